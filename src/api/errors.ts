@@ -1,0 +1,88 @@
+// One error class for everything a caller can do wrong, carrying the REST code, the HTTP
+// status and WordPress-shaped `data`. Codes are the real service's, verbatim (spec/errors.md).
+
+const TABLE = {
+  rest_no_route: [404, 'No route was found matching the URL and request method.'],
+  rest_missing_callback_param: [400, 'Missing parameter(s): %s'],
+  rest_invalid_param: [400, 'Invalid parameter(s): %s'],
+  rest_forbidden: [403, 'Sorry, you are not allowed to do that.'],
+  rest_not_logged_in: [401, 'You are not currently logged in.'],
+  incorrect_password: [401, 'The provided password is an invalid application password.'],
+  invalid_username: [401, 'Unknown username. Check again or try your email address.'],
+  rest_invalid_json: [400, 'Invalid JSON body passed.'],
+  rest_payload_too_large: [413, 'The request body is too large.'],
+  rest_unsupported_media_type: [415, 'Unsupported content type: %s'],
+  'event-archive-page-not-found': [404, 'The requested event archive page does not exist'],
+  'venue-archive-page-not-found': [404, 'The requested venue archive page does not exist'],
+  'organizer-archive-page-not-found': [404, 'The requested organizer archive page does not exist'],
+  'archive-bad-search-string': [400, 'The search string must be a string'],
+  'rest-event-not-found': [404, 'Event with ID %s does not exist.'],
+  'rest-invalid-event-id': [400, 'The specified ID is not a valid event.'],
+  'event-no-longer-available': [403, 'The event is no longer available.'],
+  'event-not-accessible': [403, 'The requested event is not accessible.'],
+  'event-password-protected': [403, 'The requested event is password protected.'],
+  'venue-not-accessible': [403, 'The requested venue is not accessible.'],
+  'organizer-not-accessible': [403, 'The requested organizer is not accessible.'],
+  'event-is-in-trash': [410, 'The event with ID %s is already in the trash.'],
+  'venue-is-in-trash': [410, 'The venue with ID %s is already in the trash.'],
+  'organizer-is-in-trash': [410, 'The organizer with ID %s is already in the trash.'],
+  'could-not-delete-event': [500, 'The event could not be deleted.'],
+  'could-not-delete-venue': [500, 'The venue could not be deleted.'],
+  'could-not-delete-organizer': [500, 'The organizer could not be deleted.'],
+  'could-not-update-event': [403, 'The event could not be updated.'],
+  'could-not-update-venue': [400, 'The venue could not be updated.'],
+  'could-not-update-organizer': [400, 'The organizer could not be updated.'],
+  'could-not-create-venue': [400, 'The venue could not be created from the provided data.'],
+  'could-not-create-organizer': [400, 'The organizer could not be created from the provided data.'],
+  'invalid-linked-post-id': [400, 'The provided linked post ID is not valid.'],
+  term_exists: [400, 'A term with the name provided already exists with this parent.'],
+  duplicate_term_slug: [400, 'The slug "%s" is already in use by another term.'],
+  internal_error: [500, 'The server encountered an internal error.'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ErrorCode = keyof typeof TABLE;
+
+export class CalendarError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly data: { status: number; [key: string]: unknown };
+
+  constructor(code: string, status: number, message: string, data: Record<string, unknown> = {}) {
+    super(message);
+    this.name = 'CalendarError';
+    this.code = code;
+    this.status = status;
+    this.data = { status, ...data };
+  }
+
+  /** The WordPress REST error body: {code, message, data: {status, ...}}. */
+  toJSON(): { code: string; message: string; data: { status: number; [key: string]: unknown } } {
+    return { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** Build the error for `code`, substituting each `%s` of its message template in turn. */
+export function fail(code: ErrorCode, args: Array<string | number> = [], data: Record<string, unknown> = {}): CalendarError {
+  const [status, template] = TABLE[code];
+  let i = 0;
+  const message = template.replace(/%s/g, () => String(args[i++] ?? ''));
+  return new CalendarError(code, status, message, data);
+}
+
+/**
+ * 400 rest_invalid_param naming every invalid parameter, as WordPress core does:
+ * message "Invalid parameter(s): a, b", data.params {name: reason}, data.details {}.
+ */
+export function invalidParams(reasons: Record<string, string>, details: Record<string, unknown> = {}): CalendarError {
+  const names = Object.keys(reasons);
+  return fail('rest_invalid_param', [names.join(', ')], { params: reasons, details });
+}
+
+/** 400 rest_missing_callback_param listing the missing names (data.params is an array). */
+export function missingParams(names: string[]): CalendarError {
+  return fail('rest_missing_callback_param', [names.join(', ')], { params: names });
+}
+
+export function isCalendarError(e: unknown): e is CalendarError {
+  return e instanceof CalendarError;
+}

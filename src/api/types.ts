@@ -1,0 +1,68 @@
+// Types shared by the embedding API, the HTTP shell and the command line.
+
+export const ROLES = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface User {
+  id: number;
+  login: string;
+  role: Role;
+}
+
+/** The acting user of a call. null = anonymous caller. */
+export type Actor = User | null;
+
+/**
+ * The `as` argument of the embedding API (CONTRACT.md, "Embedding"): a user's login,
+ * `{ role }` (optionally with the `id` the caller acts as), or null for anonymous.
+ * Left out (undefined) = administrator rights.
+ */
+export type AsArg = string | { role: Role; id?: number; login?: string } | null | undefined;
+
+export type Resource = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
+export type Action = 'list' | 'get' | 'create' | 'update' | 'delete';
+
+/** Query and body parameters merged, as WordPress merges them (body wins over query). */
+export type Params = Record<string, unknown>;
+
+/** One REST operation, transport-free. The HTTP shell builds these from routes. */
+export interface RestCall {
+  resource: Resource;
+  action: Action;
+  /** the path target for get/update/delete: an id (`/events/12`) or a slug (`/events/by-slug/x`) */
+  target?: { id: number } | { slug: string };
+  params: Params;
+  actor: Actor;
+}
+
+/** A finished REST answer: status, extra headers (X-TEC-Total ...), and the JSON body text. */
+export interface RestResult {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A page of a list through the embedding API. Items are exactly the REST representations. */
+export interface Page<T = Record<string, unknown>> {
+  items: T[];
+  total: number;
+  totalPages: number;
+}
+
+/** Read access to the users of a store, as the calendar needs it (src/api/users.ts implements it). */
+export interface UserDirectory {
+  byLogin(login: string): User | undefined;
+  byId(id: number): User | undefined;
+}
+
+/** Site-wide settings every representation and default depends on. */
+export interface SiteConfig {
+  /** IANA zone or 'UTC+2' style offset */
+  timezone: string;
+  perPage: number;
+  /** base of every link, no trailing slash, e.g. 'http://127.0.0.1:8080' */
+  siteUrl: string;
+  /** e.g. '/wp-json' */
+  restPrefix: string;
+  now: () => Date;
+}
