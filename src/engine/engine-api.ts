@@ -1,0 +1,90 @@
+// The engine's public surface, as api/ and store/ use it. engine/engine.ts implements it as
+// `class Engine implements EngineApi`. Synchronous and pure in-memory: no I/O, no user input.
+
+import type {
+  AttachmentRecord, EventRecord, Op, OrganizerRecord, PostKind, PostStatus, Taxonomy, TermRecord, VenueRecord,
+} from './records.ts';
+import type { EventQuery, QueryResult } from './types.ts';
+
+/** Everything a bulk load brings; ids are kept. */
+export interface ImportSet {
+  events: EventRecord[];
+  venues: VenueRecord[];
+  organizers: OrganizerRecord[];
+  terms: TermRecord[];
+  attachments: AttachmentRecord[];
+}
+
+export type LinkKind = 'venue' | 'organizer' | 'category' | 'tag';
+
+export interface EngineApi {
+  // ---- writes -------------------------------------------------------------------------
+  /**
+   * The only mutator. Applies the ops of one write in order (see Op in records.ts for the
+   * meaning of each). Input is trusted (validated by api/); a broken invariant throws a plain Error.
+   */
+  apply(ops: readonly Op[]): void;
+  /**
+   * Bulk path for imports and demo seeding: adds every record in one pass (columns filled,
+   * indexes sorted once), not one apply at a time. Ids must not exist yet.
+   */
+  bulkLoad(set: ImportSet): void;
+  /** Next unused post id (events, venues, organizers, attachments share one space). Never reused. */
+  allocPostId(): number;
+  /** Next unused term id (categories and tags share one space). Never reused. */
+  allocTermId(): number;
+
+  /** Which post type an id belongs to (including trashed posts); undefined when unknown. */
+  postKind(id: number): PostKind | undefined;
+
+  // ---- events --------------------------------------------------------------------------
+  /** Number of event rows (every status, trash included). Rows are 0..eventRowCount-1, dense. */
+  readonly eventRowCount: number;
+  /** Row of the event with this public id, or -1. */
+  eventRow(id: number): number;
+  /** Row of the event with this slug (exact, any status), or -1. '' never matches. */
+  eventRowBySlug(slug: string): number;
+  eventId(row: number): number;
+  eventStatus(row: number): PostStatus;
+  /** The full record of a row, as a fresh object (safe to mutate). */
+  eventRecord(row: number): EventRecord;
+  /** Event rows linked to a venue/organizer/category/tag (categories: the term itself only), in (local start, id) order. */
+  linkedEventRows(kind: LinkKind, id: number): readonly number[];
+  /** Filter, count and page events; see EventQuery. Hidden-from-listings events never match. */
+  query(q: EventQuery): QueryResult;
+
+  // ---- small tables (records returned are the engine's own: do not mutate) -------------
+  venue(id: number): VenueRecord | undefined;
+  venueBySlug(slug: string): VenueRecord | undefined;
+  venues(): Iterable<VenueRecord>;
+  organizer(id: number): OrganizerRecord | undefined;
+  organizerBySlug(slug: string): OrganizerRecord | undefined;
+  organizers(): Iterable<OrganizerRecord>;
+  attachment(id: number): AttachmentRecord | undefined;
+  attachmentByUrl(url: string): AttachmentRecord | undefined;
+  term(id: number): TermRecord | undefined;
+  termBySlug(taxonomy: Taxonomy, slug: string): TermRecord | undefined;
+  /** case-insensitive name match within the taxonomy, optionally at a given parent */
+  termByName(taxonomy: Taxonomy, name: string, parent?: number): TermRecord | undefined;
+  /** terms of the taxonomy in id order */
+  terms(taxonomy: Taxonomy): Iterable<TermRecord>;
+  /** WordPress term count: number of events with status 'publish' carrying the term directly */
+  termCount(id: number): number;
+  /** direct children of a category */
+  termChildren(id: number): number[];
+
+  // ---- representation caches -----------------------------------------------------------
+  // api/represent.ts fills these; the engine clears an entry whenever what it shows changes:
+  //  - eventCache[row]: whenever that event's record changes (put, trash, a cascade unlink);
+  //  - postCache (venue/organizer/attachment by id): whenever that record changes;
+  //  - termCache (by term id): whenever the term changes or its count may have changed.
+  readonly eventCache: unknown[];
+  readonly postCache: Map<number, unknown>;
+  readonly termCache: Map<number, unknown>;
+
+  // ---- snapshots -------------------------------------------------------------------------
+  /** The whole state as JSON-able chunks (the first is a header with the id counters); columnar for events. */
+  snapshotChunks(): Iterable<unknown>;
+  /** Rebuild state from snapshotChunks() output; only on an empty engine. */
+  loadSnapshotChunks(chunks: Iterable<unknown>): void;
+}

@@ -1,0 +1,54 @@
+// "Naive ms": Date.UTC() of wall-clock fields, used for every local date inside the engine.
+// These helpers never consult the process time zone, so TZ cannot leak in.
+
+import type { NaiveMs } from './types.ts';
+
+const YMD_HIS = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/;
+
+/** 'Y-m-d H:i:s' → naive ms; NaN when the string is not exactly in that form. Fast path for stored dates. */
+export function naiveFromString(s: string): NaiveMs {
+  if (s.length === 19 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45 && s.charCodeAt(13) === 58 && s.charCodeAt(16) === 58) {
+    const y = num4(s, 0), mo = num2(s, 5), d = num2(s, 8), h = num2(s, 11), mi = num2(s, 14), se = num2(s, 17);
+    if (y >= 0 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && se >= 0 && se <= 59) {
+      return Date.UTC(y, mo - 1, d, h, mi, se);
+    }
+    return NaN;
+  }
+  const m = YMD_HIS.exec(s);
+  if (!m) return NaN;
+  return Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]);
+}
+
+/** naive ms → 'Y-m-d H:i:s' */
+export function naiveToString(ms: NaiveMs): string {
+  const d = new Date(ms);
+  return `${pad4(d.getUTCFullYear())}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`;
+}
+
+/** 00:00:00 of the naive day containing `ms`. */
+export function startOfNaiveDay(ms: NaiveMs): NaiveMs {
+  return Math.floor(ms / 86_400_000) * 86_400_000;
+}
+
+/** 23:59:59 of the naive day containing `ms`. */
+export function endOfNaiveDay(ms: NaiveMs): NaiveMs {
+  return startOfNaiveDay(ms) + 86_399_000;
+}
+
+function num2(s: string, i: number): number {
+  const a = s.charCodeAt(i) - 48, b = s.charCodeAt(i + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+
+function num4(s: string, i: number): number {
+  const a = num2(s, i), b = num2(s, i + 2);
+  return a < 0 || b < 0 ? -1 : a * 100 + b;
+}
+
+function pad2(n: number): string {
+  return n < 10 ? '0' + n : String(n);
+}
+
+function pad4(n: number): string {
+  return String(n).padStart(4, '0');
+}
