@@ -1,0 +1,367 @@
+// Users and application passwords, WordPress style (CONTRACT.md, "Users and authentication").
+//
+// DIR/users.json holds `{ version, nextId, users: [{ id, login, role, password, created }] }`.
+// `password` is `scrypt$N$r$p$salt$hash` (base64): the application password itself is never stored.
+// `nextId` only grows, so a removed user's id is never handed out again.
+//
+// Several processes share the file (a running server and the command line), so every mutation
+// re-reads the file under DIR/users.json.lock, changes it, and replaces it atomically
+// (temp + fsync + rename). A running server picks the change up through watch().
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHmac, randomBytes, randomInt, scryptSync, timingSafeEqual } from 'node:crypto';
+import { ROLES, type Role, type User, type UserDirectory } from './types.ts';
+import { writeFileAtomicSync } from '../store/atomic-file.ts';
+import { isPidAlive } from '../store/lock.ts';
+
+export const USERS_FILE = 'users.json';
+const LOCK_SUFFIX = '.lock';
+
+/** scrypt cost: node's default (about 30 ms). Successful checks are remembered (see verify). */
+const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 } as const;
+/** WordPress application passwords: 24 characters of [A-Za-z0-9], shown in groups of four. */
+const PASSWORD_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const PASSWORD_LENGTH = 24;
+/** WordPress's user_login column is 60 characters; sanitize_user keeps [A-Za-z0-9 _.@-], we also drop spaces. */
+const LOGIN_PATTERN = /^[A-Za-z0-9_.@-]+$/;
+const LOGIN_MAX = 60;
+
+interface StoredUser extends User {
+  password: string;
+  created: string;
+}
+
+interface UsersFile {
+  version: 1;
+  nextId: number;
+  users: StoredUser[];
+}
+
+/** A user-facing mistake (bad login, unknown role, no such user). The CLI prints the message alone. */
+export class UserError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UserError';
+  }
+}
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+export function checkLogin(login: string): void {
+  if (typeof login !== 'string' || login.length === 0) throw new UserError('invalid login: it is empty');
+  if (login.length > LOGIN_MAX) throw new UserError(`invalid login: at most ${LOGIN_MAX} characters, got ${login.length}`);
+  if (!LOGIN_PATTERN.test(login)) {
+    throw new UserError(`invalid login "${login}": use letters, digits and _ . @ - only (no spaces)`);
+  }
+}
+
+export function checkRole(role: string): asserts role is Role {
+  if (!isRole(role)) throw new UserError(`unknown role "${role}": expected one of ${ROLES.join(', ')}`);
+}
+
+/** A fresh application password, grouped as WordPress shows it: "abcd efgh ijkl mnop qrst uvwx". */
+export function generatePassword(): string {
+  let out = '';
+  for (let i = 0; i < PASSWORD_LENGTH; i++) {
+    if (i > 0 && i % 4 === 0) out += ' ';
+    out += PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)];
+  }
+  return out;
+}
+
+/** Spaces (and other whitespace) are ignored, so the grouped and the bare forms both work. */
+function normalizePassword(password: string): string {
+  return password.replace(/\s+/g, '');
+}
+
+function hashPassword(password: string): string {
+  const salt = randomBytes(16);
+  const { N, r, p, keylen } = SCRYPT;
+  const hash = scryptSync(normalizePassword(password), salt, keylen, { N, r, p });
+  return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${hash.toString('base64')}`;
+}
+
+/** Constant-time check of `password` against a stored `scrypt$...` string; false when malformed. */
+function checkHash(password: string, stored: string): boolean {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  const [N, r, p] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
+  const salt = Buffer.from(parts[4], 'base64');
+  const expected = Buffer.from(parts[5], 'base64');
+  if (!Number.isInteger(N) || !Number.isInteger(r) || !Number.isInteger(p) || expected.length === 0) return false;
+  const actual = scryptSync(normalizePassword(password), salt, expected.length, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 });
+  return timingSafeEqual(actual, expected);
+}
+
+/** A hash compared against when the login is unknown, so both cases cost the same. */
+let dummyHash: string | undefined;
+
+function emptyFile(): UsersFile {
+  return { version: 1, nextId: 1, users: [] };
+}
+
+function parseFile(text: string, file: string): UsersFile {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const d = data as Partial<UsersFile>;
+  if (!d || typeof d !== 'object' || !Array.isArray(d.users)) throw new Error(`${file}: expected {"users": [...]}`);
+  const users: StoredUser[] = [];
+  let maxId = 0;
+  for (const [i, u] of d.users.entries()) {
+    if (!u || typeof u !== 'object' || !Number.isInteger(u.id) || u.id <= 0 || typeof u.login !== 'string'
+      || typeof u.password !== 'string' || !isRole(String(u.role))) {
+      throw new Error(`${file}: user #${i} is malformed (needs a positive integer id, a login, a known role and a password hash)`);
+    }
+    users.push({ id: u.id, login: u.login, role: u.role, password: u.password, created: String(u.created ?? '') });
+    maxId = Math.max(maxId, u.id);
+  }
+  users.sort((a, b) => a.id - b.id);
+  const nextId = Number.isInteger(d.nextId) && (d.nextId as number) > maxId ? (d.nextId as number) : maxId + 1;
+  return { version: 1, nextId, users };
+}
+
+function publicUser(u: StoredUser): User {
+  return { id: u.id, login: u.login, role: u.role };
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+export class UserRegistry implements UserDirectory {
+  /** null = memory only */
+  readonly file: string | null;
+  private data: UsersFile = emptyFile();
+  private byLoginKey = new Map<string, StoredUser>();
+  private byIdKey = new Map<number, StoredUser>();
+  /** login key → HMAC of the last password that verified, and the stored hash it verified against */
+  private verified = new Map<string, { stored: string; mac: Buffer }>();
+  private readonly macKey = randomBytes(32);
+  private lastText: string | null = null;
+  private watching: { listener: (curr: fs.Stats, prev: fs.Stats) => void } | null = null;
+
+  private constructor(file: string | null) {
+    this.file = file;
+  }
+
+  /** No dir: memory only. Otherwise reads DIR/users.json (a missing file means no users yet). */
+  static open(dir?: string): UserRegistry {
+    const reg = new UserRegistry(dir === undefined ? null : path.join(dir, USERS_FILE));
+    reg.reload();
+    return reg;
+  }
+
+  byLogin(login: string): User | undefined {
+    const u = this.byLoginKey.get(login.toLowerCase());
+    return u && publicUser(u);
+  }
+
+  byId(id: number): User | undefined {
+    const u = this.byIdKey.get(id);
+    return u && publicUser(u);
+  }
+
+  /** Every user, by id. */
+  list(): User[] {
+    return this.data.users.map(publicUser);
+  }
+
+  /** Creates `login` with a fresh application password (returned once, never stored). */
+  add(login: string, role: Role): { user: User; password: string } {
+    checkLogin(login);
+    checkRole(role);
+    const password = generatePassword();
+    const stored = hashPassword(password);
+    const user = this.mutate((data) => {
+      if (data.users.some((u) => u.login.toLowerCase() === login.toLowerCase())) {
+        throw new UserError(`user "${login}" already exists`);
+      }
+      const u: StoredUser = { id: data.nextId, login, role, password: stored, created: new Date().toISOString() };
+      data.nextId += 1;
+      data.users.push(u);
+      return publicUser(u);
+    });
+    return { user, password };
+  }
+
+  remove(login: string): void {
+    this.mutate((data) => {
+      const i = data.users.findIndex((u) => u.login.toLowerCase() === login.toLowerCase());
+      if (i < 0) throw new UserError(`no user "${login}"`);
+      data.users.splice(i, 1);
+    });
+  }
+
+  /** Replaces the application password of `login`; returns the new one (the old one stops working). */
+  reset(login: string): string {
+    const password = generatePassword();
+    const stored = hashPassword(password);
+    this.mutate((data) => {
+      const u = data.users.find((x) => x.login.toLowerCase() === login.toLowerCase());
+      if (!u) throw new UserError(`no user "${login}"`);
+      u.password = stored;
+    });
+    return password;
+  }
+
+  /** Creates or updates `login` so it has exactly this role and password (CALENDAR_ADMIN_PASSWORD). */
+  ensure(login: string, role: Role, password: string): User {
+    checkLogin(login);
+    checkRole(role);
+    if (normalizePassword(password).length === 0) throw new UserError(`the password for "${login}" is empty`);
+    const current = this.byLoginKey.get(login.toLowerCase());
+    if (current && current.role === role && this.verify(login, password)) return publicUser(current);
+    const stored = hashPassword(password);
+    return this.mutate((data) => {
+      let u = data.users.find((x) => x.login.toLowerCase() === login.toLowerCase());
+      if (u) {
+        u.role = role;
+        u.password = stored;
+      } else {
+        u = { id: data.nextId, login, role, password: stored, created: new Date().toISOString() };
+        data.nextId += 1;
+        data.users.push(u);
+      }
+      return publicUser(u);
+    });
+  }
+
+  /**
+   * The user whose application password this is, or null. Whitespace in `password` is ignored.
+   * The first success costs one scrypt; later requests with the same password compare an
+   * HMAC (keyed by a per-process secret) instead, so Basic auth on every request stays cheap.
+   * Unknown logins cost a scrypt too, so timing does not tell which logins exist.
+   */
+  verify(login: string, password: string): User | null {
+    const key = login.toLowerCase();
+    const u = this.byLoginKey.get(key);
+    if (!u) {
+      dummyHash ??= hashPassword(generatePassword());
+      checkHash(password, dummyHash);
+      return null;
+    }
+    const mac = createHmac('sha256', this.macKey).update(normalizePassword(password)).digest();
+    const hit = this.verified.get(key);
+    if (hit && hit.stored === u.password) return timingSafeEqual(hit.mac, mac) ? publicUser(u) : this.slowVerify(key, u, password, mac);
+    return this.slowVerify(key, u, password, mac);
+  }
+
+  private slowVerify(key: string, u: StoredUser, password: string, mac: Buffer): User | null {
+    if (!checkHash(password, u.password)) return null;
+    this.verified.set(key, { stored: u.password, mac });
+    return publicUser(u);
+  }
+
+  /**
+   * Re-reads users.json whenever another process replaces it (polled every 250 ms, so a change
+   * shows within a second). The poller is unref'd: it never keeps the process alive.
+   * A file that fails to parse is ignored (the previous users stay) and reported to onError.
+   */
+  watch(onChange?: () => void, onError: (err: Error) => void = () => {}): void {
+    if (this.file === null || this.watching) return;
+    const file = this.file;
+    const listener = () => {
+      try {
+        if (this.reload()) onChange?.();
+      } catch (err) {
+        onError(err as Error);
+      }
+    };
+    fs.watchFile(file, { interval: 250, persistent: false }, listener);
+    this.watching = { listener };
+  }
+
+  close(): void {
+    if (this.watching && this.file) fs.unwatchFile(this.file, this.watching.listener);
+    this.watching = null;
+  }
+
+  /** Reads the file again; true when its content changed. */
+  reload(): boolean {
+    if (this.file === null) return false;
+    let text: string;
+    try {
+      text = fs.readFileSync(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      text = '';
+    }
+    if (text === this.lastText) return false;
+    this.install(text === '' ? emptyFile() : parseFile(text, this.file), text);
+    return true;
+  }
+
+  private install(data: UsersFile, text: string | null): void {
+    this.data = data;
+    this.lastText = text;
+    this.byLoginKey = new Map(data.users.map((u) => [u.login.toLowerCase(), u]));
+    this.byIdKey = new Map(data.users.map((u) => [u.id, u]));
+    for (const key of this.verified.keys()) if (!this.byLoginKey.has(key)) this.verified.delete(key);
+  }
+
+  /** Read-modify-write of the file under the users lock; in memory only when there is no file. */
+  private mutate<T>(change: (data: UsersFile) => T): T {
+    if (this.file === null) {
+      const copy: UsersFile = structuredClone(this.data);
+      const result = change(copy);
+      this.install(copy, null);
+      return result;
+    }
+    const file = this.file;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const release = lockUsers(file + LOCK_SUFFIX);
+    try {
+      this.reload();
+      const copy: UsersFile = structuredClone(this.data);
+      const result = change(copy);
+      const text = JSON.stringify(copy, null, 2) + '\n';
+      writeFileAtomicSync(file, text, { mode: 0o600 });
+      this.install(copy, text);
+      return result;
+    } finally {
+      release();
+    }
+  }
+}
+
+/** A short-lived exclusive lock around one read-modify-write of users.json (waits up to ~5 s). */
+function lockUsers(lockPath: string): () => void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      fs.writeFileSync(lockPath, `${process.pid}\n`, { flag: 'wx' });
+      return () => {
+        try {
+          fs.unlinkSync(lockPath);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    let text: string;
+    try {
+      text = fs.readFileSync(lockPath, 'utf8').trim();
+    } catch {
+      continue; // released meanwhile
+    }
+    const pid = /^\d+$/.test(text) ? Number(text) : NaN;
+    // a crashed writer's lock goes at once; an unreadable one (being written) after a few tries
+    if ((pid > 0 && !isPidAlive(pid)) || (Number.isNaN(pid) && attempt > 5)) {
+      try {
+        fs.unlinkSync(lockPath);
+      } catch {
+        /* someone else removed it */
+      }
+      continue;
+    }
+    if (attempt > 250) throw new Error(`${lockPath} is held by pid ${pid}; remove it if that process is gone`);
+    sleepSync(20);
+  }
+}
