@@ -1,0 +1,342 @@
+// The journal: DIR/journal.jsonl, one JSON line `{"seq":N,"ops":[...]}` per acknowledged write.
+//
+// Appending is a group commit (steno's Writer coalescing + nedb's fsync): one flush is in
+// flight at a time (`write` of the whole batch, then `datasync`); lines queued meanwhile ride
+// the next flush together, and every waiter resolves when its own batch is durable.
+//
+// Reading tolerates exactly one kind of damage: a torn LAST line (no trailing newline, or an
+// unparseable final line). It was never acknowledged (its datasync never returned), so it is
+// dropped with a warning and truncated away. Any other bad line stops start-up.
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Write } from '../engine/records.ts';
+import { fsyncDir, tempPathFor } from './atomic-file.ts';
+
+export const JOURNAL_FILE = 'journal.jsonl';
+
+/** Named points where a test can stop the process (see test/fixtures/crash-writer.ts). */
+export type StoreTestPoint =
+  | 'journal:write' //          a batch is about to be written (detail: path + bytes)
+  | 'journal:written' //        written, not yet datasync'ed
+  | 'snapshot:part-write' //    a snapshot part is about to be written (detail: path + bytes)
+  | 'snapshot:part-written' //  a part is durable, the manifest is not written yet
+  | 'snapshot:manifest' //      the new manifest is renamed into place and durable; journal still old
+  | 'journal:copied' //         the new journal (tail after the snapshot) is durable under its temp name
+  | 'journal:renamed'; //       the new journal replaced the old one; old snapshot parts still present
+
+export type TestPointHook = (point: StoreTestPoint, detail?: { path: string; data?: Uint8Array }) => void;
+
+export interface JournalStats {
+  /** writes appended (one line each) */
+  commits: number;
+  /** write+datasync rounds; with concurrency this is far below `commits` */
+  flushes: number;
+  /** bytes appended since open */
+  bytes: number;
+}
+
+// ---
+
+export interface JournalScan {
+  /** seq of the last valid line, or 0 when the journal holds none */
+  firstSeq: number;
+  lastSeq: number;
+  /** number of valid lines */
+  lines: number;
+  /** length of the valid prefix (after truncating a torn tail) */
+  bytes: number;
+}
+
+function isWrite(value: unknown): value is Write {
+  if (typeof value !== 'object' || value === null) return false;
+  const w = value as { seq?: unknown; ops?: unknown };
+  return Number.isSafeInteger(w.seq) && (w.seq as number) > 0 && Array.isArray(w.ops);
+}
+
+/**
+ * Reads `file` line by line, calling `onWrite` for each valid write in file order (with its line
+ * number and the byte offset where the line starts). Seqs must
+ * increase by exactly one from line to line. A torn last line is truncated away (with `warn`);
+ * any other bad line throws an Error naming the file and the line number.
+ * Returns undefined when the file does not exist.
+ */
+export async function scanJournal(
+  file: string,
+  onWrite: (write: Write, line: number, startByte: number) => void,
+  warn: (message: string) => void,
+): Promise<JournalScan | undefined> {
+  let buf: Buffer;
+  try {
+    buf = await fsp.readFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  const scan: JournalScan = { firstSeq: 0, lastSeq: 0, lines: 0, bytes: 0 };
+  let pos = 0;
+  let lineNo = 0;
+  while (pos < buf.length) {
+    lineNo++;
+    const nl = buf.indexOf(10, pos);
+    const end = nl < 0 ? buf.length : nl;
+    // the final line is the one after which nothing but (possibly) nothing follows
+    const isLast = nl < 0 || nl + 1 === buf.length;
+    let value: unknown;
+    let problem: string | undefined;
+    if (nl < 0) {
+      problem = 'no trailing newline';
+    } else {
+      try {
+        value = JSON.parse(buf.toString('utf8', pos, end));
+        if (!isWrite(value)) problem = 'not a {seq, ops} write';
+      } catch (err) {
+        problem = `unparseable JSON (${(err as Error).message})`;
+      }
+    }
+    if (problem !== undefined) {
+      if (!isLast) throw new Error(`store: corrupt journal ${file} line ${lineNo}: ${problem}; refusing to start (a write would be lost)`);
+      warn(`store: dropped torn last line ${lineNo} of ${file} (${buf.length - pos} bytes, ${problem}); it was never acknowledged`);
+      await truncateFile(file, pos);
+      break;
+    }
+    const write = value as Write;
+    const start = pos;
+    if (scan.lines > 0 && write.seq !== scan.lastSeq + 1) {
+      throw new Error(`store: corrupt journal ${file} line ${lineNo}: seq ${write.seq} follows seq ${scan.lastSeq} (expected ${scan.lastSeq + 1})`);
+    }
+    if (scan.lines === 0) scan.firstSeq = write.seq;
+    scan.lastSeq = write.seq;
+    scan.lines++;
+    pos = end + 1;
+    scan.bytes = pos;
+    onWrite(write, lineNo, start);
+  }
+  return scan;
+}
+
+async function truncateFile(file: string, length: number): Promise<void> {
+  const fh = await fsp.open(file, 'r+');
+  try {
+    await fh.truncate(length);
+    await fh.datasync();
+  } finally {
+    await fh.close();
+  }
+}
+
+// ---
+
+interface Waiter {
+  seq: number;
+  resolve: (seq: number) => void;
+  reject: (err: Error) => void;
+}
+
+/**
+ * The append side of the journal. Offsets are logical positions in the current journal file:
+ * `queuedBytes` counts every line handed to `append` (written or not), `writtenBytes` only
+ * those that have reached the file. Lines reach the file in `append` order, so the line queued
+ * when `queuedBytes` was X starts at byte X.
+ */
+export class Journal {
+  readonly file: string;
+  readonly stats: JournalStats = { commits: 0, flushes: 0, bytes: 0 };
+  queuedBytes: number;
+  writtenBytes: number;
+  /** set once a write or datasync failed: the file's durable state is unknown, refuse further writes */
+  failed: Error | undefined;
+
+  private fh: fsp.FileHandle;
+  private pendingLines: string[] = [];
+  private pendingWaiters: Waiter[] = [];
+  private flushing: Promise<void> | undefined;
+  private holds = 0;
+  private readonly testPoint: TestPointHook | undefined;
+  private readonly onFlushed: () => void;
+
+  private constructor(file: string, fh: fsp.FileHandle, size: number, testPoint: TestPointHook | undefined, onFlushed: () => void) {
+    this.file = file;
+    this.fh = fh;
+    this.queuedBytes = size;
+    this.writtenBytes = size;
+    this.testPoint = testPoint;
+    this.onFlushed = onFlushed;
+  }
+
+  /** Opens (creating if needed) the journal for appending; `size` is its current valid length. */
+  static async open(file: string, size: number, options: { testPoint?: TestPointHook; onFlushed?: () => void } = {}): Promise<Journal> {
+    const fh = await fsp.open(file, 'a');
+    try {
+      const { size: actual } = await fh.stat();
+      if (actual !== size) throw new Error(`store: journal ${file} is ${actual} bytes, expected ${size}`);
+      // a newly created journal's directory entry must be durable before the first ack
+      await fsyncDir(path.dirname(file));
+    } catch (err) {
+      await fh.close();
+      throw err;
+    }
+    return new Journal(file, fh, size, options.testPoint, options.onFlushed ?? (() => {}));
+  }
+
+  /** Queues one line (must end in '\n'); resolves with `seq` once it is written and datasync'ed. */
+  append(line: string, seq: number): Promise<number> {
+    if (this.failed) return Promise.reject(this.failed);
+    this.stats.commits++;
+    this.queuedBytes += Buffer.byteLength(line);
+    this.pendingLines.push(line);
+    const done = new Promise<number>((resolve, reject) => this.pendingWaiters.push({ seq, resolve, reject }));
+    this.kick();
+    return done;
+  }
+
+  /** Starts a flush unless one is in flight or the journal is held. */
+  private kick(): void {
+    if (this.flushing || this.holds > 0 || this.pendingLines.length === 0) return;
+    this.flushing = this.flushLoop().finally(() => {
+      this.flushing = undefined;
+      this.kick(); // lines may have arrived after the loop's last check (e.g. on release)
+    });
+  }
+
+  private async flushLoop(): Promise<void> {
+    while (this.pendingLines.length > 0 && this.holds === 0 && !this.failed) {
+      const lines = this.pendingLines;
+      const waiters = this.pendingWaiters;
+      this.pendingLines = [];
+      this.pendingWaiters = [];
+      const data = Buffer.from(lines.length === 1 ? lines[0]! : lines.join(''));
+      try {
+        this.testPoint?.('journal:write', { path: this.file, data });
+        await writeAll(this.fh, data);
+        this.writtenBytes += data.length;
+        this.testPoint?.('journal:written', { path: this.file });
+        await this.fh.datasync();
+      } catch (err) {
+        // After a failed write or fsync the kernel's view of the file is unknown (fsyncgate):
+        // fail this batch and everything after it; the owner must reopen the store.
+        this.failed = new Error(`store: journal ${this.file} write failed: ${(err as Error).message}`, { cause: err });
+        for (const w of waiters) w.reject(this.failed);
+        for (const w of this.pendingWaiters) w.reject(this.failed);
+        this.pendingLines = [];
+        this.pendingWaiters = [];
+        return;
+      }
+      this.stats.flushes++;
+      this.stats.bytes += data.length;
+      for (const w of waiters) w.resolve(w.seq);
+      this.onFlushed();
+    }
+  }
+
+  /** Resolves when every line queued so far is durable (or has failed). */
+  async drain(): Promise<void> {
+    while (this.flushing || (this.pendingLines.length > 0 && this.holds === 0 && !this.failed)) {
+      this.kick();
+      await this.flushing;
+    }
+  }
+
+  /** Stops new flushes and waits for the one in flight: afterwards the file holds `writtenBytes`. */
+  async hold(): Promise<void> {
+    this.holds++;
+    await this.flushing;
+  }
+
+  release(): void {
+    this.holds--;
+    this.kick();
+  }
+
+  /**
+   * Compaction's last step: replaces the journal with its tail from byte `cut` on (the lines
+   * with seq > the snapshot's seq). Most of the tail is copied while writers keep appending;
+   * flushes are held only for the last few bytes, the datasync and the rename.
+   */
+  async rewriteFrom(cut: number): Promise<void> {
+    // every line before `cut` must be in the file first (normally long done by now)
+    while (this.writtenBytes < cut) {
+      if (this.failed) throw this.failed;
+      if (this.holds > 0) throw new Error('store: journal rewrite while held');
+      this.kick();
+      await this.flushing;
+    }
+    const tmp = tempPathFor(this.file);
+    const out = await fsp.open(tmp, 'wx');
+    const src = await fsp.open(this.file, 'r');
+    let held = false;
+    let outClosed = false;
+    try {
+      let copied = cut;
+      copied = await copyRange(src, out, copied, this.writtenBytes, cut);
+      await this.hold();
+      held = true;
+      if (this.failed) throw this.failed;
+      copied = await copyRange(src, out, copied, this.writtenBytes, cut);
+      await out.datasync();
+      await out.close();
+      outClosed = true;
+      this.testPoint?.('journal:copied', { path: tmp });
+      await fsp.rename(tmp, this.file);
+    } catch (err) {
+      if (!outClosed) await out.close().catch(() => {});
+      await fsp.unlink(tmp).catch(() => {});
+      await src.close();
+      if (held) this.release();
+      throw err;
+    }
+    await src.close();
+    try {
+      await fsyncDir(path.dirname(this.file));
+      const old = this.fh;
+      this.fh = await fsp.open(this.file, 'a');
+      await old.close();
+      this.writtenBytes -= cut;
+      this.queuedBytes -= cut;
+      this.testPoint?.('journal:renamed', { path: this.file });
+    } catch (err) {
+      this.failed ??= new Error(`store: journal ${this.file} could not be reopened after compaction: ${(err as Error).message}`, { cause: err });
+      throw this.failed;
+    } finally {
+      this.release();
+    }
+  }
+
+  /** Flushes what is queued and closes the file. */
+  async close(): Promise<void> {
+    await this.drain();
+    await this.fh.close();
+  }
+}
+
+async function writeAll(fh: fsp.FileHandle, data: Uint8Array): Promise<void> {
+  let off = 0;
+  while (off < data.length) {
+    const { bytesWritten } = await fh.write(data, off, data.length - off);
+    off += bytesWritten;
+  }
+}
+
+const COPY_BLOCK = 1 << 20;
+
+/** Copies src[from, to) to out at position (from - base); returns `to`. */
+async function copyRange(src: fsp.FileHandle, out: fsp.FileHandle, from: number, to: number, base: number): Promise<number> {
+  const buf = Buffer.allocUnsafe(Math.min(COPY_BLOCK, Math.max(to - from, 1)));
+  let pos = from;
+  while (pos < to) {
+    const { bytesRead } = await src.read(buf, 0, Math.min(buf.length, to - pos), pos);
+    if (bytesRead === 0) throw new Error(`store: journal ended at byte ${pos}, expected ${to}`);
+    let off = 0;
+    while (off < bytesRead) {
+      const { bytesWritten } = await out.write(buf, off, bytesRead - off, pos - base + off);
+      off += bytesWritten;
+    }
+    pos += bytesRead;
+  }
+  return to;
+}
+
+/** Sync existence check used by open-time cleanup. */
+export function journalExists(dir: string): boolean {
+  return fs.existsSync(path.join(dir, JOURNAL_FILE));
+}

@@ -1,0 +1,194 @@
+// Snapshots: the whole state as JSON chunks, plus the seq of the last write they hold.
+//
+//   DIR/snapshot.json                 manifest {version, seq, createdAt, parts:[{file, bytes, chunks, sha256}]}
+//   DIR/snapshot.<seq>.<tag>.<n>.jsonl  part n: one chunk per line (JSON.stringify never emits a raw newline);
+//                                       <tag> is random, so a new snapshot at an unchanged seq never overwrites the live one
+//
+// Parts are written and datasync'ed first (fsync of the dir makes their names durable), then the
+// manifest replaces the old one atomically (temp → datasync → rename → fsync dir). The manifest
+// is the commit point: until it is renamed, the old snapshot is the valid one and the new parts
+// are orphans that open-time cleanup removes. Each part's byte length and sha256 are in the
+// manifest, so a torn or damaged part is detected on load instead of being half-read.
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { fsyncDir, writeFileAtomic } from './atomic-file.ts';
+import type { TestPointHook } from './journal.ts';
+
+export const SNAPSHOT_FILE = 'snapshot.json';
+export const SNAPSHOT_VERSION = 1;
+/** a part is closed once it passes this size (parts split only between chunks) */
+export const PART_BYTES = 256 * 1024 * 1024;
+const WRITE_BLOCK = 4 * 1024 * 1024;
+const PART_NAME = /^snapshot\.(\d+)\.([0-9a-f]{8})\.(\d+)\.jsonl$/;
+
+export interface SnapshotPart {
+  file: string;
+  bytes: number;
+  chunks: number;
+  sha256: string;
+}
+
+export interface SnapshotManifest {
+  version: number;
+  /** seq of the last journal write the snapshot holds; replay skips seq <= this */
+  seq: number;
+  createdAt: string;
+  parts: SnapshotPart[];
+}
+
+export function partFileName(seq: number, tag: string, n: number): string {
+  return `snapshot.${seq}.${tag}.${n}.jsonl`;
+}
+
+export function isPartFileName(name: string): boolean {
+  return PART_NAME.test(name);
+}
+
+/**
+ * The consistent point: turns the state's chunks into JSON lines synchronously, so the state
+ * may change as soon as this returns. Costs one JSON.stringify of the state; no giant string.
+ */
+export function encodeChunks(chunks: Iterable<unknown>): string[] {
+  const lines: string[] = [];
+  for (const chunk of chunks) {
+    const json = JSON.stringify(chunk);
+    if (json === undefined) throw new Error(`store: snapshot chunk ${lines.length} is not JSON-able (got ${typeof chunk})`);
+    lines.push(json + '\n');
+  }
+  return lines;
+}
+
+/** Writes the parts and then the manifest; returns the manifest once all of it is durable. */
+export async function writeSnapshot(
+  dir: string,
+  seq: number,
+  lines: readonly string[],
+  options: { partBytes?: number; testPoint?: TestPointHook } = {},
+): Promise<SnapshotManifest> {
+  const partBytes = options.partBytes ?? PART_BYTES;
+  const parts: SnapshotPart[] = [];
+  const tag = randomBytes(4).toString('hex');
+  let i = 0;
+  do {
+    const file = partFileName(seq, tag, parts.length);
+    const full = path.join(dir, file);
+    const fh = await fsp.open(full, 'w');
+    const hash = createHash('sha256');
+    let bytes = 0;
+    let chunks = 0;
+    try {
+      while (i < lines.length && bytes < partBytes) {
+        // gather lines into a block of ~WRITE_BLOCK bytes (a single huge chunk is its own block)
+        const block: string[] = [];
+        let blockChars = 0;
+        while (i < lines.length && blockChars < WRITE_BLOCK && bytes + blockChars < partBytes) {
+          block.push(lines[i]!);
+          blockChars += lines[i]!.length;
+          i++;
+        }
+        const data = Buffer.from(block.join(''));
+        hash.update(data);
+        options.testPoint?.('snapshot:part-write', { path: full, data });
+        let off = 0;
+        while (off < data.length) off += (await fh.write(data, off, data.length - off)).bytesWritten;
+        bytes += data.length;
+        chunks += block.length;
+      }
+      await fh.datasync();
+    } finally {
+      await fh.close();
+    }
+    parts.push({ file, bytes, chunks, sha256: hash.digest('hex') });
+  } while (i < lines.length);
+  await fsyncDir(dir); // the parts' names are durable before the manifest can point at them
+  options.testPoint?.('snapshot:part-written', { path: path.join(dir, parts[0]!.file) });
+  const manifest: SnapshotManifest = { version: SNAPSHOT_VERSION, seq, createdAt: new Date().toISOString(), parts };
+  await writeFileAtomic(path.join(dir, SNAPSHOT_FILE), JSON.stringify(manifest, null, 2) + '\n');
+  return manifest;
+}
+
+/** Reads and checks DIR/snapshot.json; undefined when there is none. Throws naming the file when it is bad. */
+export async function readManifest(dir: string): Promise<SnapshotManifest | undefined> {
+  const file = path.join(dir, SNAPSHOT_FILE);
+  let text: string;
+  try {
+    text = await fsp.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  let m: SnapshotManifest;
+  try {
+    m = JSON.parse(text) as SnapshotManifest;
+  } catch (err) {
+    throw new Error(`store: corrupt snapshot manifest ${file}: ${(err as Error).message}`);
+  }
+  const problem = manifestProblem(m);
+  if (problem) throw new Error(`store: corrupt snapshot manifest ${file}: ${problem}`);
+  return m;
+}
+
+function manifestProblem(m: SnapshotManifest): string | undefined {
+  if (typeof m !== 'object' || m === null) return 'not an object';
+  if (m.version !== SNAPSHOT_VERSION) return `version: expected ${SNAPSHOT_VERSION}, got ${JSON.stringify(m.version)}`;
+  if (!Number.isSafeInteger(m.seq) || m.seq < 0) return `seq: expected an integer >= 0, got ${JSON.stringify(m.seq)}`;
+  if (!Array.isArray(m.parts) || m.parts.length === 0) return 'parts: expected a non-empty array';
+  for (const [n, p] of m.parts.entries()) {
+    const match = typeof p === 'object' && p !== null && typeof p.file === 'string' ? PART_NAME.exec(p.file) : null;
+    if (!match || Number(match[1]) !== m.seq || Number(match[3]) !== n) return `parts[${n}].file: expected snapshot.${m.seq}.<tag>.${n}.jsonl, got ${JSON.stringify(p?.file)}`;
+    if (!Number.isSafeInteger(p.bytes) || p.bytes < 0 || !Number.isSafeInteger(p.chunks) || p.chunks < 0) return `parts[${n}]: bad bytes/chunks`;
+    if (typeof p.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(p.sha256)) return `parts[${n}].sha256: expected 64 hex digits`;
+  }
+  return undefined;
+}
+
+/**
+ * The snapshot's chunks, parsed lazily part by part. Each part is read whole and checked
+ * (length, sha256, chunk count) before any of its chunks is handed out; a failed check throws
+ * an Error naming the file (and the line for a chunk that does not parse).
+ */
+export function* readSnapshotChunks(dir: string, manifest: SnapshotManifest): Generator<unknown> {
+  for (const part of manifest.parts) {
+    const file = path.join(dir, part.file);
+    let buf: Buffer;
+    try {
+      buf = fs.readFileSync(file);
+    } catch (err) {
+      throw new Error(`store: snapshot part ${file} (listed in ${SNAPSHOT_FILE}) cannot be read: ${(err as Error).message}`);
+    }
+    if (buf.length !== part.bytes) throw new Error(`store: corrupt snapshot part ${file}: ${buf.length} bytes, manifest says ${part.bytes}`);
+    const sha = createHash('sha256').update(buf).digest('hex');
+    if (sha !== part.sha256) throw new Error(`store: corrupt snapshot part ${file}: sha256 ${sha} does not match the manifest's ${part.sha256}`);
+    let pos = 0;
+    let line = 0;
+    while (pos < buf.length) {
+      line++;
+      const nl = buf.indexOf(10, pos);
+      if (nl < 0) throw new Error(`store: corrupt snapshot part ${file} line ${line}: no trailing newline`);
+      let chunk: unknown;
+      try {
+        chunk = JSON.parse(buf.toString('utf8', pos, nl));
+      } catch (err) {
+        throw new Error(`store: corrupt snapshot part ${file} line ${line}: ${(err as Error).message}`);
+      }
+      pos = nl + 1;
+      yield chunk;
+    }
+    if (line !== part.chunks) throw new Error(`store: corrupt snapshot part ${file}: ${line} chunks, manifest says ${part.chunks}`);
+  }
+}
+
+/** Removes snapshot parts that the current manifest does not list (older snapshots, crashed writes). */
+export async function removeUnlistedParts(dir: string, manifest: SnapshotManifest | undefined): Promise<string[]> {
+  const keep = new Set(manifest?.parts.map((p) => p.file));
+  const removed: string[] = [];
+  for (const name of await fsp.readdir(dir)) {
+    if (isPartFileName(name) && !keep.has(name)) {
+      await fsp.unlink(path.join(dir, name));
+      removed.push(name);
+    }
+  }
+  return removed;
+}

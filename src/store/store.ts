@@ -1,0 +1,215 @@
+// The durable store: a snapshot (snapshot.ts) plus a journal of every acknowledged write since
+// (journal.ts), one writer at a time (lock.ts). It deals in opaque JSON: it never looks inside
+// ops or chunks. See docs/readme-store.md for the layout, the guarantees and the crash analysis.
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Op, Write } from '../engine/records.ts';
+import { isTempPath } from './atomic-file.ts';
+import { JOURNAL_FILE, Journal, scanJournal, type JournalStats, type TestPointHook } from './journal.ts';
+import { acquireLock } from './lock.ts';
+import {
+  SNAPSHOT_FILE, encodeChunks, readManifest, readSnapshotChunks, removeUnlistedParts, writeSnapshot, type SnapshotManifest,
+} from './snapshot.ts';
+
+export type { StoreTestPoint, JournalStats } from './journal.ts';
+
+/** Journal size that triggers an automatic compaction. */
+export const DEFAULT_COMPACT_BYTES = 64 * 1024 * 1024;
+
+export interface StoreHooks {
+  /** called once at open with the chunks of the newest valid snapshot (if any), before any replay */
+  loadSnapshot(chunks: Iterable<unknown>): void;
+  /** called for each journal write after the snapshot, in seq order (writes with seq <= snapshot seq are skipped) */
+  replay(write: Write): void;
+  /** produces the current state as JSON-able chunks; called synchronously at a consistent point when compacting */
+  snapshotChunks(): Iterable<unknown>;
+  /** optional warning sink (torn tail dropped, stale lock removed...) — default console.warn */
+  warn?(message: string): void;
+}
+
+export interface StoreOptions {
+  /** journal size in bytes past which a compaction starts by itself (default 64 MiB; 0 or Infinity = never) */
+  compactBytes?: number;
+  /** snapshot part size (default 256 MiB); parts split between chunks only */
+  partBytes?: number;
+  /** test-only: called at named points of the write paths, so a crash test can stop right there */
+  testPoint?: TestPointHook;
+}
+
+export interface StoreStats extends JournalStats {
+  /** completed compactions since open */
+  compactions: number;
+}
+
+export interface Store {
+  /** Assigns the next seq, queues one JSON line {seq, ops}, resolves when that line is written AND fdatasync'ed.
+   *  Group commit: while one flush is in flight later commits queue and are flushed together in one write+datasync;
+   *  each promise resolves when its own batch is durable. The caller has already applied the ops to memory in the same tick. */
+  commit(ops: Op[]): Promise<number>;
+  /** Compaction: snapshot of the current state (hooks.snapshotChunks) with the last seq, written crash-safely, then the journal is truncated to the lines after that seq. Must not block writers for long. */
+  compact(): Promise<void>;
+  readonly seq: number;
+  readonly dir: string;
+  /** counters: commits, flushes (= datasyncs of the journal), bytes, compactions */
+  readonly stats: Readonly<StoreStats>;
+  /** flush pending commits, release the lock. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens (creating if needed) the store in `dir`: takes the lock, loads the newest snapshot,
+ * replays the journal after it, and returns the store ready for commits.
+ * Throws (and releases the lock) when anything on disk is damaged beyond a torn last journal line.
+ */
+export async function openStore(dir: string, hooks: StoreHooks, options: StoreOptions = {}): Promise<Store> {
+  const warn = hooks.warn?.bind(hooks) ?? ((message: string) => console.warn(message));
+  await fsp.mkdir(dir, { recursive: true });
+  const lock = acquireLock(dir, warn);
+  let journal: Journal | undefined;
+  try {
+    const manifest = await readManifest(dir);
+    const snapshotSeq = manifest?.seq ?? 0;
+    if (manifest) hooks.loadSnapshot(readSnapshotChunks(dir, manifest));
+
+    const journalPath = path.join(dir, JOURNAL_FILE);
+    let cut = -1; // byte offset of the first line after the snapshot
+    const scan = await scanJournal(journalPath, (write, line, startByte) => {
+      if (write.seq <= snapshotSeq) return; // the snapshot holds it
+      if (cut < 0) {
+        if (write.seq !== snapshotSeq + 1) {
+          const after = manifest ? `${path.join(dir, SNAPSHOT_FILE)} ends at seq ${snapshotSeq}` : `there is no ${SNAPSHOT_FILE}`;
+          throw new Error(`store: journal ${journalPath} line ${line} has seq ${write.seq} but ${after}: writes ${snapshotSeq + 1}..${write.seq - 1} are missing`);
+        }
+        cut = startByte;
+      }
+      hooks.replay(write);
+    }, warn);
+
+    const store = new DurableStore(dir, hooks, options, warn, lock.release, manifest, Math.max(snapshotSeq, scan?.lastSeq ?? 0));
+    journal = await Journal.open(journalPath, scan?.bytes ?? 0, {
+      testPoint: options.testPoint,
+      onFlushed: () => store.maybeAutoCompact(),
+    });
+    store.journal = journal;
+    // A crash between a snapshot's manifest and its journal rewrite leaves lines the snapshot
+    // holds: drop them now, so new lines continue right after the snapshot's seq.
+    if (scan && scan.lines > 0 && scan.firstSeq <= snapshotSeq) await journal.rewriteFrom(cut < 0 ? scan.bytes : cut);
+    await removeLeftovers(dir, manifest, warn);
+    return store;
+  } catch (err) {
+    await journal?.close().catch(() => {});
+    lock.release();
+    throw err;
+  }
+}
+
+/** Orphans of interrupted snapshots/rewrites: unlisted parts and our temp files. */
+async function removeLeftovers(dir: string, manifest: SnapshotManifest | undefined, warn: (message: string) => void): Promise<void> {
+  const removed = await removeUnlistedParts(dir, manifest);
+  for (const name of await fsp.readdir(dir)) {
+    if ((name.startsWith(`${JOURNAL_FILE}.`) || name.startsWith(`${SNAPSHOT_FILE}.`)) && isTempPath(name)) {
+      await fsp.unlink(path.join(dir, name));
+      removed.push(name);
+    }
+  }
+  if (removed.length > 0) warn(`store: removed leftovers of an interrupted snapshot in ${dir}: ${removed.join(', ')}`);
+}
+
+class DurableStore implements Store {
+  readonly dir: string;
+  journal!: Journal;
+  private seqValue: number;
+  private manifest: SnapshotManifest | undefined;
+  private readonly hooks: StoreHooks;
+  private readonly options: StoreOptions;
+  private readonly warn: (message: string) => void;
+  private readonly releaseLock: () => void;
+  private readonly compactBytes: number;
+  private autoCompactAt: number;
+  private compactions = 0;
+  private compactChain: Promise<void> = Promise.resolve();
+  private compactRunning = 0;
+  private closed: Promise<void> | undefined;
+
+  constructor(
+    dir: string, hooks: StoreHooks, options: StoreOptions, warn: (message: string) => void,
+    releaseLock: () => void, manifest: SnapshotManifest | undefined, seq: number,
+  ) {
+    this.dir = dir;
+    this.hooks = hooks;
+    this.options = options;
+    this.warn = warn;
+    this.releaseLock = releaseLock;
+    this.manifest = manifest;
+    this.seqValue = seq;
+    this.compactBytes = options.compactBytes === undefined ? DEFAULT_COMPACT_BYTES : options.compactBytes || Infinity;
+    this.autoCompactAt = this.compactBytes;
+  }
+
+  get seq(): number {
+    return this.seqValue;
+  }
+
+  get stats(): StoreStats {
+    return { ...this.journal.stats, compactions: this.compactions };
+  }
+
+  commit(ops: Op[]): Promise<number> {
+    if (this.closed) return Promise.reject(new Error(`store: ${this.dir} is closed`));
+    if (this.journal.failed) return Promise.reject(this.journal.failed);
+    const seq = this.seqValue + 1;
+    const line = JSON.stringify({ seq, ops }) + '\n'; // before taking the seq: a throw here leaves no gap
+    this.seqValue = seq;
+    return this.journal.append(line, seq);
+  }
+
+  compact(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`store: ${this.dir} is closed`));
+    this.compactRunning++;
+    const run = this.compactChain.then(() => this.compactNow()).finally(() => this.compactRunning--);
+    this.compactChain = run.catch(() => {});
+    return run;
+  }
+
+  /** Called after every flush: start a compaction once the journal passes compactBytes. */
+  maybeAutoCompact(): void {
+    if (this.compactRunning > 0 || this.closed || this.journal.writtenBytes < this.autoCompactAt) return;
+    this.compact().catch((err: Error) => {
+      // retry only after another compactBytes of journal, not after every flush
+      this.autoCompactAt = this.journal.writtenBytes + this.compactBytes;
+      this.warn(`store: automatic compaction of ${this.dir} failed: ${err.message}`);
+    });
+  }
+
+  private async compactNow(): Promise<void> {
+    const journal = this.journal;
+    if (journal.failed) throw journal.failed;
+    // The consistent point: seq, journal position and state are read in one synchronous block.
+    // Every write with seq <= `seq` is in memory (callers apply in the commit's tick) and its
+    // line lies before byte `cut` of the journal; every later write lies after it.
+    const seq = this.seqValue;
+    const cut = journal.queuedBytes;
+    const lines = encodeChunks(this.hooks.snapshotChunks());
+    // From here on, writers run freely: the snapshot is written while commits keep appending.
+    const manifest = await writeSnapshot(this.dir, seq, lines, { partBytes: this.options.partBytes, testPoint: this.options.testPoint });
+    this.manifest = manifest;
+    this.options.testPoint?.('snapshot:manifest', { path: path.join(this.dir, SNAPSHOT_FILE) });
+    // A crash from here until the rename inside rewriteFrom leaves the old journal: replay skips seq <= `seq`.
+    await journal.rewriteFrom(cut);
+    this.autoCompactAt = this.compactBytes;
+    await removeUnlistedParts(this.dir, this.manifest);
+    this.compactions++;
+  }
+
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      try {
+        await this.compactChain;
+        await this.journal.close();
+      } finally {
+        this.releaseLock();
+      }
+    })();
+    return this.closed;
+  }
+}
