@@ -1,0 +1,150 @@
+// applyOp: the only mutator, shared by live writes and journal replay. Each op keeps columns,
+// indexes, postings, term counts, the geo index and the representation caches in step.
+
+import { checkEventRecord, toIds } from './event-table.ts';
+import type { AttachmentRecord, EventRecord, Op, OrganizerRecord, TermRecord, VenueRecord } from './records.ts';
+import type { CalendarState, Postings } from './state.ts';
+
+const TRASHED = '__trashed';
+
+export function trashedSlug(slug: string): string {
+  return slug.endsWith(TRASHED) ? slug : slug + TRASHED;
+}
+
+export function applyOp(st: CalendarState, op: Op): void {
+  if (op.a === 'put') {
+    switch (op.t) {
+      case 'event': return putEvent(st, op.rec);
+      case 'venue': return putVenue(st, op.rec);
+      case 'organizer': return putOrganizer(st, op.rec);
+      case 'term': return putTerm(st, op.rec);
+      case 'attachment': return putAttachment(st, op.rec);
+    }
+  } else {
+    switch (op.t) {
+      case 'event': return trashEvent(st, op.id, op.modified, op.modifiedUtc);
+      case 'venue': return trashLinkedPost(st, 'venue', op.id, op.modified, op.modifiedUtc);
+      case 'organizer': return trashLinkedPost(st, 'organizer', op.id, op.modified, op.modifiedUtc);
+      case 'term': return deleteTerm(st, op.id);
+    }
+  }
+  throw new Error(`apply: expected a known op, got ${JSON.stringify(op).slice(0, 200)}`);
+}
+
+export function putEvent(st: CalendarState, rec: EventRecord): void {
+  checkEventRecord(rec);
+  const kind = st.ids.postKind(rec.id);
+  if (kind !== undefined && kind !== 'event') throw new Error(`event put: expected post ${rec.id} to be an event, got a ${kind}`);
+  const t = st.table;
+  const deltas = new Map<number, number>();
+  let row = st.ids.eventRow(rec.id);
+  if (row < 0) {
+    row = t.append(rec);
+    st.ids.setPost(rec.id, 'event', row);
+    st.ids.setEventSlug(row, undefined, rec.slug);
+  } else {
+    st.countContribution(row, -1, deltas);
+    st.unindexRow(row);
+    const oldSlug = t.slugs[row];
+    t.write(row, rec);
+    st.ids.setEventSlug(row, oldSlug, rec.slug);
+  }
+  st.indexRow(row);
+  st.countContribution(row, 1, deltas);
+  st.applyCountDeltas(deltas);
+  st.eventCache[row] = undefined;
+}
+
+function trashEvent(st: CalendarState, id: number, modified: string, modifiedUtc: string): void {
+  const row = st.ids.eventRow(id);
+  if (row < 0) throw new Error(`event delete: expected an existing event id, got ${id}`);
+  const t = st.table;
+  const deltas = new Map<number, number>();
+  st.countContribution(row, -1, deltas);
+  const oldSlug = t.slugs[row];
+  t.statusCodes[row] = 5; // POST_STATUSES.indexOf('trash')
+  t.slugs[row] = trashedSlug(oldSlug);
+  t.modified.set(row, modified);
+  t.modifiedUtc.set(row, modifiedUtc);
+  st.ids.setEventSlug(row, oldSlug, t.slugs[row]);
+  st.applyCountDeltas(deltas);
+  st.eventCache[row] = undefined;
+}
+
+function putVenue(st: CalendarState, rec: VenueRecord): void {
+  st.ids.setPost(rec.id, 'venue');
+  st.entities.venues.put({ ...rec });
+  st.geo.markDirty();
+  st.postCache.delete(rec.id);
+  st.clearLinkedEvents(st.venuePostings, rec.id);
+}
+
+function putOrganizer(st: CalendarState, rec: OrganizerRecord): void {
+  st.ids.setPost(rec.id, 'organizer');
+  st.entities.organizers.put({ ...rec });
+  st.postCache.delete(rec.id);
+  st.clearLinkedEvents(st.organizerPostings, rec.id);
+}
+
+function putAttachment(st: CalendarState, rec: AttachmentRecord): void {
+  st.ids.setPost(rec.id, 'attachment');
+  st.entities.putAttachment({ ...rec });
+  st.postCache.delete(rec.id);
+}
+
+function putTerm(st: CalendarState, rec: TermRecord): void {
+  if (!(Number.isInteger(rec.id) && rec.id > 0)) throw new Error(`term put: expected a positive integer id, got ${rec.id}`);
+  st.ids.seeTermId(rec.id);
+  st.entities.putTerm({ ...rec });
+  st.termCache.delete(rec.id);
+  st.clearLinkedEvents(st.categoryPostings, rec.id);
+  st.clearLinkedEvents(st.tagPostings, rec.id);
+}
+
+/** Trash a venue/organizer and unlink it from every event (through its posting list). */
+function trashLinkedPost(st: CalendarState, kind: 'venue' | 'organizer', id: number, modified: string, modifiedUtc: string): void {
+  const table = kind === 'venue' ? st.entities.venues : st.entities.organizers;
+  const prev = table.get(id);
+  if (!prev) throw new Error(`${kind} delete: expected an existing ${kind} id, got ${id}`);
+  (table as { put(r: VenueRecord | OrganizerRecord): unknown }).put({ ...prev, status: 'trash', slug: trashedSlug(prev.slug), modified, modifiedUtc });
+  st.postCache.delete(id);
+  if (kind === 'venue') st.geo.markDirty();
+  const t = st.table;
+  unlinkAll(st, kind === 'venue' ? st.venuePostings : st.organizerPostings, id, (row) => {
+    if (kind === 'venue') t.setVenues(row, Array.from(t.venueList(row)).filter((v) => v !== id));
+    else t.organizerIds[row] = toIds(Array.from(t.organizerIds[row]).filter((v) => v !== id));
+  });
+}
+
+/** Remove a term for good: unlink it from every event, re-parent its children to its own parent. */
+function deleteTerm(st: CalendarState, id: number): void {
+  const term = st.entities.removeTerm(id);
+  if (!term) throw new Error(`term delete: expected an existing term id, got ${id}`);
+  for (const childId of st.entities.termChildren(id)) {
+    const child = st.entities.terms.get(childId)!;
+    st.entities.putTerm({ ...child, parent: term.parent });
+    st.termCache.delete(childId);
+    st.clearLinkedEvents(st.categoryPostings, childId);
+  }
+  const t = st.table;
+  unlinkAll(st, st.categoryPostings, id, (row) => {
+    t.categoryIds[row] = toIds(Array.from(t.categoryIds[row]).filter((v) => v !== id));
+  });
+  unlinkAll(st, st.tagPostings, id, (row) => {
+    t.tagIds[row] = toIds(Array.from(t.tagIds[row]).filter((v) => v !== id));
+  });
+  st.termCounts.delete(id);
+  st.termCache.delete(id);
+}
+
+/** Every event in postings[id] drops that link (edit(row) rewrites its column); the list goes. */
+function unlinkAll(st: CalendarState, postings: Postings, id: number, edit: (row: number) => void): void {
+  const list = postings.get(id);
+  if (!list) return;
+  for (let i = 0; i < list.count; i++) {
+    const row = list.rows[i];
+    edit(row);
+    st.eventCache[row] = undefined;
+  }
+  postings.delete(id);
+}

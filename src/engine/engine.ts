@@ -1,0 +1,196 @@
+// The engine: composes the event columns, id registry, small tables, sorted indexes, posting
+// lists and geo index (state.ts) behind EngineApi. Synchronous, in memory, no user input.
+
+import { applyOp } from './apply.ts';
+import type { EngineApi, ImportSet, LinkKind } from './engine-api.ts';
+import type {
+  AttachmentRecord, EventRecord, Op, OrganizerRecord, PostKind, PostStatus, Taxonomy, TermRecord, VenueRecord,
+} from './records.ts';
+import { POST_STATUSES } from './records.ts';
+import { runQuery } from './query.ts';
+import { decodeSnapshot, encodeSnapshot } from './snapshot.ts';
+import { CalendarState } from './state.ts';
+import type { EventQuery, QueryResult } from './types.ts';
+
+export class Engine implements EngineApi {
+  /** internals, for tests and benches; api/ should stay on the EngineApi surface */
+  readonly state = new CalendarState();
+
+  get eventCache(): unknown[] {
+    return this.state.eventCache;
+  }
+
+  get postCache(): Map<number, unknown> {
+    return this.state.postCache;
+  }
+
+  get termCache(): Map<number, unknown> {
+    return this.state.termCache;
+  }
+
+  // ---- writes ---------------------------------------------------------------------------
+
+  apply(ops: readonly Op[]): void {
+    for (const op of ops) applyOp(this.state, op);
+  }
+
+  bulkLoad(set: ImportSet): void {
+    const st = this.state;
+    const seen = new Set<number>();
+    const checkNew = (id: number, what: string) => {
+      if (st.ids.postKind(id) !== undefined || seen.has(id)) throw new Error(`bulk load: expected a new post id for ${what}, got existing id ${id}`);
+      seen.add(id);
+    };
+    for (const a of set.attachments) checkNew(a.id, 'an attachment');
+    for (const v of set.venues) checkNew(v.id, 'a venue');
+    for (const o of set.organizers) checkNew(o.id, 'an organizer');
+    for (const e of set.events) checkNew(e.id, 'an event');
+    const termIds = new Set<number>();
+    for (const term of set.terms) {
+      if (st.entities.terms.has(term.id) || termIds.has(term.id)) throw new Error(`bulk load: expected a new term id, got existing id ${term.id}`);
+      termIds.add(term.id);
+    }
+
+    for (const rec of set.attachments) applyOp(st, { t: 'attachment', a: 'put', rec });
+    for (const rec of set.terms) applyOp(st, { t: 'term', a: 'put', rec });
+    for (const rec of set.venues) applyOp(st, { t: 'venue', a: 'put', rec });
+    for (const rec of set.organizers) applyOp(st, { t: 'organizer', a: 'put', rec });
+    if (set.events.length === 0) return;
+
+    const t = st.table;
+    t.reserve(t.count + set.events.length);
+    for (const rec of set.events) {
+      const row = t.append(rec);
+      st.ids.setPost(rec.id, 'event', row);
+      st.ids.setEventSlug(row, undefined, rec.slug);
+    }
+    const before = new Map(st.termCounts);
+    st.rebuildIndexes();
+    for (const id of new Set([...before.keys(), ...st.termCounts.keys()])) {
+      if (before.get(id) !== st.termCounts.get(id)) st.termCache.delete(id);
+    }
+  }
+
+  allocPostId(): number {
+    return this.state.ids.allocPostId();
+  }
+
+  allocTermId(): number {
+    return this.state.ids.allocTermId();
+  }
+
+  postKind(id: number): PostKind | undefined {
+    return this.state.ids.postKind(id);
+  }
+
+  // ---- events ---------------------------------------------------------------------------
+
+  get eventRowCount(): number {
+    return this.state.table.count;
+  }
+
+  eventRow(id: number): number {
+    return this.state.ids.eventRow(id);
+  }
+
+  eventRowBySlug(slug: string): number {
+    return this.state.ids.eventRowBySlug(slug);
+  }
+
+  eventId(row: number): number {
+    this.checkRow(row);
+    return this.state.table.ids[row];
+  }
+
+  eventStatus(row: number): PostStatus {
+    this.checkRow(row);
+    return POST_STATUSES[this.state.table.statusCodes[row]];
+  }
+
+  eventRecord(row: number): EventRecord {
+    return this.state.table.record(row);
+  }
+
+  linkedEventRows(kind: LinkKind, id: number): readonly number[] {
+    const st = this.state;
+    const postings = kind === 'venue' ? st.venuePostings : kind === 'organizer' ? st.organizerPostings : kind === 'category' ? st.categoryPostings : st.tagPostings;
+    return postings.get(id)?.toArray() ?? [];
+  }
+
+  query(q: EventQuery): QueryResult {
+    return runQuery(this.state, q);
+  }
+
+  private checkRow(row: number): void {
+    const n = this.state.table.count;
+    if (!(Number.isInteger(row) && row >= 0 && row < n)) throw new Error(`event row: expected an integer in [0, ${n}), got ${row}`);
+  }
+
+  // ---- small tables ---------------------------------------------------------------------
+
+  venue(id: number): VenueRecord | undefined {
+    return this.state.entities.venues.get(id);
+  }
+
+  venueBySlug(slug: string): VenueRecord | undefined {
+    return this.state.entities.venues.bySlug(slug);
+  }
+
+  venues(): Iterable<VenueRecord> {
+    return this.state.entities.venues.values();
+  }
+
+  organizer(id: number): OrganizerRecord | undefined {
+    return this.state.entities.organizers.get(id);
+  }
+
+  organizerBySlug(slug: string): OrganizerRecord | undefined {
+    return this.state.entities.organizers.bySlug(slug);
+  }
+
+  organizers(): Iterable<OrganizerRecord> {
+    return this.state.entities.organizers.values();
+  }
+
+  attachment(id: number): AttachmentRecord | undefined {
+    return this.state.entities.attachments.get(id);
+  }
+
+  attachmentByUrl(url: string): AttachmentRecord | undefined {
+    return this.state.entities.attachmentByUrl(url);
+  }
+
+  term(id: number): TermRecord | undefined {
+    return this.state.entities.terms.get(id);
+  }
+
+  termBySlug(taxonomy: Taxonomy, slug: string): TermRecord | undefined {
+    return this.state.entities.termBySlug(taxonomy, slug);
+  }
+
+  termByName(taxonomy: Taxonomy, name: string, parent?: number): TermRecord | undefined {
+    return this.state.entities.termByName(taxonomy, name, parent);
+  }
+
+  terms(taxonomy: Taxonomy): Iterable<TermRecord> {
+    return this.state.entities.termsOf(taxonomy);
+  }
+
+  termCount(id: number): number {
+    return this.state.termCounts.get(id) ?? 0;
+  }
+
+  termChildren(id: number): number[] {
+    return this.state.entities.termChildren(id);
+  }
+
+  // ---- snapshots --------------------------------------------------------------------------
+
+  snapshotChunks(): Iterable<unknown> {
+    return encodeSnapshot(this.state);
+  }
+
+  loadSnapshotChunks(chunks: Iterable<unknown>): void {
+    decodeSnapshot(this.state, chunks);
+  }
+}

@@ -1,0 +1,297 @@
+// Events as struct-of-arrays. Rows are dense (0..count-1) and never freed: deleting an event
+// moves it to the trash status. Hot fields are typed-array columns; cold strings sit in plain
+// side arrays. Indexes (sorted-index.ts) live elsewhere; this file only stores and rebuilds.
+
+import { growFloat64, growInt32, growUint8, nextCapacity, StringPool } from './columns.ts';
+import { naiveToString } from './naive-time.ts';
+import { POST_STATUSES, statusCode, type EventRecord } from './records.ts';
+
+export const FLAG_ALL_DAY = 1;
+export const FLAG_FEATURED = 2;
+export const FLAG_HIDDEN = 4;
+export const FLAG_STICKY = 8;
+export const FLAG_TICKETED = 16;
+export const FLAG_SHOW_MAP = 32;
+export const FLAG_SHOW_MAP_LINK = 64;
+
+export const EMPTY_IDS = new Int32Array(0);
+const NO_COSTS: string[] = [];
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * 'Y-m-d H:i:s' → naive ms when the string is exactly that form with a real calendar date
+ * (year >= 1000), so that naiveToString gives the same string back; otherwise NaN.
+ */
+export function exactNaive(s: string): number {
+  if (s.length !== 19) return NaN;
+  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 32 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return NaN;
+  const y = digits(s, 0, 4), mo = digits(s, 5, 2), d = digits(s, 8, 2), h = digits(s, 11, 2), mi = digits(s, 14, 2), se = digits(s, 17, 2);
+  if (y < 1000 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) return NaN;
+  const leap = mo === 2 && ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0);
+  if (d > DAYS_IN_MONTH[mo - 1] + (leap ? 1 : 0)) return NaN;
+  return Date.UTC(y, mo - 1, d, h, mi, se);
+}
+
+function digits(s: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
+/** A date-string column: naive ms when the string round-trips, else NaN plus the raw string aside. */
+export class DateColumn {
+  ms = new Float64Array(16);
+  readonly odd = new Map<number, string>();
+
+  grow(need: number): void {
+    this.ms = growFloat64(this.ms, need);
+  }
+
+  set(row: number, s: string): void {
+    const v = exactNaive(s);
+    this.ms[row] = v;
+    if (v !== v) this.odd.set(row, s);
+    else if (this.odd.size > 0) this.odd.delete(row);
+  }
+
+  get(row: number): string {
+    const v = this.ms[row];
+    if (v === v) return naiveToString(v);
+    const s = this.odd.get(row);
+    if (s === undefined) throw new Error(`date column: expected a stored string for row ${row}, got none`);
+    return s;
+  }
+}
+
+/** Folding used by search: NFD, combining marks stripped, lower case. */
+export function foldText(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(s)) return s.toLowerCase();
+  return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+export class EventTable {
+  count = 0;
+  capacity = 0;
+
+  ids = new Int32Array(0);
+  authorIds = new Int32Array(0);
+  statusCodes = new Uint8Array(0);
+  flags = new Uint8Array(0);
+  imageIds = new Int32Array(0);
+  parentIds = new Int32Array(0);
+  /** first venue id, 0 = none; the full list is in extraVenues when there are several */
+  venueIds = new Int32Array(0);
+  timezones = new Int32Array(0);
+  abbrs = new Int32Array(0);
+  currencySymbols = new Int32Array(0);
+  currencyPositions = new Int32Array(0);
+  currencyCodes = new Int32Array(0);
+
+  readonly startLocal = new DateColumn();
+  readonly endLocal = new DateColumn();
+  readonly startUtc = new DateColumn();
+  readonly endUtc = new DateColumn();
+  readonly date = new DateColumn();
+  readonly dateUtc = new DateColumn();
+  readonly modified = new DateColumn();
+  readonly modifiedUtc = new DateColumn();
+
+  titles: string[] = [];
+  descriptions: string[] = [];
+  excerpts: string[] = [];
+  slugs: string[] = [];
+  websites: (string | null)[] = [];
+  costs: string[][] = [];
+  lineages: (string[] | undefined)[] = [];
+  organizerIds: Int32Array[] = [];
+  categoryIds: Int32Array[] = [];
+  tagIds: Int32Array[] = [];
+  readonly extraVenues = new Map<number, Int32Array>();
+  /** folded title\0excerpt\0description, filled lazily by search, cleared on writes */
+  folded: (string | undefined)[] = [];
+
+  readonly pool = {
+    timezone: new StringPool(),
+    abbr: new StringPool(),
+    currencySymbol: new StringPool(),
+    currencyPosition: new StringPool(),
+    currencyCode: new StringPool(),
+  };
+
+  get starts(): Float64Array {
+    return this.startLocal.ms;
+  }
+
+  get ends(): Float64Array {
+    return this.endLocal.ms;
+  }
+
+  /** Make room for `need` rows. */
+  reserve(need: number): void {
+    if (need <= this.capacity) return;
+    const cap = nextCapacity(this.capacity, need);
+    this.ids = growInt32(this.ids, cap);
+    this.authorIds = growInt32(this.authorIds, cap);
+    this.statusCodes = growUint8(this.statusCodes, cap);
+    this.flags = growUint8(this.flags, cap);
+    this.imageIds = growInt32(this.imageIds, cap);
+    this.parentIds = growInt32(this.parentIds, cap);
+    this.venueIds = growInt32(this.venueIds, cap);
+    this.timezones = growInt32(this.timezones, cap);
+    this.abbrs = growInt32(this.abbrs, cap);
+    this.currencySymbols = growInt32(this.currencySymbols, cap);
+    this.currencyPositions = growInt32(this.currencyPositions, cap);
+    this.currencyCodes = growInt32(this.currencyCodes, cap);
+    for (const c of this.dateColumns()) c.grow(cap);
+    this.capacity = cap;
+  }
+
+  dateColumns(): DateColumn[] {
+    return [this.startLocal, this.endLocal, this.startUtc, this.endUtc, this.date, this.dateUtc, this.modified, this.modifiedUtc];
+  }
+
+  /** Append a row for a new event; returns the row. */
+  append(rec: EventRecord): number {
+    const row = this.count;
+    this.reserve(row + 1);
+    this.write(row, rec);
+    this.count = row + 1;
+    return row;
+  }
+
+  /** Overwrite every column of `row` from the record (indexes are the caller's business). */
+  write(row: number, rec: EventRecord): void {
+    checkEventRecord(rec);
+    this.ids[row] = rec.id;
+    this.authorIds[row] = rec.authorId;
+    this.statusCodes[row] = statusCode(rec.status);
+    this.flags[row] =
+      (rec.allDay ? FLAG_ALL_DAY : 0) | (rec.featured ? FLAG_FEATURED : 0) | (rec.hideFromListings ? FLAG_HIDDEN : 0) |
+      (rec.sticky ? FLAG_STICKY : 0) | (rec.ticketed ? FLAG_TICKETED : 0) | (rec.showMap ? FLAG_SHOW_MAP : 0) |
+      (rec.showMapLink ? FLAG_SHOW_MAP_LINK : 0);
+    this.imageIds[row] = rec.imageId;
+    this.parentIds[row] = rec.parentId;
+    const pool = this.pool;
+    this.timezones[row] = pool.timezone.intern(rec.timezone);
+    this.abbrs[row] = pool.abbr.intern(rec.timezoneAbbr);
+    this.currencySymbols[row] = pool.currencySymbol.intern(rec.currencySymbol);
+    this.currencyPositions[row] = pool.currencyPosition.intern(rec.currencyPosition);
+    this.currencyCodes[row] = pool.currencyCode.intern(rec.currencyCode);
+
+    this.startLocal.set(row, rec.startLocal);
+    this.endLocal.set(row, rec.endLocal);
+    this.startUtc.set(row, rec.startUtc);
+    this.endUtc.set(row, rec.endUtc);
+    this.date.set(row, rec.date);
+    this.dateUtc.set(row, rec.dateUtc);
+    this.modified.set(row, rec.modified);
+    this.modifiedUtc.set(row, rec.modifiedUtc);
+
+    this.titles[row] = rec.title;
+    this.descriptions[row] = rec.description;
+    this.excerpts[row] = rec.excerpt;
+    this.slugs[row] = rec.slug;
+    this.websites[row] = rec.website;
+    this.costs[row] = rec.costs.length === 0 ? NO_COSTS : rec.costs.slice();
+    this.lineages[row] = rec.lineage ? rec.lineage.slice() : undefined;
+    this.setVenues(row, rec.venueIds);
+    this.organizerIds[row] = toIds(rec.organizerIds);
+    this.categoryIds[row] = toIds(rec.categoryIds);
+    this.tagIds[row] = toIds(rec.tagIds);
+    this.folded[row] = undefined;
+  }
+
+  setVenues(row: number, venueIds: readonly number[]): void {
+    this.venueIds[row] = venueIds.length > 0 ? venueIds[0] : 0;
+    if (venueIds.length > 1) this.extraVenues.set(row, Int32Array.from(venueIds));
+    else if (this.extraVenues.size > 0) this.extraVenues.delete(row);
+  }
+
+  /** All venue ids of a row, in stored order. */
+  venueList(row: number): Int32Array {
+    const extra = this.extraVenues.get(row);
+    if (extra) return extra;
+    const v = this.venueIds[row];
+    return v === 0 ? EMPTY_IDS : Int32Array.of(v);
+  }
+
+  isPublished(row: number): boolean {
+    return this.statusCodes[row] === 0;
+  }
+
+  foldedText(row: number): string {
+    let f = this.folded[row];
+    if (f === undefined) {
+      f = foldText(this.titles[row]) + '\u0000' + foldText(this.excerpts[row]) + '\u0000' + foldText(this.descriptions[row]);
+      this.folded[row] = f;
+    }
+    return f;
+  }
+
+  record(row: number): EventRecord {
+    if (row < 0 || row >= this.count) throw new Error(`event table: expected row in [0, ${this.count}), got ${row}`);
+    const flags = this.flags[row];
+    const pool = this.pool;
+    const rec: EventRecord = {
+      id: this.ids[row],
+      authorId: this.authorIds[row],
+      status: POST_STATUSES[this.statusCodes[row]],
+      date: this.date.get(row),
+      dateUtc: this.dateUtc.get(row),
+      modified: this.modified.get(row),
+      modifiedUtc: this.modifiedUtc.get(row),
+      title: this.titles[row],
+      description: this.descriptions[row],
+      excerpt: this.excerpts[row],
+      slug: this.slugs[row],
+      imageId: this.imageIds[row],
+      timezone: pool.timezone.get(this.timezones[row]),
+      timezoneAbbr: pool.abbr.get(this.abbrs[row]),
+      allDay: (flags & FLAG_ALL_DAY) !== 0,
+      startLocal: this.startLocal.get(row),
+      endLocal: this.endLocal.get(row),
+      startUtc: this.startUtc.get(row),
+      endUtc: this.endUtc.get(row),
+      costs: this.costs[row].slice(),
+      currencySymbol: pool.currencySymbol.get(this.currencySymbols[row]),
+      currencyPosition: pool.currencyPosition.get(this.currencyPositions[row]),
+      currencyCode: pool.currencyCode.get(this.currencyCodes[row]),
+      website: this.websites[row],
+      showMap: (flags & FLAG_SHOW_MAP) !== 0,
+      showMapLink: (flags & FLAG_SHOW_MAP_LINK) !== 0,
+      hideFromListings: (flags & FLAG_HIDDEN) !== 0,
+      sticky: (flags & FLAG_STICKY) !== 0,
+      featured: (flags & FLAG_FEATURED) !== 0,
+      ticketed: (flags & FLAG_TICKETED) !== 0,
+      venueIds: Array.from(this.venueList(row)),
+      organizerIds: Array.from(this.organizerIds[row]),
+      categoryIds: Array.from(this.categoryIds[row]),
+      tagIds: Array.from(this.tagIds[row]),
+      parentId: this.parentIds[row],
+    };
+    const lineage = this.lineages[row];
+    if (lineage) rec.lineage = lineage.slice();
+    return rec;
+  }
+}
+
+/** Throws when a record breaks a column invariant; called before anything is written. */
+export function checkEventRecord(rec: EventRecord): void {
+  if (!(Number.isInteger(rec.id) && rec.id > 0)) throw new Error(`event: expected a positive integer id, got ${rec.id}`);
+  statusCode(rec.status);
+  const start = exactNaive(rec.startLocal), end = exactNaive(rec.endLocal);
+  if (start !== start || end !== end) {
+    throw new Error(`event ${rec.id}: expected 'Y-m-d H:i:s' local start/end, got '${rec.startLocal}' / '${rec.endLocal}'`);
+  }
+  if (end < start) throw new Error(`event ${rec.id}: expected end >= start, got ${rec.startLocal} > ${rec.endLocal}`);
+}
+
+export function toIds(list: readonly number[]): Int32Array {
+  return list.length === 0 ? EMPTY_IDS : Int32Array.from(list);
+}

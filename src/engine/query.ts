@@ -1,0 +1,306 @@
+// EventQuery → { rows of the page, total }. Plan: pick the driver with the smallest known
+// count (the main index's start range, a union of posting lists restricted to the same start
+// range, or the include list); walk it in result order; check every predicate against the
+// columns; count everything, keep only [offset, offset + limit) (arquero's scan). No sort of
+// the result set, no materialised match list.
+
+import { BitSet } from './bitset.ts';
+import { FLAG_FEATURED, FLAG_HIDDEN, FLAG_TICKETED } from './event-table.ts';
+import type { PostingList } from './sorted-index.ts';
+import type { CalendarState, Postings } from './state.ts';
+import type { EventQuery, QueryResult } from './types.ts';
+
+/** Membership test over a set of ids: a short array, or a bit set for longer lists. */
+export type IdTest = (id: number) => boolean;
+
+export function makeIdTest(ids: ArrayLike<number>): IdTest {
+  const n = ids.length;
+  if (n === 0) return () => false;
+  if (n === 1) {
+    const only = ids[0];
+    return (id) => id === only;
+  }
+  if (n <= 8) {
+    const list = Array.from(ids);
+    return (id) => list.includes(id);
+  }
+  let max = 0;
+  for (let i = 0; i < n; i++) if (ids[i] > max) max = ids[i];
+  const bits = new BitSet(max + 1);
+  for (let i = 0; i < n; i++) if (ids[i] >= 0) bits.add(ids[i]);
+  return (id) => bits.has(id);
+}
+
+function anyIn(list: Int32Array, test: IdTest): boolean {
+  for (let i = 0; i < list.length; i++) if (test(list[i])) return true;
+  return false;
+}
+
+/** Bounds on the local start: [min, max] with open flags; end upper bounds also bound the start. */
+interface StartRange {
+  min: number;
+  minOpen: boolean;
+  max: number;
+  maxOpen: boolean;
+}
+
+function lower(r: StartRange, v: number | undefined, open: boolean): void {
+  if (v === undefined) return;
+  if (v > r.min || (v === r.min && open)) {
+    r.min = v;
+    r.minOpen = open;
+  }
+}
+
+function upper(r: StartRange, v: number | undefined, open: boolean): void {
+  if (v === undefined) return;
+  if (v < r.max || (v === r.max && open)) {
+    r.max = v;
+    r.maxOpen = open;
+  }
+}
+
+export function startRangeOf(q: EventQuery, withEnd: boolean): StartRange {
+  const r: StartRange = { min: -Infinity, minOpen: false, max: Infinity, maxOpen: false };
+  lower(r, q.startGte, false);
+  lower(r, q.startGt, true);
+  upper(r, q.startLte, false);
+  upper(r, q.startLt, true);
+  if (withEnd) {
+    upper(r, q.endLte, false);
+    upper(r, q.endLt, true);
+  }
+  return r;
+}
+
+/** The row predicate: every filter of the query, read from the columns. */
+export function buildMatcher(st: CalendarState, q: EventQuery): (row: number) => boolean {
+  const t = st.table;
+  const starts = t.starts, ends = t.ends, statusCodes = t.statusCodes, flags = t.flags;
+  const mask = q.statusMask;
+  const flagMask = FLAG_HIDDEN | (q.featured !== undefined ? FLAG_FEATURED : 0) | (q.ticketed !== undefined ? FLAG_TICKETED : 0);
+  const flagWant = (q.featured ? FLAG_FEATURED : 0) | (q.ticketed ? FLAG_TICKETED : 0);
+  const s = startRangeOf(q, false);
+  const e: StartRange = { min: -Infinity, minOpen: false, max: Infinity, maxOpen: false };
+  lower(e, q.endGte, false);
+  lower(e, q.endGt, true);
+  upper(e, q.endLte, false);
+  upper(e, q.endLt, true);
+  const hasStart = s.min !== -Infinity || s.max !== Infinity;
+  const hasEnd = e.min !== -Infinity || e.max !== Infinity;
+
+  const checks: ((row: number) => boolean)[] = [];
+  if (q.parentId !== undefined) {
+    const parent = q.parentId, parentIds = t.parentIds;
+    checks.push((row) => parentIds[row] === parent);
+  }
+  if (q.categoryIds !== undefined) {
+    const test = makeIdTest(expandCategories(st, q.categoryIds));
+    const cats = t.categoryIds;
+    checks.push((row) => anyIn(cats[row], test));
+  }
+  if (q.tagIds !== undefined) {
+    const test = makeIdTest(q.tagIds);
+    const tags = t.tagIds;
+    checks.push((row) => anyIn(tags[row], test));
+  }
+  if (q.organizerIds !== undefined) {
+    const test = makeIdTest(q.organizerIds);
+    const orgs = t.organizerIds;
+    checks.push((row) => anyIn(orgs[row], test));
+  }
+  const venueCheck = (test: IdTest, want: boolean) => {
+    const first = t.venueIds, extra = t.extraVenues;
+    checks.push((row) => {
+      const v = first[row];
+      if (v === 0) return !want;
+      if (extra.size > 0) {
+        const list = extra.get(row);
+        if (list) return anyIn(list, test) === want;
+      }
+      return test(v) === want;
+    });
+  };
+  if (q.venueIds !== undefined) venueCheck(makeIdTest(q.venueIds), true);
+  if (q.geo) {
+    if (q.geo.kind === 'radius') venueCheck(makeIdTest(st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm)), true);
+    else venueCheck(makeIdTest(st.geo.venuesWithCoords()), q.geo.value);
+  }
+  if (q.search && (q.search.include.length > 0 || q.search.exclude.length > 0)) {
+    const include = q.search.include, exclude = q.search.exclude;
+    checks.push((row) => {
+      const text = t.foldedText(row);
+      for (const term of include) if (!text.includes(term)) return false;
+      for (const term of exclude) if (text.includes(term)) return false;
+      return true;
+    });
+  }
+  const nChecks = checks.length;
+
+  return (row) => {
+    if (((mask >>> statusCodes[row]) & 1) === 0) return false;
+    if ((flags[row] & flagMask) !== flagWant) return false;
+    if (hasStart) {
+      const v = starts[row];
+      if (v < s.min || (s.minOpen && v === s.min) || v > s.max || (s.maxOpen && v === s.max)) return false;
+    }
+    if (hasEnd) {
+      const v = ends[row];
+      if (v < e.min || (e.minOpen && v === e.min) || v > e.max || (e.maxOpen && v === e.max)) return false;
+    }
+    for (let i = 0; i < nChecks; i++) if (!checks[i](row)) return false;
+    return true;
+  };
+}
+
+/** The categories and all their descendants, without duplicates. */
+export function expandCategories(st: CalendarState, ids: readonly number[]): number[] {
+  const out: number[] = [];
+  for (const id of ids) st.entities.descendantsOf(id, out);
+  return out;
+}
+
+/** A union of posting lists, each restricted to [lo, hi) positions. */
+interface ListDriver {
+  lists: PostingList[];
+  los: number[];
+  his: number[];
+  cost: number;
+}
+
+function listDriver(st: CalendarState, postings: Postings, ids: ArrayLike<number>, r: StartRange): ListDriver {
+  const starts = st.table.starts;
+  const d: ListDriver = { lists: [], los: [], his: [], cost: 0 };
+  const seen: number[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    if (seen.includes(id)) continue;
+    seen.push(id);
+    const list = postings.get(id);
+    if (!list) continue;
+    const [lo, hi] = list.range(starts, r.min, r.minOpen, r.max, r.maxOpen);
+    if (hi <= lo) continue;
+    d.lists.push(list);
+    d.los.push(lo);
+    d.his.push(hi);
+    d.cost += hi - lo;
+  }
+  return d;
+}
+
+/** Calls visit(row) for the rows of every list, in (start, id) order, each row once. */
+function walkUnion(st: CalendarState, d: ListDriver, visit: (row: number) => void): void {
+  const k = d.lists.length;
+  if (k === 0) return;
+  if (k === 1) {
+    const rows = d.lists[0].rows;
+    for (let i = d.los[0], hi = d.his[0]; i < hi; i++) visit(rows[i]);
+    return;
+  }
+  const starts = st.table.starts, ids = st.table.ids;
+  // binary min-heap of list indexes keyed by the (start, id) of each list's head
+  const pos = d.los.slice();
+  const heap: number[] = [];
+  const head = (j: number) => d.lists[j].rows[pos[j]];
+  const less = (a: number, b: number) => {
+    const ra = head(a), rb = head(b);
+    const sa = starts[ra], sb = starts[rb];
+    return sa < sb || (sa === sb && ids[ra] < ids[rb]);
+  };
+  const down = (i: number) => {
+    const n = heap.length;
+    for (;;) {
+      const l = 2 * i + 1, r = l + 1;
+      let m = i;
+      if (l < n && less(heap[l], heap[m])) m = l;
+      if (r < n && less(heap[r], heap[m])) m = r;
+      if (m === i) return;
+      const tmp = heap[i]; heap[i] = heap[m]; heap[m] = tmp;
+      i = m;
+    }
+  };
+  for (let j = 0; j < k; j++) heap.push(j);
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  let last = -1;
+  while (heap.length > 0) {
+    const j = heap[0];
+    const row = head(j);
+    if (row !== last) {
+      visit(row);
+      last = row;
+    }
+    pos[j]++;
+    if (pos[j] >= d.his[j]) {
+      const tail = heap.pop()!;
+      if (heap.length === 0) break;
+      heap[0] = tail;
+    }
+    down(0);
+  }
+}
+
+export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
+  const match = buildMatcher(st, q);
+  const offset = Math.max(0, q.offset), end = offset + Math.max(0, q.limit);
+  const page: number[] = [];
+  let total = 0;
+  const visit = (row: number) => {
+    if (!match(row)) return;
+    if (total >= offset && total < end) page.push(row);
+    total++;
+  };
+
+  if (q.includeIds !== undefined) {
+    for (const row of includeRows(st, q.includeIds)) visit(row);
+    return { rows: page, total };
+  }
+
+  const r = startRangeOf(q, true);
+  const [lo, hi] = st.main.range(r.min, r.minOpen, r.max, r.maxOpen);
+  let best: ListDriver | undefined;
+  let bestCost = hi - lo;
+  const consider = (d: ListDriver) => {
+    if (d.cost < bestCost) {
+      best = d;
+      bestCost = d.cost;
+    }
+  };
+  if (q.parentId !== undefined) consider(listDriver(st, st.parentPostings, [q.parentId], r));
+  if (q.categoryIds !== undefined) consider(listDriver(st, st.categoryPostings, expandCategories(st, q.categoryIds), r));
+  if (q.tagIds !== undefined) consider(listDriver(st, st.tagPostings, q.tagIds, r));
+  if (q.venueIds !== undefined) consider(listDriver(st, st.venuePostings, q.venueIds, r));
+  if (q.organizerIds !== undefined) consider(listDriver(st, st.organizerPostings, q.organizerIds, r));
+  if (q.geo?.kind === 'radius') {
+    consider(listDriver(st, st.venuePostings, st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm), r));
+  } else if (q.geo?.kind === 'has-coords' && q.geo.value) {
+    consider(listDriver(st, st.venuePostings, st.geo.venuesWithCoords(), r));
+  }
+
+  if (best) {
+    walkUnion(st, best, visit);
+  } else {
+    const rows = st.main.rows;
+    for (let i = lo; i < hi; i++) visit(rows[i]);
+  }
+  return { rows: page, total };
+}
+
+/** Distinct event rows of the include list, in (publication date, id) order. */
+function includeRows(st: CalendarState, includeIds: readonly number[]): number[] {
+  const t = st.table;
+  const rows: number[] = [];
+  for (const id of includeIds) {
+    const row = st.ids.eventRow(id);
+    if (row >= 0) rows.push(row);
+  }
+  const dates = t.date.ms, ids = t.ids;
+  const key = (row: number) => {
+    const v = dates[row];
+    return v === v ? v : -Infinity;
+  };
+  rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : ids[a] - ids[b]));
+  let w = 0;
+  for (let i = 0; i < rows.length; i++) if (i === 0 || rows[i] !== rows[i - 1]) rows[w++] = rows[i];
+  rows.length = w;
+  return rows;
+}

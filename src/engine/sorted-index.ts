@@ -1,0 +1,206 @@
+// Sorted lists of event rows in (local start naive ms, event id) order, crossfilter bisect.js
+// style: two or three parallel typed arrays and bisect functions whose comments state the
+// partition they return. Inserts are one bisect plus copyWithin; bulk loads sort once.
+//
+// SortedIndex keeps its own keys (start ms) and ties (event ids) next to the rows: the main
+// index over every event. PostingList keeps rows only and reads start/id through the event
+// columns: one per category, tag, venue, organizer and parent (4 bytes per link).
+
+import { growFloat64, growInt32 } from './columns.ts';
+
+/**
+ * Returns i in [lo, hi] such that keys[lo..i) < key <= keys[i..hi).
+ * (first position whose key is >= key)
+ */
+export function bisectLeft(keys: Float64Array, key: number, lo: number, hi: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Returns i in [lo, hi] such that keys[lo..i) <= key < keys[i..hi).
+ * (first position whose key is > key)
+ */
+export function bisectRight(keys: Float64Array, key: number, lo: number, hi: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid] <= key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Returns i in [lo, hi] such that (keys, ties)[lo..i) < (key, tie) <= (keys, ties)[i..hi),
+ * pairs compared lexicographically. (first position whose pair is >= (key, tie))
+ */
+export function bisectPair(keys: Float64Array, ties: Int32Array, key: number, tie: number, lo: number, hi: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const k = keys[mid];
+    if (k < key || (k === key && ties[mid] < tie)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Sort rows by (starts[row], ids[row]) in place. */
+export function sortRowsByStart(rows: Int32Array, starts: Float64Array, ids: Int32Array): void {
+  rows.sort((a, b) => starts[a] - starts[b] || ids[a] - ids[b]);
+}
+
+export class SortedIndex {
+  keys = new Float64Array(16);
+  ties = new Int32Array(16);
+  rows = new Int32Array(16);
+  count = 0;
+
+  /** Position range [lo, hi) of the entries whose key k satisfies lower bounds and upper bounds.
+   *  `min`/`max` are inclusive bounds, `minOpen`/`maxOpen` say whether they are exclusive. */
+  range(min: number, minOpen: boolean, max: number, maxOpen: boolean): [number, number] {
+    const n = this.count;
+    const lo = min === -Infinity ? 0 : minOpen ? bisectRight(this.keys, min, 0, n) : bisectLeft(this.keys, min, 0, n);
+    const hi = max === Infinity ? n : maxOpen ? bisectLeft(this.keys, max, lo, n) : bisectRight(this.keys, max, lo, n);
+    return [lo, Math.max(lo, hi)];
+  }
+
+  insert(key: number, tie: number, row: number): void {
+    const n = this.count;
+    const i = bisectPair(this.keys, this.ties, key, tie, 0, n);
+    if (i < n && this.keys[i] === key && this.ties[i] === tie) {
+      throw new Error(`sorted index: expected no entry (${key}, ${tie}), got one at ${i} (row ${this.rows[i]})`);
+    }
+    this.keys = growFloat64(this.keys, n + 1);
+    this.ties = growInt32(this.ties, n + 1);
+    this.rows = growInt32(this.rows, n + 1);
+    this.keys.copyWithin(i + 1, i, n);
+    this.ties.copyWithin(i + 1, i, n);
+    this.rows.copyWithin(i + 1, i, n);
+    this.keys[i] = key;
+    this.ties[i] = tie;
+    this.rows[i] = row;
+    this.count = n + 1;
+  }
+
+  remove(key: number, tie: number, row: number): void {
+    const n = this.count;
+    const i = bisectPair(this.keys, this.ties, key, tie, 0, n);
+    if (i >= n || this.keys[i] !== key || this.ties[i] !== tie || this.rows[i] !== row) {
+      throw new Error(`sorted index: expected row ${row} at (${key}, ${tie}), got ${i < n ? `row ${this.rows[i]} at (${this.keys[i]}, ${this.ties[i]})` : 'nothing'}`);
+    }
+    this.keys.copyWithin(i, i + 1, n);
+    this.ties.copyWithin(i, i + 1, n);
+    this.rows.copyWithin(i, i + 1, n);
+    this.count = n - 1;
+  }
+
+  /** Replace the content with rows 0..n-1 keyed by starts/ids: one sort, no inserts. */
+  load(n: number, starts: Float64Array, ids: Int32Array): void {
+    const rows = new Int32Array(Math.max(16, n));
+    for (let r = 0; r < n; r++) rows[r] = r;
+    sortRowsByStart(rows.subarray(0, n), starts, ids);
+    const keys = new Float64Array(rows.length);
+    const ties = new Int32Array(rows.length);
+    for (let i = 0; i < n; i++) {
+      const r = rows[i];
+      keys[i] = starts[r];
+      ties[i] = ids[r];
+    }
+    this.rows = rows;
+    this.keys = keys;
+    this.ties = ties;
+    this.count = n;
+  }
+}
+
+/** Rows only, ordered by (starts[row], ids[row]) of the event columns passed to each call. */
+export class PostingList {
+  rows: Int32Array<ArrayBuffer>;
+  count = 0;
+
+  constructor(capacity = 4) {
+    this.rows = new Int32Array(capacity);
+  }
+
+  /** Returns i such that starts of rows[0..i) < key <= starts of rows[i..count). */
+  lowerBound(starts: Float64Array, key: number, lo = 0): number {
+    let hi = this.count;
+    const rows = this.rows;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[rows[mid]] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Returns i such that starts of rows[0..i) <= key < starts of rows[i..count). */
+  upperBound(starts: Float64Array, key: number, lo = 0): number {
+    let hi = this.count;
+    const rows = this.rows;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[rows[mid]] <= key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Returns i such that rows[0..i) sort before (key, tie) and rows[i..count) at or after it. */
+  position(starts: Float64Array, ids: Int32Array, key: number, tie: number): number {
+    let lo = 0, hi = this.count;
+    const rows = this.rows;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const r = rows[mid];
+      const k = starts[r];
+      if (k < key || (k === key && ids[r] < tie)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Position range [lo, hi) of rows whose start lies within the bounds (see SortedIndex.range). */
+  range(starts: Float64Array, min: number, minOpen: boolean, max: number, maxOpen: boolean): [number, number] {
+    const lo = min === -Infinity ? 0 : minOpen ? this.upperBound(starts, min) : this.lowerBound(starts, min);
+    const hi = max === Infinity ? this.count : maxOpen ? this.lowerBound(starts, max, lo) : this.upperBound(starts, max, lo);
+    return [lo, Math.max(lo, hi)];
+  }
+
+  insert(starts: Float64Array, ids: Int32Array, row: number): void {
+    const n = this.count;
+    const i = this.position(starts, ids, starts[row], ids[row]);
+    if (i < n && this.rows[i] === row) throw new Error(`posting list: expected row ${row} absent, got it at ${i}`);
+    this.rows = growInt32(this.rows, n + 1);
+    this.rows.copyWithin(i + 1, i, n);
+    this.rows[i] = row;
+    this.count = n + 1;
+  }
+
+  /** Removes `row`, located by its current (start, id) as given. */
+  remove(starts: Float64Array, ids: Int32Array, row: number, start: number, id: number): void {
+    const n = this.count;
+    const i = this.position(starts, ids, start, id);
+    if (i >= n || this.rows[i] !== row) {
+      throw new Error(`posting list: expected row ${row} at (${start}, ${id}), got ${i < n ? `row ${this.rows[i]}` : 'nothing'}`);
+    }
+    this.rows.copyWithin(i, i + 1, n);
+    this.count = n - 1;
+  }
+
+  /** Append without ordering checks (bulk builds that walk rows in index order). */
+  push(row: number): void {
+    const n = this.count;
+    if (n === this.rows.length) this.rows = growInt32(this.rows, n + 1);
+    this.rows[n] = row;
+    this.count = n + 1;
+  }
+
+  toArray(): number[] {
+    return Array.from(this.rows.subarray(0, this.count));
+  }
+}

@@ -1,0 +1,130 @@
+// Everything the engine holds, and the index upkeep that every mutator shares: the main
+// (start, id) index, posting lists per category/tag/venue/organizer/parent, term counts,
+// the venue geo index, and the representation caches.
+
+import { Entities } from './entities.ts';
+import { EventTable } from './event-table.ts';
+import { VenueGeo } from './geo.ts';
+import { IdRegistry } from './ids.ts';
+import { PostingList, SortedIndex } from './sorted-index.ts';
+
+export type Postings = Map<number, PostingList>;
+
+export class CalendarState {
+  readonly table = new EventTable();
+  readonly ids = new IdRegistry();
+  readonly entities = new Entities();
+  /** every event row, (local start, id) order */
+  readonly main = new SortedIndex();
+  /** direct links only (a category's list does not hold its descendants' events) */
+  readonly categoryPostings: Postings = new Map();
+  readonly tagPostings: Postings = new Map();
+  readonly venuePostings: Postings = new Map();
+  readonly organizerPostings: Postings = new Map();
+  readonly parentPostings: Postings = new Map();
+  /** term id → number of 'publish' events linking it directly */
+  readonly termCounts = new Map<number, number>();
+  readonly geo = new VenueGeo(() => this.entities.venues.values());
+
+  readonly eventCache: unknown[] = [];
+  readonly postCache = new Map<number, unknown>();
+  readonly termCache = new Map<number, unknown>();
+
+  /** Calls fn(postings, id) for every distinct link of the row, reading the current columns. */
+  forEachLink(row: number, fn: (postings: Postings, id: number) => void): void {
+    const t = this.table;
+    eachDistinct(t.categoryIds[row], (id) => fn(this.categoryPostings, id));
+    eachDistinct(t.tagIds[row], (id) => fn(this.tagPostings, id));
+    eachDistinct(t.venueList(row), (id) => fn(this.venuePostings, id));
+    eachDistinct(t.organizerIds[row], (id) => fn(this.organizerPostings, id));
+    const parent = t.parentIds[row];
+    if (parent !== 0) fn(this.parentPostings, parent);
+  }
+
+  /** Add the row (as its columns are now) to the main index and its postings. */
+  indexRow(row: number): void {
+    const t = this.table;
+    this.main.insert(t.starts[row], t.ids[row], row);
+    this.forEachLink(row, (postings, id) => {
+      let list = postings.get(id);
+      if (!list) postings.set(id, (list = new PostingList()));
+      list.insert(t.starts, t.ids, row);
+    });
+  }
+
+  /** Remove the row from the main index and its postings; call before its columns change. */
+  unindexRow(row: number): void {
+    const t = this.table;
+    const start = t.starts[row], id = t.ids[row];
+    this.main.remove(start, id, row);
+    this.forEachLink(row, (postings, linkId) => {
+      const list = postings.get(linkId);
+      if (!list) throw new Error(`postings: expected a list for id ${linkId} holding row ${row}, got none`);
+      list.remove(t.starts, t.ids, row, start, id);
+      if (list.count === 0) postings.delete(linkId);
+    });
+  }
+
+  /** Add sign × (the row's contribution) to `deltas` (term id → change of its count). */
+  countContribution(row: number, sign: number, deltas: Map<number, number>): void {
+    const t = this.table;
+    if (t.statusCodes[row] !== 0) return;
+    const add = (id: number) => deltas.set(id, (deltas.get(id) ?? 0) + sign);
+    eachDistinct(t.categoryIds[row], add);
+    eachDistinct(t.tagIds[row], add);
+  }
+
+  /** Apply count changes; terms whose count changed lose their cached representation. */
+  applyCountDeltas(deltas: Map<number, number>): void {
+    for (const [id, d] of deltas) {
+      if (d === 0) continue;
+      const n = (this.termCounts.get(id) ?? 0) + d;
+      if (n < 0) throw new Error(`term ${id}: expected a count >= 0, got ${n}`);
+      if (n === 0) this.termCounts.delete(id);
+      else this.termCounts.set(id, n);
+      this.termCache.delete(id);
+    }
+  }
+
+  /** Drop cached representations of every event linked through `postings` to `id`. */
+  clearLinkedEvents(postings: Postings, id: number): void {
+    const list = postings.get(id);
+    if (!list) return;
+    for (let i = 0; i < list.count; i++) this.eventCache[list.rows[i]] = undefined;
+  }
+
+  /** Rebuild the main index, every posting list and the term counts from the columns:
+   *  one sort, then postings filled by walking rows in index order (already sorted). */
+  rebuildIndexes(): void {
+    const t = this.table;
+    const n = t.count;
+    this.main.load(n, t.starts, t.ids);
+    for (const p of [this.categoryPostings, this.tagPostings, this.venuePostings, this.organizerPostings, this.parentPostings]) p.clear();
+    const rows = this.main.rows;
+    const push = (postings: Postings, id: number) => {
+      let list = postings.get(id);
+      if (!list) postings.set(id, (list = new PostingList()));
+      list.push(row);
+    };
+    let row = 0;
+    for (let i = 0; i < n; i++) {
+      row = rows[i];
+      this.forEachLink(row, push);
+    }
+    const deltas = new Map<number, number>();
+    for (let r = 0; r < n; r++) this.countContribution(r, 1, deltas);
+    this.termCounts.clear();
+    for (const [id, c] of deltas) if (c > 0) this.termCounts.set(id, c);
+  }
+}
+
+/** Calls fn for each id of the list that did not occur earlier in it. */
+export function eachDistinct(list: ArrayLike<number>, fn: (id: number) => void): void {
+  const n = list.length;
+  for (let i = 0; i < n; i++) {
+    const id = list[i];
+    let seen = false;
+    for (let j = 0; j < i; j++) if (list[j] === id) { seen = true; break; }
+    if (!seen) fn(id);
+  }
+}
