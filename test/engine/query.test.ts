@@ -1,0 +1,80 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Engine } from '../../src/engine/engine.ts';
+import type { EventQuery } from '../../src/engine/types.ts';
+import { Generator, Model, Rng, mulberry32 } from './random-calendar.ts';
+
+function check(engine: Engine, model: Model, q: EventQuery, label: string): void {
+  const got = engine.query(q);
+  const want = model.query(q);
+  const ids = got.rows.map((row) => engine.eventId(row));
+  if (got.total !== want.total || ids.join(',') !== want.ids.join(',')) {
+    assert.unreachable(`${label}: query ${JSON.stringify(q)}\nexpected total ${want.total} ids ${want.ids.join(',')}\ngot      total ${got.total} ids ${ids.join(',')}`);
+  }
+}
+
+function checkRecords(engine: Engine, model: Model, label: string): void {
+  assert.is(engine.eventRowCount, model.events.size, `${label}: row count`);
+  for (const rec of model.events.values()) {
+    const row = engine.eventRow(rec.id);
+    assert.ok(row >= 0, `${label}: event ${rec.id} has a row`);
+    assert.equal(engine.eventRecord(row), rec, `${label}: record of event ${rec.id}`);
+  }
+  for (const t of model.terms.values()) {
+    assert.is(engine.termCount(t.id), model.termCount(t.id), `${label}: count of term ${t.id}`);
+    assert.equal(engine.term(t.id), t, `${label}: term ${t.id}`);
+  }
+}
+
+// ---
+const Property = suite('query property');
+
+Property('query :: random calendars and queries equal the reference filter', () => {
+  for (const seed of [1, 2, 3]) {
+    const rng = new Rng(mulberry32(seed));
+    const gen = new Generator(rng);
+    const set = gen.initial(seed === 1 ? 3000 : 1200);
+    const model = new Model();
+    const engine = new Engine();
+    for (const rec of set.attachments) model.apply({ t: 'attachment', a: 'put', rec });
+    for (const rec of set.terms) model.apply({ t: 'term', a: 'put', rec });
+    for (const rec of set.venues) model.apply({ t: 'venue', a: 'put', rec });
+    for (const rec of set.organizers) model.apply({ t: 'organizer', a: 'put', rec });
+    for (const rec of set.events) model.apply({ t: 'event', a: 'put', rec });
+    if (seed === 2) {
+      // the apply path: one op at a time, in batches
+      const ops = [
+        ...set.terms.map((rec) => ({ t: 'term' as const, a: 'put' as const, rec })),
+        ...set.venues.map((rec) => ({ t: 'venue' as const, a: 'put' as const, rec })),
+        ...set.organizers.map((rec) => ({ t: 'organizer' as const, a: 'put' as const, rec })),
+        ...set.events.map((rec) => ({ t: 'event' as const, a: 'put' as const, rec })),
+      ];
+      for (let i = 0; i < ops.length; i += 7) engine.apply(ops.slice(i, i + 7));
+    } else {
+      engine.bulkLoad(structuredClone(set));
+    }
+    checkRecords(engine, model, `seed ${seed} initial`);
+    for (let i = 0; i < 700; i++) check(engine, model, gen.query(model), `seed ${seed} initial #${i}`);
+
+    for (let round = 0; round < 8; round++) {
+      const nOps = rng.int(1, 40);
+      for (let i = 0; i < nOps; i++) {
+        const op = gen.op(model);
+        model.apply(op);
+        engine.apply([structuredClone(op)]);
+      }
+      for (let i = 0; i < 120; i++) check(engine, model, gen.query(model), `seed ${seed} round ${round} #${i}`);
+    }
+    checkRecords(engine, model, `seed ${seed} after writes`);
+
+    // snapshot round trip through JSON: same records, same answers
+    const copy = new Engine();
+    copy.loadSnapshotChunks(JSON.parse(JSON.stringify([...engine.snapshotChunks()])));
+    checkRecords(copy, model, `seed ${seed} snapshot`);
+    for (let i = 0; i < 200; i++) check(copy, model, gen.query(model), `seed ${seed} snapshot #${i}`);
+    assert.is(copy.allocPostId(), engine.allocPostId(), 'post counter survives the snapshot');
+    assert.is(copy.allocTermId(), engine.allocTermId(), 'term counter survives the snapshot');
+  }
+});
+
+Property.run();
