@@ -1,0 +1,262 @@
+// The REST operations of the five resources, transport-free: what the HTTP shell routes to and
+// what the embedding API wraps. Order of checks as WordPress: route-level validation of the
+// target → parameter validation (400) → permission (401/403) → handler errors (404/410...).
+// Writes apply in one tick, render, then resolve once the write is durable.
+
+import type { EventRecord, OrganizerRecord, Taxonomy, TermRecord, VenueRecord } from '../engine/records.ts';
+import { canDeletePost, canEditOthers, canEditPost, canEditPosts, canPublish, canReadPost, forbidden } from './auth.ts';
+import { Tx, type Core } from './context.ts';
+import { CalendarError, fail, invalidParams, missingParams } from './errors.ts';
+import { archiveEnvelope, planEventList } from './events-list.ts';
+import { stageEvent } from './events-write.ts';
+import { listLinked } from './linked-list.ts';
+import { checkGeoPair, stageLinked } from './linked-write.ts';
+import { Problems, asString, has } from './params.ts';
+import {
+  eventJson, eventSingleObject, organizerJson, organizerObject, termJson, termObject, venueJson, venueObject,
+} from './represent.ts';
+import { listTerms, termEnvelope } from './terms-list.ts';
+import { stageTerm } from './terms-write.ts';
+import type { Params, RestCall, RestResult } from './types.ts';
+
+const JSON_HEADERS: Record<string, string> = {};
+
+function ok(status: number, body: string, headers: Record<string, string> = JSON_HEADERS): RestResult {
+  return { status, headers, body };
+}
+
+function totals(total: number, perPage: number): Record<string, string> {
+  return { 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(total === 0 ? 0 : Math.ceil(total / perPage)) };
+}
+
+/** Slug lookup sanitises the path segment like TEC: only letters, digits, '_', '-' and '%' survive. */
+function lookupSlug(slug: string): string {
+  return slug.replace(/[^A-Za-z0-9_\-%]/g, '');
+}
+
+function requireMissing(params: Params, names: string[]): void {
+  const missing = names.filter((n) => !has(params, n));
+  if (missing.length) throw missingParams(missing);
+}
+
+function badTarget(name: 'id' | 'slug'): CalendarError {
+  return invalidParams({ [name]: 'Invalid parameter.' });
+}
+
+export class Collections {
+  constructor(readonly core: Core) {}
+
+  rest(call: RestCall): Promise<RestResult> {
+    try {
+      switch (call.resource) {
+        case 'events': return this.events(call);
+        case 'venues': return this.linked('venue', call);
+        case 'organizers': return this.linked('organizer', call);
+        case 'categories': return this.terms('tribe_events_cat', call);
+        case 'tags': return this.terms('post_tag', call);
+      }
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return Promise.reject(fail('rest_no_route'));
+  }
+
+  private async write(tx: Tx, render: () => RestResult): Promise<RestResult> {
+    const durable = this.core.commit(tx.ops);
+    const result = render();
+    await durable;
+    return result;
+  }
+
+  // ---- events ------------------------------------------------------------------------
+
+  private async events(call: RestCall): Promise<RestResult> {
+    const { core } = this;
+    const engine = core.engine;
+    const { params, actor } = call;
+    if (call.action === 'list') {
+      const plan = planEventList(core, params, actor);
+      const { rows, total } = engine.query(plan.query);
+      if (plan.paging.page > 1 && rows.length === 0) throw fail('event-archive-page-not-found');
+      const items = rows.map((row) => eventJson(core.site, engine, row));
+      const body = archiveEnvelope('events', `${core.site.root}events/`, items, total, plan.paging, plan.urlArgs);
+      return ok(200, body, totals(total, plan.paging.perPage));
+    }
+    if (call.action === 'create') {
+      requireMissing(params, ['title', 'start_date', 'end_date']);
+      const tx = new Tx(core, actor);
+      const problems = new Problems();
+      const rec = stageEvent(tx, params, undefined, problems);
+      if (!rec) throw invalidParams(problems.reasons);
+      if (!canEditPosts(actor)) throw forbidden(actor);
+      return this.write(tx, () => ok(201, eventJson(core.site, engine, engine.eventRow(rec.id))));
+    }
+    const existing = this.eventTarget(call);
+    if (call.action === 'get') {
+      if (existing.status === 'trash') throw fail('event-no-longer-available');
+      if (!canReadPost(actor, existing)) throw fail('event-not-accessible');
+      return ok(200, JSON.stringify(eventSingleObject(core.site, engine, engine.eventRow(existing.id))));
+    }
+    if (call.action === 'update') {
+      const tx = new Tx(core, actor);
+      const problems = new Problems();
+      const rec = stageEvent(tx, params, existing, problems);
+      if (!rec) throw invalidParams(problems.reasons);
+      if (!canEditPost(actor, existing)) throw forbidden(actor);
+      return this.write(tx, () => ok(200, eventJson(core.site, engine, engine.eventRow(rec.id))));
+    }
+    // delete: moves to trash; a second delete is 410
+    if (!canDeletePost(actor, existing)) throw forbidden(actor);
+    if (existing.status === 'trash') throw fail('event-is-in-trash', [existing.id]);
+    const tx = new Tx(core, actor);
+    tx.ops.push({ t: 'event', a: 'delete', id: existing.id, modified: tx.stamps.local, modifiedUtc: tx.stamps.utc });
+    return this.write(tx, () => ok(200, eventJson(core.site, engine, engine.eventRow(existing.id))));
+  }
+
+  /** Resolve /events/{id} or /events/by-slug/{slug} with the real service's errors. */
+  private eventTarget(call: RestCall): EventRecord {
+    const engine = this.core.engine;
+    const target = call.target;
+    if (!target) throw fail('rest_no_route');
+    if ('slug' in target) {
+      const row = engine.eventRowBySlug(lookupSlug(target.slug));
+      if (row === -1 || target.slug === '') throw badTarget('slug');
+      return engine.eventRecord(row);
+    }
+    const kind = target.id === 0 ? undefined : engine.postKind(target.id);
+    const writing = call.action === 'update' || call.action === 'delete';
+    if (kind !== 'event') {
+      if (writing && !canEditPosts(call.actor)) throw forbidden(call.actor);
+      throw kind === undefined ? fail('rest-event-not-found', [target.id]) : fail('rest-invalid-event-id');
+    }
+    return engine.eventRecord(engine.eventRow(target.id));
+  }
+
+  // ---- venues and organizers -------------------------------------------------------------
+
+  private async linked(kind: 'venue' | 'organizer', call: RestCall): Promise<RestResult> {
+    const { core } = this;
+    const engine = core.engine;
+    const { params, actor } = call;
+    const plural = kind === 'venue' ? 'venues' : 'organizers';
+    const json = (id: number): string => {
+      const rec = kind === 'venue' ? engine.venue(id) : engine.organizer(id);
+      return kind === 'venue' ? venueJson(core.site, engine, rec as VenueRecord) : organizerJson(core.site, engine, rec as OrganizerRecord);
+    };
+    if (call.action === 'list') {
+      if (has(params, 'search') && typeof params.search === 'object') throw invalidParams({ search: 'Invalid parameter.' });
+      const res = listLinked(core, kind, params, actor);
+      if (res.paging.page > 1 && res.records.length === 0) {
+        throw fail(kind === 'venue' ? 'venue-archive-page-not-found' : 'organizer-archive-page-not-found');
+      }
+      const items = res.records.map((r) => json(r.id));
+      const body = archiveEnvelope(plural, `${core.site.root}${plural}/`, items, res.total, res.paging, res.urlArgs);
+      return ok(200, body, totals(res.total, res.paging.perPage));
+    }
+    if (call.action === 'create') {
+      requireMissing(params, [kind]);
+      const tx = new Tx(core, actor);
+      const problems = new Problems();
+      if (kind === 'venue') checkGeoPair(params, undefined, problems);
+      const staged = problems.any ? undefined : stageLinked(tx, kind, params, undefined, problems);
+      if (!staged) throw invalidParams(problems.reasons);
+      if (!canEditPosts(actor)) throw forbidden(actor);
+      return this.write(tx, () => ok(201, json(staged.rec.id)));
+    }
+    const existing = this.linkedTarget(kind, call);
+    if (call.action === 'get') {
+      if (!canReadPost(actor, existing)) throw fail(kind === 'venue' ? 'venue-not-accessible' : 'organizer-not-accessible');
+      const obj = kind === 'venue'
+        ? venueObject(core.site, engine, existing as VenueRecord, true)
+        : organizerObject(core.site, engine, existing as OrganizerRecord, true);
+      return ok(200, JSON.stringify(obj));
+    }
+    if (call.action === 'update') {
+      const tx = new Tx(core, actor);
+      const problems = new Problems();
+      if (kind === 'venue') checkGeoPair(params, existing as VenueRecord, problems);
+      const staged = problems.any ? undefined : stageLinked(tx, kind, params, existing, problems);
+      if (!staged) throw invalidParams(problems.reasons);
+      if (!canEditPost(actor, existing)) throw forbidden(actor);
+      return this.write(tx, () => ok(200, json(existing.id)));
+    }
+    if (!canDeletePost(actor, existing)) throw forbidden(actor);
+    if (existing.status === 'trash') throw fail(kind === 'venue' ? 'venue-is-in-trash' : 'organizer-is-in-trash', [existing.id]);
+    const tx = new Tx(core, actor);
+    tx.ops.push({ t: kind, a: 'delete', id: existing.id, modified: tx.stamps.local, modifiedUtc: tx.stamps.utc });
+    return this.write(tx, () => ok(200, json(existing.id)));
+  }
+
+  private linkedTarget(kind: 'venue' | 'organizer', call: RestCall): VenueRecord | OrganizerRecord {
+    const engine = this.core.engine;
+    const target = call.target;
+    if (!target) throw fail('rest_no_route');
+    if ('slug' in target) {
+      const slug = lookupSlug(target.slug);
+      const rec = slug === '' ? undefined : kind === 'venue' ? engine.venueBySlug(slug) : engine.organizerBySlug(slug);
+      if (!rec) throw badTarget('slug');
+      return rec;
+    }
+    const rec = kind === 'venue' ? engine.venue(target.id) : engine.organizer(target.id);
+    if (!rec) throw badTarget('id');
+    return rec;
+  }
+
+  // ---- categories and tags -------------------------------------------------------------
+
+  private async terms(taxonomy: Taxonomy, call: RestCall): Promise<RestResult> {
+    const { core } = this;
+    const engine = core.engine;
+    const { params, actor } = call;
+    const plural = taxonomy === 'post_tag' ? 'tags' : 'categories';
+    const authorize = (): void => {
+      const allowed = canEditPosts(actor) && (taxonomy === 'post_tag' ? canEditOthers(actor) : canPublish(actor));
+      if (!allowed) throw forbidden(actor);
+    };
+    if (call.action === 'list') {
+      const res = listTerms(core, taxonomy, params);
+      const items = res.terms.map((t) => termJson(core.site, engine, t));
+      const body = termEnvelope(plural, `${core.site.root}${plural}/`, items, res.total, res.paging);
+      return ok(200, body, totals(res.total, res.paging.perPage));
+    }
+    if (call.action === 'create') {
+      requireMissing(params, ['name']);
+      const tx = new Tx(core, actor);
+      const problems = new Problems();
+      const rec = stageTerm(tx, taxonomy, params, undefined, problems, authorize);
+      if (!rec) throw invalidParams(problems.reasons);
+      return this.write(tx, () => ok(201, termJson(core.site, engine, engine.term(rec.id)!)));
+    }
+    const existing = this.termTarget(taxonomy, call);
+    if (call.action === 'get') return ok(200, termJson(core.site, engine, existing));
+    if (call.action === 'update') {
+      const tx = new Tx(core, actor);
+      const problems = new Problems();
+      const rec = stageTerm(tx, taxonomy, params, existing, problems, authorize);
+      if (!rec) throw invalidParams(problems.reasons);
+      return this.write(tx, () => ok(200, termJson(core.site, engine, engine.term(rec.id)!)));
+    }
+    authorize();
+    const before = JSON.stringify(termObject(core.site, engine, existing));
+    const tx = new Tx(core, actor);
+    tx.ops.push({ t: 'term', a: 'delete', id: existing.id });
+    return this.write(tx, () => ok(200, before));
+  }
+
+  private termTarget(taxonomy: Taxonomy, call: RestCall): TermRecord {
+    const target = call.target;
+    if (!target || 'slug' in target) throw fail('rest_no_route');
+    const t = this.core.engine.term(target.id);
+    if (!t || t.taxonomy !== taxonomy) throw badTarget('id');
+    return t;
+  }
+}
+
+
+/** `idOrSlug` of the embedding API → a REST target. */
+export function targetOf(idOrSlug: number | string): { id: number } | { slug: string } {
+  if (typeof idOrSlug === 'number') return { id: idOrSlug };
+  const s = asString(idOrSlug) ?? '';
+  return /^\d+$/.test(s) ? { id: Number(s) } : { slug: s };
+}
+

@@ -1,0 +1,310 @@
+// The import shape of CONTRACT.md ("The store"): {categories, tags, venues, organizers, events},
+// each record in the create fields of its resource plus its id (kept), author and date/modified
+// stamps; events refer to venue, organizers and terms by id. Everything is validated first; the
+// first bad record is reported with its index and id and nothing is imported. Then the engine
+// gets one bulk load (columns filled and indexes sorted once).
+//
+// Imports are trusted administrator data: HTML is kept as given (no KSES), slugs are sanitised and
+// made unique, derived fields (utc_*, cost_details, timezone_abbr...) are recomputed.
+
+import type { ImportSet } from '../engine/engine-api.ts';
+import { naiveFromString, naiveToString } from '../engine/naive-time.ts';
+import {
+  POST_STATUSES, type AttachmentRecord, type EventRecord, type OrganizerRecord, type PostStatus, type TermRecord, type VenueRecord,
+} from '../engine/records.ts';
+import type { Core } from './context.ts';
+import { parseCost } from './cost.ts';
+import { epochToZoned, isValidTimezone, parseDateInput, zonedToEpoch } from './dates.ts';
+import { CalendarError } from './errors.ts';
+import { computeDates } from './events-write.ts';
+import { IMAGE_EXTENSIONS } from './images.ts';
+import { asId, asList, asNumber, asString, isTruthy } from './params.ts';
+import { isValidUrl, sanitizeSlug } from './text.ts';
+
+export interface ImportData {
+  categories?: unknown[];
+  tags?: unknown[];
+  venues?: unknown[];
+  organizers?: unknown[];
+  events?: unknown[];
+}
+
+export interface ImportSummary {
+  events: number;
+  venues: number;
+  organizers: number;
+  categories: number;
+  tags: number;
+}
+
+export type ImportProgress = (done: number, total: number) => void;
+
+class RecordError extends Error {}
+
+function bad(message: string): never {
+  throw new RecordError(message);
+}
+
+type Rec = Record<string, unknown>;
+
+function str(r: Rec, name: string, fallback = ''): string {
+  const v = r[name];
+  if (v === undefined || v === null) return fallback;
+  const s = asString(v);
+  return s ?? bad(`${name} must be a string`);
+}
+
+function req(r: Rec, name: string): string {
+  const s = str(r, name).trim();
+  return s !== '' ? s : bad(`${name} is required`);
+}
+
+function flag(r: Rec, name: string, fallback: boolean): boolean {
+  return r[name] === undefined || r[name] === null ? fallback : isTruthy(r[name]);
+}
+
+/** Builds engine records out of the import shape; `fail` carries the resource, index and id. */
+class Importer {
+  readonly set: ImportSet = { events: [], venues: [], organizers: [], terms: [], attachments: [] };
+  private readonly postIds = new Set<number>();
+  private readonly termIds = new Map<number, TermRecord>();
+  private readonly slugs = new Map<string, Set<string>>();
+  private readonly zoneOk = new Map<string, boolean>();
+  private readonly attachmentsByUrl = new Map<string, AttachmentRecord>();
+  private readonly stamps: { local: string; utc: string };
+
+  constructor(readonly core: Core) {
+    const now = core.site.config.now().getTime();
+    this.stamps = { local: naiveToString(epochToZoned(now, core.site.config.timezone)), utc: naiveToString(Math.floor(now / 1000) * 1000) };
+  }
+
+  postId(r: Rec): number {
+    const id = r.id === undefined ? this.core.engine.allocPostId() : asId(r.id);
+    if (id === undefined || id === 0) bad('id must be a positive integer');
+    if (this.postIds.has(id) || this.core.engine.postKind(id) !== undefined) bad(`id ${id} is already used by another post`);
+    this.postIds.add(id);
+    return id;
+  }
+
+  uniqueSlug(kind: string, wanted: string, id: number, exists: (s: string) => boolean): string {
+    let set = this.slugs.get(kind);
+    if (!set) this.slugs.set(kind, (set = new Set()));
+    const base = wanted || String(id);
+    let slug = base;
+    for (let n = 2; set.has(slug) || exists(slug); n++) slug = `${base}-${n}`;
+    set.add(slug);
+    return slug;
+  }
+
+  zone(tz: string): string {
+    if (tz === '') return this.core.site.config.timezone;
+    let ok = this.zoneOk.get(tz);
+    if (ok === undefined) this.zoneOk.set(tz, (ok = isValidTimezone(tz)));
+    return ok ? tz : bad(`timezone ${JSON.stringify(tz)} is not a valid time zone`);
+  }
+
+  /** A date in `tz`: 'Y-m-d H:i:s' fast, anything parseable otherwise; naive ms. */
+  date(r: Rec, name: string, tz: string): number | undefined {
+    const v = r[name];
+    if (v === undefined || v === null || v === '') return undefined;
+    if (typeof v === 'string') {
+      const fast = naiveFromString(v);
+      if (!Number.isNaN(fast)) return fast;
+    }
+    const n = parseDateInput(v, tz, this.core.site.config.now());
+    return n ?? bad(`${name} is not a valid date`);
+  }
+
+  /** date/date_utc/modified/modified_utc stamps; missing ones derived from the others or now. */
+  stampsOf(r: Rec): { date: string; dateUtc: string; modified: string; modifiedUtc: string } {
+    const tz = this.core.site.config.timezone;
+    const pair = (localName: string, utcName: string): [string, string] => {
+      const local = this.date(r, localName, tz), utc = this.date(r, utcName, 'UTC');
+      if (local !== undefined) return [naiveToString(local), naiveToString(utc ?? zonedToEpoch(local, tz))];
+      if (utc !== undefined) return [naiveToString(epochToZoned(utc, tz)), naiveToString(utc)];
+      return [this.stamps.local, this.stamps.utc];
+    };
+    const [date, dateUtc] = pair('date', 'date_utc');
+    const m = r.modified === undefined && r.modified_utc === undefined ? [date, dateUtc] : pair('modified', 'modified_utc');
+    return { date, dateUtc, modified: m[0], modifiedUtc: m[1] };
+  }
+
+  status(r: Rec): PostStatus {
+    const s = str(r, 'status', 'publish');
+    return (POST_STATUSES as readonly string[]).includes(s) ? (s as PostStatus) : bad(`status ${JSON.stringify(s)} is not a post status`);
+  }
+
+  image(r: Rec): number {
+    const v = r.image;
+    if (v === undefined || v === null || v === '' || v === 0 || v === false) return 0;
+    const url = typeof v === 'object' && !Array.isArray(v) ? asString((v as Rec).url) : asString(v);
+    const id = asId(url);
+    if (id !== undefined) {
+      const att = this.core.engine.attachment(id);
+      return att ? att.id : bad(`image ${id} is not an image attachment`);
+    }
+    if (!url || !isValidUrl(url)) bad('image must be an attachment id or an image URL');
+    const ext = /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase();
+    if (!ext || !IMAGE_EXTENSIONS.has(ext)) bad('image URL must end in an image file extension');
+    const known = this.attachmentsByUrl.get(url) ?? this.core.engine.attachmentByUrl(url);
+    if (known) return known.id;
+    const rec: AttachmentRecord = {
+      id: this.core.engine.allocPostId(), authorId: 0, url, extension: ext, date: this.stamps.local, dateUtc: this.stamps.utc,
+    };
+    this.postIds.add(rec.id);
+    this.attachmentsByUrl.set(url, rec);
+    this.set.attachments.push(rec);
+    return rec.id;
+  }
+
+  postBase(r: Rec, kind: string, titleName: string, exists: (s: string) => boolean) {
+    const id = this.postId(r);
+    const title = req(r, titleName);
+    const status = this.status(r);
+    const wanted = r.slug === undefined || r.slug === '' ? (status === 'draft' || status === 'pending' ? '' : sanitizeSlug(title)) : sanitizeSlug(str(r, 'slug'));
+    return {
+      id, authorId: asId(r.author ?? 1) ?? bad('author must be a user id'), status, ...this.stampsOf(r),
+      title, description: str(r, 'description'), excerpt: str(r, 'excerpt'),
+      slug: wanted === '' && r.slug === undefined ? '' : this.uniqueSlug(kind, wanted, id, exists),
+      imageId: this.image(r),
+      lineage: Array.isArray(r.global_id_lineage) ? (r.global_id_lineage as unknown[]).slice(1).map(String) : undefined,
+    };
+  }
+
+  term(r: Rec, taxonomy: 'tribe_events_cat' | 'post_tag'): void {
+    const id = r.id === undefined ? this.core.engine.allocTermId() : asId(r.id);
+    if (id === undefined || id === 0) bad('id must be a positive integer');
+    if (this.termIds.has(id) || this.core.engine.term(id)) bad(`term id ${id} is already used`);
+    const name = req(r, 'name');
+    const parent = taxonomy === 'tribe_events_cat' ? asId(r.parent ?? 0) ?? bad('parent must be a category id') : 0;
+    const slug = this.uniqueSlug(taxonomy, sanitizeSlug(str(r, 'slug') || name), id, (s) => this.core.engine.termBySlug(taxonomy, s) !== undefined);
+    const rec: TermRecord = { id, taxonomy, name, slug, description: str(r, 'description'), parent };
+    this.termIds.set(id, rec);
+    this.set.terms.push(rec);
+  }
+
+  checkParents(): void {
+    for (const t of this.set.terms) {
+      if (t.parent === 0) continue;
+      const p = this.termIds.get(t.parent) ?? this.core.engine.term(t.parent);
+      if (!p || p.taxonomy !== 'tribe_events_cat') throw new RecordError(`category ${t.id}: parent ${t.parent} is not a category`);
+    }
+  }
+
+  venue(r: Rec): void {
+    const base = this.postBase(r, 'venue', 'venue', (s) => this.core.engine.venueBySlug(s) !== undefined);
+    const lat = r.geo_lat === undefined || r.geo_lat === null || r.geo_lat === '' ? null : asNumber(r.geo_lat) ?? bad('geo_lat must be a number');
+    const lng = r.geo_lng === undefined || r.geo_lng === null || r.geo_lng === '' ? null : asNumber(r.geo_lng) ?? bad('geo_lng must be a number');
+    if ((lat === null) !== (lng === null)) bad('geo_lat and geo_lng come together');
+    if (lat !== null && (lat < -90 || lat > 90)) bad('geo_lat must be within [-90, 90]');
+    if (lng !== null && (lng < -180 || lng > 180)) bad('geo_lng must be within [-180, 180]');
+    const v: VenueRecord = {
+      ...base, address: str(r, 'address'), city: str(r, 'city'), country: str(r, 'country'), province: str(r, 'province'),
+      state: str(r, 'state'), zip: str(r, 'zip'), phone: str(r, 'phone'), stateprovince: '', website: str(r, 'website'),
+      showMap: flag(r, 'show_map', true), showMapLink: flag(r, 'show_map_link', true), geoLat: lat, geoLng: lng,
+    };
+    const given = r.stateprovince ?? r.stateProvince;
+    const usa = v.country === '' || v.country === 'US' || v.country === 'United States';
+    v.stateprovince = given !== undefined ? String(given) : v.state !== '' && usa ? v.state : v.province;
+    if (v.website !== '' && !isValidUrl(v.website)) bad('website must be a URL');
+    this.set.venues.push(v);
+  }
+
+  organizer(r: Rec): void {
+    const base = this.postBase(r, 'organizer', 'organizer', (s) => this.core.engine.organizerBySlug(s) !== undefined);
+    const o: OrganizerRecord = { ...base, phone: str(r, 'phone'), email: str(r, 'email'), website: str(r, 'website') };
+    if (o.website !== '' && !isValidUrl(o.website)) bad('website must be a URL');
+    this.set.organizers.push(o);
+  }
+
+  linkIds(r: Rec, name: string, ok: (id: number) => boolean): number[] {
+    const v = r[name];
+    if (v === undefined || v === null || v === '' || v === 0) return [];
+    const items = Array.isArray(v)
+      ? v.map((x) => (typeof x === 'object' && x !== null ? (x as Rec).id : x))
+      : typeof v === 'object' ? [(v as Rec).id] : asList(v) ?? bad(`${name} must be ids`);
+    const ids: number[] = [];
+    for (const item of items) {
+      const id = asId(item);
+      if (id === undefined || !ok(id)) bad(`${name} ${JSON.stringify(item)} does not exist`);
+      if (id !== 0 && !ids.includes(id)) ids.push(id);
+    }
+    return ids;
+  }
+
+  event(r: Rec, kinds: Map<number, string>): void {
+    const base = this.postBase(r, 'event', 'title', (s) => this.core.engine.eventRowBySlug(s) !== -1);
+    const tz = this.zone(str(r, 'timezone').trim());
+    const allDay = flag(r, 'all_day', false);
+    const start = this.date(r, 'start_date', tz) ?? bad('start_date is required');
+    const end = this.date(r, 'end_date', tz) ?? bad('end_date is required');
+    const cost = r.cost === undefined || r.cost === null ? { costs: [], currencySymbol: '', currencyPosition: '' } : parseCost(r.cost);
+    const website = r.website === undefined || r.website === null ? null : str(r, 'website');
+    if (website && !isValidUrl(website)) bad('website must be a URL');
+    const isKind = (k: string) => (id: number) => id === 0 || kinds.get(id) === k || this.core.engine.postKind(id) === k;
+    const isTerm = (tax: string) => (id: number) => (this.termIds.get(id) ?? this.core.engine.term(id))?.taxonomy === tax;
+    const parent = asId(r.post_parent ?? r.parent ?? 0) ?? bad('post_parent must be an event id');
+    if (parent !== 0 && !isKind('event')(parent)) bad(`post_parent ${parent} is not an event`);
+    const e: EventRecord = {
+      ...base, timezone: tz, allDay, ...computeDates(tz, start, end, allDay),
+      ...cost, currencyCode: str(r, 'currency_code'), website,
+      showMap: flag(r, 'show_map', true), showMapLink: flag(r, 'show_map_link', true),
+      hideFromListings: flag(r, 'hide_from_listings', false), sticky: flag(r, 'sticky', false),
+      featured: flag(r, 'featured', false), ticketed: flag(r, 'ticketed', false),
+      venueIds: this.linkIds(r, 'venue', isKind('venue')), organizerIds: this.linkIds(r, 'organizer', isKind('organizer')),
+      categoryIds: this.linkIds(r, 'categories', isTerm('tribe_events_cat')), tagIds: this.linkIds(r, 'tags', isTerm('post_tag')),
+      parentId: parent,
+    };
+    this.set.events.push(e);
+  }
+}
+
+/** Validate the whole import shape into engine records; throws CalendarError naming the record. */
+export function prepareImport(core: Core, data: ImportData, onProgress?: ImportProgress): ImportSet {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new CalendarError('rest_invalid_param', 400, 'The import must be one JSON object {categories, tags, venues, organizers, events}.');
+  }
+  const im = new Importer(core);
+  const lists = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
+  for (const name of lists) {
+    if (data[name] !== undefined && !Array.isArray(data[name])) {
+      throw new CalendarError('rest_invalid_param', 400, `import: "${name}" must be an array`);
+    }
+  }
+  const total = lists.reduce((n, name) => n + (data[name]?.length ?? 0), 0);
+  let done = 0;
+  const each = (name: (typeof lists)[number], fn: (r: Rec) => void): void => {
+    (data[name] ?? []).forEach((r, index) => {
+      try {
+        if (typeof r !== 'object' || r === null || Array.isArray(r)) bad('must be an object');
+        fn(r as Rec);
+      } catch (e) {
+        if (!(e instanceof RecordError)) throw e;
+        const id = typeof r === 'object' && r !== null ? (r as Rec).id : undefined;
+        throw new CalendarError('rest_invalid_param', 400, `import: ${name}[${index}]${id !== undefined ? ` (id ${String(id)})` : ''}: ${e.message}`, {
+          params: { [name]: e.message }, index, id,
+        });
+      }
+      if (++done % 10000 === 0) onProgress?.(done, total);
+    });
+  };
+  each('categories', (r) => im.term(r, 'tribe_events_cat'));
+  each('tags', (r) => im.term(r, 'post_tag'));
+  try {
+    im.checkParents();
+  } catch (e) {
+    throw new CalendarError('rest_invalid_param', 400, `import: ${(e as Error).message}`);
+  }
+  each('venues', (r) => im.venue(r));
+  each('organizers', (r) => im.organizer(r));
+  const kinds = new Map<number, string>();
+  for (const v of im.set.venues) kinds.set(v.id, 'venue');
+  for (const o of im.set.organizers) kinds.set(o.id, 'organizer');
+  for (const r of data.events ?? []) {
+    const id = typeof r === 'object' && r !== null ? asId((r as Rec).id) : undefined;
+    if (id !== undefined && !kinds.has(id)) kinds.set(id, 'event');
+  }
+  each('events', (r) => im.event(r, kinds));
+  onProgress?.(total, total);
+  return im.set;
+}

@@ -1,0 +1,108 @@
+// GET /venues and GET /organizers (spec/filters.md §2): search, event, has_events,
+// only_with_upcoming, status; newest publication date first. These tables are small (one venue
+// per hundreds of events), so a scan over them is the plan; event links come from postings.
+
+import { naiveFromString } from '../engine/naive-time.ts';
+import { POST_STATUSES, type OrganizerRecord, type VenueRecord } from '../engine/records.ts';
+import type { Core } from './context.ts';
+import { invalidParams } from './errors.ts';
+import { defaultStatusMask, readPaging, statusMaskParam, type Paging } from './events-list.ts';
+import { Problems, asId, asString, has, isTruthy } from './params.ts';
+import { foldForSearch, linkedPostSearchWords } from './text.ts';
+import type { Actor, Params } from './types.ts';
+
+type Linked = VenueRecord | OrganizerRecord;
+
+const VENUE_FIELDS = ['title', 'description', 'excerpt', 'address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'] as const;
+const ORGANIZER_FIELDS = ['title', 'description', 'excerpt', 'phone', 'email', 'website'] as const;
+
+export interface LinkedListResult {
+  records: Linked[];
+  total: number;
+  paging: Paging;
+  urlArgs: Array<[string, string]>;
+}
+
+const COUNTS_FOR_HAS_EVENTS = ~((1 << POST_STATUSES.indexOf('draft')) | (1 << POST_STATUSES.indexOf('pending')));
+
+export function listLinked(core: Core, kind: 'venue' | 'organizer', params: Params, actor: Actor): LinkedListResult {
+  const problems = new Problems();
+  const engine = core.engine;
+  const paging = readPaging(core, params, problems);
+  const urlArgs: Array<[string, string]> = [];
+  let statusMask = defaultStatusMask(actor);
+  if (has(params, 'status')) {
+    const mask = statusMaskParam(params.status, actor);
+    if (mask === undefined) problems.add('status');
+    else {
+      statusMask = mask;
+      urlArgs.push(['status', String(params.status)]);
+    }
+  }
+  let words: string[] | undefined;
+  if (has(params, 'search')) {
+    const s = asString(params.search);
+    if (s === undefined || s === '') problems.add('search');
+    else {
+      words = linkedPostSearchWords(s);
+      urlArgs.push(['search', s]);
+    }
+  }
+  let eventId: number | undefined;
+  if (has(params, 'event')) {
+    const id = asId(params.event);
+    if (id === undefined || engine.postKind(id) !== 'event') problems.add('event');
+    else {
+      eventId = id;
+      urlArgs.push(['event', String(id)]);
+    }
+  }
+  if (problems.any) throw invalidParams(problems.reasons);
+  const hasEvents = has(params, 'has_events') ? isTruthy(params.has_events) : undefined;
+  if (hasEvents !== undefined) urlArgs.push(['has_events', String(params.has_events)]);
+  const upcoming = has(params, 'only_with_upcoming') && isTruthy(params.only_with_upcoming);
+  if (upcoming) urlArgs.push(['only_with_upcoming', '1']);
+
+  const eventLinks = eventId !== undefined ? new Set(engine.eventRecord(engine.eventRow(eventId))[kind === 'venue' ? 'venueIds' : 'organizerIds']) : undefined;
+  const nowMs = Math.floor(core.site.config.now().getTime() / 1000) * 1000;
+  const upcomingMask = defaultStatusMask(actor);
+  const fields = kind === 'venue' ? VENUE_FIELDS : ORGANIZER_FIELDS;
+
+  const matches: Linked[] = [];
+  const all: Iterable<Linked> = kind === 'venue' ? engine.venues() : engine.organizers();
+  for (const r of all) {
+    if ((statusMask & (1 << POST_STATUSES.indexOf(r.status))) === 0) continue;
+    if (eventLinks && !eventLinks.has(r.id)) continue;
+    if (words && !matchesSearch(r, fields, words)) continue;
+    if (hasEvents !== undefined || upcoming) {
+      const rows = engine.linkedEventRows(kind, r.id);
+      if (hasEvents !== undefined) {
+        const any = rows.some((row) => (COUNTS_FOR_HAS_EVENTS & (1 << POST_STATUSES.indexOf(engine.eventStatus(row)))) !== 0);
+        if (any !== hasEvents) continue;
+      }
+      if (upcoming && !rows.some((row) => isUpcoming(core, row, nowMs, upcomingMask))) continue;
+    }
+    matches.push(r);
+  }
+  matches.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : b.id - a.id));
+  const offset = (paging.page - 1) * paging.perPage;
+  return { records: matches.slice(offset, offset + paging.perPage), total: matches.length, paging, urlArgs };
+}
+
+function isUpcoming(core: Core, row: number, nowMs: number, mask: number): boolean {
+  const e = core.engine;
+  if ((mask & (1 << POST_STATUSES.indexOf(e.eventStatus(row)))) === 0) return false;
+  return naiveFromString(e.eventRecord(row).startLocal) >= nowMs;
+}
+
+/** OR across fields; within one field every word must occur (case- and accent-insensitive). */
+function matchesSearch(r: Linked, fields: readonly string[], words: string[]): boolean {
+  if (words.length === 0) return true;
+  const rec = r as unknown as Record<string, unknown>;
+  return fields.some((f) => {
+    const value = rec[f];
+    if (typeof value !== 'string' || value === '') return false;
+    const folded = foldForSearch(value);
+    return words.every((w) => folded.includes(w));
+  });
+}

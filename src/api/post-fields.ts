@@ -1,0 +1,101 @@
+// Fields every post type shares on write: author, date/date_utc, status (scaled by role),
+// slug, and the HTML of title/description/excerpt (KSES for users without unfiltered_html).
+
+import { naiveToString } from '../engine/naive-time.ts';
+import { POST_STATUSES, type PostRecord, type PostStatus } from '../engine/records.ts';
+import { SITE_OWNER, canPublish, canUnfilteredHtml } from './auth.ts';
+import type { Tx } from './context.ts';
+import { epochToZoned, parseDateInput, zonedToEpoch } from './dates.ts';
+import { Problems, asId, asString, has } from './params.ts';
+import { kses, sanitizeSlug } from './text.ts';
+import type { Params } from './types.ts';
+
+export interface PostFieldOptions {
+  /** name of the title parameter: 'title', 'venue' or 'organizer' */
+  titleParam: string;
+  /** events: description/excerpt must be non-empty when sent; venues/organizers accept '' */
+  nonEmptyText: boolean;
+  /** zone in which `date` strings are read (events: the request timezone, else the site zone) */
+  dateZone: string;
+}
+
+/** The post fields present in `params`, validated; problems are collected, not thrown. */
+export function readPostFields(tx: Tx, params: Params, problems: Problems, opts: PostFieldOptions): Partial<PostRecord> {
+  const out: Partial<PostRecord> = {};
+  const unfiltered = canUnfilteredHtml(tx.actor);
+  const clean = (s: string): string => (unfiltered ? s : kses(s)).trim();
+
+  if (has(params, opts.titleParam)) {
+    const s = asString(params[opts.titleParam]);
+    if (s === undefined || s.trim() === '') problems.add(opts.titleParam);
+    else out.title = clean(s);
+  }
+  for (const name of ['description', 'excerpt'] as const) {
+    if (!has(params, name)) continue;
+    const s = asString(params[name]);
+    if (s === undefined || (opts.nonEmptyText && s === '')) problems.add(name);
+    else out[name] = clean(s);
+  }
+  if (has(params, 'slug')) {
+    const s = asString(params.slug);
+    if (s === undefined || s.trim() === '') problems.add('slug');
+    else out.slug = sanitizeSlug(s);
+  }
+  if (has(params, 'author')) {
+    const id = asId(params.author);
+    if (id === undefined || !userExists(tx, id)) problems.add('author');
+    else out.authorId = id;
+  }
+  if (has(params, 'status')) {
+    const s = asString(params.status);
+    if (s === undefined || !(POST_STATUSES as readonly string[]).includes(s)) problems.add('status');
+    else out.status = scaleStatus(tx, s as PostStatus);
+  }
+  readPublicationDate(tx, params, problems, opts.dateZone, out);
+  return out;
+}
+
+function userExists(tx: Tx, id: number): boolean {
+  return id === SITE_OWNER.id || tx.core.users?.byId(id) !== undefined;
+}
+
+/** Callers without "publish" (contributors) asking publish/future get pending (writes.md). */
+export function scaleStatus(tx: Tx, status: PostStatus): PostStatus {
+  if (!canPublish(tx.actor) && (status === 'publish' || status === 'future')) return 'pending';
+  return status;
+}
+
+/** Status of a new post when none is asked for. */
+export function defaultStatus(tx: Tx): PostStatus {
+  return canPublish(tx.actor) ? 'publish' : 'draft';
+}
+
+function readPublicationDate(tx: Tx, params: Params, problems: Problems, dateZone: string, out: Partial<PostRecord>): void {
+  const siteZone = tx.core.site.config.timezone;
+  const now = tx.core.site.config.now();
+  let local: number | null | undefined;
+  let utcEpoch: number | null | undefined;
+  if (has(params, 'date')) {
+    local = parseDateInput(params.date, dateZone, now);
+    if (local === null) problems.add('date');
+  }
+  if (has(params, 'date_utc')) {
+    utcEpoch = parseDateInput(params.date_utc, 'UTC', now);
+    if (utcEpoch === null) problems.add('date_utc');
+  }
+  if (typeof local === 'number') {
+    out.date = naiveToString(local);
+    out.dateUtc = naiveToString(typeof utcEpoch === 'number' ? utcEpoch : zonedToEpoch(local, siteZone));
+  } else if (typeof utcEpoch === 'number') {
+    out.dateUtc = naiveToString(utcEpoch);
+    out.date = naiveToString(epochToZoned(utcEpoch, siteZone));
+  }
+}
+
+/** Slug for a post being saved: the given one, or derived from the title once it is not a draft/pending. */
+export function finalSlug(tx: Tx, kind: 'event' | 'venue' | 'organizer', rec: PostRecord, explicit: string | undefined): string {
+  if (explicit !== undefined) return tx.uniqueSlug(kind, explicit || String(rec.id), rec.id);
+  if (rec.slug !== '') return rec.slug;
+  if (rec.status === 'draft' || rec.status === 'pending' || rec.status === 'auto-draft') return '';
+  return tx.uniqueSlug(kind, sanitizeSlug(rec.title) || String(rec.id), rec.id);
+}

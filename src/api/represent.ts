@@ -1,0 +1,360 @@
+// Records → REST representations (spec/representation.md), with per-record JSON caches.
+// An event's JSON is its cached "head" (every field up to `featured`) joined with the cached
+// JSON of its terms, venue and organizers, so a venue or term change shows inside every event
+// without re-rendering them. The engine clears cache entries whenever what they show changes.
+
+import type { EngineApi } from '../engine/engine-api.ts';
+import { naiveFromString } from '../engine/naive-time.ts';
+import type { AttachmentRecord, EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../engine/records.ts';
+import { costValues, formatCost } from './cost.ts';
+import { displayContent, displayExcerpt, displayTitle, escapeUrl } from './text.ts';
+import type { SiteConfig } from './types.ts';
+
+/** What every representation needs to know about the site. */
+export interface Site {
+  config: SiteConfig;
+  /** API root with trailing slash: {siteUrl}{restPrefix}/tribe/events/v1/ */
+  root: string;
+  /** host[:port][/path] of the site URL, for global ids */
+  origin: string;
+}
+
+export function createSite(config: SiteConfig): Site {
+  const url = new URL(config.siteUrl);
+  const path = url.pathname.replace(/\/+$/, '');
+  return { config, root: `${config.siteUrl}${config.restPrefix}/tribe/events/v1/`, origin: url.host + path };
+}
+
+interface EventCacheEntry {
+  head: string;
+  categoryIds: number[];
+  tagIds: number[];
+  venueIds: number[];
+  organizerIds: number[];
+}
+
+interface TermCacheEntry {
+  embedded?: string;
+  standalone?: string;
+}
+
+const DRAFTISH = new Set(['draft', 'pending', 'future', 'auto-draft']);
+
+export function details(ymdHis: string): Record<string, string> {
+  return {
+    year: ymdHis.slice(0, 4), month: ymdHis.slice(5, 7), day: ymdHis.slice(8, 10),
+    hour: ymdHis.slice(11, 13), minutes: ymdHis.slice(14, 16), seconds: ymdHis.slice(17, 19),
+  };
+}
+
+function globalIds(site: Site, id: number, lineage: string[] | undefined): [string, string[]] {
+  const own = `${site.origin}?id=${id}`;
+  return [own, [own, ...(lineage ?? [])]];
+}
+
+function permalink(site: Site, base: string, postType: string, rec: { id: number; slug: string; status: string }): string {
+  const home = site.config.siteUrl;
+  if (rec.slug === '' || DRAFTISH.has(rec.status)) return `${home}/?post_type=${postType}&p=${rec.id}`;
+  return `${home}/${base}/${rec.slug}/`;
+}
+
+export function eventUrl(site: Site, rec: { id: number; slug: string; status: string }): string {
+  return permalink(site, 'event', 'tribe_events', rec);
+}
+
+function imageObject(att: AttachmentRecord | undefined): Record<string, unknown> | undefined {
+  if (!att) return undefined;
+  return { url: att.url, id: att.id, extension: att.extension };
+}
+
+/** Drop every empty value (empty string, false, 0, '0', empty array, null), as TEC's linked-post builders do. */
+function dropEmpty(obj: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (v === '' || v === false || v === 0 || v === '0' || v === null || v === undefined) continue;
+    if (Array.isArray(v) && v.length === 0) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+// ---- venues and organizers -------------------------------------------------------------
+
+export function venueObject(site: Site, engine: EngineApi, v: VenueRecord, jsonLd = false): Record<string, unknown> {
+  const [globalId, lineage] = globalIds(site, v.id, v.lineage);
+  const hasGeo = v.geoLat !== null && v.geoLng !== null;
+  const base = dropEmpty({
+    id: v.id, author: String(v.authorId), status: v.status,
+    date: v.date, date_utc: v.dateUtc, modified: v.modified, modified_utc: v.modifiedUtc,
+    url: permalink(site, 'venue', 'tribe_venue', v),
+    venue: displayTitle(v.title), description: displayContent(v.description), excerpt: displayExcerpt(v.excerpt),
+    slug: v.slug, image: imageObject(engine.attachment(v.imageId)),
+    address: v.address, city: v.city, country: v.country, province: v.province, state: v.state,
+    zip: v.zip, phone: v.phone, website: escapeUrl(v.website), stateprovince: v.stateprovince,
+  });
+  if (hasGeo) {
+    base.geo_lat = v.geoLat;
+    base.geo_lng = v.geoLng;
+  }
+  if (jsonLd) base.json_ld = venueJsonLd(site, v);
+  base.show_map = v.showMap;
+  base.show_map_link = v.showMapLink;
+  base.global_id = globalId;
+  base.global_id_lineage = lineage;
+  return base;
+}
+
+export function organizerObject(site: Site, engine: EngineApi, o: OrganizerRecord, jsonLd = false): Record<string, unknown> {
+  const [globalId, lineage] = globalIds(site, o.id, o.lineage);
+  return dropEmpty({
+    id: o.id, author: String(o.authorId), status: o.status,
+    date: o.date, date_utc: o.dateUtc, modified: o.modified, modified_utc: o.modifiedUtc,
+    url: permalink(site, 'organizer', 'tribe_organizer', o),
+    organizer: displayTitle(o.title), description: displayContent(o.description), excerpt: displayExcerpt(o.excerpt),
+    slug: o.slug, image: imageObject(engine.attachment(o.imageId)),
+    phone: o.phone, website: escapeUrl(o.website), email: o.email,
+    json_ld: jsonLd ? organizerJsonLd(site, o) : undefined,
+    global_id: globalId, global_id_lineage: lineage,
+  });
+}
+
+function cachedPostJson(engine: EngineApi, id: number, build: () => Record<string, unknown>): string {
+  const hit = engine.postCache.get(id);
+  if (typeof hit === 'string') return hit;
+  const json = JSON.stringify(build());
+  engine.postCache.set(id, json);
+  return json;
+}
+
+export function venueJson(site: Site, engine: EngineApi, v: VenueRecord): string {
+  return cachedPostJson(engine, v.id, () => venueObject(site, engine, v));
+}
+
+export function organizerJson(site: Site, engine: EngineApi, o: OrganizerRecord): string {
+  return cachedPostJson(engine, o.id, () => organizerObject(site, engine, o));
+}
+
+// ---- terms ---------------------------------------------------------------------------
+
+function termCollection(site: Site, t: TermRecord): string {
+  return `${site.root}${t.taxonomy === 'post_tag' ? 'tags' : 'categories'}`;
+}
+
+function termUrls(site: Site, t: TermRecord): Record<string, string> {
+  const collection = termCollection(site, t);
+  const urls: Record<string, string> = { self: `${collection}/${t.id}`, collection };
+  if (t.parent !== 0) urls.up = `${collection}/${t.parent}`;
+  return urls;
+}
+
+/** Public archive link: {site}/events/category/{ancestors...}/{slug}/ or {site}/tag/{slug}/ */
+export function termLink(site: Site, engine: EngineApi, t: TermRecord): string {
+  if (t.taxonomy === 'post_tag') return `${site.config.siteUrl}/tag/${t.slug}/`;
+  const path = [t.slug];
+  const seen = new Set([t.id]);
+  for (let p = engine.term(t.parent); p && !seen.has(p.id); p = engine.term(p.parent)) {
+    path.unshift(p.slug);
+    seen.add(p.id);
+  }
+  return `${site.config.siteUrl}/events/category/${path.join('/')}/`;
+}
+
+/** Term as embedded in an event (representation.md 5a). */
+export function termEmbeddedObject(site: Site, engine: EngineApi, t: TermRecord): Record<string, unknown> {
+  return {
+    name: t.name, slug: t.slug, term_group: 0, term_taxonomy_id: t.id, taxonomy: t.taxonomy,
+    description: t.description, parent: t.parent, count: engine.termCount(t.id), filter: 'raw', id: t.id,
+    urls: termUrls(site, t),
+  };
+}
+
+/** Term as returned by /categories and /tags (representation.md 5b). */
+export function termObject(site: Site, engine: EngineApi, t: TermRecord): Record<string, unknown> {
+  const obj: Record<string, unknown> = {
+    id: t.id, count: engine.termCount(t.id), description: t.description, name: t.name, slug: t.slug, taxonomy: t.taxonomy,
+  };
+  if (t.taxonomy === 'tribe_events_cat') obj.parent = t.parent;
+  obj.meta = [];
+  obj.url = termLink(site, engine, t);
+  obj.urls = termUrls(site, t);
+  return obj;
+}
+
+function termCacheEntry(engine: EngineApi, id: number): TermCacheEntry {
+  let entry = engine.termCache.get(id) as TermCacheEntry | undefined;
+  if (!entry) {
+    entry = {};
+    engine.termCache.set(id, entry);
+  }
+  return entry;
+}
+
+export function termEmbeddedJson(site: Site, engine: EngineApi, t: TermRecord): string {
+  const entry = termCacheEntry(engine, t.id);
+  return (entry.embedded ??= JSON.stringify(termEmbeddedObject(site, engine, t)));
+}
+
+export function termJson(site: Site, engine: EngineApi, t: TermRecord): string {
+  const entry = termCacheEntry(engine, t.id);
+  return (entry.standalone ??= JSON.stringify(termObject(site, engine, t)));
+}
+
+// ---- events --------------------------------------------------------------------------
+
+function byName(engine: EngineApi, ids: number[]): number[] {
+  const terms = ids.map((id) => engine.term(id)).filter((t): t is TermRecord => t !== undefined);
+  terms.sort((a, b) => {
+    const x = a.name.toLowerCase(), y = b.name.toLowerCase();
+    return x < y ? -1 : x > y ? 1 : a.id - b.id;
+  });
+  return terms.map((t) => t.id);
+}
+
+/** Every event field up to and including `featured`, in the emitted order. */
+export function eventHeadObject(site: Site, engine: EngineApi, e: EventRecord): Record<string, unknown> {
+  const [globalId, lineage] = globalIds(site, e.id, e.lineage);
+  const url = eventUrl(site, e);
+  const image = imageObject(engine.attachment(e.imageId));
+  return {
+    id: e.id, global_id: globalId, global_id_lineage: lineage, author: String(e.authorId), status: e.status,
+    date: e.date, date_utc: e.dateUtc, modified: e.modified, modified_utc: e.modifiedUtc,
+    url, rest_url: `${site.root}events/${e.id}`,
+    title: displayTitle(e.title), description: displayContent(e.description), excerpt: displayExcerpt(e.excerpt),
+    slug: e.slug, image: image ?? false, all_day: e.allDay,
+    start_date: e.startLocal, start_date_details: details(e.startLocal),
+    end_date: e.endLocal, end_date_details: details(e.endLocal),
+    utc_start_date: e.startUtc, utc_start_date_details: details(e.startUtc),
+    utc_end_date: e.endUtc, utc_end_date_details: details(e.endUtc),
+    timezone: e.timezone, timezone_abbr: e.timezoneAbbr,
+    cost: formatCost(e.costs, e.currencySymbol, e.currencyPosition),
+    cost_details: {
+      currency_symbol: e.currencySymbol, currency_code: e.currencyCode,
+      currency_position: e.currencyPosition, values: costValues(e.costs),
+    },
+    website: e.website === null ? url : escapeUrl(e.website),
+    show_map: e.showMap, show_map_link: e.showMapLink, hide_from_listings: e.hideFromListings,
+    sticky: e.sticky, featured: e.featured,
+  };
+}
+
+function eventEntry(site: Site, engine: EngineApi, row: number): EventCacheEntry {
+  const hit = engine.eventCache[row] as EventCacheEntry | undefined;
+  if (hit) return hit;
+  const e = engine.eventRecord(row);
+  const head = JSON.stringify(eventHeadObject(site, engine, e));
+  const entry: EventCacheEntry = {
+    head: head.slice(0, -1),
+    categoryIds: byName(engine, e.categoryIds), tagIds: byName(engine, e.tagIds),
+    venueIds: e.venueIds.slice(), organizerIds: e.organizerIds.slice(),
+  };
+  engine.eventCache[row] = entry;
+  return entry;
+}
+
+/** The list/create/update/delete representation of an event row, as JSON text. */
+export function eventJson(site: Site, engine: EngineApi, row: number): string {
+  const entry = eventEntry(site, engine, row);
+  let out = entry.head + ',"categories":[';
+  out += joinTerms(site, engine, entry.categoryIds) + '],"tags":[' + joinTerms(site, engine, entry.tagIds) + '],"venue":';
+  const venues: string[] = [];
+  for (const id of entry.venueIds) {
+    const v = engine.venue(id);
+    if (v) venues.push(venueJson(site, engine, v));
+  }
+  out += venues.length === 1 ? venues[0] : '[' + venues.join(',') + ']';
+  out += ',"organizer":[';
+  let first = true;
+  for (const id of entry.organizerIds) {
+    const o = engine.organizer(id);
+    if (!o) continue;
+    out += (first ? '' : ',') + organizerJson(site, engine, o);
+    first = false;
+  }
+  return out + '],"custom_fields":[]}';
+}
+
+function joinTerms(site: Site, engine: EngineApi, ids: number[]): string {
+  let out = '';
+  for (const id of ids) {
+    const t = engine.term(id);
+    if (t) out += (out === '' ? '' : ',') + termEmbeddedJson(site, engine, t);
+  }
+  return out;
+}
+
+/** Single-GET representation: the event plus `json_ld`, embedded venue/organizers with their own. */
+export function eventSingleObject(site: Site, engine: EngineApi, row: number): Record<string, unknown> {
+  const obj = JSON.parse(eventJson(site, engine, row)) as Record<string, unknown>;
+  const e = engine.eventRecord(row);
+  const venues = e.venueIds.map((id) => engine.venue(id)).filter((v): v is VenueRecord => v !== undefined);
+  const orgs = e.organizerIds.map((id) => engine.organizer(id)).filter((o): o is OrganizerRecord => o !== undefined);
+  const vObjs = venues.map((v) => venueObject(site, engine, v, true));
+  obj.venue = vObjs.length === 1 ? vObjs[0] : vObjs;
+  obj.organizer = orgs.map((o) => organizerObject(site, engine, o, true));
+  obj.json_ld = eventJsonLd(site, e, obj, venues, orgs);
+  return obj;
+}
+
+// ---- JSON-LD (schema.org) for single reads -----------------------------------------------
+
+function isoWithOffset(local: string, utc: string): string {
+  const offsetMin = Math.round((naiveFromString(local) - naiveFromString(utc)) / 60000);
+  const sign = offsetMin < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMin);
+  const hh = String(Math.floor(abs / 60)).padStart(2, '0'), mm = String(abs % 60).padStart(2, '0');
+  return `${local.replace(' ', 'T')}${sign}${hh}:${mm}`;
+}
+
+function plain(html: string): string {
+  return html.replace(/<[^>]*>/g, '').trim();
+}
+
+function venueJsonLd(site: Site, v: VenueRecord): Record<string, unknown> {
+  const ld: Record<string, unknown> = {
+    '@context': 'http://schema.org', '@type': 'Place', name: displayTitle(v.title),
+    description: plain(displayContent(v.description)), url: permalink(site, 'venue', 'tribe_venue', v),
+    address: dropEmpty({
+      '@type': 'PostalAddress', streetAddress: v.address, addressLocality: v.city,
+      addressRegion: v.stateprovince || v.state || v.province, postalCode: v.zip, addressCountry: v.country,
+    }),
+  };
+  if (v.phone) ld.telephone = v.phone;
+  if (v.website) ld.sameAs = v.website;
+  if (v.geoLat !== null && v.geoLng !== null) ld.geo = { '@type': 'GeoCoordinates', latitude: v.geoLat, longitude: v.geoLng };
+  return ld;
+}
+
+function organizerJsonLd(site: Site, o: OrganizerRecord): Record<string, unknown> {
+  return dropEmpty({
+    '@context': 'http://schema.org', '@type': 'Person', name: displayTitle(o.title),
+    description: plain(displayContent(o.description)), url: permalink(site, 'organizer', 'tribe_organizer', o),
+    telephone: o.phone, email: o.email, sameAs: o.website,
+  });
+}
+
+function eventJsonLd(site: Site, e: EventRecord, obj: Record<string, unknown>, venues: VenueRecord[], orgs: OrganizerRecord[]): Record<string, unknown> {
+  const ld: Record<string, unknown> = {
+    '@context': 'http://schema.org', '@type': 'Event', name: displayTitle(e.title),
+    description: plain(displayContent(e.description)), url: obj.url,
+    eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+    eventStatus: 'https://schema.org/EventScheduled',
+    startDate: isoWithOffset(e.startLocal, e.startUtc), endDate: isoWithOffset(e.endLocal, e.endUtc),
+  };
+  if (obj.image && typeof obj.image === 'object') ld.image = (obj.image as { url: string }).url;
+  if (venues.length) ld.location = venueJsonLd(site, venues[0]);
+  if (orgs.length) ld.organizer = orgs.map((o) => organizerJsonLd(site, o));
+  ld.performer = 'Organization';
+  const values = costValues(e.costs).filter((v) => v !== '' && Number.isFinite(Number(v)));
+  if (values.length) {
+    ld.offers = {
+      '@type': 'Offer', price: values[0], priceCurrency: e.currencyCode || undefined,
+      url: obj.url, category: 'primary', availability: 'inStock', validFrom: isoWithOffset(e.date, e.dateUtc),
+    };
+  }
+  return ld;
+}
+
+/** Attachments are immutable; their image object for create responses of linked posts. */
+export function imageOf(engine: EngineApi, id: number): Record<string, unknown> | undefined {
+  return imageObject(engine.attachment(id));
+}

@@ -1,0 +1,117 @@
+// GET /categories and GET /tags (spec/filters.md §3): WordPress core term query semantics.
+
+import type { Taxonomy, TermRecord } from '../engine/records.ts';
+import type { Core } from './context.ts';
+import { invalidParams } from './errors.ts';
+import { readPaging, type Paging } from './events-list.ts';
+import { Problems, asId, asList, asStrictBoolean, asString, has } from './params.ts';
+import type { Params } from './types.ts';
+
+export interface TermListResult {
+  terms: TermRecord[];
+  total: number;
+  paging: Paging;
+}
+
+const compareText = (a: string, b: string): number => {
+  const x = a.toLowerCase(), y = b.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+export function listTerms(core: Core, taxonomy: Taxonomy, params: Params): TermListResult {
+  const problems = new Problems();
+  const engine = core.engine;
+  const paging = readPaging(core, params, problems);
+  const isTerm = (id: number | undefined): boolean => id !== undefined && engine.term(id)?.taxonomy === taxonomy;
+
+  const idList = (name: string): number[] | undefined => {
+    if (!has(params, name)) return undefined;
+    const items = asList(params[name]);
+    const ids = (items ?? []).map((s) => asId(s));
+    if (!items || items.length === 0 || ids.some((id) => !isTerm(id))) {
+      problems.add(name);
+      return undefined;
+    }
+    return ids as number[];
+  };
+  const include = idList('include');
+  const exclude = idList('exclude');
+  const nonEmpty = (name: string): string | undefined => {
+    if (!has(params, name)) return undefined;
+    const s = asString(params[name]);
+    if (s === undefined || s === '') {
+      problems.add(name);
+      return undefined;
+    }
+    return s;
+  };
+  const search = nonEmpty('search')?.toLowerCase();
+  const slug = nonEmpty('slug');
+  const order = nonEmpty('order');
+  const orderby = nonEmpty('orderby');
+  let hideEmpty = true;
+  if (has(params, 'hide_empty')) {
+    const b = asStrictBoolean(params.hide_empty);
+    if (b === undefined) problems.add('hide_empty');
+    else hideEmpty = b;
+  }
+  let parent: number | undefined;
+  if (taxonomy === 'tribe_events_cat' && has(params, 'parent')) {
+    const id = asId(params.parent);
+    if (id === undefined || (id !== 0 && !isTerm(id))) problems.add('parent');
+    else parent = id;
+  }
+  let postTerms: Set<number> | undefined;
+  for (const name of ['post', 'event'] as const) {
+    if (!has(params, name)) continue;
+    const id = asId(params[name]);
+    if (id === undefined || engine.postKind(id) !== 'event') problems.add(name);
+    else {
+      const rec = engine.eventRecord(engine.eventRow(id));
+      postTerms = new Set(taxonomy === 'post_tag' ? rec.tagIds : rec.categoryIds); // `event` wins: read last
+    }
+  }
+  if (problems.any) throw invalidParams(problems.reasons);
+
+  const out: TermRecord[] = [];
+  for (const t of engine.terms(taxonomy)) {
+    if (include && !include.includes(t.id)) continue;
+    if (exclude?.includes(t.id)) continue;
+    if (parent !== undefined && t.parent !== parent) continue;
+    if (postTerms && !postTerms.has(t.id)) continue;
+    if (slug !== undefined && t.slug !== slug) continue;
+    if (search !== undefined && !t.name.toLowerCase().includes(search) && !t.slug.toLowerCase().includes(search)) continue;
+    if (hideEmpty && engine.termCount(t.id) === 0) continue;
+    out.push(t);
+  }
+  sortTerms(out, orderby ?? 'name', order === undefined || order.toLowerCase() === 'asc', include, (id) => engine.termCount(id));
+  const offset = (paging.page - 1) * paging.perPage;
+  return { terms: out.slice(offset, offset + paging.perPage), total: out.length, paging };
+}
+
+function sortTerms(terms: TermRecord[], orderby: string, asc: boolean, include: number[] | undefined, count: (id: number) => number): void {
+  let cmp: ((a: TermRecord, b: TermRecord) => number) | undefined;
+  switch (orderby) {
+    case 'id': case 'term_id': cmp = (a, b) => a.id - b.id; break;
+    case 'slug': cmp = (a, b) => compareText(a.slug, b.slug); break;
+    case 'description': cmp = (a, b) => compareText(a.description, b.description); break;
+    case 'count': cmp = (a, b) => count(a.id) - count(b.id); break;
+    case 'parent': cmp = (a, b) => a.parent - b.parent; break;
+    case 'term_group': cmp = () => 0; break;
+    case 'include': cmp = include ? (a, b) => include.indexOf(a.id) - include.indexOf(b.id) : undefined; break;
+    case 'none': cmp = undefined; break;
+    default: cmp = (a, b) => compareText(a.name, b.name);
+  }
+  if (!cmp) return;
+  const c = cmp;
+  terms.sort((a, b) => (asc ? c(a, b) || a.id - b.id : c(b, a) || b.id - a.id));
+}
+
+/** The term archive envelope as JSON text (its own key order; rest_url has no query string). */
+export function termEnvelope(key: string, base: string, items: string[], total: number, paging: Paging): string {
+  const totalPages = total === 0 ? 0 : Math.ceil(total / paging.perPage);
+  let out = `{"rest_url":${JSON.stringify(base)},"total":${total},"total_pages":${totalPages},"${key}":[${items.join(',')}]`;
+  if (paging.page < totalPages) out += `,"next_rest_url":${JSON.stringify(`${base}?page=${paging.page + 1}`)}`;
+  if (paging.page > 1) out += `,"previous_rest_url":${JSON.stringify(paging.page === 2 ? base : `${base}?page=${paging.page - 1}`)}`;
+  return out + '}';
+}

@@ -1,0 +1,174 @@
+// Composition root: builds the engine, opens the store (snapshot + replay through the same
+// mutator as live writes), and hands out the five collections of the embedding API.
+
+import { Engine } from './engine/engine.ts';
+import type { Op } from './engine/records.ts';
+import { resolveActor } from './api/auth.ts';
+import { Collections, targetOf } from './api/collections.ts';
+import type { Core } from './api/context.ts';
+import { isValidTimezone } from './api/dates.ts';
+import { CalendarError, fail } from './api/errors.ts';
+import { prepareImport, type ImportData, type ImportProgress, type ImportSummary } from './api/import.ts';
+import { createSite } from './api/represent.ts';
+import type { AsArg, Page, Params, RestCall, RestResult, Resource, SiteConfig } from './api/types.ts';
+import { UserRegistry } from './api/users.ts';
+import { openStore, type Store } from './store/store.ts';
+
+export interface CalendarOptions {
+  /** store directory (snapshot + journal); omitted = memory only */
+  dir?: string;
+  /** site time zone: IANA id or 'UTC+2' style; default 'UTC' */
+  timezone?: string;
+  /** default per_page of every list; default 12 */
+  perPage?: number;
+  /** the clock behind every default ("today", "upcoming"); default the real clock */
+  now?: () => Date;
+  /** base of every link; default 'http://127.0.0.1:8080' */
+  siteUrl?: string;
+  /** REST prefix before /tribe/events/v1; default '/wp-json' */
+  restPrefix?: string;
+  /** users (default: DIR/users.json, or memory-only without a dir) */
+  users?: UserRegistry;
+  /** journal size that triggers an automatic compaction (bytes) */
+  compactBytes?: number;
+}
+
+type Item = Record<string, unknown>;
+
+/** list/get/create/update/delete of one resource, with REST names and REST representations. */
+export class ResourceApi {
+  constructor(private readonly cal: Calendar, private readonly resource: Resource) {}
+
+  async list(query: Params = {}, as?: AsArg): Promise<Page<Item>> {
+    const res = await this.call('list', undefined, query, as);
+    const body = JSON.parse(res.body) as Record<string, unknown>;
+    return { items: body[this.resource] as Item[], total: body.total as number, totalPages: body.total_pages as number };
+  }
+
+  async get(idOrSlug: number | string, as?: AsArg): Promise<Item> {
+    return JSON.parse((await this.call('get', idOrSlug, {}, as)).body) as Item;
+  }
+
+  async create(fields: Params, as?: AsArg): Promise<Item> {
+    return JSON.parse((await this.call('create', undefined, fields, as)).body) as Item;
+  }
+
+  async update(idOrSlug: number | string, fields: Params, as?: AsArg): Promise<Item> {
+    return JSON.parse((await this.call('update', idOrSlug, fields, as)).body) as Item;
+  }
+
+  async delete(idOrSlug: number | string, as?: AsArg): Promise<Item> {
+    return JSON.parse((await this.call('delete', idOrSlug, {}, as)).body) as Item;
+  }
+
+  private call(action: RestCall['action'], idOrSlug: number | string | undefined, params: Params, as: AsArg): Promise<RestResult> {
+    const actor = resolveActor(as, this.cal.users);
+    const target = idOrSlug === undefined ? undefined : targetOf(idOrSlug);
+    return this.cal.rest({ resource: this.resource, action, target, params: params ?? {}, actor });
+  }
+}
+
+export class Calendar {
+  readonly events: ResourceApi;
+  readonly venues: ResourceApi;
+  readonly organizers: ResourceApi;
+  readonly categories: ResourceApi;
+  readonly tags: ResourceApi;
+  private readonly collections: Collections;
+  private broken: Error | undefined;
+  private closed = false;
+
+  constructor(
+    readonly engine: Engine,
+    readonly site: SiteConfig,
+    readonly users: UserRegistry,
+    private readonly store: Store | undefined,
+  ) {
+    const core: Core = { engine, site: createSite(site), users, commit: (ops) => this.commit(ops) };
+    this.collections = new Collections(core);
+    this.events = new ResourceApi(this, 'events');
+    this.venues = new ResourceApi(this, 'venues');
+    this.organizers = new ResourceApi(this, 'organizers');
+    this.categories = new ResourceApi(this, 'categories');
+    this.tags = new ResourceApi(this, 'tags');
+  }
+
+  /** One REST operation, transport-free; rejects with CalendarError. */
+  rest(call: RestCall): Promise<RestResult> {
+    if (this.closed) return Promise.reject(new CalendarError('calendar_closed', 503, 'The calendar is closed.'));
+    return this.collections.rest(call);
+  }
+
+  /** Apply in one tick, then wait for durability. A failed journal write stops further writes. */
+  private commit(ops: Op[]): Promise<void> {
+    if (this.broken) throw fail('internal_error');
+    this.engine.apply(ops);
+    if (!this.store) return Promise.resolve();
+    return this.store.commit(ops).then(
+      () => undefined,
+      (err: Error) => {
+        this.broken = err;
+        console.error(`calendar-engine: journal write failed, refusing further writes: ${err.message}`);
+        throw fail('internal_error');
+      },
+    );
+  }
+
+  /** Bulk-load the import shape (validated whole first; nothing is imported on error). */
+  async import(data: ImportData, onProgress?: ImportProgress): Promise<ImportSummary> {
+    const core = this.collections.core;
+    const set = prepareImport(core, data, onProgress);
+    this.engine.bulkLoad(set);
+    if (this.store) await this.store.compact();
+    return {
+      events: set.events.length, venues: set.venues.length, organizers: set.organizers.length,
+      categories: set.terms.filter((t) => t.taxonomy === 'tribe_events_cat').length,
+      tags: set.terms.filter((t) => t.taxonomy === 'post_tag').length,
+    };
+  }
+
+  /** True when the calendar holds no records at all. */
+  isEmpty(): boolean {
+    const e = this.engine;
+    return e.eventRowCount === 0 && e.venues()[Symbol.iterator]().next().done === true
+      && e.organizers()[Symbol.iterator]().next().done === true
+      && e.terms('tribe_events_cat')[Symbol.iterator]().next().done === true
+      && e.terms('post_tag')[Symbol.iterator]().next().done === true;
+  }
+
+  /** Compact the store: a new snapshot and an empty journal. No-op in memory. */
+  async snapshot(): Promise<void> {
+    if (this.store) await this.store.compact();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.store?.close();
+    this.users.close();
+  }
+}
+
+export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar> {
+  const timezone = opts.timezone ?? 'UTC';
+  if (!isValidTimezone(timezone)) throw new CalendarError('invalid_option', 400, `Unknown time zone: ${timezone}`);
+  const perPage = opts.perPage ?? 12;
+  if (!Number.isInteger(perPage) || perPage < 1) throw new CalendarError('invalid_option', 400, `perPage must be a positive integer, got ${perPage}`);
+  const restPrefix = '/' + (opts.restPrefix ?? '/wp-json').replace(/^\/+|\/+$/g, '');
+  const site: SiteConfig = {
+    timezone, perPage, restPrefix: restPrefix === '/' ? '' : restPrefix,
+    siteUrl: (opts.siteUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, ''),
+    now: opts.now ?? (() => new Date()),
+  };
+  const engine = new Engine();
+  const users = opts.users ?? UserRegistry.open(opts.dir);
+  let store: Store | undefined;
+  if (opts.dir) {
+    store = await openStore(opts.dir, {
+      loadSnapshot: (chunks) => engine.loadSnapshotChunks(chunks),
+      replay: (write) => engine.apply(write.ops),
+      snapshotChunks: () => engine.snapshotChunks(),
+    }, opts.compactBytes ? { compactBytes: opts.compactBytes } : undefined);
+  }
+  return new Calendar(engine, site, users, store);
+}
