@@ -1,0 +1,243 @@
+// GET /doc: the OpenAPI 3.0 document of the namespace (spec/endpoints.md, "GET /doc"),
+// generated from the route table of args.ts so that it describes exactly what is routed.
+
+import { NAMESPACE, type ArgSpec, type ArgType, type RouteSpec } from './args.ts';
+import type { Resource, SiteConfig } from './types.ts';
+
+type Schema = Record<string, unknown>;
+
+function typeSchema(t: ArgType, items?: ArgSpec['items']): Schema {
+  if (t === 'array') return { type: 'array', items: items ? anySchema(items.type) : {} };
+  return { type: t };
+}
+
+function anySchema(type: ArgType | ArgType[], items?: ArgSpec['items']): Schema {
+  if (Array.isArray(type)) return { oneOf: type.map((t) => typeSchema(t, items)) };
+  return typeSchema(type, items);
+}
+
+/** An arg of the table as an OpenAPI schema. */
+export function argSchema(a: ArgSpec): Schema {
+  const s = anySchema(a.type, a.items);
+  if (a.format && !Array.isArray(a.type)) s.format = a.format;
+  if (a.enum) s.enum = [...a.enum];
+  if (a.default !== undefined && !(typeof a.default === 'string' && a.type !== 'string')) s.default = a.default;
+  if (a.description) s.description = a.description;
+  return s;
+}
+
+const str = { type: 'string' };
+const int = { type: 'integer' };
+const bool = { type: 'boolean' };
+const strings = { type: 'array', items: str };
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+const postCommon: Record<string, Schema> = {
+  id: int,
+  global_id: str,
+  global_id_lineage: strings,
+  author: { type: 'string', description: 'the author user id, as a string' },
+  status: str,
+  date: str,
+  date_utc: str,
+  modified: str,
+  modified_utc: str,
+  url: { type: 'string', format: 'uri' },
+  slug: str,
+  description: str,
+  excerpt: str,
+  image: { oneOf: [ref('Image'), bool], description: 'the featured image, or false' },
+  json_ld: { type: 'object', description: 'schema.org data; single GET only' },
+};
+
+const COMPONENTS: Record<string, Schema> = {
+  ImageSize: { type: 'object', properties: { width: int, height: int, 'mime-type': str, url: str } },
+  Image: {
+    type: 'object',
+    properties: { url: str, id: int, extension: str, width: int, height: int, filesize: int, sizes: { type: 'object', additionalProperties: ref('ImageSize') } },
+  },
+  CostDetails: {
+    type: 'object',
+    properties: { currency_symbol: str, currency_code: str, currency_position: { type: 'string', enum: ['prefix', 'postfix', ''] }, values: strings },
+  },
+  DateDetails: {
+    type: 'object',
+    properties: { year: str, month: str, day: str, hour: str, minutes: str, seconds: str },
+  },
+  Term: {
+    type: 'object',
+    properties: {
+      id: int,
+      name: str,
+      slug: str,
+      taxonomy: str,
+      description: str,
+      parent: int,
+      count: int,
+      url: str,
+      meta: {},
+      urls: { type: 'object', properties: { self: str, collection: str, up: str } },
+    },
+  },
+  Venue: {
+    type: 'object',
+    properties: {
+      ...postCommon,
+      venue: str,
+      show_map: bool,
+      show_map_link: bool,
+      address: str,
+      city: str,
+      country: str,
+      province: str,
+      state: str,
+      zip: str,
+      phone: str,
+      website: str,
+      stateprovince: str,
+      geo_lat: { type: 'number' },
+      geo_lng: { type: 'number' },
+    },
+  },
+  Organizer: {
+    type: 'object',
+    properties: { ...postCommon, organizer: str, phone: str, website: str, email: str },
+  },
+  Event: {
+    type: 'object',
+    properties: {
+      ...postCommon,
+      rest_url: str,
+      title: str,
+      all_day: bool,
+      start_date: str,
+      start_date_details: ref('DateDetails'),
+      end_date: str,
+      end_date_details: ref('DateDetails'),
+      utc_start_date: str,
+      utc_start_date_details: ref('DateDetails'),
+      utc_end_date: str,
+      utc_end_date_details: ref('DateDetails'),
+      timezone: str,
+      timezone_abbr: str,
+      cost: str,
+      cost_details: ref('CostDetails'),
+      website: str,
+      show_map: bool,
+      show_map_link: bool,
+      hide_from_listings: bool,
+      sticky: bool,
+      featured: bool,
+      categories: { type: 'array', items: ref('Term') },
+      tags: { type: 'array', items: ref('Term') },
+      venue: { oneOf: [ref('Venue'), { type: 'array', items: ref('Venue') }] },
+      organizer: { type: 'array', items: ref('Organizer') },
+      custom_fields: {},
+    },
+  },
+};
+
+const ITEM_SCHEMA: Record<Resource, string> = {
+  events: 'Event',
+  venues: 'Venue',
+  organizers: 'Organizer',
+  categories: 'Term',
+  tags: 'Term',
+};
+
+const ERROR_SCHEMA: Schema = {
+  type: 'object',
+  properties: { code: str, message: str, data: { type: 'object', properties: { status: int } } },
+};
+
+function responseBody(resource: Resource | 'doc', action: string, status: string): Schema | undefined {
+  if (!status.startsWith('2')) return ERROR_SCHEMA;
+  if (resource === 'doc') return { type: 'object' };
+  const item = ref(ITEM_SCHEMA[resource]);
+  if (action !== 'list') return item;
+  return {
+    type: 'object',
+    properties: {
+      [resource]: { type: 'array', items: item },
+      rest_url: str,
+      next_rest_url: str,
+      previous_rest_url: str,
+      total: int,
+      total_pages: int,
+    },
+  };
+}
+
+const LIST_HEADERS = {
+  'X-TEC-Total': { description: 'the number of matching records on all pages', schema: int },
+  'X-TEC-TotalPages': { description: 'the number of pages', schema: int },
+};
+
+/** The OpenAPI 3.0 document for the routes of `table`, served at `{root}tribe/events/v1/doc`. */
+export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of table) {
+    if (route.path === '') continue; // the namespace index is WordPress's, not the plugin's
+    const item: Record<string, unknown> = {};
+    for (const ep of route.endpoints) {
+      const { resource, action } = ep.op;
+      if (resource === 'index') continue;
+      for (const method of ep.methods) {
+        const inBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
+        const parameters: Schema[] = [];
+        const properties: Record<string, Schema> = {};
+        const required: string[] = [];
+        for (const [name, a] of Object.entries(ep.args)) {
+          if (a.in === 'path') parameters.push({ name, in: 'path', required: true, description: a.description, schema: argSchema({ ...a, description: '' }) });
+          else if (inBody) {
+            properties[name] = argSchema(a);
+            if (a.required) required.push(name);
+          } else {
+            parameters.push({ name, in: 'query', required: a.required === true, description: a.description, schema: argSchema({ ...a, description: '' }) });
+          }
+        }
+        const op: Record<string, unknown> = {
+          summary: ep.summary,
+          operationId: `${method.toLowerCase()}${route.path.replace(/[{}]/g, '').replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase())}`,
+          tags: [resource === 'doc' ? 'documentation' : resource],
+        };
+        if (parameters.length) op.parameters = parameters;
+        if (inBody) {
+          const schema: Schema = { type: 'object', properties };
+          if (required.length) schema.required = required;
+          op.requestBody = {
+            required: required.length > 0,
+            content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
+          };
+        }
+        const responses: Record<string, unknown> = {};
+        for (const [status, description] of Object.entries(ep.responses)) {
+          const body = responseBody(resource, action, status);
+          const r: Record<string, unknown> = { description };
+          if (body) r.content = { 'application/json': { schema: body } };
+          if (action === 'list' && status === '200') r.headers = LIST_HEADERS;
+          responses[status] = r;
+        }
+        op.responses = responses;
+        item[method.toLowerCase()] = op;
+      }
+    }
+    paths[route.path] = item;
+  }
+  return {
+    openapi: '3.0.0',
+    info: {
+      version: '1.0.0',
+      title: 'The Events Calendar REST API',
+      description:
+        'The Events Calendar REST API (tribe/events/v1) served by calendar-engine: events, venues, organizers, event categories and tags. ' +
+        'Writes authenticate with HTTP Basic and a WordPress application password.',
+    },
+    components: {
+      schemas: COMPONENTS,
+      securitySchemes: { applicationPassword: { type: 'http', scheme: 'basic' } },
+    },
+    servers: [{ url: `${site.siteUrl}${site.restPrefix}/${NAMESPACE}/` }],
+    paths,
+  };
+}

@@ -1,0 +1,252 @@
+// node:http ⇄ router. The listener turns an IncomingMessage into a plain `{method, url}` for
+// itty (rewriting `?rest_route=` and applying `_method`), reads a capped body for writes,
+// authenticates, and writes the Reply with one writeHead + end. WordPress core's response
+// helpers (`_fields`, `_envelope`, `_jsonp`) are applied here, and only when asked for.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CalendarError, fail, isCalendarError } from '../api/errors.ts';
+import { Authenticator } from './auth.ts';
+import { DEFAULT_BODY_LIMIT, hasBody, readBody } from './body.ts';
+import { createRoutes, JSON_TYPE, type Reply, type RestService, type Routes } from './routes.ts';
+
+export interface ListenerOptions {
+  /** largest accepted request body in bytes (default 1 MiB); larger → 413 */
+  bodyLimit?: number;
+  /** one line per internal error (never credentials or bodies) */
+  log?: (line: string) => void;
+}
+
+/** itty needs an absolute URL; links are built from cal.site, never from this. */
+const ORIGIN = 'http://calendar.invalid';
+
+const LIST_KEYS = ['events', 'venues', 'organizers', 'categories', 'tags'];
+const ENVELOPE_KEYS = new Set(['rest_url', 'next_rest_url', 'previous_rest_url', 'total', 'total_pages', ...LIST_KEYS]);
+const META_RE = /[?&](?:_fields|_envelope|_jsonp)(?:[=&]|$)/;
+const METHOD_RE = /[?&]_method=/;
+
+export interface ParsedTarget {
+  /** path + query as the router sees it (rest_route rewritten to the pretty form) */
+  url: string;
+  /** raw query string (without '?') */
+  query: string;
+}
+
+/**
+ * `/?rest_route=/tribe/events/v1/events&page=2` (also `/index.php?rest_route=`) →
+ * `{restPrefix}/tribe/events/v1/events?page=2`; any other target is kept as is.
+ */
+export function rewriteTarget(target: string, restPrefix: string): ParsedTarget {
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  const query = q < 0 ? '' : target.slice(q + 1);
+  if (query !== '' && (path === '/' || path === '/index.php') && /(?:^|&)rest_route=/.test(query)) {
+    const sp = new URLSearchParams(query);
+    const route = sp.get('rest_route') ?? '/';
+    sp.delete('rest_route');
+    const rest = sp.toString();
+    const encoded = route.split('/').map((s) => encodeURIComponent(s)).join('/');
+    const prefix = restPrefix.replace(/\/+$/, '');
+    const url = `${prefix}${encoded.startsWith('/') ? '' : '/'}${encoded}${rest ? `?${rest}` : ''}`;
+    return { url, query: rest };
+  }
+  return { url: target, query };
+}
+
+/** The method after WordPress's overrides: `?_method=` first, then X-HTTP-Method-Override. */
+export function effectiveMethod(method: string, query: string, override: string | string[] | undefined): string {
+  if (METHOD_RE.test(`?${query}`)) {
+    const m = new URLSearchParams(query).get('_method');
+    if (m) return m.toUpperCase();
+  }
+  if (typeof override === 'string' && override !== '') return override.toUpperCase();
+  return method;
+}
+
+type Mask = { [key: string]: true | Mask };
+
+const newMask = (): Mask => Object.create(null) as Mask;
+
+function addPath(mask: Mask, path: string[]): void {
+  let cur = mask;
+  for (let i = 0; i < path.length; i++) {
+    const k = path[i];
+    if (cur[k] === true) return;
+    if (i === path.length - 1) {
+      cur[k] = true;
+      return;
+    }
+    cur = (cur[k] ??= newMask()) as Mask;
+  }
+}
+
+function applyMask(value: unknown, mask: Mask): unknown {
+  if (Array.isArray(value)) return value.map((v) => applyMask(v, mask));
+  if (value === null || typeof value !== 'object') return value;
+  const src = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(src)) {
+    const m = mask[k];
+    if (m === undefined || !Object.prototype.hasOwnProperty.call(mask, k)) continue;
+    out[k] = m === true ? src[k] : applyMask(src[k], m);
+  }
+  return out;
+}
+
+/**
+ * `_fields=a,b.c`: keeps only the named top-level keys (nested with dots). For a list answer,
+ * names of the page envelope (`events`, `total`, `rest_url`…) select envelope keys and every
+ * other name selects keys of each listed record.
+ */
+export function filterFields(data: unknown, fields: string): unknown {
+  const names = fields.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (names.length === 0 || data === null || typeof data !== 'object') return data;
+  const obj = data as Record<string, unknown>;
+  const listKey = Array.isArray(obj) ? undefined : LIST_KEYS.find((k) => Array.isArray(obj[k]) && 'rest_url' in obj);
+  const mask = newMask();
+  if (listKey === undefined) {
+    for (const n of names) addPath(mask, n.split('.'));
+    return applyMask(data, mask);
+  }
+  const itemMask = newMask();
+  let itemNames = 0;
+  for (const n of names) {
+    const path = n.split('.');
+    if (ENVELOPE_KEYS.has(path[0])) addPath(mask, path);
+    else {
+      addPath(itemMask, path);
+      itemNames++;
+    }
+  }
+  if (itemNames > 0 && mask[listKey] !== true) {
+    const existing = mask[listKey];
+    mask[listKey] = existing === undefined ? itemMask : Object.assign(existing, itemMask);
+  }
+  return applyMask(data, mask);
+}
+
+/** Turns a thrown value into an error Reply; logs anything that is not a CalendarError. */
+export function errorReply(err: unknown, what: string, log: (line: string) => void): Reply {
+  let e: CalendarError;
+  if (isCalendarError(err)) e = err;
+  else {
+    const name = err instanceof Error ? err.name : typeof err;
+    const message = err instanceof Error ? err.message : String(err);
+    log(`internal error on ${what}: ${name}: ${message.split('\n')[0]}`);
+    e = fail('internal_error');
+  }
+  const status = Number.isInteger(e.status) && e.status >= 400 && e.status <= 599 ? e.status : 500;
+  return { status, headers: {}, body: JSON.stringify(e.toJSON()) };
+}
+
+interface Extras {
+  fields: string | null;
+  envelope: boolean;
+  jsonp: string | null;
+}
+
+function readExtras(query: string): Extras | null {
+  if (!META_RE.test(`?${query}`)) return null;
+  const sp = new URLSearchParams(query);
+  return { fields: sp.get('_fields'), envelope: sp.has('_envelope'), jsonp: sp.get('_jsonp') };
+}
+
+/** Applies _fields, _envelope and _jsonp (WordPress core order: fields, then envelope). */
+function decorate(reply: Reply, x: Extras): { reply: Reply; contentType: string } {
+  let { status, body } = reply;
+  let headers = reply.headers;
+  if (x.fields !== null && status < 300) body = JSON.stringify(filterFields(JSON.parse(body), x.fields));
+  if (x.envelope) {
+    body = `{"body":${body},"status":${status},"headers":${JSON.stringify(headers)}}`;
+    status = 200;
+    headers = {};
+  }
+  if (x.jsonp !== null) {
+    if (!/^[\w.]+$/.test(x.jsonp)) {
+      const err = new CalendarError('rest_callback_invalid', 400, 'Invalid JSONP callback function.');
+      return { reply: { status: 400, headers: {}, body: JSON.stringify(err.toJSON()) }, contentType: JSON_TYPE };
+    }
+    return { reply: { status, headers, body: `/**/${x.jsonp}(${body})` }, contentType: 'application/javascript; charset=UTF-8' };
+  }
+  return { reply: { status, headers, body }, contentType: JSON_TYPE };
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export interface Listener {
+  (req: IncomingMessage, res: ServerResponse): void;
+  routes: Routes;
+  auth: Authenticator;
+  /** while true, every answer says Connection: close (graceful shutdown) */
+  closing: boolean;
+}
+
+/** The request listener for one calendar. Never throws and never leaves a request unanswered. */
+export function createListener(cal: RestService, opts: ListenerOptions = {}): Listener {
+  const routes = createRoutes(cal);
+  const auth = new Authenticator(cal.users);
+  const limit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const site = cal.site;
+  const link = `<${site.siteUrl}${site.restPrefix}/>; rel="https://api.w.org/"`;
+
+  const send = (req: IncomingMessage, res: ServerResponse, reply: Reply, head: boolean, extras: Extras | null, close: boolean) => {
+    let contentType = JSON_TYPE;
+    if (extras !== null) ({ reply, contentType } = decorate(reply, extras));
+    const headers: Record<string, string | number> = {
+      'Content-Type': contentType,
+      'Content-Length': Buffer.byteLength(reply.body),
+      Link: link,
+      'X-Content-Type-Options': 'nosniff',
+      ...reply.headers,
+    };
+    const origin = req.headers.origin;
+    if (origin !== undefined) {
+      headers['Access-Control-Allow-Origin'] = origin;
+      headers['Access-Control-Allow-Methods'] = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
+      headers['Access-Control-Allow-Credentials'] = 'true';
+      headers['Access-Control-Allow-Headers'] = 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type';
+      headers['Access-Control-Expose-Headers'] = 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages';
+      headers.Vary = 'Origin';
+    }
+    if (close || listener.closing) headers.Connection = 'close';
+    res.writeHead(reply.status, headers);
+    res.end(head ? undefined : reply.body);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const { url, query } = rewriteTarget(req.url ?? '/', site.restPrefix);
+    const method = effectiveMethod(req.method ?? 'GET', query, req.headers['x-http-method-override']);
+    const head = method === 'HEAD';
+    let extras: Extras | null = null;
+    try {
+      extras = readExtras(query);
+      const body = WRITE_METHODS.has(method) && hasBody(req) ? await readBody(req, limit) : null;
+      const actor = await auth.authenticate(req.headers.authorization);
+      const reply = await routes.fetch(
+        { method: head ? 'GET' : method, url: ORIGIN + url },
+        { actor, body, contentType: req.headers['content-type'] },
+      );
+      if (reply === undefined) throw fail('rest_no_route');
+      send(req, res, reply, head, extras, false);
+    } catch (err) {
+      const tooLarge = isCalendarError(err) && err.status === 413;
+      const path = url.split('?')[0];
+      send(req, res, errorReply(err, `${method} ${path}`, log), head, extras?.envelope || extras?.jsonp ? { ...extras, fields: null } : null, tooLarge);
+    }
+  };
+
+  const listener = ((req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res).catch((err) => {
+      // only a failure while writing the answer gets here
+      log(`internal error while answering: ${err instanceof Error ? err.message : String(err)}`);
+      if (!res.headersSent) {
+        res.writeHead(500, { 'Content-Type': JSON_TYPE });
+        res.end(JSON.stringify(fail('internal_error').toJSON()));
+      } else res.destroy();
+    });
+  }) as Listener;
+  listener.routes = routes;
+  listener.auth = auth;
+  listener.closing = false;
+  return listener;
+}

@@ -1,0 +1,152 @@
+// The itty-router table of the HTTP shell: every route and method of src/api/args.ts under
+// `{restPrefix}/tribe/events/v1`, plus the site index at `{restPrefix}/`. Routes are given to
+// IttyRouter as ready RegExps (ids are `\d+`, matched case-insensitively as WordPress does), so
+// `/events/foo` matches nothing and falls through to 404 rest_no_route. Handlers get a plain
+// request object and return a Reply; nothing here touches node:http.
+
+import { IttyRouter } from 'itty-router';
+import { routeTable, NAMESPACE, type RouteSpec, type Method } from '../api/args.ts';
+import { buildOpenApi } from '../api/openapi.ts';
+import type { RestCall, RestResult, SiteConfig, User } from '../api/types.ts';
+import { mergeBody, paramsFromQuery } from './body.ts';
+import { indexRoute, namespaceIndex, siteIndex, apiRootUrl } from './discovery.ts';
+import type { UserVerifier } from './auth.ts';
+
+/** What the HTTP shell needs from a calendar (src/calendar.ts's Calendar satisfies it). */
+export interface RestService {
+  rest(call: RestCall): Promise<RestResult>;
+  readonly site: SiteConfig;
+  readonly users: UserVerifier;
+}
+
+/** A finished HTTP answer before the adapter adds the common headers. */
+export type Reply = RestResult;
+
+/** The plain object handed to itty: it fills `params`, `query` and `route`. */
+export interface RoutedRequest {
+  method: string;
+  url: string;
+  params: Record<string, string>;
+  query: Record<string, string | string[] | undefined>;
+  route: string;
+}
+
+/** Per-request context passed through itty to the handler. */
+export interface RouteContext {
+  actor: User | null;
+  body: Buffer | null;
+  contentType: string | undefined;
+}
+
+type Handler = (req: RoutedRequest, ctx: RouteContext) => Promise<Reply> | Reply;
+type RouteEntry = [string, RegExp, Handler[], string];
+
+/** Parameters WordPress core consumes itself; they never reach an endpoint. */
+const META_PARAMS = ['_method', '_envelope', '_fields', '_jsonp'];
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** '/events/(?P<id>\d+)' → RegExp source with JS named groups. */
+function patternSource(pattern: string): string {
+  return pattern
+    .split(/(\(\?P<\w+>[^)]*\))/)
+    .map((part) => {
+      const g = /^\(\?P<(\w+)>([^)]*)\)$/.exec(part);
+      return g ? `(?<${g[1]}>${g[2]})` : escapeRegExp(part);
+    })
+    .join('');
+}
+
+export const JSON_TYPE = 'application/json; charset=UTF-8';
+
+function jsonReply(status: number, data: unknown, headers: Record<string, string> = {}): Reply {
+  return { status, headers, body: JSON.stringify(data) };
+}
+
+function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+export interface Routes {
+  /** Routes a request; resolves to undefined when no route matches (→ 404 rest_no_route). */
+  fetch(req: { method: string; url: string }, ctx: RouteContext): Promise<Reply | undefined>;
+  /** The route table the router was built from. */
+  table: RouteSpec[];
+  /** itty's route list: [method, regexp, handlers, path]. */
+  entries: RouteEntry[];
+}
+
+/**
+ * Builds the router for one calendar. Discovery documents and /doc are rendered once here;
+ * they depend only on the route table and the site settings.
+ */
+export function createRoutes(cal: RestService): Routes {
+  const site = cal.site;
+  const table = routeTable({ perPage: site.perPage });
+  const base = `${site.restPrefix.replace(/\/+$/, '')}/${NAMESPACE}`;
+  const root = apiRootUrl(site);
+  const entries: RouteEntry[] = [];
+
+  const namespaceBody = JSON.stringify(namespaceIndex(table, site));
+  let docBody: string | undefined;
+
+  const add = (method: string, source: string, handler: Handler, path: string) => {
+    entries.push([method, new RegExp(`^${source}/*$`, 'i'), [handler], path]);
+  };
+
+  for (const route of table) {
+    const source = escapeRegExp(base) + patternSource(route.pattern);
+    const path = base + route.path.replace(/\{(\w+)\}/g, ':$1');
+    const allow = new Set<Method>();
+    for (const ep of route.endpoints) {
+      const op = ep.op;
+      let handler: Handler;
+      if (op.resource === 'index') {
+        handler = () => ({ status: 200, headers: {}, body: namespaceBody });
+      } else if (op.resource === 'doc') {
+        handler = () => ({ status: 200, headers: {}, body: (docBody ??= JSON.stringify(buildOpenApi(table, site))) });
+      } else {
+        const { resource, action } = op;
+        handler = (req, ctx) => {
+          const params = mergeBody(paramsFromQuery(req.query), ctx.body, ctx.contentType);
+          for (const k of META_PARAMS) delete params[k];
+          const p = req.params;
+          const target = p.id !== undefined ? { id: Number(p.id) } : p.slug !== undefined ? { slug: decodeSegment(p.slug) } : undefined;
+          return cal.rest({ resource, action, target, params, actor: ctx.actor });
+        };
+      }
+      for (const m of ep.methods) {
+        allow.add(m);
+        add(m, source, handler, path);
+      }
+    }
+    // OPTIONS describes the route, as WordPress core answers it.
+    const described = JSON.stringify(indexRoute(route, root));
+    const allowHeader = [...allow].join(', ');
+    add('OPTIONS', source, () => ({ status: 200, headers: { Allow: allowHeader }, body: described }), path);
+  }
+
+  // The site index: {restPrefix}/ and, for discovery from the bare site URL, /.
+  const siteBody = JSON.stringify(siteIndex(table, site));
+  const siteHandler: Handler = () => ({ status: 200, headers: {}, body: siteBody });
+  const prefix = escapeRegExp(site.restPrefix.replace(/\/+$/, ''));
+  for (const m of ['GET', 'OPTIONS']) {
+    add(m, prefix, siteHandler, `${site.restPrefix}/`);
+    if (prefix !== '') add(m, '', siteHandler, '/');
+  }
+
+  const router = IttyRouter({ routes: entries as never });
+  return {
+    table,
+    entries,
+    fetch: (req, ctx) => router.fetch(req, ctx) as Promise<Reply | undefined>,
+  };
+}
+
+export { jsonReply };
