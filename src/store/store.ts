@@ -165,8 +165,10 @@ class DurableStore implements Store {
 
   compact(): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`store: ${this.dir} is closed`));
+    // Idle: capture right now, in the caller's tick. Busy: capture when the running one is done.
+    const run = (this.compactRunning === 0 ? this.compactNow() : this.compactChain.then(() => this.compactNow()))
+      .finally(() => this.compactRunning--);
     this.compactRunning++;
-    const run = this.compactChain.then(() => this.compactNow()).finally(() => this.compactRunning--);
     this.compactChain = run.catch(() => {});
     return run;
   }

@@ -1,0 +1,121 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  SNAPSHOT_FILE, encodeChunks, readManifest, readSnapshotChunks, removeUnlistedParts, writeSnapshot,
+} from '../../src/store/snapshot.ts';
+
+function tmpDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'snapshot-test-'));
+}
+
+const CHUNKS: unknown[] = [
+  { kind: 'header', nextId: 42 },
+  { starts: [1, 2, 3], title: ['a\nb', 'ü', '"quoted"'] },
+  [],
+  'x'.repeat(5000),
+  null,
+];
+
+async function expectError(p: Promise<unknown> | (() => unknown), text: string): Promise<void> {
+  try {
+    await (typeof p === 'function' ? p() : p);
+  } catch (err) {
+    assert.instance(err, Error);
+    assert.match((err as Error).message, text);
+    return;
+  }
+  assert.unreachable(`~> expected an error mentioning ${text}`);
+}
+
+// ---
+
+const Snapshot = suite('snapshot');
+
+Snapshot('snapshot :: round trip keeps every chunk, in order', async () => {
+  const dir = tmpDir();
+  const m = await writeSnapshot(dir, 17, encodeChunks(CHUNKS));
+  assert.is(m.seq, 17);
+  assert.is(m.parts.length, 1);
+  const read = await readManifest(dir);
+  assert.equal(read, m);
+  assert.equal([...readSnapshotChunks(dir, read!)], CHUNKS);
+});
+
+Snapshot('snapshot :: small partBytes splits into several verified parts', async () => {
+  const dir = tmpDir();
+  const chunks = Array.from({ length: 40 }, (_, i) => ({ i, pad: 'p'.repeat(100) }));
+  const m = await writeSnapshot(dir, 3, encodeChunks(chunks), { partBytes: 1000 });
+  assert.ok(m.parts.length > 3, `~> ${m.parts.length} parts`);
+  assert.is(m.parts.reduce((n, p) => n + p.chunks, 0), 40);
+  for (const p of m.parts) assert.is(fs.statSync(path.join(dir, p.file)).size, p.bytes);
+  assert.equal([...readSnapshotChunks(dir, (await readManifest(dir))!)], chunks);
+});
+
+Snapshot('snapshot :: the same seq twice gets new part names (the live snapshot is never overwritten)', async () => {
+  const dir = tmpDir();
+  const a = await writeSnapshot(dir, 5, encodeChunks([1]));
+  const b = await writeSnapshot(dir, 5, encodeChunks([2]));
+  assert.is.not(a.parts[0]!.file, b.parts[0]!.file);
+  assert.equal(await removeUnlistedParts(dir, b), [a.parts[0]!.file]);
+  assert.equal([...readSnapshotChunks(dir, (await readManifest(dir))!)], [2]);
+});
+
+Snapshot('snapshot :: no manifest reads as undefined', async () => {
+  assert.is(await readManifest(tmpDir()), undefined);
+});
+
+Snapshot('snapshot :: a chunk that is not JSON-able is refused at capture', () => {
+  assert.throws(() => encodeChunks([1, undefined]), /chunk 1 is not JSON-able/);
+});
+
+Snapshot('corrupt :: unparseable manifest names snapshot.json', async () => {
+  const dir = tmpDir();
+  await writeSnapshot(dir, 1, encodeChunks(CHUNKS));
+  fs.writeFileSync(path.join(dir, SNAPSHOT_FILE), '{"version":1,"seq":');
+  await expectError(readManifest(dir), path.join(dir, SNAPSHOT_FILE));
+});
+
+Snapshot('corrupt :: manifest with a wrong shape is refused', async () => {
+  const dir = tmpDir();
+  fs.writeFileSync(path.join(dir, SNAPSHOT_FILE), JSON.stringify({ version: 1, seq: 3, createdAt: '', parts: [{ file: '../etc/passwd', bytes: 1, chunks: 1, sha256: '0'.repeat(64) }] }));
+  await expectError(readManifest(dir), 'parts[0].file');
+});
+
+Snapshot('corrupt :: a flipped byte in a part fails the checksum, naming the part', async () => {
+  const dir = tmpDir();
+  const m = await writeSnapshot(dir, 9, encodeChunks(CHUNKS));
+  const file = path.join(dir, m.parts[0]!.file);
+  const buf = fs.readFileSync(file);
+  buf[20] = buf[20]! ^ 1;
+  fs.writeFileSync(file, buf);
+  await expectError(() => [...readSnapshotChunks(dir, m)], `${file}: sha256`);
+});
+
+Snapshot('corrupt :: a truncated part fails the length check', async () => {
+  const dir = tmpDir();
+  const m = await writeSnapshot(dir, 9, encodeChunks(CHUNKS));
+  const file = path.join(dir, m.parts[0]!.file);
+  fs.truncateSync(file, m.parts[0]!.bytes - 3);
+  await expectError(() => [...readSnapshotChunks(dir, m)], `${file}: ${m.parts[0]!.bytes - 3} bytes`);
+});
+
+Snapshot('corrupt :: a missing part is named', async () => {
+  const dir = tmpDir();
+  const m = await writeSnapshot(dir, 9, encodeChunks(CHUNKS));
+  fs.unlinkSync(path.join(dir, m.parts[0]!.file));
+  await expectError(() => [...readSnapshotChunks(dir, m)], m.parts[0]!.file);
+});
+
+Snapshot('cleanup :: removeUnlistedParts keeps the listed parts and other files', async () => {
+  const dir = tmpDir();
+  const m = await writeSnapshot(dir, 2, encodeChunks(CHUNKS));
+  fs.writeFileSync(path.join(dir, 'snapshot.1.abcdef01.0.jsonl'), 'old');
+  fs.writeFileSync(path.join(dir, 'users.json'), '{}');
+  assert.equal(await removeUnlistedParts(dir, m), ['snapshot.1.abcdef01.0.jsonl']);
+  assert.equal(fs.readdirSync(dir).sort(), [m.parts[0]!.file, SNAPSHOT_FILE, 'users.json'].sort());
+});
+
+Snapshot.run();
