@@ -1,0 +1,98 @@
+// calendar-engine: the command line (CONTRACT.md). `main(argv, io)` runs one command and returns
+// its exit code (tests call it in-process); run directly, this file is the program.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CliError, EXIT_FAILURE, EXIT_OK, processIo, usageError, type CliIo } from './common.ts';
+
+export const USAGE = `Usage: calendar-engine <command> [options]
+
+Commands:
+  serve [options]                        serve the calendar over HTTP (the default of npm start)
+  user add LOGIN --role ROLE             create a user; prints its application password once
+  user list | remove LOGIN | reset LOGIN manage users and their application passwords
+  snapshot                               compact the store (new snapshot, empty journal)
+  import FILE                            bulk-load a calendar from a JSON file
+
+Every command takes --data DIR (env CALENDAR_DATA, default ./data/store).
+calendar-engine <command> --help shows the options of a command.
+
+Options:
+  -h, --help       show this help
+  -v, --version    print the version
+`;
+
+type Command = (args: string[], io: CliIo) => Promise<number>;
+/** Loaded on use, so \`user list\` does not load the engine. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./serve.ts')).serveCommand,
+  user: async () => (await import('./user.ts')).userCommand,
+  snapshot: async () => (await import('./snapshot.ts')).snapshotCommand,
+  import: async () => (await import('./import.ts')).importCommand,
+};
+
+export function packageVersion(): string {
+  const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../package.json');
+  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
+}
+
+/** Runs one command line; never throws: errors become a message on stderr and an exit code. */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  try {
+    const [first, ...rest] = argv;
+    if (first === undefined) throw usageError('missing command', USAGE);
+    if (first === '-h' || first === '--help') {
+      io.stdout.write(USAGE);
+      return EXIT_OK;
+    }
+    if (first === 'help') {
+      if (rest.length === 0) {
+        io.stdout.write(USAGE);
+        return EXIT_OK;
+      }
+      return await main([rest[0], '--help'], io);
+    }
+    if (first === '-v' || first === '--version') {
+      io.stdout.write(`${packageVersion()}\n`);
+      return EXIT_OK;
+    }
+    const load = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
+    if (!load) {
+      throw usageError(first.startsWith('-') ? `unknown option '${first}'` : `unknown command '${first}'`, USAGE);
+    }
+    return await (await load())(rest, io);
+  } catch (err) {
+    return report(err, io, argv[0]);
+  }
+}
+
+function report(err: unknown, io: CliIo, command: string | undefined): number {
+  const prefix = command && Object.hasOwn(COMMANDS, command) ? `calendar-engine ${command}` : 'calendar-engine';
+  const debug = Boolean(io.env.DEBUG);
+  if (err instanceof CliError) {
+    io.stderr.write(`${prefix}: ${err.message}\n`);
+    if (err.usage) io.stderr.write(`\n${err.usage}`);
+    if (debug && err.stack) io.stderr.write(`${err.stack}\n`);
+    return err.exitCode;
+  }
+  const e = err as Error & { code?: unknown };
+  // CalendarError (validation of an import...) carries its REST code; show it with the message.
+  const code = e && typeof e.code === 'string' && e.name === 'CalendarError' ? ` (${e.code})` : '';
+  io.stderr.write(`${prefix}: ${e?.message ?? String(err)}${code}\n`);
+  if (debug && e?.stack) io.stderr.write(`${e.stack}\n`);
+  else if (!(e && e.name === 'CalendarError') && !(e && typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code))) {
+    io.stderr.write(`(set DEBUG=1 for details)\n`);
+  }
+  return EXIT_FAILURE;
+}
+
+/** The program: run argv, exit with its code (also ends a server once it has shut down). */
+export async function runCli(argv: string[] = process.argv.slice(2)): Promise<never> {
+  const code = await main(argv);
+  process.exit(code);
+}
+
+const entry = process.argv[1];
+if (entry && import.meta.url === pathToFileURL(fs.realpathSync(entry)).href) {
+  void runCli();
+}

@@ -1,0 +1,234 @@
+// calendar-engine serve: options (over env, over defaults), open the store, seed the demo calendar
+// into an empty one, listen, and on SIGINT/SIGTERM drain, snapshot and exit 0.
+import { isValidTimezone } from '../api/dates.ts';
+import { UserError } from '../api/users.ts';
+import { CliError, EXIT_OK, EXIT_USAGE, dataDir, explainStoreError, parseCommand, seconds, showPath, type CliIo } from './common.ts';
+import { demoCalendar } from './seed.ts';
+
+export const SERVE_USAGE = `Usage: calendar-engine serve [options]
+
+Serves the calendar over HTTP: {site-url}{rest-prefix}/tribe/events/v1/...
+
+Options (each overrides its environment variable):
+  --host H           HOST                  address to listen on (default 127.0.0.1)
+  --port P           PORT                  port, 0 picks a free one (default 8080)
+  --data DIR         CALENDAR_DATA         the store directory (default ./data/store)
+  --timezone TZ      CALENDAR_TIMEZONE     site time zone, IANA name (default UTC)
+  --per-page N       CALENDAR_PER_PAGE     default per_page of every list (default 12)
+  --rest-prefix P    CALENDAR_REST_PREFIX  prefix before /tribe/events/v1 (default /wp-json)
+  --site-url URL     CALENDAR_SITE_URL     base of every link in responses (default http://HOST:PORT)
+  --no-seed                                do not load the demo calendar into an empty store
+                     CALENDAR_ADMIN_PASSWORD   when set, user 'admin' (administrator) has this
+                                           application password
+  -h, --help                               show this help
+
+SIGINT/SIGTERM: stop accepting, finish in-flight requests, write a snapshot, exit 0.
+`;
+
+const OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  data: { type: 'string' },
+  timezone: { type: 'string' },
+  'per-page': { type: 'string' },
+  'rest-prefix': { type: 'string' },
+  'site-url': { type: 'string' },
+  'no-seed': { type: 'boolean' },
+} as const;
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  dir: string;
+  timezone: string;
+  perPage: number;
+  /** '' or '/segment[/segment...]', no trailing slash */
+  restPrefix: string;
+  /** undefined = http://HOST:PORT, known once listening */
+  siteUrl: string | undefined;
+  seed: boolean;
+  adminPassword: string | undefined;
+}
+
+function bad(message: string): CliError {
+  return new CliError(message, EXIT_USAGE, SERVE_USAGE);
+}
+
+/** Option value, else env value, else undefined; tells which one it came from for messages. */
+function pick(values: Record<string, unknown>, io: CliIo, option: string, env: string): { value: string; from: string } | undefined {
+  const v = values[option];
+  if (typeof v === 'string') return { value: v, from: `--${option}` };
+  const e = io.env[env];
+  if (e !== undefined && e !== '') return { value: e, from: env };
+  return undefined;
+}
+
+export function parsePort(value: string, from: string): number {
+  if (!/^\d{1,5}$/.test(value.trim()) || Number(value) > 65535) {
+    throw bad(`${from}: expected a port number from 0 to 65535, got '${value}'`);
+  }
+  return Number(value);
+}
+
+export function parseRestPrefix(value: string, from: string): string {
+  if (!value.startsWith('/')) throw bad(`${from}: the REST prefix must start with '/', got '${value}'`);
+  if (/[\s?#%\\]/.test(value) || value.includes('//')) throw bad(`${from}: not a usable path prefix: '${value}'`);
+  return value.replace(/\/+$/, '');
+}
+
+export function parseSiteUrl(value: string, from: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw bad(`${from}: not a URL: '${value}' (expected e.g. https://example.com)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw bad(`${from}: expected an http or https URL, got '${value}'`);
+  if (url.search || url.hash || url.username || url.password) throw bad(`${from}: the site URL takes no query, fragment or credentials: '${value}'`);
+  return url.href.replace(/\/+$/, '');
+}
+
+/** http://HOST:PORT as the contract defines the default site URL (IPv6 hosts in brackets). */
+export function defaultSiteUrl(host: string, port: number): string {
+  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
+}
+
+export function resolveServeOptions(values: Record<string, unknown>, io: CliIo): ServeOptions {
+  const host = pick(values, io, 'host', 'HOST');
+  if (host && !/^[A-Za-z0-9.:[\]%_-]+$/.test(host.value)) throw bad(`${host.from}: not a host name or address: '${host.value}'`);
+  const port = pick(values, io, 'port', 'PORT');
+  const tz = pick(values, io, 'timezone', 'CALENDAR_TIMEZONE');
+  if (tz && !isValidTimezone(tz.value)) {
+    throw bad(`${tz.from}: unknown time zone '${tz.value}' (expected an IANA name such as Europe/Paris, or UTC)`);
+  }
+  const perPage = pick(values, io, 'per-page', 'CALENDAR_PER_PAGE');
+  if (perPage && (!/^\d+$/.test(perPage.value) || Number(perPage.value) < 1)) {
+    throw bad(`${perPage.from}: expected a positive integer, got '${perPage.value}'`);
+  }
+  const prefix = pick(values, io, 'rest-prefix', 'CALENDAR_REST_PREFIX');
+  const site = pick(values, io, 'site-url', 'CALENDAR_SITE_URL');
+  let dir: string;
+  try {
+    dir = dataDir(values.data as string | undefined, io);
+  } catch (err) {
+    throw bad((err as Error).message);
+  }
+  const adminPassword = io.env.CALENDAR_ADMIN_PASSWORD;
+  if (adminPassword !== undefined && adminPassword.trim() === '') throw bad('CALENDAR_ADMIN_PASSWORD is set but empty');
+  return {
+    host: host?.value ?? '127.0.0.1',
+    port: port ? parsePort(port.value, port.from) : 8080,
+    dir,
+    timezone: tz?.value ?? 'UTC',
+    perPage: perPage ? Number(perPage.value) : 12,
+    restPrefix: prefix ? parseRestPrefix(prefix.value, prefix.from) : '/wp-json',
+    siteUrl: site ? parseSiteUrl(site.value, site.from) : undefined,
+    seed: values['no-seed'] !== true,
+    adminPassword,
+  };
+}
+
+export interface RunningServer {
+  /** e.g. http://127.0.0.1:8080 */
+  url: string;
+  /** the one line printed on start, without its newline */
+  banner: string;
+  /** stop accepting, finish in-flight requests, snapshot, close the store */
+  shutdown(): Promise<void>;
+}
+
+/** Opens, seeds, listens. Does not touch signals (serveCommand does). */
+export async function startServe(opts: ServeOptions, io: CliIo): Promise<RunningServer> {
+  const log = (line: string) => io.stderr.write(`${line}\n`);
+  // With --port 0 the default site URL needs the port the system picks: reserve one first.
+  const port = opts.siteUrl === undefined && opts.port === 0 ? await freePort(opts.host) : opts.port;
+  const siteUrl = opts.siteUrl ?? defaultSiteUrl(opts.host, port);
+  const { openCalendar } = await import('../calendar.ts');
+  const { startServer } = await import('../http/server.ts');
+  let cal;
+  try {
+    cal = await openCalendar({ dir: opts.dir, timezone: opts.timezone, perPage: opts.perPage, siteUrl, restPrefix: opts.restPrefix });
+  } catch (err) {
+    throw explainStoreError(err, opts.dir, io);
+  }
+  try {
+    if (opts.adminPassword !== undefined) {
+      try {
+        cal.users.ensure('admin', 'administrator', opts.adminPassword);
+      } catch (err) {
+        throw err instanceof UserError ? new CliError(`CALENDAR_ADMIN_PASSWORD: ${err.message}`) : err;
+      }
+    }
+    if (opts.seed && cal.isEmpty()) {
+      const t0 = Date.now();
+      const demo = demoCalendar(new Date());
+      await cal.import(demo);
+      log(`calendar-engine: seeded the demo calendar into ${showPath(opts.dir, io)} (${demo.events.length} events, `
+        + `${demo.venues.length} venues, ${demo.organizers.length} organizers) in ${seconds(Date.now() - t0)}; --no-seed skips this`);
+    }
+    const server = await startServer(cal, { host: opts.host, port, log });
+    cal.users.watch(undefined, (err) => log(`calendar-engine: users.json not reloaded: ${err.message}`));
+    const banner = `calendar-engine listening on ${server.url}${opts.restPrefix}/tribe/events/v1`;
+    let closing: Promise<void> | undefined;
+    const calendar = cal;
+    return {
+      url: server.url,
+      banner,
+      shutdown() {
+        closing ??= (async () => {
+          await server.close();
+          await calendar.snapshot();
+          await calendar.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (err) {
+    await cal.close().catch(() => {});
+    throw err;
+  }
+}
+
+/** A port the system has just handed out (listen on 0, read it, release it). */
+async function freePort(host: string): Promise<number> {
+  const net = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function serveCommand(args: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(args, OPTIONS, SERVE_USAGE, { min: 0, max: 0 });
+  if (parsed.help) {
+    io.stdout.write(SERVE_USAGE);
+    return EXIT_OK;
+  }
+  const opts = resolveServeOptions(parsed.values, io);
+  const running = await startServe(opts, io);
+  io.stdout.write(`${running.banner}\n`);
+  return new Promise<number>((resolve, reject) => {
+    let signalled = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (signalled) {
+        io.stderr.write(`calendar-engine: ${signal} again, exiting without waiting\n`);
+        process.exit(1);
+      }
+      signalled = true;
+      io.stderr.write(`calendar-engine: ${signal}, finishing requests and writing a snapshot\n`);
+      running.shutdown().then(() => {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        resolve(EXIT_OK);
+      }, reject);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}

@@ -1,0 +1,89 @@
+// calendar-engine user add|list|remove|reset: edits DIR/users.json directly, so it works whether
+// or not a server runs on the store (the server re-reads the file within a second).
+import { UserError, UserRegistry, checkRole } from '../api/users.ts';
+import { ROLES, type Role } from '../api/types.ts';
+import { CliError, EXIT_OK, EXIT_USAGE, dataDir, parseCommand, showPath, usageError, type CliIo } from './common.ts';
+
+export const USER_USAGE = `Usage:
+  calendar-engine user add LOGIN --role ROLE [--data DIR]
+  calendar-engine user list [--data DIR]
+  calendar-engine user remove LOGIN [--data DIR]
+  calendar-engine user reset LOGIN [--data DIR]
+
+Manages the users of a store (DIR/users.json) and their application passwords.
+A new password is printed once, alone on the last line; only its salted hash is kept.
+Use it as HTTP Basic auth: curl -u LOGIN:'PASSWORD' ...
+
+Options:
+  --role ROLE    ${ROLES.join(', ')} (user add)
+  --data DIR     the store directory (env CALENDAR_DATA, default ./data/store)
+  -h, --help     show this help
+`;
+
+const OPTIONS = { data: { type: 'string' }, role: { type: 'string' } } as const;
+
+export async function userCommand(args: string[], io: CliIo): Promise<number> {
+  const [action, ...rest] = args;
+  if (action === undefined || action === '--help' || action === '-h' || action === 'help' || action.startsWith('-')) {
+    if (action === undefined || action.startsWith('-') && action !== '--help' && action !== '-h') {
+      throw usageError('missing user command (add, list, remove or reset)', USER_USAGE);
+    }
+    io.stdout.write(USER_USAGE);
+    return EXIT_OK;
+  }
+  const takesLogin = action === 'add' || action === 'remove' || action === 'reset';
+  if (!takesLogin && action !== 'list') throw usageError(`unknown user command '${action}' (expected add, list, remove or reset)`, USER_USAGE);
+  const parsed = parseCommand(rest, OPTIONS, USER_USAGE, takesLogin ? { min: 1, max: 1, names: 'LOGIN' } : { min: 0, max: 0 });
+  if (parsed.help) {
+    io.stdout.write(USER_USAGE);
+    return EXIT_OK;
+  }
+  const { values } = parsed;
+  const login = parsed.positionals[0];
+  if (values.role !== undefined && action !== 'add') throw usageError(`--role only goes with 'user add'`, USER_USAGE);
+  const dir = dataDir(values.data, io);
+
+  try {
+    switch (action) {
+      case 'add': {
+        if (typeof values.role !== 'string') throw usageError(`user add needs --role (one of ${ROLES.join(', ')})`, USER_USAGE);
+        const role = values.role;
+        try {
+          checkRole(role);
+        } catch (err) {
+          throw new CliError((err as Error).message, EXIT_USAGE, USER_USAGE);
+        }
+        const users = UserRegistry.open(dir);
+        const { user, password } = users.add(login, role as Role);
+        io.stdout.write(`created user ${user.id} (${user.login}, ${user.role}) in ${showPath(dir, io)}\n`);
+        io.stdout.write(`application password for ${user.login}, shown only this once:\n`);
+        io.stdout.write(`${password}\n`);
+        return EXIT_OK;
+      }
+      case 'list': {
+        const list = UserRegistry.open(dir).list();
+        for (const u of list) io.stdout.write(`${u.id} ${u.login} ${u.role}\n`);
+        if (list.length === 0) io.stderr.write(`no users in ${showPath(dir, io)} (add one: calendar-engine user add LOGIN --role ROLE)\n`);
+        return EXIT_OK;
+      }
+      case 'remove': {
+        const users = UserRegistry.open(dir);
+        const user = users.byLogin(login);
+        users.remove(login);
+        io.stdout.write(`removed user ${user?.id ?? '?'} (${user?.login ?? login})\n`);
+        return EXIT_OK;
+      }
+      default: {
+        const users = UserRegistry.open(dir);
+        const password = users.reset(login);
+        const user = users.byLogin(login);
+        io.stdout.write(`new application password for user ${user?.id ?? '?'} (${user?.login ?? login}); the old one no longer works:\n`);
+        io.stdout.write(`${password}\n`);
+        return EXIT_OK;
+      }
+    }
+  } catch (err) {
+    if (err instanceof UserError) throw new CliError(err.message);
+    throw err;
+  }
+}

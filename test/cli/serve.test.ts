@@ -1,0 +1,87 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import path from 'node:path';
+import { CliError } from '../../src/cli/common.ts';
+import { defaultSiteUrl, resolveServeOptions } from '../../src/cli/serve.ts';
+import { main } from '../../src/cli/main.ts';
+import { memoryIo } from './io.ts';
+
+function resolve(values: Record<string, unknown>, env: Record<string, string> = {}) {
+  return resolveServeOptions(values, memoryIo(env, '/srv/app'));
+}
+
+function rejects(values: Record<string, unknown>, env: Record<string, string>, message: RegExp): void {
+  try {
+    resolve(values, env);
+  } catch (err) {
+    assert.instance(err, CliError);
+    assert.is((err as CliError).exitCode, 2);
+    assert.match((err as Error).message, message);
+    return;
+  }
+  assert.unreachable(`~> expected ${message} to be rejected`);
+}
+
+const options = suite('cli :: serve options');
+
+options('defaults', () => {
+  assert.equal(resolve({}), {
+    host: '127.0.0.1', port: 8080, dir: '/srv/app/data/store', timezone: 'UTC', perPage: 12,
+    restPrefix: '/wp-json', siteUrl: undefined, seed: true, adminPassword: undefined,
+  });
+});
+
+options('env, and options over env', () => {
+  const env = {
+    HOST: '0.0.0.0', PORT: '9000', CALENDAR_DATA: 'store', CALENDAR_TIMEZONE: 'Europe/Paris', CALENDAR_PER_PAGE: '20',
+    CALENDAR_REST_PREFIX: '/api', CALENDAR_SITE_URL: 'https://events.example.com/', CALENDAR_ADMIN_PASSWORD: 'abcd efgh',
+  };
+  assert.equal(resolve({}, env), {
+    host: '0.0.0.0', port: 9000, dir: '/srv/app/store', timezone: 'Europe/Paris', perPage: 20,
+    restPrefix: '/api', siteUrl: 'https://events.example.com', seed: true, adminPassword: 'abcd efgh',
+  });
+  const o = resolve({
+    host: '::1', port: '0', data: '/var/cal', timezone: 'America/New_York', 'per-page': '5', 'rest-prefix': '/wp-json/',
+    'site-url': 'http://localhost:3000/blog', 'no-seed': true,
+  }, env);
+  assert.equal(o, {
+    host: '::1', port: 0, dir: path.resolve('/var/cal'), timezone: 'America/New_York', perPage: 5,
+    restPrefix: '/wp-json', siteUrl: 'http://localhost:3000/blog', seed: false, adminPassword: 'abcd efgh',
+  });
+});
+
+options('every bad value is a clear usage error naming where it came from', () => {
+  rejects({ port: '70000' }, {}, /^--port: expected a port number from 0 to 65535, got '70000'$/);
+  rejects({ port: 'http' }, {}, /^--port: expected a port number/);
+  rejects({}, { PORT: '-1' }, /^PORT: expected a port number/);
+  rejects({ timezone: 'Mars/Olympus' }, {}, /^--timezone: unknown time zone 'Mars\/Olympus'/);
+  rejects({}, { CALENDAR_TIMEZONE: 'nowhere' }, /^CALENDAR_TIMEZONE: unknown time zone/);
+  rejects({ 'per-page': '0' }, {}, /^--per-page: expected a positive integer, got '0'$/);
+  rejects({ 'per-page': '2.5' }, {}, /^--per-page: expected a positive integer/);
+  rejects({}, { CALENDAR_PER_PAGE: 'ten' }, /^CALENDAR_PER_PAGE: expected a positive integer/);
+  rejects({ 'rest-prefix': 'wp-json' }, {}, /^--rest-prefix: the REST prefix must start with '\/', got 'wp-json'$/);
+  rejects({ 'rest-prefix': '/wp json' }, {}, /^--rest-prefix: not a usable path prefix/);
+  rejects({ 'site-url': 'example.com' }, {}, /^--site-url: not a URL: 'example.com'/);
+  rejects({ 'site-url': 'ftp://example.com' }, {}, /^--site-url: expected an http or https URL/);
+  rejects({ 'site-url': 'http://example.com/?x=1' }, {}, /^--site-url: the site URL takes no query/);
+  rejects({ host: 'bad host' }, {}, /^--host: not a host name or address/);
+  rejects({}, { CALENDAR_ADMIN_PASSWORD: '  ' }, /^CALENDAR_ADMIN_PASSWORD is set but empty$/);
+});
+
+options('default site URL: http://HOST:PORT, IPv6 in brackets', () => {
+  assert.is(defaultSiteUrl('127.0.0.1', 8080), 'http://127.0.0.1:8080');
+  assert.is(defaultSiteUrl('::1', 8080), 'http://[::1]:8080');
+});
+
+options('through main: bad option exits 2 with message and usage, nothing on stdout', async () => {
+  const io = memoryIo({}, '/tmp');
+  assert.is(await main(['serve', '--port', '99999'], io), 2);
+  assert.is(io.out(), '');
+  assert.ok(io.err().startsWith("calendar-engine serve: --port: expected a port number from 0 to 65535, got '99999'\n"), io.err());
+  assert.match(io.err(), /Usage: calendar-engine serve/);
+  const extra = memoryIo({}, '/tmp');
+  assert.is(await main(['serve', 'now'], extra), 2);
+  assert.match(extra.err(), /unexpected argument 'now'/);
+});
+
+options.run();
