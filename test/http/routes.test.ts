@@ -1,0 +1,145 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createRoutes, type RouteContext } from '../../src/http/routes.ts';
+import { routeTable } from '../../src/api/args.ts';
+import { fakeCalendar } from './fake-calendar.ts';
+
+const ORIGIN = 'http://h';
+const ctx: RouteContext = { actor: null, body: null, contentType: undefined };
+const NS = '/wp-json/tribe/events/v1';
+
+const table = suite('routes :: every route and method of the table');
+
+table('each method of each route reaches the calendar with resource, action and target', async () => {
+  const cal = fakeCalendar();
+  const routes = createRoutes(cal);
+  let checked = 0;
+  for (const route of routeTable({ perPage: 12 })) {
+    const path = route.path.replace('{id}', '12').replace('{slug}', 'my-slug');
+    for (const ep of route.endpoints) {
+      for (const method of ep.methods) {
+        cal.calls.length = 0;
+        const reply = await routes.fetch({ method, url: `${ORIGIN}${NS}${path}` }, ctx);
+        assert.ok(reply, `~> ${method} ${path} matched`);
+        if (ep.op.resource === 'index' || ep.op.resource === 'doc') {
+          assert.is(cal.calls.length, 0);
+          assert.is(reply!.status, 200);
+        } else {
+          assert.is(cal.calls.length, 1, `~> ${method} ${path} called rest()`);
+          const call = cal.calls[0];
+          assert.is(call.resource, ep.op.resource);
+          assert.is(call.action, ep.op.action, `~> ${method} ${path}`);
+          const want = path.endsWith('/12') ? { id: 12 } : path.endsWith('/my-slug') ? { slug: 'my-slug' } : undefined;
+          assert.equal(call.target, want);
+        }
+        checked++;
+      }
+    }
+  }
+  // 5 collections × (GET, POST) + 5 id routes × 5 methods + 3 slug routes × 5 + index + doc
+  assert.is(checked, 10 + 25 + 15 + 2);
+});
+
+table('trailing slash and case are tolerated, as WordPress matches routes', async () => {
+  const cal = fakeCalendar();
+  const routes = createRoutes(cal);
+  assert.ok(await routes.fetch({ method: 'GET', url: `${ORIGIN}${NS}/events/` }, ctx));
+  assert.ok(await routes.fetch({ method: 'GET', url: `${ORIGIN}${NS}/Events/5/` }, ctx));
+  assert.equal(cal.calls.map((c) => c.action), ['list', 'get']);
+});
+
+table('query parameters arrive PHP-parsed; meta parameters are dropped', async () => {
+  const cal = fakeCalendar();
+  const routes = createRoutes(cal);
+  await routes.fetch({ method: 'GET', url: `${ORIGIN}${NS}/events?categories[]=3&categories[]=4&venue=1,2&_fields=id&_envelope=1` }, ctx);
+  assert.equal(cal.calls[0].params, { categories: ['3', '4'], venue: '1,2' });
+});
+
+table('slugs are percent-decoded', async () => {
+  const cal = fakeCalendar();
+  await createRoutes(cal).fetch({ method: 'GET', url: `${ORIGIN}${NS}/venues/by-slug/caf%C3%A9` }, ctx);
+  assert.equal(cal.calls[0].target, { slug: 'café' });
+});
+
+table.run();
+
+// ---
+
+const misses = suite('routes :: no route');
+
+const none = async (method: string, path: string) => {
+  const cal = fakeCalendar();
+  const reply = await createRoutes(cal).fetch({ method, url: `${ORIGIN}${path}` }, ctx);
+  assert.is(reply, undefined, `~> ${method} ${path} should match nothing`);
+  assert.is(cal.calls.length, 0);
+};
+
+misses('non-numeric id segments', async () => {
+  await none('GET', `${NS}/events/foo`);
+  await none('GET', `${NS}/venues/foo%20bar`);
+  await none('GET', `${NS}/organizers/foo-bar`);
+  await none('DELETE', `${NS}/categories/foo`);
+  await none('GET', `${NS}/tags/1.5`);
+});
+
+misses('empty by-slug and by-slug on terms', async () => {
+  await none('GET', `${NS}/events/by-slug/`);
+  await none('GET', `${NS}/events/by-slug`);
+  await none('GET', `${NS}/categories/by-slug/foo`);
+  await none('GET', `${NS}/events/by-slug/a/b`);
+});
+
+misses('wrong methods (WordPress never answers 405)', async () => {
+  await none('DELETE', `${NS}/events`);
+  await none('PUT', `${NS}/venues`);
+  await none('PATCH', `${NS}/tags`);
+  await none('POST', `${NS}/doc`);
+  await none('DELETE', NS);
+});
+
+misses('unknown paths and other prefixes', async () => {
+  await none('GET', `${NS}/nothing`);
+  await none('GET', `/wp-json/wp/v2/posts`);
+  await none('GET', `/tribe/events/v1/events`);
+  await none('GET', `${NS}/events/12/extra`);
+});
+
+misses.run();
+
+// ---
+
+const prefix = suite('routes :: prefixes and discovery');
+
+prefix('a custom rest prefix moves every route', async () => {
+  const cal = fakeCalendar({ restPrefix: '/api' });
+  const routes = createRoutes(cal);
+  assert.ok(await routes.fetch({ method: 'GET', url: `${ORIGIN}/api/tribe/events/v1/events` }, ctx));
+  assert.is(await routes.fetch({ method: 'GET', url: `${ORIGIN}${NS}/events` }, ctx), undefined);
+});
+
+prefix('site index at {prefix}/, {prefix} and /', async () => {
+  const routes = createRoutes(fakeCalendar());
+  for (const p of ['/wp-json/', '/wp-json', '/']) {
+    const r = await routes.fetch({ method: 'GET', url: `${ORIGIN}${p}` }, ctx);
+    assert.is(r?.status, 200, `~> ${p}`);
+    assert.equal(JSON.parse(r!.body).namespaces, ['tribe/events/v1']);
+  }
+});
+
+prefix('OPTIONS describes a route and lists its methods in Allow', async () => {
+  const r = await createRoutes(fakeCalendar()).fetch({ method: 'OPTIONS', url: `${ORIGIN}${NS}/events/5` }, ctx);
+  assert.is(r?.status, 200);
+  assert.is(r!.headers.Allow, 'GET, POST, PUT, PATCH, DELETE');
+  assert.equal(JSON.parse(r!.body).methods, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+});
+
+prefix('the router lists one itty entry per method and path', () => {
+  const routes = createRoutes(fakeCalendar());
+  const paths = new Set(routes.entries.map((e) => `${e[0]} ${e[3]}`));
+  assert.ok(paths.has(`GET ${NS}/events/:id`));
+  assert.ok(paths.has(`PATCH ${NS}/venues/by-slug/:slug`));
+  assert.ok(paths.has(`DELETE ${NS}/tags/:id`));
+  assert.not.ok(paths.has(`DELETE ${NS}/events`));
+});
+
+prefix.run();
