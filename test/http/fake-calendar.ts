@@ -27,7 +27,7 @@ export function fakeCalendar(site: Partial<SiteConfig> = {}): FakeCalendar {
     users: UserRegistry.open(),
     calls: [],
     delayMs: 0,
-    async rest(call) {
+    async rest(call): Promise<RestResult> {
       cal.calls.push(call);
       if (cal.delayMs > 0) await new Promise((r) => setTimeout(r, cal.delayMs));
       if (typeof call.params.throw === 'string') {
