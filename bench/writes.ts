@@ -1,0 +1,205 @@
+// Durable write throughput: acknowledged writes per second of the store's journal (group commit:
+// one write + fdatasync per batch) at 1, 4 and 32 concurrent writers, next to SQLite
+// (better-sqlite3, journal_mode=WAL, synchronous=FULL) doing the same ~1 KB event puts, each
+// insert its own transaction. better-sqlite3 is synchronous, so its writers cannot overlap:
+// concurrency does not help it, and it is measured once.
+// Then, if the engine exists: snapshot write time and start-up time for N events.
+//
+//   npm run bench:writes -- [--seconds 2] [--events 100000] [--dir /path/on/the/disk/to/test]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import type { EventRecord, Op } from '../src/engine/records.ts';
+import type { EngineApi } from '../src/engine/engine-api.ts';
+import { openStore, type Store } from '../src/store/store.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '2' },
+    events: { type: 'string', default: '100000' },
+    dir: { type: 'string', default: os.tmpdir() },
+  },
+});
+const SECONDS = Number(args.seconds);
+const EVENTS = Number(args.events);
+const BASE = fs.mkdtempSync(path.join(args.dir!, 'bench-writes-'));
+const CONCURRENCY = [1, 4, 32];
+
+/** mulberry32 (flatbush's bench): the same run sees the same data */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const rnd = mulberry32(42);
+const WORDS = 'concert jazz market workshop meetup festival talk yoga run brunch gallery tour night open session community river park'.split(' ');
+const pad = (n: number) => String(n).padStart(2, '0');
+const words = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(rnd() * WORDS.length)]).join(' ');
+
+/** A realistic event record (~1 KB as JSON). */
+function makeEvent(id: number): EventRecord {
+  const day = 1 + Math.floor(rnd() * 28);
+  const hour = 8 + Math.floor(rnd() * 12);
+  const start = `2030-${pad(1 + Math.floor(rnd() * 12))}-${pad(day)} ${pad(hour)}:00:00`;
+  const end = `${start.slice(0, 11)}${pad(hour + 2)}:00:00`;
+  const title = words(4);
+  return {
+    id, authorId: 1, status: 'publish', date: '2029-12-01 10:00:00', dateUtc: '2029-12-01 10:00:00',
+    modified: '2029-12-01 10:00:00', modifiedUtc: '2029-12-01 10:00:00',
+    title, description: `<p>${words(70)}</p>`, excerpt: words(12), slug: `${title.replaceAll(' ', '-')}-${id}`, imageId: 0,
+    timezone: 'America/New_York', timezoneAbbr: 'EST', allDay: false,
+    startLocal: start, endLocal: end, startUtc: start, endUtc: end,
+    costs: ['20'], currencySymbol: '$', currencyPosition: 'prefix', currencyCode: 'USD', website: null,
+    showMap: true, showMapLink: true, hideFromListings: false, sticky: false, featured: rnd() < 0.1, ticketed: false,
+    venueIds: [], organizerIds: [], categoryIds: [], tagIds: [], parentId: 0,
+  };
+}
+
+const OPS: Op[][] = Array.from({ length: 5000 }, (_, i) => [{ t: 'event', a: 'put', rec: makeEvent(i + 1) }]);
+const OP_BYTES = Math.round(OPS.reduce((n, ops) => n + JSON.stringify(ops).length, 0) / OPS.length);
+
+// ---
+
+interface Row { name: string; writers: number | string; perSec: number; perFlush: string; note: string }
+const rows: Row[] = [];
+
+async function benchStore(writers: number): Promise<void> {
+  const dir = path.join(BASE, `store-${writers}`);
+  const store: Store = await openStore(dir, { loadSnapshot() {}, replay() {}, snapshotChunks: () => [] }, { compactBytes: 0 });
+  const run = async (ms: number) => {
+    const until = performance.now() + ms;
+    let done = 0;
+    await Promise.all(Array.from({ length: writers }, async (_, w) => {
+      for (let i = w; performance.now() < until; i += writers) {
+        await store.commit(OPS[i % OPS.length]!);
+        done++;
+      }
+    }));
+    return done;
+  };
+  await run(200); // warm-up
+  const flushes0 = store.stats.flushes;
+  const t0 = performance.now();
+  const done = await run(SECONDS * 1000);
+  const secs = (performance.now() - t0) / 1000;
+  const flushes = store.stats.flushes - flushes0;
+  await store.close();
+  rows.push({ name: 'store journal', writers, perSec: done / secs, perFlush: (done / flushes).toFixed(1), note: `${flushes} datasyncs` });
+}
+
+/** the slice of better-sqlite3 used here (it ships no types) */
+type SqliteCtor = new (file: string) => {
+  pragma(sql: string): unknown;
+  exec(sql: string): void;
+  prepare(sql: string): { run(...params: unknown[]): unknown };
+  close(): void;
+};
+
+async function benchSqlite(): Promise<void> {
+  let Database: SqliteCtor;
+  try {
+    Database = createRequire(import.meta.url)('better-sqlite3') as SqliteCtor;
+  } catch (err) {
+    console.log(`(better-sqlite3 not available: ${(err as Error).message.split('\n')[0]}; SQLite row skipped)`);
+    return;
+  }
+  const db = new Database(path.join(BASE, 'sqlite.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec('CREATE TABLE events (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, body TEXT NOT NULL)');
+  const insert = db.prepare('INSERT OR REPLACE INTO events (id, seq, body) VALUES (?, ?, ?)');
+  let seq = 0;
+  const run = (ms: number) => {
+    const until = performance.now() + ms;
+    let done = 0;
+    while (performance.now() < until) {
+      const op = OPS[seq % OPS.length]![0] as { rec: EventRecord };
+      insert.run(op.rec.id, ++seq, JSON.stringify(op.rec)); // autocommit: one transaction, one WAL fsync
+      done++;
+    }
+    return done;
+  };
+  run(200);
+  const t0 = performance.now();
+  const done = run(SECONDS * 1000);
+  const secs = (performance.now() - t0) / 1000;
+  db.close();
+  rows.push({ name: 'SQLite WAL, synchronous=FULL', writers: '1..32', perSec: done / secs, perFlush: '1.0', note: 'synchronous driver: concurrency cannot help' });
+}
+
+// ---
+
+async function benchStartup(): Promise<void> {
+  const enginePath = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../src/engine/engine.ts');
+  if (!fs.existsSync(enginePath)) {
+    console.log('\n(src/engine/engine.ts does not exist yet: start-up benchmark skipped)');
+    return;
+  }
+  const { Engine } = (await import(pathToFileURL(enginePath).href)) as { Engine: new () => EngineApi };
+  const dir = path.join(BASE, 'startup');
+  const source = new Engine();
+  const events: EventRecord[] = [];
+  for (let i = 0; i < EVENTS; i++) events.push(makeEvent(i + 1));
+  source.bulkLoad({ events, venues: [], organizers: [], terms: [], attachments: [] });
+  events.length = 0;
+  const hooksFor = (engine: EngineApi) => ({
+    loadSnapshot: (chunks: Iterable<unknown>) => engine.loadSnapshotChunks(chunks),
+    replay: (w: { ops: Op[] }) => engine.apply(w.ops),
+    snapshotChunks: () => engine.snapshotChunks(),
+  });
+  const store = await openStore(dir, hooksFor(source), { compactBytes: 0 });
+  await store.commit([{ t: 'event', a: 'put', rec: makeEvent(EVENTS + 1) }]); // applied below, same tick
+  source.apply([{ t: 'event', a: 'put', rec: makeEvent(EVENTS + 1) }]);
+  // the writers' pause is the synchronous capture: snapshotChunks + JSON.stringify
+  const tCapture = performance.now();
+  const chunkLines = [...source.snapshotChunks()].map((c) => JSON.stringify(c));
+  const captureMs = performance.now() - tCapture;
+  chunkLines.length = 0;
+  const t0 = performance.now();
+  await store.compact();
+  const compactMs = performance.now() - t0;
+  await store.close();
+  const bytes = fs.readdirSync(dir).filter((f) => f.startsWith('snapshot.')).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
+
+  globalThis.gc?.();
+  const heap0 = process.memoryUsage().heapUsed;
+  const target = new Engine();
+  const t1 = performance.now();
+  const reopened = await openStore(dir, hooksFor(target), { compactBytes: 0 });
+  const openMs = performance.now() - t1;
+  await reopened.close();
+  globalThis.gc?.();
+  const heapMb = (process.memoryUsage().heapUsed - heap0) / 2 ** 20;
+  console.log(`\nsnapshot of ${EVENTS + 1} events: ${(bytes / 2 ** 20).toFixed(1)} MiB on disk`);
+  console.table([
+    { step: 'capture (sync: snapshotChunks + stringify; writers wait)', ms: Math.round(captureMs) },
+    { step: 'compact() total (capture + write parts + manifest + journal rewrite)', ms: Math.round(compactMs) },
+    { step: 'open (read + sha256 + parse + loadSnapshotChunks)', ms: Math.round(openMs) },
+    { step: `engine heap after open (MiB, approx.)`, ms: Math.round(heapMb) },
+  ]);
+}
+
+// ---
+
+console.log(`durable writes: ~${OP_BYTES} bytes of JSON per write (one event put), ${SECONDS} s per case, dir ${BASE}`);
+try {
+  for (const w of CONCURRENCY) await benchStore(w);
+  await benchSqlite();
+  console.table(rows.map((r) => ({ target: r.name, writers: r.writers, 'acked writes/s': Math.round(r.perSec), 'writes/datasync': r.perFlush, note: r.note })));
+  const sqlite = rows.find((r) => r.name.startsWith('SQLite'));
+  if (sqlite) {
+    for (const r of rows.filter((x) => x !== sqlite)) console.log(`store at ${r.writers} writers: ${(r.perSec / sqlite.perSec).toFixed(2)}x SQLite`);
+  }
+  await benchStartup();
+} finally {
+  fs.rmSync(BASE, { recursive: true, force: true });
+}
