@@ -1,0 +1,461 @@
+// WordPress text behaviour the REST layer needs: slugs, plain-text fields, the post KSES allow-list,
+// the display filters (wptexturize, wpautop), search-term parsing and URL checks.
+// Ports of the WordPress functions of the same names, reduced to their common rules; each function
+// says what it leaves out.
+
+// ---------------------------------------------------------------------------------------------
+// Tags
+
+const SCRIPT_STYLE = /<(script|style)[^>]*?>[\s\S]*?<\/\1\s*>/gi;
+const TAG = /<\/?[A-Za-z!?\/][^>]*(?:>|$)/g;
+
+/** PHP strip_tags(): removes tags and comments; a '<' followed by a space is text. */
+export function stripTags(s: string): string {
+  return s.replace(/<!--[\s\S]*?(?:-->|$)/g, '').replace(TAG, '');
+}
+
+/** wp_strip_all_tags(): script/style elements go with their content, then strip_tags, then trim. */
+export function stripAllTags(s: string): string {
+  return stripTags(s.replace(SCRIPT_STYLE, '')).trim();
+}
+
+/** esc_html(): &, <, >, " and ' as entities; existing entities kept. */
+export function escapeHtml(s: string): string {
+  return normalizeEntities(s).replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+}
+
+/** wp_kses_normalize_entities(), simplified: an '&' that does not start an entity becomes '&amp;'. */
+function normalizeEntities(s: string): string {
+  return s.replace(/&(?!#[0-9]+;|#x[0-9a-f]+;|[a-z][a-z0-9]*;)/gi, '&amp;');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Slugs and plain text
+
+/** remove_accents(): Latin letters lose their marks; a few letters get WordPress's spelled-out forms. */
+const SPECIAL_LETTERS: Record<string, string> = {
+  ß: 'ss', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', đ: 'd', Đ: 'D', ð: 'd', Ð: 'D', þ: 'th', Þ: 'TH',
+  ł: 'l', Ł: 'L', ħ: 'h', Ħ: 'H', ı: 'i', ĳ: 'ij', Ĳ: 'IJ', ŀ: 'l', Ŀ: 'L', ŉ: 'n', ŋ: 'n', Ŋ: 'N', ſ: 's',
+  ª: 'a', º: 'o', '€': 'E',
+};
+
+export function removeAccents(s: string): string {
+  if (!/[^\x00-\x7f]/.test(s)) return s;
+  let out = '';
+  for (const ch of s) {
+    if (ch.charCodeAt(0) < 128) { out += ch; continue; }
+    const special = SPECIAL_LETTERS[ch];
+    if (special !== undefined) { out += special; continue; }
+    const base = ch.normalize('NFD');
+    const first = base.charCodeAt(0);
+    // only letters whose decomposition starts with an ASCII letter are transliterated
+    out += first < 128 && /^[A-Za-z][\u0300-\u036f]+$/.test(base) ? base[0] : ch;
+  }
+  return out;
+}
+
+/**
+ * sanitize_title() with sanitize_title_with_dashes(..., 'save'): strip tags, remove accents, lower case,
+ * whitespace/dots/slashes → '-', other punctuation dropped, non-ASCII kept as lower-case %xx octets,
+ * dashes collapsed and trimmed. Underscores are kept, as in WordPress. '' when nothing is left.
+ */
+export function sanitizeSlug(s: string): string {
+  let t = removeAccents(stripTags(String(s)));
+  // keep escaped octets, drop other percent signs
+  t = t.replace(/%([a-fA-F0-9]{2})/g, '---$1---').replace(/%/g, '').replace(/---([a-fA-F0-9]{2})---/g, '%$1');
+  t = t.toLowerCase();
+  // typographic characters WordPress turns into dashes or drops, matched before URL-encoding
+  t = t.replace(/[\u00a0\u2013\u2014\u2000-\u200a\u2028\u2029\u202f]/g, '-');
+  t = t.replace(/[\u00ad\u00a1\u00bf\u00ab\u00bb\u2039\u203a\u2018\u2019\u201c\u201d\u201a\u201b\u201e\u201f\u2022\u00a9\u00ae\u00b0\u2026\u2122\u00b4\u02ca\u0301\u0341\u0300\u0304\u030c]/g, '');
+  t = t.replace(/\u00d7/g, 'x');
+  t = t.replace(/&nbsp;|&#160;|&ndash;|&#8211;|&mdash;|&#8212;/g, '-');
+  t = t.replace(/\//g, '-');
+  // utf8_uri_encode: remaining non-ASCII characters become lower-case octets
+  t = t.replace(/[^\x00-\x7f]/gu, (ch) => encodeURIComponent(ch).toLowerCase());
+  t = t.replace(/&.+?;/g, '');
+  t = t.replace(/\./g, '-');
+  t = t.replace(/[^%a-z0-9 _-]/g, '');
+  t = t.replace(/\s+/g, '-');
+  t = t.replace(/-+/g, '-');
+  return t.replace(/^-+|-+$/g, '');
+}
+
+/** sanitize_text_field(): lone '<' escaped, tags stripped, line breaks/tabs/space runs → one space, %xx octets removed, trimmed. */
+export function sanitizeTextField(s: string): string {
+  let t = String(s);
+  if (t.includes('<')) {
+    // wp_pre_kses_less_than: a '<' that never closes is text
+    t = t.replace(/<[^>]*?((?=<)|>|$)/g, (m) => (m.includes('>') ? m : m.replace(/</g, '&lt;')));
+    t = stripAllTags(t);
+    t = t.replace(/<\n/g, '&lt;\n');
+  }
+  t = t.replace(/[\r\n\t ]+/g, ' ').trim();
+  let found = false;
+  let prev: string;
+  do {
+    prev = t;
+    t = t.replace(/%[a-f0-9]{2}/gi, '');
+    if (t !== prev) found = true;
+  } while (t !== prev);
+  if (found) t = t.replace(/ +/g, ' ').trim();
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// KSES
+
+const GLOBAL_ATTRS = new Set(['class', 'id', 'style', 'title', 'dir', 'lang', 'role', 'xml:lang']);
+const CELL_ATTRS = ['colspan', 'rowspan', 'width', 'height', 'align', 'valign', 'headers', 'scope', 'abbr'];
+const ALLOWED_TAGS: Record<string, string[]> = {
+  a: ['href', 'target', 'rel', 'name', 'download', 'hreflang', 'referrerpolicy'],
+  abbr: [], acronym: [], address: [], article: [], aside: [], b: [], bdo: [], big: [], blockquote: ['cite'],
+  br: [], caption: ['align'], cite: [], code: [], col: ['span', 'width', 'align', 'valign'], colgroup: ['span', 'width', 'align', 'valign'],
+  dd: [], del: ['datetime', 'cite'], details: ['open'], dfn: [], div: ['align'], dl: [], dt: [], em: [], figure: [], figcaption: [],
+  font: ['color', 'face', 'size'], footer: [], h1: ['align'], h2: ['align'], h3: ['align'], h4: ['align'], h5: ['align'], h6: ['align'],
+  header: [], hgroup: [], hr: ['align', 'noshade', 'size', 'width'], i: [],
+  img: ['src', 'alt', 'width', 'height', 'srcset', 'sizes', 'loading', 'align', 'border', 'hspace', 'vspace', 'longdesc', 'decoding'],
+  ins: ['datetime', 'cite'], kbd: [], label: ['for'], legend: ['align'], li: ['value', 'align'], main: [], mark: [], nav: [],
+  ol: ['start', 'type', 'reversed'], p: ['align'], pre: ['width'], q: ['cite'], s: [], samp: [], section: [], small: [], span: [],
+  strike: [], strong: [], sub: [], summary: [], sup: [],
+  table: ['border', 'cellpadding', 'cellspacing', 'width', 'align', 'bgcolor', 'summary'],
+  tbody: ['align', 'valign'], td: CELL_ATTRS, tfoot: ['align', 'valign'], th: CELL_ATTRS, thead: ['align', 'valign'],
+  tr: ['align', 'valign', 'bgcolor'], tt: [], u: [], ul: ['type'], var: [],
+};
+/** Elements removed together with everything inside them. */
+const DROPPED_WITH_CONTENT = new Set(['script', 'style', 'iframe', 'object', 'embed', 'form', 'applet', 'noscript', 'frameset', 'frame', 'textarea', 'select', 'title', 'head', 'svg', 'math', 'template']);
+const URL_ATTRS = new Set(['href', 'src', 'cite', 'longdesc', 'action', 'srcset']);
+const ALLOWED_PROTOCOLS = new Set(['http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed', 'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn']);
+
+const ATTR = /([^\s=\/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+)))?/g;
+
+function hasBadProtocol(value: string): boolean {
+  // decode what browsers decode before looking at the scheme: entities, control characters, whitespace
+  const decoded = value
+    .replace(/&#x([0-9a-f]+);?/gi, (_m, h: string) => String.fromCodePoint(parseInt(h, 16)))
+    .replace(/&#([0-9]+);?/g, (_m, d: string) => String.fromCodePoint(+d))
+    .replace(/&colon;/gi, ':')
+    .replace(/[\x00-\x20]/g, '');
+  const m = /^([^:\/?#]+):/.exec(decoded);
+  return m !== null && !ALLOWED_PROTOCOLS.has(m[1].toLowerCase());
+}
+
+function cleanAttributes(tag: string, raw: string): string {
+  const allowed = ALLOWED_TAGS[tag];
+  let out = '';
+  ATTR.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = ATTR.exec(raw)) !== null) {
+    const name = m[1].toLowerCase();
+    const value = m[2] ?? m[3] ?? m[4];
+    if (name.startsWith('on')) continue;
+    if (!GLOBAL_ATTRS.has(name) && !allowed.includes(name) && !/^(?:aria|data)-[a-z0-9_-]+$/.test(name)) continue;
+    if (value === undefined) {
+      out += ` ${name}`;
+      continue;
+    }
+    if (URL_ATTRS.has(name) && hasBadProtocol(value)) continue;
+    if (name === 'style' && /expression|javascript:|behavior|url\s*\(/i.test(value)) continue;
+    out += ` ${name}="${normalizeEntities(value).replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}"`;
+  }
+  return out;
+}
+
+/**
+ * wp_kses_post() for users without unfiltered_html: allowed tags keep their allowed attributes; on* attributes and
+ * URLs with other protocols (javascript:, data:, vbscript:...) are dropped; script/style/iframe/object/embed/form
+ * (and similar) elements are removed with their content; other tags are stripped but their text kept; a '<' or '>'
+ * that is not part of a tag is escaped; stray '&' becomes '&amp;'. Comments are kept.
+ */
+export function kses(html: string): string {
+  const s = String(html);
+  let out = '';
+  let i = 0;
+  const n = s.length;
+  let text = '';
+  const flushText = (): void => {
+    out += normalizeEntities(text).replace(/>/g, '&gt;');
+    text = '';
+  };
+  while (i < n) {
+    const lt = s.indexOf('<', i);
+    if (lt < 0) { text += s.slice(i); break; }
+    text += s.slice(i, lt);
+    if (s.startsWith('<!--', lt)) {
+      const end = s.indexOf('-->', lt + 4);
+      const body = end < 0 ? s.slice(lt + 4) : s.slice(lt + 4, end);
+      flushText();
+      const inner = kses(body).replace(/--+/g, '-').replace(/-$/, '');
+      if (inner !== '') out += `<!--${inner}-->`;
+      i = end < 0 ? n : end + 3;
+      continue;
+    }
+    const m = /^<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^>]*?)?)\s*(\/?)>/.exec(s.slice(lt, lt + 4096));
+    if (m === null) {
+      // not a tag: a stray '<'
+      text += '&lt;';
+      i = lt + 1;
+      continue;
+    }
+    const closing = m[1] === '/';
+    const tag = m[2].toLowerCase();
+    i = lt + m[0].length;
+    if (DROPPED_WITH_CONTENT.has(tag)) {
+      if (!closing) {
+        const close = new RegExp(`</${tag}\\s*>`, 'i');
+        const rest = s.slice(i);
+        const cm = close.exec(rest);
+        i = cm === null ? n : i + cm.index + cm[0].length;
+      }
+      continue;
+    }
+    if (!(tag in ALLOWED_TAGS)) continue; // tag stripped, text kept
+    flushText();
+    if (closing) { out += `</${tag}>`; continue; }
+    const selfClose = m[4] === '/' || /\/\s*$/.test(m[3]);
+    const attrs = cleanAttributes(tag, m[3].replace(/\/\s*$/, ''));
+    out += `<${tag}${attrs}${selfClose ? ' /' : ''}>`;
+  }
+  flushText();
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Display filters
+
+const SP = '(?:[\\r\\n\\t ]|\\u00a0|&nbsp;)';
+const NO_TEXTURIZE = new Set(['pre', 'code', 'kbd', 'style', 'script', 'tt']);
+
+const TEXTURIZE_RULES: [RegExp, string][] = [
+  // static characters
+  [/\.\.\./g, '&#8230;'],
+  [/``/g, '&#8220;'],
+  [/''/g, '&#8221;'],
+  [/ \(tm\)/gi, ' &#8482;'],
+  // single quotes
+  [new RegExp(`'(\\d\\d)'(?=$|[.,:;!?)}\\-\\]]|&gt;|${SP})`, 'g'), '&#8217;$1&#8217;'],
+  [new RegExp(`'(\\d\\d)"(?=$|[.,:;!?)}\\-\\]]|&gt;|${SP})`, 'g'), '&#8217;$1&#8221;'],
+  [/'(?=\d\d(?:$|(?![%\d]|[.,]\d)))/g, '&#8217;'],
+  [new RegExp(`(?<=^|[(\\[{"\\-]|&lt;|${SP})'`, 'g'), '&#8216;'],
+  [new RegExp(`(?<!${SP})'(?!$|[.,:;!?"'(){}\\[\\]\\-]|&[lg]t;|${SP})`, 'g'), '&#8217;'],
+  // double quotes
+  [new RegExp(`(?<=^|[(\\[{\\-]|&lt;|${SP})"(?!${SP})`, 'g'), '&#8220;'],
+  // dashes
+  [/---/g, '&#8212;'],
+  [new RegExp(`(?<=^|${SP})--(?=$|${SP})`, 'g'), '&#8212;'],
+  [/(?<!xn)--/g, '&#8211;'],
+  [new RegExp(`(?<=^|${SP})-(?=$|${SP})`, 'g'), '&#8211;'],
+  // primes and the remaining closing quotes
+  [/(?<=\d)'/g, '&#8242;'],
+  [/'/g, '&#8217;'],
+  [/(?<=\d)"/g, '&#8243;'],
+  [/"/g, '&#8221;'],
+  // 9x9 dimensions
+  [/\b(\d[\d.,]*)x(\d[\d.,]*)\b/g, '$1&#215;$2'],
+  // lone ampersands
+  [/&(?!#(?:\d+|x[a-f0-9]+);|[a-z1-4]{1,8};)/gi, '&#038;'],
+];
+
+function texturizeText(t: string): string {
+  for (const [re, to] of TEXTURIZE_RULES) t = t.replace(re, to);
+  return t;
+}
+
+/**
+ * wptexturize(), the common rules: '...' → &#8230;, straight quotes → &#8216; &#8217; &#8220; &#8221;,
+ * apostrophes → &#8217;, quotes after digits → primes &#8242;/&#8243;, '---' and ' -- ' → &#8212;, '--' and ' - ' → &#8211;,
+ * 2x3 → 2&#215;3, lone '&' → &#038;. Tags and the contents of pre/code/kbd/style/script/tt are left alone.
+ * Not ported: cockney contractions, shortcodes, the sentence-level prime/quote pairing of wptexturize_primes.
+ */
+export function texturize(s: string): string {
+  const text = String(s);
+  if (text.trim() === '') return text;
+  const parts = text.split(/(<!--[\s\S]*?-->|<[^>]*>)/);
+  const stack: string[] = [];
+  let out = '';
+  for (let k = 0; k < parts.length; k++) {
+    const part = parts[k];
+    if (k % 2 === 1) {
+      out += part;
+      const m = /^<(\/?)([a-zA-Z][a-zA-Z0-9]*)/.exec(part);
+      if (m !== null) {
+        const tag = m[2].toLowerCase();
+        if (NO_TEXTURIZE.has(tag)) {
+          if (m[1] === '/') {
+            const at = stack.lastIndexOf(tag);
+            if (at >= 0) stack.splice(at, 1);
+          } else if (!part.endsWith('/>')) {
+            stack.push(tag);
+          }
+        }
+      }
+      continue;
+    }
+    out += stack.length > 0 || part === '' ? part : texturizeText(part);
+  }
+  return out;
+}
+
+const ALLBLOCKS = '(?:table|thead|tfoot|caption|col|colgroup|tbody|tr|td|th|div|dl|dd|dt|ul|ol|li|pre|form|map|area|blockquote|address|style|p|h[1-6]|hr|fieldset|legend|section|article|aside|hgroup|header|footer|nav|figure|figcaption|details|menu|summary)';
+
+/** wpautop(): paragraphs (blank-line separated) wrapped in <p>, single newlines → <br />, no <p> around block elements, <pre> untouched. */
+export function autop(html: string, br = true): string {
+  let text = String(html);
+  if (text.trim() === '') return '';
+  text += '\n';
+  const preTags = new Map<string, string>();
+  if (text.includes('<pre')) {
+    const parts = text.split('</pre>');
+    const last = parts.pop()!;
+    text = '';
+    let idx = 0;
+    for (const part of parts) {
+      const start = part.indexOf('<pre');
+      if (start < 0) { text += part; continue; }
+      const name = `<pre wp-pre-tag-${idx}></pre>`;
+      preTags.set(name, part.slice(start) + '</pre>');
+      text += part.slice(0, start) + name;
+      idx++;
+    }
+    text += last;
+  }
+  text = text.replace(/<br\s*\/?>\s*<br\s*\/?>/g, '\n\n');
+  text = text.replace(new RegExp(`(<${ALLBLOCKS}[\\s/>])`, 'g'), '\n\n$1');
+  text = text.replace(new RegExp(`(</${ALLBLOCKS}>)`, 'g'), '$1\n\n');
+  text = text.replace(/(<hr\s*?\/?>)/g, '$1\n\n');
+  text = text.replace(/\r\n|\r/g, '\n');
+  // newlines inside tags are protected
+  text = text.replace(/<[^>]*>/g, (tag) => tag.replace(/\n/g, ' <!-- wpnl --> '));
+  if (text.includes('<figcaption')) {
+    text = text.replace(/\s*(<figcaption[^>]*>)/g, '$1').replace(/<\/figcaption>\s*/g, '</figcaption>');
+  }
+  text = text.replace(/\n\n+/g, '\n\n');
+  const paragraphs = text.split(/\n\s*\n/).filter((p) => p !== '');
+  text = '';
+  for (const p of paragraphs) text += '<p>' + p.replace(/^\n+|\n+$/g, '') + '</p>\n';
+  text = text.replace(/<p>\s*<\/p>/g, '');
+  text = text.replace(/<p>([^<]+)<\/(div|address|form)>/g, '<p>$1</p></$2>');
+  text = text.replace(new RegExp(`<p>\\s*(</?${ALLBLOCKS}[^>]*>)\\s*</p>`, 'g'), '$1');
+  text = text.replace(/<p>(<li.+?)<\/p>/g, '$1');
+  text = text.replace(/<p><blockquote([^>]*)>/gi, '<blockquote$1><p>');
+  text = text.split('</blockquote></p>').join('</p></blockquote>');
+  text = text.replace(new RegExp(`<p>\\s*(</?${ALLBLOCKS}[^>]*>)`, 'g'), '$1');
+  text = text.replace(new RegExp(`(</?${ALLBLOCKS}[^>]*>)\\s*</p>`, 'g'), '$1');
+  if (br) {
+    text = text.replace(/<(script|style|svg|math)[\s\S]*?<\/\1>/g, (m) => m.replace(/\n/g, '<WPPreserveNewline />'));
+    text = text.replace(/<br>|<br\/>/g, '<br />');
+    text = text.replace(/(?<!<br \/>)\s*\n/g, '<br />\n');
+    text = text.split('<WPPreserveNewline />').join('\n');
+  }
+  text = text.replace(new RegExp(`(</?${ALLBLOCKS}[^>]*>)\\s*<br />`, 'g'), '$1');
+  text = text.replace(/<br \/>(\s*<\/?(?:p|li|div|dl|dd|dt|th|pre|td|ul|ol)[^>]*>)/g, '$1');
+  text = text.replace(/\n<\/p>$/, '</p>');
+  for (const [name, original] of preTags) text = text.split(name).join(original);
+  if (text.includes('<!-- wpnl -->')) text = text.split(' <!-- wpnl --> ').join('\n').split('<!-- wpnl -->').join('\n');
+  return text;
+}
+
+/** convert_chars(): lone '&' → &#038;, <br>/<hr> → self-closing form. */
+function convertChars(s: string): string {
+  return s.replace(/&([^#])(?![a-z1-4]{1,8};)/gi, '&#038;$1').replace(/<br>/g, '<br />').replace(/<hr>/g, '<hr />');
+}
+
+/** the_title filter output: texturize + convert_chars + trim. */
+export function displayTitle(raw: string): string {
+  return convertChars(texturize(String(raw))).trim();
+}
+
+/** the_content filter output: texturize + autop + trim ('' stays ''). */
+export function displayContent(raw: string): string {
+  const s = String(raw);
+  if (s.trim() === '') return '';
+  return autop(texturize(s)).trim();
+}
+
+/** the_excerpt filter output: '' stays ''; else texturize + convert_chars + autop + trim. */
+export function displayExcerpt(raw: string): string {
+  const s = String(raw);
+  if (s.trim() === '') return '';
+  return autop(convertChars(texturize(s))).trim();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Search
+
+/** NFD, combining marks stripped, lower case: the accent- and case-insensitive form both sides are compared in. */
+export function foldForSearch(s: string): string {
+  return String(s).normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+}
+
+const STOPWORDS = new Set(['about', 'an', 'are', 'as', 'at', 'be', 'by', 'com', 'for', 'from', 'how', 'in', 'is', 'it', 'of', 'on', 'or', 'that', 'the', 'this', 'to', 'was', 'what', 'when', 'where', 'who', 'will', 'with', 'www']);
+
+/**
+ * WP_Query::parse_search(): quoted phrases stay whole, other terms split on spaces, tabs, commas, '+' and quotes;
+ * single letters, lone dashes and stopwords dropped; nothing left or more than 9 terms → the whole string is one term;
+ * a term starting with '-' is an exclusion. Terms are returned folded (foldForSearch).
+ */
+export function parseSearch(s: string): { include: string[]; exclude: string[] } {
+  const q = String(s).replace(/[\r\n]/g, '');
+  const matches = q.match(/".*?("|$)|((?<=[\t ",+])|^)[^\t ",+]+/g);
+  let terms: string[] = [];
+  if (matches !== null) {
+    for (const raw of matches) {
+      const term = /^".+"$/.test(raw) ? raw.replace(/^["']+|["']+$/g, '') : raw.replace(/^["' ]+|["' ]+$/g, '');
+      if (term === '' || (term.length === 1 && /^[a-z-]$/i.test(term))) continue;
+      if (STOPWORDS.has(term.toLowerCase())) continue;
+      terms.push(term);
+    }
+  }
+  if (terms.length === 0 || terms.length > 9) terms = [q];
+  const include: string[] = [];
+  const exclude: string[] = [];
+  for (const term of terms) {
+    if (term.startsWith('-')) {
+      const rest = foldForSearch(term.slice(1));
+      if (rest !== '') exclude.push(rest);
+    } else {
+      const folded = foldForSearch(term);
+      if (folded !== '') include.push(folded);
+    }
+  }
+  return { include, exclude };
+}
+
+/** Venue/organizer search words (spec/filters.md §2): the folded string split on every run of characters other than ASCII letters, digits and '-'. */
+export function linkedPostSearchWords(s: string): string[] {
+  return foldForSearch(s).split(/[^A-Za-z0-9-]+/).filter((w) => w !== '');
+}
+
+// ---------------------------------------------------------------------------------------------
+// URLs
+
+/** Characters esc_url() keeps; anything else is stripped (so a URL containing them is not "clean"). */
+const URL_STRIP = /[^a-z0-9\-~+_.?#=!&;,\/:%@$|*'()\[\]\x80-\uffff]/gi;
+
+/** A URL TEC accepts for `website`: esc_url_raw() leaves it unchanged and it is an absolute http(s) URL with a host. 'foo' → false. */
+export function isValidUrl(s: string): boolean {
+  if (typeof s !== 'string' || s === '' || s !== s.trim()) return false;
+  if (s.replace(URL_STRIP, '') !== s) return false;
+  if (!/^https?:\/\/[^\/?#\s]+/i.test(s)) return false;
+  try {
+    const u = new URL(s);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * esc_url() for output: spaces → %20, disallowed characters stripped, 'http://' prepended to scheme-less
+ * host-like values, disallowed protocols → '', '&' → &#038; and "'" → &#039;.
+ */
+export function escapeUrl(s: string): string {
+  let url = String(s).trim();
+  if (url === '') return '';
+  url = url.replace(/ /g, '%20').replace(URL_STRIP, '');
+  if (url === '') return '';
+  if (!url.includes(':') && !/^[\/#?]/.test(url) && !/^[a-z0-9-]+?\.php/i.test(url)) url = 'http://' + url;
+  const scheme = /^([^:\/?#]+):/.exec(url);
+  if (scheme !== null && !ALLOWED_PROTOCOLS.has(scheme[1].toLowerCase())) return '';
+  url = url.replace(/&(?!#[0-9]+;|#x[0-9a-f]+;|[a-z][a-z0-9]*;)/gi, '&#038;').replace(/&amp;/g, '&#038;');
+  return url.replace(/'/g, '&#039;');
+}
