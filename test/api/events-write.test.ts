@@ -1,0 +1,373 @@
+// Event creates and updates through the embedding API (spec/writes.md §1, tests-catalog
+// EventInsertionCest / EventUpdateCest). Clock: Wednesday 2026-03-04 15:00 UTC (10:00 New York,
+// EST; New York switches to EDT on 2026-03-08).
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { baseEvent, makeCalendar, rejects } from '../helpers/calendar.ts';
+
+const create = suite('events :: create');
+
+create('required fields missing → rest_missing_callback_param listing them', async () => {
+  const { cal } = await makeCalendar();
+  const err = await rejects(cal.events.create({ title: 'x' }), 'rest_missing_callback_param', 400);
+  assert.equal(err.data.params, ['start_date', 'end_date']);
+});
+
+create('empty or unparseable required values → rest_invalid_param', async () => {
+  const { cal } = await makeCalendar();
+  for (const bad of [{ title: '' }, { start_date: '' }, { start_date: 'not a strtotime parsable string' }, { end_date: '' }, { end_date: 'not a strtotime parsable string' }]) {
+    const err = await rejects(cal.events.create({ ...baseEvent, ...bad }), 'rest_invalid_param', 400);
+    assert.equal(Object.keys(err.data.params as object), Object.keys(bad));
+  }
+});
+
+create('bad optional values → 400 each (author 23 / "", date foo, date_utc foo, website foo)', async () => {
+  const { cal } = await makeCalendar();
+  for (const bad of [{ author: 23 }, { author: '' }, { date: 'foo' }, { date_utc: 'foo' }, { website: 'foo' }, { timezone: 'Mars/Olympus' }, { status: 'kinda' }]) {
+    await rejects(cal.events.create({ ...baseEvent, ...bad }), 'rest_invalid_param', 400);
+  }
+});
+
+create('site New York: natural language dates, UTC copies and abbreviations', async () => {
+  const { cal } = await makeCalendar({ timezone: 'America/New_York' });
+  const cases: Array<[string, string, string, string, string]> = [
+    ['tomorrow 9am', 'tomorrow 11am', '2026-03-05 09:00:00', '2026-03-05 14:00:00', 'EST'],
+    ['tomorrow 11am', 'tomorrow 1pm', '2026-03-05 11:00:00', '2026-03-05 16:00:00', 'EST'],
+    ['next wednesday 4pm', 'next wednesday 5pm', '2026-03-11 16:00:00', '2026-03-11 20:00:00', 'EDT'],
+  ];
+  for (const [start, end, local, utc, abbr] of cases) {
+    const ev = await cal.events.create({ title: 'NL', start_date: start, end_date: end });
+    assert.is(ev.start_date, local, start);
+    assert.is(ev.utc_start_date, utc, start);
+    assert.is(ev.timezone, 'America/New_York');
+    assert.is(ev.timezone_abbr, abbr);
+    assert.equal(ev.start_date_details, {
+      year: local.slice(0, 4), month: local.slice(5, 7), day: local.slice(8, 10), hour: local.slice(11, 13), minutes: '00', seconds: '00',
+    });
+  }
+});
+
+create('timezone parameter: dates read in that zone (site Australia/Darwin)', async () => {
+  const { cal } = await makeCalendar({ timezone: 'Australia/Darwin' });
+  const hk = await cal.events.create({ title: 'HK', start_date: '2018-01-01 4pm', end_date: '2018-01-01 5pm', timezone: 'Asia/Hong_Kong' });
+  assert.is(hk.timezone, 'Asia/Hong_Kong');
+  assert.is(hk.start_date, '2018-01-01 16:00:00');
+  assert.is(hk.utc_start_date, '2018-01-01 08:00:00');
+  assert.is(hk.utc_end_date, '2018-01-01 09:00:00');
+  const ny = await cal.events.create({ title: 'NY', start_date: 'tomorrow 9am', end_date: 'tomorrow 11am', timezone: 'America/New_York' });
+  assert.is(ny.start_date, '2026-03-05 09:00:00');
+  assert.is(ny.utc_start_date, '2026-03-05 14:00:00');
+  const dflt = await cal.events.create({ title: 'site zone', start_date: 'tomorrow 9am', end_date: 'tomorrow 11am' });
+  assert.is(dflt.timezone, 'Australia/Darwin');
+  // it is already Thursday 00:30 in Darwin
+  assert.is(dflt.start_date, '2026-03-06 09:00:00');
+  assert.is(dflt.utc_start_date, '2026-03-05 23:30:00');
+});
+
+create('all-day: local bounds 00:00:00 → 23:59:59, multi-day keeps the last day', async () => {
+  const { cal } = await makeCalendar({ timezone: 'America/New_York' });
+  const one = await cal.events.create({ title: 'All day', all_day: true, start_date: 'tomorrow 00:00:00', end_date: 'tomorrow 23:59:59' });
+  assert.is(one.all_day, true);
+  assert.is(one.start_date, '2026-03-05 00:00:00');
+  assert.is(one.end_date, '2026-03-05 23:59:59');
+  assert.is(one.utc_start_date, '2026-03-05 05:00:00');
+  const multi = await cal.events.create({ title: 'Multi', all_day: 'true', start_date: 'tomorrow 9am', end_date: '+5 days 11am' });
+  assert.is(multi.start_date, '2026-03-05 00:00:00');
+  assert.is(multi.end_date, '2026-03-09 23:59:59');
+  assert.is(multi.utc_end_date, '2026-03-10 03:59:59');
+});
+
+create('end before start → end moved to start', async () => {
+  const { cal } = await makeCalendar();
+  const ev = await cal.events.create({ title: 'x', start_date: '2026-05-01 10:00:00', end_date: '2026-05-01 08:00:00' });
+  assert.is(ev.end_date, '2026-05-01 10:00:00');
+});
+
+create('representation basics: content filters, slug, author, permalink website, flags default false', async () => {
+  const { cal } = await makeCalendar();
+  const ev = await cal.events.create({ ...baseEvent, title: 'An event', description: 'An event content', excerpt: 'An event excerpt' });
+  assert.is(ev.slug, 'an-event');
+  assert.is(ev.description, '<p>An event content</p>');
+  assert.is(ev.excerpt, '<p>An event excerpt</p>');
+  assert.is(ev.author, '1');
+  assert.is(ev.status, 'publish');
+  assert.is(ev.url, 'http://example.com/event/an-event/');
+  assert.is(ev.rest_url, `http://example.com/wp-json/tribe/events/v1/events/${ev.id}`);
+  assert.is(ev.website, ev.url);
+  assert.is(ev.global_id, `example.com?id=${ev.id}`);
+  assert.equal(ev.global_id_lineage, [ev.global_id]);
+  assert.is(ev.image, false);
+  for (const f of ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured']) assert.is(ev[f], false, f);
+  assert.equal(ev.categories, []);
+  assert.equal(ev.venue, []);
+  assert.equal(ev.organizer, []);
+  assert.equal(ev.custom_fields, []);
+  assert.not.ok('json_ld' in ev);
+  const keys = Object.keys(ev);
+  assert.equal(keys.slice(0, 5), ['id', 'global_id', 'global_id_lineage', 'author', 'status']);
+  assert.equal(keys.slice(-5), ['categories', 'tags', 'venue', 'organizer', 'custom_fields']);
+  const dup = await cal.events.create({ ...baseEvent, title: 'An event' });
+  assert.is(dup.slug, 'an-event-2');
+});
+
+create('read-only fields in the body are ignored', async () => {
+  const { cal } = await makeCalendar();
+  const bogus = { url: 'http://x/', rest_url: 'http://example.com/api/x', utc_start_date: 'foo', timezone_abbr: 'XYZ', cost_details: 'foo', start_date_details: 'foo' };
+  const ev = await cal.events.create({ ...baseEvent, ...bogus });
+  for (const [k, v] of Object.entries(bogus)) assert.not.equal(ev[k], v, k);
+});
+
+create('cost as a string and as an array', async () => {
+  const { cal } = await makeCalendar();
+  const one = await cal.events.create({ ...baseEvent, cost: '20$' });
+  assert.is(one.cost, '20$');
+  assert.equal(one.cost_details, { currency_symbol: '$', currency_code: '', currency_position: 'postfix', values: ['20'] });
+  const many = await cal.events.create({ ...baseEvent, cost: ['0$', '20$', '30$'] });
+  assert.is(many.cost, 'Free – 30$');
+  assert.equal((many.cost_details as { values: string[] }).values, ['0', '20', '30']);
+});
+
+create('presentation flags by editors and authors; hide_from_listings truthy/falsy', async () => {
+  const { cal, users } = await makeCalendar();
+  for (const who of [users.editor.login, users.author.login]) {
+    for (const flag of ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured']) {
+      const ev = await cal.events.create({ ...baseEvent, [flag]: true }, who);
+      assert.is(ev[flag], true, `${who} ${flag}`);
+    }
+  }
+  assert.is((await cal.events.create({ ...baseEvent, hide_from_listings: 'false' })).hide_from_listings, false);
+  assert.is((await cal.events.create({ ...baseEvent, hide_from_listings: 'true' })).hide_from_listings, true);
+});
+
+create('statuses by role: contributor publish → pending, default draft with empty slug', async () => {
+  const { cal, users } = await makeCalendar();
+  const c = await cal.events.create({ ...baseEvent, status: 'publish' }, users.contributor.login);
+  assert.is(c.status, 'pending');
+  assert.is(c.slug, '');
+  assert.is(c.url, `http://example.com/?post_type=tribe_events&p=${c.id}`);
+  assert.is(c.author, String(users.contributor.id));
+  assert.is((await cal.events.create(baseEvent, users.contributor.login)).status, 'draft');
+  for (const role of ['administrator', 'editor', 'author'] as const) {
+    assert.is((await cal.events.create({ ...baseEvent, status: 'publish' }, users[role].login)).status, 'publish');
+  }
+});
+
+create('permissions: anonymous 401, subscriber 403, validation before permission', async () => {
+  const { cal, users } = await makeCalendar();
+  await rejects(cal.events.create(baseEvent, null), 'rest_forbidden', 401);
+  await rejects(cal.events.create(baseEvent, users.subscriber.login), 'rest_forbidden', 403);
+  await rejects(cal.events.create({ ...baseEvent, start_date: 'nope' }, null), 'rest_invalid_param', 400);
+  await rejects(cal.events.create({ title: 'x' }, null), 'rest_missing_callback_param', 400);
+});
+
+create('author and publication dates', async () => {
+  const { cal, users } = await makeCalendar({ timezone: 'America/New_York' });
+  const a = await cal.events.create({ ...baseEvent, author: users.author.id });
+  assert.is(a.author, String(users.author.id));
+  const d = await cal.events.create({ ...baseEvent, date: 'tomorrow 9am' });
+  assert.is(d.date, '2026-03-05 09:00:00');
+  assert.is(d.date_utc, '2026-03-05 14:00:00');
+  const g = await cal.events.create({ ...baseEvent, date_utc: 'tomorrow 9am' });
+  assert.is(g.date_utc, '2026-03-05 09:00:00');
+  assert.is(g.date, '2026-03-05 04:00:00');
+});
+
+create.run();
+
+// ---
+
+const links = suite('events :: venues, organizers, terms');
+
+links('existing venue id and inline venues with every field', async () => {
+  const { cal } = await makeCalendar();
+  const v = await cal.venues.create({ venue: 'Hall' });
+  const ev = await cal.events.create({ ...baseEvent, venue: v.id });
+  assert.is((ev.venue as { id: number }).id, v.id);
+  const inline = {
+    venue: 'White House', address: '1600 Pennsylvania Ave NW', city: 'Washington', country: 'United States',
+    state: 'DC', province: '', stateProvince: 'DC', zip: '20500', phone: '+1 202-456-1111',
+    description: 'Home', website: 'http://whitehouse.gov', show_map: true, show_map_link: true,
+  };
+  const ev2 = await cal.events.create({ ...baseEvent, venue: inline });
+  const venue = ev2.venue as Record<string, unknown>;
+  assert.type(venue.id, 'number');
+  for (const k of ['address', 'city', 'country', 'zip', 'phone', 'website']) assert.is(venue[k], (inline as Record<string, unknown>)[k], k);
+  assert.is(venue.stateprovince, 'DC');
+  assert.is(venue.description, '<p>Home</p>');
+  assert.is(venue.show_map, true);
+});
+
+links('organizers: ids in order, inline creation, mixed', async () => {
+  const { cal } = await makeCalendar();
+  const o1 = await cal.organizers.create({ organizer: 'One' });
+  const o2 = await cal.organizers.create({ organizer: 'Two' });
+  const ev = await cal.events.create({ ...baseEvent, organizer: [o2.id, o1.id] });
+  assert.equal((ev.organizer as Array<{ id: number }>).map((o) => o.id), [o2.id, o1.id]);
+  const single = await cal.events.create({ ...baseEvent, organizer: o1.id });
+  assert.is((single.organizer as unknown[]).length, 1);
+  const mixed = await cal.events.create({ ...baseEvent, organizer: [{ organizer: 'Organizer A' }, { id: o1.id }, { id: o2.id }, { organizer: 'Organizer C' }] });
+  const ids = (mixed.organizer as Array<{ id: number }>).map((o) => o.id);
+  assert.is(ids.length, 4);
+  assert.ok(ids.includes(o1.id as number) && ids.includes(o2.id as number));
+  await rejects(cal.events.create({ ...baseEvent, organizer: [{ id: 999 }] }), 'rest_invalid_param', 400);
+  await rejects(cal.events.create({ ...baseEvent, venue: { id: o1.id } }), 'rest_invalid_param', 400);
+});
+
+links('a failed write leaves nothing behind (inline venue + bad organizer)', async () => {
+  const { cal } = await makeCalendar();
+  await rejects(cal.events.create({ ...baseEvent, venue: { venue: 'Orphan Hall' }, organizer: [{ id: 424242 }] }), 'rest_invalid_param', 400);
+  assert.is((await cal.venues.list({ search: 'Orphan' })).total, 0);
+  await rejects(cal.events.create({ ...baseEvent, categories: 'brand-new', website: 'nope' }), 'rest_invalid_param', 400);
+  assert.is((await cal.categories.list({ hide_empty: false })).total, 0);
+});
+
+links('categories and tags: ids, names (created), empty, mixed; ordered by name', async () => {
+  const { cal } = await makeCalendar();
+  const cat2 = await cal.categories.create({ name: 'cat2' });
+  const cat1 = await cal.categories.create({ name: 'cat1' });
+  const ids = await cal.events.create({ ...baseEvent, categories: [cat2.id, cat1.id] });
+  assert.equal((ids.categories as Array<{ id: number }>).map((c) => c.id), [cat1.id, cat2.id]);
+  const named = await cal.events.create({ ...baseEvent, categories: 'cat3,cat4' });
+  assert.equal((named.categories as Array<{ name: string }>).map((c) => c.name), ['cat3', 'cat4']);
+  const none = await cal.events.create({ ...baseEvent, categories: '' });
+  assert.equal(none.categories, []);
+  const mixed = await cal.events.create({ ...baseEvent, tags: [String(9999), 'tag2', 'tag1'] });
+  assert.equal((mixed.tags as Array<{ name: string }>).map((t) => t.name), ['tag1', 'tag2']);
+  const term = (ids.categories as Array<Record<string, unknown>>)[0];
+  assert.equal(Object.keys(term), ['name', 'slug', 'term_group', 'term_taxonomy_id', 'taxonomy', 'description', 'parent', 'count', 'filter', 'id', 'urls']);
+  assert.is(term.count, 1);
+  assert.is(term.filter, 'raw');
+});
+
+links('a venue rename shows inside events (cache invalidation)', async () => {
+  const { cal } = await makeCalendar();
+  const v = await cal.venues.create({ venue: 'Old Name' });
+  const ev = await cal.events.create({ ...baseEvent, venue: v.id, categories: 'music' });
+  assert.is(((await cal.events.list()).items[0].venue as { venue: string }).venue, 'Old Name');
+  await cal.venues.update(v.id as number, { venue: 'New Name' });
+  const cat = (ev.categories as Array<{ id: number }>)[0];
+  await cal.categories.update(cat.id, { name: 'Musique' });
+  const item = (await cal.events.list()).items[0];
+  assert.is((item.venue as { venue: string }).venue, 'New Name');
+  assert.is((item.categories as Array<{ name: string }>)[0].name, 'Musique');
+});
+
+links.run();
+
+// ---
+
+const update = suite('events :: update');
+
+update('dates change only when both are sent; timezone re-interprets', async () => {
+  const { cal } = await makeCalendar({ timezone: 'America/New_York' });
+  const ev = await cal.events.create({ title: 'u', start_date: 'tomorrow 9am', end_date: 'tomorrow 11am' });
+  const one = await cal.events.update(ev.id as number, { start_date: 'tomorrow 1pm' });
+  assert.is(one.start_date, '2026-03-05 09:00:00');
+  const both = await cal.events.update(ev.id as number, { start_date: 'tomorrow 11am', end_date: 'tomorrow 1pm' });
+  assert.is(both.start_date, '2026-03-05 11:00:00');
+  assert.is(both.utc_start_date, '2026-03-05 16:00:00');
+  const paris = await cal.events.update(ev.id as number, { start_date: 'tomorrow 9am', end_date: 'tomorrow 11am', timezone: 'Europe/Paris' });
+  assert.is(paris.timezone, 'Europe/Paris');
+  assert.is(paris.start_date, '2026-03-05 09:00:00');
+  assert.is(paris.utc_start_date, '2026-03-05 08:00:00');
+  assert.is(paris.timezone_abbr, 'CET');
+});
+
+update('update resets: flags, website, organizers; all-day turned off by dates without all_day', async () => {
+  const { cal } = await makeCalendar();
+  const o = await cal.organizers.create({ organizer: 'O' });
+  const ev = await cal.events.create({ ...baseEvent, featured: true, sticky: true, show_map: true, website: 'http://a.example.org', organizer: o.id, all_day: true });
+  const up = await cal.events.update(ev.id as number, { title: 'renamed' });
+  assert.is(up.title, 'renamed');
+  assert.is(up.featured, false);
+  assert.is(up.sticky, false);
+  assert.is(up.show_map, false);
+  assert.is(up.website, '');
+  assert.equal(up.organizer, []);
+  assert.is(up.all_day, true);
+  const timed = await cal.events.update(ev.id as number, baseEvent);
+  assert.is(timed.all_day, false);
+  assert.is(timed.start_date, baseEvent.start_date);
+});
+
+update('slug renames and by-slug resolution', async () => {
+  const { cal } = await makeCalendar();
+  const ev = await cal.events.create(baseEvent);
+  const up = await cal.events.update(ev.id as number, { slug: 'an-interesting-event' });
+  assert.is(up.slug, 'an-interesting-event');
+  assert.is((await cal.events.get('an-interesting-event')).id, ev.id);
+  const again = await cal.events.update('an-interesting-event', { title: 'Via slug' });
+  assert.is(again.title, 'Via slug');
+  await rejects(cal.events.get('an-event'), 'rest_invalid_param', 400);
+});
+
+update('not found, bad values, permissions per role and ownership', async () => {
+  const { cal, users } = await makeCalendar();
+  await rejects(cal.events.update(2389, { title: 'x' }), 'rest-event-not-found', 404);
+  const adminEvent = await cal.events.create(baseEvent);
+  for (const bad of [{ author: 23 }, { date: 'foo' }, { website: 'foo' }]) {
+    await rejects(cal.events.update(adminEvent.id as number, bad), 'rest_invalid_param', 400);
+  }
+  await rejects(cal.events.update(adminEvent.id as number, { title: 'x' }, null), 'rest_forbidden', 401);
+  await rejects(cal.events.update(adminEvent.id as number, { title: 'x' }, users.contributor.login), 'rest_forbidden', 403);
+  assert.is((await cal.events.update(adminEvent.id as number, { title: 'ed' }, users.editor.login)).title, 'ed');
+  const draft = await cal.events.create(baseEvent, users.contributor.login);
+  assert.is((await cal.events.update(draft.id as number, { title: 'mine' }, users.contributor.login)).title, 'mine');
+  const published = await cal.events.create({ ...baseEvent, status: 'publish', author: users.contributor.id });
+  await rejects(cal.events.update(published.id as number, { title: 'x' }, users.contributor.login), 'rest_forbidden', 403);
+  await rejects(cal.events.delete(published.id as number, users.contributor.login), 'rest_forbidden', 403);
+  const own = await cal.events.create({ ...baseEvent, status: 'publish' }, users.author.login);
+  assert.is((await cal.events.update(own.id as number, { title: 'author edits own' }, users.author.login)).title, 'author edits own');
+});
+
+update.run();
+
+// ---
+
+const del = suite('events :: delete and single reads');
+
+del('delete trashes (200), second delete 410, GET after trash 403', async () => {
+  const { cal, users } = await makeCalendar();
+  const ev = await cal.events.create(baseEvent);
+  await rejects(cal.events.delete(ev.id as number, null), 'rest_forbidden', 401);
+  const gone = await cal.events.delete(ev.id as number);
+  assert.is(gone.status, 'trash');
+  assert.is(gone.slug, 'an-event__trashed');
+  assert.not.ok('json_ld' in gone);
+  await rejects(cal.events.delete(ev.id as number), 'event-is-in-trash', 410);
+  await rejects(cal.events.get(ev.id as number), 'event-no-longer-available', 403);
+  await rejects(cal.events.get(ev.id as number, users.editor.login), 'event-no-longer-available', 403);
+  await rejects(cal.events.delete(23), 'rest-event-not-found', 404);
+  const draft = await cal.events.create(baseEvent, users.contributor.login);
+  assert.is((await cal.events.delete(draft.id as number, users.contributor.login)).status, 'trash');
+});
+
+del('single GET: 404 for 0 and unknown ids, 400 for another post type, 403 for unreadable drafts', async () => {
+  const { cal, users } = await makeCalendar();
+  await rejects(cal.events.get(0), 'rest-event-not-found', 404);
+  await rejects(cal.events.get(13), 'rest-event-not-found', 404);
+  const v = await cal.venues.create({ venue: 'Not an event' });
+  await rejects(cal.events.get(v.id as number), 'rest-invalid-event-id', 400);
+  const draft = await cal.events.create({ ...baseEvent, status: 'draft', slug: 'drafty' });
+  await rejects(cal.events.get(draft.id as number, null), 'event-not-accessible', 403);
+  await rejects(cal.events.get('drafty', null), 'event-not-accessible', 403);
+  assert.is((await cal.events.get(draft.id as number, users.editor.login)).id, draft.id);
+  await rejects(cal.events.get('no-such-slug'), 'rest_invalid_param', 400);
+});
+
+del('single GET carries json_ld, also on the embedded venue and organizers', async () => {
+  const { cal } = await makeCalendar({ timezone: 'America/New_York' });
+  const ev = await cal.events.create({
+    ...baseEvent, cost: '$23', venue: { venue: 'V', city: 'Town' }, organizer: [{ organizer: 'O', email: 'o@example.com' }],
+  });
+  const one = await cal.events.get(ev.id as number, null);
+  const ld = one.json_ld as Record<string, unknown>;
+  assert.is(ld['@type'], 'Event');
+  assert.is(ld.startDate, '2026-03-05T09:00:00-05:00');
+  assert.is(ld.name, 'An event');
+  assert.ok((one.venue as Record<string, unknown>).json_ld);
+  assert.ok(((one.organizer as Array<Record<string, unknown>>)[0]).json_ld);
+  assert.is(Object.keys(one).at(-1), 'json_ld');
+});
+
+del.run();

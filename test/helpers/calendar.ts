@@ -1,0 +1,50 @@
+// Builders shared by api tests: a memory-only calendar on a fixed clock, users of every role.
+import * as assert from 'uvu/assert';
+import { openCalendar, type Calendar, type CalendarOptions } from '../../src/calendar.ts';
+import { CalendarError } from '../../src/api/errors.ts';
+import type { Role, User } from '../../src/api/types.ts';
+import { UserRegistry } from '../../src/api/users.ts';
+
+/** 2026-03-04 15:00:00 UTC, a Wednesday (10:00 in New York). */
+export const NOW = new Date(Date.UTC(2026, 2, 4, 15, 0, 0));
+
+export interface TestCalendar {
+  cal: Calendar;
+  users: Record<Role, User>;
+}
+
+let shared: { registry: UserRegistry; users: Record<Role, User> } | undefined;
+
+/** One user of every role, hashed once for the whole run (scrypt is deliberately slow). */
+function sharedUsers(): { registry: UserRegistry; users: Record<Role, User> } {
+  if (shared) return shared;
+  const registry = UserRegistry.open();
+  const users = {} as Record<Role, User>;
+  for (const role of ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const) {
+    users[role] = registry.add(role === 'administrator' ? 'boss' : role, role).user;
+  }
+  return (shared = { registry, users });
+}
+
+export async function makeCalendar(opts: CalendarOptions = {}): Promise<TestCalendar> {
+  const { registry, users } = sharedUsers();
+  const cal = await openCalendar({ now: () => NOW, siteUrl: 'http://example.com', users: registry, ...opts });
+  return { cal, users };
+}
+
+/** Await a call that must fail with this REST code and status. */
+export async function rejects(promise: Promise<unknown>, code: string, status: number): Promise<CalendarError> {
+  try {
+    await promise;
+  } catch (e) {
+    assert.instance(e, CalendarError, `~> expected CalendarError ${code}, got ${String(e)}`);
+    const err = e as CalendarError;
+    assert.is(err.code, code, `~> code (message: ${err.message})`);
+    assert.is(err.status, status, '~> status');
+    return err;
+  }
+  assert.unreachable(`~> expected ${code} (${status}) but the call succeeded`);
+  throw new Error('unreachable');
+}
+
+export const baseEvent = { title: 'An event', start_date: '2026-03-05 09:00:00', end_date: '2026-03-05 11:00:00' };
