@@ -123,6 +123,7 @@ const ALLOWED_TAGS: Record<string, string[]> = {
 };
 /** Elements removed together with everything inside them. */
 const DROPPED_WITH_CONTENT = new Set(['script', 'style', 'iframe', 'object', 'embed', 'form', 'applet', 'noscript', 'frameset', 'frame', 'textarea', 'select', 'title', 'head', 'svg', 'math', 'template']);
+const VOID_ELEMENTS = new Set(['embed', 'frame']);
 const URL_ATTRS = new Set(['href', 'src', 'cite', 'longdesc', 'action', 'srcset']);
 const ALLOWED_PROTOCOLS = new Set(['http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed', 'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn']);
 
@@ -200,11 +201,10 @@ export function kses(html: string): string {
     const tag = m[2].toLowerCase();
     i = lt + m[0].length;
     if (DROPPED_WITH_CONTENT.has(tag)) {
-      if (!closing) {
-        const close = new RegExp(`</${tag}\\s*>`, 'i');
-        const rest = s.slice(i);
-        const cm = close.exec(rest);
-        i = cm === null ? n : i + cm.index + cm[0].length;
+      // void elements (embed, frame) and unclosed ones lose only their tag
+      if (!closing && !VOID_ELEMENTS.has(tag)) {
+        const cm = new RegExp(`</${tag}\\s*>`, 'i').exec(s.slice(i));
+        if (cm !== null) i += cm.index + cm[0].length;
       }
       continue;
     }
