@@ -60,6 +60,27 @@ export function encodeChunks(chunks: Iterable<unknown>): string[] {
   return lines;
 }
 
+/**
+ * encodeChunks for chunks that are already detached from the live state: stringifies one chunk
+ * at a time and yields to the event loop in between, so commits keep flowing. Drops each chunk
+ * reference once encoded, so its memory can go.
+ */
+export async function encodeChunksSliced(chunks: unknown[]): Promise<string[]> {
+  const lines: string[] = [];
+  let sliceStart = performance.now();
+  for (let i = 0; i < chunks.length; i++) {
+    const json = JSON.stringify(chunks[i]);
+    if (json === undefined) throw new Error(`store: snapshot chunk ${i} is not JSON-able (got ${typeof chunks[i]})`);
+    chunks[i] = undefined;
+    lines.push(json + '\n');
+    if (performance.now() - sliceStart > 10) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+  return lines;
+}
+
 /** Writes the parts and then the manifest; returns the manifest once all of it is durable. */
 export async function writeSnapshot(
   dir: string,

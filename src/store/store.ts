@@ -8,7 +8,7 @@ import { isTempPath } from './atomic-file.ts';
 import { JOURNAL_FILE, Journal, scanJournal, type JournalStats, type TestPointHook } from './journal.ts';
 import { acquireLock } from './lock.ts';
 import {
-  SNAPSHOT_FILE, encodeChunks, readManifest, readSnapshotChunks, removeUnlistedParts, writeSnapshot, type SnapshotManifest,
+  SNAPSHOT_FILE, encodeChunks, encodeChunksSliced, readManifest, readSnapshotChunks, removeUnlistedParts, writeSnapshot, type SnapshotManifest,
 } from './snapshot.ts';
 
 export type { StoreTestPoint, JournalStats } from './journal.ts';
@@ -32,6 +32,14 @@ export interface StoreOptions {
   compactBytes?: number;
   /** snapshot part size (default 256 MiB); parts split between chunks only */
   partBytes?: number;
+  /**
+   * Set when every value hooks.snapshotChunks() yields is a fresh copy that later writes never
+   * mutate (e.g. arrays built per chunk, records replaced rather than edited). The store then
+   * only iterates the chunks at the consistent point and runs JSON.stringify afterwards, chunk
+   * by chunk between other work, so writers wait for the iteration alone (about a quarter of
+   * the capture cost for the engine's columnar chunks). Default false: stringify at the point.
+   */
+  stableChunks?: boolean;
   /** test-only: called at named points of the write paths, so a crash test can stop right there */
   testPoint?: TestPointHook;
 }
@@ -191,7 +199,13 @@ class DurableStore implements Store {
     // line lies before byte `cut` of the journal; every later write lies after it.
     const seq = this.seqValue;
     const cut = journal.queuedBytes;
-    const lines = encodeChunks(this.hooks.snapshotChunks());
+    let lines: string[];
+    if (this.options.stableChunks) {
+      const chunks = [...this.hooks.snapshotChunks()];
+      lines = await encodeChunksSliced(chunks);
+    } else {
+      lines = encodeChunks(this.hooks.snapshotChunks());
+    }
     // From here on, writers run freely: the snapshot is written while commits keep appending.
     const manifest = await writeSnapshot(this.dir, seq, lines, { partBytes: this.options.partBytes, testPoint: this.options.testPoint });
     this.manifest = manifest;

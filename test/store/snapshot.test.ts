@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  SNAPSHOT_FILE, encodeChunks, readManifest, readSnapshotChunks, removeUnlistedParts, writeSnapshot,
+  SNAPSHOT_FILE, encodeChunks, encodeChunksSliced, readManifest, readSnapshotChunks, removeUnlistedParts, writeSnapshot,
 } from '../../src/store/snapshot.ts';
 
 function tmpDir(): string {
@@ -61,6 +61,16 @@ Snapshot('snapshot :: the same seq twice gets new part names (the live snapshot 
   assert.is.not(a.parts[0]!.file, b.parts[0]!.file);
   assert.equal(await removeUnlistedParts(dir, b), [a.parts[0]!.file]);
   assert.equal([...readSnapshotChunks(dir, (await readManifest(dir))!)], [2]);
+});
+
+Snapshot('snapshot :: encodeChunksSliced encodes like encodeChunks and lets go of the chunks', async () => {
+  const chunks = [...CHUNKS];
+  assert.equal(await encodeChunksSliced(chunks), encodeChunks(CHUNKS));
+  assert.ok(chunks.every((c) => c === undefined));
+  await encodeChunksSliced([undefined]).then(
+    () => assert.unreachable('should have thrown'),
+    (err: Error) => assert.match(err.message, 'chunk 0 is not JSON-able'),
+  );
 });
 
 Snapshot('snapshot :: no manifest reads as undefined', async () => {

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openStore, type Store } from '../../src/store/store.ts';
+import { openStore, type Store, type StoreOptions } from '../../src/store/store.ts';
 import { ToyState, opsFor } from '../fixtures/toy-state.ts';
 
 function tmpDir(): string {
@@ -24,7 +24,7 @@ async function writeMany(store: Store, state: ToyState, n: number): Promise<numb
   return Promise.all(all);
 }
 
-async function reopen(dir: string, options?: { compactBytes?: number }): Promise<{ store: Store; state: ToyState; warnings: string[] }> {
+async function reopen(dir: string, options?: StoreOptions): Promise<{ store: Store; state: ToyState; warnings: string[] }> {
   const state = new ToyState();
   const warnings: string[] = [];
   const store = await openStore(dir, state.hooks(warnings), options);
@@ -142,22 +142,24 @@ Store_('compact :: snapshot + empty journal; seq continues after compaction and 
   await d.store.close();
 });
 
-Store_('compact :: writers keep committing during a compaction; the journal keeps exactly the later lines', async () => {
-  const dir = tmpDir();
-  const a = await reopen(dir);
-  await writeMany(a.store, a.state, 100);
-  const compaction = a.store.compact(); // captures at seq 100 synchronously
-  const during = writeMany(a.store, a.state, 100);
-  await compaction;
-  await during;
-  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'snapshot.json'), 'utf8'));
-  assert.is(manifest.seq, 100);
-  assert.equal(journalLines(dir), Array.from({ length: 100 }, (_, i) => 101 + i));
-  await a.store.close();
-  const b = await reopen(dir);
-  assert.ok(b.state.equals(expectedState(200)));
-  await b.store.close();
-});
+for (const stableChunks of [false, true]) {
+  Store_(`compact :: writers keep committing during a compaction; the journal keeps exactly the later lines (stableChunks ${stableChunks})`, async () => {
+    const dir = tmpDir();
+    const a = await reopen(dir, { stableChunks });
+    await writeMany(a.store, a.state, 100);
+    const compaction = a.store.compact(); // captures at seq 100 synchronously
+    const during = writeMany(a.store, a.state, 100);
+    await compaction;
+    await during;
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'snapshot.json'), 'utf8'));
+    assert.is(manifest.seq, 100);
+    assert.equal(journalLines(dir), Array.from({ length: 100 }, (_, i) => 101 + i));
+    await a.store.close();
+    const b = await reopen(dir);
+    assert.ok(b.state.equals(expectedState(200)));
+    await b.store.close();
+  });
+}
 
 Store_('compact :: automatic once the journal passes compactBytes', async () => {
   const dir = tmpDir();
