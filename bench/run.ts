@@ -1,0 +1,272 @@
+// npm run bench [-- --events N --seed S --runs R --only a,b --no-sqlite --budget-ms B --min-runs M --warmup W]
+//
+// Generates a calendar, loads it into the engine and the baselines, checks that every
+// implementation returns the same total and page ids for every query of the mix, then times each
+// query against each implementation and prints one row per query (median, p99, ratios), the
+// geometric means, load times and bytes per event. Exits 1 if any answer disagrees.
+
+import { spawnSync } from 'node:child_process';
+import os from 'node:os';
+import v8 from 'node:v8';
+import { parseArgs } from 'node:util';
+import { generateCalendar, type ImportData } from './generate.ts';
+import { buildQueries, NOW, type BenchQuery } from './queries.ts';
+import { consume, geometricMean, heapUsedAfterGc, sink, timeCase, type Timing, type TimingOptions } from './stats.ts';
+import { ArraysBaseline } from './baselines/arrays.ts';
+import { loadSqlite, SqliteBaseline } from './baselines/sqlite.ts';
+import { FloorBaseline } from './baselines/floor.ts';
+import type { BenchActor, ListResult, QueryParams, SiteContext } from './baselines/semantics.ts';
+
+// ---- options -------------------------------------------------------------------------------
+const { values: opt } = parseArgs({
+  options: {
+    events: { type: 'string', default: '100000' },
+    seed: { type: 'string', default: '1' },
+    runs: { type: 'string', default: '200' },
+    'min-runs': { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '5' },
+    'budget-ms': { type: 'string', default: '1000' },
+    only: { type: 'string' },
+    'no-sqlite': { type: 'boolean', default: false },
+    'no-engine': { type: 'boolean', default: false },
+  },
+  allowPositionals: false,
+});
+const N = Number(opt.events), SEED = Number(opt.seed);
+const timing: TimingOptions = {
+  runs: Number(opt.runs), minRuns: Number(opt['min-runs']), warmup: Number(opt.warmup), budgetMs: Number(opt['budget-ms']),
+};
+for (const [k, v] of Object.entries({ events: N, seed: SEED, ...timing })) {
+  if (!Number.isInteger(v) || v < 0) throw new Error(`--${k} expects a non-negative integer, got ${v}`);
+}
+
+// A million events with two in-heap copies (baseline + engine import) need more than V8's
+// default heap: re-run this same command with a larger one.
+const wantHeapMb = Math.max(4096, Math.ceil(2048 + N * 0.008));
+if (v8.getHeapStatistics().heap_size_limit < wantHeapMb * 1024 * 1024 && !process.env.BENCH_HEAP_REEXEC) {
+  const r = spawnSync(process.execPath, [...process.execArgv, `--max-old-space-size=${wantHeapMb}`, ...process.argv.slice(1)], {
+    stdio: 'inherit', env: { ...process.env, BENCH_HEAP_REEXEC: '1' },
+  });
+  process.exit(r.status ?? 1);
+}
+const hasGc = typeof (globalThis as { gc?: unknown }).gc === 'function';
+
+const SITE: SiteContext = { now: NOW, perPage: 12, siteUrl: 'http://127.0.0.1:8080', restPrefix: '/wp-json' };
+const log = (s = '') => process.stdout.write(s + '\n');
+
+// ---- the engine, through its public embedding API ------------------------------------------
+interface RestAnswer { status: number; headers: Record<string, string>; body: string }
+interface EngineLike { snapshotChunks?(): Iterable<unknown>; loadSnapshotChunks?(chunks: Iterable<unknown>): void }
+interface CalendarLike {
+  import(data: unknown): Promise<unknown>;
+  rest(call: { resource: 'events'; action: 'list'; params: QueryParams; actor: BenchActor }): Promise<RestAnswer> | RestAnswer;
+  close?(): Promise<void>;
+  engine?: EngineLike;
+}
+type OpenCalendar = (opts: { timezone: string; perPage: number; now: () => Date }) => Promise<CalendarLike>;
+
+async function loadEngine(): Promise<OpenCalendar | string> {
+  if (opt['no-engine']) return 'disabled by --no-engine';
+  try {
+    const mod = await import(new URL('../src/index.ts', import.meta.url).href);
+    if (typeof mod.openCalendar !== 'function') return 'src/index.ts exports no openCalendar';
+    return mod.openCalendar as OpenCalendar;
+  } catch (e) {
+    return (e as Error).message.split('\n')[0];
+  }
+}
+
+/** A deep copy made record by record, as a fresh load from JSON would produce (flat strings, no sharing). */
+function cloneData(d: ImportData): ImportData {
+  const c = <T>(xs: T[]): T[] => xs.map((x) => JSON.parse(JSON.stringify(x)) as T);
+  return { categories: c(d.categories), tags: c(d.tags), venues: c(d.venues), organizers: c(d.organizers), events: c(d.events) };
+}
+
+function fmtMs(x: number | undefined): string {
+  if (x === undefined || !Number.isFinite(x)) return '-';
+  return x < 1 ? x.toFixed(3) : x < 100 ? x.toFixed(2) : x.toFixed(0);
+}
+function fmtRatio(x: number | undefined): string {
+  if (x === undefined || !Number.isFinite(x)) return '-';
+  return x < 10 ? x.toFixed(2) + 'x' : x.toFixed(0) + 'x';
+}
+function fmtBytes(x: number): string { return Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '-'; }
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r: string[]) => '| ' + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ') + ' |';
+  return [line(header), '|' + widths.map((w, i) => (i === 0 ? ':' : '') + '-'.repeat(w + 1) + (i === 0 ? '' : ':')).join('|') + '|', ...rows.map(line)].join('\n');
+}
+
+/** total + page ids of an engine answer */
+function engineResult(a: RestAnswer): ListResult {
+  if (a.status !== 200) return { status: a.status, total: 0, ids: [], body: a.body };
+  const o = JSON.parse(a.body) as { events: { id: number }[]; total: number };
+  return { status: a.status, total: o.total, ids: o.events.map((e) => e.id), body: a.body };
+}
+
+function differ(a: ListResult, b: ListResult): string | undefined {
+  if (a.status !== b.status) return `status ${a.status} vs ${b.status}`;
+  if (a.status !== 200) return undefined;
+  if (a.total !== b.total) return `total ${a.total} vs ${b.total}`;
+  if (a.ids.join(',') !== b.ids.join(',')) return `page ids [${a.ids.join(',')}] vs [${b.ids.join(',')}]`;
+  return undefined;
+}
+
+// ---- main ----------------------------------------------------------------------------------
+log(`calendar-engine bench: ${N.toLocaleString('en-US')} events, seed ${SEED}, now ${NOW.toISOString()}`);
+log(`node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}, heap limit ${Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20)} MB` +
+  (hasGc ? '' : ' (no --expose-gc: memory figures unavailable)'));
+
+let t0 = performance.now();
+let data: ImportData = generateCalendar({ events: N, seed: SEED, now: NOW });
+const generateMs = performance.now() - t0;
+let queries: BenchQuery[] = buildQueries(data, SEED);
+if (opt.only) {
+  const wanted = opt.only.split(',').map((s) => s.trim());
+  const unknown = wanted.filter((w) => !queries.some((q) => q.name === w));
+  if (unknown.length) throw new Error(`--only: unknown query ${unknown.join(', ')}; known: ${queries.map((q) => q.name).join(', ')}`);
+  queries = queries.filter((q) => wanted.includes(q.name));
+}
+log(`generated ${data.events.length} events, ${data.venues.length} venues, ${data.organizers.length} organizers, ` +
+  `${data.categories.length} categories, ${data.tags.length} tags in ${fmtMs(generateMs)} ms`);
+
+// plain objects: bytes of a fresh copy of the records, alone
+let h0 = heapUsedAfterGc();
+let plainCopy: ImportData | null = cloneData(data);
+const plainBytes = (heapUsedAfterGc() - h0) / N;
+consume(plainCopy.events.length);
+plainCopy = null;
+
+// engine: import a fresh copy, drop the copy, count what the engine keeps
+const openCalendar = await loadEngine();
+let cal: CalendarLike | undefined;
+let engineLoadMs = NaN, engineBytes = NaN, snapshotLoadMs = NaN, snapshotBytes = NaN, snapshotEngineBytes = NaN;
+let engineNote = '';
+if (typeof openCalendar === 'string') {
+  engineNote = `engine not measured: ${openCalendar}`;
+} else {
+  h0 = heapUsedAfterGc();
+  let copy: ImportData | null = cloneData(data);
+  t0 = performance.now();
+  cal = await openCalendar({ timezone: 'UTC', perPage: SITE.perPage, now: () => NOW });
+  await cal.import(copy);
+  engineLoadMs = performance.now() - t0;
+  copy = null;
+  engineBytes = (heapUsedAfterGc() - h0) / N;
+
+  const eng = cal.engine;
+  if (eng?.snapshotChunks && eng.loadSnapshotChunks) {
+    let texts: string[] | null = [...eng.snapshotChunks()].map((c) => JSON.stringify(c));
+    snapshotBytes = texts.reduce((a, s) => a + s.length, 0);
+    h0 = heapUsedAfterGc();
+    t0 = performance.now();
+    let fresh: CalendarLike | null = await openCalendar({ timezone: 'UTC', perPage: SITE.perPage, now: () => NOW });
+    fresh.engine!.loadSnapshotChunks!(texts.map((s) => JSON.parse(s)));
+    snapshotLoadMs = performance.now() - t0;
+    const keep = texts; texts = null;
+    snapshotEngineBytes = (heapUsedAfterGc() - h0 - keep.reduce((a, s) => a + s.length, 0)) / N; // rough: minus the texts (1 byte/char)
+    consume(keep.length);
+    await fresh.close?.();
+    fresh = null;
+  } else {
+    engineNote = 'engine has no snapshotChunks/loadSnapshotChunks: snapshot load not measured';
+  }
+}
+
+t0 = performance.now();
+const arrays = new ArraysBaseline(data, SITE);
+const arraysLoadMs = performance.now() - t0;
+
+let sqlite: SqliteBaseline | undefined;
+let sqliteLoadMs = NaN, sqliteNote = '';
+if (opt['no-sqlite']) sqliteNote = 'sqlite baseline skipped (--no-sqlite)';
+else {
+  const Ctor = await loadSqlite();
+  if (typeof Ctor === 'string') sqliteNote = `sqlite baseline skipped: better-sqlite3 could not load (${Ctor})`;
+  else {
+    t0 = performance.now();
+    sqlite = new SqliteBaseline(Ctor, data, SITE);
+    sqliteLoadMs = performance.now() - t0;
+  }
+}
+for (const note of [engineNote, sqliteNote]) if (note) log(note);
+
+// ---- correctness cross-check ---------------------------------------------------------------
+const floor = new FloorBaseline();
+const totals = new Map<string, number>();
+let mismatches = 0;
+const engineCall = (q: BenchQuery) => cal!.rest({ resource: 'events', action: 'list', params: q.params, actor: q.actor });
+for (const q of queries) {
+  const ref = arrays.list(q.params, q.actor);
+  totals.set(q.name, ref.total);
+  const others: [string, ListResult][] = [];
+  if (sqlite) others.push(['sqlite', sqlite.list(q.params, q.actor)]);
+  let eng: ListResult | undefined;
+  if (cal) {
+    eng = engineResult(await engineCall(q));
+    others.push(['engine', eng]);
+  }
+  for (const [name, r] of others) {
+    const d = differ(r, ref);
+    if (d) { mismatches++; log(`MISMATCH ${q.name}: ${name} vs arrays: ${d}`); }
+  }
+  if (sqlite && eng) {
+    const d = differ(eng, others[0][1]);
+    if (d) log(`MISMATCH ${q.name}: engine vs sqlite: ${d}`);
+  }
+  // the floor serializes the page the engine actually answered (or the arrays page without it)
+  floor.set(q.name, JSON.parse(eng && eng.status === 200 ? eng.body : ref.body));
+}
+log(mismatches === 0 ? `cross-check: ${queries.length} queries, every implementation agrees on total and page ids` : `cross-check: ${mismatches} MISMATCH(es)`);
+
+// ---- timing --------------------------------------------------------------------------------
+interface Row { q: BenchQuery; engine?: Timing; arrays: Timing; sqlite?: Timing; floor: Timing; bytes: number }
+const rows: Row[] = [];
+for (const q of queries) {
+  if (process.stderr.isTTY) process.stderr.write(`timing ${q.name}...\r`);
+  const engine = cal ? await timeCase(() => engineCall(q), timing) : undefined;
+  const a = await timeCase(() => arrays.list(q.params, q.actor), timing);
+  const s = sqlite ? await timeCase(() => sqlite!.list(q.params, q.actor), timing) : undefined;
+  const f = await timeCase(() => floor.list(q.name), timing);
+  rows.push({ q, engine, arrays: a, sqlite: s, floor: f, bytes: floor.list(q.name).length });
+}
+if (process.stderr.isTTY) process.stderr.write(' '.repeat(40) + '\r');
+
+const ratio = (a: Timing | undefined, b: Timing | undefined) => (a && b ? a.median / b.median : undefined);
+const header = ['query', 'total', 'bytes', 'engine med', 'engine p99', 'arrays med', 'sqlite med', 'floor med', 'sqlite/engine', 'arrays/engine', 'engine/floor'];
+const body = rows.map((r) => [
+  r.q.name, String(totals.get(r.q.name)), String(r.bytes), fmtMs(r.engine?.median), fmtMs(r.engine?.p99), fmtMs(r.arrays.median),
+  fmtMs(r.sqlite?.median), fmtMs(r.floor.median), fmtRatio(ratio(r.sqlite, r.engine)), fmtRatio(ratio(r.arrays, r.engine)),
+  fmtRatio(ratio(r.engine, r.floor)),
+]);
+const gm = (f: (r: Row) => number | undefined) => geometricMean(rows.map(f).filter((x): x is number => x !== undefined));
+body.push([
+  'geometric mean', '', '', fmtMs(gm((r) => r.engine?.median)), fmtMs(gm((r) => r.engine?.p99)), fmtMs(gm((r) => r.arrays.median)),
+  fmtMs(gm((r) => r.sqlite?.median)), fmtMs(gm((r) => r.floor.median)), fmtRatio(gm((r) => ratio(r.sqlite, r.engine))),
+  fmtRatio(gm((r) => ratio(r.arrays, r.engine))), fmtRatio(gm((r) => ratio(r.engine, r.floor))),
+]);
+log();
+log('latency in ms per GET /events call (median / p99 over the samples); ratios of medians; bytes = response body');
+log(table(header, body));
+const samples = rows.map((r) => [r.engine?.samples, r.arrays.samples, r.sqlite?.samples, r.floor.samples]);
+const minSamples = (i: number) => Math.min(...samples.map((s) => s[i] ?? Infinity));
+log(`samples per cell (min): engine ${minSamples(0)}, arrays ${minSamples(1)}, sqlite ${minSamples(2)}, floor ${minSamples(3)} ` +
+  `(runs ${timing.runs}, min ${timing.minRuns}, budget ${timing.budgetMs} ms, warm-up ${timing.warmup})`);
+log();
+log('load');
+log(`  engine import:        ${fmtMs(engineLoadMs)} ms` + (Number.isFinite(snapshotLoadMs) ? `; snapshot load (JSON.parse + loadSnapshotChunks): ${fmtMs(snapshotLoadMs)} ms from ${fmtBytes(snapshotBytes)} chars of JSON` : ''));
+log(`  arrays baseline:      ${fmtMs(arraysLoadMs)} ms (fold search text, build term/venue/organizer objects)`);
+log(`  sqlite baseline:      ${fmtMs(sqliteLoadMs)} ms (one transaction, prepared inserts, then indexes)`);
+log('memory (heapUsed delta after gc, per event)');
+log(`  engine:               ${hasGc ? fmtBytes(engineBytes) : '-'} bytes/event` +
+  (Number.isFinite(snapshotEngineBytes) && hasGc ? `  (snapshot-loaded engine: ~${fmtBytes(snapshotEngineBytes)})` : ''));
+log(`  plain objects:        ${hasGc ? fmtBytes(plainBytes) : '-'} bytes/event (the import records, freshly parsed)`);
+log(`sink ${sink.value}`);
+await cal?.close?.();
+sqlite?.close();
+data = null as unknown as ImportData;
+if (mismatches > 0) {
+  log(`FAILED: ${mismatches} mismatch(es) between implementations`);
+  process.exit(1);
+}

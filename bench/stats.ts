@@ -1,0 +1,90 @@
+// Measurement helpers shared by the benchmark programs: a seeded PRNG so every run sees the
+// same data, a sink so the optimiser cannot drop the measured work, and a timing loop that
+// warms up, then repeats a case until it has enough samples or its time budget is spent.
+
+/** mulberry32: a tiny seeded PRNG (same as flatbush's bench.js); returns floats in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Every measured result is folded in here and printed at the end, so no call is dead code. */
+export const sink = { value: 0 };
+
+/** Fold a result (a JSON text, a number) into the sink. */
+export function consume(x: unknown): void {
+  if (typeof x === 'string') sink.value = (sink.value + x.length + x.charCodeAt(x.length >> 1)) | 0;
+  else if (typeof x === 'number') sink.value = (sink.value + x) | 0;
+  else if (x !== null && x !== undefined) sink.value = (sink.value + 1) | 0;
+}
+
+export interface Timing {
+  /** milliseconds */
+  median: number;
+  p99: number;
+  min: number;
+  /** number of timed samples */
+  samples: number;
+}
+
+export interface TimingOptions {
+  /** untimed calls before sampling */
+  warmup: number;
+  /** wanted number of timed samples */
+  runs: number;
+  /** stop sampling after this many ms (but take at least minRuns samples) */
+  budgetMs: number;
+  minRuns: number;
+}
+
+/** Time `fn` (sync or async): warm-up, then up to `runs` samples within `budgetMs`. */
+export async function timeCase(fn: () => unknown, opts: TimingOptions): Promise<Timing> {
+  const warmStart = performance.now();
+  for (let i = 0; i < opts.warmup; i++) {
+    consume(await fn());
+    // a slow case (a full scan over a million rows) needs no ten warm-up calls
+    if (performance.now() - warmStart > opts.budgetMs / 2 && i >= 1) break;
+  }
+  const samples: number[] = [];
+  const start = performance.now();
+  while (samples.length < opts.runs) {
+    const t0 = performance.now();
+    const r = fn();
+    consume(r instanceof Promise ? await r : r);
+    samples.push(performance.now() - t0);
+    if (samples.length >= opts.minRuns && performance.now() - start > opts.budgetMs) break;
+  }
+  return summarize(samples);
+}
+
+export function summarize(samples: number[]): Timing {
+  const s = Float64Array.from(samples).sort();
+  return { median: quantile(s, 0.5), p99: quantile(s, 0.99), min: s[0], samples: s.length };
+}
+
+/** Quantile of sorted values, linear interpolation between closest ranks. */
+export function quantile(sorted: Float64Array, q: number): number {
+  if (sorted.length === 0) return NaN;
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos), hi = Math.ceil(pos);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+}
+
+export function geometricMean(xs: number[]): number {
+  const ok = xs.filter((x) => x > 0 && Number.isFinite(x));
+  if (ok.length === 0) return NaN;
+  return Math.exp(ok.reduce((a, x) => a + Math.log(x), 0) / ok.length);
+}
+
+/** Heap bytes in use after a full collection (needs node --expose-gc). */
+export function heapUsedAfterGc(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc) { gc(); gc(); }
+  return process.memoryUsage().heapUsed;
+}
