@@ -185,6 +185,15 @@ parse('parse :: tomorrow 9am with New York date behind UTC date', () => {
   parsesTo('tomorrow 9am', 'Atlantic/Reykjavik', LATE, '2024-05-09 09:00:00');
 });
 
+parse('parse :: late evening UTC: zones east of UTC are already on the next day', () => {
+  const eveningUtc = new Date(Date.UTC(2024, 4, 7, 22, 0, 0)); // Tue 22:00 UTC = Wed 08:00 Sydney = Tue 18:00 New York
+  parsesTo('tomorrow 9am', 'Australia/Sydney', eveningUtc, '2024-05-09 09:00:00');
+  parsesTo('tomorrow 9am', ny, eveningUtc, '2024-05-08 09:00:00');
+  parsesTo('tomorrow 9am', 'UTC', eveningUtc, '2024-05-08 09:00:00');
+  parsesTo('tomorrow 9am', 'UTC+2', eveningUtc, '2024-05-09 09:00:00');
+  parsesTo('today', 'Europe/Paris', eveningUtc, '2024-05-08 00:00:00');
+});
+
 parse('parse :: tomorrow with full times', () => {
   parsesTo('tomorrow 00:00:00', ny, LATE, '2024-05-08 00:00:00');
   parsesTo('tomorrow 23:59:59', ny, LATE, '2024-05-08 23:59:59');
