@@ -1,0 +1,182 @@
+// HTTP throughput: requests per second of three list queries through the whole shell
+// (node:http → itty → calendar → writeHead + end) against a bare node:http server that answers
+// the very same bytes and headers (the floor, polka's bench/native.js), measured in the same run.
+// The load comes from a child process (keep-alive, CONNS concurrent connections) so the load
+// generator does not share the server's event loop.
+//
+//   npm run bench:http -- [--events N] [--seconds S] [--conns C]
+
+import http from 'node:http';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+
+const SELF = fileURLToPath(import.meta.url);
+
+function arg(name: string, dflt: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+}
+
+// ---------------------------------------------------------------- load generator (child)
+
+async function runClient(): Promise<void> {
+  const [url, secondsText, connsText] = process.argv.slice(3);
+  const seconds = Number(secondsText);
+  const conns = Number(connsText);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: conns });
+  let done = 0;
+  let failed = 0;
+  let bytes = 0;
+  let measuring = false;
+  let stop = false;
+  const one = (): Promise<void> =>
+    new Promise((resolve) => {
+      const req = http.get(url, { agent }, (res) => {
+        res.on('data', (c: Buffer) => (bytes += c.length));
+        res.on('end', () => {
+          if (measuring) {
+            if (res.statusCode === 200) done++;
+            else failed++;
+          }
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        failed++;
+        resolve();
+      });
+    });
+  const loop = async () => {
+    while (!stop) await one();
+  };
+  const loops = Array.from({ length: conns }, loop);
+  await new Promise((r) => setTimeout(r, 500)); // warm-up
+  measuring = true;
+  const t0 = process.hrtime.bigint();
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  measuring = false;
+  const elapsed = Number(process.hrtime.bigint() - t0) / 1e9;
+  stop = true;
+  await Promise.all(loops);
+  agent.destroy();
+  process.send!({ rps: done / elapsed, failed, bytes });
+}
+
+function load(url: string, seconds: number, conns: number): Promise<{ rps: number; failed: number }> {
+  return new Promise((resolve, reject) => {
+    const child = fork(SELF, ['--client', url, String(seconds), String(conns)], { execArgv: ['--import', 'tsx'] });
+    child.once('message', (m) => resolve(m as { rps: number; failed: number }));
+    child.once('error', reject);
+    child.once('exit', (code) => code !== 0 && reject(new Error(`load generator exited with ${code}`)));
+  });
+}
+
+// ---------------------------------------------------------------- servers (parent)
+
+interface Captured {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+function capture(url: string): Promise<Captured> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const headers: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers)) {
+            if (k !== 'date' && k !== 'connection' && k !== 'keep-alive' && typeof v === 'string') headers[k] = v;
+          }
+          resolve({ status: res.statusCode!, headers, body: Buffer.concat(chunks) });
+        });
+      })
+      .on('error', reject);
+  });
+}
+
+/** The floor: a bare node:http server answering the captured bytes for each path. */
+async function startFloor(answers: Map<string, Captured>): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+    const a = answers.get(req.url ?? '');
+    if (!a) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    res.writeHead(a.status, a.headers);
+    res.end(a.body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+async function main(): Promise<void> {
+  const events = arg('events', 20_000);
+  const seconds = arg('seconds', 3);
+  const conns = arg('conns', 32);
+
+  const { openCalendar } = await import('../src/calendar.ts');
+  const { startServer } = await import('../src/http/server.ts');
+  const { generateCalendar } = await import('./generate.ts');
+  const { NOW } = await import('./queries.ts');
+
+  const data = generateCalendar({ events, seed: 42, now: NOW });
+  const cal = await openCalendar({ now: () => NOW, timezone: 'UTC' });
+  await cal.import(data as never);
+  const srv = await startServer(cal, { port: 0, log: (l) => console.error(l) });
+
+  const cat = data.categories[0];
+  const queries: Array<[string, string]> = [
+    ['events, default window (page 1)', '/wp-json/tribe/events/v1/events'],
+    [`events, category + per_page=20 (page 2)`, `/wp-json/tribe/events/v1/events?categories=${cat.id}&per_page=20&page=2&start_date=2024-01-01`],
+    ['venues, per_page=50', '/wp-json/tribe/events/v1/venues?per_page=50'],
+  ];
+
+  const answers = new Map<string, Captured>();
+  for (const [, path] of queries) {
+    const a = await capture(srv.url + path);
+    if (a.status !== 200) throw new Error(`${path} answered ${a.status}: ${a.body.toString().slice(0, 200)}`);
+    answers.set(path, a);
+  }
+  const floor = await startFloor(answers);
+
+  const rows: Array<Record<string, string | number>> = [];
+  for (const [name, path] of queries) {
+    const f = await load(floor.url + path, seconds, conns);
+    const e = await load(srv.url + path, seconds, conns);
+    rows.push({
+      query: name,
+      'body bytes': answers.get(path)!.body.length,
+      'floor req/s': Math.round(f.rps),
+      'engine req/s': Math.round(e.rps),
+      'engine/floor': `${((e.rps / f.rps) * 100).toFixed(0)}%`,
+      errors: f.failed + e.failed,
+    });
+  }
+  console.log(`calendar-engine HTTP bench: ${events} events, ${conns} keep-alive connections, ${seconds} s per run, node ${process.version}`);
+  console.table(rows);
+
+  await floor.close();
+  await srv.close();
+  await cal.close();
+}
+
+if (process.argv[2] === '--client') {
+  runClient().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+} else {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
