@@ -4,7 +4,7 @@ import { generateCalendar, type ImportData } from '../../bench/generate.ts';
 import { buildQueries, EDITOR, NOW } from '../../bench/queries.ts';
 import { ArraysBaseline } from '../../bench/baselines/arrays.ts';
 import { loadSqlite, SqliteBaseline } from '../../bench/baselines/sqlite.ts';
-import { haversineKm, parseSearch, type SiteContext } from '../../bench/baselines/semantics.ts';
+import { haversineKm, parseSearch, type QueryParams, type SiteContext } from '../../bench/baselines/semantics.ts';
 
 const SITE: SiteContext = { now: NOW, perPage: 12, siteUrl: 'http://127.0.0.1:8080', restPrefix: '/wp-json' };
 const small = (seed = 7): ImportData => generateCalendar({ events: 400, seed, now: NOW });
@@ -139,7 +139,8 @@ Agree('arrays and sqlite :: same totals, ids and bodies for the whole query mix'
       assert.is(rs.body, ra.body, `~> ${q.name} body`);
     }
     // a few more shapes than the mix has
-    for (const params of [{ per_page: '50', page: '2' }, { ends_before: '2025-07-01', starts_after: '2025-06-01' }, { geoloc: 'false' }, { search: 'jazz -night' }]) {
+    const extra: QueryParams[] = [{ per_page: '50', page: '2' }, { ends_before: '2025-07-01', starts_after: '2025-06-01' }, { geoloc: 'false' }, { search: 'jazz -night' }];
+    for (const params of extra) {
       const ra = a.list(params, EDITOR), rs = s.list(params, EDITOR);
       assert.is(rs.total, ra.total, `~> ${JSON.stringify(params)} total`);
       assert.equal(rs.ids, ra.ids, `~> ${JSON.stringify(params)} ids`);
