@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CliError, EXIT_FAILURE, EXIT_OK, processIo, usageError, type CliIo } from './common.ts';
+import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIo, usageError, type CliIo } from './common.ts';
 
 export const USAGE = `Usage: calendar-engine <command> [options]
 
@@ -72,6 +72,7 @@ function report(err: unknown, io: CliIo, command: string | undefined): number {
   if (err instanceof CliError) {
     io.stderr.write(`${prefix}: ${err.message}\n`);
     if (err.usage) io.stderr.write(`\n${err.usage}`);
+    else if (err.exitCode === EXIT_USAGE) io.stderr.write(`(${prefix} --help shows the usage)\n`);
     if (debug && err.stack) io.stderr.write(`${err.stack}\n`);
     return err.exitCode;
   }

@@ -18,9 +18,10 @@ Options (each overrides its environment variable):
   --rest-prefix P    CALENDAR_REST_PREFIX  prefix before /tribe/events/v1 (default /wp-json)
   --site-url URL     CALENDAR_SITE_URL     base of every link in responses (default http://HOST:PORT)
   --no-seed                                do not load the demo calendar into an empty store
-                     CALENDAR_ADMIN_PASSWORD   when set, user 'admin' (administrator) has this
-                                           application password
   -h, --help                               show this help
+
+Environment only:
+  CALENDAR_ADMIN_PASSWORD   when set, user 'admin' (administrator) exists with this application password
 
 SIGINT/SIGTERM: stop accepting, finish in-flight requests, write a snapshot, exit 0.
 `;
@@ -50,8 +51,9 @@ export interface ServeOptions {
   adminPassword: string | undefined;
 }
 
+/** A bad option value: the message and a pointer to --help (the full usage is for unknown options). */
 function bad(message: string): CliError {
-  return new CliError(message, EXIT_USAGE, SERVE_USAGE);
+  return new CliError(message, EXIT_USAGE);
 }
 
 /** Option value, else env value, else undefined; tells which one it came from for messages. */
@@ -166,7 +168,16 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
       log(`calendar-engine: seeded the demo calendar into ${showPath(opts.dir, io)} (${demo.events.length} events, `
         + `${demo.venues.length} venues, ${demo.organizers.length} organizers) in ${seconds(Date.now() - t0)}; --no-seed skips this`);
     }
-    const server = await startServer(cal, { host: opts.host, port, log });
+    let server;
+    try {
+      server = await startServer(cal, { host: opts.host, port, log });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new CliError(`port ${port} on ${opts.host} is already in use (choose another with --port, or 0 for a free one)`);
+      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new CliError(`cannot listen on ${opts.host}: no such local address`);
+      if (code === 'EACCES') throw new CliError(`not allowed to listen on port ${port} (ports below 1024 need privileges)`);
+      throw err;
+    }
     cal.users.watch(undefined, (err) => log(`calendar-engine: users.json not reloaded: ${err.message}`));
     const banner = `calendar-engine listening on ${server.url}${opts.restPrefix}/tribe/events/v1`;
     let closing: Promise<void> | undefined;

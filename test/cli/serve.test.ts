@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import path from 'node:path';
 import { CliError } from '../../src/cli/common.ts';
-import { defaultSiteUrl, resolveServeOptions } from '../../src/cli/serve.ts';
+import { defaultSiteUrl, resolveServeOptions, startServe } from '../../src/cli/serve.ts';
 import { main } from '../../src/cli/main.ts';
 import { memoryIo } from './io.ts';
 
@@ -78,10 +78,63 @@ options('through main: bad option exits 2 with message and usage, nothing on std
   assert.is(await main(['serve', '--port', '99999'], io), 2);
   assert.is(io.out(), '');
   assert.ok(io.err().startsWith("calendar-engine serve: --port: expected a port number from 0 to 65535, got '99999'\n"), io.err());
-  assert.match(io.err(), /Usage: calendar-engine serve/);
+  assert.is(io.err().split('\n')[1], '(calendar-engine serve --help shows the usage)');
   const extra = memoryIo({}, '/tmp');
   assert.is(await main(['serve', 'now'], extra), 2);
   assert.match(extra.err(), /unexpected argument 'now'/);
 });
 
 options.run();
+
+// ---
+
+const running = suite('cli :: serve in-process');
+
+running('admin from CALENDAR_ADMIN_PASSWORD, custom prefix, --no-seed, port 0 in the links, shutdown snapshots', async () => {
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-serve-'));
+  const io = memoryIo({ CALENDAR_ADMIN_PASSWORD: 'abcd efgh ijkl' }, dir);
+  const opts = resolveServeOptions({ port: '0', data: dir, 'rest-prefix': '/api', 'no-seed': true }, io);
+  const srv = await startServe(opts, io);
+  try {
+    const m = /^calendar-engine listening on (http:\/\/127\.0\.0\.1:(\d+))\/api\/tribe\/events\/v1$/.exec(srv.banner);
+    assert.ok(m, srv.banner);
+    const api = `${m![1]}/api/tribe/events/v1`;
+    const empty = (await (await fetch(`${api}/events`)).json()) as { total: number };
+    assert.is(empty.total, 0, '~> --no-seed leaves the store empty');
+    const auth = 'Basic ' + Buffer.from('admin:abcdefghijkl').toString('base64');
+    const res = await fetch(`${api}/tags`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: '{"name":"Jazz"}' });
+    assert.is(res.status, 201);
+    const tag = (await res.json()) as { urls: { self: string } };
+    assert.ok(tag.urls.self.startsWith(`${api}/tags/`), `~> links carry the real port: ${tag.urls.self}`);
+    const wrong = await fetch(`${api}/tags`, { method: 'POST', headers: { authorization: 'Basic ' + Buffer.from('admin:nope').toString('base64') }, body: '{"name":"X"}' });
+    assert.is(wrong.status, 401);
+  } finally {
+    await srv.shutdown();
+  }
+  assert.ok(fs.existsSync(path.join(dir, 'snapshot.json')));
+  assert.match(fs.readFileSync(path.join(dir, 'users.json'), 'utf8'), /"login": "admin"/);
+  assert.not.match(fs.readFileSync(path.join(dir, 'users.json'), 'utf8'), /abcd/);
+});
+
+running('a port in use is a one-line error', async () => {
+  const net = await import('node:net');
+  const blocker = net.createServer();
+  await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+  const port = (blocker.address() as { port: number }).port;
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-serve-'));
+  const io = memoryIo({}, dir);
+  try {
+    assert.is(await main(['serve', '--port', String(port), '--data', dir, '--no-seed'], io), 1);
+    assert.is(io.err(), `calendar-engine serve: port ${port} on 127.0.0.1 is already in use (choose another with --port, or 0 for a free one)\n`);
+    // the store was released again
+    assert.not.ok(fs.existsSync(path.join(dir, 'lock')));
+  } finally {
+    blocker.close();
+  }
+});
+
+running.run();
