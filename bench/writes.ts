@@ -145,7 +145,6 @@ async function benchStartup(): Promise<void> {
     return;
   }
   const { Engine } = (await import(pathToFileURL(enginePath).href)) as { Engine: new () => EngineApi };
-  const dir = path.join(BASE, 'startup');
   const source = new Engine();
   const events: EventRecord[] = [];
   for (let i = 0; i < EVENTS; i++) events.push(makeEvent(i + 1));
@@ -156,18 +155,39 @@ async function benchStartup(): Promise<void> {
     replay: (w: { ops: Op[] }) => engine.apply(w.ops),
     snapshotChunks: () => engine.snapshotChunks(),
   });
-  const store = await openStore(dir, hooksFor(source), { compactBytes: 0 });
-  await store.commit([{ t: 'event', a: 'put', rec: makeEvent(EVENTS + 1) }]); // applied below, same tick
-  source.apply([{ t: 'event', a: 'put', rec: makeEvent(EVENTS + 1) }]);
-  // the writers' pause is the synchronous capture: snapshotChunks + JSON.stringify
-  const tCapture = performance.now();
-  const chunkLines = [...source.snapshotChunks()].map((c) => JSON.stringify(c));
-  const captureMs = performance.now() - tCapture;
-  chunkLines.length = 0;
-  const t0 = performance.now();
-  await store.compact();
-  const compactMs = performance.now() - t0;
-  await store.close();
+  const table: { step: string; ms: number }[] = [];
+  let nextId = EVENTS + 1;
+  let dir = '';
+  for (const stableChunks of [false, true]) {
+    dir = path.join(BASE, `startup-${stableChunks}`); // a fresh store over the already filled engine
+    const store = await openStore(dir, hooksFor(source), { compactBytes: 0, stableChunks });
+    // 4 writers keep committing during the compaction: the longest commit is the writers' pause
+    let stop = false;
+    let maxCommitMs = 0;
+    let during = 0;
+    const writers = Array.from({ length: 4 }, async () => {
+      while (!stop) {
+        const ops: Op[] = [{ t: 'event', a: 'put', rec: makeEvent(nextId++) }];
+        const t = performance.now();
+        source.apply(ops); // memory first, commit in the same tick
+        await store.commit(ops);
+        maxCommitMs = Math.max(maxCommitMs, performance.now() - t);
+        during++;
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    maxCommitMs = 0;
+    during = 0;
+    const t0 = performance.now();
+    await store.compact();
+    const compactMs = performance.now() - t0;
+    stop = true;
+    await Promise.all(writers);
+    await store.close();
+    const how = stableChunks ? 'stableChunks: stringify after the point' : 'default: stringify at the point';
+    table.push({ step: `compact() total, ${how}`, ms: Math.round(compactMs) });
+    table.push({ step: `  longest commit during it (writers' pause); ${during} commits acked meanwhile`, ms: Math.round(maxCommitMs) });
+  }
   const bytes = fs.readdirSync(dir).filter((f) => f.startsWith('snapshot.')).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
 
   globalThis.gc?.();
@@ -179,13 +199,9 @@ async function benchStartup(): Promise<void> {
   await reopened.close();
   globalThis.gc?.();
   const heapMb = (process.memoryUsage().heapUsed - heap0) / 2 ** 20;
-  console.log(`\nsnapshot of ${EVENTS + 1} events: ${(bytes / 2 ** 20).toFixed(1)} MiB on disk`);
-  console.table([
-    { step: 'capture (sync: snapshotChunks + stringify; writers wait)', ms: Math.round(captureMs) },
-    { step: 'compact() total (capture + write parts + manifest + journal rewrite)', ms: Math.round(compactMs) },
-    { step: 'open (read + sha256 + parse + loadSnapshotChunks)', ms: Math.round(openMs) },
-    { step: `engine heap after open (MiB, approx.)`, ms: Math.round(heapMb) },
-  ]);
+  table.push({ step: 'open: read + sha256 + parse + loadSnapshotChunks + replay', ms: Math.round(openMs) });
+  console.log(`\nsnapshot of ${target.eventRowCount} events: ${(bytes / 2 ** 20).toFixed(1)} MiB on disk; engine heap after open ~${Math.round(heapMb)} MiB`);
+  console.table(table);
 }
 
 // ---

@@ -116,6 +116,9 @@ export async function writeSnapshot(
         while (off < data.length) off += (await fh.write(data, off, data.length - off)).bytesWritten;
         bytes += data.length;
         chunks += block.length;
+        // Sync block by block: on ext4 (data=ordered) a journal datasync also flushes other files'
+        // dirty data, so a snapshot's pile of dirty pages would stall the writers' commits.
+        await fh.datasync();
       }
       await fh.datasync();
     } finally {
