@@ -4,8 +4,9 @@
 import { CalendarError, fail } from './errors.ts';
 import { ROLES, type Actor, type AsArg, type Role, type User, type UserDirectory } from './types.ts';
 
-/** The actor when `as` is left out: administrator rights, acting as user 1 (WordPress's install admin). */
-export const SITE_OWNER: User = Object.freeze({ id: 1, login: 'admin', role: 'administrator' as Role });
+/** The actor when `as` is left out: administrator rights, acting as the site itself (author id 0, as WordPress
+ *  records posts created by the system), so it never impersonates a real user. */
+export const SITE_OWNER: User = Object.freeze({ id: 0, login: '', role: 'administrator' as Role });
 
 const RANK: Record<Role, number> = { subscriber: 0, contributor: 1, author: 2, editor: 3, administrator: 4 };
 

@@ -163,7 +163,7 @@ class Importer {
     const status = this.status(r);
     const wanted = r.slug === undefined || r.slug === '' ? (status === 'draft' || status === 'pending' ? '' : sanitizeSlug(title)) : sanitizeSlug(str(r, 'slug'));
     return {
-      id, authorId: asId(r.author ?? 1) ?? bad('author must be a user id'), status, ...this.stampsOf(r),
+      id, authorId: asId(r.author ?? 0) ?? bad('author must be a user id'), status, ...this.stampsOf(r),
       title, description: str(r, 'description'), excerpt: str(r, 'excerpt'),
       slug: wanted === '' && r.slug === undefined ? '' : this.uniqueSlug(kind, wanted, id, exists),
       imageId: this.image(r),

@@ -89,7 +89,7 @@ create('representation basics: content filters, slug, author, permalink website,
   assert.is(ev.slug, 'an-event');
   assert.is(ev.description, '<p>An event content</p>');
   assert.is(ev.excerpt, '<p>An event excerpt</p>');
-  assert.is(ev.author, '1');
+  assert.is(ev.author, '0');
   assert.is(ev.status, 'publish');
   assert.is(ev.url, 'http://example.com/event/an-event/');
   assert.is(ev.rest_url, `http://example.com/wp-json/tribe/events/v1/events/${ev.id}`);
