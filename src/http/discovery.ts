@@ -88,7 +88,7 @@ export function gmtOffset(timezone: string, at: Date): number {
 /** The site index: GET {restPrefix}/ (WordPress core's shape, with this one namespace). */
 export function siteIndex(table: RouteSpec[], site: SiteConfig): object {
   const root = apiRootUrl(site);
-  const isOffset = /^UTC/i.test(site.timezone);
+  const isOffset = /^UTC[+-]/i.test(site.timezone);
   const routes: Record<string, IndexRoute | object> = {
     '/': {
       namespace: '',
