@@ -79,7 +79,10 @@ function report(err: unknown, io: CliIo, command: string | undefined): number {
   const e = err as Error & { code?: unknown };
   // CalendarError (validation of an import...) carries its REST code; show it with the message.
   const code = e && typeof e.code === 'string' && e.name === 'CalendarError' ? ` (${e.code})` : '';
-  io.stderr.write(`${prefix}: ${e?.message ?? String(err)}${code}\n`);
+  let message = e?.message ?? String(err);
+  // the calendar's import errors already start with "import: "
+  if (command && message.startsWith(`${command}: `)) message = message.slice(command.length + 2);
+  io.stderr.write(`${prefix}: ${message}${code}\n`);
   if (debug && e?.stack) io.stderr.write(`${e.stack}\n`);
   else if (!(e && e.name === 'CalendarError') && !(e && typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code))) {
     io.stderr.write(`(set DEBUG=1 for details)\n`);
