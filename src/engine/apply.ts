@@ -111,8 +111,8 @@ function trashLinkedPost(st: CalendarState, kind: 'venue' | 'organizer', id: num
   if (kind === 'venue') st.geo.markDirty();
   const t = st.table;
   unlinkAll(st, kind === 'venue' ? st.venuePostings : st.organizerPostings, id, (row) => {
-    if (kind === 'venue') t.setVenues(row, Array.from(t.venueList(row)).filter((v) => v !== id));
-    else t.organizerIds[row] = toIds(Array.from(t.organizerIds[row]).filter((v) => v !== id));
+    if (kind === 'venue') t.setVenues(row, t.venueList(row).filter((v) => v !== id));
+    else t.organizerIds[row] = toIds(t.organizerIds[row].filter((v) => v !== id));
   });
 }
 
@@ -128,10 +128,10 @@ function deleteTerm(st: CalendarState, id: number): void {
   }
   const t = st.table;
   unlinkAll(st, st.categoryPostings, id, (row) => {
-    t.categoryIds[row] = toIds(Array.from(t.categoryIds[row]).filter((v) => v !== id));
+    t.categoryIds[row] = toIds(t.categoryIds[row].filter((v) => v !== id));
   });
   unlinkAll(st, st.tagPostings, id, (row) => {
-    t.tagIds[row] = toIds(Array.from(t.tagIds[row]).filter((v) => v !== id));
+    t.tagIds[row] = toIds(t.tagIds[row].filter((v) => v !== id));
   });
   st.termCounts.delete(id);
   st.termCache.delete(id);

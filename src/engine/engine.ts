@@ -64,11 +64,10 @@ export class Engine implements EngineApi {
       st.ids.setPost(rec.id, 'event', row);
       st.ids.setEventSlug(row, undefined, rec.slug);
     }
-    const before = new Map(st.termCounts);
+    const before = new Map(st.termCounts.entries());
     st.rebuildIndexes();
-    for (const id of new Set([...before.keys(), ...st.termCounts.keys()])) {
-      if (before.get(id) !== st.termCounts.get(id)) st.termCache.delete(id);
-    }
+    for (const [id, n] of st.termCounts.entries()) if (before.get(id) !== n) st.termCache.delete(id);
+    for (const [id, n] of before) if (st.termCounts.get(id) !== n) st.termCache.delete(id);
   }
 
   allocPostId(): number {

@@ -14,7 +14,9 @@ export const FLAG_TICKETED = 16;
 export const FLAG_SHOW_MAP = 32;
 export const FLAG_SHOW_MAP_LINK = 64;
 
-export const EMPTY_IDS = new Int32Array(0);
+/** A list of linked ids; shared, never mutated in place (replaced on change). */
+export type IdList = readonly number[];
+export const EMPTY_IDS: IdList = Object.freeze([]);
 const NO_COSTS: string[] = [];
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -30,7 +32,17 @@ export function exactNaive(s: string): number {
   if (y < 1000 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) return NaN;
   const leap = mo === 2 && ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0);
   if (d > DAYS_IN_MONTH[mo - 1] + (leap ? 1 : 0)) return NaN;
-  return Date.UTC(y, mo - 1, d, h, mi, se);
+  return daysFromCivil(y, mo, d) * 86_400_000 + h * 3_600_000 + mi * 60_000 + se * 1000;
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil); = Date.UTC / 864e5. */
+export function daysFromCivil(y: number, m: number, d: number): number {
+  if (m <= 2) y -= 1;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
 }
 
 function digits(s: string, at: number, n: number): number {
@@ -109,10 +121,10 @@ export class EventTable {
   websites: (string | null)[] = [];
   costs: string[][] = [];
   lineages: (string[] | undefined)[] = [];
-  organizerIds: Int32Array[] = [];
-  categoryIds: Int32Array[] = [];
-  tagIds: Int32Array[] = [];
-  readonly extraVenues = new Map<number, Int32Array>();
+  organizerIds: IdList[] = [];
+  categoryIds: IdList[] = [];
+  tagIds: IdList[] = [];
+  readonly extraVenues = new Map<number, IdList>();
   /** folded title\0excerpt\0description, filled lazily by search, cleared on writes */
   folded: (string | undefined)[] = [];
 
@@ -209,16 +221,16 @@ export class EventTable {
 
   setVenues(row: number, venueIds: readonly number[]): void {
     this.venueIds[row] = venueIds.length > 0 ? venueIds[0] : 0;
-    if (venueIds.length > 1) this.extraVenues.set(row, Int32Array.from(venueIds));
+    if (venueIds.length > 1) this.extraVenues.set(row, venueIds.slice());
     else if (this.extraVenues.size > 0) this.extraVenues.delete(row);
   }
 
   /** All venue ids of a row, in stored order. */
-  venueList(row: number): Int32Array {
+  venueList(row: number): IdList {
     const extra = this.extraVenues.get(row);
     if (extra) return extra;
     const v = this.venueIds[row];
-    return v === 0 ? EMPTY_IDS : Int32Array.of(v);
+    return v === 0 ? EMPTY_IDS : [v];
   }
 
   isPublished(row: number): boolean {
@@ -269,10 +281,10 @@ export class EventTable {
       sticky: (flags & FLAG_STICKY) !== 0,
       featured: (flags & FLAG_FEATURED) !== 0,
       ticketed: (flags & FLAG_TICKETED) !== 0,
-      venueIds: Array.from(this.venueList(row)),
-      organizerIds: Array.from(this.organizerIds[row]),
-      categoryIds: Array.from(this.categoryIds[row]),
-      tagIds: Array.from(this.tagIds[row]),
+      venueIds: this.venueList(row).slice(),
+      organizerIds: this.organizerIds[row].slice(),
+      categoryIds: this.categoryIds[row].slice(),
+      tagIds: this.tagIds[row].slice(),
       parentId: this.parentIds[row],
     };
     const lineage = this.lineages[row];
@@ -292,6 +304,6 @@ export function checkEventRecord(rec: EventRecord): void {
   if (end < start) throw new Error(`event ${rec.id}: expected end >= start, got ${rec.startLocal} > ${rec.endLocal}`);
 }
 
-export function toIds(list: readonly number[]): Int32Array {
-  return list.length === 0 ? EMPTY_IDS : Int32Array.from(list);
+export function toIds(list: readonly number[]): IdList {
+  return list.length === 0 ? EMPTY_IDS : list.slice();
 }

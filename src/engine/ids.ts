@@ -1,20 +1,33 @@
 // The one place that maps public ids and event slugs to rows / kinds (Orama's
 // internal-document-id-store). Post ids (events, venues, organizers, attachments) share one id
 // space and one counter; terms share another. Counters hand out max(seen)+1 and never go back.
+//
+// WordPress post ids are dense, so id → slot is a direct Int32Array table (grown by doubling);
+// ids far beyond the table's reasonable size go to a Map instead.
 
+import { nextCapacity } from './columns.ts';
 import type { PostKind } from './records.ts';
 
-const VENUE = -1;
-const ORGANIZER = -2;
-const ATTACHMENT = -3;
+// slot codes: 0 = unknown, 1..3 = small-table kinds, >= 4: event row + 4
+const VENUE = 1;
+const ORGANIZER = 2;
+const ATTACHMENT = 3;
+const ROW_BASE = 4;
+/** ids below this always live in the dense table */
+const DENSE_MIN = 1 << 20;
 
 export class IdRegistry {
-  /** post id → event row (>= 0) or a negative kind code for the small tables */
-  private readonly posts = new Map<number, number>();
-  private readonly eventSlugs = new Map<string, number>();
+  private dense = new Int32Array(0);
+  private readonly sparse = new Map<number, number>();
+  private postCount = 0;
+  /** slug → event row; built on the first slug lookup, then kept in step */
+  private eventSlugs: Map<string, number> | undefined;
   /** next post id to hand out: max(seen) + 1 */
   nextPostId = 1;
   nextTermId = 1;
+
+  /** `events` gives the slug column, to build the slug lookup lazily */
+  constructor(private readonly events: () => { readonly slugs: readonly string[]; readonly count: number }) {}
 
   allocPostId(): number {
     return this.nextPostId++;
@@ -32,20 +45,44 @@ export class IdRegistry {
     if (id >= this.nextTermId) this.nextTermId = id + 1;
   }
 
+  private code(id: number): number {
+    if (id < this.dense.length) return id >= 0 ? this.dense[id] : 0;
+    return this.sparse.size > 0 ? (this.sparse.get(id) ?? 0) : 0;
+  }
+
+  /** Make the dense table cover ids below `need` (when that stays proportionate). */
+  reserve(need: number): void {
+    if (need <= this.dense.length || need > Math.max(DENSE_MIN, 8 * (this.postCount + need / 16))) return;
+    const next = new Int32Array(nextCapacity(this.dense.length, need));
+    next.set(this.dense);
+    this.dense = next;
+    for (const [id, code] of this.sparse) {
+      if (id < next.length) {
+        next[id] = code;
+        this.sparse.delete(id);
+      }
+    }
+  }
+
   postKind(id: number): PostKind | undefined {
-    const v = this.posts.get(id);
-    if (v === undefined) return undefined;
-    if (v >= 0) return 'event';
-    return v === VENUE ? 'venue' : v === ORGANIZER ? 'organizer' : 'attachment';
+    const c = this.code(id);
+    if (c === 0) return undefined;
+    if (c >= ROW_BASE) return 'event';
+    return c === VENUE ? 'venue' : c === ORGANIZER ? 'organizer' : 'attachment';
   }
 
   eventRow(id: number): number {
-    const v = this.posts.get(id);
-    return v === undefined || v < 0 ? -1 : v;
+    const c = this.code(id);
+    return c >= ROW_BASE ? c - ROW_BASE : -1;
   }
 
   eventRowBySlug(slug: string): number {
     if (slug === '') return -1;
+    if (!this.eventSlugs) {
+      const { slugs, count } = this.events();
+      this.eventSlugs = new Map();
+      for (let row = 0; row < count; row++) if (slugs[row] !== '') this.eventSlugs.set(slugs[row], row);
+    }
     const v = this.eventSlugs.get(slug);
     return v === undefined ? -1 : v;
   }
@@ -53,18 +90,22 @@ export class IdRegistry {
   /** Register a post id as `kind` (event: at `row`); an id never changes kind. */
   setPost(id: number, kind: PostKind, row = -1): void {
     if (!(Number.isInteger(id) && id > 0)) throw new Error(`ids: expected a positive integer post id, got ${id}`);
-    const code = kind === 'event' ? row : kind === 'venue' ? VENUE : kind === 'organizer' ? ORGANIZER : ATTACHMENT;
-    const prev = this.posts.get(id);
-    if (prev !== undefined && prev !== code) {
-      throw new Error(`ids: expected post ${id} to stay ${this.postKind(id)}${prev >= 0 ? ` at row ${prev}` : ''}, got ${kind}${row >= 0 ? ` at row ${row}` : ''}`);
-    }
     if (kind === 'event' && row < 0) throw new Error(`ids: expected an event row >= 0 for post ${id}, got ${row}`);
-    this.posts.set(id, code);
-    this.seePostId(id);
+    const code = kind === 'event' ? row + ROW_BASE : kind === 'venue' ? VENUE : kind === 'organizer' ? ORGANIZER : ATTACHMENT;
+    const prev = this.code(id);
+    if (prev !== 0 && prev !== code) {
+      throw new Error(`ids: expected post ${id} to stay ${this.postKind(id)}${prev >= ROW_BASE ? ` at row ${prev - ROW_BASE}` : ''}, got ${kind}${row >= 0 ? ` at row ${row}` : ''}`);
+    }
+    if (prev === 0) this.postCount++;
+    if (id >= this.dense.length) this.reserve(id + 1);
+    if (id < this.dense.length) this.dense[id] = code;
+    else this.sparse.set(id, code);
+    if (id >= this.nextPostId) this.nextPostId = id + 1;
   }
 
   /** Move an event's slug mapping from `oldSlug` to `newSlug`. */
   setEventSlug(row: number, oldSlug: string | undefined, newSlug: string): void {
+    if (!this.eventSlugs) return;
     if (oldSlug !== undefined && oldSlug !== '' && this.eventSlugs.get(oldSlug) === row) this.eventSlugs.delete(oldSlug);
     if (newSlug !== '') this.eventSlugs.set(newSlug, row);
   }

@@ -31,7 +31,7 @@ export function makeIdTest(ids: ArrayLike<number>): IdTest {
   return (id) => bits.has(id);
 }
 
-function anyIn(list: Int32Array, test: IdTest): boolean {
+function anyIn(list: readonly number[], test: IdTest): boolean {
   for (let i = 0; i < list.length; i++) if (test(list[i])) return true;
   return false;
 }

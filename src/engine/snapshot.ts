@@ -212,7 +212,7 @@ function loadChunk(st: CalendarState, c: EventChunk): void {
     t.folded[from + i] = undefined;
   }
   for (const [i, l] of c.lineages) t.lineages[from + i] = l;
-  for (const [i, v] of c.extraVenues) t.extraVenues.set(from + i, Int32Array.from(v));
+  for (const [i, v] of c.extraVenues) t.extraVenues.set(from + i, v);
   for (const f of LINK_FIELDS) {
     const { counts, ids } = c.links[f];
     const dst = t[f];
@@ -221,9 +221,7 @@ function loadChunk(st: CalendarState, c: EventChunk): void {
       const k = counts[i];
       if (k === 0) dst[from + i] = EMPTY_IDS;
       else {
-        const list = new Int32Array(k);
-        for (let j = 0; j < k; j++) list[j] = ids[at + j];
-        dst[from + i] = list;
+        dst[from + i] = ids.slice(at, at + k);
       }
       at += k;
     }

@@ -2,28 +2,29 @@
 // (start, id) index, posting lists per category/tag/venue/organizer/parent, term counts,
 // the venue geo index, and the representation caches.
 
+import { IdMap } from './columns.ts';
 import { Entities } from './entities.ts';
 import { EventTable } from './event-table.ts';
 import { VenueGeo } from './geo.ts';
 import { IdRegistry } from './ids.ts';
 import { PostingList, SortedIndex } from './sorted-index.ts';
 
-export type Postings = Map<number, PostingList>;
+export type Postings = IdMap<PostingList>;
 
 export class CalendarState {
   readonly table = new EventTable();
-  readonly ids = new IdRegistry();
+  readonly ids = new IdRegistry(() => this.table);
   readonly entities = new Entities();
   /** every event row, (local start, id) order */
   readonly main = new SortedIndex();
   /** direct links only (a category's list does not hold its descendants' events) */
-  readonly categoryPostings: Postings = new Map();
-  readonly tagPostings: Postings = new Map();
-  readonly venuePostings: Postings = new Map();
-  readonly organizerPostings: Postings = new Map();
-  readonly parentPostings: Postings = new Map();
-  /** term id → number of 'publish' events linking it directly */
-  readonly termCounts = new Map<number, number>();
+  readonly categoryPostings: Postings = new IdMap();
+  readonly tagPostings: Postings = new IdMap();
+  readonly venuePostings: Postings = new IdMap();
+  readonly organizerPostings: Postings = new IdMap();
+  readonly parentPostings: Postings = new IdMap();
+  /** term id → number of 'publish' events linking it directly (absent = 0) */
+  readonly termCounts = new IdMap<number>();
   readonly geo = new VenueGeo(() => this.entities.venues.values());
 
   readonly eventCache: unknown[] = [];
@@ -100,21 +101,39 @@ export class CalendarState {
     const n = t.count;
     this.main.load(n, t.starts, t.ids);
     for (const p of [this.categoryPostings, this.tagPostings, this.venuePostings, this.organizerPostings, this.parentPostings]) p.clear();
-    const rows = this.main.rows;
-    const push = (postings: Postings, id: number) => {
-      let list = postings.get(id);
-      if (!list) postings.set(id, (list = new PostingList()));
-      list.push(row);
-    };
-    let row = 0;
-    for (let i = 0; i < n; i++) {
-      row = rows[i];
-      this.forEachLink(row, push);
-    }
-    const deltas = new Map<number, number>();
-    for (let r = 0; r < n; r++) this.countContribution(r, 1, deltas);
     this.termCounts.clear();
-    for (const [id, c] of deltas) if (c > 0) this.termCounts.set(id, c);
+    const rows = this.main.rows;
+    const { categoryIds, tagIds, organizerIds, venueIds, parentIds, statusCodes, extraVenues } = t;
+    const hasExtra = extraVenues.size > 0;
+    for (let i = 0; i < n; i++) {
+      const row = rows[i];
+      const published = statusCodes[row] === 0;
+      pushDistinct(this.categoryPostings, categoryIds[row], row, published ? this.termCounts : undefined);
+      pushDistinct(this.tagPostings, tagIds[row], row, published ? this.termCounts : undefined);
+      pushDistinct(this.organizerPostings, organizerIds[row], row, undefined);
+      const extra = hasExtra ? extraVenues.get(row) : undefined;
+      if (extra) pushDistinct(this.venuePostings, extra, row, undefined);
+      else if (venueIds[row] !== 0) pushOne(this.venuePostings, venueIds[row], row);
+      if (parentIds[row] !== 0) pushOne(this.parentPostings, parentIds[row], row);
+    }
+  }
+}
+
+function pushOne(postings: Postings, id: number, row: number): void {
+  let list = postings.get(id);
+  if (!list) postings.set(id, (list = new PostingList()));
+  list.push(row);
+}
+
+/** Append row to the list of each distinct id (and count it when `counts` is given). */
+function pushDistinct(postings: Postings, ids: readonly number[], row: number, counts: IdMap<number> | undefined): void {
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    let seen = false;
+    for (let j = 0; j < i; j++) if (ids[j] === id) { seen = true; break; }
+    if (seen) continue;
+    pushOne(postings, id, row);
+    if (counts) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
 }
 
