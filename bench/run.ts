@@ -157,16 +157,16 @@ if (typeof openCalendar === 'string') {
 
   const eng = cal.engine;
   if (eng?.snapshotChunks && eng.loadSnapshotChunks) {
+    // memory: from before the JSON texts exist to after they are dropped = the fresh engine alone
+    h0 = heapUsedAfterGc();
     let texts: string[] | null = [...eng.snapshotChunks()].map((c) => JSON.stringify(c));
     snapshotBytes = texts.reduce((a, s) => a + s.length, 0);
-    h0 = heapUsedAfterGc();
     t0 = performance.now();
     let fresh: CalendarLike | null = await openCalendar({ timezone: 'UTC', perPage: SITE.perPage, now: () => NOW });
     fresh.engine!.loadSnapshotChunks!(texts.map((s) => JSON.parse(s)));
     snapshotLoadMs = performance.now() - t0;
-    const keep = texts; texts = null;
-    snapshotEngineBytes = (heapUsedAfterGc() - h0 - keep.reduce((a, s) => a + s.length, 0)) / N; // rough: minus the texts (1 byte/char)
-    consume(keep.length);
+    texts = null;
+    snapshotEngineBytes = (heapUsedAfterGc() - h0) / N;
     await fresh.close?.();
     fresh = null;
   } else {
@@ -260,7 +260,7 @@ log(`  arrays baseline:      ${fmtMs(arraysLoadMs)} ms (fold search text, build 
 log(`  sqlite baseline:      ${fmtMs(sqliteLoadMs)} ms (one transaction, prepared inserts, then indexes)`);
 log('memory (heapUsed delta after gc, per event)');
 log(`  engine:               ${hasGc ? fmtBytes(engineBytes) : '-'} bytes/event` +
-  (Number.isFinite(snapshotEngineBytes) && hasGc ? `  (snapshot-loaded engine: ~${fmtBytes(snapshotEngineBytes)})` : ''));
+  (Number.isFinite(snapshotEngineBytes) && hasGc ? `  (engine loaded from its snapshot: ${fmtBytes(snapshotEngineBytes)})` : ''));
 log(`  plain objects:        ${hasGc ? fmtBytes(plainBytes) : '-'} bytes/event (the import records, freshly parsed)`);
 log(`sink ${sink.value}`);
 await cal?.close?.();
