@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Op, Write } from '../engine/records.ts';
 import { isTempPath } from './atomic-file.ts';
 import { JOURNAL_FILE, Journal, scanJournal, type JournalStats, type TestPointHook } from './journal.ts';
-import { acquireLock } from './lock.ts';
+import { LOCK_FILE, acquireLock, isPidAlive } from './lock.ts';
 import {
   SNAPSHOT_FILE, encodeChunks, encodeChunksSliced, readManifest, readSnapshotChunks, removeUnlistedParts, writeSnapshot, type SnapshotManifest,
 } from './snapshot.ts';
@@ -115,7 +115,12 @@ export async function openStore(dir: string, hooks: StoreHooks, options: StoreOp
 async function removeLeftovers(dir: string, manifest: SnapshotManifest | undefined, warn: (message: string) => void): Promise<void> {
   const removed = await removeUnlistedParts(dir, manifest);
   for (const name of await fsp.readdir(dir)) {
-    if ((name.startsWith(`${JOURNAL_FILE}.`) || name.startsWith(`${SNAPSHOT_FILE}.`)) && isTempPath(name)) {
+    if (!isTempPath(name)) continue;
+    const ownerPid = Number(/\.tmp-(\d+)-/.exec(name)?.[1]);
+    const ours = name.startsWith(`${JOURNAL_FILE}.`) || name.startsWith(`${SNAPSHOT_FILE}.`);
+    // a lock temp belongs to whoever is acquiring right now, unless that process is gone
+    const deadLockTemp = name.startsWith(`${LOCK_FILE}.`) && ownerPid !== process.pid && !isPidAlive(ownerPid);
+    if (ours || deadLockTemp) {
       await fsp.unlink(path.join(dir, name));
       removed.push(name);
     }

@@ -251,6 +251,7 @@ Store_('recovery :: leftovers of an interrupted snapshot are removed with a warn
   await a.store.close();
   fs.writeFileSync(path.join(dir, 'snapshot.9.0badf00d.0.jsonl'), '{}\n');
   fs.writeFileSync(path.join(dir, 'journal.jsonl.tmp-1-0badf00d'), '');
+  fs.writeFileSync(path.join(dir, 'lock.tmp-999999999-0badf00d'), '999999999\n'); // its owner is gone
   const b = await reopen(dir);
   assert.is(b.warnings.length, 1);
   assert.match(b.warnings[0]!, 'snapshot.9.0badf00d.0.jsonl');
