@@ -1,16 +1,20 @@
 // Site/event time zone handling for the REST layer: zone validation, wall clock <-> epoch conversion
 // with PHP's DST rules, PHP-style abbreviations, and a PHP strtotime()/DateTime parser.
 //
-// Offsets come from date-fns-tz (getTimezoneOffset), but are cached per zone and UTC day: a day
-// whose offset is the same at both ends is stored as one number, a day holding a transition stores
+// Offsets come from date-fns-tz (formatInTimeZone 'xxx'), cached per zone and UTC week: a week
+// whose offset is the same at both ends is stored as one number, a week holding a transition stores
 // the exact transition instants (found by bisection to the second). A warm conversion is two
-// Map lookups, so bulk imports never call Intl per row.
+// Map lookups, so bulk imports never call Intl per row. A week is safe: no zone of the tz database
+// changes its offset twice within seven days (the shortest gap, Morocco's Ramadan suspension of
+// DST, is about a month), so equal offsets at both ends of a week mean no transition inside it.
 
 import { formatInTimeZone, getTimezoneOffset } from 'date-fns-tz';
 import { naiveFromString } from '../engine/naive-time.ts';
 import type { NaiveMs } from '../engine/types.ts';
 
 const DAY_MS = 86_400_000;
+/** granularity of the offset cache */
+const SPAN_MS = 7 * DAY_MS;
 
 // ---------------------------------------------------------------------------------------------
 // Zones
@@ -84,8 +88,8 @@ function rawOffset(zone: Zone, epochMs: number): number {
 }
 
 function computeDay(zone: Zone, day: number): number | MixedDay {
-  const start = day * DAY_MS;
-  const end = start + DAY_MS - 1000;
+  const start = day * SPAN_MS;
+  const end = start + SPAN_MS - 1000;
   const a = rawOffset(zone, start);
   const b = rawOffset(zone, end);
   if (a === b) return a;
@@ -113,7 +117,7 @@ function findCuts(zone: Zone, lo: number, offLo: number, hi: number, offHi: numb
 
 function offsetAt(zone: Zone, epochMs: number): number {
   if (zone.fixed !== null) return zone.fixed;
-  const day = Math.floor(epochMs / DAY_MS);
+  const day = Math.floor(epochMs / SPAN_MS);
   let entry = zone.days.get(day);
   if (entry === undefined) {
     entry = computeDay(zone, day);
