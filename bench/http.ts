@@ -145,8 +145,23 @@ async function main(): Promise<void> {
   }
   const floor = await startFloor(answers);
 
+  // The calendar alone (no HTTP): mean µs of cal.rest() for the same query, so the table shows
+  // how much of the gap to the floor is the list itself and how much the shell.
+  const { parseUrlEncoded, finishParams } = await import('../src/http/body.ts');
+  const calendarUs = async (path: string): Promise<number> => {
+    const [p, q = ''] = path.split('?');
+    const resource = p.split('/').pop() as 'events' | 'venues';
+    const run = () => cal.rest({ resource, action: 'list', params: finishParams(parseUrlEncoded(q)) as Record<string, unknown>, actor: null });
+    for (let i = 0; i < 100; i++) await run();
+    const n = 500;
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) await run();
+    return Number(process.hrtime.bigint() - t0) / 1e3 / n;
+  };
+
   const rows: Array<Record<string, string | number>> = [];
   for (const [name, path] of queries) {
+    const us = await calendarUs(path);
     const f = await load(floor.url + path, seconds, conns);
     const e = await load(srv.url + path, seconds, conns);
     rows.push({
@@ -155,6 +170,7 @@ async function main(): Promise<void> {
       'floor req/s': Math.round(f.rps),
       'engine req/s': Math.round(e.rps),
       'engine/floor': `${((e.rps / f.rps) * 100).toFixed(0)}%`,
+      'cal.rest() µs': Math.round(us),
       errors: f.failed + e.failed,
     });
   }
