@@ -63,6 +63,7 @@ function trashEvent(st: CalendarState, id: number, modified: string, modifiedUtc
   st.countContribution(row, -1, deltas);
   const oldSlug = t.slugs[row];
   t.statusCodes[row] = 5; // POST_STATUSES.indexOf('trash')
+  st.blocks.dirty = true;
   t.slugs[row] = trashedSlug(oldSlug);
   t.modified.set(row, modified);
   t.modifiedUtc.set(row, modifiedUtc);

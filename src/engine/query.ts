@@ -5,6 +5,7 @@
 // the result set, no materialised match list.
 
 import { BitSet } from './bitset.ts';
+import { BLOCK_SHIFT, BLOCK_SIZE, comboOf } from './block-stats.ts';
 import { FLAG_FEATURED, FLAG_HIDDEN, FLAG_TICKETED } from './event-table.ts';
 import type { PostingList } from './sorted-index.ts';
 import type { CalendarState, Postings } from './state.ts';
@@ -73,8 +74,19 @@ export function startRangeOf(q: EventQuery, withEnd: boolean): StartRange {
   return r;
 }
 
+export interface Matcher {
+  /** every filter of the query, read from the columns */
+  match: (row: number) => boolean;
+  /** true when the only filters are start/end bounds, status and the hidden/featured/ticketed flags */
+  simple: boolean;
+  /** bounds on the local end */
+  end: StartRange;
+  /** (status, flags) combinations that pass (see block-stats.ts) */
+  combos: Int32Array;
+}
+
 /** The row predicate: every filter of the query, read from the columns. */
-export function buildMatcher(st: CalendarState, q: EventQuery): (row: number) => boolean {
+export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
   const t = st.table;
   const starts = t.starts, ends = t.ends, statusCodes = t.statusCodes, flags = t.flags;
   const mask = q.statusMask;
@@ -137,7 +149,15 @@ export function buildMatcher(st: CalendarState, q: EventQuery): (row: number) =>
   }
   const nChecks = checks.length;
 
-  return (row) => {
+  const combos: number[] = [];
+  for (let status = 0; status < 8; status++) {
+    if (((mask >>> status) & 1) === 0) continue;
+    for (const flagBits of [0, FLAG_FEATURED, FLAG_TICKETED, FLAG_FEATURED | FLAG_TICKETED]) {
+      if ((flagBits & flagMask) === flagWant) combos.push(comboOf(status, flagBits));
+    }
+  }
+
+  const match = (row: number) => {
     if (((mask >>> statusCodes[row]) & 1) === 0) return false;
     if ((flags[row] & flagMask) !== flagWant) return false;
     if (hasStart) {
@@ -151,6 +171,42 @@ export function buildMatcher(st: CalendarState, q: EventQuery): (row: number) =>
     for (let i = 0; i < nChecks; i++) if (!checks[i](row)) return false;
     return true;
   };
+  return { match, simple: nChecks === 0, end: e, combos: Int32Array.from(combos) };
+}
+
+/**
+ * Number of matching rows at main-index positions [from, to), for a simple matcher: whole
+ * blocks are decided by their end zone map and counted from their (status, flags) counters;
+ * only blocks cut by the range or straddling an end bound are walked row by row.
+ */
+function countMainRange(st: CalendarState, m: Matcher, from: number, to: number): number {
+  const blocks = st.blocks;
+  blocks.refresh(st.main, st.table);
+  const rows = st.main.rows, match = m.match;
+  const e = m.end, minEnds = blocks.minEnds, maxEnds = blocks.maxEnds;
+  let total = 0;
+  let i = from;
+  while (i < to) {
+    const b = i >> BLOCK_SHIFT;
+    const blockEnd = (b + 1) << BLOCK_SHIFT;
+    if ((i & (BLOCK_SIZE - 1)) === 0 && blockEnd <= to) {
+      const lo = minEnds[b], hi = maxEnds[b];
+      const none = hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max);
+      if (none) {
+        i = blockEnd;
+        continue;
+      }
+      const all = lo > e.min || (!e.minOpen && lo === e.min);
+      if (all && (hi < e.max || (!e.maxOpen && hi === e.max))) {
+        total += blocks.countBlock(b, m.combos);
+        i = blockEnd;
+        continue;
+      }
+    }
+    const stop = Math.min(blockEnd, to);
+    for (; i < stop; i++) if (match(rows[i])) total++;
+  }
+  return total;
 }
 
 /** The categories and all their descendants, without duplicates. */
@@ -240,7 +296,8 @@ function walkUnion(st: CalendarState, d: ListDriver, visit: (row: number) => voi
 }
 
 export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
-  const match = buildMatcher(st, q);
+  const matcher = buildMatcher(st, q);
+  const match = matcher.match;
   const offset = Math.max(0, q.offset), end = offset + Math.max(0, q.limit);
   const page: number[] = [];
   let total = 0;
@@ -279,8 +336,12 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
   if (best) {
     walkUnion(st, best, visit);
   } else {
+    // walk in order until the page is full, then only count
     const rows = st.main.rows;
-    for (let i = lo; i < hi; i++) visit(rows[i]);
+    let i = lo;
+    for (; i < hi && total < end; i++) visit(rows[i]);
+    if (matcher.simple) total += countMainRange(st, matcher, i, hi);
+    else for (; i < hi; i++) if (match(rows[i])) total++;
   }
   return { rows: page, total };
 }

@@ -3,6 +3,7 @@
 // the venue geo index, and the representation caches.
 
 import { IdMap } from './columns.ts';
+import { BlockStats } from './block-stats.ts';
 import { Entities } from './entities.ts';
 import { EventTable } from './event-table.ts';
 import { VenueGeo } from './geo.ts';
@@ -26,6 +27,8 @@ export class CalendarState {
   /** term id → number of 'publish' events linking it directly (absent = 0) */
   readonly termCounts = new IdMap<number>();
   readonly geo = new VenueGeo(() => this.entities.venues.values());
+  /** per-block counters over the main index; dirty after any change of order, status, flags or ends */
+  readonly blocks = new BlockStats();
 
   readonly eventCache: unknown[] = [];
   readonly postCache = new Map<number, unknown>();
@@ -45,6 +48,7 @@ export class CalendarState {
   /** Add the row (as its columns are now) to the main index and its postings. */
   indexRow(row: number): void {
     const t = this.table;
+    this.blocks.dirty = true;
     this.main.insert(t.starts[row], t.ids[row], row);
     this.forEachLink(row, (postings, id) => {
       let list = postings.get(id);
@@ -57,6 +61,7 @@ export class CalendarState {
   unindexRow(row: number): void {
     const t = this.table;
     const start = t.starts[row], id = t.ids[row];
+    this.blocks.dirty = true;
     this.main.remove(start, id, row);
     this.forEachLink(row, (postings, linkId) => {
       const list = postings.get(linkId);
@@ -100,6 +105,7 @@ export class CalendarState {
     const t = this.table;
     const n = t.count;
     this.main.load(n, t.starts, t.ids);
+    this.blocks.dirty = true;
     for (const p of [this.categoryPostings, this.tagPostings, this.venuePostings, this.organizerPostings, this.parentPostings]) p.clear();
     this.termCounts.clear();
     const rows = this.main.rows;

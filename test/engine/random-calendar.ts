@@ -150,6 +150,8 @@ export class Generator {
   eventIds: number[] = [];
   /** start times in use (to make ties and exact-boundary queries) */
   starts: number[] = [];
+  /** end times in use (exact end-bound queries) */
+  ends: number[] = [];
 
   constructor(readonly rng: Rng) {}
 
@@ -198,6 +200,7 @@ export class Generator {
     const allDay = r.bool(0.15);
     const end = allDay ? Math.floor(start / DAY) * DAY + r.int(0, 3) * DAY + DAY - 1000 : start + r.pick([0, 3_600_000, 7_200_000, r.int(1, 6) * DAY]);
     const startAt = allDay ? Math.floor(start / DAY) * DAY : start;
+    this.ends.push(end);
     const statuses: PostStatus[] = ['publish', 'publish', 'publish', 'draft', 'pending', 'private', 'future', 'trash'];
     const title = r.some(WORDS, 3).join(' ') || 'untitled';
     const pub = BASE - r.int(0, 30) * DAY + r.pick([0, 3_600_000]);
@@ -263,7 +266,7 @@ export class Generator {
   query(model: Model): EventQuery {
     const r = this.rng;
     const q: EventQuery = { statusMask: r.bool(0.4) ? 1 : r.bool(0.5) ? 0b10011111 : r.int(0, 255), offset: r.bool(0.6) ? 0 : r.int(0, 60), limit: r.bool(0.1) ? 0 : r.int(1, 40) };
-    const bound = () => (r.bool(0.5) ? this.time() : this.time() + r.pick([-1000, 1000, DAY]));
+    const bound = () => (r.bool(0.3) && this.ends.length > 0 ? r.pick(this.ends) : r.bool(0.5) ? this.time() : this.time() + r.pick([-1000, 1000, DAY]));
     if (r.bool(0.5)) q.startGte = bound();
     if (r.bool(0.15)) q.startGt = bound();
     if (r.bool(0.2)) q.startLt = bound();
