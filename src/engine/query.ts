@@ -244,18 +244,25 @@ function listDriver(st: CalendarState, postings: Postings, ids: ArrayLike<number
   return d;
 }
 
-/** Calls visit(row) for the rows of every list, in (start, id) order, each row once. */
-function walkUnion(st: CalendarState, d: ListDriver, visit: (row: number) => void): void {
+/**
+ * Walks the union of the lists in (start, id) order, each row once, calling visit(row) until
+ * full() says the page is complete; then counts the matching rows left over, in list order
+ * (no merge needed, a bit set over rows drops rows seen in another list). Returns that count.
+ */
+function walkUnion(st: CalendarState, d: ListDriver, visit: (row: number) => void, full: () => boolean, match: (row: number) => boolean): number {
   const k = d.lists.length;
-  if (k === 0) return;
+  if (k === 0) return 0;
+  const pos = d.los.slice();
   if (k === 1) {
-    const rows = d.lists[0].rows;
-    for (let i = d.los[0], hi = d.his[0]; i < hi; i++) visit(rows[i]);
-    return;
+    const rows = d.lists[0].rows, hi = d.his[0];
+    let i = pos[0];
+    for (; i < hi && !full(); i++) visit(rows[i]);
+    let rest = 0;
+    for (; i < hi; i++) if (match(rows[i])) rest++;
+    return rest;
   }
   const starts = st.table.starts, ids = st.table.ids;
   // binary min-heap of list indexes keyed by the (start, id) of each list's head
-  const pos = d.los.slice();
   const heap: number[] = [];
   const head = (j: number) => d.lists[j].rows[pos[j]];
   const less = (a: number, b: number) => {
@@ -275,24 +282,42 @@ function walkUnion(st: CalendarState, d: ListDriver, visit: (row: number) => voi
       i = m;
     }
   };
+  const advanceTop = () => {
+    const j = heap[0];
+    pos[j]++;
+    if (pos[j] >= d.his[j]) {
+      const tail = heap.pop()!;
+      if (heap.length === 0) return;
+      heap[0] = tail;
+    }
+    down(0);
+  };
   for (let j = 0; j < k; j++) heap.push(j);
   for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
   let last = -1;
-  while (heap.length > 0) {
-    const j = heap[0];
-    const row = head(j);
+  while (heap.length > 0 && !full()) {
+    const row = head(heap[0]);
     if (row !== last) {
       visit(row);
       last = row;
     }
-    pos[j]++;
-    if (pos[j] >= d.his[j]) {
-      const tail = heap.pop()!;
-      if (heap.length === 0) break;
-      heap[0] = tail;
-    }
-    down(0);
+    advanceTop();
   }
+  // the same row may still head other lists: everything left is now after `last`
+  while (heap.length > 0 && head(heap[0]) === last) advanceTop();
+  if (heap.length === 0) return 0;
+  const seen = new BitSet(st.table.count);
+  let rest = 0;
+  for (const j of heap) {
+    const rows = d.lists[j].rows;
+    for (let i = pos[j], hi = d.his[j]; i < hi; i++) {
+      const row = rows[i];
+      if (seen.has(row)) continue;
+      seen.add(row);
+      if (match(row)) rest++;
+    }
+  }
+  return rest;
 }
 
 export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
@@ -334,7 +359,8 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
   }
 
   if (best) {
-    walkUnion(st, best, visit);
+    const rest = walkUnion(st, best, visit, () => total >= end, match); // visit() moves total: add after
+    total += rest;
   } else {
     // walk in order until the page is full, then only count
     const rows = st.main.rows;
