@@ -174,6 +174,14 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
   return { match, simple: nChecks === 0, end: e, combos: Int32Array.from(combos) };
 }
 
+/** For a simple matcher: true when no row of block b can match (by end zone map or counters). */
+function blockHasNone(st: CalendarState, m: Matcher, b: number): boolean {
+  const blocks = st.blocks, e = m.end;
+  const lo = blocks.minEnds[b], hi = blocks.maxEnds[b];
+  if (hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max)) return true;
+  return blocks.countBlock(b, m.combos) === 0;
+}
+
 /**
  * Number of matching rows at main-index positions [from, to), for a simple matcher: whole
  * blocks are decided by their end zone map and counted from their (status, flags) counters;
@@ -190,12 +198,11 @@ function countMainRange(st: CalendarState, m: Matcher, from: number, to: number)
     const b = i >> BLOCK_SHIFT;
     const blockEnd = (b + 1) << BLOCK_SHIFT;
     if ((i & (BLOCK_SIZE - 1)) === 0 && blockEnd <= to) {
-      const lo = minEnds[b], hi = maxEnds[b];
-      const none = hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max);
-      if (none) {
+      if (blockHasNone(st, m, b)) {
         i = blockEnd;
         continue;
       }
+      const lo = minEnds[b], hi = maxEnds[b];
       const all = lo > e.min || (!e.minOpen && lo === e.min);
       if (all && (hi < e.max || (!e.maxOpen && hi === e.max))) {
         total += blocks.countBlock(b, m.combos);
@@ -365,9 +372,21 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
     // walk in order until the page is full, then only count
     const rows = st.main.rows;
     let i = lo;
-    for (; i < hi && total < end; i++) visit(rows[i]);
-    if (matcher.simple) total += countMainRange(st, matcher, i, hi);
-    else for (; i < hi; i++) if (match(rows[i])) total++;
+    if (matcher.simple) {
+      // blocks that cannot hold a match (end zone map, counters) are skipped while paging too
+      st.blocks.refresh(st.main, st.table);
+      while (i < hi && total < end) {
+        const b = i >> BLOCK_SHIFT;
+        const stop = Math.min((b + 1) << BLOCK_SHIFT, hi);
+        if (blockHasNone(st, matcher, b)) i = stop;
+        else for (; i < stop && total < end; i++) visit(rows[i]);
+      }
+      const rest = countMainRange(st, matcher, i, hi);
+      total += rest;
+    } else {
+      for (; i < hi && total < end; i++) visit(rows[i]);
+      for (; i < hi; i++) if (match(rows[i])) total++;
+    }
   }
   return { rows: page, total };
 }
