@@ -103,6 +103,7 @@ export class Calendar {
   private commit(ops: Op[]): Promise<void> {
     if (this.broken) throw fail('internal_error');
     this.engine.apply(ops);
+    this.collections.core.site.epoch++;
     if (!this.store) return Promise.resolve();
     return this.store.commit(ops).then(
       () => undefined,
@@ -119,6 +120,7 @@ export class Calendar {
     const core = this.collections.core;
     const set = prepareImport(core, data, onProgress);
     this.engine.bulkLoad(set);
+    core.site.epoch++;
     if (this.store) await this.store.compact();
     return {
       events: set.events.length, venues: set.venues.length, organizers: set.organizers.length,

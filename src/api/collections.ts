@@ -13,7 +13,7 @@ import { listLinked } from './linked-list.ts';
 import { checkGeoPair, stageLinked } from './linked-write.ts';
 import { Problems, asString, has } from './params.ts';
 import {
-  eventJson, eventSingleObject, organizerJson, organizerObject, termJson, termObject, venueJson, venueObject,
+  eventJson, eventSingleObject, organizerJson, organizerObject, termJson, termObject, toJson, venueJson, venueObject,
 } from './represent.ts';
 import { listTerms, termEnvelope } from './terms-list.ts';
 import { stageTerm } from './terms-write.ts';
@@ -95,7 +95,7 @@ export class Collections {
     if (call.action === 'get') {
       if (existing.status === 'trash') throw fail('event-no-longer-available');
       if (!canReadPost(actor, existing)) throw fail('event-not-accessible');
-      return ok(200, JSON.stringify(eventSingleObject(core.site, engine, engine.eventRow(existing.id))));
+      return ok(200, toJson(eventSingleObject(core.site, engine, engine.eventRow(existing.id))));
     }
     if (call.action === 'update') {
       const tx = new Tx(core, actor);
@@ -169,7 +169,7 @@ export class Collections {
       const obj = kind === 'venue'
         ? venueObject(core.site, engine, existing as VenueRecord, true)
         : organizerObject(core.site, engine, existing as OrganizerRecord, true);
-      return ok(200, JSON.stringify(obj));
+      return ok(200, toJson(obj));
     }
     if (call.action === 'update') {
       const tx = new Tx(core, actor);
@@ -237,7 +237,7 @@ export class Collections {
       return this.write(tx, () => ok(200, termJson(core.site, engine, engine.term(rec.id)!)));
     }
     authorize();
-    const before = JSON.stringify(termObject(core.site, engine, existing));
+    const before = toJson(termObject(core.site, engine, existing));
     const tx = new Tx(core, actor);
     tx.ops.push({ t: 'term', a: 'delete', id: existing.id });
     return this.write(tx, () => ok(200, before));

@@ -8,6 +8,7 @@ import { canEditPosts } from './auth.ts';
 import type { Core } from './context.ts';
 import { epochToZoned, nowIn, parseDateInput } from './dates.ts';
 import { invalidParams } from './errors.ts';
+import { toJson } from './represent.ts';
 import { Problems, asList, asNumber, asPositiveInt, asStrictBoolean, asString, has, isTruthy } from './params.ts';
 import { parseSearch } from './text.ts';
 import type { Actor, Params } from './types.ts';
@@ -256,11 +257,11 @@ export function buildUrl(base: string, args: Array<[string, string]>): string {
 export function archiveEnvelope(key: string, base: string, items: string[], total: number, paging: Paging, urlArgs: Array<[string, string]>): string {
   const totalPages = total === 0 ? 0 : Math.ceil(total / paging.perPage);
   const withPage = (page: number): Array<[string, string]> => [['page', String(page)], ['per_page', String(paging.perPage)], ...urlArgs];
-  let out = `{"${key}":[${items.join(',')}],"rest_url":${JSON.stringify(buildUrl(base, withPage(paging.page)))}`;
-  if (paging.page < totalPages) out += `,"next_rest_url":${JSON.stringify(buildUrl(base, withPage(paging.page + 1)))}`;
+  let out = `{"${key}":[${items.join(',')}],"rest_url":${toJson(buildUrl(base, withPage(paging.page)))}`;
+  if (paging.page < totalPages) out += `,"next_rest_url":${toJson(buildUrl(base, withPage(paging.page + 1)))}`;
   if (paging.page > 1 && paging.page - 1 <= totalPages) {
     const prev = paging.page - 1 === 1 ? withPage(1).slice(1) : withPage(paging.page - 1);
-    out += `,"previous_rest_url":${JSON.stringify(buildUrl(base, prev))}`;
+    out += `,"previous_rest_url":${toJson(buildUrl(base, prev))}`;
   }
   return out + `,"total":${total},"total_pages":${totalPages}}`;
 }
