@@ -659,6 +659,16 @@ function resolve(st: ParseState, nowNaive: number): number {
  * Numbers and numeric strings are Unix timestamps (TEC's is_numeric rule), '@1700000000' too.
  */
 export function parseDateInput(input: unknown, tz: string, now: Date): NaiveMs | null {
+  const naive = parseUnchecked(input, tz, now);
+  // 'Y-m-d H:i:s' has four-digit years: anything outside 0001..9999 (e.g. a timestamp of 1e308) is unparseable
+  return naive !== null && naive >= MIN_NAIVE && naive <= MAX_NAIVE ? naive : null;
+}
+
+/** 0001-01-01 00:00:00 (Date.UTC maps years 0-99 to 19xx, hence setUTCFullYear) */
+const MIN_NAIVE = new Date(Date.UTC(2000, 0, 1)).setUTCFullYear(1);
+const MAX_NAIVE = Date.UTC(9999, 11, 31, 23, 59, 59);
+
+function parseUnchecked(input: unknown, tz: string, now: Date): NaiveMs | null {
   const zone = getZone(tz);
   if (zone === null) return null;
   if (typeof input === 'number') {

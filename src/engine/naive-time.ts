@@ -10,13 +10,19 @@ export function naiveFromString(s: string): NaiveMs {
   if (s.length === 19 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45 && s.charCodeAt(13) === 58 && s.charCodeAt(16) === 58) {
     const y = num4(s, 0), mo = num2(s, 5), d = num2(s, 8), h = num2(s, 11), mi = num2(s, 14), se = num2(s, 17);
     if (y >= 0 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && se >= 0 && se <= 59) {
-      return Date.UTC(y, mo - 1, d, h, mi, se);
+      return utc(y, mo - 1, d, h, mi, se);
     }
     return NaN;
   }
   const m = YMD_HIS.exec(s);
   if (!m) return NaN;
-  return Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]);
+  return utc(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]);
+}
+
+/** Date.UTC, except that years 0-99 stay years 0-99 (Date.UTC maps them to 1900-1999). */
+function utc(y: number, mo: number, d: number, h: number, mi: number, se: number): number {
+  const ms = Date.UTC(y, mo, d, h, mi, se);
+  return y >= 100 ? ms : new Date(ms).setUTCFullYear(y);
 }
 
 /** naive ms → 'Y-m-d H:i:s' */
