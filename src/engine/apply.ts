@@ -1,7 +1,9 @@
 // applyOp: the only mutator, shared by live writes and journal replay. Each op keeps columns,
 // indexes, postings, term counts, the geo index and the representation caches in step.
 
+import { comboOf } from './block-stats.ts';
 import { checkEventRecord, toIds } from './event-table.ts';
+import { bisectPair } from './sorted-index.ts';
 import type { AttachmentRecord, EventRecord, Op, OrganizerRecord, TermRecord, VenueRecord } from './records.ts';
 import type { CalendarState, Postings } from './state.ts';
 
@@ -62,8 +64,11 @@ function trashEvent(st: CalendarState, id: number, modified: string, modifiedUtc
   const deltas = new Map<number, number>();
   st.countContribution(row, -1, deltas);
   const oldSlug = t.slugs[row];
+  // same index position: move the row's block counter instead of rebuilding the block stats
+  const pos = bisectPair(st.main.keys, st.main.ties, t.starts[row], t.ids[row], 0, st.main.count);
+  if (st.main.rows[pos] !== row) throw new Error(`event delete: expected row ${row} at index position ${pos}, got ${st.main.rows[pos]}`);
+  st.blocks.moveCombo(pos, comboOf(t.statusCodes[row], t.flags[row]), comboOf(5, t.flags[row]));
   t.statusCodes[row] = 5; // POST_STATUSES.indexOf('trash')
-  st.blocks.dirty = true;
   t.slugs[row] = trashedSlug(oldSlug);
   t.modified.set(row, modified);
   t.modifiedUtc.set(row, modifiedUtc);

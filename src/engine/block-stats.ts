@@ -46,6 +46,15 @@ export class BlockStats {
     this.dirty = false;
   }
 
+  /** A row at index position `pos` changed combination (status/flags) in place. */
+  moveCombo(pos: number, from: number, to: number): void {
+    if (this.dirty) return;
+    const base = (pos >> BLOCK_SHIFT) * COMBOS;
+    if (this.counts[base + from] <= 0) throw new Error(`block stats: expected a row in combo ${from} of block ${pos >> BLOCK_SHIFT}, got none`);
+    this.counts[base + from]--;
+    this.counts[base + to]++;
+  }
+
   /** Sum of the counters of `combos` in block b. */
   countBlock(b: number, combos: Int32Array): number {
     const base = b * COMBOS, counts = this.counts;
