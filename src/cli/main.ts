@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIo, usageError, type CliIo } from './common.ts';
+import { embedded } from './embedded.ts';
 
 export const USAGE = `Usage: calendar-engine <command> [options]
 
@@ -32,6 +33,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 export function packageVersion(): string {
+  if (embedded.version) return embedded.version; // the single executable (binary-entry.ts)
   const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../package.json');
   return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
 }
@@ -97,6 +99,7 @@ export async function runCli(argv: string[] = process.argv.slice(2)): Promise<ne
 }
 
 const entry = process.argv[1];
-if (entry && import.meta.url === pathToFileURL(fs.realpathSync(entry)).href) {
+// import.meta.url is empty in the single executable's CommonJS bundle, which runs binary-entry.ts
+if (entry && import.meta.url && import.meta.url === pathToFileURL(fs.realpathSync(entry)).href) {
   void runCli();
 }

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { embedded } from './embedded.ts';
 
 // ---- the import shape (CONTRACT.md, "The store") ---------------------------------------------
 
@@ -64,7 +65,10 @@ export type ImportData = {
 /** data/demo.json: the import shape plus the Monday its dates are relative to. */
 export type DemoFile = ImportData & { base_date: string };
 
-export const DEMO_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/demo.json');
+/** data/demo.json beside the sources; '' in the single executable, which embeds it (embedded.ts). */
+export const DEMO_FILE = import.meta.url
+  ? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/demo.json')
+  : '';
 
 const DAY_MS = 86_400_000;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})( \d{2}:\d{2}:\d{2})?$/;
@@ -117,6 +121,7 @@ export function shiftDemo(file: DemoFile, now: Date): ImportData {
 }
 
 export function readDemoFile(file = DEMO_FILE): DemoFile {
+  if (file === DEMO_FILE && embedded.demo) return embedded.demo;
   const data = JSON.parse(fs.readFileSync(file, 'utf8')) as DemoFile;
   if (typeof data.base_date !== 'string' || !Array.isArray(data.events)) {
     throw new Error(`${file}: not a demo calendar (needs base_date and events)`);

@@ -1,5 +1,6 @@
 // calendar-engine serve: options (over env, over defaults), open the store, seed the demo calendar
 // into an empty one, listen, and on SIGINT/SIGTERM drain, snapshot and exit 0.
+import net from 'node:net'; // static: the single executable (CommonJS) cannot import() at run time
 import { isValidTimezone } from '../api/dates.ts';
 import { UserError } from '../api/users.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, explainStoreError, parseCommand, seconds, showPath, type CliIo } from './common.ts';
@@ -202,7 +203,6 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
 
 /** A port the system has just handed out (listen on 0, read it, release it). */
 async function freePort(host: string): Promise<number> {
-  const net = await import('node:net');
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.unref();

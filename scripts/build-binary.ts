@@ -1,0 +1,135 @@
+// npm run build:binary: dist/calendar-engine, the command line as one executable file
+// (Node's single executable applications). Steps:
+//   1. esbuild bundles src/cli/binary-entry.ts, every dependency and data/demo.json into ONE
+//      CommonJS script (a SEA main script must be CommonJS on Node 20);
+//   2. node --experimental-sea-config turns it into a preparation blob;
+//   3. a copy of this node binary gets the blob injected with postject.
+// The bundle is checked: no better-sqlite3, no bench code, no import.meta left to misbehave.
+// Usage: node --import tsx scripts/build-binary.ts [--out FILE] [--quiet]
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import * as esbuild from 'esbuild';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const ENTRY = path.join(ROOT, 'src/cli/binary-entry.ts');
+/** The fuse every Node binary built with SEA support carries (Node's docs, "Single executable applications"). */
+export const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+/** Inputs that must never end up in the binary. */
+const FORBIDDEN = [/(^|\/)node_modules\/better-sqlite3\//, /(^|\/)bench\//, /(^|\/)node_modules\/tsx\//];
+
+export type BuildResult = { out: string; bytes: number; bundleBytes: number; ms: number };
+
+export async function buildBinary(options: { out?: string; log?: (line: string) => void } = {}): Promise<BuildResult> {
+  const log = options.log ?? (() => {});
+  const started = performance.now();
+  const out = path.resolve(options.out ?? path.join(ROOT, 'dist/calendar-engine'));
+  const work = path.join(path.dirname(out), `.sea-${process.pid}`); // own folder: builds may run side by side
+  fs.rmSync(work, { recursive: true, force: true });
+  fs.mkdirSync(work, { recursive: true });
+
+  let bundleBytes = 0;
+  try {
+    // 1. one CommonJS file
+    const bundle = path.join(work, 'calendar-engine.cjs');
+    const result = await esbuild.build({
+      entryPoints: [ENTRY],
+      outfile: bundle,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      minifySyntax: true,
+      legalComments: 'none',
+      metafile: true,
+      logLevel: 'silent',
+      absWorkingDir: ROOT,
+      // src/cli/main.ts and seed.ts test import.meta.url and fall back when it is empty, which is
+      // exactly what esbuild gives in CommonJS output (binary-entry.ts supplies the files instead).
+      logOverride: { 'empty-import-meta': 'silent' },
+    });
+    for (const w of result.warnings) log(`esbuild: ${w.text}${w.location ? ` (${w.location.file}:${w.location.line})` : ''}`);
+    const inputs = Object.keys(result.metafile.inputs);
+    const bad = inputs.filter((file) => FORBIDDEN.some((re) => re.test(file)));
+    if (bad.length) throw new Error(`the bundle must not contain ${bad.join(', ')}`);
+    // import.meta may only appear (emptied) in the two files that guard it
+    const metaUsers = inputs.filter((file) => !/^(src\/cli\/(main|seed)\.ts|data\/demo\.json|package\.json)$/.test(file)
+      && !file.endsWith('.json') && usesImportMeta(fs.readFileSync(path.join(ROOT, file), 'utf8')));
+    if (metaUsers.length) throw new Error(`import.meta is empty in the CommonJS bundle, but used by ${metaUsers.join(', ')}`);
+    // a SEA main script on Node 20 can require() built-ins only, and has no import() at all
+    const dynamic = /.{0,40}\bimport\(\s*["'`].{0,40}/.exec(fs.readFileSync(bundle, 'utf8'));
+    if (dynamic) throw new Error(`the bundle still has a dynamic import, which a single executable cannot run: ${dynamic[0].trim()}`);
+    bundleBytes = fs.statSync(bundle).size;
+    log(`bundle: ${inputs.length} inputs, ${(bundleBytes / 1024).toFixed(0)} KiB`);
+
+    // 2. the preparation blob
+    const blob = path.join(work, 'sea-prep.blob');
+    const config = path.join(work, 'sea-config.json');
+    fs.writeFileSync(config, JSON.stringify({
+      main: bundle,
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      useCodeCache: true,
+    }, null, 2));
+    const sea = spawnSync(process.execPath, ['--experimental-sea-config', config], {
+      cwd: work,
+      encoding: 'utf8',
+      env: withoutNodeOptions(process.env),
+    });
+    if (sea.status !== 0) throw new Error(`node --experimental-sea-config failed:\n${sea.stderr}${sea.stdout}`);
+
+    // 3. copy node, inject the blob
+    const node = fs.readFileSync(process.execPath);
+    if (!node.includes(SEA_FUSE)) throw new Error(`${process.execPath} has no single executable support (fuse not found)`);
+    const tmp = `${out}.tmp-${process.pid}`;
+    fs.writeFileSync(tmp, node, { mode: 0o755 });
+    try {
+      // postject's CLI in a child: its ELF library prints harmless warnings ("Can't find string
+      // offset for section name") that are shown only when the injection fails
+      const postject = spawnSync(process.execPath, [
+        require.resolve('postject/dist/cli.js'), tmp, 'NODE_SEA_BLOB', blob,
+        '--sentinel-fuse', SEA_FUSE,
+        ...(process.platform === 'darwin' ? ['--macho-segment-name', 'NODE_SEA'] : []),
+      ], { encoding: 'utf8', env: withoutNodeOptions(process.env) });
+      if (postject.status !== 0) throw new Error(`postject failed:\n${postject.stderr}${postject.stdout}`);
+      if (process.platform === 'darwin') {
+        const sign = spawnSync('codesign', ['--sign', '-', tmp], { encoding: 'utf8' });
+        if (sign.status !== 0) throw new Error(`codesign failed: ${sign.stderr}`);
+      }
+      fs.chmodSync(tmp, 0o755);
+      fs.renameSync(tmp, out);
+    } finally {
+      fs.rmSync(tmp, { force: true });
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  const bytes = fs.statSync(out).size;
+  const ms = performance.now() - started;
+  log(`${path.relative(process.cwd(), out) || out}: ${(bytes / 1024 / 1024).toFixed(1)} MiB, built in ${(ms / 1000).toFixed(1)} s`);
+  return { out, bytes, bundleBytes, ms };
+}
+
+/** import.meta outside comments (a rough look, enough for our sources and dependencies). */
+function usesImportMeta(code: string): boolean {
+  return code.split('\n').some((line) => /\bimport\.meta\b/.test(line.replace(/\/\/.*$/, '').replace(/^\s*\*.*$/, '')));
+}
+
+function withoutNodeOptions(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  delete copy.NODE_OPTIONS;
+  return copy;
+}
+
+const isMain = process.argv[1] && import.meta.url === pathToFileURL(fs.realpathSync(process.argv[1])).href;
+if (isMain) {
+  const { values } = parseArgs({ options: { out: { type: 'string' }, quiet: { type: 'boolean' } } });
+  buildBinary({ out: values.out, log: values.quiet ? undefined : (line) => console.log(line) }).catch((err: Error) => {
+    console.error(`build:binary: ${err.message}`);
+    process.exit(1);
+  });
+}
