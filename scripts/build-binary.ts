@@ -46,6 +46,8 @@ export async function buildBinary(options: { out?: string; log?: (line: string) 
       minifySyntax: true,
       legalComments: 'none',
       metafile: true,
+      // the version only (binary-entry.ts): package.json itself stays out of the binary
+      define: { CALENDAR_ENGINE_VERSION: JSON.stringify(packageVersion()) },
       logLevel: 'silent',
       absWorkingDir: ROOT,
       // src/cli/main.ts and seed.ts test import.meta.url and fall back when it is empty, which is
@@ -112,6 +114,10 @@ export async function buildBinary(options: { out?: string; log?: (line: string) 
   const ms = performance.now() - started;
   log(`${path.relative(process.cwd(), out) || out}: ${(bytes / 1024 / 1024).toFixed(1)} MiB, built in ${(ms / 1000).toFixed(1)} s`);
   return { out, bytes, bundleBytes, ms };
+}
+
+function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 /** import.meta outside comments (a rough look, enough for our sources and dependencies). */

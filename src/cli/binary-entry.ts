@@ -1,17 +1,19 @@
 // Entry of the single executable (`npm run build:binary`, scripts/build-binary.ts): esbuild bundles
 // this file into one CommonJS script, so nothing here may use top-level await or import.meta.
 // The package version and the demo calendar are bundled in; nothing is read beside the binary.
-import pkg from '../../package.json' with { type: 'json' };
 import demo from '../../data/demo.json' with { type: 'json' };
 import { embedded } from './embedded.ts';
 import { runCli } from './main.ts';
 import type { DemoFile } from './seed.ts';
 
+/** The package version, set by scripts/build-binary.ts (esbuild `define`), so package.json is not bundled. */
+declare const CALENDAR_ENGINE_VERSION: string;
+
 // Node prints an ExperimentalWarning for single executable applications (and other features);
 // the binary is a finished program, so it keeps stderr for its own messages.
 process.removeAllListeners('warning');
 
-embedded.version = pkg.version;
+embedded.version = CALENDAR_ENGINE_VERSION;
 embedded.demo = demo as unknown as DemoFile;
 
 void runCli(process.argv.slice(2));
