@@ -5,7 +5,7 @@
 //   2. node --experimental-sea-config turns it into a preparation blob;
 //   3. a copy of this node binary gets the blob injected with postject.
 // The bundle is checked: no better-sqlite3, no bench code, no import.meta left to misbehave.
-// Usage: node --import tsx scripts/build-binary.ts [--out FILE] [--quiet]
+// Usage: npm run build:binary [-- --out FILE] [--no-strip] [--quiet]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,7 +24,15 @@ const FORBIDDEN = [/(^|\/)node_modules\/better-sqlite3\//, /(^|\/)bench\//, /(^|
 
 export type BuildResult = { out: string; bytes: number; bundleBytes: number; ms: number };
 
-export async function buildBinary(options: { out?: string; log?: (line: string) => void } = {}): Promise<BuildResult> {
+export type BuildOptions = {
+  /** default dist/calendar-engine */
+  out?: string;
+  /** Linux: drop the copied node's symbol tables with `strip` when it is installed (default true; ~12 MB less) */
+  strip?: boolean;
+  log?: (line: string) => void;
+};
+
+export async function buildBinary(options: BuildOptions = {}): Promise<BuildResult> {
   const log = options.log ?? (() => {});
   const started = performance.now();
   const out = path.resolve(options.out ?? path.join(ROOT, 'dist/calendar-engine'));
@@ -90,6 +98,12 @@ export async function buildBinary(options: { out?: string; log?: (line: string) 
     const tmp = `${out}.tmp-${process.pid}`;
     fs.writeFileSync(tmp, node, { mode: 0o755 });
     try {
+      if (options.strip !== false && process.platform === 'linux') {
+        // symbols only (.symtab, debug info); the dynamic symbols that addons link against stay
+        const strip = spawnSync('strip', ['--strip-all', tmp], { encoding: 'utf8' });
+        if (strip.error) log('strip not found: the binary keeps node\'s symbol tables');
+        else if (strip.status !== 0) throw new Error(`strip failed: ${strip.stderr}`);
+      }
       // postject's CLI in a child: its ELF library prints harmless warnings ("Can't find string
       // offset for section name") that are shown only when the injection fails
       const postject = spawnSync(process.execPath, [
@@ -133,8 +147,8 @@ function withoutNodeOptions(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 const isMain = process.argv[1] && import.meta.url === pathToFileURL(fs.realpathSync(process.argv[1])).href;
 if (isMain) {
-  const { values } = parseArgs({ options: { out: { type: 'string' }, quiet: { type: 'boolean' } } });
-  buildBinary({ out: values.out, log: values.quiet ? undefined : (line) => console.log(line) }).catch((err: Error) => {
+  const { values } = parseArgs({ options: { out: { type: 'string' }, quiet: { type: 'boolean' }, 'no-strip': { type: 'boolean' } } });
+  buildBinary({ out: values.out, strip: !values['no-strip'], log: values.quiet ? undefined : (line) => console.log(line) }).catch((err: Error) => {
     console.error(`build:binary: ${err.message}`);
     process.exit(1);
   });
