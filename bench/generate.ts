@@ -9,75 +9,11 @@
 // accent-folded search has something to fold.
 
 import { mulberry32 } from './stats.ts';
+import type {
+  ImportCalendar, ImportCalendar as ImportData, ImportCategory, ImportEvent, ImportOrganizer, ImportTag, ImportVenue,
+} from '../src/api/import.ts';
 
-export interface ImportCategory { id: number; name: string; slug: string; description: string; parent: number }
-export interface ImportTag { id: number; name: string; slug: string; description: string }
-
-interface ImportPost {
-  id: number;
-  author: number;
-  status: string;
-  /** publication date, site local (the site is UTC), 'Y-m-d H:i:s' */
-  date: string;
-  description: string;
-  slug: string;
-}
-
-export interface ImportVenue extends ImportPost {
-  venue: string;
-  address: string;
-  city: string;
-  state: string;
-  province: string;
-  country: string;
-  zip: string;
-  phone: string;
-  website: string;
-  show_map: boolean;
-  show_map_link: boolean;
-  /** absent for venues without coordinates */
-  geo_lat?: number;
-  geo_lng?: number;
-}
-
-export interface ImportOrganizer extends ImportPost {
-  organizer: string;
-  phone: string;
-  email: string;
-  website: string;
-}
-
-export interface ImportEvent extends ImportPost {
-  title: string;
-  excerpt: string;
-  timezone: string;
-  all_day: boolean;
-  /** local wall clock in the event's zone, 'Y-m-d H:i:s' */
-  start_date: string;
-  end_date: string;
-  cost: string;
-  website: string;
-  show_map: boolean;
-  show_map_link: boolean;
-  hide_from_listings: boolean;
-  sticky: boolean;
-  featured: boolean;
-  ticketed: boolean;
-  categories: number[];
-  tags: number[];
-  /** venue post id, 0 = none */
-  venue: number;
-  organizer: number[];
-  post_parent?: number;
-}
-
-export interface ImportData {
-  categories: ImportCategory[];
-  tags: ImportTag[];
-  venues: ImportVenue[];
-  organizers: ImportOrganizer[];
-  events: ImportEvent[];
-}
+export type { ImportCalendar as ImportData, ImportCategory, ImportEvent, ImportOrganizer, ImportTag, ImportVenue };
 
 export interface GenerateOptions { events: number; seed: number; now: Date }
 

@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import type { EventRecord, Op } from '../src/engine/records.ts';
 import type { EngineApi } from '../src/engine/engine-api.ts';
 import { openStore, type Store } from '../src/store/store.ts';
+import { mulberry32 } from './stats.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -28,17 +29,6 @@ const EVENTS = Number(args.events);
 const BASE = fs.mkdtempSync(path.join(args.dir!, 'bench-writes-'));
 const CONCURRENCY = [1, 4, 32];
 
-/** mulberry32 (flatbush's bench): the same run sees the same data */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rnd = mulberry32(42);
 const WORDS = 'concert jazz market workshop meetup festival talk yoga run brunch gallery tour night open session community river park'.split(' ');

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type {
+import { mulberry32 } from '../bench/stats.ts';
   DemoFile, ImportCategory, ImportEvent, ImportOrganizer, ImportTag, ImportVenue,
 } from '../src/cli/seed.ts';
 
@@ -13,16 +14,6 @@ const BASE = process.argv[2] ?? '2026-01-05';
 const DAYS = 126; // 18 weeks of events
 const AUTHOR = 1;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = mulberry32(20260105);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
 const chance = (p: number): boolean => rand() < p;

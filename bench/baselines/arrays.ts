@@ -23,7 +23,7 @@ export class ArraysBaseline {
     // string exactly when it matches one of the three fields
     this.folded = data.events.map((e) => fold(e.title + '\u0001' + e.excerpt + '\u0001' + e.description));
     this.venueCoords = new Map();
-    for (const v of data.venues) if (v.geo_lat !== undefined && v.geo_lng !== undefined) this.venueCoords.set(v.id, [v.geo_lat, v.geo_lng]);
+    for (const v of data.venues) if (v.geo_lat != null && v.geo_lng != null) this.venueCoords.set(v.id, [v.geo_lat, v.geo_lng]);
     this.vocab = createVocabulary(data);
     this.linked = buildLinkedObjects(data, site);
   }

@@ -92,7 +92,7 @@ export class SqliteBaseline {
     db.transaction(() => {
       for (const v of data.venues) {
         insVenue.run(v.id, v.geo_lat ?? null, v.geo_lng ?? null);
-        if (v.geo_lat !== undefined && v.geo_lng !== undefined) insPoint.run(v.id, v.geo_lat, v.geo_lat, v.geo_lng, v.geo_lng);
+        if (v.geo_lat != null && v.geo_lng != null) insPoint.run(v.id, v.geo_lat, v.geo_lat, v.geo_lng, v.geo_lng);
       }
       for (const e of data.events) {
         insEvent.run(

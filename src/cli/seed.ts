@@ -6,61 +6,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { embedded } from './embedded.ts';
 
-// ---- the import shape (CONTRACT.md, "The store") ---------------------------------------------
+// ---- the import shape (CONTRACT.md, "The store"): typed in src/api/import.ts -----------------
 
-export type ImportCategory = { id: number; name: string; slug: string; description: string; parent: number };
-export type ImportTag = { id: number; name: string; slug: string; description: string };
-
-type PostBase = { id: number; author: number; status: string; date: string; slug: string; description: string };
-
-export type ImportVenue = PostBase & {
-  venue: string;
-  address: string;
-  city: string;
-  country: string;
-  province: string;
-  state: string;
-  zip: string;
-  phone: string;
-  website: string;
-  show_map: boolean;
-  show_map_link: boolean;
-  geo_lat: number | null;
-  geo_lng: number | null;
-};
-
-export type ImportOrganizer = PostBase & { organizer: string; phone: string; email: string; website: string };
-
-export type ImportEvent = PostBase & {
-  title: string;
-  excerpt: string;
-  timezone: string;
-  all_day: boolean;
-  /** 'Y-m-d H:i:s', local wall time in `timezone` */
-  start_date: string;
-  end_date: string;
-  cost: string;
-  website: string;
-  show_map: boolean;
-  show_map_link: boolean;
-  hide_from_listings: boolean;
-  sticky: boolean;
-  featured: boolean;
-  ticketed: boolean;
-  categories: number[];
-  tags: number[];
-  /** venue post id, 0 = none */
-  venue: number;
-  organizer: number[];
-};
-
-export type ImportData = {
-  categories: ImportCategory[];
-  tags: ImportTag[];
-  venues: ImportVenue[];
-  organizers: ImportOrganizer[];
-  events: ImportEvent[];
-};
+import type { ImportCalendar as ImportData } from '../api/import.ts';
+export type { ImportCalendar as ImportData, ImportCategory, ImportEvent, ImportOrganizer, ImportTag, ImportVenue } from '../api/import.ts';
 
 /** data/demo.json: the import shape plus the Monday its dates are relative to. */
 export type DemoFile = ImportData & { base_date: string };

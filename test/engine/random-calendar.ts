@@ -6,17 +6,9 @@ import { POST_STATUSES, type EventRecord, type Op, type OrganizerRecord, type Po
 import type { EventQuery } from '../../src/engine/types.ts';
 import type { ImportSet } from '../../src/engine/engine-api.ts';
 import { makeEvent, makeOrganizer, makeTerm, makeVenue } from './build.ts';
+export { mulberry32 } from '../../bench/stats.ts';
+import { mulberry32 } from '../../bench/stats.ts';
 
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export class Rng {
   constructor(readonly next: () => number) {}
