@@ -3,6 +3,7 @@
 
 import { comboOf } from './block-stats.ts';
 import { checkEventRecord, toIds } from './event-table.ts';
+import { searchRowWritten } from './search-index.ts';
 import { bisectPair } from './sorted-index.ts';
 import type { AttachmentRecord, EventRecord, Op, OrganizerRecord, TermRecord, VenueRecord } from './records.ts';
 import type { CalendarState, Postings } from './state.ts';
@@ -40,6 +41,7 @@ export function putEvent(st: CalendarState, rec: EventRecord): void {
   const t = st.table;
   const deltas = new Map<number, number>();
   let row = st.ids.eventRow(rec.id);
+  let textChanged = true;
   if (row < 0) {
     row = t.append(rec);
     st.ids.setPost(rec.id, 'event', row);
@@ -48,10 +50,12 @@ export function putEvent(st: CalendarState, rec: EventRecord): void {
     st.countContribution(row, -1, deltas);
     st.unindexRow(row);
     const oldSlug = t.slugs[row];
+    textChanged = t.titles[row] !== rec.title || t.excerpts[row] !== rec.excerpt || t.descriptions[row] !== rec.description;
     t.write(row, rec);
     st.ids.setEventSlug(row, oldSlug, rec.slug);
   }
   st.indexRow(row);
+  if (textChanged) searchRowWritten(st, row);
   st.countContribution(row, 1, deltas);
   st.applyCountDeltas(deltas);
   st.eventCache[row] = undefined;
@@ -68,6 +72,10 @@ function trashEvent(st: CalendarState, id: number, modified: string, modifiedUtc
   const pos = bisectPair(st.main.keys, st.main.ties, t.starts[row], t.ids[row], 0, st.main.count);
   if (st.main.rows[pos] !== row) throw new Error(`event delete: expected row ${row} at index position ${pos}, got ${st.main.rows[pos]}`);
   st.blocks.moveCombo(pos, comboOf(t.statusCodes[row], t.flags[row]), comboOf(5, t.flags[row]));
+  st.forEachLink(row, (postings, linkId) => {
+    const list = postings.get(linkId);
+    if (list) list.blocks.dirty = true;
+  });
   t.statusCodes[row] = 5; // POST_STATUSES.indexOf('trash')
   t.slugs[row] = trashedSlug(oldSlug);
   t.modified.set(row, modified);
@@ -79,10 +87,18 @@ function trashEvent(st: CalendarState, id: number, modified: string, modifiedUtc
 
 function putVenue(st: CalendarState, rec: VenueRecord): void {
   st.ids.setPost(rec.id, 'venue');
+  const prev = st.entities.venues.get(rec.id);
   st.entities.venues.put({ ...rec });
   st.geo.markDirty();
   st.postCache.delete(rec.id);
   st.clearLinkedEvents(st.venuePostings, rec.id);
+  const had = !!prev && prev.geoLat !== null && prev.geoLng !== null;
+  if (had !== (rec.geoLat !== null && rec.geoLng !== null)) updateCoordsFlags(st, st.venuePostings.get(rec.id)?.toArray() ?? []);
+}
+
+/** Recompute the coords flag of the rows (their venues changed); stale block counters go dirty. */
+function updateCoordsFlags(st: CalendarState, rows: readonly number[]): void {
+  for (const row of rows) if (st.updateCoordsFlag(row)) st.dirtyBlocksOf(row);
 }
 
 function putOrganizer(st: CalendarState, rec: OrganizerRecord): void {
@@ -116,10 +132,12 @@ function trashLinkedPost(st: CalendarState, kind: 'venue' | 'organizer', id: num
   st.postCache.delete(id);
   if (kind === 'venue') st.geo.markDirty();
   const t = st.table;
+  const rows = kind === 'venue' ? st.venuePostings.get(id)?.toArray() ?? [] : [];
   unlinkAll(st, kind === 'venue' ? st.venuePostings : st.organizerPostings, id, (row) => {
     if (kind === 'venue') t.setVenues(row, t.venueList(row).filter((v) => v !== id));
     else t.organizerIds[row] = toIds(t.organizerIds[row].filter((v) => v !== id));
   });
+  updateCoordsFlags(st, rows);
 }
 
 /** Remove a term for good: unlink it from every event, re-parent its children to its own parent. */

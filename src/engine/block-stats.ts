@@ -1,20 +1,21 @@
-// Per-block summaries of the main index (crossfilter-style reduce, zone maps): for each block
-// of BLOCK_SIZE consecutive index positions, the number of rows per (status, hidden, featured,
-// ticketed) combination and the min/max local end. A query whose only predicates are
-// start/end bounds, status and those flags counts whole blocks without visiting their rows.
-// Rebuilt lazily (one pass) on the first query after a write that touched the index.
+// Per-block summaries of a sorted list of rows, the main index or one posting list
+// (crossfilter-style reduce, zone maps): for each block of BLOCK_SIZE consecutive positions,
+// the number of rows per (status, hidden, featured, ticketed, venue-has-coords) combination and
+// the min/max local end. A query whose only predicates are start/end bounds, status and those
+// flags (plus membership of the list itself) counts whole blocks without visiting their rows.
+// Rebuilt lazily (one pass) on the first query after a write that touched the list.
 
-import { FLAG_FEATURED, FLAG_HIDDEN, FLAG_TICKETED, type EventTable } from './event-table.ts';
-import type { SortedIndex } from './sorted-index.ts';
+import { FLAG_COORDS, FLAG_FEATURED, FLAG_HIDDEN, FLAG_TICKETED, type EventTable } from './event-table.ts';
 
 export const BLOCK_SHIFT = 8;
 export const BLOCK_SIZE = 1 << BLOCK_SHIFT;
-/** 8 statuses × 8 flag combinations */
-export const COMBOS = 64;
+/** 8 statuses × 16 flag combinations */
+export const COMBOS = 128;
 
-/** Combination index of a row: status * 8 + hidden + 2 featured + 4 ticketed. */
+/** Combination index of a row: status * 16 + hidden + 2 featured + 4 ticketed + 8 coords. */
 export function comboOf(status: number, flags: number): number {
-  return (status << 3) | ((flags & FLAG_HIDDEN) !== 0 ? 1 : 0) | ((flags & FLAG_FEATURED) !== 0 ? 2 : 0) | ((flags & FLAG_TICKETED) !== 0 ? 4 : 0);
+  return (status << 4) | ((flags & FLAG_HIDDEN) !== 0 ? 1 : 0) | ((flags & FLAG_FEATURED) !== 0 ? 2 : 0) |
+    ((flags & FLAG_TICKETED) !== 0 ? 4 : 0) | ((flags & FLAG_COORDS) !== 0 ? 8 : 0);
 }
 
 export class BlockStats {
@@ -23,15 +24,14 @@ export class BlockStats {
   minEnds = new Float64Array(0);
   maxEnds = new Float64Array(0);
 
-  /** Bring the summaries up to date with the index (no-op unless dirty). */
-  refresh(index: SortedIndex, table: EventTable): void {
+  /** Bring the summaries up to date with rows[0..n) (no-op unless dirty). */
+  refresh(rows: Int32Array, n: number, table: EventTable): void {
     if (!this.dirty) return;
-    const n = index.count;
     const blocks = (n + BLOCK_SIZE - 1) >> BLOCK_SHIFT;
     const counts = new Int32Array(blocks * COMBOS);
     const minEnds = new Float64Array(blocks).fill(Infinity);
     const maxEnds = new Float64Array(blocks).fill(-Infinity);
-    const rows = index.rows, statusCodes = table.statusCodes, flags = table.flags, ends = table.ends;
+    const statusCodes = table.statusCodes, flags = table.flags, ends = table.ends;
     for (let i = 0; i < n; i++) {
       const row = rows[i];
       const b = i >> BLOCK_SHIFT;

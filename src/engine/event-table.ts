@@ -13,6 +13,8 @@ export const FLAG_STICKY = 8;
 export const FLAG_TICKETED = 16;
 export const FLAG_SHOW_MAP = 32;
 export const FLAG_SHOW_MAP_LINK = 64;
+/** derived, not part of the record: some venue of the event has coordinates (state.ts keeps it) */
+export const FLAG_COORDS = 128;
 
 /** A list of linked ids; shared, never mutated in place (replaced on change). */
 export type IdList = readonly number[];

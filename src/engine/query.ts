@@ -5,11 +5,12 @@
 // the result set, no materialised match list.
 
 import { BitSet } from './bitset.ts';
-import { BLOCK_SHIFT, BLOCK_SIZE, comboOf } from './block-stats.ts';
-import { FLAG_FEATURED, FLAG_HIDDEN, FLAG_TICKETED } from './event-table.ts';
+import { BLOCK_SHIFT, BLOCK_SIZE, comboOf, type BlockStats } from './block-stats.ts';
+import { FLAG_COORDS, FLAG_FEATURED, FLAG_HIDDEN, FLAG_TICKETED } from './event-table.ts';
 import type { PostingList } from './sorted-index.ts';
 import type { CalendarState, Postings } from './state.ts';
 import type { EventQuery, QueryResult } from './types.ts';
+import { searchQuery } from './search-index.ts';
 
 /** Membership test over a set of ids: a short array, or a bit set for longer lists. */
 export type IdTest = (id: number) => boolean;
@@ -77,8 +78,10 @@ export function startRangeOf(q: EventQuery, withEnd: boolean): StartRange {
 export interface Matcher {
   /** every filter of the query, read from the columns */
   match: (row: number) => boolean;
-  /** true when the only filters are start/end bounds, status and the hidden/featured/ticketed flags */
+  /** true when the only filters are start/end bounds, status and the hidden/featured/ticketed/coords flags */
   simple: boolean;
+  /** the kind of the one filter beyond those ('category', 'tag', ...), when there is exactly one */
+  only: string | undefined;
   /** bounds on the local end */
   end: StartRange;
   /** (status, flags) combinations that pass (see block-stats.ts) */
@@ -90,8 +93,11 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
   const t = st.table;
   const starts = t.starts, ends = t.ends, statusCodes = t.statusCodes, flags = t.flags;
   const mask = q.statusMask;
-  const flagMask = FLAG_HIDDEN | (q.featured !== undefined ? FLAG_FEATURED : 0) | (q.ticketed !== undefined ? FLAG_TICKETED : 0);
-  const flagWant = (q.featured ? FLAG_FEATURED : 0) | (q.ticketed ? FLAG_TICKETED : 0);
+  // geoloc=true/false reads the derived coords flag (state.ts keeps it in step with venues)
+  const coords = q.geo?.kind === 'has-coords' ? q.geo.value : undefined;
+  const flagMask = FLAG_HIDDEN | (q.featured !== undefined ? FLAG_FEATURED : 0) | (q.ticketed !== undefined ? FLAG_TICKETED : 0) |
+    (coords !== undefined ? FLAG_COORDS : 0);
+  const flagWant = (q.featured ? FLAG_FEATURED : 0) | (q.ticketed ? FLAG_TICKETED : 0) | (coords ? FLAG_COORDS : 0);
   const s = startRangeOf(q, false);
   const e: StartRange = { min: -Infinity, minOpen: false, max: Infinity, maxOpen: false };
   lower(e, q.endGte, false);
@@ -102,27 +108,33 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
   const hasEnd = e.min !== -Infinity || e.max !== Infinity;
 
   const checks: ((row: number) => boolean)[] = [];
+  const kinds: string[] = [];
   if (q.parentId !== undefined) {
     const parent = q.parentId, parentIds = t.parentIds;
+    kinds.push('parent');
     checks.push((row) => parentIds[row] === parent);
   }
   if (q.categoryIds !== undefined) {
     const test = makeIdTest(expandCategories(st, q.categoryIds));
     const cats = t.categoryIds;
+    kinds.push('category');
     checks.push((row) => anyIn(cats[row], test));
   }
   if (q.tagIds !== undefined) {
     const test = makeIdTest(q.tagIds);
     const tags = t.tagIds;
+    kinds.push('tag');
     checks.push((row) => anyIn(tags[row], test));
   }
   if (q.organizerIds !== undefined) {
     const test = makeIdTest(q.organizerIds);
     const orgs = t.organizerIds;
+    kinds.push('organizer');
     checks.push((row) => anyIn(orgs[row], test));
   }
-  const venueCheck = (test: IdTest, want: boolean) => {
+  const venueCheck = (kind: string, test: IdTest, want: boolean) => {
     const first = t.venueIds, extra = t.extraVenues;
+    kinds.push(kind);
     checks.push((row) => {
       const v = first[row];
       if (v === 0) return !want;
@@ -133,13 +145,11 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
       return test(v) === want;
     });
   };
-  if (q.venueIds !== undefined) venueCheck(makeIdTest(q.venueIds), true);
-  if (q.geo) {
-    if (q.geo.kind === 'radius') venueCheck(makeIdTest(st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm)), true);
-    else venueCheck(makeIdTest(st.geo.venuesWithCoords()), q.geo.value);
-  }
+  if (q.venueIds !== undefined) venueCheck('venue', makeIdTest(q.venueIds), true);
+  if (q.geo?.kind === 'radius') venueCheck('radius', makeIdTest(st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm)), true);
   if (q.search && (q.search.include.length > 0 || q.search.exclude.length > 0)) {
     const include = q.search.include, exclude = q.search.exclude;
+    kinds.push('search');
     checks.push((row) => {
       const text = t.foldedText(row);
       for (const term of include) if (!text.includes(term)) return false;
@@ -152,7 +162,8 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
   const combos: number[] = [];
   for (let status = 0; status < 8; status++) {
     if (((mask >>> status) & 1) === 0) continue;
-    for (const flagBits of [0, FLAG_FEATURED, FLAG_TICKETED, FLAG_FEATURED | FLAG_TICKETED]) {
+    for (let k = 0; k < 8; k++) {
+      const flagBits = (k & 1 ? FLAG_FEATURED : 0) | (k & 2 ? FLAG_TICKETED : 0) | (k & 4 ? FLAG_COORDS : 0);
       if ((flagBits & flagMask) === flagWant) combos.push(comboOf(status, flagBits));
     }
   }
@@ -171,26 +182,25 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
     for (let i = 0; i < nChecks; i++) if (!checks[i](row)) return false;
     return true;
   };
-  return { match, simple: nChecks === 0, end: e, combos: Int32Array.from(combos) };
+  return { match, simple: nChecks === 0, only: nChecks === 1 ? kinds[0] : undefined, end: e, combos: Int32Array.from(combos) };
 }
 
 /** For a simple matcher: true when no row of block b can match (by end zone map or counters). */
-function blockHasNone(st: CalendarState, m: Matcher, b: number): boolean {
-  const blocks = st.blocks, e = m.end;
+function blockHasNone(blocks: BlockStats, m: Matcher, b: number): boolean {
+  const e = m.end;
   const lo = blocks.minEnds[b], hi = blocks.maxEnds[b];
   if (hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max)) return true;
   return blocks.countBlock(b, m.combos) === 0;
 }
 
 /**
- * Number of matching rows at main-index positions [from, to), for a simple matcher: whole
- * blocks are decided by their end zone map and counted from their (status, flags) counters;
- * only blocks cut by the range or straddling an end bound are walked row by row.
+ * Number of matching rows at positions [from, to) of a sorted row list whose block counters
+ * are fresh, for a matcher that is simple over that list (every row of it passes the
+ * non-simple filters): whole blocks are decided by their end zone map and counted from their
+ * (status, flags) counters; only blocks cut by the range or straddling an end bound are walked.
  */
-function countMainRange(st: CalendarState, m: Matcher, from: number, to: number): number {
-  const blocks = st.blocks;
-  blocks.refresh(st.main, st.table);
-  const rows = st.main.rows, match = m.match;
+function countRange(rows: Int32Array, blocks: BlockStats, m: Matcher, from: number, to: number): number {
+  const match = m.match;
   const e = m.end, minEnds = blocks.minEnds, maxEnds = blocks.maxEnds;
   let total = 0;
   let i = from;
@@ -198,7 +208,7 @@ function countMainRange(st: CalendarState, m: Matcher, from: number, to: number)
     const b = i >> BLOCK_SHIFT;
     const blockEnd = (b + 1) << BLOCK_SHIFT;
     if ((i & (BLOCK_SIZE - 1)) === 0 && blockEnd <= to) {
-      if (blockHasNone(st, m, b)) {
+      if (blockHasNone(blocks, m, b)) {
         i = blockEnd;
         continue;
       }
@@ -223,17 +233,23 @@ export function expandCategories(st: CalendarState, ids: readonly number[]): num
   return out;
 }
 
-/** A union of posting lists, each restricted to [lo, hi) positions. */
+/** A union of posting lists (of one link kind), each restricted to [lo, hi) positions. */
 interface ListDriver {
+  /** the matcher kind whose filter membership in these lists implies */
+  kind: string;
+  /** the row's ids of that kind (may repeat an id) */
+  links: (row: number) => ArrayLike<number>;
   lists: PostingList[];
+  /** the id of each list */
+  ids: number[];
   los: number[];
   his: number[];
   cost: number;
 }
 
-function listDriver(st: CalendarState, postings: Postings, ids: ArrayLike<number>, r: StartRange): ListDriver {
+function listDriver(st: CalendarState, kind: string, links: (row: number) => ArrayLike<number>, postings: Postings, ids: ArrayLike<number>, r: StartRange): ListDriver {
   const starts = st.table.starts;
-  const d: ListDriver = { lists: [], los: [], his: [], cost: 0 };
+  const d: ListDriver = { kind, links, lists: [], ids: [], los: [], his: [], cost: 0 };
   const seen: number[] = [];
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
@@ -244,6 +260,7 @@ function listDriver(st: CalendarState, postings: Postings, ids: ArrayLike<number
     const [lo, hi] = list.range(starts, r.min, r.minOpen, r.max, r.maxOpen);
     if (hi <= lo) continue;
     d.lists.push(list);
+    d.ids.push(id);
     d.los.push(lo);
     d.his.push(hi);
     d.cost += hi - lo;
@@ -256,7 +273,7 @@ function listDriver(st: CalendarState, postings: Postings, ids: ArrayLike<number
  * full() says the page is complete; then counts the matching rows left over, in list order
  * (no merge needed, a bit set over rows drops rows seen in another list). Returns that count.
  */
-function walkUnion(st: CalendarState, d: ListDriver, visit: (row: number) => void, full: () => boolean, match: (row: number) => boolean): number {
+function walkUnion(st: CalendarState, d: ListDriver, visit: (row: number) => void, full: () => boolean, match: ((row: number) => boolean) | undefined): number {
   const k = d.lists.length;
   if (k === 0) return 0;
   const pos = d.los.slice();
@@ -264,6 +281,7 @@ function walkUnion(st: CalendarState, d: ListDriver, visit: (row: number) => voi
     const rows = d.lists[0].rows, hi = d.his[0];
     let i = pos[0];
     for (; i < hi && !full(); i++) visit(rows[i]);
+    if (!match) return 0;
     let rest = 0;
     for (; i < hi; i++) if (match(rows[i])) rest++;
     return rest;
@@ -312,7 +330,7 @@ function walkUnion(st: CalendarState, d: ListDriver, visit: (row: number) => voi
   }
   // the same row may still head other lists: everything left is now after `last`
   while (heap.length > 0 && head(heap[0]) === last) advanceTop();
-  if (heap.length === 0) return 0;
+  if (heap.length === 0 || !match) return 0;
   const seen = new BitSet(st.table.count);
   let rest = 0;
   for (const j of heap) {
@@ -325,6 +343,47 @@ function walkUnion(st: CalendarState, d: ListDriver, visit: (row: number) => voi
     }
   }
   return rest;
+}
+
+/**
+ * Number of matching rows in the union of the driver's lists, for a matcher whose only
+ * non-simple filter is the driver's own (membership implies it). Sum of the per-list block
+ * counts, minus the rows counted more than once: those carry >= 2 of the query's ids, so
+ * they sit in each list's `multi` sublist; the row's first query id (in its own link order)
+ * takes the correction c - 1 for a row found in c lists.
+ */
+function unionCount(st: CalendarState, m: Matcher, d: ListDriver, r: StartRange, test: IdTest): number {
+  const t = st.table, starts = t.starts, match = m.match, links = d.links;
+  let total = 0;
+  for (let j = 0; j < d.lists.length; j++) {
+    const list = d.lists[j];
+    list.blocks.refresh(list.rows, list.count, t);
+    total += countRange(list.rows, list.blocks, m, d.los[j], d.his[j]);
+  }
+  if (d.lists.length < 2) return total;
+  for (let j = 0; j < d.lists.length; j++) {
+    const multi = d.lists[j].multi;
+    if (!multi || multi.count === 0) continue;
+    const self = d.ids[j];
+    const [lo, hi] = multi.range(starts, r.min, r.minOpen, r.max, r.maxOpen);
+    const rows = multi.rows;
+    for (let i = lo; i < hi; i++) {
+      const row = rows[i];
+      const ids = links(row);
+      let c = 0, owner = 0;
+      for (let a = 0; a < ids.length; a++) {
+        const id = ids[a];
+        if (!test(id)) continue;
+        let dup = false;
+        for (let z = 0; z < a; z++) if (ids[z] === id) { dup = true; break; }
+        if (dup) continue;
+        if (c === 0) owner = id;
+        c++;
+      }
+      if (c > 1 && owner === self && match(row)) total -= c - 1;
+    }
+  }
+  return total;
 }
 
 export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
@@ -348,40 +407,54 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
   const [lo, hi] = st.main.range(r.min, r.minOpen, r.max, r.maxOpen);
   let best: ListDriver | undefined;
   let bestCost = hi - lo;
-  const consider = (d: ListDriver) => {
+  const t = st.table;
+  const parentLinks = (row: number) => [t.parentIds[row]];
+  const venueLinks = (row: number) => t.venueList(row);
+  // the ids each candidate driver covers, for the overlap correction of unionCount
+  let driverIds: ArrayLike<number> = [];
+  const consider = (d: ListDriver, ids: ArrayLike<number>) => {
     if (d.cost < bestCost) {
       best = d;
       bestCost = d.cost;
+      driverIds = ids;
     }
   };
-  if (q.parentId !== undefined) consider(listDriver(st, st.parentPostings, [q.parentId], r));
-  if (q.categoryIds !== undefined) consider(listDriver(st, st.categoryPostings, expandCategories(st, q.categoryIds), r));
-  if (q.tagIds !== undefined) consider(listDriver(st, st.tagPostings, q.tagIds, r));
-  if (q.venueIds !== undefined) consider(listDriver(st, st.venuePostings, q.venueIds, r));
-  if (q.organizerIds !== undefined) consider(listDriver(st, st.organizerPostings, q.organizerIds, r));
-  if (q.geo?.kind === 'radius') {
-    consider(listDriver(st, st.venuePostings, st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm), r));
-  } else if (q.geo?.kind === 'has-coords' && q.geo.value) {
-    consider(listDriver(st, st.venuePostings, st.geo.venuesWithCoords(), r));
-  }
+  const candidate = (kind: string, links: (row: number) => ArrayLike<number>, postings: Postings, ids: ArrayLike<number>) =>
+    consider(listDriver(st, kind, links, postings, ids, r), ids);
+  if (q.parentId !== undefined) candidate('parent', parentLinks, st.parentPostings, [q.parentId]);
+  if (q.categoryIds !== undefined) candidate('category', (row) => t.categoryIds[row], st.categoryPostings, expandCategories(st, q.categoryIds));
+  if (q.tagIds !== undefined) candidate('tag', (row) => t.tagIds[row], st.tagPostings, q.tagIds);
+  if (q.venueIds !== undefined) candidate('venue', venueLinks, st.venuePostings, q.venueIds);
+  if (q.organizerIds !== undefined) candidate('organizer', (row) => t.organizerIds[row], st.organizerPostings, q.organizerIds);
+  if (q.geo?.kind === 'radius') candidate('radius', venueLinks, st.venuePostings, st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm));
+
+  const bySearch = q.search ? searchQuery(st, q, matcher, bestCost) : undefined; // trigram candidates, when fewer
+  if (bySearch) return bySearch;
 
   if (best) {
-    const rest = walkUnion(st, best, visit, () => total >= end, match); // visit() moves total: add after
-    total += rest;
+    const d: ListDriver = best;
+    if (matcher.only === d.kind) {
+      // page by walking the union, count from the lists' block counters
+      walkUnion(st, d, visit, () => total >= end, undefined);
+      total = unionCount(st, matcher, d, r, makeIdTest(driverIds));
+    } else {
+      const rest = walkUnion(st, d, visit, () => total >= end, match); // visit() moves total: add after
+      total += rest;
+    }
   } else {
     // walk in order until the page is full, then only count
     const rows = st.main.rows;
     let i = lo;
     if (matcher.simple) {
       // blocks that cannot hold a match (end zone map, counters) are skipped while paging too
-      st.blocks.refresh(st.main, st.table);
+      st.blocks.refresh(rows, st.main.count, st.table);
       while (i < hi && total < end) {
         const b = i >> BLOCK_SHIFT;
         const stop = Math.min((b + 1) << BLOCK_SHIFT, hi);
-        if (blockHasNone(st, matcher, b)) i = stop;
+        if (blockHasNone(st.blocks, matcher, b)) i = stop;
         else for (; i < stop && total < end; i++) visit(rows[i]);
       }
-      const rest = countMainRange(st, matcher, i, hi);
+      const rest = countRange(rows, st.blocks, matcher, i, hi);
       total += rest;
     } else {
       for (; i < hi && total < end; i++) visit(rows[i]);

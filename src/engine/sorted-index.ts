@@ -4,8 +4,12 @@
 //
 // SortedIndex keeps its own keys (start ms) and ties (event ids) next to the rows: the main
 // index over every event. PostingList keeps rows only and reads start/id through the event
-// columns: one per category, tag, venue, organizer and parent (4 bytes per link).
+// columns: one per category, tag, venue, organizer and parent (4 bytes per link). Each list
+// carries lazily rebuilt block counters (block-stats.ts) and, for link kinds where an event
+// can carry several ids, `multi`: the sublist of its rows that carry two or more distinct ids
+// of that kind (the only rows that a union of lists can count twice, see query.ts).
 
+import { BlockStats } from './block-stats.ts';
 import { growFloat64, growInt32 } from './columns.ts';
 
 /**
@@ -121,6 +125,11 @@ export class SortedIndex {
 export class PostingList {
   rows: Int32Array<ArrayBuffer>;
   count = 0;
+  /** per-block counters over this list's positions; dirty after any change */
+  readonly blocks = new BlockStats();
+  /** rows of this list with >= 2 distinct links of the list's kind (a superset is allowed:
+   *  rows that lost links stay until they are next unindexed); undefined = none yet */
+  multi: PostingList | undefined;
 
   constructor(capacity = 4) {
     this.rows = new Int32Array(capacity);
@@ -179,6 +188,18 @@ export class PostingList {
     this.rows.copyWithin(i + 1, i, n);
     this.rows[i] = row;
     this.count = n + 1;
+    this.blocks.dirty = true;
+  }
+
+  /** Removes `row` when it is there (located by its current (start, id) as given); returns whether it was. */
+  removeIfPresent(starts: Float64Array, ids: Int32Array, row: number, start: number, id: number): boolean {
+    const n = this.count;
+    const i = this.position(starts, ids, start, id);
+    if (i >= n || this.rows[i] !== row) return false;
+    this.rows.copyWithin(i, i + 1, n);
+    this.count = n - 1;
+    this.blocks.dirty = true;
+    return true;
   }
 
   /** Removes `row`, located by its current (start, id) as given. */
@@ -190,6 +211,7 @@ export class PostingList {
     }
     this.rows.copyWithin(i, i + 1, n);
     this.count = n - 1;
+    this.blocks.dirty = true;
   }
 
   /** Append without ordering checks (bulk builds that walk rows in index order). */
@@ -198,6 +220,7 @@ export class PostingList {
     if (n === this.rows.length) this.rows = growInt32(this.rows, n + 1);
     this.rows[n] = row;
     this.count = n + 1;
+    this.blocks.dirty = true;
   }
 
   toArray(): number[] {

@@ -5,7 +5,7 @@
 import { IdMap } from './columns.ts';
 import { BlockStats } from './block-stats.ts';
 import { Entities } from './entities.ts';
-import { EventTable } from './event-table.ts';
+import { EventTable, FLAG_COORDS } from './event-table.ts';
 import { VenueGeo } from './geo.ts';
 import { IdRegistry } from './ids.ts';
 import { PostingList, SortedIndex } from './sorted-index.ts';
@@ -34,26 +34,58 @@ export class CalendarState {
   readonly postCache = new Map<number, unknown>();
   readonly termCache = new Map<number, unknown>();
 
-  /** Calls fn(postings, id) for every distinct link of the row, reading the current columns. */
-  forEachLink(row: number, fn: (postings: Postings, id: number) => void): void {
+  /** Calls fn(postings, id, multi) for every distinct link of the row, reading the current
+   *  columns; multi = the row carries two or more distinct ids of that kind. */
+  forEachLink(row: number, fn: (postings: Postings, id: number, multi: boolean) => void): void {
     const t = this.table;
-    eachDistinct(t.categoryIds[row], (id) => fn(this.categoryPostings, id));
-    eachDistinct(t.tagIds[row], (id) => fn(this.tagPostings, id));
-    eachDistinct(t.venueList(row), (id) => fn(this.venuePostings, id));
-    eachDistinct(t.organizerIds[row], (id) => fn(this.organizerPostings, id));
+    eachLink(t.categoryIds[row], this.categoryPostings, fn);
+    eachLink(t.tagIds[row], this.tagPostings, fn);
+    eachLink(t.venueList(row), this.venuePostings, fn);
+    eachLink(t.organizerIds[row], this.organizerPostings, fn);
     const parent = t.parentIds[row];
-    if (parent !== 0) fn(this.parentPostings, parent);
+    if (parent !== 0) fn(this.parentPostings, parent, false);
+  }
+
+  /** Whether some venue of the row has both coordinates (the geoloc=true predicate). */
+  rowHasCoords(row: number): boolean {
+    const venues = this.entities.venues;
+    const list = this.table.venueList(row);
+    for (let i = 0; i < list.length; i++) {
+      const v = venues.get(list[i]);
+      if (v && v.geoLat !== null && v.geoLng !== null) return true;
+    }
+    return false;
+  }
+
+  /** Set FLAG_COORDS of the row from its venues; returns whether it changed. */
+  updateCoordsFlag(row: number): boolean {
+    const flags = this.table.flags;
+    const next = this.rowHasCoords(row) ? flags[row] | FLAG_COORDS : flags[row] & ~FLAG_COORDS;
+    if (next === flags[row]) return false;
+    flags[row] = next;
+    return true;
+  }
+
+  /** The block counters of the main index and of every list holding the row are stale. */
+  dirtyBlocksOf(row: number): void {
+    this.blocks.dirty = true;
+    this.forEachLink(row, (postings, id) => {
+      const list = postings.get(id);
+      if (list) list.blocks.dirty = true;
+    });
   }
 
   /** Add the row (as its columns are now) to the main index and its postings. */
   indexRow(row: number): void {
     const t = this.table;
+    this.updateCoordsFlag(row);
     this.blocks.dirty = true;
     this.main.insert(t.starts[row], t.ids[row], row);
-    this.forEachLink(row, (postings, id) => {
+    this.forEachLink(row, (postings, id, multi) => {
       let list = postings.get(id);
       if (!list) postings.set(id, (list = new PostingList()));
       list.insert(t.starts, t.ids, row);
+      if (multi) (list.multi ??= new PostingList()).insert(t.starts, t.ids, row);
     });
   }
 
@@ -67,6 +99,8 @@ export class CalendarState {
       const list = postings.get(linkId);
       if (!list) throw new Error(`postings: expected a list for id ${linkId} holding row ${row}, got none`);
       list.remove(t.starts, t.ids, row, start, id);
+      // the row may sit in `multi` though it now has one link (links dropped by a cascade)
+      list.multi?.removeIfPresent(t.starts, t.ids, row, start, id);
       if (list.count === 0) postings.delete(linkId);
     });
   }
@@ -111,6 +145,7 @@ export class CalendarState {
     const rows = this.main.rows;
     const { categoryIds, tagIds, organizerIds, venueIds, parentIds, statusCodes, extraVenues } = t;
     const hasExtra = extraVenues.size > 0;
+    for (let row = 0; row < n; row++) this.updateCoordsFlag(row);
     for (let i = 0; i < n; i++) {
       const row = rows[i];
       const published = statusCodes[row] === 0;
@@ -125,22 +160,36 @@ export class CalendarState {
   }
 }
 
-function pushOne(postings: Postings, id: number, row: number): void {
+function pushOne(postings: Postings, id: number, row: number, multi = false): void {
   let list = postings.get(id);
   if (!list) postings.set(id, (list = new PostingList()));
   list.push(row);
+  if (multi) (list.multi ??= new PostingList()).push(row);
 }
 
 /** Append row to the list of each distinct id (and count it when `counts` is given). */
 function pushDistinct(postings: Postings, ids: readonly number[], row: number, counts: IdMap<number> | undefined): void {
+  const multi = ids.length > 1 && distinctCount(ids) > 1;
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
     let seen = false;
     for (let j = 0; j < i; j++) if (ids[j] === id) { seen = true; break; }
     if (seen) continue;
-    pushOne(postings, id, row);
+    pushOne(postings, id, row, multi);
     if (counts) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
+}
+
+function eachLink(ids: ArrayLike<number>, postings: Postings, fn: (postings: Postings, id: number, multi: boolean) => void): void {
+  const multi = ids.length > 1 && distinctCount(ids) > 1;
+  eachDistinct(ids, (id) => fn(postings, id, multi));
+}
+
+/** Number of distinct ids in the list. */
+export function distinctCount(list: ArrayLike<number>): number {
+  let n = 0;
+  eachDistinct(list, () => n++);
+  return n;
 }
 
 /** Calls fn for each id of the list that did not occur earlier in it. */
