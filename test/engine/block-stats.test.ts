@@ -3,8 +3,9 @@ import * as assert from 'uvu/assert';
 import { BLOCK_SIZE } from '../../src/engine/block-stats.ts';
 import { Engine } from '../../src/engine/engine.ts';
 import { naiveToString } from '../../src/engine/naive-time.ts';
+import type { EventRecord } from '../../src/engine/records.ts';
 import type { EventQuery } from '../../src/engine/types.ts';
-import { makeEvent } from './build.ts';
+import { makeEvent, makeTerm, makeVenue } from './build.ts';
 import { Rng, mulberry32 } from './random-calendar.ts';
 
 const DAY = 86_400_000;
@@ -83,3 +84,129 @@ Blocks('block stats :: counters follow writes (trash, moves, flag changes)', () 
 });
 
 Blocks.run();
+
+// ---
+const Unions = suite('posting list counters');
+
+/** Events on a few tags and organizers, many carrying two or three of them (overlaps). */
+function linked(n: number): { engine: Engine; recs: Map<number, EventRecord> } {
+  const rng = new Rng(mulberry32(7));
+  const engine = new Engine();
+  const events: EventRecord[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = BASE + Math.floor(i / 50) * DAY;
+    const e = s + rng.pick([0, 1, 3]) * DAY;
+    const tagIds = rng.some([1, 2, 3, 4], rng.int(0, 3));
+    if (rng.bool(0.05) && tagIds.length > 0) tagIds.push(tagIds[0]); // a repeated id counts once
+    events.push(makeEvent(i + 1, {
+      startLocal: naiveToString(s), endLocal: naiveToString(e), status: rng.pick(['publish', 'draft', 'trash'] as const),
+      featured: rng.bool(0.3), hideFromListings: rng.bool(0.05), tagIds, categoryIds: rng.some([5, 6, 7], rng.int(0, 2)),
+    }));
+  }
+  const terms = [1, 2, 3, 4].map((id) => makeTerm(id, { taxonomy: 'post_tag' }));
+  terms.push(makeTerm(5), makeTerm(6, { parent: 5 }), makeTerm(7, { parent: 6 }));
+  engine.bulkLoad({ events, venues: [], organizers: [], terms, attachments: [] });
+  return { engine, recs: new Map(events.map((e) => [e.id, e])) };
+}
+
+function countOf(engine: Engine, recs: Map<number, EventRecord>, q: EventQuery, pick: (r: EventRecord) => boolean): void {
+  const statuses = ['publish', 'future', 'draft', 'pending', 'private', 'trash'];
+  let want = 0;
+  for (const r of recs.values()) {
+    if (r.hideFromListings || !((q.statusMask >> statuses.indexOf(r.status)) & 1)) continue;
+    const s = Date.parse(r.startLocal.replace(' ', 'T') + 'Z'), e = Date.parse(r.endLocal.replace(' ', 'T') + 'Z');
+    if (q.startGte !== undefined && s < q.startGte) continue;
+    if (q.endGt !== undefined && e <= q.endGt) continue;
+    if (q.featured !== undefined && r.featured !== q.featured) continue;
+    if (pick(r)) want++;
+  }
+  assert.is(engine.query(q).total, want, `~> ${JSON.stringify(q)}`);
+}
+
+Unions('posting list counters :: union of overlapping tag lists counts each event once', () => {
+  const { engine, recs } = linked(BLOCK_SIZE * 10 + 33);
+  for (const tagIds of [[1], [1, 2], [2, 1, 3], [1, 2, 3, 4], [4, 4, 9]]) {
+    for (const mask of [1, 0xff]) {
+      for (const extra of [{}, { startGte: BASE + 7 * DAY }, { endGt: BASE + 20 * DAY, featured: true }]) {
+        const q: EventQuery = { statusMask: mask, offset: 3, limit: 4, tagIds, ...extra };
+        countOf(engine, recs, q, (r) => r.tagIds.some((t) => tagIds.includes(t)));
+      }
+    }
+  }
+});
+
+Unions('posting list counters :: categories with descendants overlap with their children', () => {
+  const { engine, recs } = linked(BLOCK_SIZE * 6);
+  countOf(engine, recs, { statusMask: 1, offset: 0, limit: 3, categoryIds: [5] }, (r) => r.categoryIds.length > 0);
+  countOf(engine, recs, { statusMask: 1, offset: 0, limit: 3, categoryIds: [6] }, (r) => r.categoryIds.some((c) => c !== 5));
+});
+
+Unions('posting list counters :: counts follow inserts, removals, trash and link changes', () => {
+  const { engine, recs } = linked(BLOCK_SIZE * 6);
+  const rng = new Rng(mulberry32(11));
+  const q: EventQuery = { statusMask: 1, offset: 0, limit: 2, tagIds: [1, 2] };
+  const pick = (r: EventRecord) => r.tagIds.some((t) => t === 1 || t === 2);
+  for (let round = 0; round < 40; round++) {
+    const id = rng.int(1, recs.size + 5);
+    const old = recs.get(id);
+    const k = rng.int(0, 3);
+    if (old && k === 0) {
+      engine.apply([{ t: 'event', a: 'delete', id, modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' }]);
+      recs.set(id, { ...old, status: 'trash', slug: old.slug + '__trashed', modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' });
+    } else {
+      const day = rng.int(0, 40);
+      const rec = makeEvent(id, {
+        startLocal: naiveToString(BASE + day * DAY), endLocal: naiveToString(BASE + (day + 1) * DAY),
+        tagIds: rng.some([1, 2, 3], rng.int(0, 3)),
+      });
+      engine.apply([{ t: 'event', a: 'put', rec }]);
+      recs.set(id, rec);
+    }
+    countOf(engine, recs, q, pick);
+  }
+  // deleting a tag leaves events in the other list's `multi` with one link: still counted once
+  engine.apply([{ t: 'term', a: 'delete', id: 2 }]);
+  for (const r of recs.values()) r.tagIds = r.tagIds.filter((t) => t !== 2);
+  countOf(engine, recs, { ...q, tagIds: [1, 3] }, (r) => r.tagIds.some((t) => t === 1 || t === 3));
+});
+
+// ---
+const Coords = suite('coords flag');
+
+Coords('coords flag :: geoloc follows venue coordinate changes and venue trash', () => {
+  const engine = new Engine();
+  const venues = [makeVenue(1, { geoLat: 48.85, geoLng: 2.35 }), makeVenue(2), makeVenue(3, { geoLat: 1, geoLng: 2 })];
+  const events: EventRecord[] = [];
+  for (let i = 0; i < BLOCK_SIZE * 5; i++) {
+    const venueIds = i % 7 === 0 ? [2, 3] : i % 3 === 0 ? [] : [(i % 2) + 1];
+    events.push(makeEvent(100 + i, { startLocal: naiveToString(BASE + i * 3_600_000), endLocal: naiveToString(BASE + i * 3_600_000), venueIds }));
+  }
+  engine.bulkLoad({ events, venues, organizers: [], terms: [], attachments: [] });
+  const coords = new Map<number, boolean>([[1, true], [2, false], [3, true]]);
+  const check = (label: string) => {
+    for (const value of [true, false]) {
+      const want = events.filter((e) => e.venueIds.some((v) => coords.get(v)) === value).length;
+      assert.is(engine.query({ statusMask: 1, offset: 0, limit: 3, geo: { kind: 'has-coords', value } }).total, want, `~> ${label} geoloc=${value}`);
+    }
+  };
+  check('initial');
+  engine.apply([{ t: 'venue', a: 'put', rec: makeVenue(2, { geoLat: 10, geoLng: 10 }) }]);
+  coords.set(2, true);
+  check('venue 2 gains coordinates');
+  engine.apply([{ t: 'venue', a: 'put', rec: makeVenue(1) }]);
+  coords.set(1, false);
+  check('venue 1 loses coordinates');
+  engine.apply([{ t: 'venue', a: 'delete', id: 3, modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' }]);
+  for (const e of events) e.venueIds = e.venueIds.filter((v) => v !== 3);
+  check('venue 3 trashed');
+  const copy = new Engine();
+  copy.loadSnapshotChunks(JSON.parse(JSON.stringify([...engine.snapshotChunks()])));
+  assert.equal(copy.eventRecord(0), engine.eventRecord(0), 'the derived flag stays out of the record');
+  for (const value of [true, false]) {
+    const q: EventQuery = { statusMask: 1, offset: 0, limit: 3, geo: { kind: 'has-coords', value } };
+    assert.is(copy.query(q).total, engine.query(q).total, `~> snapshot geoloc=${value}`);
+  }
+});
+
+Unions.run();
+Coords.run();
