@@ -8,6 +8,7 @@ import type {
 } from './records.ts';
 import { POST_STATUSES } from './records.ts';
 import { runQuery } from './query.ts';
+import { rebuildSearchIndex } from './search-index.ts';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.ts';
 import { CalendarState } from './state.ts';
 import type { EventQuery, QueryResult } from './types.ts';
@@ -66,6 +67,7 @@ export class Engine implements EngineApi {
     }
     const before = new Map(st.termCounts.entries());
     st.rebuildIndexes();
+    rebuildSearchIndex(st);
     for (const [id, n] of st.termCounts.entries()) if (before.get(id) !== n) st.termCache.delete(id);
     for (const [id, n] of before) if (st.termCounts.get(id) !== n) st.termCache.delete(id);
   }

@@ -6,6 +6,7 @@ import type { DateColumn } from './event-table.ts';
 import { EMPTY_IDS } from './event-table.ts';
 import type { AttachmentRecord, OrganizerRecord, TermRecord, VenueRecord } from './records.ts';
 import type { CalendarState } from './state.ts';
+import { rebuildSearchIndex } from './search-index.ts';
 
 export const SNAPSHOT_VERSION = 1;
 export const EVENT_CHUNK_ROWS = 50_000;
@@ -150,6 +151,7 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
   if (!header) throw new Error('snapshot load: expected a header chunk, got nothing');
   if (t.count !== header.eventCount) throw new Error(`snapshot load: expected ${header.eventCount} events, got ${t.count}`);
   st.rebuildIndexes();
+  rebuildSearchIndex(st);
   st.geo.markDirty();
   if (header.nextPostId > st.ids.nextPostId) st.ids.nextPostId = header.nextPostId;
   if (header.nextTermId > st.ids.nextTermId) st.ids.nextTermId = header.nextTermId;
