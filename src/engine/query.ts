@@ -5,7 +5,7 @@
 // the result set, no materialised match list.
 
 import { BitSet } from './bitset.ts';
-import { BLOCK_SHIFT, BLOCK_SIZE, comboOf, type BlockStats } from './block-stats.ts';
+import { comboOf, type BlockStats } from './block-stats.ts';
 import { FLAG_COORDS, FLAG_FEATURED, FLAG_HIDDEN, FLAG_TICKETED } from './event-table.ts';
 import type { PostingList } from './sorted-index.ts';
 import type { CalendarState, Postings } from './state.ts';
@@ -201,13 +201,14 @@ function blockHasNone(blocks: BlockStats, m: Matcher, b: number): boolean {
  */
 function countRange(rows: Int32Array, blocks: BlockStats, m: Matcher, from: number, to: number): number {
   const match = m.match;
-  const e = m.end, minEnds = blocks.minEnds, maxEnds = blocks.maxEnds;
+  const e = m.end, minEnds = blocks.minEnds, maxEnds = blocks.maxEnds, bounds = blocks.bounds;
   let total = 0;
   let i = from;
-  while (i < to) {
-    const b = i >> BLOCK_SHIFT;
-    const blockEnd = (b + 1) << BLOCK_SHIFT;
-    if ((i & (BLOCK_SIZE - 1)) === 0 && blockEnd <= to) {
+  if (i >= to) return 0;
+  for (let b = blocks.blockOf(i); i < to; b++) {
+    const blockEnd = bounds[b + 1];
+    if (blockEnd <= i) continue; // empty block (rows removed)
+    if (i === bounds[b] && blockEnd <= to) {
       if (blockHasNone(blocks, m, b)) {
         i = blockEnd;
         continue;
@@ -447,11 +448,11 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
     let i = lo;
     if (matcher.simple) {
       // blocks that cannot hold a match (end zone map, counters) are skipped while paging too
-      st.blocks.refresh(rows, st.main.count, st.table);
-      while (i < hi && total < end) {
-        const b = i >> BLOCK_SHIFT;
-        const stop = Math.min((b + 1) << BLOCK_SHIFT, hi);
-        if (blockHasNone(st.blocks, matcher, b)) i = stop;
+      const blocks = st.blocks;
+      blocks.refresh(rows, st.main.count, st.table);
+      for (let b = i < hi ? blocks.blockOf(i) : 0; i < hi && total < end; b++) {
+        const stop = Math.min(blocks.bounds[b + 1], hi);
+        if (blockHasNone(blocks, matcher, b)) i = Math.max(i, stop);
         else for (; i < stop && total < end; i++) visit(rows[i]);
       }
       const rest = countRange(rows, st.blocks, matcher, i, hi);

@@ -72,7 +72,8 @@ export class SortedIndex {
     return [lo, Math.max(lo, hi)];
   }
 
-  insert(key: number, tie: number, row: number): void {
+  /** Inserts the entry; returns its position. */
+  insert(key: number, tie: number, row: number): number {
     const n = this.count;
     const i = bisectPair(this.keys, this.ties, key, tie, 0, n);
     if (i < n && this.keys[i] === key && this.ties[i] === tie) {
@@ -88,9 +89,11 @@ export class SortedIndex {
     this.ties[i] = tie;
     this.rows[i] = row;
     this.count = n + 1;
+    return i;
   }
 
-  remove(key: number, tie: number, row: number): void {
+  /** Removes the entry; returns the position it had. */
+  remove(key: number, tie: number, row: number): number {
     const n = this.count;
     const i = bisectPair(this.keys, this.ties, key, tie, 0, n);
     if (i >= n || this.keys[i] !== key || this.ties[i] !== tie || this.rows[i] !== row) {
@@ -100,6 +103,7 @@ export class SortedIndex {
     this.ties.copyWithin(i, i + 1, n);
     this.rows.copyWithin(i, i + 1, n);
     this.count = n - 1;
+    return i;
   }
 
   /** Replace the content with rows 0..n-1 keyed by starts/ids: one sort, no inserts. */

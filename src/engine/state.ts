@@ -3,7 +3,7 @@
 // the venue geo index, and the representation caches.
 
 import { IdMap } from './columns.ts';
-import { BlockStats } from './block-stats.ts';
+import { BlockStats, comboOf } from './block-stats.ts';
 import { Entities } from './entities.ts';
 import { EventTable, FLAG_COORDS } from './event-table.ts';
 import { VenueGeo } from './geo.ts';
@@ -27,7 +27,8 @@ export class CalendarState {
   /** term id → number of 'publish' events linking it directly (absent = 0) */
   readonly termCounts = new IdMap<number>();
   readonly geo = new VenueGeo(() => this.entities.venues.values());
-  /** per-block counters over the main index; dirty after any change of order, status, flags or ends */
+  /** per-block counters over the main index, kept in step by indexRow/unindexRow; dirty after a
+   *  rebuild or a coords flag change */
   readonly blocks = new BlockStats();
 
   readonly eventCache: unknown[] = [];
@@ -79,8 +80,8 @@ export class CalendarState {
   indexRow(row: number): void {
     const t = this.table;
     this.updateCoordsFlag(row);
-    this.blocks.dirty = true;
-    this.main.insert(t.starts[row], t.ids[row], row);
+    const pos = this.main.insert(t.starts[row], t.ids[row], row);
+    this.blocks.insertAt(pos, comboOf(t.statusCodes[row], t.flags[row]), t.ends[row], this.main.rows, t);
     this.forEachLink(row, (postings, id, multi) => {
       let list = postings.get(id);
       if (!list) postings.set(id, (list = new PostingList()));
@@ -93,8 +94,8 @@ export class CalendarState {
   unindexRow(row: number): void {
     const t = this.table;
     const start = t.starts[row], id = t.ids[row];
-    this.blocks.dirty = true;
-    this.main.remove(start, id, row);
+    const pos = this.main.remove(start, id, row);
+    this.blocks.removeAt(pos, comboOf(t.statusCodes[row], t.flags[row]));
     this.forEachLink(row, (postings, linkId) => {
       const list = postings.get(linkId);
       if (!list) throw new Error(`postings: expected a list for id ${linkId} holding row ${row}, got none`);

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BLOCK_SIZE } from '../../src/engine/block-stats.ts';
+import { BLOCK_SIZE, COMBOS, comboOf } from '../../src/engine/block-stats.ts';
 import { Engine } from '../../src/engine/engine.ts';
 import { naiveToString } from '../../src/engine/naive-time.ts';
 import type { EventRecord } from '../../src/engine/records.ts';
@@ -208,5 +208,66 @@ Coords('coords flag :: geoloc follows venue coordinate changes and venue trash',
   }
 });
 
+// ---
+const Incremental = suite('block stats upkeep');
+
+/** Every block's counters equal a recount of its rows, and its zone map bounds their ends. */
+function checkBlocks(engine: Engine, label: string): void {
+  const { blocks, main, table } = engine.state;
+  assert.is(blocks.dirty, false, `~> ${label}: counters kept in step, not rebuilt`);
+  assert.is(blocks.bounds[0], 0, `~> ${label}: first bound`);
+  assert.is(blocks.bounds[blocks.blocks], main.count, `~> ${label}: last bound`);
+  for (let b = 0; b < blocks.blocks; b++) {
+    const want = new Int32Array(COMBOS);
+    assert.ok(blocks.bounds[b + 1] - blocks.bounds[b] <= 2 * BLOCK_SIZE, `~> ${label}: block ${b} size`);
+    for (let i = blocks.bounds[b]; i < blocks.bounds[b + 1]; i++) {
+      const row = main.rows[i];
+      want[comboOf(table.statusCodes[row], table.flags[row])]++;
+      const e = table.ends[row];
+      assert.ok(blocks.minEnds[b] <= e && e <= blocks.maxEnds[b], `~> ${label}: block ${b} zone map holds end ${e}`);
+    }
+    assert.equal(Array.from(blocks.counts.subarray(b * COMBOS, (b + 1) * COMBOS)), Array.from(want), `~> ${label}: block ${b} counters`);
+  }
+}
+
+Incremental('block stats upkeep :: inserts, removals and splits keep counters without a rebuild', () => {
+  const { engine, rows } = calendar(BLOCK_SIZE * 4);
+  const q: EventQuery = { statusMask: 1, offset: 0, limit: 1 };
+  engine.query(q);
+  const before = engine.state.blocks.blocks;
+  const published = () => {
+    let n = 0;
+    for (let r = 0; r < engine.eventRowCount; r++) {
+      const rec = engine.eventRecord(r);
+      if (rec.status === 'publish' && !rec.hideFromListings) n++;
+    }
+    return n;
+  };
+  // 3 blocks' worth of events on one start: they all land in one block, which must split
+  const at = naiveToString(BASE + 2 * DAY);
+  for (let i = 0; i < BLOCK_SIZE * 3; i++) {
+    engine.apply([{ t: 'event', a: 'put', rec: makeEvent(50_000 + i, { startLocal: at, endLocal: naiveToString(BASE + (i % 5) * DAY + 2 * DAY), featured: i % 2 === 0 }) }]);
+  }
+  checkBlocks(engine, 'after inserts');
+  assert.ok(engine.state.blocks.blocks > before, 'a block was split');
+  assert.is(engine.query(q).total, published());
+  // moves (remove + insert elsewhere) and trash
+  for (let i = 0; i < BLOCK_SIZE * 2; i++) {
+    const id = 50_000 + i * 3 % (BLOCK_SIZE * 3);
+    const rec = engine.eventRecord(engine.eventRow(id));
+    if (i % 4 === 0) engine.apply([{ t: 'event', a: 'delete', id, modified: rec.modified, modifiedUtc: rec.modifiedUtc }]);
+    else engine.apply([{ t: 'event', a: 'put', rec: { ...rec, startLocal: naiveToString(BASE + (i % 9) * DAY), endLocal: naiveToString(BASE + (i % 9) * DAY + DAY) } }]);
+  }
+  checkBlocks(engine, 'after moves');
+  assert.is(engine.query(q).total, published());
+  for (const bound of [BASE, BASE + 2 * DAY, BASE + 5 * DAY]) {
+    const want = [...Array(engine.eventRowCount).keys()].map((r) => engine.eventRecord(r))
+      .filter((r) => r.status === 'publish' && !r.hideFromListings && r.endLocal > naiveToString(bound) && r.featured).length;
+    assert.is(engine.query({ ...q, endGt: bound, featured: true }).total, want, `~> endGt ${bound}`);
+  }
+  assert.ok(rows.length > 0);
+});
+
 Unions.run();
+Incremental.run();
 Coords.run();
