@@ -349,39 +349,47 @@ function walkUnion(st: CalendarState, d: ListDriver, visit: (row: number) => voi
 /**
  * Number of matching rows in the union of the driver's lists, for a matcher whose only
  * non-simple filter is the driver's own (membership implies it). Sum of the per-list block
- * counts, minus the rows counted more than once: those carry >= 2 of the query's ids, so
- * they sit in each list's `multi` sublist; the row's first query id (in its own link order)
- * takes the correction c - 1 for a row found in c lists.
+ * counts, minus the rows counted more than once: those carry >= 2 of the query's ids, so they
+ * sit in the `multi` sublist of each of those lists. The multi lists are visited smallest
+ * first; a row found in c lists takes the correction c - 1 once, in the first visited list
+ * that holds it. The largest multi list is never visited: each of its rows that needs a
+ * correction also sits in a list visited before it.
  */
 function unionCount(st: CalendarState, m: Matcher, d: ListDriver, r: StartRange, test: IdTest): number {
   const t = st.table, starts = t.starts, match = m.match, links = d.links;
+  const k = d.lists.length;
   let total = 0;
-  for (let j = 0; j < d.lists.length; j++) {
+  for (let j = 0; j < k; j++) {
     const list = d.lists[j];
     list.blocks.refresh(list.rows, list.count, t);
     total += countRange(list.rows, list.blocks, m, d.los[j], d.his[j]);
   }
-  if (d.lists.length < 2) return total;
-  for (let j = 0; j < d.lists.length; j++) {
-    const multi = d.lists[j].multi;
+  if (k < 2) return total;
+  const multiCount = (j: number) => d.lists[j].multi?.count ?? 0;
+  const order = Array.from({ length: k }, (_, j) => j).sort((a, b) => multiCount(a) - multiCount(b));
+  /** id → its list's place in `order` */
+  const rank = new Map<number, number>();
+  for (let o = 0; o < k; o++) rank.set(d.ids[order[o]], o);
+  for (let o = 0; o < k - 1; o++) {
+    const multi = d.lists[order[o]].multi;
     if (!multi || multi.count === 0) continue;
-    const self = d.ids[j];
     const [lo, hi] = multi.range(starts, r.min, r.minOpen, r.max, r.maxOpen);
     const rows = multi.rows;
     for (let i = lo; i < hi; i++) {
       const row = rows[i];
       const ids = links(row);
-      let c = 0, owner = 0;
+      let c = 0, first = k;
       for (let a = 0; a < ids.length; a++) {
         const id = ids[a];
         if (!test(id)) continue;
         let dup = false;
         for (let z = 0; z < a; z++) if (ids[z] === id) { dup = true; break; }
         if (dup) continue;
-        if (c === 0) owner = id;
         c++;
+        const at = rank.get(id);
+        if (at !== undefined && at < first) first = at;
       }
-      if (c > 1 && owner === self && match(row)) total -= c - 1;
+      if (c > 1 && first === o && match(row)) total -= c - 1;
     }
   }
   return total;
