@@ -76,6 +76,7 @@ function trashEvent(st: CalendarState, id: number, modified: string, modifiedUtc
     const list = postings.get(linkId);
     if (list) list.blocks.dirty = true;
   });
+  st.forEachClosure(row, (list) => (list.blocks.dirty = true));
   t.statusCodes[row] = 5; // POST_STATUSES.indexOf('trash')
   t.slugs[row] = trashedSlug(oldSlug);
   t.modified.set(row, modified);
@@ -117,6 +118,8 @@ function putAttachment(st: CalendarState, rec: AttachmentRecord): void {
 function putTerm(st: CalendarState, rec: TermRecord): void {
   if (!(Number.isInteger(rec.id) && rec.id > 0)) throw new Error(`term put: expected a positive integer id, got ${rec.id}`);
   st.ids.seeTermId(rec.id);
+  // a new parent changes which closure lists hold the term's events
+  if ((st.entities.terms.get(rec.id)?.parent ?? 0) !== rec.parent) st.closureDirty = true;
   st.entities.putTerm({ ...rec });
   st.termCache.delete(rec.id);
   st.clearLinkedEvents(st.categoryPostings, rec.id);
@@ -144,6 +147,7 @@ function trashLinkedPost(st: CalendarState, kind: 'venue' | 'organizer', id: num
 function deleteTerm(st: CalendarState, id: number): void {
   const term = st.entities.removeTerm(id);
   if (!term) throw new Error(`term delete: expected an existing term id, got ${id}`);
+  st.closureDirty = true;
   for (const childId of st.entities.termChildren(id)) {
     const child = st.entities.terms.get(childId)!;
     st.entities.putTerm({ ...child, parent: term.parent });

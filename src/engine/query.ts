@@ -431,7 +431,12 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
   const candidate = (kind: string, links: (row: number) => ArrayLike<number>, postings: Postings, ids: ArrayLike<number>) =>
     consider(listDriver(st, kind, links, postings, ids, r), ids);
   if (q.parentId !== undefined) candidate('parent', parentLinks, st.parentPostings, [q.parentId]);
-  if (q.categoryIds !== undefined) candidate('category', (row) => t.categoryIds[row], st.categoryPostings, expandCategories(st, q.categoryIds));
+  if (q.categoryIds !== undefined) {
+    const cats = q.categoryIds;
+    // one category: its closure list holds exactly the rows of it and its descendants
+    if (cats.length > 0 && cats.every((id) => id === cats[0])) candidate('category', (row) => t.categoryIds[row], st.ensureClosure(), [cats[0]]);
+    else candidate('category', (row) => t.categoryIds[row], st.categoryPostings, expandCategories(st, cats));
+  }
   if (q.tagIds !== undefined) candidate('tag', (row) => t.tagIds[row], st.tagPostings, q.tagIds);
   if (q.venueIds !== undefined) candidate('venue', venueLinks, st.venuePostings, q.venueIds);
   if (q.organizerIds !== undefined) candidate('organizer', (row) => t.organizerIds[row], st.organizerPostings, q.organizerIds);

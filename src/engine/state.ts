@@ -24,6 +24,11 @@ export class CalendarState {
   readonly venuePostings: Postings = new IdMap();
   readonly organizerPostings: Postings = new IdMap();
   readonly parentPostings: Postings = new IdMap();
+  /** category id → rows linking it or any of its descendants (what a category filter asks
+   *  for); kept by indexRow/unindexRow, rebuilt lazily (ensureClosure) after a change of the
+   *  category tree or a bulk rebuild */
+  readonly categoryClosure: Postings = new IdMap();
+  closureDirty = true;
   /** term id → number of 'publish' events linking it directly (absent = 0) */
   readonly termCounts = new IdMap<number>();
   readonly geo = new VenueGeo(() => this.entities.venues.values());
@@ -45,6 +50,42 @@ export class CalendarState {
     eachLink(t.organizerIds[row], this.organizerPostings, fn);
     const parent = t.parentIds[row];
     if (parent !== 0) fn(this.parentPostings, parent, false);
+  }
+
+  /** Distinct categories of the row and all their ancestors, into out (cleared first). */
+  closureOf(row: number, out: number[]): number[] {
+    out.length = 0;
+    const cats = this.table.categoryIds[row], terms = this.entities.terms;
+    for (let i = 0; i < cats.length; i++) {
+      // the parent chain; a cycle stops at the first id seen again
+      for (let id = cats[i]; id !== 0 && !out.includes(id); id = terms.get(id)?.parent ?? 0) out.push(id);
+    }
+    return out;
+  }
+
+  /** The closure lists, rebuilt first when dirty (one pass over the main index). */
+  ensureClosure(): Postings {
+    if (!this.closureDirty) return this.categoryClosure;
+    const closure = this.categoryClosure;
+    closure.clear();
+    const rows = this.main.rows, n = this.main.count, ids: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const row = rows[i];
+      if (this.table.categoryIds[row].length === 0) continue;
+      for (const id of this.closureOf(row, ids)) pushOne(closure, id, row);
+    }
+    this.closureDirty = false;
+    return closure;
+  }
+
+  /** Calls fn(list) for every closure list holding the row (none while the lists are dirty). */
+  forEachClosure(row: number, fn: (list: PostingList) => void): void {
+    if (this.closureDirty || this.table.categoryIds[row].length === 0) return;
+    for (const id of this.closureOf(row, [])) {
+      const list = this.categoryClosure.get(id);
+      if (!list) throw new Error(`category closure: expected a list for ${id} holding row ${row}, got none`);
+      fn(list);
+    }
   }
 
   /** Whether some venue of the row has both coordinates (the geoloc=true predicate). */
@@ -74,6 +115,7 @@ export class CalendarState {
       const list = postings.get(id);
       if (list) list.blocks.dirty = true;
     });
+    this.forEachClosure(row, (list) => (list.blocks.dirty = true));
   }
 
   /** Add the row (as its columns are now) to the main index and its postings. */
@@ -88,6 +130,13 @@ export class CalendarState {
       list.insert(t.starts, t.ids, row);
       if (multi) (list.multi ??= new PostingList()).insert(t.starts, t.ids, row);
     });
+    if (!this.closureDirty && t.categoryIds[row].length > 0) {
+      for (const id of this.closureOf(row, [])) {
+        let list = this.categoryClosure.get(id);
+        if (!list) this.categoryClosure.set(id, (list = new PostingList()));
+        list.insert(t.starts, t.ids, row);
+      }
+    }
   }
 
   /** Remove the row from the main index and its postings; call before its columns change. */
@@ -104,6 +153,7 @@ export class CalendarState {
       list.multi?.removeIfPresent(t.starts, t.ids, row, start, id);
       if (list.count === 0) postings.delete(linkId);
     });
+    this.forEachClosure(row, (list) => list.remove(t.starts, t.ids, row, start, id));
   }
 
   /** Add sign × (the row's contribution) to `deltas` (term id → change of its count). */
@@ -141,6 +191,7 @@ export class CalendarState {
     const n = t.count;
     this.main.load(n, t.starts, t.ids);
     this.blocks.dirty = true;
+    this.closureDirty = true;
     for (const p of [this.categoryPostings, this.tagPostings, this.venuePostings, this.organizerPostings, this.parentPostings]) p.clear();
     this.termCounts.clear();
     const rows = this.main.rows;

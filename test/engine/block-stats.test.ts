@@ -170,6 +170,38 @@ Unions('posting list counters :: counts follow inserts, removals, trash and link
   countOf(engine, recs, { ...q, tagIds: [1, 3] }, (r) => r.tagIds.some((t) => t === 1 || t === 3));
 });
 
+Unions('posting list counters :: category closure lists follow event writes and a changed tree', () => {
+  const { engine, recs } = linked(BLOCK_SIZE * 6);
+  const parents = new Map([[5, 0], [6, 5], [7, 6]]);
+  const under = (c: number, root: number) => {
+    for (let id = c, hops = 0; id !== 0 && hops < 5; id = parents.get(id) ?? 0, hops++) if (id === root) return true;
+    return false;
+  };
+  const check = (label: string) => {
+    for (const root of [5, 6, 7]) countOf(engine, recs, { statusMask: 1, offset: 1, limit: 3, categoryIds: [root] }, (r) => r.categoryIds.some((c) => under(c, root)));
+    assert.ok(label);
+  };
+  check('initial');
+  for (let i = 1; i <= 30; i++) {
+    const old = recs.get(i * 7)!;
+    const rec = { ...old, categoryIds: [[], [7], [5, 7], [6]][i % 4], startLocal: naiveToString(BASE + i * DAY), endLocal: naiveToString(BASE + i * DAY) };
+    engine.apply([{ t: 'event', a: 'put', rec }]);
+    recs.set(rec.id, rec);
+    if (i % 5 === 0) {
+      engine.apply([{ t: 'event', a: 'delete', id: i, modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' }]);
+      recs.set(i, { ...recs.get(i)!, status: 'trash' });
+    }
+  }
+  check('after event writes');
+  engine.apply([{ t: 'term', a: 'put', rec: makeTerm(7, { parent: 5 }) }]); // 7 moves from under 6 to under 5
+  parents.set(7, 5);
+  check('after moving a category');
+  engine.apply([{ t: 'term', a: 'delete', id: 6 }]);
+  parents.delete(6);
+  for (const r of recs.values()) r.categoryIds = r.categoryIds.filter((c) => c !== 6);
+  check('after deleting a category');
+});
+
 // ---
 const Coords = suite('coords flag');
 
