@@ -240,6 +240,8 @@ interface ListDriver {
   kind: string;
   /** the row's ids of that kind (may repeat an id) */
   links: (row: number) => ArrayLike<number>;
+  /** the same as a column, when there is one (read directly in hot loops) */
+  column: readonly (readonly number[])[] | undefined;
   lists: PostingList[];
   /** the id of each list */
   ids: number[];
@@ -248,9 +250,10 @@ interface ListDriver {
   cost: number;
 }
 
-function listDriver(st: CalendarState, kind: string, links: (row: number) => ArrayLike<number>, postings: Postings, ids: ArrayLike<number>, r: StartRange): ListDriver {
+function listDriver(st: CalendarState, kind: string, links: (row: number) => ArrayLike<number>, postings: Postings, ids: ArrayLike<number>, r: StartRange,
+  column?: readonly (readonly number[])[]): ListDriver {
   const starts = st.table.starts;
-  const d: ListDriver = { kind, links, lists: [], ids: [], los: [], his: [], cost: 0 };
+  const d: ListDriver = { kind, links, column, lists: [], ids: [], los: [], his: [], cost: 0 };
   const seen: number[] = [];
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
@@ -367,9 +370,10 @@ function unionCount(st: CalendarState, m: Matcher, d: ListDriver, r: StartRange,
   if (k < 2) return total;
   const multiCount = (j: number) => d.lists[j].multi?.count ?? 0;
   const order = Array.from({ length: k }, (_, j) => j).sort((a, b) => multiCount(a) - multiCount(b));
-  /** id → its list's place in `order` */
+  /** id → its list's place in `order` (only needed when more than one list is visited) */
   const rank = new Map<number, number>();
   for (let o = 0; o < k; o++) rank.set(d.ids[order[o]], o);
+  const single = k === 2, column = d.column;
   for (let o = 0; o < k - 1; o++) {
     const multi = d.lists[order[o]].multi;
     if (!multi || multi.count === 0) continue;
@@ -377,7 +381,7 @@ function unionCount(st: CalendarState, m: Matcher, d: ListDriver, r: StartRange,
     const rows = multi.rows;
     for (let i = lo; i < hi; i++) {
       const row = rows[i];
-      const ids = links(row);
+      const ids = column ? column[row] : links(row);
       let c = 0, first = k;
       for (let a = 0; a < ids.length; a++) {
         const id = ids[a];
@@ -386,10 +390,11 @@ function unionCount(st: CalendarState, m: Matcher, d: ListDriver, r: StartRange,
         for (let z = 0; z < a; z++) if (ids[z] === id) { dup = true; break; }
         if (dup) continue;
         c++;
+        if (single) continue; // the one visited list is first for every row in it
         const at = rank.get(id);
         if (at !== undefined && at < first) first = at;
       }
-      if (c > 1 && first === o && match(row)) total -= c - 1;
+      if (c > 1 && (single || first === o) && match(row)) total -= c - 1;
     }
   }
   return total;
@@ -428,18 +433,18 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
       driverIds = ids;
     }
   };
-  const candidate = (kind: string, links: (row: number) => ArrayLike<number>, postings: Postings, ids: ArrayLike<number>) =>
-    consider(listDriver(st, kind, links, postings, ids, r), ids);
+  const candidate = (kind: string, links: (row: number) => ArrayLike<number>, postings: Postings, ids: ArrayLike<number>, column?: readonly (readonly number[])[]) =>
+    consider(listDriver(st, kind, links, postings, ids, r, column), ids);
   if (q.parentId !== undefined) candidate('parent', parentLinks, st.parentPostings, [q.parentId]);
   if (q.categoryIds !== undefined) {
     const cats = q.categoryIds;
     // one category: its closure list holds exactly the rows of it and its descendants
     if (cats.length > 0 && cats.every((id) => id === cats[0])) candidate('category', (row) => t.categoryIds[row], st.ensureClosure(), [cats[0]]);
-    else candidate('category', (row) => t.categoryIds[row], st.categoryPostings, expandCategories(st, cats));
+    else candidate('category', (row) => t.categoryIds[row], st.categoryPostings, expandCategories(st, cats), t.categoryIds);
   }
-  if (q.tagIds !== undefined) candidate('tag', (row) => t.tagIds[row], st.tagPostings, q.tagIds);
+  if (q.tagIds !== undefined) candidate('tag', (row) => t.tagIds[row], st.tagPostings, q.tagIds, t.tagIds);
   if (q.venueIds !== undefined) candidate('venue', venueLinks, st.venuePostings, q.venueIds);
-  if (q.organizerIds !== undefined) candidate('organizer', (row) => t.organizerIds[row], st.organizerPostings, q.organizerIds);
+  if (q.organizerIds !== undefined) candidate('organizer', (row) => t.organizerIds[row], st.organizerPostings, q.organizerIds, t.organizerIds);
   if (q.geo?.kind === 'radius') candidate('radius', venueLinks, st.venuePostings, st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm));
 
   const bySearch = q.search ? searchQuery(st, q, matcher, bestCost) : undefined; // trigram candidates, when fewer
