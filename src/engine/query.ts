@@ -209,14 +209,14 @@ function countRange(rows: Int32Array, blocks: BlockStats, m: Matcher, from: numb
     const blockEnd = bounds[b + 1];
     if (blockEnd <= i) continue; // empty block (rows removed)
     if (i === bounds[b] && blockEnd <= to) {
-      if (blockHasNone(blocks, m, b)) {
+      const lo = minEnds[b], hi = maxEnds[b];
+      if (hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max)) {
         i = blockEnd;
         continue;
       }
-      const lo = minEnds[b], hi = maxEnds[b];
-      const all = lo > e.min || (!e.minOpen && lo === e.min);
-      if (all && (hi < e.max || (!e.maxOpen && hi === e.max))) {
-        total += blocks.countBlock(b, m.combos);
+      const n = blocks.countBlock(b, m.combos);
+      if (n === 0 || ((lo > e.min || (!e.minOpen && lo === e.min)) && (hi < e.max || (!e.maxOpen && hi === e.max)))) {
+        total += n;
         i = blockEnd;
         continue;
       }
