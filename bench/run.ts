@@ -1,4 +1,4 @@
-// npm run bench [-- --events N --seed S --runs R --only a,b --no-sqlite --budget-ms B --min-runs M --warmup W]
+// npm run bench [-- --events N --seed S --runs R --only a,b --no-sqlite --budget-ms B --min-runs M --warmup W --cache DIR]
 //
 // Generates a calendar, loads it into the engine and the baselines, checks that every
 // implementation returns the same total and page ids for every query of the mix, then times each
@@ -6,6 +6,9 @@
 // geometric means, load times and bytes per event. Exits 1 if any answer disagrees.
 
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
 import os from 'node:os';
 import v8 from 'node:v8';
 import { parseArgs } from 'node:util';
@@ -29,6 +32,9 @@ const { values: opt } = parseArgs({
     only: { type: 'string' },
     'no-sqlite': { type: 'boolean', default: false },
     'no-engine': { type: 'boolean', default: false },
+    // development aid: keep the engine's snapshot of this calendar in DIR and load it from there
+    // next time instead of importing (import and memory-after-import are then not measured)
+    cache: { type: 'string' },
   },
   allowPositionals: false,
 });
@@ -80,6 +86,13 @@ async function loadEngine(): Promise<OpenCalendar | string> {
 function cloneData(d: ImportData): ImportData {
   const c = <T>(xs: T[]): T[] => xs.map((x) => JSON.parse(JSON.stringify(x)) as T);
   return { categories: c(d.categories), tags: c(d.tags), venues: c(d.venues), organizers: c(d.organizers), events: c(d.events) };
+}
+
+/** one cache file per calendar and snapshot code version (src/engine/snapshot.ts hashed) */
+function engineCachePath(dir: string): string {
+  const code = fs.readFileSync(new URL('../src/engine/snapshot.ts', import.meta.url));
+  const tag = createHash('sha256').update(code).digest('hex').slice(0, 12);
+  return path.join(dir, `engine-${N}-${SEED}-${tag}.jsonl`);
 }
 
 function fmtMs(x: number | undefined): string {
@@ -146,14 +159,26 @@ let engineNote = '';
 if (typeof openCalendar === 'string') {
   engineNote = `engine not measured: ${openCalendar}`;
 } else {
-  h0 = heapUsedAfterGc();
-  let copy: ImportData | null = cloneData(data);
-  t0 = performance.now();
-  cal = await openCalendar({ timezone: 'UTC', perPage: SITE.perPage, now: () => NOW });
-  await cal.import(copy);
-  engineLoadMs = performance.now() - t0;
-  copy = null;
-  engineBytes = (heapUsedAfterGc() - h0) / N;
+  const cacheFile = opt.cache ? engineCachePath(opt.cache) : undefined;
+  if (cacheFile && fs.existsSync(cacheFile)) {
+    t0 = performance.now();
+    cal = await openCalendar({ timezone: 'UTC', perPage: SITE.perPage, now: () => NOW });
+    cal.engine!.loadSnapshotChunks!(fs.readFileSync(cacheFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)));
+    engineNote = `engine loaded from its cached snapshot ${cacheFile} in ${fmtMs(performance.now() - t0)} ms (import not measured)`;
+  } else {
+    h0 = heapUsedAfterGc();
+    let copy: ImportData | null = cloneData(data);
+    t0 = performance.now();
+    cal = await openCalendar({ timezone: 'UTC', perPage: SITE.perPage, now: () => NOW });
+    await cal.import(copy);
+    engineLoadMs = performance.now() - t0;
+    copy = null;
+    engineBytes = (heapUsedAfterGc() - h0) / N;
+    if (cacheFile) {
+      fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+      fs.writeFileSync(cacheFile, [...cal.engine!.snapshotChunks!()].map((c) => JSON.stringify(c) + '\n').join(''));
+    }
+  }
 
   const eng = cal.engine;
   if (eng?.snapshotChunks && eng.loadSnapshotChunks) {
@@ -250,7 +275,7 @@ log();
 log('latency in ms per GET /events call (median / p99 over the samples); ratios of medians; bytes = response body');
 log(table(header, body));
 const samples = rows.map((r) => [r.engine?.samples, r.arrays.samples, r.sqlite?.samples, r.floor.samples]);
-const minSamples = (i: number) => Math.min(...samples.map((s) => s[i] ?? Infinity));
+const minSamples = (i: number) => { const m = Math.min(...samples.map((s) => s[i] ?? Infinity)); return Number.isFinite(m) ? String(m) : "-"; };
 log(`samples per cell (min): engine ${minSamples(0)}, arrays ${minSamples(1)}, sqlite ${minSamples(2)}, floor ${minSamples(3)} ` +
   `(runs ${timing.runs}, min ${timing.minRuns}, budget ${timing.budgetMs} ms, warm-up ${timing.warmup})`);
 log();

@@ -3,13 +3,19 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import fs from 'node:fs';
+import os from 'node:os';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pattern = process.argv[2] ?? '\\.test\\.ts$';
+// Every temporary store, user file and binary copy the tests make goes under one folder that is
+// removed when the suite ends (os.tmpdir() follows TMPDIR, in child processes too).
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'calendar-engine-test-'));
+const cleanTmp = () => fs.rmSync(tmp, { recursive: true, force: true });
 const child = spawn(
   process.execPath,
   ['--import', 'tsx', path.join(root, 'node_modules/uvu/bin.js'), 'test', pattern, '--no-color'],
-  { cwd: root, env: { ...process.env, TZ: 'America/New_York', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'inherit'] },
+  { cwd: root, env: { ...process.env, TMPDIR: tmp, TZ: 'America/New_York', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'inherit'] },
 );
 
 let out = '';
@@ -20,6 +26,7 @@ child.stdout.on('data', (chunk: Buffer) => {
 });
 
 child.on('close', (code) => {
+  cleanTmp();
   const clean = out.replace(/\x1b\[[0-9;]*m/g, '');
   const total = Number(/Total:\s+(\d+)/.exec(clean)?.[1] ?? NaN);
   const passed = Number(/Passed:\s+(\d+)/.exec(clean)?.[1] ?? NaN);
