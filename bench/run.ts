@@ -176,7 +176,9 @@ if (typeof openCalendar === 'string') {
     engineBytes = (heapUsedAfterGc() - h0) / N;
     if (cacheFile) {
       fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
-      fs.writeFileSync(cacheFile, [...cal.engine!.snapshotChunks!()].map((c) => JSON.stringify(c) + '\n').join(''));
+      const tmpFile = `${cacheFile}.${process.pid}.tmp`; // several runs may fill the same cache at once
+      fs.writeFileSync(tmpFile, [...cal.engine!.snapshotChunks!()].map((c) => JSON.stringify(c) + '\n').join(''));
+      fs.renameSync(tmpFile, cacheFile);
     }
   }
 
