@@ -5,6 +5,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CalendarError, fail, isCalendarError } from '../api/errors.ts';
+import { toJson } from '../api/represent.ts';
 import { Authenticator } from './auth.ts';
 import { DEFAULT_BODY_LIMIT, hasBody, readBody } from './body.ts';
 import { createRoutes, JSON_TYPE, type Reply, type RestService, type Routes } from './routes.ts';
@@ -135,7 +136,7 @@ export function errorReply(err: unknown, what: string, log: (line: string) => vo
     e = fail('internal_error');
   }
   const status = Number.isInteger(e.status) && e.status >= 400 && e.status <= 599 ? e.status : 500;
-  return { status, headers: {}, body: JSON.stringify(e.toJSON()) };
+  return { status, headers: {}, body: toJson(e.toJSON()) };
 }
 
 interface Extras {
@@ -154,7 +155,7 @@ function readExtras(query: string): Extras | null {
 function decorate(reply: Reply, x: Extras): { reply: Reply; contentType: string } {
   let { status, body } = reply;
   let headers = reply.headers;
-  if (x.fields !== null && status < 300) body = JSON.stringify(filterFields(JSON.parse(body), x.fields));
+  if (x.fields !== null && status < 300) body = toJson(filterFields(JSON.parse(body), x.fields));
   if (x.envelope) {
     body = `{"body":${body},"status":${status},"headers":${JSON.stringify(headers)}}`;
     status = 200;
@@ -163,7 +164,7 @@ function decorate(reply: Reply, x: Extras): { reply: Reply; contentType: string 
   if (x.jsonp !== null) {
     if (!/^[\w.]+$/.test(x.jsonp)) {
       const err = new CalendarError('rest_callback_invalid', 400, 'Invalid JSONP callback function.');
-      return { reply: { status: 400, headers: {}, body: JSON.stringify(err.toJSON()) }, contentType: JSON_TYPE };
+      return { reply: { status: 400, headers: {}, body: toJson(err.toJSON()) }, contentType: JSON_TYPE };
     }
     return { reply: { status, headers, body: `/**/${x.jsonp}(${body})` }, contentType: 'application/javascript; charset=UTF-8' };
   }
@@ -192,9 +193,10 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
   const send = (req: IncomingMessage, res: ServerResponse, reply: Reply, head: boolean, extras: Extras | null, close: boolean) => {
     let contentType = JSON_TYPE;
     if (extras !== null) ({ reply, contentType } = decorate(reply, extras));
+    const bytes = Buffer.byteLength(reply.body);
     const headers: Record<string, string | number> = {
       'Content-Type': contentType,
-      'Content-Length': Buffer.byteLength(reply.body),
+      'Content-Length': bytes,
       Link: link,
       'X-Content-Type-Options': 'nosniff',
       ...reply.headers,
@@ -210,7 +212,10 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     }
     if (close || listener.closing) headers.Connection = 'close';
     res.writeHead(reply.status, headers);
-    res.end(head ? undefined : reply.body);
+    // A body whose UTF-8 length equals its length is ASCII: latin1 writes it as a plain copy,
+    // where the UTF-8 encoder walks it character by character (JSON here is ASCII-escaped).
+    if (head) res.end();
+    else res.end(reply.body, bytes === reply.body.length ? 'latin1' : 'utf8');
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {

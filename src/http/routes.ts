@@ -7,6 +7,7 @@
 import { IttyRouter } from 'itty-router';
 import { routeTable, NAMESPACE, type RouteSpec, type Method } from '../api/args.ts';
 import { buildOpenApi } from '../api/openapi.ts';
+import { toJson } from '../api/represent.ts';
 import type { RestCall, RestResult, SiteConfig, User } from '../api/types.ts';
 import { mergeBody, paramsFromQuery } from './body.ts';
 import { indexRoute, namespaceIndex, siteIndex, apiRootUrl } from './discovery.ts';
@@ -62,7 +63,7 @@ function patternSource(pattern: string): string {
 export const JSON_TYPE = 'application/json; charset=UTF-8';
 
 function jsonReply(status: number, data: unknown, headers: Record<string, string> = {}): Reply {
-  return { status, headers, body: JSON.stringify(data) };
+  return { status, headers, body: toJson(data) };
 }
 
 function decodeSegment(s: string): string {
@@ -93,7 +94,7 @@ export function createRoutes(cal: RestService): Routes {
   const root = apiRootUrl(site);
   const entries: RouteEntry[] = [];
 
-  const namespaceBody = JSON.stringify(namespaceIndex(table, site));
+  const namespaceBody = toJson(namespaceIndex(table, site));
   let docBody: string | undefined;
 
   const add = (method: string, source: string, handler: Handler, path: string) => {
@@ -110,7 +111,7 @@ export function createRoutes(cal: RestService): Routes {
       if (op.resource === 'index') {
         handler = () => ({ status: 200, headers: {}, body: namespaceBody });
       } else if (op.resource === 'doc') {
-        handler = () => ({ status: 200, headers: {}, body: (docBody ??= JSON.stringify(buildOpenApi(table, site))) });
+        handler = () => ({ status: 200, headers: {}, body: (docBody ??= toJson(buildOpenApi(table, site))) });
       } else {
         const { resource, action } = op;
         handler = (req, ctx) => {
@@ -127,13 +128,13 @@ export function createRoutes(cal: RestService): Routes {
       }
     }
     // OPTIONS describes the route, as WordPress core answers it.
-    const described = JSON.stringify(indexRoute(route, root));
+    const described = toJson(indexRoute(route, root));
     const allowHeader = [...allow].join(', ');
     add('OPTIONS', source, () => ({ status: 200, headers: { Allow: allowHeader }, body: described }), path);
   }
 
   // The site index: {restPrefix}/ and, for discovery from the bare site URL, /.
-  const siteBody = JSON.stringify(siteIndex(table, site));
+  const siteBody = toJson(siteIndex(table, site));
   const siteHandler: Handler = () => ({ status: 200, headers: {}, body: siteBody });
   const prefix = escapeRegExp(site.restPrefix.replace(/\/+$/, ''));
   for (const m of ['GET', 'OPTIONS']) {

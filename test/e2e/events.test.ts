@@ -127,4 +127,22 @@ E('errors :: wrong method on a collection → 404 rest_no_route; malformed JSON 
   assert.is(j.status, 400);
 });
 
+E('non-ASCII text :: every body is ASCII JSON with \\u escapes (lists, singles, _fields, errors), lengths exact', async ({ t }) => {
+  const c = await t.call('/events', { as: 'administrator', json: ev(40, { title: 'Café ☕ Überfest', slug: 'cafe-uberfest' }) });
+  assert.is(c.status, 201);
+  const ascii = /^[\x00-\x7f]*$/;
+  for (const path of [`/events/${c.json.id}`, '/events?search=caf%C3%A9', `/events?search=%C3%BCberfest&_fields=title`, '/events/by-slug/%C3%A9t%C3%A9-none']) {
+    const r = await t.call(path);
+    assert.ok(ascii.test(r.text), `${path}: ${r.text.slice(0, 120)}`);
+    assert.is(r.headers['content-length'], String(r.text.length), path);
+  }
+  const single = await t.call(`/events/${c.json.id}`);
+  assert.is(single.json.title, 'Café ☕ Überfest');
+  assert.match(single.text, '"title":"Caf\\u00e9 \\u2615 \\u00dcberfest"');
+  const fields = await t.call('/events?search=%C3%BCberfest&_fields=title');
+  assert.equal(fields.json.events, [{ title: 'Café ☕ Überfest' }]);
+  assert.match(fields.text, 'Caf\\u00e9');
+  await t.call(`/events/${c.json.id}?force=true`, { method: 'DELETE', as: 'administrator' });
+});
+
 E.run();

@@ -31,6 +31,14 @@ S('url names the loopback address and port', ({ srv }) => {
   assert.match(srv.url, /^http:\/\/127\.0\.0\.1:\d+$/);
 });
 
+S('a body with non-ASCII characters goes out as UTF-8 with its byte length', async ({ srv }) => {
+  const r = await request(srv.url, `${NS}/events/by-slug/caf%C3%A9-%E2%98%95`);
+  assert.is(r.status, 200);
+  assert.is(r.json.target.slug, 'café-☕');
+  assert.is(r.headers['content-length'], String(Buffer.byteLength(r.text)));
+  assert.ok(Buffer.byteLength(r.text) > r.text.length);
+});
+
 S('common headers: JSON type, length, api.w.org Link, nosniff', async ({ srv }) => {
   const r = await request(srv.url, `${NS}/events`);
   assert.is(r.status, 200);
