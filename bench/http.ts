@@ -4,7 +4,10 @@
 // The load comes from a child process (keep-alive, CONNS concurrent connections) so the load
 // generator does not share the server's event loop.
 //
-//   npm run bench:http -- [--events N] [--seconds S] [--conns C]
+// Floor and engine runs alternate --rounds times per query and the medians are compared, so a
+// burst of other work on the machine hits both sides instead of skewing one.
+//
+//   npm run bench:http -- [--events N] [--seconds S] [--conns C] [--rounds R]
 
 import http from 'node:http';
 import { fork } from 'node:child_process';
@@ -74,6 +77,11 @@ function load(url: string, seconds: number, conns: number): Promise<{ rps: numbe
 
 // ---------------------------------------------------------------- servers (parent)
 
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
 interface Captured {
   status: number;
   headers: Record<string, string>;
@@ -119,6 +127,10 @@ async function main(): Promise<void> {
   const events = arg('events', 20_000);
   const seconds = arg('seconds', 3);
   const conns = arg('conns', 32);
+  const rounds = arg('rounds', 3);
+  for (const [k, v] of Object.entries({ events, seconds, conns, rounds })) {
+    if (!Number.isInteger(v) || v < 1) throw new Error(`--${k} expects a positive integer, got ${v}`);
+  }
 
   const { openCalendar } = await import('../src/calendar.ts');
   const { startServer } = await import('../src/http/server.ts');
@@ -162,19 +174,28 @@ async function main(): Promise<void> {
   const rows: Array<Record<string, string | number>> = [];
   for (const [name, path] of queries) {
     const us = await calendarUs(path);
-    const f = await load(floor.url + path, seconds, conns);
-    const e = await load(srv.url + path, seconds, conns);
+    const f: number[] = [], e: number[] = [];
+    let errors = 0;
+    for (let i = 0; i < rounds; i++) {
+      const a = await load(floor.url + path, seconds, conns);
+      const b = await load(srv.url + path, seconds, conns);
+      f.push(a.rps);
+      e.push(b.rps);
+      errors += a.failed + b.failed;
+    }
+    const fm = median(f), em = median(e);
     rows.push({
       query: name,
       'body bytes': answers.get(path)!.body.length,
-      'floor req/s': Math.round(f.rps),
-      'engine req/s': Math.round(e.rps),
-      'engine/floor': `${((e.rps / f.rps) * 100).toFixed(0)}%`,
+      'floor req/s': Math.round(fm),
+      'engine req/s': Math.round(em),
+      'engine/floor': `${((em / fm) * 100).toFixed(0)}%`,
       'cal.rest() µs': Math.round(us),
-      errors: f.failed + e.failed,
+      errors,
     });
   }
-  console.log(`calendar-engine HTTP bench: ${events} events, ${conns} keep-alive connections, ${seconds} s per run, node ${process.version}`);
+  console.log(`calendar-engine HTTP bench: ${events} events, ${conns} keep-alive connections, ${seconds} s per run, ` +
+    `median of ${rounds} alternating rounds, node ${process.version}`);
   console.table(rows);
 
   await floor.close();

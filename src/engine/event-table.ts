@@ -19,7 +19,6 @@ export const FLAG_COORDS = 128;
 /** A list of linked ids; shared, never mutated in place (replaced on change). */
 export type IdList = readonly number[];
 export const EMPTY_IDS: IdList = Object.freeze([]);
-const NO_COSTS: string[] = [];
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -121,12 +120,15 @@ export class EventTable {
   excerpts: string[] = [];
   slugs: string[] = [];
   websites: (string | null)[] = [];
-  costs: string[][] = [];
+  costs: (readonly string[])[] = [];
   lineages: (string[] | undefined)[] = [];
   organizerIds: IdList[] = [];
   categoryIds: IdList[] = [];
   tagIds: IdList[] = [];
   readonly extraVenues = new Map<number, IdList>();
+  /** shared link lists (organizers, categories, tags) and cost lists */
+  readonly idLists = new ListInterner<number>(EMPTY_IDS);
+  readonly costLists = new ListInterner<string>([]);
   /** folded title\0excerpt\0description, filled lazily by search, cleared on writes */
   folded: (string | undefined)[] = [];
 
@@ -212,12 +214,13 @@ export class EventTable {
     this.excerpts[row] = rec.excerpt;
     this.slugs[row] = rec.slug;
     this.websites[row] = rec.website;
-    this.costs[row] = rec.costs.length === 0 ? NO_COSTS : rec.costs.slice();
+    this.costs[row] = this.costLists.intern(rec.costs);
     this.lineages[row] = rec.lineage ? rec.lineage.slice() : undefined;
     this.setVenues(row, rec.venueIds);
-    this.organizerIds[row] = toIds(rec.organizerIds);
-    this.categoryIds[row] = toIds(rec.categoryIds);
-    this.tagIds[row] = toIds(rec.tagIds);
+    const lists = this.idLists;
+    this.organizerIds[row] = lists.intern(rec.organizerIds);
+    this.categoryIds[row] = lists.intern(rec.categoryIds);
+    this.tagIds[row] = lists.intern(rec.tagIds);
     this.folded[row] = undefined;
   }
 
@@ -308,4 +311,53 @@ export function checkEventRecord(rec: EventRecord): void {
 
 export function toIds(list: readonly number[]): IdList {
   return list.length === 0 ? EMPTY_IDS : list.slice();
+}
+
+/**
+ * Hands out one shared list per distinct content (link lists and cost lists are never mutated in
+ * place, only replaced), so the million rows of a calendar hold a few thousand small arrays
+ * instead of a million. Singletons of small ids are found by index, other lists by a key.
+ * The lists are not frozen: frozen arrays have their own elements kind, and the query loops
+ * over these lists should stay monomorphic.
+ */
+export class ListInterner<T extends number | string> {
+  private readonly singles: (T[] | undefined)[] = [];
+  private readonly byKey = new Map<string | number, T[]>();
+
+  constructor(readonly empty: readonly T[]) {}
+
+  /** The shared list equal to `list` (a copy is kept the first time). */
+  intern(list: readonly T[]): readonly T[] {
+    return list.length === 0 ? this.empty : this.internRange(list, 0, list.length);
+  }
+
+  /** The shared list equal to src[from, from + n), built only when it is new. */
+  internRange(src: ArrayLike<T>, from: number, n: number): readonly T[] {
+    if (n === 0) return this.empty;
+    const first = src[from];
+    let key: string | number;
+    if (typeof first === 'number') {
+      if (n === 1) {
+        if (first >= 0 && first < 65_536 && (first | 0) === first) {
+          const hit = this.singles[first];
+          if (hit) return hit;
+          return (this.singles[first] = [first]);
+        }
+        key = first;
+      } else {
+        key = String(first);
+        for (let i = 1; i < n; i++) key += ',' + String(src[from + i]);
+      }
+    } else {
+      // strings may hold any character: JSON keeps the boundaries unambiguous
+      key = JSON.stringify(n === src.length && from === 0 ? src : Array.prototype.slice.call(src, from, from + n));
+    }
+    let out = this.byKey.get(key);
+    if (!out) {
+      out = new Array<T>(n);
+      for (let i = 0; i < n; i++) out[i] = src[from + i];
+      this.byKey.set(key, out);
+    }
+    return out;
+  }
 }

@@ -2,13 +2,13 @@
 // events in columnar chunks of at most EVENT_CHUNK_ROWS rows. Arrays of numbers and strings
 // parse far faster than arrays of objects; loading fills the columns directly and sorts once.
 
-import type { DateColumn } from './event-table.ts';
-import { EMPTY_IDS } from './event-table.ts';
+import type { ListInterner } from './event-table.ts';
 import type { AttachmentRecord, OrganizerRecord, TermRecord, VenueRecord } from './records.ts';
 import type { CalendarState } from './state.ts';
 import { rebuildSearchIndex } from './search-index.ts';
 
-export const SNAPSHOT_VERSION = 1;
+/** written by encodeSnapshot; decodeSnapshot reads this one and version 1 */
+export const SNAPSHOT_VERSION = 2;
 export const EVENT_CHUNK_ROWS = 50_000;
 
 export interface SnapshotHeader {
@@ -29,8 +29,16 @@ type DateField = (typeof DATE_FIELDS)[number];
 const INT_FIELDS = ['ids', 'authorIds', 'statusCodes', 'flags', 'imageIds', 'parentIds', 'venueIds', 'timezones', 'abbrs', 'currencySymbols', 'currencyPositions', 'currencyCodes'] as const;
 type IntField = (typeof INT_FIELDS)[number];
 const LINK_FIELDS = ['organizerIds', 'categoryIds', 'tagIds'] as const;
+type LinkField = (typeof LINK_FIELDS)[number];
+const TEXT_FIELDS = ['titles', 'descriptions', 'excerpts', 'slugs'] as const;
+/**
+ * Version 2 stores a date as whole seconds relative to another date of the row (small numbers
+ * parse faster than 13-digit ones): the base's index in DATE_FIELDS, -1 = absolute.
+ */
+const DATE_BASE = [-1, 0, 0, 1, -1, 4, 4, 6] as const;
 
-export interface EventChunk {
+/** Version 1 events chunk (still read). */
+export interface EventChunkV1 {
   type: 'events';
   /** first row of the chunk */
   from: number;
@@ -51,17 +59,64 @@ export interface EventChunk {
   /** [row within chunk, all venue ids] for events with several venues */
   extraVenues: [number, number[]][];
   /** per link kind: count per row, then the ids flattened */
-  links: Record<(typeof LINK_FIELDS)[number], { counts: number[]; ids: number[] }>;
+  links: Record<LinkField, { counts: number[]; ids: number[] }>;
 }
 
-export function* encodeSnapshot(st: CalendarState): Generator<unknown> {
+/**
+ * Version 2 events chunk: flat arrays only (no array per row), small numbers.
+ * - ints.ids: first id of the chunk, then differences to the previous row's id
+ * - dates: whole seconds; DATE_BASE says which are differences to another date of the row
+ *   (absolute when that base is null); null = not whole seconds, the value is in oddDates
+ * - costs and links: a count per row, then the values flattened
+ */
+export interface EventChunk {
+  type: 'events';
+  from: number;
+  count: number;
+  ints: Record<IntField, number[]>;
+  dates: Record<DateField, (number | null)[]>;
+  /** [field index in DATE_FIELDS, row within chunk, raw string (not a 'Y-m-d H:i:s' date) or naive ms] */
+  oddDates: [number, number, string | number][];
+  titles: string[];
+  descriptions: string[];
+  excerpts: string[];
+  slugs: string[];
+  websites: (string | null)[];
+  costs: { counts: number[]; values: string[] };
+  lineages: [number, string[]][];
+  extraVenues: [number, number[]][];
+  links: Record<LinkField, { counts: number[]; ids: number[] }>;
+}
+
+/** The table as it was at one instant: column copies that later writes cannot touch. */
+interface Frozen {
+  count: number;
+  ints: Record<IntField, Int32Array | Uint8Array>;
+  ms: Float64Array[];
+  odd: Map<number, string>[];
+  texts: Record<(typeof TEXT_FIELDS)[number], string[]>;
+  websites: (string | null)[];
+  costs: (readonly string[])[];
+  lineages: (string[] | undefined)[];
+  extraVenues: Map<number, readonly number[]>;
+  links: Record<LinkField, (readonly number[])[]>;
+}
+
+/**
+ * The state's snapshot chunks. Everything is captured when this is called (typed columns
+ * copied, string and list columns copied by reference: strings are immutable, lists and
+ * records are replaced on writes, never edited), so the chunks may be built and stringified
+ * later while writes go on: the result is detached from the live state.
+ */
+export function encodeSnapshot(st: CalendarState): Iterable<unknown> {
   const t = st.table;
+  const n = t.count;
   const header: SnapshotHeader = {
     type: 'calendar-engine-snapshot',
     version: SNAPSHOT_VERSION,
     nextPostId: st.ids.nextPostId,
     nextTermId: st.ids.nextTermId,
-    eventCount: t.count,
+    eventCount: n,
     pools: {
       timezone: t.pool.timezone.values.slice(),
       abbr: t.pool.abbr.values.slice(),
@@ -74,60 +129,93 @@ export function* encodeSnapshot(st: CalendarState): Generator<unknown> {
     terms: [...st.entities.terms.values()],
     attachments: [...st.entities.attachments.values()],
   };
-  yield header;
-  for (let from = 0; from < t.count; from += EVENT_CHUNK_ROWS) {
-    const to = Math.min(t.count, from + EVENT_CHUNK_ROWS);
-    yield encodeChunk(st, from, to);
-  }
+  const ints = {} as Frozen['ints'];
+  for (const f of INT_FIELDS) ints[f] = t[f].slice(0, n);
+  const links = {} as Frozen['links'];
+  for (const f of LINK_FIELDS) links[f] = t[f].slice(0, n);
+  const frozen: Frozen = {
+    count: n, ints,
+    ms: DATE_FIELDS.map((f) => t[f].ms.slice(0, n)),
+    odd: DATE_FIELDS.map((f) => new Map(t[f].odd)),
+    texts: { titles: t.titles.slice(0, n), descriptions: t.descriptions.slice(0, n), excerpts: t.excerpts.slice(0, n), slugs: t.slugs.slice(0, n) },
+    websites: t.websites.slice(0, n), costs: t.costs.slice(0, n), lineages: t.lineages.slice(0, n),
+    extraVenues: new Map(t.extraVenues), links,
+  };
+  return chunksOf(header, frozen);
 }
 
-function encodeChunk(st: CalendarState, from: number, to: number): EventChunk {
-  const t = st.table;
+function* chunksOf(header: SnapshotHeader, fz: Frozen): Generator<unknown> {
+  yield header;
+  for (let from = 0; from < fz.count; from += EVENT_CHUNK_ROWS) yield encodeChunk(fz, from, Math.min(fz.count, from + EVENT_CHUNK_ROWS));
+}
+
+function encodeChunk(fz: Frozen, from: number, to: number): EventChunk {
+  const n = to - from;
   const ints = {} as Record<IntField, number[]>;
-  for (const f of INT_FIELDS) ints[f] = Array.from(t[f].subarray(from, to));
+  for (const f of INT_FIELDS) ints[f] = Array.from(fz.ints[f].subarray(from, to));
+  const ids = ints.ids;
+  for (let i = n - 1; i > 0; i--) ids[i] -= ids[i - 1];
   const dates = {} as Record<DateField, (number | null)[]>;
-  const oddDates: [number, number, string][] = [];
+  const oddDates: [number, number, string | number][] = [];
   DATE_FIELDS.forEach((f, fi) => {
-    const col: DateColumn = t[f];
-    const out = new Array<number | null>(to - from);
+    const ms = fz.ms[fi], b = DATE_BASE[fi], base = b < 0 ? undefined : fz.ms[b];
+    const out = new Array<number | null>(n);
     for (let r = from; r < to; r++) {
-      const v = col.ms[r];
-      if (v === v) out[r - from] = v;
-      else {
+      const v = ms[r];
+      if (v === v && v % 1000 === 0) {
+        const bv = base === undefined ? NaN : base[r];
+        out[r - from] = bv === bv && bv % 1000 === 0 ? (v - bv) / 1000 : v / 1000;
+      } else {
         out[r - from] = null;
-        oddDates.push([fi, r - from, col.get(r)]);
+        if (v === v) oddDates.push([fi, r - from, v]);
+        else {
+          const s = fz.odd[fi].get(r);
+          if (s === undefined) throw new Error(`snapshot: expected a stored ${f} string for row ${r}, got none`);
+          oddDates.push([fi, r - from, s]);
+        }
       }
     }
     dates[f] = out;
   });
+  // a base that is not whole seconds makes its dependants absolute: the decoder sees its null
   const lineages: [number, string[]][] = [];
   const extraVenues: [number, number[]][] = [];
+  const hasExtra = fz.extraVenues.size > 0;
   for (let r = from; r < to; r++) {
-    const l = t.lineages[r];
+    const l = fz.lineages[r];
     if (l) lineages.push([r - from, l]);
-    const ev = t.extraVenues.get(r);
-    if (ev) extraVenues.push([r - from, Array.from(ev)]);
+    if (hasExtra) {
+      const ev = fz.extraVenues.get(r);
+      if (ev) extraVenues.push([r - from, Array.from(ev)]);
+    }
+  }
+  const costs = { counts: new Array<number>(n), values: [] as string[] };
+  for (let r = from; r < to; r++) {
+    const list = fz.costs[r];
+    costs.counts[r - from] = list.length;
+    for (let i = 0; i < list.length; i++) costs.values.push(list[i]);
   }
   const links = {} as EventChunk['links'];
   for (const f of LINK_FIELDS) {
-    const counts = new Array<number>(to - from);
-    const ids: number[] = [];
+    const col = fz.links[f];
+    const counts = new Array<number>(n);
+    const flat: number[] = [];
     for (let r = from; r < to; r++) {
-      const list = t[f][r];
+      const list = col[r];
       counts[r - from] = list.length;
-      for (let i = 0; i < list.length; i++) ids.push(list[i]);
+      for (let i = 0; i < list.length; i++) flat.push(list[i]);
     }
-    links[f] = { counts, ids };
+    links[f] = { counts, ids: flat };
   }
+  const tx = fz.texts;
   return {
-    type: 'events', from, count: to - from, ints, dates, oddDates,
-    titles: t.titles.slice(from, to), descriptions: t.descriptions.slice(from, to), excerpts: t.excerpts.slice(from, to),
-    slugs: t.slugs.slice(from, to), websites: t.websites.slice(from, to), costs: t.costs.slice(from, to),
-    lineages, extraVenues, links,
+    type: 'events', from, count: n, ints, dates, oddDates,
+    titles: tx.titles.slice(from, to), descriptions: tx.descriptions.slice(from, to), excerpts: tx.excerpts.slice(from, to),
+    slugs: tx.slugs.slice(from, to), websites: fz.websites.slice(from, to), costs, lineages, extraVenues, links,
   };
 }
 
-/** Fill an empty state from encodeSnapshot() output (after JSON round trip or not). */
+/** Fill an empty state from encodeSnapshot() output (after JSON round trip or not); reads versions 1 and 2. */
 export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): void {
   const t = st.table;
   if (t.count !== 0 || st.entities.venues.byId.size !== 0 || st.entities.terms.size !== 0) {
@@ -135,10 +223,10 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
   }
   let header: SnapshotHeader | undefined;
   for (const raw of chunks) {
-    const chunk = raw as SnapshotHeader | EventChunk;
+    const chunk = raw as SnapshotHeader | EventChunk | EventChunkV1;
     if (!header) {
-      if (chunk.type !== 'calendar-engine-snapshot' || chunk.version !== SNAPSHOT_VERSION) {
-        throw new Error(`snapshot load: expected a version ${SNAPSHOT_VERSION} header first, got ${JSON.stringify((chunk as { type?: unknown }).type)} v${(chunk as { version?: unknown }).version}`);
+      if (chunk.type !== 'calendar-engine-snapshot' || (chunk.version !== 1 && chunk.version !== 2)) {
+        throw new Error(`snapshot load: expected a version 1 or 2 header first, got ${JSON.stringify((chunk as { type?: unknown }).type)} v${(chunk as { version?: unknown }).version}`);
       }
       header = chunk;
       loadHeader(st, header);
@@ -146,7 +234,12 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
     }
     if (chunk.type !== 'events') throw new Error(`snapshot load: expected an events chunk, got ${JSON.stringify(chunk.type)}`);
     if (chunk.from !== t.count) throw new Error(`snapshot load: expected a chunk starting at row ${t.count}, got ${chunk.from}`);
-    loadChunk(st, chunk);
+    if (!(Number.isInteger(chunk.count) && chunk.count > 0 && chunk.from + chunk.count <= header.eventCount)) {
+      throw new Error(`snapshot load: expected a chunk of 1..${header.eventCount - chunk.from} rows at row ${chunk.from}, got ${chunk.count}`);
+    }
+    if (header.version === 1) loadChunkV1(st, chunk as EventChunkV1);
+    else loadChunkV2(st, chunk as EventChunk);
+    registerRows(st, chunk.from, chunk.from + chunk.count);
   }
   if (!header) throw new Error('snapshot load: expected a header chunk, got nothing');
   if (t.count !== header.eventCount) throw new Error(`snapshot load: expected ${header.eventCount} events, got ${t.count}`);
@@ -181,57 +274,121 @@ function loadHeader(st: CalendarState, h: SnapshotHeader): void {
     st.entities.organizers.put(o);
   }
   t.reserve(h.eventCount);
+  if (h.eventCount > 0) st.ids.reserve(h.nextPostId);
+  // the string columns get their final length at once (no growth copies)
+  for (const col of [t.titles, t.descriptions, t.excerpts, t.slugs, t.websites, t.costs, t.lineages, t.organizerIds, t.categoryIds, t.tagIds, t.folded] as unknown[][]) {
+    if (col.length < h.eventCount) col.length = h.eventCount;
+  }
 }
 
-function loadChunk(st: CalendarState, c: EventChunk): void {
+function expectLength(what: string, got: { length: number } | undefined, n: number): void {
+  if (!got || got.length !== n) throw new Error(`snapshot load: expected ${n} values of ${what}, got ${got?.length}`);
+}
+
+/** The ids of the rows go into the id registry (slugs are looked up through it lazily). */
+function registerRows(st: CalendarState, from: number, to: number): void {
+  const ids = st.table.ids;
+  for (let r = from; r < to; r++) st.ids.setPost(ids[r], 'event', r);
+  st.table.count = to;
+}
+
+function copyInto<T>(what: string, dst: T[], src: T[], from: number, n: number): void {
+  expectLength(what, src, n);
+  for (let i = 0; i < n; i++) dst[from + i] = src[i];
+}
+
+function loadChunkV2(st: CalendarState, c: EventChunk): void {
   const t = st.table;
-  const from = c.from, n = c.count, to = from + n;
-  t.reserve(to);
+  const from = c.from, n = c.count;
+  t.reserve(from + n);
   for (const f of INT_FIELDS) {
     const src = c.ints[f];
-    if (src.length !== n) throw new Error(`snapshot load: expected ${n} values of ${f}, got ${src.length}`);
+    expectLength(f, src, n);
     t[f].set(src, from);
   }
-  DATE_FIELDS.forEach((f) => {
-    const ms = t[f].ms, src = c.dates[f];
-    for (let i = 0; i < n; i++) {
-      const v = src[i];
-      ms[from + i] = v === null ? NaN : v;
+  const ids = t.ids;
+  for (let r = from + 1; r < from + n; r++) ids[r] += ids[r - 1];
+  for (let fi = 0; fi < DATE_FIELDS.length; fi++) {
+    const f = DATE_FIELDS[fi];
+    const ms = t[f].ms, src = c.dates[f], b = DATE_BASE[fi];
+    expectLength(`dates.${f}`, src, n);
+    if (b < 0) {
+      for (let i = 0; i < n; i++) {
+        const v = src[i];
+        ms[from + i] = v === null ? NaN : v * 1000;
+      }
+    } else {
+      const base = t[DATE_FIELDS[b]].ms, baseSrc = c.dates[DATE_FIELDS[b]];
+      for (let i = 0; i < n; i++) {
+        const v = src[i];
+        ms[from + i] = v === null ? NaN : baseSrc[i] === null ? v * 1000 : base[from + i] + v * 1000;
+      }
     }
-  });
-  for (const [fi, i, s] of c.oddDates) t[DATE_FIELDS[fi]].odd.set(from + i, s);
-  const copy = <T>(dst: T[], src: T[]) => {
-    for (let i = 0; i < n; i++) dst[from + i] = src[i];
-  };
-  copy(t.titles, c.titles);
-  copy(t.descriptions, c.descriptions);
-  copy(t.excerpts, c.excerpts);
-  copy(t.slugs, c.slugs);
-  copy(t.websites, c.websites);
-  copy(t.costs, c.costs);
+  }
+  for (const [fi, i, v] of c.oddDates) {
+    const col = t[DATE_FIELDS[fi]];
+    if (typeof v === 'number') col.ms[from + i] = v;
+    else col.odd.set(from + i, v);
+  }
+  copyInto('titles', t.titles, c.titles, from, n);
+  copyInto('descriptions', t.descriptions, c.descriptions, from, n);
+  copyInto('excerpts', t.excerpts, c.excerpts, from, n);
+  copyInto('slugs', t.slugs, c.slugs, from, n);
+  copyInto('websites', t.websites, c.websites, from, n);
   for (let i = 0; i < n; i++) {
     t.lineages[from + i] = undefined;
     t.folded[from + i] = undefined;
   }
   for (const [i, l] of c.lineages) t.lineages[from + i] = l;
   for (const [i, v] of c.extraVenues) t.extraVenues.set(from + i, v);
-  for (const f of LINK_FIELDS) {
-    const { counts, ids } = c.links[f];
-    const dst = t[f];
-    let at = 0;
+  flatLists('costs', t.costs, t.costLists, c.costs.counts, c.costs.values, from, n);
+  for (const f of LINK_FIELDS) flatLists(f, t[f], t.idLists, c.links[f].counts, c.links[f].ids, from, n);
+}
+
+/** Per-row lists out of (count per row, values flattened), shared through the interner. */
+function flatLists<T extends number | string>(
+  what: string, dst: (readonly T[])[], lists: ListInterner<T>, counts: number[], values: T[], from: number, n: number,
+): void {
+  expectLength(`${what}.counts`, counts, n);
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const k = counts[i];
+    dst[from + i] = lists.internRange(values, at, k);
+    at += k;
+  }
+  if (at !== values.length) throw new Error(`snapshot load: expected ${at} ${what} values, got ${values.length}`);
+}
+
+function loadChunkV1(st: CalendarState, c: EventChunkV1): void {
+  const t = st.table;
+  const from = c.from, n = c.count;
+  t.reserve(from + n);
+  for (const f of INT_FIELDS) {
+    const src = c.ints[f];
+    expectLength(f, src, n);
+    t[f].set(src, from);
+  }
+  DATE_FIELDS.forEach((f) => {
+    const ms = t[f].ms, src = c.dates[f];
+    expectLength(`dates.${f}`, src, n);
     for (let i = 0; i < n; i++) {
-      const k = counts[i];
-      if (k === 0) dst[from + i] = EMPTY_IDS;
-      else {
-        dst[from + i] = ids.slice(at, at + k);
-      }
-      at += k;
+      const v = src[i];
+      ms[from + i] = v === null ? NaN : v;
     }
+  });
+  for (const [fi, i, s] of c.oddDates) t[DATE_FIELDS[fi]].odd.set(from + i, s);
+  copyInto('titles', t.titles, c.titles, from, n);
+  copyInto('descriptions', t.descriptions, c.descriptions, from, n);
+  copyInto('excerpts', t.excerpts, c.excerpts, from, n);
+  copyInto('slugs', t.slugs, c.slugs, from, n);
+  copyInto('websites', t.websites, c.websites, from, n);
+  expectLength('costs', c.costs, n);
+  for (let i = 0; i < n; i++) {
+    t.costs[from + i] = t.costLists.intern(c.costs[i]);
+    t.lineages[from + i] = undefined;
+    t.folded[from + i] = undefined;
   }
-  const ids = t.ids;
-  for (let r = from; r < to; r++) {
-    st.ids.setPost(ids[r], 'event', r);
-    st.ids.setEventSlug(r, undefined, t.slugs[r]);
-  }
-  t.count = to;
+  for (const [i, l] of c.lineages) t.lineages[from + i] = l;
+  for (const [i, v] of c.extraVenues) t.extraVenues.set(from + i, v);
+  for (const f of LINK_FIELDS) flatLists(f, t[f], t.idLists, c.links[f].counts, c.links[f].ids, from, n);
 }
