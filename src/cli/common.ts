@@ -1,6 +1,7 @@
 // What every command shares: the streams it writes to, its errors and exit codes, option parsing.
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Calendar, CalendarOptions } from '../calendar.ts';
 
 /** Where a command writes and what it reads from its environment (process by default; tests pass their own). */
 export interface CliIo {
@@ -93,6 +94,16 @@ export function explainStoreError(err: unknown, dir: string, io: CliIo): unknown
     );
   }
   return err;
+}
+
+/** Opens the calendar of a store (loaded lazily, so --help stays fast), explaining a held lock. */
+export async function openStore(opts: CalendarOptions & { dir: string }, io: CliIo): Promise<Calendar> {
+  const { openCalendar } = await import('../calendar.ts');
+  try {
+    return await openCalendar(opts);
+  } catch (err) {
+    throw explainStoreError(err, opts.dir, io);
+  }
 }
 
 export function seconds(ms: number): string {

@@ -3,7 +3,7 @@
 // nothing is imported. Progress bar on a terminal, one summary line either way.
 import fs from 'node:fs';
 import path from 'node:path';
-import { CliError, EXIT_OK, dataDir, explainStoreError, parseCommand, seconds, showPath, type CliIo } from './common.ts';
+import { CliError, EXIT_OK, dataDir, openStore, parseCommand, seconds, showPath, type CliIo } from './common.ts';
 import { createProgress } from './progress.ts';
 import type { ImportData } from './seed.ts';
 
@@ -60,13 +60,7 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
   const dir = dataDir(parsed.values.data, io);
   const data = readImportFile(file);
   const t0 = Date.now();
-  const { openCalendar } = await import('../calendar.ts');
-  let cal;
-  try {
-    cal = await openCalendar({ dir });
-  } catch (err) {
-    throw explainStoreError(err, dir, io);
-  }
+  const cal = await openStore({ dir }, io);
   const progress = createProgress(io.stderr, 'events');
   try {
     await cal.import(data, (done, total) => progress.update(done, total));

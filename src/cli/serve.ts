@@ -3,7 +3,7 @@
 import net from 'node:net'; // static: the single executable (CommonJS) cannot import() at run time
 import { isValidTimezone } from '../api/dates.ts';
 import { UserError } from '../api/users.ts';
-import { CliError, EXIT_OK, EXIT_USAGE, dataDir, explainStoreError, parseCommand, seconds, showPath, type CliIo } from './common.ts';
+import { CliError, EXIT_OK, EXIT_USAGE, dataDir, openStore, parseCommand, seconds, showPath, type CliIo } from './common.ts';
 import { demoCalendar } from './seed.ts';
 
 export const SERVE_USAGE = `Usage: calendar-engine serve [options]
@@ -146,14 +146,8 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
   // With --port 0 the default site URL needs the port the system picks: reserve one first.
   const port = opts.siteUrl === undefined && opts.port === 0 ? await freePort(opts.host) : opts.port;
   const siteUrl = opts.siteUrl ?? defaultSiteUrl(opts.host, port);
-  const { openCalendar } = await import('../calendar.ts');
   const { startServer } = await import('../http/server.ts');
-  let cal;
-  try {
-    cal = await openCalendar({ dir: opts.dir, timezone: opts.timezone, perPage: opts.perPage, siteUrl, restPrefix: opts.restPrefix });
-  } catch (err) {
-    throw explainStoreError(err, opts.dir, io);
-  }
+  const cal = await openStore({ dir: opts.dir, timezone: opts.timezone, perPage: opts.perPage, siteUrl, restPrefix: opts.restPrefix }, io);
   try {
     if (opts.adminPassword !== undefined) {
       try {

@@ -1,7 +1,7 @@
 // calendar-engine snapshot: compacts a store (new snapshot, empty journal). Needs the store lock,
 // so it refuses, with a clear message, while a server runs on the same store.
 import fs from 'node:fs';
-import { CliError, EXIT_OK, dataDir, explainStoreError, parseCommand, seconds, showPath, type CliIo } from './common.ts';
+import { CliError, EXIT_OK, dataDir, openStore, parseCommand, seconds, showPath, type CliIo } from './common.ts';
 
 export const SNAPSHOT_USAGE = `Usage: calendar-engine snapshot [--data DIR]
 
@@ -22,13 +22,7 @@ export async function snapshotCommand(args: string[], io: CliIo): Promise<number
   const dir = dataDir(parsed.values.data, io);
   if (!fs.existsSync(dir)) throw new CliError(`no store at ${showPath(dir, io)} (nothing to compact)`);
   const t0 = Date.now();
-  const { openCalendar } = await import('../calendar.ts');
-  let cal;
-  try {
-    cal = await openCalendar({ dir });
-  } catch (err) {
-    throw explainStoreError(err, dir, io);
-  }
+  const cal = await openStore({ dir }, io);
   try {
     await cal.snapshot();
   } finally {

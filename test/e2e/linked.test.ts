@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TestServer } from './server-helper.ts';
 
-for (const [resource, nameField] of [['venues', 'venue']] as const) {
+for (const [resource, nameField] of [['venues', 'venue'], ['organizers', 'organizer']] as const) {
   const S = suite<{ t: TestServer }>(`e2e :: ${resource}`, {} as { t: TestServer });
   S.before(async (ctx) => {
     ctx.t = await startTestServer({ perPage: 2 });
