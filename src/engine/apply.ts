@@ -4,7 +4,6 @@
 import { comboOf } from './block-stats.ts';
 import { checkEventRecord, toIds } from './event-table.ts';
 import { searchRowWritten } from './search-index.ts';
-import { bisectPair } from './sorted-index.ts';
 import type { AttachmentRecord, EventRecord, Op, OrganizerRecord, TermRecord, VenueRecord } from './records.ts';
 import type { CalendarState, Postings } from './state.ts';
 
@@ -68,16 +67,10 @@ function trashEvent(st: CalendarState, id: number, modified: string, modifiedUtc
   const deltas = new Map<number, number>();
   st.countContribution(row, -1, deltas);
   const oldSlug = t.slugs[row];
-  // same index position: move the row's block counter instead of rebuilding the block stats
-  const pos = bisectPair(st.main.keys, st.main.ties, t.starts[row], t.ids[row], 0, st.main.count);
-  if (st.main.rows[pos] !== row) throw new Error(`event delete: expected row ${row} at index position ${pos}, got ${st.main.rows[pos]}`);
-  st.blocks.moveCombo(pos, comboOf(t.statusCodes[row], t.flags[row]), comboOf(5, t.flags[row]));
-  st.forEachLink(row, (postings, linkId) => {
-    const list = postings.get(linkId);
-    if (list) list.blocks.dirty = true;
-  });
-  st.forEachClosure(row, (list) => (list.blocks.dirty = true));
+  // same index positions: the row's combination byte and block counters move in place
+  const from = comboOf(t.statusCodes[row], t.flags[row]);
   t.statusCodes[row] = 5; // POST_STATUSES.indexOf('trash')
+  st.setRowCombo(row, from, comboOf(5, t.flags[row]));
   t.slugs[row] = trashedSlug(oldSlug);
   t.modified.set(row, modified);
   t.modifiedUtc.set(row, modifiedUtc);
@@ -97,9 +90,13 @@ function putVenue(st: CalendarState, rec: VenueRecord): void {
   if (had !== (rec.geoLat !== null && rec.geoLng !== null)) updateCoordsFlags(st, st.venuePostings.get(rec.id)?.toArray() ?? []);
 }
 
-/** Recompute the coords flag of the rows (their venues changed); stale block counters go dirty. */
+/** Recompute the coords flag of the rows (their venues changed); the indexes follow. */
 function updateCoordsFlags(st: CalendarState, rows: readonly number[]): void {
-  for (const row of rows) if (st.updateCoordsFlag(row)) st.dirtyBlocksOf(row);
+  const t = st.table;
+  for (const row of rows) {
+    const from = comboOf(t.statusCodes[row], t.flags[row]);
+    if (st.updateCoordsFlag(row)) st.setRowCombo(row, from, comboOf(t.statusCodes[row], t.flags[row]));
+  }
 }
 
 function putOrganizer(st: CalendarState, rec: OrganizerRecord): void {
@@ -136,7 +133,8 @@ function trashLinkedPost(st: CalendarState, kind: 'venue' | 'organizer', id: num
   if (kind === 'venue') st.geo.markDirty();
   const t = st.table;
   const rows = kind === 'venue' ? st.venuePostings.get(id)?.toArray() ?? [] : [];
-  unlinkAll(st, kind === 'venue' ? st.venuePostings : st.organizerPostings, id, (row) => {
+  const idsOf = kind === 'venue' ? (row: number) => t.venueList(row) : (row: number) => t.organizerIds[row];
+  unlinkAll(st, kind === 'venue' ? st.venuePostings : st.organizerPostings, id, idsOf, (row) => {
     if (kind === 'venue') t.setVenues(row, t.venueList(row).filter((v) => v !== id));
     else t.organizerIds[row] = toIds(t.organizerIds[row].filter((v) => v !== id));
   });
@@ -155,22 +153,24 @@ function deleteTerm(st: CalendarState, id: number): void {
     st.clearLinkedEvents(st.categoryPostings, childId);
   }
   const t = st.table;
-  unlinkAll(st, st.categoryPostings, id, (row) => {
+  unlinkAll(st, st.categoryPostings, id, (row) => t.categoryIds[row], (row) => {
     t.categoryIds[row] = toIds(t.categoryIds[row].filter((v) => v !== id));
   });
-  unlinkAll(st, st.tagPostings, id, (row) => {
+  unlinkAll(st, st.tagPostings, id, (row) => t.tagIds[row], (row) => {
     t.tagIds[row] = toIds(t.tagIds[row].filter((v) => v !== id));
   });
   st.termCounts.delete(id);
   st.termCache.delete(id);
 }
 
-/** Every event in postings[id] drops that link (edit(row) rewrites its column); the list goes. */
-function unlinkAll(st: CalendarState, postings: Postings, id: number, edit: (row: number) => void): void {
+/** Every event in postings[id] drops that link (edit(row) rewrites its column, idsOf(row)
+ *  reads it); the list goes, and each row leaves the pair lists of that id. */
+function unlinkAll(st: CalendarState, postings: Postings, id: number, idsOf: (row: number) => readonly number[], edit: (row: number) => void): void {
   const list = postings.get(id);
   if (!list) return;
   for (let i = 0; i < list.count; i++) {
     const row = list.rows[i];
+    st.dropPairsWith(postings, idsOf(row), id, row);
     edit(row);
     st.eventCache[row] = undefined;
   }

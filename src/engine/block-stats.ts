@@ -4,7 +4,13 @@
 // the min/max local end. A query whose only predicates are start/end bounds, status and those
 // flags (plus membership of the list itself) counts whole blocks without visiting their rows.
 // Rebuilt lazily (one pass) on the first query after a write that touched the list.
+//
+// The main index's stats also keep, per block, its rows' (end, combination) pairs sorted by end
+// (`segEnds`/`segCombos`, laid out at the block's own positions): a block that straddles an
+// end bound (long events make most blocks do that for "overlapping a window" filters) is
+// counted by two bisections and a scan of the smaller side, not by visiting its rows.
 
+import { growFloat64, growUint8 } from './columns.ts';
 import { FLAG_COORDS, FLAG_FEATURED, FLAG_HIDDEN, FLAG_TICKETED, type EventTable } from './event-table.ts';
 
 export const BLOCK_SHIFT = 8;
@@ -27,6 +33,15 @@ export function comboOf(status: number, flags: number): number {
  */
 export class BlockStats {
   dirty = true;
+  /** end-sorted (end, combo) segments per block (the main index) */
+  readonly segmented: boolean;
+  segEnds = new Float64Array(0);
+  segCombos = new Uint8Array(0);
+
+  constructor(segmented = false) {
+    this.segmented = segmented;
+  }
+
   /** number of blocks */
   blocks = 0;
   /** block b holds positions [bounds[b], bounds[b + 1]); blocks + 1 entries */
@@ -35,8 +50,9 @@ export class BlockStats {
   minEnds = new Float64Array(0);
   maxEnds = new Float64Array(0);
 
-  /** Bring the summaries up to date with rows[0..n) (no-op unless dirty). */
-  refresh(rows: Int32Array, n: number, table: EventTable): void {
+  /** Bring the summaries up to date with rows[0..n) (no-op unless dirty); `combos` = the
+   *  list's inline combination bytes (read from the table when absent). */
+  refresh(rows: Int32Array, n: number, table: EventTable, combos?: Uint8Array): void {
     if (!this.dirty) return;
     const blocks = (n + BLOCK_SIZE - 1) >> BLOCK_SHIFT;
     const counts = new Int32Array(blocks * COMBOS);
@@ -49,7 +65,7 @@ export class BlockStats {
     for (let i = 0; i < n; i++) {
       const row = rows[i];
       const b = i >> BLOCK_SHIFT;
-      counts[b * COMBOS + comboOf(statusCodes[row], flags[row])]++;
+      counts[b * COMBOS + (combos ? combos[i] : comboOf(statusCodes[row], flags[row]))]++;
       const e = ends[row];
       if (e < minEnds[b]) minEnds[b] = e;
       if (e > maxEnds[b]) maxEnds[b] = e;
@@ -59,7 +75,46 @@ export class BlockStats {
     this.counts = counts;
     this.minEnds = minEnds;
     this.maxEnds = maxEnds;
+    if (this.segmented) {
+      this.segEnds = new Float64Array(Math.max(16, n));
+      this.segCombos = new Uint8Array(Math.max(16, n));
+      for (let b = 0; b < blocks; b++) this.sortSegment(bounds[b], bounds[b + 1], rows, table);
+    }
     this.dirty = false;
+  }
+
+  /** Fill segEnds/segCombos[from, to) with the (end, combo) of rows[from, to), sorted by end. */
+  private sortSegment(from: number, to: number, rows: Int32Array, table: EventTable): void {
+    const ends = table.ends, statusCodes = table.statusCodes, flags = table.flags;
+    const order: number[] = [];
+    for (let i = from; i < to; i++) order.push(rows[i]);
+    order.sort((a, b) => ends[a] - ends[b]);
+    for (let k = 0; k < order.length; k++) {
+      const row = order[k];
+      this.segEnds[from + k] = ends[row];
+      this.segCombos[from + k] = comboOf(statusCodes[row], flags[row]);
+    }
+  }
+
+  /** First position in segment [from, to) whose end is > end (open) or >= end. */
+  segLower(from: number, to: number, end: number, open: boolean): number {
+    const segEnds = this.segEnds;
+    let lo = from, hi = to;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = segEnds[mid];
+      if (v < end || (open && v === end)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Position of an entry (end, combo) in the segment of block b; throws when absent. */
+  private segFind(b: number, end: number, combo: number): number {
+    const from = this.bounds[b], to = this.bounds[b + 1];
+    const segEnds = this.segEnds, segCombos = this.segCombos;
+    for (let q = this.segLower(from, to, end, false); q < to && segEnds[q] === end; q++) if (segCombos[q] === combo) return q;
+    throw new Error(`block stats: expected an entry (end ${end}, combo ${combo}) in block ${b}, got none`);
   }
 
   /**
@@ -90,18 +145,34 @@ export class BlockStats {
     if (end < this.minEnds[b]) this.minEnds[b] = end;
     if (end > this.maxEnds[b]) this.maxEnds[b] = end;
     const bounds = this.bounds;
+    if (this.segmented) {
+      const n = bounds[this.blocks];
+      const q = this.segLower(bounds[b], bounds[b + 1], end, true);
+      this.segEnds = growFloat64(this.segEnds, n + 1);
+      this.segCombos = growUint8(this.segCombos, n + 1);
+      this.segEnds.copyWithin(q + 1, q, n);
+      this.segCombos.copyWithin(q + 1, q, n);
+      this.segEnds[q] = end;
+      this.segCombos[q] = combo;
+    }
     for (let i = b + 1; i <= this.blocks; i++) bounds[i]++;
     if (bounds[b + 1] - bounds[b] > 2 * BLOCK_SIZE) this.split(b, rows, table);
   }
 
-  /** The row of combination `combo` at position pos was removed. */
-  removeAt(pos: number, combo: number): void {
+  /** The row of combination `combo` and local end `end` at position pos was removed. */
+  removeAt(pos: number, combo: number, end: number): void {
     if (this.dirty) return;
     const b = this.blockOf(pos);
     const at = b * COMBOS + combo;
     if (this.counts[at] <= 0) throw new Error(`block stats: expected a row in combo ${combo} of block ${b}, got none`);
     this.counts[at]--;
     const bounds = this.bounds;
+    if (this.segmented) {
+      const n = bounds[this.blocks];
+      const q = this.segFind(b, end, combo);
+      this.segEnds.copyWithin(q, q + 1, n);
+      this.segCombos.copyWithin(q, q + 1, n);
+    }
     for (let i = b + 1; i <= this.blocks; i++) bounds[i]--;
   }
 
@@ -139,16 +210,21 @@ export class BlockStats {
     this.counts = counts;
     this.minEnds = minEnds;
     this.maxEnds = maxEnds;
+    if (this.segmented) {
+      this.sortSegment(bounds[b], bounds[b + 1], rows, table);
+      this.sortSegment(bounds[b + 1], bounds[b + 2], rows, table);
+    }
   }
 
-  /** A row at position `pos` changed combination (status/flags) in place. */
-  moveCombo(pos: number, from: number, to: number): void {
+  /** A row at position `pos` (local end `end`) changed combination (status/flags) in place. */
+  moveCombo(pos: number, from: number, to: number, end: number): void {
     if (this.dirty) return;
     const b = this.blockOf(pos);
     const base = b * COMBOS;
     if (this.counts[base + from] <= 0) throw new Error(`block stats: expected a row in combo ${from} of block ${b}, got none`);
     this.counts[base + from]--;
     this.counts[base + to]++;
+    if (this.segmented) this.segCombos[this.segFind(b, end, from)] = to;
   }
 
   /** Sum of the counters of `combos` in block b. */

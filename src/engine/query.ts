@@ -5,7 +5,7 @@
 // the result set, no materialised match list.
 
 import { BitSet } from './bitset.ts';
-import { comboOf, type BlockStats } from './block-stats.ts';
+import { COMBOS, comboOf, type BlockStats } from './block-stats.ts';
 import { FLAG_COORDS, FLAG_FEATURED, FLAG_HIDDEN, FLAG_TICKETED } from './event-table.ts';
 import type { PostingList } from './sorted-index.ts';
 import type { CalendarState, Postings } from './state.ts';
@@ -28,9 +28,22 @@ export function makeIdTest(ids: ArrayLike<number>): IdTest {
   }
   let max = 0;
   for (let i = 0; i < n; i++) if (ids[i] > max) max = ids[i];
-  const bits = new BitSet(max + 1);
-  for (let i = 0; i < n; i++) if (ids[i] >= 0) bits.add(ids[i]);
-  return (id) => bits.has(id);
+  if (max < 1 << 16) {
+    const bits = new BitSet(max + 1);
+    for (let i = 0; i < n; i++) if (ids[i] >= 0) bits.add(ids[i]);
+    return (id) => bits.has(id);
+  }
+  // large ids (posts: venues, organizers): a sorted array, no bit set as wide as the id space
+  const sorted = Float64Array.from(ids).sort();
+  return (id) => {
+    let lo = 0, hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid] < id) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < n && sorted[lo] === id;
+  };
 }
 
 function anyIn(list: readonly number[], test: IdTest): boolean {
@@ -86,6 +99,8 @@ export interface Matcher {
   end: StartRange;
   /** (status, flags) combinations that pass (see block-stats.ts) */
   combos: Int32Array;
+  /** combination → 1 when it passes, else 0 (COMBOS entries) */
+  comboOk: Uint8Array;
 }
 
 /** The row predicate: every filter of the query, read from the columns. */
@@ -182,47 +197,78 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
     for (let i = 0; i < nChecks; i++) if (!checks[i](row)) return false;
     return true;
   };
-  return { match, simple: nChecks === 0, only: nChecks === 1 ? kinds[0] : undefined, end: e, combos: Int32Array.from(combos) };
+  const comboOk = new Uint8Array(COMBOS);
+  for (const c of combos) comboOk[c] = 1;
+  return { match, simple: nChecks === 0, only: nChecks === 1 ? kinds[0] : undefined, end: e, combos: Int32Array.from(combos), comboOk };
 }
 
-/** For a simple matcher: true when no row of block b can match (by end zone map or counters). */
-function blockHasNone(blocks: BlockStats, m: Matcher, b: number): boolean {
+/** Whether end value v passes the end bounds e. */
+function endPasses(e: StartRange, v: number): boolean {
+  return !(v < e.min || (e.minOpen && v === e.min) || v > e.max || (e.maxOpen && v === e.max));
+}
+
+/**
+ * For a matcher simple over the list: the exact number of matching rows in the whole block b.
+ * Decided by the end zone map and the (status, flags) counters; a block that straddles an end
+ * bound is counted from its end-sorted segment when the stats keep one, else -1 (walk it).
+ */
+function blockCount(blocks: BlockStats, m: Matcher, b: number): number {
   const e = m.end;
   const lo = blocks.minEnds[b], hi = blocks.maxEnds[b];
-  if (hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max)) return true;
-  return blocks.countBlock(b, m.combos) === 0;
+  if (hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max)) return 0;
+  const n = blocks.countBlock(b, m.combos);
+  if (n === 0 || ((lo > e.min || (!e.minOpen && lo === e.min)) && (hi < e.max || (!e.maxOpen && hi === e.max)))) return n;
+  if (!blocks.segmented) return -1;
+  // the rows whose end passes are the segment positions [a, z); count the smaller side
+  const from = blocks.bounds[b], to = blocks.bounds[b + 1];
+  const a = e.min === -Infinity ? from : blocks.segLower(from, to, e.min, e.minOpen);
+  const z = e.max === Infinity ? to : blocks.segLower(from, to, e.max, !e.maxOpen);
+  if (z <= a) return 0;
+  const ok = m.comboOk, segCombos = blocks.segCombos;
+  let c = 0;
+  if (2 * (z - a) <= to - from) {
+    for (let q = a; q < z; q++) c += ok[segCombos[q]];
+    return c;
+  }
+  for (let q = from; q < a; q++) c += ok[segCombos[q]];
+  for (let q = z; q < to; q++) c += ok[segCombos[q]];
+  return n - c;
 }
 
 /**
  * Number of matching rows at positions [from, to) of a sorted row list whose block counters
  * are fresh, for a matcher that is simple over that list (every row of it passes the
- * non-simple filters): whole blocks are decided by their end zone map and counted from their
- * (status, flags) counters; only blocks cut by the range or straddling an end bound are walked.
+ * non-simple filters): whole blocks are counted by blockCount; the rest is walked over the
+ * list's inline combination bytes (and inline ends when the list has them, else the end
+ * column), and the end is only read when the block's zone map straddles an end bound.
  */
-function countRange(rows: Int32Array, blocks: BlockStats, m: Matcher, from: number, to: number): number {
-  const match = m.match;
-  const e = m.end, minEnds = blocks.minEnds, maxEnds = blocks.maxEnds, bounds = blocks.bounds;
+function countRange(rows: Int32Array, blocks: BlockStats, m: Matcher, from: number, to: number, combos: Uint8Array,
+  inlineEnds: Float64Array | undefined, tableEnds: Float64Array): number {
+  const e = m.end, ok = m.comboOk, minEnds = blocks.minEnds, maxEnds = blocks.maxEnds, bounds = blocks.bounds;
   let total = 0;
   let i = from;
   if (i >= to) return 0;
   for (let b = blocks.blockOf(i); i < to; b++) {
     const blockEnd = bounds[b + 1];
     if (blockEnd <= i) continue; // empty block (rows removed)
+    const stop = Math.min(blockEnd, to);
+    const lo = minEnds[b], hi = maxEnds[b];
+    if (hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max)) {
+      i = stop; // no row of the block passes the end bounds
+      continue;
+    }
     if (i === bounds[b] && blockEnd <= to) {
-      const lo = minEnds[b], hi = maxEnds[b];
-      if (hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max)) {
-        i = blockEnd;
-        continue;
-      }
-      const n = blocks.countBlock(b, m.combos);
-      if (n === 0 || ((lo > e.min || (!e.minOpen && lo === e.min)) && (hi < e.max || (!e.maxOpen && hi === e.max)))) {
+      const n = blockCount(blocks, m, b);
+      if (n >= 0) {
         total += n;
         i = blockEnd;
         continue;
       }
     }
-    const stop = Math.min(blockEnd, to);
-    for (; i < stop; i++) if (match(rows[i])) total++;
+    const endsPass = (lo > e.min || (!e.minOpen && lo === e.min)) && (hi < e.max || (!e.maxOpen && hi === e.max));
+    if (endsPass) for (; i < stop; i++) total += ok[combos[i]];
+    else if (inlineEnds) for (; i < stop; i++) { if (ok[combos[i]] === 1 && endPasses(e, inlineEnds[i])) total++; }
+    else for (; i < stop; i++) { if (ok[combos[i]] === 1 && endPasses(e, tableEnds[rows[i]])) total++; }
   }
   return total;
 }
@@ -242,6 +288,8 @@ interface ListDriver {
   links: (row: number) => ArrayLike<number>;
   /** the same as a column, when there is one (read directly in hot loops) */
   column: readonly (readonly number[])[] | undefined;
+  /** the postings the lists come from (their pair lists serve two-list unions) */
+  postings: Postings;
   lists: PostingList[];
   /** the id of each list */
   ids: number[];
@@ -253,7 +301,7 @@ interface ListDriver {
 function listDriver(st: CalendarState, kind: string, links: (row: number) => ArrayLike<number>, postings: Postings, ids: ArrayLike<number>, r: StartRange,
   column?: readonly (readonly number[])[]): ListDriver {
   const starts = st.table.starts;
-  const d: ListDriver = { kind, links, column, lists: [], ids: [], los: [], his: [], cost: 0 };
+  const d: ListDriver = { kind, links, column, postings, lists: [], ids: [], los: [], his: [], cost: 0 };
   const seen: number[] = [];
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
@@ -277,17 +325,18 @@ function listDriver(st: CalendarState, kind: string, links: (row: number) => Arr
  * full() says the page is complete; then counts the matching rows left over, in list order
  * (no merge needed, a bit set over rows drops rows seen in another list). Returns that count.
  */
-function walkUnion(st: CalendarState, d: ListDriver, visit: (row: number) => void, full: () => boolean, match: ((row: number) => boolean) | undefined): number {
+function walkUnion(st: CalendarState, d: ListDriver, ok: Uint8Array, visit: (row: number) => void, full: () => boolean, match: ((row: number) => boolean) | undefined): number {
   const k = d.lists.length;
   if (k === 0) return 0;
   const pos = d.los.slice();
   if (k === 1) {
-    const rows = d.lists[0].rows, hi = d.his[0];
+    // a row whose (status, flags) combination fails cannot match: its inline byte says so
+    const rows = d.lists[0].rows, combos = d.lists[0].combos, hi = d.his[0];
     let i = pos[0];
-    for (; i < hi && !full(); i++) visit(rows[i]);
+    for (; i < hi && !full(); i++) if (ok[combos[i]] === 1) visit(rows[i]);
     if (!match) return 0;
     let rest = 0;
-    for (; i < hi; i++) if (match(rows[i])) rest++;
+    for (; i < hi; i++) if (ok[combos[i]] === 1 && match(rows[i])) rest++;
     return rest;
   }
   const starts = st.table.starts, ids = st.table.ids;
@@ -364,10 +413,19 @@ function unionCount(st: CalendarState, m: Matcher, d: ListDriver, r: StartRange,
   let total = 0;
   for (let j = 0; j < k; j++) {
     const list = d.lists[j];
-    list.blocks.refresh(list.rows, list.count, t);
-    total += countRange(list.rows, list.blocks, m, d.los[j], d.his[j]);
+    list.blocks.refresh(list.rows, list.count, t, list.combos);
+    total += countRange(list.rows, list.blocks, m, d.los[j], d.his[j], list.combos, undefined, t.ends);
   }
   if (k < 2) return total;
+  if (k === 2) {
+    // two lists: minus the rows in both, which is the pair list of the two ids, counted alike
+    const a = d.ids[0], b = d.ids[1];
+    const pair = d.postings.get(Math.min(a, b))?.pairs?.get(Math.max(a, b));
+    if (!pair || pair.count === 0) return total;
+    pair.blocks.refresh(pair.rows, pair.count, t, pair.combos);
+    const [lo, hi] = pair.range(starts, r.min, r.minOpen, r.max, r.maxOpen);
+    return total - countRange(pair.rows, pair.blocks, m, lo, hi, pair.combos, undefined, t.ends);
+  }
   const multiCount = (j: number) => d.lists[j].multi?.count ?? 0;
   const order = Array.from({ length: k }, (_, j) => j).sort((a, b) => multiCount(a) - multiCount(b));
   /** id → its list's place in `order` (only needed when more than one list is visited) */
@@ -454,30 +512,43 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
     const d: ListDriver = best;
     if (matcher.only === d.kind) {
       // page by walking the union, count from the lists' block counters
-      walkUnion(st, d, visit, () => total >= end, undefined);
-      total = unionCount(st, matcher, d, r, makeIdTest(driverIds));
+      walkUnion(st, d, matcher.comboOk, visit, () => total >= end, undefined);
+      total = unionCount(st, matcher, d, r, d.lists.length > 2 ? makeIdTest(driverIds) : () => false);
     } else {
-      const rest = walkUnion(st, d, visit, () => total >= end, match); // visit() moves total: add after
+      const rest = walkUnion(st, d, matcher.comboOk, visit, () => total >= end, match); // visit() moves total: add after
       total += rest;
     }
   } else {
     // walk in order until the page is full, then only count
-    const rows = st.main.rows;
+    const main = st.main, rows = main.rows, combos = main.combos, ok = matcher.comboOk;
     let i = lo;
     if (matcher.simple) {
-      // blocks that cannot hold a match (end zone map, counters) are skipped while paging too
-      const blocks = st.blocks;
-      blocks.refresh(rows, st.main.count, st.table);
+      // every filter reads the inline start/end/combination columns; whole blocks before the
+      // page are counted, not walked, and blocks without a match are skipped
+      const blocks = st.blocks, ends = main.ends, e = matcher.end;
+      blocks.refresh(rows, main.count, st.table);
       for (let b = i < hi ? blocks.blockOf(i) : 0; i < hi && total < end; b++) {
         const stop = Math.min(blocks.bounds[b + 1], hi);
-        if (blockHasNone(blocks, matcher, b)) i = Math.max(i, stop);
-        else for (; i < stop && total < end; i++) visit(rows[i]);
+        if (stop <= i) continue;
+        if (i === blocks.bounds[b] && stop === blocks.bounds[b + 1]) {
+          const n = blockCount(blocks, matcher, b);
+          if (n === 0 || (n > 0 && total + n <= offset)) {
+            total += n;
+            i = stop;
+            continue;
+          }
+        }
+        for (; i < stop && total < end; i++) {
+          if (ok[combos[i]] === 1 && endPasses(e, ends[i])) {
+            if (total >= offset) page.push(rows[i]);
+            total++;
+          }
+        }
       }
-      const rest = countRange(rows, st.blocks, matcher, i, hi);
-      total += rest;
+      total += countRange(rows, blocks, matcher, i, hi, combos, ends, st.table.ends);
     } else {
-      for (; i < hi && total < end; i++) visit(rows[i]);
-      for (; i < hi; i++) if (match(rows[i])) total++;
+      for (; i < hi && total < end; i++) if (ok[combos[i]] === 1) visit(rows[i]);
+      for (; i < hi; i++) if (ok[combos[i]] === 1 && match(rows[i])) total++;
     }
   }
   return { rows: page, total };

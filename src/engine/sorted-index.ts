@@ -2,15 +2,18 @@
 // style: two or three parallel typed arrays and bisect functions whose comments state the
 // partition they return. Inserts are one bisect plus copyWithin; bulk loads sort once.
 //
-// SortedIndex keeps its own keys (start ms) and ties (event ids) next to the rows: the main
-// index over every event. PostingList keeps rows only and reads start/id through the event
-// columns: one per category, tag, venue, organizer and parent (4 bytes per link). Each list
-// carries lazily rebuilt block counters (block-stats.ts) and, for link kinds where an event
-// can carry several ids, `multi`: the sublist of its rows that carry two or more distinct ids
-// of that kind (the only rows that a union of lists can count twice, see query.ts).
+// SortedIndex keeps its own keys (start ms), ties (event ids), local ends and (status, flags)
+// combinations (block-stats.ts) next to the rows: the main index over every event, whose
+// simple filters read only these sequential arrays. PostingList keeps rows and their combination
+// byte and reads start/id through the event columns: one per category, tag, venue, organizer
+// and parent (5 bytes per link). Each list carries lazily rebuilt block counters
+// (block-stats.ts) and, for link kinds where an event can carry several ids, `multi`: the
+// sublist of its rows that carry two or more distinct ids of that kind (the only rows that a
+// union of lists can count twice, see query.ts), and `pairs`: for each larger id B, the rows
+// carrying both this list's id and B (a union of two lists subtracts that list's count).
 
 import { BlockStats } from './block-stats.ts';
-import { growFloat64, growInt32 } from './columns.ts';
+import { growFloat64, growInt32, growUint8 } from './columns.ts';
 
 /**
  * Returns i in [lo, hi] such that keys[lo..i) < key <= keys[i..hi).
@@ -61,6 +64,10 @@ export class SortedIndex {
   keys = new Float64Array(16);
   ties = new Int32Array(16);
   rows = new Int32Array(16);
+  /** local end of each entry's row */
+  ends = new Float64Array(16);
+  /** (status, flags) combination of each entry's row (comboOf) */
+  combos = new Uint8Array(16);
   count = 0;
 
   /** Position range [lo, hi) of the entries whose key k satisfies lower bounds and upper bounds.
@@ -73,7 +80,7 @@ export class SortedIndex {
   }
 
   /** Inserts the entry; returns its position. */
-  insert(key: number, tie: number, row: number): number {
+  insert(key: number, tie: number, row: number, end = key, combo = 0): number {
     const n = this.count;
     const i = bisectPair(this.keys, this.ties, key, tie, 0, n);
     if (i < n && this.keys[i] === key && this.ties[i] === tie) {
@@ -82,12 +89,18 @@ export class SortedIndex {
     this.keys = growFloat64(this.keys, n + 1);
     this.ties = growInt32(this.ties, n + 1);
     this.rows = growInt32(this.rows, n + 1);
+    this.ends = growFloat64(this.ends, n + 1);
+    this.combos = growUint8(this.combos, n + 1);
     this.keys.copyWithin(i + 1, i, n);
     this.ties.copyWithin(i + 1, i, n);
     this.rows.copyWithin(i + 1, i, n);
+    this.ends.copyWithin(i + 1, i, n);
+    this.combos.copyWithin(i + 1, i, n);
     this.keys[i] = key;
     this.ties[i] = tie;
     this.rows[i] = row;
+    this.ends[i] = end;
+    this.combos[i] = combo;
     this.count = n + 1;
     return i;
   }
@@ -102,25 +115,43 @@ export class SortedIndex {
     this.keys.copyWithin(i, i + 1, n);
     this.ties.copyWithin(i, i + 1, n);
     this.rows.copyWithin(i, i + 1, n);
+    this.ends.copyWithin(i, i + 1, n);
+    this.combos.copyWithin(i, i + 1, n);
     this.count = n - 1;
     return i;
   }
 
-  /** Replace the content with rows 0..n-1 keyed by starts/ids: one sort, no inserts. */
-  load(n: number, starts: Float64Array, ids: Int32Array): void {
+  /** Position of the entry (key, tie) of `row`; throws when it is not there. */
+  positionOf(key: number, tie: number, row: number): number {
+    const i = bisectPair(this.keys, this.ties, key, tie, 0, this.count);
+    if (i >= this.count || this.rows[i] !== row) {
+      throw new Error(`sorted index: expected row ${row} at (${key}, ${tie}), got ${i < this.count ? `row ${this.rows[i]}` : 'nothing'}`);
+    }
+    return i;
+  }
+
+  /** Replace the content with rows 0..n-1 keyed by starts/ids: one sort, no inserts.
+   *  `ends` and `comboOf(row)` fill the inline end and combination columns when given. */
+  load(n: number, starts: Float64Array, ids: Int32Array, ends?: Float64Array, comboOf?: (row: number) => number): void {
     const rows = new Int32Array(Math.max(16, n));
     for (let r = 0; r < n; r++) rows[r] = r;
     sortRowsByStart(rows.subarray(0, n), starts, ids);
     const keys = new Float64Array(rows.length);
     const ties = new Int32Array(rows.length);
+    const endCol = new Float64Array(rows.length);
+    const combos = new Uint8Array(rows.length);
     for (let i = 0; i < n; i++) {
       const r = rows[i];
       keys[i] = starts[r];
       ties[i] = ids[r];
+      endCol[i] = ends ? ends[r] : starts[r];
+      if (comboOf) combos[i] = comboOf(r);
     }
     this.rows = rows;
     this.keys = keys;
     this.ties = ties;
+    this.ends = endCol;
+    this.combos = combos;
     this.count = n;
   }
 }
@@ -128,15 +159,20 @@ export class SortedIndex {
 /** Rows only, ordered by (starts[row], ids[row]) of the event columns passed to each call. */
 export class PostingList {
   rows: Int32Array<ArrayBuffer>;
+  /** (status, flags) combination of each entry's row (comboOf), kept by the owner */
+  combos: Uint8Array<ArrayBuffer>;
   count = 0;
   /** per-block counters over this list's positions; dirty after any change */
   readonly blocks = new BlockStats();
   /** rows of this list with >= 2 distinct links of the list's kind (a superset is allowed:
    *  rows that lost links stay until they are next unindexed); undefined = none yet */
   multi: PostingList | undefined;
+  /** larger id B → the rows linking both this list's id and B (exact) */
+  pairs: Map<number, PostingList> | undefined;
 
   constructor(capacity = 4) {
     this.rows = new Int32Array(capacity);
+    this.combos = new Uint8Array(capacity);
   }
 
   /** Returns i such that starts of rows[0..i) < key <= starts of rows[i..count). */
@@ -184,15 +220,29 @@ export class PostingList {
     return [lo, Math.max(lo, hi)];
   }
 
-  insert(starts: Float64Array, ids: Int32Array, row: number): void {
+  insert(starts: Float64Array, ids: Int32Array, row: number, combo = 0): void {
     const n = this.count;
     const i = this.position(starts, ids, starts[row], ids[row]);
     if (i < n && this.rows[i] === row) throw new Error(`posting list: expected row ${row} absent, got it at ${i}`);
     this.rows = growInt32(this.rows, n + 1);
+    this.combos = growUint8(this.combos, n + 1);
     this.rows.copyWithin(i + 1, i, n);
+    this.combos.copyWithin(i + 1, i, n);
     this.rows[i] = row;
+    this.combos[i] = combo;
     this.count = n + 1;
     this.blocks.dirty = true;
+  }
+
+  /** Set the combination byte of `row` (located by its (start, id)) when it is in the list. */
+  setCombo(starts: Float64Array, ids: Int32Array, row: number, combo: number): boolean {
+    const i = this.position(starts, ids, starts[row], ids[row]);
+    if (i >= this.count || this.rows[i] !== row) return false;
+    if (this.combos[i] !== combo) {
+      this.combos[i] = combo;
+      this.blocks.dirty = true;
+    }
+    return true;
   }
 
   /** Removes `row` when it is there (located by its current (start, id) as given); returns whether it was. */
@@ -201,6 +251,7 @@ export class PostingList {
     const i = this.position(starts, ids, start, id);
     if (i >= n || this.rows[i] !== row) return false;
     this.rows.copyWithin(i, i + 1, n);
+    this.combos.copyWithin(i, i + 1, n);
     this.count = n - 1;
     this.blocks.dirty = true;
     return true;
@@ -214,15 +265,20 @@ export class PostingList {
       throw new Error(`posting list: expected row ${row} at (${start}, ${id}), got ${i < n ? `row ${this.rows[i]}` : 'nothing'}`);
     }
     this.rows.copyWithin(i, i + 1, n);
+    this.combos.copyWithin(i, i + 1, n);
     this.count = n - 1;
     this.blocks.dirty = true;
   }
 
   /** Append without ordering checks (bulk builds that walk rows in index order). */
-  push(row: number): void {
+  push(row: number, combo = 0): void {
     const n = this.count;
-    if (n === this.rows.length) this.rows = growInt32(this.rows, n + 1);
+    if (n === this.rows.length) {
+      this.rows = growInt32(this.rows, n + 1);
+      this.combos = growUint8(this.combos, n + 1);
+    }
     this.rows[n] = row;
+    this.combos[n] = combo;
     this.count = n + 1;
     this.blocks.dirty = true;
   }

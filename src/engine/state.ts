@@ -32,9 +32,9 @@ export class CalendarState {
   /** term id → number of 'publish' events linking it directly (absent = 0) */
   readonly termCounts = new IdMap<number>();
   readonly geo = new VenueGeo(() => this.entities.venues.values());
-  /** per-block counters over the main index, kept in step by indexRow/unindexRow; dirty after a
-   *  rebuild or a coords flag change */
-  readonly blocks = new BlockStats();
+  /** per-block counters (and end-sorted segments) over the main index, kept in step by
+   *  indexRow/unindexRow/setRowCombo; dirty after a rebuild */
+  readonly blocks = new BlockStats(true);
 
   readonly eventCache: unknown[] = [];
   readonly postCache = new Map<number, unknown>();
@@ -50,6 +50,71 @@ export class CalendarState {
     eachLink(t.organizerIds[row], this.organizerPostings, fn);
     const parent = t.parentIds[row];
     if (parent !== 0) fn(this.parentPostings, parent, false);
+  }
+
+  /** Calls fn(postings, distinct ids) for every multi-valued link kind of the row. */
+  forEachKind(row: number, fn: (postings: Postings, ids: number[]) => void): void {
+    const t = this.table;
+    fn(this.categoryPostings, distinctIds(t.categoryIds[row]));
+    fn(this.tagPostings, distinctIds(t.tagIds[row]));
+    fn(this.venuePostings, distinctIds(t.venueList(row)));
+    fn(this.organizerPostings, distinctIds(t.organizerIds[row]));
+  }
+
+  /** Calls fn(pair list) for each pair of the distinct ids (the list of the smaller id keeps it);
+   *  `create` makes missing lists. */
+  forEachPair(postings: Postings, ids: readonly number[], create: boolean, fn: (list: PostingList, lo: number, hi: number) => void): void {
+    for (let i = 0; i < ids.length; i++) {
+      for (let j = i + 1; j < ids.length; j++) {
+        const lo = Math.min(ids[i], ids[j]), hi = Math.max(ids[i], ids[j]);
+        const owner = postings.get(lo);
+        if (!owner) {
+          if (create) throw new Error(`postings: expected a list for id ${lo} before its pairs, got none`);
+          continue;
+        }
+        let list = owner.pairs?.get(hi);
+        if (!list) {
+          if (!create) continue;
+          (owner.pairs ??= new Map()).set(hi, (list = new PostingList()));
+        }
+        fn(list, lo, hi);
+      }
+    }
+  }
+
+  /** The row loses its link to `id` of the kind of `postings` (a cascade, before its column
+   *  changes): it leaves the pair lists of `id` with its other ids. */
+  dropPairsWith(postings: Postings, ids: readonly number[], id: number, row: number): void {
+    const t = this.table;
+    const d = distinctIds(ids);
+    if (d.length < 2 || !d.includes(id)) return;
+    this.forEachPair(postings, d, false, (list, lo, hi) => {
+      if (lo !== id && hi !== id) return;
+      list.removeIfPresent(t.starts, t.ids, row, t.starts[row], t.ids[row]);
+      if (list.count === 0) postings.get(lo)!.pairs!.delete(hi);
+    });
+  }
+
+  /** The (status, flags) combination of the row changed from `from` to `to` (columns already
+   *  hold the new one): the main index, its block counters and every list holding the row follow. */
+  setRowCombo(row: number, from: number, to: number): void {
+    if (from === to) return;
+    const t = this.table, starts = t.starts, ids = t.ids;
+    const pos = this.main.positionOf(starts[row], ids[row], row);
+    this.main.combos[pos] = to;
+    this.blocks.moveCombo(pos, from, to, t.ends[row]);
+    this.forEachKind(row, (postings, linkIds) => {
+      for (const id of linkIds) {
+        const list = postings.get(id);
+        if (!list) throw new Error(`postings: expected a list for id ${id} holding row ${row}, got none`);
+        list.setCombo(starts, ids, row, to);
+        list.multi?.setCombo(starts, ids, row, to);
+      }
+      if (linkIds.length > 1) this.forEachPair(postings, linkIds, false, (list) => list.setCombo(starts, ids, row, to));
+    });
+    const parent = t.parentIds[row];
+    if (parent !== 0) this.parentPostings.get(parent)?.setCombo(starts, ids, row, to);
+    this.forEachClosure(row, (list) => list.setCombo(starts, ids, row, to));
   }
 
   /** Distinct categories of the row and all their ancestors, into out (cleared first). */
@@ -68,11 +133,11 @@ export class CalendarState {
     if (!this.closureDirty) return this.categoryClosure;
     const closure = this.categoryClosure;
     closure.clear();
-    const rows = this.main.rows, n = this.main.count, ids: number[] = [];
+    const rows = this.main.rows, combos = this.main.combos, n = this.main.count, ids: number[] = [];
     for (let i = 0; i < n; i++) {
       const row = rows[i];
       if (this.table.categoryIds[row].length === 0) continue;
-      for (const id of this.closureOf(row, ids)) pushOne(closure, id, row);
+      for (const id of this.closureOf(row, ids)) pushOne(closure, id, row, combos[i]);
     }
     this.closureDirty = false;
     return closure;
@@ -122,19 +187,23 @@ export class CalendarState {
   indexRow(row: number): void {
     const t = this.table;
     this.updateCoordsFlag(row);
-    const pos = this.main.insert(t.starts[row], t.ids[row], row);
-    this.blocks.insertAt(pos, comboOf(t.statusCodes[row], t.flags[row]), t.ends[row], this.main.rows, t);
+    const combo = comboOf(t.statusCodes[row], t.flags[row]);
+    const pos = this.main.insert(t.starts[row], t.ids[row], row, t.ends[row], combo);
+    this.blocks.insertAt(pos, combo, t.ends[row], this.main.rows, t);
     this.forEachLink(row, (postings, id, multi) => {
       let list = postings.get(id);
       if (!list) postings.set(id, (list = new PostingList()));
-      list.insert(t.starts, t.ids, row);
-      if (multi) (list.multi ??= new PostingList()).insert(t.starts, t.ids, row);
+      list.insert(t.starts, t.ids, row, combo);
+      if (multi) (list.multi ??= new PostingList()).insert(t.starts, t.ids, row, combo);
+    });
+    this.forEachKind(row, (postings, ids) => {
+      if (ids.length > 1) this.forEachPair(postings, ids, true, (list) => list.insert(t.starts, t.ids, row, combo));
     });
     if (!this.closureDirty && t.categoryIds[row].length > 0) {
       for (const id of this.closureOf(row, [])) {
         let list = this.categoryClosure.get(id);
         if (!list) this.categoryClosure.set(id, (list = new PostingList()));
-        list.insert(t.starts, t.ids, row);
+        list.insert(t.starts, t.ids, row, combo);
       }
     }
   }
@@ -144,7 +213,14 @@ export class CalendarState {
     const t = this.table;
     const start = t.starts[row], id = t.ids[row];
     const pos = this.main.remove(start, id, row);
-    this.blocks.removeAt(pos, comboOf(t.statusCodes[row], t.flags[row]));
+    this.blocks.removeAt(pos, comboOf(t.statusCodes[row], t.flags[row]), t.ends[row]);
+    this.forEachKind(row, (postings, ids) => {
+      if (ids.length < 2) return;
+      this.forEachPair(postings, ids, false, (list, lo, hi) => {
+        list.remove(t.starts, t.ids, row, start, id);
+        if (list.count === 0) postings.get(lo)!.pairs!.delete(hi);
+      });
+    });
     this.forEachLink(row, (postings, linkId) => {
       const list = postings.get(linkId);
       if (!list) throw new Error(`postings: expected a list for id ${linkId} holding row ${row}, got none`);
@@ -189,47 +265,70 @@ export class CalendarState {
   rebuildIndexes(): void {
     const t = this.table;
     const n = t.count;
-    this.main.load(n, t.starts, t.ids);
+    for (let row = 0; row < n; row++) this.updateCoordsFlag(row);
+    const { statusCodes: codes, flags } = t;
+    this.main.load(n, t.starts, t.ids, t.ends, (row) => comboOf(codes[row], flags[row]));
     this.blocks.dirty = true;
     this.closureDirty = true;
     for (const p of [this.categoryPostings, this.tagPostings, this.venuePostings, this.organizerPostings, this.parentPostings]) p.clear();
     this.termCounts.clear();
-    const rows = this.main.rows;
+    const rows = this.main.rows, combos = this.main.combos;
     const { categoryIds, tagIds, organizerIds, venueIds, parentIds, statusCodes, extraVenues } = t;
     const hasExtra = extraVenues.size > 0;
-    for (let row = 0; row < n; row++) this.updateCoordsFlag(row);
     for (let i = 0; i < n; i++) {
-      const row = rows[i];
+      const row = rows[i], combo = combos[i];
       const published = statusCodes[row] === 0;
-      pushDistinct(this.categoryPostings, categoryIds[row], row, published ? this.termCounts : undefined);
-      pushDistinct(this.tagPostings, tagIds[row], row, published ? this.termCounts : undefined);
-      pushDistinct(this.organizerPostings, organizerIds[row], row, undefined);
+      pushDistinct(this.categoryPostings, categoryIds[row], row, combo, published ? this.termCounts : undefined);
+      pushDistinct(this.tagPostings, tagIds[row], row, combo, published ? this.termCounts : undefined);
+      pushDistinct(this.organizerPostings, organizerIds[row], row, combo, undefined);
       const extra = hasExtra ? extraVenues.get(row) : undefined;
-      if (extra) pushDistinct(this.venuePostings, extra, row, undefined);
-      else if (venueIds[row] !== 0) pushOne(this.venuePostings, venueIds[row], row);
-      if (parentIds[row] !== 0) pushOne(this.parentPostings, parentIds[row], row);
+      if (extra) pushDistinct(this.venuePostings, extra, row, combo, undefined);
+      else if (venueIds[row] !== 0) pushOne(this.venuePostings, venueIds[row], row, combo);
+      if (parentIds[row] !== 0) pushOne(this.parentPostings, parentIds[row], row, combo);
     }
   }
 }
 
-function pushOne(postings: Postings, id: number, row: number, multi = false): void {
+function pushOne(postings: Postings, id: number, row: number, combo: number, multi = false): void {
   let list = postings.get(id);
   if (!list) postings.set(id, (list = new PostingList()));
-  list.push(row);
-  if (multi) (list.multi ??= new PostingList()).push(row);
+  list.push(row, combo);
+  if (multi) (list.multi ??= new PostingList()).push(row, combo);
 }
 
-/** Append row to the list of each distinct id (and count it when `counts` is given). */
-function pushDistinct(postings: Postings, ids: readonly number[], row: number, counts: IdMap<number> | undefined): void {
+/** Append the row to the pair list of each pair of the distinct ids (rows in index order). */
+function pushPairs(postings: Postings, ids: readonly number[], row: number, combo: number): void {
+  for (let i = 0; i < ids.length; i++) {
+    for (let j = i + 1; j < ids.length; j++) {
+      const lo = Math.min(ids[i], ids[j]), hi = Math.max(ids[i], ids[j]);
+      const owner = postings.get(lo)!;
+      let list = owner.pairs?.get(hi);
+      if (!list) (owner.pairs ??= new Map()).set(hi, (list = new PostingList()));
+      list.push(row, combo);
+    }
+  }
+}
+
+/** The distinct ids of a list, first occurrences in order. */
+export function distinctIds(list: ArrayLike<number>): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < list.length; i++) if (!out.includes(list[i])) out.push(list[i]);
+  return out;
+}
+
+/** Append row to the list of each distinct id (and count it when `counts` is given), and to
+ *  the pair list of each pair of them (rows arrive in index order). */
+function pushDistinct(postings: Postings, ids: readonly number[], row: number, combo: number, counts: IdMap<number> | undefined): void {
   const multi = ids.length > 1 && distinctCount(ids) > 1;
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
     let seen = false;
     for (let j = 0; j < i; j++) if (ids[j] === id) { seen = true; break; }
     if (seen) continue;
-    pushOne(postings, id, row, multi);
+    pushOne(postings, id, row, combo, multi);
     if (counts) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
+  if (multi) pushPairs(postings, distinctIds(ids), row, combo);
 }
 
 function eachLink(ids: ArrayLike<number>, postings: Postings, fn: (postings: Postings, id: number, multi: boolean) => void): void {

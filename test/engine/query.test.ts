@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Engine } from '../../src/engine/engine.ts';
 import type { EventQuery } from '../../src/engine/types.ts';
+import { checkIndexes } from './index-invariants.ts';
 import { Generator, Model, Rng, mulberry32 } from './random-calendar.ts';
 
 function check(engine: Engine, model: Model, q: EventQuery, label: string): void {
@@ -55,6 +56,7 @@ Property('query :: random calendars and queries equal the reference filter', () 
     }
     checkRecords(engine, model, `seed ${seed} initial`);
     for (let i = 0; i < 700; i++) check(engine, model, gen.query(model), `seed ${seed} initial #${i}`);
+    checkIndexes(engine, `seed ${seed} initial`);
 
     for (let round = 0; round < 8; round++) {
       const nOps = rng.int(1, 40);
@@ -64,6 +66,7 @@ Property('query :: random calendars and queries equal the reference filter', () 
         engine.apply([structuredClone(op)]);
       }
       for (let i = 0; i < 120; i++) check(engine, model, gen.query(model), `seed ${seed} round ${round} #${i}`);
+      checkIndexes(engine, `seed ${seed} round ${round}`);
     }
     checkRecords(engine, model, `seed ${seed} after writes`);
 
@@ -71,6 +74,8 @@ Property('query :: random calendars and queries equal the reference filter', () 
     const copy = new Engine();
     copy.loadSnapshotChunks(JSON.parse(JSON.stringify([...engine.snapshotChunks()])));
     checkRecords(copy, model, `seed ${seed} snapshot`);
+    copy.query({ statusMask: 1, offset: 0, limit: 1 });
+    checkIndexes(copy, `seed ${seed} snapshot`);
     for (let i = 0; i < 200; i++) check(copy, model, gen.query(model), `seed ${seed} snapshot #${i}`);
     assert.is(copy.allocPostId(), engine.allocPostId(), 'post counter survives the snapshot');
     assert.is(copy.allocTermId(), engine.allocTermId(), 'term counter survives the snapshot');

@@ -190,7 +190,10 @@ export class Generator {
     const start = this.time();
     this.starts.push(start);
     const allDay = r.bool(0.15);
-    const end = allDay ? Math.floor(start / DAY) * DAY + r.int(0, 3) * DAY + DAY - 1000 : start + r.pick([0, 3_600_000, 7_200_000, r.int(1, 6) * DAY]);
+    // a few long events (weeks to months: exhibitions, seasons) straddle most end bounds; an
+    // update of an existing id draws new times, so writes also change events' lengths
+    const length = r.bool(0.07) ? r.int(20, 150) * DAY + r.pick([0, 3_600_000]) : r.pick([0, 3_600_000, 7_200_000, r.int(1, 6) * DAY]);
+    const end = allDay ? Math.floor(start / DAY) * DAY + (r.bool(0.05) ? r.int(20, 90) : r.int(0, 3)) * DAY + DAY - 1000 : start + length;
     const startAt = allDay ? Math.floor(start / DAY) * DAY : start;
     this.ends.push(end);
     const statuses: PostStatus[] = ['publish', 'publish', 'publish', 'draft', 'pending', 'private', 'future', 'trash'];

@@ -1,0 +1,89 @@
+// Structural checks of the engine's indexes against its columns, shared by the engine tests
+// (not a test file itself): the main index's inline end/combination columns, the end-sorted
+// segments of its block stats, and every posting list's combination bytes, multi sublist and
+// pair lists (rows carrying both ids, exactly).
+import * as assert from 'uvu/assert';
+import { comboOf } from '../../src/engine/block-stats.ts';
+import type { Engine } from '../../src/engine/engine.ts';
+import type { PostingList } from '../../src/engine/sorted-index.ts';
+import type { Postings } from '../../src/engine/state.ts';
+
+function distinct(ids: ArrayLike<number>): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < ids.length; i++) if (!out.includes(ids[i])) out.push(ids[i]);
+  return out;
+}
+
+export function checkIndexes(engine: Engine, label: string): void {
+  const st = engine.state;
+  const { main, table: t, blocks } = st;
+  const combo = (row: number) => comboOf(t.statusCodes[row], t.flags[row]);
+  assert.is(main.count, t.count, `${label}: main index holds every row`);
+  for (let i = 0; i < main.count; i++) {
+    const row = main.rows[i];
+    if (main.keys[i] !== t.starts[row] || main.ties[i] !== t.ids[row] || main.ends[i] !== t.ends[row] || main.combos[i] !== combo(row)) {
+      assert.unreachable(`${label}: main index entry ${i} (row ${row}): expected (${t.starts[row]}, ${t.ids[row]}, end ${t.ends[row]}, combo ${combo(row)}), got (${main.keys[i]}, ${main.ties[i]}, end ${main.ends[i]}, combo ${main.combos[i]})`);
+    }
+  }
+  if (!blocks.dirty) {
+    for (let b = 0; b < blocks.blocks; b++) {
+      const from = blocks.bounds[b], to = blocks.bounds[b + 1];
+      const want: string[] = [], got: string[] = [];
+      for (let i = from; i < to; i++) want.push(`${t.ends[main.rows[i]]}/${combo(main.rows[i])}`);
+      for (let i = from; i < to; i++) {
+        got.push(`${blocks.segEnds[i]}/${blocks.segCombos[i]}`);
+        if (i > from && blocks.segEnds[i] < blocks.segEnds[i - 1]) assert.unreachable(`${label}: segment of block ${b} not sorted by end at ${i}`);
+      }
+      assert.equal(got.sort(), want.sort(), `${label}: segment of block ${b} = its rows' (end, combo)`);
+    }
+  }
+
+  const checkList = (list: PostingList, want: number[], what: string) => {
+    const got = Array.from(list.rows.subarray(0, list.count));
+    assert.equal(got, want, `${label}: ${what} rows`);
+    for (let i = 0; i < list.count; i++) {
+      if (list.combos[i] !== combo(list.rows[i])) assert.unreachable(`${label}: ${what}: combo of row ${list.rows[i]} is ${list.combos[i]}, expected ${combo(list.rows[i])}`);
+    }
+  };
+  const kinds: [string, Postings, (row: number) => ArrayLike<number>][] = [
+    ['category', st.categoryPostings, (row) => t.categoryIds[row]],
+    ['tag', st.tagPostings, (row) => t.tagIds[row]],
+    ['venue', st.venuePostings, (row) => t.venueList(row)],
+    ['organizer', st.organizerPostings, (row) => t.organizerIds[row]],
+  ];
+  for (const [kind, postings, idsOf] of kinds) {
+    const lists = new Map<number, number[]>(), pairs = new Map<string, number[]>();
+    for (let i = 0; i < main.count; i++) {
+      const row = main.rows[i];
+      const ids = distinct(idsOf(row));
+      for (const id of ids) {
+        if (!lists.has(id)) lists.set(id, []);
+        lists.get(id)!.push(row);
+      }
+      for (let a = 0; a < ids.length; a++) {
+        for (let b = a + 1; b < ids.length; b++) {
+          const key = `${Math.min(ids[a], ids[b])}+${Math.max(ids[a], ids[b])}`;
+          if (!pairs.has(key)) pairs.set(key, []);
+          pairs.get(key)!.push(row);
+        }
+      }
+    }
+    for (const [id, list] of postings.entries()) {
+      checkList(list, lists.get(id) ?? [], `${kind} ${id}`);
+      if (list.multi) {
+        for (let i = 0; i < list.multi.count; i++) {
+          if (list.multi.combos[i] !== combo(list.multi.rows[i])) assert.unreachable(`${label}: ${kind} ${id} multi: stale combo of row ${list.multi.rows[i]}`);
+        }
+      }
+      for (const [hi, pair] of list.pairs ?? []) {
+        const key = `${id}+${hi}`;
+        assert.ok(pair.count > 0, `${label}: ${kind} pair ${key} is not kept empty`);
+        checkList(pair, pairs.get(key) ?? [], `${kind} pair ${key}`);
+        pairs.delete(key);
+      }
+      lists.delete(id);
+    }
+    assert.equal([...lists.keys()], [], `${label}: ${kind} ids without a list`);
+    assert.equal([...pairs.keys()], [], `${label}: ${kind} pairs without a pair list`);
+  }
+}
