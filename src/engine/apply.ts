@@ -40,7 +40,6 @@ export function putEvent(st: CalendarState, rec: EventRecord): void {
   const t = st.table;
   const deltas = new Map<number, number>();
   let row = st.ids.eventRow(rec.id);
-  let textChanged = true;
   if (row < 0) {
     row = t.append(rec);
     st.ids.setPost(rec.id, 'event', row);
@@ -49,12 +48,11 @@ export function putEvent(st: CalendarState, rec: EventRecord): void {
     st.countContribution(row, -1, deltas);
     st.unindexRow(row);
     const oldSlug = t.slugs[row];
-    textChanged = t.titles[row] !== rec.title || t.excerpts[row] !== rec.excerpt || t.descriptions[row] !== rec.description;
     t.write(row, rec);
     st.ids.setEventSlug(row, oldSlug, rec.slug);
   }
   st.indexRow(row);
-  if (textChanged) searchRowWritten(st, row);
+  searchRowWritten(st, row); // any column may have changed: start (list order), status, text
   st.countContribution(row, 1, deltas);
   st.applyCountDeltas(deltas);
   st.eventCache[row] = undefined;
@@ -70,6 +68,7 @@ function trashEvent(st: CalendarState, id: number, modified: string, modifiedUtc
   // same index positions: the row's combination byte and block counters move in place
   const from = comboOf(t.statusCodes[row], t.flags[row]);
   t.statusCodes[row] = 5; // POST_STATUSES.indexOf('trash')
+  searchRowWritten(st, row);
   st.setRowCombo(row, from, comboOf(5, t.flags[row]));
   t.slugs[row] = trashedSlug(oldSlug);
   t.modified.set(row, modified);
