@@ -191,16 +191,37 @@ class Importer {
 
   /** date/date_utc/modified/modified_utc stamps; missing ones derived from the others or now. */
   stampsOf(r: Rec): { date: string; dateUtc: string; modified: string; modifiedUtc: string } {
+    const out = { date: '', dateUtc: '', modified: '', modifiedUtc: '' };
+    this.stampPair(r, 'date', 'date_utc', out, false);
+    if (r.modified === undefined && r.modified_utc === undefined) {
+      out.modified = out.date;
+      out.modifiedUtc = out.dateUtc;
+    } else this.stampPair(r, 'modified', 'modified_utc', out, true);
+    return out;
+  }
+
+  /** One local/UTC stamp pair into out.date/dateUtc (or out.modified/modifiedUtc). */
+  private stampPair(r: Rec, localName: string, utcName: string, out: { date: string; dateUtc: string; modified: string; modifiedUtc: string }, modified: boolean): void {
     const tz = this.core.site.config.timezone;
-    const pair = (localName: string, utcName: string): [string, string] => {
-      const local = this.date(r, localName, tz), utc = this.date(r, utcName, 'UTC');
-      if (local !== undefined) return [naiveToString(local), naiveToString(utc ?? zonedToEpoch(local, tz))];
-      if (utc !== undefined) return [naiveToString(epochToZoned(utc, tz)), naiveToString(utc)];
-      return [this.stamps.local, this.stamps.utc];
-    };
-    const [date, dateUtc] = pair('date', 'date_utc');
-    const m = r.modified === undefined && r.modified_utc === undefined ? [date, dateUtc] : pair('modified', 'modified_utc');
-    return { date, dateUtc, modified: m[0], modifiedUtc: m[1] };
+    const local = this.date(r, localName, tz), utc = this.date(r, utcName, 'UTC');
+    let a: string, b: string;
+    if (local !== undefined) {
+      a = naiveToString(local);
+      b = naiveToString(utc ?? zonedToEpoch(local, tz));
+    } else if (utc !== undefined) {
+      a = naiveToString(epochToZoned(utc, tz));
+      b = naiveToString(utc);
+    } else {
+      a = this.stamps.local;
+      b = this.stamps.utc;
+    }
+    if (modified) {
+      out.modified = a;
+      out.modifiedUtc = b;
+    } else {
+      out.date = a;
+      out.dateUtc = b;
+    }
   }
 
   status(r: Rec): PostStatus {
@@ -306,32 +327,54 @@ class Importer {
     return ids;
   }
 
-  event(r: Rec, kinds: Map<number, string>): void {
-    const base = this.postBase(r, 'event', 'title', (s) => this.core.engine.eventRowBySlug(s) !== -1);
+  /** kinds of the post ids this import brings (venues, organizers, events), set before events */
+  kinds = new Map<number, string>();
+  private readonly eventSlugTaken = (s: string): boolean => this.core.engine.eventRowBySlug(s) !== -1;
+  private readonly isVenue = (id: number): boolean => this.isKind(id, 'venue');
+  private readonly isOrganizer = (id: number): boolean => this.isKind(id, 'organizer');
+  private readonly isCategory = (id: number): boolean => this.isTerm(id, 'tribe_events_cat');
+  private readonly isTag = (id: number): boolean => this.isTerm(id, 'post_tag');
+
+  private isKind(id: number, kind: string): boolean {
+    return id === 0 || this.kinds.get(id) === kind || this.core.engine.postKind(id) === kind;
+  }
+
+  private isTerm(id: number, taxonomy: string): boolean {
+    return (this.termIds.get(id) ?? this.core.engine.term(id))?.taxonomy === taxonomy;
+  }
+
+  event(r: Rec): void {
+    const base = this.postBase(r, 'event', 'title', this.eventSlugTaken);
     const tz = this.zone(str(r, 'timezone').trim());
     const allDay = flag(r, 'all_day', false);
     const start = this.date(r, 'start_date', tz) ?? bad('start_date is required');
     const end = this.date(r, 'end_date', tz) ?? bad('end_date is required');
-    const cost = r.cost === undefined || r.cost === null ? { costs: [], currencySymbol: '', currencyPosition: '' } : parseCost(r.cost);
+    const cost = r.cost === undefined || r.cost === null ? NO_COST : parseCost(r.cost);
     const website = r.website === undefined || r.website === null ? null : str(r, 'website');
     if (website && !isValidUrl(website)) bad('website must be a URL');
-    const isKind = (k: string) => (id: number) => id === 0 || kinds.get(id) === k || this.core.engine.postKind(id) === k;
-    const isTerm = (tax: string) => (id: number) => (this.termIds.get(id) ?? this.core.engine.term(id))?.taxonomy === tax;
     const parent = asId(r.post_parent ?? r.parent ?? 0) ?? bad('post_parent must be an event id');
-    if (parent !== 0 && !isKind('event')(parent)) bad(`post_parent ${parent} is not an event`);
+    if (parent !== 0 && !this.isKind(parent, 'event')) bad(`post_parent ${parent} is not an event`);
+    const dates = computeDates(tz, start, end, allDay);
     const e: EventRecord = {
-      ...base, timezone: tz, allDay, ...computeDates(tz, start, end, allDay),
-      ...cost, currencyCode: str(r, 'currency_code'), website,
+      id: base.id, authorId: base.authorId, status: base.status, date: base.date, dateUtc: base.dateUtc,
+      modified: base.modified, modifiedUtc: base.modifiedUtc, title: base.title, description: base.description,
+      excerpt: base.excerpt, slug: base.slug, imageId: base.imageId, lineage: base.lineage,
+      timezone: tz, timezoneAbbr: dates.timezoneAbbr, allDay,
+      startLocal: dates.startLocal, endLocal: dates.endLocal, startUtc: dates.startUtc, endUtc: dates.endUtc,
+      costs: cost === NO_COST ? [] : cost.costs, currencySymbol: cost.currencySymbol, currencyPosition: cost.currencyPosition,
+      currencyCode: str(r, 'currency_code'), website,
       showMap: flag(r, 'show_map', true), showMapLink: flag(r, 'show_map_link', true),
       hideFromListings: flag(r, 'hide_from_listings', false), sticky: flag(r, 'sticky', false),
       featured: flag(r, 'featured', false), ticketed: flag(r, 'ticketed', false),
-      venueIds: this.linkIds(r, 'venue', isKind('venue')), organizerIds: this.linkIds(r, 'organizer', isKind('organizer')),
-      categoryIds: this.linkIds(r, 'categories', isTerm('tribe_events_cat')), tagIds: this.linkIds(r, 'tags', isTerm('post_tag')),
+      venueIds: this.linkIds(r, 'venue', this.isVenue), organizerIds: this.linkIds(r, 'organizer', this.isOrganizer),
+      categoryIds: this.linkIds(r, 'categories', this.isCategory), tagIds: this.linkIds(r, 'tags', this.isTag),
       parentId: parent,
     };
     this.set.events.push(e);
   }
 }
+
+const NO_COST = { costs: [] as string[], currencySymbol: '', currencyPosition: '' };
 
 /** Validate the whole import shape into engine records; throws CalendarError naming the record. */
 export function prepareImport(core: Core, data: ImportData, onProgress?: ImportProgress): ImportSet {
@@ -371,14 +414,14 @@ export function prepareImport(core: Core, data: ImportData, onProgress?: ImportP
   }
   each('venues', (r) => im.venue(r));
   each('organizers', (r) => im.organizer(r));
-  const kinds = new Map<number, string>();
+  const kinds = im.kinds;
   for (const v of im.set.venues) kinds.set(v.id, 'venue');
   for (const o of im.set.organizers) kinds.set(o.id, 'organizer');
   for (const r of data.events ?? []) {
     const id = typeof r === 'object' && r !== null ? asId((r as Rec).id) : undefined;
     if (id !== undefined && !kinds.has(id)) kinds.set(id, 'event');
   }
-  each('events', (r) => im.event(r, kinds));
+  each('events', (r) => im.event(r));
   onProgress?.(total, total);
   return im.set;
 }

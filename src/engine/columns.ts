@@ -127,3 +127,72 @@ export class IdMap<V> {
     yield* this.sparse;
   }
 }
+
+const RADIX_BITS = 11;
+const RADIX = 1 << RADIX_BITS;
+
+/**
+ * Sorts `rows` in place by (starts[row], ids[row]) ascending: an LSD radix sort (ids first, then
+ * start keys, 11 bits per pass, passes over constant digits skipped), linear in the row count.
+ * Starts are whole seconds in practice; any finite values work (ms keys, more passes). ids must
+ * be non-negative int32. Falls back to a comparison sort for NaN/infinite starts.
+ */
+export function sortRowsByStartId(rows: Int32Array, starts: Float64Array, ids: Int32Array): void {
+  const n = rows.length;
+  if (n < 2) return;
+  let min = Infinity, max = -Infinity, seconds = true, idMax = 0;
+  for (let i = 0; i < n; i++) {
+    const r = rows[i];
+    const s = starts[r];
+    if (s < min) min = s;
+    if (s > max) max = s;
+    if (seconds && s % 1000 !== 0) seconds = false;
+    const id = ids[r];
+    if (id < 0) idMax = -1;
+    else if (idMax >= 0 && id > idMax) idMax = id;
+  }
+  const scale = seconds ? 1000 : 1;
+  const range = (max - min) / scale;
+  if (!Number.isFinite(range) || idMax < 0 || range >= 2 ** 52) {
+    rows.sort((a, b) => starts[a] - starts[b] || ids[a] - ids[b]);
+    return;
+  }
+  const keys = new Float64Array(n); // start keys by position, moved along with the rows
+  for (let i = 0; i < n; i++) keys[i] = (starts[rows[i]] - min) / scale;
+  let src: Int32Array = rows, dst: Int32Array = new Int32Array(n);
+  let srcKeys: Float64Array = keys, dstKeys: Float64Array = new Float64Array(n);
+  const counts = new Int32Array(RADIX);
+  const digits = new Uint16Array(n);
+  /** one stable counting pass over digits[] (filled by the caller for the current order) */
+  const pass = (): void => {
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[digits[i]]++;
+    for (let d = 0; d < RADIX; d++) if (counts[d] === n) return; // one digit value: order unchanged
+    let sum = 0;
+    for (let d = 0; d < RADIX; d++) {
+      const c = counts[d];
+      counts[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const at = counts[digits[i]]++;
+      dst[at] = src[i];
+      dstKeys[at] = srcKeys[i];
+    }
+    const t = src;
+    src = dst;
+    dst = t;
+    const tk = srcKeys;
+    srcKeys = dstKeys;
+    dstKeys = tk;
+  };
+  for (let shift = 0; shift < 31 && idMax >>> shift !== 0; shift += RADIX_BITS) {
+    for (let i = 0; i < n; i++) digits[i] = (ids[src[i]] >>> shift) & (RADIX - 1);
+    pass();
+  }
+  for (let div = 1; div <= range; div *= RADIX) {
+    for (let i = 0; i < n; i++) digits[i] = Math.floor(srcKeys[i] / div) % RADIX;
+    pass();
+  }
+  if (src !== rows) rows.set(src);
+}

@@ -322,7 +322,10 @@ export function toIds(list: readonly number[]): IdList {
  */
 export class ListInterner<T extends number | string> {
   private readonly singles: (T[] | undefined)[] = [];
-  private readonly byKey = new Map<string | number, T[]>();
+  /** numeric lists: one entry (large id) or two (both < 2^26) by a number, longer ones by a string */
+  private readonly byOne = new Map<number, T[]>();
+  private readonly byTwo = new Map<number, T[]>();
+  private readonly byKey = new Map<string, T[]>();
 
   constructor(readonly empty: readonly T[]) {}
 
@@ -335,28 +338,32 @@ export class ListInterner<T extends number | string> {
   internRange(src: ArrayLike<T>, from: number, n: number): readonly T[] {
     if (n === 0) return this.empty;
     const first = src[from];
-    let key: string | number;
     if (typeof first === 'number') {
       if (n === 1) {
         if (first >= 0 && first < 65_536 && (first | 0) === first) {
-          const hit = this.singles[first];
-          if (hit) return hit;
-          return (this.singles[first] = [first]);
+          return this.singles[first] ?? (this.singles[first] = [first]);
         }
-        key = first;
-      } else {
-        key = String(first);
-        for (let i = 1; i < n; i++) key += ',' + String(src[from + i]);
+        return this.keep(this.byOne, first, src, from, n);
       }
-    } else {
-      // strings may hold any character: JSON keeps the boundaries unambiguous
-      key = JSON.stringify(n === src.length && from === 0 ? src : Array.prototype.slice.call(src, from, from + n));
+      const second = src[from + 1] as number;
+      if (n === 2 && first >= 0 && second >= 0 && first < 67_108_864 && second < 67_108_864 && (first | 0) === first && (second | 0) === second) {
+        return this.keep(this.byTwo, first * 67_108_864 + second, src, from, n);
+      }
+      let key = String(first);
+      for (let i = 1; i < n; i++) key += ',' + String(src[from + i]);
+      return this.keep(this.byKey, key, src, from, n);
     }
-    let out = this.byKey.get(key);
+    // strings may hold any character: JSON keeps the boundaries unambiguous
+    const key = JSON.stringify(n === src.length && from === 0 ? src : Array.prototype.slice.call(src, from, from + n));
+    return this.keep(this.byKey, key, src, from, n);
+  }
+
+  private keep<K>(map: Map<K, T[]>, key: K, src: ArrayLike<T>, from: number, n: number): readonly T[] {
+    let out = map.get(key);
     if (!out) {
-      out = new Array<T>(n);
-      for (let i = 0; i < n; i++) out[i] = src[from + i];
-      this.byKey.set(key, out);
+      out = []; // packed elements, like every other list the query loops see
+      for (let i = 0; i < n; i++) out.push(src[from + i]);
+      map.set(key, out);
     }
     return out;
   }

@@ -25,8 +25,38 @@ function utc(y: number, mo: number, d: number, h: number, mi: number, se: number
   return y >= 100 ? ms : new Date(ms).setUTCFullYear(y);
 }
 
-/** naive ms → 'Y-m-d H:i:s' */
+/**
+ * naive ms → 'Y-m-d H:i:s'. Years 0-9999 are computed arithmetically (H. Hinnant's
+ * civil_from_days) into one flat string (String.fromCharCode, no rope of template parts);
+ * anything else goes through Date.
+ */
 export function naiveToString(ms: NaiveMs): string {
+  const days = Math.floor(ms / 86_400_000);
+  if (days >= -719_528 && days <= 2_932_896) {
+    // 0000-01-01 .. 9999-12-31
+    const rem = ms - days * 86_400_000;
+    const z = days + 719_468;
+    const era = Math.floor(z / 146_097);
+    const doe = z - era * 146_097;
+    const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+    const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+    const mp = Math.floor((5 * doy + 2) / 153);
+    const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+    const m = mp < 10 ? mp + 3 : mp - 9;
+    const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+    const secs = Math.floor(rem / 1000);
+    const h = Math.floor(secs / 3600), mi = Math.floor(secs / 60) % 60, se = secs % 60;
+    return String.fromCharCode(
+      48 + Math.floor(y / 1000), 48 + (Math.floor(y / 100) % 10), 48 + (Math.floor(y / 10) % 10), 48 + (y % 10), 45,
+      48 + Math.floor(m / 10), 48 + (m % 10), 45, 48 + Math.floor(d / 10), 48 + (d % 10), 32,
+      48 + Math.floor(h / 10), 48 + (h % 10), 58, 48 + Math.floor(mi / 10), 48 + (mi % 10), 58, 48 + Math.floor(se / 10), 48 + (se % 10),
+    );
+  }
+  return naiveToStringByDate(ms);
+}
+
+/** naiveToString through Date (any range; also the reference the fast path is tested against). */
+export function naiveToStringByDate(ms: NaiveMs): string {
   const d = new Date(ms);
   return `${pad4(d.getUTCFullYear())}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`;
 }

@@ -35,7 +35,7 @@ const TEXT_FIELDS = ['titles', 'descriptions', 'excerpts', 'slugs'] as const;
  * Version 2 stores a date as whole seconds relative to another date of the row (small numbers
  * parse faster than 13-digit ones): the base's index in DATE_FIELDS, -1 = absolute.
  */
-const DATE_BASE = [-1, 0, 0, 1, -1, 4, 4, 6] as const;
+const DATE_BASE: readonly number[] = [-1, 0, 0, 1, -1, 4, 4, 6];
 
 /** Version 1 events chunk (still read). */
 export interface EventChunkV1 {
@@ -287,8 +287,11 @@ function expectLength(what: string, got: { length: number } | undefined, n: numb
 
 /** The ids of the rows go into the id registry (slugs are looked up through it lazily). */
 function registerRows(st: CalendarState, from: number, to: number): void {
-  const ids = st.table.ids;
-  for (let r = from; r < to; r++) st.ids.setPost(ids[r], 'event', r);
+  const ids = st.table.ids, slugs = st.table.slugs;
+  for (let r = from; r < to; r++) {
+    st.ids.setPost(ids[r], 'event', r);
+    st.ids.setEventSlug(r, undefined, slugs[r]);
+  }
   st.table.count = to;
 }
 
