@@ -275,7 +275,6 @@ export class SearchIndex {
       if (!this.collected.includes(id)) this.collected.push(id);
       return;
     }
-    if (id >= this.lastMark.length) this.growScratch(id + 1);
     if (this.lastMark[id] === mark) return;
     this.lastMark[id] = mark;
     this.counts[id]++;
@@ -289,8 +288,7 @@ export class SearchIndex {
 
   /** Every word of one field, folded as foldText folds it, to emit(). */
   private scanField(raw: string): void {
-    if (!NON_ASCII.test(raw)) this.scanUnits(raw);
-    else if (!this.scanFolding(raw)) this.scanUnits(foldText(raw)); // a unit that folds by context: fold the whole field
+    if (!this.scanFolding(raw)) this.scanUnits(foldText(raw)); // a unit that folds by context: fold the whole field
   }
 
   /** Words of an ASCII or already folded string (A-Z lower-cased). */
@@ -396,6 +394,7 @@ export class SearchIndex {
       this.hashes = next;
     }
     this.hashes[id] = h;
+    if (id >= this.lastMark.length) this.growScratch(id + 1);
     slots[slot] = id + 1;
     if ((id + 1) * 2 > slots.length) this.growSlots();
     return id;
@@ -649,13 +648,24 @@ export class SearchIndex {
     for (const row of this.touchedRows(driver.ids)) if (restMatch(row) && textMatch(row)) fresh.push(row);
 
     const rows = this.rows, touched = this.touched;
+    // untouched rows of a window already pass the start bounds: with only date/status/flag
+    // filters besides search, the rest is a table lookup on (status, flags) and the end bounds
+    const pass = rest.simple ? passTable(rest) : undefined;
+    const statusCodes = t.statusCodes, flags = t.flags, ends = t.ends, e = rest.end;
+    const inRest = pass
+      ? (row: number) => {
+        if (pass[(statusCodes[row] << 8) | flags[row]] === 0) return false;
+        const v = ends[row];
+        return !(v < e.min || (e.minOpen && v === e.min) || v > e.max || (e.maxOpen && v === e.max));
+      }
+      : restMatch;
     if (countable) {
       const win = driver.windows[0];
       const total = this.countWindow(t, win, rest) + fresh.length;
       const firstRows: number[] = [];
       for (let p = win.lo; p < win.hi && firstRows.length < end; p++) {
         const row = rows[p];
-        if (touched[row] === 0 && restMatch(row)) firstRows.push(row);
+        if (touched[row] === 0 && inRest(row)) firstRows.push(row);
       }
       if (fresh.length === 0) return { rows: firstRows.slice(offset, end), total };
       return { rows: sortRows(t, firstRows.concat(fresh)).slice(offset, end), total };
@@ -676,12 +686,31 @@ export class SearchIndex {
     for (const c of includes) if (c !== driver) tests.push({ bits: bitsOf(c), want: true });
     for (const c of excludes) if (c.size > 0) tests.push({ bits: bitsOf(c), want: false });
     const nTests = tests.length;
+    const anyTouched = this.touchedCount > 0;
+
+    if (driver.windows.length === 1 && fresh.length === 0 && !verify && nTests <= 1) {
+      // one list in order (the common case: one or two words): count, keep the page only
+      const w = driver.windows[0];
+      const bits = nTests === 1 ? tests[0].bits : undefined, want = nTests === 1 && tests[0].want;
+      const page: number[] = [];
+      let total = 0;
+      for (let p = w.lo; p < w.hi; p++) {
+        const row = rows[p];
+        if (bits && ((bits[row >> 5] & (1 << (row & 31))) !== 0) !== want) continue;
+        if (anyTouched && touched[row] === 1) continue;
+        if (!inRest(row)) continue;
+        if (total >= offset && total < end) page.push(row);
+        total++;
+      }
+      return { rows: page, total };
+    }
+
     const seen = driver.windows.length > 1 ? new Int32Array((t.count >> 5) + 1) : undefined;
     const hits: number[] = [];
     for (const w of driver.windows) {
       for (let p = w.lo; p < w.hi; p++) {
         const row = rows[p];
-        if (touched[row] === 1) continue;
+        if (anyTouched && touched[row] === 1) continue;
         if (seen) {
           const bit = 1 << (row & 31);
           if ((seen[row >> 5] & bit) !== 0) continue;
@@ -692,7 +721,7 @@ export class SearchIndex {
           const test = tests[k];
           ok = ((test.bits[row >> 5] & (1 << (row & 31))) !== 0) === test.want;
         }
-        if (ok && restMatch(row) && (!verify || textMatch(row))) hits.push(row);
+        if (ok && inRest(row) && (!verify || textMatch(row))) hits.push(row);
       }
     }
     const total = hits.length + fresh.length;
@@ -700,6 +729,17 @@ export class SearchIndex {
     for (const row of fresh) hits.push(row);
     return { rows: firstInOrder(t, hits, end).slice(offset, end), total };
   }
+}
+
+/** 1 at [status << 8 | flags] when a row of that status and flag byte passes a simple matcher's combinations. */
+function passTable(m: Matcher): Uint8Array {
+  const ok = new Uint8Array(COMBOS);
+  for (let i = 0; i < m.combos.length; i++) ok[m.combos[i]] = 1;
+  const table = new Uint8Array(8 << 8);
+  for (let status = 0; status < 8; status++) {
+    for (let f = 0; f < 256; f++) table[(status << 8) | f] = ok[comboOf(status, f)];
+  }
+  return table;
 }
 
 /** Word texts joined for substring search: each word preceded by JOIN; starts[i] = where word i begins. */
