@@ -1,6 +1,7 @@
 // GET /events parameters → EventQuery (spec/filters.md §1, spec/decisions.md "Event list"),
 // and the archive envelope with rest_url / next_rest_url / previous_rest_url.
 
+import { daysFromCivil } from '../engine/event-table.ts';
 import { endOfNaiveDay, naiveToString, startOfNaiveDay } from '../engine/naive-time.ts';
 import { POST_STATUSES } from '../engine/records.ts';
 import type { EventQuery, GeoFilter } from '../engine/types.ts';
@@ -16,10 +17,12 @@ import type { Actor, Params } from './types.ts';
 export const MAX_PER_PAGE = 50;
 const DAY = 86_400_000;
 
+const PUBLISH_MASK = 1 << POST_STATUSES.indexOf('publish');
+const EDITOR_MASK = ['publish', 'future', 'draft', 'pending', 'private'].reduce((m, s) => m | (1 << POST_STATUSES.indexOf(s as never)), 0);
+
 /** Statuses listed when none is asked for: everything but trash/auto-draft for editors of the type. */
 export function defaultStatusMask(actor: Actor): number {
-  if (!canEditPosts(actor)) return 1 << POST_STATUSES.indexOf('publish');
-  return ['publish', 'future', 'draft', 'pending', 'private'].reduce((m, s) => m | (1 << POST_STATUSES.indexOf(s as never)), 0);
+  return canEditPosts(actor) ? EDITOR_MASK : PUBLISH_MASK;
 }
 
 /** `status` list parameter (events, venues, organizers): a bit mask, or undefined when invalid. */
@@ -64,6 +67,20 @@ export interface EventListPlan {
 }
 
 const RELATIVE = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
+const TERM_PARAMS = [['categories', 'tribe_events_cat'], ['tags', 'post_tag']] as const;
+const POST_PARAMS = ['venue', 'organizer'] as const;
+const FLAG_PARAMS = [['featured', 'featured'], ['ticketed', 'ticketed'], ['ticket', 'ticketed']] as const;
+
+/** The number a string of ASCII digits only stands for (/^\d+$/), else NaN. */
+function digitsValue(s: string): number {
+  const n = s.length;
+  if (n === 0) return NaN;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return NaN;
+  }
+  return Number(s);
+}
 
 /** Validate every list parameter (all problems reported at once) and build the engine query. */
 export function planEventList(core: Core, params: Params, actor: Actor): EventListPlan {
@@ -81,27 +98,10 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
     if (s === undefined || s === '') problems.add('strict_dates');
     else strict = isTruthy(s);
   }
-  /** A boundary as naive ms in the site zone (strict) or as the literal/UTC day (inclusive). */
-  const boundary = (name: string): number | undefined => {
-    if (!has(params, name)) return undefined;
-    const raw = params[name];
-    const digits = typeof raw === 'number' || (typeof raw === 'string' && /^\d+$/.test(raw.trim()));
-    let n: number | null;
-    if (strict) {
-      const utc = digits ? Number(raw) * 1000 : parseDateInput(raw, 'UTC', now);
-      n = utc === null || !Number.isFinite(utc) ? null : epochToZoned(utc, siteTz);
-    } else {
-      n = digits ? Number(raw) * 1000 : parseDateInput(raw, siteTz, now);
-    }
-    if (n === null || !Number.isFinite(n)) {
-      problems.add(name);
-      return undefined;
-    }
-    return n;
-  };
-  const startDate = boundary('start_date');
-  const endDate = boundary('end_date');
-  const relative = RELATIVE.map((name) => boundary(name));
+  const startDate = boundary(params, 'start_date', strict, siteTz, now, problems);
+  const endDate = boundary(params, 'end_date', strict, siteTz, now, problems);
+  const relative: (number | undefined)[] = [];
+  for (let i = 0; i < RELATIVE.length; i++) relative.push(boundary(params, RELATIVE[i], strict, siteTz, now, problems));
 
   if (has(params, 'search')) {
     const s = asString(params.search);
@@ -111,12 +111,13 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
       urlArgs.push(['search', s]);
     }
   }
-  for (const [name, taxonomy] of [['categories', 'tribe_events_cat'], ['tags', 'post_tag']] as const) {
+  for (let k = 0; k < TERM_PARAMS.length; k++) {
+    const [name, taxonomy] = TERM_PARAMS[k];
     if (!has(params, name)) continue;
     const items = asList(params[name]);
     const ids: number[] = [];
     for (const item of items ?? []) {
-      const t = engine.termBySlug(taxonomy, item) ?? (/^\d+$/.test(item) ? engine.term(Number(item)) : undefined);
+      const t = engine.termBySlug(taxonomy, item) ?? (!Number.isNaN(digitsValue(item)) ? engine.term(Number(item)) : undefined);
       if (!t || t.taxonomy !== taxonomy) {
         problems.add(name);
         break;
@@ -126,17 +127,25 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
     if (!items) problems.add(name);
     else if (ids.length) q[name === 'categories' ? 'categoryIds' : 'tagIds'] = ids;
   }
-  for (const name of ['venue', 'organizer'] as const) {
+  for (let k = 0; k < POST_PARAMS.length; k++) {
+    const name = POST_PARAMS[k];
     if (!has(params, name)) continue;
     const items = asList(params[name]);
-    const ids = (items ?? []).map((s) => (/^\d+$/.test(s) ? Number(s) : NaN));
-    if (!items || ids.some((id) => Number.isNaN(id) || engine.postKind(id) !== name)) problems.add(name);
+    let bad = !items;
+    const ids: number[] = [];
+    for (let i = 0; items && i < items.length; i++) {
+      const id = digitsValue(items[i]);
+      ids.push(id);
+      if (id !== id || engine.postKind(id) !== name) bad = true;
+    }
+    if (bad) problems.add(name);
     else if (ids.length) {
       q[name === 'venue' ? 'venueIds' : 'organizerIds'] = ids;
       urlArgs.push([name, ids.join(',')]);
     }
   }
-  for (const [name, key] of [['featured', 'featured'], ['ticketed', 'ticketed'], ['ticket', 'ticketed']] as const) {
+  for (let k = 0; k < FLAG_PARAMS.length; k++) {
+    const [name, key] = FLAG_PARAMS[k];
     if (!has(params, name)) continue;
     const b = asStrictBoolean(params[name]);
     if (b === undefined) problems.add(name);
@@ -155,8 +164,17 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
   }
   if (has(params, 'include')) {
     const items = asList(params.include);
-    const ids = (items ?? []).map((s) => (/^\d+$/.test(s) && Number(s) > 0 ? Number(s) : NaN));
-    if (!items || ids.some(Number.isNaN)) problems.add('include');
+    let bad = !items;
+    const ids: number[] = [];
+    for (let i = 0; items && i < items.length; i++) {
+      const id = digitsValue(items[i]);
+      if (id > 0) ids.push(id);
+      else {
+        ids.push(NaN);
+        bad = true;
+      }
+    }
+    if (bad) problems.add('include');
     else {
       q.includeIds = ids;
       urlArgs.push(['include', ids.join(',')]);
@@ -164,7 +182,7 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
   }
   if (has(params, 'post_parent')) {
     const s = asString(params.post_parent);
-    const id = s !== undefined && /^\d+$/.test(s) ? Number(s) : NaN;
+    const id = s !== undefined ? digitsValue(s) : NaN;
     if (Number.isNaN(id) || engine.postKind(id) !== 'event') problems.add('post_parent');
     else {
       q.parentId = id;
@@ -176,7 +194,7 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
 
   // Dates: include ignores every date filter (INTERFACE.md); starts_*/ends_* drop the defaults.
   if (!q.includeIds) {
-    const anyRelative = relative.some((v) => v !== undefined);
+    const anyRelative = relative[0] !== undefined || relative[1] !== undefined || relative[2] !== undefined || relative[3] !== undefined;
     const round = strict ? (n: number) => n : startOfNaiveDay;
     const roundEnd = strict ? (n: number) => n : endOfNaiveDay;
     let lower = startDate;
@@ -191,20 +209,42 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
       q.endLte = roundEnd(upper);
       urlArgs.splice(lower !== undefined ? 1 : 0, 0, ['end_date', naiveToString(q.endLte)]);
     }
-    const [startsBefore, startsAfter, endsBefore, endsAfter] = relative.map((v) => (v === undefined ? undefined : roundEnd(v)));
-    if (startsBefore !== undefined) q.startLt = startsBefore;
-    if (startsAfter !== undefined) q.startGt = startsAfter;
-    if (endsBefore !== undefined) q.endLt = endsBefore;
-    if (endsAfter !== undefined) q.endGt = endsAfter;
-    RELATIVE.forEach((name, i) => {
-      const v = [startsBefore, startsAfter, endsBefore, endsAfter][i];
-      if (v !== undefined) urlArgs.push([name, naiveToString(v)]);
-    });
+    if (anyRelative) {
+      for (let i = 0; i < RELATIVE.length; i++) {
+        const raw = relative[i];
+        if (raw === undefined) continue;
+        const v = roundEnd(raw);
+        if (i === 0) q.startLt = v;
+        else if (i === 1) q.startGt = v;
+        else if (i === 2) q.endLt = v;
+        else q.endGt = v;
+        urlArgs.push([RELATIVE[i], naiveToString(v)]);
+      }
+    }
     if (has(params, 'strict_dates')) urlArgs.push(['strict_dates', String(params.strict_dates)]);
   }
   q.offset = (paging.page - 1) * paging.perPage;
   q.limit = paging.perPage;
   return { query: q, paging, urlArgs };
+}
+
+/** A boundary parameter as naive ms in the site zone (strict) or as the literal/UTC day (inclusive). */
+function boundary(params: Params, name: string, strict: boolean, siteTz: string, now: Date, problems: Problems): number | undefined {
+  if (!has(params, name)) return undefined;
+  const raw = params[name];
+  const digits = typeof raw === 'number' || (typeof raw === 'string' && /^\d+$/.test(raw.trim()));
+  let n: number | null;
+  if (strict) {
+    const utc = digits ? Number(raw) * 1000 : parseDateInput(raw, 'UTC', now);
+    n = utc === null || !Number.isFinite(utc) ? null : epochToZoned(utc, siteTz);
+  } else {
+    n = digits ? Number(raw) * 1000 : parseDateInput(raw, siteTz, now);
+  }
+  if (n === null || !Number.isFinite(n)) {
+    problems.add(name);
+    return undefined;
+  }
+  return n;
 }
 
 function readGeo(params: Params, problems: Problems, q: EventQuery, urlArgs: Array<[string, string]>): void {
@@ -240,8 +280,25 @@ function readGeo(params: Params, problems: Problems, q: EventQuery, urlArgs: Arr
   urlArgs.push(['geoloc_lat', String(lat)], ['geoloc_lng', String(lng)], ['geoloc_radius', String(radius)], ['geoloc_unit', unit]);
 }
 
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 /** UTC clock + n months, day clamped to the month's length, as naive ms of the UTC wall clock. */
 function addMonthsNaive(ms: number, months: number): number {
+  const days = Math.floor(ms / DAY);
+  if (days >= 0 && days < 2_932_897) {
+    // 1970-01-01 .. 9999-12-31: civil date arithmetic (H. Hinnant), no Date objects
+    const z = days + 719_468, era = Math.floor(z / 146_097), doe = z - era * 146_097;
+    const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+    const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+    const mp = Math.floor((5 * doy + 2) / 153);
+    const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+    const m0 = mp < 10 ? mp + 2 : mp - 10; // 0-based month
+    const y = yoe + era * 400 + (m0 < 2 ? 1 : 0);
+    const total = y * 12 + m0 + months, ny = Math.floor(total / 12), nm = total - ny * 12;
+    const leap = (ny % 4 === 0 && ny % 100 !== 0) || ny % 400 === 0;
+    const last = nm === 1 ? (leap ? 29 : 28) : MONTH_DAYS[nm];
+    if (ny >= 100) return daysFromCivil(ny, nm + 1, Math.min(d, last)) * DAY + (ms - days * DAY);
+  }
   const d = new Date(ms);
   const y = d.getUTCFullYear(), m = d.getUTCMonth() + months;
   const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
@@ -253,15 +310,26 @@ export function buildUrl(base: string, args: Array<[string, string]>): string {
   return args.length ? `${base}?${args.map(([k, v]) => `${k}=${v}`).join('&')}` : base;
 }
 
+/** toJson of a URL: JSON.stringify alone when the text is ASCII (what toJson's escaping and
+ *  one-byte copy would give back unchanged for a one-byte string), else toJson. */
+function urlJson(url: string): string {
+  for (let i = 0; i < url.length; i++) if (url.charCodeAt(i) > 0x7f) return toJson(url);
+  return JSON.stringify(url);
+}
+
+/** The URL arguments of one page: page, per_page, then the effective filters. */
+function withPage(page: number, paging: Paging, urlArgs: Array<[string, string]>): Array<[string, string]> {
+  return [['page', String(page)], ['per_page', String(paging.perPage)], ...urlArgs];
+}
+
 /** The archive envelope of events/venues/organizers as JSON text (keys in the real order). */
 export function archiveEnvelope(key: string, base: string, items: string[], total: number, paging: Paging, urlArgs: Array<[string, string]>): string {
   const totalPages = total === 0 ? 0 : Math.ceil(total / paging.perPage);
-  const withPage = (page: number): Array<[string, string]> => [['page', String(page)], ['per_page', String(paging.perPage)], ...urlArgs];
-  let out = `{"${key}":[${items.join(',')}],"rest_url":${toJson(buildUrl(base, withPage(paging.page)))}`;
-  if (paging.page < totalPages) out += `,"next_rest_url":${toJson(buildUrl(base, withPage(paging.page + 1)))}`;
+  let out = `{"${key}":[${items.join(',')}],"rest_url":${urlJson(buildUrl(base, withPage(paging.page, paging, urlArgs)))}`;
+  if (paging.page < totalPages) out += `,"next_rest_url":${urlJson(buildUrl(base, withPage(paging.page + 1, paging, urlArgs)))}`;
   if (paging.page > 1 && paging.page - 1 <= totalPages) {
-    const prev = paging.page - 1 === 1 ? withPage(1).slice(1) : withPage(paging.page - 1);
-    out += `,"previous_rest_url":${toJson(buildUrl(base, prev))}`;
+    const prev = paging.page - 1 === 1 ? withPage(1, paging, urlArgs).slice(1) : withPage(paging.page - 1, paging, urlArgs);
+    out += `,"previous_rest_url":${urlJson(buildUrl(base, prev))}`;
   }
   return out + `,"total":${total},"total_pages":${totalPages}}`;
 }

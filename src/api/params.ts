@@ -88,10 +88,14 @@ export function asList(v: unknown): string[] | undefined {
 /** Reasons collected while validating; `fail()` them all at once. */
 export class Problems {
   readonly reasons: Record<string, string> = {};
+  private count = 0;
   add(name: string, reason: string = INVALID): void {
-    if (!(name in this.reasons)) this.reasons[name] = reason;
+    if (!(name in this.reasons)) {
+      this.reasons[name] = reason;
+      this.count++;
+    }
   }
   get any(): boolean {
-    return Object.keys(this.reasons).length > 0;
+    return this.count > 0;
   }
 }

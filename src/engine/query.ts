@@ -6,7 +6,7 @@
 
 import { BitSet } from './bitset.ts';
 import { COMBOS, comboOf, type BlockStats } from './block-stats.ts';
-import { FLAG_COORDS, FLAG_FEATURED, FLAG_HIDDEN, FLAG_TICKETED } from './event-table.ts';
+import { FLAG_COORDS, FLAG_FEATURED, FLAG_HIDDEN, FLAG_TICKETED, type EventTable } from './event-table.ts';
 import type { PostingList } from './sorted-index.ts';
 import type { CalendarState, Postings } from './state.ts';
 import type { EventQuery, QueryResult } from './types.ts';
@@ -106,7 +106,6 @@ export interface Matcher {
 /** The row predicate: every filter of the query, read from the columns. */
 export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
   const t = st.table;
-  const starts = t.starts, ends = t.ends, statusCodes = t.statusCodes, flags = t.flags;
   const mask = q.statusMask;
   // geoloc=true/false reads the derived coords flag (state.ts keeps it in step with venues)
   const coords = q.geo?.kind === 'has-coords' ? q.geo.value : undefined;
@@ -119,8 +118,6 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
   lower(e, q.endGt, true);
   upper(e, q.endLte, false);
   upper(e, q.endLt, true);
-  const hasStart = s.min !== -Infinity || s.max !== Infinity;
-  const hasEnd = e.min !== -Infinity || e.max !== Infinity;
 
   const checks: ((row: number) => boolean)[] = [];
   const kinds: string[] = [];
@@ -147,21 +144,14 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
     kinds.push('organizer');
     checks.push((row) => anyIn(orgs[row], test));
   }
-  const venueCheck = (kind: string, test: IdTest, want: boolean) => {
-    const first = t.venueIds, extra = t.extraVenues;
-    kinds.push(kind);
-    checks.push((row) => {
-      const v = first[row];
-      if (v === 0) return !want;
-      if (extra.size > 0) {
-        const list = extra.get(row);
-        if (list) return anyIn(list, test) === want;
-      }
-      return test(v) === want;
-    });
-  };
-  if (q.venueIds !== undefined) venueCheck('venue', makeIdTest(q.venueIds), true);
-  if (q.geo?.kind === 'radius') venueCheck('radius', makeIdTest(st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm)), true);
+  if (q.venueIds !== undefined) {
+    kinds.push('venue');
+    checks.push(venueCheck(t, makeIdTest(q.venueIds)));
+  }
+  if (q.geo?.kind === 'radius') {
+    kinds.push('radius');
+    checks.push(venueCheck(t, makeIdTest(st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm))));
+  }
   if (q.search && (q.search.include.length > 0 || q.search.exclude.length > 0)) {
     const include = q.search.include, exclude = q.search.exclude;
     kinds.push('search');
@@ -183,7 +173,25 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
     }
   }
 
-  const match = (row: number) => {
+  const comboOk = new Uint8Array(COMBOS);
+  for (const c of combos) comboOk[c] = 1;
+  return {
+    match: rowPredicate(t, mask, flagMask, flagWant, s, e, checks), simple: nChecks === 0, only: nChecks === 1 ? kinds[0] : undefined,
+    end: e, combos: Int32Array.from(combos), comboOk,
+  };
+}
+
+// (module-level factories: a closure bound to a name inside a per-query function gets a
+// name-defining wrapper from the TypeScript loader's keepNames on every call)
+
+/** The row predicate of buildMatcher. */
+function rowPredicate(t: EventTable, mask: number, flagMask: number, flagWant: number, s: StartRange, e: StartRange,
+  checks: ((row: number) => boolean)[]): (row: number) => boolean {
+  const starts = t.starts, ends = t.ends, statusCodes = t.statusCodes, flags = t.flags;
+  const hasStart = s.min !== -Infinity || s.max !== Infinity;
+  const hasEnd = e.min !== -Infinity || e.max !== Infinity;
+  const nChecks = checks.length;
+  return (row) => {
     if (((mask >>> statusCodes[row]) & 1) === 0) return false;
     if ((flags[row] & flagMask) !== flagWant) return false;
     if (hasStart) {
@@ -197,9 +205,20 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
     for (let i = 0; i < nChecks; i++) if (!checks[i](row)) return false;
     return true;
   };
-  const comboOk = new Uint8Array(COMBOS);
-  for (const c of combos) comboOk[c] = 1;
-  return { match, simple: nChecks === 0, only: nChecks === 1 ? kinds[0] : undefined, end: e, combos: Int32Array.from(combos), comboOk };
+}
+
+/** Some venue of the row passes `test` (a row without a venue never does). */
+function venueCheck(t: EventTable, test: IdTest): (row: number) => boolean {
+  const first = t.venueIds, extra = t.extraVenues;
+  return (row) => {
+    const v = first[row];
+    if (v === 0) return false;
+    if (extra.size > 0) {
+      const list = extra.get(row);
+      if (list) return anyIn(list, test);
+    }
+    return test(v);
+  };
 }
 
 /** Whether end value v passes the end bounds e. */
@@ -285,7 +304,7 @@ interface ListDriver {
   /** the matcher kind whose filter membership in these lists implies */
   kind: string;
   /** the row's ids of that kind (may repeat an id) */
-  links: (row: number) => ArrayLike<number>;
+  links: (t: EventTable, row: number) => ArrayLike<number>;
   /** the same as a column, when there is one (read directly in hot loops) */
   column: readonly (readonly number[])[] | undefined;
   /** the postings the lists come from (their pair lists serve two-list unions) */
@@ -298,7 +317,13 @@ interface ListDriver {
   cost: number;
 }
 
-function listDriver(st: CalendarState, kind: string, links: (row: number) => ArrayLike<number>, postings: Postings, ids: ArrayLike<number>, r: StartRange,
+const parentLinks = (t: EventTable, row: number): ArrayLike<number> => [t.parentIds[row]];
+const categoryLinks = (t: EventTable, row: number): ArrayLike<number> => t.categoryIds[row];
+const tagLinks = (t: EventTable, row: number): ArrayLike<number> => t.tagIds[row];
+const venueLinks = (t: EventTable, row: number): ArrayLike<number> => t.venueList(row);
+const organizerLinks = (t: EventTable, row: number): ArrayLike<number> => t.organizerIds[row];
+
+function listDriver(st: CalendarState, kind: string, links: (t: EventTable, row: number) => ArrayLike<number>, postings: Postings, ids: ArrayLike<number>, r: StartRange,
   column?: readonly (readonly number[])[]): ListDriver {
   const starts = st.table.starts;
   const d: ListDriver = { kind, links, column, postings, lists: [], ids: [], los: [], his: [], cost: 0 };
@@ -320,12 +345,62 @@ function listDriver(st: CalendarState, kind: string, links: (row: number) => Arr
   return d;
 }
 
+/** The page being collected: every match is counted, those in [offset, end) kept. */
+class Pager {
+  readonly rows: number[] = [];
+  total = 0;
+  constructor(readonly match: (row: number) => boolean, readonly offset: number, readonly end: number) {}
+
+  visit(row: number): void {
+    if (!this.match(row)) return;
+    if (this.total >= this.offset && this.total < this.end) this.rows.push(row);
+    this.total++;
+  }
+
+  get full(): boolean {
+    return this.total >= this.end;
+  }
+}
+
+/** (start, id) order of the heads of two lists of a union walk. */
+function headLess(d: ListDriver, pos: number[], starts: Float64Array, ids: Int32Array, a: number, b: number): boolean {
+  const ra = d.lists[a].rows[pos[a]], rb = d.lists[b].rows[pos[b]];
+  const sa = starts[ra], sb = starts[rb];
+  return sa < sb || (sa === sb && ids[ra] < ids[rb]);
+}
+
+/** Sift heap[i] down the binary min-heap of list indexes keyed by their heads. */
+function heapDown(heap: number[], i: number, d: ListDriver, pos: number[], starts: Float64Array, ids: Int32Array): void {
+  const n = heap.length;
+  for (;;) {
+    const l = 2 * i + 1, r = l + 1;
+    let m = i;
+    if (l < n && headLess(d, pos, starts, ids, heap[l], heap[m])) m = l;
+    if (r < n && headLess(d, pos, starts, ids, heap[r], heap[m])) m = r;
+    if (m === i) return;
+    const tmp = heap[i]; heap[i] = heap[m]; heap[m] = tmp;
+    i = m;
+  }
+}
+
+/** Advance the list at the top of the heap by one position (dropping it when exhausted). */
+function heapAdvance(heap: number[], d: ListDriver, pos: number[], starts: Float64Array, ids: Int32Array): void {
+  const j = heap[0];
+  pos[j]++;
+  if (pos[j] >= d.his[j]) {
+    const tail = heap.pop()!;
+    if (heap.length === 0) return;
+    heap[0] = tail;
+  }
+  heapDown(heap, 0, d, pos, starts, ids);
+}
+
 /**
- * Walks the union of the lists in (start, id) order, each row once, calling visit(row) until
- * full() says the page is complete; then counts the matching rows left over, in list order
- * (no merge needed, a bit set over rows drops rows seen in another list). Returns that count.
+ * Walks the union of the lists in (start, id) order, each row once, into the pager until it
+ * is full; then counts the matching rows left over, in list order (no merge needed, a bit set
+ * over rows drops rows seen in another list). Returns that count (0 when match is undefined).
  */
-function walkUnion(st: CalendarState, d: ListDriver, ok: Uint8Array, visit: (row: number) => void, full: () => boolean, match: ((row: number) => boolean) | undefined): number {
+function walkUnion(st: CalendarState, d: ListDriver, ok: Uint8Array, pager: Pager, match: ((row: number) => boolean) | undefined): number {
   const k = d.lists.length;
   if (k === 0) return 0;
   const pos = d.los.slice();
@@ -333,66 +408,38 @@ function walkUnion(st: CalendarState, d: ListDriver, ok: Uint8Array, visit: (row
     // a row whose (status, flags) combination fails cannot match: its inline byte says so
     const rows = d.lists[0].rows, combos = d.lists[0].combos, hi = d.his[0];
     let i = pos[0];
-    for (; i < hi && !full(); i++) if (ok[combos[i]] === 1) visit(rows[i]);
+    for (; i < hi && !pager.full; i++) if (ok[combos[i]] === 1) pager.visit(rows[i]);
     if (!match) return 0;
     let rest = 0;
     for (; i < hi; i++) if (ok[combos[i]] === 1 && match(rows[i])) rest++;
     return rest;
   }
   const starts = st.table.starts, ids = st.table.ids;
-  // binary min-heap of list indexes keyed by the (start, id) of each list's head
   const heap: number[] = [];
-  const head = (j: number) => d.lists[j].rows[pos[j]];
-  const less = (a: number, b: number) => {
-    const ra = head(a), rb = head(b);
-    const sa = starts[ra], sb = starts[rb];
-    return sa < sb || (sa === sb && ids[ra] < ids[rb]);
-  };
-  const down = (i: number) => {
-    const n = heap.length;
-    for (;;) {
-      const l = 2 * i + 1, r = l + 1;
-      let m = i;
-      if (l < n && less(heap[l], heap[m])) m = l;
-      if (r < n && less(heap[r], heap[m])) m = r;
-      if (m === i) return;
-      const tmp = heap[i]; heap[i] = heap[m]; heap[m] = tmp;
-      i = m;
-    }
-  };
-  const advanceTop = () => {
-    const j = heap[0];
-    pos[j]++;
-    if (pos[j] >= d.his[j]) {
-      const tail = heap.pop()!;
-      if (heap.length === 0) return;
-      heap[0] = tail;
-    }
-    down(0);
-  };
   for (let j = 0; j < k; j++) heap.push(j);
-  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) heapDown(heap, i, d, pos, starts, ids);
   let last = -1;
-  while (heap.length > 0 && !full()) {
-    const row = head(heap[0]);
+  while (heap.length > 0 && !pager.full) {
+    const j = heap[0];
+    const row = d.lists[j].rows[pos[j]];
     if (row !== last) {
-      visit(row);
+      if (ok[d.lists[j].combos[pos[j]]] === 1) pager.visit(row);
       last = row;
     }
-    advanceTop();
+    heapAdvance(heap, d, pos, starts, ids);
   }
   // the same row may still head other lists: everything left is now after `last`
-  while (heap.length > 0 && head(heap[0]) === last) advanceTop();
+  while (heap.length > 0 && d.lists[heap[0]].rows[pos[heap[0]]] === last) heapAdvance(heap, d, pos, starts, ids);
   if (heap.length === 0 || !match) return 0;
   const seen = new BitSet(st.table.count);
   let rest = 0;
   for (const j of heap) {
-    const rows = d.lists[j].rows;
+    const rows = d.lists[j].rows, combos = d.lists[j].combos;
     for (let i = pos[j], hi = d.his[j]; i < hi; i++) {
       const row = rows[i];
       if (seen.has(row)) continue;
       seen.add(row);
-      if (match(row)) rest++;
+      if (ok[combos[i]] === 1 && match(row)) rest++;
     }
   }
   return rest;
@@ -401,14 +448,15 @@ function walkUnion(st: CalendarState, d: ListDriver, ok: Uint8Array, visit: (row
 /**
  * Number of matching rows in the union of the driver's lists, for a matcher whose only
  * non-simple filter is the driver's own (membership implies it). Sum of the per-list block
- * counts, minus the rows counted more than once: those carry >= 2 of the query's ids, so they
- * sit in the `multi` sublist of each of those lists. The multi lists are visited smallest
- * first; a row found in c lists takes the correction c - 1 once, in the first visited list
- * that holds it. The largest multi list is never visited: each of its rows that needs a
- * correction also sits in a list visited before it.
+ * counts, minus the rows counted more than once. Two lists: minus the count of their pair
+ * list (the rows carrying both ids), counted the same way. More: the rows counted more than
+ * once carry >= 2 of the query's ids, so they sit in the `multi` sublist of each of those
+ * lists. The multi lists are visited smallest first; a row found in c lists takes the
+ * correction c - 1 once, in the first visited list that holds it. The largest multi list is
+ * never visited: each of its rows that needs a correction also sits in a list visited before it.
  */
-function unionCount(st: CalendarState, m: Matcher, d: ListDriver, r: StartRange, test: IdTest): number {
-  const t = st.table, starts = t.starts, match = m.match, links = d.links;
+function unionCount(st: CalendarState, m: Matcher, d: ListDriver, r: StartRange, queryIds: ArrayLike<number>): number {
+  const t = st.table, starts = t.starts, match = m.match;
   const k = d.lists.length;
   let total = 0;
   for (let j = 0; j < k; j++) {
@@ -426,20 +474,21 @@ function unionCount(st: CalendarState, m: Matcher, d: ListDriver, r: StartRange,
     const [lo, hi] = pair.range(starts, r.min, r.minOpen, r.max, r.maxOpen);
     return total - countRange(pair.rows, pair.blocks, m, lo, hi, pair.combos, undefined, t.ends);
   }
-  const multiCount = (j: number) => d.lists[j].multi?.count ?? 0;
-  const order = Array.from({ length: k }, (_, j) => j).sort((a, b) => multiCount(a) - multiCount(b));
-  /** id → its list's place in `order` (only needed when more than one list is visited) */
+  const test = makeIdTest(queryIds);
+  const order = Array.from({ length: k }, (_, j) => j).sort((a, b) => (d.lists[a].multi?.count ?? 0) - (d.lists[b].multi?.count ?? 0));
+  /** id → its list's place in `order` */
   const rank = new Map<number, number>();
   for (let o = 0; o < k; o++) rank.set(d.ids[order[o]], o);
-  const single = k === 2, column = d.column;
+  const column = d.column;
   for (let o = 0; o < k - 1; o++) {
     const multi = d.lists[order[o]].multi;
     if (!multi || multi.count === 0) continue;
     const [lo, hi] = multi.range(starts, r.min, r.minOpen, r.max, r.maxOpen);
-    const rows = multi.rows;
+    const rows = multi.rows, combos = multi.combos, ok = m.comboOk;
     for (let i = lo; i < hi; i++) {
+      if (ok[combos[i]] === 0) continue;
       const row = rows[i];
-      const ids = column ? column[row] : links(row);
+      const ids = column ? column[row] : d.links(t, row);
       let c = 0, first = k;
       for (let a = 0; a < ids.length; a++) {
         const id = ids[a];
@@ -448,11 +497,10 @@ function unionCount(st: CalendarState, m: Matcher, d: ListDriver, r: StartRange,
         for (let z = 0; z < a; z++) if (ids[z] === id) { dup = true; break; }
         if (dup) continue;
         c++;
-        if (single) continue; // the one visited list is first for every row in it
         const at = rank.get(id);
         if (at !== undefined && at < first) first = at;
       }
-      if (c > 1 && (single || first === o) && match(row)) total -= c - 1;
+      if (c > 1 && first === o && match(row)) total -= c - 1;
     }
   }
   return total;
@@ -462,48 +510,41 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
   const matcher = buildMatcher(st, q);
   const match = matcher.match;
   const offset = Math.max(0, q.offset), end = offset + Math.max(0, q.limit);
-  const page: number[] = [];
-  let total = 0;
-  const visit = (row: number) => {
-    if (!match(row)) return;
-    if (total >= offset && total < end) page.push(row);
-    total++;
-  };
+  const pager = new Pager(match, offset, end);
 
   if (q.includeIds !== undefined) {
-    for (const row of includeRows(st, q.includeIds)) visit(row);
-    return { rows: page, total };
+    for (const row of includeRows(st, q.includeIds)) pager.visit(row);
+    return { rows: pager.rows, total: pager.total };
   }
 
   const r = startRangeOf(q, true);
   const [lo, hi] = st.main.range(r.min, r.minOpen, r.max, r.maxOpen);
+  const t = st.table;
+  // the cheapest driver: the main index's start range, or a union of posting lists; driverIds
+  // = the ids the chosen union covers, for the overlap correction of unionCount
   let best: ListDriver | undefined;
   let bestCost = hi - lo;
-  const t = st.table;
-  const parentLinks = (row: number) => [t.parentIds[row]];
-  const venueLinks = (row: number) => t.venueList(row);
-  // the ids each candidate driver covers, for the overlap correction of unionCount
   let driverIds: ArrayLike<number> = [];
-  const consider = (d: ListDriver, ids: ArrayLike<number>) => {
-    if (d.cost < bestCost) {
+  for (let c = 0; c < 6; c++) {
+    let d: ListDriver | undefined, ids: ArrayLike<number> = [];
+    if (c === 0 && q.parentId !== undefined) d = listDriver(st, 'parent', parentLinks, st.parentPostings, (ids = [q.parentId]), r);
+    else if (c === 1 && q.categoryIds !== undefined) {
+      const cats = q.categoryIds;
+      // one category: its closure list holds exactly the rows of it and its descendants
+      if (cats.length > 0 && cats.every((id) => id === cats[0])) d = listDriver(st, 'category', categoryLinks, st.ensureClosure(), (ids = [cats[0]]), r);
+      else d = listDriver(st, 'category', categoryLinks, st.categoryPostings, (ids = expandCategories(st, cats)), r, t.categoryIds);
+    } else if (c === 2 && q.tagIds !== undefined) d = listDriver(st, 'tag', tagLinks, st.tagPostings, (ids = q.tagIds), r, t.tagIds);
+    else if (c === 3 && q.venueIds !== undefined) d = listDriver(st, 'venue', venueLinks, st.venuePostings, (ids = q.venueIds), r);
+    else if (c === 4 && q.organizerIds !== undefined) d = listDriver(st, 'organizer', organizerLinks, st.organizerPostings, (ids = q.organizerIds), r, t.organizerIds);
+    else if (c === 5 && q.geo?.kind === 'radius') {
+      d = listDriver(st, 'radius', venueLinks, st.venuePostings, (ids = st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm)), r);
+    }
+    if (d && d.cost < bestCost) {
       best = d;
       bestCost = d.cost;
       driverIds = ids;
     }
-  };
-  const candidate = (kind: string, links: (row: number) => ArrayLike<number>, postings: Postings, ids: ArrayLike<number>, column?: readonly (readonly number[])[]) =>
-    consider(listDriver(st, kind, links, postings, ids, r, column), ids);
-  if (q.parentId !== undefined) candidate('parent', parentLinks, st.parentPostings, [q.parentId]);
-  if (q.categoryIds !== undefined) {
-    const cats = q.categoryIds;
-    // one category: its closure list holds exactly the rows of it and its descendants
-    if (cats.length > 0 && cats.every((id) => id === cats[0])) candidate('category', (row) => t.categoryIds[row], st.ensureClosure(), [cats[0]]);
-    else candidate('category', (row) => t.categoryIds[row], st.categoryPostings, expandCategories(st, cats), t.categoryIds);
   }
-  if (q.tagIds !== undefined) candidate('tag', (row) => t.tagIds[row], st.tagPostings, q.tagIds, t.tagIds);
-  if (q.venueIds !== undefined) candidate('venue', venueLinks, st.venuePostings, q.venueIds);
-  if (q.organizerIds !== undefined) candidate('organizer', (row) => t.organizerIds[row], st.organizerPostings, q.organizerIds, t.organizerIds);
-  if (q.geo?.kind === 'radius') candidate('radius', venueLinks, st.venuePostings, st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm));
 
   const bySearch = q.search ? searchQuery(st, q, matcher, bestCost) : undefined; // trigram candidates, when fewer
   if (bySearch) return bySearch;
@@ -512,45 +553,45 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
     const d: ListDriver = best;
     if (matcher.only === d.kind) {
       // page by walking the union, count from the lists' block counters
-      walkUnion(st, d, matcher.comboOk, visit, () => total >= end, undefined);
-      total = unionCount(st, matcher, d, r, d.lists.length > 2 ? makeIdTest(driverIds) : () => false);
-    } else {
-      const rest = walkUnion(st, d, matcher.comboOk, visit, () => total >= end, match); // visit() moves total: add after
-      total += rest;
+      walkUnion(st, d, matcher.comboOk, pager, undefined);
+      return { rows: pager.rows, total: unionCount(st, matcher, d, r, driverIds) };
     }
-  } else {
-    // walk in order until the page is full, then only count
-    const main = st.main, rows = main.rows, combos = main.combos, ok = matcher.comboOk;
-    let i = lo;
-    if (matcher.simple) {
-      // every filter reads the inline start/end/combination columns; whole blocks before the
-      // page are counted, not walked, and blocks without a match are skipped
-      const blocks = st.blocks, ends = main.ends, e = matcher.end;
-      blocks.refresh(rows, main.count, st.table);
-      for (let b = i < hi ? blocks.blockOf(i) : 0; i < hi && total < end; b++) {
-        const stop = Math.min(blocks.bounds[b + 1], hi);
-        if (stop <= i) continue;
-        if (i === blocks.bounds[b] && stop === blocks.bounds[b + 1]) {
-          const n = blockCount(blocks, matcher, b);
-          if (n === 0 || (n > 0 && total + n <= offset)) {
-            total += n;
-            i = stop;
-            continue;
-          }
-        }
-        for (; i < stop && total < end; i++) {
-          if (ok[combos[i]] === 1 && endPasses(e, ends[i])) {
-            if (total >= offset) page.push(rows[i]);
-            total++;
-          }
-        }
+    const rest = walkUnion(st, d, matcher.comboOk, pager, match);
+    return { rows: pager.rows, total: pager.total + rest };
+  }
+  // walk in order until the page is full, then only count
+  const main = st.main, rows = main.rows, combos = main.combos, ok = matcher.comboOk;
+  let i = lo;
+  if (!matcher.simple) {
+    for (; i < hi && !pager.full; i++) if (ok[combos[i]] === 1) pager.visit(rows[i]);
+    let rest = 0;
+    for (; i < hi; i++) if (ok[combos[i]] === 1 && match(rows[i])) rest++;
+    return { rows: pager.rows, total: pager.total + rest };
+  }
+  // every filter reads the inline start/end/combination columns; whole blocks before the page
+  // are counted, not walked, and blocks without a match are skipped
+  const blocks = st.blocks, ends = main.ends, e = matcher.end, page = pager.rows;
+  blocks.refresh(rows, main.count, st.table);
+  let total = 0;
+  for (let b = i < hi ? blocks.blockOf(i) : 0; i < hi && total < end; b++) {
+    const stop = Math.min(blocks.bounds[b + 1], hi);
+    if (stop <= i) continue;
+    if (i === blocks.bounds[b] && stop === blocks.bounds[b + 1]) {
+      const n = blockCount(blocks, matcher, b);
+      if (n === 0 || (n > 0 && total + n <= offset)) {
+        total += n;
+        i = stop;
+        continue;
       }
-      total += countRange(rows, blocks, matcher, i, hi, combos, ends, st.table.ends);
-    } else {
-      for (; i < hi && total < end; i++) if (ok[combos[i]] === 1) visit(rows[i]);
-      for (; i < hi; i++) if (ok[combos[i]] === 1 && match(rows[i])) total++;
+    }
+    for (; i < stop && total < end; i++) {
+      if (ok[combos[i]] === 1 && endPasses(e, ends[i])) {
+        if (total >= offset) page.push(rows[i]);
+        total++;
+      }
     }
   }
+  total += countRange(rows, blocks, matcher, i, hi, combos, ends, st.table.ends);
   return { rows: page, total };
 }
 
@@ -563,11 +604,11 @@ function includeRows(st: CalendarState, includeIds: readonly number[]): number[]
     if (row >= 0) rows.push(row);
   }
   const dates = t.date.ms, ids = t.ids;
-  const key = (row: number) => {
-    const v = dates[row];
-    return v === v ? v : -Infinity;
-  };
-  rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : ids[a] - ids[b]));
+  // NaN dates (strings that are not 'Y-m-d H:i:s') first
+  rows.sort((a, b) => {
+    const ka = dates[a] === dates[a] ? dates[a] : -Infinity, kb = dates[b] === dates[b] ? dates[b] : -Infinity;
+    return ka < kb ? -1 : ka > kb ? 1 : ids[a] - ids[b];
+  });
   let w = 0;
   for (let i = 0; i < rows.length; i++) if (i === 0 || rows[i] !== rows[i - 1]) rows[w++] = rows[i];
   rows.length = w;
