@@ -234,12 +234,14 @@ export class SearchIndex {
 
     // pass 1, rows in table order (the text strings are read in allocation order): the
     // distinct word ids of every row into seq, and the length of every list
-    this.seq = new Int32Array(Math.max(1024, n * 8));
+    const titles = t.titles, excerpts = t.excerpts, descriptions = t.descriptions;
+    let chars = 0;
+    for (let row = 0; row < n; row++) chars += titles[row].length + excerpts[row].length + descriptions[row].length;
+    this.seq = new Int32Array(Math.max(1024, Math.ceil(chars / 7))); // about one distinct word per 8 units of text
     this.seqLen = 0;
     this.counts = new Int32Array(1024);
     this.lastMark = new Int32Array(1024).fill(-1);
     const rowStarts = new Int32Array(n + 1);
-    const titles = t.titles, excerpts = t.excerpts, descriptions = t.descriptions;
     for (let row = 0; row < n; row++) {
       this.mark = row;
       this.scanField(titles[row]);
