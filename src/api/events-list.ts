@@ -75,11 +75,13 @@ const FLAG_PARAMS = [['featured', 'featured'], ['ticketed', 'ticketed'], ['ticke
 function digitsValue(s: string): number {
   const n = s.length;
   if (n === 0) return NaN;
+  let v = 0;
   for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c < 48 || c > 57) return NaN;
+    v = v * 10 + (c - 48);
   }
-  return Number(s);
+  return n <= 15 ? v : Number(s); // up to 15 digits the sum is exact
 }
 
 /** Validate every list parameter (all problems reported at once) and build the engine query. */
@@ -307,15 +309,18 @@ function addMonthsNaive(ms: number, months: number): number {
 
 /** `{base}?a=1&b=2` without URL-encoding values, as TEC builds it. */
 export function buildUrl(base: string, args: Array<[string, string]>): string {
-  return args.length ? `${base}?${args.map(([k, v]) => `${k}=${v}`).join('&')}` : base;
+  let out = base;
+  for (let i = 0; i < args.length; i++) out += (i === 0 ? '?' : '&') + args[i][0] + '=' + args[i][1];
+  return out;
 }
 
 /** toJson of a URL: JSON.stringify alone when the text is ASCII (what toJson's escaping and
  *  one-byte copy would give back unchanged for a one-byte string), else toJson. */
 function urlJson(url: string): string {
-  for (let i = 0; i < url.length; i++) if (url.charCodeAt(i) > 0x7f) return toJson(url);
-  return JSON.stringify(url);
+  return NOT_ASCII.test(url) ? toJson(url) : JSON.stringify(url);
 }
+
+const NOT_ASCII = /[^\x00-\x7f]/;
 
 /** The URL arguments of one page: page, per_page, then the effective filters. */
 function withPage(page: number, paging: Paging, urlArgs: Array<[string, string]>): Array<[string, string]> {

@@ -72,6 +72,7 @@ export function asNumber(v: unknown): number | undefined {
  * whitespace around items ignored, empty items dropped. Non-scalar items → undefined (invalid).
  */
 export function asList(v: unknown): string[] | undefined {
+  if (typeof v === 'string') return splitList(v, []);
   const raw: unknown[] = Array.isArray(v) ? v : typeof v === 'object' && v !== null ? Object.values(v) : [v];
   const out: string[] = [];
   for (const item of raw) {
@@ -83,6 +84,29 @@ export function asList(v: unknown): string[] | undefined {
     }
   }
   return out;
+}
+
+/** The comma-separated items of s, trimmed, empty ones dropped, appended to out. */
+function splitList(s: string, out: string[]): string[] {
+  let from = 0;
+  for (;;) {
+    let to = s.indexOf(',', from);
+    if (to < 0) to = s.length;
+    let a = from, b = to;
+    // String.prototype.trim's whitespace, in the common case of none: the slice as is
+    if (a < b && (isSpace(s.charCodeAt(a)) || isSpace(s.charCodeAt(b - 1)))) {
+      const t = s.slice(a, b).trim();
+      if (t !== '') out.push(t);
+    } else if (a < b) out.push(s.slice(a, b));
+    if (to === s.length) return out;
+    from = to + 1;
+  }
+}
+
+/** Whether the code unit may be whitespace for String.prototype.trim (a superset is fine: such items take the exact trim). */
+function isSpace(c: number): boolean {
+  return c <= 32 || (c >= 0x7f && c <= 0xa0) || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 /** Reasons collected while validating; `fail()` them all at once. */

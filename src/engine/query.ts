@@ -164,6 +164,29 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
   }
   const nChecks = checks.length;
 
+  const table = comboTable(mask, flagMask, flagWant);
+  return {
+    match: rowPredicate(t, mask, flagMask, flagWant, s, e, checks), simple: nChecks === 0, only: nChecks === 1 ? kinds[0] : undefined,
+    end: e, combos: table.combos, comboOk: table.ok,
+  };
+}
+
+interface ComboTable {
+  combos: Int32Array;
+  ok: Uint8Array;
+}
+
+/** (status mask, flag mask, wanted flags) → its combination table. These depend on nothing but
+ *  the three small numbers (at most 256 × 16 × 16 tables, never on the data), so each is built
+ *  once and shared read-only. */
+const comboTables = new Map<number, ComboTable>();
+
+/** The (status, flags) combinations that pass a status mask and flags under flagMask = flagWant
+ *  (hidden never passes: FLAG_HIDDEN is in every flagMask and never in flagWant). */
+function comboTable(mask: number, flagMask: number, flagWant: number): ComboTable {
+  const key = (mask & 0xff) | (flagMask << 8) | (flagWant << 16);
+  let table = comboTables.get(key);
+  if (table) return table;
   const combos: number[] = [];
   for (let status = 0; status < 8; status++) {
     if (((mask >>> status) & 1) === 0) continue;
@@ -172,13 +195,11 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
       if ((flagBits & flagMask) === flagWant) combos.push(comboOf(status, flagBits));
     }
   }
-
-  const comboOk = new Uint8Array(COMBOS);
-  for (const c of combos) comboOk[c] = 1;
-  return {
-    match: rowPredicate(t, mask, flagMask, flagWant, s, e, checks), simple: nChecks === 0, only: nChecks === 1 ? kinds[0] : undefined,
-    end: e, combos: Int32Array.from(combos), comboOk,
-  };
+  const ok = new Uint8Array(COMBOS);
+  for (const c of combos) ok[c] = 1;
+  table = { combos: Int32Array.from(combos), ok };
+  comboTables.set(key, table);
+  return table;
 }
 
 // (module-level factories: a closure bound to a name inside a per-query function gets a
@@ -597,20 +618,19 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
 
 /** Distinct event rows of the include list, in (publication date, id) order. */
 function includeRows(st: CalendarState, includeIds: readonly number[]): number[] {
-  const t = st.table;
-  const rows: number[] = [];
-  for (const id of includeIds) {
-    const row = st.ids.eventRow(id);
-    if (row >= 0) rows.push(row);
+  const t = st.table, dates = t.date.ms, ids = t.ids;
+  // insertion into order as the rows come (the list is the caller's, a few dozen ids):
+  // NaN dates (strings that are not 'Y-m-d H:i:s') first; a row given twice is kept once
+  const rows: number[] = [], keys: number[] = [];
+  for (let k = 0; k < includeIds.length; k++) {
+    const row = st.ids.eventRow(includeIds[k]);
+    if (row < 0) continue;
+    const key = dates[row] === dates[row] ? dates[row] : -Infinity, id = ids[row];
+    let i = rows.length;
+    while (i > 0 && (keys[i - 1] > key || (keys[i - 1] === key && ids[rows[i - 1]] > id))) i--;
+    if (i > 0 && rows[i - 1] === row) continue;
+    rows.splice(i, 0, row);
+    keys.splice(i, 0, key);
   }
-  const dates = t.date.ms, ids = t.ids;
-  // NaN dates (strings that are not 'Y-m-d H:i:s') first
-  rows.sort((a, b) => {
-    const ka = dates[a] === dates[a] ? dates[a] : -Infinity, kb = dates[b] === dates[b] ? dates[b] : -Infinity;
-    return ka < kb ? -1 : ka > kb ? 1 : ids[a] - ids[b];
-  });
-  let w = 0;
-  for (let i = 0; i < rows.length; i++) if (i === 0 || rows[i] !== rows[i - 1]) rows[w++] = rows[i];
-  rows.length = w;
   return rows;
 }
