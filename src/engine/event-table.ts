@@ -321,10 +321,10 @@ export function toIds(list: readonly number[]): IdList {
  * over these lists should stay monomorphic.
  */
 export class ListInterner<T extends number | string> {
+  /** numeric lists: a trie keyed by the ids in order (small-integer Map keys hash fast) */
+  private readonly root: TrieNode<T> = { list: undefined, next: undefined };
   private readonly singles: (T[] | undefined)[] = [];
-  /** numeric lists: one entry (large id) or two (both < 2^26) by a number, longer ones by a string */
-  private readonly byOne = new Map<number, T[]>();
-  private readonly byTwo = new Map<number, T[]>();
+  /** string lists, by their JSON */
   private readonly byKey = new Map<string, T[]>();
 
   constructor(readonly empty: readonly T[]) {}
@@ -339,32 +339,35 @@ export class ListInterner<T extends number | string> {
     if (n === 0) return this.empty;
     const first = src[from];
     if (typeof first === 'number') {
-      if (n === 1) {
-        if (first >= 0 && first < 65_536 && (first | 0) === first) {
-          return this.singles[first] ?? (this.singles[first] = [first]);
-        }
-        return this.keep(this.byOne, first, src, from, n);
+      if (n === 1 && first >= 0 && first < 65_536 && (first | 0) === first) {
+        return this.singles[first] ?? (this.singles[first] = [first]);
       }
-      const second = src[from + 1] as number;
-      if (n === 2 && first >= 0 && second >= 0 && first < 67_108_864 && second < 67_108_864 && (first | 0) === first && (second | 0) === second) {
-        return this.keep(this.byTwo, first * 67_108_864 + second, src, from, n);
+      let node = this.root;
+      for (let i = 0; i < n; i++) {
+        const v = src[from + i];
+        const map = (node.next ??= new Map());
+        let next = map.get(v);
+        if (!next) map.set(v, (next = { list: undefined, next: undefined }));
+        node = next;
       }
-      let key = String(first);
-      for (let i = 1; i < n; i++) key += ',' + String(src[from + i]);
-      return this.keep(this.byKey, key, src, from, n);
+      return node.list ?? (node.list = copyRange(src, from, n));
     }
     // strings may hold any character: JSON keeps the boundaries unambiguous
     const key = JSON.stringify(n === src.length && from === 0 ? src : Array.prototype.slice.call(src, from, from + n));
-    return this.keep(this.byKey, key, src, from, n);
-  }
-
-  private keep<K>(map: Map<K, T[]>, key: K, src: ArrayLike<T>, from: number, n: number): readonly T[] {
-    let out = map.get(key);
-    if (!out) {
-      out = []; // packed elements, like every other list the query loops see
-      for (let i = 0; i < n; i++) out.push(src[from + i]);
-      map.set(key, out);
-    }
+    let out = this.byKey.get(key);
+    if (!out) this.byKey.set(key, (out = copyRange(src, from, n)));
     return out;
   }
+}
+
+interface TrieNode<T> {
+  list: T[] | undefined;
+  next: Map<T, TrieNode<T>> | undefined;
+}
+
+/** A packed array (the elements kind every other list the query loops see has). */
+function copyRange<T>(src: ArrayLike<T>, from: number, n: number): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < n; i++) out.push(src[from + i]);
+  return out;
 }

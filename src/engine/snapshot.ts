@@ -67,7 +67,8 @@ export interface EventChunkV1 {
  * - ints.ids: first id of the chunk, then differences to the previous row's id
  * - dates: whole seconds; DATE_BASE says which are differences to another date of the row
  *   (absolute when that base is null); null = not whole seconds, the value is in oddDates
- * - costs and links: a count per row, then the values flattened
+ * - costs and links: the distinct lists of the chunk, and per row 0 (none) or 1 + the index
+ *   of its list (rows share few distinct lists: the table keeps one array per content)
  */
 export interface EventChunk {
   type: 'events';
@@ -82,10 +83,15 @@ export interface EventChunk {
   excerpts: string[];
   slugs: string[];
   websites: (string | null)[];
-  costs: { counts: number[]; values: string[] };
+  costs: ListColumn<string>;
   lineages: [number, string[]][];
   extraVenues: [number, number[]][];
-  links: Record<LinkField, { counts: number[]; ids: number[] }>;
+  links: Record<LinkField, ListColumn<number>>;
+}
+
+export interface ListColumn<T> {
+  lists: T[][];
+  rows: number[];
 }
 
 /** The table as it was at one instant: column copies that later writes cannot touch. */
@@ -144,6 +150,28 @@ export function encodeSnapshot(st: CalendarState): Iterable<unknown> {
   return chunksOf(header, frozen);
 }
 
+/** Distinct lists of rows [from, to) (by identity: the table shares equal lists) and an index per row. */
+function listColumn<T>(col: readonly (readonly T[])[], from: number, to: number): ListColumn<T> {
+  const index = new Map<readonly T[], number>();
+  const lists: T[][] = [];
+  const rows = new Array<number>(to - from);
+  for (let r = from; r < to; r++) {
+    const list = col[r];
+    if (list.length === 0) {
+      rows[r - from] = 0;
+      continue;
+    }
+    let k = index.get(list);
+    if (k === undefined) {
+      k = lists.length + 1;
+      index.set(list, k);
+      lists.push(list.slice());
+    }
+    rows[r - from] = k;
+  }
+  return { lists, rows };
+}
+
 function* chunksOf(header: SnapshotHeader, fz: Frozen): Generator<unknown> {
   yield header;
   for (let from = 0; from < fz.count; from += EVENT_CHUNK_ROWS) yield encodeChunk(fz, from, Math.min(fz.count, from + EVENT_CHUNK_ROWS));
@@ -189,24 +217,9 @@ function encodeChunk(fz: Frozen, from: number, to: number): EventChunk {
       if (ev) extraVenues.push([r - from, Array.from(ev)]);
     }
   }
-  const costs = { counts: new Array<number>(n), values: [] as string[] };
-  for (let r = from; r < to; r++) {
-    const list = fz.costs[r];
-    costs.counts[r - from] = list.length;
-    for (let i = 0; i < list.length; i++) costs.values.push(list[i]);
-  }
+  const costs = listColumn(fz.costs, from, to);
   const links = {} as EventChunk['links'];
-  for (const f of LINK_FIELDS) {
-    const col = fz.links[f];
-    const counts = new Array<number>(n);
-    const flat: number[] = [];
-    for (let r = from; r < to; r++) {
-      const list = col[r];
-      counts[r - from] = list.length;
-      for (let i = 0; i < list.length; i++) flat.push(list[i]);
-    }
-    links[f] = { counts, ids: flat };
-  }
+  for (const f of LINK_FIELDS) links[f] = listColumn(fz.links[f], from, to);
   const tx = fz.texts;
   return {
     type: 'events', from, count: n, ints, dates, oddDates,
@@ -243,6 +256,18 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
   }
   if (!header) throw new Error('snapshot load: expected a header chunk, got nothing');
   if (t.count !== header.eventCount) throw new Error(`snapshot load: expected ${header.eventCount} events, got ${t.count}`);
+  // the plain-array columns grew by appends (up to half their size unused): exact copies instead
+  t.titles = t.titles.slice(0, t.count);
+  t.descriptions = t.descriptions.slice(0, t.count);
+  t.excerpts = t.excerpts.slice(0, t.count);
+  t.slugs = t.slugs.slice(0, t.count);
+  t.websites = t.websites.slice(0, t.count);
+  t.costs = t.costs.slice(0, t.count);
+  t.lineages = t.lineages.slice(0, t.count);
+  t.folded = t.folded.slice(0, t.count);
+  t.organizerIds = t.organizerIds.slice(0, t.count);
+  t.categoryIds = t.categoryIds.slice(0, t.count);
+  t.tagIds = t.tagIds.slice(0, t.count);
   st.rebuildIndexes();
   rebuildSearchIndex(st);
   st.geo.markDirty();
@@ -275,10 +300,6 @@ function loadHeader(st: CalendarState, h: SnapshotHeader): void {
   }
   t.reserve(h.eventCount);
   if (h.eventCount > 0) st.ids.reserve(h.nextPostId);
-  // the string columns get their final length at once (no growth copies)
-  for (const col of [t.titles, t.descriptions, t.excerpts, t.slugs, t.websites, t.costs, t.lineages, t.organizerIds, t.categoryIds, t.tagIds, t.folded] as unknown[][]) {
-    if (col.length < h.eventCount) col.length = h.eventCount;
-  }
 }
 
 function expectLength(what: string, got: { length: number } | undefined, n: number): void {
@@ -344,11 +365,27 @@ function loadChunkV2(st: CalendarState, c: EventChunk): void {
   }
   for (const [i, l] of c.lineages) t.lineages[from + i] = l;
   for (const [i, v] of c.extraVenues) t.extraVenues.set(from + i, v);
-  flatLists('costs', t.costs, t.costLists, c.costs.counts, c.costs.values, from, n);
-  for (const f of LINK_FIELDS) flatLists(f, t[f], t.idLists, c.links[f].counts, c.links[f].ids, from, n);
+  listsOf('costs', t.costs, t.costLists, c.costs, from, n);
+  for (const f of LINK_FIELDS) listsOf(f, t[f], t.idLists, c.links[f], from, n);
 }
 
-/** Per-row lists out of (count per row, values flattened), shared through the interner. */
+/** Per-row lists out of (distinct lists, index per row), shared through the interner. */
+function listsOf<T extends number | string>(what: string, dst: (readonly T[])[], lists: ListInterner<T>, col: ListColumn<T>, from: number, n: number): void {
+  expectLength(`${what}.rows`, col?.rows, n);
+  const shared: (readonly T[])[] = [lists.empty];
+  for (const list of col.lists) {
+    if (!Array.isArray(list) || list.length === 0) throw new Error(`snapshot load: expected non-empty ${what} lists, got ${JSON.stringify(list)}`);
+    shared.push(lists.intern(list));
+  }
+  const rows = col.rows;
+  for (let i = 0; i < n; i++) {
+    const list = shared[rows[i]];
+    if (list === undefined) throw new Error(`snapshot load: expected a ${what} list index < ${shared.length}, got ${rows[i]}`);
+    dst[from + i] = list;
+  }
+}
+
+/** Per-row lists out of (count per row, values flattened), shared through the interner (version 1). */
 function flatLists<T extends number | string>(
   what: string, dst: (readonly T[])[], lists: ListInterner<T>, counts: number[], values: T[], from: number, n: number,
 ): void {

@@ -8,7 +8,7 @@ import { isTempPath } from './atomic-file.ts';
 import { JOURNAL_FILE, Journal, scanJournal, type JournalStats, type TestPointHook } from './journal.ts';
 import { LOCK_FILE, acquireLock, isPidAlive } from './lock.ts';
 import {
-  SNAPSHOT_FILE, encodeChunks, encodeChunksSliced, readManifest, readSnapshotChunks, removeUnlistedParts, writeSnapshot, type SnapshotManifest,
+  SNAPSHOT_FILE, SnapshotReader, encodeChunks, encodeChunksSliced, readManifest, removeUnlistedParts, writeSnapshot, type SnapshotManifest,
 } from './snapshot.ts';
 
 export type { StoreTestPoint, JournalStats } from './journal.ts';
@@ -17,7 +17,9 @@ export type { StoreTestPoint, JournalStats } from './journal.ts';
 export const DEFAULT_COMPACT_BYTES = 64 * 1024 * 1024;
 
 export interface StoreHooks {
-  /** called once at open with the chunks of the newest valid snapshot (if any), before any replay */
+  /** called once at open with the chunks of the newest snapshot (if any), before any replay. A large
+   *  part's sha256 is checked (by a worker, in parallel) once its last chunk was handed out: a
+   *  damaged part then throws from the iteration and open fails, as for a part that fails earlier */
   loadSnapshot(chunks: Iterable<unknown>): void;
   /** called for each journal write after the snapshot, in seq order (writes with seq <= snapshot seq are skipped) */
   replay(write: Write): void;
@@ -40,6 +42,8 @@ export interface StoreOptions {
    * the capture cost for the engine's columnar chunks). Default false: stringify at the point.
    */
   stableChunks?: boolean;
+  /** snapshot parts at least this large are hashed by a worker thread while they are parsed (default 16 MiB) */
+  hashWorkerMinBytes?: number;
   /** test-only: called at named points of the write paths, so a crash test can stop right there */
   testPoint?: TestPointHook;
 }
@@ -77,7 +81,18 @@ export async function openStore(dir: string, hooks: StoreHooks, options: StoreOp
   try {
     const manifest = await readManifest(dir);
     const snapshotSeq = manifest?.seq ?? 0;
-    if (manifest) hooks.loadSnapshot(readSnapshotChunks(dir, manifest));
+    if (manifest) {
+      const reader = new SnapshotReader(dir, manifest, { hashWorkerMinBytes: options.hashWorkerMinBytes });
+      try {
+        hooks.loadSnapshot(reader.chunks());
+        reader.verifyStarted(); // in case loadSnapshot stopped before the end of a part
+      } catch (err) {
+        reader.verifyStarted(); // a damaged part that was still being checked is the better error
+        throw err;
+      } finally {
+        reader.close();
+      }
+    }
 
     const journalPath = path.join(dir, JOURNAL_FILE);
     let cut = -1; // byte offset of the first line after the snapshot

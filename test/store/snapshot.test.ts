@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  SNAPSHOT_FILE, encodeChunks, encodeChunksSliced, readManifest, readSnapshotChunks, removeUnlistedParts, writeSnapshot,
+  SNAPSHOT_FILE, SnapshotReader, encodeChunks, encodeChunksSliced, readManifest, readSnapshotChunks, removeUnlistedParts, writeSnapshot,
 } from '../../src/store/snapshot.ts';
 
 function tmpDir(): string {
@@ -117,6 +117,45 @@ Snapshot('corrupt :: a missing part is named', async () => {
   const m = await writeSnapshot(dir, 9, encodeChunks(CHUNKS));
   fs.unlinkSync(path.join(dir, m.parts[0]!.file));
   await expectError(() => [...readSnapshotChunks(dir, m)], m.parts[0]!.file);
+});
+
+Snapshot('worker hash :: parts hashed by the worker thread read back the same; a flipped byte is still named', async () => {
+  const dir = tmpDir();
+  const chunks = Array.from({ length: 30 }, (_, i) => ({ i, pad: 'ü'.repeat(200) }));
+  const m = await writeSnapshot(dir, 4, encodeChunks(chunks), { partBytes: 2000 });
+  assert.ok(m.parts.length > 2);
+  assert.equal([...readSnapshotChunks(dir, m, { hashWorkerMinBytes: 0 })], chunks);
+  // a flip inside a string still parses: caught by the digest after the part's chunks
+  const file = path.join(dir, m.parts[1]!.file);
+  const buf = fs.readFileSync(file);
+  const at = buf.indexOf('pad') + 8;
+  buf[at] = buf[at]! ^ 2;
+  fs.writeFileSync(file, buf);
+  const seen: unknown[] = [];
+  await expectError(() => {
+    for (const c of readSnapshotChunks(dir, m, { hashWorkerMinBytes: 0 })) seen.push(c);
+  }, `${file}: sha256`);
+  assert.is(seen.length, m.parts[0]!.chunks + m.parts[1]!.chunks, 'the damaged part is refused right after its own chunks');
+  // a flip that breaks the JSON is reported as the checksum failure, not as a parse error
+  buf[buf.indexOf('{')] = 0x5b;
+  fs.writeFileSync(file, buf);
+  await expectError(() => [...readSnapshotChunks(dir, m, { hashWorkerMinBytes: 0 })], `${file}: sha256`);
+});
+
+Snapshot('worker hash :: a consumer that fails on damaged chunks gets the checksum error from verifyStarted', async () => {
+  const dir = tmpDir();
+  const m = await writeSnapshot(dir, 4, encodeChunks([{ n: 1 }, { n: 2 }]));
+  const file = path.join(dir, m.parts[0]!.file);
+  fs.writeFileSync(file, fs.readFileSync(file).toString().replace('"n":2', '"n":3'));
+  const reader = new SnapshotReader(dir, m, { hashWorkerMinBytes: 0 });
+  try {
+    for (const c of reader.chunks()) if ((c as { n: number }).n === 3) throw new Error('consumer: bad value');
+    assert.unreachable('~> the consumer throws');
+  } catch (err) {
+    assert.match((err as Error).message, 'consumer: bad value');
+  }
+  await expectError(() => reader.verifyStarted(), `${file}: sha256`);
+  reader.close();
 });
 
 Snapshot('cleanup :: removeUnlistedParts keeps the listed parts and other files', async () => {
