@@ -125,6 +125,32 @@ export function rebuildSearchIndex(st: CalendarState): void {
   si.rebuild(st);
 }
 
+/**
+ * Build the state's index in slices of `sliceRows` rows on the event loop (unref'd timers: a
+ * process may exit before it is done), so a load does not wait for it. Writes meanwhile are
+ * kept as for a built index; a search that comes before the build is done finishes it on the
+ * spot. The build stops if the state is dropped or rebuilt meanwhile.
+ */
+export function scheduleSearchIndexBuild(st: CalendarState, sliceRows = 20_000): void {
+  let si = indexes.get(st);
+  if (!si) indexes.set(st, (si = new SearchIndex()));
+  const index = si;
+  index.begin(st);
+  const job = index.pendingJob;
+  const ref = new WeakRef(st);
+  const tick = () => {
+    const s = ref.deref();
+    if (!s || indexes.get(s) !== index || index.pendingJob !== job || !job) return;
+    if (!index.advance(s, sliceRows)) later(tick);
+  };
+  later(tick);
+}
+
+function later(fn: () => void): void {
+  const timer = setTimeout(fn, 0);
+  timer.unref?.();
+}
+
 /** Forget the state's index (the next search builds it again). */
 export function dropSearchIndex(st: CalendarState): void {
   indexes.delete(st);
@@ -144,6 +170,20 @@ interface ListBlocks {
   counts: Uint16Array;
   minEnds: Float64Array;
   maxEnds: Float64Array;
+}
+
+/** State of a build between advance() calls. */
+interface BuildJob {
+  /** rows of the table when the build began */
+  n: number;
+  /** next row of pass 1 */
+  next: number;
+  /** seq[rowStarts[r], rowStarts[r + 1]) = distinct word ids of row r */
+  rowStarts: Int32Array;
+  /** pass 2: rows in (start, id) order, the next position, the fill cursor of each list */
+  order: Int32Array | undefined;
+  at: number;
+  cursor: Int32Array;
 }
 
 /** Position range [lo, hi) of a list in the postings array. */
@@ -204,18 +244,28 @@ export class SearchIndex {
   private seqLen = 0;
   private counts = new Int32Array(0);
   private lastMark = new Int32Array(0);
+  /** the build in progress (begin() .. advance() returning true) */
+  private job: BuildJob | undefined;
 
   /** Rebuild from every row of the table, in main-index (start, id) order. */
   rebuild(st: CalendarState): void {
+    this.begin(st);
+    this.advance(st, Infinity);
+  }
+
+  /** the build in progress, if any (compared by identity) */
+  get pendingJob(): object | undefined {
+    return this.job;
+  }
+
+  /** true while a build started by begin() has not finished */
+  get building(): boolean {
+    return this.job !== undefined;
+  }
+
+  /** Start a build: everything is reset; advance() does the work (writes in between are fine). */
+  begin(st: CalendarState): void {
     const t = st.table, n = t.count;
-    let order: Int32Array;
-    if (st.main.count === n) order = st.main.rows.subarray(0, n);
-    else {
-      order = new Int32Array(n);
-      for (let r = 0; r < n; r++) order[r] = r;
-      const starts = t.starts, ids = t.ids;
-      order.sort((a, b) => starts[a] - starts[b] || ids[a] - ids[b]);
-    }
     this.words = [];
     this.hashes = new Int32Array(1024);
     this.slots = new Int32Array(2048);
@@ -224,6 +274,9 @@ export class SearchIndex {
     this.joinedCount = 0;
     this.tail = { text: '', starts: new Int32Array(0) };
     this.tailCount = 0;
+    this.offsets = new Int32Array(1);
+    this.rows = new Int32Array(0);
+    this.listCount = 0;
     this.touched = new Uint8Array(Math.max(16, t.capacity));
     this.touchedCount = 0;
     this.version++;
@@ -231,9 +284,6 @@ export class SearchIndex {
     this.rowWords.clear();
     this.blocks.clear();
     this.stale = false;
-
-    // pass 1, rows in table order (the text strings are read in allocation order): the
-    // distinct word ids of every row into seq, and the length of every list
     const titles = t.titles, excerpts = t.excerpts, descriptions = t.descriptions;
     let chars = 0;
     for (let row = 0; row < n; row++) chars += titles[row].length + excerpts[row].length + descriptions[row].length;
@@ -241,8 +291,22 @@ export class SearchIndex {
     this.seqLen = 0;
     this.counts = new Int32Array(1024);
     this.lastMark = new Int32Array(1024).fill(-1);
-    const rowStarts = new Int32Array(n + 1);
-    for (let row = 0; row < n; row++) {
+    this.job = { n, next: 0, rowStarts: new Int32Array(n + 1), order: undefined, at: 0, cursor: new Int32Array(0) };
+  }
+
+  /**
+   * Do up to `budget` rows of the pending build; true when it is complete. Pass 1, rows in
+   * table order (the text strings are read in allocation order): the distinct word ids of each
+   * row into seq, and the length of every list. Pass 2, rows in (start, id) order: fill the
+   * lists. Rows written meanwhile are touched, so their entries never count.
+   */
+  advance(st: CalendarState, budget: number): boolean {
+    const job = this.job;
+    if (!job) return true;
+    const t = st.table, n = job.n, rowStarts = job.rowStarts;
+    const titles = t.titles, excerpts = t.excerpts, descriptions = t.descriptions;
+    let row = job.next;
+    for (const stop = Math.min(n, row + budget); row < stop; row++) {
       this.mark = row;
       this.scanField(titles[row]);
       this.scanField(excerpts[row]);
@@ -250,24 +314,44 @@ export class SearchIndex {
       rowStarts[row + 1] = this.seqLen;
     }
     this.mark = -1;
-    // pass 2, rows in (start, id) order: fill the lists
-    const nWords = this.words.length;
-    const offsets = new Int32Array(nWords + 1);
-    const counts = this.counts;
-    for (let w = 0; w < nWords; w++) offsets[w + 1] = offsets[w] + counts[w];
-    const rows = new Int32Array(offsets[nWords]);
-    const cursor = offsets.slice(0, nWords);
-    const seq = this.seq;
-    for (let i = 0; i < n; i++) {
-      const row = order[i];
-      for (let k = rowStarts[row], end = rowStarts[row + 1]; k < end; k++) rows[cursor[seq[k]]++] = row;
+    budget -= row - job.next;
+    job.next = row;
+    if (row < n) return false;
+    if (!job.order) {
+      // the (start, id) order of now; rows moved later are touched, the others keep their order
+      const m = st.main;
+      let order: Int32Array;
+      if (m.count === t.count) order = m.rows.slice(0, m.count);
+      else {
+        order = new Int32Array(n);
+        for (let r = 0; r < n; r++) order[r] = r;
+        const starts = t.starts, ids = t.ids;
+        order.sort((a, b) => starts[a] - starts[b] || ids[a] - ids[b]);
+      }
+      job.order = order;
+      const nWords = this.words.length;
+      const offsets = new Int32Array(nWords + 1);
+      const counts = this.counts;
+      for (let w = 0; w < nWords; w++) offsets[w + 1] = offsets[w] + counts[w];
+      this.offsets = offsets;
+      this.rows = new Int32Array(offsets[nWords]);
+      job.cursor = offsets.slice(0, nWords);
     }
-    this.offsets = offsets;
-    this.rows = rows;
-    this.listCount = nWords;
+    const order = job.order, rows = this.rows, cursor = job.cursor, seq = this.seq;
+    let i = job.at;
+    for (const stop = Math.min(order.length, i + Math.max(1, budget)); i < stop; i++) {
+      const r = order[i];
+      if (r >= n) continue; // appended since the build began: touched
+      for (let k = rowStarts[r], end = rowStarts[r + 1]; k < end; k++) rows[cursor[seq[k]]++] = r;
+    }
+    job.at = i;
+    if (i < order.length) return false;
+    this.listCount = cursor.length;
+    this.job = undefined;
     this.seq = new Int32Array(0);
     this.counts = new Int32Array(0);
     this.lastMark = new Int32Array(0);
+    return true;
   }
 
   /** A word of the row being scanned: build mode (mark >= 0) counts it once per row into seq, else collects it. */
@@ -465,8 +549,8 @@ export class SearchIndex {
   }
 
   /** Numbers for reports: words, list entries, touched rows. */
-  stats(): { words: number; entries: number; touched: number; countedLists: number } {
-    return { words: this.words.length, entries: this.rows.length, touched: this.touchedCount, countedLists: this.blocks.size };
+  stats(): { words: number; entries: number; touched: number; countedLists: number; building: boolean } {
+    return { words: this.words.length, entries: this.rows.length, touched: this.touchedCount, countedLists: this.blocks.size, building: this.building };
   }
 
   /** Ids of the vocabulary words that contain `piece` (a string without separator units). */
@@ -607,6 +691,7 @@ export class SearchIndex {
   query(st: CalendarState, q: EventQuery, matcher: Matcher, driverCost: number): QueryResult | undefined {
     const search = q.search;
     if (!search || search.include.length === 0) return undefined;
+    if (this.job) this.advance(st, Infinity); // a background build not done yet: finish it now
     if (this.stale) this.rebuild(st);
     const t = st.table, starts = t.starts;
     const window = startRangeOf(q, false);

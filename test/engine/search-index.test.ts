@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Engine } from '../../src/engine/engine.ts';
 import { buildMatcher } from '../../src/engine/query.ts';
-import { searchIndexOf, SearchIndex } from '../../src/engine/search-index.ts';
+import { scheduleSearchIndexBuild, searchIndexOf, SearchIndex } from '../../src/engine/search-index.ts';
 import type { EventRecord } from '../../src/engine/records.ts';
 import type { EventQuery } from '../../src/engine/types.ts';
 import { EDITOR_MASK, makeEvent } from './build.ts';
@@ -281,6 +281,49 @@ Index('search :: long lists counted per block equal the reference: date windows,
       }
     }
     compare(`round ${round}`);
+  }
+});
+
+Index('search :: a background build answers as the reference, with writes between its slices and searches before it ends', async () => {
+  for (const searchEarly of [false, true]) {
+    const r = new Rand(mulberry32(searchEarly ? 21 : 22));
+    const events = new Map<number, EventRecord>();
+    for (let id = 1; id <= 800; id++) events.set(id, event(r, id));
+    const engine = new Engine();
+    engine.bulkLoad({ attachments: [], terms: [], venues: [], organizers: [], events: [...events.values()].map((e) => structuredClone(e)) });
+    scheduleSearchIndexBuild(engine.state, 60);
+    const si = searchIndexOf(engine.state);
+    assert.ok(si.building, 'the build is pending after scheduling');
+    let nextId = 801, ticks = 0;
+    while (si.building) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      ticks++;
+      for (let k = r.int(0, 6); k > 0; k--) {
+        const x = r.int(0, 9);
+        if (x < 4) {
+          const rec = event(r, nextId++);
+          events.set(rec.id, rec);
+          engine.apply([{ t: 'event', a: 'put', rec: structuredClone(rec) }]);
+        } else if (x < 8) {
+          const id = r.int(1, nextId - 1), old = events.get(id)!;
+          const rec = { ...event(r, id), slug: old.slug, status: old.status };
+          events.set(id, rec);
+          engine.apply([{ t: 'event', a: 'put', rec: structuredClone(rec) }]);
+        } else {
+          const id = r.int(1, nextId - 1), old = events.get(id)!;
+          if (old.status === 'trash') continue;
+          events.set(id, { ...old, status: 'trash' });
+          engine.apply([{ t: 'event', a: 'delete', id, modified: old.modified, modifiedUtc: old.modifiedUtc }]);
+        }
+      }
+      if (searchEarly && ticks === 3) {
+        check(engine, events, randomQuery(r), 'search during the build');
+        assert.not.ok(si.building, 'a search finishes the build');
+      }
+      if (ticks > 10_000) assert.unreachable('the background build never ended');
+    }
+    if (!searchEarly) assert.ok(ticks > 3, `the build ran in several slices (${ticks} ticks)`);
+    for (let i = 0; i < 200; i++) check(engine, events, randomQuery(r), `after a background build #${i}`);
   }
 });
 
