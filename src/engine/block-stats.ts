@@ -17,6 +17,8 @@ export const BLOCK_SHIFT = 8;
 export const BLOCK_SIZE = 1 << BLOCK_SHIFT;
 /** 8 statuses × 16 flag combinations */
 export const COMBOS = 128;
+/** blocks per superblock: a long range adds whole superblocks' counters (sums of their blocks') */
+export const SUPER_SHIFT = 5;
 
 /** Combination index of a row: status * 16 + hidden + 2 featured + 4 ticketed + 8 coords. */
 export function comboOf(status: number, flags: number): number {
@@ -49,6 +51,11 @@ export class BlockStats {
   counts = new Int32Array(0);
   minEnds = new Float64Array(0);
   maxEnds = new Float64Array(0);
+  /** superblock s = blocks [s << SUPER_SHIFT, (s + 1) << SUPER_SHIFT): summed counters and
+   *  bounds on its ends (like the blocks' zone maps: removals may leave them wider) */
+  superCounts = new Int32Array(0);
+  superMinEnds = new Float64Array(0);
+  superMaxEnds = new Float64Array(0);
 
   /** Bring the summaries up to date with rows[0..n) (no-op unless dirty); `combos` = the
    *  list's inline combination bytes (read from the table when absent). */
@@ -75,12 +82,37 @@ export class BlockStats {
     this.counts = counts;
     this.minEnds = minEnds;
     this.maxEnds = maxEnds;
+    this.sumSupers();
     if (this.segmented) {
       this.segEnds = new Float64Array(Math.max(16, n));
       this.segCombos = new Uint8Array(Math.max(16, n));
       for (let b = 0; b < blocks; b++) this.sortSegment(bounds[b], bounds[b + 1], rows, table);
     }
     this.dirty = false;
+  }
+
+  /** Recompute the superblock counters and zone maps from the blocks'. */
+  private sumSupers(): void {
+    const blocks = this.blocks, supers = (blocks + (1 << SUPER_SHIFT) - 1) >> SUPER_SHIFT;
+    const counts = this.counts, sc = new Int32Array(supers * COMBOS);
+    const smin = new Float64Array(supers).fill(Infinity), smax = new Float64Array(supers).fill(-Infinity);
+    for (let b = 0; b < blocks; b++) {
+      const s = b >> SUPER_SHIFT, base = s * COMBOS, from = b * COMBOS;
+      for (let c = 0; c < COMBOS; c++) sc[base + c] += counts[from + c];
+      if (this.minEnds[b] < smin[s]) smin[s] = this.minEnds[b];
+      if (this.maxEnds[b] > smax[s]) smax[s] = this.maxEnds[b];
+    }
+    this.superCounts = sc;
+    this.superMinEnds = smin;
+    this.superMaxEnds = smax;
+  }
+
+  /** Sum of the counters of `combos` in superblock s. */
+  countSuper(s: number, combos: Int32Array): number {
+    const base = s * COMBOS, counts = this.superCounts;
+    let n = 0;
+    for (let i = 0; i < combos.length; i++) n += counts[base + combos[i]];
+    return n;
   }
 
   /** Fill segEnds/segCombos[from, to) with the (end, combo) of rows[from, to), sorted by end. */
@@ -144,6 +176,10 @@ export class BlockStats {
     this.counts[b * COMBOS + combo]++;
     if (end < this.minEnds[b]) this.minEnds[b] = end;
     if (end > this.maxEnds[b]) this.maxEnds[b] = end;
+    const sb = b >> SUPER_SHIFT;
+    this.superCounts[sb * COMBOS + combo]++;
+    if (end < this.superMinEnds[sb]) this.superMinEnds[sb] = end;
+    if (end > this.superMaxEnds[sb]) this.superMaxEnds[sb] = end;
     const bounds = this.bounds;
     if (this.segmented) {
       const n = bounds[this.blocks];
@@ -166,6 +202,7 @@ export class BlockStats {
     const at = b * COMBOS + combo;
     if (this.counts[at] <= 0) throw new Error(`block stats: expected a row in combo ${combo} of block ${b}, got none`);
     this.counts[at]--;
+    this.superCounts[(b >> SUPER_SHIFT) * COMBOS + combo]--;
     const bounds = this.bounds;
     if (this.segmented) {
       const n = bounds[this.blocks];
@@ -210,6 +247,7 @@ export class BlockStats {
     this.counts = counts;
     this.minEnds = minEnds;
     this.maxEnds = maxEnds;
+    this.sumSupers();
     if (this.segmented) {
       this.sortSegment(bounds[b], bounds[b + 1], rows, table);
       this.sortSegment(bounds[b + 1], bounds[b + 2], rows, table);
@@ -224,6 +262,9 @@ export class BlockStats {
     if (this.counts[base + from] <= 0) throw new Error(`block stats: expected a row in combo ${from} of block ${b}, got none`);
     this.counts[base + from]--;
     this.counts[base + to]++;
+    const sbase = (b >> SUPER_SHIFT) * COMBOS;
+    this.superCounts[sbase + from]--;
+    this.superCounts[sbase + to]++;
     if (this.segmented) this.segCombos[this.segFind(b, end, from)] = to;
   }
 

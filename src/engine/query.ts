@@ -5,7 +5,7 @@
 // the result set, no materialised match list.
 
 import { BitSet } from './bitset.ts';
-import { COMBOS, comboOf, type BlockStats } from './block-stats.ts';
+import { COMBOS, SUPER_SHIFT, comboOf, type BlockStats } from './block-stats.ts';
 import { FLAG_COORDS, FLAG_FEATURED, FLAG_HIDDEN, FLAG_TICKETED, type EventTable } from './event-table.ts';
 import type { PostingList } from './sorted-index.ts';
 import type { CalendarState, Postings } from './state.ts';
@@ -288,9 +288,24 @@ function countRange(rows: Int32Array, blocks: BlockStats, m: Matcher, from: numb
   let total = 0;
   let i = from;
   if (i >= to) return 0;
+  const nBlocks = blocks.blocks, superSize = 1 << SUPER_SHIFT;
   for (let b = blocks.blockOf(i); i < to; b++) {
     const blockEnd = bounds[b + 1];
     if (blockEnd <= i) continue; // empty block (rows removed)
+    if ((b & (superSize - 1)) === 0 && i === bounds[b]) {
+      // a whole superblock in the range, decided by its zone map: add or skip it at once
+      const last = Math.min(b + superSize, nBlocks);
+      if (bounds[last] <= to) {
+        const sb = b >> SUPER_SHIFT, lo = blocks.superMinEnds[sb], hi = blocks.superMaxEnds[sb];
+        const none = hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max);
+        if (none || ((lo > e.min || (!e.minOpen && lo === e.min)) && (hi < e.max || (!e.maxOpen && hi === e.max)))) {
+          if (!none) total += blocks.countSuper(sb, m.combos);
+          i = bounds[last];
+          b = last - 1;
+          continue;
+        }
+      }
+    }
     const stop = Math.min(blockEnd, to);
     const lo = minEnds[b], hi = maxEnds[b];
     if (hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max)) {

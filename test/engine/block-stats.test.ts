@@ -60,6 +60,25 @@ Blocks('block stats :: totals on exact end bounds equal a row-by-row count', () 
   assert.ok(checked > 100);
 });
 
+Blocks('block stats :: superblocks: long ranges equal a row-by-row count', () => {
+  const { engine, starts, ends, rows } = calendar(BLOCK_SIZE * 70 + 5); // three superblocks
+  const rng = new Rng(mulberry32(9));
+  for (let n = 0; n < 300; n++) {
+    const mask = rng.pick([1, 0b100101, 0xff]);
+    const q: EventQuery = { statusMask: mask, offset: rng.int(0, 3) * 300, limit: 3 };
+    if (rng.bool(0.7)) q.startGte = rng.pick(starts);
+    if (rng.bool(0.5)) q.startLt = rng.pick(starts);
+    if (rng.bool(0.5)) q.endLte = rng.pick(ends);
+    if (rng.bool(0.3)) q.endGt = rng.pick(ends);
+    if (rng.bool(0.3)) q.featured = rng.bool();
+    const want = rows.filter((r) => !r.hidden && ((mask >> r.status) & 1) === 1 &&
+      (q.startGte === undefined || r.s >= q.startGte) && (q.startLt === undefined || r.s < q.startLt) &&
+      (q.endLte === undefined || r.e <= q.endLte) && (q.endGt === undefined || r.e > q.endGt) &&
+      (q.featured === undefined || r.featured === q.featured)).length;
+    assert.is(engine.query(q).total, want, JSON.stringify(q));
+  }
+});
+
 Blocks('block stats :: counters follow writes (trash, moves, flag changes)', () => {
   const { engine } = calendar(BLOCK_SIZE * 4);
   const q: EventQuery = { statusMask: 1, offset: 0, limit: 1 };

@@ -3,7 +3,7 @@
 // segments of its block stats, and every posting list's combination bytes, multi sublist and
 // pair lists (rows carrying both ids, exactly).
 import * as assert from 'uvu/assert';
-import { comboOf } from '../../src/engine/block-stats.ts';
+import { COMBOS, SUPER_SHIFT, comboOf } from '../../src/engine/block-stats.ts';
 import type { Engine } from '../../src/engine/engine.ts';
 import type { PostingList } from '../../src/engine/sorted-index.ts';
 import type { Postings } from '../../src/engine/state.ts';
@@ -26,6 +26,17 @@ export function checkIndexes(engine: Engine, label: string): void {
     }
   }
   if (!blocks.dirty) {
+    // superblocks: summed counters, zone maps bounding their blocks'
+    const want = new Int32Array(blocks.superCounts.length);
+    for (let b = 0; b < blocks.blocks; b++) {
+      const sb = b >> SUPER_SHIFT;
+      for (let c = 0; c < COMBOS; c++) want[sb * COMBOS + c] += blocks.counts[b * COMBOS + c];
+      for (let i = blocks.bounds[b]; i < blocks.bounds[b + 1]; i++) {
+        const e = t.ends[main.rows[i]];
+        if (!(blocks.superMinEnds[sb] <= e && e <= blocks.superMaxEnds[sb])) assert.unreachable(`${label}: superblock ${sb} zone map misses end ${e}`);
+      }
+    }
+    assert.equal(Array.from(blocks.superCounts), Array.from(want), `${label}: superblock counters = sums of their blocks'`);
     for (let b = 0; b < blocks.blocks; b++) {
       const from = blocks.bounds[b], to = blocks.bounds[b + 1];
       const want: string[] = [], got: string[] = [];
