@@ -690,7 +690,7 @@ export class SearchIndex {
    */
   query(st: CalendarState, q: EventQuery, matcher: Matcher, driverCost: number): QueryResult | undefined {
     const search = q.search;
-    if (!search || search.include.length === 0) return undefined;
+    if (!search || (search.include.length === 0 && search.exclude.length === 0)) return undefined;
     if (this.job) this.advance(st, Infinity); // a background build not done yet: finish it now
     if (this.stale) this.rebuild(st);
     const t = st.table, starts = t.starts;
@@ -714,13 +714,22 @@ export class SearchIndex {
       if (isWordOnly(term)) excludes.push(this.constraint(this.wordsContaining(term), starts, window));
       else verify = true;
     }
-    let driver = includes[0];
+    let driver: Constraint | undefined = includes[0];
     for (const c of includes) if (c.size < driver.size) driver = c;
     const rest = buildMatcher(st, { ...q, search: undefined });
-    const countable = includes.length === 1 && excludes.length === 0 && !verify && driver.ids.length === 1 && rest.simple &&
-      q.geo === undefined && driver.size >= COUNTED_MIN;
-    const cost = countable ? driver.size >> 6 : driver.size;
-    if (cost >= driverCost) return undefined;
+    const countable = driver !== undefined && includes.length === 1 && excludes.length === 0 && !verify && driver.ids.length === 1 &&
+      rest.simple && q.geo === undefined && driver.size >= COUNTED_MIN;
+    // the main index's start range is the planner's driver unless a posting list is smaller
+    const [mainLo, mainHi] = st.main.range(window.min, window.minOpen, window.max, window.maxOpen);
+    const mainSize = mainHi - mainLo;
+    const mainIsDriver = driverCost >= mainSize;
+    let walkMain: boolean;
+    if (driver !== undefined && (countable ? driver.size >> 6 : driver.size) < driverCost) {
+      // a union of several lists is walked in (start, id) order through the main index when that is not much longer
+      walkMain = !countable && driver.windows.length > 1 && mainIsDriver && mainSize < 3 * driver.size;
+    } else if (mainIsDriver) {
+      walkMain = true; // bit tests instead of text checks over the main range
+    } else return undefined;
 
     const offset = Math.max(0, q.offset), end = offset + Math.max(0, q.limit);
     const restMatch = rest.match;
@@ -732,7 +741,7 @@ export class SearchIndex {
     };
     // touched rows: their current words from the overflow sets, checked in full
     const fresh: number[] = [];
-    for (const row of this.touchedRows(driver.ids)) if (restMatch(row) && textMatch(row)) fresh.push(row);
+    for (const row of driver ? this.touchedRows(driver.ids) : this.rowWords.keys()) if (restMatch(row) && textMatch(row)) fresh.push(row);
 
     const rows = this.rows, touched = this.touched;
     // untouched rows of a window already pass the start bounds: with only date/status/flag
@@ -772,8 +781,28 @@ export class SearchIndex {
     };
     for (const c of includes) if (c !== driver) tests.push({ bits: bitsOf(c), want: true });
     for (const c of excludes) if (c.size > 0) tests.push({ bits: bitsOf(c), want: false });
-    const nTests = tests.length;
     const anyTouched = this.touchedCount > 0;
+    if (walkMain) {
+      if (driver) tests.push({ bits: bitsOf(driver), want: true });
+      const nt = tests.length, mrows = st.main.rows;
+      const page: number[] = [];
+      let total = 0;
+      for (let i = mainLo; i < mainHi; i++) {
+        const row = mrows[i];
+        let ok = true;
+        for (let k = 0; k < nt && ok; k++) {
+          const test = tests[k];
+          ok = ((test.bits[row >> 5] & (1 << (row & 31))) !== 0) === test.want;
+        }
+        if (!ok || (anyTouched && touched[row] === 1) || !inRest(row) || (verify && !textMatch(row))) continue;
+        if (fresh.length > 0 ? total < end : total >= offset && total < end) page.push(row);
+        total++;
+      }
+      if (fresh.length === 0) return { rows: page, total };
+      return { rows: sortRows(t, page.concat(fresh)).slice(offset, end), total: total + fresh.length };
+    }
+    if (!driver) return undefined; // not reached: no driver means the main walk
+    const nTests = tests.length;
 
     if (driver.windows.length === 1 && fresh.length === 0 && !verify && nTests <= 1) {
       // one list in order (the common case: one or two words): count, keep the page only
@@ -907,7 +936,7 @@ function firstInOrder(t: EventTable, hits: number[], end: number): number[] {
  * (`driverCost` rows). Undefined = use the driver.
  */
 export function searchQuery(st: CalendarState, q: EventQuery, matcher: Matcher, driverCost: number): QueryResult | undefined {
-  if (!q.search || q.search.include.length === 0) return undefined;
+  if (!q.search || (q.search.include.length === 0 && q.search.exclude.length === 0)) return undefined;
   return searchIndexOf(st).query(st, q, matcher, driverCost);
 }
 

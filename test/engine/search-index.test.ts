@@ -192,6 +192,7 @@ Index('search :: short terms (1-2 characters), accents, punctuation inside terms
   for (const inc of [['e'], ['ω'], ['et'], ['ete'], ['n'], ['x-'], ['-r'], ['s-o'], ['a.i.'], ['.'], ['!'], ['3d'], ['d'], ['pinata'], ['n', 'a'], ['ta p']]) {
     check(engine, events, { statusMask: EDITOR_MASK, search: { include: inc, exclude: [] }, offset: 0, limit: 10 }, `[${inc}]`);
     check(engine, events, { statusMask: EDITOR_MASK, search: { include: ['a'], exclude: inc }, offset: 0, limit: 10 }, `a -[${inc}]`);
+    check(engine, events, { statusMask: EDITOR_MASK, search: { include: [], exclude: inc }, offset: 1, limit: 3 }, `-[${inc}]`);
   }
 });
 
