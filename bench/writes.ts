@@ -6,6 +6,9 @@
 // Then, if the engine exists: snapshot write time and start-up time for N events.
 //
 //   npm run bench:writes -- [--seconds 2] [--events 100000] [--dir /path/on/the/disk/to/test]
+//                           [--calendar writes|bench] [--startup-only]
+// --calendar bench: the start-up part uses the bench calendar (bench/generate.ts, imported through
+// cal.import) instead of the ~1.35 KB records below; --startup-only skips the throughput part.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +25,8 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '2' },
     events: { type: 'string', default: '100000' },
     dir: { type: 'string', default: os.tmpdir() },
+    calendar: { type: 'string', default: 'writes' },
+    'startup-only': { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -128,6 +133,31 @@ async function benchSqlite(): Promise<void> {
 
 // ---
 
+interface EngineInternals extends EngineApi {
+  state: { rebuildIndexes(): void };
+}
+
+/** The engine to snapshot: N of the records above, or the bench calendar imported through cal.import. */
+async function sourceEngine(Engine: new () => EngineApi): Promise<{ engine: EngineApi; nextId: number; what: string }> {
+  if (args.calendar === 'bench') {
+    const { generateCalendar } = await import('./generate.ts');
+    const { NOW } = await import('./queries.ts');
+    const { openCalendar } = await import('../src/index.ts');
+    const data = generateCalendar({ events: EVENTS, seed: 1, now: NOW });
+    const cal = await openCalendar({ timezone: 'UTC', now: () => NOW });
+    const t = performance.now();
+    await cal.import(data as unknown as Parameters<typeof cal.import>[0]);
+    const ms = performance.now() - t;
+    const engine = cal.engine as unknown as EngineApi;
+    return { engine, nextId: engine.allocPostId() + 1000, what: `bench calendar (bench/generate.ts; cal.import ${Math.round(ms)} ms = ${(ms * 1000 / EVENTS).toFixed(1)} us/event)` };
+  }
+  const engine = new Engine();
+  const events: EventRecord[] = [];
+  for (let i = 0; i < EVENTS; i++) events.push(makeEvent(i + 1));
+  engine.bulkLoad({ events, venues: [], organizers: [], terms: [], attachments: [] });
+  return { engine, nextId: EVENTS + 1, what: `~${OP_BYTES} B event records` };
+}
+
 async function benchStartup(): Promise<void> {
   const enginePath = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../src/engine/engine.ts');
   if (!fs.existsSync(enginePath)) {
@@ -135,22 +165,25 @@ async function benchStartup(): Promise<void> {
     return;
   }
   const { Engine } = (await import(pathToFileURL(enginePath).href)) as { Engine: new () => EngineApi };
-  const source = new Engine();
-  const events: EventRecord[] = [];
-  for (let i = 0; i < EVENTS; i++) events.push(makeEvent(i + 1));
-  source.bulkLoad({ events, venues: [], organizers: [], terms: [], attachments: [] });
-  events.length = 0;
+  const { rebuildSearchIndex } = await import('../src/engine/search-index.ts');
+  const built = await sourceEngine(Engine);
+  const source = built.engine;
+  let nextId = built.nextId;
   const hooksFor = (engine: EngineApi) => ({
     loadSnapshot: (chunks: Iterable<unknown>) => engine.loadSnapshotChunks(chunks),
     replay: (w: { ops: Op[] }) => engine.apply(w.ops),
     snapshotChunks: () => engine.snapshotChunks(),
   });
   const table: { step: string; ms: number }[] = [];
-  let nextId = EVENTS + 1;
   let dir = '';
-  for (const stableChunks of [false, true]) {
-    dir = path.join(BASE, `startup-${stableChunks}`); // a fresh store over the already filled engine
-    const store = await openStore(dir, hooksFor(source), { compactBytes: 0, stableChunks });
+  const modes = [
+    { name: 'default: build + stringify at the point', options: {} },
+    { name: 'stableChunks: build at the point', options: { stableChunks: true } },
+    { name: 'detachedChunks (the calendar\'s): copy at the point', options: { detachedChunks: true } },
+  ];
+  for (const [i, mode] of modes.entries()) {
+    dir = path.join(BASE, `startup-${i}`); // a fresh store over the already filled engine
+    const store = await openStore(dir, hooksFor(source), { compactBytes: 0, ...mode.options });
     // 4 writers keep committing during the compaction: the longest commit is the writers' pause
     let stop = false;
     let maxCommitMs = 0;
@@ -174,23 +207,54 @@ async function benchStartup(): Promise<void> {
     stop = true;
     await Promise.all(writers);
     await store.close();
-    const how = stableChunks ? 'stableChunks: stringify after the point' : 'default: stringify at the point';
-    table.push({ step: `compact() total, ${how}`, ms: Math.round(compactMs) });
+    table.push({ step: `compact() total, ${mode.name}`, ms: Math.round(compactMs) });
     table.push({ step: `  longest commit during it (writers' pause); ${during} commits acked meanwhile`, ms: Math.round(maxCommitMs) });
   }
   const bytes = fs.readdirSync(dir).filter((f) => f.startsWith('snapshot.')).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
 
   globalThis.gc?.();
   const heap0 = process.memoryUsage().heapUsed;
-  const target = new Engine();
+  const target = new Engine() as EngineInternals;
+  // phases: time spent inside the chunk iterator (read, parse, waiting for the hash worker) and in rebuildIndexes
+  let iterMs = 0, loadMs = 0, indexMs = 0;
+  const rebuild = target.state.rebuildIndexes.bind(target.state);
+  target.state.rebuildIndexes = () => {
+    const t = performance.now();
+    rebuild();
+    indexMs += performance.now() - t;
+  };
+  function* timed(chunks: Iterable<unknown>): Generator<unknown> {
+    const it = chunks[Symbol.iterator]();
+    for (;;) {
+      const t = performance.now();
+      const r = it.next();
+      iterMs += performance.now() - t;
+      if (r.done) return;
+      yield r.value;
+    }
+  }
   const t1 = performance.now();
-  const reopened = await openStore(dir, hooksFor(target), { compactBytes: 0 });
+  const reopened = await openStore(dir, {
+    ...hooksFor(target),
+    loadSnapshot: (chunks: Iterable<unknown>) => {
+      const t = performance.now();
+      target.loadSnapshotChunks(timed(chunks));
+      loadMs = performance.now() - t;
+    },
+  }, { compactBytes: 0 });
   const openMs = performance.now() - t1;
   await reopened.close();
   globalThis.gc?.();
   const heapMb = (process.memoryUsage().heapUsed - heap0) / 2 ** 20;
+  const t2 = performance.now();
+  rebuildSearchIndex(target.state as unknown as Parameters<typeof rebuildSearchIndex>[0]);
+  const searchMs = performance.now() - t2;
   table.push({ step: 'open: read + sha256 + parse + loadSnapshotChunks + replay', ms: Math.round(openMs) });
-  console.log(`\nsnapshot of ${target.eventRowCount} events: ${(bytes / 2 ** 20).toFixed(1)} MiB on disk; engine heap after open ~${Math.round(heapMb)} MiB`);
+  table.push({ step: '  in the chunk iterator: read, JSON.parse, wait for the sha256 worker', ms: Math.round(iterMs) });
+  table.push({ step: '  rebuildIndexes (main index, posting lists, counts)', ms: Math.round(indexMs) });
+  table.push({ step: '  rest of loadSnapshotChunks (columns, ids, search index)', ms: Math.round(loadMs - iterMs - indexMs) });
+  table.push({ step: '  search index build alone (run again after open)', ms: Math.round(searchMs) });
+  console.log(`\nsnapshot of ${target.eventRowCount} events, ${built.what}: ${(bytes / 2 ** 20).toFixed(1)} MiB on disk; engine heap after open ~${Math.round(heapMb)} MiB`);
   console.table(table);
 }
 
@@ -198,12 +262,14 @@ async function benchStartup(): Promise<void> {
 
 console.log(`durable writes: ~${OP_BYTES} bytes of JSON per write (one event put), ${SECONDS} s per case, dir ${BASE}`);
 try {
-  for (const w of CONCURRENCY) await benchStore(w);
-  await benchSqlite();
-  console.table(rows.map((r) => ({ target: r.name, writers: r.writers, 'acked writes/s': Math.round(r.perSec), 'writes/datasync': r.perFlush, note: r.note })));
-  const sqlite = rows.find((r) => r.name.startsWith('SQLite'));
-  if (sqlite) {
-    for (const r of rows.filter((x) => x !== sqlite)) console.log(`store at ${r.writers} writers: ${(r.perSec / sqlite.perSec).toFixed(2)}x SQLite`);
+  if (!args['startup-only']) {
+    for (const w of CONCURRENCY) await benchStore(w);
+    await benchSqlite();
+    console.table(rows.map((r) => ({ target: r.name, writers: r.writers, 'acked writes/s': Math.round(r.perSec), 'writes/datasync': r.perFlush, note: r.note })));
+    const sqlite = rows.find((r) => r.name.startsWith('SQLite'));
+    if (sqlite) {
+      for (const r of rows.filter((x) => x !== sqlite)) console.log(`store at ${r.writers} writers: ${(r.perSec / sqlite.perSec).toFixed(2)}x SQLite`);
+    }
   }
   await benchStartup();
 } finally {

@@ -170,7 +170,9 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
       loadSnapshot: (chunks) => engine.loadSnapshotChunks(chunks),
       replay: (write) => engine.apply(write.ops),
       snapshotChunks: () => engine.snapshotChunks(),
-    }, opts.compactBytes ? { compactBytes: opts.compactBytes } : undefined);
+      // the engine's snapshotChunks() copies its columns when called and builds chunks from the
+      // copies: compaction pauses writers for that copy only
+    }, { detachedChunks: true, ...(opts.compactBytes ? { compactBytes: opts.compactBytes } : {}) });
   }
   return new Calendar(engine, site, users, store);
 }

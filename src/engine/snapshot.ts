@@ -9,7 +9,7 @@ import { rebuildSearchIndex } from './search-index.ts';
 
 /** written by encodeSnapshot; decodeSnapshot reads this one and version 1 */
 export const SNAPSHOT_VERSION = 2;
-export const EVENT_CHUNK_ROWS = 50_000;
+export const EVENT_CHUNK_ROWS = 10_000;
 
 export interface SnapshotHeader {
   type: 'calendar-engine-snapshot';

@@ -82,6 +82,28 @@ export async function encodeChunksSliced(chunks: unknown[]): Promise<string[]> {
   return lines;
 }
 
+/**
+ * encodeChunks for an iterable that is already detached from the live state when it is handed
+ * over (it captured the state when it was created, and builds its chunks lazily): builds and
+ * stringifies one chunk at a time, yielding to the event loop in between, so commits keep
+ * flowing while the snapshot is encoded.
+ */
+export async function encodeDetachedChunks(chunks: Iterable<unknown>): Promise<string[]> {
+  const lines: string[] = [];
+  await new Promise((resolve) => setImmediate(resolve)); // writers first: the capture is all the point needs
+  let sliceStart = performance.now();
+  for (const chunk of chunks) {
+    const json = JSON.stringify(chunk);
+    if (json === undefined) throw new Error(`store: snapshot chunk ${lines.length} is not JSON-able (got ${typeof chunk})`);
+    lines.push(json + '\n');
+    if (performance.now() - sliceStart > 10) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+  return lines;
+}
+
 /** Writes the parts and then the manifest; returns the manifest once all of it is durable. */
 export async function writeSnapshot(
   dir: string,

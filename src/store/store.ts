@@ -8,7 +8,7 @@ import { isTempPath } from './atomic-file.ts';
 import { JOURNAL_FILE, Journal, scanJournal, type JournalStats, type TestPointHook } from './journal.ts';
 import { LOCK_FILE, acquireLock, isPidAlive } from './lock.ts';
 import {
-  SNAPSHOT_FILE, SnapshotReader, encodeChunks, encodeChunksSliced, readManifest, removeUnlistedParts, writeSnapshot, type SnapshotManifest,
+  SNAPSHOT_FILE, SnapshotReader, encodeChunks, encodeChunksSliced, encodeDetachedChunks, readManifest, removeUnlistedParts, writeSnapshot, type SnapshotManifest,
 } from './snapshot.ts';
 
 export type { StoreTestPoint, JournalStats } from './journal.ts';
@@ -42,6 +42,14 @@ export interface StoreOptions {
    * the capture cost for the engine's columnar chunks). Default false: stringify at the point.
    */
   stableChunks?: boolean;
+  /**
+   * Set when hooks.snapshotChunks() captures the state when it is called and returns an iterable
+   * that later writes cannot change (the engine copies its columns and builds its chunks from
+   * the copies). The store then calls it at the consistent point and builds + stringifies the
+   * chunks afterwards, one at a time between other work: writers wait for the capture alone.
+   * Takes precedence over stableChunks.
+   */
+  detachedChunks?: boolean;
   /** snapshot parts at least this large are hashed by a worker thread while they are parsed (default 16 MiB) */
   hashWorkerMinBytes?: number;
   /** test-only: called at named points of the write paths, so a crash test can stop right there */
@@ -220,7 +228,10 @@ class DurableStore implements Store {
     const seq = this.seqValue;
     const cut = journal.queuedBytes;
     let lines: string[];
-    if (this.options.stableChunks) {
+    if (this.options.detachedChunks) {
+      const chunks = this.hooks.snapshotChunks(); // the capture: the state as of this tick
+      lines = await encodeDetachedChunks(chunks);
+    } else if (this.options.stableChunks) {
       const chunks = [...this.hooks.snapshotChunks()];
       lines = await encodeChunksSliced(chunks);
     } else {
