@@ -503,8 +503,7 @@ function unionCount(st: CalendarState, m: Matcher, d: ListDriver, r: StartRange,
   if (k < 2) return total;
   if (k === 2) {
     // two lists: minus the rows in both, which is the pair list of the two ids, counted alike
-    const a = d.ids[0], b = d.ids[1];
-    const pair = d.postings.get(Math.min(a, b))?.pairs?.get(Math.max(a, b));
+    const pair = st.pairList(d.postings, d.ids[0], d.ids[1]);
     if (!pair || pair.count === 0) return total;
     pair.blocks.refresh(pair.rows, pair.count, t, pair.combos);
     const [lo, hi] = pair.range(starts, r.min, r.minOpen, r.max, r.maxOpen);

@@ -2,6 +2,7 @@
 // (start, id) index, posting lists per category/tag/venue/organizer/parent, term counts,
 // the venue geo index, and the representation caches.
 
+import { BitSet } from './bitset.ts';
 import { IdMap } from './columns.ts';
 import { BlockStats, comboOf } from './block-stats.ts';
 import { Entities } from './entities.ts';
@@ -61,8 +62,8 @@ export class CalendarState {
     fn(this.organizerPostings, distinctIds(t.organizerIds[row]));
   }
 
-  /** Calls fn(pair list) for each pair of the distinct ids (the list of the smaller id keeps it);
-   *  `create` makes missing lists. */
+  /** Calls fn(pair list) for each pair of the distinct ids that has a pair list (the list of the
+   *  smaller id keeps it; pairList makes them); `create` makes missing ones. */
   forEachPair(postings: Postings, ids: readonly number[], create: boolean, fn: (list: PostingList, lo: number, hi: number) => void): void {
     for (let i = 0; i < ids.length; i++) {
       for (let j = i + 1; j < ids.length; j++) {
@@ -93,6 +94,28 @@ export class CalendarState {
       list.removeIfPresent(t.starts, t.ids, row, t.starts[row], t.ids[row]);
       if (list.count === 0) postings.get(lo)!.pairs!.delete(hi);
     });
+  }
+
+  /**
+   * The rows linking both a and b (ids of the kind of `postings`), in list order: the pair
+   * list kept by the smaller id's list. Built on first use from the two lists (a bit set over
+   * the smaller one, the larger one walked in order), then kept in step by indexRow,
+   * unindexRow, setRowCombo and cascades like every other list; undefined when either id has
+   * no list. A rebuild of the postings drops every pair list.
+   */
+  pairList(postings: Postings, a: number, b: number): PostingList | undefined {
+    const lo = Math.min(a, b), hi = Math.max(a, b);
+    const owner = postings.get(lo), other = postings.get(hi);
+    if (!owner || !other || lo === hi) return undefined;
+    let list = owner.pairs?.get(hi);
+    if (list) return list;
+    const [small, large] = owner.count <= other.count ? [owner, other] : [other, owner];
+    const marks = new BitSet(this.table.count);
+    for (let i = 0; i < small.count; i++) marks.add(small.rows[i]);
+    list = new PostingList();
+    for (let i = 0; i < large.count; i++) if (marks.has(large.rows[i])) list.push(large.rows[i], large.combos[i]);
+    (owner.pairs ??= new Map()).set(hi, list);
+    return list;
   }
 
   /** The (status, flags) combination of the row changed from `from` to `to` (columns already
@@ -197,7 +220,7 @@ export class CalendarState {
       if (multi) (list.multi ??= new PostingList()).insert(t.starts, t.ids, row, combo);
     });
     this.forEachKind(row, (postings, ids) => {
-      if (ids.length > 1) this.forEachPair(postings, ids, true, (list) => list.insert(t.starts, t.ids, row, combo));
+      if (ids.length > 1) this.forEachPair(postings, ids, false, (list) => list.insert(t.starts, t.ids, row, combo));
     });
     if (!this.closureDirty && t.categoryIds[row].length > 0) {
       for (const id of this.closureOf(row, [])) {
@@ -296,19 +319,6 @@ function pushOne(postings: Postings, id: number, row: number, combo: number, mul
   if (multi) (list.multi ??= new PostingList()).push(row, combo);
 }
 
-/** Append the row to the pair list of each pair of the distinct ids (rows in index order). */
-function pushPairs(postings: Postings, ids: readonly number[], row: number, combo: number): void {
-  for (let i = 0; i < ids.length; i++) {
-    for (let j = i + 1; j < ids.length; j++) {
-      const lo = Math.min(ids[i], ids[j]), hi = Math.max(ids[i], ids[j]);
-      const owner = postings.get(lo)!;
-      let list = owner.pairs?.get(hi);
-      if (!list) (owner.pairs ??= new Map()).set(hi, (list = new PostingList()));
-      list.push(row, combo);
-    }
-  }
-}
-
 /** The distinct ids of a list, first occurrences in order. */
 export function distinctIds(list: ArrayLike<number>): number[] {
   const out: number[] = [];
@@ -328,7 +338,6 @@ function pushDistinct(postings: Postings, ids: readonly number[], row: number, c
     pushOne(postings, id, row, combo, multi);
     if (counts) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
-  if (multi) pushPairs(postings, distinctIds(ids), row, combo);
 }
 
 function eachLink(ids: ArrayLike<number>, postings: Postings, fn: (postings: Postings, id: number, multi: boolean) => void): void {

@@ -88,13 +88,12 @@ export function checkIndexes(engine: Engine, label: string): void {
       }
       for (const [hi, pair] of list.pairs ?? []) {
         const key = `${id}+${hi}`;
-        assert.ok(pair.count > 0, `${label}: ${kind} pair ${key} is not kept empty`);
         checkList(pair, pairs.get(key) ?? [], `${kind} pair ${key}`);
         pairs.delete(key);
       }
       lists.delete(id);
     }
     assert.equal([...lists.keys()], [], `${label}: ${kind} ids without a list`);
-    assert.equal([...pairs.keys()], [], `${label}: ${kind} pairs without a pair list`);
+    // pair lists are made on demand (CalendarState.pairList): the ones that exist are exact
   }
 }
