@@ -13,7 +13,7 @@
 // carrying both this list's id and B (a union of two lists subtracts that list's count).
 
 import { BlockStats } from './block-stats.ts';
-import { growFloat64, growInt32, growUint8 } from './columns.ts';
+import { growFloat64, growInt32, growUint8, sortRowsByStartId } from './columns.ts';
 
 /**
  * Returns i in [lo, hi] such that keys[lo..i) < key <= keys[i..hi).
@@ -57,7 +57,7 @@ export function bisectPair(keys: Float64Array, ties: Int32Array, key: number, ti
 
 /** Sort rows by (starts[row], ids[row]) in place. */
 export function sortRowsByStart(rows: Int32Array, starts: Float64Array, ids: Int32Array): void {
-  rows.sort((a, b) => starts[a] - starts[b] || ids[a] - ids[b]);
+  sortRowsByStartId(rows, starts, ids); // radix sort (columns.ts): linear, for bulk and snapshot loads
 }
 
 export class SortedIndex {

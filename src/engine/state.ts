@@ -288,27 +288,82 @@ export class CalendarState {
   rebuildIndexes(): void {
     const t = this.table;
     const n = t.count;
-    for (let row = 0; row < n; row++) this.updateCoordsFlag(row);
-    const { statusCodes: codes, flags } = t;
+    const { categoryIds, tagIds, organizerIds, venueIds, parentIds, statusCodes, extraVenues, flags } = t;
+    const hasExtra = extraVenues.size > 0;
+    // the coords flag, from one has-coordinates answer per venue
+    const coords = new IdMap<boolean>();
+    for (const v of this.entities.venues.values()) coords.set(v.id, v.geoLat !== null && v.geoLng !== null);
+    for (let row = 0; row < n; row++) {
+      let has = false;
+      const extra = hasExtra ? extraVenues.get(row) : undefined;
+      if (extra) {
+        for (let i = 0; i < extra.length && !has; i++) has = coords.get(extra[i]) === true;
+      } else if (venueIds[row] !== 0) has = coords.get(venueIds[row]) === true;
+      flags[row] = has ? flags[row] | FLAG_COORDS : flags[row] & ~FLAG_COORDS;
+    }
+    const codes = statusCodes;
     this.main.load(n, t.starts, t.ids, t.ends, (row) => comboOf(codes[row], flags[row]));
     this.blocks.dirty = true;
     this.closureDirty = true;
     for (const p of [this.categoryPostings, this.tagPostings, this.venuePostings, this.organizerPostings, this.parentPostings]) p.clear();
     this.termCounts.clear();
     const rows = this.main.rows, combos = this.main.combos;
-    const { categoryIds, tagIds, organizerIds, venueIds, parentIds, statusCodes, extraVenues } = t;
-    const hasExtra = extraVenues.size > 0;
+    // rows in index order go to the end of their lists, so every list comes out sorted;
+    // term counts are tallied in a typed array by id, then moved to the map
+    const counted = new Int32Array(Math.max(16, this.ids.nextTermId));
+    const fill = new Filler(counted);
     for (let i = 0; i < n; i++) {
       const row = rows[i], combo = combos[i];
       const published = statusCodes[row] === 0;
-      pushDistinct(this.categoryPostings, categoryIds[row], row, combo, published ? this.termCounts : undefined);
-      pushDistinct(this.tagPostings, tagIds[row], row, combo, published ? this.termCounts : undefined);
-      pushDistinct(this.organizerPostings, organizerIds[row], row, combo, undefined);
+      fill.lists(this.categoryPostings, categoryIds[row], row, combo, published);
+      fill.lists(this.tagPostings, tagIds[row], row, combo, published);
+      fill.lists(this.organizerPostings, organizerIds[row], row, combo, false);
       const extra = hasExtra ? extraVenues.get(row) : undefined;
-      if (extra) pushDistinct(this.venuePostings, extra, row, combo, undefined);
-      else if (venueIds[row] !== 0) pushOne(this.venuePostings, venueIds[row], row, combo);
-      if (parentIds[row] !== 0) pushOne(this.parentPostings, parentIds[row], row, combo);
+      if (extra) fill.lists(this.venuePostings, extra, row, combo, false);
+      else if (venueIds[row] !== 0) fill.one(this.venuePostings, venueIds[row], row, combo);
+      if (parentIds[row] !== 0) fill.one(this.parentPostings, parentIds[row], row, combo);
     }
+    for (let id = 0; id < counted.length; id++) if (counted[id] !== 0) this.termCounts.set(id, counted[id]);
+    for (const [id, c] of fill.bigCounts) this.termCounts.set(id, c);
+  }
+}
+
+/** Bulk fill of posting lists: rows arrive in index order and are appended. */
+class Filler {
+  /** counts of term ids too large for `counted` */
+  readonly bigCounts = new Map<number, number>();
+  constructor(private readonly counted: Int32Array) {}
+
+  one(postings: Postings, id: number, row: number, combo: number): void {
+    let list = postings.get(id);
+    if (!list) postings.set(id, (list = new PostingList()));
+    list.push(row, combo);
+  }
+
+  /** the row goes to the list of each distinct id (and `multi` of each when there are several,
+   *  and the pair list of each pair of them) */
+  lists(postings: Postings, ids: readonly number[], row: number, combo: number, count: boolean): void {
+    const k = ids.length;
+    if (k === 0) return;
+    if (k === 1) {
+      this.one(postings, ids[0], row, combo);
+      if (count) this.count(ids[0]);
+      return;
+    }
+    const multi = distinctCount(ids) > 1;
+    for (let i = 0; i < k; i++) {
+      const id = ids[i];
+      let seen = false;
+      for (let j = 0; j < i; j++) if (ids[j] === id) { seen = true; break; }
+      if (seen) continue;
+      pushOne(postings, id, row, combo, multi);
+      if (count) this.count(id);
+    }
+  }
+
+  private count(id: number): void {
+    if (id < this.counted.length) this.counted[id]++;
+    else this.bigCounts.set(id, (this.bigCounts.get(id) ?? 0) + 1);
   }
 }
 
@@ -324,20 +379,6 @@ export function distinctIds(list: ArrayLike<number>): number[] {
   const out: number[] = [];
   for (let i = 0; i < list.length; i++) if (!out.includes(list[i])) out.push(list[i]);
   return out;
-}
-
-/** Append row to the list of each distinct id (and count it when `counts` is given), and to
- *  the pair list of each pair of them (rows arrive in index order). */
-function pushDistinct(postings: Postings, ids: readonly number[], row: number, combo: number, counts: IdMap<number> | undefined): void {
-  const multi = ids.length > 1 && distinctCount(ids) > 1;
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i];
-    let seen = false;
-    for (let j = 0; j < i; j++) if (ids[j] === id) { seen = true; break; }
-    if (seen) continue;
-    pushOne(postings, id, row, combo, multi);
-    if (counts) counts.set(id, (counts.get(id) ?? 0) + 1);
-  }
 }
 
 function eachLink(ids: ArrayLike<number>, postings: Postings, fn: (postings: Postings, id: number, multi: boolean) => void): void {
