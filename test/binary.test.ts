@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { displayTitle } from '../src/api/text.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BINARY = path.join(ROOT, 'dist/calendar-engine');
@@ -175,7 +176,8 @@ if (missing) {
       assert.ok(fs.existsSync(path.join(dir, 'store')), 'the store is made relative to the working folder');
 
       const demo = JSON.parse(fs.readFileSync(path.join(ROOT, 'data/demo.json'), 'utf8')) as { events: { title: string }[] };
-      const demoTitles = new Set(demo.events.map((e) => e.title));
+      // titles are served rendered (wptexturize: ' -> &#8217;), as WordPress shows them
+      const demoTitles = new Set(demo.events.map((e) => displayTitle(e.title)));
       const listRes = await fetch(`${base}/events?per_page=50`);
       assert.is(listRes.status, 200);
       const list = (await listRes.json()) as { events: { title: string }[]; total: number };

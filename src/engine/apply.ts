@@ -68,8 +68,8 @@ function trashEvent(st: CalendarState, id: number, modified: string, modifiedUtc
   // same index positions: the row's combination byte and block counters move in place
   const from = comboOf(t.statusCodes[row], t.flags[row]);
   t.statusCodes[row] = 5; // POST_STATUSES.indexOf('trash')
-  searchRowWritten(st, row);
   st.setRowCombo(row, from, comboOf(5, t.flags[row]));
+  searchRowWritten(st, row);
   t.slugs[row] = trashedSlug(oldSlug);
   t.modified.set(row, modified);
   t.modifiedUtc.set(row, modifiedUtc);

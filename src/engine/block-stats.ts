@@ -6,9 +6,10 @@
 // Rebuilt lazily (one pass) on the first query after a write that touched the list.
 //
 // The main index's stats also keep, per block, its rows' (end, combination) pairs sorted by end
-// (`segEnds`/`segCombos`, laid out at the block's own positions): a block that straddles an
-// end bound (long events make most blocks do that for "overlapping a window" filters) is
-// counted by two bisections and a scan of the smaller side, not by visiting its rows.
+// (`segEnds`/`segCombos`, one fixed-size slot per block, so an insert shifts only its own
+// block's segment): a block that straddles an end bound (long events make most blocks do that
+// for "overlapping a window" filters) is counted by two bisections and a scan of the smaller
+// side, not by visiting its rows.
 
 import { growFloat64, growUint8 } from './columns.ts';
 import { FLAG_COORDS, FLAG_FEATURED, FLAG_HIDDEN, FLAG_TICKETED, type EventTable } from './event-table.ts';
@@ -17,6 +18,8 @@ export const BLOCK_SHIFT = 8;
 export const BLOCK_SIZE = 1 << BLOCK_SHIFT;
 /** 8 statuses × 16 flag combinations */
 export const COMBOS = 128;
+/** entries a segment slot holds: a block grows to 2 × BLOCK_SIZE + 1 rows, then splits */
+export const SEG_CAP = 2 * BLOCK_SIZE + 1;
 /** blocks per superblock: a long range adds whole superblocks' counters (sums of their blocks') */
 export const SUPER_SHIFT = 5;
 
@@ -35,10 +38,14 @@ export function comboOf(status: number, flags: number): number {
  */
 export class BlockStats {
   dirty = true;
-  /** end-sorted (end, combo) segments per block (the main index) */
+  /** end-sorted (end, combo) segments per block (the main index): block b's segment is
+   *  [segBase(b), segBase(b) + its row count) */
   readonly segmented: boolean;
   segEnds = new Float64Array(0);
   segCombos = new Uint8Array(0);
+  /** block → its segment slot (a split gives the new block a new slot) */
+  slotOf = new Int32Array(0);
+  slots = 0;
 
   constructor(segmented = false) {
     this.segmented = segmented;
@@ -84,9 +91,12 @@ export class BlockStats {
     this.maxEnds = maxEnds;
     this.sumSupers();
     if (this.segmented) {
-      this.segEnds = new Float64Array(Math.max(16, n));
-      this.segCombos = new Uint8Array(Math.max(16, n));
-      for (let b = 0; b < blocks; b++) this.sortSegment(bounds[b], bounds[b + 1], rows, table);
+      this.slots = blocks;
+      this.slotOf = new Int32Array(blocks);
+      for (let b = 0; b < blocks; b++) this.slotOf[b] = b;
+      this.segEnds = new Float64Array(Math.max(1, blocks) * SEG_CAP);
+      this.segCombos = new Uint8Array(Math.max(1, blocks) * SEG_CAP);
+      for (let b = 0; b < blocks; b++) this.sortSegment(b, rows, table);
     }
     this.dirty = false;
   }
@@ -115,16 +125,22 @@ export class BlockStats {
     return n;
   }
 
-  /** Fill segEnds/segCombos[from, to) with the (end, combo) of rows[from, to), sorted by end. */
-  private sortSegment(from: number, to: number, rows: Int32Array, table: EventTable): void {
+  /** First position of block b's segment. */
+  segBase(b: number): number {
+    return this.slotOf[b] * SEG_CAP;
+  }
+
+  /** Fill block b's segment with the (end, combo) of its rows, sorted by end. */
+  private sortSegment(b: number, rows: Int32Array, table: EventTable): void {
     const ends = table.ends, statusCodes = table.statusCodes, flags = table.flags;
     const order: number[] = [];
-    for (let i = from; i < to; i++) order.push(rows[i]);
-    order.sort((a, b) => ends[a] - ends[b]);
+    for (let i = this.bounds[b]; i < this.bounds[b + 1]; i++) order.push(rows[i]);
+    order.sort((x, y) => ends[x] - ends[y]);
+    const base = this.segBase(b);
     for (let k = 0; k < order.length; k++) {
       const row = order[k];
-      this.segEnds[from + k] = ends[row];
-      this.segCombos[from + k] = comboOf(statusCodes[row], flags[row]);
+      this.segEnds[base + k] = ends[row];
+      this.segCombos[base + k] = comboOf(statusCodes[row], flags[row]);
     }
   }
 
@@ -143,7 +159,7 @@ export class BlockStats {
 
   /** Position of an entry (end, combo) in the segment of block b; throws when absent. */
   private segFind(b: number, end: number, combo: number): number {
-    const from = this.bounds[b], to = this.bounds[b + 1];
+    const from = this.segBase(b), to = from + this.bounds[b + 1] - this.bounds[b];
     const segEnds = this.segEnds, segCombos = this.segCombos;
     for (let q = this.segLower(from, to, end, false); q < to && segEnds[q] === end; q++) if (segCombos[q] === combo) return q;
     throw new Error(`block stats: expected an entry (end ${end}, combo ${combo}) in block ${b}, got none`);
@@ -182,12 +198,11 @@ export class BlockStats {
     if (end > this.superMaxEnds[sb]) this.superMaxEnds[sb] = end;
     const bounds = this.bounds;
     if (this.segmented) {
-      const n = bounds[this.blocks];
-      const q = this.segLower(bounds[b], bounds[b + 1], end, true);
-      this.segEnds = growFloat64(this.segEnds, n + 1);
-      this.segCombos = growUint8(this.segCombos, n + 1);
-      this.segEnds.copyWithin(q + 1, q, n);
-      this.segCombos.copyWithin(q + 1, q, n);
+      // the block holds at most 2 × BLOCK_SIZE rows before this one (it splits past that)
+      const from = this.segBase(b), to = from + bounds[b + 1] - bounds[b];
+      const q = this.segLower(from, to, end, true);
+      this.segEnds.copyWithin(q + 1, q, to);
+      this.segCombos.copyWithin(q + 1, q, to);
       this.segEnds[q] = end;
       this.segCombos[q] = combo;
     }
@@ -205,10 +220,9 @@ export class BlockStats {
     this.superCounts[(b >> SUPER_SHIFT) * COMBOS + combo]--;
     const bounds = this.bounds;
     if (this.segmented) {
-      const n = bounds[this.blocks];
-      const q = this.segFind(b, end, combo);
-      this.segEnds.copyWithin(q, q + 1, n);
-      this.segCombos.copyWithin(q, q + 1, n);
+      const q = this.segFind(b, end, combo), to = this.segBase(b) + bounds[b + 1] - bounds[b];
+      this.segEnds.copyWithin(q, q + 1, to);
+      this.segCombos.copyWithin(q, q + 1, to);
     }
     for (let i = b + 1; i <= this.blocks; i++) bounds[i]--;
   }
@@ -249,8 +263,17 @@ export class BlockStats {
     this.maxEnds = maxEnds;
     this.sumSupers();
     if (this.segmented) {
-      this.sortSegment(bounds[b], bounds[b + 1], rows, table);
-      this.sortSegment(bounds[b + 1], bounds[b + 2], rows, table);
+      // block b keeps its slot; the new block b + 1 takes a new one
+      const slot = this.slots++;
+      this.segEnds = growFloat64(this.segEnds, this.slots * SEG_CAP);
+      this.segCombos = growUint8(this.segCombos, this.slots * SEG_CAP);
+      const slotOf = new Int32Array(n);
+      slotOf.set(this.slotOf.subarray(0, b + 1), 0);
+      slotOf.set(this.slotOf.subarray(b + 1, n - 1), b + 2);
+      slotOf[b + 1] = slot;
+      this.slotOf = slotOf;
+      this.sortSegment(b, rows, table);
+      this.sortSegment(b + 1, rows, table);
     }
   }
 

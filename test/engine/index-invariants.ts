@@ -42,8 +42,9 @@ export function checkIndexes(engine: Engine, label: string): void {
       const want: string[] = [], got: string[] = [];
       for (let i = from; i < to; i++) want.push(`${t.ends[main.rows[i]]}/${combo(main.rows[i])}`);
       for (let i = from; i < to; i++) {
-        got.push(`${blocks.segEnds[i]}/${blocks.segCombos[i]}`);
-        if (i > from && blocks.segEnds[i] < blocks.segEnds[i - 1]) assert.unreachable(`${label}: segment of block ${b} not sorted by end at ${i}`);
+        const q = blocks.segBase(b) + i - from;
+        got.push(`${blocks.segEnds[q]}/${blocks.segCombos[q]}`);
+        if (i > from && blocks.segEnds[q] < blocks.segEnds[q - 1]) assert.unreachable(`${label}: segment of block ${b} not sorted by end at ${i}`);
       }
       assert.equal(got.sort(), want.sort(), `${label}: segment of block ${b} = its rows' (end, combo)`);
     }
