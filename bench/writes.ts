@@ -31,6 +31,7 @@ const { values: args } = parseArgs({
 });
 const SECONDS = Number(args.seconds);
 const EVENTS = Number(args.events);
+fs.mkdirSync(args.dir!, { recursive: true }); // --dir may name a folder that does not exist yet
 const BASE = fs.mkdtempSync(path.join(args.dir!, 'bench-writes-'));
 const CONCURRENCY = [1, 4, 32];
 

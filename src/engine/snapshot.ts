@@ -5,7 +5,7 @@
 import type { ListInterner } from './event-table.ts';
 import type { AttachmentRecord, OrganizerRecord, TermRecord, VenueRecord } from './records.ts';
 import type { CalendarState } from './state.ts';
-import { rebuildSearchIndex } from './search-index.ts';
+import { scheduleSearchIndexBuild } from './search-index.ts';
 
 /** written by encodeSnapshot; decodeSnapshot reads this one and version 1 */
 export const SNAPSHOT_VERSION = 2;
@@ -269,7 +269,9 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
   t.categoryIds = t.categoryIds.slice(0, t.count);
   t.tagIds = t.tagIds.slice(0, t.count);
   st.rebuildIndexes();
-  rebuildSearchIndex(st);
+  // the search index builds in slices after the load (a search before it is done finishes it):
+  // start-up does not wait for it
+  scheduleSearchIndexBuild(st);
   st.geo.markDirty();
   if (header.nextPostId > st.ids.nextPostId) st.ids.nextPostId = header.nextPostId;
   if (header.nextTermId > st.ids.nextTermId) st.ids.nextTermId = header.nextTermId;

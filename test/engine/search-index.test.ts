@@ -328,15 +328,28 @@ Index('search :: a background build answers as the reference, with writes betwee
   }
 });
 
-Index('search :: snapshot load builds the index', () => {
+Index('search :: a snapshot load schedules the index build (start-up does not wait); searches are right before and after it ends', async () => {
   const r = new Rand(mulberry32(9));
   const events = new Map<number, EventRecord>();
   for (let id = 1; id <= 200; id++) events.set(id, event(r, id));
   const a = new Engine();
   a.bulkLoad({ attachments: [], terms: [], venues: [], organizers: [], events: [...events.values()] });
+  const chunks = JSON.parse(JSON.stringify([...a.snapshotChunks()]));
+  // searched at once: the search finishes the build on the spot
   const b = new Engine();
-  b.loadSnapshotChunks(JSON.parse(JSON.stringify([...a.snapshotChunks()])));
-  for (let i = 0; i < 100; i++) check(b, events, randomQuery(r), `snapshot #${i}`);
+  b.loadSnapshotChunks(chunks);
+  assert.ok(searchIndexOf(b.state).building, 'the build is pending right after the load');
+  for (let i = 0; i < 100; i++) check(b, events, randomQuery(r), `snapshot, searched at once #${i}`);
+  assert.not.ok(searchIndexOf(b.state).building);
+  // left alone: the build ends by itself on the event loop
+  const c = new Engine();
+  c.loadSnapshotChunks(chunks);
+  const si = searchIndexOf(c.state);
+  for (let ticks = 0; si.building; ticks++) {
+    if (ticks > 1000) assert.unreachable('the scheduled build never ended');
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  for (let i = 0; i < 100; i++) check(c, events, randomQuery(r), `snapshot, built in the background #${i}`);
 });
 
 Index.run();
