@@ -201,15 +201,16 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
     const roundEnd = strict ? (n: number) => n : endOfNaiveDay;
     let lower = startDate;
     let upper = endDate;
-    if (lower === undefined && !anyRelative) lower = startOfNaiveDay(nowIn(siteTz, now)) - DAY + 23 * 3_600_000 + 59 * 60_000;
-    if (upper === undefined && !anyRelative) upper = addMonthsNaive(Math.floor(now.getTime() / 1000) * 1000, 24);
+    const win = lower === undefined || upper === undefined ? defaultWindow(siteTz, now) : undefined;
+    if (lower === undefined && !anyRelative) lower = win!.lower;
+    if (upper === undefined && !anyRelative) upper = win!.upper;
     if (lower !== undefined) {
       q.startGte = round(lower);
-      urlArgs.unshift(['start_date', naiveToString(q.startGte)]);
+      urlArgs.unshift(['start_date', lower === win?.lower && !strict ? win.lowerText : naiveToString(q.startGte)]);
     }
     if (upper !== undefined) {
       q.endLte = roundEnd(upper);
-      urlArgs.splice(lower !== undefined ? 1 : 0, 0, ['end_date', naiveToString(q.endLte)]);
+      urlArgs.splice(lower !== undefined ? 1 : 0, 0, ['end_date', upper === win?.upper && !strict ? win.upperText : naiveToString(q.endLte)]);
     }
     if (anyRelative) {
       for (let i = 0; i < RELATIVE.length; i++) {
@@ -228,6 +229,31 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
   q.offset = (paging.page - 1) * paging.perPage;
   q.limit = paging.perPage;
   return { query: q, paging, urlArgs };
+}
+
+interface DefaultWindow {
+  tz: string;
+  /** the clock reading this was computed for, in whole seconds (the window's resolution) */
+  sec: number;
+  /** "yesterday 23:59" in the site zone, and the UTC clock + 24 months (naive ms, unrounded) */
+  lower: number;
+  upper: number;
+  /** the day-rounded bounds as 'Y-m-d H:i:s' (what rest_url shows without strict_dates) */
+  lowerText: string;
+  upperText: string;
+}
+
+let lastWindow: DefaultWindow | undefined;
+
+/** The default window of a list at this clock reading. Both bounds change at most once a
+ *  second (the lower one once a day), so the last window is kept and reused within its second. */
+function defaultWindow(tz: string, now: Date): DefaultWindow {
+  const sec = Math.floor(now.getTime() / 1000);
+  const w = lastWindow;
+  if (w !== undefined && w.sec === sec && w.tz === tz) return w;
+  const lower = startOfNaiveDay(nowIn(tz, now)) - DAY + 23 * 3_600_000 + 59 * 60_000;
+  const upper = addMonthsNaive(sec * 1000, 24);
+  return (lastWindow = { tz, sec, lower, upper, lowerText: naiveToString(startOfNaiveDay(lower)), upperText: naiveToString(endOfNaiveDay(upper)) });
 }
 
 /** A boundary parameter as naive ms in the site zone (strict) or as the literal/UTC day (inclusive). */
@@ -317,7 +343,12 @@ export function buildUrl(base: string, args: Array<[string, string]>): string {
 /** toJson of a URL: JSON.stringify alone when the text is ASCII (what toJson's escaping and
  *  one-byte copy would give back unchanged for a one-byte string), else toJson. */
 function urlJson(url: string): string {
-  return NOT_ASCII.test(url) ? toJson(url) : JSON.stringify(url);
+  // printable ASCII without '"' and '\\' is its own JSON text between quotes (one scan, no copy)
+  for (let i = 0, n = url.length; i < n; i++) {
+    const c = url.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return NOT_ASCII.test(url) ? toJson(url) : JSON.stringify(url);
+  }
+  return '"' + url + '"';
 }
 
 const NOT_ASCII = /[^\x00-\x7f]/;

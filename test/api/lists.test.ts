@@ -45,6 +45,24 @@ events('per_page default, explicit, cap at 50; bad page/per_page → 400', async
   assert.is((await big.cal.events.list({ per_page: 100 })).items.length, 50);
 });
 
+events('rest_url text: non-ASCII, quotes and backslashes in a search escape as wp_json_encode; the default window follows the clock and strict_dates', async () => {
+  let clock = NOW;
+  const { cal } = await makeCalendar({ now: () => clock });
+  await cal.events.create({ title: 'Café "x" a\\b', start_date: '2026-03-05 09:00:00', end_date: '2026-03-05 11:00:00' });
+  const body = async (q: Record<string, unknown>) => (await cal.rest({ resource: 'events', action: 'list', params: q, actor: null })).body;
+  const cafe = await body({ search: 'café' });
+  assert.ok(cafe.includes('search=caf\\u00e9'), cafe.slice(-200));
+  assert.is(JSON.parse(cafe).rest_url.split('search=')[1].split('&')[0], 'café');
+  const quoted = JSON.parse(await body({ search: '"x" a\\b' }));
+  assert.is(quoted.total, 1);
+  assert.match(quoted.rest_url, /search="x" a\\b/);
+  const base = JSON.parse(await body({})).rest_url;
+  assert.match(base, /start_date=2026-03-03 00:00:00&end_date=2028-03-04 23:59:59/);
+  clock = new Date(NOW.getTime() + 3 * 86_400_000); // three days later: the window moves with the clock
+  assert.match(JSON.parse(await body({})).rest_url, /start_date=2026-03-06 00:00:00&end_date=2028-03-07 23:59:59/);
+  assert.match(JSON.parse(await body({ strict_dates: 'true' })).rest_url, /start_date=2026-03-06 23:59:00&end_date=2028-03-07 15:00:00/);
+});
+
 events('rest_url, next_rest_url, previous_rest_url, 404 past the last page', async () => {
   const { cal } = await makeCalendar({ perPage: 3 });
   await weekly(cal, 7);
