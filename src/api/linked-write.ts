@@ -82,11 +82,14 @@ function blank(tx: Tx, kind: LinkedKind, id: number): LinkedRecord {
   return { ...base, phone: '', email: '', website: '' };
 }
 
-/** An existing, non-trashed record of that kind with the same name (and description when given). */
+/** An existing, non-trashed record of that kind with the same name (and description when given), both
+ *  compared case-insensitively as MySQL's default collation does (tests-catalog: "a venue" + "a venue
+ *  description" finds "A venue" + "A venue description"). */
 export function findDuplicate(tx: Tx, kind: LinkedKind, title: string, description: string | undefined): LinkedRecord | undefined {
   const name = title.trim().toLowerCase();
+  const desc = description?.trim().toLowerCase();
   const matches = (r: LinkedRecord): boolean =>
-    r.status !== 'trash' && r.title.trim().toLowerCase() === name && (description === undefined || r.description === description);
+    r.status !== 'trash' && r.title.trim().toLowerCase() === name && (desc === undefined || r.description.trim().toLowerCase() === desc);
   const pending: LinkedRecord[] = kind === 'venue' ? tx.newVenues : tx.newOrganizers;
   for (const r of pending) if (matches(r)) return r;
   const all: Iterable<LinkedRecord> = kind === 'venue' ? tx.engine.venues() : tx.engine.organizers();
