@@ -174,12 +174,6 @@ if (typeof openCalendar === 'string') {
     engineLoadMs = performance.now() - t0;
     copy = null;
     engineBytes = (heapUsedAfterGc() - h0) / N;
-    if (cacheFile) {
-      fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
-      const tmpFile = `${cacheFile}.${process.pid}.tmp`; // several runs may fill the same cache at once
-      fs.writeFileSync(tmpFile, [...cal.engine!.snapshotChunks!()].map((c) => JSON.stringify(c) + '\n').join(''));
-      fs.renameSync(tmpFile, cacheFile);
-    }
   }
 
   const eng = cal.engine;
@@ -203,6 +197,15 @@ if (typeof openCalendar === 'string') {
     fresh = null;
   } else {
     engineNote = 'engine has no snapshotChunks/loadSnapshotChunks: snapshot load not measured';
+  }
+  // written after the memory figures: its 300+ MB of text at 1M events skewed them when written before
+  if (cacheFile && !fs.existsSync(cacheFile) && eng?.snapshotChunks) {
+    fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+    const tmpFile = `${cacheFile}.${process.pid}.tmp`; // several runs may fill the same cache at once
+    const fd = fs.openSync(tmpFile, 'w');
+    for (const c of eng.snapshotChunks()) fs.writeSync(fd, JSON.stringify(c) + '\n');
+    fs.closeSync(fd);
+    fs.renameSync(tmpFile, cacheFile);
   }
 }
 

@@ -1,0 +1,109 @@
+// Start-up of a served store, as an operator sees it: a fresh `calendar-engine serve` process on
+// a store holding a generated calendar, timed from spawn to its listening line, then the first
+// search over HTTP (it finishes the search index that builds in the background after a load),
+// then SIGTERM (which writes a snapshot; not timed). Rounds alternate; medians are printed.
+//
+//   npm run bench:startup -- [--events N] [--rounds R] [--dir DIR]
+//
+// The store is made once per (events, seed) under DIR (default: a temporary folder, removed at
+// the end) with cal.import, which ends with a snapshot: start-up = read + sha256 + parse + load.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { generateCalendar } from './generate.ts';
+import { NOW } from './queries.ts';
+import { openCalendar } from '../src/index.ts';
+import type { ImportData } from '../src/api/import.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values: args } = parseArgs({
+  options: {
+    events: { type: 'string', default: '100000' },
+    rounds: { type: 'string', default: '3' },
+    dir: { type: 'string' },
+  },
+});
+const EVENTS = Number(args.events);
+const ROUNDS = Number(args.rounds);
+if (!(Number.isInteger(EVENTS) && EVENTS > 0 && Number.isInteger(ROUNDS) && ROUNDS > 0)) {
+  console.error('usage: npm run bench:startup -- [--events N] [--rounds R] [--dir DIR]');
+  process.exit(2);
+}
+const base = args.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-startup-'));
+const store = path.join(base, `store-${EVENTS}`);
+
+async function makeStore(): Promise<string> {
+  if (fs.existsSync(path.join(store, 'snapshot.json'))) return 'reused';
+  fs.rmSync(store, { recursive: true, force: true });
+  const t = performance.now();
+  const data = generateCalendar({ events: EVENTS, seed: 1, now: NOW });
+  const cal = await openCalendar({ dir: store, timezone: 'UTC', now: () => NOW });
+  await cal.import(data as unknown as ImportData);
+  await cal.close();
+  return `made in ${Math.round(performance.now() - t)} ms (generate + import + snapshot)`;
+}
+
+interface Round { listenMs: number; searchMs: number; listMs: number; rssMb: number }
+
+function serveOnce(): Promise<Round> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin/calendar-engine.js'), 'serve', '--port', '0', '--data', store, '--no-seed'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'CALENDAR_ADMIN_PASSWORD')),
+    });
+    let out = '', err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (!out.includes('listening on')) reject(new Error(`serve exited with ${code} before listening: ${err.trim()}`));
+    });
+    child.stdout.on('data', async (c: Buffer) => {
+      out += c.toString();
+      const m = /listening on (\S+)/.exec(out);
+      if (!m || (child as { done?: boolean }).done) return;
+      (child as { done?: boolean }).done = true;
+      const listenMs = performance.now() - t0;
+      try {
+        let t = performance.now();
+        const list = await fetch(`${m[1]}/events?start_date=2000-01-01&per_page=12`);
+        await list.arrayBuffer();
+        const listMs = performance.now() - t;
+        t = performance.now();
+        const search = await fetch(`${m[1]}/events?search=pottery&start_date=2000-01-01`);
+        await search.arrayBuffer();
+        const searchMs = performance.now() - t;
+        const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+        const rssMb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+        child.once('exit', () => resolve({ listenMs, searchMs, listMs, rssMb }));
+        child.kill('SIGTERM');
+      } catch (e) {
+        child.kill('SIGKILL');
+        reject(e);
+      }
+    });
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+try {
+  console.log(`calendar-engine start-up: ${EVENTS.toLocaleString('en-US')} events, node ${process.version}, ${os.cpus().length} cpus`);
+  console.log(`store ${store}: ${await makeStore()}`);
+  const bytes = fs.readdirSync(store).filter((f) => f.startsWith('snapshot')).reduce((n, f) => n + fs.statSync(path.join(store, f)).size, 0);
+  console.log(`snapshot: ${(bytes / 2 ** 20).toFixed(1)} MiB on disk`);
+  const rounds: Round[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const r = await serveOnce();
+    rounds.push(r);
+    console.log(`round ${i + 1}: listening after ${Math.round(r.listenMs)} ms; first list ${r.listMs.toFixed(1)} ms; first search ${Math.round(r.searchMs)} ms; RSS ${Math.round(r.rssMb)} MiB`);
+  }
+  console.log(`median: spawn → listening line ${Math.round(median(rounds.map((r) => r.listenMs)))} ms (process start, tsx, snapshot read + sha256 + parse + load, journal replay); ` +
+    `first search ${Math.round(median(rounds.map((r) => r.searchMs)))} ms; RSS ${Math.round(median(rounds.map((r) => r.rssMb)))} MiB`);
+} finally {
+  if (!args.dir) fs.rmSync(base, { recursive: true, force: true });
+}
