@@ -14,6 +14,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
+import { isAscii } from 'node:buffer';
 import { fsyncDir, writeFileAtomic } from './atomic-file.ts';
 import type { TestPointHook } from './journal.ts';
 
@@ -47,6 +48,21 @@ export function isPartFileName(name: string): boolean {
   return PART_NAME.test(name);
 }
 
+const NON_ASCII = /[\u0080-\uffff]/;
+const NON_ASCII_ALL = /[\u0080-\uffff]/g;
+const escapeUnit = (c: string): string => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
+
+/**
+ * One chunk as one JSON line of ASCII only: characters above 0x7f are written as \uXXXX escapes
+ * (JSON.parse reads them back exactly; surrogate pairs as two escapes), so a load decodes each
+ * line as latin1, a plain copy, instead of running the UTF-8 decoder over the whole snapshot.
+ */
+export function chunkLine(chunk: unknown, index: number): string {
+  const json = JSON.stringify(chunk);
+  if (json === undefined) throw new Error(`store: snapshot chunk ${index} is not JSON-able (got ${typeof chunk})`);
+  return (NON_ASCII.test(json) ? json.replace(NON_ASCII_ALL, escapeUnit) : json) + '\n';
+}
+
 /**
  * The consistent point: turns the state's chunks into JSON lines synchronously, so the state
  * may change as soon as this returns. Costs one JSON.stringify of the state; no giant string.
@@ -54,9 +70,7 @@ export function isPartFileName(name: string): boolean {
 export function encodeChunks(chunks: Iterable<unknown>): string[] {
   const lines: string[] = [];
   for (const chunk of chunks) {
-    const json = JSON.stringify(chunk);
-    if (json === undefined) throw new Error(`store: snapshot chunk ${lines.length} is not JSON-able (got ${typeof chunk})`);
-    lines.push(json + '\n');
+    lines.push(chunkLine(chunk, lines.length));
   }
   return lines;
 }
@@ -70,10 +84,9 @@ export async function encodeChunksSliced(chunks: unknown[]): Promise<string[]> {
   const lines: string[] = [];
   let sliceStart = performance.now();
   for (let i = 0; i < chunks.length; i++) {
-    const json = JSON.stringify(chunks[i]);
-    if (json === undefined) throw new Error(`store: snapshot chunk ${i} is not JSON-able (got ${typeof chunks[i]})`);
+    const line = chunkLine(chunks[i], i);
     chunks[i] = undefined;
-    lines.push(json + '\n');
+    lines.push(line);
     if (performance.now() - sliceStart > 10) {
       await new Promise((resolve) => setImmediate(resolve));
       sliceStart = performance.now();
@@ -93,9 +106,7 @@ export async function encodeDetachedChunks(chunks: Iterable<unknown>): Promise<s
   await new Promise((resolve) => setImmediate(resolve)); // writers first: the capture is all the point needs
   let sliceStart = performance.now();
   for (const chunk of chunks) {
-    const json = JSON.stringify(chunk);
-    if (json === undefined) throw new Error(`store: snapshot chunk ${lines.length} is not JSON-able (got ${typeof chunk})`);
-    lines.push(json + '\n');
+    lines.push(chunkLine(chunk, lines.length));
     if (performance.now() - sliceStart > 10) {
       await new Promise((resolve) => setImmediate(resolve));
       sliceStart = performance.now();
@@ -297,7 +308,8 @@ export class SnapshotReader {
       }
       let chunk: unknown;
       try {
-        chunk = JSON.parse(buf.toString('utf8', pos, nl));
+        // lines written by chunkLine are ASCII (latin1 = a copy); older snapshots may hold UTF-8
+        chunk = JSON.parse(buf.toString(isAscii(buf.subarray(pos, nl)) ? 'latin1' : 'utf8', pos, nl));
       } catch (err) {
         this.verifyStarted();
         throw new Error(`store: corrupt snapshot part ${file} line ${line}: ${(err as Error).message}`);

@@ -44,6 +44,25 @@ Snapshot('snapshot :: round trip keeps every chunk, in order', async () => {
   assert.equal([...readSnapshotChunks(dir, read!)], CHUNKS);
 });
 
+Snapshot('snapshot :: parts are ASCII (non-ASCII escaped as \\uXXXX) and read back exactly; UTF-8 parts of older snapshots still load', async () => {
+  const texts = ['Crème Brûlée', 'Soirée à Paris', '東京', 'emoji \u{1F389} pair', 'lone \ud800 surrogate', 'line\u2028sep', 'Zoë "q" \\ back', '\u0080\u00ff\uffff'];
+  const chunks: unknown[] = [{ type: 'h' }, { titles: texts, n: [1, 2.5, -3] }, texts.join('|')];
+  const dir = tmpDir();
+  const m = await writeSnapshot(dir, 5, encodeChunks(chunks));
+  for (const part of m.parts) {
+    const bytes = fs.readFileSync(path.join(dir, part.file));
+    assert.ok(bytes.every((b) => b < 0x80), `${part.file} is ASCII`);
+    assert.ok(bytes.includes('Cr\\u00e8me'), 'escaped as \\uXXXX');
+  }
+  assert.equal([...readSnapshotChunks(dir, (await readManifest(dir))!)], chunks);
+  // a part written as raw UTF-8 (before the escaping) is read as UTF-8
+  const old = tmpDir();
+  const utf8Lines = chunks.map((c) => JSON.stringify(c) + '\n');
+  const m2 = await writeSnapshot(old, 6, utf8Lines);
+  assert.ok(fs.readFileSync(path.join(old, m2.parts[0].file)).some((b) => b >= 0x80), 'the old-style part holds UTF-8 bytes');
+  assert.equal([...readSnapshotChunks(old, (await readManifest(old))!)], chunks);
+});
+
 Snapshot('snapshot :: small partBytes splits into several verified parts', async () => {
   const dir = tmpDir();
   const chunks = Array.from({ length: 40 }, (_, i) => ({ i, pad: 'p'.repeat(100) }));
