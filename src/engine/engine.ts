@@ -8,7 +8,7 @@ import type {
 } from './records.ts';
 import { POST_STATUSES } from './records.ts';
 import { runQuery } from './query.ts';
-import { rebuildSearchIndex } from './search-index.ts';
+import { rebuildSearchIndex, scheduleSearchIndexBuild } from './search-index.ts';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.ts';
 import { CalendarState } from './state.ts';
 import type { EventQuery, QueryResult } from './types.ts';
@@ -193,5 +193,11 @@ export class Engine implements EngineApi {
 
   loadSnapshotChunks(chunks: Iterable<unknown>): void {
     decodeSnapshot(this.state, chunks);
+  }
+
+  /** Build the search index in slices on the event loop (after a snapshot load, which leaves it
+   *  unbuilt); a search before the build is done finishes it on the spot. */
+  buildSearchIndexInBackground(): void {
+    scheduleSearchIndexBuild(this.state);
   }
 }

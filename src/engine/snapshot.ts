@@ -5,7 +5,7 @@
 import type { ListInterner } from './event-table.ts';
 import type { AttachmentRecord, OrganizerRecord, TermRecord, VenueRecord } from './records.ts';
 import type { CalendarState } from './state.ts';
-import { scheduleSearchIndexBuild } from './search-index.ts';
+import { dropSearchIndex } from './search-index.ts';
 
 /** written by encodeSnapshot; decodeSnapshot reads this one and version 1 */
 export const SNAPSHOT_VERSION = 2;
@@ -269,9 +269,9 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
   t.categoryIds = t.categoryIds.slice(0, t.count);
   t.tagIds = t.tagIds.slice(0, t.count);
   st.rebuildIndexes();
-  // the search index builds in slices after the load (a search before it is done finishes it):
-  // start-up does not wait for it
-  scheduleSearchIndexBuild(st);
+  // no search index yet: the first search builds it, or Engine.buildSearchIndexInBackground()
+  // (the calendar starts that once its store is open), so start-up does not wait for it
+  dropSearchIndex(st);
   st.geo.markDirty();
   if (header.nextPostId > st.ids.nextPostId) st.ids.nextPostId = header.nextPostId;
   if (header.nextTermId > st.ids.nextTermId) st.ids.nextTermId = header.nextTermId;
@@ -371,13 +371,18 @@ function loadChunkV2(st: CalendarState, c: EventChunk): void {
   for (const f of LINK_FIELDS) listsOf(f, t[f], t.idLists, c.links[f], from, n);
 }
 
-/** Per-row lists out of (distinct lists, index per row), shared through the interner. */
+/**
+ * Per-row lists out of (distinct lists, index per row). The chunk's rows share its parsed lists;
+ * one-element lists (most of them) are shared through the interner's table of singles, longer
+ * ones are kept as parsed (interning each chunk's lists again cost ~0.45 s of a 1M-event load; an
+ * equal list in two chunks is two arrays, a few MB at a million events).
+ */
 function listsOf<T extends number | string>(what: string, dst: (readonly T[])[], lists: ListInterner<T>, col: ListColumn<T>, from: number, n: number): void {
   expectLength(`${what}.rows`, col?.rows, n);
   const shared: (readonly T[])[] = [lists.empty];
   for (const list of col.lists) {
     if (!Array.isArray(list) || list.length === 0) throw new Error(`snapshot load: expected non-empty ${what} lists, got ${JSON.stringify(list)}`);
-    shared.push(lists.intern(list));
+    shared.push(list.length === 1 ? lists.intern(list) : list);
   }
   const rows = col.rows;
   for (let i = 0; i < n; i++) {
