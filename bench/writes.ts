@@ -253,7 +253,7 @@ async function benchStartup(): Promise<void> {
   table.push({ step: 'open: read + sha256 + parse + loadSnapshotChunks + replay', ms: Math.round(openMs) });
   table.push({ step: '  in the chunk iterator: read, JSON.parse, wait for the sha256 worker', ms: Math.round(iterMs) });
   table.push({ step: '  rebuildIndexes (main index, posting lists, counts)', ms: Math.round(indexMs) });
-  table.push({ step: '  rest of loadSnapshotChunks (columns, ids, search index)', ms: Math.round(loadMs - iterMs - indexMs) });
+  table.push({ step: '  rest of loadSnapshotChunks (columns, ids; the search index is built afterwards, in the background)', ms: Math.round(loadMs - iterMs - indexMs) });
   table.push({ step: '  search index build alone (run again after open)', ms: Math.round(searchMs) });
   console.log(`\nsnapshot of ${target.eventRowCount} events, ${built.what}: ${(bytes / 2 ** 20).toFixed(1)} MiB on disk; engine heap after open ~${Math.round(heapMb)} MiB`);
   console.table(table);
