@@ -361,11 +361,19 @@ function withPage(page: number, paging: Paging, urlArgs: Array<[string, string]>
 /** The archive envelope of events/venues/organizers as JSON text (keys in the real order). */
 export function archiveEnvelope(key: string, base: string, items: string[], total: number, paging: Paging, urlArgs: Array<[string, string]>): string {
   const totalPages = total === 0 ? 0 : Math.ceil(total / paging.perPage);
-  let out = `{"${key}":[${items.join(',')}],"rest_url":${urlJson(buildUrl(base, withPage(paging.page, paging, urlArgs)))}`;
-  if (paging.page < totalPages) out += `,"next_rest_url":${urlJson(buildUrl(base, withPage(paging.page + 1, paging, urlArgs)))}`;
+  // one join: the body comes out as one flat string (the HTTP layer measures and writes it
+  // without flattening a rope of concatenations first, which would copy the page once more)
+  const parts: string[] = ['{"', key, '":['];
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) parts.push(',');
+    parts.push(items[i]);
+  }
+  parts.push('],"rest_url":', urlJson(buildUrl(base, withPage(paging.page, paging, urlArgs))));
+  if (paging.page < totalPages) parts.push(',"next_rest_url":', urlJson(buildUrl(base, withPage(paging.page + 1, paging, urlArgs))));
   if (paging.page > 1 && paging.page - 1 <= totalPages) {
     const prev = paging.page - 1 === 1 ? withPage(1, paging, urlArgs).slice(1) : withPage(paging.page - 1, paging, urlArgs);
-    out += `,"previous_rest_url":${urlJson(buildUrl(base, prev))}`;
+    parts.push(',"previous_rest_url":', urlJson(buildUrl(base, prev)));
   }
-  return out + `,"total":${total},"total_pages":${totalPages}}`;
+  parts.push(',"total":', String(total), ',"total_pages":', String(totalPages), '}');
+  return parts.join('');
 }
