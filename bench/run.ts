@@ -6,6 +6,7 @@
 // geometric means, load times and bytes per event. Exits 1 if any answer disagrees.
 
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -18,6 +19,7 @@ import { consume, geometricMean, heapUsedAfterGc, sink, timeCase, type Timing, t
 import { ArraysBaseline } from './baselines/arrays.ts';
 import { loadSqlite, SqliteBaseline } from './baselines/sqlite.ts';
 import { FloorBaseline } from './baselines/floor.ts';
+import { chunkLine } from '../src/store/snapshot.ts';
 import type { BenchActor, ListResult, QueryParams, SiteContext } from './baselines/semantics.ts';
 
 // ---- options -------------------------------------------------------------------------------
@@ -156,6 +158,7 @@ const openCalendar = await loadEngine();
 let cal: CalendarLike | undefined;
 let engineLoadMs = NaN, engineBytes = NaN, snapshotLoadMs = NaN, searchBuildMs = NaN, snapshotBytes = NaN, snapshotEngineBytes = NaN;
 let engineNote = '';
+let freshLoad: { readMs: number; loadMs: number; searchMs: number; bytesPerEvent: number; events: number } | undefined;
 if (typeof openCalendar === 'string') {
   engineNote = `engine not measured: ${openCalendar}`;
 } else {
@@ -199,13 +202,36 @@ if (typeof openCalendar === 'string') {
     engineNote = 'engine has no snapshotChunks/loadSnapshotChunks: snapshot load not measured';
   }
   // written after the memory figures: its 300+ MB of text at 1M events skewed them when written before
-  if (cacheFile && !fs.existsSync(cacheFile) && eng?.snapshotChunks) {
-    fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
-    const tmpFile = `${cacheFile}.${process.pid}.tmp`; // several runs may fill the same cache at once
-    const fd = fs.openSync(tmpFile, 'w');
-    for (const c of eng.snapshotChunks()) fs.writeSync(fd, JSON.stringify(c) + '\n');
-    fs.closeSync(fd);
-    fs.renameSync(tmpFile, cacheFile);
+  if (eng?.snapshotChunks) {
+    const write = (file: string) => {
+      const fd = fs.openSync(file, 'w');
+      let i = 0;
+      for (const c of eng.snapshotChunks!()) fs.writeSync(fd, chunkLine(c, i++)); // the store's line format
+      fs.closeSync(fd);
+    };
+    let snapshotFile: string, temporary = false;
+    if (cacheFile) {
+      if (!fs.existsSync(cacheFile)) {
+        fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+        const tmpFile = `${cacheFile}.${process.pid}.tmp`; // several runs may fill the same cache at once
+        write(tmpFile);
+        fs.renameSync(tmpFile, cacheFile);
+      }
+      snapshotFile = cacheFile;
+    } else {
+      snapshotFile = path.join(os.tmpdir(), `calendar-engine-bench-${process.pid}.jsonl`);
+      write(snapshotFile);
+      temporary = true;
+    }
+    // the same load in a fresh process: no other heaps for the garbage collector to walk
+    const child = spawnSync(process.execPath, ['--expose-gc', `--max-old-space-size=${Math.max(4096, Math.ceil(N / 250))}`, '--import', 'tsx',
+      fileURLToPath(new URL('./load-snapshot.ts', import.meta.url)), snapshotFile], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (temporary) fs.rmSync(snapshotFile, { force: true });
+    try {
+      freshLoad = JSON.parse(child.stdout.trim().split('\n').pop() ?? '') as typeof freshLoad;
+    } catch {
+      engineNote += `${engineNote ? '; ' : ''}snapshot load in a fresh process failed (exit ${child.status}): ${child.stderr.trim().split('\n').slice(-3).join(' ')}`;
+    }
   }
 }
 
@@ -290,8 +316,12 @@ log(`samples per cell (min): engine ${minSamples(0)}, arrays ${minSamples(1)}, s
   `(runs ${timing.runs}, min ${timing.minRuns}, budget ${timing.budgetMs} ms, warm-up ${timing.warmup})`);
 log();
 log('load');
-log(`  engine import:        ${fmtMs(engineLoadMs)} ms` + (Number.isFinite(snapshotLoadMs) ? `; snapshot load (JSON.parse + loadSnapshotChunks): ${fmtMs(snapshotLoadMs)} ms from ${fmtBytes(snapshotBytes)} chars of JSON` +
+log(`  engine import:        ${fmtMs(engineLoadMs)} ms` + (Number.isFinite(snapshotLoadMs) ? `; snapshot load in this process, beside the other heaps (JSON.parse + loadSnapshotChunks): ${fmtMs(snapshotLoadMs)} ms from ${fmtBytes(snapshotBytes)} chars of JSON` +
   `, then the search index (built in the background after a load; finished by a first search): ${fmtMs(searchBuildMs)} ms` : ''));
+if (freshLoad) {
+  log(`  snapshot load in a fresh process (file read ${fmtMs(freshLoad.readMs)} ms, then JSON.parse + loadSnapshotChunks): ${fmtMs(freshLoad.loadMs)} ms; ` +
+    `its search index, finished by a first search: ${fmtMs(freshLoad.searchMs)} ms; ${fmtBytes(freshLoad.bytesPerEvent)} bytes/event after that`);
+}
 log(`  arrays baseline:      ${fmtMs(arraysLoadMs)} ms (fold search text, build term/venue/organizer objects)`);
 log(`  sqlite baseline:      ${fmtMs(sqliteLoadMs)} ms (one transaction, prepared inserts, then indexes)`);
 log('memory (heapUsed delta after gc, per event)');
