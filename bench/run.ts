@@ -207,6 +207,7 @@ if (typeof openCalendar === 'string') {
       const fd = fs.openSync(file, 'w');
       let i = 0;
       for (const c of eng.snapshotChunks!()) fs.writeSync(fd, chunkLine(c, i++)); // the store's line format
+      fs.fsyncSync(fd); // its writeback is done before the timed load reads it
       fs.closeSync(fd);
     };
     let snapshotFile: string, temporary = false;
