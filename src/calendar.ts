@@ -173,8 +173,8 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
       // the engine's snapshotChunks() copies its columns when called and builds chunks from the
       // copies: compaction pauses writers for that copy only
     }, { detachedChunks: true, ...(opts.compactBytes ? { compactBytes: opts.compactBytes } : {}) });
-    // the search index was left unbuilt by the snapshot load: built now, between requests
-    engine.buildSearchIndexInBackground();
+    // the snapshot load left the block statistics and the search index to be built: now, between requests
+    engine.warmInBackground();
   }
   return new Calendar(engine, site, users, store);
 }

@@ -195,9 +195,17 @@ export class Engine implements EngineApi {
     decodeSnapshot(this.state, chunks);
   }
 
-  /** Build the search index in slices on the event loop (after a snapshot load, which leaves it
-   *  unbuilt); a search before the build is done finishes it on the spot. */
-  buildSearchIndexInBackground(): void {
-    scheduleSearchIndexBuild(this.state);
+  /**
+   * After a snapshot load, between requests: the main index's block statistics (every list uses
+   * them; built on first use otherwise, ~0.3 s at a million events), then the search index in
+   * slices. A query that comes first builds what it needs on the spot, as it would anyway.
+   */
+  warmInBackground(): void {
+    const st = this.state;
+    const timer = setTimeout(() => {
+      st.blocks.refresh(st.main.rows, st.main.count, st.table);
+      scheduleSearchIndexBuild(st);
+    }, 0);
+    timer.unref?.();
   }
 }

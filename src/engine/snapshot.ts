@@ -259,7 +259,7 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
   // the plain-array columns grew by appends and keep their slack (up to a third of their
   // capacity; +27 bytes/event at a million): trimming them by copying cost ~0.35 s of the load
   st.rebuildIndexes();
-  // no search index yet: the first search builds it, or Engine.buildSearchIndexInBackground()
+  // no search index yet: the first search builds it, or Engine.warmInBackground()
   // (the calendar starts that once its store is open), so start-up does not wait for it
   dropSearchIndex(st);
   st.geo.markDirty();

@@ -328,7 +328,7 @@ Index('search :: a background build answers as the reference, with writes betwee
   }
 });
 
-Index('search :: a snapshot load leaves the index unbuilt (start-up does not wait); searches are right before, during and after a background build', async () => {
+Index('search :: a snapshot load leaves the index unbuilt (start-up does not wait); warmInBackground builds block stats, then the index in slices; searches are right before and after', async () => {
   const r = new Rand(mulberry32(9));
   const events = new Map<number, EventRecord>();
   for (let id = 1; id <= 200; id++) events.set(id, event(r, id));
@@ -342,9 +342,12 @@ Index('search :: a snapshot load leaves the index unbuilt (start-up does not wai
   // built in the background, as the calendar starts it after opening its store
   const c = new Engine();
   c.loadSnapshotChunks(chunks);
-  c.buildSearchIndexInBackground();
+  c.warmInBackground();
+  assert.ok(c.state.blocks.dirty, 'nothing is built before the event loop turns');
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.not.ok(c.state.blocks.dirty, 'the block statistics are built first');
   const si = searchIndexOf(c.state);
-  assert.ok(si.building, 'the build is pending');
+  assert.ok(si.building, 'then the search index build is pending');
   for (let ticks = 0; si.building; ticks++) {
     if (ticks > 1000) assert.unreachable('the background build never ended');
     await new Promise((resolve) => setTimeout(resolve, 1));
