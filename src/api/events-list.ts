@@ -340,18 +340,15 @@ export function buildUrl(base: string, args: Array<[string, string]>): string {
   return out;
 }
 
-/** toJson of a URL: JSON.stringify alone when the text is ASCII (what toJson's escaping and
- *  one-byte copy would give back unchanged for a one-byte string), else toJson. */
+/** toJson of a URL: printable ASCII without '"' and '\\' is its own JSON text between quotes
+ *  (one scan, no copy); anything else goes through toJson. */
 function urlJson(url: string): string {
-  // printable ASCII without '"' and '\\' is its own JSON text between quotes (one scan, no copy)
   for (let i = 0, n = url.length; i < n; i++) {
     const c = url.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return NOT_ASCII.test(url) ? toJson(url) : JSON.stringify(url);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return toJson(url);
   }
   return '"' + url + '"';
 }
-
-const NOT_ASCII = /[^\x00-\x7f]/;
 
 /** The URL arguments of one page: page, per_page, then the effective filters. */
 function withPage(page: number, paging: Paging, urlArgs: Array<[string, string]>): Array<[string, string]> {

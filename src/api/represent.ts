@@ -3,6 +3,7 @@
 // JSON of its terms, venue and organizers, so a venue or term change shows inside every event
 // without re-rendering them. The engine clears cache entries whenever what they show changes.
 
+import { escapeNonAscii } from '../ascii-json.ts';
 import type { EngineApi } from '../engine/engine-api.ts';
 import { naiveFromString } from '../engine/naive-time.ts';
 import type { AttachmentRecord, EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../engine/records.ts';
@@ -49,10 +50,6 @@ interface TermCacheEntry {
 
 const DRAFTISH = new Set(['draft', 'pending', 'future', 'auto-draft']);
 
-const HAS_NON_ASCII = /[\u0080-\uffff]/;
-const NON_ASCII = /[\u0080-\uffff]/g;
-const escapeChar = (c: string): string => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
-
 /**
  * JSON text with every non-ASCII character escaped as \uXXXX, as WordPress's wp_json_encode
  * emits it. Besides matching the real service, it keeps every cached piece a one-byte string,
@@ -60,7 +57,7 @@ const escapeChar = (c: string): string => '\\u' + c.charCodeAt(0).toString(16).p
  */
 export function toJson(value: unknown): string {
   const json = JSON.stringify(value);
-  return oneByte(HAS_NON_ASCII.test(json) ? json.replace(NON_ASCII, escapeChar) : json);
+  return oneByte(escapeNonAscii(json));
 }
 
 /**

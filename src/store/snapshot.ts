@@ -15,6 +15,7 @@ import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { isAscii } from 'node:buffer';
+import { escapeNonAscii } from '../ascii-json.ts';
 import { fsyncDir, writeFileAtomic } from './atomic-file.ts';
 import type { TestPointHook } from './journal.ts';
 
@@ -48,10 +49,6 @@ export function isPartFileName(name: string): boolean {
   return PART_NAME.test(name);
 }
 
-const NON_ASCII = /[\u0080-\uffff]/;
-const NON_ASCII_ALL = /[\u0080-\uffff]/g;
-const escapeUnit = (c: string): string => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
-
 /**
  * One chunk as one JSON line of ASCII only: characters above 0x7f are written as \uXXXX escapes
  * (JSON.parse reads them back exactly; surrogate pairs as two escapes), so a load decodes each
@@ -60,7 +57,7 @@ const escapeUnit = (c: string): string => '\\u' + c.charCodeAt(0).toString(16).p
 export function chunkLine(chunk: unknown, index: number): string {
   const json = JSON.stringify(chunk);
   if (json === undefined) throw new Error(`store: snapshot chunk ${index} is not JSON-able (got ${typeof chunk})`);
-  return (NON_ASCII.test(json) ? json.replace(NON_ASCII_ALL, escapeUnit) : json) + '\n';
+  return escapeNonAscii(json) + '\n';
 }
 
 /**

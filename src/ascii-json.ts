@@ -1,0 +1,13 @@
+// JSON text as ASCII only: every character above 0x7f written as a \uXXXX escape (surrogate
+// pairs as two), which JSON.parse reads back exactly. WordPress's wp_json_encode emits response
+// JSON this way (src/api/represent.ts), and snapshot lines are stored this way so a load decodes
+// them as latin1 (src/store/snapshot.ts). Shared by both layers; depends on nothing.
+
+const HAS_NON_ASCII = /[\u0080-\uffff]/;
+const NON_ASCII = /[\u0080-\uffff]/g;
+const escapeUnit = (c: string): string => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
+
+/** `json` (JSON text) with its non-ASCII characters escaped; the same string when there are none. */
+export function escapeNonAscii(json: string): string {
+  return HAS_NON_ASCII.test(json) ? json.replace(NON_ASCII, escapeUnit) : json;
+}
