@@ -355,16 +355,23 @@ function withPage(page: number, paging: Paging, urlArgs: Array<[string, string]>
   return [['page', String(page)], ['per_page', String(paging.perPage)], ...urlArgs];
 }
 
-/** The archive envelope of events/venues/organizers as JSON text (keys in the real order). */
-export function archiveEnvelope(key: string, base: string, items: string[], total: number, paging: Paging, urlArgs: Array<[string, string]>): string {
-  const totalPages = total === 0 ? 0 : Math.ceil(total / paging.perPage);
-  // one join: the body comes out as one flat string (the HTTP layer measures and writes it
-  // without flattening a rope of concatenations first, which would copy the page once more)
-  const parts: string[] = ['{"', key, '":['];
+/**
+ * Envelopes are built as a list of parts joined once, so a body is one flat string: the HTTP
+ * layer measures and writes it as is, where a rope of concatenations would be flattened first,
+ * copying the page once more. This pushes the items, comma-separated, onto the parts.
+ */
+export function pushItems(parts: string[], items: readonly string[]): void {
   for (let i = 0; i < items.length; i++) {
     if (i > 0) parts.push(',');
     parts.push(items[i]);
   }
+}
+
+/** The archive envelope of events/venues/organizers as JSON text (keys in the real order). */
+export function archiveEnvelope(key: string, base: string, items: string[], total: number, paging: Paging, urlArgs: Array<[string, string]>): string {
+  const totalPages = total === 0 ? 0 : Math.ceil(total / paging.perPage);
+  const parts: string[] = ['{"', key, '":['];
+  pushItems(parts, items);
   parts.push('],"rest_url":', urlJson(buildUrl(base, withPage(paging.page, paging, urlArgs))));
   if (paging.page < totalPages) parts.push(',"next_rest_url":', urlJson(buildUrl(base, withPage(paging.page + 1, paging, urlArgs))));
   if (paging.page > 1 && paging.page - 1 <= totalPages) {

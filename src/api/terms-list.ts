@@ -3,7 +3,7 @@
 import type { Taxonomy, TermRecord } from '../engine/records.ts';
 import type { Core } from './context.ts';
 import { invalidParams } from './errors.ts';
-import { readPaging, type Paging } from './events-list.ts';
+import { pushItems, readPaging, type Paging } from './events-list.ts';
 import { toJson } from './represent.ts';
 import { Problems, asId, asList, asStrictBoolean, asString, has } from './params.ts';
 import type { Params } from './types.ts';
@@ -111,8 +111,11 @@ function sortTerms(terms: TermRecord[], orderby: string, asc: boolean, include: 
 /** The term archive envelope as JSON text (its own key order; rest_url has no query string). */
 export function termEnvelope(key: string, base: string, items: string[], total: number, paging: Paging): string {
   const totalPages = total === 0 ? 0 : Math.ceil(total / paging.perPage);
-  let out = `{"rest_url":${toJson(base)},"total":${total},"total_pages":${totalPages},"${key}":[${items.join(',')}]`;
-  if (paging.page < totalPages) out += `,"next_rest_url":${toJson(`${base}?page=${paging.page + 1}`)}`;
-  if (paging.page > 1) out += `,"previous_rest_url":${toJson(paging.page === 2 ? base : `${base}?page=${paging.page - 1}`)}`;
-  return out + '}';
+  const parts: string[] = ['{"rest_url":', toJson(base), ',"total":', String(total), ',"total_pages":', String(totalPages), ',"', key, '":['];
+  pushItems(parts, items);
+  parts.push(']');
+  if (paging.page < totalPages) parts.push(',"next_rest_url":', toJson(`${base}?page=${paging.page + 1}`));
+  if (paging.page > 1) parts.push(',"previous_rest_url":', toJson(paging.page === 2 ? base : `${base}?page=${paging.page - 1}`));
+  parts.push('}');
+  return parts.join('');
 }
