@@ -203,7 +203,7 @@ export class Engine implements EngineApi {
   warmInBackground(): void {
     const st = this.state;
     const timer = setTimeout(() => {
-      st.blocks.refresh(st.main.rows, st.main.count, st.table);
+      st.mainBlocks();
       scheduleSearchIndexBuild(st);
     }, 0);
     timer.unref?.();

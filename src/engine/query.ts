@@ -605,8 +605,7 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
   }
   // every filter reads the inline start/end/combination columns; whole blocks before the page
   // are counted, not walked, and blocks without a match are skipped
-  const blocks = st.blocks, ends = main.ends, e = matcher.end, page = pager.rows;
-  blocks.refresh(rows, main.count, st.table);
+  const blocks = st.mainBlocks(), ends = main.ends, e = matcher.end, page = pager.rows;
   let total = 0;
   for (let b = i < hi ? blocks.blockOf(i) : 0; i < hi && total < end; b++) {
     const stop = Math.min(blocks.bounds[b + 1], hi);

@@ -283,6 +283,12 @@ export class CalendarState {
     for (let i = 0; i < list.count; i++) this.eventCache[list.rows[i]] = undefined;
   }
 
+  /** The main index's block statistics, rebuilt first if a write or a load left them dirty. */
+  mainBlocks(): BlockStats {
+    this.blocks.refresh(this.main.rows, this.main.count, this.table);
+    return this.blocks;
+  }
+
   /** Rebuild the main index, every posting list and the term counts from the columns:
    *  one sort, then postings filled by walking rows in index order (already sorted). */
   rebuildIndexes(): void {
