@@ -199,18 +199,27 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
     const anyRelative = relative[0] !== undefined || relative[1] !== undefined || relative[2] !== undefined || relative[3] !== undefined;
     const round = strict ? (n: number) => n : startOfNaiveDay;
     const roundEnd = strict ? (n: number) => n : endOfNaiveDay;
-    let lower = startDate;
-    let upper = endDate;
-    const win = lower === undefined || upper === undefined ? defaultWindow(siteTz, now) : undefined;
-    if (lower === undefined && !anyRelative) lower = win!.lower;
-    if (upper === undefined && !anyRelative) upper = win!.upper;
+    let lower = startDate, upper = endDate;
+    // a bound left out takes the default window's; its day-rounded text is ready unless strict
+    let lowerText: string | undefined, upperText: string | undefined;
+    if (!anyRelative && (lower === undefined || upper === undefined)) {
+      const win = defaultWindow(siteTz, now);
+      if (lower === undefined) {
+        lower = win.lower;
+        if (!strict) lowerText = win.lowerText;
+      }
+      if (upper === undefined) {
+        upper = win.upper;
+        if (!strict) upperText = win.upperText;
+      }
+    }
     if (lower !== undefined) {
       q.startGte = round(lower);
-      urlArgs.unshift(['start_date', lower === win?.lower && !strict ? win.lowerText : naiveToString(q.startGte)]);
+      urlArgs.unshift(['start_date', lowerText ?? naiveToString(q.startGte)]);
     }
     if (upper !== undefined) {
       q.endLte = roundEnd(upper);
-      urlArgs.splice(lower !== undefined ? 1 : 0, 0, ['end_date', upper === win?.upper && !strict ? win.upperText : naiveToString(q.endLte)]);
+      urlArgs.splice(lower !== undefined ? 1 : 0, 0, ['end_date', upperText ?? naiveToString(q.endLte)]);
     }
     if (anyRelative) {
       for (let i = 0; i < RELATIVE.length; i++) {
