@@ -19,7 +19,7 @@ import { consume, geometricMean, heapUsedAfterGc, sink, timeCase, type Timing, t
 import { ArraysBaseline } from './baselines/arrays.ts';
 import { loadSqlite, SqliteBaseline } from './baselines/sqlite.ts';
 import { FloorBaseline } from './baselines/floor.ts';
-import { chunkLine } from '../src/store/snapshot.ts';
+import { encodeChunks, readManifest, readSnapshotChunks, writeSnapshot } from '../src/store/snapshot.ts';
 import type { BenchActor, ListResult, QueryParams, SiteContext } from './baselines/semantics.ts';
 
 // ---- options -------------------------------------------------------------------------------
@@ -90,11 +90,11 @@ function cloneData(d: ImportData): ImportData {
   return { categories: c(d.categories), tags: c(d.tags), venues: c(d.venues), organizers: c(d.organizers), events: c(d.events) };
 }
 
-/** one cache file per calendar and snapshot code version (src/engine/snapshot.ts hashed) */
+/** one cached snapshot folder per calendar and snapshot code version (src/engine/snapshot.ts hashed) */
 function engineCachePath(dir: string): string {
   const code = fs.readFileSync(new URL('../src/engine/snapshot.ts', import.meta.url));
   const tag = createHash('sha256').update(code).digest('hex').slice(0, 12);
-  return path.join(dir, `engine-${N}-${SEED}-${tag}.jsonl`);
+  return path.join(dir, `engine-${N}-${SEED}-${tag}`);
 }
 
 function fmtMs(x: number | undefined): string {
@@ -156,18 +156,20 @@ plainCopy = null;
 // engine: import a fresh copy, drop the copy, count what the engine keeps
 const openCalendar = await loadEngine();
 let cal: CalendarLike | undefined;
-let engineLoadMs = NaN, engineBytes = NaN, snapshotLoadMs = NaN, searchBuildMs = NaN, snapshotBytes = NaN, snapshotEngineBytes = NaN;
+let engineLoadMs = NaN, engineBytes = NaN, snapshotBytes = NaN;
 let engineNote = '';
-let freshLoad: { readMs: number; loadMs: number; searchMs: number; bytesPerEvent: number; events: number } | undefined;
+/** the snapshot load, measured by bench/load-snapshot.ts in a fresh process */
+let snapshotLoad: { loadMs: number; searchMs: number; bytesPerEvent: number } | undefined;
 if (typeof openCalendar === 'string') {
   engineNote = `engine not measured: ${openCalendar}`;
 } else {
-  const cacheFile = opt.cache ? engineCachePath(opt.cache) : undefined;
-  if (cacheFile && fs.existsSync(cacheFile)) {
+  const cacheDir = opt.cache ? engineCachePath(opt.cache) : undefined;
+  const cached = cacheDir ? await readManifest(cacheDir).catch(() => undefined) : undefined;
+  if (cacheDir && cached) {
     t0 = performance.now();
     cal = await openCalendar({ timezone: 'UTC', perPage: SITE.perPage, now: () => NOW });
-    cal.engine!.loadSnapshotChunks!(fs.readFileSync(cacheFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)));
-    engineNote = `engine loaded from its cached snapshot ${cacheFile} in ${fmtMs(performance.now() - t0)} ms (import not measured)`;
+    cal.engine!.loadSnapshotChunks!(readSnapshotChunks(cacheDir, cached));
+    engineNote = `engine loaded from its cached snapshot ${cacheDir} in ${fmtMs(performance.now() - t0)} ms (import not measured)`;
   } else {
     h0 = heapUsedAfterGc();
     let copy: ImportData | null = cloneData(data);
@@ -181,58 +183,34 @@ if (typeof openCalendar === 'string') {
 
   const eng = cal.engine;
   if (eng?.snapshotChunks && eng.loadSnapshotChunks) {
-    // memory: from before the JSON texts exist to after they are dropped = the fresh engine alone
-    h0 = heapUsedAfterGc();
-    let texts: string[] | null = [...eng.snapshotChunks()].map((c) => JSON.stringify(c));
-    snapshotBytes = texts.reduce((a, s) => a + s.length, 0);
-    t0 = performance.now();
-    let fresh: CalendarLike | null = await openCalendar({ timezone: 'UTC', perPage: SITE.perPage, now: () => NOW });
-    fresh.engine!.loadSnapshotChunks!(texts.map((s) => JSON.parse(s)));
-    snapshotLoadMs = performance.now() - t0;
-    texts = null;
-    // the search index builds in the background after a load; one search finishes it, so the
-    // memory below includes it
-    t0 = performance.now();
-    await fresh.rest({ resource: 'events', action: 'list', params: { search: 'pottery' }, actor: null });
-    searchBuildMs = performance.now() - t0;
-    snapshotEngineBytes = (heapUsedAfterGc() - h0) / N;
-    await fresh.close?.();
-    fresh = null;
-  } else {
-    engineNote = 'engine has no snapshotChunks/loadSnapshotChunks: snapshot load not measured';
-  }
-  // written after the memory figures: its 300+ MB of text at 1M events skewed them when written before
-  if (eng?.snapshotChunks) {
-    const write = (file: string) => {
-      const fd = fs.openSync(file, 'w');
-      let i = 0;
-      for (const c of eng.snapshotChunks!()) fs.writeSync(fd, chunkLine(c, i++)); // the store's line format
-      fs.fsyncSync(fd); // its writeback is done before the timed load reads it
-      fs.closeSync(fd);
-    };
-    let snapshotFile: string, temporary = false;
-    if (cacheFile) {
-      if (!fs.existsSync(cacheFile)) {
-        fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
-        const tmpFile = `${cacheFile}.${process.pid}.tmp`; // several runs may fill the same cache at once
-        write(tmpFile);
-        fs.renameSync(tmpFile, cacheFile);
+    // the engine's snapshot as the store writes it (parts + manifest): the cache, or a temporary folder
+    let snapshotDir: string, temporary = false;
+    if (cacheDir && cached) snapshotDir = cacheDir;
+    else {
+      const dir = cacheDir ? `${cacheDir}.${process.pid}.tmp` : fs.mkdtempSync(path.join(os.tmpdir(), 'calendar-engine-bench-'));
+      fs.mkdirSync(dir, { recursive: true });
+      await writeSnapshot(dir, 0, encodeChunks(eng.snapshotChunks()));
+      if (cacheDir) {
+        fs.rmSync(cacheDir, { recursive: true, force: true }); // several runs may fill the same cache at once
+        fs.renameSync(dir, cacheDir);
+        snapshotDir = cacheDir;
+      } else {
+        snapshotDir = dir;
+        temporary = true;
       }
-      snapshotFile = cacheFile;
-    } else {
-      snapshotFile = path.join(os.tmpdir(), `calendar-engine-bench-${process.pid}.jsonl`);
-      write(snapshotFile);
-      temporary = true;
     }
-    // the same load in a fresh process: no other heaps for the garbage collector to walk
+    snapshotBytes = (await readManifest(snapshotDir))!.parts.reduce((n, p) => n + p.bytes, 0);
+    // loaded as start-up loads it, in a fresh process: no other heaps for the garbage collector to walk
     const child = spawnSync(process.execPath, ['--expose-gc', `--max-old-space-size=${Math.max(4096, Math.ceil(N / 250))}`, '--import', 'tsx',
-      fileURLToPath(new URL('./load-snapshot.ts', import.meta.url)), snapshotFile], { encoding: 'utf8', maxBuffer: 1 << 20 });
-    if (temporary) fs.rmSync(snapshotFile, { force: true });
+      fileURLToPath(new URL('./load-snapshot.ts', import.meta.url)), snapshotDir], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (temporary) fs.rmSync(snapshotDir, { recursive: true, force: true });
     try {
-      freshLoad = JSON.parse(child.stdout.trim().split('\n').pop() ?? '') as typeof freshLoad;
+      snapshotLoad = JSON.parse(child.stdout.trim().split('\n').pop() ?? '') as typeof snapshotLoad;
     } catch {
       engineNote += `${engineNote ? '; ' : ''}snapshot load in a fresh process failed (exit ${child.status}): ${child.stderr.trim().split('\n').slice(-3).join(' ')}`;
     }
+  } else {
+    engineNote = 'engine has no snapshotChunks/loadSnapshotChunks: snapshot load not measured';
   }
 }
 
@@ -317,17 +295,14 @@ log(`samples per cell (min): engine ${minSamples(0)}, arrays ${minSamples(1)}, s
   `(runs ${timing.runs}, min ${timing.minRuns}, budget ${timing.budgetMs} ms, warm-up ${timing.warmup})`);
 log();
 log('load');
-log(`  engine import:        ${fmtMs(engineLoadMs)} ms` + (Number.isFinite(snapshotLoadMs) ? `; snapshot load in this process, beside the other heaps (JSON.parse + loadSnapshotChunks): ${fmtMs(snapshotLoadMs)} ms from ${fmtBytes(snapshotBytes)} chars of JSON` +
-  `, then the search index (built in the background after a load; finished by a first search): ${fmtMs(searchBuildMs)} ms` : ''));
-if (freshLoad) {
-  log(`  snapshot load in a fresh process (file read ${fmtMs(freshLoad.readMs)} ms, then JSON.parse + loadSnapshotChunks): ${fmtMs(freshLoad.loadMs)} ms; ` +
-    `its search index, finished by a first search: ${fmtMs(freshLoad.searchMs)} ms; ${fmtBytes(freshLoad.bytesPerEvent)} bytes/event after that`);
-}
+log(`  engine import:        ${fmtMs(engineLoadMs)} ms` + (snapshotLoad ? `; snapshot load (fresh process: read + sha256 + JSON.parse + loadSnapshotChunks): ` +
+  `${fmtMs(snapshotLoad.loadMs)} ms from ${fmtBytes(snapshotBytes)} bytes, then its search index (built in the background after a load; ` +
+  `finished by a first search): ${fmtMs(snapshotLoad.searchMs)} ms` : ''));
 log(`  arrays baseline:      ${fmtMs(arraysLoadMs)} ms (fold search text, build term/venue/organizer objects)`);
 log(`  sqlite baseline:      ${fmtMs(sqliteLoadMs)} ms (one transaction, prepared inserts, then indexes)`);
 log('memory (heapUsed delta after gc, per event)');
 log(`  engine:               ${hasGc ? fmtBytes(engineBytes) : '-'} bytes/event` +
-  (Number.isFinite(snapshotEngineBytes) && hasGc ? `  (engine loaded from its snapshot: ${fmtBytes(snapshotEngineBytes)})` : ''));
+  (snapshotLoad ? `  (engine loaded from its snapshot: ${fmtBytes(snapshotLoad.bytesPerEvent)})` : ''));
 log(`  plain objects:        ${hasGc ? fmtBytes(plainBytes) : '-'} bytes/event (the import records, freshly parsed)`);
 log(`sink ${sink.value}`);
 await cal?.close?.();
