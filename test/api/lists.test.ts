@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Calendar } from '../../src/calendar.ts';
-import { NOW, makeCalendar, rejects } from '../helpers/calendar.ts';
+import { NOW, ids, makeCalendar, rejects } from '../helpers/calendar.ts';
 
 const WEEK = 7 * 86_400_000;
 const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
@@ -18,7 +18,6 @@ async function weekly(cal: Calendar, n: number, extra: Record<string, unknown> =
   return ids;
 }
 
-const ids = (page: { items: Array<Record<string, unknown>> }) => page.items.map((e) => e.id as number);
 
 const events = suite('list :: events');
 

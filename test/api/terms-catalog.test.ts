@@ -5,17 +5,14 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Calendar } from '../../src/calendar.ts';
 import type { Params } from '../../src/api/types.ts';
-import { baseEvent, makeCalendar, rejects } from '../helpers/calendar.ts';
+import { baseEvent, makeCalendar, rejects, restList } from '../helpers/calendar.ts';
 
 const ROOT = 'http://example.com/wp-json/tribe/events/v1/';
 
 type Plural = 'categories' | 'tags';
 
 /** GET /categories or /tags (raw REST result), anonymous. */
-async function raw(cal: Calendar, resource: Plural, params: Params) {
-  const res = await cal.rest({ resource, action: 'list', params, actor: null });
-  return { status: res.status, headers: res.headers, body: JSON.parse(res.body) as Record<string, unknown> };
-}
+const raw = (cal: Calendar, resource: Plural, params: Params) => restList(cal, resource, params);
 
 const names = (items: Array<Record<string, unknown>>) => items.map((t) => t.name as string);
 

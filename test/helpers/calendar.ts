@@ -2,7 +2,7 @@
 import * as assert from 'uvu/assert';
 import { openCalendar, type Calendar, type CalendarOptions } from '../../src/calendar.ts';
 import { CalendarError } from '../../src/api/errors.ts';
-import type { Role, User } from '../../src/api/types.ts';
+import type { Actor, Params, Resource, Role, User } from '../../src/api/types.ts';
 import { UserRegistry } from '../../src/api/users.ts';
 
 /** 2026-03-04 15:00:00 UTC, a Wednesday (10:00 in New York). */
@@ -48,3 +48,28 @@ export async function rejects(promise: Promise<unknown>, code: string, status: n
 }
 
 export const baseEvent = { title: 'An event', start_date: '2026-03-05 09:00:00', end_date: '2026-03-05 11:00:00' };
+
+/** Ids of a list page of the embedding API, in order. */
+export const ids = (page: { items: Array<Record<string, unknown>> }): number[] => page.items.map((e) => e.id as number);
+
+export interface RawList {
+  status: number;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/** A REST list answer as the server sends it: status, headers and the parsed body. */
+export async function restList(cal: Calendar, resource: Resource, params: Params, actor: Actor = null): Promise<RawList> {
+  const res = await cal.rest({ resource, action: 'list', params, actor });
+  return { status: res.status, headers: res.headers, body: JSON.parse(res.body) as Record<string, unknown> };
+}
+
+/** The catalog's empty archive: 200, `key: []`, totals 0 in body and headers, no next/previous links. */
+export function assertEmptyArchive(r: RawList, key: string): void {
+  assert.is(r.status, 200);
+  assert.equal(r.body[key], []);
+  assert.equal([r.body.total, r.body.total_pages], [0, 0]);
+  assert.equal(r.headers, { 'X-TEC-Total': '0', 'X-TEC-TotalPages': '0' });
+  assert.not.ok('next_rest_url' in r.body, 'no next_rest_url');
+  assert.not.ok('previous_rest_url' in r.body, 'no previous_rest_url');
+}
