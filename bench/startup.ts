@@ -56,17 +56,17 @@ function serveOnce(): Promise<Round> {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'CALENDAR_ADMIN_PASSWORD')),
     });
-    let out = '', err = '';
+    let out = '', err = '', listening = false;
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     child.on('error', reject);
     child.on('exit', (code) => {
-      if (!out.includes('listening on')) reject(new Error(`serve exited with ${code} before listening: ${err.trim()}`));
+      if (!listening) reject(new Error(`serve exited with ${code} before listening: ${err.trim()}`));
     });
     child.stdout.on('data', async (c: Buffer) => {
       out += c.toString();
       const m = /listening on (\S+)/.exec(out);
-      if (!m || (child as { done?: boolean }).done) return;
-      (child as { done?: boolean }).done = true;
+      if (!m || listening) return;
+      listening = true;
       const listenMs = performance.now() - t0;
       try {
         let t = performance.now();
