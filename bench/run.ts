@@ -1,9 +1,11 @@
-// npm run bench [-- --events N --seed S --runs R --only a,b --no-sqlite --budget-ms B --min-runs M --warmup W --cache DIR]
+// npm run bench [-- --events N --seed S --runs R --only a,b --no-sqlite --budget-ms B --min-runs M --warmup W --warmup-ms T --cache DIR]
 //
 // Generates a calendar, loads it into the engine and the baselines, checks that every
 // implementation returns the same total and page ids for every query of the mix, then times each
 // query against each implementation and prints one row per query (median, p99, ratios), the
-// geometric means, load times and bytes per event. Exits 1 if any answer disagrees.
+// geometric means, load times and bytes per event. Exits 1 if any answer disagrees. The engine
+// (and the floor) are loaded, answered and timed in a process of their own, from the engine's
+// snapshot (bench/engine-child.ts); the arrays and SQLite baselines in this one.
 
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +21,8 @@ import { consume, geometricMean, heapUsedAfterGc, sink, timeCase, type Timing, t
 import { ArraysBaseline } from './baselines/arrays.ts';
 import { loadSqlite, SqliteBaseline } from './baselines/sqlite.ts';
 import { FloorBaseline } from './baselines/floor.ts';
-import { encodeChunks, readManifest, readSnapshotChunks, writeSnapshot } from '../src/store/snapshot.ts';
+import { encodeChunks, readManifest, writeSnapshot } from '../src/store/snapshot.ts';
+import type { EngineReport } from './engine-child.ts';
 import type { BenchActor, ListResult, QueryParams, SiteContext } from './baselines/semantics.ts';
 
 // ---- options -------------------------------------------------------------------------------
@@ -27,9 +30,10 @@ const { values: opt } = parseArgs({
   options: {
     events: { type: 'string', default: '100000' },
     seed: { type: 'string', default: '1' },
-    runs: { type: 'string', default: '200' },
+    runs: { type: 'string', default: '1000' },
     'min-runs': { type: 'string', default: '5' },
     warmup: { type: 'string', default: '5' },
+    'warmup-ms': { type: 'string', default: '250' },
     'budget-ms': { type: 'string', default: '1000' },
     only: { type: 'string' },
     'no-sqlite': { type: 'boolean', default: false },
@@ -42,7 +46,7 @@ const { values: opt } = parseArgs({
 });
 const N = Number(opt.events), SEED = Number(opt.seed);
 const timing: TimingOptions = {
-  runs: Number(opt.runs), minRuns: Number(opt['min-runs']), warmup: Number(opt.warmup), budgetMs: Number(opt['budget-ms']),
+  runs: Number(opt.runs), minRuns: Number(opt['min-runs']), warmup: Number(opt.warmup), warmupMs: Number(opt['warmup-ms']), budgetMs: Number(opt['budget-ms']),
 };
 for (const [k, v] of Object.entries({ events: N, seed: SEED, ...timing })) {
   if (!Number.isInteger(v) || v < 0) throw new Error(`--${k} expects a non-negative integer, got ${v}`);
@@ -63,11 +67,9 @@ const SITE: SiteContext = { now: NOW, perPage: 12, siteUrl: 'http://127.0.0.1:80
 const log = (s = '') => process.stdout.write(s + '\n');
 
 // ---- the engine, through its public embedding API ------------------------------------------
-interface RestAnswer { status: number; headers: Record<string, string>; body: string }
-interface EngineLike { snapshotChunks?(): Iterable<unknown>; loadSnapshotChunks?(chunks: Iterable<unknown>): void }
+interface EngineLike { snapshotChunks?(): Iterable<unknown> }
 interface CalendarLike {
   import(data: unknown): Promise<unknown>;
-  rest(call: { resource: 'events'; action: 'list'; params: QueryParams; actor: BenchActor }): Promise<RestAnswer> | RestAnswer;
   close?(): Promise<void>;
   engine?: EngineLike;
 }
@@ -99,7 +101,7 @@ function engineCachePath(dir: string): string {
 
 function fmtMs(x: number | undefined): string {
   if (x === undefined || !Number.isFinite(x)) return '-';
-  return x < 1 ? x.toFixed(3) : x < 100 ? x.toFixed(2) : x.toFixed(0);
+  return x < 0.01 ? x.toFixed(4) : x < 1 ? x.toFixed(3) : x < 100 ? x.toFixed(2) : x.toFixed(0);
 }
 function fmtRatio(x: number | undefined): string {
   if (x === undefined || !Number.isFinite(x)) return '-';
@@ -111,13 +113,6 @@ function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) => '| ' + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ') + ' |';
   return [line(header), '|' + widths.map((w, i) => (i === 0 ? ':' : '') + '-'.repeat(w + 1) + (i === 0 ? '' : ':')).join('|') + '|', ...rows.map(line)].join('\n');
-}
-
-/** total + page ids of an engine answer */
-function engineResult(a: RestAnswer): ListResult {
-  if (a.status !== 200) return { status: a.status, total: 0, ids: [], body: a.body };
-  const o = JSON.parse(a.body) as { events: { id: number }[]; total: number };
-  return { status: a.status, total: o.total, ids: o.events.map((e) => e.id), body: a.body };
 }
 
 function differ(a: ListResult, b: ListResult): string | undefined {
@@ -153,40 +148,33 @@ const plainBytes = (heapUsedAfterGc() - h0) / N;
 consume(plainCopy.events.length);
 plainCopy = null;
 
-// engine: import a fresh copy, drop the copy, count what the engine keeps
+// engine: import a fresh copy, drop the copy, count what the engine keeps; then write its
+// snapshot as the store does and hand it to bench/engine-child.ts, which loads, answers and
+// times the engine in a process of its own (see there why)
 const openCalendar = await loadEngine();
-let cal: CalendarLike | undefined;
 let engineLoadMs = NaN, engineBytes = NaN, snapshotBytes = NaN;
 let engineNote = '';
-/** the snapshot load, measured by bench/load-snapshot.ts in a fresh process */
-let snapshotLoad: { loadMs: number; searchMs: number; bytesPerEvent: number } | undefined;
+let engineReport: EngineReport | undefined;
 if (typeof openCalendar === 'string') {
   engineNote = `engine not measured: ${openCalendar}`;
 } else {
   const cacheDir = opt.cache ? engineCachePath(opt.cache) : undefined;
   const cached = cacheDir ? await readManifest(cacheDir).catch(() => undefined) : undefined;
+  let snapshotDir: string | undefined, temporary = false;
   if (cacheDir && cached) {
-    t0 = performance.now();
-    cal = await openCalendar({ timezone: 'UTC', perPage: SITE.perPage, now: () => NOW });
-    cal.engine!.loadSnapshotChunks!(readSnapshotChunks(cacheDir, cached));
-    engineNote = `engine loaded from its cached snapshot ${cacheDir} in ${fmtMs(performance.now() - t0)} ms (import not measured)`;
+    snapshotDir = cacheDir;
+    engineNote = `engine snapshot from the cache ${cacheDir} (import not measured)`;
   } else {
     h0 = heapUsedAfterGc();
     let copy: ImportData | null = cloneData(data);
     t0 = performance.now();
-    cal = await openCalendar({ timezone: 'UTC', perPage: SITE.perPage, now: () => NOW });
+    const cal = await openCalendar({ timezone: 'UTC', perPage: SITE.perPage, now: () => NOW });
     await cal.import(copy);
     engineLoadMs = performance.now() - t0;
     copy = null;
     engineBytes = (heapUsedAfterGc() - h0) / N;
-  }
-
-  const eng = cal.engine;
-  if (eng?.snapshotChunks && eng.loadSnapshotChunks) {
-    // the engine's snapshot as the store writes it (parts + manifest): the cache, or a temporary folder
-    let snapshotDir: string, temporary = false;
-    if (cacheDir && cached) snapshotDir = cacheDir;
-    else {
+    const eng = cal.engine;
+    if (eng?.snapshotChunks) {
       const dir = cacheDir ? `${cacheDir}.${process.pid}.tmp` : fs.mkdtempSync(path.join(os.tmpdir(), 'calendar-engine-bench-'));
       fs.mkdirSync(dir, { recursive: true });
       await writeSnapshot(dir, 0, encodeChunks(eng.snapshotChunks()));
@@ -198,19 +186,24 @@ if (typeof openCalendar === 'string') {
         snapshotDir = dir;
         temporary = true;
       }
+    } else {
+      engineNote = 'engine has no snapshotChunks: it cannot be loaded in a process of its own, not timed';
     }
+    await cal.close?.();
+  }
+  if (snapshotDir) {
     snapshotBytes = (await readManifest(snapshotDir))!.parts.reduce((n, p) => n + p.bytes, 0);
-    // loaded as start-up loads it, in a fresh process: no other heaps for the garbage collector to walk
     const child = spawnSync(process.execPath, ['--expose-gc', `--max-old-space-size=${Math.max(4096, Math.ceil(N / 250))}`, '--import', 'tsx',
-      fileURLToPath(new URL('./load-snapshot.ts', import.meta.url)), snapshotDir], { encoding: 'utf8', maxBuffer: 1 << 20 });
+      fileURLToPath(new URL('./engine-child.ts', import.meta.url)), snapshotDir], {
+      encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['pipe', 'pipe', 'inherit'],
+      input: JSON.stringify({ queries, timing, perPage: SITE.perPage }),
+    });
     if (temporary) fs.rmSync(snapshotDir, { recursive: true, force: true });
     try {
-      snapshotLoad = JSON.parse(child.stdout.trim().split('\n').pop() ?? '') as typeof snapshotLoad;
+      engineReport = JSON.parse(child.stdout.trim().split('\n').pop() ?? '') as EngineReport;
     } catch {
-      engineNote += `${engineNote ? '; ' : ''}snapshot load in a fresh process failed (exit ${child.status}): ${child.stderr.trim().split('\n').slice(-3).join(' ')}`;
+      engineNote += `${engineNote ? '; ' : ''}the engine's process failed (exit ${child.status}); its errors are above`;
     }
-  } else {
-    engineNote = 'engine has no snapshotChunks/loadSnapshotChunks: snapshot load not measured';
   }
 }
 
@@ -233,20 +226,17 @@ else {
 for (const note of [engineNote, sqliteNote]) if (note) log(note);
 
 // ---- correctness cross-check ---------------------------------------------------------------
-const floor = new FloorBaseline();
 const totals = new Map<string, number>();
+/** the floor's pages when the engine's process does not time it (no engine): the arrays answers */
+const floor = new FloorBaseline();
 let mismatches = 0;
-const engineCall = (q: BenchQuery) => cal!.rest({ resource: 'events', action: 'list', params: q.params, actor: q.actor });
-for (const q of queries) {
+for (const [i, q] of queries.entries()) {
   const ref = arrays.list(q.params, q.actor);
   totals.set(q.name, ref.total);
   const others: [string, ListResult][] = [];
   if (sqlite) others.push(['sqlite', sqlite.list(q.params, q.actor)]);
-  let eng: ListResult | undefined;
-  if (cal) {
-    eng = engineResult(await engineCall(q));
-    others.push(['engine', eng]);
-  }
+  const eng = engineReport?.answers[i];
+  if (eng) others.push(['engine', eng]);
   for (const [name, r] of others) {
     const d = differ(r, ref);
     if (d) { mismatches++; log(`MISMATCH ${q.name}: ${name} vs arrays: ${d}`); }
@@ -255,21 +245,21 @@ for (const q of queries) {
     const d = differ(eng, others[0][1]);
     if (d) log(`MISMATCH ${q.name}: engine vs sqlite: ${d}`);
   }
-  // the floor serializes the page the engine actually answered (or the arrays page without it)
-  floor.set(q.name, JSON.parse(eng && eng.status === 200 ? eng.body : ref.body));
+  if (!engineReport) floor.set(q.name, JSON.parse(ref.body));
 }
 log(mismatches === 0 ? `cross-check: ${queries.length} queries, every implementation agrees on total and page ids` : `cross-check: ${mismatches} MISMATCH(es)`);
 
-// ---- timing --------------------------------------------------------------------------------
+// ---- timing (the engine and the floor were timed in the engine's process) --------------------
 interface Row { q: BenchQuery; engine?: Timing; arrays: Timing; sqlite?: Timing; floor: Timing; bytes: number }
 const rows: Row[] = [];
-for (const q of queries) {
+for (const [i, q] of queries.entries()) {
   if (process.stderr.isTTY) process.stderr.write(`timing ${q.name}...\r`);
-  const engine = cal ? await timeCase(() => engineCall(q), timing) : undefined;
   const a = await timeCase(() => arrays.list(q.params, q.actor), timing);
   const s = sqlite ? await timeCase(() => sqlite!.list(q.params, q.actor), timing) : undefined;
-  const f = await timeCase(() => floor.list(q.name), timing);
-  rows.push({ q, engine, arrays: a, sqlite: s, floor: f, bytes: floor.list(q.name).length });
+  const timed = engineReport?.timings[i];
+  const f = timed ? timed.floor : await timeCase(() => floor.list(q.name), timing);
+  const bytes = engineReport ? engineReport.answers[i].body.length : floor.list(q.name).length;
+  rows.push({ q, engine: timed?.engine, arrays: a, sqlite: s, floor: f, bytes });
 }
 if (process.stderr.isTTY) process.stderr.write(' '.repeat(40) + '\r');
 
@@ -287,25 +277,25 @@ body.push([
   fmtRatio(gm((r) => ratio(r.arrays, r.engine))), fmtRatio(gm((r) => ratio(r.engine, r.floor))),
 ]);
 log();
-log('latency in ms per GET /events call (median / p99 over the samples); ratios of medians; bytes = response body');
+log('latency in ms per GET /events call (median / p99 over the samples); ratios of medians; bytes = response body;');
+log('engine and floor timed in the engine\'s own process (loaded from its snapshot), arrays and sqlite in this one');
 log(table(header, body));
 const samples = rows.map((r) => [r.engine?.samples, r.arrays.samples, r.sqlite?.samples, r.floor.samples]);
 const minSamples = (i: number) => { const m = Math.min(...samples.map((s) => s[i] ?? Infinity)); return Number.isFinite(m) ? String(m) : "-"; };
 log(`samples per cell (min): engine ${minSamples(0)}, arrays ${minSamples(1)}, sqlite ${minSamples(2)}, floor ${minSamples(3)} ` +
-  `(runs ${timing.runs}, min ${timing.minRuns}, budget ${timing.budgetMs} ms, warm-up ${timing.warmup})`);
+  `(runs ${timing.runs}, min ${timing.minRuns}, budget ${timing.budgetMs} ms, warm-up ${timing.warmup} calls and ${timing.warmupMs} ms)`);
 log();
 log('load');
-log(`  engine import:        ${fmtMs(engineLoadMs)} ms` + (snapshotLoad ? `; snapshot load (fresh process: read + sha256 + JSON.parse + loadSnapshotChunks): ` +
-  `${fmtMs(snapshotLoad.loadMs)} ms from ${fmtBytes(snapshotBytes)} bytes, then its search index (built in the background after a load; ` +
-  `finished by a first search): ${fmtMs(snapshotLoad.searchMs)} ms` : ''));
+log(`  engine import:        ${fmtMs(engineLoadMs)} ms` + (engineReport ? `; snapshot load (fresh process: read + sha256 + JSON.parse + loadSnapshotChunks): ` +
+  `${fmtMs(engineReport.loadMs)} ms from ${fmtBytes(snapshotBytes)} bytes, then its search index (built in the background after a load; ` +
+  `finished by a first search): ${fmtMs(engineReport.searchMs)} ms` : ''));
 log(`  arrays baseline:      ${fmtMs(arraysLoadMs)} ms (fold search text, build term/venue/organizer objects)`);
 log(`  sqlite baseline:      ${fmtMs(sqliteLoadMs)} ms (one transaction, prepared inserts, then indexes)`);
 log('memory (heapUsed delta after gc, per event)');
 log(`  engine:               ${hasGc ? fmtBytes(engineBytes) : '-'} bytes/event` +
-  (snapshotLoad ? `  (engine loaded from its snapshot: ${fmtBytes(snapshotLoad.bytesPerEvent)})` : ''));
+  (engineReport ? `  (engine loaded from its snapshot: ${fmtBytes(engineReport.bytesPerEvent)})` : ''));
 log(`  plain objects:        ${hasGc ? fmtBytes(plainBytes) : '-'} bytes/event (the import records, freshly parsed)`);
-log(`sink ${sink.value}`);
-await cal?.close?.();
+log(`sink ${sink.value} ${engineReport?.sink ?? ''}`);
 sqlite?.close();
 data = null as unknown as ImportData;
 if (mismatches > 0) {

@@ -34,8 +34,13 @@ export interface Timing {
 }
 
 export interface TimingOptions {
-  /** untimed calls before sampling */
+  /** untimed calls before sampling, at least */
   warmup: number;
+  /**
+   * untimed calls go on until this many ms have passed too: a fast case needs thousands of calls
+   * before V8 has optimised its code, and a few would time the unoptimised tiers
+   */
+  warmupMs: number;
   /** wanted number of timed samples */
   runs: number;
   /** stop sampling after this many ms (but take at least minRuns samples) */
@@ -43,13 +48,18 @@ export interface TimingOptions {
   minRuns: number;
 }
 
-/** Time `fn` (sync or async): warm-up, then up to `runs` samples within `budgetMs`. */
+/**
+ * Time `fn` (sync or async): warm-up (`warmup` calls and `warmupMs`, whichever is longer; two
+ * calls for a case slower than half the budget), then up to `runs` samples within `budgetMs`.
+ */
 export async function timeCase(fn: () => unknown, opts: TimingOptions): Promise<Timing> {
   const warmStart = performance.now();
-  for (let i = 0; i < opts.warmup; i++) {
-    consume(await fn());
+  for (let i = 0; ; i++) {
+    const elapsed = performance.now() - warmStart;
+    if (i >= opts.warmup && elapsed >= opts.warmupMs) break;
     // a slow case (a full scan over a million rows) needs no ten warm-up calls
-    if (performance.now() - warmStart > opts.budgetMs / 2 && i >= 1) break;
+    if (i >= 2 && elapsed > opts.budgetMs / 2) break;
+    consume(await fn());
   }
   const samples: number[] = [];
   const start = performance.now();
