@@ -79,7 +79,7 @@ export class Collections {
       const { rows, total } = engine.query(plan.query);
       if (plan.paging.page > 1 && rows.length === 0) throw fail('event-archive-page-not-found');
       const items = rows.map((row) => eventJson(core.site, engine, row));
-      const body = archiveEnvelope('events', `${core.site.root}events/`, items, total, plan.paging, plan.urlArgs);
+      const body = archiveEnvelope('events', core.site.archiveText.events, items, total, plan.paging, plan.urlArgs);
       return ok(200, body, totals(total, plan.paging.perPage));
     }
     if (call.action === 'create') {
@@ -150,7 +150,7 @@ export class Collections {
         throw fail(kind === 'venue' ? 'venue-archive-page-not-found' : 'organizer-archive-page-not-found');
       }
       const items = res.records.map((r) => json(r.id));
-      const body = archiveEnvelope(plural, `${core.site.root}${plural}/`, items, res.total, res.paging, res.urlArgs);
+      const body = archiveEnvelope(plural, core.site.archiveText[plural], items, res.total, res.paging, res.urlArgs);
       return ok(200, body, totals(res.total, res.paging.perPage));
     }
     if (call.action === 'create') {

@@ -342,26 +342,28 @@ function addMonthsNaive(ms: number, months: number): number {
   return Date.UTC(y, m, Math.min(d.getUTCDate(), lastDay), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds());
 }
 
-/** `{base}?a=1&b=2` without URL-encoding values, as TEC builds it. */
-export function buildUrl(base: string, args: Array<[string, string]>): string {
-  let out = base;
-  for (let i = 0; i < args.length; i++) out += (i === 0 ? '?' : '&') + args[i][0] + '=' + args[i][1];
-  return out;
-}
-
-/** toJson of a URL: printable ASCII without '"' and '\\' is its own JSON text between quotes
- *  (one scan, no copy); anything else goes through toJson. */
-function urlJson(url: string): string {
-  for (let i = 0, n = url.length; i < n; i++) {
-    const c = url.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return toJson(url);
+/** The JSON text of a string without its quotes: printable ASCII without '"' and '\\' is its
+ *  own text (one scan, no copy); anything else goes through toJson. */
+export function jsonText(s: string): string {
+  for (let i = 0, n = s.length; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return toJson(s).slice(1, -1);
   }
-  return '"' + url + '"';
+  return s;
 }
 
-/** The URL arguments of one page: page, per_page, then the effective filters. */
-function withPage(page: number, paging: Paging, urlArgs: Array<[string, string]>): Array<[string, string]> {
-  return [['page', String(page)], ['per_page', String(paging.perPage)], ...urlArgs];
+/**
+ * Push the JSON text of a page's URL onto the parts: `{base}?page=P&per_page=N&a=1&b=2`, values
+ * not URL-encoded, as TEC builds it. Escaped piece by piece (JSON escapes are per character, and
+ * the names are ASCII), so the URL is never built as a string of its own. `page` undefined: no
+ * page argument (the previous link to page 1).
+ */
+function pushUrl(parts: string[], baseText: string, page: number | undefined, paging: Paging, urlArgs: Array<[string, string]>): void {
+  parts.push('"', baseText);
+  if (page !== undefined) parts.push('?page=', String(page), '&per_page=', String(paging.perPage));
+  else parts.push('?per_page=', String(paging.perPage));
+  for (let i = 0; i < urlArgs.length; i++) parts.push('&', urlArgs[i][0], '=', jsonText(urlArgs[i][1]));
+  parts.push('"');
 }
 
 /**
@@ -376,16 +378,21 @@ export function pushItems(parts: string[], items: readonly string[]): void {
   }
 }
 
-/** The archive envelope of events/venues/organizers as JSON text (keys in the real order). */
-export function archiveEnvelope(key: string, base: string, items: string[], total: number, paging: Paging, urlArgs: Array<[string, string]>): string {
+/** The archive envelope of events/venues/organizers as JSON text (keys in the real order);
+ *  `baseText` is the archive's URL as JSON text without quotes (Site.archiveText). */
+export function archiveEnvelope(key: string, baseText: string, items: string[], total: number, paging: Paging, urlArgs: Array<[string, string]>): string {
   const totalPages = total === 0 ? 0 : Math.ceil(total / paging.perPage);
   const parts: string[] = ['{"', key, '":['];
   pushItems(parts, items);
-  parts.push('],"rest_url":', urlJson(buildUrl(base, withPage(paging.page, paging, urlArgs))));
-  if (paging.page < totalPages) parts.push(',"next_rest_url":', urlJson(buildUrl(base, withPage(paging.page + 1, paging, urlArgs))));
+  parts.push('],"rest_url":');
+  pushUrl(parts, baseText, paging.page, paging, urlArgs);
+  if (paging.page < totalPages) {
+    parts.push(',"next_rest_url":');
+    pushUrl(parts, baseText, paging.page + 1, paging, urlArgs);
+  }
   if (paging.page > 1 && paging.page - 1 <= totalPages) {
-    const prev = paging.page - 1 === 1 ? withPage(1, paging, urlArgs).slice(1) : withPage(paging.page - 1, paging, urlArgs);
-    parts.push(',"previous_rest_url":', urlJson(buildUrl(base, prev)));
+    parts.push(',"previous_rest_url":');
+    pushUrl(parts, baseText, paging.page - 1 === 1 ? undefined : paging.page - 1, paging, urlArgs);
   }
   parts.push(',"total":', String(total), ',"total_pages":', String(totalPages), '}');
   return parts.join('');

@@ -18,6 +18,8 @@ export interface Site {
   root: string;
   /** host[:port][/path] of the site URL, for global ids */
   origin: string;
+  /** the archive URLs ({root}events/ …) as JSON text without quotes, for list envelopes */
+  archiveText: { events: string; venues: string; organizers: string };
   /**
    * Bumped by every write. An event's fully joined JSON is cached with the epoch it was built
    * at: a write may change a venue, organizer, term or term count shown inside any event, so a
@@ -29,7 +31,12 @@ export interface Site {
 export function createSite(config: SiteConfig): Site {
   const url = new URL(config.siteUrl);
   const path = url.pathname.replace(/\/+$/, '');
-  return { config, root: `${config.siteUrl}${config.restPrefix}/tribe/events/v1/`, origin: url.host + path, epoch: 0 };
+  const root = `${config.siteUrl}${config.restPrefix}/tribe/events/v1/`;
+  const text = (plural: string) => toJson(root + plural + '/').slice(1, -1);
+  return {
+    config, root, origin: url.host + path, epoch: 0,
+    archiveText: { events: text('events'), venues: text('venues'), organizers: text('organizers') },
+  };
 }
 
 interface EventCacheEntry {
