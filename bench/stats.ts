@@ -66,9 +66,11 @@ export async function timeCase(fn: () => unknown, opts: TimingOptions): Promise<
   while (samples.length < opts.runs) {
     const t0 = performance.now();
     const r = fn();
-    consume(r instanceof Promise ? await r : r);
-    samples.push(performance.now() - t0);
-    if (samples.length >= opts.minRuns && performance.now() - start > opts.budgetMs) break;
+    const v = r instanceof Promise ? await r : r;
+    const t1 = performance.now();
+    consume(v);
+    samples.push(t1 - t0);
+    if (samples.length >= opts.minRuns && t1 - start > opts.budgetMs) break;
   }
   return summarize(samples);
 }
