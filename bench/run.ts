@@ -23,7 +23,7 @@ import { loadSqlite, SqliteBaseline } from './baselines/sqlite.ts';
 import { FloorBaseline } from './baselines/floor.ts';
 import { encodeChunks, readManifest, writeSnapshot } from '../src/store/snapshot.ts';
 import type { EngineReport } from './engine-child.ts';
-import type { BenchActor, ListResult, QueryParams, SiteContext } from './baselines/semantics.ts';
+import type { ListResult, SiteContext } from './baselines/semantics.ts';
 
 // ---- options -------------------------------------------------------------------------------
 const { values: opt } = parseArgs({

@@ -7,7 +7,6 @@ import type { EventQuery } from '../../src/engine/types.ts';
 import type { ImportSet } from '../../src/engine/engine-api.ts';
 import { makeEvent, makeOrganizer, makeTerm, makeVenue } from './build.ts';
 export { mulberry32 } from '../../bench/stats.ts';
-import { mulberry32 } from '../../bench/stats.ts';
 
 
 export class Rng {
