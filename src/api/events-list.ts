@@ -70,6 +70,25 @@ const RELATIVE = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] 
 const TERM_PARAMS = [['categories', 'tribe_events_cat'], ['tags', 'post_tag']] as const;
 const POST_PARAMS = ['venue', 'organizer'] as const;
 const FLAG_PARAMS = [['featured', 'featured'], ['ticketed', 'ticketed'], ['ticket', 'ticketed']] as const;
+const GEO_PARAMS = ['geoloc', 'geoloc_lat', 'geoloc_lng', 'geoloc_radius', 'geoloc_unit'] as const;
+
+/** Groups of list parameters: a call that carries no name of a group skips the group whole
+ *  (most calls carry two or three of the thirty names read here). */
+const G_DATES = 1, G_LINKS = 2, G_GEO = 4;
+const PARAM_GROUP = new Map<string, number>([
+  ...['strict_dates', 'start_date', 'end_date', ...RELATIVE].map((n): [string, number] => [n, G_DATES]),
+  ...[...TERM_PARAMS.map(([n]) => n), ...POST_PARAMS, ...FLAG_PARAMS.map(([n]) => n)].map((n): [string, number] => [n, G_LINKS]),
+  ...GEO_PARAMS.map((n): [string, number] => [n, G_GEO]),
+]);
+const NO_RELATIVE: readonly (number | undefined)[] = [undefined, undefined, undefined, undefined];
+
+/** The groups among the parameters' own names (every name `has` can see). */
+function paramGroups(params: Params): number {
+  const names = Object.getOwnPropertyNames(params);
+  let groups = 0;
+  for (let i = 0; i < names.length; i++) groups |= PARAM_GROUP.get(names[i]) ?? 0;
+  return groups;
+}
 
 /** The number a string of ASCII digits only stands for (/^\d+$/), else NaN. */
 function digitsValue(s: string): number {
@@ -93,17 +112,21 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
   const paging = readPaging(core, params, problems);
   const q: EventQuery = { statusMask: defaultStatusMask(actor), offset: 0, limit: 0 };
   const urlArgs: Array<[string, string]> = [];
+  const groups = paramGroups(params);
 
   let strict = false;
-  if (has(params, 'strict_dates')) {
-    const s = asString(params.strict_dates);
-    if (s === undefined || s === '') problems.add('strict_dates');
-    else strict = isTruthy(s);
+  let startDate: number | undefined, endDate: number | undefined;
+  let relative = NO_RELATIVE;
+  if (groups & G_DATES) {
+    if (has(params, 'strict_dates')) {
+      const s = asString(params.strict_dates);
+      if (s === undefined || s === '') problems.add('strict_dates');
+      else strict = isTruthy(s);
+    }
+    startDate = boundary(params, 'start_date', strict, siteTz, now, problems);
+    endDate = boundary(params, 'end_date', strict, siteTz, now, problems);
+    relative = RELATIVE.map((name) => boundary(params, name, strict, siteTz, now, problems));
   }
-  const startDate = boundary(params, 'start_date', strict, siteTz, now, problems);
-  const endDate = boundary(params, 'end_date', strict, siteTz, now, problems);
-  const relative: (number | undefined)[] = [];
-  for (let i = 0; i < RELATIVE.length; i++) relative.push(boundary(params, RELATIVE[i], strict, siteTz, now, problems));
 
   if (has(params, 'search')) {
     const s = asString(params.search);
@@ -113,7 +136,7 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
       urlArgs.push(['search', s]);
     }
   }
-  for (let k = 0; k < TERM_PARAMS.length; k++) {
+  for (let k = 0; (groups & G_LINKS) !== 0 && k < TERM_PARAMS.length; k++) {
     const [name, taxonomy] = TERM_PARAMS[k];
     if (!has(params, name)) continue;
     const items = asList(params[name]);
@@ -129,7 +152,7 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
     if (!items) problems.add(name);
     else if (ids.length) q[name === 'categories' ? 'categoryIds' : 'tagIds'] = ids;
   }
-  for (let k = 0; k < POST_PARAMS.length; k++) {
+  for (let k = 0; (groups & G_LINKS) !== 0 && k < POST_PARAMS.length; k++) {
     const name = POST_PARAMS[k];
     if (!has(params, name)) continue;
     const items = asList(params[name]);
@@ -146,7 +169,7 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
       urlArgs.push([name, ids.join(',')]);
     }
   }
-  for (let k = 0; k < FLAG_PARAMS.length; k++) {
+  for (let k = 0; (groups & G_LINKS) !== 0 && k < FLAG_PARAMS.length; k++) {
     const [name, key] = FLAG_PARAMS[k];
     if (!has(params, name)) continue;
     const b = asStrictBoolean(params[name]);
@@ -191,7 +214,7 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
       urlArgs.push(['post_parent', String(id)]);
     }
   }
-  readGeo(params, problems, q, urlArgs);
+  if (groups & G_GEO) readGeo(params, problems, q, urlArgs);
   if (problems.any) throw invalidParams(problems.reasons);
 
   // Dates: include ignores every date filter (INTERFACE.md); starts_*/ends_* drop the defaults.
@@ -233,7 +256,7 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
         urlArgs.push([RELATIVE[i], naiveToString(v)]);
       }
     }
-    if (has(params, 'strict_dates')) urlArgs.push(['strict_dates', String(params.strict_dates)]);
+    if ((groups & G_DATES) !== 0 && has(params, 'strict_dates')) urlArgs.push(['strict_dates', String(params.strict_dates)]);
   }
   q.offset = (paging.page - 1) * paging.perPage;
   q.limit = paging.perPage;
