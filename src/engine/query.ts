@@ -363,11 +363,9 @@ function listDriver(st: CalendarState, kind: string, links: (t: EventTable, row:
   column?: readonly (readonly number[])[]): ListDriver {
   const starts = st.table.starts;
   const d: ListDriver = { kind, links, column, postings, lists: [], ids: [], los: [], his: [], cost: 0 };
-  const seen: number[] = [];
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
-    if (seen.includes(id)) continue;
-    seen.push(id);
+    if (d.ids.includes(id)) continue;
     const list = postings.get(id);
     if (!list) continue;
     const [lo, hi] = list.range(starts, r.min, r.minOpen, r.max, r.maxOpen);
@@ -380,6 +378,8 @@ function listDriver(st: CalendarState, kind: string, links: (t: EventTable, row:
   }
   return d;
 }
+
+const NO_IDS: readonly number[] = [];
 
 /** The page being collected: every match is counted, those in [offset, end) kept. */
 class Pager {
@@ -559,9 +559,9 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
   // = the ids the chosen union covers, for the overlap correction of unionCount
   let best: ListDriver | undefined;
   let bestCost = hi - lo;
-  let driverIds: ArrayLike<number> = [];
+  let driverIds: ArrayLike<number> = NO_IDS;
   for (let c = 0; c < 6; c++) {
-    let d: ListDriver | undefined, ids: ArrayLike<number> = [];
+    let d: ListDriver | undefined, ids: ArrayLike<number> = NO_IDS;
     if (c === 0 && q.parentId !== undefined) d = listDriver(st, 'parent', parentLinks, st.parentPostings, (ids = [q.parentId]), r);
     else if (c === 1 && q.categoryIds !== undefined) {
       const cats = q.categoryIds;
