@@ -9,7 +9,7 @@ import { canEditPosts } from './auth.ts';
 import type { Core } from './context.ts';
 import { epochToZoned, nowIn, parseDateInput } from './dates.ts';
 import { invalidParams } from './errors.ts';
-import { toJson } from './represent.ts';
+import { jsonText } from './represent.ts';
 import { Problems, asList, asNumber, asPositiveInt, asStrictBoolean, asString, has, isTruthy } from './params.ts';
 import { parseSearch } from './text.ts';
 import type { Actor, Params } from './types.ts';
@@ -363,16 +363,6 @@ function addMonthsNaive(ms: number, months: number): number {
   const y = d.getUTCFullYear(), m = d.getUTCMonth() + months;
   const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
   return Date.UTC(y, m, Math.min(d.getUTCDate(), lastDay), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds());
-}
-
-/** The JSON text of a string without its quotes: printable ASCII without '"' and '\\' is its
- *  own text (one scan, no copy); anything else goes through toJson. */
-export function jsonText(s: string): string {
-  for (let i = 0, n = s.length; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return toJson(s).slice(1, -1);
-  }
-  return s;
 }
 
 /**

@@ -32,7 +32,7 @@ export function createSite(config: SiteConfig): Site {
   const url = new URL(config.siteUrl);
   const path = url.pathname.replace(/\/+$/, '');
   const root = `${config.siteUrl}${config.restPrefix}/tribe/events/v1/`;
-  const text = (plural: string) => toJson(root + plural + '/').slice(1, -1);
+  const text = (plural: string) => jsonText(root + plural + '/');
   return {
     config, root, origin: url.host + path, epoch: 0,
     archiveText: { events: text('events'), venues: text('venues'), organizers: text('organizers') },
@@ -65,6 +65,16 @@ const DRAFTISH = new Set(['draft', 'pending', 'future', 'auto-draft']);
 export function toJson(value: unknown): string {
   const json = JSON.stringify(value);
   return oneByte(escapeNonAscii(json));
+}
+
+/** The JSON text of a string without its quotes: printable ASCII without '"' and '\\' is its
+ *  own text (one scan, no copy); anything else goes through toJson. */
+export function jsonText(s: string): string {
+  for (let i = 0, n = s.length; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return toJson(s).slice(1, -1);
+  }
+  return s;
 }
 
 /**
