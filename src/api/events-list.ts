@@ -114,12 +114,13 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
   const urlArgs: Array<[string, string]> = [];
   const groups = paramGroups(params);
 
-  let strict = false;
+  let strict = false, strictArg: string | undefined;
   let startDate: number | undefined, endDate: number | undefined;
   let relative = NO_RELATIVE;
   if (groups & G_DATES) {
     if (has(params, 'strict_dates')) {
       const s = asString(params.strict_dates);
+      strictArg = String(params.strict_dates);
       if (s === undefined || s === '') problems.add('strict_dates');
       else strict = isTruthy(s);
     }
@@ -136,49 +137,7 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
       urlArgs.push(['search', s]);
     }
   }
-  for (let k = 0; (groups & G_LINKS) !== 0 && k < TERM_PARAMS.length; k++) {
-    const [name, taxonomy] = TERM_PARAMS[k];
-    if (!has(params, name)) continue;
-    const items = asList(params[name]);
-    const ids: number[] = [];
-    for (const item of items ?? []) {
-      const t = engine.termBySlug(taxonomy, item) ?? (!Number.isNaN(digitsValue(item)) ? engine.term(Number(item)) : undefined);
-      if (!t || t.taxonomy !== taxonomy) {
-        problems.add(name);
-        break;
-      }
-      ids.push(t.id);
-    }
-    if (!items) problems.add(name);
-    else if (ids.length) q[name === 'categories' ? 'categoryIds' : 'tagIds'] = ids;
-  }
-  for (let k = 0; (groups & G_LINKS) !== 0 && k < POST_PARAMS.length; k++) {
-    const name = POST_PARAMS[k];
-    if (!has(params, name)) continue;
-    const items = asList(params[name]);
-    let bad = !items;
-    const ids: number[] = [];
-    for (let i = 0; items && i < items.length; i++) {
-      const id = digitsValue(items[i]);
-      ids.push(id);
-      if (id !== id || engine.postKind(id) !== name) bad = true;
-    }
-    if (bad) problems.add(name);
-    else if (ids.length) {
-      q[name === 'venue' ? 'venueIds' : 'organizerIds'] = ids;
-      urlArgs.push([name, ids.join(',')]);
-    }
-  }
-  for (let k = 0; (groups & G_LINKS) !== 0 && k < FLAG_PARAMS.length; k++) {
-    const [name, key] = FLAG_PARAMS[k];
-    if (!has(params, name)) continue;
-    const b = asStrictBoolean(params[name]);
-    if (b === undefined) problems.add(name);
-    else {
-      q[key] = b;
-      urlArgs.push([name, b ? '1' : '0']);
-    }
-  }
+  if (groups & G_LINKS) readLinks(core, params, problems, q, urlArgs);
   if (has(params, 'status')) {
     const mask = statusMaskParam(params.status, actor);
     if (mask === undefined) problems.add('status');
@@ -256,7 +215,7 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
         urlArgs.push([RELATIVE[i], naiveToString(v)]);
       }
     }
-    if ((groups & G_DATES) !== 0 && has(params, 'strict_dates')) urlArgs.push(['strict_dates', String(params.strict_dates)]);
+    if (strictArg !== undefined) urlArgs.push(['strict_dates', strictArg]);
   }
   q.offset = (paging.page - 1) * paging.perPage;
   q.limit = paging.perPage;
@@ -305,6 +264,54 @@ function boundary(params: Params, name: string, strict: boolean, siteTz: string,
     return undefined;
   }
   return n;
+}
+
+/** categories/tags (slugs or ids), venue/organizer (post ids) and the featured/ticketed flags. */
+function readLinks(core: Core, params: Params, problems: Problems, q: EventQuery, urlArgs: Array<[string, string]>): void {
+  const engine = core.engine;
+  for (let k = 0; k < TERM_PARAMS.length; k++) {
+    const [name, taxonomy] = TERM_PARAMS[k];
+    if (!has(params, name)) continue;
+    const items = asList(params[name]);
+    const ids: number[] = [];
+    for (const item of items ?? []) {
+      const t = engine.termBySlug(taxonomy, item) ?? (!Number.isNaN(digitsValue(item)) ? engine.term(Number(item)) : undefined);
+      if (!t || t.taxonomy !== taxonomy) {
+        problems.add(name);
+        break;
+      }
+      ids.push(t.id);
+    }
+    if (!items) problems.add(name);
+    else if (ids.length) q[name === 'categories' ? 'categoryIds' : 'tagIds'] = ids;
+  }
+  for (let k = 0; k < POST_PARAMS.length; k++) {
+    const name = POST_PARAMS[k];
+    if (!has(params, name)) continue;
+    const items = asList(params[name]);
+    let bad = !items;
+    const ids: number[] = [];
+    for (let i = 0; items && i < items.length; i++) {
+      const id = digitsValue(items[i]);
+      ids.push(id);
+      if (id !== id || engine.postKind(id) !== name) bad = true;
+    }
+    if (bad) problems.add(name);
+    else if (ids.length) {
+      q[name === 'venue' ? 'venueIds' : 'organizerIds'] = ids;
+      urlArgs.push([name, ids.join(',')]);
+    }
+  }
+  for (let k = 0; k < FLAG_PARAMS.length; k++) {
+    const [name, key] = FLAG_PARAMS[k];
+    if (!has(params, name)) continue;
+    const b = asStrictBoolean(params[name]);
+    if (b === undefined) problems.add(name);
+    else {
+      q[key] = b;
+      urlArgs.push([name, b ? '1' : '0']);
+    }
+  }
 }
 
 function readGeo(params: Params, problems: Problems, q: EventQuery, urlArgs: Array<[string, string]>): void {
