@@ -7,7 +7,8 @@ import type { EventRecord, OrganizerRecord, Taxonomy, TermRecord, VenueRecord } 
 import { canDeletePost, canEditOthers, canEditPost, canEditPosts, canPublish, canReadPost, forbidden } from './auth.ts';
 import { Tx, type Core } from './context.ts';
 import { CalendarError, fail, invalidParams, missingParams } from './errors.ts';
-import { archiveEnvelope, planEventList } from './events-list.ts';
+import { archiveEnvelope, termEnvelope } from './envelope.ts';
+import { planEventList } from './events-list.ts';
 import { stageEvent } from './events-write.ts';
 import { listLinked } from './linked-list.ts';
 import { checkGeoPair, stageLinked } from './linked-write.ts';
@@ -15,7 +16,7 @@ import { Problems, asString, has } from './params.ts';
 import {
   eventJson, eventSingleObject, organizerJson, organizerObject, termJson, termObject, toJson, venueJson, venueObject,
 } from './represent.ts';
-import { listTerms, termEnvelope } from './terms-list.ts';
+import { listTerms } from './terms-list.ts';
 import { stageTerm } from './terms-write.ts';
 import type { Params, RestCall, RestResult } from './types.ts';
 

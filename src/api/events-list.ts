@@ -1,5 +1,6 @@
 // GET /events parameters → EventQuery (spec/filters.md §1, spec/decisions.md "Event list"),
-// and the archive envelope with rest_url / next_rest_url / previous_rest_url.
+// the paging every list reads, and the effective filters its rest_url shows (envelope.ts
+// writes the envelope).
 
 import { daysFromCivil } from '../engine/event-table.ts';
 import { endOfNaiveDay, naiveToString, startOfNaiveDay } from '../engine/naive-time.ts';
@@ -9,7 +10,6 @@ import { canEditPosts } from './auth.ts';
 import type { Core } from './context.ts';
 import { epochToZoned, nowIn, parseDateInput } from './dates.ts';
 import { invalidParams } from './errors.ts';
-import { jsonText } from './represent.ts';
 import { Problems, asList, asNumber, asPositiveInt, asStrictBoolean, asString, has, isTruthy } from './params.ts';
 import { parseSearch } from './text.ts';
 import type { Actor, Params } from './types.ts';
@@ -370,50 +370,4 @@ function addMonthsNaive(ms: number, months: number): number {
   const y = d.getUTCFullYear(), m = d.getUTCMonth() + months;
   const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
   return Date.UTC(y, m, Math.min(d.getUTCDate(), lastDay), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds());
-}
-
-/**
- * Push the JSON text of a page's URL onto the parts: `{base}?page=P&per_page=N&a=1&b=2`, values
- * not URL-encoded, as TEC builds it. Escaped piece by piece (JSON escapes are per character, and
- * the names are ASCII), so the URL is never built as a string of its own. `page` undefined: no
- * page argument (the previous link to page 1).
- */
-function pushUrl(parts: string[], baseText: string, page: number | undefined, paging: Paging, urlArgs: Array<[string, string]>): void {
-  parts.push('"', baseText);
-  if (page !== undefined) parts.push('?page=', String(page), '&per_page=', String(paging.perPage));
-  else parts.push('?per_page=', String(paging.perPage));
-  for (let i = 0; i < urlArgs.length; i++) parts.push('&', urlArgs[i][0], '=', jsonText(urlArgs[i][1]));
-  parts.push('"');
-}
-
-/**
- * Envelopes are built as a list of parts joined once, so a body is one flat string: the HTTP
- * layer measures and writes it as is, where a rope of concatenations would be flattened first,
- * copying the page once more. This pushes the items, comma-separated, onto the parts.
- */
-export function pushItems(parts: string[], items: readonly string[]): void {
-  for (let i = 0; i < items.length; i++) {
-    if (i > 0) parts.push(',');
-    parts.push(items[i]);
-  }
-}
-
-/** The archive envelope of events/venues/organizers as JSON text (keys in the real order);
- *  `baseText` is the archive's URL as JSON text without quotes (Site.archiveText). */
-export function archiveEnvelope(key: string, baseText: string, items: string[], total: number, paging: Paging, urlArgs: Array<[string, string]>): string {
-  const totalPages = total === 0 ? 0 : Math.ceil(total / paging.perPage);
-  const parts: string[] = ['{"', key, '":['];
-  pushItems(parts, items);
-  parts.push('],"rest_url":');
-  pushUrl(parts, baseText, paging.page, paging, urlArgs);
-  if (paging.page < totalPages) {
-    parts.push(',"next_rest_url":');
-    pushUrl(parts, baseText, paging.page + 1, paging, urlArgs);
-  }
-  if (paging.page > 1 && paging.page - 1 <= totalPages) {
-    parts.push(',"previous_rest_url":');
-    pushUrl(parts, baseText, paging.page - 1 === 1 ? undefined : paging.page - 1, paging, urlArgs);
-  }
-  parts.push(',"total":', String(total), ',"total_pages":', String(totalPages), '}');
-  return parts.join('');
 }

@@ -3,8 +3,7 @@
 import type { Taxonomy, TermRecord } from '../engine/records.ts';
 import type { Core } from './context.ts';
 import { invalidParams } from './errors.ts';
-import { pushItems, readPaging, type Paging } from './events-list.ts';
-import { toJson } from './represent.ts';
+import { readPaging, type Paging } from './events-list.ts';
 import { Problems, asId, asList, asStrictBoolean, asString, has } from './params.ts';
 import type { Params } from './types.ts';
 
@@ -106,16 +105,4 @@ function sortTerms(terms: TermRecord[], orderby: string, asc: boolean, include: 
   if (!cmp) return;
   const c = cmp;
   terms.sort((a, b) => (asc ? c(a, b) || a.id - b.id : c(b, a) || b.id - a.id));
-}
-
-/** The term archive envelope as JSON text (its own key order; rest_url has no query string). */
-export function termEnvelope(key: string, base: string, items: string[], total: number, paging: Paging): string {
-  const totalPages = total === 0 ? 0 : Math.ceil(total / paging.perPage);
-  const parts: string[] = ['{"rest_url":', toJson(base), ',"total":', String(total), ',"total_pages":', String(totalPages), ',"', key, '":['];
-  pushItems(parts, items);
-  parts.push(']');
-  if (paging.page < totalPages) parts.push(',"next_rest_url":', toJson(`${base}?page=${paging.page + 1}`));
-  if (paging.page > 1) parts.push(',"previous_rest_url":', toJson(paging.page === 2 ? base : `${base}?page=${paging.page - 1}`));
-  parts.push('}');
-  return parts.join('');
 }
