@@ -39,7 +39,7 @@ export function comboOf(status: number, flags: number): number {
 export class BlockStats {
   dirty = true;
   /** end-sorted (end, combo) segments per block (the main index): block b's segment is
-   *  [segBase(b), segBase(b) + its row count) */
+   *  [segBase(b), segEnd(b)) */
   readonly segmented: boolean;
   segEnds = new Float64Array(0);
   segCombos = new Uint8Array(0);
@@ -130,6 +130,11 @@ export class BlockStats {
     return this.slotOf[b] * SEG_CAP;
   }
 
+  /** Position after block b's segment (its base plus the block's row count). */
+  segEnd(b: number): number {
+    return this.slotOf[b] * SEG_CAP + this.bounds[b + 1] - this.bounds[b];
+  }
+
   /** Fill block b's segment with the (end, combo) of its rows, sorted by end. */
   private sortSegment(b: number, rows: Int32Array, table: EventTable): void {
     const ends = table.ends, statusCodes = table.statusCodes, flags = table.flags;
@@ -159,7 +164,7 @@ export class BlockStats {
 
   /** Position of an entry (end, combo) in the segment of block b; throws when absent. */
   private segFind(b: number, end: number, combo: number): number {
-    const from = this.segBase(b), to = from + this.bounds[b + 1] - this.bounds[b];
+    const from = this.segBase(b), to = this.segEnd(b);
     const segEnds = this.segEnds, segCombos = this.segCombos;
     for (let q = this.segLower(from, to, end, false); q < to && segEnds[q] === end; q++) if (segCombos[q] === combo) return q;
     throw new Error(`block stats: expected an entry (end ${end}, combo ${combo}) in block ${b}, got none`);
@@ -199,7 +204,7 @@ export class BlockStats {
     const bounds = this.bounds;
     if (this.segmented) {
       // the block holds at most 2 × BLOCK_SIZE rows before this one (it splits past that)
-      const from = this.segBase(b), to = from + bounds[b + 1] - bounds[b];
+      const from = this.segBase(b), to = this.segEnd(b);
       const q = this.segLower(from, to, end, true);
       this.segEnds.copyWithin(q + 1, q, to);
       this.segCombos.copyWithin(q + 1, q, to);
@@ -220,7 +225,7 @@ export class BlockStats {
     this.superCounts[(b >> SUPER_SHIFT) * COMBOS + combo]--;
     const bounds = this.bounds;
     if (this.segmented) {
-      const q = this.segFind(b, end, combo), to = this.segBase(b) + bounds[b + 1] - bounds[b];
+      const q = this.segFind(b, end, combo), to = this.segEnd(b);
       this.segEnds.copyWithin(q, q + 1, to);
       this.segCombos.copyWithin(q, q + 1, to);
     }

@@ -260,7 +260,7 @@ function blockCount(blocks: BlockStats, m: Matcher, b: number): number {
   if (n === 0 || ((lo > e.min || (!e.minOpen && lo === e.min)) && (hi < e.max || (!e.maxOpen && hi === e.max)))) return n;
   if (!blocks.segmented) return -1;
   // the rows whose end passes are the segment positions [a, z); count the smaller side
-  const from = blocks.segBase(b), to = from + blocks.bounds[b + 1] - blocks.bounds[b];
+  const from = blocks.segBase(b), to = blocks.segEnd(b);
   const a = e.min === -Infinity ? from : blocks.segLower(from, to, e.min, e.minOpen);
   const z = e.max === Infinity ? to : blocks.segLower(from, to, e.max, !e.maxOpen);
   if (z <= a) return 0;
