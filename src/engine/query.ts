@@ -581,7 +581,7 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
     }
   }
 
-  const bySearch = q.search ? searchQuery(st, q, matcher, bestCost) : undefined; // trigram candidates, when fewer
+  const bySearch = q.search ? searchQuery(st, q, matcher, bestCost) : undefined; // the word index's candidates, when fewer
   if (bySearch) return bySearch;
 
   if (best) {

@@ -939,20 +939,3 @@ export function searchQuery(st: CalendarState, q: EventQuery, matcher: Matcher, 
   if (!q.search || (q.search.include.length === 0 && q.search.exclude.length === 0)) return undefined;
   return searchIndexOf(st).query(st, q, matcher, driverCost);
 }
-
-// kept for callers that test membership of sorted row lists
-/** Rows in both sorted lists. */
-export function intersect(x: Int32Array, y: Int32Array): Int32Array {
-  const out = new Int32Array(Math.min(x.length, y.length));
-  let i = 0, j = 0, w = 0;
-  while (i < x.length && j < y.length) {
-    const a = x[i], b = y[j];
-    if (a === b) {
-      out[w++] = a;
-      i++;
-      j++;
-    } else if (a < b) i++;
-    else j++;
-  }
-  return out.subarray(0, w);
-}
