@@ -21,7 +21,7 @@ import { consume, geometricMean, heapUsedAfterGc, sink, timeCase, type Timing, t
 import { ArraysBaseline } from './baselines/arrays.ts';
 import { loadSqlite, SqliteBaseline } from './baselines/sqlite.ts';
 import { FloorBaseline } from './baselines/floor.ts';
-import { encodeChunks, readManifest, writeSnapshot } from '../src/store/snapshot.ts';
+import { encodeChunks, readManifest, writeSnapshot, type SnapshotManifest } from '../src/store/snapshot.ts';
 import type { EngineReport } from './engine-child.ts';
 import type { ListResult, SiteContext } from './baselines/semantics.ts';
 
@@ -67,11 +67,10 @@ const SITE: SiteContext = { now: NOW, perPage: 12, siteUrl: 'http://127.0.0.1:80
 const log = (s = '') => process.stdout.write(s + '\n');
 
 // ---- the engine, through its public embedding API ------------------------------------------
-interface EngineLike { snapshotChunks?(): Iterable<unknown> }
 interface CalendarLike {
   import(data: unknown): Promise<unknown>;
-  close?(): Promise<void>;
-  engine?: EngineLike;
+  close(): Promise<void>;
+  engine: { snapshotChunks(): Iterable<unknown> };
 }
 type OpenCalendar = (opts: { timezone: string; perPage: number; now: () => Date }) => Promise<CalendarLike>;
 
@@ -160,9 +159,10 @@ if (typeof openCalendar === 'string') {
 } else {
   const cacheDir = opt.cache ? engineCachePath(opt.cache) : undefined;
   const cached = cacheDir ? await readManifest(cacheDir).catch(() => undefined) : undefined;
-  let snapshotDir: string | undefined, temporary = false;
+  let snapshotDir: string, manifest: SnapshotManifest, temporary = false;
   if (cacheDir && cached) {
     snapshotDir = cacheDir;
+    manifest = cached;
     engineNote = `engine snapshot from the cache ${cacheDir} (import not measured)`;
   } else {
     h0 = heapUsedAfterGc();
@@ -173,37 +173,30 @@ if (typeof openCalendar === 'string') {
     engineLoadMs = performance.now() - t0;
     copy = null;
     engineBytes = (heapUsedAfterGc() - h0) / N;
-    const eng = cal.engine;
-    if (eng?.snapshotChunks) {
-      const dir = cacheDir ? `${cacheDir}.${process.pid}.tmp` : fs.mkdtempSync(path.join(os.tmpdir(), 'calendar-engine-bench-'));
-      fs.mkdirSync(dir, { recursive: true });
-      await writeSnapshot(dir, 0, encodeChunks(eng.snapshotChunks()));
-      if (cacheDir) {
-        fs.rmSync(cacheDir, { recursive: true, force: true }); // several runs may fill the same cache at once
-        fs.renameSync(dir, cacheDir);
-        snapshotDir = cacheDir;
-      } else {
-        snapshotDir = dir;
-        temporary = true;
-      }
+    const dir = cacheDir ? `${cacheDir}.${process.pid}.tmp` : fs.mkdtempSync(path.join(os.tmpdir(), 'calendar-engine-bench-'));
+    fs.mkdirSync(dir, { recursive: true });
+    manifest = await writeSnapshot(dir, 0, encodeChunks(cal.engine.snapshotChunks()));
+    if (cacheDir) {
+      fs.rmSync(cacheDir, { recursive: true, force: true }); // several runs may fill the same cache at once
+      fs.renameSync(dir, cacheDir);
+      snapshotDir = cacheDir;
     } else {
-      engineNote = 'engine has no snapshotChunks: it cannot be loaded in a process of its own, not timed';
+      snapshotDir = dir;
+      temporary = true;
     }
-    await cal.close?.();
+    await cal.close();
   }
-  if (snapshotDir) {
-    snapshotBytes = (await readManifest(snapshotDir))!.parts.reduce((n, p) => n + p.bytes, 0);
-    const child = spawnSync(process.execPath, ['--expose-gc', `--max-old-space-size=${Math.max(4096, Math.ceil(N / 250))}`, '--import', 'tsx',
-      fileURLToPath(new URL('./engine-child.ts', import.meta.url)), snapshotDir], {
-      encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['pipe', 'pipe', 'inherit'],
-      input: JSON.stringify({ queries, timing, perPage: SITE.perPage }),
-    });
-    if (temporary) fs.rmSync(snapshotDir, { recursive: true, force: true });
-    try {
-      engineReport = JSON.parse(child.stdout.trim().split('\n').pop() ?? '') as EngineReport;
-    } catch {
-      engineNote += `${engineNote ? '; ' : ''}the engine's process failed (exit ${child.status}); its errors are above`;
-    }
+  snapshotBytes = manifest.parts.reduce((n, p) => n + p.bytes, 0);
+  const child = spawnSync(process.execPath, ['--expose-gc', `--max-old-space-size=${Math.max(4096, Math.ceil(N / 250))}`, '--import', 'tsx',
+    fileURLToPath(new URL('./engine-child.ts', import.meta.url)), snapshotDir], {
+    encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['pipe', 'pipe', 'inherit'],
+    input: JSON.stringify({ queries, timing, perPage: SITE.perPage }),
+  });
+  if (temporary) fs.rmSync(snapshotDir, { recursive: true, force: true });
+  try {
+    engineReport = JSON.parse(child.stdout.trim().split('\n').pop() ?? '') as EngineReport;
+  } catch {
+    engineNote += `${engineNote ? '; ' : ''}the engine's process failed (exit ${child.status}); its errors are above`;
   }
 }
 
