@@ -77,19 +77,8 @@ export function encodeChunks(chunks: Iterable<unknown>): string[] {
  * at a time and yields to the event loop in between, so commits keep flowing. Drops each chunk
  * reference once encoded, so its memory can go.
  */
-export async function encodeChunksSliced(chunks: unknown[]): Promise<string[]> {
-  const lines: string[] = [];
-  let sliceStart = performance.now();
-  for (let i = 0; i < chunks.length; i++) {
-    const line = chunkLine(chunks[i], i);
-    chunks[i] = undefined;
-    lines.push(line);
-    if (performance.now() - sliceStart > 10) {
-      await new Promise((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
-  }
-  return lines;
+export function encodeChunksSliced(chunks: unknown[]): Promise<string[]> {
+  return encodeInSlices(draining(chunks));
 }
 
 /**
@@ -99,8 +88,22 @@ export async function encodeChunksSliced(chunks: unknown[]): Promise<string[]> {
  * flowing while the snapshot is encoded.
  */
 export async function encodeDetachedChunks(chunks: Iterable<unknown>): Promise<string[]> {
-  const lines: string[] = [];
   await new Promise((resolve) => setImmediate(resolve)); // writers first: the capture is all the point needs
+  return encodeInSlices(chunks);
+}
+
+/** The chunks one by one, each array slot cleared once handed out. */
+function* draining(chunks: unknown[]): Generator<unknown> {
+  for (let i = 0; i < chunks.length; i++) {
+    const chunk = chunks[i];
+    chunks[i] = undefined;
+    yield chunk;
+  }
+}
+
+/** encodeChunks, yielding to the event loop whenever 10 ms have passed since the last yield. */
+async function encodeInSlices(chunks: Iterable<unknown>): Promise<string[]> {
+  const lines: string[] = [];
   let sliceStart = performance.now();
   for (const chunk of chunks) {
     lines.push(chunkLine(chunk, lines.length));
