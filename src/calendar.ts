@@ -10,6 +10,7 @@ import { isValidTimezone } from './api/dates.ts';
 import { CalendarError, fail } from './api/errors.ts';
 import { prepareImport, type ImportData, type ImportProgress, type ImportSummary } from './api/import.ts';
 import { createSite } from './api/represent.ts';
+import { DEFAULT_CACHE_BYTES, Renderer } from './api/render.ts';
 import type { AsArg, Page, Params, RestCall, RestResult, Resource, SiteConfig } from './api/types.ts';
 import { UserRegistry } from './api/users.ts';
 import { openStore, type Store } from './store/store.ts';
@@ -31,6 +32,11 @@ export interface CalendarOptions {
   users?: UserRegistry;
   /** journal size that triggers an automatic compaction (bytes) */
   compactBytes?: number;
+  /**
+   * byte budget of the cache of rendered representations (JSON texts and object templates of
+   * events, venues, organizers, terms), least recently used evicted first; default 64 MiB, 0 = none
+   */
+  cacheBytes?: number;
 }
 
 type Item = Record<string, unknown>;
@@ -39,14 +45,14 @@ type Item = Record<string, unknown>;
 export class ResourceApi {
   constructor(private readonly cal: Calendar, private readonly resource: Resource) {}
 
+  /** A page of REST representations as fresh plain objects (yours to keep and change). */
   async list(query: Params = {}, as?: AsArg): Promise<Page<Item>> {
-    const res = await this.call('list', undefined, query, as);
-    const body = JSON.parse(res.body) as Record<string, unknown>;
-    return { items: body[this.resource] as Item[], total: body.total as number, totalPages: body.total_pages as number };
+    return this.cal.read(this.callOf('list', undefined, query, as)) as Page<Item>;
   }
 
+  /** One REST representation (as a single GET gives it) as a fresh plain object. */
   async get(idOrSlug: number | string, as?: AsArg): Promise<Item> {
-    return JSON.parse((await this.call('get', idOrSlug, {}, as)).body) as Item;
+    return this.cal.read(this.callOf('get', idOrSlug, {}, as)) as Item;
   }
 
   async create(fields: Params, as?: AsArg): Promise<Item> {
@@ -62,9 +68,13 @@ export class ResourceApi {
   }
 
   private call(action: RestCall['action'], idOrSlug: number | string | undefined, params: Params, as: AsArg): Promise<RestResult> {
+    return this.cal.rest(this.callOf(action, idOrSlug, params, as));
+  }
+
+  private callOf(action: RestCall['action'], idOrSlug: number | string | undefined, params: Params, as: AsArg): RestCall {
     const actor = resolveActor(as, this.cal.users);
     const target = idOrSlug === undefined ? undefined : targetOf(idOrSlug);
-    return this.cal.rest({ resource: this.resource, action, target, params: params ?? {}, actor });
+    return { resource: this.resource, action, target, params: params ?? {}, actor };
   }
 }
 
@@ -75,6 +85,8 @@ export class Calendar {
   readonly categories: ResourceApi;
   readonly tags: ResourceApi;
   private readonly collections: Collections;
+  /** the cache of rendered representations (its stats() say how full it is) */
+  readonly render: Renderer;
   private broken: Error | undefined;
   private closed = false;
 
@@ -83,8 +95,11 @@ export class Calendar {
     readonly site: SiteConfig,
     readonly users: UserRegistry,
     private readonly store: Store | undefined,
+    cacheBytes = DEFAULT_CACHE_BYTES,
   ) {
-    const core: Core = { engine, site: createSite(site), users, commit: (ops) => this.commit(ops) };
+    const siteInfo = createSite(site);
+    this.render = new Renderer(siteInfo, engine, cacheBytes);
+    const core: Core = { engine, site: siteInfo, render: this.render, users, commit: (ops) => this.commit(ops) };
     this.collections = new Collections(core);
     this.events = new ResourceApi(this, 'events');
     this.venues = new ResourceApi(this, 'venues');
@@ -99,11 +114,16 @@ export class Calendar {
     return this.collections.rest(call);
   }
 
+  /** list/get as fresh objects (the embedding API's read path); throws CalendarError. */
+  read(call: RestCall): Page<Item> | Item {
+    if (this.closed) throw new CalendarError('calendar_closed', 503, 'The calendar is closed.');
+    return this.collections.read(call);
+  }
+
   /** Apply in one tick, then wait for durability. A failed journal write stops further writes. */
   private commit(ops: Op[]): Promise<void> {
     if (this.broken) throw fail('internal_error');
     this.engine.apply(ops);
-    this.collections.core.site.epoch++;
     if (!this.store) return Promise.resolve();
     return this.store.commit(ops).then(
       () => undefined,
@@ -120,7 +140,6 @@ export class Calendar {
     const core = this.collections.core;
     const set = prepareImport(core, data, onProgress);
     this.engine.bulkLoad(set);
-    core.site.epoch++;
     if (this.store) await this.store.compact();
     return {
       events: set.events.length, venues: set.venues.length, organizers: set.organizers.length,
@@ -155,6 +174,8 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   const timezone = opts.timezone ?? 'UTC';
   if (!isValidTimezone(timezone)) throw new CalendarError('invalid_option', 400, `Unknown time zone: ${timezone}`);
   const perPage = opts.perPage ?? 12;
+  const cacheBytes = opts.cacheBytes ?? DEFAULT_CACHE_BYTES;
+  if (!(Number.isFinite(cacheBytes) && cacheBytes >= 0)) throw new CalendarError('invalid_option', 400, `cacheBytes must be a number of bytes >= 0, got ${cacheBytes}`);
   if (!Number.isInteger(perPage) || perPage < 1) throw new CalendarError('invalid_option', 400, `perPage must be a positive integer, got ${perPage}`);
   const restPrefix = '/' + (opts.restPrefix ?? '/wp-json').replace(/^\/+|\/+$/g, '');
   const site: SiteConfig = {
@@ -176,5 +197,5 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
     // the snapshot load left the block statistics and the search index to be built: now, between requests
     engine.warmInBackground();
   }
-  return new Calendar(engine, site, users, store);
+  return new Calendar(engine, site, users, store, cacheBytes);
 }

@@ -13,12 +13,12 @@ import { stageEvent } from './events-write.ts';
 import { listLinked } from './linked-list.ts';
 import { checkGeoPair, stageLinked } from './linked-write.ts';
 import { Problems, asString, has } from './params.ts';
-import {
-  eventJson, eventSingleObject, organizerJson, organizerObject, termJson, termObject, toJson, venueJson, venueObject,
-} from './represent.ts';
+import { eventSingleObject, organizerObject, termObject, toJson, venueObject } from './represent.ts';
 import { listTerms } from './terms-list.ts';
 import { stageTerm } from './terms-write.ts';
-import type { Params, RestCall, RestResult } from './types.ts';
+import type { Page, Params, RestCall, RestResult } from './types.ts';
+
+type Item = Record<string, unknown>;
 
 const JSON_HEADERS: Record<string, string> = {};
 
@@ -69,17 +69,50 @@ export class Collections {
     return result;
   }
 
+  /**
+   * list and get as plain objects, for the embedding API: the same checks, errors and answers as
+   * rest(), built as fresh objects from the rendered pieces, never through JSON text.
+   */
+  read(call: RestCall): Page<Item> | Item {
+    const { render } = this.core;
+    const list = call.action === 'list';
+    if (!list && call.action !== 'get') throw new Error(`read: expected a list or get call, got ${call.action}`);
+    switch (call.resource) {
+      case 'events': {
+        if (!list) return this.eventSingle(call);
+        const { plan, rows, total } = this.eventList(call);
+        const items: Item[] = new Array(rows.length);
+        for (let i = 0; i < rows.length; i++) items[i] = render.eventObject(rows[i]);
+        return page(items, total, plan.paging.perPage);
+      }
+      case 'venues':
+      case 'organizers': {
+        const kind = call.resource === 'venues' ? 'venue' : 'organizer';
+        if (!list) return this.linkedSingle(kind, call);
+        const res = this.linkedList(kind, call);
+        return page(res.records.map((r) => render.linkedCopy(r, kind)), res.total, res.paging.perPage);
+      }
+      case 'categories':
+      case 'tags': {
+        const taxonomy = call.resource === 'tags' ? 'post_tag' : 'tribe_events_cat';
+        if (!list) return render.termCopy(this.termTarget(taxonomy, call));
+        const res = listTerms(this.core, taxonomy, call.params);
+        return page(res.terms.map((t) => render.termCopy(t)), res.total, res.paging.perPage);
+      }
+    }
+    throw fail('rest_no_route');
+  }
+
   // ---- events ------------------------------------------------------------------------
 
   private async events(call: RestCall): Promise<RestResult> {
     const { core } = this;
     const engine = core.engine;
     const { params, actor } = call;
+    const render = core.render;
     if (call.action === 'list') {
-      const plan = planEventList(core, params, actor);
-      const { rows, total } = engine.query(plan.query);
-      if (plan.paging.page > 1 && rows.length === 0) throw fail('event-archive-page-not-found');
-      const items = rows.map((row) => eventJson(core.site, engine, row));
+      const { plan, rows, total } = this.eventList(call);
+      const items = rows.map((row) => render.eventJson(row));
       const body = archiveEnvelope('events', core.site.archiveText.events, items, total, plan.paging, plan.urlArgs);
       return ok(200, body, totals(total, plan.paging.perPage));
     }
@@ -90,28 +123,42 @@ export class Collections {
       const rec = stageEvent(tx, params, undefined, problems);
       if (!rec) throw invalidParams(problems.reasons);
       if (!canEditPosts(actor)) throw forbidden(actor);
-      return this.write(tx, () => ok(201, eventJson(core.site, engine, engine.eventRow(rec.id))));
+      return this.write(tx, () => ok(201, render.eventJson(engine.eventRow(rec.id))));
     }
+    if (call.action === 'get') return ok(200, toJson(this.eventSingle(call)));
     const existing = this.eventTarget(call);
-    if (call.action === 'get') {
-      if (existing.status === 'trash') throw fail('event-no-longer-available');
-      if (!canReadPost(actor, existing)) throw fail('event-not-accessible');
-      return ok(200, toJson(eventSingleObject(core.site, engine, engine.eventRow(existing.id))));
-    }
     if (call.action === 'update') {
       const tx = new Tx(core, actor);
       const problems = new Problems();
       const rec = stageEvent(tx, params, existing, problems);
       if (!rec) throw invalidParams(problems.reasons);
       if (!canEditPost(actor, existing)) throw forbidden(actor);
-      return this.write(tx, () => ok(200, eventJson(core.site, engine, engine.eventRow(rec.id))));
+      return this.write(tx, () => ok(200, render.eventJson(engine.eventRow(rec.id))));
     }
     // delete: moves to trash; a second delete is 410
     if (!canDeletePost(actor, existing)) throw forbidden(actor);
     if (existing.status === 'trash') throw fail('event-is-in-trash', [existing.id]);
     const tx = new Tx(core, actor);
     tx.ops.push({ t: 'event', a: 'delete', id: existing.id, modified: tx.stamps.local, modifiedUtc: tx.stamps.utc });
-    return this.write(tx, () => ok(200, eventJson(core.site, engine, engine.eventRow(existing.id))));
+    return this.write(tx, () => ok(200, render.eventJson(engine.eventRow(existing.id))));
+  }
+
+  /** A list call's plan and its page of rows (404 past the last page). */
+  private eventList(call: RestCall): { plan: ReturnType<typeof planEventList>; rows: number[]; total: number } {
+    const plan = planEventList(this.core, call.params, call.actor);
+    const { rows, total } = this.core.engine.query(plan.query);
+    if (plan.paging.page > 1 && rows.length === 0) throw fail('event-archive-page-not-found');
+    return { plan, rows, total };
+  }
+
+  /** The single-GET representation of a readable event, as a fresh object. */
+  private eventSingle(call: RestCall): Item {
+    const existing = this.eventTarget(call);
+    if (existing.status === 'trash') throw fail('event-no-longer-available');
+    if (!canReadPost(call.actor, existing)) throw fail('event-not-accessible');
+    const engine = this.core.engine;
+    const row = engine.eventRow(existing.id);
+    return eventSingleObject(this.core.site, engine, row, this.core.render.eventObject(row));
   }
 
   /** Resolve /events/{id} or /events/by-slug/{slug} with the real service's errors. */
@@ -142,14 +189,10 @@ export class Collections {
     const plural = kind === 'venue' ? 'venues' : 'organizers';
     const json = (id: number): string => {
       const rec = kind === 'venue' ? engine.venue(id) : engine.organizer(id);
-      return kind === 'venue' ? venueJson(core.site, engine, rec as VenueRecord) : organizerJson(core.site, engine, rec as OrganizerRecord);
+      return kind === 'venue' ? core.render.venueJson(rec as VenueRecord) : core.render.organizerJson(rec as OrganizerRecord);
     };
     if (call.action === 'list') {
-      if (has(params, 'search') && typeof params.search === 'object') throw invalidParams({ search: 'Invalid parameter.' });
-      const res = listLinked(core, kind, params, actor);
-      if (res.paging.page > 1 && res.records.length === 0) {
-        throw fail(kind === 'venue' ? 'venue-archive-page-not-found' : 'organizer-archive-page-not-found');
-      }
+      const res = this.linkedList(kind, call);
       const items = res.records.map((r) => json(r.id));
       const body = archiveEnvelope(plural, core.site.archiveText[plural], items, res.total, res.paging, res.urlArgs);
       return ok(200, body, totals(res.total, res.paging.perPage));
@@ -164,14 +207,8 @@ export class Collections {
       if (!canEditPosts(actor)) throw forbidden(actor);
       return this.write(tx, () => ok(201, json(staged.rec.id)));
     }
+    if (call.action === 'get') return ok(200, toJson(this.linkedSingle(kind, call)));
     const existing = this.linkedTarget(kind, call);
-    if (call.action === 'get') {
-      if (!canReadPost(actor, existing)) throw fail(kind === 'venue' ? 'venue-not-accessible' : 'organizer-not-accessible');
-      const obj = kind === 'venue'
-        ? venueObject(core.site, engine, existing as VenueRecord, true)
-        : organizerObject(core.site, engine, existing as OrganizerRecord, true);
-      return ok(200, toJson(obj));
-    }
     if (call.action === 'update') {
       const tx = new Tx(core, actor);
       const problems = new Problems();
@@ -186,6 +223,26 @@ export class Collections {
     const tx = new Tx(core, actor);
     tx.ops.push({ t: kind, a: 'delete', id: existing.id, modified: tx.stamps.local, modifiedUtc: tx.stamps.utc });
     return this.write(tx, () => ok(200, json(existing.id)));
+  }
+
+  private linkedList(kind: 'venue' | 'organizer', call: RestCall): ReturnType<typeof listLinked> {
+    const { params } = call;
+    if (has(params, 'search') && typeof params.search === 'object') throw invalidParams({ search: 'Invalid parameter.' });
+    const res = listLinked(this.core, kind, params, call.actor);
+    if (res.paging.page > 1 && res.records.length === 0) {
+      throw fail(kind === 'venue' ? 'venue-archive-page-not-found' : 'organizer-archive-page-not-found');
+    }
+    return res;
+  }
+
+  /** The single-GET representation of a readable venue/organizer (with json_ld), a fresh object. */
+  private linkedSingle(kind: 'venue' | 'organizer', call: RestCall): Item {
+    const existing = this.linkedTarget(kind, call);
+    if (!canReadPost(call.actor, existing)) throw fail(kind === 'venue' ? 'venue-not-accessible' : 'organizer-not-accessible');
+    const { site, engine } = this.core;
+    return kind === 'venue'
+      ? venueObject(site, engine, existing as VenueRecord, true)
+      : organizerObject(site, engine, existing as OrganizerRecord, true);
   }
 
   private linkedTarget(kind: 'venue' | 'organizer', call: RestCall): VenueRecord | OrganizerRecord {
@@ -216,7 +273,7 @@ export class Collections {
     };
     if (call.action === 'list') {
       const res = listTerms(core, taxonomy, params);
-      const items = res.terms.map((t) => termJson(core.site, engine, t));
+      const items = res.terms.map((t) => core.render.termJson(t));
       const body = termEnvelope(plural, `${core.site.root}${plural}/`, items, res.total, res.paging);
       return ok(200, body, totals(res.total, res.paging.perPage));
     }
@@ -226,16 +283,16 @@ export class Collections {
       const problems = new Problems();
       const rec = stageTerm(tx, taxonomy, params, undefined, problems, authorize);
       if (!rec) throw invalidParams(problems.reasons);
-      return this.write(tx, () => ok(201, termJson(core.site, engine, engine.term(rec.id)!)));
+      return this.write(tx, () => ok(201, core.render.termJson(engine.term(rec.id)!)));
     }
     const existing = this.termTarget(taxonomy, call);
-    if (call.action === 'get') return ok(200, termJson(core.site, engine, existing));
+    if (call.action === 'get') return ok(200, core.render.termJson(existing));
     if (call.action === 'update') {
       const tx = new Tx(core, actor);
       const problems = new Problems();
       const rec = stageTerm(tx, taxonomy, params, existing, problems, authorize);
       if (!rec) throw invalidParams(problems.reasons);
-      return this.write(tx, () => ok(200, termJson(core.site, engine, engine.term(rec.id)!)));
+      return this.write(tx, () => ok(200, core.render.termJson(engine.term(rec.id)!)));
     }
     authorize();
     const before = toJson(termObject(core.site, engine, existing));
@@ -253,6 +310,10 @@ export class Collections {
   }
 }
 
+
+function page(items: Item[], total: number, perPage: number): Page<Item> {
+  return { items, total, totalPages: total === 0 ? 0 : Math.ceil(total / perPage) };
+}
 
 /** `idOrSlug` of the embedding API → a REST target. */
 export function targetOf(idOrSlug: number | string): { id: number } | { slug: string } {

@@ -6,12 +6,15 @@ import type { EngineApi } from '../engine/engine-api.ts';
 import { naiveToString } from '../engine/naive-time.ts';
 import type { Op, OrganizerRecord, TermRecord, VenueRecord, AttachmentRecord, Taxonomy } from '../engine/records.ts';
 import { epochToZoned } from './dates.ts';
+import type { Renderer } from './render.ts';
 import type { Site } from './represent.ts';
 import type { Actor, UserDirectory } from './types.ts';
 
 export interface Core {
   engine: EngineApi;
   site: Site;
+  /** rendered representations, cached under a byte budget */
+  render: Renderer;
   users: UserDirectory | undefined;
   /** Apply the ops to memory now (one tick, all together) and resolve once they are durable. */
   commit(ops: Op[]): Promise<void>;

@@ -1,13 +1,12 @@
-// Records → REST representations (spec/representation.md), with per-record JSON caches.
-// An event's JSON is its cached "head" (every field up to `featured`) joined with the cached
-// JSON of its terms, venue and organizers, so a venue or term change shows inside every event
-// without re-rendering them. The engine clears cache entries whenever what they show changes.
+// Records → REST representations (spec/representation.md): the site, JSON text as WordPress
+// writes it, venue, organizer and term objects, and the single-GET extras (JSON-LD). An event's
+// own fields are read from the columns by event-head.ts; render.ts caches and joins the pieces.
 
 import { escapeNonAscii } from '../ascii-json.ts';
 import type { EngineApi } from '../engine/engine-api.ts';
 import { naiveFromString } from '../engine/naive-time.ts';
 import type { AttachmentRecord, EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../engine/records.ts';
-import { costValues, formatCost } from './cost.ts';
+import { costValues } from './cost.ts';
 import { displayContent, displayExcerpt, displayTitle, escapeUrl } from './text.ts';
 import type { SiteConfig } from './types.ts';
 
@@ -20,12 +19,6 @@ export interface Site {
   origin: string;
   /** the archive URLs ({root}events/ …) as JSON text without quotes, for list envelopes */
   archiveText: { events: string; venues: string; organizers: string };
-  /**
-   * Bumped by every write. An event's fully joined JSON is cached with the epoch it was built
-   * at: a write may change a venue, organizer, term or term count shown inside any event, so a
-   * joined string from an older epoch is re-joined from the (still cached) pieces on next use.
-   */
-  epoch: number;
 }
 
 export function createSite(config: SiteConfig): Site {
@@ -34,25 +27,9 @@ export function createSite(config: SiteConfig): Site {
   const root = `${config.siteUrl}${config.restPrefix}/tribe/events/v1/`;
   const text = (plural: string) => jsonText(root + plural + '/');
   return {
-    config, root, origin: url.host + path, epoch: 0,
+    config, root, origin: url.host + path,
     archiveText: { events: text('events'), venues: text('venues'), organizers: text('organizers') },
   };
-}
-
-interface EventCacheEntry {
-  head: string;
-  /** the whole joined JSON, valid while `epoch` equals site.epoch */
-  full: string | undefined;
-  epoch: number;
-  categoryIds: number[];
-  tagIds: number[];
-  venueIds: number[];
-  organizerIds: number[];
-}
-
-interface TermCacheEntry {
-  embedded?: string;
-  standalone?: string;
 }
 
 const DRAFTISH = new Set(['draft', 'pending', 'future', 'auto-draft']);
@@ -84,13 +61,6 @@ export function jsonText(s: string): string {
  */
 function oneByte(ascii: string): string {
   return Buffer.from(ascii, 'latin1').toString('latin1');
-}
-
-export function details(ymdHis: string): Record<string, string> {
-  return {
-    year: ymdHis.slice(0, 4), month: ymdHis.slice(5, 7), day: ymdHis.slice(8, 10),
-    hour: ymdHis.slice(11, 13), minutes: ymdHis.slice(14, 16), seconds: ymdHis.slice(17, 19),
-  };
 }
 
 function globalIds(site: Site, id: number, lineage: string[] | undefined): [string, string[]] {
@@ -164,22 +134,6 @@ export function organizerObject(site: Site, engine: EngineApi, o: OrganizerRecor
   });
 }
 
-function cachedPostJson(engine: EngineApi, id: number, build: () => Record<string, unknown>): string {
-  const hit = engine.postCache.get(id);
-  if (typeof hit === 'string') return hit;
-  const json = toJson(build());
-  engine.postCache.set(id, json);
-  return json;
-}
-
-export function venueJson(site: Site, engine: EngineApi, v: VenueRecord): string {
-  return cachedPostJson(engine, v.id, () => venueObject(site, engine, v));
-}
-
-export function organizerJson(site: Site, engine: EngineApi, o: OrganizerRecord): string {
-  return cachedPostJson(engine, o.id, () => organizerObject(site, engine, o));
-}
-
 // ---- terms ---------------------------------------------------------------------------
 
 function termCollection(site: Site, t: TermRecord): string {
@@ -226,112 +180,11 @@ export function termObject(site: Site, engine: EngineApi, t: TermRecord): Record
   return obj;
 }
 
-function termCacheEntry(engine: EngineApi, id: number): TermCacheEntry {
-  let entry = engine.termCache.get(id) as TermCacheEntry | undefined;
-  if (!entry) {
-    entry = {};
-    engine.termCache.set(id, entry);
-  }
-  return entry;
-}
+// ---- single reads -----------------------------------------------------------------------
 
-export function termEmbeddedJson(site: Site, engine: EngineApi, t: TermRecord): string {
-  const entry = termCacheEntry(engine, t.id);
-  return (entry.embedded ??= toJson(termEmbeddedObject(site, engine, t)));
-}
-
-export function termJson(site: Site, engine: EngineApi, t: TermRecord): string {
-  const entry = termCacheEntry(engine, t.id);
-  return (entry.standalone ??= toJson(termObject(site, engine, t)));
-}
-
-// ---- events --------------------------------------------------------------------------
-
-function byName(engine: EngineApi, ids: number[]): number[] {
-  const terms = ids.map((id) => engine.term(id)).filter((t): t is TermRecord => t !== undefined);
-  terms.sort((a, b) => {
-    const x = a.name.toLowerCase(), y = b.name.toLowerCase();
-    return x < y ? -1 : x > y ? 1 : a.id - b.id;
-  });
-  return terms.map((t) => t.id);
-}
-
-/** Every event field up to and including `featured`, in the emitted order. */
-export function eventHeadObject(site: Site, engine: EngineApi, e: EventRecord): Record<string, unknown> {
-  const [globalId, lineage] = globalIds(site, e.id, e.lineage);
-  const url = eventUrl(site, e);
-  const image = imageObject(engine.attachment(e.imageId));
-  return {
-    id: e.id, global_id: globalId, global_id_lineage: lineage, author: String(e.authorId), status: e.status,
-    date: e.date, date_utc: e.dateUtc, modified: e.modified, modified_utc: e.modifiedUtc,
-    url, rest_url: `${site.root}events/${e.id}`,
-    title: displayTitle(e.title), description: displayContent(e.description), excerpt: displayExcerpt(e.excerpt),
-    slug: e.slug, image: image ?? false, all_day: e.allDay,
-    start_date: e.startLocal, start_date_details: details(e.startLocal),
-    end_date: e.endLocal, end_date_details: details(e.endLocal),
-    utc_start_date: e.startUtc, utc_start_date_details: details(e.startUtc),
-    utc_end_date: e.endUtc, utc_end_date_details: details(e.endUtc),
-    timezone: e.timezone, timezone_abbr: e.timezoneAbbr,
-    cost: formatCost(e.costs, e.currencySymbol, e.currencyPosition),
-    cost_details: {
-      currency_symbol: e.currencySymbol, currency_code: e.currencyCode,
-      currency_position: e.currencyPosition, values: costValues(e.costs),
-    },
-    website: e.website === null ? url : escapeUrl(e.website),
-    show_map: e.showMap, show_map_link: e.showMapLink, hide_from_listings: e.hideFromListings,
-    sticky: e.sticky, featured: e.featured,
-  };
-}
-
-function eventEntry(site: Site, engine: EngineApi, row: number): EventCacheEntry {
-  const hit = engine.eventCache[row] as EventCacheEntry | undefined;
-  if (hit) return hit;
-  const e = engine.eventRecord(row);
-  const head = toJson(eventHeadObject(site, engine, e));
-  const entry: EventCacheEntry = {
-    head: head.slice(0, -1), full: undefined, epoch: -1,
-    categoryIds: byName(engine, e.categoryIds), tagIds: byName(engine, e.tagIds),
-    venueIds: e.venueIds.slice(), organizerIds: e.organizerIds.slice(),
-  };
-  engine.eventCache[row] = entry;
-  return entry;
-}
-
-/** The list/create/update/delete representation of an event row, as JSON text. */
-export function eventJson(site: Site, engine: EngineApi, row: number): string {
-  const entry = eventEntry(site, engine, row);
-  if (entry.epoch === site.epoch && entry.full !== undefined) return entry.full;
-  const parts: string[] = [entry.head, ',"categories":[', joinTerms(site, engine, entry.categoryIds), '],"tags":[', joinTerms(site, engine, entry.tagIds), '],"venue":'];
-  const venues: string[] = [];
-  for (const id of entry.venueIds) {
-    const v = engine.venue(id);
-    if (v) venues.push(venueJson(site, engine, v));
-  }
-  parts.push(venues.length === 1 ? venues[0] : '[' + venues.join(',') + ']', ',"organizer":[');
-  const orgs: string[] = [];
-  for (const id of entry.organizerIds) {
-    const o = engine.organizer(id);
-    if (o) orgs.push(organizerJson(site, engine, o));
-  }
-  parts.push(orgs.join(','), '],"custom_fields":[]}');
-  // one join builds a flat (sequential) string: later page joins copy it instead of walking a rope
-  entry.full = oneByte(parts.join(''));
-  entry.epoch = site.epoch;
-  return entry.full;
-}
-
-function joinTerms(site: Site, engine: EngineApi, ids: number[]): string {
-  const out: string[] = [];
-  for (const id of ids) {
-    const t = engine.term(id);
-    if (t) out.push(termEmbeddedJson(site, engine, t));
-  }
-  return out.join(',');
-}
-
-/** Single-GET representation: the event plus `json_ld`, embedded venue/organizers with their own. */
-export function eventSingleObject(site: Site, engine: EngineApi, row: number): Record<string, unknown> {
-  const obj = JSON.parse(eventJson(site, engine, row)) as Record<string, unknown>;
+/** Single-GET representation: the event's list object (fresh, changed in place) plus `json_ld`, embedded venue/organizers with their own. */
+export function eventSingleObject(site: Site, engine: EngineApi, row: number, listObject: Record<string, unknown>): Record<string, unknown> {
+  const obj = listObject;
   const e = engine.eventRecord(row);
   const venues = e.venueIds.map((id) => engine.venue(id)).filter((v): v is VenueRecord => v !== undefined);
   const orgs = e.organizerIds.map((id) => engine.organizer(id)).filter((o): o is OrganizerRecord => o !== undefined);

@@ -355,19 +355,31 @@ export function autop(html: string, br = true): string {
 }
 
 /** convert_chars(): lone '&' → &#038;, <br>/<hr> → self-closing form. */
-function convertChars(s: string): string {
+export function convertChars(s: string): string {
   return s.replace(/&([^#])(?![a-z1-4]{1,8};)/gi, '&#038;$1').replace(/<br>/g, '<br />').replace(/<hr>/g, '<hr />');
 }
 
+/**
+ * Text that none of the display filters changes: no character or sequence any rule of
+ * texturize, convert_chars or autop acts on (quotes, '&', tags, line breaks, dashes, '...',
+ * '(tm)', 9x9). For such text the filters reduce to trim (title) and `<p>…</p>` (content and
+ * excerpt), which is how most event text renders without a dozen regular-expression passes;
+ * the property test in test/api/text.test.ts checks the shortcut against the full filters.
+ */
+const FILTERED = /["'`&<>\r\n-]|\.\.\.|\(tm\)|\dx\d/i;
+
 /** the_title filter output: texturize + convert_chars + trim. */
 export function displayTitle(raw: string): string {
-  return convertChars(texturize(String(raw))).trim();
+  const s = String(raw);
+  if (!FILTERED.test(s)) return s.trim();
+  return convertChars(texturize(s)).trim();
 }
 
 /** the_content filter output: texturize + autop + trim ('' stays ''). */
 export function displayContent(raw: string): string {
   const s = String(raw);
   if (s.trim() === '') return '';
+  if (!FILTERED.test(s)) return plainParagraph(s);
   return autop(texturize(s)).trim();
 }
 
@@ -375,7 +387,13 @@ export function displayContent(raw: string): string {
 export function displayExcerpt(raw: string): string {
   const s = String(raw);
   if (s.trim() === '') return '';
+  if (!FILTERED.test(s)) return plainParagraph(s);
   return autop(convertChars(texturize(s))).trim();
+}
+
+/** autop of one line of unfiltered text: the line in a paragraph (its inner spaces kept, as autop keeps them). */
+function plainParagraph(s: string): string {
+  return '<p>' + s + '</p>';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -444,11 +462,15 @@ export function isValidUrl(s: string): boolean {
   }
 }
 
+/** An http(s) URL that esc_url leaves as it is (only characters it keeps; no '&', "'", space). */
+const PLAIN_URL = /^https?:\/\/[A-Za-z0-9\-._~\/:%?=#+@!$*,;]*$/;
+
 /**
  * esc_url() for output: spaces → %20, disallowed characters stripped, 'http://' prepended to scheme-less
  * host-like values, disallowed protocols → '', '&' → &#038; and "'" → &#039;.
  */
 export function escapeUrl(s: string): string {
+  if (PLAIN_URL.test(s)) return s;
   let url = String(s).trim();
   if (url === '') return '';
   url = url.replace(/ /g, '%20').replace(URL_STRIP, '');

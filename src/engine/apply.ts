@@ -1,5 +1,5 @@
 // applyOp: the only mutator, shared by live writes and journal replay. Each op keeps columns,
-// indexes, postings, term counts, the geo index and the representation caches in step.
+// indexes, postings, term counts and the geo index in step, and tells the hooks what changed.
 
 import { comboOf } from './block-stats.ts';
 import { checkEventRecord, toIds } from './event-table.ts';
@@ -55,7 +55,7 @@ export function putEvent(st: CalendarState, rec: EventRecord): void {
   searchRowWritten(st, row); // any column may have changed: start (list order), status, text
   st.countContribution(row, 1, deltas);
   st.applyCountDeltas(deltas);
-  st.eventCache[row] = undefined;
+  st.hooks.eventChanged(row);
 }
 
 function trashEvent(st: CalendarState, id: number, modified: string, modifiedUtc: string): void {
@@ -75,7 +75,7 @@ function trashEvent(st: CalendarState, id: number, modified: string, modifiedUtc
   t.modifiedUtc.set(row, modifiedUtc);
   st.ids.setEventSlug(row, oldSlug, t.slugs[row]);
   st.applyCountDeltas(deltas);
-  st.eventCache[row] = undefined;
+  st.hooks.eventChanged(row);
 }
 
 function putVenue(st: CalendarState, rec: VenueRecord): void {
@@ -83,8 +83,8 @@ function putVenue(st: CalendarState, rec: VenueRecord): void {
   const prev = st.entities.venues.get(rec.id);
   st.entities.venues.put({ ...rec });
   st.geo.markDirty();
-  st.postCache.delete(rec.id);
-  st.clearLinkedEvents(st.venuePostings, rec.id);
+  st.hooks.postChanged(rec.id);
+  st.embeddedChanged(st.venuePostings, rec.id);
   const had = !!prev && prev.geoLat !== null && prev.geoLng !== null;
   if (had !== (rec.geoLat !== null && rec.geoLng !== null)) updateCoordsFlags(st, st.venuePostings.get(rec.id)?.toArray() ?? []);
 }
@@ -101,14 +101,14 @@ function updateCoordsFlags(st: CalendarState, rows: readonly number[]): void {
 function putOrganizer(st: CalendarState, rec: OrganizerRecord): void {
   st.ids.setPost(rec.id, 'organizer');
   st.entities.organizers.put({ ...rec });
-  st.postCache.delete(rec.id);
-  st.clearLinkedEvents(st.organizerPostings, rec.id);
+  st.hooks.postChanged(rec.id);
+  st.embeddedChanged(st.organizerPostings, rec.id);
 }
 
 function putAttachment(st: CalendarState, rec: AttachmentRecord): void {
   st.ids.setPost(rec.id, 'attachment');
   st.entities.putAttachment({ ...rec });
-  st.postCache.delete(rec.id);
+  st.hooks.postChanged(rec.id);
 }
 
 function putTerm(st: CalendarState, rec: TermRecord): void {
@@ -117,9 +117,9 @@ function putTerm(st: CalendarState, rec: TermRecord): void {
   // a new parent changes which closure lists hold the term's events
   if ((st.entities.terms.get(rec.id)?.parent ?? 0) !== rec.parent) st.closureDirty = true;
   st.entities.putTerm({ ...rec });
-  st.termCache.delete(rec.id);
-  st.clearLinkedEvents(st.categoryPostings, rec.id);
-  st.clearLinkedEvents(st.tagPostings, rec.id);
+  st.hooks.termChanged(rec.id);
+  st.embeddedChanged(st.categoryPostings, rec.id);
+  st.embeddedChanged(st.tagPostings, rec.id);
 }
 
 /** Trash a venue/organizer and unlink it from every event (through its posting list). */
@@ -128,7 +128,7 @@ function trashLinkedPost(st: CalendarState, kind: 'venue' | 'organizer', id: num
   const prev = table.get(id);
   if (!prev) throw new Error(`${kind} delete: expected an existing ${kind} id, got ${id}`);
   (table as { put(r: VenueRecord | OrganizerRecord): unknown }).put({ ...prev, status: 'trash', slug: trashedSlug(prev.slug), modified, modifiedUtc });
-  st.postCache.delete(id);
+  st.hooks.postChanged(id);
   if (kind === 'venue') st.geo.markDirty();
   const t = st.table;
   const rows = kind === 'venue' ? st.venuePostings.get(id)?.toArray() ?? [] : [];
@@ -148,8 +148,8 @@ function deleteTerm(st: CalendarState, id: number): void {
   for (const childId of st.entities.termChildren(id)) {
     const child = st.entities.terms.get(childId)!;
     st.entities.putTerm({ ...child, parent: term.parent });
-    st.termCache.delete(childId);
-    st.clearLinkedEvents(st.categoryPostings, childId);
+    st.hooks.termChanged(childId);
+    st.embeddedChanged(st.categoryPostings, childId);
   }
   const t = st.table;
   unlinkAll(st, st.categoryPostings, id, (row) => t.categoryIds[row], (row) => {
@@ -159,7 +159,7 @@ function deleteTerm(st: CalendarState, id: number): void {
     t.tagIds[row] = toIds(t.tagIds[row].filter((v) => v !== id));
   });
   st.termCounts.delete(id);
-  st.termCache.delete(id);
+  st.hooks.termChanged(id);
 }
 
 /** Every event in postings[id] drops that link (edit(row) rewrites its column, idsOf(row)
@@ -171,7 +171,7 @@ function unlinkAll(st: CalendarState, postings: Postings, id: number, idsOf: (ro
     const row = list.rows[i];
     st.dropPairsWith(postings, idsOf(row), id, row);
     edit(row);
-    st.eventCache[row] = undefined;
+    st.hooks.eventChanged(row);
   }
   postings.delete(id);
 }

@@ -5,6 +5,8 @@ import type {
   AttachmentRecord, EventRecord, Op, OrganizerRecord, PostKind, PostStatus, Taxonomy, TermRecord, VenueRecord,
 } from './records.ts';
 import type { EventQuery, QueryResult } from './types.ts';
+import type { EventTable } from './event-table.ts';
+import type { ChangeHooks } from './state.ts';
 
 /** Everything a bulk load brings; ids are kept. */
 export interface ImportSet {
@@ -73,14 +75,11 @@ export interface EngineApi {
   /** direct children of a category */
   termChildren(id: number): number[];
 
-  // ---- representation caches -----------------------------------------------------------
-  // api/represent.ts fills these; the engine clears an entry whenever what it shows changes:
-  //  - eventCache[row]: whenever that event's record changes (put, trash, a cascade unlink);
-  //  - postCache (venue/organizer/attachment by id): whenever that record changes;
-  //  - termCache (by term id): whenever the term changes or its count may have changed.
-  readonly eventCache: unknown[];
-  readonly postCache: Map<number, unknown>;
-  readonly termCache: Map<number, unknown>;
+  // ---- what renderers need -------------------------------------------------------------
+  /** The columns of every event row (read only): a renderer reads a row's fields from them without building a record. */
+  readonly eventTable: EventTable;
+  /** Install what hears of every change a rendered representation may depend on (see ChangeHooks). */
+  setHooks(hooks: ChangeHooks): void;
 
   // ---- snapshots -------------------------------------------------------------------------
   /** The whole state as JSON-able chunks (the first is a header with the id counters); columnar for events. */

@@ -10,23 +10,22 @@ import { POST_STATUSES } from './records.ts';
 import { runQuery } from './query.ts';
 import { rebuildSearchIndex, scheduleSearchIndexBuild } from './search-index.ts';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.ts';
-import { CalendarState } from './state.ts';
+import { CalendarState, type ChangeHooks } from './state.ts';
+import type { EventTable } from './event-table.ts';
 import type { EventQuery, QueryResult } from './types.ts';
 
 export class Engine implements EngineApi {
   /** internals, for tests and benches; api/ should stay on the EngineApi surface */
   readonly state = new CalendarState();
 
-  get eventCache(): unknown[] {
-    return this.state.eventCache;
+  /** The columns of every event row, for renderers that read a row's fields without building a record. Read only. */
+  get eventTable(): EventTable {
+    return this.state.table;
   }
 
-  get postCache(): Map<number, unknown> {
-    return this.state.postCache;
-  }
-
-  get termCache(): Map<number, unknown> {
-    return this.state.termCache;
+  /** Install what hears of every change a rendered representation may depend on (one set per engine). */
+  setHooks(hooks: ChangeHooks): void {
+    this.state.hooks = hooks;
   }
 
   // ---- writes ---------------------------------------------------------------------------
@@ -68,8 +67,8 @@ export class Engine implements EngineApi {
     const before = new Map(st.termCounts.entries());
     st.rebuildIndexes();
     rebuildSearchIndex(st);
-    for (const [id, n] of st.termCounts.entries()) if (before.get(id) !== n) st.termCache.delete(id);
-    for (const [id, n] of before) if (st.termCounts.get(id) !== n) st.termCache.delete(id);
+    for (const [id, n] of st.termCounts.entries()) if (before.get(id) !== n) st.hooks.termCountChanged(id);
+    for (const [id, n] of before) if (st.termCounts.get(id) === undefined && n !== 0) st.hooks.termCountChanged(id);
   }
 
   allocPostId(): number {

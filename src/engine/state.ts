@@ -1,6 +1,6 @@
 // Everything the engine holds, and the index upkeep that every mutator shares: the main
 // (start, id) index, posting lists per category/tag/venue/organizer/parent, term counts,
-// the venue geo index, and the representation caches.
+// the venue geo index, and the hooks that tell a representation cache what changed.
 
 import { BitSet } from './bitset.ts';
 import { IdMap } from './columns.ts';
@@ -12,6 +12,28 @@ import { IdRegistry } from './ids.ts';
 import { PostingList, SortedIndex } from './sorted-index.ts';
 
 export type Postings = IdMap<PostingList>;
+
+/**
+ * What a cache of rendered representations needs to hear from the engine. Each call names the
+ * narrowest thing that changed, so a cache drops only what shows it.
+ */
+export interface ChangeHooks {
+  /** the event's own stored fields changed (a write, a trash, a link removed by a cascade) */
+  eventChanged(row: number): void;
+  /** a record the event embeds changed (its venue, an organizer, a term's name or place; not a count) */
+  embeddedChanged(row: number): void;
+  /** a venue, organizer or attachment changed */
+  postChanged(id: number): void;
+  /** a term changed (name, slug, description, parent) or was deleted */
+  termChanged(id: number): void;
+  /** the number of published events carrying the term changed */
+  termCountChanged(id: number): void;
+}
+
+const nothing = (): void => undefined;
+export const NO_HOOKS: ChangeHooks = {
+  eventChanged: nothing, embeddedChanged: nothing, postChanged: nothing, termChanged: nothing, termCountChanged: nothing,
+};
 
 export class CalendarState {
   readonly table = new EventTable();
@@ -37,9 +59,8 @@ export class CalendarState {
    *  indexRow/unindexRow/setRowCombo; dirty after a rebuild */
   readonly blocks = new BlockStats(true);
 
-  readonly eventCache: unknown[] = [];
-  readonly postCache = new Map<number, unknown>();
-  readonly termCache = new Map<number, unknown>();
+  /** told of every change a rendered representation may depend on (api/ installs its cache's) */
+  hooks: ChangeHooks = NO_HOOKS;
 
   /** Calls fn(postings, id, multi) for every distinct link of the row, reading the current
    *  columns; multi = the row carries two or more distinct ids of that kind. */
@@ -264,7 +285,7 @@ export class CalendarState {
     eachDistinct(t.tagIds[row], add);
   }
 
-  /** Apply count changes; terms whose count changed lose their cached representation. */
+  /** Apply count changes; the hooks hear of each term whose count changed. */
   applyCountDeltas(deltas: Map<number, number>): void {
     for (const [id, d] of deltas) {
       if (d === 0) continue;
@@ -272,15 +293,15 @@ export class CalendarState {
       if (n < 0) throw new Error(`term ${id}: expected a count >= 0, got ${n}`);
       if (n === 0) this.termCounts.delete(id);
       else this.termCounts.set(id, n);
-      this.termCache.delete(id);
+      this.hooks.termCountChanged(id);
     }
   }
 
-  /** Drop cached representations of every event linked through `postings` to `id`. */
-  clearLinkedEvents(postings: Postings, id: number): void {
+  /** Tell the hooks that every event linked through `postings` to `id` embeds something that changed. */
+  embeddedChanged(postings: Postings, id: number): void {
     const list = postings.get(id);
     if (!list) return;
-    for (let i = 0; i < list.count; i++) this.eventCache[list.rows[i]] = undefined;
+    for (let i = 0; i < list.count; i++) this.hooks.embeddedChanged(list.rows[i]);
   }
 
   /** The main index's block statistics, rebuilt first if a write or a load left them dirty. */

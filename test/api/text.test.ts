@@ -1,7 +1,8 @@
 import { suite } from 'uvu';
+import { mulberry32 } from '../../bench/stats.ts';
 import * as assert from 'uvu/assert';
 import {
-  autop, displayContent, displayExcerpt, displayTitle, escapeHtml, escapeUrl, foldForSearch, isValidUrl, kses,
+  autop, convertChars, displayContent, displayExcerpt, displayTitle, escapeHtml, escapeUrl, foldForSearch, isValidUrl, kses,
   linkedPostSearchWords, parseSearch, removeAccents, sanitizeSlug, sanitizeTextField, stripTags, texturize,
 } from '../../src/api/text.ts';
 
@@ -251,3 +252,43 @@ url('escapeUrl :: esc_url output form', () => {
 });
 
 url.run();
+
+// ---
+
+const fast = suite('display shortcuts');
+
+/** random strings over an alphabet holding every character and sequence a filter acts on */
+function randomTexts(seed: number, n: number): string[] {
+  const rand = mulberry32(seed);
+  const alphabet = ['a', 'B', ' ', ' ', '\t', '.', '...', 'x', '1', '9', '(tm)', '(TM)', 'é', '\u00a0', '-', '--', "'", '"', '`', '&', '&amp;', '<', '>', '<p>', '\n', '\r', ',', 'é', '2x3'];
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    let s = '';
+    const len = Math.floor(rand() * 12);
+    for (let j = 0; j < len; j++) s += alphabet[Math.floor(rand() * (rand() < 0.7 ? 8 : alphabet.length))];
+    out.push(s);
+  }
+  return out;
+}
+
+fast('displayTitle/Content/Excerpt :: the plain-text shortcut gives what the full filters give', () => {
+  let plain = 0;
+  for (const s of randomTexts(7, 20000)) {
+    if (!/["'`&<>\r\n-]|\.\.\.|\(tm\)|\dx\d/i.test(s)) plain++;
+    assert.is(displayTitle(s), convertChars(texturize(s)).trim(), `~> title ${JSON.stringify(s)}`);
+    const content = s.trim() === '' ? '' : autop(texturize(s)).trim();
+    assert.is(displayContent(s), content, `~> content ${JSON.stringify(s)}`);
+    const excerpt = s.trim() === '' ? '' : autop(convertChars(texturize(s))).trim();
+    assert.is(displayExcerpt(s), excerpt, `~> excerpt ${JSON.stringify(s)}`);
+  }
+  assert.ok(plain > 2000, `~> the sample holds plain texts too (${plain})`);
+});
+
+fast('escapeUrl :: plain http(s) URLs come back as they are', () => {
+  for (const u of ['http://a.com', 'https://tri.be/x?a=1#f', 'http://a.com/~u/p%20q;x,y', 'HTTP://A.COM']) {
+    assert.is(escapeUrl(u), u);
+  }
+  assert.is(escapeUrl('http://a.com/?a=1&b=2'), 'http://a.com/?a=1&#038;b=2');
+});
+
+fast.run();

@@ -157,45 +157,35 @@ Counts('apply :: term counts follow published events with direct links', () => {
   assert.is(e.termCount(2), 3, 'a repeated link counts once');
 });
 
-Counts('apply :: caches are cleared exactly for what changed', () => {
+Counts('apply :: the hooks hear exactly what changed', () => {
   const e = seeded();
-  const fill = () => {
-    for (let r = 0; r < e.eventRowCount; r++) e.eventCache[r] = 'x';
-    for (const id of [20, 21, 30, 31]) e.postCache.set(id, 'x');
-    for (const id of [1, 2, 3, 4]) e.termCache.set(id, 'x');
+  let heard: string[] = [];
+  e.setHooks({
+    eventChanged: (row) => heard.push(`event ${e.eventId(row)}`),
+    embeddedChanged: (row) => heard.push(`embedded ${e.eventId(row)}`),
+    postChanged: (id) => heard.push(`post ${id}`),
+    termChanged: (id) => heard.push(`term ${id}`),
+    termCountChanged: (id) => heard.push(`count ${id}`),
+  });
+  const hear = (ops: Parameters<typeof e.apply>[0]): string[] => {
+    heard = [];
+    e.apply(ops);
+    return [...new Set(heard)].sort();
   };
-  const r100 = e.eventRow(100), r101 = e.eventRow(101), r102 = e.eventRow(102);
 
-  fill();
-  e.apply([{ t: 'event', a: 'put', rec: makeEvent(101, { startLocal: '2024-03-01 10:00:00', endLocal: '2024-03-01 11:00:00', categoryIds: [2, 1], venueIds: [20, 21], organizerIds: [31] }) }]);
-  assert.is(e.eventCache[r101], undefined);
-  assert.is(e.eventCache[r100], 'x');
-  assert.is(e.termCache.get(1), undefined, 'count of 1 changed');
-  assert.is(e.termCache.get(2), 'x', 'count of 2 did not change');
-  assert.is(e.termCache.get(4), 'x');
-  assert.is(e.postCache.get(20), 'x');
-
-  fill();
-  e.apply([{ t: 'venue', a: 'delete', id: 21, modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' }]);
-  assert.is(e.postCache.get(21), undefined);
-  assert.is(e.postCache.get(20), 'x');
-  assert.is(e.eventCache[r101], undefined, 'unlinked event');
-  assert.is(e.eventCache[r100], 'x');
-
-  fill();
-  e.apply([{ t: 'term', a: 'delete', id: 2 }]);
-  assert.is(e.termCache.get(2), undefined);
-  assert.is(e.termCache.get(3), undefined, 're-parented child');
-  assert.is(e.termCache.get(4), 'x');
-  assert.is(e.eventCache[r101], undefined);
-  assert.is(e.eventCache[r102], undefined);
-
-  fill();
-  e.apply([{ t: 'event', a: 'delete', id: 100, modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' }]);
-  assert.is(e.eventCache[r100], undefined);
-  assert.is(e.termCache.get(3), undefined);
-  assert.is(e.termCache.get(4), undefined);
-  assert.is(e.termCache.get(1), 'x');
+  assert.equal(hear([{ t: 'event', a: 'put', rec: makeEvent(101, { startLocal: '2024-03-01 10:00:00', endLocal: '2024-03-01 11:00:00', categoryIds: [2, 1], venueIds: [20, 21], organizerIds: [31] }) }]),
+    ['count 1', 'event 101'], 'the event itself and the count of 1 (2 kept its count)');
+  assert.equal(hear([{ t: 'venue', a: 'delete', id: 21, modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' }]),
+    ['event 101', 'post 21'], 'the venue and the event it was unlinked from');
+  assert.equal(hear([{ t: 'organizer', a: 'put', rec: { ...e.organizer(31)!, title: 'Renamed' } }]),
+    ['embedded 100', 'embedded 101', 'post 31'], 'an organizer edit: its piece, and the events embedding it (not their own fields)');
+  const before = e.linkedEventRows('category', 2).map((r) => e.eventId(r));
+  const heardDelete = hear([{ t: 'term', a: 'delete', id: 2 }]);
+  for (const id of before) assert.ok(heardDelete.includes(`event ${id}`), `~> event ${id} lost the term`);
+  assert.ok(heardDelete.includes('term 2') && heardDelete.includes('term 3'), 'the term and its re-parented child');
+  assert.not.ok(heardDelete.includes('term 4'));
+  assert.equal(hear([{ t: 'event', a: 'delete', id: 100, modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' }]),
+    ['count 3', 'count 4', 'event 100']);
 });
 
 Counts.run();
