@@ -2,7 +2,10 @@
 // engine's snapshot from DIR (a store snapshot: manifest and parts, as src/store/snapshot.ts
 // writes them) into a fresh calendar as start-up does (read + sha256 + JSON.parse +
 // loadSnapshotChunks), answers every query of the mix once for the cross-check, then times each
-// query against the engine and against the floor (JSON.stringify of the page it answered).
+// query against the engine and against the floor (JSON.stringify of the page it answered), then
+// the object mode (cal.events.list: fresh objects) and the cold JSON page (none of the page's
+// events rendered yet). Memory is taken three times: cold (after the load), warm (after every
+// event was read once, as JSON text and as objects) and after a write load.
 //
 // A process of its own, as `calendar-engine serve` runs: the benchmark process also holds the
 // generated records and the arrays baseline (about 2 GB of objects at a million events), and
@@ -19,7 +22,7 @@ import { openCalendar } from '../src/index.ts';
 import { readManifest, readSnapshotChunks } from '../src/store/snapshot.ts';
 import { FloorBaseline } from './baselines/floor.ts';
 import { NOW, type BenchQuery } from './queries.ts';
-import { heapUsedAfterGc, sink, timeCase, type Timing, type TimingOptions } from './stats.ts';
+import { heapUsedAfterGc, memoryAfterGc, sink, timeCase, type Timing, type TimingOptions } from './stats.ts';
 
 export interface EngineAnswer {
   name: string;
@@ -27,6 +30,15 @@ export interface EngineAnswer {
   total: number;
   ids: number[];
   body: string;
+}
+
+export interface MemoryState {
+  /** heap used + array buffers after a full collection, bytes */
+  bytes: number;
+  /** resident set size, bytes */
+  rss: number;
+  /** the representation cache's own count of its bytes */
+  cacheBytes: number;
 }
 
 export interface EngineReport {
@@ -37,8 +49,15 @@ export interface EngineReport {
   /** heapUsed delta after gc from before the load to after the first search, per event */
   bytesPerEvent: number;
   answers: EngineAnswer[];
-  /** per query, in the order given: the engine's and the floor's timing */
-  timings: { name: string; engine: Timing; floor: Timing }[];
+  /** per query, in the order given: the engine's and the floor's timing, the object mode, and a
+   *  cold JSON page (the page's events dropped from the cache before each call) */
+  timings: { name: string; engine: Timing; floor: Timing; objects: Timing; cold: Timing }[];
+  /** number of event rows, the cache budget, and memory cold / warm / after writes */
+  rows: number;
+  cacheBudget: number;
+  memory: { cold: MemoryState; warm: MemoryState; afterWrites: MemoryState; writes: number; readMs: number; writeMs: number };
+  /** queries whose object page is not the JSON page parsed (should be none) */
+  objectMismatches: string[];
   sink: number;
 }
 
@@ -48,9 +67,9 @@ if (!manifest) {
   console.error('usage: node --expose-gc --import tsx bench/engine-child.ts DIR (a folder holding snapshot.json) < queries and timing as JSON');
   process.exit(2);
 }
-const input = JSON.parse(fs.readFileSync(0, 'utf8')) as { queries: BenchQuery[]; timing: TimingOptions; perPage: number };
+const input = JSON.parse(fs.readFileSync(0, 'utf8')) as { queries: BenchQuery[]; timing: TimingOptions; perPage: number; cacheBytes?: number; writes?: number };
 
-const cal = await openCalendar({ timezone: 'UTC', perPage: input.perPage, now: () => NOW });
+const cal = await openCalendar({ timezone: 'UTC', perPage: input.perPage, now: () => NOW, ...(input.cacheBytes !== undefined ? { cacheBytes: input.cacheBytes } : {}) });
 const h0 = heapUsedAfterGc();
 let t = performance.now();
 cal.engine.loadSnapshotChunks(readSnapshotChunks(dir, manifest));
@@ -83,13 +102,75 @@ for (const q of input.queries) {
   floor.set(q.name, parsed);
 }
 
+const state = (): MemoryState => ({ ...memoryAfterGc(), cacheBytes: cal.render.stats().bytes });
+const cold = state();
+
+type As = Parameters<typeof cal.events.list>[1];
+const asOf = (q: BenchQuery): As => (q.actor ? { role: q.actor.role as 'editor', id: q.actor.id } : null);
+/** the object mode, an error answer turned into its status as for the JSON mode */
+async function objects(q: BenchQuery): Promise<unknown> {
+  try {
+    return await cal.events.list(q.params, asOf(q));
+  } catch (e) {
+    return (e as { status?: number }).status;
+  }
+}
+// the object mode answers the same pages: same ids, and equal to the parsed JSON text
+const objectMismatches: string[] = [];
+for (const [i, q] of input.queries.entries()) {
+  const o = await objects(q);
+  const a = answers[i];
+  if (typeof o === 'number' || a.status !== 200) {
+    if ((typeof o === 'number' ? o : 200) !== a.status) objectMismatches.push(`${q.name}: status ${String(o)} vs ${a.status}`);
+    continue;
+  }
+  const page = o as { items: unknown[] };
+  if (JSON.stringify(page.items) !== JSON.stringify(JSON.parse(a.body).events)) objectMismatches.push(`${q.name}: objects differ from the JSON text`);
+}
+
 const timings: EngineReport['timings'] = [];
 for (const [i, q] of input.queries.entries()) {
   // an error answer is timed through the catch that turns it into a status
   const engine = await timeCase(answers[i].status === 200 ? () => call(q) : () => answer(q), input.timing);
   const f = await timeCase(() => floor.list(q.name), input.timing);
-  timings.push({ name: q.name, engine, floor: f });
+  const o = await timeCase(() => objects(q), input.timing);
+  // cold: the page's events leave the cache before each call (12 removals, timed with the call)
+  const rows = answers[i].ids.map((id) => cal.engine.eventRow(id));
+  const forget = (): void => { for (const r of rows) cal.render.eventChanged(r); };
+  const c = await timeCase(() => { forget(); return answer(q); }, input.timing);
+  timings.push({ name: q.name, engine, floor: f, objects: o, cold: c });
 }
+
+// warm: every event read once, as a page of JSON text and as a page of objects (50 a page, every
+// status, the whole date range, as an editor), then a write load of updates and creates
+let t0 = performance.now();
+const editor = { role: 'editor' as const, id: 0 };
+const everything = { per_page: 50, start_date: '1000-01-01', end_date: '9999-12-31', status: 'publish,future,draft,pending,private' };
+for (let page = 1; ; page++) {
+  const res = await cal.rest({ resource: 'events', action: 'list', params: { ...everything, page }, actor: { id: 0, login: 'editor', role: 'editor' } });
+  sink.value = (sink.value + res.body.length) | 0;
+  const objs = await cal.events.list({ ...everything, page }, editor);
+  if (page >= objs.totalPages) break;
+}
+const readMs = performance.now() - t0;
+const warm = state();
+const writes = input.writes ?? 10_000;
+t0 = performance.now();
+const total = cal.engine.eventRowCount;
+for (let i = 0; i < writes; i++) {
+  if (i % 10 === 9) {
+    await cal.events.create({ title: `Bench write ${i}`, start_date: '2025-07-01 10:00:00', end_date: '2025-07-01 12:00:00', categories: [] });
+  } else {
+    const id = cal.engine.eventId(Math.floor((i * 7919) % total));
+    await cal.events.update(id, { title: `Updated ${i}` });
+  }
+  if (i % 500 === 0) await call(input.queries[0]); // reads between the writes, as a live calendar has
+}
+const writeMs = performance.now() - t0;
+const afterWrites = state();
 await cal.close();
-const report: EngineReport = { loadMs, searchMs, bytesPerEvent, answers, timings, sink: sink.value };
+const report: EngineReport = {
+  loadMs, searchMs, bytesPerEvent, answers, timings, rows: total, cacheBudget: cal.render.stats().budget,
+  memory: { cold, warm, afterWrites, writes, readMs, writeMs }, objectMismatches, sink: sink.value,
+};
 process.stdout.write(JSON.stringify(report) + '\n');

@@ -1,9 +1,11 @@
-// npm run bench [-- --events N --seed S --runs R --only a,b --no-sqlite --budget-ms B --min-runs M --warmup W --warmup-ms T --cache DIR]
+// npm run bench [-- --events N --seed S --runs R --only a,b --no-sqlite --budget-ms B --min-runs M --warmup W --warmup-ms T --cache DIR --cache-mb M --writes W]
 //
 // Generates a calendar, loads it into the engine and the baselines, checks that every
 // implementation returns the same total and page ids for every query of the mix, then times each
 // query against each implementation and prints one row per query (median, p99, ratios), the
-// geometric means, load times and bytes per event. Exits 1 if any answer disagrees. The engine
+// geometric means, load times and bytes per event; then the object mode (the embedding API's
+// list(), fresh objects) against SQLite hydrating the same objects, the cold JSON page, and memory
+// cold / warm / after writes. Exits 1 if any answer disagrees. The engine
 // (and the floor) are loaded, answered and timed in a process of their own, from the engine's
 // snapshot (bench/engine-child.ts); the arrays and SQLite baselines in this one.
 
@@ -41,10 +43,15 @@ const { values: opt } = parseArgs({
     // development aid: keep the engine's snapshot of this calendar in DIR and load it from there
     // next time instead of importing (import and memory-after-import are then not measured)
     cache: { type: 'string' },
+    // the engine's representation cache budget (MiB) and the size of the write load
+    'cache-mb': { type: 'string', default: '64' },
+    writes: { type: 'string', default: '10000' },
   },
   allowPositionals: false,
 });
 const N = Number(opt.events), SEED = Number(opt.seed);
+const CACHE_BYTES = Number(opt['cache-mb']) * 1024 * 1024, WRITES = Number(opt.writes);
+if (!(CACHE_BYTES >= 0) || !Number.isInteger(WRITES) || WRITES < 0) throw new Error('--cache-mb and --writes expect numbers >= 0');
 const timing: TimingOptions = {
   runs: Number(opt.runs), minRuns: Number(opt['min-runs']), warmup: Number(opt.warmup), warmupMs: Number(opt['warmup-ms']), budgetMs: Number(opt['budget-ms']),
 };
@@ -190,7 +197,7 @@ if (typeof openCalendar === 'string') {
   const child = spawnSync(process.execPath, ['--expose-gc', `--max-old-space-size=${Math.max(4096, Math.ceil(N / 250))}`, '--import', 'tsx',
     fileURLToPath(new URL('./engine-child.ts', import.meta.url)), snapshotDir], {
     encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['pipe', 'pipe', 'inherit'],
-    input: JSON.stringify({ queries, timing, perPage: SITE.perPage }),
+    input: JSON.stringify({ queries, timing, perPage: SITE.perPage, cacheBytes: CACHE_BYTES, writes: WRITES }),
   });
   if (temporary) fs.rmSync(snapshotDir, { recursive: true, force: true });
   try {
@@ -243,16 +250,17 @@ for (const [i, q] of queries.entries()) {
 log(mismatches === 0 ? `cross-check: ${queries.length} queries, every implementation agrees on total and page ids` : `cross-check: ${mismatches} MISMATCH(es)`);
 
 // ---- timing (the engine and the floor were timed in the engine's process) --------------------
-interface Row { q: BenchQuery; engine?: Timing; arrays: Timing; sqlite?: Timing; floor: Timing; bytes: number }
+interface Row { q: BenchQuery; engine?: Timing; arrays: Timing; sqlite?: Timing; floor: Timing; bytes: number; objects?: Timing; sqliteObjects?: Timing; cold?: Timing }
 const rows: Row[] = [];
 for (const [i, q] of queries.entries()) {
   if (process.stderr.isTTY) process.stderr.write(`timing ${q.name}...\r`);
   const a = await timeCase(() => arrays.list(q.params, q.actor), timing);
   const s = sqlite ? await timeCase(() => sqlite!.list(q.params, q.actor), timing) : undefined;
+  const so = sqlite ? await timeCase(() => sqlite!.listObjects(q.params, q.actor), timing) : undefined;
   const timed = engineReport?.timings[i];
   const f = timed ? timed.floor : await timeCase(() => floor.list(q.name), timing);
   const bytes = engineReport ? engineReport.answers[i].body.length : floor.list(q.name).length;
-  rows.push({ q, engine: timed?.engine, arrays: a, sqlite: s, floor: f, bytes });
+  rows.push({ q, engine: timed?.engine, arrays: a, sqlite: s, floor: f, bytes, objects: timed?.objects, sqliteObjects: so, cold: timed?.cold });
 }
 if (process.stderr.isTTY) process.stderr.write(' '.repeat(40) + '\r');
 
@@ -277,6 +285,27 @@ const samples = rows.map((r) => [r.engine?.samples, r.arrays.samples, r.sqlite?.
 const minSamples = (i: number) => { const m = Math.min(...samples.map((s) => s[i] ?? Infinity)); return Number.isFinite(m) ? String(m) : "-"; };
 log(`samples per cell (min): engine ${minSamples(0)}, arrays ${minSamples(1)}, sqlite ${minSamples(2)}, floor ${minSamples(3)} ` +
   `(runs ${timing.runs}, min ${timing.minRuns}, budget ${timing.budgetMs} ms, warm-up ${timing.warmup} calls and ${timing.warmupMs} ms)`);
+
+if (engineReport) {
+  const oHeader = ['query', 'objects med', 'objects p99', 'p99/med', 'sqlite obj med', 'sqlite obj/objects', 'json warm med', 'json cold med', 'cold/warm'];
+  const oBody = rows.map((r) => [
+    r.q.name, fmtMs(r.objects?.median), fmtMs(r.objects?.p99), fmtRatio(r.objects ? r.objects.p99 / r.objects.median : undefined),
+    fmtMs(r.sqliteObjects?.median), fmtRatio(ratio(r.sqliteObjects, r.objects)), fmtMs(r.engine?.median), fmtMs(r.cold?.median), fmtRatio(ratio(r.cold, r.engine)),
+  ]);
+  oBody.push([
+    'geometric mean', fmtMs(gm((r) => r.objects?.median)), fmtMs(gm((r) => r.objects?.p99)), fmtRatio(gm((r) => (r.objects ? r.objects.p99 / r.objects.median : undefined))),
+    fmtMs(gm((r) => r.sqliteObjects?.median)), fmtRatio(gm((r) => ratio(r.sqliteObjects, r.objects))), fmtMs(gm((r) => r.engine?.median)),
+    fmtMs(gm((r) => r.cold?.median)), fmtRatio(gm((r) => ratio(r.cold, r.engine))),
+  ]);
+  log();
+  log('object mode: cal.events.list() returning fresh objects, against SQLite hydrating the same objects (page query, then one');
+  log('query per join table); json cold = cal.rest() with none of the page\'s events rendered yet (dropped before each call)');
+  log(table(oHeader, oBody));
+  if (engineReport.objectMismatches.length) {
+    mismatches += engineReport.objectMismatches.length;
+    for (const m of engineReport.objectMismatches) log(`MISMATCH object mode ${m}`);
+  } else log(`object mode: every page equals JSON.parse of the REST body (${queries.length} queries)`);
+}
 log();
 log('load');
 log(`  engine import:        ${fmtMs(engineLoadMs)} ms` + (engineReport ? `; snapshot load (fresh process: read + sha256 + JSON.parse + loadSnapshotChunks): ` +
@@ -288,6 +317,18 @@ log('memory (heapUsed delta after gc, per event)');
 log(`  engine:               ${hasGc ? fmtBytes(engineBytes) : '-'} bytes/event` +
   (engineReport ? `  (engine loaded from its snapshot: ${fmtBytes(engineReport.bytesPerEvent)})` : ''));
 log(`  plain objects:        ${hasGc ? fmtBytes(plainBytes) : '-'} bytes/event (the import records, freshly parsed)`);
+if (engineReport) {
+  const m = engineReport.memory, n = engineReport.rows, mib = (x: number) => (x / 2 ** 20).toFixed(1) + ' MiB';
+  const line = (name: string, st: typeof m.cold) =>
+    log(`  ${name.padEnd(22)}${fmtBytes(st.bytes / n)} bytes/event (${mib(st.bytes)} heap + array buffers; rss ${mib(st.rss)}; cache ${mib(st.cacheBytes)})`);
+  log(`memory of the engine's process, after gc (budget of the representation cache ${mib(engineReport.cacheBudget)}):`);
+  line('cold (after the load):', m.cold);
+  line('warm (all read once):', m.warm);
+  line(`after ${m.writes} writes:`, m.afterWrites);
+  const limit = m.cold.bytes * 1.1 + engineReport.cacheBudget;
+  log(`  warm + writes vs cold + budget + 10%: ${mib(m.afterWrites.bytes)} vs ${mib(limit)} (${m.afterWrites.bytes <= limit ? 'within' : 'OVER'}); ` +
+    `reading every event took ${fmtMs(m.readMs)} ms, the writes ${fmtMs(m.writeMs)} ms`);
+}
 log(`sink ${sink.value} ${engineReport?.sink ?? ''}`);
 sqlite?.close();
 data = null as unknown as ImportData;

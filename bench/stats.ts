@@ -94,6 +94,17 @@ export function geometricMean(xs: number[]): number {
   return Math.exp(ok.reduce((a, x) => a + Math.log(x), 0) / ok.length);
 }
 
+/**
+ * Memory in use after a full collection: the JavaScript heap plus the array buffers (typed-array
+ * columns live there, outside the heap), and the resident set size. Needs node --expose-gc.
+ */
+export function memoryAfterGc(): { bytes: number; rss: number } {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc) { gc(); gc(); }
+  const m = process.memoryUsage();
+  return { bytes: m.heapUsed + m.arrayBuffers, rss: m.rss };
+}
+
 /** Heap bytes in use after a full collection (needs node --expose-gc). */
 export function heapUsedAfterGc(): number {
   const gc = (globalThis as { gc?: () => void }).gc;

@@ -5,6 +5,10 @@
 // COUNT(*) and one page query (ORDER BY … LIMIT/OFFSET) through cached prepared statements, then
 // splices the page JSON from a stored JSON column of the event's own fields plus the JSON of its
 // terms, venue and organizers (kept as ready text, like WordPress's object cache would).
+// listObjects() is the object mode an embedding program uses: the same two queries, then each
+// page hydrated into fresh objects: the event's own fields parsed from its row, and one query per
+// join table (terms, organizers) for the page's ids, whose linked objects are copied from the
+// ones kept in memory (again, as an object cache would hold them).
 
 import type { ImportData } from '../generate.ts';
 import { buildLinkedObjects, eventOwnFields } from './represent.ts';
@@ -73,13 +77,14 @@ export class SqliteBaseline {
   private readonly termJson = new Map<number, string>();
   private readonly venueJson = new Map<number, string>();
   private readonly organizerJson = new Map<number, string>();
+  private readonly linkedObjects: ReturnType<typeof buildLinkedObjects>;
 
   constructor(Ctor: DatabaseCtor, data: ImportData, private readonly site: SiteContext) {
     const db = (this.db = new Ctor(':memory:'));
     db.function('haversine', { deterministic: true }, (lat1, lng1, lat2, lng2) => haversineKm(lat1, lng1, lat2, lng2));
     db.exec(SCHEMA);
     this.vocab = createVocabulary(data);
-    const linked = buildLinkedObjects(data, site);
+    const linked = (this.linkedObjects = buildLinkedObjects(data, site));
     for (const [id, o] of linked.terms) this.termJson.set(id, JSON.stringify(o));
     for (const [id, o] of linked.venues) this.venueJson.set(id, JSON.stringify(o));
     for (const [id, o] of linked.organizers) this.organizerJson.set(id, JSON.stringify(o));
@@ -179,6 +184,48 @@ export class SqliteBaseline {
     if (f.page > 1 && rows.length === 0) return { status: 404, total, ids, body: PAGE_NOT_FOUND_BODY };
     const items = rows.map((r) => this.eventJson(r));
     return { status: 200, total, ids, body: envelopeJson(f, items, total) };
+  }
+
+  /** The object mode: the same page as list(), as fresh objects hydrated from the rows. */
+  listObjects(params: QueryParams, actor: BenchActor): { status: number; total: number; ids: number[]; items: Record<string, unknown>[] } {
+    let f: EventFilter;
+    try { f = resolveQuery(params, actor, this.vocab, this.site); } catch (e) {
+      if (e instanceof BadRequest) return { status: 400, total: 0, ids: [], items: [] };
+      throw e;
+    }
+    const { sql, args } = this.where(f);
+    const total = (this.statement(`SELECT COUNT(*) AS n FROM events e WHERE ${sql}`).get(...args) as { n: number }).n;
+    const order = f.includeIds ? 'e.date, e.id' : 'e.start_local, e.id';
+    const rows = this.statement(
+      `SELECT e.id, e.json, e.venue_id FROM events e WHERE ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    ).all(...args, f.perPage, f.offset) as { id: number; json: string; venue_id: number }[];
+    const ids = rows.map((r) => r.id);
+    if (f.page > 1 && rows.length === 0) return { status: 404, total, ids, items: [] };
+    const items = rows.map((r) => JSON.parse(r.json) as Record<string, unknown>);
+    const at = new Map<number, Record<string, unknown>>();
+    items.forEach((o, i) => {
+      at.set(ids[i], o);
+      o.categories = [];
+      o.tags = [];
+      const v = rows[i].venue_id ? this.linkedObjects.venues.get(rows[i].venue_id) : undefined;
+      o.venue = v ? { ...v, global_id_lineage: (v.global_id_lineage as string[]).slice() } : [];
+      o.organizer = [];
+      o.custom_fields = [];
+    });
+    if (ids.length > 0) {
+      const marks = ids.map(() => '?').join(',');
+      for (const link of this.statement(`SELECT event_id, term_id FROM event_terms WHERE event_id IN (${marks})`).all(...ids) as { event_id: number; term_id: number }[]) {
+        const t = this.linkedObjects.terms.get(link.term_id);
+        if (!t) continue;
+        const o = at.get(link.event_id)!;
+        (o[t.taxonomy === 'post_tag' ? 'tags' : 'categories'] as unknown[]).push({ ...t, urls: { ...(t.urls as object) } });
+      }
+      for (const link of this.statement(`SELECT event_id, organizer_id FROM event_organizers WHERE event_id IN (${marks})`).all(...ids) as { event_id: number; organizer_id: number }[]) {
+        const g = this.linkedObjects.organizers.get(link.organizer_id);
+        if (g) (at.get(link.event_id)!.organizer as unknown[]).push({ ...g, global_id_lineage: (g.global_id_lineage as string[]).slice() });
+      }
+    }
+    return { status: 200, total, ids, items };
   }
 
   private eventJson(r: PageRow): string {

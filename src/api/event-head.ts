@@ -8,7 +8,7 @@ import type { EngineApi } from '../engine/engine-api.ts';
 import { FLAG_ALL_DAY, FLAG_FEATURED, FLAG_HIDDEN, FLAG_SHOW_MAP, FLAG_SHOW_MAP_LINK, FLAG_STICKY } from '../engine/event-table.ts';
 import { POST_STATUSES } from '../engine/records.ts';
 import { costValues, formatCost } from './cost.ts';
-import { eventUrl, jsonText, toJson, type Site } from './represent.ts';
+import { eventUrl, toJson, type Site } from './represent.ts';
 import { displayContent, displayExcerpt, displayTitle, escapeUrl } from './text.ts';
 
 export interface DateDetails {
@@ -100,55 +100,42 @@ export function eventHead(site: Site, engine: EngineApi, row: number): EventHead
   };
 }
 
-/** A fresh copy of a head: new objects and arrays, the same (immutable) strings. */
-export function copyHead(h: EventHead): EventHead {
-  const c = { ...h };
-  c.global_id_lineage = h.global_id_lineage.slice();
-  if (h.image !== false) c.image = { ...h.image };
-  c.start_date_details = { ...h.start_date_details };
-  c.end_date_details = { ...h.end_date_details };
-  c.utc_start_date_details = { ...h.utc_start_date_details };
-  c.utc_end_date_details = { ...h.utc_end_date_details };
-  c.cost_details = { ...h.cost_details, values: h.cost_details.values.slice() };
-  return c;
-}
+const copyDetails = (d: DateDetails): DateDetails => ({
+  year: d.year, month: d.month, day: d.day, hour: d.hour, minutes: d.minutes, seconds: d.seconds,
+});
 
-const str = (s: string): string => '"' + jsonText(s) + '"';
-
-function detailsJson(d: DateDetails): string {
-  return '{"year":' + str(d.year) + ',"month":' + str(d.month) + ',"day":' + str(d.day) + ',"hour":' + str(d.hour) +
-    ',"minutes":' + str(d.minutes) + ',"seconds":' + str(d.seconds) + '}';
-}
-
-function stringsJson(xs: readonly string[]): string {
-  if (xs.length === 0) return '[]';
-  let out = '[' + str(xs[0]);
-  for (let i = 1; i < xs.length; i++) out += ',' + str(xs[i]);
-  return out + ']';
+/**
+ * An event's list representation as a fresh object: a copy of the head (new objects and arrays,
+ * the same immutable strings) followed by the embedded records. Written as one object literal
+ * with every key: V8 creates it from one boilerplate, where a spread copy that then gains keys
+ * falls back to a slow dictionary object (measured 12 µs against well under 1 µs).
+ */
+export function eventObjectOf(h: EventHead, categories: unknown[], tags: unknown[], venue: unknown, organizer: unknown[]): Record<string, unknown> {
+  const cd = h.cost_details;
+  return {
+    id: h.id, global_id: h.global_id, global_id_lineage: h.global_id_lineage.slice(), author: h.author, status: h.status,
+    date: h.date, date_utc: h.date_utc, modified: h.modified, modified_utc: h.modified_utc,
+    url: h.url, rest_url: h.rest_url, title: h.title, description: h.description, excerpt: h.excerpt, slug: h.slug,
+    image: h.image === false ? false : { url: h.image.url, id: h.image.id, extension: h.image.extension }, all_day: h.all_day,
+    start_date: h.start_date, start_date_details: copyDetails(h.start_date_details),
+    end_date: h.end_date, end_date_details: copyDetails(h.end_date_details),
+    utc_start_date: h.utc_start_date, utc_start_date_details: copyDetails(h.utc_start_date_details),
+    utc_end_date: h.utc_end_date, utc_end_date_details: copyDetails(h.utc_end_date_details),
+    timezone: h.timezone, timezone_abbr: h.timezone_abbr, cost: h.cost,
+    cost_details: { currency_symbol: cd.currency_symbol, currency_code: cd.currency_code, currency_position: cd.currency_position, values: cd.values.slice() },
+    website: h.website, show_map: h.show_map, show_map_link: h.show_map_link, hide_from_listings: h.hide_from_listings,
+    sticky: h.sticky, featured: h.featured,
+    categories, tags, venue, organizer, custom_fields: [],
+  };
 }
 
 /**
- * The head as JSON text without its closing brace (the event's embedded records follow), exactly
- * toJson(h) but written field by field: every name is known ASCII and every string goes through
- * jsonText, which returns plain ASCII text as it is.
+ * The head as JSON text without its closing brace (the event's embedded records follow). Plain
+ * JSON.stringify of the head object: V8's serializer writes this object (its strings ASCII, its
+ * shape fixed) faster than a field-by-field writer in JavaScript (measured: 5.6 vs 5.9 µs for a
+ * template literal, 11.6 µs for a join of parts, on a loaded machine).
  */
 export function headJson(h: EventHead): string {
-  const parts = [
-    '{"id":', String(h.id), ',"global_id":', str(h.global_id), ',"global_id_lineage":', stringsJson(h.global_id_lineage),
-    ',"author":', str(h.author), ',"status":', str(h.status),
-    ',"date":', str(h.date), ',"date_utc":', str(h.date_utc), ',"modified":', str(h.modified), ',"modified_utc":', str(h.modified_utc),
-    ',"url":', str(h.url), ',"rest_url":', str(h.rest_url),
-    ',"title":', str(h.title), ',"description":', str(h.description), ',"excerpt":', str(h.excerpt), ',"slug":', str(h.slug),
-    ',"image":', h.image === false ? 'false' : toJson(h.image), ',"all_day":', String(h.all_day),
-    ',"start_date":', str(h.start_date), ',"start_date_details":', detailsJson(h.start_date_details),
-    ',"end_date":', str(h.end_date), ',"end_date_details":', detailsJson(h.end_date_details),
-    ',"utc_start_date":', str(h.utc_start_date), ',"utc_start_date_details":', detailsJson(h.utc_start_date_details),
-    ',"utc_end_date":', str(h.utc_end_date), ',"utc_end_date_details":', detailsJson(h.utc_end_date_details),
-    ',"timezone":', str(h.timezone), ',"timezone_abbr":', str(h.timezone_abbr), ',"cost":', str(h.cost),
-    ',"cost_details":{"currency_symbol":', str(h.cost_details.currency_symbol), ',"currency_code":', str(h.cost_details.currency_code),
-    ',"currency_position":', str(h.cost_details.currency_position), ',"values":', stringsJson(h.cost_details.values),
-    '},"website":', str(h.website), ',"show_map":', String(h.show_map), ',"show_map_link":', String(h.show_map_link),
-    ',"hide_from_listings":', String(h.hide_from_listings), ',"sticky":', String(h.sticky), ',"featured":', String(h.featured),
-  ];
-  return parts.join('');
+  const json = toJson(h);
+  return json.slice(0, -1);
 }

@@ -13,7 +13,7 @@
 import type { EngineApi } from '../engine/engine-api.ts';
 import type { ChangeHooks } from '../engine/state.ts';
 import type { OrganizerRecord, TermRecord, VenueRecord } from '../engine/records.ts';
-import { copyHead, eventHead, headJson, type EventHead } from './event-head.ts';
+import { eventHead, eventObjectOf, headJson, type EventHead } from './event-head.ts';
 import { KIND_POST, KIND_TERM, PieceCache, type CacheStats } from './piece-cache.ts';
 import { organizerObject, termEmbeddedObject, termObject, toJson, venueObject, type Site } from './represent.ts';
 
@@ -33,10 +33,13 @@ const HEAD_OBJECT_OVERHEAD = 1600;
 const LINKED_OBJECT_OVERHEAD = 700;
 
 interface EventEntry {
-  /** own fields as JSON text, without the closing brace */
-  head: string | undefined;
-  /** the whole list representation, joined at `stamp` */
+  /**
+   * the whole list representation (own fields, then embedded terms, venue, organizers), joined
+   * at `stamp`; -1: something it embeds changed. Its first `headLength` characters are the own
+   * fields, so a re-join reuses them (a slice, no copy) instead of rendering them again.
+   */
   full: string | undefined;
+  headLength: number;
   stamp: number;
   /** own fields as an object, copied for each caller */
   obj: EventHead | undefined;
@@ -94,11 +97,8 @@ export class Renderer implements ChangeHooks {
   }
 
   embeddedChanged(row: number): void {
-    const e = this.peekEvent(row);
-    if (e === undefined || e.full === undefined) return;
-    e.bytes -= strBytes(e.full);
-    e.full = undefined;
-    this.cache.setRow(row, e, e.bytes);
+    const e = this.cache.getRow(row) as EventEntry | undefined;
+    if (e !== undefined) e.stamp = -1;
   }
 
   postChanged(id: number): void {
@@ -131,14 +131,10 @@ export class Renderer implements ChangeHooks {
 
   // ---- events -------------------------------------------------------------------------------
 
-  private peekEvent(row: number): EventEntry | undefined {
-    return this.cache.getRow(row) as EventEntry | undefined;
-  }
-
   private eventEntry(row: number): EventEntry {
     let e = this.cache.getRow(row) as EventEntry | undefined;
     if (e === undefined) {
-      e = { head: undefined, full: undefined, stamp: 0, obj: undefined, bytes: ENTRY_OVERHEAD };
+      e = { full: undefined, headLength: 0, stamp: -1, obj: undefined, bytes: ENTRY_OVERHEAD };
     }
     return e;
   }
@@ -150,17 +146,16 @@ export class Renderer implements ChangeHooks {
   /** The event's list representation as JSON text. */
   eventJson(row: number): string {
     const e = this.eventEntry(row);
-    if (e.full !== undefined && (e.stamp >= this.lastCountChange || this.countsUnchanged(row, e.stamp))) return e.full;
-    if (e.head === undefined) {
-      e.head = headJson(e.obj ?? eventHead(this.site, this.engine, row));
-      e.bytes += strBytes(e.head);
-    }
-    const full = this.join(row, e.head);
-    e.bytes += strBytes(full) - strBytes(e.full);
-    e.full = full;
+    const full = e.full;
+    if (full !== undefined && e.stamp >= 0 && (e.stamp >= this.lastCountChange || this.countsUnchanged(row, e.stamp))) return full;
+    const head = full !== undefined ? full.slice(0, e.headLength) : headJson(e.obj ?? eventHead(this.site, this.engine, row));
+    const joined = this.join(row, head);
+    e.bytes += strBytes(joined) - strBytes(full);
+    e.full = joined;
+    e.headLength = head.length;
     e.stamp = this.clock;
     this.store(row, e);
-    return full;
+    return joined;
   }
 
   private countsUnchanged(row: number, stamp: number): boolean {
@@ -222,24 +217,20 @@ export class Renderer implements ChangeHooks {
       e.bytes += HEAD_OBJECT_OVERHEAD + textBytes(e.obj as unknown as Obj);
       this.store(row, e);
     }
-    const obj = copyHead(e.obj) as unknown as Obj;
     const engine = this.engine, t = engine.eventTable;
-    obj.categories = this.termObjects(byName(engine, t.categoryIds[row]));
-    obj.tags = this.termObjects(byName(engine, t.tagIds[row]));
+    const categories = this.termObjects(byName(engine, t.categoryIds[row]));
+    const tags = this.termObjects(byName(engine, t.tagIds[row]));
     const venues: Obj[] = [];
     for (const id of t.venueList(row)) {
       const v = engine.venue(id);
       if (v !== undefined) venues.push(copyLinked(this.linkedObject(v, 'venue')));
     }
-    obj.venue = venues.length === 1 ? venues[0] : venues;
     const orgs: Obj[] = [];
     for (const id of t.organizerIds[row]) {
       const o = engine.organizer(id);
       if (o !== undefined) orgs.push(copyLinked(this.linkedObject(o, 'organizer')));
     }
-    obj.organizer = orgs;
-    obj.custom_fields = [];
-    return obj;
+    return eventObjectOf(e.obj, categories, tags, venues.length === 1 ? venues[0] : venues, orgs);
   }
 
   private termObjects(terms: TermRecord[]): Obj[] {

@@ -361,12 +361,13 @@ export function convertChars(s: string): string {
 
 /**
  * Text that none of the display filters changes: no character or sequence any rule of
- * texturize, convert_chars or autop acts on (quotes, '&', tags, line breaks, dashes, '...',
+ * texturize, convert_chars or autop acts on (quotes, '&', tags, line breaks, '--' and dashes
+ * beside a space (a hyphen inside a word is left alone), '...',
  * '(tm)', 9x9). For such text the filters reduce to trim (title) and `<p>…</p>` (content and
  * excerpt), which is how most event text renders without a dozen regular-expression passes;
  * the property test in test/api/text.test.ts checks the shortcut against the full filters.
  */
-const FILTERED = /["'`&<>\r\n-]|\.\.\.|\(tm\)|\dx\d/i;
+const FILTERED = /["'`&<>\r\n]|--|(?:^|[\s\u00a0])-|-(?:[\s\u00a0]|$)|\.\.\.|\(tm\)|\dx\d/i;
 
 /** the_title filter output: texturize + convert_chars + trim. */
 export function displayTitle(raw: string): string {
