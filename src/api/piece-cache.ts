@@ -61,8 +61,16 @@ export class PieceCache {
     return this.values[s];
   }
 
-  /** Store (or replace) a row's piece, as the most recently used. */
+  /** A row's piece without counting a hit or making it recent (for invalidation). */
+  peekRow(row: number): unknown {
+    const s = row < this.rowSlots.length ? this.rowSlots[row] - 1 : -1;
+    return s < 0 ? undefined : this.values[s];
+  }
+
+  /** Store (or replace) a row's piece, as the most recently used. A piece bigger than the
+   *  whole budget is not kept (it would only push out everything else on its way through). */
   setRow(row: number, value: unknown, bytes: number): void {
+    if (bytes > this.budget) return this.dropRow(row);
     if (row >= this.rowSlots.length) {
       const grown = new Int32Array(Math.max(row + 1, this.rowSlots.length * 2, 1024));
       grown.set(this.rowSlots);
@@ -92,7 +100,14 @@ export class PieceCache {
     return this.values[s];
   }
 
+  /** A piece without counting a hit or making it recent (for invalidation). */
+  peek(kind: Kind, id: number): unknown {
+    const s = this.idSlots[kind].get(id);
+    return s === undefined ? undefined : this.values[s];
+  }
+
   set(kind: Kind, id: number, value: unknown, bytes: number): void {
+    if (bytes > this.budget) return this.drop(kind, id);
     const map = this.idSlots[kind];
     const s = map.get(id);
     if (s !== undefined) this.update(s, value, bytes);
