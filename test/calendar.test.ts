@@ -96,4 +96,23 @@ cal('store-backed: writes survive close and reopen, ids are not reused after tra
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+cal('cacheBytes sets the budget of the representation cache; a bad one is refused', async () => {
+  const c = await openCalendar({ now: () => NOW, cacheBytes: 4096 });
+  assert.is(c.render.stats().budget, 4096);
+  await c.import(importData);
+  await c.events.list({}, null);
+  assert.ok(c.render.stats().bytes <= 4096);
+  await c.close();
+  assert.is((await openCalendar({})).render.stats().budget, 64 * 1024 * 1024, 'default 64 MiB');
+  for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+    try {
+      await openCalendar({ cacheBytes: bad });
+      assert.unreachable(`cacheBytes ${bad} accepted`);
+    } catch (e) {
+      assert.instance(e, CalendarError);
+      assert.is((e as CalendarError).code, 'invalid_option');
+    }
+  }
+});
+
 cal.run();

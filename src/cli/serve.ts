@@ -3,6 +3,7 @@
 import net from 'node:net'; // static: the single executable (CommonJS) cannot import() at run time
 import v8 from 'node:v8';
 import { isValidTimezone } from '../api/dates.ts';
+import { DEFAULT_CACHE_BYTES } from '../api/render.ts';
 import { UserError } from '../api/users.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, openStore, parseCommand, seconds, showPath, type CliIo } from './common.ts';
 import { demoCalendar } from './seed.ts';
@@ -19,6 +20,7 @@ Options (each overrides its environment variable):
   --per-page N       CALENDAR_PER_PAGE     default per_page of every list (default 12)
   --rest-prefix P    CALENDAR_REST_PREFIX  prefix before /tribe/events/v1 (default /wp-json)
   --site-url URL     CALENDAR_SITE_URL     base of every link in responses (default http://HOST:PORT)
+  --cache-mb N       CALENDAR_CACHE_MB     memory for rendered responses, MiB; 0 caches nothing (default 64)
   --no-seed                                do not load the demo calendar into an empty store
   -h, --help                               show this help
 
@@ -36,6 +38,7 @@ const OPTIONS = {
   'per-page': { type: 'string' },
   'rest-prefix': { type: 'string' },
   'site-url': { type: 'string' },
+  'cache-mb': { type: 'string' },
   'no-seed': { type: 'boolean' },
 } as const;
 
@@ -49,6 +52,8 @@ export interface ServeOptions {
   restPrefix: string;
   /** undefined = http://HOST:PORT, known once listening */
   siteUrl: string | undefined;
+  /** byte budget of the representation cache */
+  cacheBytes: number;
   seed: boolean;
   adminPassword: string | undefined;
 }
@@ -111,6 +116,10 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
   }
   const prefix = pick(values, io, 'rest-prefix', 'CALENDAR_REST_PREFIX');
   const site = pick(values, io, 'site-url', 'CALENDAR_SITE_URL');
+  const cacheMb = pick(values, io, 'cache-mb', 'CALENDAR_CACHE_MB');
+  if (cacheMb && !(/^\d+(\.\d+)?$/.test(cacheMb.value) && Number(cacheMb.value) <= 1_048_576)) {
+    throw bad(`${cacheMb.from}: expected a number of MiB from 0 to 1048576, got '${cacheMb.value}'`);
+  }
   let dir: string;
   try {
     dir = dataDir(values.data as string | undefined, io);
@@ -127,6 +136,7 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
     perPage: perPage ? Number(perPage.value) : 12,
     restPrefix: prefix ? parseRestPrefix(prefix.value, prefix.from) : '/wp-json',
     siteUrl: site ? parseSiteUrl(site.value, site.from) : undefined,
+    cacheBytes: cacheMb ? Math.round(Number(cacheMb.value) * 1024 * 1024) : DEFAULT_CACHE_BYTES,
     seed: values['no-seed'] !== true,
     adminPassword,
   };
@@ -148,7 +158,9 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
   const port = opts.siteUrl === undefined && opts.port === 0 ? await freePort(opts.host) : opts.port;
   const siteUrl = opts.siteUrl ?? defaultSiteUrl(opts.host, port);
   const { startServer } = await import('../http/server.ts');
-  const cal = await openStore({ dir: opts.dir, timezone: opts.timezone, perPage: opts.perPage, siteUrl, restPrefix: opts.restPrefix }, io);
+  const cal = await openStore({
+    dir: opts.dir, timezone: opts.timezone, perPage: opts.perPage, siteUrl, restPrefix: opts.restPrefix, cacheBytes: opts.cacheBytes,
+  }, io);
   try {
     if (opts.adminPassword !== undefined) {
       try {

@@ -27,7 +27,7 @@ const options = suite('cli :: serve options');
 options('defaults', () => {
   assert.equal(resolve({}), {
     host: '127.0.0.1', port: 8080, dir: '/srv/app/data/store', timezone: 'UTC', perPage: 12,
-    restPrefix: '/wp-json', siteUrl: undefined, seed: true, adminPassword: undefined,
+    restPrefix: '/wp-json', siteUrl: undefined, cacheBytes: 64 * 1024 * 1024, seed: true, adminPassword: undefined,
   });
 });
 
@@ -35,18 +35,19 @@ options('env, and options over env', () => {
   const env = {
     HOST: '0.0.0.0', PORT: '9000', CALENDAR_DATA: 'store', CALENDAR_TIMEZONE: 'Europe/Paris', CALENDAR_PER_PAGE: '20',
     CALENDAR_REST_PREFIX: '/api', CALENDAR_SITE_URL: 'https://events.example.com/', CALENDAR_ADMIN_PASSWORD: 'abcd efgh',
+    CALENDAR_CACHE_MB: '16',
   };
   assert.equal(resolve({}, env), {
     host: '0.0.0.0', port: 9000, dir: '/srv/app/store', timezone: 'Europe/Paris', perPage: 20,
-    restPrefix: '/api', siteUrl: 'https://events.example.com', seed: true, adminPassword: 'abcd efgh',
+    restPrefix: '/api', siteUrl: 'https://events.example.com', cacheBytes: 16 * 1024 * 1024, seed: true, adminPassword: 'abcd efgh',
   });
   const o = resolve({
     host: '::1', port: '0', data: '/var/cal', timezone: 'America/New_York', 'per-page': '5', 'rest-prefix': '/wp-json/',
-    'site-url': 'http://localhost:3000/blog', 'no-seed': true,
+    'site-url': 'http://localhost:3000/blog', 'no-seed': true, 'cache-mb': '0.5',
   }, env);
   assert.equal(o, {
     host: '::1', port: 0, dir: path.resolve('/var/cal'), timezone: 'America/New_York', perPage: 5,
-    restPrefix: '/wp-json', siteUrl: 'http://localhost:3000/blog', seed: false, adminPassword: 'abcd efgh',
+    restPrefix: '/wp-json', siteUrl: 'http://localhost:3000/blog', cacheBytes: 512 * 1024, seed: false, adminPassword: 'abcd efgh',
   });
 });
 
@@ -65,6 +66,8 @@ options('every bad value is a clear usage error naming where it came from', () =
   rejects({ 'site-url': 'ftp://example.com' }, {}, /^--site-url: expected an http or https URL/);
   rejects({ 'site-url': 'http://example.com/?x=1' }, {}, /^--site-url: the site URL takes no query/);
   rejects({ host: 'bad host' }, {}, /^--host: not a host name or address/);
+  rejects({ 'cache-mb': '-1' }, {}, /^--cache-mb: expected a number of MiB from 0 to 1048576, got '-1'$/);
+  rejects({}, { CALENDAR_CACHE_MB: '64MB' }, /^CALENDAR_CACHE_MB: expected a number of MiB/);
   rejects({}, { CALENDAR_ADMIN_PASSWORD: '  ' }, /^CALENDAR_ADMIN_PASSWORD is set but empty$/);
 });
 
