@@ -112,7 +112,12 @@ export class Collections {
     const render = core.render;
     if (call.action === 'list') {
       const { plan, rows, total } = this.eventList(call);
-      const items = rows.map((row) => render.eventJson(row));
+      const items = (parts: string[]) => {
+        for (let i = 0; i < rows.length; i++) {
+          if (i > 0) parts.push(',');
+          render.pushEvent(parts, rows[i]);
+        }
+      };
       const body = archiveEnvelope('events', core.site.archiveText.events, items, total, plan.paging, plan.urlArgs);
       return ok(200, body, totals(total, plan.paging.perPage));
     }

@@ -31,12 +31,17 @@ function pushItems(parts: string[], items: readonly string[]): void {
   }
 }
 
+/** Items of a list page: their texts, or a function that pushes them (comma-separated) onto the
+ *  parts of the body (events are written piece by piece, never joined on their own). */
+export type Items = readonly string[] | ((parts: string[]) => void);
+
 /** The archive envelope of events/venues/organizers as JSON text (keys in the real order);
  *  `baseText` is the archive's URL as JSON text without quotes (Site.archiveText). */
-export function archiveEnvelope(key: string, baseText: string, items: string[], total: number, paging: Paging, urlArgs: Array<[string, string]>): string {
+export function archiveEnvelope(key: string, baseText: string, items: Items, total: number, paging: Paging, urlArgs: Array<[string, string]>): string {
   const totalPages = total === 0 ? 0 : Math.ceil(total / paging.perPage);
   const parts: string[] = ['{"', key, '":['];
-  pushItems(parts, items);
+  if (typeof items === 'function') items(parts);
+  else pushItems(parts, items);
   parts.push('],"rest_url":');
   pushUrl(parts, baseText, paging.page, paging, urlArgs);
   if (paging.page < totalPages) {

@@ -1,8 +1,9 @@
 // An event's own fields (everything up to `featured`, spec/representation.md) read straight
 // from the engine's columns, without building a record: as a plain object in the emitted key
-// order (the template the object path copies), and as JSON text written field by field (the
-// head the JSON path caches). The two are the same data: test/api/render.test.ts checks that
-// the text is exactly toJson of the object, on random calendars.
+// order (the template the object path copies), and as its JSON text without the closing brace
+// (the head the JSON path caches and writes before the embedded pieces). The two are the same
+// data: test/api/read.test.ts checks that objects and texts agree, key order included, on
+// random calendars.
 
 import type { EngineApi } from '../engine/engine-api.ts';
 import { FLAG_ALL_DAY, FLAG_FEATURED, FLAG_HIDDEN, FLAG_SHOW_MAP, FLAG_SHOW_MAP_LINK, FLAG_STICKY } from '../engine/event-table.ts';

@@ -1,14 +1,15 @@
 // The representation layer's state: one byte-budgeted LRU of rendered pieces (src/api/piece-cache.ts)
-// and the engine's change hooks that keep it true. What it renders, per record:
-//  - an event: its head (own fields) as JSON text, its whole list representation as JSON text
-//    (head + embedded terms, venue, organizers), and its head as a plain object (for the object
-//    path of the embedding API, copied on every call);
+// and the engine's change hooks that keep it true. What it keeps, per record:
+//  - an event: its own fields (head) as JSON text and as a plain object (the template the object
+//    path copies on every call), and the order of its terms;
 //  - a venue or organizer: JSON text and object template;
-//  - a term: the embedded form as JSON text split around its `count`, and the standalone form.
-// Invalidation is by dependency: an event write drops that event; a venue, organizer or term
-// change drops that piece and the joined texts of the events that embed it (their heads stay);
-// a change of a term's count drops nothing an event holds: the joined text of an event records
-// when it was joined, and is re-joined only if one of its own terms' counts changed since.
+//  - a term: the embedded form as JSON text (split around its `count`, plus the whole text at the
+//    current count) and the standalone form.
+// An event's list representation is never cached whole: a page is written as the list of its
+// pieces (head, then the embedded terms, venue and organizers) and joined once into the body.
+// So a write to a venue, organizer or term replaces that one piece and nothing else, and a new
+// event in a category re-renders that category's text at its new count, not the events that
+// show it: reads under writes allocate nothing that lives on, and the heap stays flat.
 
 import type { EngineApi } from '../engine/engine-api.ts';
 import type { ChangeHooks } from '../engine/state.ts';
@@ -28,23 +29,22 @@ const ENTRY_OVERHEAD = 96;
 /**
  * A head object template beyond its strings: the object, 4 details objects, cost details and the
  * small arrays. With these overheads the estimate errs on the safe side: on 20k generated events
- * the cache counted 3,833 bytes per event for the JSON texts (the heap grew 3,837) and 2,763 for
- * the head objects (the heap grew 2,158).
+ * the cache counted 2,763 bytes per event for the head objects where the heap grew by 2,158.
  */
 const HEAD_OBJECT_OVERHEAD = 1600;
 const LINKED_OBJECT_OVERHEAD = 700;
+/** a term order array: the array and its elements */
+const ORDER_OVERHEAD = 64;
 
 interface EventEntry {
-  /**
-   * the whole list representation (own fields, then embedded terms, venue, organizers), joined
-   * at `stamp`; -1: something it embeds changed. Its first `headLength` characters are the own
-   * fields, so a re-join reuses them (a slice, no copy) instead of rendering them again.
-   */
-  full: string | undefined;
-  headLength: number;
-  stamp: number;
+  /** own fields as JSON text, without the closing brace */
+  head: string | undefined;
   /** own fields as an object, copied for each caller */
   obj: EventHead | undefined;
+  /** category and tag ids in the order the event shows them (by name); undefined: not known */
+  order: number[] | undefined;
+  /** how many of `order` are categories (the rest are tags) */
+  categories: number;
   bytes: number;
 }
 
@@ -55,9 +55,10 @@ interface LinkedEntry {
 }
 
 interface TermEntry {
-  /** embedded form: text before the count, text after it, and the object template */
+  /** embedded form: text before the count, text after it, the whole text at the current count */
   pre: string | undefined;
   post: string | undefined;
+  text: string | undefined;
   embedded: Obj | undefined;
   /** standalone form (it shows the count: dropped when the count changes) */
   json: string | undefined;
@@ -77,11 +78,6 @@ const textBytes = (o: Obj): number => {
 
 export class Renderer implements ChangeHooks {
   readonly cache: PieceCache;
-  /** bumped by every change of a term count; a joined event text carries the value it was joined at */
-  private clock = 1;
-  private lastCountChange = 0;
-  /** term id → clock of its last count change */
-  private readonly termStamps = new Map<number, number>();
 
   constructor(readonly site: Site, readonly engine: EngineApi, cacheBytes = DEFAULT_CACHE_BYTES) {
     this.cache = new PieceCache(cacheBytes);
@@ -98,9 +94,14 @@ export class Renderer implements ChangeHooks {
     this.cache.dropRow(row);
   }
 
+  /** A venue, organizer or term the event shows changed: its pieces are replaced on their own;
+   *  only the order of the event's terms may have changed (a renamed term sorts elsewhere). */
   embeddedChanged(row: number): void {
     const e = this.cache.peekRow(row) as EventEntry | undefined;
-    if (e !== undefined) e.stamp = -1;
+    if (e !== undefined && e.order !== undefined) {
+      e.bytes -= ORDER_OVERHEAD + 8 * e.order.length;
+      e.order = undefined;
+    }
   }
 
   postChanged(id: number): void {
@@ -114,12 +115,10 @@ export class Renderer implements ChangeHooks {
   }
 
   termCountChanged(id: number): void {
-    const stamp = ++this.clock;
-    this.lastCountChange = stamp;
-    this.termStamps.set(id, stamp);
     const t = this.cache.peek(KIND_TERM, id) as TermEntry | undefined;
-    if (t !== undefined && t.json !== undefined) {
-      t.bytes -= strBytes(t.json) + (t.obj ? textBytes(t.obj) + LINKED_OBJECT_OVERHEAD : 0);
+    if (t !== undefined) {
+      t.bytes -= strBytes(t.text) + strBytes(t.json) + (t.obj ? textBytes(t.obj) + LINKED_OBJECT_OVERHEAD : 0);
+      t.text = undefined;
       t.json = undefined;
       t.obj = undefined;
       this.cache.set(KIND_TERM, id, t, t.bytes);
@@ -131,46 +130,45 @@ export class Renderer implements ChangeHooks {
   private eventEntry(row: number): EventEntry {
     let e = this.cache.getRow(row) as EventEntry | undefined;
     if (e === undefined) {
-      e = { full: undefined, headLength: 0, stamp: -1, obj: undefined, bytes: ENTRY_OVERHEAD };
+      e = { head: undefined, obj: undefined, order: undefined, categories: 0, bytes: ENTRY_OVERHEAD };
     }
     return e;
   }
 
-  private store(row: number, e: EventEntry): void {
-    this.cache.setRow(row, e, e.bytes);
+  /** The ids of the event's categories then tags, each group by name (case-insensitive), then id. */
+  private termOrder(row: number, e: EventEntry): number[] {
+    if (e.order !== undefined) return e.order;
+    const t = this.engine.eventTable;
+    const cats = byName(this.engine, t.categoryIds[row]), tags = byName(this.engine, t.tagIds[row]);
+    const order: number[] = [];
+    for (const term of cats) order.push(term.id);
+    for (const term of tags) order.push(term.id);
+    e.order = order;
+    e.categories = cats.length;
+    e.bytes += ORDER_OVERHEAD + 8 * order.length;
+    return order;
   }
 
-  /** The event's list representation as JSON text. */
-  eventJson(row: number): string {
+  /** Push the event's list representation (JSON text) onto a body's parts. */
+  pushEvent(parts: string[], row: number): void {
     const e = this.eventEntry(row);
-    const full = e.full;
-    if (full !== undefined && e.stamp >= 0 && (e.stamp >= this.lastCountChange || this.countsUnchanged(row, e.stamp))) return full;
-    const head = full !== undefined ? full.slice(0, e.headLength) : headJson(e.obj ?? eventHead(this.site, this.engine, row));
-    const joined = this.join(row, head);
-    e.bytes += strBytes(joined) - strBytes(full);
-    e.full = joined;
-    e.headLength = head.length;
-    e.stamp = this.clock;
-    this.store(row, e);
-    return joined;
-  }
-
-  private countsUnchanged(row: number, stamp: number): boolean {
-    const t = this.engine.eventTable, stamps = this.termStamps;
-    const cats = t.categoryIds[row], tags = t.tagIds[row];
-    for (let i = 0; i < cats.length; i++) if ((stamps.get(cats[i]) ?? 0) > stamp) return false;
-    for (let i = 0; i < tags.length; i++) if ((stamps.get(tags[i]) ?? 0) > stamp) return false;
-    return true;
-  }
-
-  /** head + embedded terms, venue, organizers: one flat string (later page joins copy it whole). */
-  private join(row: number, head: string): string {
+    let stored = false;
+    if (e.head === undefined) {
+      e.head = headJson(e.obj ?? eventHead(this.site, this.engine, row));
+      e.bytes += strBytes(e.head);
+      stored = true;
+    }
+    if (e.order === undefined) stored = true;
+    const order = this.termOrder(row, e);
+    if (stored) this.cache.setRow(row, e, e.bytes);
     const engine = this.engine, t = engine.eventTable;
-    const parts: string[] = [head, ',"categories":['];
-    this.pushTerms(parts, byName(engine, t.categoryIds[row]));
-    parts.push('],"tags":[');
-    this.pushTerms(parts, byName(engine, t.tagIds[row]));
-    parts.push('],"venue":');
+    parts.push(e.head, ',"categories":[');
+    for (let i = 0; i < order.length; i++) {
+      if (i === e.categories) parts.push('],"tags":[');
+      else if (i > 0) parts.push(',');
+      parts.push(this.termText(order[i]));
+    }
+    parts.push(e.categories === order.length ? '],"tags":[],"venue":' : '],"venue":');
     const venueIds = t.venueList(row);
     let venues = 0;
     const at = parts.length;
@@ -194,29 +192,33 @@ export class Renderer implements ChangeHooks {
       parts.push(this.linked(o, 'organizer').json!);
     }
     parts.push('],"custom_fields":[]}');
-    return parts.join('');
   }
 
-  private pushTerms(parts: string[], terms: TermRecord[]): void {
-    for (let i = 0; i < terms.length; i++) {
-      if (i > 0) parts.push(',');
-      const e = this.termEntry(terms[i]);
-      this.embeddedText(terms[i], e);
-      parts.push(e.pre!, String(this.engine.termCount(terms[i].id)), e.post!);
-    }
+  /** The event's list representation as JSON text. */
+  eventJson(row: number): string {
+    const parts: string[] = [];
+    this.pushEvent(parts, row);
+    return parts.join('');
   }
 
   /** The event's list representation as a fresh plain object: equal to JSON.parse(eventJson(row)). */
   eventObject(row: number): Obj {
     const e = this.eventEntry(row);
+    let stored = false;
     if (e.obj === undefined) {
       e.obj = eventHead(this.site, this.engine, row);
       e.bytes += HEAD_OBJECT_OVERHEAD + textBytes(e.obj as unknown as Obj);
-      this.store(row, e);
+      stored = true;
     }
+    if (e.order === undefined) stored = true;
+    const order = this.termOrder(row, e);
+    if (stored) this.cache.setRow(row, e, e.bytes);
     const engine = this.engine, t = engine.eventTable;
-    const categories = this.termObjects(byName(engine, t.categoryIds[row]));
-    const tags = this.termObjects(byName(engine, t.tagIds[row]));
+    const categories: Obj[] = [], tags: Obj[] = [];
+    for (let i = 0; i < order.length; i++) {
+      const term = this.termObject(order[i]);
+      if (term !== undefined) (i < e.categories ? categories : tags).push(term);
+    }
     const venues: Obj[] = [];
     for (const id of t.venueList(row)) {
       const v = engine.venue(id);
@@ -230,19 +232,18 @@ export class Renderer implements ChangeHooks {
     return eventObjectOf(e.obj, categories, tags, venues.length === 1 ? venues[0] : venues, orgs);
   }
 
-  private termObjects(terms: TermRecord[]): Obj[] {
-    const out: Obj[] = [];
-    for (const term of terms) {
-      const e = this.termEntry(term);
-      if (e.embedded === undefined) {
-        e.embedded = termEmbeddedObject(this.site, this.engine, term);
-        e.bytes += textBytes(e.embedded) + LINKED_OBJECT_OVERHEAD;
-        this.cache.set(KIND_TERM, term.id, e, e.bytes);
-      }
-      const tmpl = e.embedded;
-      out.push({ ...tmpl, count: this.engine.termCount(term.id), urls: { ...(tmpl.urls as Obj) } });
+  /** A term's embedded form as a fresh object (at its current count). */
+  private termObject(id: number): Obj | undefined {
+    const term = this.engine.term(id);
+    if (term === undefined) return undefined;
+    const e = this.termEntry(term);
+    if (e.embedded === undefined) {
+      e.embedded = termEmbeddedObject(this.site, this.engine, term);
+      e.bytes += textBytes(e.embedded) + LINKED_OBJECT_OVERHEAD;
+      this.cache.set(KIND_TERM, term.id, e, e.bytes);
     }
-    return out;
+    const tmpl = e.embedded;
+    return { ...tmpl, count: this.engine.termCount(term.id), urls: { ...(tmpl.urls as Obj) } };
   }
 
   // ---- venues and organizers ----------------------------------------------------------------
@@ -293,20 +294,28 @@ export class Renderer implements ChangeHooks {
   private termEntry(term: TermRecord): TermEntry {
     let e = this.cache.get(KIND_TERM, term.id) as TermEntry | undefined;
     if (e === undefined) {
-      e = { pre: undefined, post: undefined, embedded: undefined, json: undefined, obj: undefined, bytes: ENTRY_OVERHEAD };
+      e = { pre: undefined, post: undefined, text: undefined, embedded: undefined, json: undefined, obj: undefined, bytes: ENTRY_OVERHEAD };
     }
     return e;
   }
 
-  private embeddedText(term: TermRecord, e: TermEntry): void {
-    if (e.pre !== undefined) return;
-    const { count: _count, ...before } = termEmbeddedObject(this.site, this.engine, term);
-    // name … parent, then count, then filter, id, urls: split the JSON text around the count
-    const { filter, id, urls, ...head } = before;
-    e.pre = toJson(head).slice(0, -1) + ',"count":';
-    e.post = ',' + toJson({ filter, id, urls }).slice(1);
-    e.bytes += strBytes(e.pre) + strBytes(e.post);
+  /** A term's embedded form as JSON text, at its current count. */
+  private termText(id: number): string {
+    const term = this.engine.term(id)!;
+    const e = this.termEntry(term);
+    if (e.text !== undefined) return e.text;
+    if (e.pre === undefined) {
+      const { count: _count, ...before } = termEmbeddedObject(this.site, this.engine, term);
+      // name … parent, then count, then filter, id, urls: split the JSON text around the count
+      const { filter, id, urls, ...head } = before;
+      e.pre = toJson(head).slice(0, -1) + ',"count":';
+      e.post = ',' + toJson({ filter, id, urls }).slice(1);
+      e.bytes += strBytes(e.pre) + strBytes(e.post);
+    }
+    e.text = e.pre + String(this.engine.termCount(term.id)) + e.post;
+    e.bytes += strBytes(e.text);
     this.cache.set(KIND_TERM, term.id, e, e.bytes);
+    return e.text;
   }
 
   /** The standalone (/categories, /tags) representation of a term as JSON text. */
