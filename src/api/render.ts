@@ -33,12 +33,18 @@ const ENTRY_OVERHEAD = 96;
  */
 const HEAD_OBJECT_OVERHEAD = 1600;
 const LINKED_OBJECT_OVERHEAD = 700;
+/** the separators a term's text comes with in an event's list (TermEntry.texts) */
+const TEXT_ALONE = 0, TEXT_COMMA = 1, TEXT_TAGS = 2;
+const TAGS_OPEN = '],"tags":[';
 /** a term order array: the array and its elements */
 const ORDER_OVERHEAD = 64;
 
 interface EventEntry {
-  /** own fields as JSON text, without the closing brace */
+  /** own fields as JSON text, up to the opening of the categories: `{..."featured":false,"categories":[` */
   head: string | undefined;
+  /** the text after the terms, from the venue to the closing brace: it holds no counts, so only a
+   *  change of a venue or organizer the event shows drops it */
+  tail: string | undefined;
   /** own fields as an object, copied for each caller */
   obj: EventHead | undefined;
   /** category and tag ids in the order the event shows them (by name); undefined: not known */
@@ -55,10 +61,11 @@ interface LinkedEntry {
 }
 
 interface TermEntry {
-  /** embedded form: text before the count, text after it, the whole text at the current count */
+  /** embedded form: text before the count, text after it, and the whole text at the current count
+   *  as an event's list writes it: alone, after a comma, or opening the tags (TEXT_*) */
   pre: string | undefined;
   post: string | undefined;
-  text: string | undefined;
+  texts: [string, string, string] | undefined;
   embedded: Obj | undefined;
   /** standalone form (it shows the count: dropped when the count changes) */
   json: string | undefined;
@@ -95,12 +102,18 @@ export class Renderer implements ChangeHooks {
   }
 
   /** A venue, organizer or term the event shows changed: its pieces are replaced on their own;
-   *  only the order of the event's terms may have changed (a renamed term sorts elsewhere). */
+   *  the event's tail (venue, organizers) and the order of its terms (a renamed term sorts
+   *  elsewhere) are made again. */
   embeddedChanged(row: number): void {
     const e = this.cache.peekRow(row) as EventEntry | undefined;
-    if (e !== undefined && e.order !== undefined) {
+    if (e === undefined) return;
+    if (e.order !== undefined) {
       e.bytes -= ORDER_OVERHEAD + 8 * e.order.length;
       e.order = undefined;
+    }
+    if (e.tail !== undefined) {
+      e.bytes -= strBytes(e.tail);
+      e.tail = undefined;
     }
   }
 
@@ -117,8 +130,8 @@ export class Renderer implements ChangeHooks {
   termCountChanged(id: number): void {
     const t = this.cache.peek(KIND_TERM, id) as TermEntry | undefined;
     if (t !== undefined) {
-      t.bytes -= strBytes(t.text) + strBytes(t.json) + (t.obj ? textBytes(t.obj) + LINKED_OBJECT_OVERHEAD : 0);
-      t.text = undefined;
+      t.bytes -= (t.texts ? 3 * strBytes(t.texts[0]) + 12 : 0) + strBytes(t.json) + (t.obj ? textBytes(t.obj) + LINKED_OBJECT_OVERHEAD : 0);
+      t.texts = undefined;
       t.json = undefined;
       t.obj = undefined;
       this.cache.set(KIND_TERM, id, t, t.bytes);
@@ -130,7 +143,7 @@ export class Renderer implements ChangeHooks {
   private eventEntry(row: number): EventEntry {
     let e = this.cache.getRow(row) as EventEntry | undefined;
     if (e === undefined) {
-      e = { head: undefined, obj: undefined, order: undefined, categories: 0, bytes: ENTRY_OVERHEAD };
+      e = { head: undefined, tail: undefined, obj: undefined, order: undefined, categories: 0, bytes: ENTRY_OVERHEAD };
     }
     return e;
   }
@@ -154,44 +167,54 @@ export class Renderer implements ChangeHooks {
     const e = this.eventEntry(row);
     let stored = false;
     if (e.head === undefined) {
-      e.head = headJson(e.obj ?? eventHead(this.site, this.engine, row));
+      e.head = [headJson(e.obj ?? eventHead(this.site, this.engine, row)), ',"categories":['].join(''); // flat, not a rope
       e.bytes += strBytes(e.head);
+      stored = true;
+    }
+    if (e.tail === undefined) {
+      e.tail = this.tail(row);
+      e.bytes += strBytes(e.tail);
       stored = true;
     }
     if (e.order === undefined) stored = true;
     const order = this.termOrder(row, e);
     if (stored) this.cache.setRow(row, e, e.bytes);
-    const engine = this.engine, t = engine.eventTable;
-    parts.push(e.head, ',"categories":[');
+    parts.push(e.head);
     for (let i = 0; i < order.length; i++) {
-      if (i === e.categories) parts.push('],"tags":[');
-      else if (i > 0) parts.push(',');
-      parts.push(this.termText(order[i]));
+      parts.push(this.termText(order[i], i === e.categories ? TEXT_TAGS : i > 0 ? TEXT_COMMA : TEXT_ALONE));
     }
-    parts.push(e.categories === order.length ? '],"tags":[],"venue":' : '],"venue":');
+    if (e.categories === order.length) parts.push(TAGS_OPEN);
+    parts.push(e.tail);
+  }
+
+  /** `],"venue":…,"organizer":[…],"custom_fields":[]}`: one flat string. */
+  private tail(row: number): string {
+    const t = this.engine.eventTable;
+    const parts: string[] = ['],"venue":'];
     const venueIds = t.venueList(row);
-    let venues = 0;
-    const at = parts.length;
-    for (const id of venueIds) {
-      const v = engine.venue(id);
-      if (v === undefined) continue;
-      if (venues > 0) parts.push(',');
-      parts.push(this.linked(v, 'venue').json!);
-      venues++;
-    }
-    if (venues !== 1) {
-      parts.splice(at, 0, '[');
+    if (venueIds.length === 1) parts.push(this.linkedJson(venueIds[0], 'venue') ?? '[]');
+    else {
+      parts.push('[');
+      let n = 0;
+      for (let i = 0; i < venueIds.length; i++) {
+        const json = this.linkedJson(venueIds[i], 'venue');
+        if (json === undefined) continue;
+        if (n++ > 0) parts.push(',');
+        parts.push(json);
+      }
       parts.push(']');
     }
     parts.push(',"organizer":[');
-    let orgs = 0;
-    for (const id of t.organizerIds[row]) {
-      const o = engine.organizer(id);
-      if (o === undefined) continue;
-      if (orgs++ > 0) parts.push(',');
-      parts.push(this.linked(o, 'organizer').json!);
+    const orgIds = t.organizerIds[row];
+    let n = 0;
+    for (let i = 0; i < orgIds.length; i++) {
+      const json = this.linkedJson(orgIds[i], 'organizer');
+      if (json === undefined) continue;
+      if (n++ > 0) parts.push(',');
+      parts.push(json);
     }
     parts.push('],"custom_fields":[]}');
+    return parts.join('');
   }
 
   /** The event's list representation as JSON text. */
@@ -276,6 +299,14 @@ export class Renderer implements ChangeHooks {
     return e.obj;
   }
 
+  /** A venue's or organizer's JSON text by id; undefined when there is no such record. */
+  private linkedJson(id: number, kind: 'venue' | 'organizer'): string | undefined {
+    const cached = this.cache.get(KIND_POST, id) as LinkedEntry | undefined;
+    if (cached !== undefined && cached.json !== undefined) return cached.json;
+    const rec = kind === 'venue' ? this.engine.venue(id) : this.engine.organizer(id);
+    return rec === undefined ? undefined : this.linked(rec, kind).json;
+  }
+
   venueJson(v: VenueRecord): string {
     return this.linked(v, 'venue').json!;
   }
@@ -294,16 +325,17 @@ export class Renderer implements ChangeHooks {
   private termEntry(term: TermRecord): TermEntry {
     let e = this.cache.get(KIND_TERM, term.id) as TermEntry | undefined;
     if (e === undefined) {
-      e = { pre: undefined, post: undefined, text: undefined, embedded: undefined, json: undefined, obj: undefined, bytes: ENTRY_OVERHEAD };
+      e = { pre: undefined, post: undefined, texts: undefined, embedded: undefined, json: undefined, obj: undefined, bytes: ENTRY_OVERHEAD };
     }
     return e;
   }
 
-  /** A term's embedded form as JSON text, at its current count. */
-  private termText(id: number): string {
+  /** A term's embedded form as JSON text at its current count, with the separator `variant` says. */
+  private termText(id: number, variant: number): string {
+    const cached = this.cache.get(KIND_TERM, id) as TermEntry | undefined;
+    if (cached !== undefined && cached.texts !== undefined) return cached.texts[variant];
     const term = this.engine.term(id)!;
-    const e = this.termEntry(term);
-    if (e.text !== undefined) return e.text;
+    const e = cached ?? this.termEntry(term);
     if (e.pre === undefined) {
       const { count: _count, ...before } = termEmbeddedObject(this.site, this.engine, term);
       // name … parent, then count, then filter, id, urls: split the JSON text around the count
@@ -312,10 +344,13 @@ export class Renderer implements ChangeHooks {
       e.post = ',' + toJson({ filter, id, urls }).slice(1);
       e.bytes += strBytes(e.pre) + strBytes(e.post);
     }
-    e.text = e.pre + String(this.engine.termCount(term.id)) + e.post;
-    e.bytes += strBytes(e.text);
+    // joined, not concatenated: flat strings (a rope would be walked again by every page join)
+    const count = String(this.engine.termCount(term.id));
+    const text = [e.pre, count, e.post].join('');
+    e.texts = [text, [',', text].join(''), [TAGS_OPEN, text].join('')];
+    e.bytes += 3 * strBytes(text) + 12;
     this.cache.set(KIND_TERM, term.id, e, e.bytes);
-    return e.text;
+    return e.texts[variant];
   }
 
   /** The standalone (/categories, /tags) representation of a term as JSON text. */
