@@ -161,7 +161,12 @@ export function dropSearchIndex(st: CalendarState): void {
  * trashed. Its list entries become stale; its current words go to the overflow sets.
  */
 export function searchRowWritten(st: CalendarState, row: number): void {
-  indexes.get(st)?.touch(st.table, row); // no index yet: the first search builds it whole
+  const si = indexes.get(st);
+  if (si === undefined) return; // no index yet: the first search builds it whole
+  si.touch(st.table, row);
+  // Past its bound of writes the index would be rebuilt by the next search anyway: drop it now,
+  // so that a calendar written to and not searched keeps no growing overflow.
+  if (si.needsRebuild) indexes.delete(st);
 }
 
 /** Per-block counters of one word list (positions relative to the list), touched rows left out. */
@@ -232,6 +237,8 @@ export class SearchIndex {
   private rowWords = new Map<number, Int32Array>();
   /** true when the next search must rebuild first */
   private stale = false;
+  /** words in the dictionary when the last build finished (new words since then grow it) */
+  private wordsBuilt = 0;
 
   private readonly blocks = new Map<number, ListBlocks>();
 
@@ -348,6 +355,7 @@ export class SearchIndex {
     if (i < order.length) return false;
     this.listCount = cursor.length;
     this.job = undefined;
+    this.wordsBuilt = this.words.length;
     this.seq = new Int32Array(0);
     this.counts = new Int32Array(0);
     this.lastMark = new Int32Array(0);
@@ -524,7 +532,12 @@ export class SearchIndex {
     }
     this.version++;
     const old = this.rowWords.get(row);
-    if (old) for (let i = 0; i < old.length; i++) this.extra.get(old[i])?.delete(row);
+    if (old) {
+      for (let i = 0; i < old.length; i++) {
+        const set = this.extra.get(old[i]);
+        if (set !== undefined && set.delete(row) && set.size === 0) this.extra.delete(old[i]);
+      }
+    }
     const now = this.rowWordIds(t, row);
     this.rowWords.set(row, now);
     for (let i = 0; i < now.length; i++) {
@@ -533,6 +546,13 @@ export class SearchIndex {
       set.add(row);
     }
     if (this.touchedCount > Math.max(4096, t.count >> 5)) this.stale = true;
+    // rewriting the same rows with new words grows the dictionary, not the touched count
+    if (this.job === undefined && this.words.length - this.wordsBuilt > Math.max(16_384, this.wordsBuilt >> 3)) this.stale = true;
+  }
+
+  /** True when writes since the build passed the bound past which the index is rebuilt. */
+  get needsRebuild(): boolean {
+    return this.stale;
   }
 
   /** Bytes held by the index (typed arrays, word strings, overflow sets; not object headers). */

@@ -161,6 +161,26 @@ Index('search :: incremental upkeep answers as a fresh build', () => {
   }
 });
 
+Index('search :: writes without searches keep the index bounded: past its bound it is dropped, and the next search builds it again', () => {
+  const engine = new Engine();
+  engine.apply([{ t: 'event', a: 'put', rec: makeEvent(1, { title: 'first words' }) }]);
+  const q: EventQuery = { statusMask: EDITOR_MASK, search: { include: ['word'], exclude: [] }, offset: 0, limit: 10 };
+  assert.is(engine.query(q).total, 1); // builds the index
+  const st = engine.state;
+  const built = searchIndexOf(st);
+  // one row rewritten with new words: the touched count stays 1, the dictionary grows
+  let n = 0;
+  for (; n < 40_000 && searchIndexOf(st) === built; n++) {
+    engine.apply([{ t: 'event', a: 'put', rec: makeEvent(1, { title: `take ${n} x${n.toString(36)}` }) }]);
+    if (searchIndexOf(st) !== built) break;
+  }
+  assert.ok(n < 40_000, 'the index was dropped once new words passed the bound');
+  const last = `x${n.toString(36)}`;
+  assert.is(engine.query({ ...q, search: { include: [last], exclude: [] } }).total, 1, 'the rebuilt index finds the latest words');
+  assert.is(engine.query({ ...q, search: { include: ['x0'], exclude: [] } }).total, 0, 'and not the old ones');
+  assert.ok(searchIndexOf(st).stats().words < 10, `${searchIndexOf(st).stats().words} words after the rebuild`);
+});
+
 Index('search :: words are per field: a term across title and excerpt does not match', () => {
   const events = new Map<number, EventRecord>();
   const add = (id: number, title: string, excerpt = '', description = '') =>
