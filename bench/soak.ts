@@ -1,12 +1,13 @@
 // Memory under real traffic: a store of N events served by `calendar-engine serve` (its own
-// process, as an operator runs it), warmed up by paging once through every published event, then
-// a mixed load for S seconds: C keep-alive connections reading nine kinds of filtered event lists
-// over the whole date range at random pages, while one more connection creates W events spread
-// over the run. The server's RSS (from /proc) is sampled every second.
+// process, as an operator runs it), warmed up by paging once through every published event and
+// then --warmup seconds of the same traffic as the measured run; then the measured run, a mixed
+// load for S seconds: C keep-alive connections reading nine kinds of filtered event lists over
+// the whole date range at random pages, while --writers more connections (4) create W events
+// spread over the run. The server's RSS (from /proc) is sampled every second.
 //
 // Target: the RSS at the end is at most 1.5x the RSS after start-up and warm-up.
 //
-//   npm run bench:soak -- [--events N] [--seconds S] [--conns C] [--creates W] [--cache-mb M]
+//   npm run bench:soak -- [--events N] [--seconds S] [--warmup S] [--conns C] [--creates W] [--writers K] [--cache-mb M]
 //                         [--node-flags "--max-semi-space-size=8 ..."]   (flags for the server's node; its output is shown)
 
 import http from 'node:http';
@@ -78,6 +79,8 @@ async function main(): Promise<void> {
   const conns = arg('conns', 10);
   const creates = arg('creates', 5_000);
   const cacheMb = arg('cache-mb', 64);
+  const warmup = arg('warmup', 30);
+  const writers = Math.max(1, arg('writers', 4));
 
   const { openCalendar } = await import('../src/calendar.ts');
   const { generateCalendar } = await import('./generate.ts');
@@ -102,17 +105,16 @@ async function main(): Promise<void> {
   const whole = 'start_date=2000-01-01&end_date=2100-01-01';
   const rssStart = rssOf(pid);
 
-  // warm-up: every published event read once
-  let page = 1, pages = 1;
+  // warm-up, 1: every published event read once (a crawl)
   const t0 = Date.now();
+  let page = 1, pages = 1;
   while (page <= pages) {
     const r = await request(`${base}?${whole}&per_page=50&page=${page}`);
     if (r.status !== 200) throw new Error(`warm-up page ${page}: ${r.status} ${r.body.slice(0, 200)}`);
     pages = (JSON.parse(r.body) as { total_pages: number }).total_pages;
     page++;
   }
-  const warmSeconds = (Date.now() - t0) / 1000;
-  const rssWarm = rssOf(pid);
+  const rssCrawled = rssOf(pid);
 
   const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
   const kinds: Array<() => string> = [
@@ -128,45 +130,57 @@ async function main(): Promise<void> {
   ];
   /** a query's page count, learnt from its answers, so random pages stay mostly in range */
   const pagesOf = new Map<string, number>();
-  let reads = 0, pastEnd = 0, writes = 0, failures = 0;
-  const latencies: number[] = [];
-  const samples: number[] = [];
-  const end = Date.now() + seconds * 1000;
-  const reader = async () => {
-    while (Date.now() < end) {
-      const q = pick(kinds)();
-      const p = 1 + Math.floor(Math.random() * (pagesOf.get(q) ?? 1));
-      const s = performance.now();
-      const r = await request(`${base}?${q}&per_page=12&page=${p}`);
-      latencies.push(performance.now() - s);
-      if (r.status === 200) {
-        reads++;
-        pagesOf.set(q, Number(/"total_pages":(\d+)/.exec(r.body)?.[1] ?? 1));
-      } else if (r.status === 404 && r.body.includes('event-archive-page-not-found')) {
-        pastEnd++;
-      } else {
-        if (failures++ === 0) console.error(`first failed read: ${r.status} ${r.body.slice(0, 300)}`);
+  let created = 0;
+  /** The mixed load for `secs` seconds: `conns` readers and one writer spreading `creates` creates. */
+  async function phase(secs: number, creates: number) {
+    let reads = 0, pastEnd = 0, writes = 0, failures = 0;
+    const latencies: number[] = [];
+    const samples: number[] = [];
+    const start = Date.now(), end = start + secs * 1000;
+    const reader = async () => {
+      while (Date.now() < end) {
+        const q = pick(kinds)();
+        const p = 1 + Math.floor(Math.random() * (pagesOf.get(q) ?? 1));
+        const s = performance.now();
+        const r = await request(`${base}?${q}&per_page=12&page=${p}`);
+        latencies.push(performance.now() - s);
+        if (r.status === 200) {
+          reads++;
+          pagesOf.set(q, Number(/"total_pages":(\d+)/.exec(r.body)?.[1] ?? 1));
+        } else if (r.status === 404 && r.body.includes('event-archive-page-not-found')) {
+          pastEnd++;
+        } else if (failures++ === 0) {
+          console.error(`first failed read: ${r.status} ${r.body.slice(0, 300)}`);
+        }
       }
-    }
-  };
-  const writer = async () => {
-    const interval = (seconds * 1000) / Math.max(1, creates);
-    for (let i = 0; i < creates && Date.now() < end; i++) {
-      const due = end - seconds * 1000 + i * interval;
-      if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
-      const day = 1 + (i % 28);
-      const r = await request(base, 'POST', JSON.stringify({
-        title: `Soak ${i} ${pick(words)}`, description: `<p>created under load, ${i}</p>`,
-        start_date: `2025-07-${String(day).padStart(2, '0')} 18:00:00`, end_date: `2025-07-${String(day).padStart(2, '0')} 20:00:00`,
-        categories: [pick(catIds)], tags: [pick(tagIds)], venue: pick(venueIds), organizer: [pick(orgIds)],
-      }));
-      if (r.status === 201) writes++;
-      else failures++;
-    }
-  };
-  const sampler = setInterval(() => samples.push(rssOf(pid)), 1000);
-  await Promise.all([writer(), ...Array.from({ length: conns }, reader)]);
-  clearInterval(sampler);
+    };
+    const writer = async (k: number) => {
+      const interval = (secs * 1000) / Math.max(1, creates);
+      for (let i = k; i < creates && Date.now() < end; i += writers) {
+        const due = start + i * interval;
+        if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+        const n = created++, day = 1 + (n % 28);
+        const r = await request(base, 'POST', JSON.stringify({
+          title: `Soak ${n} ${pick(words)}`, description: `<p>created under load, ${n}</p>`,
+          start_date: `2025-07-${String(day).padStart(2, '0')} 18:00:00`, end_date: `2025-07-${String(day).padStart(2, '0')} 20:00:00`,
+          categories: [pick(catIds)], tags: [pick(tagIds)], venue: pick(venueIds), organizer: [pick(orgIds)],
+        }));
+        if (r.status === 201) writes++;
+        else failures++;
+      }
+    };
+    const sampler = setInterval(() => samples.push(rssOf(pid)), 1000);
+    await Promise.all([...Array.from({ length: writers }, (_, k) => writer(k)), ...Array.from({ length: conns }, reader)]);
+    clearInterval(sampler);
+    return { reads, pastEnd, writes, failures, latencies, samples };
+  }
+
+  // warm-up, 2: the same traffic as the measured run, for --warmup seconds (the cache keeps an
+  // event from its second read on: a crawl alone leaves it nearly empty)
+  await phase(warmup, Math.round((creates * warmup) / Math.max(1, seconds)));
+  const warmSeconds = (Date.now() - t0) / 1000;
+  const rssWarm = rssOf(pid);
+  const { reads, pastEnd, writes, failures, latencies, samples } = await phase(seconds, creates);
   const rssEnd = rssOf(pid);
 
   child.kill('SIGTERM');
@@ -176,13 +190,15 @@ async function main(): Promise<void> {
 
   const ratio = rssEnd / rssWarm;
   const lat = summarize(latencies);
-  console.log(`calendar-engine soak: ${events} events, serve --cache-mb ${cacheMb}, ${conns} readers + 1 writer for ${seconds} s, node ${process.version}`);
+  console.log(`calendar-engine soak: ${events} events, serve --cache-mb ${cacheMb}, ${conns} readers + ${writers} writers for ${seconds} s `
+    + `after a crawl and ${warmup} s of warm-up, node ${process.version}`);
   console.table([{
-    'rss start': mb(rssStart), 'rss warm': mb(rssWarm), 'rss max': mb(Math.max(...samples, rssEnd)), 'rss end': mb(rssEnd),
+    'rss start': mb(rssStart), 'rss crawled': mb(rssCrawled), 'rss warm': mb(rssWarm), 'rss max': mb(Math.max(...samples, rssEnd)), 'rss end': mb(rssEnd),
     'end/warm': ratio.toFixed(2), 'warm-up s': warmSeconds.toFixed(1), 'reads/s': Math.round(reads / seconds),
     'read p50 ms': lat.median.toFixed(1), 'read p99 ms': lat.p99.toFixed(1),
     creates: writes, 'past end': pastEnd, failures,
   }]);
+  console.log(`rss every 5 s (MB): ${samples.filter((_, i) => i % 5 === 4).map((b) => Math.round(b / 1048576)).join(' ')}`);
   console.log(`target: rss end <= 1.5x rss after start-up and warm-up: ${ratio <= 1.5 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x)`);
   if (failures > 0) console.log(`${failures} requests failed`);
 }

@@ -12,6 +12,8 @@ type Kind = typeof KIND_EVENT | typeof KIND_POST | typeof KIND_TERM;
 export interface CacheStats {
   budget: number;
   bytes: number;
+  /** event pieces not stored on their first sight (admitOnSecondSight) */
+  rejections: number;
   entries: number;
   hits: number;
   misses: number;
@@ -39,13 +41,52 @@ export class PieceCache {
   misses = 0;
   evictions = 0;
 
-  /** `budget` in bytes; 0 keeps nothing (every piece is rendered for the call that needs it). */
-  constructor(readonly budget: number) {
+  /** rows asked to be stored once since the last reset (the doorkeeper of admitOnSecondSight) */
+  private seen = new Uint8Array(0);
+  private seenCount = 0;
+  /** rows stored on their first sight were not kept */
+  rejections = 0;
+
+  /**
+   * `budget` in bytes; 0 keeps nothing (every piece is rendered for the call that needs it).
+   * `admitOnSecondSight`: a row's piece is stored only the second time it is offered within a
+   * window (a doorkeeper, as TinyLFU's), so one pass over many rows read once (a crawl, random
+   * deep pages) does not push out the rows read again and again, nor churn the heap with pieces
+   * that die evicted. The window closes when as many rows were seen as the cache holds entries
+   * (at least 4,096). Pieces of posts and terms (few, shared by many events) are always stored.
+   */
+  constructor(readonly budget: number, readonly admitOnSecondSight = false) {
     if (!(Number.isFinite(budget) && budget >= 0)) throw new Error(`piece cache: expected a byte budget >= 0, got ${budget}`);
   }
 
+  /** True when a new row may be stored now (see admitOnSecondSight). */
+  private admit(row: number): boolean {
+    if (!this.admitOnSecondSight) return true;
+    if (row < this.seen.length && this.seen[row] === 1) {
+      this.seen[row] = 0;
+      this.seenCount--;
+      return true;
+    }
+    if (row >= this.seen.length) {
+      const grown = new Uint8Array(Math.max(row + 1, this.seen.length * 2, 1024));
+      grown.set(this.seen);
+      this.seen = grown;
+    }
+    if (this.seenCount >= Math.max(4096, this.entries)) {
+      this.seen.fill(0);
+      this.seenCount = 0;
+    }
+    this.seen[row] = 1;
+    this.seenCount++;
+    this.rejections++;
+    return false;
+  }
+
   stats(): CacheStats {
-    return { budget: this.budget, bytes: this.bytes, entries: this.entries, hits: this.hits, misses: this.misses, evictions: this.evictions };
+    return {
+      budget: this.budget, bytes: this.bytes, rejections: this.rejections, entries: this.entries,
+      hits: this.hits, misses: this.misses, evictions: this.evictions,
+    };
   }
 
   // ---- event rows ---------------------------------------------------------------------------
@@ -78,7 +119,8 @@ export class PieceCache {
     }
     const s = this.rowSlots[row] - 1;
     if (s >= 0) this.update(s, value, bytes);
-    else this.rowSlots[row] = this.insert(KIND_EVENT, row, value, bytes) + 1;
+    else if (this.admit(row)) this.rowSlots[row] = this.insert(KIND_EVENT, row, value, bytes) + 1;
+    else return;
     this.evict();
   }
 

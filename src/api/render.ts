@@ -87,7 +87,7 @@ export class Renderer implements ChangeHooks {
   readonly cache: PieceCache;
 
   constructor(readonly site: Site, readonly engine: EngineApi, cacheBytes = DEFAULT_CACHE_BYTES) {
-    this.cache = new PieceCache(cacheBytes);
+    this.cache = new PieceCache(cacheBytes, true);
     engine.setHooks(this);
   }
 

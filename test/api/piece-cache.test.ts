@@ -73,7 +73,7 @@ cache('random gets, sets and drops agree with a reference LRU, evictions include
       }
       assert.ok(c.bytes <= budget, `step ${step}: ${c.bytes} bytes over the budget ${budget}`);
     }
-    assert.equal(c.stats(), { budget, bytes: ref.bytes, entries: ref.map.size, hits, misses, evictions: ref.evictions });
+    assert.equal(c.stats(), { budget, bytes: ref.bytes, rejections: 0, entries: ref.map.size, hits, misses, evictions: ref.evictions });
     // every key the reference still holds is held, with its value
     for (const [key, e] of ref.map) {
       const [kind, id] = key.split(':').map(Number);
@@ -88,7 +88,7 @@ cache('a budget of 0 keeps nothing; a piece bigger than the budget is not kept',
   none.set(KIND_TERM, 1, 'y', 1);
   assert.is(none.getRow(5), undefined);
   assert.is(none.get(KIND_TERM, 1), undefined);
-  assert.equal(none.stats(), { budget: 0, bytes: 0, entries: 0, hits: 0, misses: 2, evictions: 0 });
+  assert.equal(none.stats(), { budget: 0, bytes: 0, rejections: 0, entries: 0, hits: 0, misses: 2, evictions: 0 });
   const small = new PieceCache(100);
   small.set(KIND_POST, 1, 'a', 60);
   small.set(KIND_POST, 2, 'huge', 101);
@@ -109,6 +109,28 @@ cache('least recently used goes first: a read protects a piece', () => {
   // replacing a piece changes its size in place
   c.setRow(3, 'three again', 10);
   assert.is(c.bytes, 210);
+});
+
+cache('admitOnSecondSight: a row is stored the second time it is offered; a crawl does not push out the rows read again', () => {
+  const c = new PieceCache(100 * 10, true);
+  for (let row = 0; row < 10; row++) c.setRow(row, `hot ${row}`, 100);
+  assert.is(c.entries, 0, 'nothing kept on first sight');
+  for (let row = 0; row < 10; row++) c.setRow(row, `hot ${row}`, 100);
+  assert.is(c.entries, 10, 'kept on second sight');
+  // a crawl over many rows, each offered once: none is kept, the hot rows stay
+  for (let row = 1000; row < 20_000; row++) c.setRow(row, 'cold', 100);
+  assert.is(c.entries, 10);
+  for (let row = 0; row < 10; row++) assert.is(c.getRow(row), `hot ${row}`);
+  assert.is(c.stats().rejections, 10 + 19_000);
+  // the window closes: a row seen long ago is on first sight again
+  c.setRow(1000, 'again', 100);
+  assert.is(c.getRow(1000), undefined, 'row 1000 was forgotten when the window closed');
+  // replacing a stored row needs no admission
+  c.setRow(3, 'replaced', 100);
+  assert.is(c.getRow(3), 'replaced');
+  // posts and terms are always stored
+  c.set(KIND_POST, 7, 'venue', 50);
+  assert.is(c.get(KIND_POST, 7), 'venue');
 });
 
 cache('a bad budget is refused', () => {
