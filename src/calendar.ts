@@ -1,6 +1,7 @@
 // Composition root: builds the engine, opens the store (snapshot + replay through the same
 // mutator as live writes), and hands out the five collections of the embedding API.
 
+import fs from 'node:fs';
 import { Engine } from './engine/engine.ts';
 import type { Op } from './engine/records.ts';
 import { resolveActor } from './api/auth.ts';
@@ -8,7 +9,9 @@ import { Collections, targetOf } from './api/collections.ts';
 import type { Core } from './api/context.ts';
 import { isValidTimezone } from './api/dates.ts';
 import { CalendarError, fail } from './api/errors.ts';
-import { prepareImport, type ImportData, type ImportProgress, type ImportSummary } from './api/import.ts';
+import { ImportBuilder, prepareImport, type ImportData, type ImportProgress, type ImportSummary } from './api/import.ts';
+import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './io/export.ts';
+import { ImportFileError, readImportRecords, type ImportFormat } from './io/read-records.ts';
 import { createSite } from './api/represent.ts';
 import { DEFAULT_CACHE_BYTES, Renderer } from './api/render.ts';
 import type { AsArg, Page, Params, RestCall, RestResult, Resource, SiteConfig } from './api/types.ts';
@@ -146,6 +149,48 @@ export class Calendar {
       categories: set.terms.filter((t) => t.taxonomy === 'tribe_events_cat').length,
       tags: set.terms.filter((t) => t.taxonomy === 'post_tag').length,
     };
+  }
+
+  /**
+   * Bulk-load an import file, read as a stream (any size): the import shape (.json) or JSON
+   * Lines (.jsonl/.ndjson, one {"type": ...} object a line); `format` overrides the guess from
+   * the name and first line. All or nothing, as import(); errors name the record and its line.
+   */
+  async importFile(file: string, opts: { format?: ImportFormat; onProgress?: ImportProgress } = {}): Promise<ImportSummary> {
+    const core = this.collections.core;
+    const builder = new ImportBuilder(core);
+    let total = 0;
+    try {
+      total = fs.statSync(file).size;
+      for await (const r of readImportRecords(file, opts.format, (bytes) => opts.onProgress?.(bytes, total))) {
+        builder.add(r.kind, r.rec, { index: r.index, line: r.line });
+      }
+    } catch (err) {
+      if (err instanceof CalendarError) throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      const message = code === 'ENOENT' ? `${file}: no such file` : err instanceof ImportFileError ? err.message : `${file}: ${(err as Error).message}`;
+      throw new CalendarError('rest_invalid_param', 400, `import: ${message}`);
+    }
+    const set = builder.finish();
+    opts.onProgress?.(total, total);
+    this.engine.bulkLoad(set);
+    if (this.store) await this.store.compact();
+    return builder.summary;
+  }
+
+  /**
+   * The calendar in its import shape, record by record ({type, ...fields}: categories, tags,
+   * venues, organizers, then events of every status). Importing what it yields into an empty
+   * calendar gives back the same calendar. It reads the calendar as it iterates: writes made
+   * between two steps of the iteration may or may not be in it.
+   */
+  export(): Iterable<ExportRecord> {
+    return exportRecords(this.engine, this.collections.core.site.origin);
+  }
+
+  /** Write export() to a stream as the import shape (`json`) or JSON Lines (`jsonl`). */
+  exportTo(out: ExportSink, format: ImportFormat = 'json'): Promise<ImportSummary> {
+    return writeExport(this.export(), format, out);
   }
 
   /** True when the calendar holds no records at all. */

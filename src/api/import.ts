@@ -312,7 +312,7 @@ class Importer {
     this.set.organizers.push(o);
   }
 
-  linkIds(r: Rec, name: string, ok: (id: number) => boolean): number[] {
+  linkIds(r: Rec, name: string): number[] {
     const v = r[name];
     if (v === undefined || v === null || v === '' || v === 0) return [];
     const items = Array.isArray(v)
@@ -321,7 +321,7 @@ class Importer {
     const ids: number[] = [];
     for (const item of items) {
       const id = asId(item);
-      if (id === undefined || !ok(id)) bad(`${name} ${JSON.stringify(item)} does not exist`);
+      if (id === undefined) bad(`${name} ${JSON.stringify(item)} does not exist`);
       if (id !== 0 && !ids.includes(id)) ids.push(id);
     }
     return ids;
@@ -353,7 +353,6 @@ class Importer {
     const website = r.website === undefined || r.website === null ? null : str(r, 'website');
     if (website && !isValidUrl(website)) bad('website must be a URL');
     const parent = asId(r.post_parent ?? r.parent ?? 0) ?? bad('post_parent must be an event id');
-    if (parent !== 0 && !this.isKind(parent, 'event')) bad(`post_parent ${parent} is not an event`);
     const dates = computeDates(tz, start, end, allDay);
     const e: EventRecord = {
       id: base.id, authorId: base.authorId, status: base.status, date: base.date, dateUtc: base.dateUtc,
@@ -361,67 +360,133 @@ class Importer {
       excerpt: base.excerpt, slug: base.slug, imageId: base.imageId, lineage: base.lineage,
       timezone: tz, timezoneAbbr: dates.timezoneAbbr, allDay,
       startLocal: dates.startLocal, endLocal: dates.endLocal, startUtc: dates.startUtc, endUtc: dates.endUtc,
-      costs: cost === NO_COST ? [] : cost.costs, currencySymbol: cost.currencySymbol, currencyPosition: cost.currencyPosition,
+      costs: cost === NO_COST ? [] : cost.costs,
+      currencySymbol: r.currency_symbol === undefined ? cost.currencySymbol : str(r, 'currency_symbol'),
+      currencyPosition: r.currency_position === undefined ? cost.currencyPosition : str(r, 'currency_position'),
       currencyCode: str(r, 'currency_code'), website,
       showMap: flag(r, 'show_map', true), showMapLink: flag(r, 'show_map_link', true),
       hideFromListings: flag(r, 'hide_from_listings', false), sticky: flag(r, 'sticky', false),
       featured: flag(r, 'featured', false), ticketed: flag(r, 'ticketed', false),
-      venueIds: this.linkIds(r, 'venue', this.isVenue), organizerIds: this.linkIds(r, 'organizer', this.isOrganizer),
-      categoryIds: this.linkIds(r, 'categories', this.isCategory), tagIds: this.linkIds(r, 'tags', this.isTag),
+      venueIds: this.linkIds(r, 'venue'), organizerIds: this.linkIds(r, 'organizer'),
+      categoryIds: this.linkIds(r, 'categories'), tagIds: this.linkIds(r, 'tags'),
       parentId: parent,
     };
     this.set.events.push(e);
   }
+
+  /** What an event links to exists and is of the right kind (checked once every record is in,
+   *  so records may come in any order); the message of the first problem, or undefined. */
+  eventLinksProblem(e: EventRecord): string | undefined {
+    const check = (name: string, ids: number[], ok: (id: number) => boolean): string | undefined => {
+      for (const id of ids) if (!ok(id)) return `${name} ${id} does not exist`;
+      return undefined;
+    };
+    if (e.parentId !== 0 && !this.isKind(e.parentId, 'event')) return `post_parent ${e.parentId} is not an event`;
+    return check('venue', e.venueIds, this.isVenue) ?? check('organizer', e.organizerIds, this.isOrganizer)
+      ?? check('categories', e.categoryIds, this.isCategory) ?? check('tags', e.tagIds, this.isTag);
+  }
 }
 
 const NO_COST = { costs: [] as string[], currencySymbol: '', currencyPosition: '' };
+
+export const IMPORT_KINDS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
+export type ImportKind = (typeof IMPORT_KINDS)[number];
+
+/** Where a record came from, for error messages: its index in its list, and its line in a file. */
+export interface RecordPlace {
+  index: number;
+  line?: number;
+}
+
+function recordError(kind: ImportKind, place: RecordPlace, id: unknown, message: string): CalendarError {
+  const where = `${kind}[${place.index}]${id !== undefined ? ` (id ${String(id)})` : ''}${place.line !== undefined ? ` at line ${place.line}` : ''}`;
+  return new CalendarError('rest_invalid_param', 400, `import: ${where}: ${message}`, {
+    params: { [kind]: message }, index: place.index, id, ...(place.line !== undefined ? { line: place.line } : {}),
+  });
+}
+
+/**
+ * The import shape, record by record, in any order (a streamed file): each record is validated on
+ * its own as it comes; what links records to each other (term parents, an event's venue,
+ * organizers, terms and parent) is checked by finish(), once all are in. Throws CalendarError
+ * naming the record (list, index, id, line).
+ */
+export class ImportBuilder {
+  private readonly im: Importer;
+  private readonly places: RecordPlace[] = [];
+  private readonly counts: Record<ImportKind, number> = { categories: 0, tags: 0, venues: 0, organizers: 0, events: 0 };
+
+  constructor(core: Core) {
+    this.im = new Importer(core);
+  }
+
+  /** Records added so far, per list. */
+  get summary(): ImportSummary {
+    return { ...this.counts };
+  }
+
+  add(kind: ImportKind, r: unknown, place: RecordPlace = { index: this.counts[kind] }): void {
+    const im = this.im;
+    try {
+      if (typeof r !== 'object' || r === null || Array.isArray(r)) bad('must be an object');
+      const rec = r as Rec;
+      switch (kind) {
+        case 'categories': im.term(rec, 'tribe_events_cat'); break;
+        case 'tags': im.term(rec, 'post_tag'); break;
+        case 'venues': im.venue(rec); im.kinds.set(im.set.venues[im.set.venues.length - 1].id, 'venue'); break;
+        case 'organizers': im.organizer(rec); im.kinds.set(im.set.organizers[im.set.organizers.length - 1].id, 'organizer'); break;
+        case 'events': {
+          im.event(rec);
+          im.kinds.set(im.set.events[im.set.events.length - 1].id, 'event');
+          this.places.push(place);
+          break;
+        }
+      }
+    } catch (e) {
+      if (!(e instanceof RecordError)) throw e;
+      throw recordError(kind, place, typeof r === 'object' && r !== null ? (r as Rec).id : undefined, e.message);
+    }
+    this.counts[kind]++;
+  }
+
+  /** The cross-record checks; then the engine records, ready for one bulk load. */
+  finish(): ImportSet {
+    const im = this.im;
+    try {
+      im.checkParents();
+    } catch (e) {
+      throw new CalendarError('rest_invalid_param', 400, `import: ${(e as Error).message}`);
+    }
+    const events = im.set.events;
+    for (let i = 0; i < events.length; i++) {
+      const problem = im.eventLinksProblem(events[i]);
+      if (problem !== undefined) throw recordError('events', this.places[i], events[i].id, problem);
+    }
+    return im.set;
+  }
+}
 
 /** Validate the whole import shape into engine records; throws CalendarError naming the record. */
 export function prepareImport(core: Core, data: ImportData, onProgress?: ImportProgress): ImportSet {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new CalendarError('rest_invalid_param', 400, 'The import must be one JSON object {categories, tags, venues, organizers, events}.');
   }
-  const im = new Importer(core);
-  const lists = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
-  for (const name of lists) {
+  for (const name of IMPORT_KINDS) {
     if (data[name] !== undefined && !Array.isArray(data[name])) {
       throw new CalendarError('rest_invalid_param', 400, `import: "${name}" must be an array`);
     }
   }
-  const total = lists.reduce((n, name) => n + (data[name]?.length ?? 0), 0);
+  const builder = new ImportBuilder(core);
+  const total = IMPORT_KINDS.reduce((n, name) => n + (data[name]?.length ?? 0), 0);
   let done = 0;
-  const each = (name: (typeof lists)[number], fn: (r: Rec) => void): void => {
-    (data[name] ?? []).forEach((r, index) => {
-      try {
-        if (typeof r !== 'object' || r === null || Array.isArray(r)) bad('must be an object');
-        fn(r as Rec);
-      } catch (e) {
-        if (!(e instanceof RecordError)) throw e;
-        const id = typeof r === 'object' && r !== null ? (r as Rec).id : undefined;
-        throw new CalendarError('rest_invalid_param', 400, `import: ${name}[${index}]${id !== undefined ? ` (id ${String(id)})` : ''}: ${e.message}`, {
-          params: { [name]: e.message }, index, id,
-        });
-      }
+  for (const name of IMPORT_KINDS) {
+    const list = data[name] ?? [];
+    for (let index = 0; index < list.length; index++) {
+      builder.add(name, list[index], { index });
       if (++done % 10000 === 0) onProgress?.(done, total);
-    });
-  };
-  each('categories', (r) => im.term(r, 'tribe_events_cat'));
-  each('tags', (r) => im.term(r, 'post_tag'));
-  try {
-    im.checkParents();
-  } catch (e) {
-    throw new CalendarError('rest_invalid_param', 400, `import: ${(e as Error).message}`);
+    }
   }
-  each('venues', (r) => im.venue(r));
-  each('organizers', (r) => im.organizer(r));
-  const kinds = im.kinds;
-  for (const v of im.set.venues) kinds.set(v.id, 'venue');
-  for (const o of im.set.organizers) kinds.set(o.id, 'organizer');
-  for (const r of data.events ?? []) {
-    const id = typeof r === 'object' && r !== null ? asId((r as Rec).id) : undefined;
-    if (id !== undefined && !kinds.has(id)) kinds.set(id, 'event');
-  }
-  each('events', (r) => im.event(r));
+  const set = builder.finish();
   onProgress?.(total, total);
-  return im.set;
+  return set;
 }

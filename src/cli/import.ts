@@ -1,74 +1,65 @@
-// calendar-engine import FILE: bulk-loads the import shape of CONTRACT.md ("The store") into a
-// store, ids kept. All or nothing: a record that fails validation is reported (index and id) and
-// nothing is imported. Progress bar on a terminal, one summary line either way.
+// calendar-engine import FILE: bulk-loads a calendar into a store, ids kept, reading the file as
+// a stream (any size). The import shape of CONTRACT.md ("The store"), or JSON Lines (one
+// {"type": "event", ...} object a line). All or nothing: a record that fails validation is
+// reported (list, index, id, line) and nothing is imported. Progress bar on a terminal, one
+// summary line either way.
 import fs from 'node:fs';
 import path from 'node:path';
-import { CliError, EXIT_OK, dataDir, openStore, parseCommand, seconds, showPath, type CliIo } from './common.ts';
+import { CliError, EXIT_OK, EXIT_USAGE, dataDir, openStore, parseCommand, seconds, showPath, type CliIo } from './common.ts';
 import { createProgress } from './progress.ts';
-import type { ImportData } from './seed.ts';
+import type { ImportFormat } from '../io/read-records.ts';
 
-export const IMPORT_USAGE = `Usage: calendar-engine import FILE [--data DIR]
+export const IMPORT_USAGE = `Usage: calendar-engine import FILE [--data DIR] [--format json|jsonl]
 
-Loads FILE, one JSON object {"categories": [...], "tags": [...], "venues": [...],
-"organizers": [...], "events": [...]}, into the store. Ids are kept; events refer to their
-venue, organizers and terms by id. If any record is invalid, it is named (index and id)
-and nothing is imported. The store must not be in use by a running server.
+Loads FILE into the store, read as a stream (a file of any size):
+  json    one JSON object {"categories": [...], "tags": [...], "venues": [...],
+          "organizers": [...], "events": [...]} (the shape \`calendar-engine export\` writes)
+  jsonl   JSON Lines: one object a line, {"type": "category"|"tag"|"venue"|"organizer"|"event", ...}
+The format is guessed from the name (.json, .jsonl, .ndjson) or the first line.
+Ids are kept; events refer to their venue, organizers and terms by id, in any order.
+If any record is invalid, it is named (list, index, id and line) and nothing is imported.
+The store must not be in use by a running server.
 
 Options:
-  --data DIR     the store directory (env CALENDAR_DATA, default ./data/store)
-  -h, --help     show this help
+  --data DIR       the store directory (env CALENDAR_DATA, default ./data/store)
+  --format F       json or jsonl (default: guessed)
+  -h, --help       show this help
 `;
 
-export const IMPORT_KEYS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
-
-/** Reads and shape-checks the file: a JSON object whose known keys hold arrays (missing = none). */
-export function readImportFile(file: string): ImportData {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new CliError(code === 'ENOENT' ? `${file}: no such file` : `${file}: ${(err as Error).message}`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new CliError(`${file} is not valid JSON: ${(err as Error).message}`);
-  }
-  if (!data || typeof data !== 'object' || Array.isArray(data)) {
-    throw new CliError(`${file}: expected one JSON object {"categories", "tags", "venues", "organizers", "events"}`);
-  }
-  const record = data as Record<string, unknown>;
-  if (!IMPORT_KEYS.some((k) => k in record)) {
-    throw new CliError(`${file}: none of ${IMPORT_KEYS.join(', ')} is present; nothing to import`);
-  }
-  for (const key of IMPORT_KEYS) {
-    if (key in record && !Array.isArray(record[key])) throw new CliError(`${file}: "${key}" must be an array`);
-    record[key] ??= [];
-  }
-  return record as unknown as ImportData;
+export function parseFormat(value: string | undefined): ImportFormat | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'json' && value !== 'jsonl') throw new CliError(`--format: expected json or jsonl, got '${value}'`, EXIT_USAGE);
+  return value;
 }
 
 export async function importCommand(args: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommand(args, { data: { type: 'string' } } as const, IMPORT_USAGE, { min: 1, max: 1, names: 'FILE' });
+  const parsed = parseCommand(args, { data: { type: 'string' }, format: { type: 'string' } } as const, IMPORT_USAGE, { min: 1, max: 1, names: 'FILE' });
   if (parsed.help) {
     io.stdout.write(IMPORT_USAGE);
     return EXIT_OK;
   }
+  const format = parseFormat(parsed.values.format as string | undefined);
   const file = path.resolve(io.cwd, parsed.positionals[0]);
   const dir = dataDir(parsed.values.data, io);
-  const data = readImportFile(file);
+  try {
+    const st = fs.statSync(file);
+    if (!st.isFile()) throw new CliError(`${parsed.positionals[0]}: not a file`);
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new CliError(code === 'ENOENT' ? `${parsed.positionals[0]}: no such file` : `${parsed.positionals[0]}: ${(err as Error).message}`);
+  }
   const t0 = Date.now();
   const cal = await openStore({ dir }, io);
-  const progress = createProgress(io.stderr, 'events');
+  const progress = createProgress(io.stderr, 'KiB read');
+  let counts;
   try {
-    await cal.import(data, (done, total) => progress.update(done, total));
+    counts = await cal.importFile(file, { format, onProgress: (done, total) => progress.update(Math.ceil(done / 1024), Math.ceil(total / 1024)) });
   } finally {
     progress.finish();
     await cal.close();
   }
-  const counts = (['events', 'venues', 'organizers', 'categories', 'tags'] as const).map((k) => `${data[k].length} ${k}`).join(', ');
-  io.stdout.write(`imported ${counts} into ${showPath(dir, io)} in ${seconds(Date.now() - t0)}\n`);
+  const summary = (['events', 'venues', 'organizers', 'categories', 'tags'] as const).map((k) => `${counts[k]} ${k}`).join(', ');
+  io.stdout.write(`imported ${summary} into ${showPath(dir, io)} in ${seconds(Date.now() - t0)}\n`);
   return EXIT_OK;
 }

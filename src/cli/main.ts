@@ -13,7 +13,8 @@ Commands:
   user add LOGIN --role ROLE             create a user; prints its application password once
   user list | remove LOGIN | reset LOGIN manage users and their application passwords
   snapshot                               compact the store (new snapshot, empty journal)
-  import FILE                            bulk-load a calendar from a JSON file
+  import FILE                            bulk-load a calendar (JSON or JSON Lines, streamed)
+  export [--format json|jsonl] [--out F] write the calendar in the shape import reads
 
 Every command takes --data DIR (env CALENDAR_DATA, default ./data/store).
 calendar-engine <command> --help shows the options of a command.
@@ -30,6 +31,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   user: async () => (await import('./user.ts')).userCommand,
   snapshot: async () => (await import('./snapshot.ts')).snapshotCommand,
   import: async () => (await import('./import.ts')).importCommand,
+  export: async () => (await import('./export.ts')).exportCommand,
 };
 
 export function packageVersion(): string {

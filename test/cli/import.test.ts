@@ -5,8 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/main.ts';
 import { openCalendar } from '../../src/calendar.ts';
-import { readImportFile } from '../../src/cli/import.ts';
-import { CliError } from '../../src/cli/common.ts';
 import { memoryIo } from './io.ts';
 
 function tmpDir(): string {
@@ -63,7 +61,7 @@ imp('a terminal gets a progress bar on stderr, then the summary on stdout', asyn
   writeJson(dir, 'cal.json', many);
   const io = memoryIo({}, dir, true);
   assert.is(await main(['import', 'cal.json', '--data', 'store'], io), 0, io.err());
-  assert.match(io.err(), /\r\[[#.]+\]\s+\d+% \d+\/\d+ events/);
+  assert.match(io.err(), /\r\[[#.]+\]\s+\d+% \d+\/\d+ KiB read/);
   assert.match(io.out(), /^imported 12000 events/);
 });
 
@@ -87,16 +85,30 @@ imp('a validation failure names the record, exits 1, imports nothing', async () 
 
 imp('file problems are one-line errors', async () => {
   const dir = tmpDir();
-  const cases: Array<[unknown, RegExp]> = [
-    ['{"events": [', /is not valid JSON/],
-    ['[1, 2]', /expected one JSON object/],
+  const cases: Array<[string, RegExp]> = [
+    ['{"events": [', /line 1: the file ends before the import object does: is it truncated\?/],
+    ['{"events": [{"id": 1, "title": "x"', /line 1: .*inside events\[0\].*truncated/],
+    ['[1, 2]', /expected the import shape: one JSON object/],
     ['{"posts": []}', /none of categories, tags, venues, organizers, events is present/],
     ['{"events": {}}', /"events" must be an array/],
+    ['{"events": [\n{"id": 1},\n{"id": 2,,}\n]}', /line 3: events\[1\] is not valid JSON/],
+    ['', /expected the import shape|ends before/],
+    ['not json at all', /expected the import shape/],
+    ['{"events": []} trailing', /unexpected text after the end of the object/],
   ];
   for (const [text, message] of cases) {
-    const file = writeJson(dir, 'f.json', text);
-    assert.throws(() => readImportFile(file), (err: unknown) => err instanceof CliError && message.test((err as Error).message));
+    writeJson(dir, 'f.json', text);
+    const io = memoryIo({}, dir);
+    assert.is(await main(['import', 'f.json', '--data', 'store'], io), 1, `${JSON.stringify(text)}: ${io.err()}`);
+    assert.match(io.err(), message, JSON.stringify(text));
+    assert.not.match(io.err(), /\n\s+at /);
   }
+  const missing = memoryIo({}, dir);
+  assert.is(await main(['import', 'nope.json', '--data', 'store'], missing), 1);
+  assert.match(missing.err(), /nope\.json: no such file/);
+  const badFormat = memoryIo({}, dir);
+  assert.is(await main(['import', 'f.json', '--format', 'xml', '--data', 'store'], badFormat), 2);
+  assert.match(badFormat.err(), /--format: expected json or jsonl, got 'xml'/);
   const io = memoryIo({}, dir);
   assert.is(await main(['import', '--data', 'store'], io), 2);
   assert.match(io.err(), /^calendar-engine import: missing FILE/);
