@@ -59,7 +59,11 @@ export function removeAccents(s: string): string {
  * whitespace/dots/slashes → '-', other punctuation dropped, non-ASCII kept as lower-case %xx octets,
  * dashes collapsed and trimmed. Underscores are kept, as in WordPress. '' when nothing is left.
  */
+/** A slug sanitize_title leaves as it is: lower-case ASCII words joined by single dashes. */
+const CLEAN_SLUG = /^[a-z0-9_]+(?:-[a-z0-9_]+)*$/;
+
 export function sanitizeSlug(s: string): string {
+  if (CLEAN_SLUG.test(s)) return s; // imports and exports carry clean slugs
   let t = removeAccents(stripTags(String(s)));
   // keep escaped octets, drop other percent signs
   t = t.replace(/%([a-fA-F0-9]{2})/g, '---$1---').replace(/%/g, '').replace(/---([a-fA-F0-9]{2})---/g, '%$1');

@@ -8,7 +8,7 @@ import type {
 } from './records.ts';
 import { POST_STATUSES } from './records.ts';
 import { runQuery } from './query.ts';
-import { rebuildSearchIndex, scheduleSearchIndexBuild } from './search-index.ts';
+import { scheduleSearchIndexBuild } from './search-index.ts';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.ts';
 import { CalendarState, type ChangeHooks } from './state.ts';
 import type { EventTable } from './event-table.ts';
@@ -66,7 +66,9 @@ export class Engine implements EngineApi {
     }
     const before = new Map(st.termCounts.entries());
     st.rebuildIndexes();
-    rebuildSearchIndex(st);
+    // the search index is built in slices after the load (a search that comes first builds it
+    // on the spot): a bulk load does not wait for it, and a process that only imports never does
+    scheduleSearchIndexBuild(st);
     for (const [id, n] of st.termCounts.entries()) if (before.get(id) !== n) st.hooks.termCountChanged(id);
     for (const [id, n] of before) if (st.termCounts.get(id) === undefined && n !== 0) st.hooks.termCountChanged(id);
   }
