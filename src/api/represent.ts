@@ -27,7 +27,7 @@ export function createSite(config: SiteConfig): Site {
   const root = `${config.siteUrl}${config.restPrefix}/tribe/events/v1/`;
   const text = (plural: string) => jsonText(root + plural + '/');
   return {
-    config, root, origin: url.host + path,
+    config, root, origin: url.hostname + path, // the host name without its port, as WordPress's global ids
     archiveText: { events: text('events'), venues: text('venues'), organizers: text('organizers') },
   };
 }

@@ -172,6 +172,20 @@ create('author and publication dates', async () => {
   assert.is(g.date, '2026-03-05 04:00:00');
 });
 
+create('global_id and global_id_lineage use the host name without its port, plus the sub-folder', async () => {
+  for (const [siteUrl, origin] of [['http://127.0.0.1:8080', '127.0.0.1'], ['https://events.example.com:8443/blog', 'events.example.com/blog'], ['http://[::1]:9000', '[::1]']]) {
+    const { cal } = await makeCalendar({ siteUrl });
+    const ev = await cal.events.create({ ...baseEvent, venue: { venue: 'Hall' }, organizer: [{ organizer: 'Org' }] });
+    assert.is(ev.global_id, `${origin}?id=${ev.id as number}`, siteUrl);
+    assert.equal(ev.global_id_lineage, [ev.global_id]);
+    const venue = ev.venue as Record<string, unknown>, org = (ev.organizer as Array<Record<string, unknown>>)[0];
+    assert.is(venue.global_id, `${origin}?id=${venue.id as number}`);
+    assert.is(org.global_id, `${origin}?id=${org.id as number}`);
+    assert.is(((await cal.events.list({}, null)).items[0] as Record<string, unknown>).global_id, ev.global_id, 'the list shows the same');
+    await cal.close();
+  }
+});
+
 create.run();
 
 // ---
