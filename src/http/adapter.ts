@@ -181,6 +181,42 @@ export interface Listener {
   closing: boolean;
 }
 
+/** How long, and how many bytes, the rest of a refused body is read before answering anyway. */
+const LINGER_MS = 5_000;
+const LINGER_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Read and drop the rest of a request body before answering 413 (a lingering close): closing a
+ * socket with the client's data unread makes the kernel reset the connection, and a client still
+ * sending would get a broken pipe instead of the answer. Bounded: after LINGER_BYTES or LINGER_MS
+ * the answer goes out anyway (and the connection is closed after it, as for every 413).
+ */
+function drainBody(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let dropped = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.off('data', drop);
+      req.off('end', done);
+      req.off('error', done);
+      req.off('close', done);
+      resolve();
+    };
+    const drop = (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > LINGER_BYTES) done();
+    };
+    const timer = setTimeout(done, LINGER_MS);
+    timer.unref();
+    req.on('data', drop);
+    req.once('end', done);
+    req.once('error', done);
+    req.once('close', done);
+    req.resume();
+  });
+}
+
 /** The request listener for one calendar. Never throws and never leaves a request unanswered. */
 export function createListener(cal: RestService, opts: ListenerOptions = {}): Listener {
   const routes = createRoutes(cal);
@@ -235,6 +271,7 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
       send(req, res, reply, head, extras, false);
     } catch (err) {
       const tooLarge = isCalendarError(err) && err.status === 413;
+      if (tooLarge) await drainBody(req);
       const path = url.split('?')[0];
       send(req, res, errorReply(err, `${method} ${path}`, log), head, extras?.envelope || extras?.jsonp ? { ...extras, fields: null } : null, tooLarge);
     }

@@ -144,6 +144,41 @@ S('413 for a chunked body over the limit', async ({ srv }) => {
   assert.is(JSON.parse(r.body).code, 'rest_payload_too_large');
 });
 
+S('a client still sending an oversized body reads its 413 (lingering close), declared or chunked', async ({ srv }) => {
+  const port = Number(new URL(srv.url).port);
+  for (const chunked of [false, true]) {
+    const total = 4 * 1024 * 1024;
+    const result = await new Promise<{ response: string; error?: string }>((resolve) => {
+      const sock = net.connect(port, '127.0.0.1');
+      let response = '';
+      let error: string | undefined;
+      sock.on('data', (c) => (response += c.toString('latin1')));
+      sock.on('error', (e) => (error = (e as NodeJS.ErrnoException).code ?? e.message));
+      sock.on('close', () => resolve({ response, error }));
+      const head = chunked
+        ? `POST ${NS}/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`
+        : `POST ${NS}/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${total}\r\n\r\n`;
+      sock.write(head);
+      const piece = Buffer.alloc(64 * 1024, 0x61);
+      let sent = 0;
+      const pump = () => {
+        while (sent < total) {
+          sent += piece.length;
+          const data = chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece;
+          if (!sock.write(data)) return void sock.once('drain', pump);
+        }
+        if (chunked) sock.end('0\r\n\r\n');
+        else sock.end();
+      };
+      pump();
+    });
+    assert.match(result.response, /^HTTP\/1\.1 413 /, `chunked ${chunked}: ${result.error ?? ''} ${result.response.slice(0, 80)}`);
+    const body = result.response.slice(result.response.indexOf('\r\n\r\n') + 4);
+    assert.is(JSON.parse(body).code, 'rest_payload_too_large');
+    assert.is(result.error, undefined, `chunked ${chunked}: the client saw no reset while sending`);
+  }
+});
+
 S('route match comes before body errors (404 for a wrong route with bad JSON)', async ({ srv }) => {
   const r = await request(srv.url, `${NS}/nope`, { method: 'POST', headers: JSON_HEADERS, body: '{' });
   assert.is(r.status, 404);
