@@ -150,9 +150,19 @@ const ERROR_SCHEMA: Schema = {
   properties: { code: str, message: str, data: { type: 'object', properties: { status: int } } },
 };
 
-function responseBody(resource: Resource | 'doc', action: string, status: string): Schema | undefined {
+const INDEX_SCHEMA: Schema = {
+  type: 'object',
+  properties: {
+    namespace: str,
+    routes: { type: 'object', description: 'each route of the namespace: its methods, endpoints and arguments' },
+    _links: { type: 'object' },
+  },
+};
+
+function responseBody(resource: Resource | 'doc' | 'index', action: string, status: string): Schema | undefined {
   if (!status.startsWith('2')) return ERROR_SCHEMA;
   if (resource === 'doc') return { type: 'object' };
+  if (resource === 'index') return INDEX_SCHEMA;
   const item = ref(ITEM_SCHEMA[resource]);
   if (action !== 'list') return item;
   return {
@@ -177,11 +187,11 @@ const LIST_HEADERS = {
 export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of table) {
-    if (route.path === '') continue; // the namespace index is WordPress's, not the plugin's
+    // the namespace index (GET {root}tribe/events/v1) is the path '/' below the server URL
+    const path = route.path === '' ? '/' : route.path;
     const item: Record<string, unknown> = {};
     for (const ep of route.endpoints) {
       const { resource, action } = ep.op;
-      if (resource === 'index') continue;
       for (const method of ep.methods) {
         const inBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
         const parameters: Schema[] = [];
@@ -198,8 +208,9 @@ export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
         }
         const op: Record<string, unknown> = {
           summary: ep.summary,
-          operationId: `${method.toLowerCase()}${route.path.replace(/[{}]/g, '').replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase())}`,
-          tags: [resource === 'doc' ? 'documentation' : resource],
+          operationId: route.path === '' ? `${method.toLowerCase()}Index`
+            : `${method.toLowerCase()}${route.path.replace(/[{}]/g, '').replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase())}`,
+          tags: [resource === 'doc' || resource === 'index' ? 'documentation' : resource],
         };
         if (parameters.length) op.parameters = parameters;
         if (inBody) {
@@ -222,7 +233,7 @@ export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
         item[method.toLowerCase()] = op;
       }
     }
-    paths[route.path] = item;
+    paths[path] = item;
   }
   return {
     openapi: '3.0.0',

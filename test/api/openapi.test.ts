@@ -26,12 +26,14 @@ D('info, servers and components per spec/endpoints.md', () => {
 });
 
 D('one path per routed path, each method of the table', () => {
-  assert.equal(Object.keys(doc.paths), table.filter((r) => r.path !== '').map((r) => r.path));
+  assert.equal(Object.keys(doc.paths), table.map((r) => (r.path === '' ? '/' : r.path)), 'every route, the namespace index included');
+  assert.ok(doc.paths['/'].get, 'GET /wp-json/tribe/events/v1, the namespace index');
+  assert.is(doc.paths['/'].get.operationId, 'getIndex');
   assert.ok(doc.paths['/events'].get);
   assert.ok(doc.paths['/events/{id}'].get);
   for (const route of table) {
     if (route.path === '') continue;
-    for (const ep of route.endpoints) for (const m of ep.methods) assert.ok(doc.paths[route.path][m.toLowerCase()], `~> ${m} ${route.path}`);
+    for (const ep of route.endpoints) for (const m of ep.methods) assert.ok(doc.paths[route.path || '/'][m.toLowerCase()], `~> ${m} ${route.path}`);
   }
   assert.equal(Object.keys(doc.paths['/events/by-slug/{slug}']), ['get', 'post', 'put', 'patch', 'delete']);
   assert.is(doc.paths['/categories/by-slug/{slug}'], undefined);
