@@ -11,7 +11,7 @@ import { fail } from './errors.ts';
 import { resolveImage } from './images.ts';
 import { stageLinked } from './linked-write.ts';
 import { Problems, asId, asList, asString, has, isTruthy } from './params.ts';
-import { defaultStatus, finalSlug, readPostFields } from './post-fields.ts';
+import { defaultStatus, finalSlug, floatingDates, readPostFields } from './post-fields.ts';
 import { resolveEventTerms } from './terms-write.ts';
 import { isValidUrl } from './text.ts';
 import type { Params } from './types.ts';
@@ -219,6 +219,7 @@ export function stageEvent(tx: Tx, params: Params, existing: EventRecord | undef
     if (tagIds) rec.tagIds = tagIds;
     if (parentId !== undefined) rec.parentId = parentId;
   }
+  floatingDates(tx, rec, params, existing);
   rec.slug = finalSlug(tx, 'event', rec, explicitSlug);
   tx.ops.push({ t: 'event', a: 'put', rec });
   return rec;

@@ -6,7 +6,7 @@ import type { OrganizerRecord, VenueRecord } from '../engine/records.ts';
 import type { Tx } from './context.ts';
 import { resolveImage } from './images.ts';
 import { Problems, asNumber, asString, has, isTruthy } from './params.ts';
-import { defaultStatus, finalSlug, readPostFields } from './post-fields.ts';
+import { defaultStatus, finalSlug, floatingDates, readPostFields } from './post-fields.ts';
 import { isValidUrl, sanitizeTextField } from './text.ts';
 import type { Params } from './types.ts';
 
@@ -134,6 +134,7 @@ export function stageLinked(tx: Tx, kind: LinkedKind, params: Params, existing: 
     rec.dateUtc = tx.stamps.utc;
   }
   finishVenue(rec, params, meta);
+  floatingDates(tx, rec, params, created ? undefined : target);
   rec.slug = finalSlug(tx, kind, rec, explicitSlug);
   return stage(tx, kind, rec, created);
 }

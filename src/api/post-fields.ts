@@ -1,7 +1,7 @@
 // Fields every post type shares on write: author, date/date_utc, status (scaled by role),
 // slug, and the HTML of title/description/excerpt (KSES for users without unfiltered_html).
 
-import { naiveToString } from '../engine/naive-time.ts';
+import { naiveFromString, naiveToString } from '../engine/naive-time.ts';
 import { POST_STATUSES, type PostRecord, type PostStatus } from '../engine/records.ts';
 import { SITE_OWNER, canPublish, canUnfilteredHtml } from './auth.ts';
 import type { Tx } from './context.ts';
@@ -92,10 +92,32 @@ function readPublicationDate(tx: Tx, params: Params, problems: Problems, dateZon
   }
 }
 
-/** Slug for a post being saved: the given one, or derived from the title once it is not a draft/pending. */
+/** The GMT date WordPress leaves on an unpublished post whose date was never fixed. */
+export const NO_DATE = '0000-00-00 00:00:00';
+
+/**
+ * WordPress's floating dates: a draft or pending post saved without an explicit `date_utc` has
+ * no GMT dates ('0000-00-00 00:00:00' for date_utc and modified_utc) until it is published, when
+ * they become real (the publication date's UTC time; modified_utc now). A post that once had a
+ * real date_utc keeps it, even back in draft. Call once the record's status is final.
+ */
+export function floatingDates(tx: Tx, rec: PostRecord, params: Params, before: PostRecord | undefined): void {
+  const unpublished = rec.status === 'draft' || rec.status === 'pending';
+  if (unpublished) {
+    const floating = before === undefined || before.dateUtc === NO_DATE;
+    if (floating && !has(params, 'date_utc')) rec.dateUtc = NO_DATE;
+    if (rec.dateUtc === NO_DATE) rec.modifiedUtc = NO_DATE;
+  } else if (rec.dateUtc === NO_DATE) {
+    rec.dateUtc = naiveToString(zonedToEpoch(naiveFromString(rec.date), tx.core.site.config.timezone));
+    rec.modifiedUtc = tx.stamps.utc;
+  }
+}
+
+/** Slug for a post being saved: the given one, or derived from the title; an event keeps none
+ *  while it is a draft or pending (venues and organizers get theirs at once, as WordPress gives them). */
 export function finalSlug(tx: Tx, kind: 'event' | 'venue' | 'organizer', rec: PostRecord, explicit: string | undefined): string {
   if (explicit !== undefined) return tx.uniqueSlug(kind, explicit || String(rec.id), rec.id);
   if (rec.slug !== '') return rec.slug;
-  if (rec.status === 'draft' || rec.status === 'pending' || rec.status === 'auto-draft') return '';
+  if (kind === 'event' && (rec.status === 'draft' || rec.status === 'pending' || rec.status === 'auto-draft')) return '';
   return tx.uniqueSlug(kind, sanitizeSlug(rec.title) || String(rec.id), rec.id);
 }
