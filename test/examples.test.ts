@@ -1,4 +1,4 @@
-// The README's embedding example runs as written (package self-reference 'calendar-engine').
+// examples/embed.ts runs as written (package self-reference 'calendar-engine').
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';

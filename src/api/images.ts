@@ -2,7 +2,7 @@
 // The real service fetches URLs with an HTTP HEAD; this engine never makes outbound requests, so
 // a URL is accepted when it is an absolute http(s) URL whose path ends in an image extension and
 // whose host can resolve (RFC 6761 special-use names such as *.localhost, *.invalid, *.test,
-// *.example are rejected). Noted in the README's behaviour notes.
+// *.example are rejected). Noted in docs/behaviour.md.
 
 import { canUpload } from './auth.ts';
 import type { Tx } from './context.ts';

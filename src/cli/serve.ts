@@ -235,7 +235,7 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   // sites make long-lived objects and allocate them in the old generation from then on. In-process
   // on a million events, list calls then became 3-9x slower for the life of the process in 8 of
   // 43 starts, and in none of 28 with this flag; over HTTP it was not seen in 6 starts without it.
-  // Load time and HTTP throughput were the same with and without it (README, "Start-up").
+  // Load time and HTTP throughput were the same with and without it (docs/store.md, "Start-up").
   v8.setFlagsFromString('--no-allocation-site-pretenuring');
   const running = await startServe(opts, io);
   io.stdout.write(`${running.banner}\n`);
