@@ -2,9 +2,8 @@
 // this file into one CommonJS script, so nothing here may use top-level await or import.meta.
 // The package version and the demo calendar are bundled in; nothing is read beside the binary.
 import demo from '../../data/demo.json' with { type: 'json' };
-import { embedded } from './embedded.ts';
+import { embedded, type DemoFile } from './embedded.ts';
 import { runCli } from './main.ts';
-import type { DemoFile } from './seed.ts';
 
 /** The package version, set by scripts/build-binary.ts (esbuild `define`), so package.json is not bundled. */
 declare const CALENDAR_ENGINE_VERSION: string;

@@ -4,15 +4,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { embedded } from './embedded.ts';
+import { embedded, type DemoFile } from './embedded.ts';
 
 // ---- the import shape (CONTRACT.md, "The store"): typed in src/api/import.ts -----------------
 
 import type { ImportCalendar as ImportData } from '../api/import.ts';
 export type { ImportCalendar as ImportData, ImportCategory, ImportEvent, ImportOrganizer, ImportTag, ImportVenue } from '../api/import.ts';
 
-/** data/demo.json: the import shape plus the Monday its dates are relative to. */
-export type DemoFile = ImportData & { base_date: string };
+export type { DemoFile } from './embedded.ts';
 
 /** data/demo.json beside the sources; '' in the single executable, which embeds it (embedded.ts). */
 export const DEMO_FILE = import.meta.url

@@ -32,7 +32,7 @@
 
 import { comboOf, COMBOS } from './block-stats.ts';
 import { foldText, type EventTable } from './event-table.ts';
-import { buildMatcher, startRangeOf, type Matcher } from './query.ts';
+import { buildMatcher, startRangeOf, type Matcher } from './matcher.ts';
 import type { CalendarState } from './state.ts';
 import type { EventQuery, QueryResult } from './types.ts';
 

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Engine } from '../../src/engine/engine.ts';
-import { buildMatcher } from '../../src/engine/query.ts';
+import { buildMatcher } from '../../src/engine/matcher.ts';
 import { scheduleSearchIndexBuild, searchIndexOf, SearchIndex } from '../../src/engine/search-index.ts';
 import type { EventRecord } from '../../src/engine/records.ts';
 import type { EventQuery } from '../../src/engine/types.ts';
