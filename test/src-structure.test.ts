@@ -65,4 +65,11 @@ structure('every import in src/ names a file that exists', () => {
   }
 });
 
+structure('no source file is longer than a reader takes in at once (550 lines)', () => {
+  for (const file of sources(SRC)) {
+    const lines = fs.readFileSync(file, 'utf8').split('\n').length;
+    assert.ok(lines <= 550, `${path.relative(SRC, file)}: ${lines} lines`);
+  }
+});
+
 structure.run();

@@ -10,7 +10,7 @@ import type { EventTable } from './event-table.ts';
 import type { PostingList } from './sorted-index.ts';
 import type { CalendarState, Postings } from './state.ts';
 import type { EventQuery, QueryResult } from './types.ts';
-import { searchQuery } from './search-index.ts';
+import { searchQuery } from './search-walk.ts';
 import { buildMatcher, endPasses, expandCategories, makeIdTest, startRangeOf, type Matcher, type StartRange } from './matcher.ts';
 
 /**

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { Engine } from '../../src/engine/engine.ts';
 import { buildMatcher } from '../../src/engine/matcher.ts';
 import { scheduleSearchIndexBuild, searchIndexOf, SearchIndex } from '../../src/engine/search-index.ts';
+import { walk } from '../../src/engine/search-walk.ts';
 import type { EventRecord } from '../../src/engine/records.ts';
 import type { EventQuery } from '../../src/engine/types.ts';
 import { EDITOR_MASK, makeEvent } from './build.ts';
@@ -153,7 +154,7 @@ Index('search :: incremental upkeep answers as a fresh build', () => {
   for (let i = 0; i < 300; i++) {
     const q = randomQuery(r);
     const m = buildMatcher(st, q);
-    const a = live.query(st, q, m, Infinity), b = fresh.query(st, q, m, Infinity);
+    const a = walk(live, st, q, m, Infinity), b = walk(fresh, st, q, m, Infinity);
     assert.is(a === undefined, b === undefined, `both or neither answer ${JSON.stringify(q.search)}`);
     if (!a || !b) continue;
     assert.is(a.total, b.total, `total of ${JSON.stringify(q.search)}`);
