@@ -1,6 +1,6 @@
 // JSON text as ASCII only: every character above 0x7f written as a \uXXXX escape (surrogate
 // pairs as two), which JSON.parse reads back exactly. WordPress's wp_json_encode emits response
-// JSON this way (src/api/represent.ts), and snapshot lines are stored this way so a load decodes
+// JSON this way (src/api/representation/represent.ts), and snapshot lines are stored this way so a load decodes
 // them as latin1 (src/store/snapshot.ts). Shared by both layers; depends on nothing.
 
 const HAS_NON_ASCII = /[\u0080-\uffff]/;

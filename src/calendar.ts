@@ -4,18 +4,18 @@
 import fs from 'node:fs';
 import { Engine } from './engine/engine.ts';
 import type { Op } from './engine/records.ts';
-import { resolveActor } from './api/auth.ts';
+import { resolveActor } from './api/wordpress/auth.ts';
 import { Collections, targetOf } from './api/collections.ts';
 import type { Core } from './api/context.ts';
-import { isValidTimezone } from './api/dates.ts';
-import { CalendarError, fail } from './api/errors.ts';
+import { isValidTimezone } from './api/wordpress/dates.ts';
+import { CalendarError, fail } from './api/wordpress/errors.ts';
 import { ImportBuilder, prepareImport, type ImportData, type ImportProgress, type ImportSummary } from './api/import.ts';
 import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './io/export.ts';
 import { ImportFileError, readImportRecords, type ImportFormat } from './io/read-records.ts';
-import { createSite } from './api/represent.ts';
-import { DEFAULT_CACHE_BYTES, Renderer } from './api/render.ts';
-import type { AsArg, Page, Params, RestCall, RestResult, Resource, SiteConfig } from './api/types.ts';
-import { UserRegistry } from './api/users.ts';
+import { createSite } from './api/representation/represent.ts';
+import { DEFAULT_CACHE_BYTES, Renderer } from './api/representation/render.ts';
+import type { AsArg, Page, Params, RestCall, RestResult, Resource, SiteConfig } from './api/wordpress/types.ts';
+import { UserRegistry } from './api/wordpress/users.ts';
 import { openStore, type Store } from './store/store.ts';
 
 export interface CalendarOptions {

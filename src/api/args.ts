@@ -4,7 +4,7 @@
 // built from this one table, so what is documented is exactly what is routed.
 // Sources: INTERFACE.md 2 and 4, spec/filters.md, spec/writes.md, spec/decisions.md.
 
-import type { Action, Resource } from './types.ts';
+import type { Action, Resource } from './wordpress/types.ts';
 
 export type ArgType = 'integer' | 'number' | 'string' | 'boolean' | 'array' | 'object';
 

@@ -4,19 +4,19 @@
 // Writes apply in one tick, render, then resolve once the write is durable.
 
 import type { EventRecord, OrganizerRecord, Taxonomy, TermRecord, VenueRecord } from '../engine/records.ts';
-import { canDeletePost, canEditOthers, canEditPost, canEditPosts, canPublish, canReadPost, forbidden } from './auth.ts';
+import { canDeletePost, canEditOthers, canEditPost, canEditPosts, canPublish, canReadPost, forbidden } from './wordpress/auth.ts';
 import { Tx, type Core } from './context.ts';
-import { CalendarError, fail, invalidParams, missingParams } from './errors.ts';
-import { archiveEnvelope, termEnvelope } from './envelope.ts';
-import { planEventList } from './events-list.ts';
-import { stageEvent } from './events-write.ts';
-import { listLinked } from './linked-list.ts';
-import { checkGeoPair, stageLinked } from './linked-write.ts';
-import { Problems, asString, has } from './params.ts';
-import { eventSingleObject, organizerObject, termObject, toJson, venueObject } from './represent.ts';
-import { listTerms } from './terms-list.ts';
-import { stageTerm } from './terms-write.ts';
-import type { Page, Params, RestCall, RestResult } from './types.ts';
+import { CalendarError, fail, invalidParams, missingParams } from './wordpress/errors.ts';
+import { archiveEnvelope, termEnvelope } from './representation/envelope.ts';
+import { planEventList } from './events/list.ts';
+import { stageEvent } from './events/write.ts';
+import { listLinked } from './linked/list.ts';
+import { checkGeoPair, stageLinked } from './linked/write.ts';
+import { Problems, asString, has } from './wordpress/params.ts';
+import { eventSingleObject, organizerObject, termObject, toJson, venueObject } from './representation/represent.ts';
+import { listTerms } from './terms/list.ts';
+import { stageTerm } from './terms/write.ts';
+import type { Page, Params, RestCall, RestResult } from './wordpress/types.ts';
 
 type Item = Record<string, unknown>;
 

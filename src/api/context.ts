@@ -5,10 +5,10 @@
 import type { EngineApi } from '../engine/engine-api.ts';
 import { naiveToString } from '../engine/naive-time.ts';
 import type { Op, OrganizerRecord, TermRecord, VenueRecord, AttachmentRecord, Taxonomy } from '../engine/records.ts';
-import { epochToZoned } from './dates.ts';
-import type { Renderer } from './render.ts';
-import type { Site } from './represent.ts';
-import type { Actor, UserDirectory } from './types.ts';
+import { epochToZoned } from './wordpress/dates.ts';
+import type { Renderer } from './representation/render.ts';
+import type { Site } from './representation/represent.ts';
+import type { Actor, UserDirectory } from './wordpress/types.ts';
 
 export interface Core {
   engine: EngineApi;

@@ -13,13 +13,13 @@ import {
   POST_STATUSES, type AttachmentRecord, type EventRecord, type OrganizerRecord, type PostStatus, type TermRecord, type VenueRecord,
 } from '../engine/records.ts';
 import type { Core } from './context.ts';
-import { parseCost } from './cost.ts';
-import { epochToZoned, isValidTimezone, parseDateInput, zonedToEpoch } from './dates.ts';
-import { CalendarError } from './errors.ts';
-import { computeDates } from './events-write.ts';
-import { IMAGE_EXTENSIONS } from './images.ts';
-import { asId, asList, asNumber, asString, isTruthy } from './params.ts';
-import { isValidUrl, sanitizeSlug } from './text.ts';
+import { parseCost } from './wordpress/cost.ts';
+import { epochToZoned, isValidTimezone, parseDateInput, zonedToEpoch } from './wordpress/dates.ts';
+import { CalendarError } from './wordpress/errors.ts';
+import { computeDates } from './events/write.ts';
+import { IMAGE_EXTENSIONS } from './wordpress/images.ts';
+import { asId, asList, asNumber, asString, isTruthy } from './wordpress/params.ts';
+import { isValidUrl, sanitizeSlug } from './wordpress/text.ts';
 
 // ---- the import shape as producers write it (complete records); import() validates anything ----
 

@@ -2,7 +2,7 @@
 // generated from the route table of args.ts so that it describes exactly what is routed.
 
 import { NAMESPACE, type ArgSpec, type ArgType, type RouteSpec } from './args.ts';
-import type { Resource, SiteConfig } from './types.ts';
+import type { Resource, SiteConfig } from './wordpress/types.ts';
 
 type Schema = Record<string, unknown>;
 

@@ -2,9 +2,9 @@
 // into an empty one, listen, and on SIGINT/SIGTERM drain, snapshot and exit 0.
 import net from 'node:net'; // static: the single executable (CommonJS) cannot import() at run time
 import v8 from 'node:v8';
-import { isValidTimezone } from '../api/dates.ts';
-import { DEFAULT_CACHE_BYTES } from '../api/render.ts';
-import { UserError } from '../api/users.ts';
+import { isValidTimezone } from '../api/wordpress/dates.ts';
+import { DEFAULT_CACHE_BYTES } from '../api/representation/render.ts';
+import { UserError } from '../api/wordpress/users.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, openStore, parseCommand, seconds, showPath, type CliIo } from './common.ts';
 import { demoCalendar } from './seed.ts';
 

@@ -4,8 +4,8 @@
 // helpers (`_fields`, `_envelope`, `_jsonp`) are applied here, and only when asked for.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CalendarError, fail, isCalendarError } from '../api/errors.ts';
-import { toJson } from '../api/represent.ts';
+import { CalendarError, fail, isCalendarError } from '../api/wordpress/errors.ts';
+import { toJson } from '../api/representation/represent.ts';
 import { Authenticator } from './auth.ts';
 import { DEFAULT_BODY_LIMIT, hasBody, readBody } from './body.ts';
 import { createRoutes, JSON_TYPE, type Reply, type RestService, type Routes } from './routes.ts';

@@ -4,10 +4,10 @@
 // credentials) do not each cost an scrypt.
 
 import { createHash } from 'node:crypto';
-import { fail } from '../api/errors.ts';
-import type { User } from '../api/types.ts';
+import { fail } from '../api/wordpress/errors.ts';
+import type { User } from '../api/wordpress/types.ts';
 
-/** What the HTTP shell needs from the user registry (src/api/users.ts implements it). */
+/** What the HTTP shell needs from the user registry (src/api/wordpress/users.ts implements it). */
 export interface UserVerifier {
   byLogin(login: string): User | undefined;
   verify(login: string, password: string): User | null | Promise<User | null>;

@@ -3,8 +3,8 @@
 // JSON bodies, and a capped body reader.
 
 import type { IncomingMessage } from 'node:http';
-import { CalendarError, fail } from '../api/errors.ts';
-import type { Params } from '../api/types.ts';
+import { CalendarError, fail } from '../api/wordpress/errors.ts';
+import type { Params } from '../api/wordpress/types.ts';
 
 /** Default cap on a request body: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;

@@ -4,7 +4,7 @@
 // handlers from `routes[*].namespace`, `methods` and `endpoints[].args`.
 
 import { NAMESPACE, type ArgSpec, type Args, type RouteSpec } from '../api/args.ts';
-import type { SiteConfig } from '../api/types.ts';
+import type { SiteConfig } from '../api/wordpress/types.ts';
 
 export interface IndexArg {
   type?: ArgSpec['type'];

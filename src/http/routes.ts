@@ -7,8 +7,8 @@
 import { IttyRouter } from 'itty-router';
 import { routeTable, NAMESPACE, type RouteSpec, type Method } from '../api/args.ts';
 import { buildOpenApi } from '../api/openapi.ts';
-import { toJson } from '../api/represent.ts';
-import type { RestCall, RestResult, SiteConfig, User } from '../api/types.ts';
+import { toJson } from '../api/representation/represent.ts';
+import type { RestCall, RestResult, SiteConfig, User } from '../api/wordpress/types.ts';
 import { mergeBody, paramsFromQuery } from './body.ts';
 import { indexRoute, namespaceIndex, siteIndex, apiRootUrl } from './discovery.ts';
 import type { UserVerifier } from './auth.ts';

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { epochToZoned, isValidTimezone, nowIn, offsetOf, parseDateInput, timezoneAbbr, zonedToEpoch } from '../../src/api/dates.ts';
+import { epochToZoned, isValidTimezone, nowIn, offsetOf, parseDateInput, timezoneAbbr, zonedToEpoch } from '../../src/api/wordpress/dates.ts';
 import { naiveFromString, naiveToString } from '../../src/engine/naive-time.ts';
 
 const ny = 'America/New_York';

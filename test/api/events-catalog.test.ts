@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Calendar } from '../../src/calendar.ts';
-import type { Params } from '../../src/api/types.ts';
+import type { Params } from '../../src/api/wordpress/types.ts';
 import { baseEvent, makeCalendar, rejects } from '../helpers/calendar.ts';
 
 type Obj = Record<string, unknown>;

@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Calendar } from '../../src/calendar.ts';
-import type { Actor, Params } from '../../src/api/types.ts';
+import type { Actor, Params } from '../../src/api/wordpress/types.ts';
 import { assertEmptyArchive, makeCalendar, rejects, restList } from '../helpers/calendar.ts';
 
 type Kind = 'venue' | 'organizer';

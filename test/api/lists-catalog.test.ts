@@ -5,8 +5,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Calendar } from '../../src/calendar.ts';
-import { resolveActor } from '../../src/api/auth.ts';
-import type { Params } from '../../src/api/types.ts';
+import { resolveActor } from '../../src/api/wordpress/auth.ts';
+import type { Params } from '../../src/api/wordpress/types.ts';
 import { assertEmptyArchive, ids, makeCalendar, rejects, restList } from '../helpers/calendar.ts';
 
 const START = '2026-03-05 15:00:00';

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { buildOpenApi } from '../../src/api/openapi.ts';
 import { routeTable, argsOf } from '../../src/api/args.ts';
-import type { SiteConfig } from '../../src/api/types.ts';
+import type { SiteConfig } from '../../src/api/wordpress/types.ts';
 
 const site: SiteConfig = { timezone: 'UTC', perPage: 4, siteUrl: 'http://example.test/sub', restPrefix: '/wp-json', now: () => new Date(0) };
 const table = routeTable({ perPage: 4 });

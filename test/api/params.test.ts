@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { asList, Problems } from '../../src/api/params.ts';
+import { asList, Problems } from '../../src/api/wordpress/params.ts';
 import { mulberry32 } from '../../bench/stats.ts';
 
 const Params = suite('params');

@@ -4,8 +4,8 @@
 // REST body for the same call, key order included, and belong to the caller alone.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CalendarError } from '../../src/api/errors.ts';
-import type { Actor, Params, RestCall, Resource } from '../../src/api/types.ts';
+import { CalendarError } from '../../src/api/wordpress/errors.ts';
+import type { Actor, Params, RestCall, Resource } from '../../src/api/wordpress/types.ts';
 import type { Calendar } from '../../src/calendar.ts';
 import type { EventRecord } from '../../src/engine/records.ts';
 import { Generator, Model, Rng, mulberry32 } from '../engine/random-calendar.ts';

@@ -4,7 +4,7 @@
 // write must leave the calendar exactly as it was.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CalendarError } from '../../src/api/errors.ts';
+import { CalendarError } from '../../src/api/wordpress/errors.ts';
 import { baseEvent, makeCalendar } from '../helpers/calendar.ts';
 
 const WEIRD: unknown[] = [

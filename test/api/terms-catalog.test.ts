@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Calendar } from '../../src/calendar.ts';
-import type { Params } from '../../src/api/types.ts';
+import type { Params } from '../../src/api/wordpress/types.ts';
 import { baseEvent, makeCalendar, rejects, restList } from '../helpers/calendar.ts';
 
 const ROOT = 'http://example.com/wp-json/tribe/events/v1/';

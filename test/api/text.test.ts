@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import {
   autop, convertChars, displayContent, displayExcerpt, displayTitle, escapeHtml, escapeUrl, foldForSearch, isValidUrl, kses,
   linkedPostSearchWords, parseSearch, removeAccents, sanitizeSlug, sanitizeTextField, stripTags, texturize,
-} from '../../src/api/text.ts';
+} from '../../src/api/wordpress/text.ts';
 
 // ---
 

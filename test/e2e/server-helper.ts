@@ -4,7 +4,7 @@
 import net from 'node:net';
 import { openCalendar, type Calendar } from '../../src/calendar.ts';
 import { startServer, type RunningServer } from '../../src/http/server.ts';
-import { ROLES, type Role } from '../../src/api/types.ts';
+import { ROLES, type Role } from '../../src/api/wordpress/types.ts';
 import { request, type Res } from '../http/request.ts';
 
 export const NOW = new Date('2030-01-15T12:00:00Z');

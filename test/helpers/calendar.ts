@@ -1,9 +1,9 @@
 // Builders shared by api tests: a memory-only calendar on a fixed clock, users of every role.
 import * as assert from 'uvu/assert';
 import { openCalendar, type Calendar, type CalendarOptions } from '../../src/calendar.ts';
-import { CalendarError } from '../../src/api/errors.ts';
-import type { Actor, Params, Resource, Role, User } from '../../src/api/types.ts';
-import { UserRegistry } from '../../src/api/users.ts';
+import { CalendarError } from '../../src/api/wordpress/errors.ts';
+import type { Actor, Params, Resource, Role, User } from '../../src/api/wordpress/types.ts';
+import { UserRegistry } from '../../src/api/wordpress/users.ts';
 
 /** 2026-03-04 15:00:00 UTC, a Wednesday (10:00 in New York). */
 export const NOW = new Date(Date.UTC(2026, 2, 4, 15, 0, 0));

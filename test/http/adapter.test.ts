@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rewriteTarget, effectiveMethod, filterFields, errorReply } from '../../src/http/adapter.ts';
-import { fail } from '../../src/api/errors.ts';
+import { fail } from '../../src/api/wordpress/errors.ts';
 
 const rw = suite('adapter :: rest_route and _method');
 

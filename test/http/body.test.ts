@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { setParam, finishParams, parseUrlEncoded, paramsFromQuery, mergeBody, bodyKind } from '../../src/http/body.ts';
-import { CalendarError } from '../../src/api/errors.ts';
+import { CalendarError } from '../../src/api/wordpress/errors.ts';
 
 const parse = (qs: string) => finishParams(parseUrlEncoded(qs));
 

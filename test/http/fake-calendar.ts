@@ -1,9 +1,9 @@
 // A stand-in for the calendar's REST surface in unit tests of the HTTP shell: rest() records
 // each call and answers with it, so tests can see exactly what the router handed over.
 // `params.throw = code` makes it throw that CalendarError, `params.crash` a plain Error.
-import { CalendarError } from '../../src/api/errors.ts';
-import type { RestCall, RestResult, SiteConfig } from '../../src/api/types.ts';
-import { UserRegistry } from '../../src/api/users.ts';
+import { CalendarError } from '../../src/api/wordpress/errors.ts';
+import type { RestCall, RestResult, SiteConfig } from '../../src/api/wordpress/types.ts';
+import { UserRegistry } from '../../src/api/wordpress/users.ts';
 
 export interface FakeCalendar {
   site: SiteConfig;

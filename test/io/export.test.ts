@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Calendar } from '../../src/calendar.ts';
-import type { Resource } from '../../src/api/types.ts';
+import type { Resource } from '../../src/api/wordpress/types.ts';
 import { Generator, Model, Rng, mulberry32 } from '../engine/random-calendar.ts';
 import { makeCalendar } from '../helpers/calendar.ts';
 

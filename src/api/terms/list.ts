@@ -1,11 +1,11 @@
 // GET /categories and GET /tags (spec/filters.md §3): WordPress core term query semantics.
 
-import type { Taxonomy, TermRecord } from '../engine/records.ts';
-import type { Core } from './context.ts';
-import { invalidParams } from './errors.ts';
-import { readPaging, type Paging } from './events-list.ts';
-import { Problems, asId, asList, asStrictBoolean, asString, has } from './params.ts';
-import type { Params } from './types.ts';
+import type { Taxonomy, TermRecord } from '../../engine/records.ts';
+import type { Core } from '../context.ts';
+import { invalidParams } from '../wordpress/errors.ts';
+import { readPaging, type Paging } from '../events/list.ts';
+import { Problems, asId, asList, asStrictBoolean, asString, has } from '../wordpress/params.ts';
+import type { Params } from '../wordpress/types.ts';
 
 export interface TermListResult {
   terms: TermRecord[];

@@ -1,6 +1,6 @@
 // Site/event time zone handling for the REST layer: zone validation, wall clock <-> epoch conversion
 // with PHP's DST rules, PHP-style abbreviations, and parseDateInput (the PHP strtotime()/DateTime
-// parser itself is src/api/strtotime.ts).
+// parser itself is src/api/wordpress/strtotime.ts).
 //
 // Offsets come from date-fns-tz (formatInTimeZone 'xxx'), cached per zone and UTC week: a week
 // whose offset is the same at both ends is stored as one number, a week holding a transition stores
@@ -10,8 +10,8 @@
 // DST, is about a month), so equal offsets at both ends of a week mean no transition inside it.
 
 import { formatInTimeZone, getTimezoneOffset } from 'date-fns-tz';
-import { naiveFromString } from '../engine/naive-time.ts';
-import type { NaiveMs } from '../engine/types.ts';
+import { naiveFromString } from '../../engine/naive-time.ts';
+import type { NaiveMs } from '../../engine/types.ts';
 import { resolve, scan } from './strtotime.ts';
 
 const DAY_MS = 86_400_000;

@@ -11,8 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHmac, randomBytes, randomInt, scryptSync, timingSafeEqual } from 'node:crypto';
 import { ROLES, type Role, type User, type UserDirectory } from './types.ts';
-import { writeFileAtomicSync } from '../store/atomic-file.ts';
-import { isPidAlive } from '../store/lock.ts';
+import { writeFileAtomicSync } from '../../store/atomic-file.ts';
+import { isPidAlive } from '../../store/lock.ts';
 
 export const USERS_FILE = 'users.json';
 const LOCK_SUFFIX = '.lock';

@@ -2,13 +2,13 @@
 // objects of an event write. Duplicate detection reuses an existing record with the same name
 // (case-insensitive) and, when a description is sent, the same description.
 
-import type { OrganizerRecord, VenueRecord } from '../engine/records.ts';
-import type { Tx } from './context.ts';
-import { resolveImage } from './images.ts';
-import { Problems, asNumber, asString, has, isTruthy } from './params.ts';
-import { defaultStatus, finalSlug, floatingDates, readPostFields } from './post-fields.ts';
-import { isValidUrl, sanitizeTextField } from './text.ts';
-import type { Params } from './types.ts';
+import type { OrganizerRecord, VenueRecord } from '../../engine/records.ts';
+import type { Tx } from '../context.ts';
+import { resolveImage } from '../wordpress/images.ts';
+import { Problems, asNumber, asString, has, isTruthy } from '../wordpress/params.ts';
+import { defaultStatus, finalSlug, floatingDates, readPostFields } from '../wordpress/post-fields.ts';
+import { isValidUrl, sanitizeTextField } from '../wordpress/text.ts';
+import type { Params } from '../wordpress/types.ts';
 
 export type LinkedKind = 'venue' | 'organizer';
 type LinkedRecord = VenueRecord | OrganizerRecord;

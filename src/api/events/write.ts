@@ -2,19 +2,19 @@
 // dates in the request or site zone, all-day bounds, the update resets of the real service,
 // inline venues/organizers, terms by id or name, cost, website, image.
 
-import { endOfNaiveDay, naiveFromString, naiveToString, startOfNaiveDay } from '../engine/naive-time.ts';
-import type { EventRecord } from '../engine/records.ts';
-import type { Tx } from './context.ts';
-import { parseCost } from './cost.ts';
-import { isValidTimezone, parseDateInput, timezoneAbbr, zonedToEpoch } from './dates.ts';
-import { fail } from './errors.ts';
-import { resolveImage } from './images.ts';
-import { stageLinked } from './linked-write.ts';
-import { Problems, asId, asList, asString, has, isTruthy } from './params.ts';
-import { defaultStatus, finalSlug, floatingDates, readPostFields } from './post-fields.ts';
-import { resolveEventTerms } from './terms-write.ts';
-import { isValidUrl } from './text.ts';
-import type { Params } from './types.ts';
+import { endOfNaiveDay, naiveFromString, naiveToString, startOfNaiveDay } from '../../engine/naive-time.ts';
+import type { EventRecord } from '../../engine/records.ts';
+import type { Tx } from '../context.ts';
+import { parseCost } from '../wordpress/cost.ts';
+import { isValidTimezone, parseDateInput, timezoneAbbr, zonedToEpoch } from '../wordpress/dates.ts';
+import { fail } from '../wordpress/errors.ts';
+import { resolveImage } from '../wordpress/images.ts';
+import { stageLinked } from '../linked/write.ts';
+import { Problems, asId, asList, asString, has, isTruthy } from '../wordpress/params.ts';
+import { defaultStatus, finalSlug, floatingDates, readPostFields } from '../wordpress/post-fields.ts';
+import { resolveEventTerms } from '../terms/write.ts';
+import { isValidUrl } from '../wordpress/text.ts';
+import type { Params } from '../wordpress/types.ts';
 
 interface EventDates {
   startLocal: string;

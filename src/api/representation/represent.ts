@@ -1,14 +1,14 @@
 // Records → REST representations (spec/representation.md): the site, JSON text as WordPress
 // writes it, venue, organizer and term objects, and the single-GET extras (JSON-LD). An event's
-// own fields are read from the columns by event-head.ts; render.ts caches and joins the pieces.
+// own fields are read from the columns by events/head.ts; render.ts caches and joins the pieces.
 
-import { escapeNonAscii } from '../ascii-json.ts';
-import type { EngineApi } from '../engine/engine-api.ts';
-import { naiveFromString } from '../engine/naive-time.ts';
-import type { AttachmentRecord, EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../engine/records.ts';
-import { costValues } from './cost.ts';
-import { displayContent, displayExcerpt, displayTitle, escapeUrl } from './text.ts';
-import type { SiteConfig } from './types.ts';
+import { escapeNonAscii } from '../../ascii-json.ts';
+import type { EngineApi } from '../../engine/engine-api.ts';
+import { naiveFromString } from '../../engine/naive-time.ts';
+import type { AttachmentRecord, EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../../engine/records.ts';
+import { costValues } from '../wordpress/cost.ts';
+import { displayContent, displayExcerpt, displayTitle, escapeUrl } from '../wordpress/text.ts';
+import type { SiteConfig } from '../wordpress/types.ts';
 
 /** What every representation needs to know about the site. */
 export interface Site {

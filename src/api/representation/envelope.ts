@@ -2,7 +2,7 @@
 // rest_url / next_rest_url / previous_rest_url, totals) and the term archive envelope (its own
 // key order). Each body is a list of parts joined once, so it is one flat string.
 
-import type { Paging } from './events-list.ts';
+import type { Paging } from '../events/list.ts';
 import { jsonText, toJson } from './represent.ts';
 
 /**

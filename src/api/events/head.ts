@@ -5,12 +5,12 @@
 // data: test/api/read.test.ts checks that objects and texts agree, key order included, on
 // random calendars.
 
-import type { EngineApi } from '../engine/engine-api.ts';
-import { FLAG_ALL_DAY, FLAG_FEATURED, FLAG_HIDDEN, FLAG_SHOW_MAP, FLAG_SHOW_MAP_LINK, FLAG_STICKY } from '../engine/event-table.ts';
-import { POST_STATUSES } from '../engine/records.ts';
-import { costValues, formatCost } from './cost.ts';
-import { eventUrl, toJson, type Site } from './represent.ts';
-import { displayContent, displayExcerpt, displayTitle, escapeUrl } from './text.ts';
+import type { EngineApi } from '../../engine/engine-api.ts';
+import { FLAG_ALL_DAY, FLAG_FEATURED, FLAG_HIDDEN, FLAG_SHOW_MAP, FLAG_SHOW_MAP_LINK, FLAG_STICKY } from '../../engine/event-table.ts';
+import { POST_STATUSES } from '../../engine/records.ts';
+import { costValues, formatCost } from '../wordpress/cost.ts';
+import { eventUrl, toJson, type Site } from '../representation/represent.ts';
+import { displayContent, displayExcerpt, displayTitle, escapeUrl } from '../wordpress/text.ts';
 
 export interface DateDetails {
   year: string; month: string; day: string; hour: string; minutes: string; seconds: string;

@@ -2,14 +2,14 @@
 // only_with_upcoming, status; newest publication date first. These tables are small (one venue
 // per hundreds of events), so a scan over them is the plan; event links come from postings.
 
-import { naiveFromString } from '../engine/naive-time.ts';
-import { POST_STATUSES, type OrganizerRecord, type VenueRecord } from '../engine/records.ts';
-import type { Core } from './context.ts';
-import { invalidParams } from './errors.ts';
-import { defaultStatusMask, readPaging, statusMaskParam, type Paging } from './events-list.ts';
-import { Problems, asId, asString, has, isTruthy } from './params.ts';
-import { foldForSearch, linkedPostSearchWords } from './text.ts';
-import type { Actor, Params } from './types.ts';
+import { naiveFromString } from '../../engine/naive-time.ts';
+import { POST_STATUSES, type OrganizerRecord, type VenueRecord } from '../../engine/records.ts';
+import type { Core } from '../context.ts';
+import { invalidParams } from '../wordpress/errors.ts';
+import { defaultStatusMask, readPaging, statusMaskParam, type Paging } from '../events/list.ts';
+import { Problems, asId, asString, has, isTruthy } from '../wordpress/params.ts';
+import { foldForSearch, linkedPostSearchWords } from '../wordpress/text.ts';
+import type { Actor, Params } from '../wordpress/types.ts';
 
 type Linked = VenueRecord | OrganizerRecord;
 

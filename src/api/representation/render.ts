@@ -1,4 +1,4 @@
-// The representation layer's state: one byte-budgeted LRU of rendered pieces (src/api/piece-cache.ts)
+// The representation layer's state: one byte-budgeted LRU of rendered pieces (src/api/representation/piece-cache.ts)
 // and the engine's change hooks that keep it true. What it keeps, per record:
 //  - an event: its own fields (head) as JSON text and as a plain object (the template the object
 //    path copies on every call), and the order of its terms;
@@ -11,10 +11,10 @@
 // event in a category re-renders that category's text at its new count, not the events that
 // show it: reads under writes allocate nothing that lives on, and the heap stays flat.
 
-import type { EngineApi } from '../engine/engine-api.ts';
-import type { ChangeHooks } from '../engine/state.ts';
-import type { OrganizerRecord, TermRecord, VenueRecord } from '../engine/records.ts';
-import { eventHead, eventObjectOf, headJson, type EventHead } from './event-head.ts';
+import type { EngineApi } from '../../engine/engine-api.ts';
+import type { ChangeHooks } from '../../engine/state.ts';
+import type { OrganizerRecord, TermRecord, VenueRecord } from '../../engine/records.ts';
+import { eventHead, eventObjectOf, headJson, type EventHead } from '../events/head.ts';
 import { KIND_POST, KIND_TERM, PieceCache, type CacheStats } from './piece-cache.ts';
 import { organizerObject, termEmbeddedObject, termObject, toJson, venueObject, type Site } from './represent.ts';
 

@@ -1,12 +1,12 @@
 // Category and tag writes (spec/writes.md §4), and the terms an event write creates by name.
 
-import type { Taxonomy, TermRecord } from '../engine/records.ts';
-import { canUnfilteredHtml } from './auth.ts';
-import type { Tx } from './context.ts';
-import { fail } from './errors.ts';
-import { Problems, asId, asString, has } from './params.ts';
-import { kses, sanitizeSlug } from './text.ts';
-import type { Params } from './types.ts';
+import type { Taxonomy, TermRecord } from '../../engine/records.ts';
+import { canUnfilteredHtml } from '../wordpress/auth.ts';
+import type { Tx } from '../context.ts';
+import { fail } from '../wordpress/errors.ts';
+import { Problems, asId, asString, has } from '../wordpress/params.ts';
+import { kses, sanitizeSlug } from '../wordpress/text.ts';
+import type { Params } from '../wordpress/types.ts';
 
 function cleanName(tx: Tx, s: string): string {
   return (canUnfilteredHtml(tx.actor) ? s : kses(s)).trim();

@@ -5,7 +5,7 @@
 // *.example are rejected). Noted in docs/behaviour.md.
 
 import { canUpload } from './auth.ts';
-import type { Tx } from './context.ts';
+import type { Tx } from '../context.ts';
 import { asId, asString } from './params.ts';
 import { isValidUrl } from './text.ts';
 

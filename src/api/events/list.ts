@@ -2,17 +2,17 @@
 // the paging every list reads, and the effective filters its rest_url shows (envelope.ts
 // writes the envelope).
 
-import { daysFromCivil } from '../engine/event-table.ts';
-import { endOfNaiveDay, naiveToString, startOfNaiveDay } from '../engine/naive-time.ts';
-import { POST_STATUSES } from '../engine/records.ts';
-import type { EventQuery, GeoFilter } from '../engine/types.ts';
-import { canEditPosts } from './auth.ts';
-import type { Core } from './context.ts';
-import { epochToZoned, nowIn, parseDateInput } from './dates.ts';
-import { invalidParams } from './errors.ts';
-import { Problems, asList, asNumber, asPositiveInt, asStrictBoolean, asString, has, isTruthy } from './params.ts';
-import { parseSearch } from './text.ts';
-import type { Actor, Params } from './types.ts';
+import { daysFromCivil } from '../../engine/event-table.ts';
+import { endOfNaiveDay, naiveToString, startOfNaiveDay } from '../../engine/naive-time.ts';
+import { POST_STATUSES } from '../../engine/records.ts';
+import type { EventQuery, GeoFilter } from '../../engine/types.ts';
+import { canEditPosts } from '../wordpress/auth.ts';
+import type { Core } from '../context.ts';
+import { epochToZoned, nowIn, parseDateInput } from '../wordpress/dates.ts';
+import { invalidParams } from '../wordpress/errors.ts';
+import { Problems, asList, asNumber, asPositiveInt, asStrictBoolean, asString, has, isTruthy } from '../wordpress/params.ts';
+import { parseSearch } from '../wordpress/text.ts';
+import type { Actor, Params } from '../wordpress/types.ts';
 
 export const MAX_PER_PAGE = 50;
 const DAY = 86_400_000;

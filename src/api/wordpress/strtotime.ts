@@ -2,7 +2,7 @@
 // REST writes accept ("tomorrow 9am", "next wednesday 4pm", "+1 day", "2026-03-05 09:00 Europe/Paris").
 // scan() turns a string into a parse state (null = PHP would not parse it); resolve() fills the
 // state's holes from a wall clock and applies its weekday, relative and first/last-day parts, in
-// timelib's order. Zones are the caller's (src/api/dates.ts): it passes its zone-id check in and
+// timelib's order. Zones are the caller's (src/api/wordpress/dates.ts): it passes its zone-id check in and
 // converts between zones itself.
 
 const DAY_MS = 86_400_000;
