@@ -1,4 +1,4 @@
-// The engine's query vocabulary. api/validate.ts turns REST parameters into an EventQuery;
+// The engine's query vocabulary. api/events/list.ts turns REST parameters into an EventQuery;
 // the engine never sees a date string, a slug or a user.
 
 /**
