@@ -9,12 +9,14 @@ import { Collections, targetOf } from './api/collections.ts';
 import type { Core } from './api/context.ts';
 import { isValidTimezone } from './api/wordpress/dates.ts';
 import { CalendarError, fail } from './api/wordpress/errors.ts';
+import { ChangeFeed, describeWrite, type Change, type ChangeType, type HeldChange } from './changes/feed.ts';
+import { changeFilter, followChanges } from './changes/follow.ts';
 import { ImportBuilder, prepareImport, type ImportData, type ImportProgress, type ImportSummary } from './api/import.ts';
 import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './io/export.ts';
 import { ImportFileError, readImportRecords, type ImportFormat } from './io/read-records.ts';
 import { createSite } from './api/representation/represent.ts';
 import { DEFAULT_CACHE_BYTES, Renderer } from './api/representation/render.ts';
-import type { AsArg, Page, Params, RestCall, RestResult, Resource, SiteConfig } from './api/wordpress/types.ts';
+import type { Actor, AsArg, Page, Params, RestCall, RestResult, Resource, SiteConfig } from './api/wordpress/types.ts';
 import { UserRegistry } from './api/wordpress/users.ts';
 import { openStore, type Store } from './store/store.ts';
 
@@ -40,6 +42,10 @@ export interface CalendarOptions {
    * events, venues, organizers, terms), least recently used evicted first; default 64 MiB, 0 = none
    */
   cacheBytes?: number;
+  /** the change feed keeps at most this many changes (default 100,000) ... */
+  changesRetainCount?: number;
+  /** ... no older than this, ms (default 7 days) */
+  changesRetainMs?: number;
 }
 
 type Item = Record<string, unknown>;
@@ -92,6 +98,12 @@ export class Calendar {
   readonly render: Renderer;
   private broken: Error | undefined;
   private closed = false;
+  /** every acknowledged write as change records (src/changes/feed.ts) */
+  readonly feed: ChangeFeed;
+  /** a memory-only calendar numbers its writes itself */
+  private memorySeq: number;
+  /** acknowledged writes waiting for an earlier one before they join the feed (acks in seq order) */
+  private readonly acked = new Map<number, HeldChange[]>();
 
   constructor(
     readonly engine: Engine,
@@ -99,10 +111,13 @@ export class Calendar {
     readonly users: UserRegistry,
     private readonly store: Store | undefined,
     cacheBytes = DEFAULT_CACHE_BYTES,
+    feed?: ChangeFeed,
   ) {
     const siteInfo = createSite(site);
     this.render = new Renderer(siteInfo, engine, cacheBytes);
-    const core: Core = { engine, site: siteInfo, render: this.render, users, commit: (ops) => this.commit(ops) };
+    this.feed = feed ?? new ChangeFeed(store?.seq ?? 0);
+    this.memorySeq = this.feed.head;
+    const core: Core = { engine, site: siteInfo, render: this.render, users, commit: (ops, actor) => this.commit(ops, actor) };
     this.collections = new Collections(core);
     this.events = new ResourceApi(this, 'events');
     this.venues = new ResourceApi(this, 'venues');
@@ -124,18 +139,56 @@ export class Calendar {
   }
 
   /** Apply in one tick, then wait for durability. A failed journal write stops further writes. */
-  private commit(ops: Op[]): Promise<void> {
+  private commit(ops: Op[], actor?: Actor): Promise<void> {
     if (this.broken) throw fail('internal_error');
+    const time = new Date().toISOString();
+    const author = actor?.id ?? 0;
+    const seq = this.store ? this.store.seq + 1 : ++this.memorySeq;
+    const held = describeWrite(this.engine, ops, seq, time, author);
     this.engine.apply(ops);
-    if (!this.store) return Promise.resolve();
-    return this.store.commit(ops).then(
-      () => undefined,
+    if (!this.store) {
+      this.acknowledged(seq, held);
+      return Promise.resolve();
+    }
+    return this.store.commit(ops, { time, author }).then(
+      () => this.acknowledged(seq, held),
       (err: Error) => {
         this.broken = err;
         console.error(`calendar-engine: journal write failed, refusing further writes: ${err.message}`);
         throw fail('internal_error');
       },
     );
+  }
+
+  /** A write is durable: its changes join the feed, in seq order. */
+  private acknowledged(seq: number, held: HeldChange[]): void {
+    this.acked.set(seq, held);
+    for (let next = this.feed.head + 1; this.acked.has(next); next++) {
+      const changes = this.acked.get(next)!;
+      this.acked.delete(next);
+      this.feed.add(changes, next);
+    }
+  }
+
+  /** In-process listeners: `fn` hears every change (every status), once its write is durable. A
+   *  listener that throws never breaks a write. Returns a function that removes the listener. */
+  on(event: 'change', fn: (change: Change) => void): () => void {
+    if (event !== 'change') throw new CalendarError('invalid_option', 400, `on: expected 'change', got ${String(event)}`);
+    return this.feed.on((changes) => {
+      for (const c of changes) fn(c.change);
+    });
+  }
+
+  /**
+   * The changes after `since` (a seq; default: from now on), then every later one as it is
+   * acknowledged, as an async iterator; `types` narrows to some record types; `as` is the reader
+   * (changes to records it may not read are left out; default: everything). A `since` older
+   * than what is retained throws CalendarError 410 `rest_changes_expired`: resynchronise from the
+   * lists. End the iteration (break, return) to stop following.
+   */
+  changes(opts: { since?: number; types?: ChangeType[]; as?: AsArg } = {}): AsyncIterableIterator<Change> {
+    const visible = changeFilter(opts.types, opts.as === undefined ? undefined : resolveActor(opts.as, this.users));
+    return followChanges(this.feed, opts.since ?? this.feed.head, visible);
   }
 
   /** Bulk-load the import shape (validated whole first; nothing is imported on error). */
@@ -231,10 +284,15 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   const engine = new Engine();
   const users = opts.users ?? UserRegistry.open(opts.dir);
   let store: Store | undefined;
+  // the changes of the writes replayed from the journal (those since the last snapshot)
+  const replayed: Array<{ seq: number; held: HeldChange[] }> = [];
   if (opts.dir) {
     store = await openStore(opts.dir, {
       loadSnapshot: (chunks) => engine.loadSnapshotChunks(chunks),
-      replay: (write) => engine.apply(write.ops),
+      replay: (write) => {
+        replayed.push({ seq: write.seq, held: describeWrite(engine, write.ops, write.seq, write.time ?? '', write.author ?? 0) });
+        engine.apply(write.ops);
+      },
       snapshotChunks: () => engine.snapshotChunks(),
       // the engine's snapshotChunks() copies its columns when called and builds chunks from the
       // copies: compaction pauses writers for that copy only
@@ -242,5 +300,11 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
     // the snapshot load left the block statistics and the search index to be built: now, between requests
     engine.warmInBackground();
   }
-  return new Calendar(engine, site, users, store, cacheBytes);
+  const head = store?.seq ?? 0;
+  const feed = new ChangeFeed(head, { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs });
+  if (replayed.length > 0) {
+    feed.backfill(replayed[0].seq - 1);
+    for (const r of replayed) feed.add(r.held, r.seq);
+  }
+  return new Calendar(engine, site, users, store, cacheBytes, feed);
 }

@@ -63,7 +63,7 @@ export class Collections {
   }
 
   private async write(tx: Tx, render: () => RestResult): Promise<RestResult> {
-    const durable = this.core.commit(tx.ops);
+    const durable = this.core.commit(tx.ops, tx.actor);
     const result = render();
     await durable;
     return result;

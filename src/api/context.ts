@@ -16,8 +16,9 @@ export interface Core {
   /** rendered representations, cached under a byte budget */
   render: Renderer;
   users: UserDirectory | undefined;
-  /** Apply the ops to memory now (one tick, all together) and resolve once they are durable. */
-  commit(ops: Op[]): Promise<void>;
+  /** Apply the ops to memory now (one tick, all together) and resolve once they are durable.
+   *  `actor` is who made the write (the change feed's `author`). */
+  commit(ops: Op[], actor?: Actor): Promise<void>;
 }
 
 export type SlugKind = 'event' | 'venue' | 'organizer' | Taxonomy;

@@ -139,4 +139,7 @@ export type Op =
 export interface Write {
   seq: number;
   ops: Op[];
+  /** when the write was acknowledged (ISO 8601 UTC), and who made it; absent in older journals */
+  time?: string;
+  author?: number;
 }

@@ -65,7 +65,7 @@ export interface Store {
   /** Assigns the next seq, queues one JSON line {seq, ops}, resolves when that line is written AND fdatasync'ed.
    *  Group commit: while one flush is in flight later commits queue and are flushed together in one write+datasync;
    *  each promise resolves when its own batch is durable. The caller has already applied the ops to memory in the same tick. */
-  commit(ops: Op[]): Promise<number>;
+  commit(ops: Op[], meta?: { time?: string; author?: number }): Promise<number>;
   /** Compaction: snapshot of the current state (hooks.snapshotChunks) with the last seq, written crash-safely, then the journal is truncated to the lines after that seq. Must not block writers for long. */
   compact(): Promise<void>;
   readonly seq: number;
@@ -190,11 +190,12 @@ class DurableStore implements Store {
     return { ...this.journal.stats, compactions: this.compactions };
   }
 
-  commit(ops: Op[]): Promise<number> {
+  commit(ops: Op[], meta: { time?: string; author?: number } = {}): Promise<number> {
     if (this.closed) return Promise.reject(new Error(`store: ${this.dir} is closed`));
     if (this.journal.failed) return Promise.reject(this.journal.failed);
     const seq = this.seqValue + 1;
-    const line = JSON.stringify({ seq, ops }) + '\n'; // before taking the seq: a throw here leaves no gap
+    // time and author (for the change feed) follow seq and ops: lines without them still read
+    const line = JSON.stringify({ seq, ops, ...meta }) + '\n'; // before taking the seq: a throw here leaves no gap
     this.seqValue = seq;
     return this.journal.append(line, seq);
   }

@@ -1,0 +1,204 @@
+// The change feed: every acknowledged write, in the journal's order, as change records
+// {seq, time, type, action, id, author, fields}. `seq` is the write's journal sequence number
+// (kept across restarts and compactions by the store), shared by the changes of one write (an
+// event created with a new venue is one write, two changes), which are always delivered together.
+// Changes are retained in memory: those since the last snapshot are rebuilt from the journal at
+// start-up, and at most `retainCount` changes younger than `retainMs` are kept.
+
+import type { EngineApi } from '../engine/engine-api.ts';
+import type { EventRecord, Op, OrganizerRecord, TermRecord, VenueRecord } from '../engine/records.ts';
+
+export type ChangeType = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+export type ChangeAction = 'created' | 'updated' | 'trashed' | 'deleted';
+export const CHANGE_TYPES: readonly ChangeType[] = ['event', 'venue', 'organizer', 'category', 'tag'];
+
+export interface Change {
+  seq: number;
+  /** when the write was acknowledged, ISO 8601 UTC ('' for writes journaled before times were kept) */
+  time: string;
+  type: ChangeType;
+  action: ChangeAction;
+  id: number;
+  /** the acting user's id (0: the site itself, or unknown) */
+  author: number;
+  /** for creates and updates: the fields that changed, with their new values (REST names) */
+  fields?: Record<string, unknown>;
+}
+
+/** A change with what deciding who may see it needs (the record's author and statuses). */
+export interface HeldChange {
+  change: Change;
+  owner: number;
+  before: string | undefined;
+  after: string | undefined;
+}
+
+type AnyRecord = EventRecord | VenueRecord | OrganizerRecord | TermRecord;
+
+/** Engine field names → REST names, where they differ beyond camelCase → snake_case. */
+const REST_NAME: Record<string, string> = {
+  authorId: 'author', dateUtc: 'date_utc', modifiedUtc: 'modified_utc', imageId: 'image',
+  startLocal: 'start_date', endLocal: 'end_date', startUtc: 'utc_start_date', endUtc: 'utc_end_date',
+  costs: 'cost', venueIds: 'venue', organizerIds: 'organizer', categoryIds: 'categories', tagIds: 'tags',
+  parentId: 'post_parent', geoLat: 'geo_lat', geoLng: 'geo_lng', lineage: 'global_id_lineage',
+};
+const restName = (k: string) => REST_NAME[k] ?? k.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
+
+function diff(before: AnyRecord | undefined, after: AnyRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const a = after as unknown as Record<string, unknown>, b = before as unknown as Record<string, unknown> | undefined;
+  for (const k of Object.keys(a)) {
+    if (k === 'id' || k === 'taxonomy') continue;
+    if (b === undefined || JSON.stringify(b[k]) !== JSON.stringify(a[k])) out[restName(k)] = a[k];
+  }
+  return out;
+}
+
+function current(engine: EngineApi, t: Op['t'], id: number): AnyRecord | undefined {
+  switch (t) {
+    case 'event': {
+      const row = engine.eventRow(id);
+      return row < 0 ? undefined : engine.eventRecord(row);
+    }
+    case 'venue': return engine.venue(id);
+    case 'organizer': return engine.organizer(id);
+    case 'term': return engine.term(id);
+    default: return undefined;
+  }
+}
+
+/**
+ * The changes a write's ops make, read against the engine BEFORE they are applied (an op sees
+ * the state the ops before it in the same write left: a later op on the same record compares
+ * with the earlier op's record). Attachments make no change records.
+ */
+export function describeWrite(engine: EngineApi, ops: readonly Op[], seq: number, time: string, author: number): HeldChange[] {
+  const out: HeldChange[] = [];
+  const staged = new Map<string, AnyRecord>();
+  for (const op of ops) {
+    if (op.t === 'attachment') continue;
+    const id = op.a === 'put' ? op.rec.id : op.id;
+    const key = `${op.t}:${id}`;
+    const prev = staged.get(key) ?? current(engine, op.t, id);
+    const type: ChangeType = op.t === 'term' ? ((prev ?? (op.a === 'put' ? op.rec : undefined)) as TermRecord | undefined)?.taxonomy === 'post_tag' ? 'tag' : 'category' : op.t;
+    let change: Change;
+    let after: string | undefined;
+    if (op.a === 'put') {
+      const rec = op.rec as AnyRecord;
+      staged.set(key, rec);
+      after = 'status' in rec ? rec.status : 'publish';
+      const before = prev && 'status' in prev ? prev.status : prev ? 'publish' : undefined;
+      const action: ChangeAction = !prev ? 'created' : after === 'trash' && before !== 'trash' ? 'trashed' : 'updated';
+      change = { seq, time, type, action, id, author, fields: diff(prev, rec) };
+    } else {
+      after = op.t === 'term' ? undefined : 'trash';
+      change = { seq, time, type, action: op.t === 'term' ? 'deleted' : 'trashed', id, author };
+    }
+    const owner = prev && 'authorId' in prev ? prev.authorId : op.a === 'put' && 'authorId' in op.rec ? op.rec.authorId : 0;
+    out.push({ change, owner, before: prev ? ('status' in prev ? prev.status : 'publish') : undefined, after });
+  }
+  return out;
+}
+
+export interface FeedOptions {
+  /** keep at most this many changes (default 100,000) */
+  retainCount?: number;
+  /** keep changes at most this old, ms (default 7 days) */
+  retainMs?: number;
+  now?: () => number;
+}
+
+type Listener = (changes: HeldChange[]) => void;
+
+/** The retained changes, in seq order, and the listeners that follow new ones. */
+export class ChangeFeed {
+  private held: HeldChange[] = [];
+  private start = 0;
+  /** the highest seq ever added (or the store's seq at start) */
+  head: number;
+  /** every change with seq > floor is retained; asking for an older `since` cannot be answered */
+  floor: number;
+  private readonly listeners = new Set<Listener>();
+  readonly retainCount: number;
+  readonly retainMs: number;
+  private readonly now: () => number;
+
+  constructor(head: number, opts: FeedOptions = {}) {
+    this.head = head;
+    this.floor = head;
+    this.retainCount = opts.retainCount ?? 100_000;
+    this.retainMs = opts.retainMs ?? 7 * 86_400_000;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Start the retained window earlier (changes replayed from the journal at start-up). */
+  backfill(floor: number): void {
+    this.floor = Math.min(this.floor, floor);
+  }
+
+  add(changes: HeldChange[], seq: number): void {
+    for (const c of changes) this.held.push(c);
+    this.head = Math.max(this.head, seq);
+    this.trim();
+    if (changes.length === 0) return;
+    for (const fn of this.listeners) {
+      try {
+        fn(changes);
+      } catch (err) {
+        // a listener never breaks a write
+        console.error(`calendar-engine: a change listener threw: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  private trim(): void {
+    const oldest = this.now() - this.retainMs;
+    let drop = Math.max(0, this.held.length - this.start - this.retainCount);
+    while (this.start + drop < this.held.length) {
+      const t = Date.parse(this.held[this.start + drop].change.time);
+      if (!(t < oldest)) break;
+      drop++;
+    }
+    if (drop === 0) return;
+    // never split one write's changes: the floor moves to a whole seq
+    let end = this.start + drop;
+    const seq = this.held[end - 1].change.seq;
+    while (end < this.held.length && this.held[end].change.seq === seq) end++;
+    this.floor = seq;
+    this.start = end;
+    if (this.start > 1024 && this.start * 2 > this.held.length) {
+      this.held = this.held.slice(this.start);
+      this.start = 0;
+    }
+  }
+
+  /** Changes with seq > since, in order; whole writes only, at least `limit` changes unless fewer remain. */
+  after(since: number, limit: number, visible: (c: HeldChange) => boolean): { changes: Change[]; last: number } {
+    const out: Change[] = [];
+    let i = this.firstAfter(since);
+    let last = since;
+    while (i < this.held.length) {
+      const seq = this.held[i].change.seq;
+      if (out.length >= limit) break;
+      for (; i < this.held.length && this.held[i].change.seq === seq; i++) if (visible(this.held[i])) out.push(this.held[i].change);
+      last = seq;
+    }
+    if (i >= this.held.length) last = Math.max(last, this.head);
+    return { changes: out, last };
+  }
+
+  private firstAfter(since: number): number {
+    let lo = this.start, hi = this.held.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.held[mid].change.seq <= since) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  on(fn: Listener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+}

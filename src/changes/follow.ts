@@ -1,0 +1,80 @@
+// Reading the change feed: who may see which change, and following it (the retained changes
+// after a seq, then live ones) as an async iterator, for the embedding API and the HTTP route.
+
+import { canReadPost } from '../api/wordpress/auth.ts';
+import { CalendarError } from '../api/wordpress/errors.ts';
+import type { Actor } from '../api/wordpress/types.ts';
+import { CHANGE_TYPES, type Change, type ChangeFeed, type ChangeType, type HeldChange } from './feed.ts';
+
+/**
+ * Which changes a reader sees: those of the given types, and (for an actor; undefined = every
+ * change) those about records it may read, before or after the change: anonymous readers see
+ * changes to published records (a published event being trashed included), a draft's changes
+ * reach only those who may read the draft. Terms are public.
+ */
+export function changeFilter(types: readonly ChangeType[] | undefined, actor: Actor | undefined): (c: HeldChange) => boolean {
+  const wanted = new Set(types ?? CHANGE_TYPES);
+  return (c) => {
+    if (!wanted.has(c.change.type)) return false;
+    if (actor === undefined || c.change.type === 'category' || c.change.type === 'tag') return true;
+    const readable = (status: string | undefined) => status !== undefined && status !== 'trash' && canReadPost(actor, { authorId: c.owner, status });
+    return readable(c.before) || readable(c.after);
+  };
+}
+
+/** 410: the changes after `since` are no longer all retained. */
+export function expired(since: number, floor: number): CalendarError {
+  return new CalendarError('rest_changes_expired', 410,
+    `The changes after seq ${since} are no longer retained (the oldest retained follows seq ${floor}): resynchronise from the lists, then follow from the current head.`,
+    { oldest: floor });
+}
+
+export function checkSince(feed: ChangeFeed, since: number): void {
+  if (!Number.isSafeInteger(since) || since < 0) {
+    throw new CalendarError('rest_invalid_param', 400, 'Invalid parameter(s): since', { params: { since: 'since must be a non-negative integer (a change seq)' } });
+  }
+  if (since < feed.floor) throw expired(since, feed.floor);
+}
+
+/** The retained changes after `since`, then the live ones, until return() is called. */
+export function followChanges(feed: ChangeFeed, since: number, visible: (c: HeldChange) => boolean): AsyncIterableIterator<Change> {
+  checkSince(feed, since);
+  const queue: Change[] = [];
+  let wake: (() => void) | undefined;
+  let done = false;
+  const first = feed.after(since, Number.POSITIVE_INFINITY, visible);
+  queue.push(...first.changes);
+  let cursor = first.last;
+  // registered in the same tick as the read above: no write falls between the two
+  const off = feed.on((changes) => {
+    for (const c of changes) if (c.change.seq > cursor && visible(c)) queue.push(c.change);
+    cursor = Math.max(cursor, changes[changes.length - 1].change.seq);
+    const w = wake;
+    wake = undefined;
+    w?.();
+  });
+  const finish = (): IteratorResult<Change> => {
+    done = true;
+    off();
+    const w = wake;
+    wake = undefined;
+    w?.();
+    return { value: undefined, done: true };
+  };
+  const it: AsyncIterableIterator<Change> = {
+    async next(): Promise<IteratorResult<Change>> {
+      for (;;) {
+        if (queue.length > 0) return { value: queue.shift()!, done: false };
+        if (done) return { value: undefined, done: true };
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    },
+    async return(): Promise<IteratorResult<Change>> {
+      return finish();
+    },
+    [Symbol.asyncIterator]() {
+      return it;
+    },
+  };
+  return it;
+}

@@ -1,0 +1,154 @@
+// The change feed through the embedding API: what a write produces, in what order, who sees it,
+// following from any seq, and what survives a restart.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { CalendarError, openCalendar } from '../../src/index.ts';
+import type { Change } from '../../src/changes/feed.ts';
+import { NOW, baseEvent, makeCalendar } from '../helpers/calendar.ts';
+
+const feed = suite('changes');
+
+async function take(it: AsyncIterator<Change>, n: number): Promise<Change[]> {
+  const out: Change[] = [];
+  while (out.length < n) {
+    const r = await Promise.race([it.next(), new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 2000))]);
+    if (r === 'timeout') throw new Error(`only ${out.length} of ${n} changes arrived`);
+    if (r.done) break;
+    out.push(r.value);
+  }
+  return out;
+}
+
+feed('a write makes change records: created with its fields, updated with what changed, trashed; an inline venue is part of the same write', async () => {
+  const { cal, users } = await makeCalendar();
+  const heard: Change[] = [];
+  cal.on('change', (c) => heard.push(c));
+  const ev = await cal.events.create({ ...baseEvent, venue: { venue: 'Hall' } }, users.editor.login);
+  await cal.events.update(ev.id as number, { title: 'Renamed' }, users.editor.login);
+  await cal.events.delete(ev.id as number, users.editor.login);
+  assert.equal(heard.map((c) => [c.seq, c.type, c.action]), [[1, 'venue', 'created'], [1, 'event', 'created'], [2, 'event', 'updated'], [3, 'event', 'trashed']]);
+  assert.is(heard[1].id, ev.id);
+  assert.is(heard[1].author, users.editor.id);
+  assert.is(heard[1].fields!.title, 'An event');
+  assert.equal(heard[1].fields!.venue, [heard[0].id]);
+  assert.is(heard[2].fields!.title, 'Renamed', 'what changed');
+  assert.not.ok('start_date' in heard[2].fields!, 'what did not change is left out');
+  assert.is(heard[3].fields, undefined, 'a trash carries no fields');
+  assert.match(heard[2].time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  assert.is(cal.feed.head, 3);
+  await cal.close();
+});
+
+feed('a listener that throws never breaks a write, nor the other listeners', async () => {
+  const { cal } = await makeCalendar();
+  let heard = 0;
+  cal.on('change', () => { throw new Error('boom'); });
+  cal.on('change', () => heard++);
+  const error = console.error;
+  console.error = () => {};
+  try {
+    const ev = await cal.events.create(baseEvent);
+    assert.ok(ev.id);
+  } finally {
+    console.error = error;
+  }
+  assert.is(heard, 1);
+  await cal.close();
+});
+
+feed('changes({since}) gives every later change exactly once and in order: the retained ones, then live ones, whatever the since', async () => {
+  for (const since of [0, 2, 5]) {
+    const { cal } = await makeCalendar();
+    for (let i = 0; i < 5; i++) await cal.tags.create({ name: `t${i}` });
+    const it = cal.changes({ since });
+    const writes = (async () => {
+      for (let i = 0; i < 5; i++) await cal.categories.create({ name: `c${i}` });
+    })();
+    const got = await take(it, 10 - since);
+    await writes;
+    await it.return!();
+    assert.equal(got.map((c) => c.seq), Array.from({ length: 10 - since }, (_, k) => since + k + 1), `since ${since}`);
+    assert.equal((await it.next()).done, true, 'ended by return()');
+    await cal.close();
+  }
+});
+
+feed('types narrow the feed; an anonymous reader sees public records only, an editor sees drafts', async () => {
+  const { cal, users } = await makeCalendar();
+  const draft = await cal.events.create({ ...baseEvent, status: 'draft' }, users.editor.login);
+  const pub = await cal.events.create(baseEvent, users.editor.login);
+  const tag = await cal.tags.create({ name: 'free' });
+  await cal.events.delete(pub.id as number, users.editor.login);
+  const read = async (opts: Parameters<typeof cal.changes>[0]) => {
+    const it = cal.changes({ since: 0, ...opts });
+    const out: Change[] = [];
+    for (;;) {
+      const r = await Promise.race([it.next(), new Promise<'idle'>((resolve) => setTimeout(() => resolve('idle'), 50))]);
+      if (r === 'idle' || r.done) break;
+      out.push(r.value);
+    }
+    await it.return!();
+    return out.map((c) => `${c.type}:${c.action}:${c.id}`);
+  };
+  assert.equal(await read({ as: null }), [`event:created:${pub.id}`, `tag:created:${tag.id}`, `event:trashed:${pub.id}`]);
+  assert.equal((await read({ as: users.editor.login })).length, 4);
+  assert.ok((await read({ as: users.editor.login })).includes(`event:created:${draft.id}`));
+  assert.equal(await read({ types: ['tag'] }), [`tag:created:${tag.id}`]);
+  await cal.close();
+});
+
+feed('seqs survive a restart and a compaction; a since older than what is retained is 410 rest_changes_expired', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-changes-'));
+  const a = await openCalendar({ dir, now: () => NOW });
+  for (let i = 0; i < 3; i++) await a.tags.create({ name: `t${i}` });
+  await a.snapshot();
+  await a.tags.create({ name: 'after the snapshot' });
+  await a.close(); // close writes a snapshot too
+  const b = await openCalendar({ dir, now: () => NOW });
+  assert.is(b.feed.head, 4, 'the head is the store seq');
+  const tag = await b.tags.create({ name: 'next' });
+  const it = b.changes({ since: 4 });
+  const [c] = await take(it, 1);
+  await it.return!();
+  assert.equal([c.seq, c.type, c.id], [5, 'tag', tag.id]);
+  try {
+    b.changes({ since: 1 });
+    assert.unreachable('since 1 is no longer retained');
+  } catch (e) {
+    assert.instance(e, CalendarError);
+    assert.equal([(e as CalendarError).code, (e as CalendarError).status], ['rest_changes_expired', 410]);
+  }
+  await b.close();
+});
+
+feed('after a kill -9 the changes since the last snapshot are rebuilt from the journal, with their time and author', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-changes-'));
+  const child = `
+    import { openCalendar } from ${JSON.stringify(new URL('../../src/index.ts', import.meta.url).href)};
+    const cal = await openCalendar({ dir: ${JSON.stringify(dir)} });
+    const { user } = cal.users.add('ed', 'editor');
+    await cal.snapshot();
+    await cal.tags.create({ name: 'x' }, 'ed');
+    await cal.tags.create({ name: 'y' }, 'ed');
+    (await import('node:fs')).writeFileSync(${JSON.stringify(path.join('DIR', 'editor-id'))}.replace('DIR', ${JSON.stringify(dir)}), String(user.id));
+    process.kill(process.pid, 'SIGKILL');
+  `;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child], { encoding: 'utf8' });
+  assert.is(r.signal, 'SIGKILL', r.stderr);
+  const editorId = Number(fs.readFileSync(path.join(dir, 'editor-id'), 'utf8'));
+  assert.ok(editorId > 0);
+  const b = await openCalendar({ dir, now: () => NOW });
+  const it = b.changes({ since: 0 });
+  const got = await take(it, 2);
+  await it.return!();
+  assert.equal(got.map((c) => [c.seq, c.type, c.action, c.author]), [[1, 'tag', 'created', editorId], [2, 'tag', 'created', editorId]]);
+  assert.match(got[0].time, /Z$/);
+  assert.is(b.feed.head, 2);
+  await b.close();
+});
+
+feed.run();
