@@ -10,7 +10,7 @@ import type { Core } from './api/context.ts';
 import { isValidTimezone } from './api/wordpress/dates.ts';
 import { CalendarError, fail } from './api/wordpress/errors.ts';
 import { ChangeFeed, describeWrite, type Change, type ChangeType, type HeldChange } from './changes/feed.ts';
-import { changeFilter, followChanges } from './changes/follow.ts';
+import { changeFilter, checkSince, followChanges, followWrites } from './changes/follow.ts';
 import { ImportBuilder, prepareImport, type ImportData, type ImportProgress, type ImportSummary } from './api/import.ts';
 import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './io/export.ts';
 import { ImportFileError, readImportRecords, type ImportFormat } from './io/read-records.ts';
@@ -189,6 +189,19 @@ export class Calendar {
   changes(opts: { since?: number; types?: ChangeType[]; as?: AsArg } = {}): AsyncIterableIterator<Change> {
     const visible = changeFilter(opts.types, opts.as === undefined ? undefined : resolveActor(opts.as, this.users));
     return followChanges(this.feed, opts.since ?? this.feed.head, visible);
+  }
+
+  /** One page of the feed for an HTTP reader (GET .../changes): `next` is the `since` of the next page. */
+  changePage(opts: { since?: number; types?: ChangeType[]; limit: number; actor: Actor }): { changes: Change[]; next: number; head: number; oldest: number } {
+    const since = opts.since ?? this.feed.floor;
+    checkSince(this.feed, since);
+    const page = this.feed.after(since, opts.limit, changeFilter(opts.types, opts.actor));
+    return { changes: page.changes, next: page.last, head: this.feed.head, oldest: this.feed.floor };
+  }
+
+  /** The feed a write at a time, for a Server-Sent Events reader (default: from now on). */
+  followWrites(opts: { since?: number; types?: ChangeType[]; actor: Actor }): AsyncIterableIterator<Change[]> {
+    return followWrites(this.feed, opts.since ?? this.feed.head, changeFilter(opts.types, opts.actor));
   }
 
   /** Bulk-load the import shape (validated whole first; nothing is imported on error). */

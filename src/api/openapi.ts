@@ -150,6 +150,54 @@ const ERROR_SCHEMA: Schema = {
   properties: { code: str, message: str, data: { type: 'object', properties: { status: int } } },
 };
 
+const CHANGE_SCHEMA: Schema = {
+  type: 'object',
+  properties: {
+    seq: { ...int, description: 'the write\'s sequence number: the changes of one write share it' },
+    time: { ...str, description: 'when the write was acknowledged, ISO 8601 UTC' },
+    type: { type: 'string', enum: ['event', 'venue', 'organizer', 'category', 'tag'] },
+    action: { type: 'string', enum: ['created', 'updated', 'trashed', 'deleted'] },
+    id: int,
+    author: { ...int, description: 'the user who made the write (0: the site itself)' },
+    fields: { type: 'object', description: 'for creates and updates: the fields that changed, with their new values' },
+  },
+};
+
+/** GET /changes: the change feed (calendar-engine's own route; not in The Events Calendar). */
+const CHANGES_PATH = {
+  get: {
+    summary: 'The change feed: every acknowledged write as change records, in order',
+    description: 'A JSON page of the changes after `since` (pass `next` as the next `since`). With `Accept: text/event-stream`, '
+      + 'Server-Sent Events instead: one event per write (`id:` its seq, `event: changes`, `data:` the JSON array of its change '
+      + 'records), live, resumed from the `Last-Event-ID` header, with a heartbeat comment every 15 s. Readers see the changes '
+      + 'of records they may read: anonymous readers those of published records, drafts only their readers.',
+    operationId: 'getChanges',
+    tags: ['changes'],
+    parameters: [
+      { name: 'since', in: 'query', required: false, description: 'changes with a greater seq (default: the oldest retained; for a stream: from now on)', schema: { type: 'integer', minimum: 0 } },
+      { name: 'types', in: 'query', required: false, description: 'comma-separated: event, venue, organizer, category, tag', schema: { type: 'string' } },
+      { name: 'limit', in: 'query', required: false, description: 'at most this many changes (whole writes), 1 to 1000', schema: { type: 'integer', default: 100 } },
+      { name: 'Last-Event-ID', in: 'header', required: false, description: 'for a stream: resume after this seq', schema: { type: 'integer' } },
+    ],
+    responses: {
+      '200': {
+        description: 'a page of changes (or, asked for, a stream of Server-Sent Events)',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              properties: { changes: { type: 'array', items: CHANGE_SCHEMA }, next: int, head: int, oldest: int },
+            },
+          },
+          'text/event-stream': { schema: { type: 'string' } },
+        },
+      },
+      '400': { description: 'a bad since, types or limit', content: { 'application/json': { schema: ERROR_SCHEMA } } },
+      '410': { description: 'rest_changes_expired: `since` is older than what is retained; resynchronise from the lists', content: { 'application/json': { schema: ERROR_SCHEMA } } },
+    },
+  },
+};
+
 const INDEX_SCHEMA: Schema = {
   type: 'object',
   properties: {
@@ -235,6 +283,7 @@ export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
     }
     paths[path] = item;
   }
+  paths['/changes'] = CHANGES_PATH;
   return {
     openapi: '3.0.0',
     info: {

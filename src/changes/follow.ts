@@ -38,6 +38,20 @@ export function checkSince(feed: ChangeFeed, since: number): void {
 
 /** The retained changes after `since`, then the live ones, until return() is called. */
 export function followChanges(feed: ChangeFeed, since: number, visible: (c: HeldChange) => boolean): AsyncIterableIterator<Change> {
+  return follow(feed, since, visible, (queue) => queue.shift()!);
+}
+
+/** The same, a write at a time: each item holds the (visible) changes of one write, one seq. */
+export function followWrites(feed: ChangeFeed, since: number, visible: (c: HeldChange) => boolean): AsyncIterableIterator<Change[]> {
+  return follow(feed, since, visible, (queue) => {
+    const seq = queue[0].seq;
+    let n = 1;
+    while (n < queue.length && queue[n].seq === seq) n++;
+    return queue.splice(0, n);
+  });
+}
+
+function follow<T>(feed: ChangeFeed, since: number, visible: (c: HeldChange) => boolean, take: (queue: Change[]) => T): AsyncIterableIterator<T> {
   checkSince(feed, since);
   const queue: Change[] = [];
   let wake: (() => void) | undefined;
@@ -45,7 +59,8 @@ export function followChanges(feed: ChangeFeed, since: number, visible: (c: Held
   const first = feed.after(since, Number.POSITIVE_INFINITY, visible);
   queue.push(...first.changes);
   let cursor = first.last;
-  // registered in the same tick as the read above: no write falls between the two
+  // registered in the same tick as the read above: no write falls between the two; a write's
+  // changes come in one call, so the queue never holds part of a write
   const off = feed.on((changes) => {
     for (const c of changes) if (c.change.seq > cursor && visible(c)) queue.push(c.change);
     cursor = Math.max(cursor, changes[changes.length - 1].change.seq);
@@ -53,7 +68,7 @@ export function followChanges(feed: ChangeFeed, since: number, visible: (c: Held
     wake = undefined;
     w?.();
   });
-  const finish = (): IteratorResult<Change> => {
+  const finish = (): IteratorResult<T> => {
     done = true;
     off();
     const w = wake;
@@ -61,15 +76,15 @@ export function followChanges(feed: ChangeFeed, since: number, visible: (c: Held
     w?.();
     return { value: undefined, done: true };
   };
-  const it: AsyncIterableIterator<Change> = {
-    async next(): Promise<IteratorResult<Change>> {
+  const it: AsyncIterableIterator<T> = {
+    async next(): Promise<IteratorResult<T>> {
       for (;;) {
-        if (queue.length > 0) return { value: queue.shift()!, done: false };
+        if (queue.length > 0) return { value: take(queue), done: false };
         if (done) return { value: undefined, done: true };
         await new Promise<void>((resolve) => (wake = resolve));
       }
     },
-    async return(): Promise<IteratorResult<Change>> {
+    async return(): Promise<IteratorResult<T>> {
       return finish();
     },
     [Symbol.asyncIterator]() {

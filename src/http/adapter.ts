@@ -9,12 +9,15 @@ import { toJson } from '../api/representation/represent.ts';
 import { Authenticator } from './auth.ts';
 import { DEFAULT_BODY_LIMIT, hasBody, readBody } from './body.ts';
 import { createRoutes, JSON_TYPE, type Reply, type RestService, type Routes } from './routes.ts';
+import { changeQuery, streamChanges, wantsEventStream, type ChangeSource } from './changes.ts';
 
 export interface ListenerOptions {
   /** largest accepted request body in bytes (default 1 MiB); larger → 413 */
   bodyLimit?: number;
   /** one line per internal error (never credentials or bodies) */
   log?: (line: string) => void;
+  /** Server-Sent Events of the change feed: a comment this often (default 15 s) */
+  heartbeatMs?: number;
 }
 
 /** itty needs an absolute URL; links are built from cal.site, never from this. */
@@ -179,6 +182,8 @@ export interface Listener {
   auth: Authenticator;
   /** while true, every answer says Connection: close (graceful shutdown) */
   closing: boolean;
+  /** end every open change stream (Server-Sent Events), so that a shutdown is not held up */
+  endStreams(): void;
 }
 
 /** How long, and how many bytes, the rest of a refused body is read before answering anyway. */
@@ -225,6 +230,9 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const site = cal.site;
   const link = `<${site.siteUrl}${site.restPrefix}/>; rel="https://api.w.org/"`;
+  const changesPath = `${site.restPrefix}/tribe/events/v1/changes`;
+  /** open Server-Sent Events streams: ended when the server closes */
+  const streams = new Set<{ stop(): void }>();
 
   const send = (req: IncomingMessage, res: ServerResponse, reply: Reply, head: boolean, extras: Extras | null, close: boolean) => {
     let contentType = JSON_TYPE;
@@ -263,6 +271,19 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
       extras = readExtras(query);
       const body = WRITE_METHODS.has(method) && hasBody(req) ? await readBody(req, limit) : null;
       const actor = await auth.authenticate(req.headers.authorization);
+      if (url.split('?')[0] === changesPath && cal.changePage && cal.followWrites && (method === 'GET' || head)) {
+        const lastEventId = req.headers['last-event-id'];
+        const q = changeQuery(query, typeof lastEventId === 'string' ? lastEventId : undefined);
+        if (wantsEventStream(req) && !head) {
+          const stream = streamChanges(req, res, cal as ChangeSource, q, actor, opts.heartbeatMs ?? 15_000);
+          streams.add(stream);
+          res.on('close', () => streams.delete(stream));
+          return;
+        }
+        const page = cal.changePage({ since: q.since, types: q.types, limit: q.limit, actor });
+        send(req, res, { status: 200, headers: {}, body: toJson(page) }, head, extras, false);
+        return;
+      }
       const reply = await routes.fetch(
         { method: head ? 'GET' : method, url: ORIGIN + url },
         { actor, body, contentType: req.headers['content-type'] },
@@ -288,6 +309,10 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     });
   }) as Listener;
   listener.routes = routes;
+  listener.endStreams = () => {
+    for (const s of streams) s.stop();
+    streams.clear();
+  };
   listener.auth = auth;
   listener.closing = false;
   return listener;

@@ -4,6 +4,7 @@
 // `/events/foo` matches nothing and falls through to 404 rest_no_route. Handlers get a plain
 // request object and return a Reply; nothing here touches node:http.
 
+import type { ChangeSource } from './changes.ts';
 import { IttyRouter } from 'itty-router';
 import { routeTable, NAMESPACE, type RouteSpec, type Method } from '../api/args.ts';
 import { buildOpenApi } from '../api/openapi.ts';
@@ -14,7 +15,7 @@ import { indexRoute, namespaceIndex, siteIndex, apiRootUrl } from './discovery.t
 import type { UserVerifier } from './auth.ts';
 
 /** What the HTTP shell needs from a calendar (src/calendar.ts's Calendar satisfies it). */
-export interface RestService {
+export interface RestService extends Partial<ChangeSource> {
   rest(call: RestCall): Promise<RestResult>;
   readonly site: SiteConfig;
   readonly users: UserVerifier;

@@ -60,6 +60,7 @@ export async function startServer(cal: RestService, opts: ServerOptions = {}): P
   const close = () =>
     (closing ??= new Promise<void>((resolve) => {
       listener.closing = true;
+      listener.endStreams();
       const timer = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
       timer.unref();
       server.close(() => {

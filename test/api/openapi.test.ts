@@ -26,7 +26,7 @@ D('info, servers and components per spec/endpoints.md', () => {
 });
 
 D('one path per routed path, each method of the table', () => {
-  assert.equal(Object.keys(doc.paths), table.map((r) => (r.path === '' ? '/' : r.path)), 'every route, the namespace index included');
+  assert.equal(Object.keys(doc.paths), [...table.map((r) => (r.path === '' ? '/' : r.path)), '/changes'], 'every route, the namespace index included, and the change feed');
   assert.ok(doc.paths['/'].get, 'GET /wp-json/tribe/events/v1, the namespace index');
   assert.is(doc.paths['/'].get.operationId, 'getIndex');
   assert.ok(doc.paths['/events'].get);

@@ -34,11 +34,13 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startTestServer(opts: { perPage?: number; timezone?: string } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { perPage?: number; timezone?: string; changesRetainCount?: number; heartbeatMs?: number } = {}): Promise<TestServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const cal = await openCalendar({ now: () => NOW, siteUrl: url, perPage: opts.perPage ?? 12, timezone: opts.timezone ?? 'UTC' });
-  const srv = await startServer(cal, { port, log: () => {} });
+  const cal = await openCalendar({
+    now: () => NOW, siteUrl: url, perPage: opts.perPage ?? 12, timezone: opts.timezone ?? 'UTC', changesRetainCount: opts.changesRetainCount,
+  });
+  const srv = await startServer(cal, { port, log: () => {}, heartbeatMs: opts.heartbeatMs });
   const passwords = {} as Record<Role, string>;
   const ids = {} as Record<Role, number>;
   for (const role of ROLES) {

@@ -1,0 +1,103 @@
+// GET /wp-json/tribe/events/v1/changes over HTTP: JSON pages, permissions, 400 and 410, and
+// Server-Sent Events resumed with Last-Event-ID.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import http from 'node:http';
+import { startTestServer, type TestServer } from './server-helper.ts';
+
+const S = suite<{ t: TestServer }>('e2e :: changes', {} as { t: TestServer });
+S.before(async (ctx) => {
+  ctx.t = await startTestServer({ changesRetainCount: 8, heartbeatMs: 40 });
+});
+S.after(async ({ t }) => t.close());
+
+const event = (title: string, extra: Record<string, unknown> = {}) => ({ title, start_date: '2030-02-01 10:00:00', end_date: '2030-02-01 11:00:00', ...extra });
+
+S('a JSON page: changes after since, next and head; types and limit; drafts only for those who may read them', async ({ t }) => {
+  const a = await t.call('/events', { as: 'editor', json: event('Public one') });
+  const d = await t.call('/events', { as: 'editor', json: event('Secret draft', { status: 'draft' }) });
+  await t.call('/tags', { as: 'editor', json: { name: 'outdoor' } });
+  const anon = await t.call('/changes?since=0');
+  assert.is(anon.status, 200);
+  assert.equal((anon.json.changes as Array<{ id: number; type: string }>).map((c) => c.type), ['event', 'tag'], 'no draft for anonymous');
+  assert.equal([anon.json.next, anon.json.head, anon.json.oldest], [3, 3, 0]);
+  const ed = await t.call('/changes?since=0', { as: 'editor' });
+  assert.ok((ed.json.changes as Array<{ id: number }>).some((c) => c.id === d.json.id), 'the editor sees the draft');
+  const first = (ed.json.changes as Array<Record<string, unknown>>)[0];
+  assert.equal([first.seq, first.type, first.action, first.id, first.author], [1, 'event', 'created', a.json.id, t.ids.editor]);
+  assert.is((first.fields as Record<string, unknown>).title, 'Public one');
+  const paged = await t.call('/changes?since=0&limit=1', { as: 'editor' });
+  assert.equal([(paged.json.changes as unknown[]).length, paged.json.next], [1, 1]);
+  const tags = await t.call('/changes?since=0&types=tag');
+  assert.equal((tags.json.changes as Array<{ type: string }>).map((c) => c.type), ['tag']);
+});
+
+S('bad parameters are 400; a since past retention is 410 rest_changes_expired', async ({ t }) => {
+  for (const q of ['since=-1', 'since=abc', 'types=party', 'limit=0', 'limit=x']) {
+    const r = await t.call(`/changes?${q}`);
+    assert.equal([r.status, r.json.code, r.json.data.status], [400, 'rest_invalid_param', 400], q);
+  }
+  for (let i = 0; i < 10; i++) await t.call('/tags', { as: 'editor', json: { name: `t${i}` } });
+  const r = await t.call('/changes?since=0');
+  assert.equal([r.status, r.json.code], [410, 'rest_changes_expired']);
+  assert.ok((r.json.data.oldest as number) > 0);
+});
+
+interface SseEvent { id?: string; event?: string; data?: string }
+
+/** Reads Server-Sent Events from the feed until `n` events (comments kept apart) or the end. */
+function sse(t: TestServer, headers: Record<string, string>, n: number, during?: () => Promise<void>): Promise<{ events: SseEvent[]; comments: string[]; status: number }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(`${t.root}/changes`, { headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+      const events: SseEvent[] = [];
+      const comments: string[] = [];
+      let buf = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buf += chunk;
+        let end;
+        while ((end = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, end);
+          buf = buf.slice(end + 2);
+          const ev: SseEvent = {};
+          for (const line of block.split('\n')) {
+            if (line.startsWith(':')) comments.push(line.slice(1).trim());
+            else {
+              const i = line.indexOf(': ');
+              (ev as Record<string, string>)[line.slice(0, i)] = line.slice(i + 2);
+            }
+          }
+          if (ev.data !== undefined) events.push(ev);
+          if (events.length >= n) {
+            req.destroy();
+            resolve({ events, comments, status: res.statusCode! });
+          }
+        }
+      });
+      res.on('end', () => resolve({ events, comments, status: res.statusCode! }));
+      if (during) during().catch(reject);
+    });
+    req.on('error', (e) => (e.message.includes('socket hang up') ? undefined : reject(e)));
+  });
+}
+
+S('Server-Sent Events: one event per write (id = seq), live; resumed from Last-Event-ID; heartbeats', async ({ t }) => {
+  const head = (await t.call('/changes')).json.head as number;
+  const live = await sse(t, {}, 2, async () => {
+    await new Promise((r) => setTimeout(r, 100)); // a heartbeat or two first
+    await t.call('/events', { as: 'editor', json: event('Live one', { venue: { venue: 'New hall' } }) });
+    await t.call('/tags', { as: 'editor', json: { name: 'live-tag' } });
+  });
+  assert.is(live.status, 200);
+  assert.equal(live.events.map((e) => [e.id, e.event]), [[String(head + 1), 'changes'], [String(head + 2), 'changes']]);
+  const firstWrite = JSON.parse(live.events[0].data!) as Array<{ type: string; seq: number }>;
+  assert.equal(firstWrite.map((c) => c.type), ['venue', 'event'], 'an event and its new venue: one write, one event');
+  assert.ok(live.comments.includes('heartbeat'), 'heartbeat comments');
+  // a browser's EventSource reconnects with the last id it saw
+  const resumed = await sse(t, { 'last-event-id': String(head + 1) }, 1);
+  assert.equal(resumed.events.map((e) => e.id), [String(head + 2)]);
+  const gone = await sse(t, { 'last-event-id': '0' }, 1);
+  assert.is(gone.status, 410, 'past retention: 410 before any event');
+});
+
+S.run();
