@@ -286,6 +286,9 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   if (!isValidTimezone(timezone)) throw new CalendarError('invalid_option', 400, `Unknown time zone: ${timezone}`);
   const perPage = opts.perPage ?? 12;
   const cacheBytes = opts.cacheBytes ?? DEFAULT_CACHE_BYTES;
+  for (const [name, v] of [['changesRetainCount', opts.changesRetainCount], ['changesRetainMs', opts.changesRetainMs]] as const) {
+    if (v !== undefined && !(typeof v === 'number' && v > 0)) throw new CalendarError('invalid_option', 400, `${name} must be a number > 0, got ${String(v)}`);
+  }
   if (!(Number.isFinite(cacheBytes) && cacheBytes >= 0)) throw new CalendarError('invalid_option', 400, `cacheBytes must be a number of bytes >= 0, got ${cacheBytes}`);
   if (!Number.isInteger(perPage) || perPage < 1) throw new CalendarError('invalid_option', 400, `perPage must be a positive integer, got ${perPage}`);
   const restPrefix = '/' + (opts.restPrefix ?? '/wp-json').replace(/^\/+|\/+$/g, '');
@@ -315,6 +318,7 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   }
   const head = store?.seq ?? 0;
   const feed = new ChangeFeed(head, { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs });
+  // (the options were checked before the store was opened)
   if (replayed.length > 0) {
     feed.backfill(replayed[0].seq - 1);
     for (const r of replayed) feed.add(r.held, r.seq);

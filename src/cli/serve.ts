@@ -21,6 +21,8 @@ Options (each overrides its environment variable):
   --rest-prefix P    CALENDAR_REST_PREFIX  prefix before /tribe/events/v1 (default /wp-json)
   --site-url URL     CALENDAR_SITE_URL     base of every link in responses (default http://HOST:PORT)
   --cache-mb N       CALENDAR_CACHE_MB     memory for rendered responses, MiB; 0 caches nothing (default 64)
+  --changes-retain R CALENDAR_CHANGES_RETAIN  how long the change feed keeps changes: a duration
+                                           (30m, 12h, 7d) or a number of changes (default 7d)
   --no-seed                                do not load the demo calendar into an empty store
   -h, --help                               show this help
 
@@ -39,6 +41,7 @@ const OPTIONS = {
   'rest-prefix': { type: 'string' },
   'site-url': { type: 'string' },
   'cache-mb': { type: 'string' },
+  'changes-retain': { type: 'string' },
   'no-seed': { type: 'boolean' },
 } as const;
 
@@ -54,6 +57,8 @@ export interface ServeOptions {
   siteUrl: string | undefined;
   /** byte budget of the representation cache */
   cacheBytes: number;
+  /** the change feed's retention: an age in ms, or a number of changes */
+  changesRetain: { ms: number } | { count: number };
   seed: boolean;
   adminPassword: string | undefined;
 }
@@ -120,6 +125,14 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
   if (cacheMb && !(/^\d+(\.\d+)?$/.test(cacheMb.value) && Number(cacheMb.value) <= 1_048_576)) {
     throw bad(`${cacheMb.from}: expected a number of MiB from 0 to 1048576, got '${cacheMb.value}'`);
   }
+  const retain = pick(values, io, 'changes-retain', 'CALENDAR_CHANGES_RETAIN');
+  let changesRetain: ServeOptions['changesRetain'] = { ms: 7 * 86_400_000 };
+  if (retain) {
+    const m = /^(\d+)([smhd]?)$/.exec(retain.value.trim());
+    if (!m || Number(m[1]) < 1) throw bad(`${retain.from}: expected a duration such as 30m, 12h or 7d, or a number of changes, got '${retain.value}'`);
+    const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 's' | 'm' | 'h' | 'd'];
+    changesRetain = m[2] === '' ? { count: Number(m[1]) } : { ms: Number(m[1]) * unit };
+  }
   let dir: string;
   try {
     dir = dataDir(values.data as string | undefined, io);
@@ -137,6 +150,7 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
     restPrefix: prefix ? parseRestPrefix(prefix.value, prefix.from) : '/wp-json',
     siteUrl: site ? parseSiteUrl(site.value, site.from) : undefined,
     cacheBytes: cacheMb ? Math.round(Number(cacheMb.value) * 1024 * 1024) : DEFAULT_CACHE_BYTES,
+    changesRetain,
     seed: values['no-seed'] !== true,
     adminPassword,
   };
@@ -160,6 +174,7 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
   const { startServer } = await import('../http/server.ts');
   const cal = await openStore({
     dir: opts.dir, timezone: opts.timezone, perPage: opts.perPage, siteUrl, restPrefix: opts.restPrefix, cacheBytes: opts.cacheBytes,
+    ...('count' in opts.changesRetain ? { changesRetainCount: opts.changesRetain.count, changesRetainMs: Number.POSITIVE_INFINITY } : { changesRetainMs: opts.changesRetain.ms }),
   }, io);
   try {
     if (opts.adminPassword !== undefined) {
