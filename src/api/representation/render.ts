@@ -187,7 +187,8 @@ export class Renderer implements ChangeHooks {
     parts.push(e.tail);
   }
 
-  /** `],"venue":…,"organizer":[…],"custom_fields":[]}`: one flat string. */
+  /** `],"venue":…,"organizer":[…],"custom_fields":[]}`: one flat string. One venue is an object,
+   *  none or several an array (as the real service shows them). */
   private tail(row: number): string {
     const t = this.engine.eventTable;
     const parts: string[] = ['],"venue":'];
@@ -195,26 +196,24 @@ export class Renderer implements ChangeHooks {
     if (venueIds.length === 1) parts.push(this.linkedJson(venueIds[0], 'venue') ?? '[]');
     else {
       parts.push('[');
-      let n = 0;
-      for (let i = 0; i < venueIds.length; i++) {
-        const json = this.linkedJson(venueIds[i], 'venue');
-        if (json === undefined) continue;
-        if (n++ > 0) parts.push(',');
-        parts.push(json);
-      }
+      this.pushLinked(parts, venueIds, 'venue');
       parts.push(']');
     }
     parts.push(',"organizer":[');
-    const orgIds = t.organizerIds[row];
+    this.pushLinked(parts, t.organizerIds[row], 'organizer');
+    parts.push('],"custom_fields":[]}');
+    return parts.join('');
+  }
+
+  /** The texts of the venues or organizers that exist among `ids`, comma-separated. */
+  private pushLinked(parts: string[], ids: ArrayLike<number>, kind: 'venue' | 'organizer'): void {
     let n = 0;
-    for (let i = 0; i < orgIds.length; i++) {
-      const json = this.linkedJson(orgIds[i], 'organizer');
+    for (let i = 0; i < ids.length; i++) {
+      const json = this.linkedJson(ids[i], kind);
       if (json === undefined) continue;
       if (n++ > 0) parts.push(',');
       parts.push(json);
     }
-    parts.push('],"custom_fields":[]}');
-    return parts.join('');
   }
 
   /** The event's list representation as JSON text. */
