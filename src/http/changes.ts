@@ -18,6 +18,14 @@ export interface ChangeSource {
 }
 
 export const DEFAULT_LIMIT = 100;
+
+/** Each change's JSON text, made once however many streams send it (the change objects are shared). */
+const texts = new WeakMap<Change, string>();
+function changeText(c: Change): string {
+  let t = texts.get(c);
+  if (t === undefined) texts.set(c, (t = JSON.stringify(c)));
+  return t;
+}
 export const MAX_LIMIT = 1000;
 
 function bad(name: string, message: string): CalendarError {
@@ -93,12 +101,26 @@ export function streamChanges(
   };
   req.on('close', stop);
   res.on('close', stop);
+  // writes acknowledged together (the journal commits them in groups) go out in one socket write
+  let pending = '';
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (pending === '' || stopped) return;
+    res.write(pending);
+    pending = '';
+  };
   void (async () => {
     try {
       for (;;) {
         const r = await it.next();
         if (r.done) break;
-        if (r.value.length > 0) res.write(`id: ${r.value[0].seq}\nevent: changes\ndata: ${JSON.stringify(r.value)}\n\n`);
+        if (r.value.length === 0) continue;
+        pending += `id: ${r.value[0].seq}\nevent: changes\ndata: [${r.value.map(changeText).join(',')}]\n\n`;
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
       }
     } catch {
       // the client went away while writing

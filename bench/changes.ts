@@ -1,0 +1,189 @@
+// The change feed under load: acknowledged writes/s through HTTP with 0, 1 and 100 live
+// Server-Sent Events followers, and the followers' lag (from a write's acknowledgement to its
+// event reaching a follower) at a fixed rate of writes.
+//
+// The server runs in a process of its own on a store in a temporary folder (writes are fsynced);
+// writers (keep-alive connections creating tags) run in this process; followers run in a third
+// process, so their parsing does not share the writers' event loop. Lag is measured on the wall
+// clock both processes share.
+//
+//   npm run bench:changes -- [--seconds S] [--writers W] [--followers 0,1,100] [--rate R]
+
+import http from 'node:http';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { summarize } from './stats.ts';
+
+const SELF = fileURLToPath(import.meta.url);
+const NS = '/wp-json/tribe/events/v1';
+const PASSWORD = 'bench bench bench bench';
+
+function arg(name: string, dflt: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : dflt;
+}
+
+// ---------------------------------------------------------------- the server (child)
+
+async function runServer(dir: string): Promise<void> {
+  const { openCalendar } = await import('../src/calendar.ts');
+  const { startServer } = await import('../src/http/server.ts');
+  const cal = await openCalendar({ dir });
+  cal.users.ensure('admin', 'administrator', PASSWORD);
+  const srv = await startServer(cal, { port: 0, log: () => {} });
+  process.send!({ url: srv.url });
+  process.on('message', async () => {
+    await srv.close();
+    await cal.close();
+    process.exit(0);
+  });
+}
+
+// ---------------------------------------------------------------- followers (child)
+
+async function runFollowers(url: string, n: number): Promise<void> {
+  /** tag id → first arrival (ms, wall clock) */
+  const arrivals = new Map<number, number>();
+  let events = 0;
+  const reqs: http.ClientRequest[] = [];
+  let open = 0;
+  for (let i = 0; i < n; i++) {
+    const req = http.get(`${url}${NS}/changes`, { headers: { accept: 'text/event-stream' }, agent: false }, (res) => {
+      res.setEncoding('utf8');
+      let buf = '';
+      if (++open === n) process.send!({ ready: true });
+      // one follower reads the events (for the lag); the others only take the bytes, so that the
+      // load generator's parsing does not eat the cores the server needs (2 on the bench machine)
+      if (i > 0) return void res.on('data', () => {});
+      res.on('data', (chunk: string) => {
+        buf += chunk;
+        let end;
+        while ((end = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, end);
+          buf = buf.slice(end + 2);
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (!data) continue;
+          events++;
+          const now = performance.timeOrigin + performance.now();
+          for (const c of JSON.parse(data) as Array<{ id: number }>) if (!arrivals.has(c.id)) arrivals.set(c.id, now);
+        }
+      });
+    });
+    req.on('error', () => {});
+    reqs.push(req);
+  }
+  if (n === 0) process.send!({ ready: true });
+  process.on('message', () => {
+    for (const r of reqs) r.destroy();
+    process.send!({ arrivals: [...arrivals], events });
+    setTimeout(() => process.exit(0), 50);
+  });
+}
+
+// ---------------------------------------------------------------- writers (this process)
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+const auth = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
+let tagNo = 0;
+
+function createTag(url: string): Promise<{ id: number; at: number }> {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify({ name: `bench tag ${process.pid}-${tagNo++}` });
+    const req = http.request(`${url}${NS}/tags`, { method: 'POST', agent, headers: { authorization: auth, 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => {
+        const at = performance.timeOrigin + performance.now();
+        if (res.statusCode !== 201) return reject(new Error(`create: ${res.statusCode} ${text.slice(0, 200)}`));
+        resolve({ id: (JSON.parse(text) as { id: number }).id, at });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function child(args: string[]): ChildProcess {
+  return fork(SELF, args, { execArgv: ['--import', 'tsx'] });
+}
+
+function message<T>(c: ChildProcess, pick: (m: Record<string, unknown>) => boolean): Promise<T> {
+  return new Promise((resolve) => {
+    const on = (m: unknown) => {
+      if (pick(m as Record<string, unknown>)) {
+        c.off('message', on);
+        resolve(m as T);
+      }
+    };
+    c.on('message', on);
+  });
+}
+
+async function round(followers: number, seconds: number, writers: number, rate: number | undefined) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-bench-changes-'));
+  const server = child(['--server', dir]);
+  const { url } = await message<{ url: string }>(server, (m) => typeof m.url === 'string');
+  const fl = child(['--followers', url, String(followers)]);
+  await message(fl, (m) => m.ready === true);
+  const acks: Array<{ id: number; at: number }> = [];
+  const end = Date.now() + seconds * 1000;
+  const start = Date.now();
+  const interval = rate ? (1000 * writers) / rate : 0;
+  await Promise.all(Array.from({ length: writers }, async (_, w) => {
+    let next = start + (interval * w) / writers;
+    while (Date.now() < end) {
+      if (interval > 0) {
+        const wait = next - Date.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        next += interval;
+      }
+      acks.push(await createTag(url));
+    }
+  }));
+  const elapsed = (Date.now() - start) / 1000;
+  await new Promise((r) => setTimeout(r, 300)); // the last events reach the followers
+  fl.send('stop');
+  const { arrivals, events } = await message<{ arrivals: Array<[number, number]>; events: number }>(fl, (m) => Array.isArray(m.arrivals));
+  server.send('stop');
+  await new Promise((r) => server.once('exit', r));
+  fs.rmSync(dir, { recursive: true, force: true });
+  const arrived = new Map(arrivals);
+  const lags: number[] = [];
+  for (const a of acks) {
+    const t = arrived.get(a.id);
+    if (t !== undefined) lags.push(Math.max(0, t - a.at));
+  }
+  return { writesPerSecond: acks.length / elapsed, lag: followers > 0 ? summarize(lags) : undefined, missed: followers > 0 ? acks.length - lags.length : 0, events };
+}
+
+async function main(): Promise<void> {
+  const seconds = Number(arg('seconds', '5'));
+  const writers = Number(arg('writers', '32'));
+  const counts = arg('followers', '0,1,100').split(',').map(Number);
+  const rate = Number(arg('rate', '1000'));
+  const rows: Array<Record<string, string | number>> = [];
+  let base = 0;
+  for (const n of counts) {
+    const r = await round(n, seconds, writers, undefined);
+    if (n === counts[0]) base = r.writesPerSecond;
+    rows.push({
+      followers: n, 'writes/s': Math.round(r.writesPerSecond), 'vs first': `${((r.writesPerSecond / base) * 100).toFixed(0)}%`,
+      'lag p50 ms': r.lag ? r.lag.median.toFixed(1) : '-', 'lag p99 ms': r.lag ? r.lag.p99.toFixed(1) : '-', missed: r.missed,
+    });
+  }
+  console.log(`calendar-engine change feed: ${writers} writers (creating tags, fsynced store), ${seconds} s a round, node ${process.version}`);
+  console.table(rows);
+  const paced = await round(1, seconds, writers, rate);
+  console.log(`at ${rate} writes/s asked (${Math.round(paced.writesPerSecond)} made), 1 follower: lag p50 ${paced.lag!.median.toFixed(1)} ms, p99 ${paced.lag!.p99.toFixed(1)} ms, ${paced.missed} missed`);
+  agent.destroy();
+}
+
+if (process.argv[2] === '--server') void runServer(process.argv[3]);
+else if (process.argv[2] === '--followers') void runFollowers(process.argv[3], Number(process.argv[4]));
+else main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
