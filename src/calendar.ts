@@ -10,7 +10,7 @@ import type { Core } from './api/context.ts';
 import { isValidTimezone } from './api/wordpress/dates.ts';
 import { CalendarError, fail } from './api/wordpress/errors.ts';
 import { ChangeFeed, describeWrite, type Change, type ChangeType, type HeldChange } from './changes/feed.ts';
-import { changeFilter, checkSince, followChanges, followWrites } from './changes/follow.ts';
+import { changeFilter, checkSince, followChanges, subscribeWrites } from './changes/follow.ts';
 import { ImportBuilder, prepareImport, type ImportData, type ImportProgress, type ImportSummary } from './api/import.ts';
 import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './io/export.ts';
 import { ImportFileError, readImportRecords, type ImportFormat } from './io/read-records.ts';
@@ -199,9 +199,10 @@ export class Calendar {
     return { changes: page.changes, next: page.last, head: this.feed.head, oldest: this.feed.floor };
   }
 
-  /** The feed a write at a time, for a Server-Sent Events reader (default: from now on). */
-  followWrites(opts: { since?: number; types?: ChangeType[]; actor: Actor }): AsyncIterableIterator<Change[]> {
-    return followWrites(this.feed, opts.since ?? this.feed.head, changeFilter(opts.types, opts.actor));
+  /** The feed a write at a time, for a Server-Sent Events reader (default: from now on): the
+   *  retained writes at once, then each new one as it is acknowledged; returns the unsubscribe. */
+  subscribeWrites(opts: { since?: number; types?: ChangeType[]; actor: Actor }, onWrite: (changes: Change[]) => void): () => void {
+    return subscribeWrites(this.feed, opts.since ?? this.feed.head, changeFilter(opts.types, opts.actor), onWrite);
   }
 
   /** Bulk-load the import shape (validated whole first; nothing is imported on error). */

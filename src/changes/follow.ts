@@ -41,14 +41,28 @@ export function followChanges(feed: ChangeFeed, since: number, visible: (c: Held
   return follow(feed, since, visible, (queue) => queue.shift()!);
 }
 
-/** The same, a write at a time: each item holds the (visible) changes of one write, one seq. */
-export function followWrites(feed: ChangeFeed, since: number, visible: (c: HeldChange) => boolean): AsyncIterableIterator<Change[]> {
-  return follow(feed, since, visible, (queue) => {
-    const seq = queue[0].seq;
-    let n = 1;
-    while (n < queue.length && queue[n].seq === seq) n++;
-    return queue.splice(0, n);
+/**
+ * The feed a write at a time, pushed instead of pulled: `onWrite` is called at once for each
+ * retained write after `since`, then synchronously for each new one, until the returned function
+ * is called. No promise per write and reader: what a server with many streams wants.
+ */
+export function subscribeWrites(feed: ChangeFeed, since: number, visible: (c: HeldChange) => boolean, onWrite: (changes: Change[]) => void): () => void {
+  checkSince(feed, since);
+  const first = feed.after(since, Number.POSITIVE_INFINITY, visible);
+  let cursor = first.last;
+  const off = feed.on((changes) => {
+    let out: Change[] | undefined;
+    for (const c of changes) if (c.change.seq > cursor && visible(c)) (out ??= []).push(c.change);
+    cursor = Math.max(cursor, changes[changes.length - 1].change.seq);
+    if (out !== undefined) onWrite(out);
   });
+  for (let i = 0; i < first.changes.length;) {
+    let j = i + 1;
+    while (j < first.changes.length && first.changes[j].seq === first.changes[i].seq) j++;
+    onWrite(first.changes.slice(i, j));
+    i = j;
+  }
+  return off;
 }
 
 function follow<T>(feed: ChangeFeed, since: number, visible: (c: HeldChange) => boolean, take: (queue: Change[]) => T): AsyncIterableIterator<T> {

@@ -271,7 +271,7 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
       extras = readExtras(query);
       const body = WRITE_METHODS.has(method) && hasBody(req) ? await readBody(req, limit) : null;
       const actor = await auth.authenticate(req.headers.authorization);
-      if (url.split('?')[0] === changesPath && cal.changePage && cal.followWrites && (method === 'GET' || head)) {
+      if (url.split('?')[0] === changesPath && cal.changePage && cal.subscribeWrites && (method === 'GET' || head)) {
         const lastEventId = req.headers['last-event-id'];
         const q = changeQuery(query, typeof lastEventId === 'string' ? lastEventId : undefined);
         if (wantsEventStream(req) && !head) {

@@ -13,8 +13,8 @@ import { parseUrlEncoded } from './body.ts';
 /** What the HTTP shell needs from a calendar to serve its change feed. */
 export interface ChangeSource {
   changePage(opts: { since?: number; types?: ChangeType[]; limit: number; actor: Actor }): { changes: Change[]; next: number; head: number; oldest: number };
-  /** a write at a time (the changes of one seq) */
-  followWrites(opts: { since?: number; types?: ChangeType[]; actor: Actor }): AsyncIterableIterator<Change[]>;
+  /** a write at a time (the changes of one seq), pushed: the retained ones at once, then live; returns the unsubscribe */
+  subscribeWrites(opts: { since?: number; types?: ChangeType[]; actor: Actor }, onWrite: (changes: Change[]) => void): () => void;
 }
 
 export const DEFAULT_LIMIT = 100;
@@ -76,56 +76,52 @@ export function wantsEventStream(req: IncomingMessage): boolean {
 
 /**
  * Stream the feed as Server-Sent Events until the client goes away or `stop` is called. The
- * iterator is created (and `since` checked: 400, 410) before anything is written, so errors
+ * subscription is made (and `since` checked: 400, 410) before anything is written, so errors
  * are still ordinary JSON answers.
  */
 export function streamChanges(
   req: IncomingMessage, res: ServerResponse, source: ChangeSource, q: ChangeQuery, actor: Actor, heartbeatMs: number,
 ): { stop(): void } {
-  const it = source.followWrites({ since: q.since, types: q.types, actor });
-  res.writeHead(200, {
-    'Content-Type': 'text/event-stream; charset=UTF-8',
-    'Cache-Control': 'no-cache',
-    Connection: 'keep-alive',
-    'X-Accel-Buffering': 'no',
-  });
-  res.write(': calendar-engine change feed\n\n');
-  let stopped = false;
-  const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), heartbeatMs);
-  const stop = () => {
-    if (stopped) return;
-    stopped = true;
-    clearInterval(heartbeat);
-    void it.return?.();
-    res.end();
-  };
-  req.on('close', stop);
-  res.on('close', stop);
   // writes acknowledged together (the journal commits them in groups) go out in one socket write
   let pending = '';
   let scheduled = false;
+  let stopped = false;
   const flush = () => {
     scheduled = false;
     if (pending === '' || stopped) return;
     res.write(pending);
     pending = '';
   };
-  void (async () => {
-    try {
-      for (;;) {
-        const r = await it.next();
-        if (r.done) break;
-        if (r.value.length === 0) continue;
-        pending += `id: ${r.value[0].seq}\nevent: changes\ndata: [${r.value.map(changeText).join(',')}]\n\n`;
-        if (!scheduled) {
-          scheduled = true;
-          setImmediate(flush);
-        }
-      }
-    } catch {
-      // the client went away while writing
+  const onWrite = (changes: Change[]) => {
+    pending += `id: ${changes[0].seq}\nevent: changes\ndata: [${changes.map(changeText).join(',')}]\n\n`;
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
     }
-    stop();
-  })();
+  };
+  // subscribing checks `since` (400, 410) before anything is written: errors stay JSON answers
+  let unsubscribe: (() => void) | undefined;
+  const head = () => {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=UTF-8',
+      'Cache-Control': 'no-cache',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.write(': calendar-engine change feed\n\n');
+  };
+  unsubscribe = source.subscribeWrites({ since: q.since, types: q.types, actor }, onWrite);
+  head();
+  const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), heartbeatMs);
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    clearInterval(heartbeat);
+    unsubscribe?.();
+    unsubscribe = undefined;
+    res.end();
+  };
+  req.on('close', stop);
+  res.on('close', stop);
   return { stop };
 }
