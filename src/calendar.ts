@@ -11,6 +11,7 @@ import { isValidTimezone } from './api/wordpress/dates.ts';
 import { CalendarError, fail } from './api/wordpress/errors.ts';
 import { ChangeFeed, describeWrite, type Change, type ChangeType, type HeldChange } from './changes/feed.ts';
 import { changeFilter, checkSince, followChanges, subscribeWrites } from './changes/follow.ts';
+import { WebhookDispatcher, type DispatchOptions } from './changes/webhooks.ts';
 import { ImportBuilder, prepareImport, type ImportData, type ImportProgress, type ImportSummary } from './api/import.ts';
 import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './io/export.ts';
 import { ImportFileError, readImportRecords, type ImportFormat } from './io/read-records.ts';
@@ -46,6 +47,9 @@ export interface CalendarOptions {
   changesRetainCount?: number;
   /** ... no older than this, ms (default 7 days) */
   changesRetainMs?: number;
+  /** deliver the change feed to the webhooks of DIR/webhooks.json (default true with a dir);
+   *  an object tunes the retries (src/changes/webhooks.ts) */
+  webhooks?: boolean | DispatchOptions;
 }
 
 type Item = Record<string, unknown>;
@@ -100,6 +104,8 @@ export class Calendar {
   private closed = false;
   /** every acknowledged write as change records (src/changes/feed.ts) */
   readonly feed: ChangeFeed;
+  /** delivers the feed to the store's webhooks (a store-backed calendar) */
+  webhooks: WebhookDispatcher | undefined;
   /** a memory-only calendar numbers its writes itself */
   private memorySeq: number;
   /** acknowledged writes waiting for an earlier one before they join the feed (acks in seq order) */
@@ -277,6 +283,7 @@ export class Calendar {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.webhooks?.stop();
     await this.store?.close();
     this.users.close();
   }
@@ -324,5 +331,9 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
     feed.backfill(replayed[0].seq - 1);
     for (const r of replayed) feed.add(r.held, r.seq);
   }
-  return new Calendar(engine, site, users, store, cacheBytes, feed);
+  const cal = new Calendar(engine, site, users, store, cacheBytes, feed);
+  if (opts.dir && opts.webhooks !== false) {
+    cal.webhooks = new WebhookDispatcher(opts.dir, feed, typeof opts.webhooks === 'object' ? opts.webhooks : {});
+  }
+  return cal;
 }

@@ -1,0 +1,337 @@
+// Webhooks: the change feed POSTed to receivers, in order per webhook, signed, retried.
+//
+// Files in the store directory:
+//  - webhooks.json        the registry (what `calendar-engine webhook add|remove` edits): id, url,
+//                         types, secret. The server re-reads it within a second.
+//  - webhooks-state.json  what the dispatcher knows per webhook: the last seq a receiver
+//                         acknowledged with a 2xx, the last status, the failures in a row.
+//  - outbox.jsonl         the changes not yet acknowledged by every webhook, one line per write
+//                         ({seq, changes}), appended as writes are acknowledged and rewritten
+//                         without the lines every webhook has; a restart loses no pending delivery.
+// A delivery is one POST of `{"changes": [...]}` (up to 50 writes' changes) with
+// `X-Calendar-Signature: t=UNIX,v1=HEX`, HEX = HMAC-SHA256(secret, `${t}.${body}`) (as Stripe
+// signs its webhooks). Anything but a 2xx within the timeout is retried with exponential backoff
+// and jitter, for ever (the backoff is capped at `retryMaxMs`). A slow or dead receiver delays
+// only itself.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHmac, randomBytes } from 'node:crypto';
+import { writeFileAtomicSync } from '../store/atomic-file.ts';
+import { CHANGE_TYPES, type Change, type ChangeFeed, type ChangeType } from './feed.ts';
+
+export interface Webhook {
+  id: string;
+  url: string;
+  /** the change types it wants (all when empty) */
+  types: ChangeType[];
+  secret: string;
+  created: string;
+}
+
+export interface WebhookState {
+  /** every write up to this seq is delivered (or not wanted) */
+  delivered: number;
+  lastStatus: string;
+  lastAttempt: string;
+  failures: number;
+}
+
+export class WebhookError extends Error {}
+
+const REGISTRY = 'webhooks.json';
+const STATE = 'webhooks-state.json';
+const OUTBOX = 'outbox.jsonl';
+
+/** `t=UNIX,v1=HEX`: HMAC-SHA256 of `${t}.${body}` with the webhook's secret. */
+export function signature(secret: string, t: number, body: string): string {
+  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
+}
+
+/** For receivers: true when `header` signs `body` with `secret` (and is at most `toleranceS` old). */
+export function verifySignature(secret: string, header: string, body: string, nowS = Math.floor(Date.now() / 1000), toleranceS = 300): boolean {
+  const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header);
+  if (!m) return false;
+  const t = Number(m[1]);
+  return Math.abs(nowS - t) <= toleranceS && signature(secret, t, body) === header;
+}
+
+// ---- the registry (CLI and server) ----------------------------------------------------------
+
+export function readWebhooks(dir: string): Webhook[] {
+  try {
+    const data = JSON.parse(fs.readFileSync(path.join(dir, REGISTRY), 'utf8')) as { webhooks?: Webhook[] };
+    return Array.isArray(data.webhooks) ? data.webhooks : [];
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new WebhookError(`${path.join(dir, REGISTRY)}: ${(err as Error).message}`);
+  }
+}
+
+function writeWebhooks(dir: string, hooks: Webhook[]): void {
+  fs.mkdirSync(dir, { recursive: true });
+  writeFileAtomicSync(path.join(dir, REGISTRY), JSON.stringify({ webhooks: hooks }, null, 2) + '\n', { mode: 0o600 });
+}
+
+export function addWebhook(dir: string, url: string, types: ChangeType[] = [], secret?: string): Webhook {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new WebhookError(`not a URL: '${url}'`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new WebhookError(`expected an http or https URL, got '${url}'`);
+  for (const t of types) if (!CHANGE_TYPES.includes(t)) throw new WebhookError(`unknown change type '${t}' (expected ${CHANGE_TYPES.join(', ')})`);
+  if (secret !== undefined && secret.length < 16) throw new WebhookError('the secret must be at least 16 characters');
+  const hooks = readWebhooks(dir);
+  const hook: Webhook = {
+    id: `wh_${randomBytes(6).toString('hex')}`, url, types, secret: secret ?? randomBytes(24).toString('base64url'), created: new Date().toISOString(),
+  };
+  writeWebhooks(dir, [...hooks, hook]);
+  return hook;
+}
+
+export function removeWebhook(dir: string, idOrUrl: string): Webhook {
+  const hooks = readWebhooks(dir);
+  const hook = hooks.find((h) => h.id === idOrUrl || h.url === idOrUrl);
+  if (!hook) throw new WebhookError(`no webhook '${idOrUrl}'`);
+  writeWebhooks(dir, hooks.filter((h) => h !== hook));
+  return hook;
+}
+
+export function readWebhookState(dir: string): Record<string, WebhookState> {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dir, STATE), 'utf8')) as Record<string, WebhookState>;
+  } catch {
+    return {};
+  }
+}
+
+/** Writes (seqs) in the outbox after `after`, for `webhook list`'s backlog. */
+export function outboxSeqs(dir: string): number[] {
+  try {
+    return fs.readFileSync(path.join(dir, OUTBOX), 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { seq: number }).seq);
+  } catch {
+    return [];
+  }
+}
+
+// ---- delivery (the process that writes to the store) ------------------------------------------
+
+export interface DispatchOptions {
+  /** first retry after about this long, doubling up to retryMaxMs (defaults 1 s and 1 h) */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** a receiver must answer within this long (default 10 s) */
+  timeoutMs?: number;
+  /** how often webhooks.json is checked for changes (default 1 s) */
+  reloadMs?: number;
+  log?: (line: string) => void;
+}
+
+interface OutboxWrite {
+  seq: number;
+  changes: Change[];
+}
+
+const BATCH_WRITES = 50;
+
+export class WebhookDispatcher {
+  private hooks: Webhook[] = [];
+  private registryStamp = '';
+  private state: Record<string, WebhookState>;
+  /** writes not yet delivered to every webhook, in seq order */
+  private outbox: OutboxWrite[] = [];
+  private readonly running = new Map<string, { wake(): void }>();
+  private stopped = false;
+  private readonly timer: NodeJS.Timeout;
+  private readonly off: () => void;
+  private readonly retryBaseMs: number;
+  private readonly retryMaxMs: number;
+  private readonly timeoutMs: number;
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly dir: string, private readonly feed: ChangeFeed, opts: DispatchOptions = {}) {
+    this.retryBaseMs = opts.retryBaseMs ?? 1_000;
+    this.retryMaxMs = opts.retryMaxMs ?? 3_600_000;
+    this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.log = opts.log ?? ((line) => console.error(line));
+    this.state = readWebhookState(dir);
+    for (const line of this.readOutbox()) this.outbox.push(line);
+    try {
+      this.hooks = readWebhooks(dir);
+    } catch (err) {
+      this.log(`calendar-engine: webhooks: ${(err as Error).message}`);
+    }
+    // writes acknowledged before a crash but not yet in the outbox: the feed rebuilt them from the
+    // journal (for webhooks that existed then: their cursor is behind)
+    const tail = this.outbox.length > 0 ? this.outbox[this.outbox.length - 1].seq : -1;
+    const behind = Math.min(...this.hooks.map((h) => this.state[h.id]?.delivered ?? feed.head));
+    const from = Math.max(tail, behind, feed.floor);
+    if (this.hooks.length > 0 && from < feed.head) this.appendMissing(feed.after(from, Number.POSITIVE_INFINITY, () => true).changes, tail);
+    this.reload();
+    this.off = feed.on((held) => {
+      if (this.hooks.length === 0) return;
+      const write = { seq: held[0].change.seq, changes: held.map((h) => h.change) };
+      this.append(write);
+      for (const r of this.running.values()) r.wake();
+    });
+    this.timer = setInterval(() => this.reload(), opts.reloadMs ?? 1_000);
+    this.timer.unref();
+  }
+
+  private readOutbox(): OutboxWrite[] {
+    try {
+      const out: OutboxWrite[] = [];
+      for (const line of fs.readFileSync(path.join(this.dir, OUTBOX), 'utf8').split('\n')) {
+        if (!line) continue;
+        try {
+          out.push(JSON.parse(line) as OutboxWrite);
+        } catch {
+          // a torn last line (a crash while appending): that write is re-added from the feed
+        }
+      }
+      return out;
+    } catch {
+      return [];
+    }
+  }
+
+  private appendMissing(changes: Change[], tail: number): void {
+    if (this.hooks.length === 0) return;
+    for (let i = 0; i < changes.length;) {
+      let j = i + 1;
+      while (j < changes.length && changes[j].seq === changes[i].seq) j++;
+      if (changes[i].seq > tail) this.append({ seq: changes[i].seq, changes: changes.slice(i, j) });
+      i = j;
+    }
+  }
+
+  private append(write: OutboxWrite): void {
+    this.outbox.push(write);
+    fs.appendFileSync(path.join(this.dir, OUTBOX), JSON.stringify(write) + '\n');
+  }
+
+  /** Re-read webhooks.json when it changed; start a loop for each new webhook. True if any. */
+  private reload(): boolean {
+    let stamp = '';
+    try {
+      const st = fs.statSync(path.join(this.dir, REGISTRY));
+      stamp = `${st.mtimeMs}:${st.size}`;
+    } catch {
+      stamp = 'none';
+    }
+    if (stamp !== this.registryStamp) {
+      this.registryStamp = stamp;
+      try {
+        this.hooks = readWebhooks(this.dir);
+      } catch (err) {
+        this.log(`calendar-engine: webhooks: ${(err as Error).message}`);
+      }
+      for (const h of this.hooks) {
+        // a new webhook starts with the next write
+        if (!this.state[h.id]) this.state[h.id] = { delivered: this.feed.head, lastStatus: 'new', lastAttempt: '', failures: 0 };
+        if (!this.running.has(h.id) && !this.stopped) this.loop(h);
+      }
+      let dropped = false;
+      for (const id of Object.keys(this.state)) {
+        if (!this.hooks.some((h) => h.id === id)) {
+          delete this.state[id];
+          dropped = true;
+        }
+      }
+      if (this.hooks.length > 0 || dropped) this.saveState();
+    }
+    return this.hooks.length > 0;
+  }
+
+  private saveState(): void {
+    writeFileAtomicSync(path.join(this.dir, STATE), JSON.stringify(this.state, null, 2) + '\n');
+  }
+
+  /** Drop the outbox lines every webhook has (rewriting the file once enough are gone). */
+  private trim(): void {
+    const floor = Math.min(...this.hooks.map((h) => this.state[h.id]?.delivered ?? 0));
+    let drop = 0;
+    while (drop < this.outbox.length && this.outbox[drop].seq <= floor) drop++;
+    if (drop < 256 && drop < this.outbox.length) return;
+    this.outbox = this.outbox.slice(drop);
+    writeFileAtomicSync(path.join(this.dir, OUTBOX), this.outbox.map((w) => JSON.stringify(w) + '\n').join(''));
+  }
+
+  private loop(hook: Webhook): void {
+    let wake: (() => void) | undefined;
+    const handle = { wake: () => wake?.() };
+    this.running.set(hook.id, handle);
+    const sleep = (ms: number) => new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms);
+      t.unref();
+      wake = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+    void (async () => {
+      while (!this.stopped && this.hooks.some((h) => h.id === hook.id)) {
+        const st = this.state[hook.id];
+        const batch: Change[] = [];
+        let last = st.delivered, writes = 0;
+        for (const w of this.outbox) {
+          if (w.seq <= st.delivered) continue;
+          if (writes++ >= BATCH_WRITES) break;
+          for (const c of w.changes) if (hook.types.length === 0 || hook.types.includes(c.type)) batch.push(c);
+          last = w.seq;
+        }
+        if (last === st.delivered) {
+          await sleep(this.retryMaxMs);
+          continue;
+        }
+        if (batch.length === 0) {
+          st.delivered = last; // nothing it wants in these writes
+          this.saveState();
+          continue;
+        }
+        const status = await this.post(hook, batch);
+        st.lastAttempt = new Date().toISOString();
+        st.lastStatus = status;
+        if (/^2\d\d$/.test(status)) {
+          st.delivered = last;
+          st.failures = 0;
+          this.saveState();
+          this.trim();
+        } else {
+          st.failures++;
+          this.saveState();
+          const backoff = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** Math.min(st.failures - 1, 30));
+          await sleep(backoff / 2 + Math.random() * (backoff / 2)); // jitter: between half and all of it
+        }
+      }
+      this.running.delete(hook.id);
+    })();
+  }
+
+  private async post(hook: Webhook, changes: Change[]): Promise<string> {
+    const body = JSON.stringify({ changes });
+    const t = Math.floor(Date.now() / 1000);
+    try {
+      const res = await fetch(hook.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-calendar-signature': signature(hook.secret, t, body), 'x-calendar-webhook': hook.id },
+        body,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      return String(res.status);
+    } catch (err) {
+      return (err as Error).name === 'TimeoutError' ? 'timeout' : `error: ${(err as Error).message}`;
+    }
+  }
+
+  /** Stop delivering (pending ones stay in the outbox for the next start). */
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.off();
+    for (const r of this.running.values()) r.wake();
+  }
+}

@@ -1,0 +1,115 @@
+// Webhooks end to end: a local receiver that fails the first deliveries, is down across a
+// restart of the calendar, then recovers: every change arrives, in order, signed, and nothing
+// acknowledged with a 2xx is delivered again.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { openCalendar } from '../../src/index.ts';
+import { addWebhook, readWebhooks, removeWebhook, signature, verifySignature, WebhookError } from '../../src/changes/webhooks.ts';
+import type { Change } from '../../src/changes/feed.ts';
+import { NOW } from '../helpers/calendar.ts';
+
+const hooks = suite('webhooks');
+const FAST = { retryBaseMs: 20, retryMaxMs: 200, reloadMs: 50, log: () => {} };
+
+interface Receiver {
+  url: string;
+  /** deliveries answered 2xx, in arrival order */
+  accepted: Change[][];
+  attempts: number;
+  badSignatures: number;
+  failNext: number;
+  close(): Promise<void>;
+}
+
+async function receiver(secret: () => string, port = 0): Promise<Receiver> {
+  const r: Receiver = { url: '', accepted: [], attempts: 0, badSignatures: 0, failNext: 0, close: async () => {} };
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      r.attempts++;
+      if (!verifySignature(secret(), String(req.headers['x-calendar-signature']), body)) r.badSignatures++;
+      if (r.failNext > 0) {
+        r.failNext--;
+        res.writeHead(503).end();
+        return;
+      }
+      r.accepted.push((JSON.parse(body) as { changes: Change[] }).changes);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  r.close = () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+  return r;
+}
+
+async function until(what: string, ok: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+hooks('signatures: HMAC-SHA256 over the timestamp and the body; verification refuses changes and old ones', () => {
+  const sig = signature('s3cret-s3cret-s3cret', 1700000000, '{"a":1}');
+  assert.match(sig, /^t=1700000000,v1=[0-9a-f]{64}$/);
+  assert.ok(verifySignature('s3cret-s3cret-s3cret', sig, '{"a":1}', 1700000100));
+  assert.not.ok(verifySignature('s3cret-s3cret-s3cret', sig, '{"a":2}', 1700000100), 'another body');
+  assert.not.ok(verifySignature('another-secret-xx', sig, '{"a":1}', 1700000100), 'another secret');
+  assert.not.ok(verifySignature('s3cret-s3cret-s3cret', sig, '{"a":1}', 1700009999), 'too old');
+});
+
+hooks('the registry: add checks the URL, types and secret; remove by id or URL', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-hooks-'));
+  assert.throws(() => addWebhook(dir, 'ftp://x'), (e: unknown) => e instanceof WebhookError);
+  assert.throws(() => addWebhook(dir, 'not a url'), (e: unknown) => e instanceof WebhookError);
+  assert.throws(() => addWebhook(dir, 'http://x/h', ['party' as never]), (e: unknown) => e instanceof WebhookError);
+  assert.throws(() => addWebhook(dir, 'http://x/h', [], 'short'), (e: unknown) => e instanceof WebhookError);
+  const a = addWebhook(dir, 'http://x/a', ['event']);
+  const b = addWebhook(dir, 'http://x/b');
+  assert.ok(a.secret.length >= 24, 'a generated secret');
+  assert.equal(readWebhooks(dir).map((h) => h.url), ['http://x/a', 'http://x/b']);
+  removeWebhook(dir, a.id);
+  removeWebhook(dir, 'http://x/b');
+  assert.equal(readWebhooks(dir), []);
+  assert.is(b.types.length, 0);
+});
+
+hooks('a flaky receiver, down across a restart: every change arrives once, in order, signed', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-hooks-'));
+  let secret = '';
+  const rx = await receiver(() => secret);
+  const hook = addWebhook(dir, rx.url, ['tag', 'category']);
+  secret = hook.secret;
+  let cal = await openCalendar({ dir, now: () => NOW, webhooks: FAST });
+  rx.failNext = 3; // the first deliveries fail
+  for (let i = 0; i < 5; i++) await cal.tags.create({ name: `tag ${i}` });
+  await cal.events.create({ title: 'not wanted', start_date: '2030-01-01 10:00', end_date: '2030-01-01 11:00' });
+  await until('the first five', () => rx.accepted.flat().length === 5);
+  // the receiver goes down; writes go on; the calendar restarts
+  const port = Number(new URL(rx.url).port);
+  await rx.close();
+  for (let i = 5; i < 9; i++) await cal.categories.create({ name: `cat ${i}` });
+  await new Promise((r) => setTimeout(r, 100)); // a few failed attempts
+  await cal.close();
+  cal = await openCalendar({ dir, now: () => NOW, webhooks: FAST });
+  await cal.tags.create({ name: 'after the restart' });
+  const rx2 = await receiver(() => secret, port); // back up on the same address
+  await until('all ten', () => rx2.accepted.flat().length === 5);
+  const all = [...rx.accepted.flat(), ...rx2.accepted.flat()];
+  assert.equal(all.map((c) => c.seq), [1, 2, 3, 4, 5, 7, 8, 9, 10, 11], 'in order, each once, the event not sent');
+  assert.equal(all.map((c) => c.type), ['tag', 'tag', 'tag', 'tag', 'tag', 'category', 'category', 'category', 'category', 'tag']);
+  assert.is(rx.badSignatures + rx2.badSignatures, 0);
+  assert.ok(rx.attempts > rx.accepted.length, 'failed attempts were retried');
+  await cal.close();
+  await rx2.close();
+});
+
+hooks.run();
