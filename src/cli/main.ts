@@ -15,6 +15,7 @@ Commands:
   snapshot                               compact the store (new snapshot, empty journal)
   import FILE                            bulk-load a calendar (JSON or JSON Lines, streamed)
   export [--format json|jsonl] [--out F] write the calendar in the shape import reads
+  webhook add URL | list | remove ID     deliver the change feed to URLs, signed
 
 Every command takes --data DIR (env CALENDAR_DATA, default ./data/store).
 calendar-engine <command> --help shows the options of a command.
@@ -32,6 +33,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   snapshot: async () => (await import('./snapshot.ts')).snapshotCommand,
   import: async () => (await import('./import.ts')).importCommand,
   export: async () => (await import('./export.ts')).exportCommand,
+  webhook: async () => (await import('./webhook.ts')).webhookCommand,
 };
 
 export function packageVersion(): string {
