@@ -7,6 +7,8 @@
 // process, so their parsing does not share the writers' event loop. Lag is measured on the wall
 // clock both processes share.
 //
+// Then the same write load with 10 webhooks (to a receiver in its own process).
+//
 //   npm run bench:changes -- [--seconds S] [--writers W] [--followers 0,1,100] [--rate R]
 
 import http from 'node:http';
@@ -28,8 +30,12 @@ function arg(name: string, dflt: string): string {
 
 // ---------------------------------------------------------------- the server (child)
 
-async function runServer(dir: string): Promise<void> {
+async function runServer(dir: string, hookUrl: string | undefined, hooks: number): Promise<void> {
   const { openCalendar } = await import('../src/calendar.ts');
+  if (hookUrl) {
+    const { addWebhook } = await import('../src/changes/webhooks.ts');
+    for (let i = 0; i < hooks; i++) addWebhook(dir, `${hookUrl}/${i}`);
+  }
   const { startServer } = await import('../src/http/server.ts');
   const cal = await openCalendar({ dir });
   cal.users.ensure('admin', 'administrator', PASSWORD);
@@ -83,6 +89,25 @@ async function runFollowers(url: string, n: number): Promise<void> {
   });
 }
 
+// ---------------------------------------------------------------- webhook receiver (child)
+
+async function runReceiver(): Promise<void> {
+  let changes = 0;
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      changes += (JSON.parse(body) as { changes: unknown[] }).changes.length;
+      res.writeHead(204).end();
+    });
+  });
+  server.listen(0, '127.0.0.1', () => process.send!({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}` }));
+  process.on('message', () => {
+    process.send!({ changes });
+    setTimeout(() => process.exit(0), 50);
+  });
+}
+
 // ---------------------------------------------------------------- writers (this process)
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -122,9 +147,11 @@ function message<T>(c: ChildProcess, pick: (m: Record<string, unknown>) => boole
   });
 }
 
-async function round(followers: number, seconds: number, writers: number, rate: number | undefined) {
+async function round(followers: number, seconds: number, writers: number, rate: number | undefined, hooks = 0) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-bench-changes-'));
-  const server = child(['--server', dir]);
+  const receiver = hooks > 0 ? child(['--receiver']) : undefined;
+  const hookUrl = receiver ? (await message<{ url: string }>(receiver, (m) => typeof m.url === 'string')).url : '';
+  const server = child(['--server', dir, hookUrl, String(hooks)]);
   const { url } = await message<{ url: string }>(server, (m) => typeof m.url === 'string');
   const fl = child(['--followers', url, String(followers)]);
   await message(fl, (m) => m.ready === true);
@@ -147,6 +174,11 @@ async function round(followers: number, seconds: number, writers: number, rate: 
   await new Promise((r) => setTimeout(r, 300)); // the last events reach the followers
   fl.send('stop');
   const { arrivals, events } = await message<{ arrivals: Array<[number, number]>; events: number }>(fl, (m) => Array.isArray(m.arrivals));
+  let delivered = 0;
+  if (receiver) {
+    receiver.send('stop');
+    delivered = (await message<{ changes: number }>(receiver, (m) => typeof m.changes === 'number')).changes;
+  }
   server.send('stop');
   await new Promise((r) => server.once('exit', r));
   fs.rmSync(dir, { recursive: true, force: true });
@@ -156,7 +188,7 @@ async function round(followers: number, seconds: number, writers: number, rate: 
     const t = arrived.get(a.id);
     if (t !== undefined) lags.push(Math.max(0, t - a.at));
   }
-  return { writesPerSecond: acks.length / elapsed, lag: followers > 0 ? summarize(lags) : undefined, missed: followers > 0 ? acks.length - lags.length : 0, events };
+  return { writesPerSecond: acks.length / elapsed, lag: followers > 0 ? summarize(lags) : undefined, missed: followers > 0 ? acks.length - lags.length : 0, events, writes: acks.length, delivered };
 }
 
 async function main(): Promise<void> {
@@ -174,6 +206,11 @@ async function main(): Promise<void> {
       'lag p50 ms': r.lag ? r.lag.median.toFixed(1) : '-', 'lag p99 ms': r.lag ? r.lag.p99.toFixed(1) : '-', missed: r.missed,
     });
   }
+  const hooked = await round(0, seconds, writers, undefined, 10);
+  rows.push({
+    followers: '0 + 10 webhooks', 'writes/s': Math.round(hooked.writesPerSecond), 'vs first': `${((hooked.writesPerSecond / base) * 100).toFixed(0)}%`,
+    'lag p50 ms': '-', 'lag p99 ms': '-', missed: `${hooked.writes * 10 - hooked.delivered} not yet delivered at the end`,
+  });
   console.log(`calendar-engine change feed: ${writers} writers (creating tags, fsynced store), ${seconds} s a round, node ${process.version}`);
   console.table(rows);
   const paced = await round(1, seconds, writers, rate);
@@ -181,7 +218,8 @@ async function main(): Promise<void> {
   agent.destroy();
 }
 
-if (process.argv[2] === '--server') void runServer(process.argv[3]);
+if (process.argv[2] === '--server') void runServer(process.argv[3], process.argv[4] || undefined, Number(process.argv[5] ?? 0));
+else if (process.argv[2] === '--receiver') void runReceiver();
 else if (process.argv[2] === '--followers') void runFollowers(process.argv[3], Number(process.argv[4]));
 else main().catch((err) => {
   console.error(err);

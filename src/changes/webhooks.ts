@@ -8,7 +8,7 @@
 //  - outbox.jsonl         the changes not yet acknowledged by every webhook, one line per write
 //                         ({seq, changes}), appended as writes are acknowledged and rewritten
 //                         without the lines every webhook has; a restart loses no pending delivery.
-// A delivery is one POST of `{"changes": [...]}` (up to 50 writes' changes) with
+// A delivery is one POST of `{"changes": [...]}` (up to 500 writes' changes) with
 // `X-Calendar-Signature: t=UNIX,v1=HEX`, HEX = HMAC-SHA256(secret, `${t}.${body}`) (as Stripe
 // signs its webhooks). Anything but a 2xx within the timeout is retried with exponential backoff
 // and jitter, for ever (the backoff is capped at `retryMaxMs`). A slow or dead receiver delays
@@ -126,6 +126,9 @@ export interface DispatchOptions {
   timeoutMs?: number;
   /** how often webhooks.json is checked for changes (default 1 s) */
   reloadMs?: number;
+  /** after a delivery, wait this long for more writes before the next one, unless a full batch
+   *  is waiting (default 50 ms): under a steady stream of writes, fewer and larger POSTs */
+  lingerMs?: number;
   log?: (line: string) => void;
 }
 
@@ -134,7 +137,7 @@ interface OutboxWrite {
   changes: Change[];
 }
 
-const BATCH_WRITES = 50;
+const BATCH_WRITES = 500;
 
 export class WebhookDispatcher {
   private hooks: Webhook[] = [];
@@ -149,12 +152,14 @@ export class WebhookDispatcher {
   private readonly retryBaseMs: number;
   private readonly retryMaxMs: number;
   private readonly timeoutMs: number;
+  private readonly lingerMs: number;
   private readonly log: (line: string) => void;
 
   constructor(private readonly dir: string, private readonly feed: ChangeFeed, opts: DispatchOptions = {}) {
     this.retryBaseMs = opts.retryBaseMs ?? 1_000;
     this.retryMaxMs = opts.retryMaxMs ?? 3_600_000;
     this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.lingerMs = opts.lingerMs ?? 50;
     this.log = opts.log ?? ((line) => console.error(line));
     this.state = readWebhookState(dir);
     for (const line of this.readOutbox()) this.outbox.push(line);
@@ -207,9 +212,20 @@ export class WebhookDispatcher {
     }
   }
 
+  /** Lines waiting for the next append: the writes acknowledged in one tick go out in one
+   *  append (a crash before it loses nothing: the journal has them, see the constructor). */
+  private appending = '';
+
   private append(write: OutboxWrite): void {
     this.outbox.push(write);
-    fs.appendFileSync(path.join(this.dir, OUTBOX), JSON.stringify(write) + '\n');
+    if (this.appending === '') setImmediate(() => this.flushAppends());
+    this.appending += JSON.stringify(write) + '\n';
+  }
+
+  private flushAppends(): void {
+    if (this.appending === '') return;
+    fs.appendFileSync(path.join(this.dir, OUTBOX), this.appending);
+    this.appending = '';
   }
 
   /** Re-read webhooks.json when it changed; start a loop for each new webhook. True if any. */
@@ -240,23 +256,50 @@ export class WebhookDispatcher {
           dropped = true;
         }
       }
-      if (this.hooks.length > 0 || dropped) this.saveState();
+      if (this.hooks.length > 0 || dropped) this.saveState(true);
     }
     return this.hooks.length > 0;
   }
 
-  private saveState(): void {
-    writeFileAtomicSync(path.join(this.dir, STATE), JSON.stringify(this.state, null, 2) + '\n');
+  private saveTimer: NodeJS.Timeout | undefined;
+
+  /** Positions are saved at most every 100 ms (and at stop): after a crash, the deliveries of
+   *  those last 100 ms may come again (receivers can tell by seq). */
+  private saveState(now = false): void {
+    if (now) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+      writeFileAtomicSync(path.join(this.dir, STATE), JSON.stringify(this.state, null, 2) + '\n');
+      return;
+    }
+    if (this.saveTimer) return;
+    this.saveTimer = setTimeout(() => this.saveState(true), 100);
+    this.saveTimer.unref();
   }
 
   /** Drop the outbox lines every webhook has (rewriting the file once enough are gone). */
   private trim(): void {
     const floor = Math.min(...this.hooks.map((h) => this.state[h.id]?.delivered ?? 0));
-    let drop = 0;
-    while (drop < this.outbox.length && this.outbox[drop].seq <= floor) drop++;
-    if (drop < 256 && drop < this.outbox.length) return;
+    const drop = this.firstAfter(floor);
+    if (drop < 4096 && drop < this.outbox.length) return;
+    this.flushAppends();
     this.outbox = this.outbox.slice(drop);
-    writeFileAtomicSync(path.join(this.dir, OUTBOX), this.outbox.map((w) => JSON.stringify(w) + '\n').join(''));
+    // replaced by rename, not synced: a crash may leave the older (longer) outbox, which only
+    // means deliveries a webhook already has are skipped by its position
+    const file = path.join(this.dir, OUTBOX), tmp = `${file}.tmp-${process.pid}`;
+    fs.writeFileSync(tmp, this.outbox.map((w) => JSON.stringify(w) + '\n').join(''));
+    fs.renameSync(tmp, file);
+  }
+
+  /** Index of the first outbox write with seq > `seq`. */
+  private firstAfter(seq: number): number {
+    let lo = 0, hi = this.outbox.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.outbox[mid].seq <= seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   private loop(hook: Webhook): void {
@@ -275,10 +318,9 @@ export class WebhookDispatcher {
       while (!this.stopped && this.hooks.some((h) => h.id === hook.id)) {
         const st = this.state[hook.id];
         const batch: Change[] = [];
-        let last = st.delivered, writes = 0;
-        for (const w of this.outbox) {
-          if (w.seq <= st.delivered) continue;
-          if (writes++ >= BATCH_WRITES) break;
+        let last = st.delivered;
+        for (let i = this.firstAfter(st.delivered), end = Math.min(this.outbox.length, i + BATCH_WRITES); i < end; i++) {
+          const w = this.outbox[i];
           for (const c of w.changes) if (hook.types.length === 0 || hook.types.includes(c.type)) batch.push(c);
           last = w.seq;
         }
@@ -299,6 +341,9 @@ export class WebhookDispatcher {
           st.failures = 0;
           this.saveState();
           this.trim();
+          if (this.lingerMs > 0 && this.outbox.length - this.firstAfter(last) < BATCH_WRITES) {
+            await new Promise<void>((resolve) => setTimeout(resolve, this.lingerMs).unref());
+          }
         } else {
           st.failures++;
           this.saveState();
@@ -332,6 +377,8 @@ export class WebhookDispatcher {
     this.stopped = true;
     clearInterval(this.timer);
     this.off();
+    this.flushAppends();
+    if (this.saveTimer || this.hooks.length > 0) this.saveState(true);
     for (const r of this.running.values()) r.wake();
   }
 }
