@@ -12,6 +12,7 @@ import { CalendarError, fail } from './api/wordpress/errors.ts';
 import { ChangeFeed, describeWrite, type Change, type ChangeType, type HeldChange } from './changes/feed.ts';
 import { changeFilter, checkSince, followChanges, subscribeWrites } from './changes/follow.ts';
 import { WebhookDispatcher, type DispatchOptions } from './changes/webhooks.ts';
+import { ChangeLog, readChangeLog, startingWrites } from './changes/log.ts';
 import { ImportBuilder, prepareImport, type ImportData, type ImportProgress, type ImportSummary } from './api/import.ts';
 import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './io/export.ts';
 import { ImportFileError, readImportRecords, type ImportFormat } from './io/read-records.ts';
@@ -104,6 +105,8 @@ export class Calendar {
   private closed = false;
   /** every acknowledged write as change records (src/changes/feed.ts) */
   readonly feed: ChangeFeed;
+  /** keeps the feed on disk (a store-backed calendar) */
+  changeLog: ChangeLog | undefined;
   /** delivers the feed to the store's webhooks (a store-backed calendar) */
   webhooks: WebhookDispatcher | undefined;
   /** a memory-only calendar numbers its writes itself */
@@ -284,6 +287,7 @@ export class Calendar {
     if (this.closed) return;
     this.closed = true;
     this.webhooks?.stop();
+    this.changeLog?.stop();
     await this.store?.close();
     this.users.close();
   }
@@ -327,11 +331,15 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   const head = store?.seq ?? 0;
   const feed = new ChangeFeed(head, { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs });
   // (the options were checked before the store was opened)
-  if (replayed.length > 0) {
-    feed.backfill(replayed[0].seq - 1);
-    for (const r of replayed) feed.add(r.held, r.seq);
+  // the feed starts with the logged changes (DIR/changes.jsonl) and the writes replayed after them
+  const snapshotSeq = replayed.length > 0 ? replayed[0].seq - 1 : head;
+  const start = opts.dir ? startingWrites(readChangeLog(opts.dir), replayed, snapshotSeq) : replayed;
+  if (start.length > 0) {
+    feed.backfill(start[0].seq - 1);
+    for (const w of start) feed.add(w.held, w.seq);
   }
   const cal = new Calendar(engine, site, users, store, cacheBytes, feed);
+  if (opts.dir) cal.changeLog = new ChangeLog(opts.dir, feed, feed.retainedWrites());
   if (opts.dir && opts.webhooks !== false) {
     cal.webhooks = new WebhookDispatcher(opts.dir, feed, typeof opts.webhooks === 'object' ? opts.webhooks : {});
   }

@@ -197,6 +197,18 @@ export class ChangeFeed {
     return lo;
   }
 
+  /** The retained changes grouped by write, in order (what the change log keeps on disk). */
+  retainedWrites(): Array<{ seq: number; held: HeldChange[] }> {
+    const out: Array<{ seq: number; held: HeldChange[] }> = [];
+    for (let i = this.start; i < this.held.length; i++) {
+      const h = this.held[i];
+      const last = out[out.length - 1];
+      if (last !== undefined && last.seq === h.change.seq) last.held.push(h);
+      else out.push({ seq: h.change.seq, held: [h] });
+    }
+    return out;
+  }
+
   on(fn: Listener): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { CalendarError, openCalendar } from '../../src/index.ts';
 import type { Change } from '../../src/changes/feed.ts';
+import { startingWrites } from '../../src/changes/log.ts';
 import { NOW, baseEvent, makeCalendar } from '../helpers/calendar.ts';
 
 const feed = suite('changes');
@@ -101,7 +102,7 @@ feed('types narrow the feed; an anonymous reader sees public records only, an ed
   await cal.close();
 });
 
-feed('seqs survive a restart and a compaction; a since older than what is retained is 410 rest_changes_expired', async () => {
+feed('seqs and retained changes survive a restart and a compaction; a since older than what is retained is 410 rest_changes_expired', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-changes-'));
   const a = await openCalendar({ dir, now: () => NOW });
   for (let i = 0; i < 3; i++) await a.tags.create({ name: `t${i}` });
@@ -111,18 +112,25 @@ feed('seqs survive a restart and a compaction; a since older than what is retain
   const b = await openCalendar({ dir, now: () => NOW });
   assert.is(b.feed.head, 4, 'the head is the store seq');
   const tag = await b.tags.create({ name: 'next' });
-  const it = b.changes({ since: 4 });
-  const [c] = await take(it, 1);
+  const it = b.changes({ since: 0 });
+  const got = await take(it, 5);
   await it.return!();
-  assert.equal([c.seq, c.type, c.id], [5, 'tag', tag.id]);
+  assert.equal(got.map((c) => c.seq), [1, 2, 3, 4, 5], 'the changes from before the snapshots are still there');
+  assert.is(got[4].id, tag.id);
+  await b.close();
+  // a smaller retention at the next start: the oldest go, and asking for them is 410
+  const c = await openCalendar({ dir, now: () => NOW, changesRetainCount: 2 });
   try {
-    b.changes({ since: 1 });
+    c.changes({ since: 1 });
     assert.unreachable('since 1 is no longer retained');
   } catch (e) {
     assert.instance(e, CalendarError);
     assert.equal([(e as CalendarError).code, (e as CalendarError).status], ['rest_changes_expired', 410]);
   }
-  await b.close();
+  const last = c.changes({ since: 3 });
+  assert.equal((await take(last, 2)).map((x) => x.seq), [4, 5]);
+  await last.return!();
+  await c.close();
 });
 
 feed('after a kill -9 the changes since the last snapshot are rebuilt from the journal, with their time and author', async () => {
@@ -149,6 +157,14 @@ feed('after a kill -9 the changes since the last snapshot are rebuilt from the j
   assert.match(got[0].time, /Z$/);
   assert.is(b.feed.head, 2);
   await b.close();
+});
+
+feed('the log and the journal: joined where they meet; a log that ends before the snapshot is not used', () => {
+  const w = (seq: number) => ({ seq, held: [] });
+  assert.equal(startingWrites([w(1), w(2), w(3)], [w(3), w(4)], 2).map((x) => x.seq), [1, 2, 3, 4]);
+  assert.equal(startingWrites([w(1), w(2)], [], 2).map((x) => x.seq), [1, 2], 'nothing replayed: the log is whole');
+  assert.equal(startingWrites([w(1), w(2)], [w(6), w(7)], 5).map((x) => x.seq), [6, 7], 'writes 3..5 are missing from both: no gap, a shorter window');
+  assert.equal(startingWrites([], [w(6)], 5).map((x) => x.seq), [6]);
 });
 
 feed.run();

@@ -1,0 +1,91 @@
+// The change feed on disk: DIR/changes.jsonl, one line per write ({seq, held: [...]}, the change
+// records with what permission checks need), so that a restart keeps the whole retention window
+// and not only the writes since the last snapshot. Lines are appended once per tick (the writes
+// the journal acknowledges together); a crash before an append loses nothing, since the journal
+// still holds those writes and they are added back at the next open. The file is rewritten
+// without the lines the feed no longer retains once enough of them have gone.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ChangeFeed, HeldChange } from './feed.ts';
+
+const FILE = 'changes.jsonl';
+
+export interface LoggedWrite {
+  seq: number;
+  held: HeldChange[];
+}
+
+/** The logged writes, in order; a torn last line (a crash while appending) is left out. */
+export function readChangeLog(dir: string): LoggedWrite[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(dir, FILE), 'utf8');
+  } catch {
+    return [];
+  }
+  const out: LoggedWrite[] = [];
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    try {
+      const w = JSON.parse(line) as LoggedWrite;
+      if (Number.isSafeInteger(w.seq) && Array.isArray(w.held) && (out.length === 0 || w.seq > out[out.length - 1].seq)) out.push(w);
+    } catch {
+      // torn
+    }
+  }
+  return out;
+}
+
+/**
+ * The writes the feed starts with: the logged ones, then those replayed from the journal after
+ * them. When the two do not meet (the log lost its tail in a crash, and a compaction since
+ * dropped those writes from the journal), the log is only used from the journal's first write:
+ * a gap would be worse than a shorter window.
+ */
+export function startingWrites(logged: LoggedWrite[], replayed: LoggedWrite[], snapshotSeq: number): LoggedWrite[] {
+  const tail = logged.length > 0 ? logged[logged.length - 1].seq : -1;
+  const fromJournal = replayed.filter((w) => w.seq > tail);
+  const meets = logged.length > 0 && tail >= snapshotSeq;
+  return meets ? [...logged, ...fromJournal] : replayed;
+}
+
+export class ChangeLog {
+  private pending = '';
+  private readonly off: () => void;
+  private lines: number;
+
+  constructor(private readonly dir: string, private readonly feed: ChangeFeed, start: LoggedWrite[]) {
+    // the file holds exactly `start` from now on (the writes replayed from the journal included)
+    this.rewrite(start);
+    this.lines = start.length;
+    this.off = feed.on((held) => {
+      if (this.pending === '') setImmediate(() => this.flush());
+      this.pending += JSON.stringify({ seq: held[0].change.seq, held }) + '\n';
+      this.lines++;
+    });
+  }
+
+  private rewrite(writes: LoggedWrite[]): void {
+    const file = path.join(this.dir, FILE), tmp = `${file}.tmp-${process.pid}`;
+    fs.writeFileSync(tmp, writes.map((w) => JSON.stringify(w) + '\n').join(''));
+    fs.renameSync(tmp, file);
+  }
+
+  flush(): void {
+    if (this.pending === '') return;
+    fs.appendFileSync(path.join(this.dir, FILE), this.pending);
+    this.pending = '';
+    // once the feed retains much less than the file holds, the file follows
+    const retained = this.feed.retainedWrites();
+    if (this.lines > 4096 && this.lines > 2 * retained.length) {
+      this.rewrite(retained);
+      this.lines = retained.length;
+    }
+  }
+
+  stop(): void {
+    this.off();
+    this.flush();
+  }
+}
