@@ -16,6 +16,7 @@ import { ChangeLog, readChangeLog, startingWrites } from './changes/log.ts';
 import { ImportBuilder, prepareImport, type ImportData, type ImportProgress, type ImportSummary } from './api/import.ts';
 import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './io/export.ts';
 import { ImportFileError, readImportRecords, type ImportFormat } from './io/read-records.ts';
+import { readCsvRecords, type CsvType } from './io/csv.ts';
 import { createSite } from './api/representation/represent.ts';
 import { DEFAULT_CACHE_BYTES, Renderer } from './api/representation/render.ts';
 import type { Actor, AsArg, Page, Params, RestCall, RestResult, Resource, SiteConfig } from './api/wordpress/types.ts';
@@ -249,6 +250,37 @@ export class Calendar {
     }
     const set = builder.finish();
     opts.onProgress?.(total, total);
+    this.engine.bulkLoad(set);
+    if (this.store) await this.store.compact();
+    return builder.summary;
+  }
+
+  /**
+   * Import a CSV file as The Events Calendar's CSV importer reads it (src/io/csv.ts): one
+   * `type` a file; venues, organizers and terms matched by name, created when missing. All or
+   * nothing; errors name the row.
+   */
+  async importCsv(file: string, type: CsvType = 'events'): Promise<ImportSummary> {
+    const core = this.collections.core;
+    let records;
+    try {
+      records = await readCsvRecords(file, type, this.engine, this.site.timezone, this.site.now());
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const message = code === 'ENOENT' ? `${file}: no such file` : (err as Error).message;
+      throw new CalendarError('rest_invalid_param', 400, `import: ${message}`);
+    }
+    const builder = new ImportBuilder(core);
+    const index: Record<string, number> = {};
+    for (const r of records) {
+      try {
+        builder.add(r.kind, r.rec, { index: (index[r.kind] = (index[r.kind] ?? -1) + 1) });
+      } catch (err) {
+        if (err instanceof CalendarError) throw new CalendarError(err.code, err.status, `import: ${file}: row ${r.row}: ${err.message.replace(/^import: \S+\[\d+\]( \(id \d+\))?: /, '')}`, err.data);
+        throw err;
+      }
+    }
+    const set = builder.finish();
     this.engine.bulkLoad(set);
     if (this.store) await this.store.compact();
     return builder.summary;

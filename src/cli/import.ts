@@ -9,7 +9,7 @@ import { CliError, EXIT_OK, EXIT_USAGE, dataDir, openStore, parseCommand, second
 import { createProgress } from './progress.ts';
 import type { ImportFormat } from '../io/read-records.ts';
 
-export const IMPORT_USAGE = `Usage: calendar-engine import FILE [--data DIR] [--format json|jsonl]
+export const IMPORT_USAGE = `Usage: calendar-engine import FILE [--data DIR] [--format json|jsonl] [--type events|venues|organizers]
 
 Loads FILE into the store, read as a stream (a file of any size):
   json    one JSON object {"categories": [...], "tags": [...], "venues": [...],
@@ -20,9 +20,14 @@ Ids are kept; events refer to their venue, organizers and terms by id, in any or
 If any record is invalid, it is named (list, index, id and line) and nothing is imported.
 The store must not be in use by a running server.
 
+A .csv file (or --type) is read as The Events Calendar's CSV importer reads it: one type a
+file, the importer's column names ("Event Name", "Event Start Date", "Event Venue Name", ...);
+venues, organizers and terms are matched by name and created when missing.
+
 Options:
   --data DIR       the store directory (env CALENDAR_DATA, default ./data/store)
   --format F       json or jsonl (default: guessed)
+  --type T         a CSV file of events, venues or organizers (default events)
   -h, --help       show this help
 `;
 
@@ -33,12 +38,17 @@ export function parseFormat(value: string | undefined): ImportFormat | undefined
 }
 
 export async function importCommand(args: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommand(args, { data: { type: 'string' }, format: { type: 'string' } } as const, IMPORT_USAGE, { min: 1, max: 1, names: 'FILE' });
+  const parsed = parseCommand(args, { data: { type: 'string' }, format: { type: 'string' }, type: { type: 'string' } } as const, IMPORT_USAGE, { min: 1, max: 1, names: 'FILE' });
   if (parsed.help) {
     io.stdout.write(IMPORT_USAGE);
     return EXIT_OK;
   }
   const format = parseFormat(parsed.values.format as string | undefined);
+  const csvType = parsed.values.type as string | undefined;
+  if (csvType !== undefined && csvType !== 'events' && csvType !== 'venues' && csvType !== 'organizers') {
+    throw new CliError(`--type: expected events, venues or organizers, got '${csvType}'`, EXIT_USAGE);
+  }
+  const csv = csvType !== undefined || /\.csv$/i.test(parsed.positionals[0]);
   const file = path.resolve(io.cwd, parsed.positionals[0]);
   const dir = dataDir(parsed.values.data, io);
   try {
@@ -54,7 +64,9 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
   const progress = createProgress(io.stderr, 'KiB read');
   let counts;
   try {
-    counts = await cal.importFile(file, { format, onProgress: (done, total) => progress.update(Math.ceil(done / 1024), Math.ceil(total / 1024)) });
+    counts = csv
+      ? await cal.importCsv(file, (csvType ?? 'events') as 'events' | 'venues' | 'organizers')
+      : await cal.importFile(file, { format, onProgress: (done, total) => progress.update(Math.ceil(done / 1024), Math.ceil(total / 1024)) });
   } finally {
     progress.finish();
     await cal.close();
