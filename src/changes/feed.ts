@@ -42,14 +42,27 @@ const REST_NAME: Record<string, string> = {
   costs: 'cost', venueIds: 'venue', organizerIds: 'organizer', categoryIds: 'categories', tagIds: 'tags',
   parentId: 'post_parent', geoLat: 'geo_lat', geoLng: 'geo_lng', lineage: 'global_id_lineage',
 };
-const restName = (k: string) => REST_NAME[k] ?? k.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
+const restNames = new Map<string, string>();
+const restName = (k: string): string => {
+  let n = restNames.get(k);
+  if (n === undefined) restNames.set(k, (n = REST_NAME[k] ?? k.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase())));
+  return n;
+};
+
+/** Values equal as stored: primitives by identity, arrays of primitives element by element. */
+function same(x: unknown, y: unknown): boolean {
+  if (x === y) return true;
+  if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
 
 function diff(before: AnyRecord | undefined, after: AnyRecord): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const a = after as unknown as Record<string, unknown>, b = before as unknown as Record<string, unknown> | undefined;
-  for (const k of Object.keys(a)) {
+  for (const k in a) {
     if (k === 'id' || k === 'taxonomy') continue;
-    if (b === undefined || JSON.stringify(b[k]) !== JSON.stringify(a[k])) out[restName(k)] = a[k];
+    if (b === undefined || !same(b[k], a[k])) out[restName(k)] = a[k];
   }
   return out;
 }
