@@ -17,6 +17,7 @@ import { ImportBuilder, prepareImport, type ImportData, type ImportProgress, typ
 import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './io/export.ts';
 import { ImportFileError, readImportRecords, type ImportFormat } from './io/read-records.ts';
 import { readCsvRecords, type CsvType } from './io/csv.ts';
+import { icalFeed, type FeedSite } from './io/ical.ts';
 import { createSite } from './api/representation/represent.ts';
 import { DEFAULT_CACHE_BYTES, Renderer } from './api/representation/render.ts';
 import type { Actor, AsArg, Page, Params, RestCall, RestResult, Resource, SiteConfig } from './api/wordpress/types.ts';
@@ -253,6 +254,37 @@ export class Calendar {
     this.engine.bulkLoad(set);
     if (this.store) await this.store.compact();
     return builder.summary;
+  }
+
+  /**
+   * An iCalendar feed (RFC 5545 text) of the events a list call gives (the REST list parameters:
+   * dates, categories, tags, venue, organizer, featured, search, geo...; `per_page` up to 50,
+   * default 30), as the plugin serves `{site}/events/?ical=1`. Throws CalendarError as list() does.
+   */
+  ical(query: Params = {}, as?: AsArg): string {
+    const actor = as === undefined ? null : resolveActor(as, this.users);
+    const page = this.read({ resource: 'events', action: 'list', params: { per_page: 30, ...query }, actor }) as Page<Record<string, unknown>>;
+    return icalFeed(page.items, this.feedSite());
+  }
+
+  /** The iCalendar text of one event (by id or slug), as `{site}/event/{slug}/?ical=1` serves it. */
+  icalEvent(idOrSlug: number | string, as?: AsArg): string {
+    const actor = as === undefined ? null : resolveActor(as, this.users);
+    const target = targetOf(idOrSlug);
+    let ev: Record<string, unknown>;
+    try {
+      ev = this.read({ resource: 'events', action: 'get', target, params: {}, actor }) as Record<string, unknown>;
+    } catch (err) {
+      // an event page that does not exist is a 404 (the REST route says 400 for an unknown id)
+      if (err instanceof CalendarError && (err.status === 400 || err.status === 404)) throw new CalendarError('rest_post_invalid_id', 404, 'Invalid event ID.');
+      throw err;
+    }
+    return icalFeed([ev], this.feedSite());
+  }
+
+  private feedSite(): FeedSite {
+    const url = new URL(this.site.siteUrl);
+    return { name: url.hostname, url: this.site.siteUrl, host: url.hostname, now: this.site.now() };
   }
 
   /**

@@ -10,6 +10,7 @@ import { Authenticator } from './auth.ts';
 import { DEFAULT_BODY_LIMIT, hasBody, readBody } from './body.ts';
 import { createRoutes, JSON_TYPE, type Reply, type RestService, type Routes } from './routes.ts';
 import { changeQuery, streamChanges, wantsEventStream, type ChangeSource } from './changes.ts';
+import { finishParams, parseUrlEncoded } from './body.ts';
 
 export interface ListenerOptions {
   /** largest accepted request body in bytes (default 1 MiB); larger → 413 */
@@ -231,6 +232,15 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
   const site = cal.site;
   const link = `<${site.siteUrl}${site.restPrefix}/>; rel="https://api.w.org/"`;
   const changesPath = `${site.restPrefix}/tribe/events/v1/changes`;
+  // the site's own pages that serve iCalendar feeds, below the site URL's path
+  const sitePath = new URL(site.siteUrl).pathname.replace(/\/+$/, '');
+  const icalTarget = (path: string, query: string): { slug?: string } | undefined => {
+    if (!/(?:^|&)ical=1(?:&|$)/.test(query) || !path.startsWith(sitePath + '/')) return undefined;
+    const rest = path.slice(sitePath.length);
+    if (rest === '/events/' || rest === '/events') return {};
+    const m = /^\/event\/([^/]+)\/?$/.exec(rest);
+    return m ? { slug: decodeURIComponent(m[1]) } : undefined;
+  };
   /** open Server-Sent Events streams: ended when the server closes */
   const streams = new Set<{ stop(): void }>();
 
@@ -271,6 +281,21 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
       extras = readExtras(query);
       const body = WRITE_METHODS.has(method) && hasBody(req) ? await readBody(req, limit) : null;
       const actor = await auth.authenticate(req.headers.authorization);
+      const feed = icalTarget(url.split('?')[0], query);
+      if (feed && cal.ical && cal.icalEvent && (method === 'GET' || head)) {
+        const params = finishParams(parseUrlEncoded(query)) as Record<string, unknown>;
+        delete params.ical;
+        const text = feed.slug === undefined ? cal.ical(params, actor) : cal.icalEvent(feed.slug, actor);
+        const bytes = Buffer.byteLength(text);
+        res.writeHead(200, {
+          'Content-Type': 'text/calendar; charset=UTF-8', 'Content-Length': bytes,
+          'Content-Disposition': `attachment; filename="${feed.slug ?? 'events'}.ics"`,
+          ...(listener.closing ? { Connection: 'close' } : {}),
+        });
+        if (head) res.end();
+        else res.end(text);
+        return;
+      }
       if (url.split('?')[0] === changesPath && cal.changePage && cal.subscribeWrites && (method === 'GET' || head)) {
         const lastEventId = req.headers['last-event-id'];
         const q = changeQuery(query, typeof lastEventId === 'string' ? lastEventId : undefined);

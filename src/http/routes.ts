@@ -5,6 +5,7 @@
 // request object and return a Reply; nothing here touches node:http.
 
 import type { ChangeSource } from './changes.ts';
+import type { Actor } from '../api/wordpress/types.ts';
 import { IttyRouter } from 'itty-router';
 import { routeTable, NAMESPACE, type RouteSpec, type Method } from '../api/args.ts';
 import { buildOpenApi } from '../api/openapi.ts';
@@ -17,6 +18,9 @@ import type { UserVerifier } from './auth.ts';
 /** What the HTTP shell needs from a calendar (src/calendar.ts's Calendar satisfies it). */
 export interface RestService extends Partial<ChangeSource> {
   rest(call: RestCall): Promise<RestResult>;
+  /** iCalendar feeds ({site}/events/?ical=1 and {site}/event/{slug}/?ical=1), when the calendar serves them */
+  ical?(query: Record<string, unknown>, as: Actor): string;
+  icalEvent?(idOrSlug: string, as: Actor): string;
   readonly site: SiteConfig;
   readonly users: UserVerifier;
 }
