@@ -13,11 +13,12 @@ import { ChangeFeed, describeWrite, type Change, type ChangeType, type HeldChang
 import { changeFilter, checkSince, followChanges, subscribeWrites } from './changes/follow.ts';
 import { WebhookDispatcher, type DispatchOptions } from './changes/webhooks.ts';
 import { ChangeLog, readChangeLog, startingWrites } from './changes/log.ts';
-import { ImportBuilder, prepareImport, type ImportData, type ImportProgress, type ImportSummary } from './api/import.ts';
+import { ImportBuilder, prepareImport, type ImportData, type ImportKind, type ImportProgress, type ImportSummary } from './api/import.ts';
 import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './io/export.ts';
 import { ImportFileError, readImportRecords, type ImportFormat } from './io/read-records.ts';
 import { readCsvRecords, type CsvType } from './io/csv.ts';
 import { icalFeed, type FeedSite } from './io/ical.ts';
+import { readIcsRecords } from './io/ical-import.ts';
 import { createSite } from './api/representation/represent.ts';
 import { DEFAULT_CACHE_BYTES, Renderer } from './api/representation/render.ts';
 import type { Actor, AsArg, Page, Params, RestCall, RestResult, Resource, SiteConfig } from './api/wordpress/types.ts';
@@ -293,10 +294,25 @@ export class Calendar {
    * nothing; errors name the row.
    */
   async importCsv(file: string, type: CsvType = 'events'): Promise<ImportSummary> {
+    return this.importRecords(file, () => readCsvRecords(file, type, this.engine, this.site.timezone, this.site.now()));
+  }
+
+  /**
+   * Import an iCalendar (.ics) file: each VEVENT an event, a recurring one expanded into its
+   * occurrences until `horizon` (default two years from now); LOCATION, ORGANIZER and CATEGORIES
+   * matched by name to venues, organizers and categories (created when missing). All or nothing.
+   */
+  async importIcs(file: string, opts: { horizon?: Date } = {}): Promise<ImportSummary> {
+    const now = this.site.now();
+    const horizon = opts.horizon ?? new Date(Date.UTC(now.getUTCFullYear() + 2, now.getUTCMonth(), now.getUTCDate()));
+    return this.importRecords(file, async () => readIcsRecords(file, this.engine, this.site.timezone, horizon));
+  }
+
+  private async importRecords(file: string, read: () => Promise<Array<{ kind: ImportKind; rec: Record<string, unknown>; row: number }>>): Promise<ImportSummary> {
     const core = this.collections.core;
     let records;
     try {
-      records = await readCsvRecords(file, type, this.engine, this.site.timezone, this.site.now());
+      records = await read();
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       const message = code === 'ENOENT' ? `${file}: no such file` : (err as Error).message;

@@ -23,11 +23,13 @@ The store must not be in use by a running server.
 A .csv file (or --type) is read as The Events Calendar's CSV importer reads it: one type a
 file, the importer's column names ("Event Name", "Event Start Date", "Event Venue Name", ...);
 venues, organizers and terms are matched by name and created when missing.
+An .ics file (iCalendar) imports its VEVENTs, recurring ones as their occurrences up to --horizon.
 
 Options:
   --data DIR       the store directory (env CALENDAR_DATA, default ./data/store)
   --format F       json or jsonl (default: guessed)
   --type T         a CSV file of events, venues or organizers (default events)
+  --horizon H      an .ics file: recurring events up to this far ahead (default 2y; or 6m...)
   -h, --help       show this help
 `;
 
@@ -38,7 +40,7 @@ export function parseFormat(value: string | undefined): ImportFormat | undefined
 }
 
 export async function importCommand(args: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommand(args, { data: { type: 'string' }, format: { type: 'string' }, type: { type: 'string' } } as const, IMPORT_USAGE, { min: 1, max: 1, names: 'FILE' });
+  const parsed = parseCommand(args, { data: { type: 'string' }, format: { type: 'string' }, type: { type: 'string' }, horizon: { type: 'string' } } as const, IMPORT_USAGE, { min: 1, max: 1, names: 'FILE' });
   if (parsed.help) {
     io.stdout.write(IMPORT_USAGE);
     return EXIT_OK;
@@ -49,6 +51,14 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
     throw new CliError(`--type: expected events, venues or organizers, got '${csvType}'`, EXIT_USAGE);
   }
   const csv = csvType !== undefined || /\.csv$/i.test(parsed.positionals[0]);
+  const ics = !csv && /\.(ics|ical|ifb)$/i.test(parsed.positionals[0]);
+  const horizonText = parsed.values.horizon as string | undefined;
+  let horizonMonths = 24;
+  if (horizonText !== undefined) {
+    const m = /^(\d+)(y|m)$/.exec(horizonText);
+    if (!m || Number(m[1]) < 1) throw new CliError(`--horizon: expected a number of years or months such as 2y or 6m, got '${horizonText}'`, EXIT_USAGE);
+    horizonMonths = Number(m[1]) * (m[2] === 'y' ? 12 : 1);
+  }
   const file = path.resolve(io.cwd, parsed.positionals[0]);
   const dir = dataDir(parsed.values.data, io);
   try {
@@ -64,7 +74,10 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
   const progress = createProgress(io.stderr, 'KiB read');
   let counts;
   try {
-    counts = csv
+    const now = new Date();
+    counts = ics
+      ? await cal.importIcs(file, { horizon: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + horizonMonths, now.getUTCDate())) })
+      : csv
       ? await cal.importCsv(file, (csvType ?? 'events') as 'events' | 'venues' | 'organizers')
       : await cal.importFile(file, { format, onProgress: (done, total) => progress.update(Math.ceil(done / 1024), Math.ceil(total / 1024)) });
   } finally {
