@@ -4,6 +4,8 @@
 import fs from 'node:fs';
 import { Engine } from './engine/engine.ts';
 import type { Op } from './engine/records.ts';
+import type { ImportSet } from './engine/engine-api.ts';
+import type { EventTable } from './engine/event-table.ts';
 import { resolveActor } from './api/wordpress/auth.ts';
 import { Collections, targetOf } from './api/collections.ts';
 import type { Core } from './api/context.ts';
@@ -220,11 +222,11 @@ export class Calendar {
   /** Bulk-load the import shape (validated whole first; nothing is imported on error). */
   async import(data: ImportData, onProgress?: ImportProgress): Promise<ImportSummary> {
     const core = this.collections.core;
-    const set = prepareImport(core, data, onProgress);
-    this.engine.bulkLoad(set);
-    if (this.store) await this.store.compact();
+    const { set, table } = prepareImport(core, data, onProgress);
+    const events = table.count;
+    await this.loadImport(set, table);
     return {
-      events: set.events.length, venues: set.venues.length, organizers: set.organizers.length,
+      events, venues: set.venues.length, organizers: set.organizers.length,
       categories: set.terms.filter((t) => t.taxonomy === 'tribe_events_cat').length,
       tags: set.terms.filter((t) => t.taxonomy === 'post_tag').length,
     };
@@ -235,7 +237,7 @@ export class Calendar {
    * Lines (.jsonl/.ndjson, one {"type": ...} object a line); `format` overrides the guess from
    * the name and first line. All or nothing, as import(); errors name the record and its line.
    */
-  async importFile(file: string, opts: { format?: ImportFormat; onProgress?: ImportProgress } = {}): Promise<ImportSummary> {
+  async importFile(file: string, opts: { format?: ImportFormat; onProgress?: ImportProgress; searchIndex?: boolean } = {}): Promise<ImportSummary> {
     const core = this.collections.core;
     const builder = new ImportBuilder(core);
     let total = 0;
@@ -250,11 +252,16 @@ export class Calendar {
       const message = code === 'ENOENT' ? `${file}: no such file` : err instanceof ImportFileError ? err.message : `${file}: ${(err as Error).message}`;
       throw new CalendarError('rest_invalid_param', 400, `import: ${message}`);
     }
-    const set = builder.finish();
+    const { set, table } = builder.finish();
     opts.onProgress?.(total, total);
-    this.engine.bulkLoad(set);
-    if (this.store) await this.store.compact();
+    await this.loadImport(set, table, opts);
     return builder.summary;
+  }
+
+  /** A validated import joins the calendar in one bulk load; a store-backed one then writes its snapshot. */
+  private async loadImport(set: ImportSet, table: EventTable, opts: { searchIndex?: boolean } = {}): Promise<void> {
+    this.engine.bulkLoad(set, table, { searchIndex: opts.searchIndex });
+    if (this.store) await this.store.compact();
   }
 
   /**
@@ -328,9 +335,8 @@ export class Calendar {
         throw err;
       }
     }
-    const set = builder.finish();
-    this.engine.bulkLoad(set);
-    if (this.store) await this.store.compact();
+    const { set, table } = builder.finish();
+    await this.loadImport(set, table);
     return builder.summary;
   }
 

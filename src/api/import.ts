@@ -10,8 +10,10 @@
 import type { ImportSet } from '../engine/engine-api.ts';
 import { naiveFromString, naiveToString } from '../engine/naive-time.ts';
 import {
-  POST_STATUSES, type AttachmentRecord, type EventRecord, type OrganizerRecord, type PostStatus, type TermRecord, type VenueRecord,
+  POST_STATUSES, type AttachmentRecord, type EventRecord, type OrganizerRecord, type PostKind, type PostStatus, type TermRecord, type VenueRecord,
 } from '../engine/records.ts';
+import { growInt32, IdMap } from '../engine/columns.ts';
+import type { EventTable } from '../engine/event-table.ts';
 import type { Core } from './context.ts';
 import { parseCost } from './wordpress/cost.ts';
 import { epochToZoned, isValidTimezone, parseDateInput, zonedToEpoch } from './wordpress/dates.ts';
@@ -139,8 +141,11 @@ function flag(r: Rec, name: string, fallback: boolean): boolean {
 
 /** Builds engine records out of the import shape; `fail` carries the resource, index and id. */
 class Importer {
+  /** everything but events, which go straight into `table` (a staging table of the engine) */
   readonly set: ImportSet = { events: [], venues: [], organizers: [], terms: [], attachments: [] };
-  private readonly postIds = new Set<number>();
+  readonly table: EventTable;
+  /** kinds of the post ids this import brings (venues, organizers, events, attachments) */
+  readonly kinds = new IdMap<PostKind>();
   private readonly termIds = new Map<number, TermRecord>();
   private readonly slugs = new Map<string, Set<string>>();
   private readonly zoneOk = new Map<string, boolean>();
@@ -148,15 +153,16 @@ class Importer {
   private readonly stamps: { local: string; utc: string };
 
   constructor(readonly core: Core) {
+    this.table = core.engine.stagingTable();
     const now = core.site.config.now().getTime();
     this.stamps = { local: naiveToString(epochToZoned(now, core.site.config.timezone)), utc: naiveToString(Math.floor(now / 1000) * 1000) };
   }
 
-  postId(r: Rec): number {
+  postId(r: Rec, kind: PostKind): number {
     const id = r.id === undefined ? this.core.engine.allocPostId() : asId(r.id);
     if (id === undefined || id === 0) bad('id must be a positive integer');
-    if (this.postIds.has(id) || this.core.engine.postKind(id) !== undefined) bad(`id ${id} is already used by another post`);
-    this.postIds.add(id);
+    if (this.kinds.has(id) || this.core.engine.postKind(id) !== undefined) bad(`id ${id} is already used by another post`);
+    this.kinds.set(id, kind);
     return id;
   }
 
@@ -246,14 +252,14 @@ class Importer {
     const rec: AttachmentRecord = {
       id: this.core.engine.allocPostId(), authorId: 0, url, extension: ext, date: this.stamps.local, dateUtc: this.stamps.utc,
     };
-    this.postIds.add(rec.id);
+    this.kinds.set(rec.id, 'attachment');
     this.attachmentsByUrl.set(url, rec);
     this.set.attachments.push(rec);
     return rec.id;
   }
 
-  postBase(r: Rec, kind: string, titleName: string, exists: (s: string) => boolean) {
-    const id = this.postId(r);
+  postBase(r: Rec, kind: 'venue' | 'organizer' | 'event', titleName: string, exists: (s: string) => boolean) {
+    const id = this.postId(r, kind);
     const title = req(r, titleName);
     const status = this.status(r);
     const wanted = r.slug === undefined || r.slug === '' ? (status === 'draft' || status === 'pending' ? '' : sanitizeSlug(title)) : sanitizeSlug(str(r, 'slug'));
@@ -327,15 +333,13 @@ class Importer {
     return ids;
   }
 
-  /** kinds of the post ids this import brings (venues, organizers, events), set before events */
-  kinds = new Map<number, string>();
   private readonly eventSlugTaken = (s: string): boolean => this.core.engine.eventRowBySlug(s) !== -1;
   private readonly isVenue = (id: number): boolean => this.isKind(id, 'venue');
   private readonly isOrganizer = (id: number): boolean => this.isKind(id, 'organizer');
   private readonly isCategory = (id: number): boolean => this.isTerm(id, 'tribe_events_cat');
   private readonly isTag = (id: number): boolean => this.isTerm(id, 'post_tag');
 
-  private isKind(id: number, kind: string): boolean {
+  private isKind(id: number, kind: PostKind): boolean {
     return id === 0 || this.kinds.get(id) === kind || this.core.engine.postKind(id) === kind;
   }
 
@@ -371,19 +375,27 @@ class Importer {
       categoryIds: this.linkIds(r, 'categories'), tagIds: this.linkIds(r, 'tags'),
       parentId: parent,
     };
-    this.set.events.push(e);
+    this.table.append(e);
   }
 
-  /** What an event links to exists and is of the right kind (checked once every record is in,
-   *  so records may come in any order); the message of the first problem, or undefined. */
-  eventLinksProblem(e: EventRecord): string | undefined {
-    const check = (name: string, ids: number[], ok: (id: number) => boolean): string | undefined => {
-      for (const id of ids) if (!ok(id)) return `${name} ${id} does not exist`;
-      return undefined;
-    };
-    if (e.parentId !== 0 && !this.isKind(e.parentId, 'event')) return `post_parent ${e.parentId} is not an event`;
-    return check('venue', e.venueIds, this.isVenue) ?? check('organizer', e.organizerIds, this.isOrganizer)
-      ?? check('categories', e.categoryIds, this.isCategory) ?? check('tags', e.tagIds, this.isTag);
+  /** What the staged event at `row` links to exists and is of the right kind (checked once
+   *  every record is in, so records may come in any order); the first problem, or undefined.
+   *  Link lists are shared by content in the table: each distinct list is checked once. */
+  eventLinksProblem(row: number): string | undefined {
+    const t = this.table;
+    const parent = t.parentIds[row];
+    if (parent !== 0 && !this.isKind(parent, 'event')) return `post_parent ${parent} is not an event`;
+    return this.listProblem('venue', t.venueList(row), this.isVenue) ?? this.listProblem('organizer', t.organizerIds[row], this.isOrganizer)
+      ?? this.listProblem('categories', t.categoryIds[row], this.isCategory) ?? this.listProblem('tags', t.tagIds[row], this.isTag);
+  }
+
+  private readonly listsOk = new WeakSet<readonly number[]>();
+
+  private listProblem(name: string, ids: readonly number[], ok: (id: number) => boolean): string | undefined {
+    if (ids.length === 0 || this.listsOk.has(ids)) return undefined;
+    for (const id of ids) if (!ok(id)) return `${name} ${id} does not exist`;
+    if (ids.length > 1 || name !== 'venue') this.listsOk.add(ids); // a single venue's list is made per call
+    return undefined;
   }
 }
 
@@ -413,7 +425,8 @@ function recordError(kind: ImportKind, place: RecordPlace, id: unknown, message:
  */
 export class ImportBuilder {
   private readonly im: Importer;
-  private readonly places: RecordPlace[] = [];
+  /** the line each staged event starts on (0: none), by row */
+  private lines = new Int32Array(1024);
   private readonly counts: Record<ImportKind, number> = { categories: 0, tags: 0, venues: 0, organizers: 0, events: 0 };
 
   constructor(core: Core) {
@@ -433,12 +446,14 @@ export class ImportBuilder {
       switch (kind) {
         case 'categories': im.term(rec, 'tribe_events_cat'); break;
         case 'tags': im.term(rec, 'post_tag'); break;
-        case 'venues': im.venue(rec); im.kinds.set(im.set.venues[im.set.venues.length - 1].id, 'venue'); break;
-        case 'organizers': im.organizer(rec); im.kinds.set(im.set.organizers[im.set.organizers.length - 1].id, 'organizer'); break;
+        case 'venues': im.venue(rec); break;
+        case 'organizers': im.organizer(rec); break;
         case 'events': {
+          const row = im.table.count;
+          if (row !== place.index) throw new Error(`import: expected events in index order, got events[${place.index}] as row ${row}`);
           im.event(rec);
-          im.kinds.set(im.set.events[im.set.events.length - 1].id, 'event');
-          this.places.push(place);
+          if (row >= this.lines.length) this.lines = growInt32(this.lines, row + 1);
+          this.lines[row] = place.line ?? 0;
           break;
         }
       }
@@ -449,25 +464,26 @@ export class ImportBuilder {
     this.counts[kind]++;
   }
 
-  /** The cross-record checks; then the engine records, ready for one bulk load. */
-  finish(): ImportSet {
+  /** The cross-record checks; then the engine records and the staged events, ready for one
+   *  bulk load (engine.bulkLoad(set, table)). */
+  finish(): { set: ImportSet; table: EventTable } {
     const im = this.im;
     try {
       im.checkParents();
     } catch (e) {
       throw new CalendarError('rest_invalid_param', 400, `import: ${(e as Error).message}`);
     }
-    const events = im.set.events;
-    for (let i = 0; i < events.length; i++) {
-      const problem = im.eventLinksProblem(events[i]);
-      if (problem !== undefined) throw recordError('events', this.places[i], events[i].id, problem);
+    const t = im.table;
+    for (let row = 0; row < t.count; row++) {
+      const problem = im.eventLinksProblem(row);
+      if (problem !== undefined) throw recordError('events', { index: row, ...(this.lines[row] > 0 ? { line: this.lines[row] } : {}) }, t.ids[row], problem);
     }
-    return im.set;
+    return { set: im.set, table: t };
   }
 }
 
 /** Validate the whole import shape into engine records; throws CalendarError naming the record. */
-export function prepareImport(core: Core, data: ImportData, onProgress?: ImportProgress): ImportSet {
+export function prepareImport(core: Core, data: ImportData, onProgress?: ImportProgress): { set: ImportSet; table: EventTable } {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new CalendarError('rest_invalid_param', 400, 'The import must be one JSON object {categories, tags, venues, organizers, events}.');
   }
@@ -486,7 +502,7 @@ export function prepareImport(core: Core, data: ImportData, onProgress?: ImportP
       if (++done % 10000 === 0) onProgress?.(done, total);
     }
   }
-  const set = builder.finish();
+  const staged = builder.finish();
   onProgress?.(total, total);
-  return set;
+  return staged;
 }

@@ -88,6 +88,14 @@ export function foldText(s: string): string {
   return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
+const TYPED_COLUMNS = [
+  'ids', 'authorIds', 'statusCodes', 'flags', 'imageIds', 'parentIds', 'venueIds', 'timezones', 'abbrs',
+  'currencySymbols', 'currencyPositions', 'currencyCodes',
+] as const;
+const ARRAY_COLUMNS = [
+  'titles', 'descriptions', 'excerpts', 'slugs', 'websites', 'costs', 'lineages', 'organizerIds', 'categoryIds', 'tagIds', 'folded',
+] as const;
+
 export class EventTable {
   count = 0;
   capacity = 0;
@@ -127,18 +135,31 @@ export class EventTable {
   tagIds: IdList[] = [];
   readonly extraVenues = new Map<number, IdList>();
   /** shared link lists (organizers, categories, tags) and cost lists */
-  readonly idLists = new ListInterner<number>(EMPTY_IDS);
-  readonly costLists = new ListInterner<string>([]);
+  readonly idLists: ListInterner<number>;
+  readonly costLists: ListInterner<string>;
   /** folded title\0excerpt\0description, filled lazily by search, cleared on writes */
   folded: (string | undefined)[] = [];
 
-  readonly pool = {
-    timezone: new StringPool(),
-    abbr: new StringPool(),
-    currencySymbol: new StringPool(),
-    currencyPosition: new StringPool(),
-    currencyCode: new StringPool(),
+  readonly pool: {
+    timezone: StringPool; abbr: StringPool; currencySymbol: StringPool; currencyPosition: StringPool; currencyCode: StringPool;
   };
+
+  /**
+   * `sharing`: a staging table (an import filling rows before they join the calendar) shares the
+   * string pools and list interners of the live table, so its rows move over as they are:
+   * pool indexes and shared lists mean the same in both (pools and interners only ever grow).
+   */
+  constructor(sharing?: EventTable) {
+    this.idLists = sharing?.idLists ?? new ListInterner<number>(EMPTY_IDS);
+    this.costLists = sharing?.costLists ?? new ListInterner<string>([]);
+    this.pool = sharing?.pool ?? {
+      timezone: new StringPool(),
+      abbr: new StringPool(),
+      currencySymbol: new StringPool(),
+      currencyPosition: new StringPool(),
+      currencyCode: new StringPool(),
+    };
+  }
 
   get starts(): Float64Array {
     return this.startLocal.ms;
@@ -170,6 +191,51 @@ export class EventTable {
 
   dateColumns(): DateColumn[] {
     return [this.startLocal, this.endLocal, this.startUtc, this.endUtc, this.date, this.dateUtc, this.modified, this.modifiedUtc];
+  }
+
+  /**
+   * Append every row of a staging table made with `new EventTable(this)`; `from` is emptied (its
+   * columns may move here as they are). Returns the first new row.
+   */
+  appendTable(from: EventTable): number {
+    if (from.pool !== this.pool || from.idLists !== this.idLists) throw new Error('event table: expected a staging table sharing this table\'s pools');
+    const base = this.count, n = from.count;
+    const adopt = base === 0 && this.capacity === 0;
+    if (adopt) {
+      // an empty table takes the staged columns over: no copy
+      for (const f of TYPED_COLUMNS) (this as unknown as Record<string, unknown>)[f] = from[f];
+      for (const f of ARRAY_COLUMNS) (this as unknown as Record<string, unknown>)[f] = from[f];
+      this.capacity = from.capacity;
+    } else {
+      this.reserve(base + n);
+      for (const f of TYPED_COLUMNS) (this[f] as Int32Array).set((from[f] as Int32Array).subarray(0, n), base);
+      for (const f of ARRAY_COLUMNS) {
+        const to = this[f] as unknown[], src = from[f] as unknown[];
+        for (let i = 0; i < n; i++) to[base + i] = src[i];
+      }
+    }
+    const dates = this.dateColumns(), staged = from.dateColumns();
+    for (let c = 0; c < dates.length; c++) {
+      if (adopt) dates[c].ms = staged[c].ms;
+      else dates[c].ms.set(staged[c].ms.subarray(0, n), base);
+      for (const [row, s] of staged[c].odd) dates[c].odd.set(base + row, s);
+    }
+    for (const [row, list] of from.extraVenues) this.extraVenues.set(base + row, list);
+    this.count = base + n;
+    from.clear();
+    return base;
+  }
+
+  private clear(): void {
+    for (const f of TYPED_COLUMNS) (this as unknown as Record<string, unknown>)[f] = this[f] instanceof Uint8Array ? new Uint8Array(0) : new Int32Array(0);
+    for (const f of ARRAY_COLUMNS) (this as unknown as Record<string, unknown>)[f] = [];
+    for (const c of this.dateColumns()) {
+      c.ms = new Float64Array(16);
+      c.odd.clear();
+    }
+    this.extraVenues.clear();
+    this.count = 0;
+    this.capacity = 0;
   }
 
   /** Append a row for a new event; returns the row. */
