@@ -10,15 +10,15 @@
 import type { ImportSet } from '../engine/engine-api.ts';
 import { naiveFromString, naiveToString } from '../engine/naive-time.ts';
 import {
-  POST_STATUSES, type AttachmentRecord, type EventRecord, type OrganizerRecord, type PostKind, type PostStatus, type TermRecord, type VenueRecord,
+  POST_STATUSES, type AttachmentRecord, type OrganizerRecord, type PostKind, type PostStatus, type TermRecord, type VenueRecord,
 } from '../engine/records.ts';
 import { growInt32, IdMap } from '../engine/columns.ts';
-import type { EventTable } from '../engine/event-table.ts';
+import type { EventTable, StagedEvent } from '../engine/event-table.ts';
 import type { Core } from './context.ts';
 import { parseCost } from './wordpress/cost.ts';
 import { epochToZoned, isValidTimezone, parseDateInput, zonedToEpoch } from './wordpress/dates.ts';
 import { CalendarError } from './wordpress/errors.ts';
-import { computeDates } from './events/write.ts';
+import { computeDatesMs } from './events/write.ts';
 import { IMAGE_EXTENSIONS } from './wordpress/images.ts';
 import { asId, asList, asNumber, asString, isTruthy } from './wordpress/params.ts';
 import { isValidUrl, sanitizeSlug } from './wordpress/text.ts';
@@ -151,11 +151,18 @@ class Importer {
   private readonly zoneOk = new Map<string, boolean>();
   private readonly attachmentsByUrl = new Map<string, AttachmentRecord>();
   private readonly stamps: { local: string; utc: string };
+  /** the stamps as naive ms, whole seconds */
+  private readonly stampsMs: { local: number; utc: number };
+  /** the dates of the event being read, as naive ms (STAGED_DATES order) */
+  private readonly dates = new Float64Array(8);
+  private readonly siteZone: string;
 
   constructor(readonly core: Core) {
     this.table = core.engine.stagingTable();
     const now = core.site.config.now().getTime();
-    this.stamps = { local: naiveToString(epochToZoned(now, core.site.config.timezone)), utc: naiveToString(Math.floor(now / 1000) * 1000) };
+    this.siteZone = core.site.config.timezone;
+    this.stamps = { local: naiveToString(epochToZoned(now, this.siteZone)), utc: naiveToString(Math.floor(now / 1000) * 1000) };
+    this.stampsMs = { local: naiveFromString(this.stamps.local), utc: naiveFromString(this.stamps.utc) };
   }
 
   postId(r: Rec, kind: PostKind): number {
@@ -195,38 +202,30 @@ class Importer {
     return n ?? bad(`${name} is not a valid date`);
   }
 
-  /** date/date_utc/modified/modified_utc stamps; missing ones derived from the others or now. */
-  stampsOf(r: Rec): { date: string; dateUtc: string; modified: string; modifiedUtc: string } {
-    const out = { date: '', dateUtc: '', modified: '', modifiedUtc: '' };
-    this.stampPair(r, 'date', 'date_utc', out, false);
+  /** date/date_utc/modified/modified_utc stamps as naive ms into this.dates[4..7]; missing ones
+   *  derived from the others or now. */
+  stampsOf(r: Rec): void {
+    const d = this.dates;
+    this.stampPair(r, 'date', 'date_utc', 4);
     if (r.modified === undefined && r.modified_utc === undefined) {
-      out.modified = out.date;
-      out.modifiedUtc = out.dateUtc;
-    } else this.stampPair(r, 'modified', 'modified_utc', out, true);
-    return out;
+      d[6] = d[4];
+      d[7] = d[5];
+    } else this.stampPair(r, 'modified', 'modified_utc', 6);
   }
 
-  /** One local/UTC stamp pair into out.date/dateUtc (or out.modified/modifiedUtc). */
-  private stampPair(r: Rec, localName: string, utcName: string, out: { date: string; dateUtc: string; modified: string; modifiedUtc: string }, modified: boolean): void {
-    const tz = this.core.site.config.timezone;
+  /** One local/UTC stamp pair into this.dates[at], [at + 1]. */
+  private stampPair(r: Rec, localName: string, utcName: string, at: number): void {
+    const tz = this.siteZone, d = this.dates;
     const local = this.date(r, localName, tz), utc = this.date(r, utcName, 'UTC');
-    let a: string, b: string;
     if (local !== undefined) {
-      a = naiveToString(local);
-      b = naiveToString(utc ?? zonedToEpoch(local, tz));
+      d[at] = local;
+      d[at + 1] = utc ?? zonedToEpoch(local, tz);
     } else if (utc !== undefined) {
-      a = naiveToString(epochToZoned(utc, tz));
-      b = naiveToString(utc);
+      d[at] = epochToZoned(utc, tz);
+      d[at + 1] = utc;
     } else {
-      a = this.stamps.local;
-      b = this.stamps.utc;
-    }
-    if (modified) {
-      out.modified = a;
-      out.modifiedUtc = b;
-    } else {
-      out.date = a;
-      out.dateUtc = b;
+      d[at] = this.stampsMs.local;
+      d[at + 1] = this.stampsMs.utc;
     }
   }
 
@@ -263,13 +262,20 @@ class Importer {
     const title = req(r, titleName);
     const status = this.status(r);
     const wanted = r.slug === undefined || r.slug === '' ? (status === 'draft' || status === 'pending' ? '' : sanitizeSlug(title)) : sanitizeSlug(str(r, 'slug'));
+    this.stampsOf(r);
     return {
-      id, authorId: asId(r.author ?? 0) ?? bad('author must be a user id'), status, ...this.stampsOf(r),
+      id, authorId: asId(r.author ?? 0) ?? bad('author must be a user id'), status,
       title, description: str(r, 'description'), excerpt: str(r, 'excerpt'),
       slug: wanted === '' && r.slug === undefined ? '' : this.uniqueSlug(kind, wanted, id, exists),
       imageId: this.image(r),
       lineage: Array.isArray(r.global_id_lineage) ? (r.global_id_lineage as unknown[]).slice(1).map(String) : undefined,
     };
+  }
+
+  /** The stamps postBase read, as the strings a venue or organizer record keeps. */
+  private stampStrings(): { date: string; dateUtc: string; modified: string; modifiedUtc: string } {
+    const d = this.dates;
+    return { date: naiveToString(d[4]), dateUtc: naiveToString(d[5]), modified: naiveToString(d[6]), modifiedUtc: naiveToString(d[7]) };
   }
 
   term(r: Rec, taxonomy: 'tribe_events_cat' | 'post_tag'): void {
@@ -300,7 +306,7 @@ class Importer {
     if (lat !== null && (lat < -90 || lat > 90)) bad('geo_lat must be within [-90, 90]');
     if (lng !== null && (lng < -180 || lng > 180)) bad('geo_lng must be within [-180, 180]');
     const v: VenueRecord = {
-      ...base, address: str(r, 'address'), city: str(r, 'city'), country: str(r, 'country'), province: str(r, 'province'),
+      ...base, ...this.stampStrings(), address: str(r, 'address'), city: str(r, 'city'), country: str(r, 'country'), province: str(r, 'province'),
       state: str(r, 'state'), zip: str(r, 'zip'), phone: str(r, 'phone'), stateprovince: '', website: str(r, 'website'),
       showMap: flag(r, 'show_map', true), showMapLink: flag(r, 'show_map_link', true), geoLat: lat, geoLng: lng,
     };
@@ -313,7 +319,7 @@ class Importer {
 
   organizer(r: Rec): void {
     const base = this.postBase(r, 'organizer', 'organizer', (s) => this.core.engine.organizerBySlug(s) !== undefined);
-    const o: OrganizerRecord = { ...base, phone: str(r, 'phone'), email: str(r, 'email'), website: str(r, 'website') };
+    const o: OrganizerRecord = { ...base, ...this.stampStrings(), phone: str(r, 'phone'), email: str(r, 'email'), website: str(r, 'website') };
     if (o.website !== '' && !isValidUrl(o.website)) bad('website must be a URL');
     this.set.organizers.push(o);
   }
@@ -353,17 +359,15 @@ class Importer {
     const allDay = flag(r, 'all_day', false);
     const start = this.date(r, 'start_date', tz) ?? bad('start_date is required');
     const end = this.date(r, 'end_date', tz) ?? bad('end_date is required');
-    const cost = r.cost === undefined || r.cost === null ? NO_COST : parseCost(r.cost);
+    const cost = r.cost === undefined || r.cost === null ? NO_COST : this.cost(r.cost);
     const website = r.website === undefined || r.website === null ? null : str(r, 'website');
     if (website && !isValidUrl(website)) bad('website must be a URL');
     const parent = asId(r.post_parent ?? r.parent ?? 0) ?? bad('post_parent must be an event id');
-    const dates = computeDates(tz, start, end, allDay);
-    const e: EventRecord = {
-      id: base.id, authorId: base.authorId, status: base.status, date: base.date, dateUtc: base.dateUtc,
-      modified: base.modified, modifiedUtc: base.modifiedUtc, title: base.title, description: base.description,
+    const abbr = computeDatesMs(tz, start, end, allDay, this.dates);
+    const e: StagedEvent = {
+      id: base.id, authorId: base.authorId, status: base.status, title: base.title, description: base.description,
       excerpt: base.excerpt, slug: base.slug, imageId: base.imageId, lineage: base.lineage,
-      timezone: tz, timezoneAbbr: dates.timezoneAbbr, allDay,
-      startLocal: dates.startLocal, endLocal: dates.endLocal, startUtc: dates.startUtc, endUtc: dates.endUtc,
+      timezone: tz, timezoneAbbr: abbr, allDay,
       costs: cost === NO_COST ? [] : cost.costs,
       currencySymbol: r.currency_symbol === undefined ? cost.currencySymbol : str(r, 'currency_symbol'),
       currencyPosition: r.currency_position === undefined ? cost.currencyPosition : str(r, 'currency_position'),
@@ -375,8 +379,23 @@ class Importer {
       categoryIds: this.linkIds(r, 'categories'), tagIds: this.linkIds(r, 'tags'),
       parentId: parent,
     };
-    this.table.append(e);
+    this.table.appendStaged(e, this.dates);
   }
+
+  /** parseCost, memoised by text: a calendar has few distinct cost texts (the result is shared, never changed) */
+  private cost(v: unknown): ReturnType<typeof parseCost> {
+    if (typeof v !== 'string') return parseCost(v);
+    let c = this.costs.get(v);
+    if (c === undefined) {
+      c = parseCost(v);
+      // the shared list the table keeps for these costs: rows with this text then add it as is
+      c = { ...c, costs: this.table.costLists.intern(c.costs) as string[] };
+      if (this.costs.size < 10_000) this.costs.set(v, c);
+    }
+    return c;
+  }
+
+  private readonly costs = new Map<string, ReturnType<typeof parseCost>>();
 
   /** What the staged event at `row` links to exists and is of the right kind (checked once
    *  every record is in, so records may come in any order); the first problem, or undefined.

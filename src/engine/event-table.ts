@@ -56,6 +56,14 @@ function digits(s: string, at: number, n: number): number {
   return v;
 }
 
+const EXACT_MIN = daysFromCivil(1000, 1, 1) * 86_400_000;
+const EXACT_MAX = daysFromCivil(9999, 12, 31) * 86_400_000 + 86_399_000;
+
+/** What a DateColumn keeps of naive ms v: v as whole seconds when its string round-trips, else NaN. */
+function exactMs(v: number): number {
+  return v % 1000 === 0 && v >= EXACT_MIN && v <= EXACT_MAX ? v : exactNaive(naiveToString(v));
+}
+
 /** A date-string column: naive ms when the string round-trips, else NaN plus the raw string aside. */
 export class DateColumn {
   ms = new Float64Array(16);
@@ -70,6 +78,14 @@ export class DateColumn {
     this.ms[row] = v;
     if (v !== v) this.odd.set(row, s);
     else if (this.odd.size > 0) this.odd.delete(row);
+  }
+
+  /** set(row, naiveToString(v)) without making the string when it round-trips. */
+  setMs(row: number, v: number): void {
+    if (v % 1000 === 0 && v >= EXACT_MIN && v <= EXACT_MAX) {
+      this.ms[row] = v;
+      if (this.odd.size > 0) this.odd.delete(row);
+    } else this.set(row, naiveToString(v));
   }
 
   get(row: number): string {
@@ -87,6 +103,11 @@ export function foldText(s: string): string {
   if (/^[\x00-\x7f]*$/.test(s)) return s.toLowerCase();
   return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
+
+/** The date fields of an event record, in the order of EventTable.dateColumns(). */
+export const STAGED_DATES = ['startLocal', 'endLocal', 'startUtc', 'endUtc', 'date', 'dateUtc', 'modified', 'modifiedUtc'] as const;
+/** An event record without its dates (appendStaged takes them as naive ms). */
+export type StagedEvent = Omit<EventRecord, (typeof STAGED_DATES)[number]>;
 
 const TYPED_COLUMNS = [
   'ids', 'authorIds', 'statusCodes', 'flags', 'imageIds', 'parentIds', 'venueIds', 'timezones', 'abbrs',
@@ -189,8 +210,30 @@ export class EventTable {
     this.capacity = cap;
   }
 
+  /** in the order of STAGED_DATES */
   dateColumns(): DateColumn[] {
     return [this.startLocal, this.endLocal, this.startUtc, this.endUtc, this.date, this.dateUtc, this.modified, this.modifiedUtc];
+  }
+
+  /**
+   * Append a row from an event's fields and its eight dates as naive ms (in the order of
+   * STAGED_DATES), as append() would store the record with those dates as 'Y-m-d H:i:s' strings,
+   * without making the strings. Returns the row.
+   */
+  appendStaged(rec: StagedEvent, dates: ArrayLike<number>): number {
+    if (!(Number.isInteger(rec.id) && rec.id > 0)) throw new Error(`event: expected a positive integer id, got ${rec.id}`);
+    const start = exactMs(dates[0]), end = exactMs(dates[1]);
+    if (start !== start || end !== end) {
+      throw new Error(`event ${rec.id}: expected 'Y-m-d H:i:s' local start/end, got '${naiveToString(start)}' / '${naiveToString(end)}'`);
+    }
+    if (end < start) throw new Error(`event ${rec.id}: expected end >= start, got ${naiveToString(start)} > ${naiveToString(end)}`);
+    const row = this.count;
+    this.reserve(row + 1);
+    this.writeFields(row, rec);
+    const cols = this.dateColumns();
+    for (let i = 0; i < cols.length; i++) cols[i].setMs(row, dates[i]);
+    this.count = row + 1;
+    return row;
   }
 
   /**
@@ -250,6 +293,19 @@ export class EventTable {
   /** Overwrite every column of `row` from the record (indexes are the caller's business). */
   write(row: number, rec: EventRecord): void {
     checkEventRecord(rec);
+    this.writeFields(row, rec);
+    this.startLocal.set(row, rec.startLocal);
+    this.endLocal.set(row, rec.endLocal);
+    this.startUtc.set(row, rec.startUtc);
+    this.endUtc.set(row, rec.endUtc);
+    this.date.set(row, rec.date);
+    this.dateUtc.set(row, rec.dateUtc);
+    this.modified.set(row, rec.modified);
+    this.modifiedUtc.set(row, rec.modifiedUtc);
+  }
+
+  /** Every column but the dates. */
+  private writeFields(row: number, rec: StagedEvent): void {
     this.ids[row] = rec.id;
     this.authorIds[row] = rec.authorId;
     this.statusCodes[row] = statusCode(rec.status);
@@ -265,15 +321,6 @@ export class EventTable {
     this.currencySymbols[row] = pool.currencySymbol.intern(rec.currencySymbol);
     this.currencyPositions[row] = pool.currencyPosition.intern(rec.currencyPosition);
     this.currencyCodes[row] = pool.currencyCode.intern(rec.currencyCode);
-
-    this.startLocal.set(row, rec.startLocal);
-    this.endLocal.set(row, rec.endLocal);
-    this.startUtc.set(row, rec.startUtc);
-    this.endUtc.set(row, rec.endUtc);
-    this.date.set(row, rec.date);
-    this.dateUtc.set(row, rec.dateUtc);
-    this.modified.set(row, rec.modified);
-    this.modifiedUtc.set(row, rec.modifiedUtc);
 
     this.titles[row] = rec.title;
     this.descriptions[row] = rec.description;
@@ -392,6 +439,8 @@ export class ListInterner<T extends number | string> {
   private readonly singles: (T[] | undefined)[] = [];
   /** string lists, by their JSON */
   private readonly byKey = new Map<string, T[]>();
+  /** the string lists handed out (shared, never changed in place) */
+  private readonly owned = new WeakSet<object>();
 
   constructor(readonly empty: readonly T[]) {}
 
@@ -418,10 +467,15 @@ export class ListInterner<T extends number | string> {
       }
       return node.list ?? (node.list = copyRange(src, from, n));
     }
+    // one of the shared lists (given back by an importer that memoises them): it is its own answer
+    if (n === src.length && from === 0 && this.owned.has(src as object)) return src as readonly T[];
     // strings may hold any character: JSON keeps the boundaries unambiguous
     const key = JSON.stringify(n === src.length && from === 0 ? src : Array.prototype.slice.call(src, from, from + n));
     let out = this.byKey.get(key);
-    if (!out) this.byKey.set(key, (out = copyRange(src, from, n)));
+    if (!out) {
+      this.byKey.set(key, (out = copyRange(src, from, n)));
+      this.owned.add(out);
+    }
     return out;
   }
 }
