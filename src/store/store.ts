@@ -228,10 +228,10 @@ class DurableStore implements Store {
     // line lies before byte `cut` of the journal; every later write lies after it.
     const seq = this.seqValue;
     const cut = journal.queuedBytes;
-    let lines: string[];
+    let lines: string[] | AsyncIterable<string>;
     if (this.options.detachedChunks) {
       const chunks = this.hooks.snapshotChunks(); // the capture: the state as of this tick
-      lines = await encodeDetachedChunks(chunks);
+      lines = encodeDetachedChunks(chunks); // encoded as they are written
     } else if (this.options.stableChunks) {
       const chunks = [...this.hooks.snapshotChunks()];
       lines = await encodeChunksSliced(chunks);
