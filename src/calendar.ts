@@ -260,11 +260,8 @@ export class Calendar {
 
   /** A validated import joins the calendar in one bulk load; a store-backed one then writes its snapshot. */
   private async loadImport(set: ImportSet, table: EventTable, opts: { searchIndex?: boolean } = {}): Promise<void> {
-    const T0 = performance.now(); if (process.env.TRACE_IMPORT) console.error('validated', process.uptime().toFixed(1), (process.memoryUsage().rss/1e6).toFixed(0));
     this.engine.bulkLoad(set, table, { searchIndex: opts.searchIndex });
-    if (process.env.TRACE_IMPORT) console.error('bulkLoad', (performance.now()-T0).toFixed(0), (process.memoryUsage().rss/1e6).toFixed(0));
     if (this.store) await this.store.compact();
-    if (process.env.TRACE_IMPORT) console.error('compact', (performance.now()-T0).toFixed(0), (process.memoryUsage().rss/1e6).toFixed(0));
   }
 
   /**

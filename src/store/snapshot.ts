@@ -124,6 +124,16 @@ async function encodeInSlices(chunks: Iterable<unknown>): Promise<string[]> {
   return lines;
 }
 
+/** UTF-8 bytes of a text; ASCII text (every line chunkLine makes) is copied byte for byte, which
+ *  is several times faster than the UTF-8 encoder. */
+function toBytes(text: string): Buffer {
+  const n = Buffer.byteLength(text, 'utf8');
+  if (n !== text.length) return Buffer.from(text, 'utf8');
+  const data = Buffer.allocUnsafe(n);
+  data.write(text, 0, n, 'latin1');
+  return data;
+}
+
 /** Writes the parts and then the manifest; returns the manifest once all of it is durable. The
  *  lines are taken as they are written (an async iterable may make them on demand). */
 export async function writeSnapshot(
@@ -155,7 +165,7 @@ export async function writeSnapshot(
           blockChars += next.value.length;
           next = await it.next();
         }
-        const data = Buffer.from(block.join(''));
+        const data = toBytes(block.join(''));
         hash.update(data);
         options.testPoint?.('snapshot:part-write', { path: full, data });
         let off = 0;
