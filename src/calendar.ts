@@ -236,8 +236,12 @@ export class Calendar {
    * Bulk-load an import file, read as a stream (any size): the import shape (.json) or JSON
    * Lines (.jsonl/.ndjson, one {"type": ...} object a line); `format` overrides the guess from
    * the name and first line. All or nothing, as import(); errors name the record and its line.
+   * Validated events go straight into a staging table (engine.stagingTable()), which joins the
+   * calendar at the end; a failure drops it. `alone`: nothing else uses the calendar meanwhile and
+   * the process ends after the import (the import command): no search index built after the
+   * load, the snapshot written without pausing for writers.
    */
-  async importFile(file: string, opts: { format?: ImportFormat; onProgress?: ImportProgress; searchIndex?: boolean } = {}): Promise<ImportSummary> {
+  async importFile(file: string, opts: { format?: ImportFormat; onProgress?: ImportProgress; alone?: boolean } = {}): Promise<ImportSummary> {
     const core = this.collections.core;
     const builder = new ImportBuilder(core);
     let total = 0;
@@ -258,10 +262,12 @@ export class Calendar {
     return builder.summary;
   }
 
-  /** A validated import joins the calendar in one bulk load; a store-backed one then writes its snapshot. */
-  private async loadImport(set: ImportSet, table: EventTable, opts: { searchIndex?: boolean } = {}): Promise<void> {
-    this.engine.bulkLoad(set, table, { searchIndex: opts.searchIndex });
-    if (this.store) await this.store.compact();
+  /** A validated import joins the calendar in one bulk load; a store-backed one then writes its
+   *  snapshot. `alone`: nothing else uses this calendar (the import command): no search index
+   *  is built after the load, and the snapshot does not pause for concurrent writers. */
+  private async loadImport(set: ImportSet, table: EventTable, opts: { alone?: boolean } = {}): Promise<void> {
+    this.engine.bulkLoad(set, table, { searchIndex: !opts.alone });
+    if (this.store) await this.store.compact({ alone: opts.alone });
   }
 
   /**

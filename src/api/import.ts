@@ -339,7 +339,8 @@ class Importer {
     return ids;
   }
 
-  private readonly eventSlugTaken = (s: string): boolean => this.core.engine.eventRowBySlug(s) !== -1;
+  // (a calendar without events has no slugs: its slug lookup is not built for nothing)
+  private readonly eventSlugTaken = (s: string): boolean => this.core.engine.eventRowCount > 0 && this.core.engine.eventRowBySlug(s) !== -1;
   private readonly isVenue = (id: number): boolean => this.isKind(id, 'venue');
   private readonly isOrganizer = (id: number): boolean => this.isKind(id, 'organizer');
   private readonly isCategory = (id: number): boolean => this.isTerm(id, 'tribe_events_cat');

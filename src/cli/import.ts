@@ -79,8 +79,9 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
       ? await cal.importIcs(file, { horizon: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + horizonMonths, now.getUTCDate())) })
       : csv
       ? await cal.importCsv(file, (csvType ?? 'events') as 'events' | 'venues' | 'organizers')
-      // this process ends after the import: the search index is built by whoever serves the store
-      : await cal.importFile(file, { format, searchIndex: false, onProgress: (done, total) => progress.update(Math.ceil(done / 1024), Math.ceil(total / 1024)) });
+      // alone: nothing else uses the store, and this process ends after the import (the search
+      // index is built by whoever serves the store)
+      : await cal.importFile(file, { format, alone: true, onProgress: (done, total) => progress.update(Math.ceil(done / 1024), Math.ceil(total / 1024)) });
   } finally {
     progress.finish();
     await cal.close();

@@ -437,6 +437,8 @@ export class ListInterner<T extends number | string> {
   /** numeric lists: a trie keyed by the ids in order (small-integer Map keys hash fast) */
   private readonly root: TrieNode<T> = { list: undefined, next: undefined };
   private readonly singles: (T[] | undefined)[] = [];
+  /** lists of two or three small ids, by a numeric key */
+  private readonly small = new Map<number, T[]>();
   /** string lists, by their JSON */
   private readonly byKey = new Map<string, T[]>();
   /** the string lists handed out (shared, never changed in place) */
@@ -456,6 +458,23 @@ export class ListInterner<T extends number | string> {
     if (typeof first === 'number') {
       if (n === 1 && first >= 0 && first < 65_536 && (first | 0) === first) {
         return this.singles[first] ?? (this.singles[first] = [first]);
+      }
+      if (n <= 3) {
+        // two or three small ids: one number keys them (3 x 16 bits and the length: < 2^53)
+        let key = n;
+        for (let i = 0; i < n; i++) {
+          const v = src[from + i] as number;
+          if (!(v >= 0 && v < 65_536 && (v | 0) === v)) {
+            key = -1;
+            break;
+          }
+          key = key * 65_536 + v;
+        }
+        if (key >= 0) {
+          let list = this.small.get(key);
+          if (!list) this.small.set(key, (list = copyRange(src, from, n)));
+          return list;
+        }
       }
       let node = this.root;
       for (let i = 0; i < n; i++) {

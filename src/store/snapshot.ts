@@ -140,7 +140,7 @@ export async function writeSnapshot(
   dir: string,
   seq: number,
   lines: Iterable<string> | AsyncIterable<string>,
-  options: { partBytes?: number; testPoint?: TestPointHook } = {},
+  options: { partBytes?: number; testPoint?: TestPointHook; syncEachBlock?: boolean } = {},
 ): Promise<SnapshotManifest> {
   const partBytes = options.partBytes ?? PART_BYTES;
   const parts: SnapshotPart[] = [];
@@ -174,7 +174,7 @@ export async function writeSnapshot(
         chunks += block.length;
         // Sync block by block: on ext4 (data=ordered) a journal datasync also flushes other files'
         // dirty data, so a snapshot's pile of dirty pages would stall the writers' commits.
-        await fh.datasync();
+        if (options.syncEachBlock !== false) await fh.datasync();
       }
       await fh.datasync();
     } finally {
