@@ -263,10 +263,11 @@ export class Calendar {
   }
 
   /** A validated import joins the calendar in one bulk load; a store-backed one then writes its
-   *  snapshot. `alone`: nothing else uses this calendar (the import command): no search index
-   *  is built after the load, and the snapshot does not pause for concurrent writers. */
+   *  snapshot. `alone`: nothing else uses this calendar (the import command): its indexes are
+   *  left to the first read that needs them, no search index is built after the load, and the
+   *  snapshot does not pause for concurrent writers. */
   private async loadImport(set: ImportSet, table: EventTable, opts: { alone?: boolean } = {}): Promise<void> {
-    this.engine.bulkLoad(set, table, { searchIndex: !opts.alone });
+    this.engine.bulkLoad(set, table, { searchIndex: !opts.alone, deferIndexes: opts.alone });
     if (this.store) await this.store.compact({ alone: opts.alone });
   }
 

@@ -31,14 +31,30 @@ export class Engine implements EngineApi {
   // ---- writes ---------------------------------------------------------------------------
 
   apply(ops: readonly Op[]): void {
+    this.indexed();
     for (const op of ops) applyOp(this.state, op);
+  }
+
+  /** term counts before a bulk load whose indexes are not built yet (deferIndexes) */
+  private countsBeforeLoad: Map<number, number> | undefined;
+
+  /** Builds the indexes a bulk load deferred (before anything reads or updates them). */
+  private indexed(): void {
+    const before = this.countsBeforeLoad;
+    if (before === undefined) return;
+    this.countsBeforeLoad = undefined;
+    const st = this.state;
+    st.rebuildIndexes();
+    for (const [id, n] of st.termCounts.entries()) if (before.get(id) !== n) st.hooks.termCountChanged(id);
+    for (const [id, n] of before) if (st.termCounts.get(id) === undefined && n !== 0) st.hooks.termCountChanged(id);
   }
 
   stagingTable(): EventTable {
     return new EventTable(this.state.table);
   }
 
-  bulkLoad(set: ImportSet, staged?: EventTable, opts: { searchIndex?: boolean } = {}): void {
+  bulkLoad(set: ImportSet, staged?: EventTable, opts: { searchIndex?: boolean; deferIndexes?: boolean } = {}): void {
+    this.indexed();
     const st = this.state;
     const seen = new Set<number>();
     const checkNew = (id: number, what: string) => {
@@ -82,13 +98,12 @@ export class Engine implements EngineApi {
       st.ids.setPost(rec.id, 'event', row);
       st.ids.setEventSlug(row, undefined, rec.slug);
     }
-    const before = new Map(st.termCounts.entries());
-    st.rebuildIndexes();
+    this.countsBeforeLoad = new Map(st.termCounts.entries());
+    if (opts.deferIndexes) return; // built by the first call that needs them (a snapshot does not)
+    this.indexed();
     // the search index is built in slices after the load (a search that comes first builds it
     // on the spot): a bulk load does not wait for it, and a process that only imports never does
     if (opts.searchIndex !== false) scheduleSearchIndexBuild(st);
-    for (const [id, n] of st.termCounts.entries()) if (before.get(id) !== n) st.hooks.termCountChanged(id);
-    for (const [id, n] of before) if (st.termCounts.get(id) === undefined && n !== 0) st.hooks.termCountChanged(id);
   }
 
   allocPostId(): number {
@@ -132,12 +147,14 @@ export class Engine implements EngineApi {
   }
 
   linkedEventRows(kind: LinkKind, id: number): readonly number[] {
+    this.indexed();
     const st = this.state;
     const postings = kind === 'venue' ? st.venuePostings : kind === 'organizer' ? st.organizerPostings : kind === 'category' ? st.categoryPostings : st.tagPostings;
     return postings.get(id)?.toArray() ?? [];
   }
 
   query(q: EventQuery): QueryResult {
+    this.indexed();
     return runQuery(this.state, q);
   }
 
@@ -197,6 +214,7 @@ export class Engine implements EngineApi {
   }
 
   termCount(id: number): number {
+    this.indexed();
     return this.state.termCounts.get(id) ?? 0;
   }
 
@@ -222,6 +240,7 @@ export class Engine implements EngineApi {
   warmInBackground(): void {
     const st = this.state;
     const timer = setTimeout(() => {
+      this.indexed();
       st.mainBlocks();
       scheduleSearchIndexBuild(st);
     }, 0);

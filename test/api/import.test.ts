@@ -132,4 +132,23 @@ imp('import(data) and importFile give the same calendar', async () => {
   await b.close();
 });
 
+imp('alone (the import command): indexes built by the first read, the snapshot the same as after an ordinary import', async () => {
+  const dir = tmp();
+  const data = { ...terms, venues: [venue(10)], events: Array.from({ length: 120 }, (_, i) => event(100 + i)) };
+  const file = fileOf(dir, data);
+  const [a, b] = [path.join(dir, 'a'), path.join(dir, 'b')];
+  const alone = await openCalendar({ dir: a, timezone: 'Europe/Paris' });
+  const usual = await openCalendar({ dir: b, timezone: 'Europe/Paris' });
+  await alone.importFile(file, { alone: true });
+  await usual.importFile(file);
+  assert.is(await view(alone), await view(usual)); // the first list builds the deferred indexes
+  assert.is((await alone.categories.get(1)).count, 120);
+  await alone.close();
+  await usual.close();
+  const [ra, rb] = [await openCalendar({ dir: a, timezone: 'Europe/Paris' }), await openCalendar({ dir: b, timezone: 'Europe/Paris' })];
+  assert.is(await view(ra), await view(rb));
+  await ra.close();
+  await rb.close();
+});
+
 imp.run();
