@@ -177,6 +177,11 @@ class Importer {
     let set = this.slugs.get(kind);
     if (!set) this.slugs.set(kind, (set = new Set()));
     const base = wanted || String(id);
+    // the usual case in one hash operation: a slug new to the import and to the calendar
+    const size = set.size;
+    set.add(base);
+    if (set.size > size && !exists(base)) return base;
+    if (set.size > size) set.delete(base);
     let slug = base;
     for (let n = 2; set.has(slug) || exists(slug); n++) slug = `${base}-${n}`;
     set.add(slug);

@@ -151,4 +151,14 @@ imp('alone (the import command): indexes built by the first read, the snapshot t
   await rb.close();
 });
 
+imp('slugs are made unique against the calendar and the file (-2, -3...)', async () => {
+  const dir = tmp();
+  const cal = await openCalendar({ timezone: 'Europe/Paris' });
+  await cal.importFile(fileOf(dir, { ...terms, venues: [venue(10)], events: [event(100, { slug: 'party' })] }));
+  await cal.importFile(fileOf(dir, { events: [event(101, { slug: 'party' }), event(102, { slug: 'party' }), event(103, { slug: 'party-2' }), event(104, { slug: 'other' })] }));
+  const slugs = [100, 101, 102, 103, 104].map((id) => cal.engine.eventRecord(cal.engine.eventRow(id)).slug);
+  assert.equal(slugs, ['party', 'party-2', 'party-3', 'party-2-2', 'other']);
+  await cal.close();
+});
+
 imp.run();
