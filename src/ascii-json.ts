@@ -5,16 +5,7 @@
 
 const HAS_NON_ASCII = /[\u0080-\uffff]/;
 const NON_ASCII = /[\u0080-\uffff]/g;
-const units = new Map<string, string>();
-/** '\\uXXXX' of a character, made once per character (a calendar's text has few distinct ones) */
-const escapeUnit = (c: string): string => {
-  let e = units.get(c);
-  if (e === undefined) {
-    e = '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
-    if (units.size < 4096) units.set(c, e);
-  }
-  return e;
-};
+const escapeUnit = (c: string): string => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
 
 /** `json` (JSON text) with its non-ASCII characters escaped; the same string when there are none. */
 export function escapeNonAscii(json: string): string {
