@@ -243,7 +243,7 @@ export class Calendar {
    */
   async importFile(file: string, opts: { format?: ImportFormat; onProgress?: ImportProgress; alone?: boolean } = {}): Promise<ImportSummary> {
     const core = this.collections.core;
-    const builder = new ImportBuilder(core);
+    let builder: ImportBuilder | undefined = new ImportBuilder(core);
     let total = 0;
     try {
       total = fs.statSync(file).size;
@@ -257,9 +257,11 @@ export class Calendar {
       throw new CalendarError('rest_invalid_param', 400, `import: ${message}`);
     }
     const { set, table } = builder.finish();
+    const summary = builder.summary;
+    builder = undefined; // what only validation needed (ids and slugs seen) goes before the snapshot is written
     opts.onProgress?.(total, total);
     await this.loadImport(set, table, opts);
-    return builder.summary;
+    return summary;
   }
 
   /** A validated import joins the calendar in one bulk load; a store-backed one then writes its
