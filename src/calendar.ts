@@ -3,7 +3,7 @@
 
 import fs from 'node:fs';
 import { Engine } from './engine/engine.ts';
-import type { Op } from './engine/records.ts';
+import type { EventRecord, Op } from './engine/records.ts';
 import type { ImportSet } from './engine/engine-api.ts';
 import type { EventTable } from './engine/event-table.ts';
 import { resolveActor } from './api/wordpress/auth.ts';
@@ -268,8 +268,10 @@ export class Calendar {
    *  snapshot. `alone`: nothing else uses this calendar (the import command): its indexes are
    *  left to the first read that needs them, no search index is built after the load, and the
    *  snapshot does not pause for concurrent writers. */
-  private async loadImport(set: ImportSet, table: EventTable, opts: { alone?: boolean } = {}): Promise<void> {
+  private async loadImport(set: ImportSet, table: EventTable, opts: { alone?: boolean } = {}, updates: EventRecord[] = []): Promise<void> {
     this.engine.bulkLoad(set, table, { searchIndex: !opts.alone, deferIndexes: opts.alone });
+    // existing events a CSV import updates: after the load, which may bring what they link to
+    if (updates.length > 0) this.engine.apply(updates.map((rec) => ({ t: 'event', a: 'put', rec })));
     if (this.store) await this.store.compact({ alone: opts.alone });
   }
 
@@ -324,7 +326,7 @@ export class Calendar {
     return this.importRecords(file, async () => readIcsRecords(file, this.engine, this.site.timezone, horizon));
   }
 
-  private async importRecords(file: string, read: () => Promise<Array<{ kind: ImportKind; rec: Record<string, unknown>; row: number }>>): Promise<ImportSummary> {
+  private async importRecords(file: string, read: () => Promise<Array<{ kind: ImportKind; rec: Record<string, unknown>; row: number; update?: number }>>): Promise<ImportSummary> {
     const core = this.collections.core;
     let records;
     try {
@@ -338,14 +340,15 @@ export class Calendar {
     const index: Record<string, number> = {};
     for (const r of records) {
       try {
-        builder.add(r.kind, r.rec, { index: (index[r.kind] = (index[r.kind] ?? -1) + 1) });
+        if (r.update !== undefined) builder.add(r.kind, r.rec, { index: r.row }, r.update);
+        else builder.add(r.kind, r.rec, { index: (index[r.kind] = (index[r.kind] ?? -1) + 1) });
       } catch (err) {
         if (err instanceof CalendarError) throw new CalendarError(err.code, err.status, `import: ${file}: row ${r.row}: ${err.message.replace(/^import: \S+\[\d+\]( \(id \d+\))?: /, '')}`, err.data);
         throw err;
       }
     }
-    const { set, table } = builder.finish();
-    await this.loadImport(set, table);
+    const { set, table, updates } = builder.finish();
+    await this.loadImport(set, table, {}, updates);
     return builder.summary;
   }
 

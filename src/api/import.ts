@@ -10,7 +10,7 @@
 import type { ImportSet } from '../engine/engine-api.ts';
 import { naiveFromString, naiveToString } from '../engine/naive-time.ts';
 import {
-  POST_STATUSES, type AttachmentRecord, type OrganizerRecord, type PostKind, type PostStatus, type TermRecord, type VenueRecord,
+  POST_STATUSES, type AttachmentRecord, type EventRecord, type OrganizerRecord, type PostKind, type PostStatus, type TermRecord, type VenueRecord,
 } from '../engine/records.ts';
 import { growInt32, IdMap } from '../engine/columns.ts';
 import type { EventTable, StagedEvent } from '../engine/event-table.ts';
@@ -23,97 +23,10 @@ import { IMAGE_EXTENSIONS } from './wordpress/images.ts';
 import { asId, asList, asNumber, asString, isTruthy } from './wordpress/params.ts';
 import { isValidUrl, sanitizeSlug } from './wordpress/text.ts';
 
-// ---- the import shape as producers write it (complete records); import() validates anything ----
-
-export interface ImportCategory { id: number; name: string; slug: string; description: string; parent: number }
-export interface ImportTag { id: number; name: string; slug: string; description: string }
-
-interface ImportPost {
-  id: number;
-  author: number;
-  status: string;
-  /** publication date, site-local 'Y-m-d H:i:s' (date_utc, modified, modified_utc optional) */
-  date: string;
-  slug: string;
-  description: string;
-  excerpt?: string;
-}
-
-export interface ImportVenue extends ImportPost {
-  venue: string;
-  address: string;
-  city: string;
-  country: string;
-  province: string;
-  state: string;
-  zip: string;
-  phone: string;
-  website: string;
-  show_map: boolean;
-  show_map_link: boolean;
-  /** both or neither; absent or null = no coordinates */
-  geo_lat?: number | null;
-  geo_lng?: number | null;
-}
-
-export interface ImportOrganizer extends ImportPost {
-  organizer: string;
-  phone: string;
-  email: string;
-  website: string;
-}
-
-export interface ImportEvent extends ImportPost {
-  title: string;
-  excerpt: string;
-  timezone: string;
-  all_day: boolean;
-  /** local wall clock in the event's zone, 'Y-m-d H:i:s' */
-  start_date: string;
-  end_date: string;
-  cost: string;
-  website: string;
-  show_map: boolean;
-  show_map_link: boolean;
-  hide_from_listings: boolean;
-  sticky: boolean;
-  featured: boolean;
-  ticketed: boolean;
-  categories: number[];
-  tags: number[];
-  /** venue post id, 0 = none */
-  venue: number;
-  organizer: number[];
-  post_parent?: number;
-}
-
-/** A whole calendar in the import shape (CONTRACT.md, "The store"). */
-export interface ImportCalendar {
-  categories: ImportCategory[];
-  tags: ImportTag[];
-  venues: ImportVenue[];
-  organizers: ImportOrganizer[];
-  events: ImportEvent[];
-}
-
-/** What import() accepts: the import shape, each record still unvalidated. */
-export interface ImportData {
-  categories?: unknown[];
-  tags?: unknown[];
-  venues?: unknown[];
-  organizers?: unknown[];
-  events?: unknown[];
-}
-
-export interface ImportSummary {
-  events: number;
-  venues: number;
-  organizers: number;
-  categories: number;
-  tags: number;
-}
-
-export type ImportProgress = (done: number, total: number) => void;
+export type {
+  ImportCalendar, ImportCategory, ImportData, ImportEvent, ImportOrganizer, ImportProgress, ImportSummary, ImportTag, ImportVenue,
+} from './import-shape.ts';
+import type { ImportData, ImportProgress, ImportSummary } from './import-shape.ts';
 
 class RecordError extends Error {}
 
@@ -361,6 +274,35 @@ class Importer {
 
   event(r: Rec): void {
     const base = this.postBase(r, 'event', 'title', this.eventSlugTaken);
+    this.table.appendStaged(this.eventFields(r, base, 0), this.dates);
+  }
+
+  /** updates of existing events (CSV rows matching them), applied after the bulk load */
+  readonly updates: EventRecord[] = [];
+
+  /**
+   * `r` as the new version of existing event `id` (The Events Calendar's CSV importer updates the
+   * event a row matches): validated as a new event is; the event keeps its id, slug, author,
+   * publication date, parent and image (unless the row has one); modified now.
+   */
+  eventUpdate(r: Rec, id: number): void {
+    const row = this.core.engine.eventRow(id);
+    if (row < 0 || this.kinds.has(id)) bad(`event ${id} cannot be updated twice by one import`);
+    this.kinds.set(id, 'event');
+    const old = this.core.engine.eventRecord(row);
+    const base = {
+      id, authorId: old.authorId, status: this.status(r), title: req(r, 'title'), description: str(r, 'description'), excerpt: str(r, 'excerpt'),
+      slug: old.slug, imageId: r.image === undefined ? old.imageId : this.image(r), lineage: old.lineage,
+    };
+    const e = this.eventFields(r, base, old.parentId), d = this.dates;
+    this.updates.push({
+      ...e, startLocal: naiveToString(d[0]), endLocal: naiveToString(d[1]), startUtc: naiveToString(d[2]), endUtc: naiveToString(d[3]),
+      date: old.date, dateUtc: old.dateUtc, modified: this.stamps.local, modifiedUtc: this.stamps.utc,
+    });
+  }
+
+  /** An event's fields from `r` and `base` (what postBase read); its dates into this.dates[0..3]. */
+  private eventFields(r: Rec, base: Omit<StagedEvent, 'timezone' | 'timezoneAbbr' | 'allDay' | 'costs' | 'currencySymbol' | 'currencyPosition' | 'currencyCode' | 'website' | 'showMap' | 'showMapLink' | 'hideFromListings' | 'sticky' | 'featured' | 'ticketed' | 'venueIds' | 'organizerIds' | 'categoryIds' | 'tagIds' | 'parentId'>, parentId: number): StagedEvent {
     const tz = this.zone(str(r, 'timezone').trim());
     const allDay = flag(r, 'all_day', false);
     const start = this.date(r, 'start_date', tz) ?? bad('start_date is required');
@@ -368,9 +310,9 @@ class Importer {
     const cost = r.cost === undefined || r.cost === null ? NO_COST : this.cost(r.cost);
     const website = r.website === undefined || r.website === null ? null : str(r, 'website');
     if (website && !isValidUrl(website)) bad('website must be a URL');
-    const parent = asId(r.post_parent ?? r.parent ?? 0) ?? bad('post_parent must be an event id');
+    const parent = asId(r.post_parent ?? r.parent ?? parentId) ?? bad('post_parent must be an event id');
     const abbr = computeDatesMs(tz, start, end, allDay, this.dates);
-    const e: StagedEvent = {
+    return {
       id: base.id, authorId: base.authorId, status: base.status, title: base.title, description: base.description,
       excerpt: base.excerpt, slug: base.slug, imageId: base.imageId, lineage: base.lineage,
       timezone: tz, timezoneAbbr: abbr, allDay,
@@ -385,7 +327,6 @@ class Importer {
       categoryIds: this.linkIds(r, 'categories'), tagIds: this.linkIds(r, 'tags'),
       parentId: parent,
     };
-    this.table.appendStaged(e, this.dates);
   }
 
   /** parseCost, memoised by text: a calendar has few distinct cost texts (the result is shared, never changed) */
@@ -408,10 +349,13 @@ class Importer {
    *  Link lists are shared by content in the table: each distinct list is checked once. */
   eventLinksProblem(row: number): string | undefined {
     const t = this.table;
-    const parent = t.parentIds[row];
+    return this.linksProblem(t.parentIds[row], t.venueList(row), t.organizerIds[row], t.categoryIds[row], t.tagIds[row]);
+  }
+
+  linksProblem(parent: number, venues: readonly number[], organizers: readonly number[], categories: readonly number[], tags: readonly number[]): string | undefined {
     if (parent !== 0 && !this.isKind(parent, 'event')) return `post_parent ${parent} is not an event`;
-    return this.listProblem('venue', t.venueList(row), this.isVenue) ?? this.listProblem('organizer', t.organizerIds[row], this.isOrganizer)
-      ?? this.listProblem('categories', t.categoryIds[row], this.isCategory) ?? this.listProblem('tags', t.tagIds[row], this.isTag);
+    return this.listProblem('venue', venues, this.isVenue) ?? this.listProblem('organizer', organizers, this.isOrganizer)
+      ?? this.listProblem('categories', categories, this.isCategory) ?? this.listProblem('tags', tags, this.isTag);
   }
 
   private readonly listsOk = new WeakSet<readonly number[]>();
@@ -458,16 +402,27 @@ export class ImportBuilder {
     this.im = new Importer(core);
   }
 
-  /** Records added so far, per list. */
+  /** where each update came from, for the cross-record checks' errors */
+  private readonly updatePlaces: RecordPlace[] = [];
+
+  /** Records added so far, per list (and existing events updated, when any). */
   get summary(): ImportSummary {
-    return { ...this.counts };
+    const updated = this.im.updates.length;
+    return updated > 0 ? { ...this.counts, updated } : { ...this.counts };
   }
 
-  add(kind: ImportKind, r: unknown, place: RecordPlace = { index: this.counts[kind] }): void {
+  /** `updateOf`: the event is a new version of this existing event (see Importer.eventUpdate). */
+  add(kind: ImportKind, r: unknown, place: RecordPlace = { index: this.counts[kind] }, updateOf?: number): void {
     const im = this.im;
     try {
       if (typeof r !== 'object' || r === null || Array.isArray(r)) bad('must be an object');
       const rec = r as Rec;
+      if (updateOf !== undefined) {
+        if (kind !== 'events') throw new Error(`import: expected an event to update, got ${kind}`);
+        im.eventUpdate(rec, updateOf);
+        this.updatePlaces.push(place);
+        return;
+      }
       switch (kind) {
         case 'categories': im.term(rec, 'tribe_events_cat'); break;
         case 'tags': im.term(rec, 'post_tag'); break;
@@ -491,7 +446,7 @@ export class ImportBuilder {
 
   /** The cross-record checks; then the engine records and the staged events, ready for one
    *  bulk load (engine.bulkLoad(set, table)). */
-  finish(): { set: ImportSet; table: EventTable } {
+  finish(): { set: ImportSet; table: EventTable; updates: EventRecord[] } {
     const im = this.im;
     try {
       im.checkParents();
@@ -503,12 +458,16 @@ export class ImportBuilder {
       const problem = im.eventLinksProblem(row);
       if (problem !== undefined) throw recordError('events', { index: row, ...(this.lines[row] > 0 ? { line: this.lines[row] } : {}) }, t.ids[row], problem);
     }
-    return { set: im.set, table: t };
+    im.updates.forEach((e, i) => {
+      const problem = im.linksProblem(e.parentId, e.venueIds, e.organizerIds, e.categoryIds, e.tagIds);
+      if (problem !== undefined) throw recordError('events', this.updatePlaces[i], e.id, problem);
+    });
+    return { set: im.set, table: t, updates: im.updates };
   }
 }
 
 /** Validate the whole import shape into engine records; throws CalendarError naming the record. */
-export function prepareImport(core: Core, data: ImportData, onProgress?: ImportProgress): { set: ImportSet; table: EventTable } {
+export function prepareImport(core: Core, data: ImportData, onProgress?: ImportProgress): { set: ImportSet; table: EventTable; updates: EventRecord[] } {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new CalendarError('rest_invalid_param', 400, 'The import must be one JSON object {categories, tags, venues, organizers, events}.');
   }
