@@ -22,7 +22,8 @@ The store must not be in use by a running server.
 
 A .csv file (or --type) is read as The Events Calendar's CSV importer reads it: one type a
 file, the importer's column names ("Event Name", "Event Start Date", "Event Venue Name", ...);
-venues, organizers and terms are matched by name and created when missing.
+venues, organizers and terms are matched by name and created when missing; a row matching a
+published event (title, start and end) updates it.
 An .ics file (iCalendar) imports its VEVENTs, recurring ones as their occurrences up to --horizon.
 
 Options:
