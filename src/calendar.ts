@@ -3,7 +3,9 @@
 
 import fs from 'node:fs';
 import { Engine } from './engine/engine.ts';
-import type { Op } from './engine/records.ts';
+import type { EventRecord, Op } from './engine/records.ts';
+import type { ImportSet } from './engine/engine-api.ts';
+import type { EventTable } from './engine/event-table.ts';
 import { resolveActor } from './api/wordpress/auth.ts';
 import { Collections, targetOf } from './api/collections.ts';
 import type { Core } from './api/context.ts';
@@ -220,11 +222,11 @@ export class Calendar {
   /** Bulk-load the import shape (validated whole first; nothing is imported on error). */
   async import(data: ImportData, onProgress?: ImportProgress): Promise<ImportSummary> {
     const core = this.collections.core;
-    const set = prepareImport(core, data, onProgress);
-    this.engine.bulkLoad(set);
-    if (this.store) await this.store.compact();
+    const { set, table } = prepareImport(core, data, onProgress);
+    const events = table.count;
+    await this.loadImport(set, table);
     return {
-      events: set.events.length, venues: set.venues.length, organizers: set.organizers.length,
+      events, venues: set.venues.length, organizers: set.organizers.length,
       categories: set.terms.filter((t) => t.taxonomy === 'tribe_events_cat').length,
       tags: set.terms.filter((t) => t.taxonomy === 'post_tag').length,
     };
@@ -234,10 +236,14 @@ export class Calendar {
    * Bulk-load an import file, read as a stream (any size): the import shape (.json) or JSON
    * Lines (.jsonl/.ndjson, one {"type": ...} object a line); `format` overrides the guess from
    * the name and first line. All or nothing, as import(); errors name the record and its line.
+   * Validated events go straight into a staging table (engine.stagingTable()), which joins the
+   * calendar at the end; a failure drops it. `alone`: nothing else uses the calendar meanwhile and
+   * the process ends after the import (the import command): no search index built after the
+   * load, the snapshot written without pausing for writers.
    */
-  async importFile(file: string, opts: { format?: ImportFormat; onProgress?: ImportProgress } = {}): Promise<ImportSummary> {
+  async importFile(file: string, opts: { format?: ImportFormat; onProgress?: ImportProgress; alone?: boolean } = {}): Promise<ImportSummary> {
     const core = this.collections.core;
-    const builder = new ImportBuilder(core);
+    let builder: ImportBuilder | undefined = new ImportBuilder(core);
     let total = 0;
     try {
       total = fs.statSync(file).size;
@@ -250,11 +256,23 @@ export class Calendar {
       const message = code === 'ENOENT' ? `${file}: no such file` : err instanceof ImportFileError ? err.message : `${file}: ${(err as Error).message}`;
       throw new CalendarError('rest_invalid_param', 400, `import: ${message}`);
     }
-    const set = builder.finish();
+    const { set, table } = builder.finish();
+    const summary = builder.summary;
+    builder = undefined; // what only validation needed (ids and slugs seen) goes before the snapshot is written
     opts.onProgress?.(total, total);
-    this.engine.bulkLoad(set);
-    if (this.store) await this.store.compact();
-    return builder.summary;
+    await this.loadImport(set, table, opts);
+    return summary;
+  }
+
+  /** A validated import joins the calendar in one bulk load; a store-backed one then writes its
+   *  snapshot. `alone`: nothing else uses this calendar (the import command): its indexes are
+   *  left to the first read that needs them, no search index is built after the load, and the
+   *  snapshot does not pause for concurrent writers. */
+  private async loadImport(set: ImportSet, table: EventTable, opts: { alone?: boolean } = {}, updates: EventRecord[] = []): Promise<void> {
+    this.engine.bulkLoad(set, table, { searchIndex: !opts.alone, deferIndexes: opts.alone });
+    // existing events a CSV import updates: after the load, which may bring what they link to
+    if (updates.length > 0) this.engine.apply(updates.map((rec) => ({ t: 'event', a: 'put', rec })));
+    if (this.store) await this.store.compact({ alone: opts.alone });
   }
 
   /**
@@ -308,7 +326,7 @@ export class Calendar {
     return this.importRecords(file, async () => readIcsRecords(file, this.engine, this.site.timezone, horizon));
   }
 
-  private async importRecords(file: string, read: () => Promise<Array<{ kind: ImportKind; rec: Record<string, unknown>; row: number }>>): Promise<ImportSummary> {
+  private async importRecords(file: string, read: () => Promise<Array<{ kind: ImportKind; rec: Record<string, unknown>; row: number; update?: number }>>): Promise<ImportSummary> {
     const core = this.collections.core;
     let records;
     try {
@@ -322,15 +340,15 @@ export class Calendar {
     const index: Record<string, number> = {};
     for (const r of records) {
       try {
-        builder.add(r.kind, r.rec, { index: (index[r.kind] = (index[r.kind] ?? -1) + 1) });
+        if (r.update !== undefined) builder.add(r.kind, r.rec, { index: r.row }, r.update);
+        else builder.add(r.kind, r.rec, { index: (index[r.kind] = (index[r.kind] ?? -1) + 1) });
       } catch (err) {
         if (err instanceof CalendarError) throw new CalendarError(err.code, err.status, `import: ${file}: row ${r.row}: ${err.message.replace(/^import: \S+\[\d+\]( \(id \d+\))?: /, '')}`, err.data);
         throw err;
       }
     }
-    const set = builder.finish();
-    this.engine.bulkLoad(set);
-    if (this.store) await this.store.compact();
+    const { set, table, updates } = builder.finish();
+    await this.loadImport(set, table, {}, updates);
     return builder.summary;
   }
 
