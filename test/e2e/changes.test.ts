@@ -45,33 +45,40 @@ S('bad parameters are 400; a since past retention is 410 rest_changes_expired', 
 
 interface SseEvent { id?: string; event?: string; data?: string }
 
+/** Calls `onBlock` with each Server-Sent Events block (the text between blank lines) of a response. */
+function eachBlock(res: http.IncomingMessage, onBlock: (block: string) => void): void {
+  let buf = '';
+  res.setEncoding('utf8');
+  res.on('data', (chunk: string) => {
+    buf += chunk;
+    let end;
+    while ((end = buf.indexOf('\n\n')) >= 0) {
+      const block = buf.slice(0, end);
+      buf = buf.slice(end + 2);
+      onBlock(block);
+    }
+  });
+}
+
 /** Reads Server-Sent Events from the feed until `n` events (comments kept apart) or the end. */
 function sse(t: TestServer, headers: Record<string, string>, n: number, during?: () => Promise<void>): Promise<{ events: SseEvent[]; comments: string[]; status: number }> {
   return new Promise((resolve, reject) => {
     const req = http.get(`${t.root}/changes`, { headers: { accept: 'text/event-stream', ...headers } }, (res) => {
       const events: SseEvent[] = [];
       const comments: string[] = [];
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let end;
-        while ((end = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, end);
-          buf = buf.slice(end + 2);
-          const ev: SseEvent = {};
-          for (const line of block.split('\n')) {
-            if (line.startsWith(':')) comments.push(line.slice(1).trim());
-            else {
-              const i = line.indexOf(': ');
-              (ev as Record<string, string>)[line.slice(0, i)] = line.slice(i + 2);
-            }
+      eachBlock(res, (block) => {
+        const ev: SseEvent = {};
+        for (const line of block.split('\n')) {
+          if (line.startsWith(':')) comments.push(line.slice(1).trim());
+          else {
+            const i = line.indexOf(': ');
+            (ev as Record<string, string>)[line.slice(0, i)] = line.slice(i + 2);
           }
-          if (ev.data !== undefined) events.push(ev);
-          if (events.length >= n) {
-            req.destroy();
-            resolve({ events, comments, status: res.statusCode! });
-          }
+        }
+        if (ev.data !== undefined) events.push(ev);
+        if (events.length >= n) {
+          req.destroy();
+          resolve({ events, comments, status: res.statusCode! });
         }
       });
       res.on('end', () => resolve({ events, comments, status: res.statusCode! }));
@@ -110,22 +117,14 @@ S('many streams: every write reaches each of 60 followers once and in order (bat
     const headers: Record<string, string> = { accept: 'text/event-stream', ...(editor ? { authorization: auth } : {}), ...(lastEventId ? { 'last-event-id': lastEventId } : {}) };
     const req = http.get(`${t.root}/changes`, { headers }, (res) => {
       const got: string[] = [];
-      let buf = '';
       let finish!: () => void;
       const done = new Promise<void>((r) => (finish = r));
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let end;
-        while ((end = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, end);
-          buf = buf.slice(end + 2);
-          const id = /^id: (\d+)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (id === undefined || data === undefined) continue;
-          got.push(`${id}:${(JSON.parse(data) as Array<{ type: string }>).map((c) => c.type).join('+')}`);
-          if (got.length === 21) finish();
-        }
+      eachBlock(res, (block) => {
+        const id = /^id: (\d+)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (id === undefined || data === undefined) return;
+        got.push(`${id}:${(JSON.parse(data) as Array<{ type: string }>).map((c) => c.type).join('+')}`);
+        if (got.length === 21) finish();
       });
       resolve({ got, done, close: () => req.destroy(), editor });
     });
