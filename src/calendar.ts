@@ -3,7 +3,7 @@
 
 import fs from 'node:fs';
 import { Engine } from './engine/engine.ts';
-import type { Op } from './engine/records.ts';
+import type { Op, Write } from './engine/records.ts';
 import { resolveActor } from './api/wordpress/auth.ts';
 import { Collections, targetOf } from './api/collections.ts';
 import type { Core } from './api/context.ts';
@@ -19,11 +19,13 @@ import { ImportFileError, readImportRecords, type ImportFormat } from './io/read
 import { readCsvRecords, type CsvType } from './io/csv.ts';
 import { icalFeed, type FeedSite } from './io/ical.ts';
 import { readIcsRecords } from './io/ical-import.ts';
+import type { ImportSet } from './engine/engine-api.ts';
 import { createSite } from './api/representation/represent.ts';
 import { DEFAULT_CACHE_BYTES, Renderer } from './api/representation/render.ts';
 import type { Actor, AsArg, Page, Params, RestCall, RestResult, Resource, SiteConfig } from './api/wordpress/types.ts';
 import { UserRegistry } from './api/wordpress/users.ts';
 import { openStore, type Store } from './store/store.ts';
+import { ClusterNode, type ClusterOptions } from './cluster/node.ts';
 
 export interface CalendarOptions {
   /** store directory (snapshot + journal); omitted = memory only */
@@ -54,6 +56,9 @@ export interface CalendarOptions {
   /** deliver the change feed to the webhooks of DIR/webhooks.json (default true with a dir);
    *  an object tunes the retries (src/changes/webhooks.ts) */
   webhooks?: boolean | DispatchOptions;
+  /** run as one node of a replicated calendar on NATS JetStream (docs/cluster.md) instead of a
+   *  local store: the state comes from the cluster's snapshot and log; `dir` then holds users only */
+  cluster?: ClusterOptions;
 }
 
 type Item = Record<string, unknown>;
@@ -101,9 +106,14 @@ export class Calendar {
   readonly organizers: ResourceApi;
   readonly categories: ResourceApi;
   readonly tags: ResourceApi;
-  private readonly collections: Collections;
+  private collections!: Collections;
   /** the cache of rendered representations (its stats() say how full it is) */
-  readonly render: Renderer;
+  render!: Renderer;
+  /** the engine (replaced as a whole only when a cluster node rebuilds its state) */
+  engine: Engine;
+  /** this calendar's node of a cluster (docs/cluster.md) */
+  cluster: ClusterNode | undefined;
+  private seqWaiters: Array<{ seq: number; resolve: (reached: boolean) => void }> = [];
   private broken: Error | undefined;
   private closed = false;
   /** every acknowledged write as change records (src/changes/feed.ts) */
@@ -118,19 +128,17 @@ export class Calendar {
   private readonly acked = new Map<number, HeldChange[]>();
 
   constructor(
-    readonly engine: Engine,
+    engine: Engine,
     readonly site: SiteConfig,
     readonly users: UserRegistry,
     private readonly store: Store | undefined,
-    cacheBytes = DEFAULT_CACHE_BYTES,
+    private readonly cacheBytes = DEFAULT_CACHE_BYTES,
     feed?: ChangeFeed,
   ) {
-    const siteInfo = createSite(site);
-    this.render = new Renderer(siteInfo, engine, cacheBytes);
+    this.engine = engine;
+    this.wire(engine, createSite(site));
     this.feed = feed ?? new ChangeFeed(store?.seq ?? 0);
     this.memorySeq = this.feed.head;
-    const core: Core = { engine, site: siteInfo, render: this.render, users, commit: (ops, actor) => this.commit(ops, actor) };
-    this.collections = new Collections(core);
     this.events = new ResourceApi(this, 'events');
     this.venues = new ResourceApi(this, 'venues');
     this.organizers = new ResourceApi(this, 'organizers');
@@ -138,10 +146,70 @@ export class Calendar {
     this.tags = new ResourceApi(this, 'tags');
   }
 
-  /** One REST operation, transport-free; rejects with CalendarError. */
-  rest(call: RestCall): Promise<RestResult> {
-    if (this.closed) return Promise.reject(new CalendarError('calendar_closed', 503, 'The calendar is closed.'));
+  private wire(engine: Engine, siteInfo: Core['site']): void {
+    this.render = new Renderer(siteInfo, engine, this.cacheBytes);
+    const core: Core = { engine, site: siteInfo, render: this.render, users: this.users, commit: (ops, actor) => this.commit(ops, actor) };
+    this.collections = new Collections(core);
+  }
+
+  /** One REST operation, transport-free; rejects with CalendarError. In a cluster, a write that
+   *  reaches a follower runs on the writer, and resolves once this node has applied it. */
+  async rest(call: RestCall): Promise<RestResult> {
+    if (this.closed) throw new CalendarError('calendar_closed', 503, 'The calendar is closed.');
+    if (!this.cluster || call.action === 'list' || call.action === 'get') return this.collections.rest(call);
+    if (!this.cluster.isWriter) {
+      const { result, seq } = await this.cluster.forward(call);
+      await this.waitForSeq(seq);
+      return result;
+    }
+    return this.restHere(call);
+  }
+
+  /** A write run on this node (the writer), after any pause for a snapshot's capture. */
+  async restHere(call: RestCall): Promise<RestResult> {
+    while (this.cluster?.gate) await this.cluster.gate;
     return this.collections.rest(call);
+  }
+
+  /** The seq of the newest write this calendar reflects (acknowledged and applied). */
+  get seq(): number {
+    return this.feed.head;
+  }
+
+  /** Resolves true once this calendar reflects write `seq` (at once if it does), false after `ms`. */
+  waitForSeq(seq: number, ms = 5_000): Promise<boolean> {
+    if (seq <= this.feed.head) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = { seq, resolve };
+      this.seqWaiters.push(waiter);
+      setTimeout(() => {
+        const i = this.seqWaiters.indexOf(waiter);
+        if (i >= 0) this.seqWaiters.splice(i, 1);
+        resolve(seq <= this.feed.head);
+      }, ms).unref?.();
+    });
+  }
+
+  private seqReached(): void {
+    if (this.seqWaiters.length === 0) return;
+    const head = this.feed.head;
+    this.seqWaiters = this.seqWaiters.filter((w) => (w.seq <= head ? (w.resolve(true), false) : true));
+  }
+
+  /** Cluster: a write from the log that this node did not make. */
+  applyWrite(write: Write): void {
+    const held = write.seq > this.feed.head ? describeWrite(this.engine, write.ops, write.seq, write.time ?? '', write.author ?? 0) : [];
+    this.engine.apply(write.ops);
+    if (held.length > 0) this.feed.add(held, write.seq);
+    this.seqReached();
+  }
+
+  /** Cluster: the state was rebuilt from a snapshot at `seq`; serve from `engine` from now on. */
+  replaceEngine(engine: Engine, seq: number): void {
+    this.engine = engine;
+    this.wire(engine, this.collections.core.site);
+    this.feed.add([], seq);
+    engine.warmInBackground();
   }
 
   /** list/get as fresh objects (the embedding API's read path); throws CalendarError. */
@@ -155,9 +223,10 @@ export class Calendar {
     if (this.broken) throw fail('internal_error');
     const time = new Date().toISOString();
     const author = actor?.id ?? 0;
-    const seq = this.store ? this.store.seq + 1 : ++this.memorySeq;
+    const seq = this.cluster ? this.cluster.nextSeq() : this.store ? this.store.seq + 1 : ++this.memorySeq;
     const held = describeWrite(this.engine, ops, seq, time, author);
     this.engine.apply(ops);
+    if (this.cluster) return this.cluster.append(seq, ops, { time, author }).then(() => this.acknowledged(seq, held));
     if (!this.store) {
       this.acknowledged(seq, held);
       return Promise.resolve();
@@ -180,6 +249,7 @@ export class Calendar {
       this.acked.delete(next);
       this.feed.add(changes, next);
     }
+    this.seqReached();
   }
 
   /** In-process listeners: `fn` hears every change (every status), once its write is durable. A
@@ -221,8 +291,7 @@ export class Calendar {
   async import(data: ImportData, onProgress?: ImportProgress): Promise<ImportSummary> {
     const core = this.collections.core;
     const set = prepareImport(core, data, onProgress);
-    this.engine.bulkLoad(set);
-    if (this.store) await this.store.compact();
+    await this.bulkLoad(set);
     return {
       events: set.events.length, venues: set.venues.length, organizers: set.organizers.length,
       categories: set.terms.filter((t) => t.taxonomy === 'tribe_events_cat').length,
@@ -252,8 +321,7 @@ export class Calendar {
     }
     const set = builder.finish();
     opts.onProgress?.(total, total);
-    this.engine.bulkLoad(set);
-    if (this.store) await this.store.compact();
+    await this.bulkLoad(set);
     return builder.summary;
   }
 
@@ -328,10 +396,18 @@ export class Calendar {
         throw err;
       }
     }
-    const set = builder.finish();
+    await this.bulkLoad(builder.finish());
+    return builder.summary;
+  }
+
+  /** A validated import set into the engine, then made durable (a snapshot, or in a cluster a snapshot + marker). */
+  private async bulkLoad(set: ImportSet): Promise<void> {
+    if (this.cluster) {
+      this.feed.add([], await this.cluster.bulkLoad(() => this.engine.bulkLoad(set)));
+      return this.seqReached();
+    }
     this.engine.bulkLoad(set);
     if (this.store) await this.store.compact();
-    return builder.summary;
   }
 
   /**
@@ -361,6 +437,7 @@ export class Calendar {
   /** Compact the store: a new snapshot and an empty journal. No-op in memory. */
   async snapshot(): Promise<void> {
     if (this.store) await this.store.compact();
+    await this.cluster?.snapshot();
   }
 
   async close(): Promise<void> {
@@ -368,6 +445,7 @@ export class Calendar {
     this.closed = true;
     this.webhooks?.stop();
     this.changeLog?.stop();
+    await this.cluster?.close();
     await this.store?.close();
     this.users.close();
   }
@@ -391,6 +469,7 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   };
   const engine = new Engine();
   const users = opts.users ?? UserRegistry.open(opts.dir);
+  if (opts.cluster) return openClusterNode(opts.cluster, engine, site, users, cacheBytes, opts);
   let store: Store | undefined;
   // the changes of the writes replayed from the journal (those since the last snapshot)
   const replayed: Array<{ seq: number; held: HeldChange[] }> = [];
@@ -424,4 +503,30 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
     cal.webhooks = new WebhookDispatcher(opts.dir, feed, typeof opts.webhooks === 'object' ? opts.webhooks : {});
   }
   return cal;
+}
+
+/** A calendar as one node of a cluster: the newest snapshot from the object store, then the stream. */
+async function openClusterNode(
+  options: ClusterOptions, engine: Engine, site: SiteConfig, users: UserRegistry, cacheBytes: number, opts: CalendarOptions,
+): Promise<Calendar> {
+  const node = await ClusterNode.connect(options);
+  try {
+    const seq = await node.load(engine);
+    engine.warmInBackground();
+    const feed = new ChangeFeed(seq, { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs });
+    const cal = new Calendar(engine, site, users, undefined, cacheBytes, feed);
+    cal.cluster = node;
+    node.start({
+      get engine() {
+        return cal.engine;
+      },
+      applyWrite: (write) => cal.applyWrite(write),
+      replaceEngine: (e, at) => cal.replaceEngine(e, at),
+      rest: (call) => cal.restHere(call),
+    });
+    return cal;
+  } catch (err) {
+    await node.close();
+    throw err;
+  }
 }
