@@ -176,6 +176,11 @@ export class Calendar {
     return this.feed.head;
   }
 
+  /** In a cluster: this node's id and role, `ID; role=writer` or `ID; role=follower`. */
+  get nodeInfo(): string | undefined {
+    return this.cluster ? `${this.cluster.node}; role=${this.cluster.isWriter ? 'writer' : 'follower'}` : undefined;
+  }
+
   /** Resolves true once this calendar reflects write `seq` (at once if it does), false after `ms`. */
   waitForSeq(seq: number, ms = 5_000): Promise<boolean> {
     if (seq <= this.feed.head) return Promise.resolve(true);

@@ -21,6 +21,8 @@ export interface LeaseHolder {
 export interface LeaseEvents {
   acquired(): void;
   lost(reason: string): void;
+  /** another node is seen holding the lease (or none): writes sent to the one before may be lost */
+  holderChanged(holder: string | undefined): void;
 }
 
 export class Lease {
@@ -96,19 +98,26 @@ export class Lease {
     const entry = await this.kv.get(LEASE_KEY);
     const now = performance.now();
     const free = !entry || entry.operation !== 'PUT';
+    let holder: string | undefined;
     if (!free) {
       try {
-        this.holder = (JSON.parse(entry.string()) as LeaseHolder).node;
+        holder = (JSON.parse(entry.string()) as LeaseHolder).node;
       } catch {
-        this.holder = undefined;
+        holder = undefined;
       }
+    }
+    if (holder !== this.holder) {
+      this.holder = holder;
+      this.events.holderChanged(holder);
+    }
+    if (!free) {
       if (entry.revision !== this.seenRevision) {
         this.seenRevision = entry.revision;
         this.seenAt = now;
         return;
       }
       if (now - this.seenAt < this.ttlMs) return;
-    } else this.holder = undefined;
+    }
     const started = performance.now();
     try {
       this.revision = entry ? await this.kv.update(LEASE_KEY, this.value(), entry.revision) : await this.kv.create(LEASE_KEY, this.value());

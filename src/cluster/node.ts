@@ -82,6 +82,8 @@ export class ClusterNode {
   private messages: ConsumerMessages | undefined;
   private generation = 0;
   private writeSub: Subscription | undefined;
+  /** forwarded writes waiting for the writer's answer: called when the writer changes */
+  private readonly pendingForwards = new Set<() => void>();
   private inFlight = 0;
   private idle: Array<() => void> = [];
   private resyncing: Promise<void> | undefined;
@@ -104,7 +106,8 @@ export class ClusterNode {
     this.stream = `CAL_${opts.name}`;
     this.subject = `calendar.${opts.name}.log`;
     this.restSubject = `calendar.${opts.name}.write`;
-    this.warn = opts.warn ?? ((m) => console.warn(m));
+    const warn = opts.warn ?? ((m: string) => console.warn(m));
+    this.warn = process.env.CLUSTER_DEBUG ? (m) => warn(`${new Date().toISOString()} ${m}`) : warn;
   }
 
   /** Connects and makes sure the stream, the lease bucket and the snapshot store exist. */
@@ -139,10 +142,11 @@ export class ClusterNode {
 
   /** Loads the newest snapshot into `engine` (empty); returns its seq (0: none, start of the stream). */
   async load(engine: Engine): Promise<number> {
-    const seqs = await listSnapshots(this.os);
+    const until = Date.now() + (this.opts.connectTimeoutMs ?? 30_000);
+    const seqs = await retry(until, () => listSnapshots(this.os));
     const seq = seqs.length > 0 ? seqs[seqs.length - 1] : 0;
-    if (seq > 0) engine.loadSnapshotChunks(await readSnapshot(this.os, seq));
-    const info = await this.jsm.streams.info(this.stream);
+    if (seq > 0) engine.loadSnapshotChunks(await retry(until, () => readSnapshot(this.os, seq)));
+    const info = await retry(until, () => this.jsm.streams.info(this.stream));
     if (info.state.messages > 0 && info.state.first_seq > seq + 1) {
       throw new Error(`cluster: stream ${this.stream} starts at seq ${info.state.first_seq} but the newest snapshot is at ${seq}: writes ${seq + 1}..${info.state.first_seq - 1} are missing`);
     }
@@ -157,6 +161,9 @@ export class ClusterNode {
     this.lease = new Lease(this.kv, this.node, this.opts.leaseMs ?? 3_000, {
       acquired: () => void this.becomeWriter(),
       lost: (reason) => this.stepDown(reason),
+      holderChanged: () => {
+        for (const fn of this.pendingForwards) fn();
+      },
     }, () => this.opts.writer !== false && !this.resyncing && this.role !== 'stopped');
     this.follow();
     this.lease.start();
@@ -390,8 +397,13 @@ export class ClusterNode {
     const payload = JSON.stringify(call);
     for (;;) {
       let text: string;
+      let writerChanged!: () => void;
+      const changed = new Promise<never>((_resolve, reject) => (writerChanged = () => reject(new Error('writer changed'))));
+      this.pendingForwards.add(writerChanged);
       try {
-        text = (await this.nc.request(this.restSubject, payload, { timeout: Math.max(1_000, until - Date.now()) })).string();
+        const request = this.nc.request(this.restSubject, payload, { timeout: Math.max(1_000, until - Date.now()) });
+        request.catch(() => {});
+        text = (await Promise.race([request, changed])).string();
       } catch (err) {
         const noWriter = /no responders|503/i.test((err as Error).message) || (err as { code?: string }).code === '503';
         if (noWriter && Date.now() < until) {
@@ -399,7 +411,9 @@ export class ClusterNode {
           continue;
         }
         if (noWriter) throw new CalendarError('rest_cluster_no_writer', 503, 'No node of the cluster is the writer right now (an election is under way, or NATS lost its quorum). Retry.');
-        throw new CalendarError('rest_cluster_write_unknown', 503, 'The writer did not answer in time: the write may or may not have been made. Check before retrying.');
+        throw new CalendarError('rest_cluster_write_unknown', 503, 'The writer did not answer (it stopped, or another node took over): the write may or may not have been made. Check before retrying.');
+      } finally {
+        this.pendingForwards.delete(writerChanged);
       }
       const reply = JSON.parse(text) as Forwarded;
       if (reply.error?.code === 'rest_cluster_not_writer' && Date.now() < until) {

@@ -273,13 +273,14 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
       ...reply.headers,
     };
     if (cal.seq !== undefined) headers['X-Calendar-Seq'] = cal.seq;
+    if (cal.nodeInfo !== undefined) headers['X-Calendar-Node'] = cal.nodeInfo;
     const origin = req.headers.origin;
     if (origin !== undefined) {
       headers['Access-Control-Allow-Origin'] = origin;
       headers['Access-Control-Allow-Methods'] = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
       headers['Access-Control-Allow-Credentials'] = 'true';
       headers['Access-Control-Allow-Headers'] = 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type';
-      headers['Access-Control-Expose-Headers'] = 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, X-Calendar-Seq';
+      headers['Access-Control-Expose-Headers'] = 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, X-Calendar-Seq, X-Calendar-Node';
       headers.Vary = 'Origin';
     }
     if (close || listener.closing) headers.Connection = 'close';
