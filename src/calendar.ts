@@ -171,9 +171,10 @@ export class Calendar {
     return this.collections.rest(call);
   }
 
-  /** The seq of the newest write this calendar reflects (acknowledged and applied). */
+  /** The seq of the newest write this calendar reflects (acknowledged and applied; in a cluster
+   *  a node rebuilding its state goes back to its snapshot's seq until it has caught up). */
   get seq(): number {
-    return this.feed.head;
+    return this.cluster ? Math.min(this.feed.head, this.cluster.applied) : this.feed.head;
   }
 
   /** In a cluster: this node's id and role, `ID; role=writer` or `ID; role=follower`. */
@@ -183,29 +184,30 @@ export class Calendar {
 
   /** Resolves true once this calendar reflects write `seq` (at once if it does), false after `ms`. */
   waitForSeq(seq: number, ms = 5_000): Promise<boolean> {
-    if (seq <= this.feed.head) return Promise.resolve(true);
+    if (seq <= this.seq) return Promise.resolve(true);
     return new Promise((resolve) => {
       const waiter = { seq, resolve };
       this.seqWaiters.push(waiter);
       setTimeout(() => {
         const i = this.seqWaiters.indexOf(waiter);
         if (i >= 0) this.seqWaiters.splice(i, 1);
-        resolve(seq <= this.feed.head);
+        resolve(seq <= this.seq);
       }, ms).unref?.();
     });
   }
 
   private seqReached(): void {
     if (this.seqWaiters.length === 0) return;
-    const head = this.feed.head;
+    const head = this.seq;
     this.seqWaiters = this.seqWaiters.filter((w) => (w.seq <= head ? (w.resolve(true), false) : true));
   }
 
   /** Cluster: a write from the log that this node did not make. */
   applyWrite(write: Write): void {
-    const held = write.seq > this.feed.head ? describeWrite(this.engine, write.ops, write.seq, write.time ?? '', write.author ?? 0) : [];
+    const fresh = write.seq > this.feed.head; // (a node rebuilding its state applies some again)
+    const held = fresh ? describeWrite(this.engine, write.ops, write.seq, write.time ?? '', write.author ?? 0) : [];
     this.engine.apply(write.ops);
-    if (held.length > 0) this.feed.add(held, write.seq);
+    if (fresh) this.feed.add(held, write.seq);
     this.seqReached();
   }
 
@@ -215,6 +217,7 @@ export class Calendar {
     this.wire(engine, this.collections.core.site);
     this.feed.add([], seq);
     engine.warmInBackground();
+    this.seqReached();
   }
 
   /** list/get as fresh objects (the embedding API's read path); throws CalendarError. */

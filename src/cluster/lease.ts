@@ -21,8 +21,8 @@ export interface LeaseHolder {
 export interface LeaseEvents {
   acquired(): void;
   lost(reason: string): void;
-  /** another node is seen holding the lease (or none): writes sent to the one before may be lost */
-  holderChanged(holder: string | undefined): void;
+  /** the lease passed from one node to another: writes sent to the one before may be lost */
+  holderChanged(from: string, to: string | undefined): void;
 }
 
 export class Lease {
@@ -107,8 +107,10 @@ export class Lease {
       }
     }
     if (holder !== this.holder) {
+      const from = this.holder;
       this.holder = holder;
-      this.events.holderChanged(holder);
+      // (a node that released the lease still answers what it received: only a takeover counts)
+      if (from !== undefined && holder !== undefined) this.events.holderChanged(from, holder);
     }
     if (!free) {
       if (entry.revision !== this.seenRevision) {

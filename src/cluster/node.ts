@@ -213,11 +213,14 @@ export class ClusterNode {
       void this.resync(`the stream jumped from seq ${this.applied} to ${seq} (purged below this node: it was far behind)`);
       return false;
     }
-    if (this.role === 'writer') this.stepDown(`another node appended seq ${seq}`);
+    if (this.role === 'writer') {
+      this.stepDown(`another node appended seq ${seq}`);
+      void this.lease.release('another node appended');
+    }
     const entry = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as LogEntry;
     if (entry.load !== undefined) return true;
-    this.host.applyWrite({ seq, ops: entry.ops, time: entry.time, author: entry.author });
     this.applied = seq;
+    this.host.applyWrite({ seq, ops: entry.ops, time: entry.time, author: entry.author });
     this.stats.applied++;
     this.writesSinceSnapshot++;
     return false;
@@ -233,8 +236,8 @@ export class ClusterNode {
     if (generation !== this.generation) return;
     const engine = new Engine();
     engine.loadSnapshotChunks(chunks);
-    this.host.replaceEngine(engine, seq);
     this.applied = seq;
+    this.host.replaceEngine(engine, seq);
     this.snapshotSeq = Math.max(this.snapshotSeq, seq);
     this.writesSinceSnapshot = 0;
   }
