@@ -15,7 +15,7 @@ import type { Op, Write } from '../engine/records.ts';
 import { CalendarError } from '../api/wordpress/errors.ts';
 import type { RestCall, RestResult } from '../api/wordpress/types.ts';
 import { Lease } from './lease.ts';
-import { listSnapshots, putSnapshot, readSnapshot, snapshotName } from './snapshots.ts';
+import { listSnapshots, putSnapshot, readSnapshot, snapshotInfos, snapshotName } from './snapshots.ts';
 
 export interface ClusterOptions {
   /** NATS server URLs (nats://host:port), an array or comma-separated */
@@ -483,9 +483,13 @@ export class ClusterNode {
   }
 
   /** Where the stream stands (for status pages and tests). */
-  async streamState(): Promise<{ first: number; last: number; messages: number; bytes: number; snapshots: number[] }> {
+  async streamState(): Promise<{ first: number; last: number; messages: number; bytes: number; snapshots: number[]; snapshotBytes: number }> {
     const info = await this.jsm.streams.info(this.stream);
-    return { first: info.state.first_seq, last: info.state.last_seq, messages: info.state.messages, bytes: info.state.bytes, snapshots: await listSnapshots(this.os) };
+    const snaps = await snapshotInfos(this.os);
+    return {
+      first: info.state.first_seq, last: info.state.last_seq, messages: info.state.messages, bytes: info.state.bytes,
+      snapshots: snaps.map((s) => s.seq), snapshotBytes: snaps.length > 0 ? snaps[snaps.length - 1].bytes : 0,
+    };
   }
 
   async close(): Promise<void> {

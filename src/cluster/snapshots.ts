@@ -18,14 +18,19 @@ export function snapshotSeq(name: string): number | undefined {
   return Number.isSafeInteger(seq) ? seq : undefined;
 }
 
-/** The seqs of the complete snapshots in the store, oldest first. */
-export async function listSnapshots(os: ObjectStore): Promise<number[]> {
-  const out: number[] = [];
+/** The complete snapshots in the store (seq and size in bytes), oldest first. */
+export async function snapshotInfos(os: ObjectStore): Promise<Array<{ seq: number; bytes: number }>> {
+  const out: Array<{ seq: number; bytes: number }> = [];
   for (const info of await os.list()) {
     const seq = snapshotSeq(info.name);
-    if (seq !== undefined && !info.deleted) out.push(seq);
+    if (seq !== undefined && !info.deleted) out.push({ seq, bytes: info.size });
   }
-  return out.sort((a, b) => a - b);
+  return out.sort((a, b) => a.seq - b.seq);
+}
+
+/** The seqs of the complete snapshots in the store, oldest first. */
+export async function listSnapshots(os: ObjectStore): Promise<number[]> {
+  return (await snapshotInfos(os)).map((s) => s.seq);
 }
 
 /**
