@@ -200,7 +200,8 @@ async function benchCatchup(nats: NatsCluster, sizes: number[], tail: number): P
   console.log(`catch-up of a node started late (newest object-store snapshot + a tail of ${tail} writes in the stream):`);
   for (const events of sizes) {
     const name = `benchc${events}`;
-    const writer = await openCalendar({ users: UserRegistry.open(), cluster: { servers: nats.urls, name, node: 'w', warn: quiet, snapshotEvery: 0 } });
+    const writer = await openCalendar({ users: UserRegistry.open(), cluster: { servers: nats.urls, name, node: 'w', warn: quiet, snapshotEvery: 0, leaseMs: 120_000 } });
+    // (a long lease: the import's synchronous steps hold the event loop for seconds, docs/cluster.md)
     while (!writer.cluster!.isWriter) await new Promise((r) => setTimeout(r, 20));
     const t0 = performance.now();
     await writer.import(generateCalendar({ events, seed: 11, now: new Date() }));
