@@ -25,7 +25,7 @@ import { DEFAULT_CACHE_BYTES, Renderer } from './api/representation/render.ts';
 import type { Actor, AsArg, Page, Params, RestCall, RestResult, Resource, SiteConfig } from './api/wordpress/types.ts';
 import { UserRegistry } from './api/wordpress/users.ts';
 import { openStore, type Store } from './store/store.ts';
-import { ClusterNode, type ClusterOptions } from './cluster/node.ts';
+import type { ClusterNode, ClusterOptions } from './cluster/node.ts';
 
 export interface CalendarOptions {
   /** store directory (snapshot + journal); omitted = memory only */
@@ -517,6 +517,8 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
 async function openClusterNode(
   options: ClusterOptions, engine: Engine, site: SiteConfig, users: UserRegistry, cacheBytes: number, opts: CalendarOptions,
 ): Promise<Calendar> {
+  // loaded only for a cluster: a single process never loads the NATS client
+  const { ClusterNode } = await import('./cluster/node.ts');
   const node = await ClusterNode.connect(options);
   try {
     const seq = await node.load(engine);

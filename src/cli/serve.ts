@@ -251,8 +251,7 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
       log(`calendar-engine: cluster ${opts.cluster!.name}, node ${c.node}: started from ${c.snapshotSeq > 0 ? `the snapshot at seq ${c.snapshotSeq}` : 'the start of the stream'}, following the stream`);
     }
     cal.users.watch(undefined, (err) => log(`calendar-engine: users.json not reloaded: ${err.message}`));
-    const node = cal.cluster ? ` (cluster ${opts.cluster!.name}, node ${cal.cluster.node})` : '';
-    const banner = `calendar-engine listening on ${server.url}${opts.restPrefix}/tribe/events/v1${node}`;
+    const banner = `calendar-engine listening on ${server.url}${opts.restPrefix}/tribe/events/v1`;
     let closing: Promise<void> | undefined;
     const calendar = cal;
     return {
