@@ -57,7 +57,8 @@ export async function putSnapshot(os: ObjectStore, seq: number, chunks: Iterable
       controller.enqueue(buf);
     },
   });
-  await os.put({ name: snapshotName(seq), description: `calendar state after seq ${seq}` }, stream);
+  // 512 KiB chunks (the default is 128 KiB): a quarter of the messages, under NATS's 1 MiB max payload
+  await os.put({ name: snapshotName(seq), description: `calendar state after seq ${seq}`, options: { max_chunk_size: 512 * 1024 } }, stream);
   return bytes;
 }
 
@@ -66,20 +67,24 @@ export async function readSnapshot(os: ObjectStore, seq: number): Promise<unknow
   const result = await os.get(snapshotName(seq));
   if (!result) throw new Error(`cluster: snapshot ${snapshotName(seq)} is missing from the object store`);
   const chunks: unknown[] = [];
-  let rest: Buffer = Buffer.alloc(0);
+  // the start of a line whose end has not arrived (lines are up to megabytes: columnar chunks),
+  // kept as pieces and joined once when its newline comes
+  let partial: Buffer[] = [];
   const reader = result.data.getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    const buf = rest.length > 0 ? Buffer.concat([rest, value]) : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    const buf = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
     let pos = 0;
     for (let nl = buf.indexOf(10, pos); nl >= 0; nl = buf.indexOf(10, pos)) {
-      chunks.push(JSON.parse(buf.toString('latin1', pos, nl)));
+      const line = partial.length > 0 ? Buffer.concat([...partial, buf.subarray(pos, nl)]) : buf.subarray(pos, nl);
+      partial = [];
+      chunks.push(JSON.parse(line.toString('latin1')));
       pos = nl + 1;
     }
-    rest = Buffer.from(buf.subarray(pos));
+    if (pos < buf.length) partial.push(Buffer.from(buf.subarray(pos)));
   }
-  if (rest.length > 0) throw new Error(`cluster: snapshot ${snapshotName(seq)} ends inside a line`);
+  if (partial.length > 0) throw new Error(`cluster: snapshot ${snapshotName(seq)} ends inside a line`);
   const err = await result.error;
   if (err) throw new Error(`cluster: snapshot ${snapshotName(seq)} could not be read: ${err.message}`);
   return chunks;

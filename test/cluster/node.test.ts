@@ -45,16 +45,21 @@ async function writerOf(cals: Calendar[]): Promise<Calendar> {
   throw new Error('no writer');
 }
 
+/** two nodes of calendar `name`, once one of them is the writer */
+async function pair(name: string): Promise<{ a: Calendar; b: Calendar; w: Calendar; f: Calendar }> {
+  const a = await node(name, 'a');
+  const b = await node(name, 'b');
+  const w = await writerOf([a, b]);
+  return { a, b, w, f: w === a ? b : a };
+}
+
 const ev = (title: string, day = 1) => ({ title, start_date: `2027-02-${String(day).padStart(2, '0')} 10:00:00`, end_date: `2027-02-${String(day).padStart(2, '0')} 11:00:00` });
 
 const titles = async (cal: Calendar) => (await cal.events.list({ start_date: '2000-01-01', per_page: 50 })).items.map((e) => e.title as string).sort();
 
 test('a write through a follower runs on the writer; every node applies it', async () => {
   if (!nats) return;
-  const a = await node('basic', 'a');
-  const b = await node('basic', 'b');
-  const w = await writerOf([a, b]);
-  const f = w === a ? b : a;
+  const { w, f } = await pair('basic');
   const one = await w.events.create(ev('One'));
   const two = await f.events.create(ev('Two', 2)); // forwarded; resolves once f applied it
   assert.is(two.id, (one.id as number) + 1);
@@ -74,10 +79,7 @@ test('a write through a follower runs on the writer; every node applies it', asy
 
 test('read-your-writes on another node over HTTP: X-Calendar-Seq, X-Calendar-Min-Seq', async () => {
   if (!nats) return;
-  const a = await node('ryw', 'a');
-  const b = await node('ryw', 'b');
-  const w = await writerOf([a, b]);
-  const f = w === a ? b : a;
+  const { w, f } = await pair('ryw');
   const servers = await Promise.all([w, f].map((cal) => startServer(cal, { port: 0, log: quiet, minSeqWaitMs: 300 })));
   try {
     const [ws, fs] = servers;
@@ -107,9 +109,7 @@ test('read-your-writes on another node over HTTP: X-Calendar-Seq, X-Calendar-Min
 
 test('a stale append is rejected by JetStream; a writer whose append is rejected rebuilds from the log', async () => {
   if (!nats) return;
-  const a = await node('fence', 'a');
-  const b = await node('fence', 'b');
-  const w = await writerOf([a, b]);
+  const { a, b, w } = await pair('fence');
   await w.events.create(ev('Before'));
   const last = w.cluster!.applied;
   const nc = await connect({ servers: nats.urls.split(',') });
@@ -144,10 +144,7 @@ test('a stale append is rejected by JetStream; a writer whose append is rejected
 
 test('an import on the writer reaches every node; a follower refuses one', async () => {
   if (!nats) return;
-  const a = await node('imp', 'a');
-  const b = await node('imp', 'b');
-  const w = await writerOf([a, b]);
-  const f = w === a ? b : a;
+  const { w, f } = await pair('imp');
   await w.events.create(ev('Live'));
   const summary = await w.import({ events: [{ ...ev('Imported', 5), id: 500 }] } as never);
   assert.is(summary.events, 1);
