@@ -8,7 +8,7 @@
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
-import { Objm, type ObjectStore } from '@nats-io/obj';
+import { Objm, setSha256Backend, type ObjectStore } from '@nats-io/obj';
 import { randomBytes } from 'node:crypto';
 import { Engine } from '../engine/engine.ts';
 import type { Op, Write } from '../engine/records.ts';
@@ -82,6 +82,9 @@ export class ClusterNode {
   private messages: ConsumerMessages | undefined;
   private generation = 0;
   private writeSub: Subscription | undefined;
+  private watchdog: NodeJS.Timeout | undefined;
+  /** the stream's last seq, as last seen (every 2 s) */
+  streamLast = 0;
   /** forwarded writes waiting for the writer's answer: called when the writer changes */
   private readonly pendingForwards = new Set<() => void>();
   private inFlight = 0;
@@ -118,6 +121,8 @@ export class ClusterNode {
     const servers = typeof opts.servers === 'string' ? opts.servers.split(',').map((s) => s.trim()).filter(Boolean) : opts.servers;
     if (!Array.isArray(servers) || servers.length === 0) throw new CalendarError('invalid_option', 400, 'cluster.servers: expected one or more nats:// URLs');
     const replicas = opts.replicas ?? 3;
+    // the object store checks every snapshot's SHA-256: node:crypto, not the pure-JS default
+    setSha256Backend('native');
     const until = Date.now() + (opts.connectTimeoutMs ?? 30_000);
     const nc = await retry(until, () => connect({ servers, name: `calendar-${opts.name}`, maxReconnectAttempts: -1, reconnectTimeWait: 250 }));
     try {
@@ -166,6 +171,7 @@ export class ClusterNode {
       },
     }, () => this.opts.writer !== false && !this.resyncing && this.role !== 'stopped');
     this.follow();
+    this.watch();
     this.lease.start();
   }
 
@@ -224,6 +230,32 @@ export class ClusterNode {
     this.stats.applied++;
     this.writesSinceSnapshot++;
     return false;
+  }
+
+  /**
+   * Every 2 s: the stream's last seq. A node that stays behind it without applying anything for
+   * 3 s restarts its consumer (after a NATS outage a consumer may never resume by itself).
+   */
+  private watch(): void {
+    let stalledAt = -1;
+    let since = 0;
+    this.watchdog = setInterval(() => {
+      if (this.isStopped() || this.resyncing) return;
+      this.jsm.streams.info(this.stream).then((info) => {
+        this.streamLast = info.state.last_seq;
+        if (info.state.last_seq <= this.applied || this.applied !== stalledAt) {
+          stalledAt = this.applied;
+          since = performance.now();
+          return;
+        }
+        if (performance.now() - since < 3_000 || this.resyncing || this.isStopped()) return;
+        this.warn(`cluster ${this.opts.name}: node ${this.node} at seq ${this.applied} receives nothing while the stream is at ${info.state.last_seq}: following it again`);
+        this.messages?.stop();
+        this.follow();
+        since = performance.now();
+      }, () => {});
+    }, 2_000);
+    this.watchdog.unref?.();
   }
 
   private isStopped(): boolean {
@@ -364,7 +396,10 @@ export class ClusterNode {
           // a timeout may or may not have stored it: the same msg id again is deduplicated
           if (!rejected && attempt < 2 && this.isWriter) continue;
           void this.resync(`append of seq ${seq} failed: ${(err as Error).message}`);
-          throw new CalendarError('rest_cluster_write_failed', 503, 'The write was not stored: this node is no longer the writer or the log is unreachable. Retry.', { seq });
+          // rejected: certainly not in the log; anything else (a timeout while NATS lost its
+          // quorum...) may still be committed once the quorum is back
+          if (rejected) throw new CalendarError('rest_cluster_write_failed', 503, 'The write was not stored: this node is no longer the writer. Retry.', { seq });
+          throw new CalendarError('rest_cluster_write_unknown', 503, 'The log did not acknowledge the write in time (NATS unreachable or without quorum): it may or may not be made. Check before retrying.', { seq });
         }
       }
     } finally {
@@ -498,6 +533,7 @@ export class ClusterNode {
     await this.whenIdle();
     await this.lease?.stop();
     this.role = 'stopped';
+    clearInterval(this.watchdog);
     this.generation++;
     this.messages?.stop();
     await this.nc.drain().catch(() => {});

@@ -181,4 +181,35 @@ test('snapshots go to the object store, the stream is purged below the oldest ke
   assert.is((await titles(late)).length, 16);
 });
 
+test('NATS loses its quorum: reads go on, writes fail with 503 (not acknowledged), every node converges once it is back', async () => {
+  if (!nats) return;
+  const { a, b, w, f } = await pair('quorum');
+  await w.events.create(ev('Before'));
+  await f.waitForSeq(w.seq);
+  nats.kill(1);
+  nats.kill(2);
+  let during = false;
+  try {
+    await w.events.create(ev('During', 2));
+    during = true;
+  } catch (err) {
+    assert.is((err as CalendarError).status, 503);
+    assert.match((err as CalendarError).code, /^rest_cluster_write_(unknown|failed)$/);
+  }
+  assert.not.ok(during, 'no write is acknowledged without a quorum');
+  assert.equal(await titles(f), ['Before']); // reads go on from memory
+  await nats.start(1);
+  await nats.start(2);
+  let after: Record<string, unknown> | undefined;
+  for (const until = Date.now() + 30_000; !after && Date.now() < until;) {
+    after = await f.events.create(ev('After', 3)).catch(() => undefined);
+  }
+  assert.ok(after, 'writes resume once the quorum is back');
+  const writer = await writerOf([a, b]);
+  for (const cal of [a, b]) assert.ok(await cal.waitForSeq(writer.seq, 10_000), `node ${cal.cluster!.node} catches up`);
+  // 'During' was not acknowledged: it may or may not have been committed once the quorum came back
+  assert.equal(await titles(a), await titles(b));
+  assert.ok((await titles(a)).includes('After') && (await titles(a)).includes('Before'));
+});
+
 test.run();
