@@ -5,7 +5,7 @@
 // stored the append on a quorum. A deposed writer's late append is rejected by the server; a node
 // whose state ever differs from the log (an append of its own rejected, a gap) rebuilds from the
 // newest snapshot (snapshots.ts) plus the stream after it.
-import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { connect, type ConnectionOptions, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import { Objm, setSha256Backend, type ObjectStore } from '@nats-io/obj';
@@ -38,6 +38,8 @@ export interface ClusterOptions {
   connectTimeoutMs?: number;
   /** warnings (default console.warn) */
   warn?: (message: string) => void;
+  /** more options of the NATS connection (credentials: user/pass, token, authenticator; tls; ...) */
+  nats?: Partial<ConnectionOptions>;
 }
 
 /** What a node needs of its calendar. */
@@ -124,7 +126,7 @@ export class ClusterNode {
     // the object store checks every snapshot's SHA-256: node:crypto, not the pure-JS default
     setSha256Backend('native');
     const until = Date.now() + (opts.connectTimeoutMs ?? 30_000);
-    const nc = await retry(until, () => connect({ servers, name: `calendar-${opts.name}`, maxReconnectAttempts: -1, reconnectTimeWait: 250 }));
+    const nc = await retry(until, () => connect({ name: `calendar-${opts.name}`, maxReconnectAttempts: -1, reconnectTimeWait: 250, ...opts.nats, servers }));
     try {
       // JetStream answers only once its cluster has elected a meta leader
       const jsm = await retry(until, () => jetstreamManager(nc, { timeout: 2_000 }));
