@@ -128,7 +128,9 @@ export class Lease {
       throw err;
     }
     this.validUntil = started + this.ttlMs - this.margin();
+    const from = this.holder;
     this.holder = this.node;
+    if (from !== undefined && from !== this.node) this.events.holderChanged(from, this.node);
     this.events.acquired();
   }
 

@@ -14,6 +14,7 @@ import { Engine } from '../engine/engine.ts';
 import type { Op, Write } from '../engine/records.ts';
 import { CalendarError } from '../api/wordpress/errors.ts';
 import type { RestCall, RestResult } from '../api/wordpress/types.ts';
+import { Forwarder, answerForwarded, notWriter, sleep } from './forward.ts';
 import { Lease } from './lease.ts';
 import { listSnapshots, putSnapshot, readSnapshot, snapshotInfos, snapshotName } from './snapshots.ts';
 
@@ -53,12 +54,6 @@ export interface ReplicaHost {
   rest(call: RestCall): Promise<RestResult>;
 }
 
-interface Forwarded {
-  ok?: RestResult;
-  error?: { code: string; status: number; message: string; data?: Record<string, unknown> };
-  seq: number;
-}
-
 /** One message of the stream: a write's ops, or (`load`) "the state is now snapshot snap-<seq>" (an import) */
 interface LogEntry {
   ops: Op[];
@@ -87,8 +82,8 @@ export class ClusterNode {
   private watchdog: NodeJS.Timeout | undefined;
   /** the stream's last seq, as last seen (every 2 s) */
   streamLast = 0;
-  /** forwarded writes waiting for the writer's answer: called when the writer changes */
-  private readonly pendingForwards = new Set<() => void>();
+  /** writes reaching this node while another is the writer, sent there */
+  private readonly forwarder: Forwarder;
   private inFlight = 0;
   private idle: Array<() => void> = [];
   private resyncing: Promise<void> | undefined;
@@ -112,6 +107,7 @@ export class ClusterNode {
     this.subject = `calendar.${opts.name}.log`;
     this.restSubject = `calendar.${opts.name}.write`;
     const warn = opts.warn ?? ((m: string) => console.warn(m));
+    this.forwarder = new Forwarder(nc, this.restSubject);
     this.warn = process.env.CLUSTER_DEBUG ? (m) => warn(`${new Date().toISOString()} ${m}`) : warn;
   }
 
@@ -169,7 +165,7 @@ export class ClusterNode {
       acquired: () => void this.becomeWriter(),
       lost: (reason) => this.stepDown(reason),
       holderChanged: () => {
-        for (const fn of this.pendingForwards) fn();
+        this.forwarder.writerChanged();
       },
     }, () => this.opts.writer !== false && !this.resyncing && this.role !== 'stopped');
     this.follow();
@@ -358,7 +354,9 @@ export class ClusterNode {
       }
       this.role = 'writer';
       this.stats.electedAt = Date.now();
-      this.writeSub = this.nc.subscribe(this.restSubject, { callback: (_err, msg) => void this.serveForwarded(msg.data).then((reply) => msg.respond(reply)) });
+      this.writeSub = this.nc.subscribe(this.restSubject, { callback: (_err, msg) => {
+        void answerForwarded(msg.data, (call) => (this.isWriter ? this.host.rest(call) : Promise.reject(notWriter())), () => this.applied).then((reply) => msg.respond(reply));
+      } });
       this.warn(`cluster ${this.opts.name}: node ${this.node} is the writer from seq ${last + 1}`);
     } catch (err) {
       await this.lease.release(`could not take over: ${(err as Error).message}`);
@@ -413,56 +411,12 @@ export class ClusterNode {
     return this.inFlight === 0 ? Promise.resolve() : new Promise((resolve) => this.idle.push(resolve));
   }
 
-  private async serveForwarded(data: Uint8Array): Promise<string> {
-    let reply: Forwarded;
-    try {
-      const call = JSON.parse(Buffer.from(data).toString('utf8')) as RestCall;
-      if (!this.isWriter) throw notWriter();
-      const ok = await this.host.rest(call);
-      reply = { ok, seq: this.applied };
-    } catch (err) {
-      const e = err instanceof CalendarError ? err : new CalendarError('internal_error', 500, 'The writer failed the write.');
-      reply = { error: { code: e.code, status: e.status, message: e.message, data: e.data }, seq: this.applied };
-    }
-    return JSON.stringify(reply);
-  }
-
   /**
-   * A write that reached a follower, run on the writer over NATS request/reply. "No responders"
-   * (no writer right now: an election) is retried for up to `waitMs`; a request that reached the
-   * writer is never sent twice. Resolves with the result and the seq it reflects.
+   * A write that reached this node while another is the writer, run there over NATS
+   * request/reply (forward.ts). Resolves with the result and the seq it reflects.
    */
-  async forward(call: RestCall, waitMs = 10_000): Promise<{ result: RestResult; seq: number }> {
-    const until = Date.now() + waitMs;
-    const payload = JSON.stringify(call);
-    for (;;) {
-      let text: string;
-      let writerChanged!: () => void;
-      const changed = new Promise<never>((_resolve, reject) => (writerChanged = () => reject(new Error('writer changed'))));
-      this.pendingForwards.add(writerChanged);
-      try {
-        const request = this.nc.request(this.restSubject, payload, { timeout: Math.max(1_000, until - Date.now()) });
-        request.catch(() => {});
-        text = (await Promise.race([request, changed])).string();
-      } catch (err) {
-        const noWriter = /no responders|503/i.test((err as Error).message) || (err as { code?: string }).code === '503';
-        if (noWriter && Date.now() < until) {
-          await sleep(100);
-          continue;
-        }
-        if (noWriter) throw new CalendarError('rest_cluster_no_writer', 503, 'No node of the cluster is the writer right now (an election is under way, or NATS lost its quorum). Retry.');
-        throw new CalendarError('rest_cluster_write_unknown', 503, 'The writer did not answer (it stopped, or another node took over): the write may or may not have been made. Check before retrying.');
-      } finally {
-        this.pendingForwards.delete(writerChanged);
-      }
-      const reply = JSON.parse(text) as Forwarded;
-      if (reply.error?.code === 'rest_cluster_not_writer' && Date.now() < until) {
-        await sleep(100);
-        continue;
-      }
-      if (reply.error) throw new CalendarError(reply.error.code, reply.error.status, reply.error.message, reply.error.data);
-      return { result: reply.ok!, seq: reply.seq };
-    }
+  forward(call: RestCall): Promise<{ result: RestResult; seq: number }> {
+    return this.forwarder.forward(call);
   }
 
   // ---- snapshots ----------------------------------------------------------------------------
@@ -540,14 +494,6 @@ export class ClusterNode {
     this.messages?.stop();
     await this.nc.drain().catch(() => {});
   }
-}
-
-function notWriter(): CalendarError {
-  return new CalendarError('rest_cluster_not_writer', 503, 'This node is not the writer of the cluster. Retry.');
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 async function retry<T>(until: number, fn: () => Promise<T>): Promise<T> {
