@@ -41,7 +41,10 @@ async function runServer(dir: string, hookUrl: string | undefined, hooks: number
   cal.users.ensure('admin', 'administrator', PASSWORD);
   const srv = await startServer(cal, { port: 0, log: () => {} });
   process.send!({ url: srv.url });
+  const cpu0 = process.cpuUsage();
   process.on('message', async () => {
+    const c = process.cpuUsage(cpu0);
+    process.send!({ cpuMs: (c.user + c.system) / 1000 });
     await srv.close();
     await cal.close();
     process.exit(0);
@@ -82,9 +85,11 @@ async function runFollowers(url: string, n: number): Promise<void> {
     reqs.push(req);
   }
   if (n === 0) process.send!({ ready: true });
+  const cpu0 = process.cpuUsage();
   process.on('message', () => {
     for (const r of reqs) r.destroy();
-    process.send!({ arrivals: [...arrivals], events });
+    const c = process.cpuUsage(cpu0);
+    process.send!({ arrivals: [...arrivals], events, cpuMs: (c.user + c.system) / 1000 });
     setTimeout(() => process.exit(0), 50);
   });
 }
@@ -156,6 +161,7 @@ async function round(followers: number, seconds: number, writers: number, rate: 
   const fl = child(['--followers', url, String(followers)]);
   await message(fl, (m) => m.ready === true);
   const acks: Array<{ id: number; at: number }> = [];
+  const cpu0 = process.cpuUsage();
   const end = Date.now() + seconds * 1000;
   const start = Date.now();
   const interval = rate ? (1000 * writers) / rate : 0;
@@ -171,15 +177,18 @@ async function round(followers: number, seconds: number, writers: number, rate: 
     }
   }));
   const elapsed = (Date.now() - start) / 1000;
+  const writersCpu = process.cpuUsage(cpu0);
   await new Promise((r) => setTimeout(r, 300)); // the last events reach the followers
   fl.send('stop');
-  const { arrivals, events } = await message<{ arrivals: Array<[number, number]>; events: number }>(fl, (m) => Array.isArray(m.arrivals));
+  const { arrivals, events, cpuMs: followersCpuMs } = await message<{ arrivals: Array<[number, number]>; events: number; cpuMs: number }>(fl, (m) => Array.isArray(m.arrivals));
   let delivered = 0;
   if (receiver) {
     receiver.send('stop');
     delivered = (await message<{ changes: number }>(receiver, (m) => typeof m.changes === 'number')).changes;
   }
+  const serverCpu = message<{ cpuMs: number }>(server, (m) => typeof m.cpuMs === 'number');
   server.send('stop');
+  const { cpuMs: serverCpuMs } = await serverCpu;
   await new Promise((r) => server.once('exit', r));
   fs.rmSync(dir, { recursive: true, force: true });
   const arrived = new Map(arrivals);
@@ -188,7 +197,8 @@ async function round(followers: number, seconds: number, writers: number, rate: 
     const t = arrived.get(a.id);
     if (t !== undefined) lags.push(Math.max(0, t - a.at));
   }
-  return { writesPerSecond: acks.length / elapsed, lag: followers > 0 ? summarize(lags) : undefined, missed: followers > 0 ? acks.length - lags.length : 0, events, writes: acks.length, delivered };
+  const cpu = { server: serverCpuMs, followers: followersCpuMs, writers: (writersCpu.user + writersCpu.system) / 1000 };
+  return { cpu, elapsed, writesPerSecond: acks.length / elapsed, lag: followers > 0 ? summarize(lags) : undefined, missed: followers > 0 ? acks.length - lags.length : 0, events, writes: acks.length, delivered };
 }
 
 async function main(): Promise<void> {
@@ -198,17 +208,31 @@ async function main(): Promise<void> {
   const rate = Number(arg('rate', '1000'));
   const rows: Array<Record<string, string | number>> = [];
   let base = 0;
+  let baseCpu = 0;
+  // the server's own CPU per acknowledged write (what more cores or other machines for the
+  // clients would not change), and the cores each side used: on 2 shared cores the followers'
+  // and writers' processes take CPU the server would otherwise have
+  const cpuCols = (r: Awaited<ReturnType<typeof round>>) => {
+    const perWrite = (r.cpu.server * 1000) / r.writes;
+    if (baseCpu === 0) baseCpu = perWrite;
+    return {
+      'server µs/write': perWrite.toFixed(0), 'vs first ': `${((perWrite / baseCpu) * 100).toFixed(0)}%`,
+      'cores: server': (r.cpu.server / 1000 / r.elapsed).toFixed(2), 'clients': ((r.cpu.followers + r.cpu.writers) / 1000 / r.elapsed).toFixed(2),
+    };
+  };
   for (const n of counts) {
     const r = await round(n, seconds, writers, undefined);
     if (n === counts[0]) base = r.writesPerSecond;
     rows.push({
       followers: n, 'writes/s': Math.round(r.writesPerSecond), 'vs first': `${((r.writesPerSecond / base) * 100).toFixed(0)}%`,
+      ...cpuCols(r),
       'lag p50 ms': r.lag ? r.lag.median.toFixed(1) : '-', 'lag p99 ms': r.lag ? r.lag.p99.toFixed(1) : '-', missed: r.missed,
     });
   }
   const hooked = await round(0, seconds, writers, undefined, 10);
   rows.push({
     followers: '0 + 10 webhooks', 'writes/s': Math.round(hooked.writesPerSecond), 'vs first': `${((hooked.writesPerSecond / base) * 100).toFixed(0)}%`,
+    ...cpuCols(hooked),
     'lag p50 ms': '-', 'lag p99 ms': '-', missed: `${hooked.writes * 10 - hooked.delivered} not yet delivered at the end`,
   });
   console.log(`calendar-engine change feed: ${writers} writers (creating tags, fsynced store), ${seconds} s a round, node ${process.version}`);

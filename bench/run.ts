@@ -1,4 +1,5 @@
 // npm run bench [-- --events N --seed S --runs R --only a,b --no-sqlite --budget-ms B --min-runs M --warmup W --warmup-ms T --cache DIR --cache-mb M --writes W]
+// npm run bench -- --import [--events N --seed S --rounds R --dir DIR]   (the import benchmark: bench/import.ts)
 //
 // Generates a calendar, loads it into the engine and the baselines, checks that every
 // implementation returns the same total and page ids for every query of the mix, then times each
@@ -18,6 +19,7 @@ import os from 'node:os';
 import v8 from 'node:v8';
 import { parseArgs } from 'node:util';
 import { generateCalendar, type ImportData } from './generate.ts';
+import { runImportBench } from './import.ts';
 import { buildQueries, NOW, type BenchQuery } from './queries.ts';
 import { consume, geometricMean, heapUsedAfterGc, sink, timeCase, type Timing, type TimingOptions } from './stats.ts';
 import { ArraysBaseline } from './baselines/arrays.ts';
@@ -46,10 +48,20 @@ const { values: opt } = parseArgs({
     // the engine's representation cache budget (MiB) and the size of the write load
     'cache-mb': { type: 'string', default: '64' },
     writes: { type: 'string', default: '10000' },
+    // --import: the import benchmark instead (bench/import.ts): rounds, and where the file is kept
+    import: { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '3' },
+    dir: { type: 'string' },
   },
   allowPositionals: false,
 });
 const N = Number(opt.events), SEED = Number(opt.seed);
+if (opt.import) {
+  const rounds = Number(opt.rounds);
+  if (!(Number.isInteger(N) && N > 0 && Number.isInteger(SEED) && Number.isInteger(rounds) && rounds > 0)) throw new Error('--import expects --events, --seed and --rounds to be positive integers');
+  runImportBench({ events: N, seed: SEED, rounds, dir: opt.dir, log: (s = '') => process.stdout.write(s + '\n') });
+  process.exit(0);
+}
 const CACHE_BYTES = Number(opt['cache-mb']) * 1024 * 1024, WRITES = Number(opt.writes);
 if (!(CACHE_BYTES >= 0) || !Number.isInteger(WRITES) || WRITES < 0) throw new Error('--cache-mb and --writes expect numbers >= 0');
 const timing: TimingOptions = {

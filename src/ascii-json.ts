@@ -11,3 +11,18 @@ const escapeUnit = (c: string): string => '\\u' + c.charCodeAt(0).toString(16).p
 export function escapeNonAscii(json: string): string {
   return HAS_NON_ASCII.test(json) ? json.replace(NON_ASCII, escapeUnit) : json;
 }
+
+// eslint-disable-next-line no-control-regex
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\u0080-\uffff]/g;
+const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\t': '\\t', '\n': '\\n', '\f': '\\f', '\r': '\\r' };
+const escapeChar = (c: string): string => SHORT_ESCAPES[c] ?? escapeUnit(c);
+
+/**
+ * A string's JSON text without its quotes, ASCII only: what escapeNonAscii(JSON.stringify(s))
+ * holds between its quotes (the short escapes JSON.stringify uses, \u00XX for other control
+ * characters, every unit above 0x7f, lone surrogates included, as lowercase \uXXXX), found in one
+ * native scan instead of a stringify and a second pass.
+ */
+export function escapeJsonText(s: string): string {
+  return s.replace(NEEDS_ESCAPE, escapeChar);
+}

@@ -3,7 +3,9 @@
 
 import fs from 'node:fs';
 import { Engine } from './engine/engine.ts';
-import type { Op, Write } from './engine/records.ts';
+import type { EventRecord, Op, Write } from './engine/records.ts';
+import type { ImportSet } from './engine/engine-api.ts';
+import type { EventTable } from './engine/event-table.ts';
 import { resolveActor } from './api/wordpress/auth.ts';
 import { Collections, targetOf } from './api/collections.ts';
 import type { Core } from './api/context.ts';
@@ -19,7 +21,6 @@ import { ImportFileError, readImportRecords, type ImportFormat } from './io/read
 import { readCsvRecords, type CsvType } from './io/csv.ts';
 import { icalFeed, type FeedSite } from './io/ical.ts';
 import { readIcsRecords } from './io/ical-import.ts';
-import type { ImportSet } from './engine/engine-api.ts';
 import { createSite } from './api/representation/represent.ts';
 import { DEFAULT_CACHE_BYTES, Renderer } from './api/representation/render.ts';
 import type { Actor, AsArg, Page, Params, RestCall, RestResult, Resource, SiteConfig } from './api/wordpress/types.ts';
@@ -298,10 +299,11 @@ export class Calendar {
   /** Bulk-load the import shape (validated whole first; nothing is imported on error). */
   async import(data: ImportData, onProgress?: ImportProgress): Promise<ImportSummary> {
     const core = this.collections.core;
-    const set = prepareImport(core, data, onProgress);
-    await this.bulkLoad(set);
+    const { set, table } = prepareImport(core, data, onProgress);
+    const events = table.count;
+    await this.loadImport(set, table);
     return {
-      events: set.events.length, venues: set.venues.length, organizers: set.organizers.length,
+      events, venues: set.venues.length, organizers: set.organizers.length,
       categories: set.terms.filter((t) => t.taxonomy === 'tribe_events_cat').length,
       tags: set.terms.filter((t) => t.taxonomy === 'post_tag').length,
     };
@@ -311,10 +313,14 @@ export class Calendar {
    * Bulk-load an import file, read as a stream (any size): the import shape (.json) or JSON
    * Lines (.jsonl/.ndjson, one {"type": ...} object a line); `format` overrides the guess from
    * the name and first line. All or nothing, as import(); errors name the record and its line.
+   * Validated events go straight into a staging table (engine.stagingTable()), which joins the
+   * calendar at the end; a failure drops it. `alone`: nothing else uses the calendar meanwhile and
+   * the process ends after the import (the import command): no search index built after the
+   * load, the snapshot written without pausing for writers.
    */
-  async importFile(file: string, opts: { format?: ImportFormat; onProgress?: ImportProgress } = {}): Promise<ImportSummary> {
+  async importFile(file: string, opts: { format?: ImportFormat; onProgress?: ImportProgress; alone?: boolean } = {}): Promise<ImportSummary> {
     const core = this.collections.core;
-    const builder = new ImportBuilder(core);
+    let builder: ImportBuilder | undefined = new ImportBuilder(core);
     let total = 0;
     try {
       total = fs.statSync(file).size;
@@ -327,10 +333,31 @@ export class Calendar {
       const message = code === 'ENOENT' ? `${file}: no such file` : err instanceof ImportFileError ? err.message : `${file}: ${(err as Error).message}`;
       throw new CalendarError('rest_invalid_param', 400, `import: ${message}`);
     }
-    const set = builder.finish();
+    const { set, table } = builder.finish();
+    const summary = builder.summary;
+    builder = undefined; // what only validation needed (ids and slugs seen) goes before the snapshot is written
     opts.onProgress?.(total, total);
-    await this.bulkLoad(set);
-    return builder.summary;
+    await this.loadImport(set, table, opts);
+    return summary;
+  }
+
+  /** A validated import joins the calendar in one bulk load; a store-backed one then writes its
+   *  snapshot. `alone`: nothing else uses this calendar (the import command): its indexes are
+   *  left to the first read that needs them, no search index is built after the load, and the
+   *  snapshot does not pause for concurrent writers. */
+  private async loadImport(set: ImportSet, table: EventTable, opts: { alone?: boolean } = {}, updates: EventRecord[] = []): Promise<void> {
+    const load = () => {
+      this.engine.bulkLoad(set, table, { searchIndex: !opts.alone, deferIndexes: opts.alone });
+      // existing events a CSV import updates: after the load, which may bring what they link to
+      if (updates.length > 0) this.engine.apply(updates.map((rec) => ({ t: 'event', a: 'put', rec })));
+    };
+    // in a cluster: on the writer, writes paused, then a snapshot + a marker every node loads
+    if (this.cluster) {
+      this.feed.add([], await this.cluster.bulkLoad(load));
+      return this.seqReached();
+    }
+    load();
+    if (this.store) await this.store.compact({ alone: opts.alone });
   }
 
   /**
@@ -384,7 +411,7 @@ export class Calendar {
     return this.importRecords(file, async () => readIcsRecords(file, this.engine, this.site.timezone, horizon));
   }
 
-  private async importRecords(file: string, read: () => Promise<Array<{ kind: ImportKind; rec: Record<string, unknown>; row: number }>>): Promise<ImportSummary> {
+  private async importRecords(file: string, read: () => Promise<Array<{ kind: ImportKind; rec: Record<string, unknown>; row: number; update?: number }>>): Promise<ImportSummary> {
     const core = this.collections.core;
     let records;
     try {
@@ -398,24 +425,16 @@ export class Calendar {
     const index: Record<string, number> = {};
     for (const r of records) {
       try {
-        builder.add(r.kind, r.rec, { index: (index[r.kind] = (index[r.kind] ?? -1) + 1) });
+        if (r.update !== undefined) builder.add(r.kind, r.rec, { index: r.row }, r.update);
+        else builder.add(r.kind, r.rec, { index: (index[r.kind] = (index[r.kind] ?? -1) + 1) });
       } catch (err) {
         if (err instanceof CalendarError) throw new CalendarError(err.code, err.status, `import: ${file}: row ${r.row}: ${err.message.replace(/^import: \S+\[\d+\]( \(id \d+\))?: /, '')}`, err.data);
         throw err;
       }
     }
-    await this.bulkLoad(builder.finish());
+    const { set, table, updates } = builder.finish();
+    await this.loadImport(set, table, {}, updates);
     return builder.summary;
-  }
-
-  /** A validated import set into the engine, then made durable (a snapshot, or in a cluster a snapshot + marker). */
-  private async bulkLoad(set: ImportSet): Promise<void> {
-    if (this.cluster) {
-      this.feed.add([], await this.cluster.bulkLoad(() => this.engine.bulkLoad(set)));
-      return this.seqReached();
-    }
-    this.engine.bulkLoad(set);
-    if (this.store) await this.store.compact();
   }
 
   /**
@@ -477,7 +496,12 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   };
   const engine = new Engine();
   const users = opts.users ?? UserRegistry.open(opts.dir);
-  if (opts.cluster) return openClusterNode(opts.cluster, engine, site, users, cacheBytes, opts);
+  if (opts.cluster) {
+    // loaded only for a cluster: a single process never loads the NATS client
+    const { openNode } = await import('./cluster/open.ts');
+    const retain = { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs };
+    return openNode(opts.cluster, engine, (seq) => new Calendar(engine, site, users, undefined, cacheBytes, new ChangeFeed(seq, retain)));
+  }
   let store: Store | undefined;
   // the changes of the writes replayed from the journal (those since the last snapshot)
   const replayed: Array<{ seq: number; held: HeldChange[] }> = [];
@@ -511,32 +535,4 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
     cal.webhooks = new WebhookDispatcher(opts.dir, feed, typeof opts.webhooks === 'object' ? opts.webhooks : {});
   }
   return cal;
-}
-
-/** A calendar as one node of a cluster: the newest snapshot from the object store, then the stream. */
-async function openClusterNode(
-  options: ClusterOptions, engine: Engine, site: SiteConfig, users: UserRegistry, cacheBytes: number, opts: CalendarOptions,
-): Promise<Calendar> {
-  // loaded only for a cluster: a single process never loads the NATS client
-  const { ClusterNode } = await import('./cluster/node.ts');
-  const node = await ClusterNode.connect(options);
-  try {
-    const seq = await node.load(engine);
-    engine.warmInBackground();
-    const feed = new ChangeFeed(seq, { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs });
-    const cal = new Calendar(engine, site, users, undefined, cacheBytes, feed);
-    cal.cluster = node;
-    node.start({
-      get engine() {
-        return cal.engine;
-      },
-      applyWrite: (write) => cal.applyWrite(write),
-      replaceEngine: (e, at) => cal.replaceEngine(e, at),
-      rest: (call) => cal.restHere(call),
-    });
-    return cal;
-  } catch (err) {
-    await node.close();
-    throw err;
-  }
 }

@@ -41,7 +41,7 @@ export async function loadSqlite(): Promise<DatabaseCtor | string> {
   }
 }
 
-const SCHEMA = `
+export const SCHEMA = `
 CREATE TABLE events (
   id INTEGER PRIMARY KEY, status TEXT NOT NULL, date TEXT NOT NULL,
   start_local TEXT NOT NULL, end_local TEXT NOT NULL,
@@ -56,7 +56,7 @@ CREATE TABLE venues (id INTEGER PRIMARY KEY, lat REAL, lng REAL);
 CREATE VIRTUAL TABLE venue_points USING rtree(id, min_lat, max_lat, min_lng, max_lng);
 `;
 // created after the bulk insert (faster than maintaining them row by row)
-const INDEXES = `
+export const INDEXES = `
 CREATE INDEX events_start ON events (start_local, id);
 CREATE INDEX events_end ON events (end_local);
 CREATE INDEX events_status ON events (status);

@@ -10,108 +10,23 @@
 import type { ImportSet } from '../engine/engine-api.ts';
 import { naiveFromString, naiveToString } from '../engine/naive-time.ts';
 import {
-  POST_STATUSES, type AttachmentRecord, type EventRecord, type OrganizerRecord, type PostStatus, type TermRecord, type VenueRecord,
+  POST_STATUSES, type AttachmentRecord, type EventRecord, type OrganizerRecord, type PostKind, type PostStatus, type TermRecord, type VenueRecord,
 } from '../engine/records.ts';
+import { growInt32, IdMap } from '../engine/columns.ts';
+import type { EventTable, StagedEvent } from '../engine/event-table.ts';
 import type { Core } from './context.ts';
 import { parseCost } from './wordpress/cost.ts';
 import { epochToZoned, isValidTimezone, parseDateInput, zonedToEpoch } from './wordpress/dates.ts';
 import { CalendarError } from './wordpress/errors.ts';
-import { computeDates } from './events/write.ts';
+import { computeDatesMs } from './events/write.ts';
 import { IMAGE_EXTENSIONS } from './wordpress/images.ts';
 import { asId, asList, asNumber, asString, isTruthy } from './wordpress/params.ts';
 import { isValidUrl, sanitizeSlug } from './wordpress/text.ts';
 
-// ---- the import shape as producers write it (complete records); import() validates anything ----
-
-export interface ImportCategory { id: number; name: string; slug: string; description: string; parent: number }
-export interface ImportTag { id: number; name: string; slug: string; description: string }
-
-interface ImportPost {
-  id: number;
-  author: number;
-  status: string;
-  /** publication date, site-local 'Y-m-d H:i:s' (date_utc, modified, modified_utc optional) */
-  date: string;
-  slug: string;
-  description: string;
-  excerpt?: string;
-}
-
-export interface ImportVenue extends ImportPost {
-  venue: string;
-  address: string;
-  city: string;
-  country: string;
-  province: string;
-  state: string;
-  zip: string;
-  phone: string;
-  website: string;
-  show_map: boolean;
-  show_map_link: boolean;
-  /** both or neither; absent or null = no coordinates */
-  geo_lat?: number | null;
-  geo_lng?: number | null;
-}
-
-export interface ImportOrganizer extends ImportPost {
-  organizer: string;
-  phone: string;
-  email: string;
-  website: string;
-}
-
-export interface ImportEvent extends ImportPost {
-  title: string;
-  excerpt: string;
-  timezone: string;
-  all_day: boolean;
-  /** local wall clock in the event's zone, 'Y-m-d H:i:s' */
-  start_date: string;
-  end_date: string;
-  cost: string;
-  website: string;
-  show_map: boolean;
-  show_map_link: boolean;
-  hide_from_listings: boolean;
-  sticky: boolean;
-  featured: boolean;
-  ticketed: boolean;
-  categories: number[];
-  tags: number[];
-  /** venue post id, 0 = none */
-  venue: number;
-  organizer: number[];
-  post_parent?: number;
-}
-
-/** A whole calendar in the import shape (CONTRACT.md, "The store"). */
-export interface ImportCalendar {
-  categories: ImportCategory[];
-  tags: ImportTag[];
-  venues: ImportVenue[];
-  organizers: ImportOrganizer[];
-  events: ImportEvent[];
-}
-
-/** What import() accepts: the import shape, each record still unvalidated. */
-export interface ImportData {
-  categories?: unknown[];
-  tags?: unknown[];
-  venues?: unknown[];
-  organizers?: unknown[];
-  events?: unknown[];
-}
-
-export interface ImportSummary {
-  events: number;
-  venues: number;
-  organizers: number;
-  categories: number;
-  tags: number;
-}
-
-export type ImportProgress = (done: number, total: number) => void;
+export type {
+  ImportCalendar, ImportCategory, ImportData, ImportEvent, ImportOrganizer, ImportProgress, ImportSummary, ImportTag, ImportVenue,
+} from './import-shape.ts';
+import type { ImportData, ImportProgress, ImportSummary } from './import-shape.ts';
 
 class RecordError extends Error {}
 
@@ -139,24 +54,35 @@ function flag(r: Rec, name: string, fallback: boolean): boolean {
 
 /** Builds engine records out of the import shape; `fail` carries the resource, index and id. */
 class Importer {
+  /** everything but events, which go straight into `table` (a staging table of the engine) */
   readonly set: ImportSet = { events: [], venues: [], organizers: [], terms: [], attachments: [] };
-  private readonly postIds = new Set<number>();
+  readonly table: EventTable;
+  /** kinds of the post ids this import brings (venues, organizers, events, attachments) */
+  readonly kinds = new IdMap<PostKind>();
   private readonly termIds = new Map<number, TermRecord>();
   private readonly slugs = new Map<string, Set<string>>();
   private readonly zoneOk = new Map<string, boolean>();
   private readonly attachmentsByUrl = new Map<string, AttachmentRecord>();
   private readonly stamps: { local: string; utc: string };
+  /** the stamps as naive ms, whole seconds */
+  private readonly stampsMs: { local: number; utc: number };
+  /** the dates of the event being read, as naive ms (STAGED_DATES order) */
+  private readonly dates = new Float64Array(8);
+  private readonly siteZone: string;
 
   constructor(readonly core: Core) {
+    this.table = core.engine.stagingTable();
     const now = core.site.config.now().getTime();
-    this.stamps = { local: naiveToString(epochToZoned(now, core.site.config.timezone)), utc: naiveToString(Math.floor(now / 1000) * 1000) };
+    this.siteZone = core.site.config.timezone;
+    this.stamps = { local: naiveToString(epochToZoned(now, this.siteZone)), utc: naiveToString(Math.floor(now / 1000) * 1000) };
+    this.stampsMs = { local: naiveFromString(this.stamps.local), utc: naiveFromString(this.stamps.utc) };
   }
 
-  postId(r: Rec): number {
+  postId(r: Rec, kind: PostKind): number {
     const id = r.id === undefined ? this.core.engine.allocPostId() : asId(r.id);
     if (id === undefined || id === 0) bad('id must be a positive integer');
-    if (this.postIds.has(id) || this.core.engine.postKind(id) !== undefined) bad(`id ${id} is already used by another post`);
-    this.postIds.add(id);
+    if (this.kinds.has(id) || this.core.engine.postKind(id) !== undefined) bad(`id ${id} is already used by another post`);
+    this.kinds.set(id, kind);
     return id;
   }
 
@@ -164,6 +90,11 @@ class Importer {
     let set = this.slugs.get(kind);
     if (!set) this.slugs.set(kind, (set = new Set()));
     const base = wanted || String(id);
+    // the usual case in one hash operation: a slug new to the import and to the calendar
+    const size = set.size;
+    set.add(base);
+    if (set.size > size && !exists(base)) return base;
+    if (set.size > size) set.delete(base);
     let slug = base;
     for (let n = 2; set.has(slug) || exists(slug); n++) slug = `${base}-${n}`;
     set.add(slug);
@@ -189,38 +120,30 @@ class Importer {
     return n ?? bad(`${name} is not a valid date`);
   }
 
-  /** date/date_utc/modified/modified_utc stamps; missing ones derived from the others or now. */
-  stampsOf(r: Rec): { date: string; dateUtc: string; modified: string; modifiedUtc: string } {
-    const out = { date: '', dateUtc: '', modified: '', modifiedUtc: '' };
-    this.stampPair(r, 'date', 'date_utc', out, false);
+  /** date/date_utc/modified/modified_utc stamps as naive ms into this.dates[4..7]; missing ones
+   *  derived from the others or now. */
+  stampsOf(r: Rec): void {
+    const d = this.dates;
+    this.stampPair(r, 'date', 'date_utc', 4);
     if (r.modified === undefined && r.modified_utc === undefined) {
-      out.modified = out.date;
-      out.modifiedUtc = out.dateUtc;
-    } else this.stampPair(r, 'modified', 'modified_utc', out, true);
-    return out;
+      d[6] = d[4];
+      d[7] = d[5];
+    } else this.stampPair(r, 'modified', 'modified_utc', 6);
   }
 
-  /** One local/UTC stamp pair into out.date/dateUtc (or out.modified/modifiedUtc). */
-  private stampPair(r: Rec, localName: string, utcName: string, out: { date: string; dateUtc: string; modified: string; modifiedUtc: string }, modified: boolean): void {
-    const tz = this.core.site.config.timezone;
+  /** One local/UTC stamp pair into this.dates[at], [at + 1]. */
+  private stampPair(r: Rec, localName: string, utcName: string, at: number): void {
+    const tz = this.siteZone, d = this.dates;
     const local = this.date(r, localName, tz), utc = this.date(r, utcName, 'UTC');
-    let a: string, b: string;
     if (local !== undefined) {
-      a = naiveToString(local);
-      b = naiveToString(utc ?? zonedToEpoch(local, tz));
+      d[at] = local;
+      d[at + 1] = utc ?? zonedToEpoch(local, tz);
     } else if (utc !== undefined) {
-      a = naiveToString(epochToZoned(utc, tz));
-      b = naiveToString(utc);
+      d[at] = epochToZoned(utc, tz);
+      d[at + 1] = utc;
     } else {
-      a = this.stamps.local;
-      b = this.stamps.utc;
-    }
-    if (modified) {
-      out.modified = a;
-      out.modifiedUtc = b;
-    } else {
-      out.date = a;
-      out.dateUtc = b;
+      d[at] = this.stampsMs.local;
+      d[at + 1] = this.stampsMs.utc;
     }
   }
 
@@ -246,24 +169,31 @@ class Importer {
     const rec: AttachmentRecord = {
       id: this.core.engine.allocPostId(), authorId: 0, url, extension: ext, date: this.stamps.local, dateUtc: this.stamps.utc,
     };
-    this.postIds.add(rec.id);
+    this.kinds.set(rec.id, 'attachment');
     this.attachmentsByUrl.set(url, rec);
     this.set.attachments.push(rec);
     return rec.id;
   }
 
-  postBase(r: Rec, kind: string, titleName: string, exists: (s: string) => boolean) {
-    const id = this.postId(r);
+  postBase(r: Rec, kind: 'venue' | 'organizer' | 'event', titleName: string, exists: (s: string) => boolean) {
+    const id = this.postId(r, kind);
     const title = req(r, titleName);
     const status = this.status(r);
     const wanted = r.slug === undefined || r.slug === '' ? (status === 'draft' || status === 'pending' ? '' : sanitizeSlug(title)) : sanitizeSlug(str(r, 'slug'));
+    this.stampsOf(r);
     return {
-      id, authorId: asId(r.author ?? 0) ?? bad('author must be a user id'), status, ...this.stampsOf(r),
+      id, authorId: asId(r.author ?? 0) ?? bad('author must be a user id'), status,
       title, description: str(r, 'description'), excerpt: str(r, 'excerpt'),
       slug: wanted === '' && r.slug === undefined ? '' : this.uniqueSlug(kind, wanted, id, exists),
       imageId: this.image(r),
       lineage: Array.isArray(r.global_id_lineage) ? (r.global_id_lineage as unknown[]).slice(1).map(String) : undefined,
     };
+  }
+
+  /** The stamps postBase read, as the strings a venue or organizer record keeps. */
+  private stampStrings(): { date: string; dateUtc: string; modified: string; modifiedUtc: string } {
+    const d = this.dates;
+    return { date: naiveToString(d[4]), dateUtc: naiveToString(d[5]), modified: naiveToString(d[6]), modifiedUtc: naiveToString(d[7]) };
   }
 
   term(r: Rec, taxonomy: 'tribe_events_cat' | 'post_tag'): void {
@@ -294,7 +224,7 @@ class Importer {
     if (lat !== null && (lat < -90 || lat > 90)) bad('geo_lat must be within [-90, 90]');
     if (lng !== null && (lng < -180 || lng > 180)) bad('geo_lng must be within [-180, 180]');
     const v: VenueRecord = {
-      ...base, address: str(r, 'address'), city: str(r, 'city'), country: str(r, 'country'), province: str(r, 'province'),
+      ...base, ...this.stampStrings(), address: str(r, 'address'), city: str(r, 'city'), country: str(r, 'country'), province: str(r, 'province'),
       state: str(r, 'state'), zip: str(r, 'zip'), phone: str(r, 'phone'), stateprovince: '', website: str(r, 'website'),
       showMap: flag(r, 'show_map', true), showMapLink: flag(r, 'show_map_link', true), geoLat: lat, geoLng: lng,
     };
@@ -307,7 +237,7 @@ class Importer {
 
   organizer(r: Rec): void {
     const base = this.postBase(r, 'organizer', 'organizer', (s) => this.core.engine.organizerBySlug(s) !== undefined);
-    const o: OrganizerRecord = { ...base, phone: str(r, 'phone'), email: str(r, 'email'), website: str(r, 'website') };
+    const o: OrganizerRecord = { ...base, ...this.stampStrings(), phone: str(r, 'phone'), email: str(r, 'email'), website: str(r, 'website') };
     if (o.website !== '' && !isValidUrl(o.website)) bad('website must be a URL');
     this.set.organizers.push(o);
   }
@@ -327,15 +257,14 @@ class Importer {
     return ids;
   }
 
-  /** kinds of the post ids this import brings (venues, organizers, events), set before events */
-  kinds = new Map<number, string>();
-  private readonly eventSlugTaken = (s: string): boolean => this.core.engine.eventRowBySlug(s) !== -1;
+  // (a calendar without events has no slugs: its slug lookup is not built for nothing)
+  private readonly eventSlugTaken = (s: string): boolean => this.core.engine.eventRowCount > 0 && this.core.engine.eventRowBySlug(s) !== -1;
   private readonly isVenue = (id: number): boolean => this.isKind(id, 'venue');
   private readonly isOrganizer = (id: number): boolean => this.isKind(id, 'organizer');
   private readonly isCategory = (id: number): boolean => this.isTerm(id, 'tribe_events_cat');
   private readonly isTag = (id: number): boolean => this.isTerm(id, 'post_tag');
 
-  private isKind(id: number, kind: string): boolean {
+  private isKind(id: number, kind: PostKind): boolean {
     return id === 0 || this.kinds.get(id) === kind || this.core.engine.postKind(id) === kind;
   }
 
@@ -345,21 +274,48 @@ class Importer {
 
   event(r: Rec): void {
     const base = this.postBase(r, 'event', 'title', this.eventSlugTaken);
+    this.table.appendStaged(this.eventFields(r, base, 0), this.dates);
+  }
+
+  /** updates of existing events (CSV rows matching them), applied after the bulk load */
+  readonly updates: EventRecord[] = [];
+
+  /**
+   * `r` as the new version of existing event `id` (The Events Calendar's CSV importer updates the
+   * event a row matches): validated as a new event is; the event keeps its id, slug, author,
+   * publication date, parent and image (unless the row has one); modified now.
+   */
+  eventUpdate(r: Rec, id: number): void {
+    const row = this.core.engine.eventRow(id);
+    if (row < 0 || this.kinds.has(id)) bad(`event ${id} cannot be updated twice by one import`);
+    this.kinds.set(id, 'event');
+    const old = this.core.engine.eventRecord(row);
+    const base = {
+      id, authorId: old.authorId, status: this.status(r), title: req(r, 'title'), description: str(r, 'description'), excerpt: str(r, 'excerpt'),
+      slug: old.slug, imageId: r.image === undefined ? old.imageId : this.image(r), lineage: old.lineage,
+    };
+    const e = this.eventFields(r, base, old.parentId), d = this.dates;
+    this.updates.push({
+      ...e, startLocal: naiveToString(d[0]), endLocal: naiveToString(d[1]), startUtc: naiveToString(d[2]), endUtc: naiveToString(d[3]),
+      date: old.date, dateUtc: old.dateUtc, modified: this.stamps.local, modifiedUtc: this.stamps.utc,
+    });
+  }
+
+  /** An event's fields from `r` and `base` (what postBase read); its dates into this.dates[0..3]. */
+  private eventFields(r: Rec, base: Omit<StagedEvent, 'timezone' | 'timezoneAbbr' | 'allDay' | 'costs' | 'currencySymbol' | 'currencyPosition' | 'currencyCode' | 'website' | 'showMap' | 'showMapLink' | 'hideFromListings' | 'sticky' | 'featured' | 'ticketed' | 'venueIds' | 'organizerIds' | 'categoryIds' | 'tagIds' | 'parentId'>, parentId: number): StagedEvent {
     const tz = this.zone(str(r, 'timezone').trim());
     const allDay = flag(r, 'all_day', false);
     const start = this.date(r, 'start_date', tz) ?? bad('start_date is required');
     const end = this.date(r, 'end_date', tz) ?? bad('end_date is required');
-    const cost = r.cost === undefined || r.cost === null ? NO_COST : parseCost(r.cost);
+    const cost = r.cost === undefined || r.cost === null ? NO_COST : this.cost(r.cost);
     const website = r.website === undefined || r.website === null ? null : str(r, 'website');
     if (website && !isValidUrl(website)) bad('website must be a URL');
-    const parent = asId(r.post_parent ?? r.parent ?? 0) ?? bad('post_parent must be an event id');
-    const dates = computeDates(tz, start, end, allDay);
-    const e: EventRecord = {
-      id: base.id, authorId: base.authorId, status: base.status, date: base.date, dateUtc: base.dateUtc,
-      modified: base.modified, modifiedUtc: base.modifiedUtc, title: base.title, description: base.description,
+    const parent = asId(r.post_parent ?? r.parent ?? parentId) ?? bad('post_parent must be an event id');
+    const abbr = computeDatesMs(tz, start, end, allDay, this.dates);
+    return {
+      id: base.id, authorId: base.authorId, status: base.status, title: base.title, description: base.description,
       excerpt: base.excerpt, slug: base.slug, imageId: base.imageId, lineage: base.lineage,
-      timezone: tz, timezoneAbbr: dates.timezoneAbbr, allDay,
-      startLocal: dates.startLocal, endLocal: dates.endLocal, startUtc: dates.startUtc, endUtc: dates.endUtc,
+      timezone: tz, timezoneAbbr: abbr, allDay,
       costs: cost === NO_COST ? [] : cost.costs,
       currencySymbol: r.currency_symbol === undefined ? cost.currencySymbol : str(r, 'currency_symbol'),
       currencyPosition: r.currency_position === undefined ? cost.currencyPosition : str(r, 'currency_position'),
@@ -371,19 +327,44 @@ class Importer {
       categoryIds: this.linkIds(r, 'categories'), tagIds: this.linkIds(r, 'tags'),
       parentId: parent,
     };
-    this.set.events.push(e);
   }
 
-  /** What an event links to exists and is of the right kind (checked once every record is in,
-   *  so records may come in any order); the message of the first problem, or undefined. */
-  eventLinksProblem(e: EventRecord): string | undefined {
-    const check = (name: string, ids: number[], ok: (id: number) => boolean): string | undefined => {
-      for (const id of ids) if (!ok(id)) return `${name} ${id} does not exist`;
-      return undefined;
-    };
-    if (e.parentId !== 0 && !this.isKind(e.parentId, 'event')) return `post_parent ${e.parentId} is not an event`;
-    return check('venue', e.venueIds, this.isVenue) ?? check('organizer', e.organizerIds, this.isOrganizer)
-      ?? check('categories', e.categoryIds, this.isCategory) ?? check('tags', e.tagIds, this.isTag);
+  /** parseCost, memoised by text: a calendar has few distinct cost texts (the result is shared, never changed) */
+  private cost(v: unknown): ReturnType<typeof parseCost> {
+    if (typeof v !== 'string') return parseCost(v);
+    let c = this.costs.get(v);
+    if (c === undefined) {
+      c = parseCost(v);
+      // the shared list the table keeps for these costs: rows with this text then add it as is
+      c = { ...c, costs: this.table.costLists.intern(c.costs) as string[] };
+      if (this.costs.size < 10_000) this.costs.set(v, c);
+    }
+    return c;
+  }
+
+  private readonly costs = new Map<string, ReturnType<typeof parseCost>>();
+
+  /** What the staged event at `row` links to exists and is of the right kind (checked once
+   *  every record is in, so records may come in any order); the first problem, or undefined.
+   *  Link lists are shared by content in the table: each distinct list is checked once. */
+  eventLinksProblem(row: number): string | undefined {
+    const t = this.table;
+    return this.linksProblem(t.parentIds[row], t.venueList(row), t.organizerIds[row], t.categoryIds[row], t.tagIds[row]);
+  }
+
+  linksProblem(parent: number, venues: readonly number[], organizers: readonly number[], categories: readonly number[], tags: readonly number[]): string | undefined {
+    if (parent !== 0 && !this.isKind(parent, 'event')) return `post_parent ${parent} is not an event`;
+    return this.listProblem('venue', venues, this.isVenue) ?? this.listProblem('organizer', organizers, this.isOrganizer)
+      ?? this.listProblem('categories', categories, this.isCategory) ?? this.listProblem('tags', tags, this.isTag);
+  }
+
+  private readonly listsOk = new WeakSet<readonly number[]>();
+
+  private listProblem(name: string, ids: readonly number[], ok: (id: number) => boolean): string | undefined {
+    if (ids.length === 0 || this.listsOk.has(ids)) return undefined;
+    for (const id of ids) if (!ok(id)) return `${name} ${id} does not exist`;
+    if (ids.length > 1 || name !== 'venue') this.listsOk.add(ids); // a single venue's list is made per call
+    return undefined;
   }
 }
 
@@ -413,32 +394,46 @@ function recordError(kind: ImportKind, place: RecordPlace, id: unknown, message:
  */
 export class ImportBuilder {
   private readonly im: Importer;
-  private readonly places: RecordPlace[] = [];
+  /** the line each staged event starts on (0: none), by row */
+  private lines = new Int32Array(1024);
   private readonly counts: Record<ImportKind, number> = { categories: 0, tags: 0, venues: 0, organizers: 0, events: 0 };
 
   constructor(core: Core) {
     this.im = new Importer(core);
   }
 
-  /** Records added so far, per list. */
+  /** where each update came from, for the cross-record checks' errors */
+  private readonly updatePlaces: RecordPlace[] = [];
+
+  /** Records added so far, per list (and existing events updated, when any). */
   get summary(): ImportSummary {
-    return { ...this.counts };
+    const updated = this.im.updates.length;
+    return updated > 0 ? { ...this.counts, updated } : { ...this.counts };
   }
 
-  add(kind: ImportKind, r: unknown, place: RecordPlace = { index: this.counts[kind] }): void {
+  /** `updateOf`: the event is a new version of this existing event (see Importer.eventUpdate). */
+  add(kind: ImportKind, r: unknown, place: RecordPlace = { index: this.counts[kind] }, updateOf?: number): void {
     const im = this.im;
     try {
       if (typeof r !== 'object' || r === null || Array.isArray(r)) bad('must be an object');
       const rec = r as Rec;
+      if (updateOf !== undefined) {
+        if (kind !== 'events') throw new Error(`import: expected an event to update, got ${kind}`);
+        im.eventUpdate(rec, updateOf);
+        this.updatePlaces.push(place);
+        return;
+      }
       switch (kind) {
         case 'categories': im.term(rec, 'tribe_events_cat'); break;
         case 'tags': im.term(rec, 'post_tag'); break;
-        case 'venues': im.venue(rec); im.kinds.set(im.set.venues[im.set.venues.length - 1].id, 'venue'); break;
-        case 'organizers': im.organizer(rec); im.kinds.set(im.set.organizers[im.set.organizers.length - 1].id, 'organizer'); break;
+        case 'venues': im.venue(rec); break;
+        case 'organizers': im.organizer(rec); break;
         case 'events': {
+          const row = im.table.count;
+          if (row !== place.index) throw new Error(`import: expected events in index order, got events[${place.index}] as row ${row}`);
           im.event(rec);
-          im.kinds.set(im.set.events[im.set.events.length - 1].id, 'event');
-          this.places.push(place);
+          if (row >= this.lines.length) this.lines = growInt32(this.lines, row + 1);
+          this.lines[row] = place.line ?? 0;
           break;
         }
       }
@@ -449,25 +444,30 @@ export class ImportBuilder {
     this.counts[kind]++;
   }
 
-  /** The cross-record checks; then the engine records, ready for one bulk load. */
-  finish(): ImportSet {
+  /** The cross-record checks; then the engine records and the staged events, ready for one
+   *  bulk load (engine.bulkLoad(set, table)). */
+  finish(): { set: ImportSet; table: EventTable; updates: EventRecord[] } {
     const im = this.im;
     try {
       im.checkParents();
     } catch (e) {
       throw new CalendarError('rest_invalid_param', 400, `import: ${(e as Error).message}`);
     }
-    const events = im.set.events;
-    for (let i = 0; i < events.length; i++) {
-      const problem = im.eventLinksProblem(events[i]);
-      if (problem !== undefined) throw recordError('events', this.places[i], events[i].id, problem);
+    const t = im.table;
+    for (let row = 0; row < t.count; row++) {
+      const problem = im.eventLinksProblem(row);
+      if (problem !== undefined) throw recordError('events', { index: row, ...(this.lines[row] > 0 ? { line: this.lines[row] } : {}) }, t.ids[row], problem);
     }
-    return im.set;
+    im.updates.forEach((e, i) => {
+      const problem = im.linksProblem(e.parentId, e.venueIds, e.organizerIds, e.categoryIds, e.tagIds);
+      if (problem !== undefined) throw recordError('events', this.updatePlaces[i], e.id, problem);
+    });
+    return { set: im.set, table: t, updates: im.updates };
   }
 }
 
 /** Validate the whole import shape into engine records; throws CalendarError naming the record. */
-export function prepareImport(core: Core, data: ImportData, onProgress?: ImportProgress): ImportSet {
+export function prepareImport(core: Core, data: ImportData, onProgress?: ImportProgress): { set: ImportSet; table: EventTable; updates: EventRecord[] } {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new CalendarError('rest_invalid_param', 400, 'The import must be one JSON object {categories, tags, venues, organizers, events}.');
   }
@@ -486,7 +486,7 @@ export function prepareImport(core: Core, data: ImportData, onProgress?: ImportP
       if (++done % 10000 === 0) onProgress?.(done, total);
     }
   }
-  const set = builder.finish();
+  const staged = builder.finish();
   onProgress?.(total, total);
-  return set;
+  return staged;
 }

@@ -12,6 +12,15 @@ export type ChangeType = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 export type ChangeAction = 'created' | 'updated' | 'trashed' | 'deleted';
 export const CHANGE_TYPES: readonly ChangeType[] = ['event', 'venue', 'organizer', 'category', 'tag'];
 
+/** A change record's JSON text, made once however many streams and webhooks send it (change
+ *  records are shared and never changed once made). */
+const changeTexts = new WeakMap<Change, string>();
+export function changeText(c: Change): string {
+  let t = changeTexts.get(c);
+  if (t === undefined) changeTexts.set(c, (t = JSON.stringify(c)));
+  return t;
+}
+
 export interface Change {
   seq: number;
   /** when the write was acknowledged, ISO 8601 UTC ('' for writes journaled before times were kept) */
@@ -208,6 +217,11 @@ export class ChangeFeed {
       else hi = mid;
     }
     return lo;
+  }
+
+  /** How many changes are retained (a write has one or more). */
+  retainedChangeCount(): number {
+    return this.held.length - this.start;
   }
 
   /** The retained changes grouped by write, in order (what the change log keeps on disk). */

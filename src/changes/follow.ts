@@ -41,6 +41,15 @@ export function followChanges(feed: ChangeFeed, since: number, visible: (c: Held
   return follow(feed, since, visible, (queue) => queue.shift()!);
 }
 
+/** A write's change records as one array shared by the subscribers that see all of them, so
+ *  that what they make of it (an SSE event's text) can be made once. */
+const shared = new WeakMap<readonly HeldChange[], Change[]>();
+function sharedChanges(changes: readonly HeldChange[]): Change[] {
+  let out = shared.get(changes);
+  if (out === undefined) shared.set(changes, (out = changes.map((c) => c.change)));
+  return out;
+}
+
 /**
  * The feed a write at a time, pushed instead of pulled: `onWrite` is called at once for each
  * retained write after `since`, then synchronously for each new one, until the returned function
@@ -52,7 +61,10 @@ export function subscribeWrites(feed: ChangeFeed, since: number, visible: (c: He
   let cursor = first.last;
   const off = feed.on((changes) => {
     let out: Change[] | undefined;
-    for (const c of changes) if (c.change.seq > cursor && visible(c)) (out ??= []).push(c.change);
+    let kept = 0;
+    for (const c of changes) if (c.change.seq > cursor && visible(c)) kept++;
+    if (kept === changes.length) out = sharedChanges(changes); // the same array for every subscriber that sees all of it
+    else if (kept > 0) for (const c of changes) if (c.change.seq > cursor && visible(c)) (out ??= []).push(c.change);
     cursor = Math.max(cursor, changes[changes.length - 1].change.seq);
     if (out !== undefined) onWrite(out);
   });

@@ -76,9 +76,10 @@ export class ChangeLog {
     if (this.pending === '') return;
     fs.appendFileSync(path.join(this.dir, FILE), this.pending);
     this.pending = '';
-    // once the feed retains much less than the file holds, the file follows
-    const retained = this.feed.retainedWrites();
-    if (this.lines > 4096 && this.lines > 2 * retained.length) {
+    // once the feed retains much less than the file holds, the file follows (the count of
+    // retained changes, at least that of retained writes, is had without walking them)
+    if (this.lines > 4096 && this.lines > 2 * this.feed.retainedChangeCount()) {
+      const retained = this.feed.retainedWrites();
       this.rewrite(retained);
       this.lines = retained.length;
     }

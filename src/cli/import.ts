@@ -22,7 +22,8 @@ The store must not be in use by a running server.
 
 A .csv file (or --type) is read as The Events Calendar's CSV importer reads it: one type a
 file, the importer's column names ("Event Name", "Event Start Date", "Event Venue Name", ...);
-venues, organizers and terms are matched by name and created when missing.
+venues, organizers and terms are matched by name and created when missing; a row matching a
+published event (title, start and end) updates it.
 An .ics file (iCalendar) imports its VEVENTs, recurring ones as their occurrences up to --horizon.
 
 Options:
@@ -79,12 +80,15 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
       ? await cal.importIcs(file, { horizon: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + horizonMonths, now.getUTCDate())) })
       : csv
       ? await cal.importCsv(file, (csvType ?? 'events') as 'events' | 'venues' | 'organizers')
-      : await cal.importFile(file, { format, onProgress: (done, total) => progress.update(Math.ceil(done / 1024), Math.ceil(total / 1024)) });
+      // alone: nothing else uses the store, and this process ends after the import (the search
+      // index is built by whoever serves the store)
+      : await cal.importFile(file, { format, alone: true, onProgress: (done, total) => progress.update(Math.ceil(done / 1024), Math.ceil(total / 1024)) });
   } finally {
     progress.finish();
     await cal.close();
   }
-  const summary = (['events', 'venues', 'organizers', 'categories', 'tags'] as const).map((k) => `${counts[k]} ${k}`).join(', ');
+  const summary = (['events', 'venues', 'organizers', 'categories', 'tags'] as const).map((k) => `${counts[k]} ${k}`).join(', ')
+    + (counts.updated ? `; updated ${counts.updated} existing events` : '');
   io.stdout.write(`imported ${summary} into ${showPath(dir, io)} in ${seconds(Date.now() - t0)}\n`);
   return EXIT_OK;
 }

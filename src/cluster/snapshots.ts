@@ -39,19 +39,19 @@ export async function listSnapshots(os: ObjectStore): Promise<number[]> {
  * streamed to the server in 1 MiB pieces, never as one string. Returns the bytes written.
  */
 export async function putSnapshot(os: ObjectStore, seq: number, chunks: Iterable<unknown>): Promise<number> {
-  const lines = await encodeDetachedChunks(chunks);
-  let i = 0;
+  const lines = encodeDetachedChunks(chunks)[Symbol.asyncIterator]();
   let bytes = 0;
   const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (i >= lines.length) return controller.close();
+    async pull(controller) {
       const piece: string[] = [];
       let size = 0;
-      while (i < lines.length && size < 1 << 20) {
-        size += lines[i].length;
-        piece.push(lines[i]);
-        lines[i++] = '';
+      while (size < 1 << 20) {
+        const next = await lines.next();
+        if (next.done) break;
+        size += next.value.length;
+        piece.push(next.value);
       }
+      if (piece.length === 0) return controller.close();
       const buf = Buffer.from(piece.join(''), 'latin1'); // chunk lines are ASCII (non-ASCII escaped)
       bytes += buf.length;
       controller.enqueue(buf);

@@ -28,9 +28,20 @@ export interface EngineApi {
   apply(ops: readonly Op[]): void;
   /**
    * Bulk path for imports and demo seeding: adds every record in one pass (columns filled,
-   * indexes sorted once), not one apply at a time. Ids must not exist yet.
+   * indexes sorted once), not one apply at a time. Ids must not exist yet. `staged`: rows an
+   * import filled (stagingTable()), added before set.events. `opts.searchIndex: false`: no
+   * background build of the search index after the load (a process that only imports; the
+   * first search builds it). `opts.deferIndexes`: the indexes (sorted index, postings, term
+   * counts) are built by the first call that needs them, not now: a process that only imports
+   * and writes the snapshot (which holds no index) never builds them.
    */
-  bulkLoad(set: ImportSet): void;
+  bulkLoad(set: ImportSet, staged?: EventTable, opts?: { searchIndex?: boolean; deferIndexes?: boolean }): void;
+  /**
+   * An empty table for an import to fill row by row before bulkLoad(set, staged) adds its rows
+   * to the calendar (moved, not copied, when the calendar has no events yet); dropping it
+   * undoes the import. It shares the calendar's string pools and list interners.
+   */
+  stagingTable(): EventTable;
   /** Next unused post id (events, venues, organizers, attachments share one space). Never reused. */
   allocPostId(): number;
   /** Next unused term id (categories and tags share one space). Never reused. */

@@ -11,7 +11,7 @@ import { runQuery } from './query.ts';
 import { scheduleSearchIndexBuild } from './search-index.ts';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.ts';
 import { CalendarState, type ChangeHooks } from './state.ts';
-import type { EventTable } from './event-table.ts';
+import { EventTable } from './event-table.ts';
 import type { EventQuery, QueryResult } from './types.ts';
 
 export class Engine implements EngineApi {
@@ -31,10 +31,30 @@ export class Engine implements EngineApi {
   // ---- writes ---------------------------------------------------------------------------
 
   apply(ops: readonly Op[]): void {
+    this.indexed();
     for (const op of ops) applyOp(this.state, op);
   }
 
-  bulkLoad(set: ImportSet): void {
+  /** term counts before a bulk load whose indexes are not built yet (deferIndexes) */
+  private countsBeforeLoad: Map<number, number> | undefined;
+
+  /** Builds the indexes a bulk load deferred (before anything reads or updates them). */
+  private indexed(): void {
+    const before = this.countsBeforeLoad;
+    if (before === undefined) return;
+    this.countsBeforeLoad = undefined;
+    const st = this.state;
+    st.rebuildIndexes();
+    for (const [id, n] of st.termCounts.entries()) if (before.get(id) !== n) st.hooks.termCountChanged(id);
+    for (const [id, n] of before) if (st.termCounts.get(id) === undefined && n !== 0) st.hooks.termCountChanged(id);
+  }
+
+  stagingTable(): EventTable {
+    return new EventTable(this.state.table);
+  }
+
+  bulkLoad(set: ImportSet, staged?: EventTable, opts: { searchIndex?: boolean; deferIndexes?: boolean } = {}): void {
+    this.indexed();
     const st = this.state;
     const seen = new Set<number>();
     const checkNew = (id: number, what: string) => {
@@ -45,6 +65,13 @@ export class Engine implements EngineApi {
     for (const v of set.venues) checkNew(v.id, 'a venue');
     for (const o of set.organizers) checkNew(o.id, 'an organizer');
     for (const e of set.events) checkNew(e.id, 'an event');
+    if (staged) {
+      // the importer made the staged ids unique; here they must also be new to the calendar
+      const ids = staged.ids;
+      for (let row = 0; row < staged.count; row++) {
+        if (st.ids.postKind(ids[row]) !== undefined || seen.has(ids[row])) throw new Error(`bulk load: expected a new post id for an event, got existing id ${ids[row]}`);
+      }
+    }
     const termIds = new Set<number>();
     for (const term of set.terms) {
       if (st.entities.terms.has(term.id) || termIds.has(term.id)) throw new Error(`bulk load: expected a new term id, got existing id ${term.id}`);
@@ -55,22 +82,28 @@ export class Engine implements EngineApi {
     for (const rec of set.terms) applyOp(st, { t: 'term', a: 'put', rec });
     for (const rec of set.venues) applyOp(st, { t: 'venue', a: 'put', rec });
     for (const rec of set.organizers) applyOp(st, { t: 'organizer', a: 'put', rec });
-    if (set.events.length === 0) return;
+    if (set.events.length === 0 && (!staged || staged.count === 0)) return;
 
     const t = st.table;
+    if (staged && staged.count > 0) {
+      const first = t.appendTable(staged);
+      for (let row = first; row < t.count; row++) {
+        st.ids.setPost(t.ids[row], 'event', row);
+        st.ids.setEventSlug(row, undefined, t.slugs[row]);
+      }
+    }
     t.reserve(t.count + set.events.length);
     for (const rec of set.events) {
       const row = t.append(rec);
       st.ids.setPost(rec.id, 'event', row);
       st.ids.setEventSlug(row, undefined, rec.slug);
     }
-    const before = new Map(st.termCounts.entries());
-    st.rebuildIndexes();
+    this.countsBeforeLoad = new Map(st.termCounts.entries());
+    if (opts.deferIndexes) return; // built by the first call that needs them (a snapshot does not)
+    this.indexed();
     // the search index is built in slices after the load (a search that comes first builds it
     // on the spot): a bulk load does not wait for it, and a process that only imports never does
-    scheduleSearchIndexBuild(st);
-    for (const [id, n] of st.termCounts.entries()) if (before.get(id) !== n) st.hooks.termCountChanged(id);
-    for (const [id, n] of before) if (st.termCounts.get(id) === undefined && n !== 0) st.hooks.termCountChanged(id);
+    if (opts.searchIndex !== false) scheduleSearchIndexBuild(st);
   }
 
   allocPostId(): number {
@@ -114,12 +147,14 @@ export class Engine implements EngineApi {
   }
 
   linkedEventRows(kind: LinkKind, id: number): readonly number[] {
+    this.indexed();
     const st = this.state;
     const postings = kind === 'venue' ? st.venuePostings : kind === 'organizer' ? st.organizerPostings : kind === 'category' ? st.categoryPostings : st.tagPostings;
     return postings.get(id)?.toArray() ?? [];
   }
 
   query(q: EventQuery): QueryResult {
+    this.indexed();
     return runQuery(this.state, q);
   }
 
@@ -179,6 +214,7 @@ export class Engine implements EngineApi {
   }
 
   termCount(id: number): number {
+    this.indexed();
     return this.state.termCounts.get(id) ?? 0;
   }
 
@@ -204,6 +240,7 @@ export class Engine implements EngineApi {
   warmInBackground(): void {
     const st = this.state;
     const timer = setTimeout(() => {
+      this.indexed();
       st.mainBlocks();
       scheduleSearchIndexBuild(st);
     }, 0);

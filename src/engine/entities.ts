@@ -45,6 +45,8 @@ export class Entities {
   private readonly termSlugs = new Map<string, number>();
   /** category id → direct child ids */
   private readonly children = new Map<number, number[]>();
+  /** taxonomy + lower-case name → the terms of that name (names repeat under different parents) */
+  private readonly termNames = new Map<string, TermRecord[]>();
 
   putAttachment(rec: AttachmentRecord): void {
     const prev = this.attachments.get(rec.id);
@@ -64,6 +66,10 @@ export class Entities {
     if (prev) this.unindexTerm(prev);
     this.terms.set(rec.id, rec);
     this.termSlugs.set(termKey(rec.taxonomy, rec.slug), rec.id);
+    const nameKey = termKey(rec.taxonomy, rec.name.toLowerCase());
+    const named = this.termNames.get(nameKey);
+    if (named) named.push(rec);
+    else this.termNames.set(nameKey, [rec]);
     if (rec.parent !== 0) {
       const list = this.children.get(rec.parent);
       if (list) list.push(rec.id);
@@ -84,6 +90,13 @@ export class Entities {
   private unindexTerm(t: TermRecord): void {
     const key = termKey(t.taxonomy, t.slug);
     if (this.termSlugs.get(key) === t.id) this.termSlugs.delete(key);
+    const nameKey = termKey(t.taxonomy, t.name.toLowerCase());
+    const named = this.termNames.get(nameKey);
+    if (named) {
+      const i = named.indexOf(t);
+      if (i >= 0) named.splice(i, 1);
+      if (named.length === 0) this.termNames.delete(nameKey);
+    }
     if (t.parent !== 0) {
       const list = this.children.get(t.parent);
       if (list) {
@@ -100,10 +113,8 @@ export class Entities {
   }
 
   termByName(taxonomy: Taxonomy, name: string, parent?: number): TermRecord | undefined {
-    const folded = name.toLowerCase();
     let best: TermRecord | undefined;
-    for (const t of this.terms.values()) {
-      if (t.taxonomy !== taxonomy || t.name.toLowerCase() !== folded) continue;
+    for (const t of this.termNames.get(termKey(taxonomy, name.toLowerCase())) ?? []) {
       if (parent !== undefined && t.parent !== parent) continue;
       if (!best || t.id < best.id) best = t;
     }

@@ -56,6 +56,14 @@ function digits(s: string, at: number, n: number): number {
   return v;
 }
 
+const EXACT_MIN = daysFromCivil(1000, 1, 1) * 86_400_000;
+const EXACT_MAX = daysFromCivil(9999, 12, 31) * 86_400_000 + 86_399_000;
+
+/** What a DateColumn keeps of naive ms v: v as whole seconds when its string round-trips, else NaN. */
+function exactMs(v: number): number {
+  return v % 1000 === 0 && v >= EXACT_MIN && v <= EXACT_MAX ? v : exactNaive(naiveToString(v));
+}
+
 /** A date-string column: naive ms when the string round-trips, else NaN plus the raw string aside. */
 export class DateColumn {
   ms = new Float64Array(16);
@@ -70,6 +78,14 @@ export class DateColumn {
     this.ms[row] = v;
     if (v !== v) this.odd.set(row, s);
     else if (this.odd.size > 0) this.odd.delete(row);
+  }
+
+  /** set(row, naiveToString(v)) without making the string when it round-trips. */
+  setMs(row: number, v: number): void {
+    if (v % 1000 === 0 && v >= EXACT_MIN && v <= EXACT_MAX) {
+      this.ms[row] = v;
+      if (this.odd.size > 0) this.odd.delete(row);
+    } else this.set(row, naiveToString(v));
   }
 
   get(row: number): string {
@@ -87,6 +103,19 @@ export function foldText(s: string): string {
   if (/^[\x00-\x7f]*$/.test(s)) return s.toLowerCase();
   return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
+
+/** The date fields of an event record, in the order of EventTable.dateColumns(). */
+export const STAGED_DATES = ['startLocal', 'endLocal', 'startUtc', 'endUtc', 'date', 'dateUtc', 'modified', 'modifiedUtc'] as const;
+/** An event record without its dates (appendStaged takes them as naive ms). */
+export type StagedEvent = Omit<EventRecord, (typeof STAGED_DATES)[number]>;
+
+const TYPED_COLUMNS = [
+  'ids', 'authorIds', 'statusCodes', 'flags', 'imageIds', 'parentIds', 'venueIds', 'timezones', 'abbrs',
+  'currencySymbols', 'currencyPositions', 'currencyCodes',
+] as const;
+const ARRAY_COLUMNS = [
+  'titles', 'descriptions', 'excerpts', 'slugs', 'websites', 'costs', 'lineages', 'organizerIds', 'categoryIds', 'tagIds', 'folded',
+] as const;
 
 export class EventTable {
   count = 0;
@@ -127,18 +156,31 @@ export class EventTable {
   tagIds: IdList[] = [];
   readonly extraVenues = new Map<number, IdList>();
   /** shared link lists (organizers, categories, tags) and cost lists */
-  readonly idLists = new ListInterner<number>(EMPTY_IDS);
-  readonly costLists = new ListInterner<string>([]);
+  readonly idLists: ListInterner<number>;
+  readonly costLists: ListInterner<string>;
   /** folded title\0excerpt\0description, filled lazily by search, cleared on writes */
   folded: (string | undefined)[] = [];
 
-  readonly pool = {
-    timezone: new StringPool(),
-    abbr: new StringPool(),
-    currencySymbol: new StringPool(),
-    currencyPosition: new StringPool(),
-    currencyCode: new StringPool(),
+  readonly pool: {
+    timezone: StringPool; abbr: StringPool; currencySymbol: StringPool; currencyPosition: StringPool; currencyCode: StringPool;
   };
+
+  /**
+   * `sharing`: a staging table (an import filling rows before they join the calendar) shares the
+   * string pools and list interners of the live table, so its rows move over as they are:
+   * pool indexes and shared lists mean the same in both (pools and interners only ever grow).
+   */
+  constructor(sharing?: EventTable) {
+    this.idLists = sharing?.idLists ?? new ListInterner<number>(EMPTY_IDS);
+    this.costLists = sharing?.costLists ?? new ListInterner<string>([]);
+    this.pool = sharing?.pool ?? {
+      timezone: new StringPool(),
+      abbr: new StringPool(),
+      currencySymbol: new StringPool(),
+      currencyPosition: new StringPool(),
+      currencyCode: new StringPool(),
+    };
+  }
 
   get starts(): Float64Array {
     return this.startLocal.ms;
@@ -168,8 +210,75 @@ export class EventTable {
     this.capacity = cap;
   }
 
+  /** in the order of STAGED_DATES */
   dateColumns(): DateColumn[] {
     return [this.startLocal, this.endLocal, this.startUtc, this.endUtc, this.date, this.dateUtc, this.modified, this.modifiedUtc];
+  }
+
+  /**
+   * Append a row from an event's fields and its eight dates as naive ms (in the order of
+   * STAGED_DATES), as append() would store the record with those dates as 'Y-m-d H:i:s' strings,
+   * without making the strings. Returns the row.
+   */
+  appendStaged(rec: StagedEvent, dates: ArrayLike<number>): number {
+    if (!(Number.isInteger(rec.id) && rec.id > 0)) throw new Error(`event: expected a positive integer id, got ${rec.id}`);
+    const start = exactMs(dates[0]), end = exactMs(dates[1]);
+    if (start !== start || end !== end) {
+      throw new Error(`event ${rec.id}: expected 'Y-m-d H:i:s' local start/end, got '${naiveToString(start)}' / '${naiveToString(end)}'`);
+    }
+    if (end < start) throw new Error(`event ${rec.id}: expected end >= start, got ${naiveToString(start)} > ${naiveToString(end)}`);
+    const row = this.count;
+    this.reserve(row + 1);
+    this.writeFields(row, rec);
+    const cols = this.dateColumns();
+    for (let i = 0; i < cols.length; i++) cols[i].setMs(row, dates[i]);
+    this.count = row + 1;
+    return row;
+  }
+
+  /**
+   * Append every row of a staging table made with `new EventTable(this)`; `from` is emptied (its
+   * columns may move here as they are). Returns the first new row.
+   */
+  appendTable(from: EventTable): number {
+    if (from.pool !== this.pool || from.idLists !== this.idLists) throw new Error('event table: expected a staging table sharing this table\'s pools');
+    const base = this.count, n = from.count;
+    const adopt = base === 0 && this.capacity === 0;
+    if (adopt) {
+      // an empty table takes the staged columns over: no copy
+      for (const f of TYPED_COLUMNS) (this as unknown as Record<string, unknown>)[f] = from[f];
+      for (const f of ARRAY_COLUMNS) (this as unknown as Record<string, unknown>)[f] = from[f];
+      this.capacity = from.capacity;
+    } else {
+      this.reserve(base + n);
+      for (const f of TYPED_COLUMNS) (this[f] as Int32Array).set((from[f] as Int32Array).subarray(0, n), base);
+      for (const f of ARRAY_COLUMNS) {
+        const to = this[f] as unknown[], src = from[f] as unknown[];
+        for (let i = 0; i < n; i++) to[base + i] = src[i];
+      }
+    }
+    const dates = this.dateColumns(), staged = from.dateColumns();
+    for (let c = 0; c < dates.length; c++) {
+      if (adopt) dates[c].ms = staged[c].ms;
+      else dates[c].ms.set(staged[c].ms.subarray(0, n), base);
+      for (const [row, s] of staged[c].odd) dates[c].odd.set(base + row, s);
+    }
+    for (const [row, list] of from.extraVenues) this.extraVenues.set(base + row, list);
+    this.count = base + n;
+    from.clear();
+    return base;
+  }
+
+  private clear(): void {
+    for (const f of TYPED_COLUMNS) (this as unknown as Record<string, unknown>)[f] = this[f] instanceof Uint8Array ? new Uint8Array(0) : new Int32Array(0);
+    for (const f of ARRAY_COLUMNS) (this as unknown as Record<string, unknown>)[f] = [];
+    for (const c of this.dateColumns()) {
+      c.ms = new Float64Array(16);
+      c.odd.clear();
+    }
+    this.extraVenues.clear();
+    this.count = 0;
+    this.capacity = 0;
   }
 
   /** Append a row for a new event; returns the row. */
@@ -184,6 +293,19 @@ export class EventTable {
   /** Overwrite every column of `row` from the record (indexes are the caller's business). */
   write(row: number, rec: EventRecord): void {
     checkEventRecord(rec);
+    this.writeFields(row, rec);
+    this.startLocal.set(row, rec.startLocal);
+    this.endLocal.set(row, rec.endLocal);
+    this.startUtc.set(row, rec.startUtc);
+    this.endUtc.set(row, rec.endUtc);
+    this.date.set(row, rec.date);
+    this.dateUtc.set(row, rec.dateUtc);
+    this.modified.set(row, rec.modified);
+    this.modifiedUtc.set(row, rec.modifiedUtc);
+  }
+
+  /** Every column but the dates. */
+  private writeFields(row: number, rec: StagedEvent): void {
     this.ids[row] = rec.id;
     this.authorIds[row] = rec.authorId;
     this.statusCodes[row] = statusCode(rec.status);
@@ -199,15 +321,6 @@ export class EventTable {
     this.currencySymbols[row] = pool.currencySymbol.intern(rec.currencySymbol);
     this.currencyPositions[row] = pool.currencyPosition.intern(rec.currencyPosition);
     this.currencyCodes[row] = pool.currencyCode.intern(rec.currencyCode);
-
-    this.startLocal.set(row, rec.startLocal);
-    this.endLocal.set(row, rec.endLocal);
-    this.startUtc.set(row, rec.startUtc);
-    this.endUtc.set(row, rec.endUtc);
-    this.date.set(row, rec.date);
-    this.dateUtc.set(row, rec.dateUtc);
-    this.modified.set(row, rec.modified);
-    this.modifiedUtc.set(row, rec.modifiedUtc);
 
     this.titles[row] = rec.title;
     this.descriptions[row] = rec.description;
@@ -324,8 +437,12 @@ export class ListInterner<T extends number | string> {
   /** numeric lists: a trie keyed by the ids in order (small-integer Map keys hash fast) */
   private readonly root: TrieNode<T> = { list: undefined, next: undefined };
   private readonly singles: (T[] | undefined)[] = [];
+  /** lists of two or three small ids, by a numeric key */
+  private readonly small = new Map<number, T[]>();
   /** string lists, by their JSON */
   private readonly byKey = new Map<string, T[]>();
+  /** the string lists handed out (shared, never changed in place) */
+  private readonly owned = new WeakSet<object>();
 
   constructor(readonly empty: readonly T[]) {}
 
@@ -342,6 +459,23 @@ export class ListInterner<T extends number | string> {
       if (n === 1 && first >= 0 && first < 65_536 && (first | 0) === first) {
         return this.singles[first] ?? (this.singles[first] = [first]);
       }
+      if (n <= 3) {
+        // two or three small ids: one number keys them (3 x 16 bits and the length: < 2^53)
+        let key = n;
+        for (let i = 0; i < n; i++) {
+          const v = src[from + i] as number;
+          if (!(v >= 0 && v < 65_536 && (v | 0) === v)) {
+            key = -1;
+            break;
+          }
+          key = key * 65_536 + v;
+        }
+        if (key >= 0) {
+          let list = this.small.get(key);
+          if (!list) this.small.set(key, (list = copyRange(src, from, n)));
+          return list;
+        }
+      }
       let node = this.root;
       for (let i = 0; i < n; i++) {
         const v = src[from + i];
@@ -352,10 +486,15 @@ export class ListInterner<T extends number | string> {
       }
       return node.list ?? (node.list = copyRange(src, from, n));
     }
+    // one of the shared lists (given back by an importer that memoises them): it is its own answer
+    if (n === src.length && from === 0 && this.owned.has(src as object)) return src as readonly T[];
     // strings may hold any character: JSON keeps the boundaries unambiguous
     const key = JSON.stringify(n === src.length && from === 0 ? src : Array.prototype.slice.call(src, from, from + n));
     let out = this.byKey.get(key);
-    if (!out) this.byKey.set(key, (out = copyRange(src, from, n)));
+    if (!out) {
+      this.byKey.set(key, (out = copyRange(src, from, n)));
+      this.owned.add(out);
+    }
     return out;
   }
 }

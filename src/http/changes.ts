@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CalendarError } from '../api/wordpress/errors.ts';
 import type { Actor } from '../api/wordpress/types.ts';
-import { CHANGE_TYPES, type Change, type ChangeType } from '../changes/feed.ts';
+import { CHANGE_TYPES, changeText, type Change, type ChangeType } from '../changes/feed.ts';
 import { parseUrlEncoded } from './body.ts';
 
 /** What the HTTP shell needs from a calendar to serve its change feed. */
@@ -19,14 +19,15 @@ export interface ChangeSource {
 
 export const DEFAULT_LIMIT = 100;
 
-/** Each change's JSON text, made once however many streams send it (the change objects are shared). */
-const texts = new WeakMap<Change, string>();
-function changeText(c: Change): string {
-  let t = texts.get(c);
-  if (t === undefined) texts.set(c, (t = JSON.stringify(c)));
+export const MAX_LIMIT = 1000;
+
+/** One write's SSE event, made once for every stream that is sent the same changes. */
+const writeTexts = new WeakMap<Change[], string>();
+function writeText(changes: Change[]): string {
+  let t = writeTexts.get(changes);
+  if (t === undefined) writeTexts.set(changes, (t = `id: ${changes[0].seq}\nevent: changes\ndata: [${changes.map(changeText).join(',')}]\n\n`));
   return t;
 }
-export const MAX_LIMIT = 1000;
 
 function bad(name: string, message: string): CalendarError {
   return new CalendarError('rest_invalid_param', 400, `Invalid parameter(s): ${name}`, { params: { [name]: message } });
@@ -75,50 +76,125 @@ export function wantsEventStream(req: IncomingMessage): boolean {
 }
 
 /**
+ * How long a group of streams waits after its last socket writes before the next: 0.5 ms per
+ * open stream, at most 50 ms. One follower is sent each write (or writes acknowledged together)
+ * at once; a hundred get theirs in batches every 50 ms, so the server makes about 2,000 socket
+ * writes a second for its streams however fast writes come (a socket write costs tens of
+ * microseconds of the one thread that also serves the writes), and a follower's added lag stays
+ * under 50 ms (docs/changes.md).
+ */
+let openStreams = 0;
+const flushInterval = (): number => Math.min(50, openStreams * 0.5);
+
+interface Stream {
+  res: ServerResponse;
+  /** how much of its group's log it has been sent */
+  pos: number;
+  /** what it is sent before its group's writes: the retained writes it asked for */
+  replay: string;
+}
+
+/**
+ * The live streams of one reader (the same actor and types see the same changes): each write is
+ * filtered and made into its SSE event once for all of them, kept in the group's log until the
+ * next flush, and written to every stream as one joined text.
+ */
+class StreamGroup {
+  readonly streams = new Set<Stream>();
+  private log: string[] = [];
+  private scheduled = false;
+  private lastFlush = 0;
+  private readonly off: () => void;
+
+  constructor(source: ChangeSource, types: ChangeType[] | undefined, actor: Actor, private readonly onEmpty: () => void) {
+    this.off = source.subscribeWrites({ types, actor }, (changes) => {
+      this.log.push(writeText(changes));
+      this.schedule();
+    });
+  }
+
+  add(stream: Stream): void {
+    stream.pos = this.log.length;
+    this.streams.add(stream);
+    if (stream.replay !== '') this.schedule();
+  }
+
+  remove(stream: Stream): void {
+    this.streams.delete(stream);
+    if (this.streams.size === 0) {
+      this.off();
+      this.onEmpty();
+    }
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const wait = this.lastFlush + flushInterval() - performance.now();
+    if (wait <= 0) setImmediate(() => this.flush());
+    else setTimeout(() => this.flush(), wait);
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    this.lastFlush = performance.now();
+    const all = this.log.join('');
+    for (const s of this.streams) {
+      const text = s.replay + (s.pos === 0 ? all : this.log.slice(s.pos).join(''));
+      s.replay = '';
+      s.pos = 0;
+      if (text !== '') s.res.write(text);
+    }
+    this.log = [];
+  }
+}
+
+const groups = new WeakMap<ChangeSource, Map<string, StreamGroup>>();
+
+function groupOf(source: ChangeSource, types: ChangeType[] | undefined, actor: Actor): StreamGroup {
+  let bySource = groups.get(source);
+  if (bySource === undefined) groups.set(source, (bySource = new Map()));
+  const key = `${actor ? `${actor.id}:${actor.role}` : 'anonymous'}|${types ? [...types].sort().join(',') : ''}`;
+  let group = bySource.get(key);
+  if (group === undefined) {
+    const map = bySource;
+    group = new StreamGroup(source, types, actor, () => map.delete(key));
+    bySource.set(key, group);
+  }
+  return group;
+}
+
+/**
  * Stream the feed as Server-Sent Events until the client goes away or `stop` is called. The
- * subscription is made (and `since` checked: 400, 410) before anything is written, so errors
- * are still ordinary JSON answers.
+ * retained writes it asks for (`since`, 400 and 410 checked) are read before anything is written,
+ * so errors are still ordinary JSON answers; then it joins the group of streams of the same reader.
  */
 export function streamChanges(
   req: IncomingMessage, res: ServerResponse, source: ChangeSource, q: ChangeQuery, actor: Actor, heartbeatMs: number,
 ): { stop(): void } {
-  // writes acknowledged together (the journal commits them in groups) go out in one socket write
-  let pending = '';
-  let scheduled = false;
-  let stopped = false;
-  const flush = () => {
-    scheduled = false;
-    if (pending === '' || stopped) return;
-    res.write(pending);
-    pending = '';
-  };
-  const onWrite = (changes: Change[]) => {
-    pending += `id: ${changes[0].seq}\nevent: changes\ndata: [${changes.map(changeText).join(',')}]\n\n`;
-    if (!scheduled) {
-      scheduled = true;
-      setImmediate(flush);
-    }
-  };
-  // subscribing checks `since` (400, 410) before anything is written: errors stay JSON answers
-  let unsubscribe: (() => void) | undefined;
-  const head = () => {
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=UTF-8',
-      'Cache-Control': 'no-cache',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    });
-    res.write(': calendar-engine change feed\n\n');
-  };
-  unsubscribe = source.subscribeWrites({ since: q.since, types: q.types, actor }, onWrite);
-  head();
+  // the retained writes after `since`, up to now: read in this tick, before joining the group,
+  // which is sent only writes made from now on
+  let replay = '';
+  if (q.since !== undefined) source.subscribeWrites({ since: q.since, types: q.types, actor }, (changes) => (replay += writeText(changes)))();
+  const stream: Stream = { res, pos: 0, replay };
+  const group = groupOf(source, q.types, actor);
+  group.add(stream);
+  openStreams++;
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=UTF-8',
+    'Cache-Control': 'no-cache',
+    Connection: 'keep-alive',
+    'X-Accel-Buffering': 'no',
+  });
+  res.write(': calendar-engine change feed\n\n');
   const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), heartbeatMs);
+  let stopped = false;
   const stop = () => {
     if (stopped) return;
     stopped = true;
+    openStreams--;
     clearInterval(heartbeat);
-    unsubscribe?.();
-    unsubscribe = undefined;
+    group.remove(stream);
     res.end();
   };
   req.on('close', stop);

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import { parse } from 'csv-parse';
 import type { EngineApi } from '../engine/engine-api.ts';
 import { naiveToString } from '../engine/naive-time.ts';
+import { FLAG_ALL_DAY } from '../engine/event-table.ts';
 import { isValidTimezone, parseDateInput } from '../api/wordpress/dates.ts';
 import { sanitizeSlug } from '../api/wordpress/text.ts';
 import type { ImportKind } from '../api/import.ts';
@@ -65,6 +66,38 @@ export interface CsvRecord {
   rec: Record<string, unknown>;
   /** the spreadsheet row (the header is row 1) */
   row: number;
+  /** an event row matching this existing event: its new version (see matchKeys) */
+  update?: number;
+}
+
+/**
+ * How The Events Calendar's CSV importer finds the event a row updates (match_existing_post): a
+ * published event with the same title (compared as MySQL's default collation does: case aside)
+ * and the same local start and end, or, for an all-day row, an all-day event starting the same
+ * day. The keys an event is found by; a row looks for the first (its own kind).
+ */
+function matchKeys(title: string, allDay: boolean, start: string, end: string): string[] {
+  const t = title.trim().toLowerCase();
+  const exact = `t\u0000${t}\u0000${start}\u0000${end}`;
+  return allDay ? [`d\u0000${t}\u0000${start.slice(0, 10)}`, exact] : [exact];
+}
+
+/** The published events of the calendar by their match keys (the most recently published one
+ *  of several: WordPress's get_posts order). */
+function existingEvents(engine: EngineApi): Map<string, number> {
+  const t = engine.eventTable, byKey = new Map<string, number>(), dates = new Map<number, string>();
+  for (let row = 0; row < engine.eventRowCount; row++) {
+    if (engine.eventStatus(row) !== 'publish') continue;
+    const date = t.date.get(row);
+    for (const key of matchKeys(t.titles[row], (t.flags[row] & FLAG_ALL_DAY) !== 0, t.startLocal.get(row), t.endLocal.get(row))) {
+      const seen = byKey.get(key);
+      if (seen === undefined || (dates.get(seen) ?? '') < date) {
+        byKey.set(key, t.ids[row]);
+        dates.set(t.ids[row], date);
+      }
+    }
+  }
+  return byKey;
 }
 
 /** `;` when the first line has more semicolons than commas (outside quotes), else `,`. */
@@ -90,6 +123,9 @@ export async function readCsvRecords(file: string, type: CsvType, engine: Engine
   const parser = fs.createReadStream(file).pipe(parse({ bom: true, delimiter: delimiterOf(file), relax_quotes: false, skip_empty_lines: true, trim: false }));
   let keys: Array<string | undefined> | undefined;
   let row = 0;
+  /** match keys → index in `out` of the event rows of this file; the calendar's, once needed */
+  const madeHere = new Map<string, number>();
+  let existing: Map<string, number> | undefined;
   const created = { venues: new Map<string, number>(), organizers: new Map<string, number>(), categories: new Map<string, number>(), tags: new Map<string, number>() };
   const fail = (message: string): never => {
     throw new ImportFileError(`${file}: row ${row}: ${message}`);
@@ -106,7 +142,7 @@ export async function readCsvRecords(file: string, type: CsvType, engine: Engine
       const v: Record<string, string> = {};
       keys.forEach((k, i) => { if (k !== undefined) v[k] = cells[i].trim(); });
       for (const req of REQUIRED[type]) if (!v[req]) fail(`"${COLUMNS[type][req]}" is empty`);
-      if (type === 'events') out.push({ kind: 'events', rec: eventRecord(v), row });
+      if (type === 'events') matchEvent(eventRecord(v));
       else if (type === 'venues') out.push({ kind: 'venues', rec: venueRecord(v), row });
       else out.push({ kind: 'organizers', rec: organizerRecord(v), row });
     }
@@ -117,6 +153,26 @@ export async function readCsvRecords(file: string, type: CsvType, engine: Engine
   }
   if (!keys) throw new ImportFileError(`${file}: empty: no header row`);
   return out;
+
+  /** A row's event: the update of the published event it matches, or of an event an earlier row
+   *  of this file made or updated (the importer saves each row before it reads the next), or new. */
+  function matchEvent(rec: Record<string, unknown>): void {
+    const [key, ...others] = matchKeys(rec.title as string, rec.all_day as boolean, rec.start_date as string, rec.end_date as string);
+    const earlier = madeHere.get(key);
+    if (earlier !== undefined) {
+      out[earlier] = { ...out[earlier], rec, row };
+      return;
+    }
+    existing ??= existingEvents(engine);
+    const id = existing.get(key);
+    const updating = id === undefined ? undefined : madeHere.get(`u${id}`);
+    if (updating !== undefined) {
+      out[updating] = { ...out[updating], rec, row };
+      return;
+    }
+    for (const k of [key, ...others, ...(id === undefined ? [] : [`u${id}`])]) if (!madeHere.has(k)) madeHere.set(k, out.length);
+    out.push(id === undefined ? { kind: 'events', rec, row } : { kind: 'events', rec, row, update: id });
+  }
 
   function when(date: string, time: string | undefined, zone: string, what: string): number {
     const text = time ? `${date} ${time}` : date;

@@ -273,12 +273,17 @@ class ShapeScanner extends Scanner {
           from = i;
           continue;
         }
-        case S_ARRAY:
+        case S_ARRAY: {
           if (c === 0x5d) { this.state = S_AFTER_MEMBER; break; }
+          if (c === 0x7b) {
+            const next = this.wholeLine(chunk, i);
+            if (next >= 0) { i = next; continue; }
+          }
           this.skipping = false;
           this.startValue(c);
           from = i;
           continue;
+        }
         case S_AFTER_ELEMENT:
           if (c === 0x2c) this.state = S_ARRAY;
           else if (c === 0x5d) this.state = S_AFTER_MEMBER;
@@ -297,6 +302,35 @@ class ShapeScanner extends Scanner {
     if (this.state === S_IN_VALUE && i === n) {
       this.value.push(chunk.subarray(from, n));
     }
+  }
+
+  /**
+   * The fast path for files with one element a line (as `export` writes them): when the rest of
+   * the line from the element's '{' at `at` ends in '}' or '},' and parses as JSON, that text is
+   * the whole element (a JSON value is delimited by its own grammar, and a raw newline cannot
+   * occur inside a JSON string), so the byte-by-byte scan is skipped. Returns the index after
+   * the line's newline, or -1 (no newline in this chunk, another ending, not JSON: the scanner
+   * takes the element, and reports what is wrong with it).
+   */
+  private wholeLine(chunk: Buffer, at: number): number {
+    const nl = chunk.indexOf(0x0a, at);
+    if (nl < 0) return -1;
+    let end = nl;
+    while (end > at && WS[chunk[end - 1]] === 1) end--;
+    const comma = chunk[end - 1] === 0x2c;
+    if (comma) end--;
+    if (chunk[end - 1] !== 0x7d) return -1;
+    let rec: unknown;
+    try {
+      rec = JSON.parse(chunk.toString('utf8', at, end));
+    } catch {
+      return -1;
+    }
+    const kind = this.kind!;
+    this.out.push({ kind, rec, index: this.counts[kind]++, line: this.line });
+    this.line++;
+    this.state = comma ? S_ARRAY : S_AFTER_ELEMENT;
+    return nl + 1;
   }
 
   /** A value begins at byte `c` (not consumed: the hot loop reads it). */

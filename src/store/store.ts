@@ -56,6 +56,13 @@ export interface StoreOptions {
   testPoint?: TestPointHook;
 }
 
+export interface CompactOptions {
+  /** nothing else writes to the store meanwhile (the import command): the snapshot is synced once
+   *  at the end of each part rather than block by block (which keeps concurrent commits from
+   *  waiting behind its dirty pages); equally durable once compact() resolves */
+  alone?: boolean;
+}
+
 export interface StoreStats extends JournalStats {
   /** completed compactions since open */
   compactions: number;
@@ -67,7 +74,7 @@ export interface Store {
    *  each promise resolves when its own batch is durable. The caller has already applied the ops to memory in the same tick. */
   commit(ops: Op[], meta?: { time?: string; author?: number }): Promise<number>;
   /** Compaction: snapshot of the current state (hooks.snapshotChunks) with the last seq, written crash-safely, then the journal is truncated to the lines after that seq. Must not block writers for long. */
-  compact(): Promise<void>;
+  compact(opts?: CompactOptions): Promise<void>;
   readonly seq: number;
   readonly dir: string;
   /** counters: commits, flushes (= datasyncs of the journal), bytes, compactions */
@@ -200,10 +207,10 @@ class DurableStore implements Store {
     return this.journal.append(line, seq);
   }
 
-  compact(): Promise<void> {
+  compact(opts: CompactOptions = {}): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`store: ${this.dir} is closed`));
     // Idle: capture right now, in the caller's tick. Busy: capture when the running one is done.
-    const run = (this.compactRunning === 0 ? this.compactNow() : this.compactChain.then(() => this.compactNow()))
+    const run = (this.compactRunning === 0 ? this.compactNow(opts) : this.compactChain.then(() => this.compactNow(opts)))
       .finally(() => this.compactRunning--);
     this.compactRunning++;
     this.compactChain = run.catch(() => {});
@@ -220,7 +227,7 @@ class DurableStore implements Store {
     });
   }
 
-  private async compactNow(): Promise<void> {
+  private async compactNow(opts: CompactOptions): Promise<void> {
     const journal = this.journal;
     if (journal.failed) throw journal.failed;
     // The consistent point: seq, journal position and state are read in one synchronous block.
@@ -228,10 +235,10 @@ class DurableStore implements Store {
     // line lies before byte `cut` of the journal; every later write lies after it.
     const seq = this.seqValue;
     const cut = journal.queuedBytes;
-    let lines: string[];
+    let lines: string[] | AsyncIterable<string>;
     if (this.options.detachedChunks) {
       const chunks = this.hooks.snapshotChunks(); // the capture: the state as of this tick
-      lines = await encodeDetachedChunks(chunks);
+      lines = encodeDetachedChunks(chunks); // encoded as they are written
     } else if (this.options.stableChunks) {
       const chunks = [...this.hooks.snapshotChunks()];
       lines = await encodeChunksSliced(chunks);
@@ -239,7 +246,7 @@ class DurableStore implements Store {
       lines = encodeChunks(this.hooks.snapshotChunks());
     }
     // From here on, writers run freely: the snapshot is written while commits keep appending.
-    const manifest = await writeSnapshot(this.dir, seq, lines, { partBytes: this.options.partBytes, testPoint: this.options.testPoint });
+    const manifest = await writeSnapshot(this.dir, seq, lines, { partBytes: this.options.partBytes, testPoint: this.options.testPoint, syncEachBlock: !opts.alone });
     this.manifest = manifest;
     this.options.testPoint?.('snapshot:manifest', { path: path.join(this.dir, SNAPSHOT_FILE) });
     // A crash from here until the rename inside rewriteFrom leaves the old journal: replay skips seq <= `seq`.

@@ -112,4 +112,47 @@ hooks('a flaky receiver, down across a restart: every change arrives once, in or
   await rx2.close();
 });
 
+hooks('a receiver that never answers times out and is retried; an unreachable one is an error; both shown in the state', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-hooks-'));
+  let answer = false;
+  const delivered: number[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      if (!answer) return; // hangs: the dispatcher must give up on its own
+      delivered.push(...(JSON.parse(body) as { changes: Change[] }).changes.map((c) => c.seq));
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const hanging = addWebhook(dir, `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow`);
+  // a port nothing listens on: taken, then released
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const deadPort = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  const dead = addWebhook(dir, `http://127.0.0.1:${deadPort}/gone`);
+  const cal = await openCalendar({ dir, now: () => NOW, webhooks: { ...FAST, timeoutMs: 100 } });
+  await cal.tags.create({ name: 'patient' });
+  const state = () => JSON.parse(fs.readFileSync(path.join(dir, 'webhooks-state.json'), 'utf8')) as Record<string, { lastStatus: string; failures: number; delivered: number }>;
+  await until('a timeout and an error', () => {
+    try {
+      const st = state();
+      return st[hanging.id]?.lastStatus === 'timeout' && st[dead.id]?.lastStatus.startsWith('error: ') && st[hanging.id].failures >= 2;
+    } catch {
+      return false;
+    }
+  });
+  answer = true;
+  await until('the delivery once the receiver answers', () => delivered.length > 0);
+  await cal.close();
+  assert.equal(delivered, [1], 'delivered once it answered, after the timed-out attempts');
+  const st = state();
+  assert.equal([st[hanging.id].lastStatus, st[hanging.id].delivered, st[hanging.id].failures], ['200', 1, 0]);
+  assert.ok(st[dead.id].lastStatus.startsWith('error: ') && st[dead.id].delivered === 0, st[dead.id].lastStatus);
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
 hooks.run();

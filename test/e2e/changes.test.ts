@@ -100,4 +100,67 @@ S('Server-Sent Events: one event per write (id = seq), live; resumed from Last-E
   assert.is(gone.status, 410, 'past retention: 410 before any event');
 });
 
+S('many streams: every write reaches each of 60 followers once and in order (batched sends), drafts only to those who may read them', async () => {
+  const t = await startTestServer({});
+  const head = (await t.call('/changes')).json.head as number;
+  const auth = `Basic ${Buffer.from(`editor:${t.passwords.editor}`).toString('base64')}`;
+  type Stream = { got: string[]; done: Promise<void>; close(): void; editor: boolean };
+  const open = (i: number, lastEventId?: string) => new Promise<Stream>((resolve, reject) => {
+    const editor = i % 3 === 0;
+    const headers: Record<string, string> = { accept: 'text/event-stream', ...(editor ? { authorization: auth } : {}), ...(lastEventId ? { 'last-event-id': lastEventId } : {}) };
+    const req = http.get(`${t.root}/changes`, { headers }, (res) => {
+      const got: string[] = [];
+      let buf = '';
+      let finish!: () => void;
+      const done = new Promise<void>((r) => (finish = r));
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buf += chunk;
+        let end;
+        while ((end = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, end);
+          buf = buf.slice(end + 2);
+          const id = /^id: (\d+)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (id === undefined || data === undefined) continue;
+          got.push(`${id}:${(JSON.parse(data) as Array<{ type: string }>).map((c) => c.type).join('+')}`);
+          if (got.length === 21) finish();
+        }
+      });
+      resolve({ got, done, close: () => req.destroy(), editor });
+    });
+    req.on('error', (e) => (e.message.includes('socket hang up') ? undefined : reject(e)));
+  });
+  const streams = await Promise.all(Array.from({ length: 60 }, (_, i) => open(i)));
+  // 20 public events and a draft with a new (public) venue: anonymous followers see that write's
+  // venue only; several writes in flight at once, so some are acknowledged together
+  const writes = Array.from({ length: 21 }, (_, i) => (i === 10 ? event('Hidden draft', { status: 'draft', venue: { venue: 'Open hall' } }) : event(`Public ${i}`)));
+  let resumed: Promise<Stream> | undefined;
+  for (let i = 0; i < writes.length; i += 7) {
+    await Promise.all(writes.slice(i, i + 7).map((w) => t.call('/events', { as: 'editor', json: w })));
+    // a follower that resumes from the start while the others' batch is still waiting to go out
+    if (i === 0) resumed = open(60, String(head));
+  }
+  streams.push(await resumed!);
+  const all = (await t.call(`/changes?since=${head}&limit=100`, { as: 'editor' })).json.changes as Array<{ seq: number; type: string; fields?: { status?: string } }>;
+  const draftSeq = all.find((c) => c.fields?.status === 'draft')!.seq;
+  const expected = (editor: boolean): string[] => {
+    const bySeq = new Map<number, string[]>();
+    for (const c of all) {
+      if (!editor && c.seq === draftSeq && c.type === 'event') continue;
+      bySeq.set(c.seq, [...(bySeq.get(c.seq) ?? []), c.type]);
+    }
+    return [...bySeq].map(([seq, types]) => `${seq}:${types.join('+')}`);
+  };
+  assert.is(expected(true).length, 21);
+  assert.ok(expected(true).includes(`${draftSeq}:venue+event`) && expected(false).includes(`${draftSeq}:venue`));
+  const late = new Promise((_, reject) => setTimeout(() => reject(new Error(`a stream missed events: ${streams.map((s) => s.got.length).join(',')}`)), 10_000).unref());
+  await Promise.race([Promise.all(streams.map((s) => s.done)), late]);
+  for (const s of streams) {
+    s.close();
+    assert.equal(s.got, expected(s.editor), s.editor ? 'editor' : 'anonymous');
+  }
+  await t.close();
+});
+
 S.run();

@@ -221,6 +221,21 @@ Ids('ids :: bulk load refuses existing ids', () => {
   assert.throws(() => e.bulkLoad({ events: [], venues: [], organizers: [], terms: [makeTerm(1)], attachments: [] }), /existing id 1/);
 });
 
+Ids('ids :: terms by name follow renames, deletes and namesakes (lowest id first)', () => {
+  const e = seeded();
+  e.apply([{ t: 'term', a: 'put', rec: makeTerm(3, { parent: 2, name: 'Renamed' }) }]);
+  assert.is(e.termByName('tribe_events_cat', 'term 3'), undefined);
+  assert.is(e.termByName('tribe_events_cat', 'RENAMED')!.id, 3);
+  e.apply([{ t: 'term', a: 'put', rec: makeTerm(7, { name: 'renamed' }) }, { t: 'term', a: 'put', rec: makeTerm(5, { name: 'Renamed' }) }]);
+  assert.is(e.termByName('tribe_events_cat', 'renamed')!.id, 3);
+  assert.is(e.termByName('tribe_events_cat', 'renamed', 0)!.id, 5);
+  assert.is(e.termByName('post_tag', 'renamed'), undefined);
+  e.apply([{ t: 'term', a: 'delete', id: 3 }, { t: 'term', a: 'delete', id: 5 }]);
+  assert.is(e.termByName('tribe_events_cat', 'renamed')!.id, 7);
+  e.apply([{ t: 'term', a: 'delete', id: 7 }]);
+  assert.is(e.termByName('tribe_events_cat', 'renamed'), undefined);
+});
+
 Ids('ids :: small tables lookups', () => {
   const e = seeded();
   assert.is(e.termBySlug('tribe_events_cat', 'term-2')!.id, 2);

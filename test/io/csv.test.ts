@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CalendarError } from '../../src/index.ts';
+import { CalendarError, openCalendar } from '../../src/index.ts';
 import { makeCalendar, rejects } from '../helpers/calendar.ts';
 import { main } from '../../src/cli/main.ts';
 import { memoryIo } from '../cli/io.ts';
@@ -72,6 +72,50 @@ csv('a bad row is named with its row number and nothing is imported', async () =
     assert.instance(e, CalendarError);
     await cal.close();
   }
+});
+
+csv('a row matching a published event by title and start (and end; all day: by day) updates it, as the plugin does', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-csv-'));
+  const { cal } = await makeCalendar({ timezone: 'America/New_York' });
+  const admin = { role: 'administrator' } as const;
+  const talk = await cal.events.create({ title: 'Talk', start_date: '2030-04-01 18:00:00', end_date: '2030-04-01 19:00:00', cost: '5', author: 1 }, admin);
+  const fair = await cal.events.create({ title: 'Fair', start_date: '2030-04-02', end_date: '2030-04-02', all_day: true }, admin);
+  await cal.events.create({ title: 'Draft', start_date: '2030-04-03 10:00:00', end_date: '2030-04-03 11:00:00', status: 'draft' }, admin);
+  const file = path.join(dir, 'update.csv');
+  fs.writeFileSync(file, [
+    'Event Name,Event Start Date,Event Start Time,Event End Date,Event End Time,All Day Event,Event Cost,Event Venue Name',
+    'talk,2030-04-01,6:00 pm,2030-04-01,7:00 pm,,12,Hall', // the same event: title case aside
+    'Talk,2030-04-01,6:00 pm,2030-04-01,8:00 pm,,1,', // another end: a new event
+    'Fair,04/02/2030,,,,yes,3,', // all day, the same day
+    'Draft,2030-04-03,10:00,2030-04-03,11:00,,,', // a draft is not matched
+    'New,2030-05-01,9:00,2030-05-01,10:00,,,',
+    'new,2030-05-01,9:00,2030-05-01,10:00,,7,', // matches the row above: it updates what that row made
+  ].join('\n') + '\n');
+  const summary = await cal.importCsv(file);
+  assert.equal([summary.events, summary.updated, summary.venues], [3, 2, 1]);
+  const updated = await cal.events.get(talk.id as number);
+  assert.equal([updated.title, updated.cost, (updated.venue as Obj).venue, updated.slug, updated.date], ['talk', '$12', 'Hall', talk.slug, talk.date]);
+  assert.is((await cal.events.get(fair.id as number)).cost, '$3');
+  const all = (await cal.events.list({ start_date: '2030-01-01', end_date: '2031-01-01', per_page: 20 })).items as Obj[];
+  assert.equal(all.map((e) => `${e.title} ${e.start_date} ${e.end_date} ${e.cost}`), [
+    'talk 2030-04-01 18:00:00 2030-04-01 19:00:00 $12', 'Talk 2030-04-01 18:00:00 2030-04-01 20:00:00 $1',
+    'Fair 2030-04-02 00:00:00 2030-04-02 23:59:59 $3', 'Draft 2030-04-03 10:00:00 2030-04-03 11:00:00 ',
+    'Draft 2030-04-03 10:00:00 2030-04-03 11:00:00 ', 'new 2030-05-01 09:00:00 2030-05-01 10:00:00 $7',
+  ]);
+  // the draft stays as it was, and its row made a published event
+  assert.equal(all.filter((e) => e.title === 'Draft').map((e) => e.status), ['draft', 'publish']);
+  // the command line says so
+  const io = memoryIo({}, dir);
+  assert.is(await main(['import', 'update.csv', '--data', 'store'], io), 0, io.err());
+  assert.match(io.out(), /^imported 5 events, 1 venues, 0 organizers, 0 categories, 0 tags into store in/);
+  const again = memoryIo({}, dir);
+  assert.is(await main(['import', 'update.csv', '--data', 'store'], again), 0, again.err());
+  assert.match(again.out(), /^imported 0 events, 0 venues, 0 organizers, 0 categories, 0 tags; updated 5 existing events into store in/);
+  const stored = await openCalendar({ dir: path.join(dir, 'store'), timezone: 'America/New_York' });
+  assert.is(stored.engine.eventRowCount, 5, 'the updates are in the store, not new events');
+  assert.equal((await stored.events.list({ start_date: '2030-05-01', end_date: '2030-05-02' })).items.map((e) => e.cost), ['$7']);
+  await stored.close();
+  await cal.close();
 });
 
 csv.run();

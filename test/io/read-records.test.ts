@@ -101,6 +101,41 @@ reader('a broken file is named at its line, whatever the chunk size', async () =
   }
 });
 
+reader('one record a line (the export layout, read without the byte scan) and lines that only look like records', async () => {
+  const records = [
+    { id: 1, title: 'a }, {"id": 9}', n: [1, { x: '}' }] },
+    { id: 2, title: 'ends in a brace }' },
+    { id: 3, title: 'caf\u00e9 \u{1F600} "q" \\' },
+    { id: 4, nested: { deep: [{}] } },
+  ];
+  const one = (r: unknown) => JSON.stringify(r);
+  const lines = [
+    '{"categories": [], "events": [',
+    `${one(records[0])},`,
+    `${one(records[1])} ,`, // a space before the comma: the scanner's way
+    `  ${one(records[2])},\r`,
+    '{"id": 4, "nested": {', // a record over several lines whose lines end in braces
+    '  "deep": [{}]}',
+    '}',
+    '], "venues": [' + one({ id: 5, venue: 'V' }) + ', ' + one({ id: 6, venue: 'W' }),
+    ']}',
+  ];
+  const text = lines.join('\n');
+  const file = write(text);
+  const want = [
+    ...records.map((rec, index) => ({ kind: 'events', rec, index })),
+    { kind: 'venues', rec: { id: 5, venue: 'V' }, index: 0 }, { kind: 'venues', rec: { id: 6, venue: 'W' }, index: 1 },
+  ];
+  for (const chunk of [1, 5, 64, 1 << 20]) {
+    const got = await all(file, chunk);
+    assert.equal(got.map(({ kind, rec, index }) => ({ kind, rec, index })), want, `chunk ${chunk}`);
+    assert.equal(got.map((r) => r.line), [2, 3, 4, 5, 8, 8], `chunk ${chunk}`);
+  }
+  // a bad record on its own line is named at that line, as the scanner names it
+  const bad = write(['{"events": [', one(records[0]) + ',', '{"id": 2, "title": "x",},', one(records[1]), ']}'].join('\n'));
+  for (const chunk of [1, 1 << 20]) assert.match(await failure(bad, chunk), /line 3: events\[1\] is not valid JSON/, `chunk ${chunk}`);
+});
+
 reader('a large file streams: records spanning the 1 MiB reads come out whole', async () => {
   const big = 'x'.repeat(300_000);
   const events = Array.from({ length: 12 }, (_, i) => ({ id: i + 1, title: `t${i}`, description: big + i }));

@@ -8,9 +8,11 @@
 import type { EngineApi } from '../../engine/engine-api.ts';
 import { FLAG_ALL_DAY, FLAG_FEATURED, FLAG_HIDDEN, FLAG_SHOW_MAP, FLAG_SHOW_MAP_LINK, FLAG_STICKY } from '../../engine/event-table.ts';
 import { POST_STATUSES } from '../../engine/records.ts';
+import type { DateColumn } from '../../engine/event-table.ts';
+import { dateAndDetailsText, dateString } from '../representation/date-text.ts';
 import { costValues, formatCost } from '../wordpress/cost.ts';
-import { eventUrl, toJson, type Site } from '../representation/represent.ts';
-import { displayContent, displayExcerpt, displayTitle, escapeUrl } from '../wordpress/text.ts';
+import { eventUrl, jsonText, toJson, type Site } from '../representation/represent.ts';
+import { displayContent, displayExcerpt, displayTitle, escapeUrl, unfiltered } from '../wordpress/text.ts';
 
 export interface DateDetails {
   year: string; month: string; day: string; hour: string; minutes: string; seconds: string;
@@ -130,13 +132,129 @@ export function eventObjectOf(h: EventHead, categories: unknown[], tags: unknown
   };
 }
 
-/**
- * The head as JSON text without its closing brace (the event's embedded records follow). Plain
- * JSON.stringify of the head object: V8's serializer writes this object (its strings ASCII, its
- * shape fixed) faster than a field-by-field writer in JavaScript (measured: 5.6 vs 5.9 µs for a
- * template literal, 11.6 µs for a join of parts, on a loaded machine).
- */
+/** The head object as JSON text without its closing brace: the reference headText is tested against. */
 export function headJson(h: EventHead): string {
   const json = toJson(h);
   return json.slice(0, -1);
+}
+
+/**
+ * What a row's texts need, found once (textFlags) and kept by the renderer until the row changes:
+ * TEXTS_KNOWN, then for each of the title, description and excerpt whether no display filter
+ * acts on it (*_PLAIN: the title is shown as it is, already trimmed; a description or excerpt in
+ * one paragraph) and whether it needs no JSON escaping (*_SAFE: printable ASCII without quote or
+ * backslash). A cold render of a known row then neither filters nor scans such texts.
+ */
+export const TEXTS_KNOWN = 1;
+const TITLE_PLAIN = 2, DESCRIPTION_PLAIN = 4, EXCERPT_PLAIN = 8, TITLE_SAFE = 16, DESCRIPTION_SAFE = 32, EXCERPT_SAFE = 64;
+
+const JSON_SAFE = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+export function textFlags(engine: EngineApi, row: number): number {
+  const t = engine.eventTable;
+  const title = t.titles[row], description = t.descriptions[row], excerpt = t.excerpts[row];
+  let flags = TEXTS_KNOWN;
+  if (title.trim() === title && unfiltered(title)) flags |= TITLE_PLAIN;
+  if (paragraphPlain(description)) flags |= DESCRIPTION_PLAIN;
+  if (paragraphPlain(excerpt)) flags |= EXCERPT_PLAIN;
+  if (JSON_SAFE.test(title)) flags |= TITLE_SAFE;
+  if (JSON_SAFE.test(description)) flags |= DESCRIPTION_SAFE;
+  if (JSON_SAFE.test(excerpt)) flags |= EXCERPT_SAFE;
+  return flags;
+}
+
+/** '' (shown as '') or text no filter acts on (shown in one paragraph). */
+const paragraphPlain = (s: string): boolean => s === '' || (s.trim() !== '' && unfiltered(s));
+const paragraph = (s: string): string => (s === '' ? '' : '<p>' + s + '</p>');
+
+/** The display text of a row's title, description or excerpt as JSON text without quotes. */
+function titleText(s: string, flags: number): string {
+  if ((flags & TITLE_PLAIN) === 0) return jsonText(displayTitle(s));
+  return flags & TITLE_SAFE ? s : jsonText(s);
+}
+function paragraphText(s: string, flags: number, plain: number, safe: number, display: (raw: string) => string): string {
+  if ((flags & plain) === 0) return jsonText(display(s));
+  return flags & safe ? paragraph(s) : jsonText(paragraph(s));
+}
+
+/** A date column's value as JSON text without quotes. */
+function dateText(col: DateColumn, row: number): string {
+  return dateString(col.ms[row]) ?? jsonText(col.get(row));
+}
+
+/** A date and its details object as JSON text, from key to key. */
+function dateAndDetails(col: DateColumn, row: number, key: string): string {
+  const text = dateAndDetailsText(col.ms[row], key);
+  if (text !== undefined) return text;
+  const s = col.get(row); // '0000-00-00 00:00:00' of a draft, or a date outside years 1000-9999
+  return `"${key}":${toJson(s)},"${key}_details":${toJson(details(s))}`;
+}
+
+/** JSON text (without quotes) of strings drawn from small sets: zones, abbreviations, currencies,
+ *  costs, slugs' site parts. Emptied when it reaches its bound. */
+const textMemo = new Map<string, string>();
+function memoText(s: string): string {
+  let text = textMemo.get(s);
+  if (text === undefined) {
+    if (textMemo.size >= 4096) textMemo.clear();
+    text = jsonText(s);
+    textMemo.set(s, text);
+  }
+  return text;
+}
+
+/**
+ * The event's own fields as JSON text, then the opening of its categories (`,"categories":[`),
+ * written straight from the columns: exactly headJson(eventHead(site, engine, row)) followed by
+ * that opening (test/api/head.test.ts). One template of the fields' texts, flattened once: an
+ * uncached event costs about a third of JSON.stringify of its head object, and with `flags`
+ * (textFlags) its texts are not scanned again.
+ */
+export function headText(site: Site, engine: EngineApi, row: number, flags: number): string {
+  const t = engine.eventTable;
+  const id = t.ids[row];
+  const status = POST_STATUSES[t.statusCodes[row]];
+  const slug = t.slugs[row];
+  const url = eventUrl(site, { id, slug, status });
+  const f = t.flags[row];
+  const origin = memoText(site.origin);
+  const globalId = `${origin}?id=${id}`;
+  const lineage = t.lineages[row];
+  let lineageText = `"${globalId}"`;
+  if (lineage) for (const g of lineage) lineageText += `,"${jsonText(g)}"`;
+  const title = t.titles[row], description = t.descriptions[row], excerpt = t.excerpts[row];
+  const imageId = t.imageIds[row];
+  const att = imageId === 0 ? undefined : engine.attachment(imageId);
+  const image = att ? `{"url":"${jsonText(att.url)}","id":${att.id},"extension":"${jsonText(att.extension)}"}` : 'false';
+  const pool = t.pool;
+  const symbol = pool.currencySymbol.get(t.currencySymbols[row]);
+  const position = pool.currencyPosition.get(t.currencyPositions[row]);
+  const cost = costOf(t.costs[row], symbol, position);
+  let values = '';
+  for (let i = 0; i < cost.values.length; i++) values += (i > 0 ? ',"' : '"') + memoText(cost.values[i]) + '"';
+  const website = t.websites[row];
+  const text = `{"id":${id},"global_id":"${globalId}","global_id_lineage":[${lineageText}],"author":"${t.authorIds[row]}",` +
+    `"status":"${status}","date":"${dateText(t.date, row)}","date_utc":"${dateText(t.dateUtc, row)}",` +
+    `"modified":"${dateText(t.modified, row)}","modified_utc":"${dateText(t.modifiedUtc, row)}",` +
+    `"url":"${jsonText(url)}","rest_url":"${memoText(site.root)}events/${id}",` +
+    `"title":"${titleText(title, flags)}",` +
+    `"description":"${paragraphText(description, flags, DESCRIPTION_PLAIN, DESCRIPTION_SAFE, displayContent)}",` +
+    `"excerpt":"${paragraphText(excerpt, flags, EXCERPT_PLAIN, EXCERPT_SAFE, displayExcerpt)}",` +
+    `"slug":"${jsonText(slug)}","image":${image},"all_day":${(f & FLAG_ALL_DAY) !== 0},` +
+    `${dateAndDetails(t.startLocal, row, 'start_date')},${dateAndDetails(t.endLocal, row, 'end_date')},` +
+    `${dateAndDetails(t.startUtc, row, 'utc_start_date')},${dateAndDetails(t.endUtc, row, 'utc_end_date')},` +
+    `"timezone":"${memoText(pool.timezone.get(t.timezones[row]))}","timezone_abbr":"${memoText(pool.abbr.get(t.abbrs[row]))}",` +
+    `"cost":"${memoText(cost.cost)}","cost_details":{"currency_symbol":"${memoText(symbol)}",` +
+    `"currency_code":"${memoText(pool.currencyCode.get(t.currencyCodes[row]))}","currency_position":"${memoText(position)}",` +
+    `"values":[${values}]},"website":"${jsonText(website === null ? url : escapeUrl(website))}",` +
+    `"show_map":${(f & FLAG_SHOW_MAP) !== 0},"show_map_link":${(f & FLAG_SHOW_MAP_LINK) !== 0},` +
+    `"hide_from_listings":${(f & FLAG_HIDDEN) !== 0},"sticky":${(f & FLAG_STICKY) !== 0},"featured":${(f & FLAG_FEATURED) !== 0},` +
+    '"categories":[';
+  return flat(text);
+}
+
+/** `s` as one flat sequential one-byte string: a template's parts copied once (a rope, even
+ *  flattened in place, stays a cons cell that every page joining it must unwrap). */
+function flat(s: string): string {
+  return Buffer.from(s, "latin1").toString("latin1");
 }

@@ -26,17 +26,29 @@ interface EventDates {
 
 /** Local bounds in `tz` → stored dates. All-day: 00:00:00 of the first day to 23:59:59 of the last. End before start → end = start. */
 export function computeDates(tz: string, start: number, end: number, allDay: boolean): EventDates {
+  const out = [0, 0, 0, 0];
+  const abbr = computeDatesMs(tz, start, end, allDay, out);
+  return {
+    startLocal: naiveToString(out[0]), endLocal: naiveToString(out[1]),
+    startUtc: naiveToString(out[2]), endUtc: naiveToString(out[3]),
+    timezoneAbbr: abbr,
+  };
+}
+
+/** computeDates as numbers: local start, local end (naive ms), UTC start, UTC end (epoch ms)
+ *  into out[0..3]; returns the zone abbreviation at the start. */
+export function computeDatesMs(tz: string, start: number, end: number, allDay: boolean, out: { [i: number]: number }): string {
   if (allDay) {
     start = startOfNaiveDay(start);
     end = endOfNaiveDay(end);
   }
   if (end < start) end = start;
   const startEpoch = zonedToEpoch(start, tz);
-  return {
-    startLocal: naiveToString(start), endLocal: naiveToString(end),
-    startUtc: naiveToString(startEpoch), endUtc: naiveToString(zonedToEpoch(end, tz)),
-    timezoneAbbr: timezoneAbbr(tz, startEpoch),
-  };
+  out[0] = start;
+  out[1] = end;
+  out[2] = startEpoch;
+  out[3] = zonedToEpoch(end, tz);
+  return timezoneAbbr(tz, startEpoch);
 }
 
 function isEmptyLink(v: unknown): boolean {

@@ -14,7 +14,7 @@
 import type { EngineApi } from '../../engine/engine-api.ts';
 import type { ChangeHooks } from '../../engine/state.ts';
 import type { OrganizerRecord, TermRecord, VenueRecord } from '../../engine/records.ts';
-import { eventHead, eventObjectOf, headJson, type EventHead } from '../events/head.ts';
+import { eventHead, eventObjectOf, headText, textFlags, type EventHead } from '../events/head.ts';
 import { KIND_POST, KIND_TERM, PieceCache, type CacheStats } from './piece-cache.ts';
 import { organizerObject, termEmbeddedObject, termObject, toJson, venueObject, type Site } from './represent.ts';
 
@@ -85,6 +85,10 @@ const textBytes = (o: Obj): number => {
 
 export class Renderer implements ChangeHooks {
   readonly cache: PieceCache;
+  /** per event row: what its texts need (textFlags), 0 until first rendered or after it changed;
+   *  one byte an event, outside the budget: it lets a head rendered again after an eviction skip
+   *  the display filters and escaping of texts that need neither */
+  private texts = new Uint8Array(0);
 
   constructor(readonly site: Site, readonly engine: EngineApi, cacheBytes = DEFAULT_CACHE_BYTES) {
     this.cache = new PieceCache(cacheBytes, true);
@@ -99,6 +103,7 @@ export class Renderer implements ChangeHooks {
 
   eventChanged(row: number): void {
     this.cache.dropRow(row);
+    if (row < this.texts.length) this.texts[row] = 0;
   }
 
   /** A venue, organizer or term the event shows changed: its pieces are replaced on their own;
@@ -148,6 +153,17 @@ export class Renderer implements ChangeHooks {
     return e;
   }
 
+  private textFlags(row: number): number {
+    if (row >= this.texts.length) {
+      const grown = new Uint8Array(Math.max(row + 1, Math.ceil(this.engine.eventRowCount * 1.25), 1024));
+      grown.set(this.texts);
+      this.texts = grown;
+    }
+    let flags = this.texts[row];
+    if (flags === 0) this.texts[row] = flags = textFlags(this.engine, row);
+    return flags;
+  }
+
   /** The ids of the event's categories then tags, each group by name (case-insensitive), then id. */
   private termOrder(row: number, e: EventEntry): number[] {
     if (e.order !== undefined) return e.order;
@@ -167,7 +183,7 @@ export class Renderer implements ChangeHooks {
     const e = this.eventEntry(row);
     let stored = false;
     if (e.head === undefined) {
-      e.head = [headJson(e.obj ?? eventHead(this.site, this.engine, row)), ',"categories":['].join(''); // flat, not a rope
+      e.head = headText(this.site, this.engine, row, this.textFlags(row));
       e.bytes += strBytes(e.head);
       stored = true;
     }

@@ -2,7 +2,7 @@
 // writes it, venue, organizer and term objects, and the single-GET extras (JSON-LD). An event's
 // own fields are read from the columns by events/head.ts; render.ts caches and joins the pieces.
 
-import { escapeNonAscii } from '../../ascii-json.ts';
+import { escapeJsonText, escapeNonAscii } from '../../ascii-json.ts';
 import type { EngineApi } from '../../engine/engine-api.ts';
 import { naiveFromString } from '../../engine/naive-time.ts';
 import type { AttachmentRecord, EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../../engine/records.ts';
@@ -49,7 +49,7 @@ export function toJson(value: unknown): string {
 export function jsonText(s: string): string {
   for (let i = 0, n = s.length; i < n; i++) {
     const c = s.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return toJson(s).slice(1, -1);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return oneByte(escapeJsonText(s));
   }
   return s;
 }

@@ -33,6 +33,8 @@ interface Zone {
   fixed: number | null;
   id: string;
   days: Map<number, number | MixedDay>;
+  /** abbreviation by offset (ms), as timezoneAbbr found it */
+  abbrs?: Map<number, string>;
 }
 
 const FIXED_OFFSET = /^UTC([+-])(\d{1,2})(?:(?::(\d{2}))|(?:\.(\d+)))?$/;
@@ -244,6 +246,8 @@ export function timezoneAbbr(tz: string, epochMs: number): string {
   const zone = zoneOrThrow(tz);
   if (zone.fixed !== null) return tz;
   const offset = offsetAt(zone, epochMs);
+  const known = zone.abbrs?.get(offset);
+  if (known !== undefined) return known;
   const key = tz + '|' + offset;
   const hit = abbrCache.get(key);
   if (hit !== undefined) return hit;
@@ -260,6 +264,7 @@ export function timezoneAbbr(tz: string, epochMs: number): string {
   if (abbr === undefined && (tz === 'UTC' || tz === 'Etc/UTC' || tz === 'Etc/UCT' || tz === 'UCT' || tz === 'Etc/Universal')) abbr = 'UTC';
   if (abbr === undefined) abbr = numericAbbr(offset);
   abbrCache.set(key, abbr);
+  (zone.abbrs ??= new Map()).set(offset, abbr);
   return abbr;
 }
 

@@ -373,6 +373,12 @@ export function convertChars(s: string): string {
  */
 const FILTERED = /["'`&<>\r\n]|--|(?:^|[\s\u00a0])-|-(?:[\s\u00a0]|$)|\.\.\.|\(tm\)|\dx\d/i;
 
+/** Whether no display filter acts on `s` (see FILTERED): displayTitle is then its trim, and
+ *  displayContent and displayExcerpt the text in one paragraph. */
+export function unfiltered(s: string): boolean {
+  return !FILTERED.test(s);
+}
+
 /** the_title filter output: texturize + convert_chars + trim. */
 export function displayTitle(raw: string): string {
   const s = String(raw);
