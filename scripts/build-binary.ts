@@ -32,6 +32,21 @@ export type BuildOptions = {
   log?: (line: string) => void;
 };
 
+/**
+ * The NATS client (cluster mode) loads a Node built-in with import("node:crypto"), which a
+ * single executable cannot run: in node_modules, such an import becomes a require of the built-in.
+ */
+const builtinImportsAsRequire: esbuild.Plugin = {
+  name: 'builtin-imports-as-require',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]@nats-io[\\/].*\.js$/ }, (args) => {
+      const text = fs.readFileSync(args.path, 'utf8');
+      if (!/\bimport\(\s*["']node:/.test(text)) return undefined;
+      return { contents: text.replace(/\bimport\(\s*(["']node:[\w/]+["'])\s*\)/g, 'Promise.resolve(require($1))'), loader: 'js' };
+    });
+  },
+};
+
 export async function buildBinary(options: BuildOptions = {}): Promise<BuildResult> {
   const log = options.log ?? (() => {});
   const started = performance.now();
@@ -61,6 +76,7 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
       // src/cli/main.ts and seed.ts test import.meta.url and fall back when it is empty, which is
       // exactly what esbuild gives in CommonJS output (binary-entry.ts supplies the files instead).
       logOverride: { 'empty-import-meta': 'silent' },
+      plugins: [builtinImportsAsRequire],
     });
     for (const w of result.warnings) log(`esbuild: ${w.text}${w.location ? ` (${w.location.file}:${w.location.line})` : ''}`);
     const inputs = Object.keys(result.metafile.inputs);

@@ -3,7 +3,7 @@
 
 import fs from 'node:fs';
 import { Engine } from './engine/engine.ts';
-import type { EventRecord, Op } from './engine/records.ts';
+import type { EventRecord, Op, Write } from './engine/records.ts';
 import type { ImportSet } from './engine/engine-api.ts';
 import type { EventTable } from './engine/event-table.ts';
 import { resolveActor } from './api/wordpress/auth.ts';
@@ -26,6 +26,7 @@ import { DEFAULT_CACHE_BYTES, Renderer } from './api/representation/render.ts';
 import type { Actor, AsArg, Page, Params, RestCall, RestResult, Resource, SiteConfig } from './api/wordpress/types.ts';
 import { UserRegistry } from './api/wordpress/users.ts';
 import { openStore, type Store } from './store/store.ts';
+import type { ClusterNode, ClusterOptions } from './cluster/node.ts';
 
 export interface CalendarOptions {
   /** store directory (snapshot + journal); omitted = memory only */
@@ -56,6 +57,9 @@ export interface CalendarOptions {
   /** deliver the change feed to the webhooks of DIR/webhooks.json (default true with a dir);
    *  an object tunes the retries (src/changes/webhooks.ts) */
   webhooks?: boolean | DispatchOptions;
+  /** run as one node of a replicated calendar on NATS JetStream (docs/cluster.md) instead of a
+   *  local store: the state comes from the cluster's snapshot and log; `dir` then holds users only */
+  cluster?: ClusterOptions;
 }
 
 type Item = Record<string, unknown>;
@@ -103,9 +107,14 @@ export class Calendar {
   readonly organizers: ResourceApi;
   readonly categories: ResourceApi;
   readonly tags: ResourceApi;
-  private readonly collections: Collections;
+  private collections!: Collections;
   /** the cache of rendered representations (its stats() say how full it is) */
-  readonly render: Renderer;
+  render!: Renderer;
+  /** the engine (replaced as a whole only when a cluster node rebuilds its state) */
+  engine: Engine;
+  /** this calendar's node of a cluster (docs/cluster.md) */
+  cluster: ClusterNode | undefined;
+  private seqWaiters: Array<{ seq: number; resolve: (reached: boolean) => void }> = [];
   private broken: Error | undefined;
   private closed = false;
   /** every acknowledged write as change records (src/changes/feed.ts) */
@@ -120,19 +129,17 @@ export class Calendar {
   private readonly acked = new Map<number, HeldChange[]>();
 
   constructor(
-    readonly engine: Engine,
+    engine: Engine,
     readonly site: SiteConfig,
     readonly users: UserRegistry,
     private readonly store: Store | undefined,
-    cacheBytes = DEFAULT_CACHE_BYTES,
+    private readonly cacheBytes = DEFAULT_CACHE_BYTES,
     feed?: ChangeFeed,
   ) {
-    const siteInfo = createSite(site);
-    this.render = new Renderer(siteInfo, engine, cacheBytes);
+    this.engine = engine;
+    this.wire(engine, createSite(site));
     this.feed = feed ?? new ChangeFeed(store?.seq ?? 0);
     this.memorySeq = this.feed.head;
-    const core: Core = { engine, site: siteInfo, render: this.render, users, commit: (ops, actor) => this.commit(ops, actor) };
-    this.collections = new Collections(core);
     this.events = new ResourceApi(this, 'events');
     this.venues = new ResourceApi(this, 'venues');
     this.organizers = new ResourceApi(this, 'organizers');
@@ -140,10 +147,78 @@ export class Calendar {
     this.tags = new ResourceApi(this, 'tags');
   }
 
-  /** One REST operation, transport-free; rejects with CalendarError. */
-  rest(call: RestCall): Promise<RestResult> {
-    if (this.closed) return Promise.reject(new CalendarError('calendar_closed', 503, 'The calendar is closed.'));
+  private wire(engine: Engine, siteInfo: Core['site']): void {
+    this.render = new Renderer(siteInfo, engine, this.cacheBytes);
+    const core: Core = { engine, site: siteInfo, render: this.render, users: this.users, commit: (ops, actor) => this.commit(ops, actor) };
+    this.collections = new Collections(core);
+  }
+
+  /** One REST operation, transport-free; rejects with CalendarError. In a cluster, a write that
+   *  reaches a follower runs on the writer, and resolves once this node has applied it. */
+  async rest(call: RestCall): Promise<RestResult> {
+    if (this.closed) throw new CalendarError('calendar_closed', 503, 'The calendar is closed.');
+    if (!this.cluster || call.action === 'list' || call.action === 'get') return this.collections.rest(call);
+    if (!this.cluster.isWriter) {
+      const { result, seq } = await this.cluster.forward(call);
+      await this.waitForSeq(seq);
+      return result;
+    }
+    return this.restHere(call);
+  }
+
+  /** A write run on this node (the writer), after any pause for a snapshot's capture. */
+  async restHere(call: RestCall): Promise<RestResult> {
+    while (this.cluster?.gate) await this.cluster.gate;
     return this.collections.rest(call);
+  }
+
+  /** The seq of the newest write this calendar reflects (acknowledged and applied; in a cluster
+   *  a node rebuilding its state goes back to its snapshot's seq until it has caught up). */
+  get seq(): number {
+    return this.cluster ? Math.min(this.feed.head, this.cluster.applied) : this.feed.head;
+  }
+
+  /** In a cluster: this node's id and role, `ID; role=writer` or `ID; role=follower`. */
+  get nodeInfo(): string | undefined {
+    return this.cluster ? `${this.cluster.node}; role=${this.cluster.isWriter ? 'writer' : 'follower'}` : undefined;
+  }
+
+  /** Resolves true once this calendar reflects write `seq` (at once if it does), false after `ms`. */
+  waitForSeq(seq: number, ms = 5_000): Promise<boolean> {
+    if (seq <= this.seq) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = { seq, resolve };
+      this.seqWaiters.push(waiter);
+      setTimeout(() => {
+        const i = this.seqWaiters.indexOf(waiter);
+        if (i >= 0) this.seqWaiters.splice(i, 1);
+        resolve(seq <= this.seq);
+      }, ms).unref?.();
+    });
+  }
+
+  private seqReached(): void {
+    if (this.seqWaiters.length === 0) return;
+    const head = this.seq;
+    this.seqWaiters = this.seqWaiters.filter((w) => (w.seq <= head ? (w.resolve(true), false) : true));
+  }
+
+  /** Cluster: a write from the log that this node did not make. */
+  applyWrite(write: Write): void {
+    const fresh = write.seq > this.feed.head; // (a node rebuilding its state applies some again)
+    const held = fresh ? describeWrite(this.engine, write.ops, write.seq, write.time ?? '', write.author ?? 0) : [];
+    this.engine.apply(write.ops);
+    if (fresh) this.feed.add(held, write.seq);
+    this.seqReached();
+  }
+
+  /** Cluster: the state was rebuilt from a snapshot at `seq`; serve from `engine` from now on. */
+  replaceEngine(engine: Engine, seq: number): void {
+    this.engine = engine;
+    this.wire(engine, this.collections.core.site);
+    this.feed.add([], seq);
+    engine.warmInBackground();
+    this.seqReached();
   }
 
   /** list/get as fresh objects (the embedding API's read path); throws CalendarError. */
@@ -157,9 +232,10 @@ export class Calendar {
     if (this.broken) throw fail('internal_error');
     const time = new Date().toISOString();
     const author = actor?.id ?? 0;
-    const seq = this.store ? this.store.seq + 1 : ++this.memorySeq;
+    const seq = this.cluster ? this.cluster.nextSeq() : this.store ? this.store.seq + 1 : ++this.memorySeq;
     const held = describeWrite(this.engine, ops, seq, time, author);
     this.engine.apply(ops);
+    if (this.cluster) return this.cluster.append(seq, ops, { time, author }).then(() => this.acknowledged(seq, held));
     if (!this.store) {
       this.acknowledged(seq, held);
       return Promise.resolve();
@@ -182,6 +258,7 @@ export class Calendar {
       this.acked.delete(next);
       this.feed.add(changes, next);
     }
+    this.seqReached();
   }
 
   /** In-process listeners: `fn` hears every change (every status), once its write is durable. A
@@ -269,9 +346,17 @@ export class Calendar {
    *  left to the first read that needs them, no search index is built after the load, and the
    *  snapshot does not pause for concurrent writers. */
   private async loadImport(set: ImportSet, table: EventTable, opts: { alone?: boolean } = {}, updates: EventRecord[] = []): Promise<void> {
-    this.engine.bulkLoad(set, table, { searchIndex: !opts.alone, deferIndexes: opts.alone });
-    // existing events a CSV import updates: after the load, which may bring what they link to
-    if (updates.length > 0) this.engine.apply(updates.map((rec) => ({ t: 'event', a: 'put', rec })));
+    const load = () => {
+      this.engine.bulkLoad(set, table, { searchIndex: !opts.alone, deferIndexes: opts.alone });
+      // existing events a CSV import updates: after the load, which may bring what they link to
+      if (updates.length > 0) this.engine.apply(updates.map((rec) => ({ t: 'event', a: 'put', rec })));
+    };
+    // in a cluster: on the writer, writes paused, then a snapshot + a marker every node loads
+    if (this.cluster) {
+      this.feed.add([], await this.cluster.bulkLoad(load));
+      return this.seqReached();
+    }
+    load();
     if (this.store) await this.store.compact({ alone: opts.alone });
   }
 
@@ -379,6 +464,7 @@ export class Calendar {
   /** Compact the store: a new snapshot and an empty journal. No-op in memory. */
   async snapshot(): Promise<void> {
     if (this.store) await this.store.compact();
+    await this.cluster?.snapshot();
   }
 
   async close(): Promise<void> {
@@ -386,6 +472,7 @@ export class Calendar {
     this.closed = true;
     this.webhooks?.stop();
     this.changeLog?.stop();
+    await this.cluster?.close();
     await this.store?.close();
     this.users.close();
   }
@@ -409,6 +496,12 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   };
   const engine = new Engine();
   const users = opts.users ?? UserRegistry.open(opts.dir);
+  if (opts.cluster) {
+    // loaded only for a cluster: a single process never loads the NATS client
+    const { openNode } = await import('./cluster/open.ts');
+    const retain = { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs };
+    return openNode(opts.cluster, engine, (seq) => new Calendar(engine, site, users, undefined, cacheBytes, new ChangeFeed(seq, retain)));
+  }
   let store: Store | undefined;
   // the changes of the writes replayed from the journal (those since the last snapshot)
   const replayed: Array<{ seq: number; held: HeldChange[] }> = [];

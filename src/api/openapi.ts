@@ -231,6 +231,17 @@ const LIST_HEADERS = {
   'X-TEC-TotalPages': { description: 'the number of pages', schema: int },
 };
 
+/** On every response: the write the answering calendar reflects (docs/cluster.md). */
+const SEQ_HEADER = {
+  'X-Calendar-Seq': { description: 'the seq of the newest write this calendar (this node, in a cluster) reflects; send it back as X-Calendar-Min-Seq to read your writes on any node', schema: int },
+};
+
+/** Accepted by every route: wait (bounded) until the calendar reflects that write. */
+const MIN_SEQ_PARAM: Schema = {
+  name: 'X-Calendar-Min-Seq', in: 'header', required: false, schema: int,
+  description: 'answer only once this calendar (this node, in a cluster) reflects write N (an X-Calendar-Seq a response gave); 503 rest_cluster_behind after a bounded wait (5 s)',
+};
+
 /** The OpenAPI 3.0 document for the routes of `table`, served at `{root}tribe/events/v1/doc`. */
 export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -260,7 +271,7 @@ export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
             : `${method.toLowerCase()}${route.path.replace(/[{}]/g, '').replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase())}`,
           tags: [resource === 'doc' || resource === 'index' ? 'documentation' : resource],
         };
-        if (parameters.length) op.parameters = parameters;
+        op.parameters = [...parameters, MIN_SEQ_PARAM];
         if (inBody) {
           const schema: Schema = { type: 'object', properties };
           if (required.length) schema.required = required;
@@ -274,7 +285,7 @@ export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
           const body = responseBody(resource, action, status);
           const r: Record<string, unknown> = { description };
           if (body) r.content = { 'application/json': { schema: body } };
-          if (action === 'list' && status === '200') r.headers = LIST_HEADERS;
+          r.headers = action === 'list' && status === '200' ? { ...LIST_HEADERS, ...SEQ_HEADER } : SEQ_HEADER;
           responses[status] = r;
         }
         op.responses = responses;

@@ -24,10 +24,17 @@ Options (each overrides its environment variable):
   --changes-retain R CALENDAR_CHANGES_RETAIN  how long the change feed keeps changes: a duration
                                            (30m, 12h, 7d) or a number of changes (default 7d)
   --no-seed                                do not load the demo calendar into an empty store
+  --cluster URLS     CALENDAR_CLUSTER      run as one node of a replicated calendar: the NATS
+                                           servers (nats://host:port, comma-separated); the
+                                           state lives in JetStream, --data keeps users only
+  --cluster-name N   CALENDAR_CLUSTER_NAME the calendar's name in the cluster (required with --cluster)
+  --node-id ID       CALENDAR_NODE_ID      this node's id in the cluster (default: random)
   -h, --help                               show this help
 
 Environment only:
   CALENDAR_ADMIN_PASSWORD   when set, user 'admin' (administrator) exists with this application password
+  CALENDAR_CLUSTER_LEASE_MS        cluster: the writer lease, ms (default 3000)
+  CALENDAR_CLUSTER_SNAPSHOT_EVERY  cluster: the writer snapshots after this many writes (default 100000)
 
 SIGINT/SIGTERM: stop accepting, finish in-flight requests, write a snapshot, exit 0.
 `;
@@ -43,6 +50,9 @@ const OPTIONS = {
   'cache-mb': { type: 'string' },
   'changes-retain': { type: 'string' },
   'no-seed': { type: 'boolean' },
+  cluster: { type: 'string' },
+  'cluster-name': { type: 'string' },
+  'node-id': { type: 'string' },
 } as const;
 
 export interface ServeOptions {
@@ -61,6 +71,8 @@ export interface ServeOptions {
   changesRetain: { ms: number } | { count: number };
   seed: boolean;
   adminPassword: string | undefined;
+  /** one node of a cluster (docs/cluster.md) */
+  cluster?: { servers: string[]; name: string; node?: string; leaseMs?: number; snapshotEvery?: number };
 }
 
 /** A bad option value: the message and a pointer to --help (the full usage is for unknown options). */
@@ -139,6 +151,7 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
   } catch (err) {
     throw bad((err as Error).message);
   }
+  const cluster = resolveCluster(values, io);
   const adminPassword = io.env.CALENDAR_ADMIN_PASSWORD;
   if (adminPassword !== undefined && adminPassword.trim() === '') throw bad('CALENDAR_ADMIN_PASSWORD is set but empty');
   return {
@@ -151,8 +164,39 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
     siteUrl: site ? parseSiteUrl(site.value, site.from) : undefined,
     cacheBytes: cacheMb ? Math.round(Number(cacheMb.value) * 1024 * 1024) : DEFAULT_CACHE_BYTES,
     changesRetain,
-    seed: values['no-seed'] !== true,
+    seed: values['no-seed'] !== true && !cluster,
     adminPassword,
+    ...(cluster ? { cluster } : {}),
+  };
+}
+
+function resolveCluster(values: Record<string, unknown>, io: CliIo): ServeOptions['cluster'] {
+  const urls = pick(values, io, 'cluster', 'CALENDAR_CLUSTER');
+  const name = pick(values, io, 'cluster-name', 'CALENDAR_CLUSTER_NAME');
+  const node = pick(values, io, 'node-id', 'CALENDAR_NODE_ID');
+  if (!urls) {
+    if (name || node) throw bad(`${(name ?? node)!.from} needs --cluster (the NATS servers)`);
+    return undefined;
+  }
+  const servers = urls.value.split(',').map((u) => u.trim()).filter(Boolean);
+  for (const u of servers) {
+    if (!/^(nats|tls):\/\/[^\s/]+:\d{1,5}$/.test(u)) throw bad(`${urls.from}: expected nats://host:port URLs, comma-separated, got '${u}'`);
+  }
+  if (servers.length === 0) throw bad(`${urls.from}: expected nats://host:port URLs, comma-separated`);
+  if (!name) throw bad(`--cluster needs --cluster-name (the calendar's name in the cluster)`);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name.value)) throw bad(`${name.from}: expected 1-64 letters, digits, '_' or '-', got '${name.value}'`);
+  if (node && !/^[A-Za-z0-9_-]{1,64}$/.test(node.value)) throw bad(`${node.from}: expected 1-64 letters, digits, '_' or '-', got '${node.value}'`);
+  const env = (key: string, min: number): number | undefined => {
+    const v = io.env[key];
+    if (v === undefined || v === '') return undefined;
+    if (!/^\d+$/.test(v) || Number(v) < min) throw bad(`${key}: expected a whole number >= ${min}, got '${v}'`);
+    return Number(v);
+  };
+  const leaseMs = env('CALENDAR_CLUSTER_LEASE_MS', 300);
+  const snapshotEvery = env('CALENDAR_CLUSTER_SNAPSHOT_EVERY', 0);
+  return {
+    servers, name: name.value, ...(node ? { node: node.value } : {}),
+    ...(leaseMs !== undefined ? { leaseMs } : {}), ...(snapshotEvery !== undefined ? { snapshotEvery } : {}),
   };
 }
 
@@ -175,6 +219,7 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
   const cal = await openStore({
     dir: opts.dir, timezone: opts.timezone, perPage: opts.perPage, siteUrl, restPrefix: opts.restPrefix, cacheBytes: opts.cacheBytes,
     ...('count' in opts.changesRetain ? { changesRetainCount: opts.changesRetain.count, changesRetainMs: Number.POSITIVE_INFINITY } : { changesRetainMs: opts.changesRetain.ms }),
+    ...(opts.cluster ? { cluster: { ...opts.cluster, warn: log } } : {}),
   }, io);
   try {
     if (opts.adminPassword !== undefined) {
@@ -201,6 +246,10 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
       if (code === 'EACCES') throw new CliError(`not allowed to listen on port ${port} (ports below 1024 need privileges)`);
       throw err;
     }
+    if (cal.cluster) {
+      const c = cal.cluster;
+      log(`calendar-engine: cluster ${opts.cluster!.name}, node ${c.node}: started from ${c.snapshotSeq > 0 ? `the snapshot at seq ${c.snapshotSeq}` : 'the start of the stream'}, following the stream`);
+    }
     cal.users.watch(undefined, (err) => log(`calendar-engine: users.json not reloaded: ${err.message}`));
     const banner = `calendar-engine listening on ${server.url}${opts.restPrefix}/tribe/events/v1`;
     let closing: Promise<void> | undefined;
@@ -211,7 +260,8 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
       shutdown() {
         closing ??= (async () => {
           await server.close();
-          await calendar.snapshot();
+          // a cluster's writer snapshots on its own schedule; a node leaving needs none
+          if (!calendar.cluster) await calendar.snapshot();
           await calendar.close();
         })();
         return closing;

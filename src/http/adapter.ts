@@ -19,6 +19,8 @@ export interface ListenerOptions {
   log?: (line: string) => void;
   /** Server-Sent Events of the change feed: a comment this often (default 15 s) */
   heartbeatMs?: number;
+  /** how long a request with X-Calendar-Min-Seq waits for this node to reach that seq (default 5 s) */
+  minSeqWaitMs?: number;
 }
 
 /** itty needs an absolute URL; links are built from cal.site, never from this. */
@@ -223,6 +225,21 @@ function drainBody(req: IncomingMessage): Promise<void> {
   });
 }
 
+/**
+ * X-Calendar-Min-Seq: N — answer only once the calendar reflects write N (a client reading its
+ * own writes on another node of a cluster); 503 rest_cluster_behind after `ms`.
+ */
+async function awaitMinSeq(cal: RestService, header: string | string[] | undefined, ms: number): Promise<void> {
+  if (header === undefined || !cal.waitForSeq) return;
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!/^\d{1,15}$/.test(value.trim())) {
+    throw new CalendarError('rest_invalid_param', 400, `X-Calendar-Min-Seq: expected a write's seq (a whole number), got '${value}'.`);
+  }
+  if (!(await cal.waitForSeq(Number(value), ms))) {
+    throw new CalendarError('rest_cluster_behind', 503, `This node has not reached write ${value} within ${ms / 1000} s (it is at ${cal.seq ?? 0}). Retry, or read from another node.`, { seq: cal.seq ?? 0 });
+  }
+}
+
 /** The request listener for one calendar. Never throws and never leaves a request unanswered. */
 export function createListener(cal: RestService, opts: ListenerOptions = {}): Listener {
   const routes = createRoutes(cal);
@@ -255,13 +272,15 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
       'X-Content-Type-Options': 'nosniff',
       ...reply.headers,
     };
+    if (cal.seq !== undefined) headers['X-Calendar-Seq'] = cal.seq;
+    if (cal.nodeInfo !== undefined) headers['X-Calendar-Node'] = cal.nodeInfo;
     const origin = req.headers.origin;
     if (origin !== undefined) {
       headers['Access-Control-Allow-Origin'] = origin;
       headers['Access-Control-Allow-Methods'] = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
       headers['Access-Control-Allow-Credentials'] = 'true';
       headers['Access-Control-Allow-Headers'] = 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type';
-      headers['Access-Control-Expose-Headers'] = 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages';
+      headers['Access-Control-Expose-Headers'] = 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, X-Calendar-Seq, X-Calendar-Node';
       headers.Vary = 'Origin';
     }
     if (close || listener.closing) headers.Connection = 'close';
@@ -281,6 +300,7 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
       extras = readExtras(query);
       const body = WRITE_METHODS.has(method) && hasBody(req) ? await readBody(req, limit) : null;
       const actor = await auth.authenticate(req.headers.authorization);
+      await awaitMinSeq(cal, req.headers['x-calendar-min-seq'], opts.minSeqWaitMs ?? 5_000);
       const feed = icalTarget(url.split('?')[0], query);
       if (feed && cal.ical && cal.icalEvent && (method === 'GET' || head)) {
         const params = finishParams(parseUrlEncoded(query)) as Record<string, unknown>;

@@ -23,6 +23,12 @@ export interface RestService extends Partial<ChangeSource> {
   icalEvent?(idOrSlug: string, as: Actor): string;
   readonly site: SiteConfig;
   readonly users: UserVerifier;
+  /** the seq of the newest write the calendar reflects (sent as X-Calendar-Seq) */
+  readonly seq?: number;
+  /** a cluster node's id and role (sent as X-Calendar-Node: ID; role=writer|follower) */
+  readonly nodeInfo?: string;
+  /** resolves true once the calendar reflects write `seq` (X-Calendar-Min-Seq), false after `ms` */
+  waitForSeq?(seq: number, ms?: number): Promise<boolean>;
 }
 
 /** A finished HTTP answer before the adapter adds the common headers. */

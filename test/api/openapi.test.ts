@@ -40,8 +40,12 @@ D('one path per routed path, each method of the table', () => {
 });
 
 D('list parameters come from the args table, with defaults and enums', () => {
-  const params = doc.paths['/events'].get.parameters as any[];
+  const all = doc.paths['/events'].get.parameters as any[];
+  const params = all.filter((p) => p.in !== 'header');
   const names = params.map((p) => p.name);
+  // every route also takes X-Calendar-Min-Seq (read-your-writes in a cluster), and says X-Calendar-Seq
+  assert.equal(all.filter((p) => p.in === 'header').map((p) => p.name), ['X-Calendar-Min-Seq']);
+  assert.ok(doc.paths['/events'].get.responses['200'].headers['X-Calendar-Seq']);
   assert.equal(names, Object.keys(argsOf({ perPage: 4 }, 'events', 'list')));
   for (const n of ['ticketed', 'geoloc_radius', 'geoloc_unit', 'starts_before', 'strict_dates']) assert.ok(names.includes(n), n);
   const perPage = params.find((p) => p.name === 'per_page');
@@ -54,7 +58,7 @@ D('writes: path id parameter plus a request body; required fields on create only
   assert.equal(create.requestBody.content['application/json'].schema.required, ['title', 'start_date', 'end_date']);
   assert.ok(create.responses['201']);
   const update = doc.paths['/venues/{id}'].patch;
-  assert.equal(update.parameters.map((p: any) => [p.name, p.in, p.required]), [['id', 'path', true]]);
+  assert.equal(update.parameters.map((p: any) => [p.name, p.in, p.required]), [['id', 'path', true], ['X-Calendar-Min-Seq', 'header', false]]);
   assert.is(update.requestBody.content['application/json'].schema.required, undefined);
   assert.ok(update.requestBody.content['application/json'].schema.properties.geo_lat);
   assert.ok(doc.paths['/events/{id}'].delete.responses['410']);

@@ -89,6 +89,19 @@ options('through main: bad option exits 2 with message and usage, nothing on std
   assert.match(extra.err(), /unexpected argument 'now'/);
 });
 
+options('--cluster: NATS URLs, a name, a node id; env too; checked before anything starts', () => {
+  const o = resolve({ cluster: 'nats://127.0.0.1:4222, nats://127.0.0.1:4223', 'cluster-name': 'site_1', 'node-id': 'web-1' }, { CALENDAR_CLUSTER_LEASE_MS: '1500' });
+  assert.equal(o.cluster, { servers: ['nats://127.0.0.1:4222', 'nats://127.0.0.1:4223'], name: 'site_1', node: 'web-1', leaseMs: 1500 });
+  assert.is(o.seed, false); // a cluster is never seeded with the demo calendar
+  assert.equal(resolve({}, { CALENDAR_CLUSTER: 'nats://n1:4222', CALENDAR_CLUSTER_NAME: 'x' }).cluster, { servers: ['nats://n1:4222'], name: 'x' });
+  assert.is(resolve({}).cluster, undefined);
+  rejects({ cluster: 'nats://127.0.0.1:4222' }, {}, /--cluster needs --cluster-name/);
+  rejects({ cluster: 'http://127.0.0.1:4222', 'cluster-name': 'x' }, {}, /--cluster: expected nats:\/\/host:port URLs/);
+  rejects({ cluster: 'nats://127.0.0.1:4222', 'cluster-name': 'no spaces' }, {}, /--cluster-name: expected 1-64 letters/);
+  rejects({ 'cluster-name': 'x' }, {}, /--cluster-name needs --cluster/);
+  rejects({ cluster: 'nats://127.0.0.1:4222', 'cluster-name': 'x' }, { CALENDAR_CLUSTER_LEASE_MS: '10' }, /CALENDAR_CLUSTER_LEASE_MS: expected a whole number >= 300/);
+});
+
 options.run();
 
 // ---

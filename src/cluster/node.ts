@@ -1,0 +1,508 @@
+// One node of a clustered calendar (docs/cluster.md). The log is a JetStream stream (R3): every
+// node applies it in order to its own engine and serves reads; the one node holding the writer
+// lease (lease.ts) validates writes, applies them at once (as the single process does) and
+// appends them with the expected last sequence, acknowledging a client only once JetStream has
+// stored the append on a quorum. A deposed writer's late append is rejected by the server; a node
+// whose state ever differs from the log (an append of its own rejected, a gap) rebuilds from the
+// newest snapshot (snapshots.ts) plus the stream after it.
+import { connect, type ConnectionOptions, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { Kvm, type KV } from '@nats-io/kv';
+import { Objm, setSha256Backend, type ObjectStore } from '@nats-io/obj';
+import { randomBytes } from 'node:crypto';
+import { Engine } from '../engine/engine.ts';
+import type { Op, Write } from '../engine/records.ts';
+import { CalendarError } from '../api/wordpress/errors.ts';
+import type { RestCall, RestResult } from '../api/wordpress/types.ts';
+import { Forwarder, answerForwarded, notWriter, sleep } from './forward.ts';
+import { Lease } from './lease.ts';
+import { listSnapshots, putSnapshot, readSnapshot, snapshotInfos, snapshotName } from './snapshots.ts';
+
+export interface ClusterOptions {
+  /** NATS server URLs (nats://host:port), an array or comma-separated */
+  servers: string | string[];
+  /** the calendar's name: names its stream, lease bucket and snapshot store ([A-Za-z0-9_-]) */
+  name: string;
+  /** this node's id (default: random); must differ between nodes */
+  node?: string;
+  /** writer lease, ms: a dead writer is replaced within about 1.5x this (default 3000) */
+  leaseMs?: number;
+  /** false: never become the writer (a read-only node); default true */
+  writer?: boolean;
+  /** the writer takes a snapshot after this many writes (default 100,000; 0 = only when asked) */
+  snapshotEvery?: number;
+  /** snapshots kept in the object store (default 2); the stream is purged below the oldest */
+  keepSnapshots?: number;
+  /** replicas of the stream, bucket and object store (default 3; 1 for a single NATS server) */
+  replicas?: number;
+  /** how long to wait for JetStream at start, ms (default 30,000) */
+  connectTimeoutMs?: number;
+  /** warnings (default console.warn) */
+  warn?: (message: string) => void;
+  /** more options of the NATS connection (credentials: user/pass, token, authenticator; tls; ...) */
+  nats?: Partial<ConnectionOptions>;
+}
+
+/** What a node needs of its calendar. */
+export interface ReplicaHost {
+  /** a write from the stream that this node did not make */
+  applyWrite(write: Write): void;
+  /** the state was rebuilt from a snapshot at `seq`: serve from `engine` from now on */
+  replaceEngine(engine: Engine, seq: number): void;
+  readonly engine: Engine;
+  /** runs a write forwarded by a follower (this node is the writer) */
+  rest(call: RestCall): Promise<RestResult>;
+}
+
+/** One message of the stream: a write's ops, or (`load`) "the state is now snapshot snap-<seq>" (an import) */
+interface LogEntry {
+  ops: Op[];
+  time?: string;
+  author?: number;
+  load?: number;
+}
+
+const WRONG_LAST_SEQ = 10071;
+
+export class ClusterNode {
+  readonly node: string;
+  readonly stream: string;
+  private readonly subject: string;
+  private readonly restSubject: string;
+  /** seq of the last write in this node's engine (on the writer: assigned, maybe not yet stored) */
+  applied = 0;
+  /** seq of the newest snapshot this node loaded or wrote */
+  snapshotSeq = 0;
+  role: 'follower' | 'writer' | 'stopped' = 'follower';
+  private host!: ReplicaHost;
+  private lease!: Lease;
+  private messages: ConsumerMessages | undefined;
+  private generation = 0;
+  private writeSub: Subscription | undefined;
+  private watchdog: NodeJS.Timeout | undefined;
+  /** the stream's last seq, as last seen (every 2 s) */
+  streamLast = 0;
+  /** writes reaching this node while another is the writer, sent there */
+  private readonly forwarder: Forwarder;
+  private inFlight = 0;
+  private idle: Array<() => void> = [];
+  private resyncing: Promise<void> | undefined;
+  private writesSinceSnapshot = 0;
+  private snapshotting: Promise<void> | undefined;
+  /** set while the writer pauses new writes (the capture of a snapshot) */
+  gate: Promise<void> | undefined;
+  readonly stats = { appends: 0, applied: 0, resyncs: 0, snapshots: 0, electedAt: 0 };
+  private readonly warn: (message: string) => void;
+
+  private constructor(
+    readonly opts: ClusterOptions,
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly kv: KV,
+    private readonly os: ObjectStore,
+  ) {
+    this.node = opts.node ?? randomBytes(6).toString('hex');
+    this.stream = `CAL_${opts.name}`;
+    this.subject = `calendar.${opts.name}.log`;
+    this.restSubject = `calendar.${opts.name}.write`;
+    const warn = opts.warn ?? ((m: string) => console.warn(m));
+    this.forwarder = new Forwarder(nc, this.restSubject);
+    this.warn = process.env.CLUSTER_DEBUG ? (m) => warn(`${new Date().toISOString()} ${m}`) : warn;
+  }
+
+  /** Connects and makes sure the stream, the lease bucket and the snapshot store exist. */
+  static async connect(opts: ClusterOptions): Promise<ClusterNode> {
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(opts.name ?? '')) {
+      throw new CalendarError('invalid_option', 400, `cluster.name must be 1-64 letters, digits, '_' or '-', got ${JSON.stringify(opts.name)}`);
+    }
+    const servers = typeof opts.servers === 'string' ? opts.servers.split(',').map((s) => s.trim()).filter(Boolean) : opts.servers;
+    if (!Array.isArray(servers) || servers.length === 0) throw new CalendarError('invalid_option', 400, 'cluster.servers: expected one or more nats:// URLs');
+    const replicas = opts.replicas ?? 3;
+    // the object store checks every snapshot's SHA-256: node:crypto, not the pure-JS default
+    setSha256Backend('native');
+    const until = Date.now() + (opts.connectTimeoutMs ?? 30_000);
+    const nc = await retry(until, () => connect({ name: `calendar-${opts.name}`, maxReconnectAttempts: -1, reconnectTimeWait: 250, ...opts.nats, servers }));
+    try {
+      // JetStream answers only once its cluster has elected a meta leader
+      const jsm = await retry(until, () => jetstreamManager(nc, { timeout: 2_000 }));
+      const name = `CAL_${opts.name}`;
+      await retry(until, async () => {
+        try {
+          await jsm.streams.info(name);
+        } catch {
+          await jsm.streams.add({ name, subjects: [`calendar.${opts.name}.log`], num_replicas: replicas, duplicate_window: 120_000_000_000 });
+        }
+      });
+      const kv = await retry(until, () => new Kvm(nc).create(`CAL_${opts.name}_lease`, { replicas, history: 1 }));
+      const os = await retry(until, () => new Objm(nc).create(`CAL_${opts.name}_snap`, { replicas }));
+      return new ClusterNode(opts, nc, jetstream(nc, { timeout: 5_000 }), jsm, kv, os);
+    } catch (err) {
+      await nc.close().catch(() => {});
+      throw err;
+    }
+  }
+
+  /** Loads the newest snapshot into `engine` (empty); returns its seq (0: none, start of the stream). */
+  async load(engine: Engine): Promise<number> {
+    const until = Date.now() + (this.opts.connectTimeoutMs ?? 30_000);
+    const seqs = await retry(until, () => listSnapshots(this.os));
+    const seq = seqs.length > 0 ? seqs[seqs.length - 1] : 0;
+    if (seq > 0) engine.loadSnapshotChunks(await retry(until, () => readSnapshot(this.os, seq)));
+    const info = await retry(until, () => this.jsm.streams.info(this.stream));
+    if (info.state.messages > 0 && info.state.first_seq > seq + 1) {
+      throw new Error(`cluster: stream ${this.stream} starts at seq ${info.state.first_seq} but the newest snapshot is at ${seq}: writes ${seq + 1}..${info.state.first_seq - 1} are missing`);
+    }
+    this.applied = seq;
+    this.snapshotSeq = seq;
+    return seq;
+  }
+
+  /** Starts following the stream and standing for writer. */
+  start(host: ReplicaHost): void {
+    this.host = host;
+    this.lease = new Lease(this.kv, this.node, this.opts.leaseMs ?? 3_000, {
+      acquired: () => void this.becomeWriter(),
+      lost: (reason) => this.stepDown(reason),
+      holderChanged: () => {
+        this.forwarder.writerChanged();
+      },
+    }, () => this.opts.writer !== false && !this.resyncing && this.role !== 'stopped');
+    this.follow();
+    this.watch();
+    this.lease.start();
+  }
+
+  get isWriter(): boolean {
+    return this.role === 'writer' && this.lease.held;
+  }
+
+  /** The node holding the lease, as last seen (undefined: none known). */
+  get writer(): string | undefined {
+    return this.lease?.holder;
+  }
+
+  // ---- following the stream ----------------------------------------------------------------
+
+  private follow(): void {
+    const generation = ++this.generation;
+    void (async () => {
+      while (generation === this.generation && this.role !== 'stopped') {
+        try {
+          const consumer = await this.js.consumers.get(this.stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: this.applied + 1 });
+          const messages = await consumer.consume();
+          this.messages = messages;
+          for await (const m of messages) {
+            if (generation !== this.generation) break;
+            const load = this.receive(m.seq, m.headers?.get('Nats-Msg-Id') ?? '', m.data);
+            if (load) await this.loadMarker(m.seq, generation);
+          }
+        } catch (err) {
+          if (generation !== this.generation || this.isStopped()) return;
+          this.warn(`cluster ${this.opts.name}: following the stream failed, retrying: ${(err as Error).message}`);
+          await sleep(250);
+        }
+      }
+    })();
+  }
+
+  /** Applies one message; true when it is an import's marker (the caller then loads its snapshot). */
+  private receive(seq: number, msgId: string, data: Uint8Array): boolean {
+    if (seq <= this.applied) {
+      // only this node's own appends (applied when made) come back at or below `applied`
+      if (msgId !== this.msgId(seq)) void this.resync(`seq ${seq} in the stream is not the write this node applied as ${seq}`);
+      return false;
+    }
+    if (seq !== this.applied + 1) {
+      void this.resync(`the stream jumped from seq ${this.applied} to ${seq} (purged below this node: it was far behind)`);
+      return false;
+    }
+    if (this.role === 'writer') {
+      this.stepDown(`another node appended seq ${seq}`);
+      void this.lease.release('another node appended');
+    }
+    const entry = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as LogEntry;
+    if (entry.load !== undefined) return true;
+    this.applied = seq;
+    this.host.applyWrite({ seq, ops: entry.ops, time: entry.time, author: entry.author });
+    this.stats.applied++;
+    this.writesSinceSnapshot++;
+    return false;
+  }
+
+  /**
+   * Every 2 s: the stream's last seq. A node that stays behind it without applying anything for
+   * 3 s restarts its consumer (after a NATS outage a consumer may never resume by itself).
+   */
+  private watch(): void {
+    let stalledAt = -1;
+    let since = 0;
+    this.watchdog = setInterval(() => {
+      if (this.isStopped() || this.resyncing) return;
+      this.jsm.streams.info(this.stream).then((info) => {
+        this.streamLast = info.state.last_seq;
+        if (info.state.last_seq <= this.applied || this.applied !== stalledAt) {
+          stalledAt = this.applied;
+          since = performance.now();
+          return;
+        }
+        if (performance.now() - since < 3_000 || this.resyncing || this.isStopped()) return;
+        this.warn(`cluster ${this.opts.name}: node ${this.node} at seq ${this.applied} receives nothing while the stream is at ${info.state.last_seq}: following it again`);
+        this.messages?.stop();
+        this.follow();
+        since = performance.now();
+      }, () => {});
+    }, 2_000);
+    this.watchdog.unref?.();
+  }
+
+  private isStopped(): boolean {
+    return this.role === 'stopped';
+  }
+
+  /** An import at `seq`: the state is snapshot snap-<seq>, written before the marker was appended. */
+  private async loadMarker(seq: number, generation: number): Promise<void> {
+    const chunks = await readSnapshot(this.os, seq);
+    if (generation !== this.generation) return;
+    const engine = new Engine();
+    engine.loadSnapshotChunks(chunks);
+    this.applied = seq;
+    this.host.replaceEngine(engine, seq);
+    this.snapshotSeq = Math.max(this.snapshotSeq, seq);
+    this.writesSinceSnapshot = 0;
+  }
+
+  /**
+   * An import on the writer: with new writes paused and none in flight, `load` bulk-loads the
+   * engine; the result is written as snapshot snap-<seq> and a marker appended at seq, from
+   * which every node loads it. Resolves once the marker is stored.
+   */
+  async bulkLoad(load: () => void): Promise<number> {
+    if (!this.isWriter) {
+      throw new CalendarError('rest_cluster_not_writer', 409, `Imports into a cluster run on the writer node (${this.writer ?? 'none right now'}), not on node ${this.node}.`);
+    }
+    let open!: () => void;
+    while (this.gate) await this.gate;
+    this.gate = new Promise((resolve) => (open = resolve));
+    try {
+      while (this.inFlight > 0) await this.whenIdle();
+      load();
+      const seq = this.nextSeq();
+      await putSnapshot(this.os, seq, this.host.engine.snapshotChunks());
+      try {
+        const ack = await this.js.publish(this.subject, JSON.stringify({ ops: [], load: seq } satisfies LogEntry), { expect: { lastSequence: seq - 1 }, msgID: this.msgId(seq) });
+        if (ack.seq !== seq) throw new Error(`stored as seq ${ack.seq}`);
+      } catch (err) {
+        void this.resync(`the import's marker at seq ${seq} was not stored: ${(err as Error).message}`);
+        throw new CalendarError('rest_cluster_write_failed', 503, 'The import was not stored: this node is no longer the writer or the log is unreachable.');
+      }
+      this.snapshotSeq = seq;
+      this.writesSinceSnapshot = 0;
+      await this.prune();
+      return seq;
+    } finally {
+      this.gate = undefined;
+      open();
+    }
+  }
+
+  private msgId(seq: number): string {
+    return `${this.node}.${seq}`;
+  }
+
+  /** This node's state may differ from the log: rebuild it from the newest snapshot and the stream after. */
+  resync(reason: string): Promise<void> {
+    if (this.resyncing || this.role === 'stopped') return this.resyncing ?? Promise.resolve();
+    this.warn(`cluster ${this.opts.name}: node ${this.node} rebuilds its state: ${reason}`);
+    this.stats.resyncs++;
+    this.resyncing = (async () => {
+      this.generation++;
+      this.messages?.stop();
+      if (this.role === 'writer') this.stepDown(reason);
+      await this.lease.release(reason);
+      await this.whenIdle();
+      for (;;) {
+        try {
+          const engine = new Engine();
+          const seq = await this.load(engine);
+          this.host.replaceEngine(engine, seq);
+          break;
+        } catch (err) {
+          if (this.role === 'stopped') return;
+          this.warn(`cluster ${this.opts.name}: rebuild failed, retrying: ${(err as Error).message}`);
+          await sleep(500);
+        }
+      }
+      this.follow();
+    })().finally(() => {
+      this.resyncing = undefined;
+    });
+    return this.resyncing;
+  }
+
+  // ---- the writer -------------------------------------------------------------------------
+
+  private async becomeWriter(): Promise<void> {
+    try {
+      const info = await this.jsm.streams.info(this.stream);
+      const last = info.state.last_seq;
+      const until = Date.now() + (this.opts.leaseMs ?? 3_000);
+      while (this.applied < last && Date.now() < until && this.lease.held) await sleep(5);
+      if (!this.lease.held || this.applied !== last || this.resyncing) {
+        await this.lease.release(`could not catch up to seq ${last} (at ${this.applied})`);
+        return;
+      }
+      this.role = 'writer';
+      this.stats.electedAt = Date.now();
+      this.writeSub = this.nc.subscribe(this.restSubject, { callback: (_err, msg) => {
+        void answerForwarded(msg.data, (call) => (this.isWriter ? this.host.rest(call) : Promise.reject(notWriter())), () => this.applied).then((reply) => msg.respond(reply));
+      } });
+      this.warn(`cluster ${this.opts.name}: node ${this.node} is the writer from seq ${last + 1}`);
+    } catch (err) {
+      await this.lease.release(`could not take over: ${(err as Error).message}`);
+    }
+  }
+
+  private stepDown(reason: string): void {
+    if (this.role !== 'writer') return;
+    this.role = 'follower';
+    this.writeSub?.unsubscribe();
+    this.writeSub = undefined;
+    this.warn(`cluster ${this.opts.name}: node ${this.node} is no longer the writer: ${reason}`);
+  }
+
+  /** The seq for the next write (the caller applies it in this tick, then calls append). */
+  nextSeq(): number {
+    if (!this.isWriter) throw notWriter();
+    return ++this.applied;
+  }
+
+  /** Appends the write made as `seq`; resolves once JetStream stored it on a quorum. */
+  async append(seq: number, ops: Op[], meta: { time: string; author: number }): Promise<void> {
+    const data = JSON.stringify({ ops, time: meta.time, author: meta.author } satisfies LogEntry);
+    this.inFlight++;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const ack = await this.js.publish(this.subject, data, { expect: { lastSequence: seq - 1 }, msgID: this.msgId(seq) });
+          if (ack.seq !== seq) throw new Error(`stored as seq ${ack.seq}, expected ${seq}`);
+          this.stats.appends++;
+          this.writesSinceSnapshot++;
+          this.maybeSnapshot();
+          return;
+        } catch (err) {
+          const code = (err as { api_error?: { err_code?: number } }).api_error?.err_code ?? (err as { code?: unknown }).code;
+          const rejected = code === WRONG_LAST_SEQ || code === String(WRONG_LAST_SEQ) || /wrong last sequence/i.test((err as Error).message);
+          // a timeout may or may not have stored it: the same msg id again is deduplicated
+          if (!rejected && attempt < 2 && this.isWriter) continue;
+          void this.resync(`append of seq ${seq} failed: ${(err as Error).message}`);
+          // rejected: certainly not in the log; anything else (a timeout while NATS lost its
+          // quorum...) may still be committed once the quorum is back
+          if (rejected) throw new CalendarError('rest_cluster_write_failed', 503, 'The write was not stored: this node is no longer the writer. Retry.', { seq });
+          throw new CalendarError('rest_cluster_write_unknown', 503, 'The log did not acknowledge the write in time (NATS unreachable or without quorum): it may or may not be made. Check before retrying.', { seq });
+        }
+      }
+    } finally {
+      if (--this.inFlight === 0) for (const fn of this.idle.splice(0)) fn();
+    }
+  }
+
+  private whenIdle(): Promise<void> {
+    return this.inFlight === 0 ? Promise.resolve() : new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  /**
+   * A write that reached this node while another is the writer, run there over NATS
+   * request/reply (forward.ts). Resolves with the result and the seq it reflects.
+   */
+  forward(call: RestCall): Promise<{ result: RestResult; seq: number }> {
+    return this.forwarder.forward(call);
+  }
+
+  // ---- snapshots ----------------------------------------------------------------------------
+
+  private maybeSnapshot(): void {
+    const every = this.opts.snapshotEvery ?? 100_000;
+    if (every > 0 && this.writesSinceSnapshot >= every && !this.snapshotting) {
+      this.snapshot().catch((err: Error) => this.warn(`cluster ${this.opts.name}: snapshot failed: ${err.message}`));
+    }
+  }
+
+  /**
+   * A snapshot of this node's state into the object store, then the old ones pruned and the
+   * stream purged below the oldest kept. On the writer, new writes wait while the state is
+   * captured (after the appends in flight are stored): a snapshot never holds a write the log
+   * does not.
+   */
+  snapshot(): Promise<void> {
+    this.snapshotting ??= (async () => {
+      let seq: number;
+      let chunks: Iterable<unknown>;
+      if (this.role === 'writer') {
+        let open!: () => void;
+        this.gate = new Promise((resolve) => (open = resolve));
+        try {
+          while (this.inFlight > 0) await this.whenIdle();
+          seq = this.applied; // in the same tick as the check: nothing in flight
+          chunks = this.host.engine.snapshotChunks();
+        } finally {
+          this.gate = undefined;
+          open();
+        }
+      } else {
+        seq = this.applied;
+        chunks = this.host.engine.snapshotChunks();
+      }
+      this.writesSinceSnapshot = 0;
+      if (seq === 0 || seq <= this.snapshotSeq) return;
+      await putSnapshot(this.os, seq, chunks);
+      this.snapshotSeq = seq;
+      this.stats.snapshots++;
+      await this.prune();
+    })().finally(() => {
+      this.snapshotting = undefined;
+    });
+    return this.snapshotting;
+  }
+
+  private async prune(): Promise<void> {
+    const keep = Math.max(1, this.opts.keepSnapshots ?? 2);
+    const seqs = await listSnapshots(this.os);
+    const kept = seqs.slice(-keep);
+    for (const seq of seqs.slice(0, -keep)) await this.os.delete(snapshotName(seq));
+    if (kept.length > 0) await this.jsm.streams.purge(this.stream, { seq: kept[0] + 1 });
+  }
+
+  /** Where the stream stands (for status pages and tests). */
+  async streamState(): Promise<{ first: number; last: number; messages: number; bytes: number; snapshots: number[]; snapshotBytes: number }> {
+    const info = await this.jsm.streams.info(this.stream);
+    const snaps = await snapshotInfos(this.os);
+    return {
+      first: info.state.first_seq, last: info.state.last_seq, messages: info.state.messages, bytes: info.state.bytes,
+      snapshots: snaps.map((s) => s.seq), snapshotBytes: snaps.length > 0 ? snaps[snaps.length - 1].bytes : 0,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.role === 'stopped') return;
+    this.stepDown('closing');
+    await this.whenIdle();
+    await this.lease?.stop();
+    this.role = 'stopped';
+    clearInterval(this.watchdog);
+    this.generation++;
+    this.messages?.stop();
+    await this.nc.drain().catch(() => {});
+  }
+}
+
+async function retry<T>(until: number, fn: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (Date.now() > until) throw new Error(`cluster: NATS JetStream not available: ${(err as Error).message}`, { cause: err });
+      await sleep(250);
+    }
+  }
+}

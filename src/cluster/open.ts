@@ -1,0 +1,38 @@
+// A calendar as one node of a cluster (docs/cluster.md): the newest snapshot from the object
+// store into the engine, then the calendar built on it follows the stream and stands for writer.
+import type { Engine } from '../engine/engine.ts';
+import type { Write } from '../engine/records.ts';
+import type { RestCall, RestResult } from '../api/wordpress/types.ts';
+import { ClusterNode, type ClusterOptions } from './node.ts';
+
+/** What the node needs of the calendar built on it (src/calendar.ts). */
+export interface NodeCalendar {
+  cluster: ClusterNode | undefined;
+  readonly engine: Engine;
+  applyWrite(write: Write): void;
+  replaceEngine(engine: Engine, seq: number): void;
+  restHere(call: RestCall): Promise<RestResult>;
+}
+
+/** Connects, loads the newest snapshot into `engine` (empty), builds the calendar at that seq with `make`. */
+export async function openNode<C extends NodeCalendar>(options: ClusterOptions, engine: Engine, make: (seq: number) => C): Promise<C> {
+  const node = await ClusterNode.connect(options);
+  try {
+    const seq = await node.load(engine);
+    engine.warmInBackground();
+    const cal = make(seq);
+    cal.cluster = node;
+    node.start({
+      get engine() {
+        return cal.engine;
+      },
+      applyWrite: (write) => cal.applyWrite(write),
+      replaceEngine: (e, at) => cal.replaceEngine(e, at),
+      rest: (call) => cal.restHere(call),
+    });
+    return cal;
+  } catch (err) {
+    await node.close();
+    throw err;
+  }
+}
