@@ -7,7 +7,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ChangeFeed, HeldChange } from './feed.ts';
+import { changeText, type ChangeFeed, type HeldChange } from './feed.ts';
 
 const FILE = 'changes.jsonl';
 
@@ -50,6 +50,20 @@ export function startingWrites(logged: LoggedWrite[], replayed: LoggedWrite[], s
   return meets ? [...logged, ...fromJournal] : replayed;
 }
 
+/** JSON.stringify({ seq, held }) + '\n', with each change's text made once for the log, the
+ *  streams and the webhooks (changeText). */
+export function logLine(seq: number, held: readonly HeldChange[]): string {
+  let line = `{"seq":${seq},"held":[`;
+  for (let i = 0; i < held.length; i++) {
+    const h = held[i];
+    line += `${i > 0 ? ',' : ''}{"change":${changeText(h.change)},"owner":${JSON.stringify(h.owner)}`;
+    if (h.before !== undefined) line += `,"before":${JSON.stringify(h.before)}`;
+    if (h.after !== undefined) line += `,"after":${JSON.stringify(h.after)}`;
+    line += '}';
+  }
+  return line + ']}\n';
+}
+
 export class ChangeLog {
   private pending = '';
   private readonly off: () => void;
@@ -61,7 +75,7 @@ export class ChangeLog {
     this.lines = start.length;
     this.off = feed.on((held) => {
       if (this.pending === '') setImmediate(() => this.flush());
-      this.pending += JSON.stringify({ seq: held[0].change.seq, held }) + '\n';
+      this.pending += logLine(held[0].change.seq, held);
       this.lines++;
     });
   }

@@ -46,8 +46,8 @@ const STATE = 'webhooks-state.json';
 const OUTBOX = 'outbox.jsonl';
 
 /** `t=UNIX,v1=HEX`: HMAC-SHA256 of `${t}.${body}` with the webhook's secret. */
-export function signature(secret: string, t: number, body: string): string {
-  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
+export function signature(secret: string, t: number, body: string | Buffer): string {
+  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex')}`;
 }
 
 /** For receivers: true when `header` signs `body` with `secret` (and is at most `toleranceS` old). */
@@ -368,10 +368,10 @@ export class WebhookDispatcher {
 
   /** The last body made, for the webhooks that take the same writes with the same types next
    *  (webhooks that keep up wake together and ask for the same batch). */
-  private lastBody: { first: Change | undefined; end: Change | undefined; types: string; body: string | undefined } | undefined;
+  private lastBody: { first: Change | undefined; end: Change | undefined; types: string; body: Buffer | undefined } | undefined;
 
-  /** `{"changes":[...]}` of the outbox writes [first, end) that `types` wants; undefined: none. */
-  private body(first: number, end: number, types: ChangeType[]): string | undefined {
+  /** `{"changes":[...]}` (UTF-8) of the outbox writes [first, end) that `types` wants; undefined: none. */
+  private body(first: number, end: number, types: ChangeType[]): Buffer | undefined {
     const key = types.join(','), a = this.outbox[first].changes[0], b = this.outbox[end - 1].changes[0];
     const memo = this.lastBody;
     if (memo !== undefined && memo.first === a && memo.end === b && memo.types === key) return memo.body;
@@ -381,12 +381,12 @@ export class WebhookDispatcher {
       if (types.length === 0) parts.push(writeText(w));
       else for (const c of w.changes) if (types.includes(c.type)) parts.push(changeText(c));
     }
-    const body = parts.length === 0 ? undefined : `{"changes":[${parts.join(',')}]}`;
+    const body = parts.length === 0 ? undefined : Buffer.from(`{"changes":[${parts.join(',')}]}`, 'utf8');
     this.lastBody = { first: a, end: b, types: key, body };
     return body;
   }
 
-  private post(hook: Webhook, body: string): Promise<string> {
+  private post(hook: Webhook, body: Buffer): Promise<string> {
     const t = Math.floor(Date.now() / 1000);
     return new Promise<string>((resolve) => {
       let settled = false;
@@ -405,7 +405,7 @@ export class WebhookDispatcher {
           method: 'POST',
           agent: secure ? this.agents.https : this.agents.http,
           headers: {
-            'content-type': 'application/json', 'content-length': Buffer.byteLength(body),
+            'content-type': 'application/json', 'content-length': body.length,
             'x-calendar-signature': signature(hook.secret, t, body), 'x-calendar-webhook': hook.id,
           },
         }, (res) => {

@@ -139,9 +139,14 @@ class StreamGroup {
   private flush(): void {
     this.scheduled = false;
     this.lastFlush = performance.now();
-    const all = this.log.join('');
+    // the group's writes encoded once, the same bytes written to every stream that is up to date
+    let all: Buffer | undefined;
     for (const s of this.streams) {
-      const text = s.replay + (s.pos === 0 ? all : this.log.slice(s.pos).join(''));
+      if (s.replay === '' && s.pos === 0) {
+        if (this.log.length > 0) s.res.write((all ??= Buffer.from(this.log.join(''), 'utf8')));
+        continue;
+      }
+      const text = s.replay + this.log.slice(s.pos).join('');
       s.replay = '';
       s.pos = 0;
       if (text !== '') s.res.write(text);

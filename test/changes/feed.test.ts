@@ -8,7 +8,8 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { CalendarError, openCalendar } from '../../src/index.ts';
 import type { Change } from '../../src/changes/feed.ts';
-import { startingWrites } from '../../src/changes/log.ts';
+import { logLine, startingWrites } from '../../src/changes/log.ts';
+import type { HeldChange } from '../../src/changes/feed.ts';
 import { NOW, baseEvent, makeCalendar } from '../helpers/calendar.ts';
 
 const feed = suite('changes');
@@ -42,6 +43,16 @@ feed('a write makes change records: created with its fields, updated with what c
   assert.match(heard[2].time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   assert.is(cal.feed.head, 3);
   await cal.close();
+});
+
+feed('logLine :: the same text as JSON.stringify of the logged write, every optional field present or not', () => {
+  const change = (seq: number, extra: Partial<Change> = {}): Change => ({ seq, time: '2030-01-01T00:00:00.000Z', type: 'event', action: 'updated', id: 7, author: 2, ...extra });
+  const cases: HeldChange[][] = [
+    [{ change: change(1), owner: 2, before: undefined, after: undefined }],
+    [{ change: change(2, { fields: { title: 'Café "x"\n', cost: '€5' } }), owner: 0, before: 'draft', after: 'publish' }],
+    [{ change: change(3, { action: 'created' }), owner: 5, before: undefined, after: 'publish' }, { change: change(3, { type: 'venue', id: 9 }), owner: 5, before: 'publish', after: undefined }],
+  ];
+  for (const held of cases) assert.is(logLine(held[0].change.seq, held), JSON.stringify({ seq: held[0].change.seq, held }) + '\n');
 });
 
 feed('a listener that throws never breaks a write, nor the other listeners', async () => {
