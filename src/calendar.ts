@@ -470,7 +470,7 @@ export class Calendar {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.webhooks?.stop();
+    await this.webhooks?.stop();
     this.changeLog?.stop();
     await this.cluster?.close();
     await this.store?.close();

@@ -64,8 +64,16 @@ export function logLine(seq: number, held: readonly HeldChange[]): string {
   return line + ']}\n';
 }
 
+/** Append `text` to the file open as `fd` (a whole write, however the system splits it). */
+export function appendAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let done = 0; done < bytes.length;) done += fs.writeSync(fd, bytes, done, bytes.length - done);
+}
+
 export class ChangeLog {
   private pending = '';
+  /** the file, kept open for appends between rewrites (one system call a flush, not three) */
+  private fd: number | undefined;
   private readonly off: () => void;
   private lines: number;
 
@@ -81,6 +89,7 @@ export class ChangeLog {
   }
 
   private rewrite(writes: LoggedWrite[]): void {
+    this.close();
     const file = path.join(this.dir, FILE), tmp = `${file}.tmp-${process.pid}`;
     fs.writeFileSync(tmp, writes.map((w) => JSON.stringify(w) + '\n').join(''));
     fs.renameSync(tmp, file);
@@ -88,7 +97,7 @@ export class ChangeLog {
 
   flush(): void {
     if (this.pending === '') return;
-    fs.appendFileSync(path.join(this.dir, FILE), this.pending);
+    appendAll((this.fd ??= fs.openSync(path.join(this.dir, FILE), 'a')), this.pending);
     this.pending = '';
     // once the feed retains much less than the file holds, the file follows (the count of
     // retained changes, at least that of retained writes, is had without walking them)
@@ -99,8 +108,14 @@ export class ChangeLog {
     }
   }
 
+  private close(): void {
+    if (this.fd !== undefined) fs.closeSync(this.fd);
+    this.fd = undefined;
+  }
+
   stop(): void {
     this.off();
     this.flush();
+    this.close();
   }
 }

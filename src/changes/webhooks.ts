@@ -19,8 +19,9 @@ import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 import { createHmac, randomBytes } from 'node:crypto';
-import { writeFileAtomicSync } from '../store/atomic-file.ts';
+import { writeFileAtomic, writeFileAtomicSync } from '../store/atomic-file.ts';
 import { CHANGE_TYPES, changeText, type Change, type ChangeFeed, type ChangeType } from './feed.ts';
+import { appendAll } from './log.ts';
 
 export interface Webhook {
   id: string;
@@ -226,6 +227,13 @@ export class WebhookDispatcher {
   /** Lines waiting for the next append: the writes acknowledged in one tick go out in one
    *  append (a crash before it loses nothing: the journal has them, see the constructor). */
   private appending = '';
+  /** outbox.jsonl, kept open for appends between rewrites */
+  private outboxFd: number | undefined;
+
+  private closeOutbox(): void {
+    if (this.outboxFd !== undefined) fs.closeSync(this.outboxFd);
+    this.outboxFd = undefined;
+  }
 
   private append(write: OutboxWrite): void {
     this.outbox.push(write);
@@ -235,7 +243,7 @@ export class WebhookDispatcher {
 
   private flushAppends(): void {
     if (this.appending === '') return;
-    fs.appendFileSync(path.join(this.dir, OUTBOX), this.appending);
+    appendAll((this.outboxFd ??= fs.openSync(path.join(this.dir, OUTBOX), 'a')), this.appending);
     this.appending = '';
   }
 
@@ -273,19 +281,48 @@ export class WebhookDispatcher {
   }
 
   private saveTimer: NodeJS.Timeout | undefined;
+  /** the save being written (off the event loop), and whether the state changed since it began */
+  private saving: Promise<void> | undefined;
+  private dirty = false;
 
-  /** Positions are saved at most every 100 ms (and at stop): after a crash, the deliveries of
-   *  those last 100 ms may come again (receivers can tell by seq). */
+  /** Positions are saved at most every 100 ms (and at stop), written and synced off the event
+   *  loop so that deliveries never hold up writes: after a crash, the deliveries of those last
+   *  100 ms may come again (receivers can tell by seq). `now`: at once (synchronously, unless a
+   *  save is being written, which then writes again with the newest state). */
   private saveState(now = false): void {
     if (now) {
       clearTimeout(this.saveTimer);
       this.saveTimer = undefined;
-      writeFileAtomicSync(path.join(this.dir, STATE), JSON.stringify(this.state, null, 2) + '\n');
+      if (this.saving) this.dirty = true;
+      else writeFileAtomicSync(path.join(this.dir, STATE), this.stateText());
       return;
     }
-    if (this.saveTimer) return;
-    this.saveTimer = setTimeout(() => this.saveState(true), 100);
+    if (this.saveTimer || this.stopped) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.writeState();
+    }, 100);
     this.saveTimer.unref();
+  }
+
+  private stateText(): string {
+    return JSON.stringify(this.state, null, 2) + '\n';
+  }
+
+  /** One save at a time, each of the state as it is when it begins; again if it changed meanwhile. */
+  private async writeState(): Promise<void> {
+    if (this.saving) {
+      this.dirty = true;
+      return;
+    }
+    do {
+      this.dirty = false;
+      this.saving = writeFileAtomic(path.join(this.dir, STATE), this.stateText()).catch((err: Error) => {
+        this.log(`calendar-engine: webhooks: saving ${STATE}: ${err.message}`);
+      });
+      await this.saving;
+      this.saving = undefined;
+    } while (this.dirty && !this.stopped);
   }
 
   /** Drop the outbox lines every webhook has (rewriting the file once enough are gone). */
@@ -297,6 +334,7 @@ export class WebhookDispatcher {
     this.outbox = this.outbox.slice(drop);
     // replaced by rename, not synced: a crash may leave the older (longer) outbox, which only
     // means deliveries a webhook already has are skipped by its position
+    this.closeOutbox();
     const file = path.join(this.dir, OUTBOX), tmp = `${file}.tmp-${process.pid}`;
     fs.writeFileSync(tmp, this.outbox.map((w) => JSON.stringify(w) + '\n').join(''));
     fs.renameSync(tmp, file);
@@ -426,15 +464,21 @@ export class WebhookDispatcher {
     });
   }
 
-  /** Stop delivering (pending ones stay in the outbox for the next start). */
-  stop(): void {
+  /** Stop delivering (pending ones stay in the outbox for the next start); the positions are
+   *  saved last, after any save still being written. */
+  async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.saveTimer);
     this.off();
     this.flushAppends();
+    this.closeOutbox();
     this.agents.http.destroy();
     this.agents.https.destroy();
-    if (this.saveTimer || this.hooks.length > 0) this.saveState(true);
     for (const r of this.running.values()) r.wake();
+    const wanted = this.saveTimer !== undefined || this.saving !== undefined || this.hooks.length > 0;
+    this.saveTimer = undefined;
+    while (this.saving) await this.saving;
+    if (wanted) writeFileAtomicSync(path.join(this.dir, STATE), this.stateText());
   }
 }
