@@ -60,13 +60,12 @@ export function subscribeWrites(feed: ChangeFeed, since: number, visible: (c: He
   const first = feed.after(since, Number.POSITIVE_INFINITY, visible);
   let cursor = first.last;
   const off = feed.on((changes) => {
-    let out: Change[] | undefined;
-    let kept = 0;
-    for (const c of changes) if (c.change.seq > cursor && visible(c)) kept++;
-    if (kept === changes.length) out = sharedChanges(changes); // the same array for every subscriber that sees all of it
-    else if (kept > 0) for (const c of changes) if (c.change.seq > cursor && visible(c)) (out ??= []).push(c.change);
+    const out: Change[] = [];
+    for (const c of changes) if (c.change.seq > cursor && visible(c)) out.push(c.change);
     cursor = Math.max(cursor, changes[changes.length - 1].change.seq);
-    if (out !== undefined) onWrite(out);
+    // a subscriber that sees all of a write gets the array every such subscriber gets
+    if (out.length === changes.length) onWrite(sharedChanges(changes));
+    else if (out.length > 0) onWrite(out);
   });
   for (let i = 0; i < first.changes.length;) {
     let j = i + 1;

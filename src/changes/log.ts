@@ -7,6 +7,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { appendAll } from '../store/atomic-file.ts';
 import { changeText, type ChangeFeed, type HeldChange } from './feed.ts';
 
 const FILE = 'changes.jsonl';
@@ -62,12 +63,6 @@ export function logLine(seq: number, held: readonly HeldChange[]): string {
     line += '}';
   }
   return line + ']}\n';
-}
-
-/** Append `text` to the file open as `fd` (a whole write, however the system splits it). */
-export function appendAll(fd: number, text: string): void {
-  const bytes = Buffer.from(text, 'utf8');
-  for (let done = 0; done < bytes.length;) done += fs.writeSync(fd, bytes, done, bytes.length - done);
 }
 
 export class ChangeLog {

@@ -19,9 +19,8 @@ import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 import { createHmac, randomBytes } from 'node:crypto';
-import { writeFileAtomic, writeFileAtomicSync } from '../store/atomic-file.ts';
+import { appendAll, writeFileAtomic, writeFileAtomicSync } from '../store/atomic-file.ts';
 import { CHANGE_TYPES, changeText, type Change, type ChangeFeed, type ChangeType } from './feed.ts';
-import { appendAll } from './log.ts';
 
 export interface Webhook {
   id: string;

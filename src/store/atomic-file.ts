@@ -2,6 +2,7 @@
 // write a temp file with a unique suffix, datasync it, rename it over the target, fsync the
 // directory so the rename itself is durable. On failure the temp file is unlinked and the
 // target is untouched. A crash at any point leaves either the old or the new content.
+// Also appendAll: a whole append to a file kept open (the change log, the webhook outbox).
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -99,4 +100,10 @@ export function writeFileAtomicSync(filePath: string, data: string | Uint8Array,
     throw err;
   }
   fsyncDirSync(path.dirname(filePath));
+}
+
+/** Append `text` to the file open as `fd` (a whole write, however the system splits it). */
+export function appendAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let done = 0; done < bytes.length;) done += fs.writeSync(fd, bytes, done, bytes.length - done);
 }

@@ -6,7 +6,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { escapeJsonText, escapeNonAscii } from '../../src/ascii-json.ts';
-import { eventHead, headJson, headText, textFlags } from '../../src/api/events/head.ts';
+import { eventHead, headText, textFlags, type EventHead } from '../../src/api/events/head.ts';
+import { toJson } from '../../src/api/representation/represent.ts';
 import { dateAndDetailsText, dateString } from '../../src/api/representation/date-text.ts';
 import type { EventRecord } from '../../src/engine/records.ts';
 import { naiveToString } from '../../src/engine/naive-time.ts';
@@ -14,6 +15,9 @@ import { Generator, Rng, mulberry32 } from '../engine/random-calendar.ts';
 import { makeCalendar } from '../helpers/calendar.ts';
 
 const head = suite('head text from the columns');
+
+/** The reference: the head object's JSON text (as the REST body holds it) without its closing brace. */
+const headJson = (h: EventHead): string => toJson(h).slice(0, -1);
 
 const TEXTS = [
   '', ' ', 'Plain words', '  padded title  ', 'Jazz & friends', '"quoted"', "l'été", 'résumé café', 'a -- b',

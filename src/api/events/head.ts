@@ -132,12 +132,6 @@ export function eventObjectOf(h: EventHead, categories: unknown[], tags: unknown
   };
 }
 
-/** The head object as JSON text without its closing brace: the reference headText is tested against. */
-export function headJson(h: EventHead): string {
-  const json = toJson(h);
-  return json.slice(0, -1);
-}
-
 /**
  * What a row's texts need, found once (textFlags) and kept by the renderer until the row changes:
  * TEXTS_KNOWN, then for each of the title, description and excerpt whether no display filter
@@ -205,7 +199,7 @@ function memoText(s: string): string {
 
 /**
  * The event's own fields as JSON text, then the opening of its categories (`,"categories":[`),
- * written straight from the columns: exactly headJson(eventHead(site, engine, row)) followed by
+ * written straight from the columns: exactly the JSON text of eventHead(site, engine, row) without its closing brace, then
  * that opening (test/api/head.test.ts). One template of the fields' texts, flattened once: an
  * uncached event costs about a third of JSON.stringify of its head object, and with `flags`
  * (textFlags) its texts are not scanned again.
@@ -217,7 +211,7 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
   const slug = t.slugs[row];
   const url = eventUrl(site, { id, slug, status });
   const f = t.flags[row];
-  const origin = memoText(site.origin);
+  const origin = site.originText;
   const globalId = `${origin}?id=${id}`;
   const lineage = t.lineages[row];
   let lineageText = `"${globalId}"`;
@@ -236,7 +230,7 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
   const text = `{"id":${id},"global_id":"${globalId}","global_id_lineage":[${lineageText}],"author":"${t.authorIds[row]}",` +
     `"status":"${status}","date":"${dateText(t.date, row)}","date_utc":"${dateText(t.dateUtc, row)}",` +
     `"modified":"${dateText(t.modified, row)}","modified_utc":"${dateText(t.modifiedUtc, row)}",` +
-    `"url":"${jsonText(url)}","rest_url":"${memoText(site.root)}events/${id}",` +
+    `"url":"${jsonText(url)}","rest_url":"${site.rootText}events/${id}",` +
     `"title":"${titleText(title, flags)}",` +
     `"description":"${paragraphText(description, flags, DESCRIPTION_PLAIN, DESCRIPTION_SAFE, displayContent)}",` +
     `"excerpt":"${paragraphText(excerpt, flags, EXCERPT_PLAIN, EXCERPT_SAFE, displayExcerpt)}",` +

@@ -19,6 +19,9 @@ export interface Site {
   origin: string;
   /** the archive URLs ({root}events/ …) as JSON text without quotes, for list envelopes */
   archiveText: { events: string; venues: string; organizers: string };
+  /** `origin` and `root` as JSON text without quotes (an event's head is written with them) */
+  originText: string;
+  rootText: string;
 }
 
 export function createSite(config: SiteConfig): Site {
@@ -26,9 +29,11 @@ export function createSite(config: SiteConfig): Site {
   const path = url.pathname.replace(/\/+$/, '');
   const root = `${config.siteUrl}${config.restPrefix}/tribe/events/v1/`;
   const text = (plural: string) => jsonText(root + plural + '/');
+  const origin = url.hostname + path; // the host name without its port, as WordPress's global ids
   return {
-    config, root, origin: url.hostname + path, // the host name without its port, as WordPress's global ids
+    config, root, origin,
     archiveText: { events: text('events'), venues: text('venues'), organizers: text('organizers') },
+    originText: jsonText(origin), rootText: jsonText(root),
   };
 }
 
