@@ -33,7 +33,7 @@ function arg(name: string, dflt: string): string {
 async function runServer(dir: string, hookUrl: string | undefined, hooks: number): Promise<void> {
   const { openCalendar } = await import('../src/calendar.ts');
   if (hookUrl) {
-    const { addWebhook } = await import('../src/changes/webhooks.ts');
+    const { addWebhook } = await import('../src/changes/webhook-registry.ts');
     for (let i = 0; i < hooks; i++) addWebhook(dir, `${hookUrl}/${i}`);
   }
   const { startServer } = await import('../src/http/server.ts');

@@ -1,13 +1,9 @@
 // Webhooks: the change feed POSTed to receivers, in order per webhook, signed, retried.
 //
-// Files in the store directory:
-//  - webhooks.json        the registry (what `calendar-engine webhook add|remove` edits): id, url,
-//                         types, secret. The server re-reads it within a second.
-//  - webhooks-state.json  what the dispatcher knows per webhook: the last seq a receiver
-//                         acknowledged with a 2xx, the last status, the failures in a row.
-//  - outbox.jsonl         the changes not yet acknowledged by every webhook, one line per write
-//                         ({seq, changes}), appended as writes are acknowledged and rewritten
-//                         without the lines every webhook has; a restart loses no pending delivery.
+// The registry, the state and the signatures: src/changes/webhook-registry.ts. Delivery keeps the
+// changes not yet acknowledged by every webhook in outbox.jsonl, one line per write ({seq,
+// changes}), appended as writes are acknowledged and rewritten without the lines every webhook
+// has; a restart loses no pending delivery.
 // A delivery is one POST of `{"changes": [...]}` (up to 500 writes' changes) with
 // `X-Calendar-Signature: t=UNIX,v1=HEX`, HEX = HMAC-SHA256(secret, `${t}.${body}`) (as Stripe
 // signs its webhooks). Anything but a 2xx within the timeout is retried with exponential backoff
@@ -18,105 +14,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
-import { createHmac, randomBytes } from 'node:crypto';
 import { appendAll, writeFileAtomic, writeFileAtomicSync } from '../store/atomic-file.ts';
-import { CHANGE_TYPES, changeText, type Change, type ChangeFeed, type ChangeType } from './feed.ts';
-
-export interface Webhook {
-  id: string;
-  url: string;
-  /** the change types it wants (all when empty) */
-  types: ChangeType[];
-  secret: string;
-  created: string;
-}
-
-export interface WebhookState {
-  /** every write up to this seq is delivered (or not wanted) */
-  delivered: number;
-  lastStatus: string;
-  lastAttempt: string;
-  failures: number;
-}
-
-export class WebhookError extends Error {}
-
-const REGISTRY = 'webhooks.json';
-const STATE = 'webhooks-state.json';
-const OUTBOX = 'outbox.jsonl';
-
-/** `t=UNIX,v1=HEX`: HMAC-SHA256 of `${t}.${body}` with the webhook's secret. */
-export function signature(secret: string, t: number, body: string | Buffer): string {
-  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex')}`;
-}
-
-/** For receivers: true when `header` signs `body` with `secret` (and is at most `toleranceS` old). */
-export function verifySignature(secret: string, header: string, body: string, nowS = Math.floor(Date.now() / 1000), toleranceS = 300): boolean {
-  const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header);
-  if (!m) return false;
-  const t = Number(m[1]);
-  return Math.abs(nowS - t) <= toleranceS && signature(secret, t, body) === header;
-}
-
-// ---- the registry (CLI and server) ----------------------------------------------------------
-
-export function readWebhooks(dir: string): Webhook[] {
-  try {
-    const data = JSON.parse(fs.readFileSync(path.join(dir, REGISTRY), 'utf8')) as { webhooks?: Webhook[] };
-    return Array.isArray(data.webhooks) ? data.webhooks : [];
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new WebhookError(`${path.join(dir, REGISTRY)}: ${(err as Error).message}`);
-  }
-}
-
-function writeWebhooks(dir: string, hooks: Webhook[]): void {
-  fs.mkdirSync(dir, { recursive: true });
-  writeFileAtomicSync(path.join(dir, REGISTRY), JSON.stringify({ webhooks: hooks }, null, 2) + '\n', { mode: 0o600 });
-}
-
-export function addWebhook(dir: string, url: string, types: ChangeType[] = [], secret?: string): Webhook {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new WebhookError(`not a URL: '${url}'`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new WebhookError(`expected an http or https URL, got '${url}'`);
-  for (const t of types) if (!CHANGE_TYPES.includes(t)) throw new WebhookError(`unknown change type '${t}' (expected ${CHANGE_TYPES.join(', ')})`);
-  if (secret !== undefined && secret.length < 16) throw new WebhookError('the secret must be at least 16 characters');
-  const hooks = readWebhooks(dir);
-  const hook: Webhook = {
-    id: `wh_${randomBytes(6).toString('hex')}`, url, types, secret: secret ?? randomBytes(24).toString('base64url'), created: new Date().toISOString(),
-  };
-  writeWebhooks(dir, [...hooks, hook]);
-  return hook;
-}
-
-export function removeWebhook(dir: string, idOrUrl: string): Webhook {
-  const hooks = readWebhooks(dir);
-  const hook = hooks.find((h) => h.id === idOrUrl || h.url === idOrUrl);
-  if (!hook) throw new WebhookError(`no webhook '${idOrUrl}'`);
-  writeWebhooks(dir, hooks.filter((h) => h !== hook));
-  return hook;
-}
-
-export function readWebhookState(dir: string): Record<string, WebhookState> {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(dir, STATE), 'utf8')) as Record<string, WebhookState>;
-  } catch {
-    return {};
-  }
-}
-
-/** Writes (seqs) in the outbox after `after`, for `webhook list`'s backlog. */
-export function outboxSeqs(dir: string): number[] {
-  try {
-    return fs.readFileSync(path.join(dir, OUTBOX), 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { seq: number }).seq);
-  } catch {
-    return [];
-  }
-}
+import { changeText, type Change, type ChangeFeed, type ChangeType } from './feed.ts';
+import { OUTBOX, REGISTRY, STATE, readWebhookState, readWebhooks, signature, type Webhook, type WebhookState } from './webhook-registry.ts';
 
 // ---- delivery (the process that writes to the store) ------------------------------------------
 

@@ -2,7 +2,7 @@
 // server runs on the store (the server re-reads the file within a second). `list` shows what the
 // server last did with each webhook (DIR/webhooks-state.json) and the writes still to deliver.
 import { CHANGE_TYPES, type ChangeType } from '../changes/feed.ts';
-import { WebhookError, addWebhook, outboxSeqs, readWebhookState, readWebhooks, removeWebhook } from '../changes/webhooks.ts';
+import { WebhookError, addWebhook, outboxSeqs, readWebhookState, readWebhooks, removeWebhook } from '../changes/webhook-registry.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, parseCommand, showPath, usageError, type CliIo } from './common.ts';
 
 export const WEBHOOK_USAGE = `Usage:

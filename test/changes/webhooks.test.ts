@@ -9,7 +9,7 @@ import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openCalendar } from '../../src/index.ts';
-import { addWebhook, readWebhooks, removeWebhook, signature, verifySignature, WebhookError } from '../../src/changes/webhooks.ts';
+import { addWebhook, readWebhooks, removeWebhook, signature, verifySignature, WebhookError } from '../../src/changes/webhook-registry.ts';
 import type { Change } from '../../src/changes/feed.ts';
 import { NOW } from '../helpers/calendar.ts';
 
