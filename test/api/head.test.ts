@@ -61,6 +61,7 @@ head('equals the JSON text of the head object, with and without known text flags
       assert.is(headText(site, engine, row, 0), expected, `row ${row}, no flags`);
       const flags = textFlags(engine, row);
       assert.is(headText(site, engine, row, flags), expected, `row ${row}, flags ${flags}`);
+      assert.is(headText(site, engine, row, flags, false), expected, `row ${row}, flags ${flags}, not kept (a rope)`);
       assert.ok(/^[\x00-\x7f]*$/.test(expected), 'ASCII only');
     }
     assert.ok(rows >= 120);

@@ -124,6 +124,15 @@ export class PieceCache {
     this.evict();
   }
 
+  /** Whether setRow(row, …) would keep a piece now (it is cached, or this is its second sight),
+   *  without counting a sight. */
+  wouldKeepRow(row: number): boolean {
+    if (this.budget === 0) return false;
+    if (!this.admitOnSecondSight) return true;
+    if (row < this.rowSlots.length && this.rowSlots[row] > 0) return true;
+    return row < this.seen.length && this.seen[row] === 1;
+  }
+
   dropRow(row: number): void {
     const s = row < this.rowSlots.length ? this.rowSlots[row] - 1 : -1;
     if (s >= 0) this.remove(s);

@@ -54,10 +54,17 @@ export function toJson(value: unknown): string {
 export function jsonText(s: string): string {
   for (let i = 0, n = s.length; i < n; i++) {
     const c = s.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return oneByte(escapeJsonText(s));
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) {
+      const text = escapeJsonText(s);
+      // the escaped text is one-byte when `s` was: only a two-byte `s` needs the copy
+      return BEYOND_LATIN1.test(s) ? oneByte(text) : text;
+    }
   }
   return s;
 }
+
+/** a character only a two-byte string can hold */
+const BEYOND_LATIN1 = /[\u0100-\uffff]/;
 
 /**
  * The same ASCII text as a flat one-byte V8 string. JSON.stringify/replace keep a two-byte
