@@ -332,11 +332,11 @@ log(`  plain objects:        ${hasGc ? fmtBytes(plainBytes) : '-'} bytes/event (
 if (engineReport) {
   const m = engineReport.memory, n = engineReport.rows, mib = (x: number) => (x / 2 ** 20).toFixed(1) + ' MiB';
   const line = (name: string, st: typeof m.cold) =>
-    log(`  ${name.padEnd(22)}${fmtBytes(st.bytes / n)} bytes/event (${mib(st.bytes)} heap + array buffers; rss ${mib(st.rss)}; cache ${mib(st.cacheBytes)})`);
+    log(`  ${name.padEnd(34)} ${fmtBytes(st.bytes / n)} bytes/event (${mib(st.bytes)} heap + array buffers; rss ${mib(st.rss)}; cache ${mib(st.cacheBytes)})`);
   log(`memory of the engine's process, after gc (budget of the representation cache ${mib(engineReport.cacheBudget)}):`);
   line('cold (after the load):', m.cold);
   line('warm (all read once):', m.warm);
-  line(`after ${m.writes} writes:`, m.afterWrites);
+  line(`after ${m.writes} writes, then a search:`, m.afterWrites);
   const limit = m.cold.bytes * 1.1 + engineReport.cacheBudget;
   log(`  warm + writes vs cold + budget + 10%: ${mib(m.afterWrites.bytes)} vs ${mib(limit)} (${m.afterWrites.bytes <= limit ? 'within' : 'OVER'}); ` +
     `reading every event took ${fmtMs(m.readMs)} ms, the writes ${fmtMs(m.writeMs)} ms`);
