@@ -227,9 +227,16 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
   let values = '';
   for (let i = 0; i < cost.values.length; i++) values += (i > 0 ? ',"' : '"') + memoText(cost.values[i]) + '"';
   const website = t.websites[row];
+  // the four post dates are often one or two values (modified = date until an edit, UTC = local
+  // in a UTC site): each distinct one is made once (an odd date's ms is NaN, equal to nothing)
+  const dm = t.date.ms[row], dum = t.dateUtc.ms[row], mm = t.modified.ms[row], mum = t.modifiedUtc.ms[row];
+  const date = dateText(t.date, row);
+  const dateUtc = dum === dm ? date : dateText(t.dateUtc, row);
+  const modified = mm === dm ? date : mm === dum ? dateUtc : dateText(t.modified, row);
+  const modifiedUtc = mum === mm ? modified : mum === dum ? dateUtc : dateText(t.modifiedUtc, row);
   const text = `{"id":${id},"global_id":"${globalId}","global_id_lineage":[${lineageText}],"author":"${t.authorIds[row]}",` +
-    `"status":"${status}","date":"${dateText(t.date, row)}","date_utc":"${dateText(t.dateUtc, row)}",` +
-    `"modified":"${dateText(t.modified, row)}","modified_utc":"${dateText(t.modifiedUtc, row)}",` +
+    `"status":"${status}","date":"${date}","date_utc":"${dateUtc}",` +
+    `"modified":"${modified}","modified_utc":"${modifiedUtc}",` +
     `"url":"${jsonText(url)}","rest_url":"${site.rootText}events/${id}",` +
     `"title":"${titleText(title, flags)}",` +
     `"description":"${paragraphText(description, flags, DESCRIPTION_PLAIN, DESCRIPTION_SAFE, displayContent)}",` +
