@@ -168,7 +168,7 @@ function titleText(s: string, flags: number): string {
 }
 function paragraphText(s: string, flags: number, plain: number, safe: number, display: (raw: string) => string): string {
   if ((flags & plain) === 0) return jsonText(display(s));
-  return flags & safe ? paragraph(s) : jsonText(paragraph(s));
+  return paragraph(flags & safe ? s : jsonText(s)); // '<p>' and '</p>' need no escaping
 }
 
 /** A date column's value as JSON text without quotes. */

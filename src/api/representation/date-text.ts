@@ -29,12 +29,17 @@ function day(d: number): Part {
   return p;
 }
 
+/** '00' … '59' */
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+
 function time(secs: number): Part {
   const slot = secs % SLOTS;
   let p = times[slot];
   if (p === undefined || p.key !== secs) {
-    const s = naiveToString(secs * 1000);
-    p = { key: secs, text: s.slice(11), details: `,"hour":"${s.slice(11, 13)}","minutes":"${s.slice(14, 16)}","seconds":"${s.slice(17, 19)}"}` };
+    // post dates (created, modified) carry any second of the day, so this table misses often:
+    // its texts are made from two-digit strings, not by formatting a whole date
+    const h = TWO_DIGITS[Math.floor(secs / 3600)], m = TWO_DIGITS[Math.floor(secs / 60) % 60], s = TWO_DIGITS[secs % 60];
+    p = { key: secs, text: h + ':' + m + ':' + s, details: ',"hour":"' + h + '","minutes":"' + m + '","seconds":"' + s + '"}' };
     times[slot] = p;
   }
   return p;

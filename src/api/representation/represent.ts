@@ -49,18 +49,12 @@ export function toJson(value: unknown): string {
   return oneByte(escapeNonAscii(json));
 }
 
-/** The JSON text of a string without its quotes: printable ASCII without '"' and '\\' is its
- *  own text (one scan, no copy); anything else goes through toJson. */
+/** The JSON text of a string without its quotes, as one-byte ASCII: printable ASCII without '"'
+ *  and '\\' is its own text (one scan, no copy); anything else is escaped (escapeJsonText). */
 export function jsonText(s: string): string {
-  for (let i = 0, n = s.length; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) {
-      const text = escapeJsonText(s);
-      // the escaped text is one-byte when `s` was: only a two-byte `s` needs the copy
-      return BEYOND_LATIN1.test(s) ? oneByte(text) : text;
-    }
-  }
-  return s;
+  const text = escapeJsonText(s);
+  // the escaped text is one-byte when `s` was (its slices are): only a two-byte `s` needs the copy
+  return text === s || !BEYOND_LATIN1.test(s) ? text : oneByte(text);
 }
 
 /** a character only a two-byte string can hold */
