@@ -253,6 +253,34 @@ links('categories and tags: ids, names (created), empty, mixed; ordered by name'
   assert.is(term.filter, 'raw');
 });
 
+links('terms shown by name whatever the case, namesakes by id, whatever order they were given in', async () => {
+  const { cal } = await makeCalendar();
+  type Term = { id: number; name: string };
+  const byName = (terms: Term[]) => terms.slice().sort((a, b) => {
+    const x = a.name.toLowerCase(), y = b.name.toLowerCase();
+    return x < y ? -1 : x > y ? 1 : a.id - b.id;
+  }).map((t) => t.id);
+  const tags: Term[] = [];
+  for (const name of ['beta', 'Alpha', 'Gamma', 'b', 'delta', 'ALPHAB', 'alpha b']) tags.push((await cal.tags.create({ name })) as Term);
+  // categories of one name under different parents (WordPress allows namesakes there)
+  const cats: Term[] = [];
+  for (const parent of ['P1', 'P2', 'P3']) {
+    const p = (await cal.categories.create({ name: parent })) as Term;
+    cats.push(p, (await cal.categories.create({ name: parent === 'P2' ? 'same' : 'Same', parent: p.id })) as Term);
+  }
+  const shuffles = <T>(xs: T[]): T[][] => [xs, xs.slice().reverse(), xs.map((_, i) => xs[(i * 5 + 1) % xs.length])];
+  for (const [i, tagOrder] of shuffles(tags).entries()) {
+    const catOrder = shuffles(cats)[i];
+    const ev = await cal.events.create({ ...baseEvent, tags: tagOrder.map((t) => t.id), categories: catOrder.map((t) => t.id) });
+    // the object path and the JSON text of a list (written from the cached pieces)
+    const text = JSON.parse((await cal.rest({ resource: 'events', action: 'list', params: { include: String(ev.id) }, actor: null })).body).events[0];
+    for (const shown of [ev, text]) {
+      assert.equal((shown.tags as Term[]).map((t) => t.id), byName(tags));
+      assert.equal((shown.categories as Term[]).map((t) => t.id), byName(cats));
+    }
+  }
+});
+
 links('a venue rename shows inside events (cache invalidation)', async () => {
   const { cal } = await makeCalendar();
   const v = await cal.venues.create({ venue: 'Old Name' });

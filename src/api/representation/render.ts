@@ -412,10 +412,18 @@ function byName(engine: EngineApi, ids: readonly number[]): TermRecord[] {
     if (t !== undefined) terms.push(t);
   }
   if (terms.length > 1) {
-    terms.sort((a, b) => {
-      const x = a.name.toLowerCase(), y = b.name.toLowerCase();
-      return x < y ? -1 : x > y ? 1 : a.id - b.id;
-    });
+    // an insertion sort of a few terms, each name lowered once (not twice per comparison)
+    const keys = terms.map((t) => t.name.toLowerCase());
+    for (let i = 1; i < terms.length; i++) {
+      const term = terms[i], key = keys[i];
+      let j = i - 1;
+      for (; j >= 0 && (keys[j] > key || (keys[j] === key && terms[j].id > term.id)); j--) {
+        terms[j + 1] = terms[j];
+        keys[j + 1] = keys[j];
+      }
+      terms[j + 1] = term;
+      keys[j + 1] = key;
+    }
   }
   return terms;
 }
