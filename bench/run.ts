@@ -262,7 +262,7 @@ for (const [i, q] of queries.entries()) {
 log(mismatches === 0 ? `cross-check: ${queries.length} queries, every implementation agrees on total and page ids` : `cross-check: ${mismatches} MISMATCH(es)`);
 
 // ---- timing (the engine and the floor were timed in the engine's process) --------------------
-interface Row { q: BenchQuery; engine?: Timing; arrays: Timing; sqlite?: Timing; floor: Timing; bytes: number; objects?: Timing; sqliteObjects?: Timing; cold?: Timing }
+interface Row { q: BenchQuery; engine?: Timing; arrays: Timing; sqlite?: Timing; floor: Timing; bytes: number; objects?: Timing; sqliteObjects?: Timing; cold?: Timing; evicted?: Timing }
 const rows: Row[] = [];
 for (const [i, q] of queries.entries()) {
   if (process.stderr.isTTY) process.stderr.write(`timing ${q.name}...\r`);
@@ -272,7 +272,7 @@ for (const [i, q] of queries.entries()) {
   const timed = engineReport?.timings[i];
   const f = timed ? timed.floor : await timeCase(() => floor.list(q.name), timing);
   const bytes = engineReport ? engineReport.answers[i].body.length : floor.list(q.name).length;
-  rows.push({ q, engine: timed?.engine, arrays: a, sqlite: s, floor: f, bytes, objects: timed?.objects, sqliteObjects: so, cold: timed?.cold });
+  rows.push({ q, engine: timed?.engine, arrays: a, sqlite: s, floor: f, bytes, objects: timed?.objects, sqliteObjects: so, cold: timed?.cold, evicted: timed?.evicted });
 }
 if (process.stderr.isTTY) process.stderr.write(' '.repeat(40) + '\r');
 
@@ -299,19 +299,21 @@ log(`samples per cell (min): engine ${minSamples(0)}, arrays ${minSamples(1)}, s
   `(runs ${timing.runs}, min ${timing.minRuns}, budget ${timing.budgetMs} ms, warm-up ${timing.warmup} calls and ${timing.warmupMs} ms)`);
 
 if (engineReport) {
-  const oHeader = ['query', 'objects med', 'objects p99', 'p99/med', 'sqlite obj med', 'sqlite obj/objects', 'json warm med', 'json cold med', 'cold/warm'];
+  const oHeader = ['query', 'objects med', 'objects p99', 'p99/med', 'sqlite obj med', 'sqlite obj/objects', 'json warm med', 'json cold med', 'cold/warm', 'evicted med', 'evicted/warm'];
   const oBody = rows.map((r) => [
     r.q.name, fmtMs(r.objects?.median), fmtMs(r.objects?.p99), fmtRatio(r.objects ? r.objects.p99 / r.objects.median : undefined),
     fmtMs(r.sqliteObjects?.median), fmtRatio(ratio(r.sqliteObjects, r.objects)), fmtMs(r.engine?.median), fmtMs(r.cold?.median), fmtRatio(ratio(r.cold, r.engine)),
+    fmtMs(r.evicted?.median), fmtRatio(ratio(r.evicted, r.engine)),
   ]);
   oBody.push([
     'geometric mean', fmtMs(gm((r) => r.objects?.median)), fmtMs(gm((r) => r.objects?.p99)), fmtRatio(gm((r) => (r.objects ? r.objects.p99 / r.objects.median : undefined))),
     fmtMs(gm((r) => r.sqliteObjects?.median)), fmtRatio(gm((r) => ratio(r.sqliteObjects, r.objects))), fmtMs(gm((r) => r.engine?.median)),
-    fmtMs(gm((r) => r.cold?.median)), fmtRatio(gm((r) => ratio(r.cold, r.engine))),
+    fmtMs(gm((r) => r.cold?.median)), fmtRatio(gm((r) => ratio(r.cold, r.engine))), fmtMs(gm((r) => r.evicted?.median)), fmtRatio(gm((r) => ratio(r.evicted, r.engine))),
   ]);
   log();
   log('object mode: cal.events.list() returning fresh objects, against SQLite hydrating the same objects (page query, then one');
-  log('query per join table); json cold = cal.rest() with none of the page\'s events rendered yet (dropped before each call)');
+  log('query per join table); json cold = cal.rest() with the page\'s events changed before each call, as by a write (rendered as');
+  log('never seen); evicted = the page\'s events pushed out of the cache before each call (what their texts need is still known)');
   log(table(oHeader, oBody));
   if (engineReport.objectMismatches.length) {
     mismatches += engineReport.objectMismatches.length;
