@@ -178,6 +178,10 @@ export class Calendar {
     return this.cluster ? Math.min(this.feed.head, this.cluster.applied) : this.feed.head;
   }
 
+  /** Every body rest() answers is ASCII: JSON text with each character above 0x7f escaped, as
+   *  wp_json_encode writes it (the HTTP shell then sends it without counting UTF-8 bytes). */
+  readonly asciiJson = true;
+
   /** In a cluster: this node's id and role, `ID; role=writer` or `ID; role=follower`. */
   get nodeInfo(): string | undefined {
     return this.cluster ? `${this.cluster.node}; role=${this.cluster.isWriter ? 'writer' : 'follower'}` : undefined;

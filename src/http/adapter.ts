@@ -159,22 +159,23 @@ function readExtras(query: string): Extras | null {
 
 /** Applies _fields, _envelope and _jsonp (WordPress core order: fields, then envelope). */
 function decorate(reply: Reply, x: Extras): { reply: Reply; contentType: string } {
-  let { status, body } = reply;
+  let { status, body, ascii } = reply;
   let headers = reply.headers;
   if (x.fields !== null && status < 300) body = toJson(filterFields(JSON.parse(body), x.fields));
   if (x.envelope) {
     body = `{"body":${body},"status":${status},"headers":${JSON.stringify(headers)}}`;
     status = 200;
     headers = {};
+    ascii = false; // a header value may hold any character
   }
   if (x.jsonp !== null) {
     if (!/^[\w.]+$/.test(x.jsonp)) {
       const err = new CalendarError('rest_callback_invalid', 400, 'Invalid JSONP callback function.');
       return { reply: { status: 400, headers: {}, body: toJson(err.toJSON()) }, contentType: JSON_TYPE };
     }
-    return { reply: { status, headers, body: `/**/${x.jsonp}(${body})` }, contentType: 'application/javascript; charset=UTF-8' };
+    return { reply: { status, headers, body: `/**/${x.jsonp}(${body})`, ascii }, contentType: 'application/javascript; charset=UTF-8' };
   }
-  return { reply: { status, headers, body }, contentType: JSON_TYPE };
+  return { reply: { status, headers, body, ascii }, contentType: JSON_TYPE };
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -264,7 +265,7 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
   const send = (req: IncomingMessage, res: ServerResponse, reply: Reply, head: boolean, extras: Extras | null, close: boolean) => {
     let contentType = JSON_TYPE;
     if (extras !== null) ({ reply, contentType } = decorate(reply, extras));
-    const bytes = Buffer.byteLength(reply.body);
+    const bytes = reply.ascii === true ? reply.body.length : Buffer.byteLength(reply.body);
     const headers: Record<string, string | number> = {
       'Content-Type': contentType,
       'Content-Length': bytes,

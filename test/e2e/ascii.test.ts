@@ -1,0 +1,55 @@
+// Every JSON answer is ASCII on the wire, and its Content-Length is its byte count, with text
+// outside ASCII everywhere in the data (titles, descriptions, costs, venue, organizer and term
+// names, query parameters echoed in links). The adapter relies on it: it sends the calendar's
+// answers without counting their UTF-8 bytes (src/http/routes.ts, Reply.ascii).
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startTestServer, type TestServer } from './server-helper.ts';
+
+type Obj = Record<string, unknown>;
+const S = suite<{ t: TestServer; ids: Obj }>('e2e :: ASCII answers', {} as { t: TestServer; ids: Obj });
+
+S.before(async (ctx) => {
+  ctx.t = await startTestServer();
+  const { t } = ctx;
+  const cat = await t.call('/categories', { as: 'editor', json: { name: 'Café ☕ “concerts”' } });
+  const tag = await t.call('/tags', { as: 'editor', json: { name: '日本 jazz' } });
+  const venue = await t.call('/venues', { as: 'editor', json: { venue: 'Théâtre “Royal” 🎭', city: 'Zürich', address: 'Bahnhofstraße 1' } });
+  const org = await t.call('/organizers', { as: 'editor', json: { organizer: 'Zoë 🎷 Ensemble', email: 'zoe@example.org' } });
+  const ev = await t.call('/events', {
+    as: 'editor',
+    json: {
+      title: 'Fête — “Nuit” 🎉', description: 'L’été\u2028à Zürich: “naïve” café…\nSecond line 😀', excerpt: 'Ça commence',
+      start_date: '2030-02-01 20:00:00', end_date: '2030-02-01 23:00:00', cost: '15 €',
+      venue: venue.json.id, organizer: [org.json.id], categories: [cat.json.id], tags: [tag.json.id],
+    },
+  });
+  for (const r of [cat, tag, venue, org, ev]) assert.is(r.status, 201, JSON.stringify(r.json));
+  ctx.ids = { cat: cat.json, tag: tag.json, venue: venue.json, org: org.json, ev: ev.json };
+});
+S.after(async ({ t }) => t.close());
+
+S('lists, single records, slugs, errors, _fields, _jsonp and _envelope: ASCII, Content-Length = bytes', async ({ t, ids }) => {
+  const ev = ids.ev as Obj, cat = ids.cat as Obj;
+  const paths = [
+    '/events?start_date=2030-01-01', '/events?start_date=2030-01-01&search=f%C3%AAte', `/events?categories=${cat.slug as string}&start_date=2030-01-01`,
+    `/events/${ev.id as number}`, `/events/by-slug/${encodeURIComponent(ev.slug as string)}`, '/venues', `/venues/${(ids.venue as Obj).id as number}`,
+    '/organizers', '/categories', '/tags', `/categories/${cat.id as number}`,
+    '/events?start_date=2030-01-01&_fields=title,description,cost', '/events?start_date=2030-01-01&_jsonp=cb', '/events?start_date=2030-01-01&_envelope',
+    '/events?start_date=n%C3%BC%C3%AFt', '/events/999999', '/events?search=%E2%98%83&start_date=2030-01-01&page=9',
+  ];
+  let nonAsciiSeen = 0;
+  for (const path of paths) {
+    const r = await t.call(path);
+    const bytes = Buffer.byteLength(r.text, 'utf8');
+    assert.is(Number(r.headers['content-length']), bytes, `${path}: Content-Length`);
+    assert.ok(/^[\x00-\x7f]*$/.test(r.text), `${path}: ASCII only`);
+    if (/\\u[0-9a-f]{4}/.test(r.text)) nonAsciiSeen++;
+  }
+  assert.ok(nonAsciiSeen >= 10, `the answers carry escaped text (${nonAsciiSeen})`);
+  const list = await t.call('/events?start_date=2030-01-01');
+  assert.is(((list.json.events as Obj[])[0]).title, 'Fête — “Nuit” 🎉');
+  assert.match(((list.json.events as Obj[])[0]).cost as string, /€/);
+});
+
+S.run();
