@@ -112,6 +112,40 @@ hooks('a flaky receiver, down across a restart: every change arrives once, in or
   await rx2.close();
 });
 
+hooks('a lagging webhook keeps its changes past the retention window (across a restart), up to maxBacklog; past it the skip is in its state', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-hooks-'));
+  let secret = '';
+  const rx = await receiver(() => secret);
+  secret = addWebhook(dir, rx.url).secret;
+  rx.failNext = 1_000; // down for now
+  const opts = { dir, now: () => NOW, changesRetainCount: 2, webhooks: { ...FAST, maxBacklog: 6 } };
+  let cal = await openCalendar(opts);
+  for (let i = 0; i < 5; i++) await cal.tags.create({ name: `kept ${i}` });
+  assert.is(cal.feed.floor, 0, 'the window (2 changes) is held open for the webhook');
+  await cal.close();
+  cal = await openCalendar(opts);
+  assert.is(cal.feed.floor, 0, 'and still after a restart (the change log kept them)');
+  rx.failNext = 0;
+  await until('the five', () => rx.accepted.flat().length === 5);
+  assert.equal(rx.accepted.flat().map((c) => c.seq), [1, 2, 3, 4, 5]);
+  await cal.tags.create({ name: 'more' });
+  await until('the sixth', () => rx.accepted.flat().length === 6);
+  await cal.tags.create({ name: 'and more' }); // the window follows the webhook again
+  assert.is(cal.feed.floor, 5);
+  // down again, for more than maxBacklog changes: 7..15, of which the newest 6 are kept
+  await until('the seventh', () => rx.accepted.flat().length === 7);
+  rx.failNext = 1_000;
+  for (let i = 0; i < 9; i++) await cal.tags.create({ name: `lost ${i}` });
+  assert.is(cal.feed.floor, 10, 'at most maxBacklog changes kept');
+  rx.failNext = 0;
+  await until('the newest six', () => rx.accepted.flat().at(-1)?.seq === 16);
+  await cal.close();
+  const [st] = Object.values(JSON.parse(fs.readFileSync(path.join(dir, 'webhooks-state.json'), 'utf8')) as Record<string, { skipped: number; delivered: number }>);
+  assert.equal([st.skipped, st.delivered], [3, 16], 'writes 8..10 skipped, and said so');
+  assert.equal(rx.accepted.flat().map((c) => c.seq), [1, 2, 3, 4, 5, 6, 7, 11, 12, 13, 14, 15, 16]);
+  await rx.close();
+});
+
 hooks('a receiver that never answers times out and is retried; an unreachable one is an error; both shown in the state', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-hooks-'));
   let answer = false;
