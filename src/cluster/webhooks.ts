@@ -155,9 +155,13 @@ export class ClusterWebhooks {
   private readonly reloadMs: number;
   private readonly log: (line: string) => void;
 
-  private constructor(private readonly node: ClusterNode, private readonly feed: ChangeFeed, private readonly kv: KV, private readonly opts: DispatchOptions) {
+  private readonly opts: DispatchOptions;
+
+  private constructor(private readonly node: ClusterNode, private readonly feed: ChangeFeed, private readonly kv: KV, opts: DispatchOptions) {
     this.reloadMs = opts.reloadMs ?? 1_000;
-    this.log = opts.log ?? ((line) => console.error(line));
+    // the node's warnings (quiet where the node is)
+    this.log = opts.log ?? node.opts.warn ?? ((line) => console.error(line));
+    this.opts = { ...opts, log: this.log };
     this.timer = setInterval(() => void this.tick(), Math.min(250, this.reloadMs));
     this.timer.unref();
   }
