@@ -47,7 +47,10 @@ async function runServer(dir: string, hookUrl: string | undefined, hooks: number
   process.on('message', async () => {
     const c = process.cpuUsage(cpu0);
     process.send!({ cpuMs: (c.user + c.system) / 1000 });
+    let step = 'the HTTP server';
+    setTimeout(() => console.error(`bench:changes: the server's close is stuck in ${step}`), 10_000).unref();
     await srv.close();
+    step = 'the calendar';
     await cal.close();
     process.exit(0);
   });
