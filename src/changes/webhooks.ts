@@ -30,7 +30,8 @@ export interface DispatchOptions {
   /** how often the registry is checked for changes (default 1 s) */
   reloadMs?: number;
   /** after a delivery, wait this long for more writes before the next one, unless a full batch
-   *  is waiting (default 50 ms): under a steady stream of writes, fewer and larger POSTs */
+   *  is waiting (default 200 ms): under a steady stream of writes, fewer and larger POSTs (a
+   *  write after a quiet spell still goes at once) */
   lingerMs?: number;
   /** the feed keeps at most this many changes for a webhook that lags (default 1,000,000); past
    *  it the oldest go, and the webhook skips them (its state says so) */
@@ -98,7 +99,7 @@ const BATCH_WRITES = 500;
 export class WebhookDispatcher {
   private hooks: Webhook[];
   private state: Record<string, WebhookState> = {};
-  private readonly running = new Map<string, { wake(): void }>();
+  private readonly running = new Map<string, { wake(stopping?: boolean): void }>();
   private started = false;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
@@ -121,7 +122,7 @@ export class WebhookDispatcher {
     this.retryBaseMs = opts.retryBaseMs ?? 1_000;
     this.retryMaxMs = opts.retryMaxMs ?? 3_600_000;
     this.timeoutMs = opts.timeoutMs ?? 10_000;
-    this.lingerMs = opts.lingerMs ?? 50;
+    this.lingerMs = opts.lingerMs ?? 200;
     this.reloadMs = opts.reloadMs ?? 1_000;
     this.maxBacklog = opts.maxBacklog ?? 1_000_000;
     this.log = opts.log ?? ((line) => console.error(line));
@@ -209,13 +210,21 @@ export class WebhookDispatcher {
   }
 
   private loop(hook: Webhook): void {
-    let wake: (() => void) | undefined;
-    const handle = { wake: () => wake?.() };
+    let wake: ((stopping: boolean) => void) | undefined;
+    const handle = { wake: (stopping = false) => wake?.(stopping) };
     this.running.set(hook.id, handle);
-    const sleep = (ms: number) => new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, ms);
+    // A write wakes the loop only while it waits for writes (not while it posts, lingers, or
+    // backs off after a failure: a failing receiver is not retried at every write); stop() wakes
+    // it from any wait.
+    const sleep = (ms: number, forWrites: boolean) => new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        wake = undefined;
+        resolve();
+      }, ms);
       t.unref();
-      wake = () => {
+      wake = (stopping) => {
+        if (!stopping && !forWrites) return;
+        wake = undefined;
         clearTimeout(t);
         resolve();
       };
@@ -227,7 +236,7 @@ export class WebhookDispatcher {
         if (st.delivered < this.feed.floor) this.skip(hook, st);
         const { held, last } = this.feed.writesAfter(st.delivered, BATCH_WRITES);
         if (last === st.delivered) {
-          await sleep(this.retryMaxMs);
+          await sleep(this.retryMaxMs, true);
           continue;
         }
         const body = this.body(held, hook.types);
@@ -243,12 +252,12 @@ export class WebhookDispatcher {
           st.delivered = last;
           st.failures = 0;
           this.delivered();
-          if (this.lingerMs > 0 && this.feed.head - last < BATCH_WRITES) await new Promise<void>((resolve) => setTimeout(resolve, this.lingerMs).unref());
+          if (this.lingerMs > 0 && this.feed.head - last < BATCH_WRITES) await sleep(this.lingerMs, false);
         } else {
           st.failures++;
           this.saveState();
           const backoff = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** Math.min(st.failures - 1, 30));
-          await sleep(backoff / 2 + Math.random() * (backoff / 2)); // jitter: between half and all of it
+          await sleep(backoff / 2 + Math.random() * (backoff / 2), false); // jitter: between half and all of it
         }
       }
       this.running.delete(hook.id);
@@ -342,7 +351,7 @@ export class WebhookDispatcher {
     this.off();
     this.agents.http.destroy();
     this.agents.https.destroy();
-    for (const r of this.running.values()) r.wake();
+    for (const r of this.running.values()) r.wake(true);
     while (this.saving) await this.saving;
     if (wanted) await this.backend.saveFinal(this.state);
   }

@@ -128,12 +128,19 @@ hooks('a lagging webhook keeps its changes past the retention window (across a r
   rx.failNext = 0;
   await until('the five', () => rx.accepted.flat().length === 5);
   assert.equal(rx.accepted.flat().map((c) => c.seq), [1, 2, 3, 4, 5]);
+  const delivered = () => {
+    try {
+      return Object.values(JSON.parse(fs.readFileSync(path.join(dir, 'webhooks-state.json'), 'utf8')) as Record<string, { delivered: number }>)[0].delivered;
+    } catch {
+      return -1; // being replaced
+    }
+  };
   await cal.tags.create({ name: 'more' });
-  await until('the sixth', () => rx.accepted.flat().length === 6);
+  await until('the sixth acknowledged', () => delivered() === 6);
   await cal.tags.create({ name: 'and more' }); // the window follows the webhook again
   assert.is(cal.feed.floor, 5);
   // down again, for more than maxBacklog changes: 7..15, of which the newest 6 are kept
-  await until('the seventh', () => rx.accepted.flat().length === 7);
+  await until('the seventh acknowledged', () => delivered() === 7);
   rx.failNext = 1_000;
   for (let i = 0; i < 9; i++) await cal.tags.create({ name: `lost ${i}` });
   assert.is(cal.feed.floor, 10, 'at most maxBacklog changes kept');
@@ -143,6 +150,22 @@ hooks('a lagging webhook keeps its changes past the retention window (across a r
   const [st] = Object.values(JSON.parse(fs.readFileSync(path.join(dir, 'webhooks-state.json'), 'utf8')) as Record<string, { skipped: number; delivered: number }>);
   assert.equal([st.skipped, st.delivered], [3, 16], 'writes 8..10 skipped, and said so');
   assert.equal(rx.accepted.flat().map((c) => c.seq), [1, 2, 3, 4, 5, 6, 7, 11, 12, 13, 14, 15, 16]);
+  await rx.close();
+});
+
+hooks('a failing receiver is retried on its backoff, not at every write', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-hooks-'));
+  let secret = '';
+  const rx = await receiver(() => secret);
+  secret = addWebhook(dir, rx.url).secret;
+  rx.failNext = 1_000;
+  const cal = await openCalendar({ dir, now: () => NOW, webhooks: { ...FAST, retryBaseMs: 2_000, retryMaxMs: 2_000 } });
+  await cal.tags.create({ name: 'first' });
+  await until('the first attempt', () => rx.attempts === 1);
+  for (let i = 0; i < 10; i++) await cal.tags.create({ name: `during the backoff ${i}` });
+  await new Promise((r) => setTimeout(r, 50));
+  assert.is(rx.attempts, 1, 'no attempt before the backoff (at least 1 s) is over');
+  await cal.close();
   await rx.close();
 });
 
