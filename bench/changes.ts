@@ -190,7 +190,7 @@ async function round(followers: number, seconds: number, writers: number, rate: 
   }));
   const elapsed = (Date.now() - start) / 1000;
   const writersCpu = process.cpuUsage(cpu0);
-  await new Promise((r) => setTimeout(r, 300)); // the last events reach the followers
+  await new Promise((r) => setTimeout(r, hooks > 0 ? 600 : 300)); // the last events reach the followers (webhooks linger 200 ms)
   fl.send('stop');
   const { arrivals, events, cpuMs: followersCpuMs } = await message<{ arrivals: Array<[number, number]>; events: number; cpuMs: number }>(fl, (m) => Array.isArray(m.arrivals));
   let delivered = 0, receiverCpuMs = 0;
