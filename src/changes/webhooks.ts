@@ -95,6 +95,8 @@ export class StoreWebhooks implements WebhookBackend {
 const stateText = (states: Record<string, WebhookState>) => JSON.stringify(states, null, 2) + '\n';
 
 const BATCH_WRITES = 500;
+/** changes kept for a lagging webhook, at most (DispatchOptions.maxBacklog) */
+export const MAX_BACKLOG = 1_000_000;
 
 export class WebhookDispatcher {
   private hooks: Webhook[];
@@ -124,7 +126,7 @@ export class WebhookDispatcher {
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.lingerMs = opts.lingerMs ?? 200;
     this.reloadMs = opts.reloadMs ?? 1_000;
-    this.maxBacklog = opts.maxBacklog ?? 1_000_000;
+    this.maxBacklog = opts.maxBacklog ?? MAX_BACKLOG;
     this.log = opts.log ?? ((line) => console.error(line));
     this.hooks = initial.hooks;
     for (const h of this.hooks) if (initial.states[h.id]) this.state[h.id] = initial.states[h.id];

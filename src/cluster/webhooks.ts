@@ -12,7 +12,7 @@ import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { ChangeFeed } from '../changes/feed.ts';
 import { WebhookError, type Webhook, type WebhookState } from '../changes/webhook-registry.ts';
-import { WebhookDispatcher, type DispatchOptions, type WebhookBackend } from '../changes/webhooks.ts';
+import { MAX_BACKLOG, WebhookDispatcher, type DispatchOptions, type WebhookBackend } from '../changes/webhooks.ts';
 import type { ClusterNode } from './node.ts';
 
 export const webhookBucket = (name: string) => `CAL_${name}_webhooks`;
@@ -192,7 +192,7 @@ export class ClusterWebhooks {
         const { hooks, states } = await readClusterWebhooks(this.kv);
         let low = Number.POSITIVE_INFINITY;
         for (const h of hooks) low = Math.min(low, states[h.id]?.delivered ?? this.feed.head);
-        this.feed.pin(low === Number.POSITIVE_INFINITY ? undefined : low, this.opts.maxBacklog ?? 1_000_000);
+        this.feed.pin(low === Number.POSITIVE_INFINITY ? undefined : low, this.opts.maxBacklog ?? MAX_BACKLOG);
       }
     } catch (err) {
       if (!this.stopped) this.log(`calendar-engine: cluster webhooks: ${(err as Error).message}`);

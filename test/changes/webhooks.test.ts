@@ -202,9 +202,17 @@ hooks('a receiver that never answers times out and is retried; an unreachable on
     }
   });
   answer = true;
-  await until('the delivery once the receiver answers', () => delivered.length > 0);
+  // acknowledged: the 2xx came within the timeout (on a loaded machine an answer may come after
+  // it, and that attempt counts as failed: the receiver then gets the change again)
+  await until('the delivery acknowledged once the receiver answers', () => {
+    try {
+      return state()[hanging.id]?.lastStatus === '200';
+    } catch {
+      return false;
+    }
+  });
   await cal.close();
-  assert.equal(delivered, [1], 'delivered once it answered, after the timed-out attempts');
+  assert.ok(delivered.length > 0 && delivered.every((seq) => seq === 1), `delivered once it answered, after the timed-out attempts: ${delivered}`);
   const st = state();
   assert.equal([st[hanging.id].lastStatus, st[hanging.id].delivered, st[hanging.id].failures], ['200', 1, 0]);
   assert.ok(st[dead.id].lastStatus.startsWith('error: ') && st[dead.id].delivered === 0, st[dead.id].lastStatus);

@@ -62,7 +62,7 @@ cli('--cluster: one-line errors for a bad command line and for NATS out of reach
   for (const [args, code, message] of cases) {
     const io = memoryIo({}, dir);
     assert.is(await main(args, io), code, args.join(' '));
-    assert.match(io.err(), message, args.join(' '));
+    assert.match(io.err(), message, `${args.join(' ')}: ${io.err()}`);
   }
 });
 
