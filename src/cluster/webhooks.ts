@@ -44,6 +44,12 @@ export async function streamHead(nc: NatsConnection, name: string): Promise<numb
   }
 }
 
+/** The bucket's last sequence: it moves with every put and delete, so an unchanged one spares
+ *  listing the keys (each listing is a consumer made on the NATS servers). */
+async function bucketSeq(kv: KV): Promise<number> {
+  return (await kv.status()).streamInfo.state.last_seq;
+}
+
 async function values<T>(kv: KV, prefix: string, revisions?: Map<string, number>): Promise<Map<string, T>> {
   const out = new Map<string, T>();
   const keys: string[] = [];
@@ -57,9 +63,11 @@ async function values<T>(kv: KV, prefix: string, revisions?: Map<string, number>
   return out;
 }
 
+const byCreated = (a: Webhook, b: Webhook) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id);
+
 /** The registered webhooks, oldest first, and the stored positions. */
 export async function readClusterWebhooks(kv: KV, revisions?: Map<string, number>): Promise<{ hooks: Webhook[]; states: Record<string, WebhookState> }> {
-  const hooks = [...(await values<Webhook>(kv, HOOK)).values()].sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
+  const hooks = [...(await values<Webhook>(kv, HOOK)).values()].sort(byCreated);
   return { hooks, states: Object.fromEntries(await values<WebhookState>(kv, STATE, revisions)) };
 }
 
@@ -89,8 +97,18 @@ class KvWebhooks implements WebhookBackend {
     return got;
   }
 
+  private seenSeq = -1;
+
   async reload(): Promise<{ hooks: Webhook[]; states: Record<string, WebhookState> } | undefined> {
-    const hooks = [...(await values<Webhook>(this.kv, HOOK)).values()].sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
+    const seq = await bucketSeq(this.kv);
+    if (seq === this.seenSeq) return undefined;
+    const got = await this.read();
+    this.seenSeq = seq;
+    return got;
+  }
+
+  private async read(): Promise<{ hooks: Webhook[]; states: Record<string, WebhookState> } | undefined> {
+    const hooks = [...(await values<Webhook>(this.kv, HOOK)).values()].sort(byCreated);
     const text = JSON.stringify(hooks);
     if (text === this.registry) return undefined;
     this.registry = text;
@@ -152,6 +170,8 @@ export class ClusterWebhooks {
   private busy = false;
   private stopped = false;
   private pinnedAt = 0;
+  /** the bucket's last sequence when the positions were last read (followers) */
+  private seenSeq = -1;
   private readonly reloadMs: number;
   private readonly log: (line: string) => void;
 
@@ -189,7 +209,10 @@ export class ClusterWebhooks {
         this.dispatcher.start();
       } else if (!this.dispatcher && performance.now() - this.pinnedAt >= this.reloadMs) {
         this.pinnedAt = performance.now();
+        const seq = await bucketSeq(this.kv);
+        if (seq === this.seenSeq) return;
         const { hooks, states } = await readClusterWebhooks(this.kv);
+        this.seenSeq = seq;
         let low = Number.POSITIVE_INFINITY;
         for (const h of hooks) low = Math.min(low, states[h.id]?.delivered ?? this.feed.head);
         this.feed.pin(low === Number.POSITIVE_INFINITY ? undefined : low, this.opts.maxBacklog ?? MAX_BACKLOG);
