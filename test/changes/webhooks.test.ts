@@ -49,6 +49,16 @@ async function receiver(secret: () => string, port = 0): Promise<Receiver> {
   return r;
 }
 
+/** A store with one webhook, to a receiver that fails every delivery for now. */
+async function failingHook(): Promise<{ dir: string; rx: Receiver }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-hooks-'));
+  let secret = '';
+  const rx = await receiver(() => secret);
+  secret = addWebhook(dir, rx.url).secret;
+  rx.failNext = 1_000;
+  return { dir, rx };
+}
+
 async function until(what: string, ok: () => boolean, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
   while (!ok()) {
@@ -113,11 +123,7 @@ hooks('a flaky receiver, down across a restart: every change arrives once, in or
 });
 
 hooks('a lagging webhook keeps its changes past the retention window (across a restart), up to maxBacklog; past it the skip is in its state', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-hooks-'));
-  let secret = '';
-  const rx = await receiver(() => secret);
-  secret = addWebhook(dir, rx.url).secret;
-  rx.failNext = 1_000; // down for now
+  const { dir, rx } = await failingHook();
   const opts = { dir, now: () => NOW, changesRetainCount: 2, webhooks: { ...FAST, maxBacklog: 6 } };
   let cal = await openCalendar(opts);
   for (let i = 0; i < 5; i++) await cal.tags.create({ name: `kept ${i}` });
@@ -154,11 +160,7 @@ hooks('a lagging webhook keeps its changes past the retention window (across a r
 });
 
 hooks('a failing receiver is retried on its backoff, not at every write', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-hooks-'));
-  let secret = '';
-  const rx = await receiver(() => secret);
-  secret = addWebhook(dir, rx.url).secret;
-  rx.failNext = 1_000;
+  const { dir, rx } = await failingHook();
   const cal = await openCalendar({ dir, now: () => NOW, webhooks: { ...FAST, retryBaseMs: 2_000, retryMaxMs: 2_000 } });
   await cal.tags.create({ name: 'first' });
   await until('the first attempt', () => rx.attempts === 1);
