@@ -162,6 +162,20 @@ export class ChangeFeed {
     this.floor = Math.min(this.floor, floor);
   }
 
+  /**
+   * The state jumped to `seq` without the changes of the writes between the head and it (a
+   * cluster node far behind rebuilt from a newer snapshot): nothing before `seq` can be served
+   * whole any more, so the window starts there (a reader further back gets 410, a webhook behind
+   * it skips, and says so). No-op unless `seq` is past the head.
+   */
+  skipTo(seq: number): void {
+    if (seq <= this.head) return;
+    this.head = seq;
+    this.floor = seq;
+    this.held = [];
+    this.start = 0;
+  }
+
   add(changes: HeldChange[], seq: number): void {
     for (const c of changes) this.held.push(c);
     this.head = Math.max(this.head, seq);
