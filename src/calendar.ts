@@ -13,7 +13,7 @@ import { isValidTimezone } from './api/wordpress/dates.ts';
 import { CalendarError, fail } from './api/wordpress/errors.ts';
 import { ChangeFeed, describeWrite, type Change, type ChangeType, type HeldChange } from './changes/feed.ts';
 import { changeFilter, checkSince, followChanges, subscribeWrites } from './changes/follow.ts';
-import { StoreWebhooks, WebhookDispatcher, type DispatchOptions } from './changes/webhooks.ts';
+import { storeDispatcher, type DispatchOptions } from './changes/webhooks.ts';
 import { ChangeLog, readChangeLog, startingWrites } from './changes/log.ts';
 import { ImportBuilder, prepareImport, type ImportData, type ImportKind, type ImportProgress, type ImportSummary } from './api/import.ts';
 import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './io/export.ts';
@@ -526,17 +526,7 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   const feed = new ChangeFeed(head, { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs });
   // (the options were checked before the store was opened)
   // webhooks pin the feed at their positions before it is filled: what they lack is kept
-  let webhooks: WebhookDispatcher | undefined;
-  if (opts.dir && opts.webhooks !== false) {
-    const backend = new StoreWebhooks(opts.dir);
-    let initial: ReturnType<StoreWebhooks['initial']> = { hooks: [], states: {} };
-    try {
-      initial = backend.initial();
-    } catch (err) {
-      console.error(`calendar-engine: webhooks: ${(err as Error).message}`);
-    }
-    webhooks = new WebhookDispatcher(feed, backend, initial, typeof opts.webhooks === 'object' ? opts.webhooks : {});
-  }
+  const webhooks = opts.dir && opts.webhooks !== false ? storeDispatcher(opts.dir, feed, typeof opts.webhooks === 'object' ? opts.webhooks : {}) : undefined;
   // the feed starts with the logged changes (DIR/changes.jsonl) and the writes replayed after them
   const snapshotSeq = replayed.length > 0 ? replayed[0].seq - 1 : head;
   const start = opts.dir ? startingWrites(readChangeLog(opts.dir), replayed, snapshotSeq) : replayed;

@@ -94,6 +94,19 @@ export class StoreWebhooks implements WebhookBackend {
 
 const stateText = (states: Record<string, WebhookState>) => JSON.stringify(states, null, 2) + '\n';
 
+/** The dispatcher of a store directory's webhooks, `feed` pinned at their positions (call start()
+ *  once the feed is filled). An unreadable registry is logged, and read again once it changes. */
+export function storeDispatcher(dir: string, feed: ChangeFeed, opts: DispatchOptions): WebhookDispatcher {
+  const backend = new StoreWebhooks(dir);
+  let initial: ReturnType<StoreWebhooks['initial']> = { hooks: [], states: {} };
+  try {
+    initial = backend.initial();
+  } catch (err) {
+    (opts.log ?? console.error)(`calendar-engine: webhooks: ${(err as Error).message}`);
+  }
+  return new WebhookDispatcher(feed, backend, initial, opts);
+}
+
 const BATCH_WRITES = 500;
 /** changes kept for a lagging webhook, at most (DispatchOptions.maxBacklog) */
 export const MAX_BACKLOG = 1_000_000;
