@@ -13,7 +13,7 @@ import { isValidTimezone } from './api/wordpress/dates.ts';
 import { CalendarError, fail } from './api/wordpress/errors.ts';
 import { ChangeFeed, describeWrite, type Change, type ChangeType, type HeldChange } from './changes/feed.ts';
 import { changeFilter, checkSince, followChanges, subscribeWrites } from './changes/follow.ts';
-import { WebhookDispatcher, type DispatchOptions } from './changes/webhooks.ts';
+import { storeDispatcher, type DispatchOptions } from './changes/webhooks.ts';
 import { ChangeLog, readChangeLog, startingWrites } from './changes/log.ts';
 import { ImportBuilder, prepareImport, type ImportData, type ImportKind, type ImportProgress, type ImportSummary } from './api/import.ts';
 import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './io/export.ts';
@@ -121,8 +121,8 @@ export class Calendar {
   readonly feed: ChangeFeed;
   /** keeps the feed on disk (a store-backed calendar) */
   changeLog: ChangeLog | undefined;
-  /** delivers the feed to the store's webhooks (a store-backed calendar) */
-  webhooks: WebhookDispatcher | undefined;
+  /** delivers the feed to the webhooks (a store-backed calendar; in a cluster, the writer) */
+  webhooks: { stop(): Promise<void> } | undefined;
   /** a memory-only calendar numbers its writes itself */
   private memorySeq: number;
   /** acknowledged writes waiting for an earlier one before they join the feed (acks in seq order) */
@@ -220,7 +220,10 @@ export class Calendar {
   replaceEngine(engine: Engine, seq: number): void {
     this.engine = engine;
     this.wire(engine, this.collections.core.site);
-    this.feed.add([], seq);
+    // a snapshot more than one write past the feed (this node was far behind) skips the changes
+    // between: the feed's window starts at it (at head + 1 it is an import's marker, not a change)
+    if (seq > this.feed.head + 1) this.feed.skipTo(seq);
+    else this.feed.add([], seq);
     engine.warmInBackground();
     this.seqReached();
   }
@@ -504,7 +507,7 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
     // loaded only for a cluster: a single process never loads the NATS client
     const { openNode } = await import('./cluster/open.ts');
     const retain = { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs };
-    return openNode(opts.cluster, engine, (seq) => new Calendar(engine, site, users, undefined, cacheBytes, new ChangeFeed(seq, retain)));
+    return openNode(opts.cluster, engine, (seq) => new Calendar(engine, site, users, undefined, cacheBytes, new ChangeFeed(seq, retain)), opts.webhooks);
   }
   let store: Store | undefined;
   // the changes of the writes replayed from the journal (those since the last snapshot)
@@ -526,6 +529,8 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   const head = store?.seq ?? 0;
   const feed = new ChangeFeed(head, { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs });
   // (the options were checked before the store was opened)
+  // webhooks pin the feed at their positions before it is filled: what they lack is kept
+  const webhooks = opts.dir && opts.webhooks !== false ? storeDispatcher(opts.dir, feed, typeof opts.webhooks === 'object' ? opts.webhooks : {}) : undefined;
   // the feed starts with the logged changes (DIR/changes.jsonl) and the writes replayed after them
   const snapshotSeq = replayed.length > 0 ? replayed[0].seq - 1 : head;
   const start = opts.dir ? startingWrites(readChangeLog(opts.dir), replayed, snapshotSeq) : replayed;
@@ -535,8 +540,7 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   }
   const cal = new Calendar(engine, site, users, store, cacheBytes, feed);
   if (opts.dir) cal.changeLog = new ChangeLog(opts.dir, feed, feed.retainedWrites());
-  if (opts.dir && opts.webhooks !== false) {
-    cal.webhooks = new WebhookDispatcher(opts.dir, feed, typeof opts.webhooks === 'object' ? opts.webhooks : {});
-  }
+  cal.webhooks = webhooks;
+  webhooks?.start();
   return cal;
 }

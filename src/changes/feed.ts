@@ -141,6 +141,10 @@ export class ChangeFeed {
   /** every change with seq > floor is retained; asking for an older `since` cannot be answered */
   floor: number;
   private readonly listeners = new Set<Listener>();
+  /** webhooks' positions (src/changes/webhooks.ts): the changes after `pinned` outlive the window,
+   *  up to `pinBound` retained changes in all */
+  private pinned: number | undefined;
+  private pinBound = Number.POSITIVE_INFINITY;
   readonly retainCount: number;
   readonly retainMs: number;
   private readonly now: () => number;
@@ -158,6 +162,20 @@ export class ChangeFeed {
     this.floor = Math.min(this.floor, floor);
   }
 
+  /**
+   * The state jumped to `seq` without the changes of the writes between the head and it (a
+   * cluster node far behind rebuilt from a newer snapshot): nothing before `seq` can be served
+   * whole any more, so the window starts there (a reader further back gets 410, a webhook behind
+   * it skips, and says so). No-op unless `seq` is past the head.
+   */
+  skipTo(seq: number): void {
+    if (seq <= this.head) return;
+    this.head = seq;
+    this.floor = seq;
+    this.held = [];
+    this.start = 0;
+  }
+
   add(changes: HeldChange[], seq: number): void {
     for (const c of changes) this.held.push(c);
     this.head = Math.max(this.head, seq);
@@ -173,6 +191,14 @@ export class ChangeFeed {
     }
   }
 
+  /** Keep every change after `seq` past the window (undefined: no pin), up to `bound` retained
+   *  changes in all: beyond it the oldest go even so, and a reader behind them finds `floor` past
+   *  its position. */
+  pin(seq: number | undefined, bound = Number.POSITIVE_INFINITY): void {
+    this.pinned = seq;
+    this.pinBound = bound;
+  }
+
   private trim(): void {
     const oldest = this.now() - this.retainMs;
     let drop = Math.max(0, this.held.length - this.start - this.retainCount);
@@ -181,7 +207,11 @@ export class ChangeFeed {
       if (!(t < oldest)) break;
       drop++;
     }
-    if (drop === 0) return;
+    if (drop > 0 && this.pinned !== undefined) {
+      const over = this.held.length - this.start - this.pinBound;
+      drop = Math.min(drop, Math.max(this.firstAfter(this.pinned) - this.start, over));
+    }
+    if (drop <= 0) return;
     // never split one write's changes: the floor moves to a whole seq
     let end = this.start + drop;
     const seq = this.held[end - 1].change.seq;
@@ -217,6 +247,20 @@ export class ChangeFeed {
       else hi = mid;
     }
     return lo;
+  }
+
+  /** Up to `maxWrites` whole writes after `since`: their changes, in order, and the seq they go
+   *  up to (the head once they reach it: writes without changes are passed over too). */
+  writesAfter(since: number, maxWrites: number): { held: HeldChange[]; last: number } {
+    const from = this.firstAfter(since);
+    let i = from, writes = 0, last = since;
+    while (i < this.held.length && writes < maxWrites) {
+      last = this.held[i].change.seq;
+      while (i < this.held.length && this.held[i].change.seq === last) i++;
+      writes++;
+    }
+    if (i >= this.held.length) last = Math.max(last, this.head);
+    return { held: this.held.slice(from, i), last };
   }
 
   /** How many changes are retained (a write has one or more). */

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { appendAll } from '../store/atomic-file.ts';
 import { changeText, type ChangeFeed, type HeldChange } from './feed.ts';
 
-const FILE = 'changes.jsonl';
+export const CHANGE_LOG = 'changes.jsonl';
+const FILE = CHANGE_LOG;
 
 export interface LoggedWrite {
   seq: number;

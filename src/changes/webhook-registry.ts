@@ -3,7 +3,9 @@
 //  - webhooks.json        the registry: id, url, types, secret. The server re-reads it within a second.
 //  - webhooks-state.json  what the dispatcher knows per webhook: the last seq a receiver
 //                         acknowledged with a 2xx, the last status, the failures in a row.
-//  - outbox.jsonl         the changes not yet acknowledged by every webhook, one line per write.
+// The changes not yet delivered are those after a webhook's position in the change log
+// (changes.jsonl, src/changes/log.ts), which keeps them past its window while a webhook lags.
+// A cluster keeps the same records in its KV bucket instead (src/cluster/webhooks.ts).
 // A delivery is signed `X-Calendar-Signature: t=UNIX,v1=HEX`, HEX = HMAC-SHA256(secret,
 // `${t}.${body}`) (as Stripe signs its webhooks); delivery itself is src/changes/webhooks.ts.
 
@@ -12,6 +14,7 @@ import path from 'node:path';
 import { createHmac, randomBytes } from 'node:crypto';
 import { writeFileAtomicSync } from '../store/atomic-file.ts';
 import { CHANGE_TYPES, type ChangeType } from './feed.ts';
+import { CHANGE_LOG } from './log.ts';
 
 export interface Webhook {
   id: string;
@@ -28,13 +31,14 @@ export interface WebhookState {
   lastStatus: string;
   lastAttempt: string;
   failures: number;
+  /** writes skipped because the feed no longer held them (more than the bound behind) */
+  skipped?: number;
 }
 
 export class WebhookError extends Error {}
 
 export const REGISTRY = 'webhooks.json';
 export const STATE = 'webhooks-state.json';
-export const OUTBOX = 'outbox.jsonl';
 
 /** `t=UNIX,v1=HEX`: HMAC-SHA256 of `${t}.${body}` with the webhook's secret. */
 export function signature(secret: string, t: number, body: string | Buffer): string {
@@ -66,7 +70,8 @@ function writeWebhooks(dir: string, hooks: Webhook[]): void {
   writeFileAtomicSync(path.join(dir, REGISTRY), JSON.stringify({ webhooks: hooks }, null, 2) + '\n', { mode: 0o600 });
 }
 
-export function addWebhook(dir: string, url: string, types: ChangeType[] = [], secret?: string): Webhook {
+/** A new webhook's record, its URL, types and secret checked. */
+export function newWebhook(url: string, types: ChangeType[] = [], secret?: string): Webhook {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -76,18 +81,29 @@ export function addWebhook(dir: string, url: string, types: ChangeType[] = [], s
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new WebhookError(`expected an http or https URL, got '${url}'`);
   for (const t of types) if (!CHANGE_TYPES.includes(t)) throw new WebhookError(`unknown change type '${t}' (expected ${CHANGE_TYPES.join(', ')})`);
   if (secret !== undefined && secret.length < 16) throw new WebhookError('the secret must be at least 16 characters');
-  const hooks = readWebhooks(dir);
-  const hook: Webhook = {
-    id: `wh_${randomBytes(6).toString('hex')}`, url, types, secret: secret ?? randomBytes(24).toString('base64url'), created: new Date().toISOString(),
-  };
-  writeWebhooks(dir, [...hooks, hook]);
+  return { id: `wh_${randomBytes(6).toString('hex')}`, url, types, secret: secret ?? randomBytes(24).toString('base64url'), created: new Date().toISOString() };
+}
+
+export function addWebhook(dir: string, url: string, types: ChangeType[] = [], secret?: string): Webhook {
+  return saveWebhook(dir, newWebhook(url, types, secret));
+}
+
+/** Adds `hook` (from newWebhook) to the store's registry. */
+export function saveWebhook(dir: string, hook: Webhook): Webhook {
+  writeWebhooks(dir, [...readWebhooks(dir), hook]);
+  return hook;
+}
+
+/** The webhook named by its id or URL. */
+export function findWebhook(hooks: Webhook[], idOrUrl: string): Webhook {
+  const hook = hooks.find((h) => h.id === idOrUrl || h.url === idOrUrl);
+  if (!hook) throw new WebhookError(`no webhook '${idOrUrl}'`);
   return hook;
 }
 
 export function removeWebhook(dir: string, idOrUrl: string): Webhook {
   const hooks = readWebhooks(dir);
-  const hook = hooks.find((h) => h.id === idOrUrl || h.url === idOrUrl);
-  if (!hook) throw new WebhookError(`no webhook '${idOrUrl}'`);
+  const hook = findWebhook(hooks, idOrUrl);
   writeWebhooks(dir, hooks.filter((h) => h !== hook));
   return hook;
 }
@@ -100,11 +116,22 @@ export function readWebhookState(dir: string): Record<string, WebhookState> {
   }
 }
 
-/** Writes (seqs) in the outbox after `after`, for `webhook list`'s backlog. */
-export function outboxSeqs(dir: string): number[] {
+/** The seqs of the writes in the change log (changes.jsonl), for `webhook list`'s backlog. */
+export function loggedSeqs(dir: string): number[] {
+  let text: string;
   try {
-    return fs.readFileSync(path.join(dir, OUTBOX), 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { seq: number }).seq);
+    text = fs.readFileSync(path.join(dir, CHANGE_LOG), 'utf8');
   } catch {
     return [];
   }
+  const out: number[] = [];
+  for (const m of text.matchAll(/^\{"seq":(\d+),/gm)) out.push(Number(m[1]));
+  return out;
+}
+
+/** One line of `webhook list`: the webhook, its position, the writes it still lacks, its last status. */
+export function describeWebhook(h: Webhook, st: WebhookState | undefined, backlog: number): string {
+  const last = st ? `${st.lastStatus}${st.lastAttempt ? ` at ${st.lastAttempt}` : ''}${st.failures ? `, ${st.failures} failures in a row` : ''}` : 'not started yet';
+  const skipped = st?.skipped ? ` skipped=${st.skipped}` : '';
+  return `${h.id} ${h.url} types=${h.types.length ? h.types.join(',') : 'all'} delivered=${st?.delivered ?? '-'} backlog=${backlog}${skipped} last=${last}`;
 }

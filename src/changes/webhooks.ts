@@ -1,9 +1,12 @@
 // Webhooks: the change feed POSTed to receivers, in order per webhook, signed, retried.
 //
-// The registry, the state and the signatures: src/changes/webhook-registry.ts. Delivery keeps the
-// changes not yet acknowledged by every webhook in outbox.jsonl, one line per write ({seq,
-// changes}), appended as writes are acknowledged and rewritten without the lines every webhook
-// has; a restart loses no pending delivery.
+// Deliveries are read from the change feed by position: each webhook's position is the last seq
+// its receiver acknowledged with a 2xx, and the feed keeps every change after the lowest
+// position past its retention window (ChangeFeed.pin), up to `maxBacklog` changes. A store-backed
+// calendar keeps that window on disk in the change log (src/changes/log.ts) and the positions in
+// webhooks-state.json, so a restart loses no pending delivery; a cluster keeps the positions in
+// its KV bucket (src/cluster/webhooks.ts). Where the webhooks and positions are kept is the
+// backend's business; this file only delivers.
 // A delivery is one POST of `{"changes": [...]}` (up to 500 writes' changes) with
 // `X-Calendar-Signature: t=UNIX,v1=HEX`, HEX = HMAC-SHA256(secret, `${t}.${body}`) (as Stripe
 // signs its webhooks). Anything but a 2xx within the timeout is retried with exponential backoff
@@ -14,11 +17,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
-import { appendAll, writeFileAtomic, writeFileAtomicSync } from '../store/atomic-file.ts';
-import { changeText, type Change, type ChangeFeed, type ChangeType } from './feed.ts';
-import { OUTBOX, REGISTRY, STATE, readWebhookState, readWebhooks, signature, type Webhook, type WebhookState } from './webhook-registry.ts';
-
-// ---- delivery (the process that writes to the store) ------------------------------------------
+import { writeFileAtomic, writeFileAtomicSync } from '../store/atomic-file.ts';
+import { changeText, type ChangeFeed, type HeldChange } from './feed.ts';
+import { REGISTRY, STATE, readWebhookState, readWebhooks, signature, type Webhook, type WebhookState } from './webhook-registry.ts';
 
 export interface DispatchOptions {
   /** first retry after about this long, doubling up to retryMaxMs (defaults 1 s and 1 h) */
@@ -26,157 +27,168 @@ export interface DispatchOptions {
   retryMaxMs?: number;
   /** a receiver must answer within this long (default 10 s) */
   timeoutMs?: number;
-  /** how often webhooks.json is checked for changes (default 1 s) */
+  /** how often the registry is checked for changes (default 1 s) */
   reloadMs?: number;
   /** after a delivery, wait this long for more writes before the next one, unless a full batch
-   *  is waiting (default 50 ms): under a steady stream of writes, fewer and larger POSTs */
+   *  is waiting (default 200 ms): under a steady stream of writes, fewer and larger POSTs (a
+   *  write after a quiet spell still goes at once) */
   lingerMs?: number;
+  /** the feed keeps at most this many changes for a webhook that lags (default 1,000,000); past
+   *  it the oldest go, and the webhook skips them (its state says so) */
+  maxBacklog?: number;
   log?: (line: string) => void;
 }
 
-interface OutboxWrite {
-  seq: number;
-  changes: Change[];
+/** Where the webhooks and their positions are kept. */
+export interface WebhookBackend {
+  /** The webhooks, with the stored positions of those it has (undefined: unchanged since the
+   *  last call). Throws on an unreadable registry. */
+  reload(): Promise<{ hooks: Webhook[]; states: Record<string, WebhookState> } | undefined>;
+  /** Saves the positions (never two calls at once). */
+  save(states: Record<string, WebhookState>): Promise<void>;
+  /** The last save, at stop. */
+  saveFinal(states: Record<string, WebhookState>): Promise<void> | void;
+  /** false: stop delivering (a cluster node that is no longer the writer) */
+  active(): boolean;
 }
 
-/** The JSON texts of a write's changes, comma-separated: made once for the outbox line and every
- *  webhook that wants all of them. */
-const writeTexts = new WeakMap<OutboxWrite, string>();
-function writeText(w: OutboxWrite): string {
-  let t = writeTexts.get(w);
-  if (t === undefined) writeTexts.set(w, (t = w.changes.map(changeText).join(',')));
-  return t;
+/** The store directory's webhooks.json (re-read when its mtime or size changes) and webhooks-state.json. */
+export class StoreWebhooks implements WebhookBackend {
+  private stamp = '';
+  constructor(private readonly dir: string) {}
+
+  private registryStamp(): string {
+    try {
+      const st = fs.statSync(path.join(this.dir, REGISTRY));
+      return `${st.mtimeMs}:${st.size}`;
+    } catch {
+      return 'none';
+    }
+  }
+
+  /** What is stored now (synchronously: the feed is pinned before it is filled at start-up). */
+  initial(): { hooks: Webhook[]; states: Record<string, WebhookState> } {
+    this.stamp = this.registryStamp();
+    return { hooks: readWebhooks(this.dir), states: readWebhookState(this.dir) };
+  }
+
+  reload(): Promise<{ hooks: Webhook[]; states: Record<string, WebhookState> } | undefined> {
+    const stamp = this.registryStamp();
+    if (stamp === this.stamp) return Promise.resolve(undefined);
+    this.stamp = stamp;
+    return Promise.resolve({ hooks: readWebhooks(this.dir), states: {} });
+  }
+
+  save(states: Record<string, WebhookState>): Promise<void> {
+    return writeFileAtomic(path.join(this.dir, STATE), stateText(states));
+  }
+
+  saveFinal(states: Record<string, WebhookState>): void {
+    writeFileAtomicSync(path.join(this.dir, STATE), stateText(states));
+  }
+
+  active(): boolean {
+    return true;
+  }
+}
+
+const stateText = (states: Record<string, WebhookState>) => JSON.stringify(states, null, 2) + '\n';
+
+/** The dispatcher of a store directory's webhooks, `feed` pinned at their positions (call start()
+ *  once the feed is filled). An unreadable registry is logged, and read again once it changes. */
+export function storeDispatcher(dir: string, feed: ChangeFeed, opts: DispatchOptions): WebhookDispatcher {
+  const backend = new StoreWebhooks(dir);
+  let initial: ReturnType<StoreWebhooks['initial']> = { hooks: [], states: {} };
+  try {
+    initial = backend.initial();
+  } catch (err) {
+    (opts.log ?? console.error)(`calendar-engine: webhooks: ${(err as Error).message}`);
+  }
+  return new WebhookDispatcher(feed, backend, initial, opts);
 }
 
 const BATCH_WRITES = 500;
+/** changes kept for a lagging webhook, at most (DispatchOptions.maxBacklog) */
+export const MAX_BACKLOG = 1_000_000;
 
 export class WebhookDispatcher {
-  private hooks: Webhook[] = [];
-  private registryStamp = '';
-  private state: Record<string, WebhookState>;
-  /** writes not yet delivered to every webhook, in seq order */
-  private outbox: OutboxWrite[] = [];
-  private readonly running = new Map<string, { wake(): void }>();
+  private hooks: Webhook[];
+  private state: Record<string, WebhookState> = {};
+  private readonly running = new Map<string, { wake(stopping?: boolean): void }>();
+  private started = false;
   private stopped = false;
-  private readonly timer: NodeJS.Timeout;
-  private readonly off: () => void;
+  private timer: NodeJS.Timeout | undefined;
+  private off: () => void = () => {};
   private readonly retryBaseMs: number;
   private readonly retryMaxMs: number;
   private readonly timeoutMs: number;
   private readonly lingerMs: number;
+  private readonly reloadMs: number;
+  private readonly maxBacklog: number;
   private readonly log: (line: string) => void;
 
-  constructor(private readonly dir: string, private readonly feed: ChangeFeed, opts: DispatchOptions = {}) {
+  /** Pins `feed` at the webhooks' positions at once; delivers from start(). */
+  constructor(
+    private readonly feed: ChangeFeed,
+    private readonly backend: WebhookBackend,
+    initial: { hooks: Webhook[]; states: Record<string, WebhookState> },
+    opts: DispatchOptions = {},
+  ) {
     this.retryBaseMs = opts.retryBaseMs ?? 1_000;
     this.retryMaxMs = opts.retryMaxMs ?? 3_600_000;
     this.timeoutMs = opts.timeoutMs ?? 10_000;
-    this.lingerMs = opts.lingerMs ?? 50;
+    this.lingerMs = opts.lingerMs ?? 200;
+    this.reloadMs = opts.reloadMs ?? 1_000;
+    this.maxBacklog = opts.maxBacklog ?? MAX_BACKLOG;
     this.log = opts.log ?? ((line) => console.error(line));
-    this.state = readWebhookState(dir);
-    for (const line of this.readOutbox()) this.outbox.push(line);
-    try {
-      this.hooks = readWebhooks(dir);
-    } catch (err) {
-      this.log(`calendar-engine: webhooks: ${(err as Error).message}`);
-    }
-    // writes acknowledged before a crash but not yet in the outbox: the feed rebuilt them from the
-    // journal (for webhooks that existed then: their cursor is behind)
-    const tail = this.outbox.length > 0 ? this.outbox[this.outbox.length - 1].seq : -1;
-    const behind = Math.min(...this.hooks.map((h) => this.state[h.id]?.delivered ?? feed.head));
-    const from = Math.max(tail, behind, feed.floor);
-    if (this.hooks.length > 0 && from < feed.head) this.appendMissing(feed.after(from, Number.POSITIVE_INFINITY, () => true).changes, tail);
-    this.reload();
-    this.off = feed.on((held) => {
-      if (this.hooks.length === 0) return;
-      const write = { seq: held[0].change.seq, changes: held.map((h) => h.change) };
-      this.append(write);
+    this.hooks = initial.hooks;
+    for (const h of this.hooks) if (initial.states[h.id]) this.state[h.id] = initial.states[h.id];
+    this.pin();
+  }
+
+  /** Starts delivering; a webhook without a stored position starts with the next write. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.adopt(this.hooks, {});
+    this.off = this.feed.on(() => {
       for (const r of this.running.values()) r.wake();
     });
-    this.timer = setInterval(() => this.reload(), opts.reloadMs ?? 1_000);
+    this.timer = setInterval(() => void this.reload(), this.reloadMs);
     this.timer.unref();
   }
 
-  private readOutbox(): OutboxWrite[] {
+  /** The feed keeps what the furthest-behind webhook still needs. */
+  private pin(): void {
+    let low = Number.POSITIVE_INFINITY;
+    for (const h of this.hooks) low = Math.min(low, this.state[h.id]?.delivered ?? this.feed.head);
+    this.feed.pin(low === Number.POSITIVE_INFINITY ? undefined : low, this.maxBacklog);
+  }
+
+  private reloading = false;
+  private async reload(): Promise<void> {
+    if (this.reloading || this.stopped) return;
+    this.reloading = true;
     try {
-      const out: OutboxWrite[] = [];
-      for (const line of fs.readFileSync(path.join(this.dir, OUTBOX), 'utf8').split('\n')) {
-        if (!line) continue;
-        try {
-          out.push(JSON.parse(line) as OutboxWrite);
-        } catch {
-          // a torn last line (a crash while appending): that write is re-added from the feed
-        }
-      }
-      return out;
-    } catch {
-      return [];
+      const got = await this.backend.reload();
+      if (got && !this.stopped) this.adopt(got.hooks, got.states);
+    } catch (err) {
+      this.log(`calendar-engine: webhooks: ${(err as Error).message}`);
+    } finally {
+      this.reloading = false;
     }
   }
 
-  private appendMissing(changes: Change[], tail: number): void {
-    if (this.hooks.length === 0) return;
-    for (let i = 0; i < changes.length;) {
-      let j = i + 1;
-      while (j < changes.length && changes[j].seq === changes[i].seq) j++;
-      if (changes[i].seq > tail) this.append({ seq: changes[i].seq, changes: changes.slice(i, j) });
-      i = j;
+  /** The registry as it now is: loops for new webhooks, positions of removed ones dropped. */
+  private adopt(hooks: Webhook[], states: Record<string, WebhookState>): void {
+    this.hooks = hooks;
+    for (const h of hooks) {
+      this.state[h.id] ??= states[h.id] ?? { delivered: this.feed.head, lastStatus: 'new', lastAttempt: '', failures: 0 };
+      if (!this.running.has(h.id)) this.loop(h);
     }
-  }
-
-  /** Lines waiting for the next append: the writes acknowledged in one tick go out in one
-   *  append (a crash before it loses nothing: the journal has them, see the constructor). */
-  private appending = '';
-  /** outbox.jsonl, kept open for appends between rewrites */
-  private outboxFd: number | undefined;
-
-  private closeOutbox(): void {
-    if (this.outboxFd !== undefined) fs.closeSync(this.outboxFd);
-    this.outboxFd = undefined;
-  }
-
-  private append(write: OutboxWrite): void {
-    this.outbox.push(write);
-    if (this.appending === '') setImmediate(() => this.flushAppends());
-    this.appending += `{"seq":${write.seq},"changes":[${writeText(write)}]}\n`;
-  }
-
-  private flushAppends(): void {
-    if (this.appending === '') return;
-    appendAll((this.outboxFd ??= fs.openSync(path.join(this.dir, OUTBOX), 'a')), this.appending);
-    this.appending = '';
-  }
-
-  /** Re-read webhooks.json when it changed; start a loop for each new webhook. True if any. */
-  private reload(): boolean {
-    let stamp = '';
-    try {
-      const st = fs.statSync(path.join(this.dir, REGISTRY));
-      stamp = `${st.mtimeMs}:${st.size}`;
-    } catch {
-      stamp = 'none';
-    }
-    if (stamp !== this.registryStamp) {
-      this.registryStamp = stamp;
-      try {
-        this.hooks = readWebhooks(this.dir);
-      } catch (err) {
-        this.log(`calendar-engine: webhooks: ${(err as Error).message}`);
-      }
-      for (const h of this.hooks) {
-        // a new webhook starts with the next write
-        if (!this.state[h.id]) this.state[h.id] = { delivered: this.feed.head, lastStatus: 'new', lastAttempt: '', failures: 0 };
-        if (!this.running.has(h.id) && !this.stopped) this.loop(h);
-      }
-      let dropped = false;
-      for (const id of Object.keys(this.state)) {
-        if (!this.hooks.some((h) => h.id === id)) {
-          delete this.state[id];
-          dropped = true;
-        }
-      }
-      if (this.hooks.length > 0 || dropped) this.saveState(true);
-    }
-    return this.hooks.length > 0;
+    for (const id of Object.keys(this.state)) if (!hooks.some((h) => h.id === id)) delete this.state[id];
+    this.pin();
+    this.saveState();
   }
 
   private saveTimer: NodeJS.Timeout | undefined;
@@ -184,28 +196,16 @@ export class WebhookDispatcher {
   private saving: Promise<void> | undefined;
   private dirty = false;
 
-  /** Positions are saved at most every 100 ms (and at stop), written and synced off the event
-   *  loop so that deliveries never hold up writes: after a crash, the deliveries of those last
-   *  100 ms may come again (receivers can tell by seq). `now`: at once (synchronously, unless a
-   *  save is being written, which then writes again with the newest state). */
-  private saveState(now = false): void {
-    if (now) {
-      clearTimeout(this.saveTimer);
-      this.saveTimer = undefined;
-      if (this.saving) this.dirty = true;
-      else writeFileAtomicSync(path.join(this.dir, STATE), this.stateText());
-      return;
-    }
+  /** Positions are saved at most every 100 ms (and at stop), written off the event loop so that
+   *  deliveries never hold up writes: after a crash, the deliveries of those last 100 ms may
+   *  come again (receivers can tell by seq). */
+  private saveState(): void {
     if (this.saveTimer || this.stopped) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;
       void this.writeState();
     }, 100);
     this.saveTimer.unref();
-  }
-
-  private stateText(): string {
-    return JSON.stringify(this.state, null, 2) + '\n';
   }
 
   /** One save at a time, each of the state as it is when it begins; again if it changed meanwhile. */
@@ -216,66 +216,48 @@ export class WebhookDispatcher {
     }
     do {
       this.dirty = false;
-      this.saving = writeFileAtomic(path.join(this.dir, STATE), this.stateText()).catch((err: Error) => {
-        this.log(`calendar-engine: webhooks: saving ${STATE}: ${err.message}`);
+      this.saving = this.backend.save(this.state).catch((err: Error) => {
+        this.log(`calendar-engine: webhooks: saving positions: ${err.message}`);
       });
       await this.saving;
       this.saving = undefined;
     } while (this.dirty && !this.stopped);
   }
 
-  /** Drop the outbox lines every webhook has (rewriting the file once enough are gone). */
-  private trim(): void {
-    const floor = Math.min(...this.hooks.map((h) => this.state[h.id]?.delivered ?? 0));
-    const drop = this.firstAfter(floor);
-    if (drop < 4096 && drop < this.outbox.length) return;
-    this.flushAppends();
-    this.outbox = this.outbox.slice(drop);
-    // replaced by rename, not synced: a crash may leave the older (longer) outbox, which only
-    // means deliveries a webhook already has are skipped by its position
-    this.closeOutbox();
-    const file = path.join(this.dir, OUTBOX), tmp = `${file}.tmp-${process.pid}`;
-    fs.writeFileSync(tmp, this.outbox.map((w) => JSON.stringify(w) + '\n').join(''));
-    fs.renameSync(tmp, file);
-  }
-
-  /** Index of the first outbox write with seq > `seq`. */
-  private firstAfter(seq: number): number {
-    let lo = 0, hi = this.outbox.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.outbox[mid].seq <= seq) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
   private loop(hook: Webhook): void {
-    let wake: (() => void) | undefined;
-    const handle = { wake: () => wake?.() };
+    let wake: ((stopping: boolean) => void) | undefined;
+    const handle = { wake: (stopping = false) => wake?.(stopping) };
     this.running.set(hook.id, handle);
-    const sleep = (ms: number) => new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, ms);
+    // A write wakes the loop only while it waits for writes (not while it posts, lingers, or
+    // backs off after a failure: a failing receiver is not retried at every write); stop() wakes
+    // it from any wait.
+    const sleep = (ms: number, forWrites: boolean) => new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        wake = undefined;
+        resolve();
+      }, ms);
       t.unref();
-      wake = () => {
+      wake = (stopping) => {
+        if (!stopping && !forWrites) return;
+        wake = undefined;
         clearTimeout(t);
         resolve();
       };
     });
+    const live = () => !this.stopped && this.hooks.some((h) => h.id === hook.id) && this.backend.active();
     void (async () => {
-      while (!this.stopped && this.hooks.some((h) => h.id === hook.id)) {
+      while (live()) {
         const st = this.state[hook.id];
-        const first = this.firstAfter(st.delivered);
-        const end = Math.min(this.outbox.length, first + BATCH_WRITES);
-        const last = end > first ? this.outbox[end - 1].seq : st.delivered;
+        if (st.delivered < this.feed.floor) this.skip(hook, st);
+        const { held, last } = this.feed.writesAfter(st.delivered, BATCH_WRITES);
         if (last === st.delivered) {
-          await sleep(this.retryMaxMs);
+          await sleep(this.retryMaxMs, true);
           continue;
         }
-        const body = this.body(first, end, hook.types);
+        const body = this.body(held, hook.types);
         if (body === undefined) {
           st.delivered = last; // nothing it wants in these writes
-          this.saveState();
+          this.delivered();
           continue;
         }
         const status = await this.post(hook, body);
@@ -284,20 +266,33 @@ export class WebhookDispatcher {
         if (/^2\d\d$/.test(status)) {
           st.delivered = last;
           st.failures = 0;
-          this.saveState();
-          this.trim();
-          if (this.lingerMs > 0 && this.outbox.length - this.firstAfter(last) < BATCH_WRITES) {
-            await new Promise<void>((resolve) => setTimeout(resolve, this.lingerMs).unref());
-          }
+          this.delivered();
+          if (this.lingerMs > 0 && this.feed.head - last < BATCH_WRITES) await sleep(this.lingerMs, false);
         } else {
           st.failures++;
           this.saveState();
           const backoff = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** Math.min(st.failures - 1, 30));
-          await sleep(backoff / 2 + Math.random() * (backoff / 2)); // jitter: between half and all of it
+          await sleep(backoff / 2 + Math.random() * (backoff / 2), false); // jitter: between half and all of it
         }
       }
       this.running.delete(hook.id);
     })();
+  }
+
+  private delivered(): void {
+    this.pin();
+    this.saveState();
+  }
+
+  /** The feed no longer holds what this webhook still lacks (more than maxBacklog changes behind,
+   *  or a calendar that started from a newer snapshot): say so in its state, and go on. */
+  private skip(hook: Webhook, st: WebhookState): void {
+    const lost = `writes ${st.delivered + 1}..${this.feed.floor}`;
+    this.log(`calendar-engine: webhook ${hook.id}: ${lost} are no longer retained and are skipped (at most ${this.maxBacklog} changes are kept for a lagging webhook)`);
+    st.skipped = (st.skipped ?? 0) + (this.feed.floor - st.delivered);
+    st.lastStatus = `skipped ${lost}`;
+    st.delivered = this.feed.floor;
+    this.saveState();
   }
 
   /** keep-alive connections to the receivers (node:http: a delivery costs a fraction of fetch's CPU) */
@@ -305,20 +300,16 @@ export class WebhookDispatcher {
 
   /** The last body made, for the webhooks that take the same writes with the same types next
    *  (webhooks that keep up wake together and ask for the same batch). */
-  private lastBody: { first: Change | undefined; end: Change | undefined; types: string; body: Buffer | undefined } | undefined;
+  private lastBody: { first: HeldChange; end: HeldChange; types: string; body: Buffer | undefined } | undefined;
 
-  /** `{"changes":[...]}` (UTF-8) of the outbox writes [first, end) that `types` wants; undefined: none. */
-  private body(first: number, end: number, types: ChangeType[]): Buffer | undefined {
-    const key = types.join(','), a = this.outbox[first].changes[0], b = this.outbox[end - 1].changes[0];
+  /** `{"changes":[...]}` (UTF-8) of the changes that `types` wants; undefined: none. */
+  private body(held: HeldChange[], types: readonly string[]): Buffer | undefined {
+    const key = types.join(','), a = held[0], b = held[held.length - 1];
     const memo = this.lastBody;
     if (memo !== undefined && memo.first === a && memo.end === b && memo.types === key) return memo.body;
-    const parts: string[] = [];
-    for (let i = first; i < end; i++) {
-      const w = this.outbox[i];
-      if (types.length === 0) parts.push(writeText(w));
-      else for (const c of w.changes) if (types.includes(c.type)) parts.push(changeText(c));
-    }
-    const body = parts.length === 0 ? undefined : Buffer.from(`{"changes":[${parts.join(',')}]}`, 'utf8');
+    let text = '';
+    for (const h of held) if (types.length === 0 || types.includes(h.change.type)) text += (text === '' ? '' : ',') + changeText(h.change);
+    const body = text === '' ? undefined : Buffer.from(`{"changes":[${text}]}`, 'utf8');
     this.lastBody = { first: a, end: b, types: key, body };
     return body;
   }
@@ -363,21 +354,20 @@ export class WebhookDispatcher {
     });
   }
 
-  /** Stop delivering (pending ones stay in the outbox for the next start); the positions are
+  /** Stop delivering (pending deliveries wait in the feed for the next start); the positions are
    *  saved last, after any save still being written. */
   async stop(): Promise<void> {
+    if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.timer);
+    const wanted = this.saveTimer !== undefined || this.saving !== undefined || this.hooks.length > 0;
     clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
     this.off();
-    this.flushAppends();
-    this.closeOutbox();
     this.agents.http.destroy();
     this.agents.https.destroy();
-    for (const r of this.running.values()) r.wake();
-    const wanted = this.saveTimer !== undefined || this.saving !== undefined || this.hooks.length > 0;
-    this.saveTimer = undefined;
+    for (const r of this.running.values()) r.wake(true);
     while (this.saving) await this.saving;
-    if (wanted) writeFileAtomicSync(path.join(this.dir, STATE), this.stateText());
+    if (wanted) await this.backend.saveFinal(this.state);
   }
 }

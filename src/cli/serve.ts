@@ -170,7 +170,7 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
   };
 }
 
-function resolveCluster(values: Record<string, unknown>, io: CliIo): ServeOptions['cluster'] {
+export function resolveCluster(values: Record<string, unknown>, io: CliIo): ServeOptions['cluster'] {
   const urls = pick(values, io, 'cluster', 'CALENDAR_CLUSTER');
   const name = pick(values, io, 'cluster-name', 'CALENDAR_CLUSTER_NAME');
   const node = pick(values, io, 'node-id', 'CALENDAR_NODE_ID');

@@ -1,14 +1,18 @@
 // calendar-engine webhook add|list|remove: edits DIR/webhooks.json, so it works whether or not a
 // server runs on the store (the server re-reads the file within a second). `list` shows what the
 // server last did with each webhook (DIR/webhooks-state.json) and the writes still to deliver.
+// With --cluster, the same in the cluster's KV bucket (src/cluster/webhooks.ts).
 import { CHANGE_TYPES, type ChangeType } from '../changes/feed.ts';
-import { WebhookError, addWebhook, outboxSeqs, readWebhookState, readWebhooks, removeWebhook } from '../changes/webhook-registry.ts';
+import {
+  WebhookError, describeWebhook, findWebhook, loggedSeqs, newWebhook, readWebhookState, readWebhooks, removeWebhook, saveWebhook, type Webhook,
+} from '../changes/webhook-registry.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, parseCommand, showPath, usageError, type CliIo } from './common.ts';
+import { resolveCluster } from './serve.ts';
 
 export const WEBHOOK_USAGE = `Usage:
-  calendar-engine webhook add URL [--types T,...] [--secret S] [--data DIR]
-  calendar-engine webhook list [--data DIR]
-  calendar-engine webhook remove ID|URL [--data DIR]
+  calendar-engine webhook add URL [--types T,...] [--secret S] [--data DIR | --cluster URLS --cluster-name N]
+  calendar-engine webhook list [--data DIR | --cluster URLS --cluster-name N]
+  calendar-engine webhook remove ID|URL [--data DIR | --cluster URLS --cluster-name N]
 
 Delivers the change feed to URL: POSTs of {"changes": [...]} in order, signed with
 X-Calendar-Signature: t=UNIX,v1=HEX (HMAC-SHA256 of "t.body" with the secret), retried with
@@ -19,10 +23,69 @@ Options:
   --types T,...  only these change types: ${CHANGE_TYPES.join(', ')} (default all)
   --secret S     the signing secret, 16 characters or more (default: generated, printed once)
   --data DIR     the store directory (env CALENDAR_DATA, default ./data/store)
+  --cluster URLS, --cluster-name N
+                 a cluster's webhooks instead (env CALENDAR_CLUSTER, CALENDAR_CLUSTER_NAME):
+                 kept in its NATS KV bucket, delivered by its writer node
   -h, --help     show this help
 `;
 
-const OPTIONS = { data: { type: 'string' }, types: { type: 'string' }, secret: { type: 'string' } } as const;
+const OPTIONS = {
+  data: { type: 'string' }, types: { type: 'string' }, secret: { type: 'string' }, cluster: { type: 'string' }, 'cluster-name': { type: 'string' },
+} as const;
+
+/** What the command does, on a store directory or on a cluster's bucket. */
+interface Registry {
+  where: string;
+  add(hook: Webhook): Promise<void>;
+  remove(idOrUrl: string): Promise<Webhook>;
+  /** each webhook's line for `list` */
+  list(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+function storeRegistry(dir: string, io: CliIo): Registry {
+  return {
+    where: showPath(dir, io),
+    add: async (hook) => void saveWebhook(dir, hook),
+    remove: async (idOrUrl) => removeWebhook(dir, idOrUrl),
+    async list() {
+      const state = readWebhookState(dir);
+      const seqs = loggedSeqs(dir);
+      return readWebhooks(dir).map((h) => describeWebhook(h, state[h.id], state[h.id] ? seqs.filter((s) => s > state[h.id].delivered).length : 0));
+    },
+    close: async () => {},
+  };
+}
+
+async function clusterRegistry(servers: string[], name: string): Promise<Registry> {
+  const { connect } = await import('@nats-io/transport-node');
+  const cw = await import('../cluster/webhooks.ts');
+  const nc = await connect({ servers, name: 'calendar-engine webhook', timeout: 10_000 }).catch((err: Error) => {
+    throw new WebhookError(`cannot reach NATS at ${servers.join(',')}: ${err.message}`);
+  });
+  try {
+    const kv = await cw.openWebhookBucket(nc, name);
+    return {
+      where: `cluster ${name}`,
+      add: async (hook) => cw.addClusterWebhook(kv, hook, await cw.streamHead(nc, name)),
+      async remove(idOrUrl) {
+        const hook = findWebhook((await cw.readClusterWebhooks(kv)).hooks, idOrUrl);
+        await cw.removeClusterWebhook(kv, hook.id);
+        return hook;
+      },
+      async list() {
+        const { hooks, states } = await cw.readClusterWebhooks(kv);
+        const head = await cw.streamHead(nc, name);
+        // writes after its position, whatever their types
+        return hooks.map((h) => describeWebhook(h, states[h.id], states[h.id] ? Math.max(0, head - states[h.id].delivered) : 0));
+      },
+      close: () => nc.close(),
+    };
+  } catch (err) {
+    await nc.close();
+    throw err;
+  }
+}
 
 export async function webhookCommand(args: string[], io: CliIo): Promise<number> {
   const [action, ...rest] = args;
@@ -43,36 +106,35 @@ export async function webhookCommand(args: string[], io: CliIo): Promise<number>
   }
   const values = parsed.values as Record<string, string | undefined>;
   if (action !== 'add' && (values.types !== undefined || values.secret !== undefined)) throw usageError('--types and --secret go with webhook add', WEBHOOK_USAGE);
-  const dir = dataDir(values.data, io);
+  const cluster = resolveCluster(values, io);
+  if (cluster && values.data !== undefined) throw usageError('--data and --cluster: one or the other', WEBHOOK_USAGE);
+  let registry: Registry | undefined;
   try {
+    registry = cluster ? await clusterRegistry(cluster.servers, cluster.name) : storeRegistry(dataDir(values.data, io), io);
     if (action === 'add') {
       const types = values.types === undefined ? [] : values.types.split(',').map((t) => t.trim()).filter(Boolean);
       for (const t of types) {
         if (!(CHANGE_TYPES as readonly string[]).includes(t)) throw new CliError(`--types: unknown change type '${t}' (expected ${CHANGE_TYPES.join(', ')})`, EXIT_USAGE);
       }
-      const hook = addWebhook(dir, parsed.positionals[0], types as ChangeType[], values.secret);
-      io.stdout.write(`added webhook ${hook.id} → ${hook.url} (${hook.types.length ? hook.types.join(', ') : 'all changes'}) in ${showPath(dir, io)}\n`);
+      const hook = newWebhook(parsed.positionals[0], types as ChangeType[], values.secret);
+      await registry.add(hook);
+      io.stdout.write(`added webhook ${hook.id} → ${hook.url} (${hook.types.length ? hook.types.join(', ') : 'all changes'}) in ${registry.where}\n`);
       if (values.secret === undefined) io.stdout.write(`signing secret, shown only this once:\n${hook.secret}\n`);
       return EXIT_OK;
     }
     if (action === 'remove') {
-      const hook = removeWebhook(dir, parsed.positionals[0]);
+      const hook = await registry.remove(parsed.positionals[0]);
       io.stdout.write(`removed webhook ${hook.id} (${hook.url})\n`);
       return EXIT_OK;
     }
-    const hooks = readWebhooks(dir);
-    const state = readWebhookState(dir);
-    const seqs = outboxSeqs(dir);
-    for (const h of hooks) {
-      const st = state[h.id];
-      const backlog = st ? seqs.filter((s) => s > st.delivered).length : 0;
-      const last = st ? `${st.lastStatus}${st.lastAttempt ? ` at ${st.lastAttempt}` : ''}${st.failures ? `, ${st.failures} failures in a row` : ''}` : 'not started yet';
-      io.stdout.write(`${h.id} ${h.url} types=${h.types.length ? h.types.join(',') : 'all'} delivered=${st?.delivered ?? '-'} backlog=${backlog} last=${last}\n`);
-    }
-    if (hooks.length === 0) io.stderr.write(`no webhooks in ${showPath(dir, io)} (add one: calendar-engine webhook add URL)\n`);
+    const lines = await registry.list();
+    for (const line of lines) io.stdout.write(line + '\n');
+    if (lines.length === 0) io.stderr.write(`no webhooks in ${registry.where} (add one: calendar-engine webhook add URL)\n`);
     return EXIT_OK;
   } catch (err) {
     if (err instanceof WebhookError) throw new CliError(err.message);
     throw err;
+  } finally {
+    await registry?.close();
   }
 }

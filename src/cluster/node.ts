@@ -173,6 +173,11 @@ export class ClusterNode {
     this.lease.start();
   }
 
+  /** the NATS connection (the cluster's webhooks use it too: webhooks.ts) */
+  get connection(): NatsConnection {
+    return this.nc;
+  }
+
   get isWriter(): boolean {
     return this.role === 'writer' && this.lease.held;
   }

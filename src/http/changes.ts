@@ -76,16 +76,16 @@ export function wantsEventStream(req: IncomingMessage): boolean {
 }
 
 /**
- * How long a group of streams waits after its last socket writes before the next: 0.5 ms per
- * open stream, at least 5 ms and at most 50 ms. A write that comes after a quiet spell goes out
+ * How long a group of streams waits after its last socket writes before the next: 1 ms per
+ * open stream, at least 5 ms and at most 100 ms. A write that comes after a quiet spell goes out
  * at once; under a steady stream of writes a follower gets them in batches (every 5 ms with up to
- * 10 streams open, every 50 ms with 100), so the server makes at most 200 socket writes a second
- * per stream, and about 2,000 a second in all with 100 streams, however fast writes come (a
- * socket write costs tens of microseconds of the one thread that also serves the writes). The
+ * 5 streams open, every 100 ms with 100), so the server makes at most 200 socket writes a second
+ * per stream, and about 1,000 a second in all with 100 streams, however fast writes come (a
+ * socket write costs about 20 microseconds of the one thread that also serves the writes). The
  * price is a follower lag of up to that interval under load (docs/changes.md).
  */
 let openStreams = 0;
-const flushInterval = (): number => Math.max(5, Math.min(50, openStreams * 0.5));
+const flushInterval = (): number => Math.max(5, Math.min(100, openStreams));
 
 interface Stream {
   res: ServerResponse;

@@ -2,7 +2,7 @@
 // write a temp file with a unique suffix, datasync it, rename it over the target, fsync the
 // directory so the rename itself is durable. On failure the temp file is unlinked and the
 // target is untouched. A crash at any point leaves either the old or the new content.
-// Also appendAll: a whole append to a file kept open (the change log, the webhook outbox).
+// Also appendAll: a whole append to a file kept open (the change log).
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';

@@ -170,6 +170,18 @@ feed('after a kill -9 the changes since the last snapshot are rebuilt from the j
   await b.close();
 });
 
+feed('skipTo: a state that jumped past the head starts the window there (410 before it); never backwards', async () => {
+  const cal = await openCalendar({ now: () => NOW });
+  await cal.tags.create({ name: 'one' });
+  await cal.tags.create({ name: 'two' });
+  cal.feed.skipTo(1); // behind the head: nothing
+  assert.equal([cal.feed.floor, cal.feed.head, cal.feed.after(0, 10, () => true).changes.length], [0, 2, 2]);
+  cal.feed.skipTo(10);
+  assert.equal([cal.feed.floor, cal.feed.head, cal.feed.retainedChangeCount()], [10, 10, 0]);
+  assert.throws(() => cal.changePage({ since: 2, limit: 10, actor: null }), (e: unknown) => e instanceof CalendarError && e.status === 410);
+  await cal.close();
+});
+
 feed('the log and the journal: joined where they meet; a log that ends before the snapshot is not used', () => {
   const w = (seq: number) => ({ seq, held: [] });
   assert.equal(startingWrites([w(1), w(2), w(3)], [w(3), w(4)], 2).map((x) => x.seq), [1, 2, 3, 4]);

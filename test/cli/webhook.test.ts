@@ -49,4 +49,21 @@ cli('bad command lines and values: one-line errors, exit 2 or 1', async () => {
   }
 });
 
+cli('--cluster: one-line errors for a bad command line and for NATS out of reach', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-hook-'));
+  const cases: Array<[string[], number, RegExp]> = [
+    [['webhook', 'list', '--cluster', 'nats://127.0.0.1:4222', '--cluster-name', 'x', '--data', 'store'], 2, /--data and --cluster: one or the other/],
+    [['webhook', 'list', '--cluster-name', 'x'], 2, /--cluster-name needs --cluster/],
+    [['webhook', 'list', '--cluster', 'nats://127.0.0.1:4222'], 2, /--cluster needs --cluster-name/],
+    [['webhook', 'list', '--cluster', 'http://x', '--cluster-name', 'x'], 2, /expected nats:\/\/host:port URLs/],
+    // a port nothing listens on
+    [['webhook', 'list', '--cluster', 'nats://127.0.0.1:1', '--cluster-name', 'x'], 1, /cannot reach NATS at nats:\/\/127\.0\.0\.1:1/],
+  ];
+  for (const [args, code, message] of cases) {
+    const io = memoryIo({}, dir);
+    assert.is(await main(args, io), code, args.join(' '));
+    assert.match(io.err(), message, `${args.join(' ')}: ${io.err()}`);
+  }
+});
+
 cli.run();
