@@ -13,9 +13,9 @@ export function escapeNonAscii(json: string): string {
 }
 
 const SHORT_ESCAPES: Record<number, string> = { 0x22: '\\"', 0x5c: '\\\\', 0x08: '\\b', 0x09: '\\t', 0x0a: '\\n', 0x0c: '\\f', 0x0d: '\\r' };
-/** the escape of each unit below 0x100 that needs one (undefined: printable ASCII, itself) */
+/** the escape of each unit below 0x100 that needs one (undefined: ASCII from 0x20 on, itself) */
 const LOW_ESCAPES: (string | undefined)[] = Array.from({ length: 0x100 }, (_, c) =>
-  c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c ? undefined : SHORT_ESCAPES[c] ?? escapeUnit(String.fromCharCode(c)));
+  c >= 0x20 && c < 0x80 && c !== 0x22 && c !== 0x5c ? undefined : SHORT_ESCAPES[c] ?? escapeUnit(String.fromCharCode(c)));
 
 /**
  * A string's JSON text without its quotes, ASCII only: what escapeNonAscii(JSON.stringify(s))
@@ -28,7 +28,7 @@ export function escapeJsonText(s: string): string {
   let out = '', last = 0;
   for (let i = 0, n = s.length; i < n; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c) continue;
+    if (c >= 0x20 && c < 0x80 && c !== 0x22 && c !== 0x5c) continue; // DEL (0x7f) too, as JSON.stringify
     out += s.slice(last, i) + (c < 0x100 ? LOW_ESCAPES[c] : escapeUnit(s[i]));
     last = i + 1;
   }
