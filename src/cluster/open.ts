@@ -3,12 +3,14 @@
 import type { Engine } from '../engine/engine.ts';
 import type { Write } from '../engine/records.ts';
 import type { RestCall, RestResult } from '../api/wordpress/types.ts';
+import type { UserRegistry } from '../api/wordpress/users.ts';
 import { ClusterNode, type ClusterOptions } from './node.ts';
 
 /** What the node needs of the calendar built on it (src/calendar.ts). */
 export interface NodeCalendar {
   cluster: ClusterNode | undefined;
   readonly engine: Engine;
+  readonly users: UserRegistry;
   applyWrite(write: Write): void;
   replaceEngine(engine: Engine, seq: number): void;
   restHere(call: RestCall): Promise<RestResult>;
@@ -21,6 +23,8 @@ export async function openNode<C extends NodeCalendar>(options: ClusterOptions, 
     const seq = await node.load(engine);
     engine.warmInBackground();
     const cal = make(seq);
+    // the users are the cluster's (users.ts), not DIR/users.json (which seeds them once, if none yet)
+    await cal.users.attach(node.users, (err) => (options.warn ?? console.warn)(`cluster ${options.name}: users not reloaded: ${err.message}`));
     cal.cluster = node;
     node.start({
       get engine() {
