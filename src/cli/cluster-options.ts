@@ -29,12 +29,16 @@ export const CLUSTER_USAGE = `  --cluster URLS     CALENDAR_CLUSTER      the NAT
   --cluster-tls-ca F CALENDAR_CLUSTER_TLS_CA       PEM CA certificate(s) that signed the servers' certificates
   --cluster-tls-cert F  CALENDAR_CLUSTER_TLS_CERT  PEM client certificate (with --cluster-tls-key)
   --cluster-tls-key F   CALENDAR_CLUSTER_TLS_KEY   PEM client private key
+                     CALENDAR_CLUSTER_REPLICAS     replicas of the calendar's stream and buckets when
+                                                   a node makes them (default 3; 1 for one NATS server)
 `;
 
 /** What the command line hands to the cluster code: ClusterConnection's fields. */
 export interface ClusterTarget {
   servers: string[];
   name: string;
+  /** replicas of the stream, buckets and object store (CALENDAR_CLUSTER_REPLICAS; default 3) */
+  replicas?: number;
   /** the content of a .creds file */
   creds?: string;
   nats?: { user?: string; pass?: string; token?: string; tls?: { caFile?: string; certFile?: string; keyFile?: string } };
@@ -80,6 +84,11 @@ export function resolveClusterTarget(values: Record<string, unknown>, io: CliIo)
   if (!NAME.test(name.value)) throw bad(`${name.from}: expected 1-64 letters, digits, '_' or '-', got '${name.value}'`);
 
   const target: ClusterTarget = { servers, name: name.value };
+  const replicas = io.env.CALENDAR_CLUSTER_REPLICAS;
+  if (replicas !== undefined && replicas !== '') {
+    if (!/^[1-5]$/.test(replicas)) throw bad(`CALENDAR_CLUSTER_REPLICAS: expected 1 to 5 (JetStream's limit), got '${replicas}'`);
+    target.replicas = Number(replicas);
+  }
   const nats: NonNullable<ClusterTarget['nats']> = {};
   const ways = [creds, user ?? password, token].filter(Boolean);
   if (ways.length > 1) throw bad(`${ways[0]!.from} and ${ways[1]!.from}: give one way to log in to NATS (a credentials file, a user and password, or a token)`);

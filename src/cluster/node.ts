@@ -485,6 +485,7 @@ export class ClusterNode {
     clearInterval(this.watchdog);
     this.generation++;
     this.messages?.stop();
+    this.users.stop();
     await this.nc.drain().catch(() => {});
   }
 }

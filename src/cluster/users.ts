@@ -59,8 +59,9 @@ export class KvUsers implements RemoteUsers {
           this.watcher = await this.kv.watch({ key: KEY });
           if (this.stopped) this.watcher.stop();
           for await (const e of this.watcher) take(e);
-        } catch {
-          await new Promise((r) => setTimeout(r, 1_000));
+        } catch (err) {
+          if ((err as Error).name === 'ClosedConnectionError') return; // the node is closing
+          await new Promise((r) => setTimeout(r, 1_000).unref());
         }
       }
     })();
