@@ -10,6 +10,14 @@ import { UserRegistry, type RemoteUsers } from '../api/wordpress/users.ts';
 import { connectNats, retry, type ClusterConnection } from './connect.ts';
 
 const KEY = 'users';
+/** how long a read or a write of the users waits out JetStream not answering */
+const PATIENCE_MS = 15_000;
+
+/** JetStream did not answer in time (an election, a stream just made): worth asking again. */
+function isTransient(err: unknown): boolean {
+  const e = err as Error;
+  return e?.name === 'TimeoutError' || /timeout|timed out|no responders|503/i.test(e?.message ?? '');
+}
 
 /** The bucket of calendar `name`'s users (made when missing, as the node makes its others). */
 export async function usersBucket(nc: NatsConnection, name: string, replicas: number): Promise<KvUsers> {
@@ -26,19 +34,37 @@ export class KvUsers implements RemoteUsers {
     this.where = `the users of cluster ${name} (bucket CAL_${name}_users)`;
   }
 
+  /** The current version; retried for a while when JetStream does not answer (a bucket just made, an election). */
   async read(): Promise<{ text: string; revision: number }> {
-    const e = await this.kv.get(KEY);
-    return { text: e?.operation === 'PUT' ? e.string() : '', revision: e?.revision ?? 0 };
+    for (const until = Date.now() + PATIENCE_MS; ;) {
+      try {
+        const e = await this.kv.get(KEY);
+        return { text: e?.operation === 'PUT' ? e.string() : '', revision: e?.revision ?? 0 };
+      } catch (err) {
+        if (!isTransient(err) || Date.now() > until) throw err;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
   }
 
+  /**
+   * `text` as the version after `revision`, or false when another change came first. A write
+   * that times out may have been stored: the key is read again to tell (the text holds a freshly
+   * salted hash or a new id, so finding it means this write made it).
+   */
   async write(text: string, revision: number): Promise<boolean> {
-    try {
-      if (revision === 0) await this.kv.create(KEY, text);
-      else await this.kv.update(KEY, text, revision);
-      return true;
-    } catch (err) {
-      if (/wrong last sequence|key exists/i.test((err as Error).message)) return false; // another change came first
-      throw err;
+    for (const until = Date.now() + PATIENCE_MS; ;) {
+      try {
+        if (revision === 0) await this.kv.create(KEY, text);
+        else await this.kv.update(KEY, text, revision);
+        return true;
+      } catch (err) {
+        if (/wrong last sequence|key exists/i.test((err as Error).message)) return false; // another change came first
+        if (!isTransient(err) || Date.now() > until) throw err;
+        const now = await this.read();
+        if (now.text === text) return true;
+        if (now.revision !== revision) return false;
+      }
     }
   }
 
