@@ -232,21 +232,12 @@ export class UserRegistry implements UserDirectory {
    * changed and the new application password, if any. Resolves once the change is stored.
    */
   async apply(command: UserCommand): Promise<{ user?: User; password?: string }> {
-    if (!this.remote) {
-      switch (command.action) {
-        case 'add': return this.add(command.login, command.role);
-        case 'remove': {
-          const user = this.byLogin(command.login);
-          this.remove(command.login);
-          return { user };
-        }
-        case 'reset': return { password: this.reset(command.login), user: this.byLogin(command.login) };
-        default: return { user: this.ensure(command.login, command.role, command.password) };
-      }
+    if (command.action === 'ensure') {
+      const same = this.unchanged(command.login, command.role, command.password);
+      if (same) return { user: same };
     }
-    const same = command.action === 'ensure' ? this.unchanged(command.login, command.role, command.password) : undefined;
-    if (same) return { user: same };
     const { change, password } = this.change(command);
+    if (!this.remote) return { user: this.mutate(change), password };
     const remote = this.remote;
     for (let attempt = 0; attempt < 20; attempt++) {
       const { text, revision } = await remote.read();
