@@ -151,6 +151,14 @@ export type UserCommand =
   | { action: 'reset'; login: string }
   | { action: 'ensure'; login: string; role: Role; password: string };
 
+/** A new user with the next id (ids are never reused). */
+function pushUser(data: UsersFile, login: string, role: Role, stored: string): StoredUser {
+  const u: StoredUser = { id: data.nextId, login, role, password: stored, created: new Date().toISOString() };
+  data.nextId += 1;
+  data.users.push(u);
+  return u;
+}
+
 function publicUser(u: StoredUser): User {
   return { id: u.id, login: u.login, role: u.role };
 }
@@ -269,10 +277,7 @@ export class UserRegistry implements UserDirectory {
             // this very change, stored by an attempt whose answer was lost (the hash is freshly salted)
             if (existing?.password === stored) return publicUser(existing);
             if (existing) throw new UserError(`user "${login}" already exists`);
-            const u: StoredUser = { id: data.nextId, login, role, password: stored, created: new Date().toISOString() };
-            data.nextId += 1;
-            data.users.push(u);
-            return publicUser(u);
+            return publicUser(pushUser(data, login, role, stored));
           },
         };
       }
@@ -305,15 +310,10 @@ export class UserRegistry implements UserDirectory {
         const stored = hashPassword(password);
         return {
           change: (data) => {
-            let u = data.users.find(same);
-            if (u) {
-              u.role = role;
-              u.password = stored;
-            } else {
-              u = { id: data.nextId, login, role, password: stored, created: new Date().toISOString() };
-              data.nextId += 1;
-              data.users.push(u);
-            }
+            const u = data.users.find(same);
+            if (!u) return publicUser(pushUser(data, login, role, stored));
+            u.role = role;
+            u.password = stored;
             return publicUser(u);
           },
         };
