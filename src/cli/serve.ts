@@ -205,7 +205,13 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
     ...(opts.cluster ? { cluster: clusterOptions(opts.cluster, log) } : {}),
   }, io);
   try {
-    if (opts.cluster) writeClusterMarker(opts.dir, opts.cluster, opts.cluster.credsFile);
+    if (opts.cluster) {
+      try {
+        writeClusterMarker(opts.dir, opts.cluster, opts.cluster.credsFile);
+      } catch (err) {
+        log(`calendar-engine: ${showPath(opts.dir, io)}/cluster.json not written (${(err as Error).message}): 'user --data' will not find this cluster; use 'user --cluster'`);
+      }
+    }
     if (opts.adminPassword !== undefined) {
       try {
         await cal.users.apply({ action: 'ensure', login: 'admin', role: 'administrator', password: opts.adminPassword });
