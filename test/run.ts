@@ -40,11 +40,22 @@ function runUvu(ignore: string, stream: boolean): Promise<Outcome> {
     { cwd: root, env: { ...process.env, TMPDIR: tmp, TZ: 'America/New_York', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   let out = '';
+  let stuck: NodeJS.Timeout | undefined;
   child.stdout.on('data', (chunk: Buffer) => {
     const text = chunk.toString();
     out += text;
     if (stream) process.stdout.write(text);
+    // uvu's summary is its last word: a process still alive well after it has something a test
+    // left running (a server, a timer after a failed test); stop it (its exit then counts as a failure)
+    if (!stuck && /Duration:\s+[\d.]+ms/.test(out)) {
+      stuck = setTimeout(() => {
+        process.stderr.write(`test/run.ts: uvu (ignore ${ignore}) still running 15 s after its summary: a test left something running; stopping it\n`);
+        child.kill('SIGKILL');
+      }, 15_000);
+      stuck.unref();
+    }
   });
+  child.on('exit', () => clearTimeout(stuck));
   // a process a test started and left running keeps the output pipe open after uvu has exited:
   // give the pipe a moment to drain, then stop waiting on it
   child.on('exit', () => setTimeout(() => {
