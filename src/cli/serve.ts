@@ -6,7 +6,9 @@ import { isValidTimezone } from '../api/wordpress/dates.ts';
 import { DEFAULT_CACHE_BYTES } from '../api/representation/render.ts';
 import { UserError } from '../api/wordpress/users.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, openStore, parseCommand, seconds, showPath, type CliIo } from './common.ts';
+import { CLUSTER_OPTIONS, CLUSTER_USAGE, pick, resolveClusterTarget, writeClusterMarker, type ClusterTarget } from './cluster-options.ts';
 import { demoCalendar } from './seed.ts';
+import type { ClusterOptions } from '../cluster/node.ts';
 
 export const SERVE_USAGE = `Usage: calendar-engine serve [options]
 
@@ -24,11 +26,9 @@ Options (each overrides its environment variable):
   --changes-retain R CALENDAR_CHANGES_RETAIN  how long the change feed keeps changes: a duration
                                            (30m, 12h, 7d) or a number of changes (default 7d)
   --no-seed                                do not load the demo calendar into an empty store
-  --cluster URLS     CALENDAR_CLUSTER      run as one node of a replicated calendar: the NATS
-                                           servers (nats://host:port, comma-separated); the
-                                           state lives in JetStream, --data keeps users only
-  --cluster-name N   CALENDAR_CLUSTER_NAME the calendar's name in the cluster (required with --cluster)
-  --node-id ID       CALENDAR_NODE_ID      this node's id in the cluster (default: random)
+  Cluster (docs/cluster.md): run as one node of a replicated calendar; the state and the users
+  live in NATS JetStream, --data keeps only DIR/cluster.json (which cluster, for 'user')
+${CLUSTER_USAGE}  --node-id ID       CALENDAR_NODE_ID      this node's id in the cluster (default: random)
   -h, --help                               show this help
 
 Environment only:
@@ -50,8 +50,7 @@ const OPTIONS = {
   'cache-mb': { type: 'string' },
   'changes-retain': { type: 'string' },
   'no-seed': { type: 'boolean' },
-  cluster: { type: 'string' },
-  'cluster-name': { type: 'string' },
+  ...CLUSTER_OPTIONS,
   'node-id': { type: 'string' },
 } as const;
 
@@ -72,21 +71,12 @@ export interface ServeOptions {
   seed: boolean;
   adminPassword: string | undefined;
   /** one node of a cluster (docs/cluster.md) */
-  cluster?: { servers: string[]; name: string; node?: string; leaseMs?: number; snapshotEvery?: number };
+  cluster?: ClusterTarget & { node?: string; leaseMs?: number; snapshotEvery?: number; credsFile?: string };
 }
 
 /** A bad option value: the message and a pointer to --help (the full usage is for unknown options). */
 function bad(message: string): CliError {
   return new CliError(message, EXIT_USAGE);
-}
-
-/** Option value, else env value, else undefined; tells which one it came from for messages. */
-function pick(values: Record<string, unknown>, io: CliIo, option: string, env: string): { value: string; from: string } | undefined {
-  const v = values[option];
-  if (typeof v === 'string') return { value: v, from: `--${option}` };
-  const e = io.env[env];
-  if (e !== undefined && e !== '') return { value: e, from: env };
-  return undefined;
 }
 
 export function parsePort(value: string, from: string): number {
@@ -170,21 +160,13 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
   };
 }
 
-export function resolveCluster(values: Record<string, unknown>, io: CliIo): ServeOptions['cluster'] {
-  const urls = pick(values, io, 'cluster', 'CALENDAR_CLUSTER');
-  const name = pick(values, io, 'cluster-name', 'CALENDAR_CLUSTER_NAME');
+function resolveCluster(values: Record<string, unknown>, io: CliIo): ServeOptions['cluster'] {
+  const target = resolveClusterTarget(values, io);
   const node = pick(values, io, 'node-id', 'CALENDAR_NODE_ID');
-  if (!urls) {
-    if (name || node) throw bad(`${(name ?? node)!.from} needs --cluster (the NATS servers)`);
+  if (!target) {
+    if (node) throw bad(`${node.from} needs --cluster (the NATS servers)`);
     return undefined;
   }
-  const servers = urls.value.split(',').map((u) => u.trim()).filter(Boolean);
-  for (const u of servers) {
-    if (!/^(nats|tls):\/\/[^\s/]+:\d{1,5}$/.test(u)) throw bad(`${urls.from}: expected nats://host:port URLs, comma-separated, got '${u}'`);
-  }
-  if (servers.length === 0) throw bad(`${urls.from}: expected nats://host:port URLs, comma-separated`);
-  if (!name) throw bad(`--cluster needs --cluster-name (the calendar's name in the cluster)`);
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name.value)) throw bad(`${name.from}: expected 1-64 letters, digits, '_' or '-', got '${name.value}'`);
   if (node && !/^[A-Za-z0-9_-]{1,64}$/.test(node.value)) throw bad(`${node.from}: expected 1-64 letters, digits, '_' or '-', got '${node.value}'`);
   const env = (key: string, min: number): number | undefined => {
     const v = io.env[key];
@@ -194,8 +176,9 @@ export function resolveCluster(values: Record<string, unknown>, io: CliIo): Serv
   };
   const leaseMs = env('CALENDAR_CLUSTER_LEASE_MS', 300);
   const snapshotEvery = env('CALENDAR_CLUSTER_SNAPSHOT_EVERY', 0);
+  const credsFile = pick(values, io, 'cluster-creds', 'CALENDAR_CLUSTER_CREDS')?.value;
   return {
-    servers, name: name.value, ...(node ? { node: node.value } : {}),
+    ...target, ...(node ? { node: node.value } : {}), ...(credsFile ? { credsFile } : {}),
     ...(leaseMs !== undefined ? { leaseMs } : {}), ...(snapshotEvery !== undefined ? { snapshotEvery } : {}),
   };
 }
@@ -219,12 +202,19 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
   const cal = await openStore({
     dir: opts.dir, timezone: opts.timezone, perPage: opts.perPage, siteUrl, restPrefix: opts.restPrefix, cacheBytes: opts.cacheBytes,
     ...('count' in opts.changesRetain ? { changesRetainCount: opts.changesRetain.count, changesRetainMs: Number.POSITIVE_INFINITY } : { changesRetainMs: opts.changesRetain.ms }),
-    ...(opts.cluster ? { cluster: { ...opts.cluster, warn: log } } : {}),
+    ...(opts.cluster ? { cluster: clusterOptions(opts.cluster, log) } : {}),
   }, io);
   try {
+    if (opts.cluster) {
+      try {
+        writeClusterMarker(opts.dir, opts.cluster, opts.cluster.credsFile);
+      } catch (err) {
+        log(`calendar-engine: ${showPath(opts.dir, io)}/cluster.json not written (${(err as Error).message}): 'user --data' will not find this cluster; use 'user --cluster'`);
+      }
+    }
     if (opts.adminPassword !== undefined) {
       try {
-        cal.users.ensure('admin', 'administrator', opts.adminPassword);
+        await cal.users.apply({ action: 'ensure', login: 'admin', role: 'administrator', password: opts.adminPassword });
       } catch (err) {
         throw err instanceof UserError ? new CliError(`CALENDAR_ADMIN_PASSWORD: ${err.message}`) : err;
       }
@@ -271,6 +261,12 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
     await cal.close().catch(() => {});
     throw err;
   }
+}
+
+/** The embedding API's cluster options from the command line's. */
+function clusterOptions(c: NonNullable<ServeOptions['cluster']>, warn: (line: string) => void): ClusterOptions {
+  const { credsFile: _credsFile, ...rest } = c;
+  return { ...rest, warn };
 }
 
 /** A port the system has just handed out (listen on 0, read it, release it). */

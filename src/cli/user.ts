@@ -1,26 +1,30 @@
 // calendar-engine user add|list|remove|reset: edits DIR/users.json directly, so it works whether
-// or not a server runs on the store (the server re-reads the file within a second).
+// or not a server runs on the store (the server re-reads the file within a second); or the users
+// of a cluster (src/cluster/users.ts), which every node installs as soon as they change.
 import { UserError, UserRegistry, checkRole } from '../api/wordpress/users.ts';
 import { ROLES, type Role } from '../api/wordpress/types.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, parseCommand, showPath, usageError, type CliIo } from './common.ts';
+import { CLUSTER_OPTIONS, CLUSTER_USAGE, readClusterMarker, resolveClusterTarget } from './cluster-options.ts';
 
 export const USER_USAGE = `Usage:
-  calendar-engine user add LOGIN --role ROLE [--data DIR]
-  calendar-engine user list [--data DIR]
-  calendar-engine user remove LOGIN [--data DIR]
-  calendar-engine user reset LOGIN [--data DIR]
+  calendar-engine user add LOGIN --role ROLE [--data DIR] [cluster options]
+  calendar-engine user list [--data DIR] [cluster options]
+  calendar-engine user remove LOGIN [--data DIR] [cluster options]
+  calendar-engine user reset LOGIN [--data DIR] [cluster options]
 
-Manages the users of a store (DIR/users.json) and their application passwords.
+Manages the users of a store (DIR/users.json) and their application passwords; of a cluster
+(docs/cluster.md) with --cluster, or when DIR is a cluster node's (DIR/cluster.json, written by
+serve --cluster): the change then reaches every node at once.
 A new password is printed once, alone on the last line; only its salted hash is kept.
 Use it as HTTP Basic auth: curl -u LOGIN:'PASSWORD' ...
 
 Options:
   --role ROLE    ${ROLES.join(', ')} (user add)
   --data DIR     the store directory (env CALENDAR_DATA, default ./data/store)
-  -h, --help     show this help
+${CLUSTER_USAGE}  -h, --help     show this help
 `;
 
-const OPTIONS = { data: { type: 'string' }, role: { type: 'string' } } as const;
+const OPTIONS = { data: { type: 'string' }, role: { type: 'string' }, ...CLUSTER_OPTIONS } as const;
 
 export async function userCommand(args: string[], io: CliIo): Promise<number> {
   const [action, ...rest] = args;
@@ -41,42 +45,57 @@ export async function userCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parsed;
   const login = parsed.positionals[0];
   if (values.role !== undefined && action !== 'add') throw usageError(`--role only goes with 'user add'`, USER_USAGE);
+  let role: Role | undefined;
+  if (action === 'add') {
+    if (typeof values.role !== 'string') throw usageError(`user add needs --role (one of ${ROLES.join(', ')})`, USER_USAGE);
+    try {
+      checkRole(values.role);
+    } catch (err) {
+      throw new CliError((err as Error).message, EXIT_USAGE, USER_USAGE);
+    }
+    role = values.role;
+  }
   const dir = dataDir(values.data, io);
+  // a cluster named by the options or the environment, else by DIR/cluster.json
+  const marker = values.cluster === undefined && !io.env.CALENDAR_CLUSTER ? readClusterMarker(dir) : undefined;
+  const target = resolveClusterTarget({ ...marker, ...values }, io);
+  let users: UserRegistry;
+  let close = async () => {};
+  let where = showPath(dir, io);
+  if (target) {
+    const { openClusterUsers } = await import('../cluster/users.ts');
+    try {
+      ({ users, close } = await openClusterUsers({ ...target, connectTimeoutMs: 10_000 }));
+    } catch (err) {
+      throw new CliError(`cannot reach cluster ${target.name} (${target.servers.join(',')}): ${(err as Error).message}`);
+    }
+    where = `cluster ${target.name}`;
+  } else {
+    users = UserRegistry.open(dir);
+  }
 
   try {
     switch (action) {
       case 'add': {
-        if (typeof values.role !== 'string') throw usageError(`user add needs --role (one of ${ROLES.join(', ')})`, USER_USAGE);
-        const role = values.role;
-        try {
-          checkRole(role);
-        } catch (err) {
-          throw new CliError((err as Error).message, EXIT_USAGE, USER_USAGE);
-        }
-        const users = UserRegistry.open(dir);
-        const { user, password } = users.add(login, role as Role);
-        io.stdout.write(`created user ${user.id} (${user.login}, ${user.role}) in ${showPath(dir, io)}\n`);
-        io.stdout.write(`application password for ${user.login}, shown only this once:\n`);
+        const { user, password } = await users.apply({ action: 'add', login, role: role! });
+        io.stdout.write(`created user ${user!.id} (${user!.login}, ${user!.role}) in ${where}\n`);
+        io.stdout.write(`application password for ${user!.login}, shown only this once:\n`);
         io.stdout.write(`${password}\n`);
         return EXIT_OK;
       }
       case 'list': {
-        const list = UserRegistry.open(dir).list();
+        const list = users.list();
         for (const u of list) io.stdout.write(`${u.id} ${u.login} ${u.role}\n`);
-        if (list.length === 0) io.stderr.write(`no users in ${showPath(dir, io)} (add one: calendar-engine user add LOGIN --role ROLE)\n`);
+        if (list.length === 0) io.stderr.write(`no users in ${where} (add one: calendar-engine user add LOGIN --role ROLE)\n`);
         return EXIT_OK;
       }
       case 'remove': {
-        const users = UserRegistry.open(dir);
-        const user = users.byLogin(login);
-        users.remove(login);
+        const { user } = await users.apply({ action: 'remove', login });
         io.stdout.write(`removed user ${user?.id ?? '?'} (${user?.login ?? login})\n`);
         return EXIT_OK;
       }
       default: {
-        const users = UserRegistry.open(dir);
-        const password = users.reset(login);
-        const user = users.byLogin(login);
+        const { user, password } = await users.apply({ action: 'reset', login });
         io.stdout.write(`new application password for user ${user?.id ?? '?'} (${user?.login ?? login}); the old one no longer works:\n`);
         io.stdout.write(`${password}\n`);
         return EXIT_OK;
@@ -85,5 +104,8 @@ export async function userCommand(args: string[], io: CliIo): Promise<number> {
   } catch (err) {
     if (err instanceof UserError) throw new CliError(err.message);
     throw err;
+  } finally {
+    users.close();
+    await close();
   }
 }

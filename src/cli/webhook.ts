@@ -7,7 +7,7 @@ import {
   WebhookError, describeWebhook, findWebhook, loggedSeqs, newWebhook, readWebhookState, readWebhooks, removeWebhook, saveWebhook, type Webhook,
 } from '../changes/webhook-registry.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, parseCommand, showPath, usageError, type CliIo } from './common.ts';
-import { resolveCluster } from './serve.ts';
+import { CLUSTER_OPTIONS, CLUSTER_USAGE, resolveClusterTarget, type ClusterTarget } from './cluster-options.ts';
 
 export const WEBHOOK_USAGE = `Usage:
   calendar-engine webhook add URL [--types T,...] [--secret S] [--data DIR | --cluster URLS --cluster-name N]
@@ -23,15 +23,12 @@ Options:
   --types T,...  only these change types: ${CHANGE_TYPES.join(', ')} (default all)
   --secret S     the signing secret, 16 characters or more (default: generated, printed once)
   --data DIR     the store directory (env CALENDAR_DATA, default ./data/store)
-  --cluster URLS, --cluster-name N
-                 a cluster's webhooks instead (env CALENDAR_CLUSTER, CALENDAR_CLUSTER_NAME):
-                 kept in its NATS KV bucket, delivered by its writer node
   -h, --help     show this help
-`;
 
-const OPTIONS = {
-  data: { type: 'string' }, types: { type: 'string' }, secret: { type: 'string' }, cluster: { type: 'string' }, 'cluster-name': { type: 'string' },
-} as const;
+A cluster's webhooks instead (kept in its NATS KV bucket, delivered by its writer node):
+${CLUSTER_USAGE}`;
+
+const OPTIONS = { data: { type: 'string' }, types: { type: 'string' }, secret: { type: 'string' }, ...CLUSTER_OPTIONS } as const;
 
 /** What the command does, on a store directory or on a cluster's bucket. */
 interface Registry {
@@ -57,10 +54,12 @@ function storeRegistry(dir: string, io: CliIo): Registry {
   };
 }
 
-async function clusterRegistry(servers: string[], name: string): Promise<Registry> {
-  const { connect } = await import('@nats-io/transport-node');
+async function clusterRegistry(target: ClusterTarget): Promise<Registry> {
+  const { connectNats } = await import('../cluster/connect.ts');
   const cw = await import('../cluster/webhooks.ts');
-  const nc = await connect({ servers, name: 'calendar-engine webhook', timeout: 10_000 }).catch((err: Error) => {
+  const { servers, name } = target;
+  // one attempt (with the target's credentials and TLS): the command says at once what is wrong
+  const nc = await connectNats(target, Date.now()).catch((err: Error) => {
     throw new WebhookError(`cannot reach NATS at ${servers.join(',')}: ${err.message}`);
   });
   try {
@@ -106,11 +105,11 @@ export async function webhookCommand(args: string[], io: CliIo): Promise<number>
   }
   const values = parsed.values as Record<string, string | undefined>;
   if (action !== 'add' && (values.types !== undefined || values.secret !== undefined)) throw usageError('--types and --secret go with webhook add', WEBHOOK_USAGE);
-  const cluster = resolveCluster(values, io);
+  const cluster = resolveClusterTarget(values, io);
   if (cluster && values.data !== undefined) throw usageError('--data and --cluster: one or the other', WEBHOOK_USAGE);
   let registry: Registry | undefined;
   try {
-    registry = cluster ? await clusterRegistry(cluster.servers, cluster.name) : storeRegistry(dataDir(values.data, io), io);
+    registry = cluster ? await clusterRegistry(cluster) : storeRegistry(dataDir(values.data, io), io);
     if (action === 'add') {
       const types = values.types === undefined ? [] : values.types.split(',').map((t) => t.trim()).filter(Boolean);
       for (const t of types) {

@@ -5,7 +5,7 @@
 // stored the append on a quorum. A deposed writer's late append is rejected by the server; a node
 // whose state ever differs from the log (an append of its own rejected, a gap) rebuilds from the
 // newest snapshot (snapshots.ts) plus the stream after it.
-import { connect, type ConnectionOptions, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import { Objm, setSha256Backend, type ObjectStore } from '@nats-io/obj';
@@ -17,12 +17,10 @@ import type { RestCall, RestResult } from '../api/wordpress/types.ts';
 import { Forwarder, answerForwarded, notWriter, sleep } from './forward.ts';
 import { Lease } from './lease.ts';
 import { listSnapshots, putSnapshot, readSnapshot, snapshotInfos, snapshotName } from './snapshots.ts';
+import { KvUsers, usersBucket } from './users.ts';
+import { connectNats, retry, type ClusterConnection } from './connect.ts';
 
-export interface ClusterOptions {
-  /** NATS server URLs (nats://host:port), an array or comma-separated */
-  servers: string | string[];
-  /** the calendar's name: names its stream, lease bucket and snapshot store ([A-Za-z0-9_-]) */
-  name: string;
+export interface ClusterOptions extends ClusterConnection {
   /** this node's id (default: random); must differ between nodes */
   node?: string;
   /** writer lease, ms: a dead writer is replaced within about 1.5x this (default 3000) */
@@ -33,14 +31,8 @@ export interface ClusterOptions {
   snapshotEvery?: number;
   /** snapshots kept in the object store (default 2); the stream is purged below the oldest */
   keepSnapshots?: number;
-  /** replicas of the stream, bucket and object store (default 3; 1 for a single NATS server) */
-  replicas?: number;
-  /** how long to wait for JetStream at start, ms (default 30,000) */
-  connectTimeoutMs?: number;
   /** warnings (default console.warn) */
   warn?: (message: string) => void;
-  /** more options of the NATS connection (credentials: user/pass, token, authenticator; tls; ...) */
-  nats?: Partial<ConnectionOptions>;
 }
 
 /** What a node needs of its calendar. */
@@ -101,6 +93,8 @@ export class ClusterNode {
     private readonly jsm: JetStreamManager,
     private readonly kv: KV,
     private readonly os: ObjectStore,
+    /** the users, cluster-wide (users.ts) */
+    readonly users: KvUsers,
   ) {
     this.node = opts.node ?? randomBytes(6).toString('hex');
     this.stream = `CAL_${opts.name}`;
@@ -116,13 +110,11 @@ export class ClusterNode {
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(opts.name ?? '')) {
       throw new CalendarError('invalid_option', 400, `cluster.name must be 1-64 letters, digits, '_' or '-', got ${JSON.stringify(opts.name)}`);
     }
-    const servers = typeof opts.servers === 'string' ? opts.servers.split(',').map((s) => s.trim()).filter(Boolean) : opts.servers;
-    if (!Array.isArray(servers) || servers.length === 0) throw new CalendarError('invalid_option', 400, 'cluster.servers: expected one or more nats:// URLs');
     const replicas = opts.replicas ?? 3;
     // the object store checks every snapshot's SHA-256: node:crypto, not the pure-JS default
     setSha256Backend('native');
     const until = Date.now() + (opts.connectTimeoutMs ?? 30_000);
-    const nc = await retry(until, () => connect({ name: `calendar-${opts.name}`, maxReconnectAttempts: -1, reconnectTimeWait: 250, ...opts.nats, servers }));
+    const nc = await connectNats(opts, until);
     try {
       // JetStream answers only once its cluster has elected a meta leader
       const jsm = await retry(until, () => jetstreamManager(nc, { timeout: 2_000 }));
@@ -136,7 +128,8 @@ export class ClusterNode {
       });
       const kv = await retry(until, () => new Kvm(nc).create(`CAL_${opts.name}_lease`, { replicas, history: 1 }));
       const os = await retry(until, () => new Objm(nc).create(`CAL_${opts.name}_snap`, { replicas }));
-      return new ClusterNode(opts, nc, jetstream(nc, { timeout: 5_000 }), jsm, kv, os);
+      const users = await retry(until, () => usersBucket(nc, opts.name, replicas));
+      return new ClusterNode(opts, nc, jetstream(nc, { timeout: 5_000 }), jsm, kv, os, users);
     } catch (err) {
       await nc.close().catch(() => {});
       throw err;
@@ -497,17 +490,7 @@ export class ClusterNode {
     clearInterval(this.watchdog);
     this.generation++;
     this.messages?.stop();
+    this.users.stop();
     await this.nc.drain().catch(() => {});
-  }
-}
-
-async function retry<T>(until: number, fn: () => Promise<T>): Promise<T> {
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() > until) throw new Error(`cluster: NATS JetStream not available: ${(err as Error).message}`, { cause: err });
-      await sleep(250);
-    }
   }
 }

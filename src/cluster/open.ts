@@ -5,6 +5,7 @@ import type { Write } from '../engine/records.ts';
 import type { RestCall, RestResult } from '../api/wordpress/types.ts';
 import type { ChangeFeed } from '../changes/feed.ts';
 import type { DispatchOptions } from '../changes/webhooks.ts';
+import type { UserRegistry } from '../api/wordpress/users.ts';
 import { ClusterNode, type ClusterOptions } from './node.ts';
 import { ClusterWebhooks } from './webhooks.ts';
 
@@ -14,6 +15,7 @@ export interface NodeCalendar {
   webhooks: { stop(): Promise<void> } | undefined;
   readonly feed: ChangeFeed;
   readonly engine: Engine;
+  readonly users: UserRegistry;
   applyWrite(write: Write): void;
   replaceEngine(engine: Engine, seq: number): void;
   restHere(call: RestCall): Promise<RestResult>;
@@ -27,6 +29,8 @@ export async function openNode<C extends NodeCalendar>(options: ClusterOptions, 
     const seq = await node.load(engine);
     engine.warmInBackground();
     const cal = make(seq);
+    // the users are the cluster's (users.ts), not DIR/users.json (which seeds them once, if none yet)
+    await cal.users.attach(node.users, (err) => (options.warn ?? console.warn)(`cluster ${options.name}: users not reloaded: ${err.message}`));
     cal.cluster = node;
     node.start({
       get engine() {

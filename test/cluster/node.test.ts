@@ -10,6 +10,9 @@ import { jetstream } from '@nats-io/jetstream';
 import { openCalendar, type Calendar } from '../../src/calendar.ts';
 import { startServer } from '../../src/http/server.ts';
 import { CalendarError } from '../../src/api/wordpress/errors.ts';
+import { Objm } from '@nats-io/obj';
+import { encodeDetachedChunks } from '../../src/store/snapshot.ts';
+import { snapshotName } from '../../src/cluster/snapshots.ts';
 import { NATS_MISSING, natsServerPath, startNatsCluster, type NatsCluster } from '../helpers/nats-cluster.ts';
 
 const test = suite('cluster nodes');
@@ -179,6 +182,32 @@ test('snapshots go to the object store, the stream is purged below the oldest ke
   assert.ok(await late.waitForSeq(a.seq));
   assert.equal(await titles(late), await titles(a));
   assert.is((await titles(late)).length, 16);
+});
+
+test('snapshots are stored compressed (brotli); one written uncompressed, as before, still loads', async () => {
+  if (!nats) return;
+  const a = await node('zip', 'a', { snapshotEvery: 0 });
+  for (let i = 0; i < 30; i++) await a.events.create(ev(`Z${i} ${'words repeat in every title '.repeat(4)}`, 1 + (i % 28)));
+  await a.snapshot();
+  const nc = await connect({ servers: nats.urls.split(',') });
+  try {
+    const os = await new Objm(nc).open('CAL_zip_snap');
+    const info = await os.info(snapshotName(a.seq));
+    assert.is(info?.metadata?.encoding, 'br');
+    let raw = 0;
+    for await (const line of encodeDetachedChunks(a.engine.snapshotChunks())) raw += line.length;
+    assert.ok(info!.size < raw / 2, `stored ${info!.size} bytes of ${raw}`);
+    // an object as written before compression: the JSON lines themselves, no encoding
+    await a.events.create(ev('Old format', 9));
+    let text = '';
+    for await (const line of encodeDetachedChunks(a.engine.snapshotChunks())) text += line;
+    await os.put({ name: snapshotName(a.seq), description: 'uncompressed' }, new Blob([text]).stream());
+    const late = await node('zip', 'late', { writer: false });
+    assert.is(late.cluster!.snapshotSeq, a.seq);
+    assert.equal(await titles(late), await titles(a));
+  } finally {
+    await nc.close();
+  }
 });
 
 test('the writer cut off from NATS: another node takes over, the old writer rejoins with the log', async () => {

@@ -61,7 +61,8 @@ async function waitForPort(port: number, ms: number): Promise<void> {
   }
 }
 
-export async function startNatsCluster(n = 3, opts: { bin?: string; log?: boolean } = {}): Promise<NatsCluster> {
+/** `args`: more nats-server arguments for every server (e.g. --user/--pass) */
+export async function startNatsCluster(n = 3, opts: { bin?: string; log?: boolean; args?: string[] } = {}): Promise<NatsCluster> {
   const bin = opts.bin ?? natsServerPath();
   if (!bin) throw new Error(NATS_MISSING);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'nats-'));
@@ -74,7 +75,7 @@ export async function startNatsCluster(n = 3, opts: { bin?: string; log?: boolea
     const dir = path.join(root, s.name);
     fs.mkdirSync(dir, { recursive: true });
     const args = ['-a', '127.0.0.1', '-p', String(s.port), '-n', s.name, '-js', '-sd', dir,
-      '--cluster_name', 'calendar-test', '--cluster', `nats://127.0.0.1:${ports[i].route}`, '--routes', routes];
+      ...(n > 1 ? ['--cluster_name', 'calendar-test', '--cluster', `nats://127.0.0.1:${ports[i].route}`, '--routes', routes] : []), ...(opts.args ?? [])];
     const proc = spawn(bin, args, { stdio: ['ignore', 'ignore', opts.log ? 'inherit' : 'ignore'] });
     s.proc = proc;
     proc.once('exit', () => {

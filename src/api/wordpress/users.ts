@@ -7,6 +7,10 @@
 // Several processes share the file (a running server and the command line), so every mutation
 // re-reads the file under DIR/users.json.lock, changes it, and replaces it atomically
 // (temp + fsync + rename). A running server picks the change up through watch().
+//
+// A cluster node's registry is attached to the cluster's copy instead (attach(), RemoteUsers:
+// the same JSON in a JetStream key, src/cluster/users.ts): changes go through apply() as a
+// compare-and-set on that copy, and every node installs each new version as it is written.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHmac, randomBytes, randomInt, scryptSync, timingSafeEqual } from 'node:crypto';
@@ -126,6 +130,35 @@ function parseFile(text: string, file: string): UsersFile {
   return { version: 1, nextId, users };
 }
 
+/** The users file kept elsewhere than DIR/users.json (a cluster's key-value bucket): versioned text. */
+export interface RemoteUsers {
+  /** what it names (for messages), e.g. "the users of cluster mysite" */
+  readonly where: string;
+  /** the current text ('' when there is none yet) and its revision (0: never written) */
+  read(): Promise<{ text: string; revision: number }>;
+  /** writes `text` if the copy is still at `revision`; false when another change came first */
+  write(text: string, revision: number): Promise<boolean>;
+  /** calls `onText` with every newer version from now on (the current one first) */
+  watch(onText: (text: string) => void): void;
+  /** stops the watch */
+  stop(): void;
+}
+
+/** One change of the users, for apply(): the command line and a server's start use it in both modes. */
+export type UserCommand =
+  | { action: 'add'; login: string; role: Role }
+  | { action: 'remove'; login: string }
+  | { action: 'reset'; login: string }
+  | { action: 'ensure'; login: string; role: Role; password: string };
+
+/** A new user with the next id (ids are never reused). */
+function pushUser(data: UsersFile, login: string, role: Role, stored: string): StoredUser {
+  const u: StoredUser = { id: data.nextId, login, role, password: stored, created: new Date().toISOString() };
+  data.nextId += 1;
+  data.users.push(u);
+  return u;
+}
+
 function publicUser(u: StoredUser): User {
   return { id: u.id, login: u.login, role: u.role };
 }
@@ -144,6 +177,8 @@ export class UserRegistry implements UserDirectory {
   private verified = new Map<string, { stored: string; mac: Buffer }>();
   private readonly macKey = randomBytes(32);
   private lastText: string | null = null;
+  /** attached: the users are a cluster's (attach()) */
+  private remote: RemoteUsers | undefined;
   private watching: { listener: (curr: fs.Stats, prev: fs.Stats) => void } | null = null;
 
   private constructor(file: string | null) {
@@ -174,61 +209,137 @@ export class UserRegistry implements UserDirectory {
 
   /** Creates `login` with a fresh application password (returned once, never stored). */
   add(login: string, role: Role): { user: User; password: string } {
-    checkLogin(login);
-    checkRole(role);
-    const password = generatePassword();
-    const stored = hashPassword(password);
-    const user = this.mutate((data) => {
-      if (data.users.some((u) => u.login.toLowerCase() === login.toLowerCase())) {
-        throw new UserError(`user "${login}" already exists`);
-      }
-      const u: StoredUser = { id: data.nextId, login, role, password: stored, created: new Date().toISOString() };
-      data.nextId += 1;
-      data.users.push(u);
-      return publicUser(u);
-    });
-    return { user, password };
+    const { change, password } = this.change({ action: 'add', login, role });
+    return { user: this.mutate(change)!, password: password! };
   }
 
   remove(login: string): void {
-    this.mutate((data) => {
-      const i = data.users.findIndex((u) => u.login.toLowerCase() === login.toLowerCase());
-      if (i < 0) throw new UserError(`no user "${login}"`);
-      data.users.splice(i, 1);
-    });
+    this.mutate(this.change({ action: 'remove', login }).change);
   }
 
   /** Replaces the application password of `login`; returns the new one (the old one stops working). */
   reset(login: string): string {
-    const password = generatePassword();
-    const stored = hashPassword(password);
-    this.mutate((data) => {
-      const u = data.users.find((x) => x.login.toLowerCase() === login.toLowerCase());
-      if (!u) throw new UserError(`no user "${login}"`);
-      u.password = stored;
-    });
-    return password;
+    const { change, password } = this.change({ action: 'reset', login });
+    this.mutate(change);
+    return password!;
   }
 
   /** Creates or updates `login` so it has exactly this role and password (CALENDAR_ADMIN_PASSWORD). */
   ensure(login: string, role: Role, password: string): User {
-    checkLogin(login);
-    checkRole(role);
-    if (normalizePassword(password).length === 0) throw new UserError(`the password for "${login}" is empty`);
+    return this.unchanged(login, role, password) ?? this.mutate(this.change({ action: 'ensure', login, role, password }).change)!;
+  }
+
+  /** `login` as it is when it already has this role and password (ensure has nothing to do). */
+  private unchanged(login: string, role: Role, password: string): User | undefined {
     const current = this.byLoginKey.get(login.toLowerCase());
-    if (current && current.role === role && this.verify(login, password)) return publicUser(current);
-    const stored = hashPassword(password);
-    return this.mutate((data) => {
-      let u = data.users.find((x) => x.login.toLowerCase() === login.toLowerCase());
-      if (u) {
-        u.role = role;
-        u.password = stored;
-      } else {
-        u = { id: data.nextId, login, role, password: stored, created: new Date().toISOString() };
-        data.nextId += 1;
-        data.users.push(u);
+    return current && current.role === role && this.verify(login, password) ? publicUser(current) : undefined;
+  }
+
+  /**
+   * Any change, in a file, in memory or (attached) in a cluster's copy: the user it made or
+   * changed and the new application password, if any. Resolves once the change is stored.
+   */
+  async apply(command: UserCommand): Promise<{ user?: User; password?: string }> {
+    if (command.action === 'ensure') {
+      const same = this.unchanged(command.login, command.role, command.password);
+      if (same) return { user: same };
+    }
+    const { change, password } = this.change(command);
+    if (!this.remote) return { user: this.mutate(change), password };
+    const remote = this.remote;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const { text, revision } = await remote.read();
+      const copy = text === '' ? emptyFile() : parseFile(text, remote.where);
+      const user = change(copy) ?? undefined;
+      const next = JSON.stringify(copy, null, 2) + '\n';
+      if (await remote.write(next, revision)) {
+        this.install(copy, next);
+        return { user, password };
       }
-      return publicUser(u);
+    }
+    throw new UserError(`${remote.where} kept changing under this change: try again`);
+  }
+
+  /** The change a command makes to a users file (hashing a new password once, outside any retry). */
+  private change(command: UserCommand): { change: (data: UsersFile) => User | undefined; password?: string } {
+    const same = (u: StoredUser) => u.login.toLowerCase() === command.login.toLowerCase();
+    switch (command.action) {
+      case 'add': {
+        const { login, role } = command;
+        checkLogin(login);
+        checkRole(role);
+        const password = generatePassword();
+        const stored = hashPassword(password);
+        return {
+          password,
+          change: (data) => {
+            const existing = data.users.find(same);
+            // this very change, stored by an attempt whose answer was lost (the hash is freshly salted)
+            if (existing?.password === stored) return publicUser(existing);
+            if (existing) throw new UserError(`user "${login}" already exists`);
+            return publicUser(pushUser(data, login, role, stored));
+          },
+        };
+      }
+      case 'remove':
+        return {
+          change: (data) => {
+            const i = data.users.findIndex(same);
+            if (i < 0) throw new UserError(`no user "${command.login}"`);
+            return publicUser(data.users.splice(i, 1)[0]);
+          },
+        };
+      case 'reset': {
+        const password = generatePassword();
+        const stored = hashPassword(password);
+        return {
+          password,
+          change: (data) => {
+            const u = data.users.find(same);
+            if (!u) throw new UserError(`no user "${command.login}"`);
+            u.password = stored;
+            return publicUser(u);
+          },
+        };
+      }
+      default: {
+        const { login, role, password } = command;
+        checkLogin(login);
+        checkRole(role);
+        if (normalizePassword(password).length === 0) throw new UserError(`the password for "${login}" is empty`);
+        const stored = hashPassword(password);
+        return {
+          change: (data) => {
+            const u = data.users.find(same);
+            if (!u) return publicUser(pushUser(data, login, role, stored));
+            u.role = role;
+            u.password = stored;
+            return publicUser(u);
+          },
+        };
+      }
+    }
+  }
+
+  /**
+   * From now on the users are `remote`'s (a cluster's copy), not DIR/users.json: every newer
+   * version is installed as it is written. A copy never written starts as this registry's
+   * users (DIR/users.json of the first node, so a single server's users carry into a cluster).
+   */
+  async attach(remote: RemoteUsers, onError: (err: Error) => void = () => {}): Promise<void> {
+    this.close();
+    const { revision } = await remote.read();
+    if (revision === 0 && this.data.users.length > 0) await remote.write(JSON.stringify(this.data, null, 2) + '\n', 0);
+    this.remote = remote;
+    const current = await remote.read();
+    this.install(current.text === '' ? emptyFile() : parseFile(current.text, remote.where), current.text);
+    remote.watch((text) => {
+      if (text === this.lastText) return;
+      try {
+        this.install(text === '' ? emptyFile() : parseFile(text, remote.where), text);
+      } catch (err) {
+        onError(err as Error);
+      }
     });
   }
 
@@ -264,7 +375,7 @@ export class UserRegistry implements UserDirectory {
    * A file that fails to parse is ignored (the previous users stay) and reported to onError.
    */
   watch(onChange?: () => void, onError: (err: Error) => void = () => {}): void {
-    if (this.file === null || this.watching) return;
+    if (this.file === null || this.watching || this.remote) return;
     const file = this.file;
     const listener = () => {
       try {
@@ -280,11 +391,12 @@ export class UserRegistry implements UserDirectory {
   close(): void {
     if (this.watching && this.file) fs.unwatchFile(this.file, this.watching.listener);
     this.watching = null;
+    this.remote?.stop();
   }
 
   /** Reads the file again; true when its content changed. */
   reload(): boolean {
-    if (this.file === null) return false;
+    if (this.file === null || this.remote) return false;
     let text: string;
     try {
       text = fs.readFileSync(this.file, 'utf8');
@@ -307,6 +419,7 @@ export class UserRegistry implements UserDirectory {
 
   /** Read-modify-write of the file under the users lock; in memory only when there is no file. */
   private mutate<T>(change: (data: UsersFile) => T): T {
+    if (this.remote) throw new Error(`the users are ${this.remote.where}: change them with apply()`);
     if (this.file === null) {
       const copy: UsersFile = structuredClone(this.data);
       const result = change(copy);

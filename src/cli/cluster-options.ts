@@ -1,0 +1,172 @@
+// The command line's cluster options, shared by `serve` and `user` (docs/cluster.md): which NATS
+// servers and calendar, and how to connect to them (credentials, TLS). Each option overrides its
+// environment variable; a bad value is a usage error (exit 2) with the option named. Files are
+// read and checked here, so a wrong path or a PEM that is not one fails before anything starts.
+import fs from 'node:fs';
+import path from 'node:path';
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { CliError, EXIT_USAGE, type CliIo } from './common.ts';
+
+export const CLUSTER_OPTIONS = {
+  cluster: { type: 'string' },
+  'cluster-name': { type: 'string' },
+  'cluster-creds': { type: 'string' },
+  'cluster-user': { type: 'string' },
+  'cluster-password': { type: 'string' },
+  'cluster-token': { type: 'string' },
+  'cluster-tls-ca': { type: 'string' },
+  'cluster-tls-cert': { type: 'string' },
+  'cluster-tls-key': { type: 'string' },
+} as const;
+
+export const CLUSTER_USAGE = `  --cluster URLS     CALENDAR_CLUSTER      the NATS servers (nats://host:port or tls://host:port,
+                                           comma-separated)
+  --cluster-name N   CALENDAR_CLUSTER_NAME the calendar's name in the cluster (required with --cluster)
+  --cluster-creds F  CALENDAR_CLUSTER_CREDS        NATS credentials file (.creds: user JWT and NKey seed)
+  --cluster-user U   CALENDAR_CLUSTER_USER         NATS user (with a password)
+  --cluster-password P  CALENDAR_CLUSTER_PASSWORD  its password (prefer the variable: arguments show in ps)
+  --cluster-token T  CALENDAR_CLUSTER_TOKEN        NATS token (prefer the variable)
+  --cluster-tls-ca F CALENDAR_CLUSTER_TLS_CA       PEM CA certificate(s) that signed the servers' certificates
+  --cluster-tls-cert F  CALENDAR_CLUSTER_TLS_CERT  PEM client certificate (with --cluster-tls-key)
+  --cluster-tls-key F   CALENDAR_CLUSTER_TLS_KEY   PEM client private key
+                     CALENDAR_CLUSTER_REPLICAS     replicas of the calendar's stream and buckets when
+                                                   a node makes them (default 3; 1 for one NATS server)
+`;
+
+/** What the command line hands to the cluster code: ClusterConnection's fields. */
+export interface ClusterTarget {
+  servers: string[];
+  name: string;
+  /** replicas of the stream, buckets and object store (CALENDAR_CLUSTER_REPLICAS; default 3) */
+  replicas?: number;
+  /** the content of a .creds file */
+  creds?: string;
+  nats?: { user?: string; pass?: string; token?: string; tls?: { caFile?: string; certFile?: string; keyFile?: string } };
+}
+
+function bad(message: string): CliError {
+  return new CliError(message, EXIT_USAGE);
+}
+
+/** Option value, else env value, else undefined; tells which one it came from for messages. */
+export function pick(values: Record<string, unknown>, io: CliIo, option: string, env: string): { value: string; from: string } | undefined {
+  const v = values[option];
+  if (typeof v === 'string') return { value: v, from: `--${option}` };
+  const e = io.env[env];
+  if (e !== undefined && e !== '') return { value: e, from: env };
+  return undefined;
+}
+
+const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The cluster the options (or env) name, or undefined without --cluster / CALENDAR_CLUSTER. */
+export function resolveClusterTarget(values: Record<string, unknown>, io: CliIo): ClusterTarget | undefined {
+  const urls = pick(values, io, 'cluster', 'CALENDAR_CLUSTER');
+  const name = pick(values, io, 'cluster-name', 'CALENDAR_CLUSTER_NAME');
+  const creds = pick(values, io, 'cluster-creds', 'CALENDAR_CLUSTER_CREDS');
+  const user = pick(values, io, 'cluster-user', 'CALENDAR_CLUSTER_USER');
+  const password = pick(values, io, 'cluster-password', 'CALENDAR_CLUSTER_PASSWORD');
+  const token = pick(values, io, 'cluster-token', 'CALENDAR_CLUSTER_TOKEN');
+  const ca = pick(values, io, 'cluster-tls-ca', 'CALENDAR_CLUSTER_TLS_CA');
+  const cert = pick(values, io, 'cluster-tls-cert', 'CALENDAR_CLUSTER_TLS_CERT');
+  const key = pick(values, io, 'cluster-tls-key', 'CALENDAR_CLUSTER_TLS_KEY');
+  if (!urls) {
+    const stray = [name, creds, user, password, token, ca, cert, key].find(Boolean);
+    if (stray) throw bad(`${stray.from} needs --cluster (the NATS servers)`);
+    return undefined;
+  }
+  const servers = urls.value.split(',').map((u) => u.trim()).filter(Boolean);
+  for (const u of servers) {
+    if (!/^(nats|tls):\/\/[^\s/]+:\d{1,5}$/.test(u)) throw bad(`${urls.from}: expected nats://host:port URLs, comma-separated, got '${u}'`);
+  }
+  if (servers.length === 0) throw bad(`${urls.from}: expected nats://host:port URLs, comma-separated`);
+  if (!name) throw bad(`--cluster needs --cluster-name (the calendar's name in the cluster)`);
+  if (!NAME.test(name.value)) throw bad(`${name.from}: expected 1-64 letters, digits, '_' or '-', got '${name.value}'`);
+
+  const target: ClusterTarget = { servers, name: name.value };
+  const replicas = io.env.CALENDAR_CLUSTER_REPLICAS;
+  if (replicas !== undefined && replicas !== '') {
+    if (!/^[1-5]$/.test(replicas)) throw bad(`CALENDAR_CLUSTER_REPLICAS: expected 1 to 5 (JetStream's limit), got '${replicas}'`);
+    target.replicas = Number(replicas);
+  }
+  const nats: NonNullable<ClusterTarget['nats']> = {};
+  const ways = [creds, user ?? password, token].filter(Boolean);
+  if (ways.length > 1) throw bad(`${ways[0]!.from} and ${ways[1]!.from}: give one way to log in to NATS (a credentials file, a user and password, or a token)`);
+  if (user && !password) throw bad(`${user.from} needs a password (--cluster-password or CALENDAR_CLUSTER_PASSWORD)`);
+  if (password && !user) throw bad(`${password.from} needs a user (--cluster-user or CALENDAR_CLUSTER_USER)`);
+  if (user && password) Object.assign(nats, { user: user.value, pass: password.value });
+  if (token) nats.token = token.value;
+  if (creds) {
+    const text = readFile(creds, 'a NATS credentials file');
+    if (!/-----BEGIN NATS USER JWT-----/.test(text) || !/-----BEGIN USER NKEY SEED-----/.test(text)) {
+      throw bad(`${creds.from}: ${creds.value} is not a NATS credentials file (expected a user JWT and an NKey seed, as 'nsc generate creds' writes)`);
+    }
+    target.creds = text;
+  }
+  if (cert && !key) throw bad(`${cert.from} needs the client's private key (--cluster-tls-key)`);
+  if (key && !cert) throw bad(`${key.from} needs the client's certificate (--cluster-tls-cert)`);
+  if (ca || cert) {
+    const tls: NonNullable<NonNullable<ClusterTarget['nats']>['tls']> = {};
+    if (ca) {
+      checkPem(ca, (t) => new X509Certificate(t), 'a PEM certificate');
+      tls.caFile = path.resolve(ca.value);
+    }
+    if (cert && key) {
+      checkPem(cert, (t) => new X509Certificate(t), 'a PEM certificate');
+      checkPem(key, (t) => createPrivateKey(t), 'a PEM private key (unencrypted)');
+      tls.certFile = path.resolve(cert.value);
+      tls.keyFile = path.resolve(key.value);
+    }
+    nats.tls = tls;
+  }
+  if (Object.keys(nats).length > 0) target.nats = nats;
+  return target;
+}
+
+function readFile(opt: { value: string; from: string }, what: string): string {
+  try {
+    return fs.readFileSync(opt.value, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw bad(`${opt.from}: cannot read ${what} '${opt.value}' (${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'a directory' : (err as Error).message})`);
+  }
+}
+
+function checkPem(opt: { value: string; from: string }, parse: (text: string) => unknown, what: string): void {
+  const text = readFile(opt, what);
+  try {
+    parse(text);
+  } catch (err) {
+    throw bad(`${opt.from}: '${opt.value}' is not ${what}: ${(err as Error).message}`);
+  }
+}
+
+/** DIR/cluster.json: written by `serve --cluster`, so that `user ... --data DIR` reaches its cluster. */
+export const CLUSTER_MARKER = 'cluster.json';
+
+/** The cluster of a node's data folder (file paths only: never a password or token). */
+export function writeClusterMarker(dir: string, target: ClusterTarget, credsFile: string | undefined): void {
+  const { servers, name, nats } = target;
+  const text = JSON.stringify({ servers, name, ...(credsFile ? { creds: path.resolve(credsFile) } : {}), ...(nats?.tls ? { tls: nats.tls } : {}) }, null, 2) + '\n';
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, CLUSTER_MARKER), text);
+}
+
+/** The cluster DIR/cluster.json names, as option values (undefined without the file). */
+export function readClusterMarker(dir: string): Record<string, string> | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(dir, CLUSTER_MARKER), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const m = JSON.parse(text) as { servers?: string[]; name?: string; creds?: string; tls?: { caFile?: string; certFile?: string; keyFile?: string } };
+  if (!Array.isArray(m.servers) || typeof m.name !== 'string') throw new CliError(`${path.join(dir, CLUSTER_MARKER)}: expected {"servers": [...], "name": ...}`);
+  return {
+    cluster: m.servers.join(','), 'cluster-name': m.name,
+    ...(m.creds ? { 'cluster-creds': m.creds } : {}),
+    ...(m.tls?.caFile ? { 'cluster-tls-ca': m.tls.caFile } : {}),
+    ...(m.tls?.certFile ? { 'cluster-tls-cert': m.tls.certFile } : {}),
+    ...(m.tls?.keyFile ? { 'cluster-tls-key': m.tls.keyFile } : {}),
+  };
+}
