@@ -10,6 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { openCalendar, type Calendar } from '../../src/calendar.ts';
 import { CalendarError } from '../../src/api/wordpress/errors.ts';
+import { validUrl } from '../../src/api/import.ts';
+import { isValidUrl } from '../../src/api/wordpress/text.ts';
 
 const imp = suite('import :: staging');
 
@@ -159,6 +161,24 @@ imp('slugs are made unique against the calendar and the file (-2, -3...)', async
   const slugs = [100, 101, 102, 103, 104].map((id) => cal.engine.eventRecord(cal.engine.eventRow(id)).slug);
   assert.equal(slugs, ['party', 'party-2', 'party-3', 'party-2-2', 'other']);
   await cal.close();
+});
+
+imp('validUrl (the fast path for plain URLs) answers as isValidUrl does', () => {
+  const pieces = ['a', 'z', 'tickets', 'example', '0', '9', '-', '.', '..', ':', ':80', ':8080', ':99999', '/', '/e/', '_', '~', 'xn--', 'xn--p1ai', 'A', '%', ' ', '?q=1', '#f', '@', '1.2.3.4', '256', '[::1]'];
+  let seed = 7;
+  const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+  const urls = ['https://tickets.example.com/e/3005', 'http://a.b:9999/x', 'http://999.1.1.1/', 'http://1.2.3.4/', 'http://xn--a.com/', 'http://a-.b-/'];
+  for (let i = 0; i < 3000; i++) {
+    let s = rand(2) ? 'https://' : 'http://';
+    for (let k = 1 + rand(6); k > 0; k--) s += pieces[rand(pieces.length)];
+    urls.push(s);
+  }
+  let fast = 0;
+  for (const u of urls) {
+    assert.is(validUrl(u), isValidUrl(u), u);
+    if (validUrl(u)) fast++;
+  }
+  assert.ok(fast > 300, `${fast} valid URLs among the generated ones`);
 });
 
 imp.run();
