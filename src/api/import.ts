@@ -413,6 +413,11 @@ export class ImportBuilder {
     this.im = new Importer(core);
   }
 
+  /** the staging table the events go into */
+  get table(): EventTable {
+    return this.im.table;
+  }
+
   /** where each update came from, for the cross-record checks' errors */
   private readonly updatePlaces: RecordPlace[] = [];
 

@@ -2,7 +2,7 @@
 // events in columnar chunks of at most EVENT_CHUNK_ROWS rows. Arrays of numbers and strings
 // parse far faster than arrays of objects; loading fills the columns directly and sorts once.
 
-import type { ListInterner } from './event-table.ts';
+import type { EventTable, ListInterner } from './event-table.ts';
 import type { AttachmentRecord, OrganizerRecord, TermRecord, VenueRecord } from './records.ts';
 import type { CalendarState } from './state.ts';
 import { dropSearchIndex } from './search-index.ts';
@@ -117,24 +117,6 @@ interface Frozen {
 export function encodeSnapshot(st: CalendarState): Iterable<unknown> {
   const t = st.table;
   const n = t.count;
-  const header: SnapshotHeader = {
-    type: 'calendar-engine-snapshot',
-    version: SNAPSHOT_VERSION,
-    nextPostId: st.ids.nextPostId,
-    nextTermId: st.ids.nextTermId,
-    eventCount: n,
-    pools: {
-      timezone: t.pool.timezone.values.slice(),
-      abbr: t.pool.abbr.values.slice(),
-      currencySymbol: t.pool.currencySymbol.values.slice(),
-      currencyPosition: t.pool.currencyPosition.values.slice(),
-      currencyCode: t.pool.currencyCode.values.slice(),
-    },
-    venues: [...st.entities.venues.values()],
-    organizers: [...st.entities.organizers.values()],
-    terms: [...st.entities.terms.values()],
-    attachments: [...st.entities.attachments.values()],
-  };
   const ints = {} as Frozen['ints'];
   for (const f of INT_FIELDS) ints[f] = t[f].slice(0, n);
   const links = {} as Frozen['links'];
@@ -147,7 +129,50 @@ export function encodeSnapshot(st: CalendarState): Iterable<unknown> {
     websites: t.websites.slice(0, n), costs: t.costs.slice(0, n), lineages: t.lineages.slice(0, n),
     extraVenues: new Map(t.extraVenues), links,
   };
-  return chunksOf(header, frozen);
+  return chunksOf(snapshotHeader(st), frozen);
+}
+
+/** The snapshot's first chunk: counters, pools and the small tables, for the state as it is now. */
+export function snapshotHeader(st: CalendarState): SnapshotHeader {
+  const t = st.table;
+  return {
+    type: 'calendar-engine-snapshot',
+    version: SNAPSHOT_VERSION,
+    nextPostId: st.ids.nextPostId,
+    nextTermId: st.ids.nextTermId,
+    eventCount: t.count,
+    pools: {
+      timezone: t.pool.timezone.values.slice(),
+      abbr: t.pool.abbr.values.slice(),
+      currencySymbol: t.pool.currencySymbol.values.slice(),
+      currencyPosition: t.pool.currencyPosition.values.slice(),
+      currencyCode: t.pool.currencyCode.values.slice(),
+    },
+    venues: [...st.entities.venues.values()],
+    organizers: [...st.entities.organizers.values()],
+    terms: [...st.entities.terms.values()],
+    attachments: [...st.entities.attachments.values()],
+  };
+}
+
+/**
+ * The events chunk of rows [from, to) of `t` as it is now (read at once, nothing copied first):
+ * for a table whose rows will be the calendar's rows from 0 on, such as an import's staging table
+ * into an empty calendar, whose chunks are written while the import goes on. Chunks begin at
+ * multiples of EVENT_CHUNK_ROWS, as encodeSnapshot's do.
+ */
+export function encodeRows(t: EventTable, from: number, to: number): EventChunk {
+  const ints = {} as Frozen['ints'];
+  for (const f of INT_FIELDS) ints[f] = t[f];
+  const links = {} as Frozen['links'];
+  for (const f of LINK_FIELDS) links[f] = t[f];
+  return encodeChunk({
+    count: t.count, ints,
+    ms: DATE_FIELDS.map((f) => t[f].ms),
+    odd: DATE_FIELDS.map((f) => t[f].odd),
+    texts: { titles: t.titles, descriptions: t.descriptions, excerpts: t.excerpts, slugs: t.slugs },
+    websites: t.websites, costs: t.costs, lineages: t.lineages, extraVenues: t.extraVenues, links,
+  }, from, to);
 }
 
 /** Distinct lists of rows [from, to) (by identity: the table shares equal lists) and an index per row. */
