@@ -13,7 +13,8 @@ import { PART_BYTES, partFileName, type SnapshotPart } from './snapshot.ts';
 
 const BLOCK_BYTES = 4 * 1024 * 1024;
 
-// The writer: plain CommonJS (eval), no loader. Each chunk becomes the line chunkLine() makes
+// The writer: plain CommonJS (eval), no loader. A chunk's typed arrays (lists of numbers posted
+// as a copy of their bytes) become plain arrays; then it becomes the line chunkLine() makes
 // (src/store/snapshot.ts: JSON.stringify, every character above 0x7f as a \uXXXX escape, as
 // src/ascii-json.ts escapes them), so the text is ASCII and a latin1 copy gives its bytes. Parts
 // close once past partBytes and are datasync'ed when closed. null ends the stream: the parts go
@@ -28,6 +29,15 @@ const HAS_NON_ASCII = /[\\u0080-\\uffff]/;
 const NON_ASCII = /[\\u0080-\\uffff]/g;
 const escapeUnit = (c) => '\\\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
 const parts = [];
+// the typed arrays of a chunk's objects (not inside its arrays) as plain arrays, in place
+function plain(o) {
+  for (const k in o) {
+    const v = o[k];
+    if (ArrayBuffer.isView(v)) o[k] = Array.from(v);
+    else if (v !== null && typeof v === 'object' && !Array.isArray(v)) plain(v);
+  }
+  return o;
+}
 let fd = -1, file = '', hash, bytes = 0, chunks = 0, block = [], blockChars = 0, failed = false;
 function open() {
   file = names.prefix + (1 + parts.length) + names.suffix;
@@ -63,7 +73,7 @@ parentPort.on('message', (chunk) => {
       return;
     }
     if (fd < 0) open();
-    const json = JSON.stringify(chunk);
+    const json = JSON.stringify(plain(chunk));
     const line = (HAS_NON_ASCII.test(json) ? json.replace(NON_ASCII, escapeUnit) : json) + '\\n';
     block.push(line);
     blockChars += line.length;
