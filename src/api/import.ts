@@ -256,6 +256,9 @@ class Importer {
   linkIds(r: Rec, name: string): number[] {
     const v = r[name];
     if (v === undefined || v === null || v === '' || v === 0) return [];
+    // the usual shapes, as export writes them: an id, or a list of distinct ids
+    if (typeof v === 'number' && isPlainId(v)) return [v];
+    if (Array.isArray(v) && distinctIds(v)) return v as number[];
     const items = Array.isArray(v)
       ? v.map((x) => (typeof x === 'object' && x !== null ? (x as Rec).id : x))
       : typeof v === 'object' ? [(v as Rec).id] : asList(v) ?? bad(`${name} must be ids`);
@@ -377,6 +380,18 @@ class Importer {
     if (ids.length > 1 || name !== 'venue') this.listsOk.add(ids); // a single venue's list is made per call
     return undefined;
   }
+}
+
+/** a positive integer that fits the engine's id columns */
+const isPlainId = (x: unknown): x is number => typeof x === 'number' && x > 0 && x <= 0x7fffffff && Math.floor(x) === x;
+
+/** every item is a plain id, none twice */
+function distinctIds(list: unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) {
+    if (!isPlainId(list[i])) return false;
+    for (let j = 0; j < i; j++) if (list[j] === list[i]) return false;
+  }
+  return true;
 }
 
 const NO_COST = { costs: [] as string[], currencySymbol: '', currencyPosition: '' };

@@ -204,6 +204,26 @@ imp('slugs are made unique against the calendar and the file (-2, -3...)', async
   await cal.close();
 });
 
+imp('links in every shape an import accepts: ids, lists of ids (duplicates and 0 dropped), id strings, {id} objects', async () => {
+  const dir = tmp();
+  const cal = await openCalendar({ timezone: 'Europe/Paris' });
+  const shapes: [Record<string, unknown>, number[], number[]][] = [
+    [{ venue: 10, tags: [2, 3] }, [10], [2, 3]],
+    [{ venue: [10], tags: [3, 2, 3, 0] }, [10], [3, 2]],
+    [{ venue: '10', tags: '2, 3' }, [10], [2, 3]],
+    [{ venue: { id: 10 }, tags: [{ id: 3 }, '2'] }, [10], [3, 2]],
+    [{ venue: 0, tags: [] }, [], []],
+  ];
+  await cal.importFile(fileOf(dir, { ...terms, venues: [venue(10)], events: shapes.map(([over], i) => event(100 + i, over)) }));
+  shapes.forEach(([over, venues, tags], i) => {
+    const rec = cal.engine.eventRecord(cal.engine.eventRow(100 + i));
+    assert.equal([rec.venueIds, rec.tagIds], [venues, tags], JSON.stringify(over));
+  });
+  const err = await failure(cal.importFile(fileOf(dir, { events: [event(200, { tags: [2, 1.5] })] })));
+  assert.match(err.message, /tags 1.5 does not exist/);
+  await cal.close();
+});
+
 imp('validUrl (the fast path for plain URLs) answers as isValidUrl does', () => {
   const pieces = ['a', 'z', 'tickets', 'example', '0', '9', '-', '.', '..', ':', ':80', ':8080', ':99999', '/', '/e/', '_', '~', 'xn--', 'xn--p1ai', 'A', '%', ' ', '?q=1', '#f', '@', '1.2.3.4', '256', '[::1]'];
   let seed = 7;
