@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import type { ImportSet } from '../engine/engine-api.ts';
 import type { EventTable } from '../engine/event-table.ts';
 import { EVENT_CHUNK_ROWS, encodeRows } from '../engine/snapshot.ts';
-import { ImportFileError, readImportRecords, type ImportFormat } from '../io/read-records.ts';
+import { ImportFileError, readImportBatches, type ImportFormat } from '../io/read-records.ts';
 import type { Core } from './context.ts';
 import { ImportBuilder } from './import.ts';
 import type { ImportProgress, ImportSummary } from './import-shape.ts';
@@ -33,11 +33,13 @@ export async function stageImportFile(
   let total = 0;
   try {
     total = fs.statSync(file).size;
-    for await (const r of readImportRecords(file, opts.format, (bytes) => opts.onProgress?.(bytes, total))) {
-      builder.add(r.kind, r.rec, { index: r.index, line: r.line });
-      if (onChunk !== undefined && table.count - chunked >= EVENT_CHUNK_ROWS) {
-        onChunk(encodeRows(table, chunked, chunked + EVENT_CHUNK_ROWS));
-        chunked += EVENT_CHUNK_ROWS;
+    for await (const batch of readImportBatches(file, opts.format, (bytes) => opts.onProgress?.(bytes, total))) {
+      for (const r of batch) {
+        builder.add(r.kind, r.rec, { index: r.index, line: r.line });
+        if (onChunk !== undefined && table.count - chunked >= EVENT_CHUNK_ROWS) {
+          onChunk(encodeRows(table, chunked, chunked + EVENT_CHUNK_ROWS));
+          chunked += EVENT_CHUNK_ROWS;
+        }
       }
     }
   } catch (err) {
