@@ -3,9 +3,8 @@
 // JSON.parse per record) and bulk-inserts it into an on-disk better-sqlite3 database laid out as
 // the query benchmark's SQLite baseline (bench/baselines/sqlite.ts: events with their search text
 // and JSON, term and organizer join tables, venues and their R*Tree), in one transaction, then
-// creates the indexes. The
-// database file is durable when this ends (SQLite's default rollback journal, synchronous=FULL).
-// It validates nothing: the engine's import checks every record first.
+// creates the indexes. The database file is durable when this ends (SQLite's default rollback
+// journal, synchronous=FULL). It validates nothing: the engine's import checks every record first.
 //
 //   node --import tsx bench/import-sqlite.ts FILE DB   (prints {"events": N, "ms": T} on stdout)
 
