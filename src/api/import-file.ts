@@ -4,7 +4,7 @@
 // encodeRows), EVENT_CHUNK_ROWS rows at a time as soon as they are staged, the last one once
 // every record is in and valid: into a calendar without events the staged rows become its rows
 // as they are, so these are its snapshot's chunks, and a worker can write them while the file is
-// still being read.
+// still being read. When onChunk returns a promise (its taker is behind), the reading waits for it.
 import fs from 'node:fs';
 import type { ImportSet } from '../engine/engine-api.ts';
 import type { EventTable } from '../engine/event-table.ts';
@@ -25,7 +25,7 @@ export interface StagedFile {
 
 /** Throws CalendarError naming the record (list, index, id, line) or the place in the file. */
 export async function stageImportFile(
-  core: Core, file: string, opts: { format?: ImportFormat; onProgress?: ImportProgress }, onChunk?: (chunk: unknown) => void,
+  core: Core, file: string, opts: { format?: ImportFormat; onProgress?: ImportProgress }, onChunk?: (chunk: unknown) => Promise<void> | undefined,
 ): Promise<StagedFile> {
   const builder = new ImportBuilder(core);
   const table = builder.table;
@@ -37,8 +37,9 @@ export async function stageImportFile(
       for (const r of batch) {
         builder.add(r.kind, r.rec, { index: r.index, line: r.line });
         if (onChunk !== undefined && table.count - chunked >= EVENT_CHUNK_ROWS) {
-          onChunk(encodeRows(table, chunked, chunked + EVENT_CHUNK_ROWS));
+          const wait = onChunk(encodeRows(table, chunked, chunked + EVENT_CHUNK_ROWS));
           chunked += EVENT_CHUNK_ROWS;
+          if (wait) await wait;
         }
       }
     }
@@ -50,7 +51,7 @@ export async function stageImportFile(
   }
   const { set } = builder.finish();
   if (onChunk !== undefined && table.count > chunked) {
-    onChunk(encodeRows(table, chunked, table.count));
+    await onChunk(encodeRows(table, chunked, table.count));
     chunked = table.count;
   }
   opts.onProgress?.(total, total);

@@ -12,13 +12,16 @@ import { Worker } from 'node:worker_threads';
 import { PART_BYTES, partFileName, type SnapshotPart } from './snapshot.ts';
 
 const BLOCK_BYTES = 4 * 1024 * 1024;
+/** chunks (10,000 events each, a few MiB) that may wait for the writer before add() asks to wait */
+const MAX_QUEUED = 4;
 
 // The writer: plain CommonJS (eval), no loader. A chunk's typed arrays (lists of numbers posted
 // as a copy of their bytes) become plain arrays; then it becomes the line chunkLine() makes
 // (src/store/snapshot.ts: JSON.stringify, every character above 0x7f as a \uXXXX escape, as
 // src/ascii-json.ts escapes them), so the text is ASCII and a latin1 copy gives its bytes. Parts
-// close once past partBytes and are datasync'ed when closed. null ends the stream: the parts go
-// back. The first failure is reported once; later chunks are dropped.
+// close once past partBytes and are datasync'ed when closed. Each chunk taken is acknowledged
+// ({done}); null ends the stream: the parts go back. The first failure is reported once; later
+// chunks are dropped.
 const WRITER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
@@ -79,6 +82,7 @@ parentPort.on('message', (chunk) => {
     blockChars += line.length;
     if (bytes + blockChars >= partBytes) close();
     else if (blockChars >= blockBytes) flush();
+    parentPort.postMessage({ done: 1 });
   } catch (err) {
     failed = true;
     parentPort.postMessage({ error: String((err && err.message) || err) });
@@ -107,20 +111,48 @@ export class SnapshotStream {
       workerData: { dir, names: { prefix: this.prefix, suffix: '.jsonl' }, partBytes, blockBytes: BLOCK_BYTES },
     });
     this.result = new Promise<SnapshotPart[]>((resolve, reject) => {
-      this.worker.on('message', (m: { parts?: SnapshotPart[]; error?: string }) => {
-        if (m.error !== undefined) reject(new Error(`store: writing the snapshot in ${dir}: ${m.error}`));
+      this.worker.on('message', (m: { done?: number; parts?: SnapshotPart[]; error?: string }) => {
+        if (m.done !== undefined) {
+          this.queued--;
+          if (this.queued <= MAX_QUEUED) this.release?.();
+        } else if (m.error !== undefined) fail(new Error(`store: writing the snapshot in ${dir}: ${m.error}`));
         else resolve(m.parts!);
       });
-      this.worker.on('error', reject);
-      this.worker.on('exit', (code) => reject(new Error(`store: the snapshot writer stopped (exit ${code}) before it was done`)));
+      const fail = (err: Error) => {
+        this.failed ??= err;
+        this.release?.(err);
+        reject(err);
+      };
+      this.worker.on('error', fail);
+      this.worker.on('exit', (code) => fail(new Error(`store: the snapshot writer stopped (exit ${code}) before it was done`)));
     });
     this.result.catch(() => {}); // parts() reports it; an abandoned stream's failure is nobody's
   }
 
-  /** Queues the next chunk (copied at once: the caller may change its objects afterwards). */
-  add(chunk: unknown): void {
+  /** chunks handed to the writer and not yet taken by it */
+  private queued = 0;
+  private release: ((err?: Error) => void) | undefined;
+  /** why the writer stopped, once it did */
+  private failed: Error | undefined;
+
+  /**
+   * Queues the next chunk (copied at once: the caller may change its objects afterwards). When
+   * more than MAX_QUEUED chunks wait for the writer, returns a promise of the moment it has caught
+   * up (rejected if it failed): a caller that waits for it holds the queue, and so the memory of
+   * the copies, bounded however slow the writer's thread is.
+   */
+  add(chunk: unknown): Promise<void> | undefined {
     if (this.ended) throw new Error('store: expected chunks before the end of the snapshot stream, got one after it');
+    if (this.failed) return Promise.reject(this.failed);
     this.worker.postMessage(chunk);
+    if (++this.queued <= MAX_QUEUED) return undefined;
+    return new Promise<void>((resolve, reject) => {
+      this.release = (err) => {
+        this.release = undefined;
+        if (err) reject(err);
+        else resolve();
+      };
+    });
   }
 
   /** Ends the stream: its parts, in order, once written and synced (their names are not yet). */
@@ -140,6 +172,7 @@ export class SnapshotStream {
     if (this.ended) return;
     this.ended = true;
     await this.worker.terminate();
+    if (!fs.existsSync(this.dir)) return;
     for (const name of fs.readdirSync(this.dir)) {
       if (name.startsWith(this.prefix)) fs.rmSync(path.join(this.dir, name), { force: true });
     }
