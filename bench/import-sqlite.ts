@@ -1,14 +1,14 @@
 // The SQLite side of `npm run bench -- --import`: reads an import file with the same streaming
-// reader as `calendar-engine import` (src/io/read-records.ts: one JSON.parse per record) and
-// bulk-inserts it into an on-disk better-sqlite3 database laid out as the query benchmark's SQLite
-// baseline (bench/baselines/sqlite.ts: events with their search text and JSON, term and organizer
-// join tables, venues and their R*Tree), in one transaction, then creates the indexes. The
-// database file is durable when this ends (SQLite's default rollback journal, synchronous=FULL).
-// It validates nothing: the engine's import checks every record first.
+// reader as `calendar-engine import` (src/io/read-records.ts, a read's records at a time: one
+// JSON.parse per record) and bulk-inserts it into an on-disk better-sqlite3 database laid out as
+// the query benchmark's SQLite baseline (bench/baselines/sqlite.ts: events with their search text
+// and JSON, term and organizer join tables, venues and their R*Tree), in one transaction, then
+// creates the indexes. The database file is durable when this ends (SQLite's default rollback
+// journal, synchronous=FULL). It validates nothing: the engine's import checks every record first.
 //
 //   node --import tsx bench/import-sqlite.ts FILE DB   (prints {"events": N, "ms": T} on stdout)
 
-import { readImportRecords } from '../src/io/read-records.ts';
+import { readImportBatches } from '../src/io/read-records.ts';
 import { INDEXES, SCHEMA, loadSqlite } from './baselines/sqlite.ts';
 
 const [file, dbFile] = process.argv.slice(2);
@@ -38,7 +38,7 @@ type Rec = Record<string, unknown>;
 
 let events = 0;
 db.exec('BEGIN');
-for await (const { kind, rec } of readImportRecords(file)) {
+for await (const batch of readImportBatches(file)) for (const { kind, rec } of batch) {
   const r = rec as Rec;
   if (kind === 'venues') {
     const lat = typeof r.geo_lat === 'number' ? r.geo_lat : null, lng = typeof r.geo_lng === 'number' ? r.geo_lng : null;

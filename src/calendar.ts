@@ -1,7 +1,6 @@
 // Composition root: builds the engine, opens the store (snapshot + replay through the same
 // mutator as live writes), and hands out the five collections of the embedding API.
 
-import fs from 'node:fs';
 import { Engine } from './engine/engine.ts';
 import type { EventRecord, Op, Write } from './engine/records.ts';
 import type { ImportSet } from './engine/engine-api.ts';
@@ -17,7 +16,8 @@ import { storeDispatcher, type DispatchOptions } from './changes/webhooks.ts';
 import { ChangeLog, readChangeLog, startingWrites } from './changes/log.ts';
 import { ImportBuilder, prepareImport, type ImportData, type ImportKind, type ImportProgress, type ImportSummary } from './api/import.ts';
 import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './io/export.ts';
-import { ImportFileError, readImportRecords, type ImportFormat } from './io/read-records.ts';
+import type { ImportFormat } from './io/read-records.ts';
+import { stageImportFile } from './api/import-file.ts';
 import { readCsvRecords, type CsvType } from './io/csv.ts';
 import { icalFeed, type FeedSite } from './io/ical.ts';
 import { readIcsRecords } from './io/ical-import.ts';
@@ -26,6 +26,7 @@ import { DEFAULT_CACHE_BYTES, Renderer } from './api/representation/render.ts';
 import type { Actor, AsArg, Page, Params, RestCall, RestResult, Resource, SiteConfig } from './api/wordpress/types.ts';
 import { UserRegistry } from './api/wordpress/users.ts';
 import { openStore, type Store } from './store/store.ts';
+import type { SnapshotStream } from './store/snapshot-stream.ts';
 import type { ClusterNode, ClusterOptions } from './cluster/node.ts';
 
 export interface CalendarOptions {
@@ -326,33 +327,26 @@ export class Calendar {
    * load, the snapshot written without pausing for writers.
    */
   async importFile(file: string, opts: { format?: ImportFormat; onProgress?: ImportProgress; alone?: boolean } = {}): Promise<ImportSummary> {
-    const core = this.collections.core;
-    let builder: ImportBuilder | undefined = new ImportBuilder(core);
-    let total = 0;
+    // alone into a store-backed calendar without events, the staged rows become its rows as they
+    // are: the snapshot's events are written (by a worker thread) while the file is still read
+    const stream = opts.alone && this.store && !this.cluster && this.engine.eventRowCount === 0 ? this.store.beginSnapshot() : undefined;
     try {
-      total = fs.statSync(file).size;
-      for await (const r of readImportRecords(file, opts.format, (bytes) => opts.onProgress?.(bytes, total))) {
-        builder.add(r.kind, r.rec, { index: r.index, line: r.line });
-      }
+      const { set, table, summary, chunkedRows } = await stageImportFile(this.collections.core, file, opts, stream && ((chunk) => stream.add(chunk)));
+      await this.loadImport(set, table, opts, [], stream && { stream, rows: chunkedRows });
+      return summary;
     } catch (err) {
-      if (err instanceof CalendarError) throw err;
-      const code = (err as NodeJS.ErrnoException).code;
-      const message = code === 'ENOENT' ? `${file}: no such file` : err instanceof ImportFileError ? err.message : `${file}: ${(err as Error).message}`;
-      throw new CalendarError('rest_invalid_param', 400, `import: ${message}`);
+      await stream?.abort();
+      throw err;
     }
-    const { set, table } = builder.finish();
-    const summary = builder.summary;
-    builder = undefined; // what only validation needed (ids and slugs seen) goes before the snapshot is written
-    opts.onProgress?.(total, total);
-    await this.loadImport(set, table, opts);
-    return summary;
   }
 
   /** A validated import joins the calendar in one bulk load; a store-backed one then writes its
    *  snapshot. `alone`: nothing else uses this calendar (the import command): its indexes are
    *  left to the first read that needs them, no search index is built after the load, and the
    *  snapshot does not pause for concurrent writers. */
-  private async loadImport(set: ImportSet, table: EventTable, opts: { alone?: boolean } = {}, updates: EventRecord[] = []): Promise<void> {
+  private async loadImport(
+    set: ImportSet, table: EventTable, opts: { alone?: boolean } = {}, updates: EventRecord[] = [], streamed?: { stream: SnapshotStream; rows: number },
+  ): Promise<void> {
     const load = () => {
       this.engine.bulkLoad(set, table, { searchIndex: !opts.alone, deferIndexes: opts.alone });
       // existing events a CSV import updates: after the load, which may bring what they link to
@@ -364,7 +358,8 @@ export class Calendar {
       return this.seqReached();
     }
     load();
-    if (this.store) await this.store.compact({ alone: opts.alone });
+    if (streamed && this.engine.eventRowCount !== streamed.rows) throw new Error(`import: expected the ${streamed.rows} rows streamed to the snapshot, got ${this.engine.eventRowCount} events`);
+    if (this.store) await this.store.compact({ alone: opts.alone, ...(streamed && { streamed: { stream: streamed.stream, head: [this.engine.snapshotHead()] } }) });
   }
 
   /**

@@ -9,7 +9,7 @@ import type {
 import { POST_STATUSES } from './records.ts';
 import { runQuery } from './query.ts';
 import { scheduleSearchIndexBuild } from './search-index.ts';
-import { decodeSnapshot, encodeSnapshot } from './snapshot.ts';
+import { decodeSnapshot, encodeSnapshot, snapshotHeader } from './snapshot.ts';
 import { CalendarState, type ChangeHooks } from './state.ts';
 import { EventTable } from './event-table.ts';
 import type { EventQuery, QueryResult } from './types.ts';
@@ -226,6 +226,10 @@ export class Engine implements EngineApi {
 
   snapshotChunks(): Iterable<unknown> {
     return encodeSnapshot(this.state);
+  }
+
+  snapshotHead(): unknown {
+    return snapshotHeader(this.state);
   }
 
   loadSnapshotChunks(chunks: Iterable<unknown>): void {

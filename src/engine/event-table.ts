@@ -434,11 +434,10 @@ export function toIds(list: readonly number[]): IdList {
  * over these lists should stay monomorphic.
  */
 export class ListInterner<T extends number | string> {
-  /** numeric lists: a trie keyed by the ids in order (small-integer Map keys hash fast) */
-  private readonly root: TrieNode<T> = { list: undefined, next: undefined };
+  /** numeric lists of one small id, by that id */
   private readonly singles: (T[] | undefined)[] = [];
-  /** lists of two or three small ids, by a numeric key */
-  private readonly small = new Map<number, T[]>();
+  /** other numeric lists by a 30-bit hash of their ids: the list, or the lists sharing the hash */
+  private readonly hashed = new Map<number, T[] | T[][]>();
   /** string lists, by their JSON */
   private readonly byKey = new Map<string, T[]>();
   /** the string lists handed out (shared, never changed in place) */
@@ -459,32 +458,28 @@ export class ListInterner<T extends number | string> {
       if (n === 1 && first >= 0 && first < 65_536 && (first | 0) === first) {
         return this.singles[first] ?? (this.singles[first] = [first]);
       }
-      if (n <= 3) {
-        // two or three small ids: one number keys them (3 x 16 bits and the length: < 2^53)
-        let key = n;
-        for (let i = 0; i < n; i++) {
-          const v = src[from + i] as number;
-          if (!(v >= 0 && v < 65_536 && (v | 0) === v)) {
-            key = -1;
-            break;
-          }
-          key = key * 65_536 + v;
-        }
-        if (key >= 0) {
-          let list = this.small.get(key);
-          if (!list) this.small.set(key, (list = copyRange(src, from, n)));
-          return list;
-        }
+      // longer lists, by a hash of their ids (a small-integer Map key), equal lists compared
+      let h = n;
+      for (let i = 0; i < n; i++) h = Math.imul(h ^ ((src[from + i] as number) | 0), 0x9e3779b1) ^ (h >>> 15);
+      const key = h & 0x3fffffff;
+      const found = this.hashed.get(key);
+      if (found === undefined) {
+        const list = copyRange(src, from, n);
+        this.hashed.set(key, list);
+        return list;
       }
-      let node = this.root;
-      for (let i = 0; i < n; i++) {
-        const v = src[from + i];
-        const map = (node.next ??= new Map());
-        let next = map.get(v);
-        if (!next) map.set(v, (next = { list: undefined, next: undefined }));
-        node = next;
+      if (typeof found[0] === 'number') {
+        const one = found as T[];
+        if (sameRange(one, src, from, n)) return one;
+        const list = copyRange(src, from, n);
+        this.hashed.set(key, [one, list]);
+        return list;
       }
-      return node.list ?? (node.list = copyRange(src, from, n));
+      const lists = found as T[][];
+      for (const l of lists) if (sameRange(l, src, from, n)) return l;
+      const list = copyRange(src, from, n);
+      lists.push(list);
+      return list;
     }
     // one of the shared lists (given back by an importer that memoises them): it is its own answer
     if (n === src.length && from === 0 && this.owned.has(src as object)) return src as readonly T[];
@@ -499,9 +494,11 @@ export class ListInterner<T extends number | string> {
   }
 }
 
-interface TrieNode<T> {
-  list: T[] | undefined;
-  next: Map<T, TrieNode<T>> | undefined;
+/** `list` holds src[from, from + n) */
+function sameRange<T>(list: readonly T[], src: ArrayLike<T>, from: number, n: number): boolean {
+  if (list.length !== n) return false;
+  for (let i = 0; i < n; i++) if (list[i] !== src[from + i]) return false;
+  return true;
 }
 
 /** A packed array (the elements kind every other list the query loops see has). */

@@ -2,7 +2,7 @@
 // events in columnar chunks of at most EVENT_CHUNK_ROWS rows. Arrays of numbers and strings
 // parse far faster than arrays of objects; loading fills the columns directly and sorts once.
 
-import type { ListInterner } from './event-table.ts';
+import type { EventTable, ListInterner } from './event-table.ts';
 import type { AttachmentRecord, OrganizerRecord, TermRecord, VenueRecord } from './records.ts';
 import type { CalendarState } from './state.ts';
 import { dropSearchIndex } from './search-index.ts';
@@ -117,24 +117,6 @@ interface Frozen {
 export function encodeSnapshot(st: CalendarState): Iterable<unknown> {
   const t = st.table;
   const n = t.count;
-  const header: SnapshotHeader = {
-    type: 'calendar-engine-snapshot',
-    version: SNAPSHOT_VERSION,
-    nextPostId: st.ids.nextPostId,
-    nextTermId: st.ids.nextTermId,
-    eventCount: n,
-    pools: {
-      timezone: t.pool.timezone.values.slice(),
-      abbr: t.pool.abbr.values.slice(),
-      currencySymbol: t.pool.currencySymbol.values.slice(),
-      currencyPosition: t.pool.currencyPosition.values.slice(),
-      currencyCode: t.pool.currencyCode.values.slice(),
-    },
-    venues: [...st.entities.venues.values()],
-    organizers: [...st.entities.organizers.values()],
-    terms: [...st.entities.terms.values()],
-    attachments: [...st.entities.attachments.values()],
-  };
   const ints = {} as Frozen['ints'];
   for (const f of INT_FIELDS) ints[f] = t[f].slice(0, n);
   const links = {} as Frozen['links'];
@@ -147,14 +129,59 @@ export function encodeSnapshot(st: CalendarState): Iterable<unknown> {
     websites: t.websites.slice(0, n), costs: t.costs.slice(0, n), lineages: t.lineages.slice(0, n),
     extraVenues: new Map(t.extraVenues), links,
   };
-  return chunksOf(header, frozen);
+  return chunksOf(snapshotHeader(st), frozen);
+}
+
+/** The snapshot's first chunk: counters, pools and the small tables, for the state as it is now. */
+export function snapshotHeader(st: CalendarState): SnapshotHeader {
+  const t = st.table;
+  return {
+    type: 'calendar-engine-snapshot',
+    version: SNAPSHOT_VERSION,
+    nextPostId: st.ids.nextPostId,
+    nextTermId: st.ids.nextTermId,
+    eventCount: t.count,
+    pools: {
+      timezone: t.pool.timezone.values.slice(),
+      abbr: t.pool.abbr.values.slice(),
+      currencySymbol: t.pool.currencySymbol.values.slice(),
+      currencyPosition: t.pool.currencyPosition.values.slice(),
+      currencyCode: t.pool.currencyCode.values.slice(),
+    },
+    venues: [...st.entities.venues.values()],
+    organizers: [...st.entities.organizers.values()],
+    terms: [...st.entities.terms.values()],
+    attachments: [...st.entities.attachments.values()],
+  };
+}
+
+/**
+ * The events chunk of rows [from, to) of `t` as it is now (read at once, nothing copied first):
+ * for a table whose rows will be the calendar's rows from 0 on, such as an import's staging table
+ * into an empty calendar, whose chunks are written while the import goes on. Chunks begin at
+ * multiples of EVENT_CHUNK_ROWS, as encodeSnapshot's do. Its lists of numbers are typed arrays
+ * (posted to a worker thread as a copy of their bytes): made plain arrays (Array.from: NaN for
+ * null, which JSON writes as null), it is the chunk encodeSnapshot makes of those rows.
+ */
+export function encodeRows(t: EventTable, from: number, to: number): unknown {
+  const ints = {} as Frozen['ints'];
+  for (const f of INT_FIELDS) ints[f] = t[f];
+  const links = {} as Frozen['links'];
+  for (const f of LINK_FIELDS) links[f] = t[f];
+  return encodeChunk({
+    count: t.count, ints,
+    ms: DATE_FIELDS.map((f) => t[f].ms),
+    odd: DATE_FIELDS.map((f) => t[f].odd),
+    texts: { titles: t.titles, descriptions: t.descriptions, excerpts: t.excerpts, slugs: t.slugs },
+    websites: t.websites, costs: t.costs, lineages: t.lineages, extraVenues: t.extraVenues, links,
+  }, from, to, true);
 }
 
 /** Distinct lists of rows [from, to) (by identity: the table shares equal lists) and an index per row. */
-function listColumn<T>(col: readonly (readonly T[])[], from: number, to: number): ListColumn<T> {
+function listColumn<T>(col: readonly (readonly T[])[], from: number, to: number, typed: boolean): ListColumn<T> {
   const index = new Map<readonly T[], number>();
   const lists: T[][] = [];
-  const rows = new Array<number>(to - from);
+  const rows = (typed ? new Int32Array(to - from) : new Array<number>(to - from)) as number[];
   for (let r = from; r < to; r++) {
     const list = col[r];
     if (list.length === 0) {
@@ -177,24 +204,27 @@ function* chunksOf(header: SnapshotHeader, fz: Frozen): Generator<unknown> {
   for (let from = 0; from < fz.count; from += EVENT_CHUNK_ROWS) yield encodeChunk(fz, from, Math.min(fz.count, from + EVENT_CHUNK_ROWS));
 }
 
-function encodeChunk(fz: Frozen, from: number, to: number): EventChunk {
+/** `typed`: the number lists as typed arrays (Int32Array, Uint8Array; dates as a Float64Array
+ *  with NaN for null), which a worker thread gets by a copy of their bytes (see encodeRows). */
+function encodeChunk(fz: Frozen, from: number, to: number, typed = false): EventChunk {
   const n = to - from;
   const ints = {} as Record<IntField, number[]>;
-  for (const f of INT_FIELDS) ints[f] = Array.from(fz.ints[f].subarray(from, to));
+  for (const f of INT_FIELDS) ints[f] = typed ? (fz.ints[f].slice(from, to) as unknown as number[]) : Array.from(fz.ints[f].subarray(from, to));
   const ids = ints.ids;
   for (let i = n - 1; i > 0; i--) ids[i] -= ids[i - 1];
   const dates = {} as Record<DateField, (number | null)[]>;
   const oddDates: [number, number, string | number][] = [];
+  const none = typed ? NaN : null;
   DATE_FIELDS.forEach((f, fi) => {
     const ms = fz.ms[fi], b = DATE_BASE[fi], base = b < 0 ? undefined : fz.ms[b];
-    const out = new Array<number | null>(n);
+    const out = (typed ? new Float64Array(n) : new Array<number | null>(n)) as (number | null)[];
     for (let r = from; r < to; r++) {
       const v = ms[r];
       if (v === v && v % 1000 === 0) {
         const bv = base === undefined ? NaN : base[r];
         out[r - from] = bv === bv && bv % 1000 === 0 ? (v - bv) / 1000 : v / 1000;
       } else {
-        out[r - from] = null;
+        out[r - from] = none;
         if (v === v) oddDates.push([fi, r - from, v]);
         else {
           const s = fz.odd[fi].get(r);
@@ -217,9 +247,9 @@ function encodeChunk(fz: Frozen, from: number, to: number): EventChunk {
       if (ev) extraVenues.push([r - from, Array.from(ev)]);
     }
   }
-  const costs = listColumn(fz.costs, from, to);
+  const costs = listColumn(fz.costs, from, to, typed);
   const links = {} as EventChunk['links'];
-  for (const f of LINK_FIELDS) links[f] = listColumn(fz.links[f], from, to);
+  for (const f of LINK_FIELDS) links[f] = listColumn(fz.links[f], from, to, typed);
   const tx = fz.texts;
   return {
     type: 'events', from, count: n, ints, dates, oddDates,

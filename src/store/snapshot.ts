@@ -142,9 +142,20 @@ export async function writeSnapshot(
   lines: Iterable<string> | AsyncIterable<string>,
   options: { partBytes?: number; testPoint?: TestPointHook; syncEachBlock?: boolean } = {},
 ): Promise<SnapshotManifest> {
+  const parts = await writeParts(dir, seq, randomBytes(4).toString('hex'), lines, options);
+  return commitParts(dir, seq, parts, options.testPoint);
+}
+
+/** Writes `lines` as parts `snapshot.<seq>.<tag>.<n>.jsonl` (n from 0), each datasync'ed. */
+export async function writeParts(
+  dir: string,
+  seq: number,
+  tag: string,
+  lines: Iterable<string> | AsyncIterable<string>,
+  options: { partBytes?: number; testPoint?: TestPointHook; syncEachBlock?: boolean } = {},
+): Promise<SnapshotPart[]> {
   const partBytes = options.partBytes ?? PART_BYTES;
   const parts: SnapshotPart[] = [];
-  const tag = randomBytes(4).toString('hex');
   const it: Iterator<string> | AsyncIterator<string> = Symbol.asyncIterator in lines
     ? (lines as AsyncIterable<string>)[Symbol.asyncIterator]() : (lines as Iterable<string>)[Symbol.iterator]();
   let next = await it.next();
@@ -182,8 +193,14 @@ export async function writeSnapshot(
     }
     parts.push({ file, bytes, chunks, sha256: hash.digest('hex') });
   } while (!next.done);
+  return parts;
+}
+
+/** The commit point of a snapshot whose parts are written and synced: their names made durable,
+ *  then the manifest listing them (in load order) replaces the old one. */
+export async function commitParts(dir: string, seq: number, parts: SnapshotPart[], testPoint?: TestPointHook): Promise<SnapshotManifest> {
   await fsyncDir(dir); // the parts' names are durable before the manifest can point at them
-  options.testPoint?.('snapshot:part-written', { path: path.join(dir, parts[0]!.file) });
+  testPoint?.('snapshot:part-written', { path: path.join(dir, parts[0]!.file) });
   const manifest: SnapshotManifest = { version: SNAPSHOT_VERSION, seq, createdAt: new Date().toISOString(), parts };
   await writeFileAtomic(path.join(dir, SNAPSHOT_FILE), JSON.stringify(manifest, null, 2) + '\n');
   return manifest;

@@ -8,8 +8,9 @@ import { isTempPath } from './atomic-file.ts';
 import { JOURNAL_FILE, Journal, scanJournal, type JournalStats, type TestPointHook } from './journal.ts';
 import { LOCK_FILE, acquireLock, isPidAlive } from './lock.ts';
 import {
-  SNAPSHOT_FILE, SnapshotReader, encodeChunks, encodeChunksSliced, encodeDetachedChunks, readManifest, removeUnlistedParts, writeSnapshot, type SnapshotManifest,
+  SNAPSHOT_FILE, SnapshotReader, commitParts, encodeChunks, writeParts, encodeChunksSliced, encodeDetachedChunks, readManifest, removeUnlistedParts, writeSnapshot, type SnapshotManifest,
 } from './snapshot.ts';
+import { SnapshotStream } from './snapshot-stream.ts';
 
 export type { StoreTestPoint, JournalStats } from './journal.ts';
 
@@ -61,6 +62,11 @@ export interface CompactOptions {
    *  at the end of each part rather than block by block (which keeps concurrent commits from
    *  waiting behind its dirty pages); equally durable once compact() resolves */
   alone?: boolean;
+  /** the snapshot's events are already written, or being written, by `stream` (begun by
+   *  beginSnapshot(), with nothing written to the store since): only `head` (the chunks that go
+   *  before them, made now) is written here, as part 0, then the manifest lists it and the
+   *  stream's parts */
+  streamed?: { stream: SnapshotStream; head: Iterable<unknown> };
 }
 
 export interface StoreStats extends JournalStats {
@@ -75,6 +81,9 @@ export interface Store {
   commit(ops: Op[], meta?: { time?: string; author?: number }): Promise<number>;
   /** Compaction: snapshot of the current state (hooks.snapshotChunks) with the last seq, written crash-safely, then the journal is truncated to the lines after that seq. Must not block writers for long. */
   compact(opts?: CompactOptions): Promise<void>;
+  /** A snapshot whose chunks are written as they come (by a worker thread), committed by
+   *  compact({ streamed }); for a process that writes nothing else meanwhile (the import command). */
+  beginSnapshot(): SnapshotStream;
   readonly seq: number;
   readonly dir: string;
   /** counters: commits, flushes (= datasyncs of the journal), bytes, compactions */
@@ -236,6 +245,14 @@ class DurableStore implements Store {
     const seq = this.seqValue;
     const cut = journal.queuedBytes;
     let lines: string[] | AsyncIterable<string>;
+    if (opts.streamed) {
+      const { stream, head } = opts.streamed;
+      if (stream.seq !== seq) throw new Error(`store: a snapshot streamed from seq ${stream.seq} cannot hold the writes up to seq ${seq}`);
+      // the head is one part, part 0 (a part closes only past partBytes), before the stream's 1, 2...
+      const headParts = await writeParts(this.dir, seq, stream.tag, encodeChunks(head), { partBytes: Infinity, syncEachBlock: false });
+      this.manifest = await commitParts(this.dir, seq, [...headParts, ...(await stream.parts())], this.options.testPoint);
+      return this.afterSnapshot(cut);
+    }
     if (this.options.detachedChunks) {
       const chunks = this.hooks.snapshotChunks(); // the capture: the state as of this tick
       lines = encodeDetachedChunks(chunks); // encoded as they are written
@@ -248,12 +265,22 @@ class DurableStore implements Store {
     // From here on, writers run freely: the snapshot is written while commits keep appending.
     const manifest = await writeSnapshot(this.dir, seq, lines, { partBytes: this.options.partBytes, testPoint: this.options.testPoint, syncEachBlock: !opts.alone });
     this.manifest = manifest;
+    return this.afterSnapshot(cut);
+  }
+
+  /** The new snapshot is committed (this.manifest): the journal keeps only what came after `cut`. */
+  private async afterSnapshot(cut: number): Promise<void> {
+    const journal = this.journal;
     this.options.testPoint?.('snapshot:manifest', { path: path.join(this.dir, SNAPSHOT_FILE) });
     // A crash from here until the rename inside rewriteFrom leaves the old journal: replay skips seq <= `seq`.
     await journal.rewriteFrom(cut);
     this.autoCompactAt = this.compactBytes;
     await removeUnlistedParts(this.dir, this.manifest);
     this.compactions++;
+  }
+
+  beginSnapshot(): SnapshotStream {
+    return new SnapshotStream(this.dir, this.seqValue, this.options.partBytes);
   }
 
   close(): Promise<void> {

@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { epochToZoned, isValidTimezone, nowIn, offsetOf, parseDateInput, timezoneAbbr, zonedToEpoch } from '../../src/api/wordpress/dates.ts';
 import { naiveFromString, naiveToString } from '../../src/engine/naive-time.ts';
+import { formatInTimeZone } from 'date-fns-tz';
 
 const ny = 'America/New_York';
 const utc = (s: string): number => naiveFromString(s); // 'Y-m-d H:i:s' read as UTC = epoch ms
@@ -309,3 +310,22 @@ parse('parse :: unparseable or empty → null', () => {
 });
 
 parse.run();
+
+const offsets = suite('dates :: offsets');
+
+offsets('offsetOf answers as date-fns-tz formatInTimeZone(.., "xxx") does, in every kind of zone, 1800-2150', () => {
+  const zones = ['Europe/Paris', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Africa/Casablanca', 'America/St_Johns',
+    'Pacific/Chatham', 'Asia/Kathmandu', 'Europe/Dublin', 'America/Sao_Paulo', 'Antarctica/Troll', 'Pacific/Apia', 'Europe/Amsterdam', 'Africa/Monrovia'];
+  let seed = 3;
+  const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  for (const tz of zones) {
+    for (let i = 0; i < 150; i++) {
+      const ms = Math.floor((rand() * 350 - 170) * 365.25 * 86_400) * 1000;
+      const s = formatInTimeZone(new Date(ms), tz, 'xxx');
+      const minutes = +s.slice(1, 3) * 60 + +s.slice(4, 6);
+      assert.is(offsetOf(tz, ms), (s[0] === '-' ? -minutes : minutes) * 60_000, `${tz} at ${new Date(ms).toISOString()}`);
+    }
+  }
+});
+
+offsets.run();

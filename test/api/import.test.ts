@@ -10,6 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { openCalendar, type Calendar } from '../../src/calendar.ts';
 import { CalendarError } from '../../src/api/wordpress/errors.ts';
+import { validUrl } from '../../src/api/import.ts';
+import { isValidUrl } from '../../src/api/wordpress/text.ts';
 
 const imp = suite('import :: staging');
 
@@ -151,6 +153,47 @@ imp('alone (the import command): indexes built by the first read, the snapshot t
   await rb.close();
 });
 
+/** A store's snapshot as text: its parts' lines in the manifest's order. The has-coordinates bit
+ *  of the events' flags (128) is left out: a load derives it from the venues, and an import alone
+ *  leaves it to the first read that builds the indexes. */
+function snapshotText(store: string): string {
+  const manifest = JSON.parse(fs.readFileSync(path.join(store, 'snapshot.json'), 'utf8')) as { parts: { file: string }[] };
+  const text = manifest.parts.map((p) => fs.readFileSync(path.join(store, p.file), 'latin1')).join('');
+  return text.replace(/"flags":\[([\d,]*)\]/g, (_, flags: string) => `"flags":[${flags.split(',').map((f) => Number(f) & 127).join(',')}]`);
+}
+
+imp('alone into an empty store: the snapshot written while the file is read is the one written after it; a late failure leaves nothing', async () => {
+  const dir = tmp();
+  // more than two events chunks (10,000 rows each), some with an odd date, several venues, lineage
+  const events = Array.from({ length: 20_500 }, (_, i) => event(100 + i, i % 997 === 0 ? { date: '0999-05-01 10:00:00', venue: [10, 11], global_id_lineage: ['a', 'b'] } : {}));
+  const file = fileOf(dir, { ...terms, venues: [venue(10), venue(11)], events });
+  const [a, b] = [path.join(dir, 'a'), path.join(dir, 'b')];
+  const streamed = await openCalendar({ dir: a, timezone: 'Europe/Paris' });
+  const usual = await openCalendar({ dir: b, timezone: 'Europe/Paris' });
+  await streamed.importFile(file, { alone: true });
+  await usual.importFile(file);
+  await streamed.close();
+  await usual.close();
+  assert.ok(fs.readdirSync(a).filter((f) => f.endsWith('.jsonl') && f.startsWith('snapshot.')).length >= 2, 'a head part and the streamed part');
+  const text = snapshotText(a);
+  assert.is(text.split('\n').length, 1 + 3 + 1); // the head, three events chunks, the final newline
+  const usualLines = snapshotText(b).split('\n');
+  assert.equal(text.split('\n').map((line, i) => (line === usualLines[i] ? -1 : i)).filter((i) => i >= 0), [], 'the lines that differ');
+  const reopened = await openCalendar({ dir: a, timezone: 'Europe/Paris' });
+  assert.is(reopened.engine.eventRowCount, 20_500);
+  await reopened.close();
+  // a record that fails after two chunks were handed to the writer: no part is left, the store is empty
+  const c = path.join(dir, 'c');
+  const bad = events.slice();
+  bad[20_400] = event(20_500, { start_date: 'not a date' });
+  const failing = await openCalendar({ dir: c, timezone: 'Europe/Paris' });
+  const err = await failure(failing.importFile(fileOf(dir, { ...terms, venues: [venue(10), venue(11)], events: bad }), { alone: true }));
+  assert.match(err.message, /events\[20400\] \(id 20500\)/);
+  assert.is(failing.engine.eventRowCount, 0);
+  assert.equal(fs.readdirSync(c).filter((f) => f.startsWith('snapshot.')), []);
+  await failing.close();
+});
+
 imp('slugs are made unique against the calendar and the file (-2, -3...)', async () => {
   const dir = tmp();
   const cal = await openCalendar({ timezone: 'Europe/Paris' });
@@ -159,6 +202,44 @@ imp('slugs are made unique against the calendar and the file (-2, -3...)', async
   const slugs = [100, 101, 102, 103, 104].map((id) => cal.engine.eventRecord(cal.engine.eventRow(id)).slug);
   assert.equal(slugs, ['party', 'party-2', 'party-3', 'party-2-2', 'other']);
   await cal.close();
+});
+
+imp('links in every shape an import accepts: ids, lists of ids (duplicates and 0 dropped), id strings, {id} objects', async () => {
+  const dir = tmp();
+  const cal = await openCalendar({ timezone: 'Europe/Paris' });
+  const shapes: [Record<string, unknown>, number[], number[]][] = [
+    [{ venue: 10, tags: [2, 3] }, [10], [2, 3]],
+    [{ venue: [10], tags: [3, 2, 3, 0] }, [10], [3, 2]],
+    [{ venue: '10', tags: '2, 3' }, [10], [2, 3]],
+    [{ venue: { id: 10 }, tags: [{ id: 3 }, '2'] }, [10], [3, 2]],
+    [{ venue: 0, tags: [] }, [], []],
+  ];
+  await cal.importFile(fileOf(dir, { ...terms, venues: [venue(10)], events: shapes.map(([over], i) => event(100 + i, over)) }));
+  shapes.forEach(([over, venues, tags], i) => {
+    const rec = cal.engine.eventRecord(cal.engine.eventRow(100 + i));
+    assert.equal([rec.venueIds, rec.tagIds], [venues, tags], JSON.stringify(over));
+  });
+  const err = await failure(cal.importFile(fileOf(dir, { events: [event(200, { tags: [2, 1.5] })] })));
+  assert.match(err.message, /tags 1.5 does not exist/);
+  await cal.close();
+});
+
+imp('validUrl (the fast path for plain URLs) answers as isValidUrl does', () => {
+  const pieces = ['a', 'z', 'tickets', 'example', '0', '9', '-', '.', '..', ':', ':80', ':8080', ':99999', '/', '/e/', '_', '~', 'xn--', 'xn--p1ai', 'A', '%', ' ', '?q=1', '#f', '@', '1.2.3.4', '256', '[::1]'];
+  let seed = 7;
+  const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+  const urls = ['https://tickets.example.com/e/3005', 'http://a.b:9999/x', 'http://999.1.1.1/', 'http://1.2.3.4/', 'http://xn--a.com/', 'http://a-.b-/'];
+  for (let i = 0; i < 3000; i++) {
+    let s = rand(2) ? 'https://' : 'http://';
+    for (let k = 1 + rand(6); k > 0; k--) s += pieces[rand(pieces.length)];
+    urls.push(s);
+  }
+  let fast = 0;
+  for (const u of urls) {
+    assert.is(validUrl(u), isValidUrl(u), u);
+    if (validUrl(u)) fast++;
+  }
+  assert.ok(fast > 300, `${fast} valid URLs among the generated ones`);
 });
 
 imp.run();

@@ -63,7 +63,7 @@ table('appendTable: moved into an empty table, copied after existing rows; the s
   assert.throws(() => live.appendTable(new EventTable()), /sharing this table's pools/);
 });
 
-table('the list interner: one list per content, whatever the path (single, small key, trie, strings)', () => {
+table('the list interner: one list per content, whatever the path (single, hashed, strings)', () => {
   const li = new ListInterner<number>(EMPTY_IDS);
   const lists = [[], [3], [3, 4], [4, 3], [3, 4, 5], [3, 4, 5, 6], [70_000, 3], [3, 70_000], [65_535, 65_535, 65_535], [-1, 2], [1.5, 2]];
   const first = lists.map((l) => li.intern(l.slice()));
@@ -73,6 +73,14 @@ table('the list interner: one list per content, whatever the path (single, small
     assert.is(li.internRange([9, ...l, 9], 1, l.length), first[i], `range ${JSON.stringify(l)}`);
   });
   assert.is(new Set(first).size, lists.length);
+  // three lists of one hash key (found by search): each still its own list, found again
+  const same = [[1, 295, 7], [4, 2189, 7], [15585, 3721, 7]];
+  const shared = same.map((l) => li.intern(l.slice()));
+  same.forEach((l, i) => {
+    assert.equal([...shared[i]], l);
+    assert.is(li.intern(l.slice()), shared[i], JSON.stringify(l));
+  });
+  assert.is(new Set(shared).size, 3);
   const ls = new ListInterner<string>([]);
   const a = ls.intern(['10', '20']);
   assert.is(ls.intern(['10', '20']), a);
