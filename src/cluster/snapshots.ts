@@ -12,7 +12,11 @@ import zlib from 'node:zlib';
 import { encodeDetachedChunks } from '../store/snapshot.ts';
 
 /** brotli at quality 1: smaller and faster than gzip at level 1, both ways (docs/cluster.md) */
-const COMPRESS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } };
+const COMPRESS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 }, chunkSize: 1 << 20 };
+/** 1 MiB output pieces (zlib's default is 16 KiB): decompressing 324 MiB of snapshot took 7.3 s
+ *  in 16 KiB pieces, 1.6 s in 1 MiB ones (each piece is a round trip to the thread pool and
+ *  through the stream) */
+const DECOMPRESS = { chunkSize: 1 << 20 };
 
 const PREFIX = 'snap-';
 
@@ -82,7 +86,7 @@ export async function readSnapshot(os: ObjectStore, seq: number): Promise<unknow
   const stored = Readable.fromWeb(result.data as unknown as NodeReadableStream<Uint8Array>);
   const encoding = result.info.metadata?.encoding;
   if (encoding !== undefined && encoding !== 'br') throw new Error(`cluster: snapshot ${snapshotName(seq)} has an unknown encoding '${encoding}'`);
-  const source = encoding === 'br' ? stored.pipe(zlib.createBrotliDecompress()) : stored;
+  const source = encoding === 'br' ? stored.pipe(zlib.createBrotliDecompress(DECOMPRESS)) : stored;
   if (source !== stored) stored.once('error', (err) => source.destroy(err));
   const chunks: unknown[] = [];
   // the start of a line whose end has not arrived (lines are up to megabytes: columnar chunks),
