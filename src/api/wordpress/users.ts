@@ -106,6 +106,16 @@ function emptyFile(): UsersFile {
   return { version: 1, nextId: 1, users: [] };
 }
 
+/** A users file's text ('' when there is none yet: no users). */
+function readText(text: string, where: string): UsersFile {
+  return text === '' ? emptyFile() : parseFile(text, where);
+}
+
+/** The text a users file is stored as. */
+function fileText(data: UsersFile): string {
+  return JSON.stringify(data, null, 2) + '\n';
+}
+
 function parseFile(text: string, file: string): UsersFile {
   let data: unknown;
   try {
@@ -249,9 +259,9 @@ export class UserRegistry implements UserDirectory {
     const remote = this.remote;
     for (let attempt = 0; attempt < 20; attempt++) {
       const { text, revision } = await remote.read();
-      const copy = text === '' ? emptyFile() : parseFile(text, remote.where);
+      const copy = readText(text, remote.where);
       const user = change(copy) ?? undefined;
-      const next = JSON.stringify(copy, null, 2) + '\n';
+      const next = fileText(copy);
       if (await remote.write(next, revision)) {
         this.install(copy, next);
         return { user, password };
@@ -329,14 +339,14 @@ export class UserRegistry implements UserDirectory {
   async attach(remote: RemoteUsers, onError: (err: Error) => void = () => {}): Promise<void> {
     this.close();
     const { revision } = await remote.read();
-    if (revision === 0 && this.data.users.length > 0) await remote.write(JSON.stringify(this.data, null, 2) + '\n', 0);
+    if (revision === 0 && this.data.users.length > 0) await remote.write(fileText(this.data), 0);
     this.remote = remote;
     const current = await remote.read();
-    this.install(current.text === '' ? emptyFile() : parseFile(current.text, remote.where), current.text);
+    this.install(readText(current.text, remote.where), current.text);
     remote.watch((text) => {
       if (text === this.lastText) return;
       try {
-        this.install(text === '' ? emptyFile() : parseFile(text, remote.where), text);
+        this.install(readText(text, remote.where), text);
       } catch (err) {
         onError(err as Error);
       }
@@ -405,7 +415,7 @@ export class UserRegistry implements UserDirectory {
       text = '';
     }
     if (text === this.lastText) return false;
-    this.install(text === '' ? emptyFile() : parseFile(text, this.file), text);
+    this.install(readText(text, this.file), text);
     return true;
   }
 
@@ -433,7 +443,7 @@ export class UserRegistry implements UserDirectory {
       this.reload();
       const copy: UsersFile = structuredClone(this.data);
       const result = change(copy);
-      const text = JSON.stringify(copy, null, 2) + '\n';
+      const text = fileText(copy);
       writeFileAtomicSync(file, text, { mode: 0o600 });
       this.install(copy, text);
       return result;
