@@ -57,7 +57,10 @@ export function pick(values: Record<string, unknown>, io: CliIo, option: string,
   return undefined;
 }
 
-const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/** A cluster's or a node's name: 1-64 letters, digits, '_' or '-' (it names NATS subjects and buckets). */
+export function checkName(opt: { value: string; from: string }): void {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(opt.value)) throw bad(`${opt.from}: expected 1-64 letters, digits, '_' or '-', got '${opt.value}'`);
+}
 
 /** The cluster the options (or env) name, or undefined without --cluster / CALENDAR_CLUSTER. */
 export function resolveClusterTarget(values: Record<string, unknown>, io: CliIo): ClusterTarget | undefined {
@@ -81,7 +84,7 @@ export function resolveClusterTarget(values: Record<string, unknown>, io: CliIo)
   }
   if (servers.length === 0) throw bad(`${urls.from}: expected nats://host:port URLs, comma-separated`);
   if (!name) throw bad(`--cluster needs --cluster-name (the calendar's name in the cluster)`);
-  if (!NAME.test(name.value)) throw bad(`${name.from}: expected 1-64 letters, digits, '_' or '-', got '${name.value}'`);
+  checkName(name);
 
   const target: ClusterTarget = { servers, name: name.value };
   const replicas = io.env.CALENDAR_CLUSTER_REPLICAS;

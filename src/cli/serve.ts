@@ -6,7 +6,7 @@ import { isValidTimezone } from '../api/wordpress/dates.ts';
 import { DEFAULT_CACHE_BYTES } from '../api/representation/render.ts';
 import { UserError } from '../api/wordpress/users.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, openStore, parseCommand, seconds, showPath, type CliIo } from './common.ts';
-import { CLUSTER_OPTIONS, CLUSTER_USAGE, pick, resolveClusterTarget, writeClusterMarker, type ClusterTarget } from './cluster-options.ts';
+import { CLUSTER_OPTIONS, CLUSTER_USAGE, checkName, pick, resolveClusterTarget, writeClusterMarker, type ClusterTarget } from './cluster-options.ts';
 import { demoCalendar } from './seed.ts';
 import type { ClusterOptions } from '../cluster/node.ts';
 
@@ -167,7 +167,7 @@ function resolveCluster(values: Record<string, unknown>, io: CliIo): ServeOption
     if (node) throw bad(`${node.from} needs --cluster (the NATS servers)`);
     return undefined;
   }
-  if (node && !/^[A-Za-z0-9_-]{1,64}$/.test(node.value)) throw bad(`${node.from}: expected 1-64 letters, digits, '_' or '-', got '${node.value}'`);
+  if (node) checkName(node);
   const env = (key: string, min: number): number | undefined => {
     const v = io.env[key];
     if (v === undefined || v === '') return undefined;
