@@ -10,8 +10,7 @@ import path from 'node:path';
 import { appendAll } from '../store/atomic-file.ts';
 import { changeText, type ChangeFeed, type HeldChange } from './feed.ts';
 
-export const CHANGE_LOG = 'changes.jsonl';
-const FILE = CHANGE_LOG;
+const CHANGE_LOG = 'changes.jsonl';
 
 export interface LoggedWrite {
   seq: number;
@@ -22,7 +21,7 @@ export interface LoggedWrite {
 export function readChangeLog(dir: string): LoggedWrite[] {
   let text: string;
   try {
-    text = fs.readFileSync(path.join(dir, FILE), 'utf8');
+    text = fs.readFileSync(path.join(dir, CHANGE_LOG), 'utf8');
   } catch {
     return [];
   }
@@ -86,14 +85,14 @@ export class ChangeLog {
 
   private rewrite(writes: LoggedWrite[]): void {
     this.close();
-    const file = path.join(this.dir, FILE), tmp = `${file}.tmp-${process.pid}`;
+    const file = path.join(this.dir, CHANGE_LOG), tmp = `${file}.tmp-${process.pid}`;
     fs.writeFileSync(tmp, writes.map((w) => JSON.stringify(w) + '\n').join(''));
     fs.renameSync(tmp, file);
   }
 
   flush(): void {
     if (this.pending === '') return;
-    appendAll((this.fd ??= fs.openSync(path.join(this.dir, FILE), 'a')), this.pending);
+    appendAll((this.fd ??= fs.openSync(path.join(this.dir, CHANGE_LOG), 'a')), this.pending);
     this.pending = '';
     // once the feed retains much less than the file holds, the file follows (the count of
     // retained changes, at least that of retained writes, is had without walking them)

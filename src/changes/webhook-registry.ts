@@ -14,7 +14,6 @@ import path from 'node:path';
 import { createHmac, randomBytes } from 'node:crypto';
 import { writeFileAtomicSync } from '../store/atomic-file.ts';
 import { CHANGE_TYPES, type ChangeType } from './feed.ts';
-import { CHANGE_LOG } from './log.ts';
 
 export interface Webhook {
   id: string;
@@ -114,19 +113,6 @@ export function readWebhookState(dir: string): Record<string, WebhookState> {
   } catch {
     return {};
   }
-}
-
-/** The seqs of the writes in the change log (changes.jsonl), for `webhook list`'s backlog. */
-export function loggedSeqs(dir: string): number[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(path.join(dir, CHANGE_LOG), 'utf8');
-  } catch {
-    return [];
-  }
-  const out: number[] = [];
-  for (const m of text.matchAll(/^\{"seq":(\d+),/gm)) out.push(Number(m[1]));
-  return out;
 }
 
 /** One line of `webhook list`: the webhook, its position, the writes it still lacks, its last status. */

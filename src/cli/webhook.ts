@@ -3,8 +3,9 @@
 // server last did with each webhook (DIR/webhooks-state.json) and the writes still to deliver.
 // With --cluster, the same in the cluster's KV bucket (src/cluster/webhooks.ts).
 import { CHANGE_TYPES, type ChangeType } from '../changes/feed.ts';
+import { readChangeLog } from '../changes/log.ts';
 import {
-  WebhookError, describeWebhook, findWebhook, loggedSeqs, newWebhook, readWebhookState, readWebhooks, removeWebhook, saveWebhook, type Webhook,
+  WebhookError, describeWebhook, findWebhook, newWebhook, readWebhookState, readWebhooks, removeWebhook, saveWebhook, type Webhook,
 } from '../changes/webhook-registry.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, parseCommand, showPath, usageError, type CliIo } from './common.ts';
 import { CLUSTER_OPTIONS, CLUSTER_USAGE, resolveClusterTarget, type ClusterTarget } from './cluster-options.ts';
@@ -47,7 +48,7 @@ function storeRegistry(dir: string, io: CliIo): Registry {
     remove: async (idOrUrl) => removeWebhook(dir, idOrUrl),
     async list() {
       const state = readWebhookState(dir);
-      const seqs = loggedSeqs(dir);
+      const seqs = readChangeLog(dir).map((w) => w.seq);
       return readWebhooks(dir).map((h) => describeWebhook(h, state[h.id], state[h.id] ? seqs.filter((s) => s > state[h.id].delivered).length : 0));
     },
     close: async () => {},
