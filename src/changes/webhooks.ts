@@ -107,9 +107,18 @@ export function storeDispatcher(dir: string, feed: ChangeFeed, opts: DispatchOpt
   return new WebhookDispatcher(feed, backend, initial, opts);
 }
 
-const BATCH_WRITES = 500;
 /** changes kept for a lagging webhook, at most (DispatchOptions.maxBacklog) */
-export const MAX_BACKLOG = 1_000_000;
+const MAX_BACKLOG = 1_000_000;
+
+/** Pins `feed` at the lowest position of `hooks` (a webhook without one starts at the head), up
+ *  to `maxBacklog` changes; unpinned without webhooks. */
+export function pinAtPositions(feed: ChangeFeed, hooks: readonly Webhook[], states: Record<string, WebhookState>, maxBacklog = MAX_BACKLOG): void {
+  let low = Number.POSITIVE_INFINITY;
+  for (const h of hooks) low = Math.min(low, states[h.id]?.delivered ?? feed.head);
+  feed.pin(low === Number.POSITIVE_INFINITY ? undefined : low, maxBacklog);
+}
+
+const BATCH_WRITES = 500;
 
 export class WebhookDispatcher {
   private hooks: Webhook[];
@@ -160,9 +169,7 @@ export class WebhookDispatcher {
 
   /** The feed keeps what the furthest-behind webhook still needs. */
   private pin(): void {
-    let low = Number.POSITIVE_INFINITY;
-    for (const h of this.hooks) low = Math.min(low, this.state[h.id]?.delivered ?? this.feed.head);
-    this.feed.pin(low === Number.POSITIVE_INFINITY ? undefined : low, this.maxBacklog);
+    pinAtPositions(this.feed, this.hooks, this.state, this.maxBacklog);
   }
 
   private reloading = false;

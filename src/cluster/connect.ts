@@ -3,6 +3,14 @@ import { connect, credsAuthenticator, type ConnectionOptions, type NatsConnectio
 import { CalendarError } from '../api/wordpress/errors.ts';
 import { sleep } from './forward.ts';
 
+/** What calendar `name` is called in NATS: its stream and subjects, and its buckets. */
+export function natsNames(name: string) {
+  return {
+    stream: `CAL_${name}`, log: `calendar.${name}.log`, write: `calendar.${name}.write`,
+    lease: `CAL_${name}_lease`, snapshots: `CAL_${name}_snap`, users: `CAL_${name}_users`, webhooks: `CAL_${name}_webhooks`,
+  };
+}
+
 /** Which NATS servers, which calendar, and how to connect. */
 export interface ClusterConnection {
   /** NATS server URLs (nats://host:port), an array or comma-separated */

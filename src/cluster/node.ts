@@ -18,7 +18,7 @@ import { Forwarder, answerForwarded, notWriter, sleep } from './forward.ts';
 import { Lease } from './lease.ts';
 import { listSnapshots, putSnapshot, readSnapshot, snapshotInfos, snapshotName } from './snapshots.ts';
 import { KvUsers, usersBucket } from './users.ts';
-import { connectNats, retry, type ClusterConnection } from './connect.ts';
+import { connectNats, natsNames, retry, type ClusterConnection } from './connect.ts';
 
 export interface ClusterOptions extends ClusterConnection {
   /** this node's id (default: random); must differ between nodes */
@@ -97,9 +97,10 @@ export class ClusterNode {
     readonly users: KvUsers,
   ) {
     this.node = opts.node ?? randomBytes(6).toString('hex');
-    this.stream = `CAL_${opts.name}`;
-    this.subject = `calendar.${opts.name}.log`;
-    this.restSubject = `calendar.${opts.name}.write`;
+    const names = natsNames(opts.name);
+    this.stream = names.stream;
+    this.subject = names.log;
+    this.restSubject = names.write;
     const warn = opts.warn ?? ((m: string) => console.warn(m));
     this.forwarder = new Forwarder(nc, this.restSubject);
     this.warn = process.env.CLUSTER_DEBUG ? (m) => warn(`${new Date().toISOString()} ${m}`) : warn;
@@ -118,16 +119,16 @@ export class ClusterNode {
     try {
       // JetStream answers only once its cluster has elected a meta leader
       const jsm = await retry(until, () => jetstreamManager(nc, { timeout: 2_000 }));
-      const name = `CAL_${opts.name}`;
+      const names = natsNames(opts.name);
       await retry(until, async () => {
         try {
-          await jsm.streams.info(name);
+          await jsm.streams.info(names.stream);
         } catch {
-          await jsm.streams.add({ name, subjects: [`calendar.${opts.name}.log`], num_replicas: replicas, duplicate_window: 120_000_000_000 });
+          await jsm.streams.add({ name: names.stream, subjects: [names.log], num_replicas: replicas, duplicate_window: 120_000_000_000 });
         }
       });
-      const kv = await retry(until, () => new Kvm(nc).create(`CAL_${opts.name}_lease`, { replicas, history: 1 }));
-      const os = await retry(until, () => new Objm(nc).create(`CAL_${opts.name}_snap`, { replicas }));
+      const kv = await retry(until, () => new Kvm(nc).create(names.lease, { replicas, history: 1 }));
+      const os = await retry(until, () => new Objm(nc).create(names.snapshots, { replicas }));
       const users = await retry(until, () => usersBucket(nc, opts.name, replicas));
       return new ClusterNode(opts, nc, jetstream(nc, { timeout: 5_000 }), jsm, kv, os, users);
     } catch (err) {

@@ -7,7 +7,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { QueuedIterator } from '@nats-io/nats-core';
 import { UserRegistry, type RemoteUsers } from '../api/wordpress/users.ts';
-import { connectNats, retry, type ClusterConnection } from './connect.ts';
+import { connectNats, natsNames, retry, type ClusterConnection } from './connect.ts';
 
 const KEY = 'users';
 /** how long a read or a write of the users waits out JetStream not answering */
@@ -21,7 +21,7 @@ function isTransient(err: unknown): boolean {
 
 /** The bucket of calendar `name`'s users (made when missing, as the node makes its others). */
 export async function usersBucket(nc: NatsConnection, name: string, replicas: number): Promise<KvUsers> {
-  return new KvUsers(await new Kvm(nc).create(`CAL_${name}_users`, { replicas, history: 5 }), name);
+  return new KvUsers(await new Kvm(nc).create(natsNames(name).users, { replicas, history: 5 }), name);
 }
 
 export class KvUsers implements RemoteUsers {

@@ -12,10 +12,11 @@ import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { ChangeFeed } from '../changes/feed.ts';
 import { WebhookError, type Webhook, type WebhookState } from '../changes/webhook-registry.ts';
-import { MAX_BACKLOG, WebhookDispatcher, type DispatchOptions, type WebhookBackend } from '../changes/webhooks.ts';
+import { WebhookDispatcher, pinAtPositions, type DispatchOptions, type WebhookBackend } from '../changes/webhooks.ts';
 import type { ClusterNode } from './node.ts';
+import { natsNames } from './connect.ts';
 
-export const webhookBucket = (name: string) => `CAL_${name}_webhooks`;
+const webhookBucket = (name: string) => natsNames(name).webhooks;
 const HOOK = 'hook.', STATE = 'state.';
 
 /** The bucket, made if it is missing (a node at start). */
@@ -38,7 +39,7 @@ export async function openWebhookBucket(nc: NatsConnection, name: string): Promi
 export async function streamHead(nc: NatsConnection, name: string): Promise<number> {
   const jsm = await jetstreamManager(nc, { timeout: 5_000 });
   try {
-    return (await jsm.streams.info(`CAL_${name}`)).state.last_seq;
+    return (await jsm.streams.info(natsNames(name).stream)).state.last_seq;
   } catch {
     return 0;
   }
@@ -65,10 +66,14 @@ async function values<T>(kv: KV, prefix: string, revisions?: Map<string, number>
 
 const byCreated = (a: Webhook, b: Webhook) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id);
 
+/** The registered webhooks, oldest first. */
+async function readHooks(kv: KV): Promise<Webhook[]> {
+  return [...(await values<Webhook>(kv, HOOK)).values()].sort(byCreated);
+}
+
 /** The registered webhooks, oldest first, and the stored positions. */
 export async function readClusterWebhooks(kv: KV, revisions?: Map<string, number>): Promise<{ hooks: Webhook[]; states: Record<string, WebhookState> }> {
-  const hooks = [...(await values<Webhook>(kv, HOOK)).values()].sort(byCreated);
-  return { hooks, states: Object.fromEntries(await values<WebhookState>(kv, STATE, revisions)) };
+  return { hooks: await readHooks(kv), states: Object.fromEntries(await values<WebhookState>(kv, STATE, revisions)) };
 }
 
 /** Registers a webhook; it starts with the writes after the stream's last seq now. */
@@ -108,7 +113,7 @@ class KvWebhooks implements WebhookBackend {
   }
 
   private async read(): Promise<{ hooks: Webhook[]; states: Record<string, WebhookState> } | undefined> {
-    const hooks = [...(await values<Webhook>(this.kv, HOOK)).values()].sort(byCreated);
+    const hooks = await readHooks(this.kv);
     const text = JSON.stringify(hooks);
     if (text === this.registry) return undefined;
     this.registry = text;
@@ -213,9 +218,7 @@ export class ClusterWebhooks {
         if (seq === this.seenSeq) return;
         const { hooks, states } = await readClusterWebhooks(this.kv);
         this.seenSeq = seq;
-        let low = Number.POSITIVE_INFINITY;
-        for (const h of hooks) low = Math.min(low, states[h.id]?.delivered ?? this.feed.head);
-        this.feed.pin(low === Number.POSITIVE_INFINITY ? undefined : low, this.opts.maxBacklog ?? MAX_BACKLOG);
+        pinAtPositions(this.feed, hooks, states, this.opts.maxBacklog);
       }
     } catch (err) {
       if (!this.stopped) this.log(`calendar-engine: cluster webhooks: ${(err as Error).message}`);
