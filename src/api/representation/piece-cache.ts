@@ -62,7 +62,7 @@ export class PieceCache {
   /** True when a new row may be stored now (see admitOnSecondSight). */
   private admit(row: number): boolean {
     if (!this.admitOnSecondSight) return true;
-    if (row < this.seen.length && this.seen[row] === 1) {
+    if (this.seenOnce(row)) {
       this.seen[row] = 0;
       this.seenCount--;
       return true;
@@ -82,6 +82,16 @@ export class PieceCache {
     return false;
   }
 
+  /** Whether `row` was offered once in the current window (its next offer is stored). */
+  private seenOnce(row: number): boolean {
+    return row < this.seen.length && this.seen[row] === 1;
+  }
+
+  /** The slot holding `row`'s piece, -1 when it has none. */
+  private slotOf(row: number): number {
+    return row < this.rowSlots.length ? this.rowSlots[row] - 1 : -1;
+  }
+
   stats(): CacheStats {
     return {
       budget: this.budget, bytes: this.bytes, rejections: this.rejections, entries: this.entries,
@@ -92,7 +102,7 @@ export class PieceCache {
   // ---- event rows ---------------------------------------------------------------------------
 
   getRow(row: number): unknown {
-    const s = row < this.rowSlots.length ? this.rowSlots[row] - 1 : -1;
+    const s = this.slotOf(row);
     if (s < 0) {
       this.misses++;
       return undefined;
@@ -104,7 +114,7 @@ export class PieceCache {
 
   /** A row's piece without counting a hit or making it recent (for invalidation). */
   peekRow(row: number): unknown {
-    const s = row < this.rowSlots.length ? this.rowSlots[row] - 1 : -1;
+    const s = this.slotOf(row);
     return s < 0 ? undefined : this.values[s];
   }
 
@@ -129,12 +139,11 @@ export class PieceCache {
   wouldKeepRow(row: number): boolean {
     if (this.budget === 0) return false;
     if (!this.admitOnSecondSight) return true;
-    if (row < this.rowSlots.length && this.rowSlots[row] > 0) return true;
-    return row < this.seen.length && this.seen[row] === 1;
+    return this.slotOf(row) >= 0 || this.seenOnce(row);
   }
 
   dropRow(row: number): void {
-    const s = row < this.rowSlots.length ? this.rowSlots[row] - 1 : -1;
+    const s = this.slotOf(row);
     if (s >= 0) this.remove(s);
   }
 
