@@ -61,11 +61,11 @@ export function jsonText(s: string): string {
 const BEYOND_LATIN1 = /[\u0100-\uffff]/;
 
 /**
- * The same ASCII text as a flat one-byte V8 string. JSON.stringify/replace keep a two-byte
+ * The same ASCII text as a flat one-byte V8 string (a rope copied once, too). JSON.stringify/replace keep a two-byte
  * representation when their input had one, even once every character is ASCII, and joining
  * mixed representations takes V8's slow per-character path (10x slower than a copy).
  */
-function oneByte(ascii: string): string {
+export function oneByte(ascii: string): string {
   return Buffer.from(ascii, 'latin1').toString('latin1');
 }
 
