@@ -40,7 +40,7 @@ export async function openNode<C extends NodeCalendar>(options: ClusterOptions, 
       replaceEngine: (e, at) => cal.replaceEngine(e, at),
       rest: (call) => cal.restHere(call),
     });
-    if (webhooks !== false) cal.webhooks = await ClusterWebhooks.start(node, node.connection, cal.feed, typeof webhooks === 'object' ? webhooks : {});
+    if (webhooks !== false) cal.webhooks = await ClusterWebhooks.start(node, cal.feed, typeof webhooks === 'object' ? webhooks : {});
     return cal;
   } catch (err) {
     await node.close();

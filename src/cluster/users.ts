@@ -31,7 +31,7 @@ export class KvUsers implements RemoteUsers {
   private stopped = false;
 
   constructor(private readonly kv: KV, name: string) {
-    this.where = `the users of cluster ${name} (bucket CAL_${name}_users)`;
+    this.where = `the users of cluster ${name} (bucket ${natsNames(name).users})`;
   }
 
   /** The current version; retried for a while when JetStream does not answer (a bucket just made, an election). */

@@ -191,8 +191,8 @@ export class ClusterWebhooks {
     this.timer.unref();
   }
 
-  static async start(node: ClusterNode, nc: NatsConnection, feed: ChangeFeed, opts: DispatchOptions = {}): Promise<ClusterWebhooks> {
-    const kv = await createWebhookBucket(nc, node.opts.name, node.opts.replicas ?? 3);
+  static async start(node: ClusterNode, feed: ChangeFeed, opts: DispatchOptions = {}): Promise<ClusterWebhooks> {
+    const kv = await createWebhookBucket(node.connection, node.opts.name, node.opts.replicas ?? 3);
     const w = new ClusterWebhooks(node, feed, kv, opts);
     await w.tick();
     return w;
