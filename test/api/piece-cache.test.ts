@@ -133,25 +133,6 @@ cache('admitOnSecondSight: a row is stored the second time it is offered; a craw
   assert.is(c.get(KIND_POST, 7), 'venue');
 });
 
-cache('wouldKeepRow says beforehand what setRow then does, and counts no sight', () => {
-  const rng = (seed: number) => () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
-  for (const [budget, second] of [[0, true], [50 * 10, true], [50 * 10, false], [100, true]] as const) {
-    const c = new PieceCache(budget, second);
-    const next = rng(budget + (second ? 1 : 0));
-    for (let i = 0; i < 3000; i++) {
-      const row = Math.floor(next() * 200);
-      if (next() < 0.1) { c.dropRow(row); continue; }
-      const before = c.wouldKeepRow(row);
-      assert.is(c.wouldKeepRow(row), before, 'asking twice changes nothing');
-      const rejections = c.stats().rejections;
-      c.setRow(row, { row }, 10);
-      const kept = c.peekRow(row) !== undefined;
-      assert.is(kept, before, `budget ${budget}, second sight ${second}, row ${row}`);
-      if (!kept && budget > 0 && second) assert.is(c.stats().rejections, rejections + 1);
-    }
-  }
-});
-
 cache('a bad budget is refused', () => {
   for (const b of [-1, Number.NaN, Number.POSITIVE_INFINITY]) assert.throws(() => new PieceCache(b), /byte budget/);
 });

@@ -9,9 +9,9 @@ import type { EngineApi } from '../../engine/engine-api.ts';
 import { FLAG_ALL_DAY, FLAG_FEATURED, FLAG_HIDDEN, FLAG_SHOW_MAP, FLAG_SHOW_MAP_LINK, FLAG_STICKY } from '../../engine/event-table.ts';
 import { POST_STATUSES } from '../../engine/records.ts';
 import type { DateColumn } from '../../engine/event-table.ts';
-import { dateAndDetailsText, dateString } from '../representation/date-text.ts';
+import { dateAndDetailsText, dateKey, dateString, type DateKey } from '../representation/date-text.ts';
 import { costValues, formatCost } from '../wordpress/cost.ts';
-import { eventUrl, jsonText, oneByte, toJson, type Site } from '../representation/represent.ts';
+import { DRAFTISH, eventUrl, flat, jsonText, oneByte, toJson, type Site } from '../representation/represent.ts';
 import { displayContent, displayExcerpt, displayTitle, escapeUrl, unfiltered } from '../wordpress/text.ts';
 
 export interface DateDetails {
@@ -177,12 +177,13 @@ function dateText(col: DateColumn, row: number): string {
 }
 
 /** A date and its details object as JSON text, from key to key. */
-function dateAndDetails(col: DateColumn, row: number, key: string): string {
-  const text = dateAndDetailsText(col.ms[row], key);
+function dateAndDetails(col: DateColumn, row: number, k: DateKey): string {
+  const text = dateAndDetailsText(col.ms[row], k);
   if (text !== undefined) return text;
   const s = col.get(row); // '0000-00-00 00:00:00' of a draft, or a date outside years 1000-9999
-  return `"${key}":${toJson(s)},"${key}_details":${toJson(details(s))}`;
+  return `"${k.key}":${toJson(s)},"${k.key}_details":${toJson(details(s))}`;
 }
+const START = dateKey('start_date'), END = dateKey('end_date'), UTC_START = dateKey('utc_start_date'), UTC_END = dateKey('utc_end_date');
 
 /** JSON text (without quotes) of strings drawn from small sets: zones, abbreviations, currencies,
  *  costs, slugs' site parts. Emptied when it reaches its bound. */
@@ -198,18 +199,51 @@ function memoText(s: string): string {
 }
 
 /**
- * The event's own fields as JSON text, then the opening of its categories (`,"categories":[`),
- * written straight from the columns: exactly the JSON text of eventHead(site, engine, row) without its closing brace, then
- * that opening (test/api/head.test.ts). One template of the fields' texts, flattened once: an
- * uncached event costs about a third of JSON.stringify of its head object, and with `flags`
- * (textFlags) its texts are not scanned again. `keep`: the head will be cached (copied flat).
+ * The JSON text of an event's cost and cost details, from `"cost":"` to the closing brace of the
+ * details, for one (cost list, symbol, code, position) quadruple. Cost lists are interned by the
+ * engine (one array per distinct list) and calendars use few currencies, so a small memo keyed
+ * by the list's identity and the three pool indexes serves almost every event.
  */
-export function headText(site: Site, engine: EngineApi, row: number, flags: number, keep = true): string {
+const costTextMemo = new Map<readonly string[], Map<number, string>>();
+
+function costText(costs: readonly string[], symbol: number, code: number, position: number, pool: EngineApi['eventTable']['pool']): string {
+  const key = symbol < 1024 && code < 1024 && position < 1024 ? (symbol << 20) | (code << 10) | position : -1;
+  let byKey = costTextMemo.get(costs);
+  let text = key >= 0 ? byKey?.get(key) : undefined;
+  if (text !== undefined) return text;
+  const sym = pool.currencySymbol.get(symbol), pos = pool.currencyPosition.get(position);
+  const cost = costOf(costs, sym, pos);
+  let values = '';
+  for (let i = 0; i < cost.values.length; i++) values += (i > 0 ? ',"' : '"') + jsonText(cost.values[i]) + '"';
+  text = oneByte(`"cost":"${jsonText(cost.cost)}","cost_details":{"currency_symbol":"${jsonText(sym)}",` +
+    `"currency_code":"${jsonText(pool.currencyCode.get(code))}","currency_position":"${jsonText(pos)}","values":[${values}]}`);
+  if (key >= 0) {
+    if (byKey === undefined) {
+      if (costTextMemo.size >= COST_MEMO_MAX) costTextMemo.clear();
+      costTextMemo.set(costs, (byKey = new Map()));
+    }
+    byKey.set(key, text);
+  }
+  return text;
+}
+
+/**
+ * The event's own fields as JSON text, then the opening of its categories (`,"categories":[`),
+ * written straight from the columns: exactly the JSON text of eventHead(site, engine, row)
+ * without its closing brace, then that opening (test/api/head.test.ts). One template of the
+ * fields' texts, flattened in place once (flat: one copy, where Array.join of the ~70 parts
+ * cost about four times as much and a Buffer round trip five times); with `flags` (textFlags)
+ * its texts are not scanned again. The URL's text is escaped once and serves `url` and, for an
+ * event without a website of its own, `website`.
+ */
+export function headText(site: Site, engine: EngineApi, row: number, flags: number): string {
   const t = engine.eventTable;
   const id = t.ids[row];
   const status = POST_STATUSES[t.statusCodes[row]];
   const slug = t.slugs[row];
-  const url = eventUrl(site, { id, slug, status });
+  const slugText = jsonText(slug);
+  // eventUrl's two forms, escaped piece by piece (JSON escapes are per character)
+  const urlText = slug !== '' && !DRAFTISH.has(status) ? `${site.eventBaseText}${slugText}/` : `${site.homeText}/?post_type=tribe_events&p=${id}`;
   const f = t.flags[row];
   const origin = site.originText;
   const globalId = `${origin}?id=${id}`;
@@ -221,11 +255,6 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
   const att = imageId === 0 ? undefined : engine.attachment(imageId);
   const image = att ? `{"url":"${jsonText(att.url)}","id":${att.id},"extension":"${jsonText(att.extension)}"}` : 'false';
   const pool = t.pool;
-  const symbol = pool.currencySymbol.get(t.currencySymbols[row]);
-  const position = pool.currencyPosition.get(t.currencyPositions[row]);
-  const cost = costOf(t.costs[row], symbol, position);
-  let values = '';
-  for (let i = 0; i < cost.values.length; i++) values += (i > 0 ? ',"' : '"') + memoText(cost.values[i]) + '"';
   const website = t.websites[row];
   // the four post dates are often one or two values (modified = date until an edit, UTC = local
   // in a UTC site): each distinct one is made once (an odd date's ms is NaN, equal to nothing)
@@ -234,27 +263,20 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
   const dateUtc = dum === dm ? date : dateText(t.dateUtc, row);
   const modified = mm === dm ? date : mm === dum ? dateUtc : dateText(t.modified, row);
   const modifiedUtc = mum === mm ? modified : mum === dum ? dateUtc : dateText(t.modifiedUtc, row);
-  const text = `{"id":${id},"global_id":"${globalId}","global_id_lineage":[${lineageText}],"author":"${t.authorIds[row]}",` +
+  return flat(`{"id":${id},"global_id":"${globalId}","global_id_lineage":[${lineageText}],"author":"${t.authorIds[row]}",` +
     `"status":"${status}","date":"${date}","date_utc":"${dateUtc}",` +
     `"modified":"${modified}","modified_utc":"${modifiedUtc}",` +
-    `"url":"${jsonText(url)}","rest_url":"${site.rootText}events/${id}",` +
+    `"url":"${urlText}","rest_url":"${site.rootText}events/${id}",` +
     `"title":"${titleText(title, flags)}",` +
     `"description":"${paragraphText(description, flags, DESCRIPTION_PLAIN, DESCRIPTION_SAFE, displayContent)}",` +
     `"excerpt":"${paragraphText(excerpt, flags, EXCERPT_PLAIN, EXCERPT_SAFE, displayExcerpt)}",` +
-    `"slug":"${jsonText(slug)}","image":${image},"all_day":${(f & FLAG_ALL_DAY) !== 0},` +
-    `${dateAndDetails(t.startLocal, row, 'start_date')},${dateAndDetails(t.endLocal, row, 'end_date')},` +
-    `${dateAndDetails(t.startUtc, row, 'utc_start_date')},${dateAndDetails(t.endUtc, row, 'utc_end_date')},` +
+    `"slug":"${slugText}","image":${image},"all_day":${(f & FLAG_ALL_DAY) !== 0},` +
+    `${dateAndDetails(t.startLocal, row, START)},${dateAndDetails(t.endLocal, row, END)},` +
+    `${dateAndDetails(t.startUtc, row, UTC_START)},${dateAndDetails(t.endUtc, row, UTC_END)},` +
     `"timezone":"${memoText(pool.timezone.get(t.timezones[row]))}","timezone_abbr":"${memoText(pool.abbr.get(t.abbrs[row]))}",` +
-    `"cost":"${memoText(cost.cost)}","cost_details":{"currency_symbol":"${memoText(symbol)}",` +
-    `"currency_code":"${memoText(pool.currencyCode.get(t.currencyCodes[row]))}","currency_position":"${memoText(position)}",` +
-    `"values":[${values}]},"website":"${jsonText(website === null ? url : escapeUrl(website))}",` +
+    `${costText(t.costs[row], t.currencySymbols[row], t.currencyCodes[row], t.currencyPositions[row], pool)},` +
+    `"website":"${website === null ? urlText : jsonText(escapeUrl(website))}",` +
     `"show_map":${(f & FLAG_SHOW_MAP) !== 0},"show_map_link":${(f & FLAG_SHOW_MAP_LINK) !== 0},` +
     `"hide_from_listings":${(f & FLAG_HIDDEN) !== 0},"sticky":${(f & FLAG_STICKY) !== 0},"featured":${(f & FLAG_FEATURED) !== 0},` +
-    '"categories":[';
-  // a head that is kept is copied once into one flat string (oneByte): a rope holds about twice
-  // its text in cons cells, and V8's in-place flattening leaves most of them until a collection
-  // (measured 4.2 KB against 2.5 KB for a 2.5 KB head); one made for one page only stays a rope,
-  // which the page's join copies once anyway
-  return keep ? oneByte(text) : text;
+    '"categories":[');
 }
-

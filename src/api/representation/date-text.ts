@@ -10,6 +10,7 @@ import { naiveToString } from '../../engine/naive-time.ts';
 const SLOTS = 4096;
 const DAY_MS = 86_400_000;
 
+/** a day's text ends with the space before the time ('2024-03-01 '); a time's is 'H:i:s' */
 interface Part { key: number; text: string; details: string }
 
 const days: (Part | undefined)[] = new Array(SLOTS).fill(undefined);
@@ -23,7 +24,7 @@ function day(d: number): Part {
   let p = days[slot];
   if (p === undefined || p.key !== d) {
     const s = naiveToString(d * DAY_MS);
-    p = { key: d, text: s.slice(0, 10), details: `{"year":"${s.slice(0, 4)}","month":"${s.slice(5, 7)}","day":"${s.slice(8, 10)}"` };
+    p = { key: d, text: s.slice(0, 11), details: `{"year":"${s.slice(0, 4)}","month":"${s.slice(5, 7)}","day":"${s.slice(8, 10)}"` };
     days[slot] = p;
   }
   return p;
@@ -49,16 +50,20 @@ function time(secs: number): Part {
 export function dateString(ms: number): string | undefined {
   if (!(ms >= MIN_MS && ms < MAX_MS) || ms % 1000 !== 0) return undefined;
   const d = Math.floor(ms / DAY_MS);
-  return day(d).text + ' ' + time((ms - d * DAY_MS) / 1000).text;
+  return day(d).text + time((ms - d * DAY_MS) / 1000).text;
 }
+
+/** The texts around a date field's value: `"KEY":"` and `","KEY_details":`. */
+export interface DateKey { key: string; open: string; details: string }
+export const dateKey = (key: string): DateKey => ({ key, open: `"${key}":"`, details: `","${key}_details":` });
 
 /**
  * `"KEY":"Y-m-d H:i:s","KEY_details":{...}` of naive ms (whole seconds, years 1000-9999), or
- * undefined for any other value.
+ * undefined for any other value: six pieces, each a ready string.
  */
-export function dateAndDetailsText(ms: number, key: string): string | undefined {
+export function dateAndDetailsText(ms: number, k: DateKey): string | undefined {
   if (!(ms >= MIN_MS && ms < MAX_MS) || ms % 1000 !== 0) return undefined;
   const d = Math.floor(ms / DAY_MS);
   const dp = day(d), tp = time((ms - d * DAY_MS) / 1000);
-  return `"${key}":"${dp.text} ${tp.text}","${key}_details":${dp.details}${tp.details}`;
+  return k.open + dp.text + tp.text + k.details + dp.details + tp.details;
 }

@@ -134,14 +134,6 @@ export class PieceCache {
     this.evict();
   }
 
-  /** Whether setRow(row, …) would keep a piece now (it is cached, or this is its second sight),
-   *  without counting a sight. */
-  wouldKeepRow(row: number): boolean {
-    if (this.budget === 0) return false;
-    if (!this.admitOnSecondSight) return true;
-    return this.slotOf(row) >= 0 || this.seenOnce(row);
-  }
-
   dropRow(row: number): void {
     const s = this.slotOf(row);
     if (s >= 0) this.remove(s);

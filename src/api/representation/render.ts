@@ -183,7 +183,7 @@ export class Renderer implements ChangeHooks {
     const e = this.eventEntry(row);
     let stored = false;
     if (e.head === undefined) {
-      e.head = headText(this.site, this.engine, row, this.textFlags(row), this.cache.wouldKeepRow(row));
+      e.head = headText(this.site, this.engine, row, this.textFlags(row));
       e.bytes += strBytes(e.head);
       stored = true;
     }

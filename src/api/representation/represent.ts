@@ -22,6 +22,9 @@ export interface Site {
   /** `origin` and `root` as JSON text without quotes (an event's head is written with them) */
   originText: string;
   rootText: string;
+  /** the site URL, and the base of a published event's permalink ({siteUrl}/event/), as JSON text without quotes */
+  homeText: string;
+  eventBaseText: string;
 }
 
 export function createSite(config: SiteConfig): Site {
@@ -34,10 +37,12 @@ export function createSite(config: SiteConfig): Site {
     config, root, origin,
     archiveText: { events: text('events'), venues: text('venues'), organizers: text('organizers') },
     originText: jsonText(origin), rootText: jsonText(root),
+    homeText: jsonText(config.siteUrl), eventBaseText: jsonText(`${config.siteUrl}/event/`),
   };
 }
 
-const DRAFTISH = new Set(['draft', 'pending', 'future', 'auto-draft']);
+/** statuses whose permalink is the plain `?post_type=…&p=ID` form */
+export const DRAFTISH = new Set(['draft', 'pending', 'future', 'auto-draft']);
 
 /**
  * JSON text with every non-ASCII character escaped as \uXXXX, as WordPress's wp_json_encode
@@ -67,6 +72,20 @@ const BEYOND_LATIN1 = /[\u0100-\uffff]/;
  */
 export function oneByte(ascii: string): string {
   return Buffer.from(ascii, 'latin1').toString('latin1');
+}
+
+/** what flat() reads, kept so that the read is not optimised away */
+let flatSeen = 0;
+
+/**
+ * The same string, flattened in place: a rope (the result of concatenations) copied once into
+ * one flat string that the rope then points to (a collection drops the rope's cells). Reading
+ * the string as a number is what makes V8 flatten it (`s | 0`, as the flatstr package does);
+ * the text keeps its representation, so a rope of one-byte parts becomes a one-byte string.
+ */
+export function flat(s: string): string {
+  flatSeen ^= (s as unknown as number) | 0;
+  return s;
 }
 
 function globalIds(site: Site, id: number, lineage: string[] | undefined): [string, string[]] {
