@@ -11,7 +11,7 @@ import { POST_STATUSES } from '../../engine/records.ts';
 import type { DateColumn } from '../../engine/event-table.ts';
 import { dateAndDetailsText, dateKey, dateString, type DateKey } from '../representation/date-text.ts';
 import { costValues, formatCost } from '../wordpress/cost.ts';
-import { DRAFTISH, eventUrl, flat, jsonText, oneByte, toJson, type Site } from '../representation/represent.ts';
+import { DRAFTISH, eventUrl, jsonText, oneByte, toJson, type Site } from '../representation/represent.ts';
 import { displayContent, displayExcerpt, displayTitle, escapeUrl, unfiltered } from '../wordpress/text.ts';
 
 export interface DateDetails {
@@ -231,10 +231,11 @@ function costText(costs: readonly string[], symbol: number, code: number, positi
  * The event's own fields as JSON text, then the opening of its categories (`,"categories":[`),
  * written straight from the columns: exactly the JSON text of eventHead(site, engine, row)
  * without its closing brace, then that opening (test/api/head.test.ts). One template of the
- * fields' texts, flattened in place once (flat: one copy, where Array.join of the ~70 parts
- * cost about four times as much and a Buffer round trip five times); with `flags` (textFlags)
- * its texts are not scanned again. The URL's text is escaped once and serves `url` and, for an
- * event without a website of its own, `website`.
+ * fields' texts: a rope of about 70 parts, which the renderer flattens (flat) only when the head
+ * is read from its cache again (Array.join of the parts cost about four times as much as the
+ * concatenations, and a Buffer round trip about five times). With `flags` (textFlags) its texts
+ * are not scanned again. The URL's text is escaped once and serves `url` and, for an event
+ * without a website of its own, `website`.
  */
 export function headText(site: Site, engine: EngineApi, row: number, flags: number): string {
   const t = engine.eventTable;
@@ -263,7 +264,7 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
   const dateUtc = dum === dm ? date : dateText(t.dateUtc, row);
   const modified = mm === dm ? date : mm === dum ? dateUtc : dateText(t.modified, row);
   const modifiedUtc = mum === mm ? modified : mum === dum ? dateUtc : dateText(t.modifiedUtc, row);
-  return flat(`{"id":${id},"global_id":"${globalId}","global_id_lineage":[${lineageText}],"author":"${t.authorIds[row]}",` +
+  return `{"id":${id},"global_id":"${globalId}","global_id_lineage":[${lineageText}],"author":"${t.authorIds[row]}",` +
     `"status":"${status}","date":"${date}","date_utc":"${dateUtc}",` +
     `"modified":"${modified}","modified_utc":"${modifiedUtc}",` +
     `"url":"${urlText}","rest_url":"${site.rootText}events/${id}",` +
@@ -278,5 +279,5 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
     `"website":"${website === null ? urlText : jsonText(escapeUrl(website))}",` +
     `"show_map":${(f & FLAG_SHOW_MAP) !== 0},"show_map_link":${(f & FLAG_SHOW_MAP_LINK) !== 0},` +
     `"hide_from_listings":${(f & FLAG_HIDDEN) !== 0},"sticky":${(f & FLAG_STICKY) !== 0},"featured":${(f & FLAG_FEATURED) !== 0},` +
-    '"categories":[');
+    '"categories":[';
 }
