@@ -99,6 +99,8 @@ export class Renderer implements ChangeHooks {
    *  one byte an event, outside the budget: it lets a head rendered again after an eviction skip
    *  the display filters and escaping of texts that need neither */
   private texts = new Uint8Array(0);
+  /** term id → its name lowered (termKey); one short string a term, outside the budget */
+  private readonly termKeys = new Map<number, string>();
 
   constructor(readonly site: Site, readonly engine: EngineApi, cacheBytes = DEFAULT_CACHE_BYTES) {
     this.cache = new PieceCache(cacheBytes, true);
@@ -136,9 +138,10 @@ export class Renderer implements ChangeHooks {
     this.cache.drop(KIND_POST, id);
   }
 
-  termChanged(): void {
+  termChanged(id: number): void {
     // a term's archive link shows its ancestors' slugs: any term change may change any standalone
-    // form, and terms are few, so they all go
+    // form, and terms are few, so they all go; its lowered name goes too (it may be renamed)
+    this.termKeys.delete(id);
     this.cache.dropKind(KIND_TERM);
   }
 
@@ -178,14 +181,45 @@ export class Renderer implements ChangeHooks {
   private termOrder(row: number, e: EventEntry): number[] {
     if (e.order !== undefined) return e.order;
     const t = this.engine.eventTable;
-    const cats = byName(this.engine, t.categoryIds[row]), tags = byName(this.engine, t.tagIds[row]);
     const order: number[] = [];
-    for (const term of cats) order.push(term.id);
-    for (const term of tags) order.push(term.id);
+    e.categories = this.pushByName(order, t.categoryIds[row]);
+    this.pushByName(order, t.tagIds[row]);
     e.order = order;
-    e.categories = cats.length;
     e.bytes += ORDER_OVERHEAD + 8 * order.length;
     return order;
+  }
+
+  /** Push the ids among `ids` of terms that exist, by name (case-insensitive), then id; returns
+   *  how many. An insertion sort: an event has a few terms. */
+  private pushByName(order: number[], ids: readonly number[]): number {
+    const from = order.length;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      const key = this.termKey(id);
+      if (key === undefined) continue; // a link to a deleted term shows nothing
+      let j = order.length - 1;
+      order.push(id);
+      for (; j >= from; j--) {
+        const other = this.termKeys.get(order[j])!;
+        if (other < key || (other === key && order[j] < id)) break;
+        order[j + 1] = order[j];
+      }
+      order[j + 1] = id;
+    }
+    return order.length - from;
+  }
+
+  /** A term's name lowered (what events order their terms by), kept until the term changes;
+   *  undefined when there is no such term. */
+  private termKey(id: number): string | undefined {
+    let key = this.termKeys.get(id);
+    if (key === undefined) {
+      const term = this.engine.term(id);
+      if (term === undefined) return undefined;
+      key = term.name.toLowerCase();
+      this.termKeys.set(id, key);
+    }
+    return key;
   }
 
   /**
@@ -418,28 +452,4 @@ function copyLinked(tmpl: Obj): Obj {
   if (tmpl.image !== undefined) c.image = { ...(tmpl.image as Obj) };
   c.global_id_lineage = (tmpl.global_id_lineage as string[]).slice();
   return c;
-}
-
-/** Terms by id, in the order an event shows them: by name (case-insensitive), then id. */
-function byName(engine: EngineApi, ids: readonly number[]): TermRecord[] {
-  const terms: TermRecord[] = [];
-  for (const id of ids) {
-    const t = engine.term(id);
-    if (t !== undefined) terms.push(t);
-  }
-  if (terms.length > 1) {
-    // an insertion sort of a few terms, each name lowered once (not twice per comparison)
-    const keys = terms.map((t) => t.name.toLowerCase());
-    for (let i = 1; i < terms.length; i++) {
-      const term = terms[i], key = keys[i];
-      let j = i - 1;
-      for (; j >= 0 && (keys[j] > key || (keys[j] === key && terms[j].id > term.id)); j--) {
-        terms[j + 1] = terms[j];
-        keys[j + 1] = keys[j];
-      }
-      terms[j + 1] = term;
-      keys[j + 1] = key;
-    }
-  }
-  return terms;
 }
