@@ -231,10 +231,9 @@ function costText(costs: readonly string[], symbol: number, code: number, positi
  * The event's own fields as JSON text, then the opening of its categories (`,"categories":[`),
  * written straight from the columns: exactly the JSON text of eventHead(site, engine, row)
  * without its closing brace, then that opening (test/api/head.test.ts). One template of the
- * fields' texts: a rope of about 70 parts, which the renderer flattens (flat) only when the head
- * is read from its cache again (Array.join of the parts cost about four times as much as the
- * concatenations, and a Buffer round trip about five times). With `flags` (textFlags) its texts
- * are not scanned again. The URL's text is escaped once and serves `url` and, for an event
+ * fields' texts: a rope of about 70 parts, which the renderer flattens (flat) once (Array.join of
+ * the parts cost about four times as much as the concatenations, and a Buffer round trip about
+ * five times). With `flags` (textFlags) its texts are not scanned again. The URL's text is escaped once and serves `url` and, for an event
  * without a website of its own, `website`.
  */
 export function headText(site: Site, engine: EngineApi, row: number, flags: number): string {
