@@ -163,8 +163,16 @@ export function readClusterMarker(dir: string): Record<string, string> | undefin
   } catch {
     return undefined;
   }
-  const m = JSON.parse(text) as { servers?: string[]; name?: string; creds?: string; tls?: { caFile?: string; certFile?: string; keyFile?: string } };
-  if (!Array.isArray(m.servers) || typeof m.name !== 'string') throw new CliError(`${path.join(dir, CLUSTER_MARKER)}: expected {"servers": [...], "name": ...}`);
+  const file = path.join(dir, CLUSTER_MARKER);
+  let m: { servers?: unknown; name?: unknown; creds?: string; tls?: { caFile?: string; certFile?: string; keyFile?: string } } | null;
+  try {
+    m = JSON.parse(text);
+  } catch (err) {
+    throw new CliError(`${file}: not JSON (${(err as Error).message}); 'serve --cluster' writes it again, or name the cluster with --cluster and --cluster-name`);
+  }
+  if (m === null || typeof m !== 'object' || !Array.isArray(m.servers) || !m.servers.every((s) => typeof s === 'string') || typeof m.name !== 'string') {
+    throw new CliError(`${file}: expected {"servers": [...], "name": ...}`);
+  }
   return {
     cluster: m.servers.join(','), 'cluster-name': m.name,
     ...(m.creds ? { 'cluster-creds': m.creds } : {}),

@@ -8,7 +8,7 @@ import {
   WebhookError, describeWebhook, findWebhook, newWebhook, readWebhookState, readWebhooks, removeWebhook, saveWebhook, type Webhook,
 } from '../changes/webhook-registry.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, parseCommand, showPath, usageError, type CliIo } from './common.ts';
-import { CLUSTER_OPTIONS, CLUSTER_USAGE, resolveClusterTarget, type ClusterTarget } from './cluster-options.ts';
+import { CLUSTER_OPTIONS, CLUSTER_USAGE, readClusterMarker, resolveClusterTarget, type ClusterTarget } from './cluster-options.ts';
 
 export const WEBHOOK_USAGE = `Usage:
   calendar-engine webhook add URL [--types T,...] [--secret S] [--data DIR | --cluster URLS --cluster-name N]
@@ -23,7 +23,8 @@ the server notices it (within a second).
 Options:
   --types T,...  only these change types: ${CHANGE_TYPES.join(', ')} (default all)
   --secret S     the signing secret, 16 characters or more (default: generated, printed once)
-  --data DIR     the store directory (env CALENDAR_DATA, default ./data/store)
+  --data DIR     the store directory (env CALENDAR_DATA, default ./data/store); a cluster
+                 node's (DIR/cluster.json, written by serve --cluster) reaches its cluster
   -h, --help     show this help
 
 A cluster's webhooks instead (kept in its NATS KV bucket, delivered by its writer node):
@@ -106,11 +107,15 @@ export async function webhookCommand(args: string[], io: CliIo): Promise<number>
   }
   const values = parsed.values as Record<string, string | undefined>;
   if (action !== 'add' && (values.types !== undefined || values.secret !== undefined)) throw usageError('--types and --secret go with webhook add', WEBHOOK_USAGE);
-  const cluster = resolveClusterTarget(values, io);
-  if (cluster && values.data !== undefined) throw usageError('--data and --cluster: one or the other', WEBHOOK_USAGE);
+  const dir = dataDir(values.data, io);
+  // a cluster named by the options or the environment, else by DIR/cluster.json (a cluster node's
+  // data folder, as for 'user')
+  const named = values.cluster !== undefined || !!io.env.CALENDAR_CLUSTER;
+  if (named && values.data !== undefined) throw usageError('--data and --cluster: one or the other', WEBHOOK_USAGE);
+  const cluster = resolveClusterTarget(named ? values : { ...readClusterMarker(dir), ...values }, io);
   let registry: Registry | undefined;
   try {
-    registry = cluster ? await clusterRegistry(cluster) : storeRegistry(dataDir(values.data, io), io);
+    registry = cluster ? await clusterRegistry(cluster) : storeRegistry(dir, io);
     if (action === 'add') {
       const types = values.types === undefined ? [] : values.types.split(',').map((t) => t.trim()).filter(Boolean);
       for (const t of types) {

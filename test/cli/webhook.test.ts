@@ -66,4 +66,26 @@ cli('--cluster: one-line errors for a bad command line and for NATS out of reach
   }
 });
 
+cli("--data DIR of a cluster node: its cluster.json names the cluster; a broken one is named, not thrown", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-hook-'));
+  const store = path.join(dir, 'node');
+  fs.mkdirSync(store);
+  const marker = path.join(store, 'cluster.json');
+  // what serve --cluster writes, naming a port nothing listens on: the command goes there, not to DIR
+  fs.writeFileSync(marker, JSON.stringify({ servers: ['nats://127.0.0.1:1'], name: 'x' }));
+  const io = memoryIo({}, dir);
+  assert.is(await main(['webhook', 'list', '--data', 'node'], io), 1);
+  assert.match(io.err(), /cannot reach NATS at nats:\/\/127\.0\.0\.1:1/);
+  assert.not.ok(fs.existsSync(path.join(store, 'webhooks.json')), 'nothing written to the folder');
+  for (const [text, message] of [['{"servers": [', /cluster\.json: not JSON \(.+\); 'serve --cluster' writes it again/], ['[1, 2]', /cluster\.json: expected \{"servers": \[\.\.\.\], "name": \.\.\.\}/], ['null', /expected \{"servers"/]] as const) {
+    fs.writeFileSync(marker, text);
+    for (const args of [['webhook', 'list', '--data', 'node'], ['user', 'list', '--data', 'node']]) {
+      const bad = memoryIo({}, dir);
+      assert.is(await main(args, bad), 1, `${args[0]} with cluster.json ${text}`);
+      assert.match(bad.err(), message, `${args[0]} with cluster.json ${text}`);
+      assert.is(bad.err().trim().split('\n').length, 1, 'one line');
+    }
+  }
+});
+
 cli.run();
