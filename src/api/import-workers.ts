@@ -1,0 +1,83 @@
+// The worker threads of a parallel import (import-worker.ts): blocks of an import file's events
+// array go to them in turn, and each block's answer comes back as a promise.
+//
+// Run from source, a worker loads import-worker.ts through tsx, as the importing process does; in
+// the single executable (scripts/build-binary.ts) there are no source files, and the worker runs
+// the bundle of import-worker.ts that binary-entry.ts puts into `importWorkerSource`.
+import { Worker } from 'node:worker_threads';
+import type { PackedEvents } from './import-pack.ts';
+import type { ImportWorkerData, ImportWorkerReply } from './import-worker.ts';
+
+/** The worker's code as one CommonJS script, when there are no source files (the single executable). */
+export const importWorkerSource: { text?: string } = {};
+
+/** Whether workers can be started here: from source (tsx), or with the bundled worker. */
+export function importWorkersAvailable(): boolean {
+  return importWorkerSource.text !== undefined || (typeof import.meta.resolve === 'function' && /\.ts$/.test(import.meta.url ?? ''));
+}
+
+function workerScript(): string {
+  if (importWorkerSource.text !== undefined) return importWorkerSource.text;
+  // the same TypeScript loader as this process: registered in the worker before its module loads
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const entry = new URL('./import-worker.ts', import.meta.url).href;
+  return `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); }).catch((err) => { setImmediate(() => { throw err; }); });`;
+}
+
+interface Pending {
+  resolve: (p: PackedEvents) => void;
+  reject: (err: Error) => void;
+}
+
+export class ImportWorkers {
+  private readonly workers: Worker[] = [];
+  /** each worker's blocks not yet answered, in the order sent (a worker answers in order) */
+  private readonly pending: Pending[][] = [];
+  private turn = 0;
+  private failed: Error | undefined;
+
+  constructor(count: number, data: ImportWorkerData) {
+    const script = workerScript();
+    for (let w = 0; w < count; w++) {
+      const worker = new Worker(script, { eval: true, workerData: data, stdout: false, stderr: false });
+      const queue: Pending[] = [];
+      worker.on('message', (m: ImportWorkerReply) => {
+        const p = queue.shift();
+        if (m.packed) p?.resolve(m.packed);
+        else this.fail(new Error(`import: a worker failed: ${m.error}`));
+      });
+      worker.on('error', (err) => this.fail(err));
+      worker.on('exit', (code) => this.fail(new Error(`import: a worker stopped (exit ${code}) before it was done`)));
+      this.workers.push(worker);
+      this.pending.push(queue);
+    }
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  private fail(err: Error): void {
+    this.failed ??= err;
+    for (const queue of this.pending) for (const p of queue.splice(0)) p.reject(this.failed);
+  }
+
+  /** The events of block[0, len), packed by the next worker in turn (the block's memory moves to it). */
+  run(block: Uint8Array, len: number): Promise<PackedEvents> {
+    if (this.failed) return Promise.reject(this.failed);
+    const w = this.turn;
+    this.turn = (w + 1) % this.workers.length;
+    return new Promise<PackedEvents>((resolve, reject) => {
+      this.pending[w].push({ resolve, reject });
+      this.workers[w].postMessage({ block, len }, [block.buffer as ArrayBuffer]);
+    });
+  }
+
+  /** Stops the workers (answers still due are dropped). */
+  async close(): Promise<void> {
+    this.failed ??= new Error('import: the workers were closed');
+    const workers = this.workers.splice(0);
+    for (const w of workers) w.removeAllListeners('exit');
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
