@@ -57,7 +57,7 @@ export async function stageImportFile(
     // by default, two workers for a large file when there is a second core; the importing thread
     // checks their events against the calendar, and the snapshot writer shares the cores too
     const count = opts.workers ?? envWorkers() ?? (total >= PARALLEL_BYTES && os.availableParallelism() > 1 && importWorkersAvailable() ? 2 : 0);
-    if (count > 0 && format === 'json') workers = new ImportWorkers(count, builder.workerData());
+    if (count > 0 && format === 'json') workers = await ImportWorkers.start(count, builder.workerData());
     const parallel = workers && { workers, blockBytes: opts.blockBytes };
     for await (const batch of readImportBatches(file, format, (bytes) => opts.onProgress?.(bytes, total), undefined, parallel)) {
       if (Array.isArray(batch)) {

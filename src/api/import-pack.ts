@@ -12,15 +12,20 @@
 // and the importing thread gives it to the sequential path, which names its first problem.
 
 import { statusCode } from '../engine/records.ts';
+import { listHash, ListInterner } from '../engine/list-interner.ts';
 import { computeDatesMs } from './events/write.ts';
+import { slugHash } from './import-slugs.ts';
 import { bad, flag, noImage, RecordError, req, str, validUrl, type Rec, type RecordReader } from './import-local.ts';
 import { asId } from './wordpress/params.ts';
 import { sanitizeSlug } from './wordpress/text.ts';
 
 /** Int32 slots a packed event has (P_* indexes). */
-export const P_INTS = 16;
+export const P_INTS = 20;
 export const P_ID = 0, P_AUTHOR = 1, P_STATUS = 2, P_FLAGS = 3, P_PARENT = 4, P_ZONE = 5, P_ABBR = 6, P_COST = 7;
 export const P_SYMBOL = 8, P_POSITION = 9, P_CODE = 10, P_VENUES = 11, P_ORGANIZERS = 12, P_CATEGORIES = 13, P_TAGS = 14, P_LINE = 15;
+/** the slugHash of the slug as wanted (when not ''), and the listHash of the organizer, category
+ *  and tag lists (when not a singleton of a small id): what the importing thread finds them by */
+export const P_SLUG_HASH = 16, P_ORGANIZERS_HASH = 17, P_CATEGORIES_HASH = 18, P_TAGS_HASH = 19;
 /** strings a packed event has: title, description, excerpt, slug as wanted, website (or null) */
 export const P_STRINGS = 5;
 /** P_STATUS of an event handed back as its text (a record-local check failed) */
@@ -106,6 +111,11 @@ class Packer {
     for (let i = 0; i < ids.length; i++) this.links[this.nLinks++] = ids[i];
     return ids.length;
   }
+
+  /** listHash of `ids` (0 when ListInterner finds it otherwise: empty, or one small id) */
+  static hash(ids: readonly number[]): number {
+    return ids.length === 0 || ListInterner.bySingle(ids, 0, ids.length) ? 0 : listHash(ids, 0, ids.length);
+  }
 }
 
 /**
@@ -154,6 +164,10 @@ function packEvent(rd: RecordReader, p: Packer, r: Rec, k: number): void {
   ints[i + P_ORGANIZERS] = p.list(organizers);
   ints[i + P_CATEGORIES] = p.list(categories);
   ints[i + P_TAGS] = p.list(tags);
+  ints[i + P_SLUG_HASH] = wanted === '' ? 0 : slugHash(wanted);
+  ints[i + P_ORGANIZERS_HASH] = Packer.hash(organizers);
+  ints[i + P_CATEGORIES_HASH] = Packer.hash(categories);
+  ints[i + P_TAGS_HASH] = Packer.hash(tags);
   p.f64.set(rd.dates, k * 8);
   p.strs.push(title, description, excerpt, wanted, website);
   const lineage = Array.isArray(r.global_id_lineage) ? (r.global_id_lineage as unknown[]).slice(1).map(String) : undefined;

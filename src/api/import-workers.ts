@@ -1,9 +1,14 @@
 // The worker threads of a parallel import (import-worker.ts): blocks of an import file's events
 // array go to them in turn, and each block's answer comes back as a promise.
 //
-// Run from source, a worker loads import-worker.ts through tsx, as the importing process does; in
-// the single executable (scripts/build-binary.ts) there are no source files, and the worker runs
-// the bundle of import-worker.ts that binary-entry.ts puts into `importWorkerSource`.
+// Run from source, the worker's code is import-worker.ts and what it imports bundled by esbuild
+// into one CommonJS script (once a process, ~0.2 s), which a worker starts in ~0.1 s; loading
+// the sources through tsx instead (its loader thread, one module at a time) took 2-2.5 s a worker
+// on this machine, more than a 100k-event file takes to import. Without esbuild (tsx depends on
+// it, so it is there when tsx is), the worker loads them through tsx. In the single executable
+// (scripts/build-binary.ts) there are no source files, and the worker runs the bundle that
+// binary-entry.ts would put into `importWorkerSource` (none yet: the binary imports on one thread).
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PackedEvents } from './import-pack.ts';
 import type { ImportWorkerData, ImportWorkerReply } from './import-worker.ts';
@@ -16,8 +21,29 @@ export function importWorkersAvailable(): boolean {
   return importWorkerSource.text !== undefined || (typeof import.meta.resolve === 'function' && /\.ts$/.test(import.meta.url ?? ''));
 }
 
-function workerScript(): string {
+let bundled: Promise<string | undefined> | undefined;
+
+/** import-worker.ts bundled into one CommonJS script (date-fns-tz included), once a process. */
+function bundledWorker(): Promise<string | undefined> {
+  bundled ??= (async () => {
+    try {
+      const esbuild = (await import(import.meta.resolve('esbuild'))) as typeof import('esbuild');
+      const r = await esbuild.build({
+        entryPoints: [fileURLToPath(new URL('./import-worker.ts', import.meta.url))],
+        bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'silent',
+      });
+      return r.outputFiles[0].text;
+    } catch {
+      return undefined;
+    }
+  })();
+  return bundled;
+}
+
+async function workerScript(): Promise<string> {
   if (importWorkerSource.text !== undefined) return importWorkerSource.text;
+  const text = await bundledWorker();
+  if (text !== undefined) return text;
   // the same TypeScript loader as this process: registered in the worker before its module loads
   const tsx = import.meta.resolve('tsx/esm/api');
   const entry = new URL('./import-worker.ts', import.meta.url).href;
@@ -36,8 +62,12 @@ export class ImportWorkers {
   private turn = 0;
   private failed: Error | undefined;
 
-  constructor(count: number, data: ImportWorkerData) {
-    const script = workerScript();
+  /** `count` workers, ready to take blocks. */
+  static async start(count: number, data: ImportWorkerData): Promise<ImportWorkers> {
+    return new ImportWorkers(await workerScript(), count, data);
+  }
+
+  private constructor(script: string, count: number, data: ImportWorkerData) {
     for (let w = 0; w < count; w++) {
       const worker = new Worker(script, { eval: true, workerData: data, stdout: false, stderr: false });
       const queue: Pending[] = [];

@@ -10,10 +10,12 @@
 import type { ImportSet } from '../engine/engine-api.ts';
 import { naiveFromString, naiveToString } from '../engine/naive-time.ts';
 import {
-  POST_STATUSES, type AttachmentRecord, type EventRecord, type OrganizerRecord, type PostKind, type PostStatus, type TermRecord, type VenueRecord,
+  type AttachmentRecord, type EventRecord, type OrganizerRecord, type PostKind, type PostStatus, type TermRecord, type VenueRecord,
 } from '../engine/records.ts';
 import { growInt32, IdMap } from '../engine/columns.ts';
-import type { EventTable, StagedEvent } from '../engine/event-table.ts';
+import { RowParts, type EventTable, type StagedEvent } from '../engine/event-table.ts';
+import { SlugSet, slugHash } from './import-slugs.ts';
+import { BlockMaps, FLAGS_OF, internPacked, NO_COST, POOL_ABBR, POOL_CODE, POOL_POSITION, POOL_SYMBOL, POOL_ZONE } from './import-blocks.ts';
 import type { Core } from './context.ts';
 import { parseCost } from './wordpress/cost.ts';
 import { epochToZoned } from './wordpress/dates.ts';
@@ -28,8 +30,9 @@ export type {
 } from './import-shape.ts';
 import type { ImportData, ImportProgress, ImportSummary } from './import-shape.ts';
 import {
-  B_ALL_DAY, B_FEATURED, B_HIDDEN, B_NO_SLUG, B_SHOW_MAP, B_SHOW_MAP_LINK, B_STICKY, B_TICKETED, P_AUTHOR, P_CATEGORIES, P_CODE, P_COST, P_EXTRA, P_FLAGS,
+  B_NO_SLUG, P_AUTHOR, P_CATEGORIES, P_CODE, P_COST, P_EXTRA, P_FLAGS,
   P_ID, P_INTS, P_LINE, P_NONE, P_ORGANIZERS, P_PARENT, P_POSITION, P_REDO, P_STATUS, P_STRINGS, P_SYMBOL, P_TAGS, P_VENUES, P_ZONE, P_ABBR,
+  P_CATEGORIES_HASH, P_ORGANIZERS_HASH, P_SLUG_HASH, P_TAGS_HASH,
   type PackedEvents,
 } from './import-pack.ts';
 import type { ImportWorkerData } from './import-worker.ts';
@@ -45,7 +48,7 @@ class Importer {
   /** kinds of the post ids this import brings (venues, organizers, events, attachments) */
   readonly kinds = new IdMap<PostKind>();
   private readonly termIds = new Map<number, TermRecord>();
-  private readonly slugs = new Map<string, Set<string>>();
+  private readonly slugs = new Map<string, SlugSet>();
   private readonly attachmentsByUrl = new Map<string, AttachmentRecord>();
   readonly stamps: { local: string; utc: string };
   /** the record-local checks (also what a parallel import's workers run) */
@@ -74,15 +77,17 @@ class Importer {
     return id;
   }
 
-  uniqueSlug(kind: string, wanted: string, id: number, exists: (s: string) => boolean): string {
+  /** `hash`: wanted's slugHash, when the caller has it (a parallel import's workers compute it). */
+  uniqueSlug(kind: string, wanted: string, id: number, exists: (s: string) => boolean, hash?: number): string {
     let set = this.slugs.get(kind);
-    if (!set) this.slugs.set(kind, (set = new Set()));
+    if (!set) this.slugs.set(kind, (set = new SlugSet()));
     const base = wanted || String(id);
-    // the usual case in one hash operation: a slug new to the import and to the calendar
-    const size = set.size;
-    set.add(base);
-    if (set.size > size && !exists(base)) return base;
-    if (set.size > size) set.delete(base);
+    const h = wanted !== '' && hash !== undefined ? hash : slugHash(base);
+    // the usual case in one probe: a slug new to the import and to the calendar
+    if (!set.has(base, h) && !exists(base)) {
+      set.add(base, h);
+      return base;
+    }
     let slug = base;
     for (let n = 2; set.has(slug) || exists(slug); n++) slug = `${base}-${n}`;
     set.add(slug);
@@ -221,49 +226,59 @@ class Importer {
 
   /**
    * The packed event k of a worker's block (import-pack.ts: the record-local checks passed), with
-   * the checks and lookups that need the calendar, in the order event() makes them. `extra`: its
-   * entry in p.extras; `at`: where its link lists begin in p.links. Returns where the next one's do.
+   * the checks and lookups that need the calendar, in the order event() makes them, written into
+   * the table's columns as event() would write it (appendParts). `extra`: its entry in p.extras;
+   * `at`: where its link lists begin in p.links; `bm`: the block's pool indexes and costs as the
+   * table has them. Returns where the next event's link lists begin.
    */
-  eventPacked(p: PackedEvents, k: number, extra: PackedEvents['extras'][number] | undefined, at: number): number {
-    const i = k * P_INTS, ints = p.i32, s = k * P_STRINGS, strs = p.strs, pool = p.pool;
+  eventPacked(p: PackedEvents, k: number, extra: PackedEvents['extras'][number] | undefined, at: number, bm: BlockMaps): number {
+    const i = k * P_INTS, ints = p.i32, s = k * P_STRINGS, strs = p.strs, t = this.table, row = this.parts;
     const givenId = ints[i + P_ID];
     const id = this.takeId(givenId === P_NONE ? undefined : givenId, 'event');
     const flags = ints[i + P_FLAGS];
-    const slug = (flags & B_NO_SLUG) !== 0 ? '' : this.uniqueSlug('event', strs[s + 3]!, id, this.eventSlugTaken);
-    const imageId = extra?.image === undefined ? 0 : this.image({ image: extra.image });
+    row.slug = (flags & B_NO_SLUG) !== 0 ? '' : this.uniqueSlug('event', strs[s + 3]!, id, this.eventSlugTaken, ints[i + P_SLUG_HASH]);
+    row.imageId = extra?.image === undefined ? 0 : this.image({ image: extra.image });
     const costAt = ints[i + P_COST];
-    const cost = costAt === P_NONE ? NO_COST : this.cost(costAt === P_EXTRA ? extra!.cost : pool[costAt]);
+    const cost = costAt === P_EXTRA ? bm.costOf(this.cost(extra!.cost)) : bm.cost(costAt);
+    const symbol = ints[i + P_SYMBOL], position = ints[i + P_POSITION];
+    row.id = id;
+    row.authorId = ints[i + P_AUTHOR];
+    row.status = ints[i + P_STATUS];
+    row.flags = FLAGS_OF[flags & 127];
+    row.parentId = ints[i + P_PARENT];
+    row.timezone = bm.index(POOL_ZONE, ints[i + P_ZONE]);
+    row.abbr = bm.index(POOL_ABBR, ints[i + P_ABBR]);
+    row.currencySymbol = symbol === P_NONE ? bm.costSymbol(cost) : bm.index(POOL_SYMBOL, symbol);
+    row.currencyPosition = position === P_NONE ? bm.costPosition(cost) : bm.index(POOL_POSITION, position);
+    row.currencyCode = bm.index(POOL_CODE, ints[i + P_CODE]);
+    row.costs = cost.costs;
+    row.title = strs[s]!;
+    row.description = strs[s + 1]!;
+    row.excerpt = strs[s + 2]!;
+    row.website = strs[s + 4];
+    row.lineage = extra?.lineage;
     const links = p.links;
     const nv = ints[i + P_VENUES], no = ints[i + P_ORGANIZERS], nc = ints[i + P_CATEGORIES], nt = ints[i + P_TAGS];
-    const venueIds: number[] = [];
-    for (let v = 0; v < nv; v++) venueIds.push(links[at + v]);
-    const organizerIds = this.internLinks(links, at + nv, no);
-    const categoryIds = this.internLinks(links, at + nv + no, nc);
-    const tagIds = this.internLinks(links, at + nv + no + nc, nt);
-    const dates = this.dates, d = k * 8;
-    for (let j = 0; j < 8; j++) dates[j] = p.f64[d + j];
-    const symbol = ints[i + P_SYMBOL], position = ints[i + P_POSITION];
-    this.table.appendStaged({
-      id, authorId: ints[i + P_AUTHOR], status: POST_STATUSES[ints[i + P_STATUS]], title: strs[s]!, description: strs[s + 1]!, excerpt: strs[s + 2]!,
-      slug, imageId, lineage: extra?.lineage, timezone: pool[ints[i + P_ZONE]], timezoneAbbr: pool[ints[i + P_ABBR]], allDay: (flags & B_ALL_DAY) !== 0,
-      costs: cost === NO_COST ? [] : cost.costs,
-      currencySymbol: symbol === P_NONE ? cost.currencySymbol : pool[symbol], currencyPosition: position === P_NONE ? cost.currencyPosition : pool[position],
-      currencyCode: pool[ints[i + P_CODE]], website: strs[s + 4],
-      showMap: (flags & B_SHOW_MAP) !== 0, showMapLink: (flags & B_SHOW_MAP_LINK) !== 0, hideFromListings: (flags & B_HIDDEN) !== 0,
-      sticky: (flags & B_STICKY) !== 0, featured: (flags & B_FEATURED) !== 0, ticketed: (flags & B_TICKETED) !== 0,
-      venueIds, organizerIds: organizerIds as number[], categoryIds: categoryIds as number[], tagIds: tagIds as number[], parentId: ints[i + P_PARENT],
-    }, dates, true);
+    row.venue = nv > 0 ? links[at] : 0;
+    if (nv > 1) {
+      const venues: number[] = [];
+      for (let v = 0; v < nv; v++) venues.push(links[at + v]);
+      row.venues = venues;
+    } else row.venues = undefined;
+    const lists = t.idLists;
+    row.organizerIds = internPacked(lists, links, at + nv, no, ints[i + P_ORGANIZERS_HASH]);
+    row.categoryIds = internPacked(lists, links, at + nv + no, nc, ints[i + P_CATEGORIES_HASH]);
+    row.tagIds = internPacked(lists, links, at + nv + no + nc, nt, ints[i + P_TAGS_HASH]);
+    t.appendParts(row, p.f64, k * 8);
     return at + nv + no + nc + nt;
   }
 
-  /** a plain array the lists are copied into before interning (the interner's loops see arrays only) */
-  private readonly scratch: number[] = [];
+  /** the row eventPacked fills */
+  private readonly parts = new RowParts();
 
-  private internLinks(links: Int32Array, from: number, n: number): readonly number[] {
-    const s = this.scratch;
-    s.length = 0;
-    for (let j = 0; j < n; j++) s.push(links[from + j]);
-    return this.table.idLists.internRange(s, 0, n);
+  /** The pool indexes and costs of a worker's block as this import's table has them. */
+  blockMaps(p: PackedEvents): BlockMaps {
+    return new BlockMaps(p.pool, this.table, (v) => this.cost(v));
   }
 
   /** updates of existing events (CSV rows matching them), applied after the bulk load */
@@ -356,8 +371,6 @@ class Importer {
     return undefined;
   }
 }
-
-const NO_COST = { costs: [] as string[], currencySymbol: '', currencyPosition: '' };
 
 export const IMPORT_KINDS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
@@ -452,6 +465,7 @@ export class ImportBuilder {
   addPacked(p: PackedEvents, index: number, line: number): void {
     const im = this.im;
     let extra = 0, redo = 0, at = 0;
+    const bm = im.blockMaps(p);
     for (let k = 0; k < p.n; k++) {
       const i = k * P_INTS;
       const place = { index: index + k, line: line + p.i32[i + P_LINE] };
@@ -463,7 +477,7 @@ export class ImportBuilder {
       if (row !== place.index) throw new Error(`import: expected events in index order, got events[${place.index}] as row ${row}`);
       const e = extra < p.extras.length && p.extras[extra].k === k ? p.extras[extra++] : undefined;
       try {
-        at = im.eventPacked(p, k, e, at);
+        at = im.eventPacked(p, k, e, at, bm);
       } catch (err) {
         if (!(err instanceof RecordError)) throw err;
         throw recordError('events', place, p.i32[i + P_ID] === P_NONE ? undefined : p.i32[i + P_ID], err.message);
