@@ -62,8 +62,8 @@ export interface PackedEvents {
   comma: boolean;
 }
 
-const WS = new Uint8Array(256);
-for (const c of [0x20, 0x09, 0x0a, 0x0d]) WS[c] = 1;
+/** JSON's white space */
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 
 /** The growing arrays of one block. */
 class Packer {
@@ -184,21 +184,25 @@ function packEvent(rd: RecordReader, p: Packer, r: Rec, k: number): void {
 export function packEventLines(rd: RecordReader, block: Uint8Array, len: number): PackedEvents {
   const p = new Packer();
   const buf = Buffer.from(block.buffer, block.byteOffset, len);
-  let at = 0, line = 0, comma = true, stop = -1, stopLine = 0;
+  // the block decoded at once, each line a slice of it (a decoding a line cost ~10% of a worker's
+  // time); `at` and `sat` are where a line begins, in bytes and in characters (a newline is
+  // one of each, and UTF-8 decoding never joins one to the bytes around it)
+  const str = buf.toString('utf8');
+  let at = 0, sat = 0, line = 0, comma = true, stop = -1, stopLine = 0;
   while (at < len) {
-    const nl = buf.indexOf(0x0a, at);
-    const lineEnd = nl < 0 ? len : nl;
-    let a = at;
-    while (a < lineEnd && WS[buf[a]] === 1) a++;
-    if (a < lineEnd) {
+    const nl = buf.indexOf(0x0a, at), snl = str.indexOf('\n', sat);
+    const lineEnd = nl < 0 ? len : nl, sEnd = snl < 0 ? str.length : snl;
+    let a = sat;
+    while (a < sEnd && isSpace(str.charCodeAt(a))) a++;
+    if (a < sEnd) {
       // not an event where one may begin: the scanner's business
-      if (!comma || buf[a] !== 0x7b) { stop = at; stopLine = line; break; }
-      let end = lineEnd;
-      while (end > a && WS[buf[end - 1]] === 1) end--;
-      const endsComma = buf[end - 1] === 0x2c;
+      if (!comma || str.charCodeAt(a) !== 0x7b) { stop = at; stopLine = line; break; }
+      let end = sEnd;
+      while (end > a && isSpace(str.charCodeAt(end - 1))) end--;
+      const endsComma = str.charCodeAt(end - 1) === 0x2c;
       if (endsComma) end--;
-      if (buf[end - 1] !== 0x7d) { stop = at; stopLine = line; break; }
-      const text = buf.toString('utf8', a, end);
+      if (str.charCodeAt(end - 1) !== 0x7d) { stop = at; stopLine = line; break; }
+      const text = str.slice(a, end);
       let rec: unknown;
       try {
         rec = JSON.parse(text);
@@ -222,6 +226,7 @@ export function packEventLines(rd: RecordReader, block: Uint8Array, len: number)
     }
     line++;
     at = lineEnd + 1;
+    sat = sEnd + 1;
   }
   if (stop < 0) { stop = len; stopLine = line; }
   let lines = stopLine;

@@ -1,7 +1,9 @@
-// A parallel import's worker thread (import-workers.ts starts it): each message is a block of an
-// import file's events array, answered with its events read and packed (import-pack.ts), in
-// the order the blocks came. A failure that is not a record's (a bug) is reported and ends it.
-import { parentPort, workerData } from 'node:worker_threads';
+// A parallel import's worker thread (import-workers.ts starts it): an import begins with {setup}
+// (its site zone and clock; a worker may serve several imports, one after the other), then each
+// message is a block of an import file's events array, answered with its events read and packed
+// (import-pack.ts), in the order the blocks came. A failure that is not a record's (a bug) is
+// reported and ends it.
+import { parentPort } from 'node:worker_threads';
 import { RecordReader } from './import-local.ts';
 import { packEventLines, type PackedEvents } from './import-pack.ts';
 
@@ -17,12 +19,17 @@ export interface ImportWorkerReply {
   error?: string;
 }
 
-const data = workerData as ImportWorkerData;
-const rd = new RecordReader(data.siteZone, () => new Date(data.now), data.stampsMs);
+let rd: RecordReader | undefined;
 const port = parentPort!;
-port.on('message', (m: { block: Uint8Array; len: number }) => {
+port.on('message', (m: { setup: ImportWorkerData } | { block: Uint8Array; len: number }) => {
+  if ('setup' in m) {
+    const data = m.setup;
+    rd = new RecordReader(data.siteZone, () => new Date(data.now), data.stampsMs);
+    return;
+  }
   let reply: ImportWorkerReply;
   try {
+    if (rd === undefined) throw new Error('import worker: expected {setup} before the first block');
     reply = { packed: packEventLines(rd, m.block, m.len) };
   } catch (err) {
     reply = { error: String((err as Error)?.stack ?? err) };
