@@ -325,7 +325,7 @@ export class Calendar {
    * calendar at the end; a failure drops it. `alone`: nothing else uses the calendar meanwhile and
    * the process ends after the import (the import command): no search index built after the
    * load, the snapshot written without pausing for writers. `workers`: worker threads that read a
-   * JSON file's events (default 2 for a file of 32 MiB or more when there are 2 cores; 0: none).
+   * JSON file's events (default 2 for a file of 128 MiB or more when there are 2 cores; 0: none).
    */
   async importFile(file: string, opts: { format?: ImportFormat; onProgress?: ImportProgress; alone?: boolean; workers?: number; blockBytes?: number } = {}): Promise<ImportSummary> {
     // alone into a store-backed calendar without events, the staged rows become its rows as they

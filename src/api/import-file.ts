@@ -17,8 +17,13 @@ import { ImportBuilder } from './import.ts';
 import type { ImportProgress, ImportSummary } from './import-shape.ts';
 import { CalendarError } from './wordpress/errors.ts';
 
-/** A JSON file this large or larger is read by worker threads too (when there is a core for them). */
-export const PARALLEL_BYTES = 32 * 2 ** 20;
+/**
+ * A JSON file this large or larger is read by worker threads too (when there is a core for them).
+ * Measured on the 2-core machine (docs/import-export.md#speed): at 100k events (63 MiB) two
+ * workers gave no time (2.5-3.3 s either way) for ~80 MiB more peak memory; at 300k (191 MiB) and
+ * 1M (638 MiB) they did.
+ */
+export const PARALLEL_BYTES = 128 * 2 ** 20;
 
 /** CALENDAR_IMPORT_WORKERS: the number of workers of a JSON import (0: none), whatever its size. */
 function envWorkers(): number | undefined {
