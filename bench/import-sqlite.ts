@@ -8,7 +8,7 @@
 //
 //   node --import tsx bench/import-sqlite.ts FILE DB   (prints {"events": N, "ms": T} on stdout)
 
-import { readImportBatches } from '../src/io/read-records.ts';
+import { readImportBatches, type FileRecord } from '../src/io/read-records.ts';
 import { INDEXES, SCHEMA, loadSqlite } from './baselines/sqlite.ts';
 
 const [file, dbFile] = process.argv.slice(2);
@@ -38,7 +38,7 @@ type Rec = Record<string, unknown>;
 
 let events = 0;
 db.exec('BEGIN');
-for await (const batch of readImportBatches(file)) for (const { kind, rec } of batch) {
+for await (const batch of readImportBatches(file)) for (const { kind, rec } of batch as FileRecord[]) {
   const r = rec as Rec;
   if (kind === 'venues') {
     const lat = typeof r.geo_lat === 'number' ? r.geo_lat : null, lng = typeof r.geo_lng === 'number' ? r.geo_lng : null;

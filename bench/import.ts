@@ -1,5 +1,7 @@
-// `npm run bench -- --import [--events N] [--seed S] [--rounds R] [--dir DIR]`: the import of a
-// file, as a user runs it, against SQLite bulk-inserting the same file.
+// `npm run bench -- --import [--events N] [--seed S] [--rounds R] [--dir DIR] [--no-sqlite]
+// [--workers W,W...]`: the import of a file, as a user runs it, against SQLite bulk-inserting the
+// same file. `--workers 0,2`: the engine's runs once with each worker count (CALENDAR_IMPORT_WORKERS)
+// in each round, reported separately; `--no-sqlite`: the engine's runs only.
 //
 //   engine  `node bin/calendar-engine.js import FILE --data DIR` into an empty store: read the
 //           file as a stream, validate every record, load the calendar, write its snapshot
@@ -26,11 +28,11 @@ const TIME = '/usr/bin/time';
 interface Run { ms: number; peakKb: number; userS: number; sysS: number }
 
 /** Runs a command under /usr/bin/time; wall time measured here (spawn to exit). */
-function timed(cmd: string[], what: string): Run {
+function timed(cmd: string[], what: string, env?: NodeJS.ProcessEnv): Run {
   const hasTime = fs.existsSync(TIME);
   const argv = hasTime ? [TIME, '-f', 'TIME %M %U %S', ...cmd] : cmd;
   const t0 = performance.now();
-  const r = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 64 << 20, cwd: ROOT });
+  const r = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 64 << 20, cwd: ROOT, env: env ?? process.env });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${what} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
   const m = /TIME (\d+) ([\d.]+) ([\d.]+)\s*$/.exec(r.stderr);
@@ -44,8 +46,12 @@ const median = (xs: number[]): number => {
 const mib = (kb: number) => `${(kb / 1024).toFixed(0)} MiB`;
 const sec = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
-export function runImportBench(opts: { events: number; seed: number; rounds: number; dir?: string; log: (s?: string) => void }): void {
+export function runImportBench(opts: {
+  events: number; seed: number; rounds: number; dir?: string; log: (s?: string) => void; sqlite?: boolean; workers?: (number | undefined)[];
+}): void {
   const { events, seed, rounds, log } = opts;
+  const withSqlite = opts.sqlite ?? true, counts = opts.workers ?? [undefined];
+  const label = (w: number | undefined) => (w === undefined ? 'engine' : `engine w=${w}`);
   const dir = opts.dir ?? DEFAULT_IMPORT_DIR;
   let t = performance.now();
   const { file, made } = importFile(events, seed, dir);
@@ -55,22 +61,25 @@ export function runImportBench(opts: { events: number; seed: number; rounds: num
   log(`file ${file}: ${(bytes / 2 ** 20).toFixed(0)} MiB, ${made ? `written in ${sec(performance.now() - t)}` : 'reused'}`);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'calendar-engine-import-bench-'));
   const store = path.join(work, 'store'), db = path.join(work, 'sqlite.db');
-  const engine: Run[] = [], sqlite: Run[] = [];
+  const byCount = counts.map(() => [] as Run[]), sqlite: Run[] = [];
+  const engine = byCount[counts.length - 1];
   try {
     for (let round = 0; round < rounds; round++) {
       const engineFirst = round % 2 === 0;
-      for (const which of engineFirst ? ['engine', 'sqlite'] : ['sqlite', 'engine']) {
-        if (which === 'engine') {
+      const runs = [...counts.map((w, i) => ({ w, i })), ...(withSqlite ? [undefined] : [])];
+      for (const run of engineFirst ? runs : runs.reverse()) {
+        let r: Run;
+        if (run !== undefined) {
           fs.rmSync(store, { recursive: true, force: true });
-          const r = timed([process.execPath, path.join(ROOT, 'bin/calendar-engine.js'), 'import', file, '--data', store], 'calendar-engine import');
-          engine.push(r);
+          const env = run.w === undefined ? process.env : { ...process.env, CALENDAR_IMPORT_WORKERS: String(run.w) };
+          r = timed([process.execPath, path.join(ROOT, 'bin/calendar-engine.js'), 'import', file, '--data', store], 'calendar-engine import', env);
+          byCount[run.i].push(r);
         } else {
           for (const f of [db, `${db}-journal`]) fs.rmSync(f, { force: true });
-          const r = timed([process.execPath, '--import', 'tsx', path.join(ROOT, 'bench/import-sqlite.ts'), file, db], 'the SQLite import');
+          r = timed([process.execPath, '--import', 'tsx', path.join(ROOT, 'bench/import-sqlite.ts'), file, db], 'the SQLite import');
           sqlite.push(r);
         }
-        const r = which === 'engine' ? engine[engine.length - 1] : sqlite[sqlite.length - 1];
-        log(`  round ${round + 1} ${which.padEnd(6)} ${sec(r.ms).padStart(8)}  peak RSS ${mib(r.peakKb).padStart(9)}  (user ${r.userS} s, sys ${r.sysS} s)`);
+        log(`  round ${round + 1} ${(run ? label(run.w) : 'sqlite').padEnd(12)} ${sec(r.ms).padStart(8)}  peak RSS ${mib(r.peakKb).padStart(9)}  (user ${r.userS} s, sys ${r.sysS} s)  load ${os.loadavg()[0].toFixed(2)}`);
       }
     }
     // the store of the engine's last run: its calendar, loaded as serve loads it
@@ -80,21 +89,23 @@ export function runImportBench(opts: { events: number; seed: number; rounds: num
     if (mem.events !== events) throw new Error(`the store holds ${mem.events} events, expected ${events}`);
     const snapshotBytes = fs.readdirSync(store).filter((f) => f.endsWith('.jsonl') && f.startsWith('snapshot.')).reduce((n, f) => n + fs.statSync(path.join(store, f)).size, 0);
 
-    const e = median(engine.map((r) => r.ms)), s = median(sqlite.map((r) => r.ms));
-    const ePeak = median(engine.map((r) => r.peakKb)), sPeak = median(sqlite.map((r) => r.peakKb));
+    const e = median(engine.map((r) => r.ms)), s = withSqlite ? median(sqlite.map((r) => r.ms)) : NaN;
+    const ePeak = median(engine.map((r) => r.peakKb)), sPeak = withSqlite ? median(sqlite.map((r) => r.peakKb)) : NaN;
     const loadedKb = mem.loaded.rss / 1024;
     log();
     log('| import of the file, process start to exit | median | min | max | peak RSS (median) |');
     log('|:--|--:|--:|--:|--:|');
     const row = (name: string, runs: Run[]) => log(`| ${name} | ${sec(median(runs.map((r) => r.ms)))} | ${sec(Math.min(...runs.map((r) => r.ms)))} | ` +
       `${sec(Math.max(...runs.map((r) => r.ms)))} | ${mib(median(runs.map((r) => r.peakKb)))} |`);
-    row('engine: `calendar-engine import` (validate, load, snapshot)', engine);
-    row('sqlite: same reader, insert + indexes, one transaction', sqlite);
+    counts.forEach((w, i) => row(`${w === undefined ? 'engine' : `engine, ${w} workers`}: \`calendar-engine import\` (validate, load, snapshot)`, byCount[i]));
+    if (withSqlite) row('sqlite: same reader, insert + indexes, one transaction', sqlite);
     log();
-    log(`sqlite / engine (medians): ${(s / e).toFixed(2)}x   (${rounds} rounds each; engine ${(events / (e / 1000)).toFixed(0)} events/s)`);
+    if (withSqlite) log(`sqlite / engine (medians): ${(s / e).toFixed(2)}x   (${rounds} rounds each; engine ${(events / (e / 1000)).toFixed(0)} events/s)`);
+    else log(`sqlite skipped (--no-sqlite); engine ${(events / (e / 1000)).toFixed(0)} events/s`);
     log(`the calendar made: ${mem.events} events, snapshot ${(snapshotBytes / 2 ** 20).toFixed(0)} MiB; loaded as serve loads it: RSS ${mib(loadedKb)} ` +
       `(heap + array buffers ${mib(mem.loaded.heap / 1024)}), with its search index built: RSS ${mib(mem.searched.rss / 1024)}`);
-    log(`import peak RSS / loaded calendar RSS: ${(ePeak / loadedKb).toFixed(2)}x   (sqlite's peak: ${mib(sPeak)})`);
+    log(`import peak RSS / loaded calendar RSS: ${(ePeak / loadedKb).toFixed(2)}x${withSqlite ? `   (sqlite's peak: ${mib(sPeak)})` : ''}`);
+    log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

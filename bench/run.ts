@@ -1,5 +1,5 @@
 // npm run bench [-- --events N --seed S --runs R --only a,b --no-sqlite --budget-ms B --min-runs M --warmup W --warmup-ms T --cache DIR --cache-mb M --writes W]
-// npm run bench -- --import [--events N --seed S --rounds R --dir DIR]   (the import benchmark: bench/import.ts)
+// npm run bench -- --import [--events N --seed S --rounds R --dir DIR --no-sqlite --workers W,W...]   (the import benchmark: bench/import.ts)
 //
 // Generates a calendar, loads it into the engine and the baselines, checks that every
 // implementation returns the same total and page ids for every query of the mix, then times each
@@ -52,6 +52,8 @@ const { values: opt } = parseArgs({
     import: { type: 'boolean', default: false },
     rounds: { type: 'string', default: '3' },
     dir: { type: 'string' },
+    // --import: the engine's runs with CALENDAR_IMPORT_WORKERS set to each of these in turn (default: unset)
+    workers: { type: 'string' },
   },
   allowPositionals: false,
 });
@@ -59,7 +61,11 @@ const N = Number(opt.events), SEED = Number(opt.seed);
 if (opt.import) {
   const rounds = Number(opt.rounds);
   if (!(Number.isInteger(N) && N > 0 && Number.isInteger(SEED) && Number.isInteger(rounds) && rounds > 0)) throw new Error('--import expects --events, --seed and --rounds to be positive integers');
-  runImportBench({ events: N, seed: SEED, rounds, dir: opt.dir, log: (s = '') => process.stdout.write(s + '\n') });
+  const workers = opt.workers === undefined ? [undefined] : opt.workers.split(',').map((w) => {
+    if (!/^\d+$/.test(w)) throw new Error(`--workers expects a comma-separated list of counts, got ${opt.workers}`);
+    return Number(w);
+  });
+  runImportBench({ events: N, seed: SEED, rounds, dir: opt.dir, sqlite: !opt['no-sqlite'], workers, log: (s = '') => process.stdout.write(s + '\n') });
   process.exit(0);
 }
 const CACHE_BYTES = Number(opt['cache-mb']) * 1024 * 1024, WRITES = Number(opt.writes);

@@ -324,9 +324,10 @@ export class Calendar {
    * Validated events go straight into a staging table (engine.stagingTable()), which joins the
    * calendar at the end; a failure drops it. `alone`: nothing else uses the calendar meanwhile and
    * the process ends after the import (the import command): no search index built after the
-   * load, the snapshot written without pausing for writers.
+   * load, the snapshot written without pausing for writers. `workers`: worker threads that read a
+   * JSON file's events (default 2 for a file of 128 MiB or more when there are 2 cores; 0: none).
    */
-  async importFile(file: string, opts: { format?: ImportFormat; onProgress?: ImportProgress; alone?: boolean } = {}): Promise<ImportSummary> {
+  async importFile(file: string, opts: { format?: ImportFormat; onProgress?: ImportProgress; alone?: boolean; workers?: number; blockBytes?: number } = {}): Promise<ImportSummary> {
     // alone into a store-backed calendar without events, the staged rows become its rows as they
     // are: the snapshot's events are written (by a worker thread) while the file is still read
     const stream = opts.alone && this.store && !this.cluster && this.engine.eventRowCount === 0 ? this.store.beginSnapshot() : undefined;

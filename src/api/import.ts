@@ -10,58 +10,35 @@
 import type { ImportSet } from '../engine/engine-api.ts';
 import { naiveFromString, naiveToString } from '../engine/naive-time.ts';
 import {
-  POST_STATUSES, type AttachmentRecord, type EventRecord, type OrganizerRecord, type PostKind, type PostStatus, type TermRecord, type VenueRecord,
+  type AttachmentRecord, type EventRecord, type OrganizerRecord, type PostKind, type PostStatus, type TermRecord, type VenueRecord,
 } from '../engine/records.ts';
 import { growInt32, IdMap } from '../engine/columns.ts';
-import type { EventTable, StagedEvent } from '../engine/event-table.ts';
+import { RowParts, type EventTable, type StagedEvent } from '../engine/event-table.ts';
+import { SlugSet, slugHash } from './import-slugs.ts';
+import { BlockMaps, FLAGS_OF, internPacked, NO_COST, POOL_ABBR, POOL_CODE, POOL_POSITION, POOL_SYMBOL, POOL_ZONE } from './import-blocks.ts';
 import type { Core } from './context.ts';
 import { parseCost } from './wordpress/cost.ts';
-import { epochToZoned, isValidTimezone, parseDateInput, zonedToEpoch } from './wordpress/dates.ts';
+import { epochToZoned } from './wordpress/dates.ts';
 import { CalendarError } from './wordpress/errors.ts';
 import { computeDatesMs } from './events/write.ts';
 import { IMAGE_EXTENSIONS } from './wordpress/images.ts';
-import { asId, asList, asNumber, asString, isTruthy } from './wordpress/params.ts';
-import { isValidUrl, sanitizeSlug } from './wordpress/text.ts';
+import { asId, asNumber, asString } from './wordpress/params.ts';
+import { sanitizeSlug } from './wordpress/text.ts';
 
 export type {
   ImportCalendar, ImportCategory, ImportData, ImportEvent, ImportOrganizer, ImportProgress, ImportSummary, ImportTag, ImportVenue,
 } from './import-shape.ts';
 import type { ImportData, ImportProgress, ImportSummary } from './import-shape.ts';
+import {
+  B_NO_SLUG, P_AUTHOR, P_CATEGORIES, P_CODE, P_COST, P_EXTRA, P_FLAGS,
+  P_ID, P_INTS, P_LINE, P_NONE, P_ORGANIZERS, P_PARENT, P_POSITION, P_REDO, P_STATUS, P_STRINGS, P_SYMBOL, P_TAGS, P_VENUES, P_ZONE, P_ABBR,
+  P_CATEGORIES_HASH, P_ORGANIZERS_HASH, P_SLUG_HASH, P_TAGS_HASH,
+  type PackedEvents,
+} from './import-pack.ts';
+import type { ImportWorkerData } from './import-worker.ts';
+import { bad, flag, noImage, RecordError, RecordReader, req, str, validUrl, type Rec } from './import-local.ts';
 
-class RecordError extends Error {}
-
-function bad(message: string): never {
-  throw new RecordError(message);
-}
-
-type Rec = Record<string, unknown>;
-
-function str(r: Rec, name: string, fallback = ''): string {
-  const v = r[name];
-  if (v === undefined || v === null) return fallback;
-  const s = asString(v);
-  return s ?? bad(`${name} must be a string`);
-}
-
-function req(r: Rec, name: string): string {
-  const s = str(r, name).trim();
-  return s !== '' ? s : bad(`${name} is required`);
-}
-
-/**
- * isValidUrl with a fast path: an http(s) URL of a lower-case host name (its last label begins
- * with a letter, so it is not read as an IPv4 address; no punycode label), an optional port of at
- * most 4 digits and a path of unreserved characters is valid without building a URL object
- * (which cost ~1 s of a million-event import, most events having a website).
- */
-const SIMPLE_URL = /^https?:\/\/(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*(?::\d{1,4})?(?:\/[A-Za-z0-9\-._~\/]*)?$/;
-export function validUrl(s: string): boolean {
-  return (SIMPLE_URL.test(s) && !s.includes('xn--')) || isValidUrl(s);
-}
-
-function flag(r: Rec, name: string, fallback: boolean): boolean {
-  return r[name] === undefined || r[name] === null ? fallback : isTruthy(r[name]);
-}
+export { validUrl } from './import-local.ts';
 
 /** Builds engine records out of the import shape; `fail` carries the resource, index and id. */
 class Importer {
@@ -71,41 +48,46 @@ class Importer {
   /** kinds of the post ids this import brings (venues, organizers, events, attachments) */
   readonly kinds = new IdMap<PostKind>();
   private readonly termIds = new Map<number, TermRecord>();
-  private readonly slugs = new Map<string, Set<string>>();
-  private readonly zoneOk = new Map<string, boolean>();
+  private readonly slugs = new Map<string, SlugSet>();
   private readonly attachmentsByUrl = new Map<string, AttachmentRecord>();
-  private readonly stamps: { local: string; utc: string };
-  /** the stamps as naive ms, whole seconds */
-  private readonly stampsMs: { local: number; utc: number };
+  readonly stamps: { local: string; utc: string };
+  /** the record-local checks (also what a parallel import's workers run) */
+  readonly rd: RecordReader;
   /** the dates of the event being read, as naive ms (STAGED_DATES order) */
-  private readonly dates = new Float64Array(8);
-  private readonly siteZone: string;
+  private readonly dates: Float64Array;
 
   constructor(readonly core: Core) {
     this.table = core.engine.stagingTable();
     const now = core.site.config.now().getTime();
-    this.siteZone = core.site.config.timezone;
-    this.stamps = { local: naiveToString(epochToZoned(now, this.siteZone)), utc: naiveToString(Math.floor(now / 1000) * 1000) };
-    this.stampsMs = { local: naiveFromString(this.stamps.local), utc: naiveFromString(this.stamps.utc) };
+    const siteZone = core.site.config.timezone;
+    this.stamps = { local: naiveToString(epochToZoned(now, siteZone)), utc: naiveToString(Math.floor(now / 1000) * 1000) };
+    this.rd = new RecordReader(siteZone, () => core.site.config.now(), { local: naiveFromString(this.stamps.local), utc: naiveFromString(this.stamps.utc) });
+    this.dates = this.rd.dates;
   }
 
   postId(r: Rec, kind: PostKind): number {
-    const id = r.id === undefined ? this.core.engine.allocPostId() : asId(r.id);
-    if (id === undefined || id === 0) bad('id must be a positive integer');
+    return this.takeId(this.rd.givenId(r), kind);
+  }
+
+  /** `given` (a checked positive id), or a new one when undefined, as the id of a new post of `kind`. */
+  takeId(given: number | undefined, kind: PostKind): number {
+    const id = given ?? this.core.engine.allocPostId();
     if (this.kinds.has(id) || this.core.engine.postKind(id) !== undefined) bad(`id ${id} is already used by another post`);
     this.kinds.set(id, kind);
     return id;
   }
 
-  uniqueSlug(kind: string, wanted: string, id: number, exists: (s: string) => boolean): string {
+  /** `hash`: wanted's slugHash, when the caller has it (a parallel import's workers compute it). */
+  uniqueSlug(kind: string, wanted: string, id: number, exists: (s: string) => boolean, hash?: number): string {
     let set = this.slugs.get(kind);
-    if (!set) this.slugs.set(kind, (set = new Set()));
+    if (!set) this.slugs.set(kind, (set = new SlugSet()));
     const base = wanted || String(id);
-    // the usual case in one hash operation: a slug new to the import and to the calendar
-    const size = set.size;
-    set.add(base);
-    if (set.size > size && !exists(base)) return base;
-    if (set.size > size) set.delete(base);
+    const h = wanted !== '' && hash !== undefined ? hash : slugHash(base);
+    // the usual case in one probe: a slug new to the import and to the calendar
+    if (!set.has(base, h) && !exists(base)) {
+      set.add(base, h);
+      return base;
+    }
     let slug = base;
     for (let n = 2; set.has(slug) || exists(slug); n++) slug = `${base}-${n}`;
     set.add(slug);
@@ -113,59 +95,24 @@ class Importer {
   }
 
   zone(tz: string): string {
-    if (tz === '') return this.core.site.config.timezone;
-    let ok = this.zoneOk.get(tz);
-    if (ok === undefined) this.zoneOk.set(tz, (ok = isValidTimezone(tz)));
-    return ok ? tz : bad(`timezone ${JSON.stringify(tz)} is not a valid time zone`);
+    return this.rd.zone(tz);
   }
 
-  /** A date in `tz`: 'Y-m-d H:i:s' fast, anything parseable otherwise; naive ms. */
   date(r: Rec, name: string, tz: string): number | undefined {
-    const v = r[name];
-    if (v === undefined || v === null || v === '') return undefined;
-    if (typeof v === 'string') {
-      const fast = naiveFromString(v);
-      if (!Number.isNaN(fast)) return fast;
-    }
-    const n = parseDateInput(v, tz, this.core.site.config.now());
-    return n ?? bad(`${name} is not a valid date`);
+    return this.rd.date(r, name, tz);
   }
 
-  /** date/date_utc/modified/modified_utc stamps as naive ms into this.dates[4..7]; missing ones
-   *  derived from the others or now. */
   stampsOf(r: Rec): void {
-    const d = this.dates;
-    this.stampPair(r, 'date', 'date_utc', 4);
-    if (r.modified === undefined && r.modified_utc === undefined) {
-      d[6] = d[4];
-      d[7] = d[5];
-    } else this.stampPair(r, 'modified', 'modified_utc', 6);
-  }
-
-  /** One local/UTC stamp pair into this.dates[at], [at + 1]. */
-  private stampPair(r: Rec, localName: string, utcName: string, at: number): void {
-    const tz = this.siteZone, d = this.dates;
-    const local = this.date(r, localName, tz), utc = this.date(r, utcName, 'UTC');
-    if (local !== undefined) {
-      d[at] = local;
-      d[at + 1] = utc ?? zonedToEpoch(local, tz);
-    } else if (utc !== undefined) {
-      d[at] = epochToZoned(utc, tz);
-      d[at + 1] = utc;
-    } else {
-      d[at] = this.stampsMs.local;
-      d[at + 1] = this.stampsMs.utc;
-    }
+    this.rd.stampsOf(r);
   }
 
   status(r: Rec): PostStatus {
-    const s = str(r, 'status', 'publish');
-    return (POST_STATUSES as readonly string[]).includes(s) ? (s as PostStatus) : bad(`status ${JSON.stringify(s)} is not a post status`);
+    return this.rd.status(r);
   }
 
   image(r: Rec): number {
     const v = r.image;
-    if (v === undefined || v === null || v === '' || v === 0 || v === false) return 0;
+    if (noImage(v)) return 0;
     const url = typeof v === 'object' && !Array.isArray(v) ? asString((v as Rec).url) : asString(v);
     const id = asId(url);
     if (id !== undefined) {
@@ -254,21 +201,7 @@ class Importer {
   }
 
   linkIds(r: Rec, name: string): number[] {
-    const v = r[name];
-    if (v === undefined || v === null || v === '' || v === 0) return [];
-    // the usual shapes, as export writes them: an id, or a list of distinct ids
-    if (typeof v === 'number' && isPlainId(v)) return [v];
-    if (Array.isArray(v) && distinctIds(v)) return v as number[];
-    const items = Array.isArray(v)
-      ? v.map((x) => (typeof x === 'object' && x !== null ? (x as Rec).id : x))
-      : typeof v === 'object' ? [(v as Rec).id] : asList(v) ?? bad(`${name} must be ids`);
-    const ids: number[] = [];
-    for (const item of items) {
-      const id = asId(item);
-      if (id === undefined) bad(`${name} ${JSON.stringify(item)} does not exist`);
-      if (id !== 0 && !ids.includes(id)) ids.push(id);
-    }
-    return ids;
+    return this.rd.linkIds(r, name);
   }
 
   // (a calendar without events has no slugs: its slug lookup is not built for nothing)
@@ -289,6 +222,63 @@ class Importer {
   event(r: Rec): void {
     const base = this.postBase(r, 'event', 'title', this.eventSlugTaken);
     this.table.appendStaged(this.eventFields(r, base, 0), this.dates);
+  }
+
+  /**
+   * The packed event k of a worker's block (import-pack.ts: the record-local checks passed), with
+   * the checks and lookups that need the calendar, in the order event() makes them, written into
+   * the table's columns as event() would write it (appendParts). `extra`: its entry in p.extras;
+   * `at`: where its link lists begin in p.links; `bm`: the block's pool indexes and costs as the
+   * table has them. Returns where the next event's link lists begin.
+   */
+  eventPacked(p: PackedEvents, k: number, extra: PackedEvents['extras'][number] | undefined, at: number, bm: BlockMaps): number {
+    const i = k * P_INTS, ints = p.i32, s = k * P_STRINGS, strs = p.strs, t = this.table, row = this.parts;
+    const givenId = ints[i + P_ID];
+    const id = this.takeId(givenId === P_NONE ? undefined : givenId, 'event');
+    const flags = ints[i + P_FLAGS];
+    row.slug = (flags & B_NO_SLUG) !== 0 ? '' : this.uniqueSlug('event', strs[s + 3]!, id, this.eventSlugTaken, ints[i + P_SLUG_HASH]);
+    row.imageId = extra?.image === undefined ? 0 : this.image({ image: extra.image });
+    const costAt = ints[i + P_COST];
+    const cost = costAt === P_EXTRA ? bm.costOf(this.cost(extra!.cost)) : bm.cost(costAt);
+    const symbol = ints[i + P_SYMBOL], position = ints[i + P_POSITION];
+    row.id = id;
+    row.authorId = ints[i + P_AUTHOR];
+    row.status = ints[i + P_STATUS];
+    row.flags = FLAGS_OF[flags & 127];
+    row.parentId = ints[i + P_PARENT];
+    row.timezone = bm.index(POOL_ZONE, ints[i + P_ZONE]);
+    row.abbr = bm.index(POOL_ABBR, ints[i + P_ABBR]);
+    row.currencySymbol = symbol === P_NONE ? bm.costSymbol(cost) : bm.index(POOL_SYMBOL, symbol);
+    row.currencyPosition = position === P_NONE ? bm.costPosition(cost) : bm.index(POOL_POSITION, position);
+    row.currencyCode = bm.index(POOL_CODE, ints[i + P_CODE]);
+    row.costs = cost.costs;
+    row.title = strs[s]!;
+    row.description = strs[s + 1]!;
+    row.excerpt = strs[s + 2]!;
+    row.website = strs[s + 4];
+    row.lineage = extra?.lineage;
+    const links = p.links;
+    const nv = ints[i + P_VENUES], no = ints[i + P_ORGANIZERS], nc = ints[i + P_CATEGORIES], nt = ints[i + P_TAGS];
+    row.venue = nv > 0 ? links[at] : 0;
+    if (nv > 1) {
+      const venues: number[] = [];
+      for (let v = 0; v < nv; v++) venues.push(links[at + v]);
+      row.venues = venues;
+    } else row.venues = undefined;
+    const lists = t.idLists;
+    row.organizerIds = internPacked(lists, links, at + nv, no, ints[i + P_ORGANIZERS_HASH]);
+    row.categoryIds = internPacked(lists, links, at + nv + no, nc, ints[i + P_CATEGORIES_HASH]);
+    row.tagIds = internPacked(lists, links, at + nv + no + nc, nt, ints[i + P_TAGS_HASH]);
+    t.appendParts(row, p.f64, k * 8);
+    return at + nv + no + nc + nt;
+  }
+
+  /** the row eventPacked fills */
+  private readonly parts = new RowParts();
+
+  /** The pool indexes and costs of a worker's block as this import's table has them. */
+  blockMaps(p: PackedEvents): BlockMaps {
+    return new BlockMaps(p.pool, this.table, (v) => this.cost(v));
   }
 
   /** updates of existing events (CSV rows matching them), applied after the bulk load */
@@ -382,20 +372,6 @@ class Importer {
   }
 }
 
-/** a positive integer that fits the engine's id columns */
-const isPlainId = (x: unknown): x is number => typeof x === 'number' && x > 0 && x <= 0x7fffffff && Math.floor(x) === x;
-
-/** every item is a plain id, none twice */
-function distinctIds(list: unknown[]): boolean {
-  for (let i = 0; i < list.length; i++) {
-    if (!isPlainId(list[i])) return false;
-    for (let j = 0; j < i; j++) if (list[j] === list[i]) return false;
-  }
-  return true;
-}
-
-const NO_COST = { costs: [] as string[], currencySymbol: '', currencyPosition: '' };
-
 export const IMPORT_KINDS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
@@ -473,6 +449,43 @@ export class ImportBuilder {
       throw recordError(kind, place, typeof r === 'object' && r !== null ? (r as Rec).id : undefined, e.message);
     }
     this.counts[kind]++;
+  }
+
+  /** What a parallel import's workers need to check records as this builder does (import-worker.ts). */
+  workerData(): ImportWorkerData {
+    const rd = this.im.rd;
+    return { siteZone: rd.siteZone, now: this.im.core.site.config.now().getTime(), stampsMs: rd.stampsMs };
+  }
+
+  /**
+   * A worker's block of events (import-pack.ts), the first of them events[index] on line `line`:
+   * each staged as add() would stage it, in order; an event the worker handed back goes through
+   * add() itself, which names its first problem.
+   */
+  addPacked(p: PackedEvents, index: number, line: number): void {
+    const im = this.im;
+    let extra = 0, redo = 0, at = 0;
+    const bm = im.blockMaps(p);
+    for (let k = 0; k < p.n; k++) {
+      const i = k * P_INTS;
+      const place = { index: index + k, line: line + p.i32[i + P_LINE] };
+      if (p.i32[i + P_STATUS] === P_REDO) {
+        this.add('events', JSON.parse(p.redo[redo++].text), place);
+        continue;
+      }
+      const row = im.table.count;
+      if (row !== place.index) throw new Error(`import: expected events in index order, got events[${place.index}] as row ${row}`);
+      const e = extra < p.extras.length && p.extras[extra].k === k ? p.extras[extra++] : undefined;
+      try {
+        at = im.eventPacked(p, k, e, at, bm);
+      } catch (err) {
+        if (!(err instanceof RecordError)) throw err;
+        throw recordError('events', place, p.i32[i + P_ID] === P_NONE ? undefined : p.i32[i + P_ID], err.message);
+      }
+      if (row >= this.lines.length) this.lines = growInt32(this.lines, row + 1);
+      this.lines[row] = place.line;
+      this.counts.events++;
+    }
   }
 
   /** The cross-record checks; then the engine records and the staged events, ready for one

@@ -5,6 +5,9 @@
 import { growFloat64, growInt32, growUint8, nextCapacity, StringPool } from './columns.ts';
 import { naiveToString } from './naive-time.ts';
 import { POST_STATUSES, statusCode, type EventRecord } from './records.ts';
+import { ListInterner } from './list-interner.ts';
+
+export { listHash, ListInterner } from './list-interner.ts';
 
 export const FLAG_ALL_DAY = 1;
 export const FLAG_FEATURED = 2;
@@ -117,6 +120,39 @@ const ARRAY_COLUMNS = [
   'titles', 'descriptions', 'excerpts', 'slugs', 'websites', 'costs', 'lineages', 'organizerIds', 'categoryIds', 'tagIds', 'folded',
 ] as const;
 
+/** The parts of a row appendParts takes (one object, filled again for each row). */
+export class RowParts {
+  id = 0;
+  authorId = 0;
+  /** statusCode() */
+  status = 0;
+  /** FLAG_* bits */
+  flags = 0;
+  imageId = 0;
+  parentId = 0;
+  /** indexes in the table's pools */
+  timezone = 0;
+  abbr = 0;
+  currencySymbol = 0;
+  currencyPosition = 0;
+  currencyCode = 0;
+  title = '';
+  description = '';
+  excerpt = '';
+  slug = '';
+  website: string | null = null;
+  /** the table's shared lists (costLists, idLists) */
+  costs: readonly string[] = [];
+  organizerIds: IdList = EMPTY_IDS;
+  categoryIds: IdList = EMPTY_IDS;
+  tagIds: IdList = EMPTY_IDS;
+  /** the first venue (0: none), and all of them when there are several (kept as is) */
+  venue = 0;
+  venues: IdList | undefined = undefined;
+  /** kept as is */
+  lineage: string[] | undefined = undefined;
+}
+
 export class EventTable {
   count = 0;
   capacity = 0;
@@ -220,7 +256,7 @@ export class EventTable {
    * STAGED_DATES), as append() would store the record with those dates as 'Y-m-d H:i:s' strings,
    * without making the strings. Returns the row.
    */
-  appendStaged(rec: StagedEvent, dates: ArrayLike<number>): number {
+  appendStaged(rec: StagedEvent, dates: ArrayLike<number>, interned = false): number {
     if (!(Number.isInteger(rec.id) && rec.id > 0)) throw new Error(`event: expected a positive integer id, got ${rec.id}`);
     const start = exactMs(dates[0]), end = exactMs(dates[1]);
     if (start !== start || end !== end) {
@@ -229,9 +265,60 @@ export class EventTable {
     if (end < start) throw new Error(`event ${rec.id}: expected end >= start, got ${naiveToString(start)} > ${naiveToString(end)}`);
     const row = this.count;
     this.reserve(row + 1);
-    this.writeFields(row, rec);
+    this.writeFields(row, rec, interned);
     const cols = this.dateColumns();
     for (let i = 0; i < cols.length; i++) cols[i].setMs(row, dates[i]);
+    this.count = row + 1;
+    return row;
+  }
+
+  /**
+   * appendStaged from a row's parts rather than a record (a parallel import's events, staged by
+   * src/api/import.ts): pool indexes of this table's pools, FLAG_* bits, lists that are this
+   * table's shared lists already; its dates are dates[at, at + 8). Returns the row.
+   */
+  appendParts(p: RowParts, dates: Float64Array, at: number): number {
+    if (!(Number.isInteger(p.id) && p.id > 0)) throw new Error(`event: expected a positive integer id, got ${p.id}`);
+    const start = exactMs(dates[at]), end = exactMs(dates[at + 1]);
+    if (start !== start || end !== end) {
+      throw new Error(`event ${p.id}: expected 'Y-m-d H:i:s' local start/end, got '${naiveToString(start)}' / '${naiveToString(end)}'`);
+    }
+    if (end < start) throw new Error(`event ${p.id}: expected end >= start, got ${naiveToString(start)} > ${naiveToString(end)}`);
+    const row = this.count;
+    this.reserve(row + 1);
+    this.ids[row] = p.id;
+    this.authorIds[row] = p.authorId;
+    this.statusCodes[row] = p.status;
+    this.flags[row] = p.flags;
+    this.imageIds[row] = p.imageId;
+    this.parentIds[row] = p.parentId;
+    this.timezones[row] = p.timezone;
+    this.abbrs[row] = p.abbr;
+    this.currencySymbols[row] = p.currencySymbol;
+    this.currencyPositions[row] = p.currencyPosition;
+    this.currencyCodes[row] = p.currencyCode;
+    this.titles[row] = p.title;
+    this.descriptions[row] = p.description;
+    this.excerpts[row] = p.excerpt;
+    this.slugs[row] = p.slug;
+    this.websites[row] = p.website;
+    this.costs[row] = p.costs;
+    this.lineages[row] = p.lineage;
+    this.venueIds[row] = p.venue;
+    if (p.venues !== undefined) this.extraVenues.set(row, p.venues);
+    else if (this.extraVenues.size > 0) this.extraVenues.delete(row);
+    this.organizerIds[row] = p.organizerIds;
+    this.categoryIds[row] = p.categoryIds;
+    this.tagIds[row] = p.tagIds;
+    this.folded[row] = undefined;
+    this.startLocal.setMs(row, dates[at]);
+    this.endLocal.setMs(row, dates[at + 1]);
+    this.startUtc.setMs(row, dates[at + 2]);
+    this.endUtc.setMs(row, dates[at + 3]);
+    this.date.setMs(row, dates[at + 4]);
+    this.dateUtc.setMs(row, dates[at + 5]);
+    this.modified.setMs(row, dates[at + 6]);
+    this.modifiedUtc.setMs(row, dates[at + 7]);
     this.count = row + 1;
     return row;
   }
@@ -304,8 +391,9 @@ export class EventTable {
     this.modifiedUtc.set(row, rec.modifiedUtc);
   }
 
-  /** Every column but the dates. */
-  private writeFields(row: number, rec: StagedEvent): void {
+  /** Every column but the dates. `interned`: the organizer, category and tag lists are this
+   *  table's shared lists already (idLists.intern's answers). */
+  private writeFields(row: number, rec: StagedEvent, interned = false): void {
     this.ids[row] = rec.id;
     this.authorIds[row] = rec.authorId;
     this.statusCodes[row] = statusCode(rec.status);
@@ -331,9 +419,9 @@ export class EventTable {
     this.lineages[row] = rec.lineage ? rec.lineage.slice() : undefined;
     this.setVenues(row, rec.venueIds);
     const lists = this.idLists;
-    this.organizerIds[row] = lists.intern(rec.organizerIds);
-    this.categoryIds[row] = lists.intern(rec.categoryIds);
-    this.tagIds[row] = lists.intern(rec.tagIds);
+    this.organizerIds[row] = interned ? rec.organizerIds : lists.intern(rec.organizerIds);
+    this.categoryIds[row] = interned ? rec.categoryIds : lists.intern(rec.categoryIds);
+    this.tagIds[row] = interned ? rec.tagIds : lists.intern(rec.tagIds);
     this.folded[row] = undefined;
   }
 
@@ -424,86 +512,4 @@ export function checkEventRecord(rec: EventRecord): void {
 
 export function toIds(list: readonly number[]): IdList {
   return list.length === 0 ? EMPTY_IDS : list.slice();
-}
-
-/**
- * Hands out one shared list per distinct content (link lists and cost lists are never mutated in
- * place, only replaced), so the million rows of a calendar hold a few thousand small arrays
- * instead of a million. Singletons of small ids are found by index, other lists by a key.
- * The lists are not frozen: frozen arrays have their own elements kind, and the query loops
- * over these lists should stay monomorphic.
- */
-export class ListInterner<T extends number | string> {
-  /** numeric lists of one small id, by that id */
-  private readonly singles: (T[] | undefined)[] = [];
-  /** other numeric lists by a 30-bit hash of their ids: the list, or the lists sharing the hash */
-  private readonly hashed = new Map<number, T[] | T[][]>();
-  /** string lists, by their JSON */
-  private readonly byKey = new Map<string, T[]>();
-  /** the string lists handed out (shared, never changed in place) */
-  private readonly owned = new WeakSet<object>();
-
-  constructor(readonly empty: readonly T[]) {}
-
-  /** The shared list equal to `list` (a copy is kept the first time). */
-  intern(list: readonly T[]): readonly T[] {
-    return list.length === 0 ? this.empty : this.internRange(list, 0, list.length);
-  }
-
-  /** The shared list equal to src[from, from + n), built only when it is new. */
-  internRange(src: ArrayLike<T>, from: number, n: number): readonly T[] {
-    if (n === 0) return this.empty;
-    const first = src[from];
-    if (typeof first === 'number') {
-      if (n === 1 && first >= 0 && first < 65_536 && (first | 0) === first) {
-        return this.singles[first] ?? (this.singles[first] = [first]);
-      }
-      // longer lists, by a hash of their ids (a small-integer Map key), equal lists compared
-      let h = n;
-      for (let i = 0; i < n; i++) h = Math.imul(h ^ ((src[from + i] as number) | 0), 0x9e3779b1) ^ (h >>> 15);
-      const key = h & 0x3fffffff;
-      const found = this.hashed.get(key);
-      if (found === undefined) {
-        const list = copyRange(src, from, n);
-        this.hashed.set(key, list);
-        return list;
-      }
-      if (typeof found[0] === 'number') {
-        const one = found as T[];
-        if (sameRange(one, src, from, n)) return one;
-        const list = copyRange(src, from, n);
-        this.hashed.set(key, [one, list]);
-        return list;
-      }
-      const lists = found as T[][];
-      for (const l of lists) if (sameRange(l, src, from, n)) return l;
-      const list = copyRange(src, from, n);
-      lists.push(list);
-      return list;
-    }
-    // one of the shared lists (given back by an importer that memoises them): it is its own answer
-    if (n === src.length && from === 0 && this.owned.has(src as object)) return src as readonly T[];
-    // strings may hold any character: JSON keeps the boundaries unambiguous
-    const key = JSON.stringify(n === src.length && from === 0 ? src : Array.prototype.slice.call(src, from, from + n));
-    let out = this.byKey.get(key);
-    if (!out) {
-      this.byKey.set(key, (out = copyRange(src, from, n)));
-      this.owned.add(out);
-    }
-    return out;
-  }
-}
-
-/** `list` holds src[from, from + n) */
-function sameRange<T>(list: readonly T[], src: ArrayLike<T>, from: number, n: number): boolean {
-  if (list.length !== n) return false;
-  for (let i = 0; i < n; i++) if (list[i] !== src[from + i]) return false;
-  return true;
-}
-
-/** A packed array (the elements kind every other list the query loops see has). */
-function copyRange<T>(src: ArrayLike<T>, from: number, n: number): T[] {
-  const out: T[] = [];
-  for (let i = 0; i < n; i++) out.push(src[from + i]);
-  return out;
 }

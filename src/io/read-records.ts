@@ -14,6 +14,7 @@
 
 import fs from 'node:fs';
 import { IMPORT_KINDS, type ImportKind } from '../api/import.ts';
+import { readEventBlocks, type PackedBatch, type ParallelRead } from './read-blocks.ts';
 
 export type ImportFormat = 'json' | 'jsonl';
 
@@ -62,16 +63,21 @@ export function detectFormat(file: string): ImportFormat {
 export async function* readImportRecords(
   file: string, format: ImportFormat = detectFormat(file), onBytes?: (bytes: number) => void, chunkBytes = CHUNK,
 ): AsyncGenerator<FileRecord> {
-  for await (const batch of readImportBatches(file, format, onBytes, chunkBytes)) yield* batch;
+  for await (const batch of readImportBatches(file, format, onBytes, chunkBytes)) yield* batch as FileRecord[];
 }
 
 /** readImportRecords a read at a time: the records each read of the file completes (never an
  *  empty batch). What a large import iterates: a step of an async iteration per record cost about
- *  a second of a million-record file. */
+ *  a second of a million-record file. With `parallel`, the events array of a JSON file in the
+ *  one-event-a-line layout comes as blocks of events the workers read (read-blocks.ts). */
 export async function* readImportBatches(
-  file: string, format: ImportFormat = detectFormat(file), onBytes?: (bytes: number) => void, chunkBytes = CHUNK,
-): AsyncGenerator<FileRecord[]> {
+  file: string, format: ImportFormat = detectFormat(file), onBytes?: (bytes: number) => void, chunkBytes = CHUNK, parallel?: ParallelRead,
+): AsyncGenerator<FileRecord[] | PackedBatch> {
   const counts: Record<ImportKind, number> = { categories: 0, tags: 0, venues: 0, organizers: 0, events: 0 };
+  if (format === 'json' && parallel !== undefined) {
+    yield* readParallel(file, counts, onBytes, chunkBytes, parallel);
+    return;
+  }
   const scanner = format === 'jsonl' ? new LineScanner(file, counts) : new ShapeScanner(file, counts);
   let bytes = 0;
   const stream = fs.createReadStream(file, { highWaterMark: chunkBytes });
@@ -85,6 +91,40 @@ export async function* readImportBatches(
   scanner.end();
   const last = scanner.take();
   if (last.length > 0) yield last;
+}
+
+/** The import shape read as readImportBatches reads it, but where an events array's elements
+ *  begin (at '{'), the workers take over until they stop; the scanner goes on from there. */
+async function* readParallel(
+  file: string, counts: Record<ImportKind, number>, onBytes: ((bytes: number) => void) | undefined, chunkBytes: number, parallel: ParallelRead,
+): AsyncGenerator<FileRecord[] | PackedBatch> {
+  const scanner = new ShapeScanner(file, counts);
+  scanner.handoff = true;
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    let pos = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(chunkBytes); // a new one each time: the scanner may keep parts of it
+      const { bytesRead } = await fh.read(chunk, 0, chunkBytes, pos);
+      if (bytesRead === 0) break;
+      scanner.push(chunk.subarray(0, bytesRead));
+      const batch = scanner.take();
+      if (batch.length > 0) yield batch;
+      if (scanner.handoffAt >= 0) {
+        const r = yield* readEventBlocks(fh, pos + scanner.handoffAt, scanner.line, counts, parallel, onBytes);
+        scanner.resume(r.line, r.comma);
+        // a layout the workers cannot read (a pretty-printed file): the scanner reads it all
+        if (r.took === 0) scanner.handoff = false;
+        pos = r.offset;
+      } else pos += bytesRead;
+      onBytes?.(pos);
+    }
+    scanner.end();
+    const last = scanner.take();
+    if (last.length > 0) yield last;
+  } finally {
+    await fh.close();
+  }
 }
 
 /** Bytes of a value being collected across chunks. */
@@ -108,7 +148,7 @@ for (const c of [0x20, 0x09, 0x0a, 0x0d]) WS[c] = 1;
 
 abstract class Scanner {
   protected out: FileRecord[] = [];
-  protected line = 1;
+  line = 1;
   constructor(protected readonly file: string, protected readonly counts: Record<ImportKind, number>) {}
   abstract push(chunk: Buffer): void;
   abstract end(): void;
@@ -190,6 +230,17 @@ class ShapeScanner extends Scanner {
   private startLine = 1;
   /** collecting a value for an unknown key (skipped) rather than an array element */
   private skipping = false;
+  /** stop where an events array's element begins, at handoffAt in the chunk pushed (readParallel) */
+  handoff = false;
+  handoffAt = -1;
+
+  /** Goes on at the beginning of line `line`, after an events array's element (followed by ','
+   *  when `comma`) or after its '[' (comma). */
+  resume(line: number, comma: boolean): void {
+    this.line = line;
+    this.state = comma ? S_ARRAY : S_AFTER_ELEMENT;
+    this.handoffAt = -1;
+  }
 
   push(chunk: Buffer): void {
     let i = 0;
@@ -286,6 +337,10 @@ class ShapeScanner extends Scanner {
         }
         case S_ARRAY: {
           if (c === 0x5d) { this.state = S_AFTER_MEMBER; break; }
+          if (c === 0x7b && this.handoff && this.kind === 'events') {
+            this.handoffAt = i;
+            return;
+          }
           if (c === 0x7b) {
             const next = this.wholeLine(chunk, i);
             if (next >= 0) { i = next; continue; }

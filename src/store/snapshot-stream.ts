@@ -32,11 +32,17 @@ const HAS_NON_ASCII = /[\\u0080-\\uffff]/;
 const NON_ASCII = /[\\u0080-\\uffff]/g;
 const escapeUnit = (c) => '\\\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
 const parts = [];
-// the typed arrays of a chunk's objects (not inside its arrays) as plain arrays, in place
+// the typed arrays of a chunk's objects (not inside its arrays) as plain arrays, in place (by a
+// loop: Array.from, through the iterator, took ~1 s of a million-event import's writer)
+function plainOf(v) {
+  const n = v.length, a = new Array(n);
+  for (let i = 0; i < n; i++) a[i] = v[i];
+  return a;
+}
 function plain(o) {
   for (const k in o) {
     const v = o[k];
-    if (ArrayBuffer.isView(v)) o[k] = Array.from(v);
+    if (ArrayBuffer.isView(v)) o[k] = plainOf(v);
     else if (v !== null && typeof v === 'object' && !Array.isArray(v)) plain(v);
   }
   return o;

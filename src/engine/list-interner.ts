@@ -1,0 +1,107 @@
+// The shared lists of an event table (its organizer, category and tag lists, and its cost lists):
+// one list per distinct content, handed out by ListInterner.
+
+/** The key ListInterner finds a numeric list by (30 bits): a hash of src[from, from + n). */
+export function listHash(src: ArrayLike<number>, from: number, n: number): number {
+  let h = n;
+  for (let i = 0; i < n; i++) h = Math.imul(h ^ (src[from + i] | 0), 0x9e3779b1) ^ (h >>> 15);
+  return h & 0x3fffffff;
+}
+
+/**
+ * Hands out one shared list per distinct content (link lists and cost lists are never mutated in
+ * place, only replaced), so the million rows of a calendar hold a few thousand small arrays
+ * instead of a million. Singletons of small ids are found by index, other lists by a key.
+ * The lists are not frozen: frozen arrays have their own elements kind, and the query loops
+ * over these lists should stay monomorphic.
+ */
+export class ListInterner<T extends number | string> {
+  /** numeric lists of one small id, by that id */
+  private readonly singles: (T[] | undefined)[] = [];
+  /** other numeric lists by a 30-bit hash of their ids: the list, or the lists sharing the hash */
+  private readonly hashed = new Map<number, T[] | T[][]>();
+  /** string lists, by their JSON */
+  private readonly byKey = new Map<string, T[]>();
+  /** the string lists handed out (shared, never changed in place) */
+  private readonly owned = new WeakSet<object>();
+
+  constructor(readonly empty: readonly T[]) {}
+
+  /** The shared list equal to `list` (a copy is kept the first time). */
+  intern(list: readonly T[]): readonly T[] {
+    return list.length === 0 ? this.empty : this.internRange(list, 0, list.length);
+  }
+
+  /**
+   * internRange of a numeric list that is not a singleton of a small id, whose listHash is `key`
+   * (a parallel import's workers compute it, src/api/import-pack.ts).
+   */
+  internHashed(src: ArrayLike<T>, from: number, n: number, key: number): readonly T[] {
+    // by a hash of their ids (a small-integer Map key), equal lists compared
+    const found = this.hashed.get(key);
+    if (found === undefined) {
+      const list = copyRange(src, from, n);
+      this.hashed.set(key, list);
+      return list;
+    }
+    if (typeof found[0] === 'number') {
+      const one = found as T[];
+      if (sameRange(one, src, from, n)) return one;
+      const list = copyRange(src, from, n);
+      this.hashed.set(key, [one, list]);
+      return list;
+    }
+    const lists = found as T[][];
+    for (const l of lists) if (sameRange(l, src, from, n)) return l;
+    const list = copyRange(src, from, n);
+    lists.push(list);
+    return list;
+  }
+
+  /** The shared list [id] of a small id (bySingle). */
+  single(id: T): readonly T[] {
+    return this.singles[id as number] ?? (this.singles[id as number] = [id]);
+  }
+
+  /** Whether internRange finds src[from, from + n) by index rather than by listHash. */
+  static bySingle(src: ArrayLike<number>, from: number, n: number): boolean {
+    const first = src[from];
+    return n === 1 && first >= 0 && first < 65_536 && (first | 0) === first;
+  }
+
+  /** The shared list equal to src[from, from + n), built only when it is new. */
+  internRange(src: ArrayLike<T>, from: number, n: number): readonly T[] {
+    if (n === 0) return this.empty;
+    const first = src[from];
+    if (typeof first === 'number') {
+      if (n === 1 && first >= 0 && first < 65_536 && (first | 0) === first) {
+        return this.singles[first] ?? (this.singles[first] = [first]);
+      }
+      return this.internHashed(src, from, n, listHash(src as ArrayLike<number>, from, n));
+    }
+    // one of the shared lists (given back by an importer that memoises them): it is its own answer
+    if (n === src.length && from === 0 && this.owned.has(src as object)) return src as readonly T[];
+    // strings may hold any character: JSON keeps the boundaries unambiguous
+    const key = JSON.stringify(n === src.length && from === 0 ? src : Array.prototype.slice.call(src, from, from + n));
+    let out = this.byKey.get(key);
+    if (!out) {
+      this.byKey.set(key, (out = copyRange(src, from, n)));
+      this.owned.add(out);
+    }
+    return out;
+  }
+}
+
+/** `list` holds src[from, from + n) */
+function sameRange<T>(list: readonly T[], src: ArrayLike<T>, from: number, n: number): boolean {
+  if (list.length !== n) return false;
+  for (let i = 0; i < n; i++) if (list[i] !== src[from + i]) return false;
+  return true;
+}
+
+/** A packed array (the elements kind every other list the query loops see has). */
+function copyRange<T>(src: ArrayLike<T>, from: number, n: number): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < n; i++) out.push(src[from + i]);
+  return out;
+}
