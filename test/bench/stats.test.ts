@@ -28,7 +28,9 @@ test('timeCase :: warm-up goes on for warmupMs when the calls are done sooner', 
   const r = await timeCase(c.fn, { warmup: 3, warmupMs: 30, runs: 10, minRuns: 1, budgetMs: 1000 });
   assert.is(r.samples, 10);
   const warm = c.starts.length - r.samples;
-  assert.ok(warm > 3, `${warm} warm-up calls`);
+  // more than the 3 calls asked for whenever they take less than 30 ms together (a loaded machine
+  // can stretch three 1 ms calls past that); what must hold is the time below
+  assert.ok(warm > 3 || c.starts[3] - c.starts[0] >= 30, `${warm} warm-up calls`);
   // the first timed call starts after the warm-up time
   assert.ok(c.starts[warm] - c.starts[0] >= 30, `timed calls began ${c.starts[warm] - c.starts[0]} ms in`);
   assert.ok(r.min >= 1, `min ${r.min} ms for a 1 ms case`);
