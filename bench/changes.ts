@@ -57,10 +57,11 @@ async function runServer(dir: string, hookUrl: string | undefined, hooks: number
   cal.users.ensure('admin', 'administrator', PASSWORD);
   const srv = await startServer(cal, { port: 0, log: () => {} });
   process.send!({ url: srv.url });
-  let cpu0 = process.cpuUsage();
+  let cpu0 = process.cpuUsage(), cpu1: NodeJS.CpuUsage | undefined;
   process.on('message', async (m) => {
     if (m === 'mark') return void (cpu0 = process.cpuUsage()); // the measured part begins
-    const c = process.cpuUsage(cpu0);
+    if (m === 'end') return void (cpu1 = process.cpuUsage(cpu0)); // and ends
+    const c = cpu1 ?? process.cpuUsage(cpu0);
     process.send!({ cpuMs: (c.user + c.system) / 1000 });
     let step = 'the HTTP server';
     setTimeout(() => console.error(`bench:changes: the server's close is stuck in ${step}`), 10_000).unref();
@@ -194,12 +195,27 @@ function message<T>(c: ChildProcess, pick: (m: Record<string, unknown>) => boole
   });
 }
 
+/** The machine's busy CPU time so far, seconds (Linux /proc/stat: all but idle and iowait,
+ *  steal included); undefined where there is no /proc/stat. */
+function machineBusy(): number | undefined {
+  try {
+    const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
+    return (total - f[3] - f[4]) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
 interface Round {
   cpu: { server: number; followers: number; writers: number };
   elapsed: number;
   writesPerSecond: number;
   lag: ReturnType<typeof summarize> | undefined;
   lagMax: number;
+  /** cores used by other processes during the measured part (the machine's busy time less this
+   *  round's processes'); NaN where unknown */
+  others: number;
   missed: number;
   short: number;
   events: number;
@@ -221,9 +237,11 @@ async function round(followers: number, seconds: number, warmup: number, writers
   const t0 = Date.now();
   const from = t0 + warmup * 1000, end = from + seconds * 1000;
   let cpu0 = process.cpuUsage();
+  let busy0: number | undefined;
   const marked = new Promise<void>((resolve) => setTimeout(() => {
     for (const c of [server, fl, receiver]) c?.send(c === server ? 'mark' : { cmd: 'mark' });
     cpu0 = process.cpuUsage();
+    busy0 = machineBusy();
     resolve();
   }, from - t0));
   const interval = rate ? (1000 * writers) / rate : 0;
@@ -244,6 +262,8 @@ async function round(followers: number, seconds: number, warmup: number, writers
   await marked;
   const elapsed = seconds;
   const writersCpu = process.cpuUsage(cpu0);
+  const busy1 = machineBusy();
+  server.send('end');
   fl.send({ cmd: 'stop', ids: acks.map((a) => a.id) });
   const { arrivals, events, short, cpuMs: followersCpuMs } = await message<{ arrivals: Array<[number, number]>; events: number; short: number; cpuMs: number }>(fl, (m) => Array.isArray(m.arrivals));
   let delivered = 0, receiverCpuMs = 0;
@@ -265,8 +285,11 @@ async function round(followers: number, seconds: number, warmup: number, writers
     if (t !== undefined) lags.push(Math.max(0, t - a.at));
   }
   const cpu = { server: serverCpuMs, followers: followersCpuMs + receiverCpuMs, writers: (writersCpu.user + writersCpu.system) / 1000 };
+  // (the children's times are taken a little after the end, in the order of the stop messages:
+  // close enough for telling a quiet machine from a busy one)
+  const others = busy0 === undefined || busy1 === undefined ? NaN : (busy1 - busy0 - (cpu.server + cpu.followers + cpu.writers) / 1000) / elapsed;
   return {
-    cpu, elapsed, writesPerSecond: acks.length / elapsed, lag: followers > 0 ? summarize(lags) : undefined, lagMax: lags.reduce((m, x) => Math.max(m, x), 0),
+    cpu, elapsed, writesPerSecond: acks.length / elapsed, lag: followers > 0 ? summarize(lags) : undefined, lagMax: lags.reduce((m, x) => Math.max(m, x), 0), others,
     missed: followers > 0 ? acks.length - lags.length : 0, short, events, writes: acks.length, delivered,
   };
 }
@@ -275,6 +298,29 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((x, y) => x - y), m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
+
+/** --quiet C (default 0.25): a round during which other processes used more than C cores on
+ *  average is run again, up to 3 times in all (the last try is kept whatever it measured), and
+ *  each try first waits (up to 60 s) for a second in which they use less than that; 0: no checks.
+ *  The rule is the same for every configuration. */
+const quiet = Number(arg('quiet', '0.25'));
+
+async function othersNow(ms: number): Promise<number> {
+  const b0 = machineBusy(), c0 = process.cpuUsage();
+  await new Promise((r) => setTimeout(r, ms));
+  const b1 = machineBusy(), c = process.cpuUsage(c0);
+  return b0 === undefined || b1 === undefined ? 0 : (b1 - b0 - (c.user + c.system) / 1e6) / (ms / 1000);
+}
+
+async function quietRound(run: () => Promise<Round>, name: string): Promise<Round & { tries: number }> {
+  for (let tries = 1; ; tries++) {
+    if (quiet > 0) for (const until = Date.now() + 60_000; Date.now() < until && (await othersNow(1000)) > quiet;);
+    const res = await run();
+    const again = quiet > 0 && res.others > quiet && tries < 3;
+    console.error(`  ${name}: ${Math.round(res.writesPerSecond)} writes/s, server ${(res.cpu.server / 1000 / res.elapsed).toFixed(2)} cores, other processes ${res.others.toFixed(2)} cores${again ? ': again' : ''}`);
+    if (!again) return { ...res, tries };
+  }
+}
 
 async function main(): Promise<void> {
   const seconds = Number(arg('seconds', '5'));
@@ -287,12 +333,14 @@ async function main(): Promise<void> {
   const hooks = Number(arg('hooks', '10'));
   const configs = [...counts.map((n) => ({ name: String(n), followers: n, hooks: 0 })), ...(hooks > 0 ? [{ name: `0 + ${hooks} webhooks`, followers: 0, hooks }] : [])];
   const results = new Map<string, Round[]>(configs.map((c) => [c.name, []]));
+  let redone = 0, unquiet = 0;
   for (let r = 0; r < repeat; r++) {
     // forward, then backward: each configuration's place in the sequence changes from repeat to repeat
     for (const c of r % 2 === 0 ? configs : [...configs].reverse()) {
-      const res = await round(c.followers, seconds, warmup, writers, undefined, c.hooks);
+      const res = await quietRound(() => round(c.followers, seconds, warmup, writers, undefined, c.hooks), `round ${r + 1}, ${c.name}`);
       results.get(c.name)!.push(res);
-      console.error(`  round ${r + 1}, ${c.name}: ${Math.round(res.writesPerSecond)} writes/s, server ${(res.cpu.server / 1000 / res.elapsed).toFixed(2)} cores`);
+      if (res.tries > 1) redone += res.tries - 1;
+      if (res.others > quiet) unquiet++;
     }
   }
   // the server's own CPU per acknowledged write (what more cores or other machines for the
@@ -315,6 +363,7 @@ async function main(): Promise<void> {
       'cores: server': median(rs.map((r) => r.cpu.server / 1000 / r.elapsed)).toFixed(2),
       writers: median(rs.map((r) => r.cpu.writers / 1000 / r.elapsed)).toFixed(2),
       'followers/receiver': median(rs.map((r) => r.cpu.followers / 1000 / r.elapsed)).toFixed(2),
+      'other processes': median(rs.map((r) => r.others)).toFixed(2),
       'lag p50 ms': lagged.length ? median(lagged.map((r) => r.lag!.median)).toFixed(1) : '-',
       'lag p99 ms': lagged.length ? median(lagged.map((r) => r.lag!.p99)).toFixed(1) : '-',
       missed: c.hooks > 0
@@ -323,10 +372,11 @@ async function main(): Promise<void> {
     });
   }
   console.log(`calendar-engine change feed: ${writers} writers (creating tags, fsynced store), ${warmup} s warm-up + ${seconds} s a round, ${repeat} repeats in alternating order (medians), node ${process.version}`);
+  if (quiet > 0) console.log(`rounds run again because other processes used more than ${quiet} cores: ${redone}; rounds kept although they did (third try): ${unquiet}`);
   console.table(rows);
   if (rate > 0) {
     for (const n of lagCounts) {
-      const paced = await round(n, seconds, warmup, writers, rate);
+      const paced = await quietRound(() => round(n, seconds, warmup, writers, rate), `paced, ${n} followers`);
       console.log(`at ${rate} writes/s asked (${Math.round(paced.writesPerSecond)} made), ${n} follower${n === 1 ? '' : 's'}: lag p50 ${paced.lag!.median.toFixed(1)} ms, p99 ${paced.lag!.p99.toFixed(1)} ms, max ${paced.lagMax.toFixed(1)} ms; ${paced.missed} missed events, ${paced.short} short streams`);
     }
   }
