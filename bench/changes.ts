@@ -10,7 +10,8 @@
 // Then the same write load with 10 webhooks (to a receiver in its own process).
 //
 //   npm run bench:changes -- [--seconds S] [--warmup S] [--writers W] [--followers 0,1,100] [--hooks 10]
-//                            [--rate R] [--lag-followers 1,100] [--repeat N] [--cpu-prof DIR]
+//                            [--rate R] [--lag-followers 1,100] [--repeat N] [--quiet C] [--sse-encoding gzip|identity]
+//                            [--cpu-prof DIR]
 // (--hooks 0: no webhook configuration; --rate 0: no paced rounds; --cpu-prof: the server's CPU
 // profiles, one per round, into DIR)
 //
@@ -25,6 +26,9 @@
 // acknowledged writes whose event it never saw ("missed"), and each of the others, which only
 // count the bytes they receive, must have received exactly as many bytes as it (the streams are
 // byte for byte the same); the round waits for the last events before it ends.
+//
+// The followers ask for gzip, as browsers' EventSource does (--sse-encoding identity: they do not);
+// the one that parses the stream decompresses it.
 
 import http from 'node:http';
 import fs from 'node:fs';
@@ -32,6 +36,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fork, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { summarize } from './stats.ts';
 
@@ -74,25 +79,29 @@ async function runServer(dir: string, hookUrl: string | undefined, hooks: number
 
 // ---------------------------------------------------------------- followers (child)
 
-async function runFollowers(url: string, n: number): Promise<void> {
+async function runFollowers(url: string, n: number, encoding: string): Promise<void> {
   /** tag id → first arrival (ms, wall clock) */
   const arrivals = new Map<number, number>();
   let events = 0;
-  /** bytes each stream received */
+  /** bytes each stream received (as sent: gzipped when it is) */
   const bytes = new Array<number>(n).fill(0);
   const reqs: http.ClientRequest[] = [];
   let open = 0;
+  const headers = { accept: 'text/event-stream', ...(encoding === 'gzip' ? { 'accept-encoding': 'gzip, deflate, br' } : {}) };
   for (let i = 0; i < n; i++) {
-    const req = http.get(`${url}${NS}/changes`, { headers: { accept: 'text/event-stream' }, agent: false }, (res) => {
+    const req = http.get(`${url}${NS}/changes`, { headers, agent: false }, (res) => {
       if (++open === n) process.send!({ ready: true });
+      if ((res.headers['content-encoding'] ?? 'identity') !== encoding) throw new Error(`followers: asked for ${encoding}, sent ${res.headers['content-encoding']}`);
       // one follower reads the events (for the lag); the others only count the bytes (which must
       // come to as many as the first one's), so that the load generator's decoding and parsing do
       // not eat the cores the server needs (2 on the bench machine)
       if (i > 0) return void res.on('data', (chunk: Buffer) => (bytes[i] += chunk.length));
+      res.on('data', (chunk: Buffer) => (bytes[0] += chunk.length));
+      const body = encoding === 'gzip' ? res.pipe(zlib.createGunzip()) : res;
       const decoder = new StringDecoder('utf8');
       let buf = '';
-      res.on('data', (chunk: Buffer) => {
-        bytes[0] += chunk.length;
+      body.on('error', (err) => console.error(`followers: ${err.message}`));
+      body.on('data', (chunk: Buffer) => {
         buf += decoder.write(chunk);
         let end;
         while ((end = buf.indexOf('\n\n')) >= 0) {
@@ -229,7 +238,7 @@ async function round(followers: number, seconds: number, warmup: number, writers
   const hookUrl = receiver ? (await message<{ url: string }>(receiver, (m) => typeof m.url === 'string')).url : '';
   const server = child(['--server', dir, hookUrl, String(hooks)], arg('cpu-prof', '') || undefined);
   const { url } = await message<{ url: string }>(server, (m) => typeof m.url === 'string');
-  const fl = child(['--followers', url, String(followers)]);
+  const fl = child(['--followers', url, String(followers), arg('sse-encoding', 'gzip')]);
   await message(fl, (m) => m.ready === true);
   /** the writes acknowledged in the measured part */
   const acks: Array<{ id: number; at: number }> = [];
@@ -371,7 +380,7 @@ async function main(): Promise<void> {
         : `${rs.reduce((n, r) => n + r.missed, 0)} events, ${rs.reduce((n, r) => n + r.short, 0)} short streams`,
     });
   }
-  console.log(`calendar-engine change feed: ${writers} writers (creating tags, fsynced store), ${warmup} s warm-up + ${seconds} s a round, ${repeat} repeats in alternating order (medians), node ${process.version}`);
+  console.log(`calendar-engine change feed: ${writers} writers (creating tags, fsynced store), ${warmup} s warm-up + ${seconds} s a round, ${repeat} repeats in alternating order (medians), followers' streams ${arg('sse-encoding', 'gzip')}, node ${process.version}`);
   if (quiet > 0) console.log(`rounds run again because other processes used more than ${quiet} cores: ${redone}; rounds kept although they did (third try): ${unquiet}`);
   console.table(rows);
   if (rate > 0) {
@@ -385,7 +394,7 @@ async function main(): Promise<void> {
 
 if (process.argv[2] === '--server') void runServer(process.argv[3], process.argv[4] || undefined, Number(process.argv[5] ?? 0));
 else if (process.argv[2] === '--receiver') void runReceiver();
-else if (process.argv[2] === '--followers') void runFollowers(process.argv[3], Number(process.argv[4]));
+else if (process.argv[2] === '--followers') void runFollowers(process.argv[3], Number(process.argv[4]), process.argv[5]);
 else main().catch((err) => {
   console.error(err);
   process.exit(1);
