@@ -310,7 +310,7 @@ const median = (xs: number[]) => {
 
 /** --quiet C (default 0.25): a round during which other processes used more than C cores on
  *  average is run again, up to 3 times in all (the last try is kept whatever it measured), and
- *  each try first waits (up to 60 s) for a second in which they use less than that; 0: no checks.
+ *  each try first waits (up to 20 s) for a second in which they use less than that; 0: no checks.
  *  The rule is the same for every configuration. */
 const quiet = Number(arg('quiet', '0.25'));
 
@@ -323,7 +323,7 @@ async function othersNow(ms: number): Promise<number> {
 
 async function quietRound(run: () => Promise<Round>, name: string): Promise<Round & { tries: number }> {
   for (let tries = 1; ; tries++) {
-    if (quiet > 0) for (const until = Date.now() + 60_000; Date.now() < until && (await othersNow(1000)) > quiet;);
+    if (quiet > 0) for (const until = Date.now() + 20_000; Date.now() < until && (await othersNow(1000)) > quiet;);
     const res = await run();
     const again = quiet > 0 && res.others > quiet && tries < 3;
     console.error(`  ${name}: ${Math.round(res.writesPerSecond)} writes/s, server ${(res.cpu.server / 1000 / res.elapsed).toFixed(2)} cores, other processes ${res.others.toFixed(2)} cores${again ? ': again' : ''}`);

@@ -118,14 +118,16 @@ function send(s: Stream, text: string | Buffer, piece?: GzipPiece): void {
  */
 class StreamGroup {
   readonly streams = new Set<Stream>();
-  private log: string[] = [];
+  /** the writes not yet sent to the streams that are up to date (made into text at the flush:
+   *  nothing but this push is done inside a write's acknowledgement) */
+  private log: Change[][] = [];
   private scheduled = false;
   private lastFlush = 0;
   private readonly off: () => void;
 
   constructor(source: ChangeSource, types: ChangeType[] | undefined, actor: Actor, private readonly onEmpty: () => void) {
     this.off = source.subscribeWrites({ types, actor }, (changes) => {
-      this.log.push(writeText(changes));
+      this.log.push(changes);
       this.schedule();
     });
   }
@@ -160,17 +162,24 @@ class StreamGroup {
     for (const s of this.streams) {
       if (s.replay === '' && s.pos === 0) {
         if (this.log.length === 0) continue;
-        all ??= Buffer.from(this.log.join(''), 'utf8');
+        all ??= Buffer.from(this.text(0), 'utf8');
         if (s.gzip !== undefined) piece ??= new GzipPiece(all);
         send(s, all, piece);
         continue;
       }
-      const text = s.replay + this.log.slice(s.pos).join('');
+      const text = s.replay + this.text(s.pos);
       s.replay = '';
       s.pos = 0;
       if (text !== '') send(s, text);
     }
     this.log = [];
+  }
+
+  /** The SSE events of the log's writes from `from` on. */
+  private text(from: number): string {
+    let t = '';
+    for (let i = from; i < this.log.length; i++) t += writeText(this.log[i]);
+    return t;
   }
 }
 
@@ -228,7 +237,7 @@ export function streamChanges(
     clearInterval(heartbeat);
     group.remove(stream);
     // a gzipped stream ends as a whole gzip file: a final empty block, its CRC-32 and length
-    if (stream.gzip) res.end(stream.gzip.trailer());
+    if (stream.gzip && !res.destroyed) res.end(stream.gzip.trailer());
     else res.end();
   };
   req.on('close', stop);
