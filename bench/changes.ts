@@ -20,7 +20,10 @@
 // in alternating order (forward, then backward), so that neither a slow spell of the shared
 // machine nor a configuration's place in the sequence favours one of them; each configuration is
 // reported by the median of its rounds, and "vs first" is the median over repeats of its rate
-// divided by the first configuration's rate in the same repeat.
+// divided by the first configuration's rate in the same repeat. Other processes' CPU is measured
+// during each round (/proc/stat); with --quiet C, a round during which they used more than C
+// cores is run again (up to 3 tries), and one still not quiet is shown (marked *) but left out of
+// the medians and ratios.
 //
 // Every follower must receive every event: the one that parses its stream counts the
 // acknowledged writes whose event it never saw ("missed"), and each of the others, which only
@@ -356,18 +359,22 @@ async function main(): Promise<void> {
   // clients would not change), and the cores each side used: on 2 shared cores the followers'
   // and writers' processes take CPU the server would otherwise have
   const perWrite = (r: Round) => (r.cpu.server * 1000) / r.writes;
+  // the statistics are of the quiet rounds (all of them with --quiet 0); a repeat's ratio needs
+  // both of its rounds quiet
+  const isQuiet = (r: Round) => !(quiet > 0 && r.others > quiet);
+  const kept = (rs: Round[]) => (rs.some(isQuiet) ? rs.filter(isQuiet) : rs);
   const first = results.get(configs[0].name)!;
-  const baseCpu = median(first.map(perWrite));
+  const baseCpu = median(kept(first).map(perWrite));
   const rows: Array<Record<string, string | number>> = [];
   for (const c of configs) {
-    const rs = results.get(c.name)!;
-    const ratios = rs.map((r, i) => r.writesPerSecond / first[i].writesPerSecond);
+    const all = results.get(c.name)!, rs = kept(all);
+    const ratios = all.map((r, i) => (isQuiet(r) && isQuiet(first[i]) ? r.writesPerSecond / first[i].writesPerSecond : NaN));
     const lagged = rs.filter((r) => r.lag !== undefined);
     rows.push({
       followers: c.name, 'writes/s': Math.round(median(rs.map((r) => r.writesPerSecond))),
-      'vs first': `${(median(ratios) * 100).toFixed(0)}%`,
-      'each repeat': ratios.map((x) => `${(x * 100).toFixed(0)}`).join(' '),
-      'each round': rs.map((r) => Math.round(r.writesPerSecond)).join(' '),
+      'vs first': `${(median(ratios.filter((x) => !Number.isNaN(x))) * 100).toFixed(0)}%`,
+      'each repeat': ratios.map((x) => (Number.isNaN(x) ? '-' : `${(x * 100).toFixed(0)}`)).join(' '),
+      'each round': all.map((r) => `${Math.round(r.writesPerSecond)}${isQuiet(r) ? '' : '*'}`).join(' '),
       'server µs/write': median(rs.map(perWrite)).toFixed(0), 'vs first ': `${((median(rs.map(perWrite)) / baseCpu) * 100).toFixed(0)}%`,
       'cores: server': median(rs.map((r) => r.cpu.server / 1000 / r.elapsed)).toFixed(2),
       writers: median(rs.map((r) => r.cpu.writers / 1000 / r.elapsed)).toFixed(2),
@@ -381,7 +388,7 @@ async function main(): Promise<void> {
     });
   }
   console.log(`calendar-engine change feed: ${writers} writers (creating tags, fsynced store), ${warmup} s warm-up + ${seconds} s a round, ${repeat} repeats in alternating order (medians), followers' streams ${arg('sse-encoding', 'gzip')}, node ${process.version}`);
-  if (quiet > 0) console.log(`rounds run again because other processes used more than ${quiet} cores: ${redone}; rounds kept although they did (third try): ${unquiet}`);
+  if (quiet > 0) console.log(`rounds run again because other processes used more than ${quiet} cores: ${redone}; rounds that were not quiet by the third try (marked *, left out of the medians and ratios): ${unquiet}`);
   console.table(rows);
   if (rate > 0) {
     for (const n of lagCounts) {

@@ -79,16 +79,18 @@ export function wantsEventStream(req: IncomingMessage): boolean {
 }
 
 /**
- * How long a group of streams waits after its last socket writes before the next: 1 ms per
- * open stream, at least 5 ms and at most 100 ms. A write that comes after a quiet spell goes out
- * at once; under a steady stream of writes a follower gets them in batches (every 5 ms with up to
- * 5 streams open, every 100 ms with 100), so the server makes at most 200 socket writes a second
- * per stream, and about 1,000 a second in all with 100 streams, however fast writes come (a
- * socket write costs about 20 microseconds of the one thread that also serves the writes). The
- * price is a follower lag of up to that interval under load (docs/changes.md).
+ * How long a group of streams waits after its last socket writes before the next: long enough
+ * that all the open streams together take at most SOCKET_WRITES_PER_SECOND socket writes a
+ * second (2 ms per open stream), at least 5 ms and at most 1 s. A write that comes after a quiet
+ * spell goes out at once; under a steady stream of writes a follower gets them in batches (every
+ * 5 ms with up to 2 streams open, every 200 ms with 100), however fast writes come: a socket
+ * write to a follower costs 20-30 microseconds of the one thread that also serves the writes
+ * (on loopback, with gzip's small batches, that is most of a follower's cost: measured,
+ * docs/changes.md). The price is a follower lag of up to that interval under load.
  */
+const SOCKET_WRITES_PER_SECOND = 500;
 let openStreams = 0;
-const flushInterval = (): number => Math.max(5, Math.min(100, openStreams));
+const flushInterval = (): number => Math.max(5, Math.min(1000, (openStreams * 1000) / SOCKET_WRITES_PER_SECOND));
 
 interface Stream {
   res: ServerResponse;
