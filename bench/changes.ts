@@ -9,15 +9,37 @@
 //
 // Then the same write load with 10 webhooks (to a receiver in its own process).
 //
-//   npm run bench:changes -- [--seconds S] [--writers W] [--followers 0,1,100] [--hooks 10] [--rate R] [--repeat N] [--cpu-prof DIR]
-// (--hooks 0: no webhook configuration; --rate 0: no paced round; --cpu-prof: the server's CPU
+//   npm run bench:changes -- [--seconds S] [--warmup S] [--writers W] [--followers 0,1,100] [--hooks 10]
+//                            [--rate R] [--lag-followers 1,100] [--repeat N] [--quiet C] [--sse-encoding gzip|identity]
+//                            [--cpu-prof DIR]
+// (--hooks 0: no webhook configuration; --rate 0: no paced rounds; --cpu-prof: the server's CPU
 // profiles, one per round, into DIR)
+//
+// Every round starts a fresh server and runs the same writes: `--warmup` seconds (default 1) that
+// are not counted, then `--seconds` that are. The configurations run in turn, `--repeat` times,
+// in alternating order (forward, then backward), so that neither a slow spell of the shared
+// machine nor a configuration's place in the sequence favours one of them; each configuration is
+// reported by the median of its rounds, and "vs first" is the median over repeats of its rate
+// divided by the first configuration's rate in the same repeat. Other processes' CPU is measured
+// during each round (/proc/stat); with --quiet C, a round during which they used more than C
+// cores is run again (up to 3 tries), and one still not quiet is shown (marked *) but left out of
+// the medians and ratios.
+//
+// Every follower must receive every event: the one that parses its stream counts the
+// acknowledged writes whose event it never saw ("missed"), and each of the others, which only
+// count the bytes they receive, must have received exactly as many bytes as it (the streams are
+// byte for byte the same); the round waits for the last events before it ends.
+//
+// The followers ask for gzip, as browsers' EventSource does (--sse-encoding identity: they do not);
+// the one that parses the stream decompresses it.
 
 import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fork, type ChildProcess } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { summarize } from './stats.ts';
 
@@ -43,9 +65,11 @@ async function runServer(dir: string, hookUrl: string | undefined, hooks: number
   cal.users.ensure('admin', 'administrator', PASSWORD);
   const srv = await startServer(cal, { port: 0, log: () => {} });
   process.send!({ url: srv.url });
-  const cpu0 = process.cpuUsage();
-  process.on('message', async () => {
-    const c = process.cpuUsage(cpu0);
+  let cpu0 = process.cpuUsage(), cpu1: NodeJS.CpuUsage | undefined;
+  process.on('message', async (m) => {
+    if (m === 'mark') return void (cpu0 = process.cpuUsage()); // the measured part begins
+    if (m === 'end') return void (cpu1 = process.cpuUsage(cpu0)); // and ends
+    const c = cpu1 ?? process.cpuUsage(cpu0);
     process.send!({ cpuMs: (c.user + c.system) / 1000 });
     let step = 'the HTTP server';
     setTimeout(() => console.error(`bench:changes: the server's close is stuck in ${step}`), 10_000).unref();
@@ -58,22 +82,30 @@ async function runServer(dir: string, hookUrl: string | undefined, hooks: number
 
 // ---------------------------------------------------------------- followers (child)
 
-async function runFollowers(url: string, n: number): Promise<void> {
+async function runFollowers(url: string, n: number, encoding: string): Promise<void> {
   /** tag id → first arrival (ms, wall clock) */
   const arrivals = new Map<number, number>();
   let events = 0;
+  /** bytes each stream received (as sent: gzipped when it is) */
+  const bytes = new Array<number>(n).fill(0);
   const reqs: http.ClientRequest[] = [];
   let open = 0;
+  const headers = { accept: 'text/event-stream', ...(encoding === 'gzip' ? { 'accept-encoding': 'gzip, deflate, br' } : {}) };
   for (let i = 0; i < n; i++) {
-    const req = http.get(`${url}${NS}/changes`, { headers: { accept: 'text/event-stream' }, agent: false }, (res) => {
-      res.setEncoding('utf8');
-      let buf = '';
+    const req = http.get(`${url}${NS}/changes`, { headers, agent: false }, (res) => {
       if (++open === n) process.send!({ ready: true });
-      // one follower reads the events (for the lag); the others only take the bytes, so that the
-      // load generator's parsing does not eat the cores the server needs (2 on the bench machine)
-      if (i > 0) return void res.on('data', () => {});
-      res.on('data', (chunk: string) => {
-        buf += chunk;
+      if ((res.headers['content-encoding'] ?? 'identity') !== encoding) throw new Error(`followers: asked for ${encoding}, sent ${res.headers['content-encoding']}`);
+      // one follower reads the events (for the lag); the others only count the bytes (which must
+      // come to as many as the first one's), so that the load generator's decoding and parsing do
+      // not eat the cores the server needs (2 on the bench machine)
+      if (i > 0) return void res.on('data', (chunk: Buffer) => (bytes[i] += chunk.length));
+      res.on('data', (chunk: Buffer) => (bytes[0] += chunk.length));
+      const body = encoding === 'gzip' ? res.pipe(zlib.createGunzip()) : res;
+      const decoder = new StringDecoder('utf8');
+      let buf = '';
+      body.on('error', (err) => console.error(`followers: ${err.message}`));
+      body.on('data', (chunk: Buffer) => {
+        buf += decoder.write(chunk);
         let end;
         while ((end = buf.indexOf('\n\n')) >= 0) {
           const block = buf.slice(0, end);
@@ -90,11 +122,18 @@ async function runFollowers(url: string, n: number): Promise<void> {
     reqs.push(req);
   }
   if (n === 0) process.send!({ ready: true });
-  const cpu0 = process.cpuUsage();
-  process.on('message', () => {
-    for (const r of reqs) r.destroy();
+  let cpu0 = process.cpuUsage();
+  process.on('message', async (m: { cmd: string; ids?: number[] }) => {
+    if (m.cmd === 'mark') return void (cpu0 = process.cpuUsage());
     const c = process.cpuUsage(cpu0);
-    process.send!({ arrivals: [...arrivals], events, cpuMs: (c.user + c.system) / 1000 });
+    // the last events may still be on their way (streams are paced): wait (at most 10 s) until
+    // the parsing follower has them all and the others as many bytes as it
+    const until = Date.now() + 10_000;
+    const complete = () => n === 0 || (m.ids!.every((id) => arrivals.has(id)) && bytes.every((b) => b === bytes[0]));
+    while (!complete() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    for (const r of reqs) r.destroy();
+    const short = bytes.filter((b, i) => i > 0 && b !== bytes[0]).length;
+    process.send!({ arrivals: [...arrivals], events, short, bytes: bytes[0] ?? 0, cpuMs: (c.user + c.system) / 1000 });
     setTimeout(() => process.exit(0), 50);
   });
 }
@@ -117,9 +156,13 @@ async function runReceiver(): Promise<void> {
     });
   });
   server.listen(0, '127.0.0.1', () => process.send!({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}` }));
-  const cpu0 = process.cpuUsage();
-  process.on('message', () => {
+  let cpu0 = process.cpuUsage();
+  process.on('message', async (m: { cmd: string; expect?: number }) => {
+    if (m.cmd === 'mark') return void (cpu0 = process.cpuUsage());
     const c = process.cpuUsage(cpu0);
+    // the last deliveries may still be on their way (webhooks linger): wait for them, at most 10 s
+    const until = Date.now() + 10_000;
+    while (changes < m.expect! && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     process.send!({ changes, cpuMs: (c.user + c.system) / 1000 });
     setTimeout(() => process.exit(0), 50);
   });
@@ -164,39 +207,83 @@ function message<T>(c: ChildProcess, pick: (m: Record<string, unknown>) => boole
   });
 }
 
-async function round(followers: number, seconds: number, writers: number, rate: number | undefined, hooks = 0) {
+/** The machine's busy CPU time so far, seconds (Linux /proc/stat: all but idle and iowait,
+ *  steal included); undefined where there is no /proc/stat. */
+function machineBusy(): number | undefined {
+  try {
+    const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
+    return (total - f[3] - f[4]) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+interface Round {
+  cpu: { server: number; followers: number; writers: number };
+  elapsed: number;
+  writesPerSecond: number;
+  lag: ReturnType<typeof summarize> | undefined;
+  lagMax: number;
+  /** cores used by other processes during the measured part (the machine's busy time less this
+   *  round's processes'); NaN where unknown */
+  others: number;
+  missed: number;
+  short: number;
+  events: number;
+  writes: number;
+  delivered: number;
+}
+
+async function round(followers: number, seconds: number, warmup: number, writers: number, rate: number | undefined, hooks = 0): Promise<Round> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-bench-changes-'));
   const receiver = hooks > 0 ? child(['--receiver']) : undefined;
   const hookUrl = receiver ? (await message<{ url: string }>(receiver, (m) => typeof m.url === 'string')).url : '';
   const server = child(['--server', dir, hookUrl, String(hooks)], arg('cpu-prof', '') || undefined);
   const { url } = await message<{ url: string }>(server, (m) => typeof m.url === 'string');
-  const fl = child(['--followers', url, String(followers)]);
+  const fl = child(['--followers', url, String(followers), arg('sse-encoding', 'gzip')]);
   await message(fl, (m) => m.ready === true);
+  /** the writes acknowledged in the measured part */
   const acks: Array<{ id: number; at: number }> = [];
-  const cpu0 = process.cpuUsage();
-  const end = Date.now() + seconds * 1000;
-  const start = Date.now();
+  let made = 0; // warm-up included
+  const t0 = Date.now();
+  const from = t0 + warmup * 1000, end = from + seconds * 1000;
+  let cpu0 = process.cpuUsage();
+  let busy0: number | undefined;
+  const marked = new Promise<void>((resolve) => setTimeout(() => {
+    for (const c of [server, fl, receiver]) c?.send(c === server ? 'mark' : { cmd: 'mark' });
+    cpu0 = process.cpuUsage();
+    busy0 = machineBusy();
+    resolve();
+  }, from - t0));
   const interval = rate ? (1000 * writers) / rate : 0;
   await Promise.all(Array.from({ length: writers }, async (_, w) => {
-    let next = start + (interval * w) / writers;
+    let next = t0 + (interval * w) / writers;
     while (Date.now() < end) {
       if (interval > 0) {
         const wait = next - Date.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         next += interval;
       }
-      acks.push(await createTag(url));
+      const sent = Date.now();
+      const ack = await createTag(url);
+      made++;
+      if (sent >= from && sent < end) acks.push(ack);
     }
   }));
-  const elapsed = (Date.now() - start) / 1000;
+  await marked;
+  const elapsed = seconds;
   const writersCpu = process.cpuUsage(cpu0);
-  await new Promise((r) => setTimeout(r, hooks > 0 ? 600 : 300)); // the last events reach the followers (webhooks linger 200 ms)
-  fl.send('stop');
-  const { arrivals, events, cpuMs: followersCpuMs } = await message<{ arrivals: Array<[number, number]>; events: number; cpuMs: number }>(fl, (m) => Array.isArray(m.arrivals));
+  const busy1 = machineBusy();
+  server.send('end');
+  fl.send({ cmd: 'stop', ids: acks.map((a) => a.id) });
+  const { arrivals, events, short, cpuMs: followersCpuMs } = await message<{ arrivals: Array<[number, number]>; events: number; short: number; cpuMs: number }>(fl, (m) => Array.isArray(m.arrivals));
   let delivered = 0, receiverCpuMs = 0;
   if (receiver) {
-    receiver.send('stop');
+    // every write of the round, warm-up included, goes to every webhook
+    receiver.send({ cmd: 'stop', expect: made * hooks });
     ({ changes: delivered, cpuMs: receiverCpuMs } = await message<{ changes: number; cpuMs: number }>(receiver, (m) => typeof m.changes === 'number'));
+    delivered -= (made - acks.length) * hooks;
   }
   const serverCpu = message<{ cpuMs: number }>(server, (m) => typeof m.cpuMs === 'number');
   server.send('stop');
@@ -210,61 +297,111 @@ async function round(followers: number, seconds: number, writers: number, rate: 
     if (t !== undefined) lags.push(Math.max(0, t - a.at));
   }
   const cpu = { server: serverCpuMs, followers: followersCpuMs + receiverCpuMs, writers: (writersCpu.user + writersCpu.system) / 1000 };
-  return { cpu, elapsed, writesPerSecond: acks.length / elapsed, lag: followers > 0 ? summarize(lags) : undefined, missed: followers > 0 ? acks.length - lags.length : 0, events, writes: acks.length, delivered };
+  // (the children's times are taken a little after the end, in the order of the stop messages:
+  // close enough for telling a quiet machine from a busy one)
+  const others = busy0 === undefined || busy1 === undefined ? NaN : (busy1 - busy0 - (cpu.server + cpu.followers + cpu.writers) / 1000) / elapsed;
+  return {
+    cpu, elapsed, writesPerSecond: acks.length / elapsed, lag: followers > 0 ? summarize(lags) : undefined, lagMax: lags.reduce((m, x) => Math.max(m, x), 0), others,
+    missed: followers > 0 ? acks.length - lags.length : 0, short, events, writes: acks.length, delivered,
+  };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((x, y) => x - y), m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** --quiet C (default 0.25): a round during which other processes used more than C cores on
+ *  average is run again, up to 3 times in all (the last try is kept whatever it measured), and
+ *  each try first waits (up to 20 s) for a second in which they use less than that; 0: no checks.
+ *  The rule is the same for every configuration. */
+const quiet = Number(arg('quiet', '0.25'));
+
+async function othersNow(ms: number): Promise<number> {
+  const b0 = machineBusy(), c0 = process.cpuUsage();
+  await new Promise((r) => setTimeout(r, ms));
+  const b1 = machineBusy(), c = process.cpuUsage(c0);
+  return b0 === undefined || b1 === undefined ? 0 : (b1 - b0 - (c.user + c.system) / 1e6) / (ms / 1000);
+}
+
+async function quietRound(run: () => Promise<Round>, name: string): Promise<Round & { tries: number }> {
+  for (let tries = 1; ; tries++) {
+    if (quiet > 0) for (const until = Date.now() + 20_000; Date.now() < until && (await othersNow(1000)) > quiet;);
+    const res = await run();
+    const again = quiet > 0 && res.others > quiet && tries < 3;
+    console.error(`  ${name}: ${Math.round(res.writesPerSecond)} writes/s, server ${(res.cpu.server / 1000 / res.elapsed).toFixed(2)} cores, other processes ${res.others.toFixed(2)} cores${again ? ': again' : ''}`);
+    if (!again) return { ...res, tries };
+  }
 }
 
 async function main(): Promise<void> {
   const seconds = Number(arg('seconds', '5'));
+  const warmup = Number(arg('warmup', '1'));
   const writers = Number(arg('writers', '32'));
   const counts = arg('followers', '0,1,100').split(',').map(Number);
   const rate = Number(arg('rate', '1000'));
+  const lagCounts = arg('lag-followers', '1,100').split(',').map(Number);
   const repeat = Number(arg('repeat', '3'));
-  // the configurations run in turn, `repeat` times over (so that a slow spell of the shared
-  // machine falls on all of them), and each is reported by its median round
   const hooks = Number(arg('hooks', '10'));
   const configs = [...counts.map((n) => ({ name: String(n), followers: n, hooks: 0 })), ...(hooks > 0 ? [{ name: `0 + ${hooks} webhooks`, followers: 0, hooks }] : [])];
-  const results = new Map<string, Array<Awaited<ReturnType<typeof round>>>>();
+  const results = new Map<string, Round[]>(configs.map((c) => [c.name, []]));
+  let redone = 0, unquiet = 0;
   for (let r = 0; r < repeat; r++) {
-    for (const c of configs) {
-      const res = await round(c.followers, seconds, writers, undefined, c.hooks);
-      results.set(c.name, [...(results.get(c.name) ?? []), res]);
+    // forward, then backward: each configuration's place in the sequence changes from repeat to repeat
+    for (const c of r % 2 === 0 ? configs : [...configs].reverse()) {
+      const res = await quietRound(() => round(c.followers, seconds, warmup, writers, undefined, c.hooks), `round ${r + 1}, ${c.name}`);
+      results.get(c.name)!.push(res);
+      if (res.tries > 1) redone += res.tries - 1;
+      if (res.others > quiet) unquiet++;
     }
   }
-  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)];
   // the server's own CPU per acknowledged write (what more cores or other machines for the
   // clients would not change), and the cores each side used: on 2 shared cores the followers'
   // and writers' processes take CPU the server would otherwise have
-  const perWrite = (r: Awaited<ReturnType<typeof round>>) => (r.cpu.server * 1000) / r.writes;
+  const perWrite = (r: Round) => (r.cpu.server * 1000) / r.writes;
+  // the statistics are of the quiet rounds (all of them with --quiet 0); a repeat's ratio needs
+  // both of its rounds quiet
+  const isQuiet = (r: Round) => !(quiet > 0 && r.others > quiet);
+  const kept = (rs: Round[]) => (rs.some(isQuiet) ? rs.filter(isQuiet) : rs);
   const first = results.get(configs[0].name)!;
-  const baseRate = median(first.map((r) => r.writesPerSecond)), baseCpu = median(first.map(perWrite));
+  const baseCpu = median(kept(first).map(perWrite));
   const rows: Array<Record<string, string | number>> = [];
   for (const c of configs) {
-    const rs = results.get(c.name)!;
-    const rate = median(rs.map((r) => r.writesPerSecond)), cpu = median(rs.map(perWrite));
+    const all = results.get(c.name)!, rs = kept(all);
+    const ratios = all.map((r, i) => (isQuiet(r) && isQuiet(first[i]) ? r.writesPerSecond / first[i].writesPerSecond : NaN));
     const lagged = rs.filter((r) => r.lag !== undefined);
     rows.push({
-      followers: c.name, 'writes/s': Math.round(rate), 'vs first': `${((rate / baseRate) * 100).toFixed(0)}%`,
-      'each round': rs.map((r) => Math.round(r.writesPerSecond)).join(' '),
-      'server µs/write': cpu.toFixed(0), 'vs first ': `${((cpu / baseCpu) * 100).toFixed(0)}%`,
+      followers: c.name, 'writes/s': Math.round(median(rs.map((r) => r.writesPerSecond))),
+      'vs first': `${(median(ratios.filter((x) => !Number.isNaN(x))) * 100).toFixed(0)}%`,
+      'each repeat': ratios.map((x) => (Number.isNaN(x) ? '-' : `${(x * 100).toFixed(0)}`)).join(' '),
+      'each round': all.map((r) => `${Math.round(r.writesPerSecond)}${isQuiet(r) ? '' : '*'}`).join(' '),
+      'server µs/write': median(rs.map(perWrite)).toFixed(0), 'vs first ': `${((median(rs.map(perWrite)) / baseCpu) * 100).toFixed(0)}%`,
       'cores: server': median(rs.map((r) => r.cpu.server / 1000 / r.elapsed)).toFixed(2),
-      clients: median(rs.map((r) => (r.cpu.followers + r.cpu.writers) / 1000 / r.elapsed)).toFixed(2),
+      writers: median(rs.map((r) => r.cpu.writers / 1000 / r.elapsed)).toFixed(2),
+      'followers/receiver': median(rs.map((r) => r.cpu.followers / 1000 / r.elapsed)).toFixed(2),
+      'other processes': median(rs.map((r) => r.others)).toFixed(2),
       'lag p50 ms': lagged.length ? median(lagged.map((r) => r.lag!.median)).toFixed(1) : '-',
       'lag p99 ms': lagged.length ? median(lagged.map((r) => r.lag!.p99)).toFixed(1) : '-',
-      missed: c.hooks > 0 ? `${rs.reduce((n, r) => n + r.writes * c.hooks - r.delivered, 0)} not yet delivered at the end` : rs.reduce((n, r) => n + r.missed, 0),
+      missed: c.hooks > 0
+        ? `${rs.reduce((n, r) => n + r.writes * c.hooks - r.delivered, 0)} undelivered`
+        : `${rs.reduce((n, r) => n + r.missed, 0)} events, ${rs.reduce((n, r) => n + r.short, 0)} short streams`,
     });
   }
-  console.log(`calendar-engine change feed: ${writers} writers (creating tags, fsynced store), ${seconds} s a round, ${repeat} rounds each (medians), node ${process.version}`);
+  console.log(`calendar-engine change feed: ${writers} writers (creating tags, fsynced store), ${warmup} s warm-up + ${seconds} s a round, ${repeat} repeats in alternating order (medians), followers' streams ${arg('sse-encoding', 'gzip')}, node ${process.version}`);
+  if (quiet > 0) console.log(`rounds run again because other processes used more than ${quiet} cores: ${redone}; rounds that were not quiet by the third try (marked *, left out of the medians and ratios): ${unquiet}`);
   console.table(rows);
   if (rate > 0) {
-    const paced = await round(1, seconds, writers, rate);
-    console.log(`at ${rate} writes/s asked (${Math.round(paced.writesPerSecond)} made), 1 follower: lag p50 ${paced.lag!.median.toFixed(1)} ms, p99 ${paced.lag!.p99.toFixed(1)} ms, ${paced.missed} missed`);
+    for (const n of lagCounts) {
+      const paced = await quietRound(() => round(n, seconds, warmup, writers, rate), `paced, ${n} followers`);
+      console.log(`at ${rate} writes/s asked (${Math.round(paced.writesPerSecond)} made), ${n} follower${n === 1 ? '' : 's'}: lag p50 ${paced.lag!.median.toFixed(1)} ms, p99 ${paced.lag!.p99.toFixed(1)} ms, max ${paced.lagMax.toFixed(1)} ms; ${paced.missed} missed events, ${paced.short} short streams`);
+    }
   }
   agent.destroy();
 }
 
 if (process.argv[2] === '--server') void runServer(process.argv[3], process.argv[4] || undefined, Number(process.argv[5] ?? 0));
 else if (process.argv[2] === '--receiver') void runReceiver();
-else if (process.argv[2] === '--followers') void runFollowers(process.argv[3], Number(process.argv[4]));
+else if (process.argv[2] === '--followers') void runFollowers(process.argv[3], Number(process.argv[4]), process.argv[5]);
 else main().catch((err) => {
   console.error(err);
   process.exit(1);

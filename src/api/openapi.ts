@@ -169,7 +169,8 @@ const CHANGES_PATH = {
     summary: 'The change feed: every acknowledged write as change records, in order',
     description: 'A JSON page of the changes after `since` (pass `next` as the next `since`). With `Accept: text/event-stream`, '
       + 'Server-Sent Events instead: one event per write (`id:` its seq, `event: changes`, `data:` the JSON array of its change '
-      + 'records), live, resumed from the `Last-Event-ID` header, with a heartbeat comment every 15 s. Readers see the changes '
+      + 'records), live, resumed from the `Last-Event-ID` header, with a heartbeat comment every 15 s; gzipped '
+      + '(`Content-Encoding: gzip`) when `Accept-Encoding` accepts gzip. Readers see the changes '
       + 'of records they may read: anonymous readers those of published records, drafts only their readers.',
     operationId: 'getChanges',
     tags: ['changes'],

@@ -42,12 +42,15 @@ export function followChanges(feed: ChangeFeed, since: number, visible: (c: Held
 }
 
 /** A write's change records as one array shared by the subscribers that see all of them, so
- *  that what they make of it (an SSE event's text) can be made once. */
-const shared = new WeakMap<readonly HeldChange[], Change[]>();
+ *  that what they make of it (an SSE event's text) can be made once. The feed calls its listeners
+ *  one after the other with the same array, so the last one made is all there is to remember. */
+let lastHeld: readonly HeldChange[] | undefined, lastShared: Change[] = [];
 function sharedChanges(changes: readonly HeldChange[]): Change[] {
-  let out = shared.get(changes);
-  if (out === undefined) shared.set(changes, (out = changes.map((c) => c.change)));
-  return out;
+  if (lastHeld !== changes) {
+    lastHeld = changes;
+    lastShared = changes.map((c) => c.change);
+  }
+  return lastShared;
 }
 
 /**

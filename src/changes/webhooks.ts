@@ -29,9 +29,10 @@ export interface DispatchOptions {
   timeoutMs?: number;
   /** how often the registry is checked for changes (default 1 s) */
   reloadMs?: number;
-  /** after a delivery, wait this long for more writes before the next one, unless a full batch
-   *  is waiting (default 200 ms): under a steady stream of writes, fewer and larger POSTs (a
-   *  write after a quiet spell still goes at once) */
+  /** after a delivery, wait about this long for more writes before the next one, unless a full
+   *  batch is waiting (default 200 ms; webhooks that finish a delivery meanwhile wake with the
+   *  first, so that those that keep up deliver the same batches): under a steady stream of writes, fewer and larger
+   *  POSTs (a write after a quiet spell still goes at once) */
   lingerMs?: number;
   /** the feed keeps at most this many changes for a webhook that lags (default 1,000,000); past
    *  it the oldest go, and the webhook skips them (its state says so) */
@@ -160,8 +161,16 @@ export class WebhookDispatcher {
     if (this.started) return;
     this.started = true;
     this.adopt(this.hooks, {});
+    // a write wakes the loops waiting for writes once the writes acknowledged with it have been
+    // answered (setImmediate): a delivery is never made inside a write's acknowledgement
+    let waking = false;
     this.off = this.feed.on(() => {
-      for (const r of this.running.values()) r.wake();
+      if (waking) return;
+      waking = true;
+      setImmediate(() => {
+        waking = false;
+        for (const r of this.running.values()) r.wake();
+      });
     });
     this.timer = setInterval(() => void this.reload(), this.reloadMs);
     this.timer.unref();
@@ -251,6 +260,19 @@ export class WebhookDispatcher {
         resolve();
       };
     });
+    // after a delivery: until the dispatcher's linger gate opens (or stop())
+    const linger = () => new Promise<void>((resolve) => {
+      const leave = this.lingerGate(() => {
+        wake = undefined;
+        resolve();
+      });
+      wake = (stopping) => {
+        if (!stopping) return;
+        wake = undefined;
+        leave();
+        resolve();
+      };
+    });
     const live = () => !this.stopped && this.hooks.some((h) => h.id === hook.id) && this.backend.active();
     void (async () => {
       while (live()) {
@@ -274,7 +296,7 @@ export class WebhookDispatcher {
           st.delivered = last;
           st.failures = 0;
           this.delivered();
-          if (this.lingerMs > 0 && this.feed.head - last < BATCH_WRITES) await sleep(this.lingerMs, false);
+          if (this.lingerMs > 0 && this.feed.head - last < BATCH_WRITES) await linger();
         } else {
           st.failures++;
           this.saveState();
@@ -284,6 +306,29 @@ export class WebhookDispatcher {
       }
       this.running.delete(hook.id);
     })();
+  }
+
+  /** the loops lingering after a delivery, woken together by one timer (lingerGate) */
+  private readonly lingering = new Set<() => void>();
+  private lingerTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * Calls `fn` when the lingering of the webhooks now lingering ends: the first to linger starts a
+   * timer of lingerMs, and those that finish their deliveries meanwhile join it. Webhooks that
+   * keep up thus wake together and ask for the same batch, whose body is made once for all of
+   * them (body()), where each lingering on its own clock would drift apart and have it made once
+   * each. Returns a function that leaves the gate.
+   */
+  private lingerGate(fn: () => void): () => void {
+    this.lingering.add(fn);
+    this.lingerTimer ??= setTimeout(() => {
+      this.lingerTimer = undefined;
+      const all = [...this.lingering];
+      this.lingering.clear();
+      for (const f of all) f();
+    }, this.lingerMs);
+    this.lingerTimer.unref();
+    return () => this.lingering.delete(fn);
   }
 
   private delivered(): void {
@@ -367,6 +412,8 @@ export class WebhookDispatcher {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.lingerTimer);
+    this.lingerTimer = undefined;
     const wanted = this.saveTimer !== undefined || this.saving !== undefined || this.hooks.length > 0;
     clearTimeout(this.saveTimer);
     this.saveTimer = undefined;

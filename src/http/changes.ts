@@ -2,13 +2,16 @@
 // changes, `next` to pass as `since` for the next page, the current `head` and the `oldest`
 // seq still answerable); with `Accept: text/event-stream`, Server-Sent Events: one event per
 // write (`id:` its seq, `event: changes`, `data:` the JSON array of its change records), resumed
-// from `Last-Event-ID`, a heartbeat comment every 15 s. Readers see what they may read.
+// from `Last-Event-ID`, a heartbeat comment every 15 s. Readers see what they may read. A client
+// whose Accept-Encoding takes gzip (browsers' EventSource does) gets the stream gzipped: each
+// batch is compressed once for all the streams that are sent it (src/http/gzip-pieces.ts).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CalendarError } from '../api/wordpress/errors.ts';
 import type { Actor } from '../api/wordpress/types.ts';
 import { CHANGE_TYPES, changeText, type Change, type ChangeType } from '../changes/feed.ts';
 import { parseUrlEncoded } from './body.ts';
+import { GZIP_HEADER, GzipPiece, GzipState, acceptsGzip } from './gzip-pieces.ts';
 
 /** What the HTTP shell needs from a calendar to serve its change feed. */
 export interface ChangeSource {
@@ -76,16 +79,18 @@ export function wantsEventStream(req: IncomingMessage): boolean {
 }
 
 /**
- * How long a group of streams waits after its last socket writes before the next: 1 ms per
- * open stream, at least 5 ms and at most 100 ms. A write that comes after a quiet spell goes out
- * at once; under a steady stream of writes a follower gets them in batches (every 5 ms with up to
- * 5 streams open, every 100 ms with 100), so the server makes at most 200 socket writes a second
- * per stream, and about 1,000 a second in all with 100 streams, however fast writes come (a
- * socket write costs about 20 microseconds of the one thread that also serves the writes). The
- * price is a follower lag of up to that interval under load (docs/changes.md).
+ * How long a group of streams waits after its last socket writes before the next: long enough
+ * that all the open streams together take at most SOCKET_WRITES_PER_SECOND socket writes a
+ * second (2 ms per open stream), at least 5 ms and at most 1 s. A write that comes after a quiet
+ * spell goes out at once; under a steady stream of writes a follower gets them in batches (every
+ * 5 ms with up to 2 streams open, every 200 ms with 100), however fast writes come: a socket
+ * write to a follower costs 20-30 microseconds of the one thread that also serves the writes
+ * (on loopback, with gzip's small batches, that is most of a follower's cost: measured,
+ * docs/changes.md). The price is a follower lag of up to that interval under load.
  */
+const SOCKET_WRITES_PER_SECOND = 500;
 let openStreams = 0;
-const flushInterval = (): number => Math.max(5, Math.min(100, openStreams));
+const flushInterval = (): number => Math.max(5, Math.min(1000, (openStreams * 1000) / SOCKET_WRITES_PER_SECOND));
 
 interface Stream {
   res: ServerResponse;
@@ -93,23 +98,38 @@ interface Stream {
   pos: number;
   /** what it is sent before its group's writes: the retained writes it asked for */
   replay: string;
+  /** a gzipped stream: what it has been sent, for its trailer */
+  gzip: GzipState | undefined;
+}
+
+/** Texts every stream is sent, made (and compressed) once. */
+const OPENING = ': calendar-engine change feed\n\n', HEARTBEAT = ': heartbeat\n\n';
+let openingPiece: GzipPiece | undefined, heartbeatPiece: GzipPiece | undefined;
+
+/** Writes `text` to a stream (as it is, or gzipped); `piece` is its compressed form when it is had already. */
+function send(s: Stream, text: string | Buffer, piece?: GzipPiece): void {
+  if (s.gzip === undefined) s.res.write(text);
+  else s.res.write(s.gzip.add(piece ?? new GzipPiece(typeof text === 'string' ? Buffer.from(text, 'utf8') : text)));
 }
 
 /**
  * The live streams of one reader (the same actor and types see the same changes): each write is
  * filtered and made into its SSE event once for all of them, kept in the group's log until the
- * next flush, and written to every stream as one joined text.
+ * next flush, and written to every stream as one joined text (encoded to bytes once, and
+ * compressed once for the gzipped streams).
  */
 class StreamGroup {
   readonly streams = new Set<Stream>();
-  private log: string[] = [];
+  /** the writes not yet sent to the streams that are up to date (made into text at the flush:
+   *  nothing but this push is done inside a write's acknowledgement) */
+  private log: Change[][] = [];
   private scheduled = false;
   private lastFlush = 0;
   private readonly off: () => void;
 
   constructor(source: ChangeSource, types: ChangeType[] | undefined, actor: Actor, private readonly onEmpty: () => void) {
     this.off = source.subscribeWrites({ types, actor }, (changes) => {
-      this.log.push(writeText(changes));
+      this.log.push(changes);
       this.schedule();
     });
   }
@@ -140,18 +160,28 @@ class StreamGroup {
     this.scheduled = false;
     this.lastFlush = performance.now();
     // the group's writes encoded once, the same bytes written to every stream that is up to date
-    let all: Buffer | undefined;
+    let all: Buffer | undefined, piece: GzipPiece | undefined;
     for (const s of this.streams) {
       if (s.replay === '' && s.pos === 0) {
-        if (this.log.length > 0) s.res.write((all ??= Buffer.from(this.log.join(''), 'utf8')));
+        if (this.log.length === 0) continue;
+        all ??= Buffer.from(this.text(0), 'utf8');
+        if (s.gzip !== undefined) piece ??= new GzipPiece(all);
+        send(s, all, piece);
         continue;
       }
-      const text = s.replay + this.log.slice(s.pos).join('');
+      const text = s.replay + this.text(s.pos);
       s.replay = '';
       s.pos = 0;
-      if (text !== '') s.res.write(text);
+      if (text !== '') send(s, text);
     }
     this.log = [];
+  }
+
+  /** The SSE events of the log's writes from `from` on. */
+  private text(from: number): string {
+    let t = '';
+    for (let i = from; i < this.log.length; i++) t += writeText(this.log[i]);
+    return t;
   }
 }
 
@@ -182,7 +212,8 @@ export function streamChanges(
   // which is sent only writes made from now on
   let replay = '';
   if (q.since !== undefined) source.subscribeWrites({ since: q.since, types: q.types, actor }, (changes) => (replay += writeText(changes)))();
-  const stream: Stream = { res, pos: 0, replay };
+  const gzip = acceptsGzip(req.headers['accept-encoding']);
+  const stream: Stream = { res, pos: 0, replay, gzip: gzip ? new GzipState() : undefined };
   const group = groupOf(source, q.types, actor);
   group.add(stream);
   openStreams++;
@@ -191,9 +222,15 @@ export function streamChanges(
     'Cache-Control': 'no-cache',
     Connection: 'keep-alive',
     'X-Accel-Buffering': 'no',
+    Vary: 'Accept-Encoding',
+    ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
   });
-  res.write(': calendar-engine change feed\n\n');
-  const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), heartbeatMs);
+  if (gzip) {
+    res.write(GZIP_HEADER);
+    openingPiece ??= new GzipPiece(Buffer.from(OPENING));
+  }
+  send(stream, OPENING, openingPiece);
+  const heartbeat = setInterval(() => send(stream, HEARTBEAT, gzip ? (heartbeatPiece ??= new GzipPiece(Buffer.from(HEARTBEAT))) : undefined), heartbeatMs);
   let stopped = false;
   const stop = () => {
     if (stopped) return;
@@ -201,7 +238,9 @@ export function streamChanges(
     openStreams--;
     clearInterval(heartbeat);
     group.remove(stream);
-    res.end();
+    // a gzipped stream ends as a whole gzip file: a final empty block, its CRC-32 and length
+    if (stream.gzip && !res.destroyed) res.end(stream.gzip.trailer());
+    else res.end();
   };
   req.on('close', stop);
   res.on('close', stop);

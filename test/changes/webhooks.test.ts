@@ -222,4 +222,37 @@ hooks('a receiver that never answers times out and is retried; an unreachable on
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
+hooks('webhooks that keep up linger together: each delivery of a steady stream of writes is the same batch for all of them', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-hooks-'));
+  /** path → the seqs of each delivery */
+  const got = new Map<string, number[][]>();
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const list = got.get(req.url!) ?? [];
+      got.set(req.url!, list);
+      list.push([...new Set((JSON.parse(body) as { changes: Change[] }).changes.map((c) => c.seq))]);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const paths = ['/a', '/b', '/c', '/d', '/e', '/f'];
+  for (const p of paths) addWebhook(dir, base + p);
+  const cal = await openCalendar({ dir, now: () => NOW, webhooks: { ...FAST, lingerMs: 150 } });
+  // writes one after the other for 600 ms: a few ms apart, so that webhooks lingering on clocks
+  // of their own (their deliveries end at different times) would soon ask for different batches
+  let writes = 0;
+  for (const end = Date.now() + 600; Date.now() < end; writes++) await cal.tags.create({ name: `steady ${writes}` });
+  const delivered = (p: string) => (got.get(p) ?? []).reduce((n, d) => n + d.length, 0);
+  await until('every write at every webhook', () => paths.every((p) => delivered(p) === writes));
+  await cal.close();
+  server.closeAllConnections();
+  server.close();
+  const first = got.get('/a')!;
+  assert.ok(first.length >= 3 && first.length < 20 && first.length < writes / 4, `batched by the linger: ${first.length} deliveries of ${writes} writes`);
+  for (const p of paths) assert.equal(got.get(p), first, `${p}: the same batches as /a`);
+});
+
 hooks.run();

@@ -3,6 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import http from 'node:http';
+import zlib from 'node:zlib';
 import { startTestServer, type TestServer } from './server-helper.ts';
 
 const S = suite<{ t: TestServer }>('e2e :: changes', {} as { t: TestServer });
@@ -160,6 +161,63 @@ S('many streams: every write reaches each of 60 followers once and in order (bat
     assert.equal(s.got, expected(s.editor), s.editor ? 'editor' : 'anonymous');
   }
   await t.close();
+});
+
+S('gzipped streams (Accept-Encoding: gzip): the same events as plain ones, per-reader filtering, exact resume, a whole gzip file when the server ends them', async () => {
+  const t = await startTestServer({});
+  const head = (await t.call('/changes')).json.head as number;
+  const auth = `Basic ${Buffer.from(`editor:${t.passwords.editor}`).toString('base64')}`;
+  type Stream = { events: string[]; ended: Promise<string>; encoding: string | undefined };
+  const open = (opts: { gzip: boolean; editor?: boolean; lastEventId?: string; types?: string }) => new Promise<Stream>((resolve, reject) => {
+    const headers: Record<string, string> = {
+      accept: 'text/event-stream',
+      ...(opts.gzip ? { 'accept-encoding': 'br;q=1, gzip;q=0.8' } : {}),
+      ...(opts.editor ? { authorization: auth } : {}),
+      ...(opts.lastEventId ? { 'last-event-id': opts.lastEventId } : {}),
+    };
+    const req = http.get(`${t.root}/changes${opts.types ? `?types=${opts.types}` : ''}`, { headers }, (res) => {
+      const events: string[] = [];
+      const body = opts.gzip ? res.pipe(zlib.createGunzip()) : res;
+      let text = '';
+      const ended = new Promise<string>((ok, fail) => {
+        body.on('end', () => ok(text));
+        body.on('error', fail);
+      });
+      eachBlock(body as unknown as http.IncomingMessage, (block) => {
+        text += block + '\n\n';
+        if (/^id: /m.test(block)) events.push(block);
+      });
+      resolve({ events, ended, encoding: res.headers['content-encoding'] });
+    });
+    req.on('error', reject);
+  });
+  const plain = await open({ gzip: false });
+  const gz = await Promise.all([open({ gzip: true }), open({ gzip: true }), open({ gzip: true, editor: true }), open({ gzip: true, types: 'venue' })]);
+  assert.equal([plain.encoding, ...gz.map((s) => s.encoding)], [undefined, 'gzip', 'gzip', 'gzip', 'gzip']);
+  let resumed: Promise<Stream> | undefined;
+  const writes = Array.from({ length: 12 }, (_, i) => (i === 5 ? event('Hidden draft', { status: 'draft', venue: { venue: 'Gz hall' } }) : event(`Gz ${i}`)));
+  for (let i = 0; i < writes.length; i += 4) {
+    await Promise.all(writes.slice(i, i + 4).map((w) => t.call('/events', { as: 'editor', json: w })));
+    if (i === 0) resumed = open({ gzip: true, lastEventId: String(head + 2) }); // while the others' batch waits
+  }
+  const late = await resumed!;
+  const all = (await t.call(`/changes?since=${head}&limit=100`, { as: 'editor' })).json.changes as Array<{ seq: number; type: string; fields?: { status?: string } }>;
+  const draftSeq = all.find((c) => c.fields?.status === 'draft')!.seq;
+  await new Promise((r) => setTimeout(r, 300)); // the paced sends
+  const ids = (s: Stream) => s.events.map((b) => /^id: (\d+)$/m.exec(b)![1]);
+  const seqs = (from: number, skip?: number) => Array.from({ length: 12 }, (_, i) => head + 1 + i).filter((q) => q > from && q !== skip).map(String);
+  assert.equal(ids(plain), seqs(head), 'plain: every write (the draft as its venue)');
+  assert.equal(gz[0].events, plain.events, 'gzipped: the same events, byte for byte');
+  assert.equal(gz[1].events, plain.events);
+  assert.equal(ids(gz[2]), seqs(head), 'editor');
+  assert.ok(gz[2].events.find((b) => b.startsWith(`id: ${draftSeq}\n`))!.includes('Hidden draft'), 'the editor sees the draft');
+  assert.not.ok(plain.events.find((b) => b.startsWith(`id: ${draftSeq}\n`))!.includes('Hidden draft'), 'anonymous does not');
+  assert.equal(ids(gz[3]), [String(draftSeq)], 'types=venue: the one write with a new venue');
+  assert.equal(late.events, plain.events.slice(2), 'resumed from Last-Event-ID: exactly the later writes');
+  // the server ends the streams: each gzipped one is a whole gzip file (final block, CRC-32, length)
+  const texts = Promise.all([late, ...gz].map((s) => s.ended));
+  await t.close();
+  for (const text of await texts) assert.ok(text.startsWith(': calendar-engine change feed\n\n'));
 });
 
 S.run();
