@@ -16,7 +16,7 @@ import type { ChangeHooks } from '../../engine/state.ts';
 import type { OrganizerRecord, TermRecord, VenueRecord } from '../../engine/records.ts';
 import { eventHead, eventObjectOf, headText, textFlags, type EventHead } from '../events/head.ts';
 import { KIND_POST, KIND_TERM, PieceCache, type CacheStats } from './piece-cache.ts';
-import { flat, organizerObject, termEmbeddedObject, termObject, toJson, venueObject, type Site } from './represent.ts';
+import { flat, oneByte, organizerObject, termEmbeddedObject, termObject, toJson, venueObject, type Site } from './represent.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -51,6 +51,8 @@ interface EventEntry {
   order: number[] | undefined;
   /** how many of `order` are categories (the rest are tags) */
   categories: number;
+  /** the head was copied to a one-byte string (on its first read from the cache) */
+  headOneByte: boolean;
   bytes: number;
 }
 
@@ -151,7 +153,7 @@ export class Renderer implements ChangeHooks {
   private eventEntry(row: number): EventEntry {
     let e = this.cache.getRow(row) as EventEntry | undefined;
     if (e === undefined) {
-      e = { head: undefined, tail: undefined, obj: undefined, order: undefined, categories: 0, bytes: ENTRY_OVERHEAD };
+      e = { head: undefined, tail: undefined, obj: undefined, order: undefined, categories: 0, headOneByte: false, bytes: ENTRY_OVERHEAD };
     }
     return e;
   }
@@ -216,14 +218,24 @@ export class Renderer implements ChangeHooks {
    * Push the event's list representation (JSON text) onto a body's parts. Head and tail are made
    * by concatenation and flattened at once (flat): Array.join of a page copies a flat string
    * about ten times faster than it walks a rope of the same text.
+   *
+   * A head read from the cache for the first time is copied once to a one-byte string (oneByte).
+   * It is ASCII, but a text of the event that came as a two-byte string (a slug made by
+   * String.normalize, a string an embedder sliced from a wider one) makes the whole head
+   * two-byte, and joining a page that mixes the two representations copies character by
+   * character: measured 180 µs against 13 µs for a page of 20 events with three such heads.
    */
   pushEvent(parts: string[], row: number): void {
     const e = this.eventEntry(row);
     let stored = false;
     if (e.head === undefined) {
       e.head = flat(headText(this.site, this.engine, row, this.textFlags(row)));
+      e.headOneByte = false;
       e.bytes += strBytes(e.head);
       stored = true;
+    } else if (!e.headOneByte) {
+      e.head = oneByte(e.head);
+      e.headOneByte = true;
     }
     if (e.tail === undefined) {
       e.tail = flat(this.tail(row));
