@@ -81,16 +81,20 @@ export function wantsEventStream(req: IncomingMessage): boolean {
 /**
  * How long a group of streams waits after its last socket writes before the next: long enough
  * that all the open streams together take at most SOCKET_WRITES_PER_SECOND socket writes a
- * second (2 ms per open stream), at least 5 ms and at most 1 s. A write that comes after a quiet
+ * second (2 ms per open stream), at least 25 ms and at most 1 s. A write that comes after a quiet
  * spell goes out at once; under a steady stream of writes a follower gets them in batches (every
- * 5 ms with up to 2 streams open, every 200 ms with 100), however fast writes come: a socket
+ * 25 ms with up to 12 streams open, every 200 ms with 100), however fast writes come: a socket
  * write to a follower costs 20-30 microseconds of the one thread that also serves the writes
  * (on loopback, with gzip's small batches, that is most of a follower's cost: measured,
  * docs/changes.md). The price is a follower lag of up to that interval under load.
  */
 const SOCKET_WRITES_PER_SECOND = 500;
+/** the shortest wait: below it a few streams' batches are so small that making each one's text
+ *  and its own deflate block cost more than the writes (1 follower: 83-86 % of the writes/s
+ *  without one at 5 ms, 96-109 % at 25 ms, in alternating bench:changes runs) */
+const MIN_INTERVAL_MS = 25;
 let openStreams = 0;
-const flushInterval = (): number => Math.max(5, Math.min(1000, (openStreams * 1000) / SOCKET_WRITES_PER_SECOND));
+const flushInterval = (): number => Math.max(MIN_INTERVAL_MS, Math.min(1000, (openStreams * 1000) / SOCKET_WRITES_PER_SECOND));
 
 interface Stream {
   res: ServerResponse;
