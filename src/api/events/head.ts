@@ -11,7 +11,7 @@ import { POST_STATUSES } from '../../engine/records.ts';
 import type { DateColumn } from '../../engine/event-table.ts';
 import { dateAndDetailsText, dateKey, dateString, type DateKey } from '../representation/date-text.ts';
 import { costValues, formatCost } from '../wordpress/cost.ts';
-import { DRAFTISH, eventUrl, jsonText, oneByte, toJson, type Site } from '../representation/represent.ts';
+import { eventUrl, eventUrlText, jsonText, oneByte, toJson, type Site } from '../representation/represent.ts';
 import { displayContent, displayExcerpt, displayTitle, escapeUrl, unfiltered } from '../wordpress/text.ts';
 
 export interface DateDetails {
@@ -185,8 +185,8 @@ function dateAndDetails(col: DateColumn, row: number, k: DateKey): string {
 }
 const START = dateKey('start_date'), END = dateKey('end_date'), UTC_START = dateKey('utc_start_date'), UTC_END = dateKey('utc_end_date');
 
-/** JSON text (without quotes) of strings drawn from small sets: zones, abbreviations, currencies,
- *  costs, slugs' site parts. Emptied when it reaches its bound. */
+/** JSON text (without quotes) of strings drawn from small sets: zone names and abbreviations
+ *  (costs and currencies: costText). Emptied when it reaches its bound. */
 const textMemo = new Map<string, string>();
 function memoText(s: string): string {
   let text = textMemo.get(s);
@@ -233,8 +233,8 @@ function costText(costs: readonly string[], symbol: number, code: number, positi
  * without its closing brace, then that opening (test/api/head.test.ts). One template of the
  * fields' texts: a rope of about 70 parts, which the renderer flattens (flat) once (Array.join of
  * the parts cost about four times as much as the concatenations, and a Buffer round trip about
- * five times). With `flags` (textFlags) its texts are not scanned again. The URL's text is escaped once and serves `url` and, for an event
- * without a website of its own, `website`.
+ * five times). With `flags` (textFlags) its texts are not scanned again. The URL's text is
+ * escaped once and serves `url` and, for an event without a website of its own, `website`.
  */
 export function headText(site: Site, engine: EngineApi, row: number, flags: number): string {
   const t = engine.eventTable;
@@ -242,8 +242,7 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
   const status = POST_STATUSES[t.statusCodes[row]];
   const slug = t.slugs[row];
   const slugText = jsonText(slug);
-  // eventUrl's two forms, escaped piece by piece (JSON escapes are per character)
-  const urlText = slug !== '' && !DRAFTISH.has(status) ? `${site.eventBaseText}${slugText}/` : `${site.homeText}/?post_type=tribe_events&p=${id}`;
+  const urlText = eventUrlText(site, id, slug, slugText, status);
   const f = t.flags[row];
   const origin = site.originText;
   const globalId = `${origin}?id=${id}`;

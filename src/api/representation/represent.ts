@@ -41,8 +41,11 @@ export function createSite(config: SiteConfig): Site {
   };
 }
 
-/** statuses whose permalink is the plain `?post_type=…&p=ID` form */
-export const DRAFTISH = new Set(['draft', 'pending', 'future', 'auto-draft']);
+const DRAFTISH = new Set(['draft', 'pending', 'future', 'auto-draft']);
+
+/** Whether a post's permalink is the plain `?post_type=…&p=ID` form (no slug, or not published
+ *  yet) rather than `/{base}/{slug}/`. */
+const plainPermalink = (slug: string, status: string): boolean => slug === '' || DRAFTISH.has(status);
 
 /**
  * JSON text with every non-ASCII character escaped as \uXXXX, as WordPress's wp_json_encode
@@ -97,8 +100,14 @@ function globalIds(site: Site, id: number, lineage: string[] | undefined): [stri
 
 function permalink(site: Site, base: string, postType: string, rec: { id: number; slug: string; status: string }): string {
   const home = site.config.siteUrl;
-  if (rec.slug === '' || DRAFTISH.has(rec.status)) return `${home}/?post_type=${postType}&p=${rec.id}`;
+  if (plainPermalink(rec.slug, rec.status)) return `${home}/?post_type=${postType}&p=${rec.id}`;
   return `${home}/${base}/${rec.slug}/`;
+}
+
+/** eventUrl's JSON text without quotes, from the slug's (`slugText`): escaped piece by piece,
+ *  as JSON escapes are per character, so the URL is never built as a string of its own. */
+export function eventUrlText(site: Site, id: number, slug: string, slugText: string, status: string): string {
+  return plainPermalink(slug, status) ? `${site.homeText}/?post_type=tribe_events&p=${id}` : `${site.eventBaseText}${slugText}/`;
 }
 
 export function eventUrl(site: Site, rec: { id: number; slug: string; status: string }): string {
