@@ -145,7 +145,7 @@ function checkPem(opt: { value: string; from: string }, parse: (text: string) =>
 }
 
 /** DIR/cluster.json: written by `serve --cluster`, so that `user ... --data DIR` reaches its cluster. */
-export const CLUSTER_MARKER = 'cluster.json';
+const CLUSTER_MARKER = 'cluster.json';
 
 /** The cluster of a node's data folder (file paths only: never a password or token). */
 export function writeClusterMarker(dir: string, target: ClusterTarget, credsFile: string | undefined): void {
@@ -157,13 +157,13 @@ export function writeClusterMarker(dir: string, target: ClusterTarget, credsFile
 
 /** The cluster DIR/cluster.json names, as option values (undefined without the file). */
 export function readClusterMarker(dir: string): Record<string, string> | undefined {
+  const file = path.join(dir, CLUSTER_MARKER);
   let text: string;
   try {
-    text = fs.readFileSync(path.join(dir, CLUSTER_MARKER), 'utf8');
+    text = fs.readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
-  const file = path.join(dir, CLUSTER_MARKER);
   let m: { servers?: unknown; name?: unknown; creds?: string; tls?: { caFile?: string; certFile?: string; keyFile?: string } } | null;
   try {
     m = JSON.parse(text);

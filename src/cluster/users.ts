@@ -8,6 +8,7 @@ import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { QueuedIterator } from '@nats-io/nats-core';
 import { UserRegistry, type RemoteUsers } from '../api/wordpress/users.ts';
 import { connectNats, natsNames, retry, type ClusterConnection } from './connect.ts';
+import { sleep } from './forward.ts';
 
 const KEY = 'users';
 /** how long a read or a write of the users waits out JetStream not answering */
@@ -42,7 +43,7 @@ export class KvUsers implements RemoteUsers {
         return { text: e?.operation === 'PUT' ? e.string() : '', revision: e?.revision ?? 0 };
       } catch (err) {
         if (!isTransient(err) || Date.now() > until) throw err;
-        await new Promise((r) => setTimeout(r, 250));
+        await sleep(250);
       }
     }
   }

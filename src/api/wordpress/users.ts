@@ -260,7 +260,7 @@ export class UserRegistry implements UserDirectory {
     for (let attempt = 0; attempt < 20; attempt++) {
       const { text, revision } = await remote.read();
       const copy = readText(text, remote.where);
-      const user = change(copy) ?? undefined;
+      const user = change(copy);
       const next = fileText(copy);
       if (await remote.write(next, revision)) {
         this.install(copy, next);
