@@ -5,6 +5,7 @@
 // the hash the workers computed.
 import { FLAG_ALL_DAY, FLAG_FEATURED, FLAG_HIDDEN, FLAG_SHOW_MAP, FLAG_SHOW_MAP_LINK, FLAG_STICKY, FLAG_TICKETED, ListInterner, type EventTable } from '../engine/event-table.ts';
 import { B_ALL_DAY, B_FEATURED, B_HIDDEN, B_SHOW_MAP, B_SHOW_MAP_LINK, B_STICKY, B_TICKETED, P_NONE } from './import-pack.ts';
+import type { StringPool } from '../engine/columns.ts';
 import type { parseCost } from './wordpress/cost.ts';
 
 export const NO_COST = { costs: [] as string[], currencySymbol: '', currencyPosition: '' };
@@ -39,21 +40,20 @@ export class BlockMaps {
   private readonly indexes: Int32Array;
   private readonly costs: (BlockCost | undefined)[] = [];
   private none: BlockCost | undefined;
+  /** the table's pools, by POOL_* */
+  private readonly pools: StringPool[];
 
   constructor(private readonly pool: string[], private readonly table: EventTable, private readonly parse: (v: unknown) => ReturnType<typeof parseCost>) {
     this.indexes = new Int32Array(pool.length * 5).fill(-1);
+    const t = table.pool;
+    this.pools = [t.timezone, t.abbr, t.currencySymbol, t.currencyPosition, t.currencyCode];
   }
 
   /** p.pool[at] in the table's pool `which` (POOL_*) */
   index(which: number, at: number): number {
     const k = which * this.pool.length + at;
     let v = this.indexes[k];
-    if (v < 0) {
-      const pools = this.table.pool, s = this.pool[at];
-      v = which === POOL_ZONE ? pools.timezone.intern(s) : which === POOL_ABBR ? pools.abbr.intern(s) : which === POOL_SYMBOL ? pools.currencySymbol.intern(s)
-        : which === POOL_POSITION ? pools.currencyPosition.intern(s) : pools.currencyCode.intern(s);
-      this.indexes[k] = v;
-    }
+    if (v < 0) this.indexes[k] = v = this.pools[which].intern(this.pool[at]);
     return v;
   }
 

@@ -153,6 +153,17 @@ export class RowParts {
   lineage: string[] | undefined = undefined;
 }
 
+/** What appendStaged and appendParts check of a row: a positive integer id, whole local start and
+ *  end (naive ms), end not before start. */
+function checkStaged(id: number, startMs: number, endMs: number): void {
+  if (!(Number.isInteger(id) && id > 0)) throw new Error(`event: expected a positive integer id, got ${id}`);
+  const start = exactMs(startMs), end = exactMs(endMs);
+  if (start !== start || end !== end) {
+    throw new Error(`event ${id}: expected 'Y-m-d H:i:s' local start/end, got '${naiveToString(start)}' / '${naiveToString(end)}'`);
+  }
+  if (end < start) throw new Error(`event ${id}: expected end >= start, got ${naiveToString(start)} > ${naiveToString(end)}`);
+}
+
 export class EventTable {
   count = 0;
   capacity = 0;
@@ -256,16 +267,11 @@ export class EventTable {
    * STAGED_DATES), as append() would store the record with those dates as 'Y-m-d H:i:s' strings,
    * without making the strings. Returns the row.
    */
-  appendStaged(rec: StagedEvent, dates: ArrayLike<number>, interned = false): number {
-    if (!(Number.isInteger(rec.id) && rec.id > 0)) throw new Error(`event: expected a positive integer id, got ${rec.id}`);
-    const start = exactMs(dates[0]), end = exactMs(dates[1]);
-    if (start !== start || end !== end) {
-      throw new Error(`event ${rec.id}: expected 'Y-m-d H:i:s' local start/end, got '${naiveToString(start)}' / '${naiveToString(end)}'`);
-    }
-    if (end < start) throw new Error(`event ${rec.id}: expected end >= start, got ${naiveToString(start)} > ${naiveToString(end)}`);
+  appendStaged(rec: StagedEvent, dates: ArrayLike<number>): number {
+    checkStaged(rec.id, dates[0], dates[1]);
     const row = this.count;
     this.reserve(row + 1);
-    this.writeFields(row, rec, interned);
+    this.writeFields(row, rec);
     const cols = this.dateColumns();
     for (let i = 0; i < cols.length; i++) cols[i].setMs(row, dates[i]);
     this.count = row + 1;
@@ -278,12 +284,7 @@ export class EventTable {
    * table's shared lists already; its dates are dates[at, at + 8). Returns the row.
    */
   appendParts(p: RowParts, dates: Float64Array, at: number): number {
-    if (!(Number.isInteger(p.id) && p.id > 0)) throw new Error(`event: expected a positive integer id, got ${p.id}`);
-    const start = exactMs(dates[at]), end = exactMs(dates[at + 1]);
-    if (start !== start || end !== end) {
-      throw new Error(`event ${p.id}: expected 'Y-m-d H:i:s' local start/end, got '${naiveToString(start)}' / '${naiveToString(end)}'`);
-    }
-    if (end < start) throw new Error(`event ${p.id}: expected end >= start, got ${naiveToString(start)} > ${naiveToString(end)}`);
+    checkStaged(p.id, dates[at], dates[at + 1]);
     const row = this.count;
     this.reserve(row + 1);
     this.ids[row] = p.id;
@@ -391,9 +392,8 @@ export class EventTable {
     this.modifiedUtc.set(row, rec.modifiedUtc);
   }
 
-  /** Every column but the dates. `interned`: the organizer, category and tag lists are this
-   *  table's shared lists already (idLists.intern's answers). */
-  private writeFields(row: number, rec: StagedEvent, interned = false): void {
+  /** Every column but the dates. */
+  private writeFields(row: number, rec: StagedEvent): void {
     this.ids[row] = rec.id;
     this.authorIds[row] = rec.authorId;
     this.statusCodes[row] = statusCode(rec.status);
@@ -419,9 +419,9 @@ export class EventTable {
     this.lineages[row] = rec.lineage ? rec.lineage.slice() : undefined;
     this.setVenues(row, rec.venueIds);
     const lists = this.idLists;
-    this.organizerIds[row] = interned ? rec.organizerIds : lists.intern(rec.organizerIds);
-    this.categoryIds[row] = interned ? rec.categoryIds : lists.intern(rec.categoryIds);
-    this.tagIds[row] = interned ? rec.tagIds : lists.intern(rec.tagIds);
+    this.organizerIds[row] = lists.intern(rec.organizerIds);
+    this.categoryIds[row] = lists.intern(rec.categoryIds);
+    this.tagIds[row] = lists.intern(rec.tagIds);
     this.folded[row] = undefined;
   }
 

@@ -74,9 +74,7 @@ export class ListInterner<T extends number | string> {
     if (n === 0) return this.empty;
     const first = src[from];
     if (typeof first === 'number') {
-      if (n === 1 && first >= 0 && first < 65_536 && (first | 0) === first) {
-        return this.singles[first] ?? (this.singles[first] = [first]);
-      }
+      if (ListInterner.bySingle(src as ArrayLike<number>, from, n)) return this.single(first);
       return this.internHashed(src, from, n, listHash(src as ArrayLike<number>, from, n));
     }
     // one of the shared lists (given back by an importer that memoises them): it is its own answer

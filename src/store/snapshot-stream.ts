@@ -105,13 +105,12 @@ export class SnapshotStream {
   private ended = false;
 
   /** the part names but their number and '.jsonl' */
-  private get prefix(): string {
-    return partFileName(this.seq, this.tag, 0).slice(0, -'0.jsonl'.length);
-  }
+  private readonly prefix: string;
 
   /** `seq`: the store's seq when the stream begins; nothing may be written to the store until it
    *  is committed (Store.compact checks). */
   constructor(readonly dir: string, readonly seq: number, partBytes = PART_BYTES) {
+    this.prefix = partFileName(seq, this.tag, 0).slice(0, -'0.jsonl'.length);
     this.worker = new Worker(WRITER_SOURCE, {
       eval: true, execArgv: [], stdout: false, stderr: false,
       workerData: { dir, names: { prefix: this.prefix, suffix: '.jsonl' }, partBytes, blockBytes: BLOCK_BYTES },
