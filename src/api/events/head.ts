@@ -11,8 +11,8 @@ import { POST_STATUSES } from '../../engine/records.ts';
 import type { DateColumn } from '../../engine/event-table.ts';
 import { dateAndDetailsText, dateKey, dateString, type DateKey } from '../representation/date-text.ts';
 import { costValues, formatCost } from '../wordpress/cost.ts';
-import { eventUrl, eventUrlText, jsonText, oneByte, toJson, type Site } from '../representation/represent.ts';
-import { displayContent, displayExcerpt, displayTitle, escapeUrl, unfiltered } from '../wordpress/text.ts';
+import { eventUrl, eventUrlText, jsonText, oneByte, plainPermalink, toJson, type Site } from '../representation/represent.ts';
+import { CALM_TEXT, displayContent, displayExcerpt, displayTitle, escapeUrl, unfiltered, unfilteredCalm } from '../wordpress/text.ts';
 
 export interface DateDetails {
   year: string; month: string; day: string; hour: string; minutes: string; seconds: string;
@@ -148,17 +148,27 @@ export function textFlags(engine: EngineApi, row: number): number {
   const t = engine.eventTable;
   const title = t.titles[row], description = t.descriptions[row], excerpt = t.excerpts[row];
   let flags = TEXTS_KNOWN;
-  if (title.trim() === title && unfiltered(title)) flags |= TITLE_PLAIN;
-  if (paragraphPlain(description)) flags |= DESCRIPTION_PLAIN;
-  if (paragraphPlain(excerpt)) flags |= EXCERPT_PLAIN;
-  if (JSON_SAFE.test(title)) flags |= TITLE_SAFE;
-  if (JSON_SAFE.test(description)) flags |= DESCRIPTION_SAFE;
-  if (JSON_SAFE.test(excerpt)) flags |= EXCERPT_SAFE;
+  // one scan answers both questions for most texts (CALM_TEXT); the others take the full tests
+  if (CALM_TEXT.test(title)) {
+    flags |= TITLE_SAFE;
+    if (title.trim() === title && unfilteredCalm(title)) flags |= TITLE_PLAIN;
+  } else {
+    if (JSON_SAFE.test(title)) flags |= TITLE_SAFE;
+    if (title.trim() === title && unfiltered(title)) flags |= TITLE_PLAIN;
+  }
+  flags |= paragraphFlags(description, DESCRIPTION_PLAIN, DESCRIPTION_SAFE);
+  flags |= paragraphFlags(excerpt, EXCERPT_PLAIN, EXCERPT_SAFE);
   return flags;
 }
 
-/** '' (shown as '') or text no filter acts on (shown in one paragraph). */
-const paragraphPlain = (s: string): boolean => s === '' || (s.trim() !== '' && unfiltered(s));
+/** `plain` when the text is '' (shown as '') or no filter acts on it (shown in one paragraph),
+ *  and `safe` when it needs no JSON escaping. */
+function paragraphFlags(s: string, plain: number, safe: number): number {
+  if (s === '') return plain | safe;
+  if (CALM_TEXT.test(s)) return s.trim() !== '' && unfilteredCalm(s) ? plain | safe : safe;
+  return (s.trim() !== '' && unfiltered(s) ? plain : 0) | (JSON_SAFE.test(s) ? safe : 0);
+}
+
 const paragraph = (s: string): string => (s === '' ? '' : '<p>' + s + '</p>');
 
 /** The display text of a row's title, description or excerpt as JSON text without quotes. */
@@ -181,22 +191,9 @@ function dateAndDetails(col: DateColumn, row: number, k: DateKey): string {
   const text = dateAndDetailsText(col.ms[row], k);
   if (text !== undefined) return text;
   const s = col.get(row); // '0000-00-00 00:00:00' of a draft, or a date outside years 1000-9999
-  return `"${k.key}":${toJson(s)},"${k.key}_details":${toJson(details(s))}`;
+  return `${k.lead}"${k.key}":${toJson(s)},"${k.key}_details":${toJson(details(s))}`;
 }
-const START = dateKey('start_date'), END = dateKey('end_date'), UTC_START = dateKey('utc_start_date'), UTC_END = dateKey('utc_end_date');
-
-/** JSON text (without quotes) of strings drawn from small sets: zone names and abbreviations
- *  (costs and currencies: costText). Emptied when it reaches its bound. */
-const textMemo = new Map<string, string>();
-function memoText(s: string): string {
-  let text = textMemo.get(s);
-  if (text === undefined) {
-    if (textMemo.size >= 4096) textMemo.clear();
-    text = jsonText(s);
-    textMemo.set(s, text);
-  }
-  return text;
-}
+const START = dateKey('start_date'), END = dateKey('end_date', ','), UTC_START = dateKey('utc_start_date', ','), UTC_END = dateKey('utc_end_date', ',');
 
 /**
  * The JSON text of an event's cost and cost details, from `"cost":"` to the closing brace of the
@@ -227,33 +224,113 @@ function costText(costs: readonly string[], symbol: number, code: number, positi
   return text;
 }
 
+/** A site's ready pieces of an event's head (the texts around the id, the URLs). */
+interface HeadPieces {
+  /** `,"global_id":"ORIGIN?id=`, `","global_id_lineage":["ORIGIN?id=` */
+  globalId: string; lineage: string;
+  /** `","url":"SITE/event/` and `/","rest_url":"ROOT/events/` (a published event's URL, then its REST URL) */
+  url: string; urlRest: string;
+  /** `","url":"SITE/?post_type=tribe_events&p=` and `","rest_url":"ROOT/events/` (a draft's plain permalink) */
+  plainUrl: string; plainRest: string;
+}
+const pieces = new WeakMap<Site, HeadPieces>();
+function headPieces(site: Site): HeadPieces {
+  let p = pieces.get(site);
+  if (p === undefined) {
+    p = {
+      globalId: `,"global_id":"${site.originText}?id=`, lineage: `","global_id_lineage":["${site.originText}?id=`,
+      url: `","url":"${site.eventBaseText}`, urlRest: `/","rest_url":"${site.rootText}events/`,
+      plainUrl: `","url":"${site.homeText}/?post_type=tribe_events&p=`, plainRest: `","rest_url":"${site.rootText}events/`,
+    };
+    pieces.set(site, p);
+  }
+  return p;
+}
+
+/** `"],"author":"A","status":"S","date":"` (after a global id lineage of one) by author and
+ *  status code; emptied at its bound */
+const authorMemo = new Map<number, string>();
+function authorText(author: number, status: number): string {
+  const key = author * 8 + status;
+  let text = authorMemo.get(key);
+  if (text === undefined) {
+    if (authorMemo.size >= 4096) authorMemo.clear();
+    text = `"],"author":"${author}","status":"${POST_STATUSES[status]}","date":"`;
+    authorMemo.set(key, text);
+  }
+  return text;
+}
+
+type Pool = EngineApi['eventTable']['pool'];
+/** `,"timezone":"Z","timezone_abbr":"A",` by the two indexes into a calendar's pool (each
+ *  calendar has its own pool, so its own memo); emptied at its bound */
+const zoneMemos = new WeakMap<Pool, Map<number, string>>();
+function zoneText(zone: number, abbr: number, pool: Pool): string {
+  let memo = zoneMemos.get(pool);
+  if (memo === undefined) zoneMemos.set(pool, (memo = new Map()));
+  const key = zone * 65536 + abbr;
+  let text = memo.get(key);
+  if (text === undefined) {
+    if (memo.size >= 4096) memo.clear();
+    text = `,"timezone":"${jsonText(pool.timezone.get(zone))}","timezone_abbr":"${jsonText(pool.abbr.get(abbr))}",`;
+    memo.set(key, text);
+  }
+  return text;
+}
+
+/** `","show_map":…,"featured":…,"categories":[` for each combination of the five flags (flagsText) */
+const FLAG_TEXTS = Array.from({ length: 32 }, (_, i) =>
+  `","show_map":${(i & 1) !== 0},"show_map_link":${(i & 2) !== 0},"hide_from_listings":${(i & 4) !== 0},` +
+  `"sticky":${(i & 8) !== 0},"featured":${(i & 16) !== 0},"categories":[`);
+const flagsText = (f: number): string =>
+  FLAG_TEXTS[((f & FLAG_SHOW_MAP) !== 0 ? 1 : 0) | ((f & FLAG_SHOW_MAP_LINK) !== 0 ? 2 : 0) | ((f & FLAG_HIDDEN) !== 0 ? 4 : 0) |
+    ((f & FLAG_STICKY) !== 0 ? 8 : 0) | ((f & FLAG_FEATURED) !== 0 ? 16 : 0)];
+
+/** the texts between the title and the slug, by whether the description and the excerpt are
+ *  written in one paragraph here (their `<p>` and `</p>` in the pieces) */
+const DESCRIPTION_OPEN = ['","description":"', '","description":"<p>'];
+const EXCERPT_OPEN = ['","excerpt":"', '","excerpt":"<p>', '</p>","excerpt":"', '</p>","excerpt":"<p>'];
+const SLUG_OPEN = ['","slug":"', '</p>","slug":"'];
+/** `","image":false,"all_day":B,` by all_day; with an image: `","image":` … `,"all_day":B,` */
+const NO_IMAGE = ['","image":false,"all_day":false,', '","image":false,"all_day":true,'];
+const ALL_DAY = [',"all_day":false,', ',"all_day":true,'];
+
 /**
  * The event's own fields as JSON text, then the opening of its categories (`,"categories":[`),
  * written straight from the columns: exactly the JSON text of eventHead(site, engine, row)
- * without its closing brace, then that opening (test/api/head.test.ts). One template of the
- * fields' texts: a rope of about 70 parts, which the renderer flattens (flat) once (Array.join of
- * the parts cost about four times as much as the concatenations, and a Buffer round trip about
- * five times). With `flags` (textFlags) its texts are not scanned again. The URL's text is
- * escaped once and serves `url` and, for an event without a website of its own, `website`.
+ * without its closing brace, then that opening (test/api/head.test.ts).
+ *
+ * One concatenation of about fifty pieces, which the renderer flattens (flat) when it keeps the
+ * head. What a rope costs (made, then copied) is per piece, about 20-30 ns each, so the fixed
+ * texts between fields are ready pieces with the values that come from small sets: the site's
+ * texts around the id and the URLs, author and status, zone and abbreviation, the five flags,
+ * cost and cost details, each date's key around its day. Array.join of the pieces cost about four
+ * times as much as the concatenations, and a Buffer round trip about five times. With `flags`
+ * (textFlags) its texts are not scanned again.
  */
 export function headText(site: Site, engine: EngineApi, row: number, flags: number): string {
   const t = engine.eventTable;
+  const p = headPieces(site);
   const id = t.ids[row];
-  const status = POST_STATUSES[t.statusCodes[row]];
+  const statusCode = t.statusCodes[row];
   const slug = t.slugs[row];
   const slugText = jsonText(slug);
-  const urlText = eventUrlText(site, id, slug, slugText, status);
+  const plain = plainPermalink(slug, POST_STATUSES[statusCode]);
   const f = t.flags[row];
-  const origin = site.originText;
-  const globalId = `${origin}?id=${id}`;
   const lineage = t.lineages[row];
-  let lineageText = `"${globalId}"`;
-  if (lineage) for (const g of lineage) lineageText += `,"${jsonText(g)}"`;
-  const title = t.titles[row], description = t.descriptions[row], excerpt = t.excerpts[row];
+  let afterId = authorText(t.authorIds[row], statusCode);
+  if (lineage) {
+    let lineageText = '"';
+    for (const g of lineage) lineageText += `,"${jsonText(g)}"`;
+    afterId = lineageText + afterId.slice(1);
+  }
+  const description = t.descriptions[row], excerpt = t.excerpts[row];
+  const descP = (flags & DESCRIPTION_PLAIN) !== 0 && description !== '' ? 1 : 0;
+  const excP = (flags & EXCERPT_PLAIN) !== 0 && excerpt !== '' ? 1 : 0;
   const imageId = t.imageIds[row];
   const att = imageId === 0 ? undefined : engine.attachment(imageId);
-  const image = att ? `{"url":"${jsonText(att.url)}","id":${att.id},"extension":"${jsonText(att.extension)}"}` : 'false';
-  const pool = t.pool;
+  const allDay = (f & FLAG_ALL_DAY) !== 0 ? 1 : 0;
+  const afterSlug = att ? `","image":{"url":"${jsonText(att.url)}","id":${att.id},"extension":"${jsonText(att.extension)}"}${ALL_DAY[allDay]}` : NO_IMAGE[allDay];
   const website = t.websites[row];
   // the four post dates are often one or two values (modified = date until an edit, UTC = local
   // in a UTC site): each distinct one is made once (an odd date's ms is NaN, equal to nothing)
@@ -262,20 +339,20 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
   const dateUtc = dum === dm ? date : dateText(t.dateUtc, row);
   const modified = mm === dm ? date : mm === dum ? dateUtc : dateText(t.modified, row);
   const modifiedUtc = mum === mm ? modified : mum === dum ? dateUtc : dateText(t.modifiedUtc, row);
-  return `{"id":${id},"global_id":"${globalId}","global_id_lineage":[${lineageText}],"author":"${t.authorIds[row]}",` +
-    `"status":"${status}","date":"${date}","date_utc":"${dateUtc}",` +
-    `"modified":"${modified}","modified_utc":"${modifiedUtc}",` +
-    `"url":"${urlText}","rest_url":"${site.rootText}events/${id}",` +
-    `"title":"${titleText(title, flags)}",` +
-    `"description":"${paragraphText(description, flags, DESCRIPTION_PLAIN, DESCRIPTION_SAFE, displayContent)}",` +
-    `"excerpt":"${paragraphText(excerpt, flags, EXCERPT_PLAIN, EXCERPT_SAFE, displayExcerpt)}",` +
-    `"slug":"${slugText}","image":${image},"all_day":${(f & FLAG_ALL_DAY) !== 0},` +
-    `${dateAndDetails(t.startLocal, row, START)},${dateAndDetails(t.endLocal, row, END)},` +
-    `${dateAndDetails(t.startUtc, row, UTC_START)},${dateAndDetails(t.endUtc, row, UTC_END)},` +
-    `"timezone":"${memoText(pool.timezone.get(t.timezones[row]))}","timezone_abbr":"${memoText(pool.abbr.get(t.abbrs[row]))}",` +
-    `${costText(t.costs[row], t.currencySymbols[row], t.currencyCodes[row], t.currencyPositions[row], pool)},` +
-    `"website":"${website === null ? urlText : jsonText(escapeUrl(website))}",` +
-    `"show_map":${(f & FLAG_SHOW_MAP) !== 0},"show_map_link":${(f & FLAG_SHOW_MAP_LINK) !== 0},` +
-    `"hide_from_listings":${(f & FLAG_HIDDEN) !== 0},"sticky":${(f & FLAG_STICKY) !== 0},"featured":${(f & FLAG_FEATURED) !== 0},` +
-    '"categories":[';
+  const url = plain ? p.plainUrl + id + p.plainRest : p.url + slugText + p.urlRest;
+  return `{"id":${id}${p.globalId}${id}${p.lineage}${id}${afterId}${date}","date_utc":"${dateUtc}",` +
+    `"modified":"${modified}","modified_utc":"${modifiedUtc}${url}${id}` +
+    `","title":"${titleText(t.titles[row], flags)}${DESCRIPTION_OPEN[descP]}${descP ? descriptionText(description, flags) : paragraphText(description, flags, DESCRIPTION_PLAIN, DESCRIPTION_SAFE, displayContent)}` +
+    `${EXCERPT_OPEN[descP * 2 + excP]}${excP ? excerptText(excerpt, flags) : paragraphText(excerpt, flags, EXCERPT_PLAIN, EXCERPT_SAFE, displayExcerpt)}` +
+    `${SLUG_OPEN[excP]}${slugText}${afterSlug}` +
+    `${dateAndDetails(t.startLocal, row, START)}${dateAndDetails(t.endLocal, row, END)}` +
+    `${dateAndDetails(t.startUtc, row, UTC_START)}${dateAndDetails(t.endUtc, row, UTC_END)}` +
+    `${zoneText(t.timezones[row], t.abbrs[row], t.pool)}` +
+    `${costText(t.costs[row], t.currencySymbols[row], t.currencyCodes[row], t.currencyPositions[row], t.pool)},` +
+    `"website":"${website === null ? eventUrlText(site, id, slug, slugText, POST_STATUSES[statusCode]) : jsonText(escapeUrl(website))}` +
+    flagsText(f);
 }
+
+/** a description or excerpt written in one paragraph, without its `<p>` and `</p>` (in the pieces around it) */
+const descriptionText = (s: string, flags: number): string => (flags & DESCRIPTION_SAFE ? s : jsonText(s));
+const excerptText = (s: string, flags: number): string => (flags & EXCERPT_SAFE ? s : jsonText(s));

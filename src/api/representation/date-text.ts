@@ -2,8 +2,9 @@
 // object ({"year":"2024","month":"12",...}). Events share days and times of day, so the text of
 // a day and of a time of day are each kept in a small direct-mapped table (4,096 slots each, a
 // slot overwritten by the next key that maps to it): a date is then two table reads instead of
-// formatting 19 characters and slicing six details out of them. Bounded: at most 8,192 short
-// strings pairs, whatever the calendar holds.
+// formatting 19 characters and slicing six details out of them. Each date field of a head (start,
+// end, and their UTC) keeps a table of its days with its key's texts around them (dateKey).
+// Bounded: 4,096 slots a table, whatever the calendar holds.
 
 import { naiveToString } from '../../engine/naive-time.ts';
 
@@ -53,17 +54,37 @@ export function dateString(ms: number): string | undefined {
   return day(d).text + time((ms - d * DAY_MS) / 1000).text;
 }
 
-/** The texts around a date field's value: `"KEY":"` and `","KEY_details":`. */
-export interface DateKey { key: string; open: string; details: string }
-export const dateKey = (key: string): DateKey => ({ key, open: `"${key}":"`, details: `","${key}_details":` });
+/**
+ * A date field of an event's head: its key, and a direct-mapped table of its days' texts with the
+ * key's own texts around them, so that a date and its details are four ready pieces:
+ * `"KEY":"Y-m-d ` · `H:i:s` · `","KEY_details":{"year":…,"day":"d"` · `,"hour":…}`.
+ * `lead` is written before the key (',' for a field that follows another date).
+ */
+export interface DateKey { key: string; lead: string; open: string; details: string; days: (KeyedDay | undefined)[] }
+interface KeyedDay { key: number; open: string; details: string }
+
+export const dateKey = (key: string, lead = ''): DateKey =>
+  ({ key, lead, open: `${lead}"${key}":"`, details: `","${key}_details":`, days: new Array(SLOTS).fill(undefined) });
+
+function keyedDay(k: DateKey, d: number): KeyedDay {
+  const slot = ((d % SLOTS) + SLOTS) % SLOTS;
+  let p = k.days[slot];
+  if (p === undefined || p.key !== d) {
+    const dp = day(d);
+    // made flat once (one string each): a head then copies them as they are
+    p = { key: d, open: [k.open, dp.text].join(''), details: [k.details, dp.details].join('') };
+    k.days[slot] = p;
+  }
+  return p;
+}
 
 /**
- * `"KEY":"Y-m-d H:i:s","KEY_details":{...}` of naive ms (whole seconds, years 1000-9999), or
- * undefined for any other value: six pieces, each a ready string.
+ * `LEAD"KEY":"Y-m-d H:i:s","KEY_details":{...}` of naive ms (whole seconds, years 1000-9999), or
+ * undefined for any other value: four pieces, each a ready string.
  */
 export function dateAndDetailsText(ms: number, k: DateKey): string | undefined {
   if (!(ms >= MIN_MS && ms < MAX_MS) || ms % 1000 !== 0) return undefined;
   const d = Math.floor(ms / DAY_MS);
-  const dp = day(d), tp = time((ms - d * DAY_MS) / 1000);
-  return k.open + dp.text + tp.text + k.details + dp.details + tp.details;
+  const dp = keyedDay(k, d), tp = time((ms - d * DAY_MS) / 1000);
+  return dp.open + tp.text + dp.details + tp.details;
 }

@@ -227,24 +227,27 @@ export class Renderer implements ChangeHooks {
    */
   pushEvent(parts: string[], row: number): void {
     const e = this.eventEntry(row);
-    let stored = false;
+    let madeHead = false, madeTail = false, store = false;
     if (e.head === undefined) {
-      e.head = flat(headText(this.site, this.engine, row, this.textFlags(row)));
+      e.head = headText(this.site, this.engine, row, this.textFlags(row));
       e.headOneByte = false;
       e.bytes += strBytes(e.head);
-      stored = true;
+      madeHead = store = true;
     } else if (!e.headOneByte) {
       e.head = oneByte(e.head);
       e.headOneByte = true;
     }
     if (e.tail === undefined) {
-      e.tail = flat(this.tail(row));
+      e.tail = this.tail(row);
       e.bytes += strBytes(e.tail);
-      stored = true;
+      madeTail = store = true;
     }
-    if (e.order === undefined) stored = true;
+    if (e.order === undefined) store = true;
     const order = this.termOrder(row, e);
-    if (stored) this.cache.setRow(row, e, e.bytes);
+    if (store && this.cache.setRow(row, e, e.bytes)) {
+      if (madeHead) e.head = flat(e.head);
+      if (madeTail) e.tail = flat(e.tail);
+    }
     parts.push(e.head);
     for (let i = 0; i < order.length; i++) {
       parts.push(this.termText(order[i], i === e.categories ? TEXT_TAGS : i > 0 ? TEXT_COMMA : TEXT_ALONE));

@@ -45,7 +45,8 @@ const DRAFTISH = new Set(['draft', 'pending', 'future', 'auto-draft']);
 
 /** Whether a post's permalink is the plain `?post_type=…&p=ID` form (no slug, or not published
  *  yet) rather than `/{base}/{slug}/`. */
-const plainPermalink = (slug: string, status: string): boolean => slug === '' || DRAFTISH.has(status);
+/** Whether a post's link is the plain `?p=` form (no slug yet, or not published). */
+export const plainPermalink = (slug: string, status: string): boolean => slug === '' || DRAFTISH.has(status);
 
 /**
  * JSON text with every non-ASCII character escaped as \uXXXX, as WordPress's wp_json_encode
