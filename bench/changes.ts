@@ -237,11 +237,11 @@ interface Round {
 
 async function round(followers: number, seconds: number, warmup: number, writers: number, rate: number | undefined, hooks = 0): Promise<Round> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-bench-changes-'));
-  const receiver = hooks > 0 ? child(['--receiver']) : undefined;
+  const receiver = hooks > 0 ? child(['--as-receiver']) : undefined;
   const hookUrl = receiver ? (await message<{ url: string }>(receiver, (m) => typeof m.url === 'string')).url : '';
-  const server = child(['--server', dir, hookUrl, String(hooks)], arg('cpu-prof', '') || undefined);
+  const server = child(['--as-server', dir, hookUrl, String(hooks)], arg('cpu-prof', '') || undefined);
   const { url } = await message<{ url: string }>(server, (m) => typeof m.url === 'string');
-  const fl = child(['--followers', url, String(followers), arg('sse-encoding', 'gzip')]);
+  const fl = child(['--as-followers', url, String(followers), arg('sse-encoding', 'gzip')]);
   await message(fl, (m) => m.ready === true);
   /** the writes acknowledged in the measured part */
   const acks: Array<{ id: number; at: number }> = [];
@@ -399,9 +399,10 @@ async function main(): Promise<void> {
   agent.destroy();
 }
 
-if (process.argv[2] === '--server') void runServer(process.argv[3], process.argv[4] || undefined, Number(process.argv[5] ?? 0));
-else if (process.argv[2] === '--receiver') void runReceiver();
-else if (process.argv[2] === '--followers') void runFollowers(process.argv[3], Number(process.argv[4]), process.argv[5]);
+// children are told apart by a first argument no option of the bench uses (`--followers` is one)
+if (process.argv[2] === '--as-server') void runServer(process.argv[3], process.argv[4] || undefined, Number(process.argv[5] ?? 0));
+else if (process.argv[2] === '--as-receiver') void runReceiver();
+else if (process.argv[2] === '--as-followers') void runFollowers(process.argv[3], Number(process.argv[4]), process.argv[5]);
 else main().catch((err) => {
   console.error(err);
   process.exit(1);
