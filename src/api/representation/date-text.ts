@@ -3,8 +3,8 @@
 // a day and of a time of day are each kept in a small direct-mapped table (4,096 slots each, a
 // slot overwritten by the next key that maps to it): a date is then two table reads instead of
 // formatting 19 characters and slicing six details out of them. Each date field of a head (start,
-// end, and their UTC) keeps a table of its days with its key's texts around them (dateKey).
-// Bounded: 4,096 slots a table, whatever the calendar holds.
+// end, and their UTC) keeps a table of its days with its key's texts around them (dateKey, 2,048
+// slots). Bounded, whatever the calendar holds.
 
 import { naiveToString } from '../../engine/naive-time.ts';
 
@@ -64,10 +64,14 @@ export interface DateKey { key: string; lead: string; open: string; details: str
 interface KeyedDay { key: number; open: string; details: string }
 
 export const dateKey = (key: string, lead = ''): DateKey =>
-  ({ key, lead, open: `${lead}"${key}":"`, details: `","${key}_details":`, days: new Array(SLOTS).fill(undefined) });
+  ({ key, lead, open: `${lead}"${key}":"`, details: `","${key}_details":`, days: new Array(KEYED_SLOTS).fill(undefined) });
+
+/** a keyed table's slots: 2,048 consecutive days (5.6 years) without two in one slot; four such
+ *  tables at most about 1.5 MB */
+const KEYED_SLOTS = 2048;
 
 function keyedDay(k: DateKey, d: number): KeyedDay {
-  const slot = ((d % SLOTS) + SLOTS) % SLOTS;
+  const slot = ((d % KEYED_SLOTS) + KEYED_SLOTS) % KEYED_SLOTS;
   let p = k.days[slot];
   if (p === undefined || p.key !== d) {
     const dp = day(d);
