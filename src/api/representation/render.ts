@@ -216,8 +216,10 @@ export class Renderer implements ChangeHooks {
 
   /**
    * Push the event's list representation (JSON text) onto a body's parts. Head and tail are made
-   * by concatenation and flattened at once (flat): Array.join of a page copies a flat string
-   * about ten times faster than it walks a rope of the same text.
+   * by concatenation; when the cache keeps them they are flattened at once (flat), so that the
+   * rope's cells die young and every later page copies one flat string. Those made for this page
+   * only (the doorkeeper turns an event away on its first sight) are left ropes for the page's
+   * join: flattening them first would copy them twice.
    *
    * A head read from the cache for the first time is copied once to a one-byte string (oneByte).
    * It is ASCII, but a text of the event that came as a two-byte string (a slug made by
