@@ -68,6 +68,29 @@ head('equals the JSON text of the head object, with and without known text flags
   }
 });
 
+head('two calendars in one process (other sites, zones, currencies) each get their own texts, rendered in turn', async () => {
+  // the head's memos are per site (texts around ids and URLs) and per calendar (zone and cost
+  // texts by pool index): a memo shared by index would show one calendar's zone in the other's
+  const made = [];
+  for (const [i, site] of [['http://one.example', 'Europe/Paris'], ['https://two.example/sub', 'America/Juneau']].entries()) {
+    const rng = new Rng(mulberry32(31 + i));
+    const gen = new Generator(rng);
+    const set = gen.initial(60);
+    set.events = set.events.map((e, k) => ({ ...spice(rng, e), timezone: k % 2 ? site[1] : 'UTC', currencySymbol: i ? '€' : '$' }));
+    const { cal } = await makeCalendar({ cacheBytes: 0, siteUrl: site[0] });
+    cal.engine.bulkLoad(set);
+    made.push(cal);
+  }
+  for (let row = 0; row < 60; row++) {
+    for (const cal of made) {
+      const site = cal.render.site, engine = cal.engine;
+      if (row >= engine.eventRowCount) continue;
+      assert.is(headText(site, engine, row, textFlags(engine, row)), headJson(eventHead(site, engine, row)) + ',"categories":[', `row ${row} of ${site.config.siteUrl}`);
+    }
+  }
+  for (const cal of made) await cal.close();
+});
+
 head('escapeJsonText :: what escapeNonAscii(JSON.stringify(s)) holds between its quotes', () => {
   const rng = new Rng(mulberry32(77));
   const units = [0, 1, 8, 9, 10, 12, 13, 0x1f, 0x20, 0x22, 0x2f, 0x5c, 0x7e, 0x7f, 0x80, 0xa0, 0xe9, 0x2028, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xfeff, 0xffff];
@@ -85,15 +108,19 @@ head('escapeJsonText :: what escapeNonAscii(JSON.stringify(s)) holds between its
 head('date-text :: the same strings as naiveToString, through slot collisions, and nothing outside years 1000-9999', () => {
   const rng = new Rng(mulberry32(5));
   const day = 86_400_000;
+  // one key for the whole run, so that its own table of days sees its slots collide too
+  const start = dateKey('start_date'), end = dateKey('end_date', ',');
   for (let i = 0; i < 20_000; i++) {
-    // days and seconds 4,096 apart share a slot: the tables must answer each key, not the last
+    // days 2,048 and 4,096 apart and seconds 4,096 apart share a slot: the tables must answer
+    // each key, not the last
     const base = Date.UTC(1000, 0, 1) + rng.int(0, 3_000_000) * day;
-    const ms = base + rng.pick([0, 4096, 8192, rng.int(0, 86_399)]) * 1000 + (rng.bool(0.2) ? 4096 * day : 0);
+    const ms = base + rng.pick([0, 4096, 8192, rng.int(0, 86_399)]) * 1000 + rng.pick([0, 0, 2048, 4096]) * day;
     if (ms >= Date.UTC(10000, 0, 1)) continue;
     const s = naiveToString(ms);
     assert.is(dateString(ms), s);
     const d = { year: s.slice(0, 4), month: s.slice(5, 7), day: s.slice(8, 10), hour: s.slice(11, 13), minutes: s.slice(14, 16), seconds: s.slice(17, 19) };
-    assert.is(dateAndDetailsText(ms, dateKey('start_date')), `"start_date":"${s}","start_date_details":${JSON.stringify(d)}`);
+    assert.is(dateAndDetailsText(ms, start), `"start_date":"${s}","start_date_details":${JSON.stringify(d)}`);
+    assert.is(dateAndDetailsText(ms, end), `,"end_date":"${s}","end_date_details":${JSON.stringify(d)}`);
   }
   for (const ms of [NaN, Date.UTC(999, 11, 31, 23, 59, 59), Date.UTC(10000, 0, 1), Date.UTC(2024, 0, 1) + 500, -Infinity]) {
     assert.is(dateString(ms), undefined, String(ms));
