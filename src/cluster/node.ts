@@ -77,6 +77,8 @@ export class ClusterNode {
   /** writes reaching this node while another is the writer, sent there */
   private readonly forwarder: Forwarder;
   private inFlight = 0;
+  /** appends of this node that failed: until it has rebuilt, its engine may hold writes the log lacks */
+  private appendFailures = 0;
   private idle: Array<() => void> = [];
   private resyncing: Promise<void> | undefined;
   private writesSinceSnapshot = 0;
@@ -394,6 +396,7 @@ export class ClusterNode {
           const rejected = code === WRONG_LAST_SEQ || code === String(WRONG_LAST_SEQ) || /wrong last sequence/i.test((err as Error).message);
           // a timeout may or may not have stored it: the same msg id again is deduplicated
           if (!rejected && attempt < 2 && this.isWriter) continue;
+          this.appendFailures++;
           void this.resync(`append of seq ${seq} failed: ${(err as Error).message}`);
           // rejected: certainly not in the log; anything else (a timeout while NATS lost its
           // quorum...) may still be committed once the quorum is back
@@ -431,10 +434,14 @@ export class ClusterNode {
    * A snapshot of this node's state into the object store, then the old ones pruned and the
    * stream purged below the oldest kept. On the writer, new writes wait while the state is
    * captured (after the appends in flight are stored): a snapshot never holds a write the log
-   * does not.
+   * does not. When one of those appends failed (rejected: another node wrote that seq; or
+   * unanswered), or the node is rebuilding its state, nothing is written: its engine holds writes
+   * the log may lack until it has rebuilt (such a snapshot, loaded by a node starting or
+   * rebuilding, would replace acknowledged writes of the next writer with the rejected ones).
    */
   snapshot(): Promise<void> {
     this.snapshotting ??= (async () => {
+      const failures = this.appendFailures;
       let seq: number;
       let chunks: Iterable<unknown>;
       if (this.role === 'writer') {
@@ -453,6 +460,10 @@ export class ClusterNode {
         chunks = this.host.engine.snapshotChunks();
       }
       this.writesSinceSnapshot = 0;
+      if (this.resyncing || this.appendFailures !== failures) {
+        this.warn(`cluster ${this.opts.name}: node ${this.node}: no snapshot at seq ${seq}: an append failed, the state is being rebuilt from the log`);
+        return;
+      }
       if (seq === 0 || seq <= this.snapshotSeq) return;
       await putSnapshot(this.os, seq, chunks);
       this.snapshotSeq = seq;

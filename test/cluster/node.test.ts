@@ -12,7 +12,7 @@ import { startServer } from '../../src/http/server.ts';
 import { CalendarError } from '../../src/api/wordpress/errors.ts';
 import { Objm } from '@nats-io/obj';
 import { encodeDetachedChunks } from '../../src/store/snapshot.ts';
-import { snapshotName } from '../../src/cluster/snapshots.ts';
+import { listSnapshots, readSnapshot, snapshotName } from '../../src/cluster/snapshots.ts';
 import { NATS_MISSING, natsServerPath, startNatsCluster, type NatsCluster } from '../helpers/nats-cluster.ts';
 
 const test = suite('cluster nodes');
@@ -140,6 +140,46 @@ test('a stale append is rejected by JetStream; a writer whose append is rejected
       assert.ok(await cal.waitForSeq(writer.seq));
       assert.equal(await titles(cal), acked ? ['After', 'Before', 'Mine'] : ['After', 'Before'], `node ${cal.cluster!.node}: ${JSON.stringify(await titles(cal))} seq ${cal.seq} applied ${cal.cluster!.applied} writer ${writer.cluster!.node} at ${writer.seq}`);
     }
+  } finally {
+    await nc.close();
+  }
+});
+
+test('a snapshot the writer captures while one of its appends is rejected is not written (it would hold a write the log lacks)', async () => {
+  if (!nats) return;
+  const a = await node('snapfence', 'a', { snapshotEvery: 0 });
+  await writerOf([a]);
+  await a.events.create(ev('Before'));
+  const last = a.cluster!.applied;
+  const nc = await connect({ servers: nats.urls.split(',') });
+  try {
+    // the writer's next write: an intruder takes its seq first, so that its append is rejected;
+    // a snapshot asked for while that append is in flight waits for it, then captures
+    const cluster = a.cluster!;
+    const append = cluster.append.bind(cluster);
+    let snapshot: Promise<void> | undefined;
+    cluster.append = async (seq, ops, meta) => {
+      await jetstream(nc).publish('calendar.snapfence.log', JSON.stringify({ ops: [] }), { expect: { lastSequence: seq - 1 } });
+      const stored = append(seq, ops, meta);
+      snapshot ??= cluster.snapshot();
+      return stored;
+    };
+    const mine = await a.events.create(ev('Mine', 2)).then(() => 'acknowledged', (err: CalendarError) => err.code);
+    cluster.append = append;
+    await snapshot;
+    assert.is(mine, 'rest_cluster_write_failed', 'the append after the intruder is rejected');
+    // no snapshot holds the rejected write (a node starting or rebuilding would load it)
+    const os = await new Objm(nc).open('CAL_snapfence_snap');
+    for (const seq of await listSnapshots(os)) {
+      assert.not.ok(JSON.stringify(await readSnapshot(os, seq)).includes('Mine'), `snapshot ${seq} holds the rejected write (the log: ${last + 1} is the intruder's)`);
+    }
+    // a node started now agrees with the writer, once it has rebuilt and written again
+    const late = await node('snapfence', 'late', { writer: false });
+    const w = await writerOf([a]);
+    await w.events.create(ev('After', 3));
+    assert.ok(await late.waitForSeq(w.seq));
+    assert.equal(await titles(a), ['After', 'Before']);
+    assert.equal(await titles(late), ['After', 'Before']);
   } finally {
     await nc.close();
   }
