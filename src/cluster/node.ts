@@ -79,6 +79,10 @@ export class ClusterNode {
   private inFlight = 0;
   /** appends of this node that failed: until it has rebuilt, its engine may hold writes the log lacks */
   private appendFailures = 0;
+  /** random, new each time this node becomes the writer: part of its appends' message ids */
+  private term = '';
+  /** the message ids of this node's appends not yet seen back in the stream, by seq */
+  private readonly own = new Map<number, string>();
   private idle: Array<() => void> = [];
   private resyncing: Promise<void> | undefined;
   private writesSinceSnapshot = 0;
@@ -211,7 +215,9 @@ export class ClusterNode {
   private receive(seq: number, msgId: string, data: Uint8Array): boolean {
     if (seq <= this.applied) {
       // only this node's own appends (applied when made) come back at or below `applied`
-      if (msgId !== this.msgId(seq)) void this.resync(`seq ${seq} in the stream is not the write this node applied as ${seq}`);
+      const mine = this.own.get(seq);
+      this.own.delete(seq);
+      if (msgId !== mine) void this.resync(`seq ${seq} in the stream (message ${msgId}) is not the write this node applied as ${seq} (${mine ?? 'none'})`);
       return false;
     }
     if (seq !== this.applied + 1) {
@@ -307,8 +313,18 @@ export class ClusterNode {
     }
   }
 
+  /**
+   * The message id of this node's append of `seq` (JetStream drops a second message with the same
+   * id within its 2-minute window, answering with the first one's seq: a timed-out append is sent
+   * again under it). Unique to this writer's term: a node that steps down and becomes the writer
+   * again may append another write at a seq it once tried (an append that timed out and was not
+   * stored); were a late copy of that first attempt stored after all, its id must not make the new
+   * write look stored.
+   */
   private msgId(seq: number): string {
-    return `${this.node}.${seq}`;
+    const id = `${this.node}.${this.term}.${seq}`;
+    this.own.set(seq, id);
+    return id;
   }
 
   /** This node's state may differ from the log: rebuild it from the newest snapshot and the stream after. */
@@ -318,6 +334,7 @@ export class ClusterNode {
     this.stats.resyncs++;
     this.resyncing = (async () => {
       this.generation++;
+      this.own.clear();
       this.messages?.stop();
       if (this.role === 'writer') this.stepDown(reason);
       await this.lease.release(reason);
@@ -353,6 +370,7 @@ export class ClusterNode {
         await this.lease.release(`could not catch up to seq ${last} (at ${this.applied})`);
         return;
       }
+      this.term = randomBytes(4).toString('hex');
       this.role = 'writer';
       this.stats.electedAt = Date.now();
       this.writeSub = this.nc.subscribe(this.restSubject, { callback: (_err, msg) => {
@@ -381,11 +399,12 @@ export class ClusterNode {
   /** Appends the write made as `seq`; resolves once JetStream stored it on a quorum. */
   async append(seq: number, ops: Op[], meta: { time: string; author: number }): Promise<void> {
     const data = JSON.stringify({ ops, time: meta.time, author: meta.author } satisfies LogEntry);
+    const msgID = this.msgId(seq); // the same for every attempt
     this.inFlight++;
     try {
       for (let attempt = 0; ; attempt++) {
         try {
-          const ack = await this.js.publish(this.subject, data, { expect: { lastSequence: seq - 1 }, msgID: this.msgId(seq) });
+          const ack = await this.js.publish(this.subject, data, { expect: { lastSequence: seq - 1 }, msgID });
           if (ack.seq !== seq) throw new Error(`stored as seq ${ack.seq}, expected ${seq}`);
           this.stats.appends++;
           this.writesSinceSnapshot++;

@@ -185,6 +185,38 @@ test('a snapshot the writer captures while one of its appends is rejected is not
   }
 });
 
+test("a message already in the stream with the id a writer's append would carry never makes that append look stored", async () => {
+  if (!nats) return;
+  // Before 2026-11-26 a writer's message ids were node.seq: a node that once tried seq S (an
+  // append that timed out, not stored), stepped down and became the writer again at S sent its new
+  // write under the same id; had the first attempt been stored late after all, JetStream dropped
+  // the new write as a duplicate and answered with S: acknowledged, but the log held the old one.
+  // Here the stream takes a message under that id just before the writer's append of S.
+  const a = await node('msgid', 'a', { snapshotEvery: 0 });
+  await writerOf([a]);
+  await a.events.create(ev('Before'));
+  const nc = await connect({ servers: nats.urls.split(',') });
+  try {
+    const cluster = a.cluster!;
+    const append = cluster.append.bind(cluster);
+    cluster.append = async (seq, ops, meta) => {
+      await jetstream(nc).publish('calendar.msgid.log', JSON.stringify({ ops: [] }), { expect: { lastSequence: seq - 1 }, msgID: `a.${seq}` });
+      return append(seq, ops, meta);
+    };
+    const mine = await a.events.create(ev('Mine', 2)).then(() => 'acknowledged', (err: CalendarError) => err.code);
+    cluster.append = append;
+    assert.is(mine, 'rest_cluster_write_failed', 'the seq is taken: the append is rejected, not acknowledged as a duplicate');
+    const w = await writerOf([a]);
+    await w.events.create(ev('After', 3));
+    const late = await node('msgid', 'late', { writer: false });
+    assert.ok(await late.waitForSeq(w.seq));
+    assert.equal(await titles(a), ['After', 'Before']);
+    assert.equal(await titles(late), ['After', 'Before']);
+  } finally {
+    await nc.close();
+  }
+});
+
 test('an import on the writer reaches every node; a follower refuses one', async () => {
   if (!nats) return;
   const { w, f } = await pair('imp');
