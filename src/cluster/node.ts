@@ -146,9 +146,13 @@ export class ClusterNode {
   /** Loads the newest snapshot into `engine` (empty); returns its seq (0: none, start of the stream). */
   async load(engine: Engine): Promise<number> {
     const until = Date.now() + (this.opts.connectTimeoutMs ?? 30_000);
-    const seqs = await retry(until, () => listSnapshots(this.os));
-    const seq = seqs.length > 0 ? seqs[seqs.length - 1] : 0;
-    if (seq > 0) engine.loadSnapshotChunks(await retry(until, () => readSnapshot(this.os, seq)));
+    // listed again on each try: the writer may prune the one listed (two newer ones made since)
+    const { seq, chunks } = await retry(until, async () => {
+      const seqs = await listSnapshots(this.os);
+      const newest = seqs.length > 0 ? seqs[seqs.length - 1] : 0;
+      return { seq: newest, chunks: newest > 0 ? await readSnapshot(this.os, newest) : [] };
+    });
+    if (seq > 0) engine.loadSnapshotChunks(chunks);
     const info = await retry(until, () => this.jsm.streams.info(this.stream));
     if (info.state.messages > 0 && info.state.first_seq > seq + 1) {
       throw new Error(`cluster: stream ${this.stream} starts at seq ${info.state.first_seq} but the newest snapshot is at ${seq}: writes ${seq + 1}..${info.state.first_seq - 1} are missing`);
