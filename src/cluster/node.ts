@@ -55,6 +55,8 @@ interface LogEntry {
 }
 
 const WRONG_LAST_SEQ = 10071;
+/** the queue group of the writer's subscription to forwarded writes */
+const WRITER_QUEUE = 'writer';
 
 export class ClusterNode {
   readonly node: string;
@@ -377,7 +379,11 @@ export class ClusterNode {
       this.term = randomBytes(4).toString('hex');
       this.role = 'writer';
       this.stats.electedAt = Date.now();
-      this.writeSub = this.nc.subscribe(this.restSubject, { callback: (_err, msg) => {
+      // a queue group: a request reaches one subscriber only. A writer that just lost its lease
+      // is still subscribed until it steps down, and answers "not the writer" (the follower then
+      // sends the write again): with plain subscriptions the new writer got the same request too,
+      // ran it, and ran it again when it was sent again
+      this.writeSub = this.nc.subscribe(this.restSubject, { queue: WRITER_QUEUE, callback: (_err, msg) => {
         void answerForwarded(msg.data, (call) => (this.isWriter ? this.host.rest(call) : Promise.reject(notWriter())), () => this.applied).then((reply) => msg.respond(reply));
       } });
       this.warn(`cluster ${this.opts.name}: node ${this.node} is the writer from seq ${last + 1}`);

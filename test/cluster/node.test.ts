@@ -217,6 +217,33 @@ test("a message already in the stream with the id a writer's append would carry 
   }
 });
 
+test('a forwarded write is run once when a node that lost the lease still answers "not the writer"', async () => {
+  if (!nats) return;
+  const { w, f } = await pair('stale');
+  await w.events.create(ev('Before'));
+  // a writer that just lost its lease is subscribed until it steps down, and answers at once that
+  // it is not the writer (as node.ts does): here the test's own subscriber, in the writer's queue group
+  const nc = await connect({ servers: nats.urls.split(',') });
+  let stale = 0;
+  const sub = nc.subscribe('calendar.stale.write', {
+    queue: 'writer',
+    callback: (_err, msg) => {
+      stale++;
+      msg.respond(JSON.stringify({ error: { code: 'rest_cluster_not_writer', status: 503, message: 'This node is not the writer of the cluster. Retry.' }, seq: 0 }));
+    },
+  });
+  try {
+    await nc.flush();
+    for (let i = 0; i < 12; i++) await f.events.create(ev(`Forwarded ${i}`, 1 + i));
+    assert.ok(stale > 0, 'some writes reached the stale subscriber first');
+    const all = await titles(f);
+    for (let i = 0; i < 12; i++) assert.is(all.filter((t) => t === `Forwarded ${i}`).length, 1, `Forwarded ${i} made once: ${JSON.stringify(all)}`);
+  } finally {
+    sub.unsubscribe();
+    await nc.close();
+  }
+});
+
 test('an import on the writer reaches every node; a follower refuses one', async () => {
   if (!nats) return;
   const { w, f } = await pair('imp');
