@@ -148,25 +148,38 @@ test('writes through every node, the writer SIGKILLed mid-load: no acknowledged 
   const started = /started from the snapshot at seq (\d+)/.exec(restarted.log.join(''));
   assert.ok(started && Number(started[1]) > 0, `the restarted node started from an object-store snapshot: ${restarted.log.join('')}`);
 
+  /** what the test knows of a write: its answer, or that it had none / a 503 */
+  const describe = (title: string) => {
+    const a = acked.find((x) => x.title === title);
+    if (a) return `${title} answered 201 id ${a.id}, X-Calendar-Seq ${a.seq}, through ${a.via} (${a.role}) at ${a.at} ms`;
+    return `${title} ${unknown.has(title) ? 'failed or unanswered (503 or no answer)' : 'not written by the test'}`;
+  };
   const events = pages[0].flatMap((p) => (JSON.parse(p) as { events: Array<{ id: number; title: string }> }).events);
   const byTitle = new Map<string, number[]>();
   for (const e of events) byTitle.set(e.title, [...(byTitle.get(e.title) ?? []), e.id]);
-  for (const [title, ids] of byTitle) assert.is(ids.length, 1, `${title} applied ${ids.length} times`);
+  const doubled = [...byTitle].filter(([, ids]) => ids.length > 1).map(([title]) => title);
+  if (doubled.length > 0) {
+    const problems = doubled.map((title) => `${title} applied ${byTitle.get(title)!.length} times (ids ${byTitle.get(title)!.join(', ')}): ${describe(title)}`);
+    assert.unreachable(await diagnose(problems, doubled, all, nats.urls, head, `${writer.id} SIGKILLed at ${killedAt - t0} ms`, writer));
+  }
   assert.is(new Set(events.map((e) => e.id)).size, events.length, 'ids unique');
   const lost = acked.filter((a) => byTitle.get(a.title)?.length !== 1 || byTitle.get(a.title)![0] !== a.id);
-  if (lost.length > 0) assert.unreachable(await diagnose(lost, byTitle, all, nats.urls, head, `${writer.id} SIGKILLed at ${killedAt - t0} ms`, writer));
+  if (lost.length > 0) {
+    const problems = lost.map((a) => `acknowledged ${describe(a.title)}, in the lists: ${JSON.stringify(byTitle.get(a.title) ?? [])}`);
+    assert.unreachable(await diagnose(problems, lost.map((a) => a.title), all, nats.urls, head, `${writer.id} SIGKILLed at ${killedAt - t0} ms`, writer));
+  }
   for (const title of byTitle.keys()) assert.ok(acked.some((a) => a.title === title) || unknown.has(title), `${title} was written by the test`);
 });
 
 test.run();
 
 /**
- * What is known of acknowledged writes missing from the lists (or there under another id): each
- * one's answer, where the stream and the snapshots have its title, each node's seq and log.
+ * Writes lost, changed or made twice: what the test knows of each (`problems`), where the stream
+ * and the snapshots hold their titles (seq, message id), each node's seq, every node's log.
  */
-async function diagnose(lost: Ack[], byTitle: Map<string, number[]>, nodes: CalendarNode[], urls: string, head: number, kill: string, killed: CalendarNode): Promise<string> {
-  const lines = [`${lost.length} acknowledged write(s) lost or changed (head seq ${head}; ${kill}; 'at': ms from the start of the load):`];
-  for (const a of lost) lines.push(`  ${a.title}: answered 201 id ${a.id}, X-Calendar-Seq ${a.seq}, through ${a.via} (${a.role}) at ${a.at}; in the lists: ${JSON.stringify(byTitle.get(a.title) ?? [])}`);
+async function diagnose(problems: string[], titles: string[], nodes: CalendarNode[], urls: string, head: number, kill: string, killed: CalendarNode): Promise<string> {
+  const lines = [`${problems.length} write(s) lost, changed or made twice (head seq ${head}; ${kill}; 'at': ms from the start of the load):`];
+  for (const p of problems) lines.push(`  ${p}`);
   for (const node of nodes) {
     const res = await fetch(`${node.url}${API}/categories?per_page=1`).catch(() => undefined);
     lines.push(`  node ${node.id}: X-Calendar-Seq ${res?.headers.get('x-calendar-seq')} (${res?.headers.get('x-calendar-node')})`);
@@ -181,16 +194,16 @@ async function diagnose(lost: Ack[], byTitle: Map<string, number[]>, nodes: Cale
       const m = await jsm.streams.getMessage('CAL_failover', { seq }).catch(() => undefined);
       if (!m) continue;
       const text = m.string();
-      for (const a of lost) if (text.includes(`"${a.title}"`)) found.set(a.title, [...(found.get(a.title) ?? []), `seq ${seq} (id ${m.header?.get('Nats-Msg-Id')})`]);
+      for (const title of titles) if (text.includes(`"${title}"`)) found.set(title, [...(found.get(title) ?? []), `seq ${seq} (message ${m.header?.get('Nats-Msg-Id')})`]);
     }
     const os = await new Objm(nc).open('CAL_failover_snap');
     const snaps = await listSnapshots(os);
     lines.push(`  snapshots: ${snaps.join(', ')}`);
     for (const seq of snaps) {
       const text = JSON.stringify(await readSnapshot(os, seq));
-      for (const a of lost) if (text.includes(`"${a.title}"`)) found.set(a.title, [...(found.get(a.title) ?? []), `snapshot ${seq}`]);
+      for (const title of titles) if (text.includes(`"${title}"`)) found.set(title, [...(found.get(title) ?? []), `snapshot ${seq}`]);
     }
-    for (const a of lost) lines.push(`  ${a.title}: ${found.get(a.title)?.join(', ') ?? 'in no stream message left and in no snapshot'}`);
+    for (const title of titles) lines.push(`  ${title}: ${found.get(title)?.join(', ') ?? 'in no stream message left and in no snapshot'}`);
   } catch (err) {
     lines.push(`  (reading the stream failed: ${(err as Error).message})`);
   } finally {
