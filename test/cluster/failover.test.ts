@@ -101,7 +101,9 @@ test('writes through every node, the writer SIGKILLed mid-load: no acknowledged 
     }
   };
   const clients = nodes.flatMap((node) => [0, 1, 2, 3].map((k) => client(node, k)));
+  // at least 1.2 s of load, and on a loaded machine (fewer writes a second) until 30 writes are acknowledged
   await new Promise((r) => setTimeout(r, 1_200));
+  for (const until = Date.now() + 10_000; acked.length < 30 && Date.now() < until;) await new Promise((r) => setTimeout(r, 50));
   const beforeKill = acked.length;
   killedAt = Date.now();
   if (process.env.CLUSTER_DEBUG) console.log('kill', new Date().toISOString());
