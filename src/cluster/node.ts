@@ -87,6 +87,8 @@ export class ClusterNode {
   private readonly own = new Map<number, string>();
   private idle: Array<() => void> = [];
   private resyncing: Promise<void> | undefined;
+  /** an import's snapshot being loaded (loadMarker) */
+  private loadingMarker: Promise<void> | undefined;
   private writesSinceSnapshot = 0;
   private snapshotting: Promise<void> | undefined;
   /** set while the writer pauses new writes (the capture of a snapshot) */
@@ -148,12 +150,14 @@ export class ClusterNode {
   /** Loads the newest snapshot into `engine` (empty); returns its seq (0: none, start of the stream). */
   async load(engine: Engine): Promise<number> {
     const until = Date.now() + (this.opts.connectTimeoutMs ?? 30_000);
+    const closing = () => this.role === 'stopped';
     // listed again on each try: the writer may prune the one listed (two newer ones made since)
     const { seq, chunks } = await retry(until, async () => {
+      if (closing()) throw new Error('the node is closing');
       const seqs = await listSnapshots(this.os);
       const newest = seqs.length > 0 ? seqs[seqs.length - 1] : 0;
       return { seq: newest, chunks: newest > 0 ? await readSnapshot(this.os, newest) : [] };
-    });
+    }, closing);
     if (seq > 0) engine.loadSnapshotChunks(chunks);
     const info = await retry(until, () => this.jsm.streams.info(this.stream));
     if (info.state.messages > 0 && info.state.first_seq > seq + 1) {
@@ -206,7 +210,10 @@ export class ClusterNode {
           for await (const m of messages) {
             if (generation !== this.generation) break;
             const load = this.receive(m.seq, m.headers?.get('Nats-Msg-Id') ?? '', m.data);
-            if (load) await this.loadMarker(m.seq, generation);
+            if (load) {
+              this.loadingMarker = this.loadMarker(m.seq, generation);
+              await this.loadingMarker.finally(() => (this.loadingMarker = undefined));
+            }
           }
         } catch (err) {
           if (generation !== this.generation || this.isStopped()) return;
@@ -532,6 +539,11 @@ export class ClusterNode {
     this.generation++;
     this.messages?.stop();
     this.users.stop();
+    // what still reads or writes the object store and the buckets ends before the connection
+    // drains: nats.js starts a consumer's idle-heartbeat timer (a ref'd 30 s interval for the
+    // object store's) before it subscribes, and a subscription refused by a draining connection
+    // leaves that timer running for ever: the process never exits (uvu lingered after its summary)
+    await Promise.allSettled([this.snapshotting, this.resyncing, this.loadingMarker, this.users.settled()]);
     await this.nc.drain().catch(() => {});
   }
 }

@@ -244,6 +244,27 @@ test('a forwarded write is run once when a node that lost the lease still answer
   }
 });
 
+test('close() waits for a snapshot or a rebuild in flight before the connection drains (no timer left running)', async () => {
+  if (!nats) return;
+  // ref'd timers of this process: a consumer that nats.js starts on a draining connection leaves
+  // its idle-heartbeat interval running for ever (the process then never exits)
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+  const before = timers();
+  for (const work of ['snapshot', 'resync'] as const) {
+    const a = await node(`closing-${work}`, 'a', { snapshotEvery: 0 });
+    await writerOf([a]);
+    for (let i = 0; i < 20; i++) await a.events.create(ev(`C${i}`, 1 + i));
+    let settled = false;
+    const running = (work === 'snapshot' ? a.cluster!.snapshot() : a.cluster!.resync('the test asks')).finally(() => (settled = true));
+    running.catch(() => {}); // (before the fix, the snapshot failed on the draining connection)
+    await a.close();
+    assert.ok(settled, `the ${work} ended before close() resolved`);
+    await running.catch(() => {});
+  }
+  for (const until = Date.now() + 3_000; timers() > before && Date.now() < until;) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(timers() <= before, `ref'd timers: ${before} before, ${timers()} after`);
+});
+
 test('an import on the writer reaches every node; a follower refuses one', async () => {
   if (!nats) return;
   const { w, f } = await pair('imp');
