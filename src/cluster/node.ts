@@ -201,6 +201,8 @@ export class ClusterNode {
 
   private follow(): void {
     const generation = ++this.generation;
+    // a consumer from applied + 1 on: this node's appends not seen back yet never come back through it
+    this.own.clear();
     void (async () => {
       while (generation === this.generation && this.role !== 'stopped') {
         try {
