@@ -328,14 +328,10 @@ export class ClusterNode {
     }
   }
 
-  /**
-   * The message id of this node's append of `seq` (JetStream drops a second message with the same
-   * id within its 2-minute window, answering with the first one's seq: a timed-out append is sent
-   * again under it). Unique to this writer's term: a node that steps down and becomes the writer
-   * again may append another write at a seq it once tried (an append that timed out and was not
-   * stored); were a late copy of that first attempt stored after all, its id must not make the new
-   * write look stored.
-   */
+  /** The id of this node's append of `seq` (JetStream drops a message whose id it has seen within
+   *  2 minutes, answering with the first one's seq: a timed-out append is sent again under it).
+   *  Unique to this term: a node writer again may append another write at a seq it once tried (a
+   *  timed-out append); a late-stored copy of that attempt must not make the new one look stored. */
   private msgId(seq: number): string {
     const id = `${this.node}.${this.term}.${seq}`;
     this.own.set(seq, id);
@@ -388,10 +384,9 @@ export class ClusterNode {
       this.term = randomBytes(4).toString('hex');
       this.role = 'writer';
       this.stats.electedAt = Date.now();
-      // a queue group: a request reaches one subscriber only. A writer that just lost its lease
-      // is still subscribed until it steps down, and answers "not the writer" (the follower then
-      // sends the write again): with plain subscriptions the new writer got the same request too,
-      // ran it, and ran it again when it was sent again
+      // a queue group: a request reaches one subscriber only (a writer that just lost its lease,
+      // still subscribed, answers "not the writer" and the follower sends it again: with plain
+      // subscriptions the new writer got the first copy too, and ran the write twice)
       this.writeSub = this.nc.subscribe(this.restSubject, { queue: WRITER_QUEUE, callback: (_err, msg) => {
         void answerForwarded(msg.data, (call) => (this.isWriter ? this.host.rest(call) : Promise.reject(notWriter())), () => this.applied).then((reply) => msg.respond(reply));
       } });
