@@ -27,6 +27,9 @@ export interface DispatchOptions {
   retryMaxMs?: number;
   /** a receiver must answer within this long (default 10 s) */
   timeoutMs?: number;
+  /** stop() waits this long for the POSTs in flight, whose answers are then recorded (default
+   *  5 s, at most timeoutMs); those still unanswered then are aborted and count as not delivered */
+  stopWaitMs?: number;
   /** how often the registry is checked for changes (default 1 s) */
   reloadMs?: number;
   /** after a delivery, wait about this long for more writes before the next one, unless a full
@@ -120,11 +123,17 @@ export function pinAtPositions(feed: ChangeFeed, hooks: readonly Webhook[], stat
 }
 
 const BATCH_WRITES = 500;
+/** what post() answers when stop() aborted it */
+const ABORTED = 'aborted';
 
 export class WebhookDispatcher {
   private hooks: Webhook[];
   private state: Record<string, WebhookState> = {};
   private readonly running = new Map<string, { wake(stopping?: boolean): void }>();
+  /** the loops' promises (stop() waits for them: a POST in flight has its answer recorded) */
+  private readonly loops = new Set<Promise<void>>();
+  /** aborts of the POSTs in flight (stop(), once it has waited stopWaitMs) */
+  private readonly inFlight = new Set<() => void>();
   private started = false;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
@@ -132,6 +141,7 @@ export class WebhookDispatcher {
   private readonly retryBaseMs: number;
   private readonly retryMaxMs: number;
   private readonly timeoutMs: number;
+  private readonly stopWaitMs: number;
   private readonly lingerMs: number;
   private readonly reloadMs: number;
   private readonly maxBacklog: number;
@@ -147,6 +157,7 @@ export class WebhookDispatcher {
     this.retryBaseMs = opts.retryBaseMs ?? 1_000;
     this.retryMaxMs = opts.retryMaxMs ?? 3_600_000;
     this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.stopWaitMs = Math.min(this.timeoutMs, opts.stopWaitMs ?? 5_000);
     this.lingerMs = opts.lingerMs ?? 200;
     this.reloadMs = opts.reloadMs ?? 1_000;
     this.maxBacklog = opts.maxBacklog ?? MAX_BACKLOG;
@@ -274,7 +285,7 @@ export class WebhookDispatcher {
       };
     });
     const live = () => !this.stopped && this.hooks.some((h) => h.id === hook.id) && this.backend.active();
-    void (async () => {
+    const done = (async () => {
       while (live()) {
         const st = this.state[hook.id];
         if (st.delivered < this.feed.floor) this.skip(hook, st);
@@ -290,22 +301,27 @@ export class WebhookDispatcher {
           continue;
         }
         const status = await this.post(hook, body);
+        if (status === ABORTED) break; // by stop(): no answer, nothing recorded (it comes again)
         st.lastAttempt = new Date().toISOString();
         st.lastStatus = status;
         if (/^2\d\d$/.test(status)) {
           st.delivered = last;
           st.failures = 0;
           this.delivered();
+          if (this.stopped) break; // its answer came while stop() waited: recorded, then no more
           if (this.lingerMs > 0 && this.feed.head - last < BATCH_WRITES) await linger();
         } else {
           st.failures++;
           this.saveState();
+          if (this.stopped) break;
           const backoff = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** Math.min(st.failures - 1, 30));
           await sleep(backoff / 2 + Math.random() * (backoff / 2), false); // jitter: between half and all of it
         }
       }
       this.running.delete(hook.id);
     })();
+    this.loops.add(done);
+    void done.finally(() => this.loops.delete(done));
   }
 
   /** the loops lingering after a delivery, woken together by one timer (lingerGate) */
@@ -375,9 +391,14 @@ export class WebhookDispatcher {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        this.inFlight.delete(abort);
         resolve(status);
       };
-      let req: http.ClientRequest;
+      const abort = () => {
+        done(ABORTED);
+        req?.destroy();
+      };
+      let req: http.ClientRequest | undefined;
       try {
         const url = new URL(hook.url);
         const secure = url.protocol === 'https:';
@@ -401,13 +422,19 @@ export class WebhookDispatcher {
         req.destroy();
       }, this.timeoutMs);
       timer.unref();
+      this.inFlight.add(abort);
       req.on('error', (err) => done(`error: ${err.message}`));
       req.end(body);
     });
   }
 
-  /** Stop delivering (pending deliveries wait in the feed for the next start); the positions are
-   *  saved last, after any save still being written. */
+  /**
+   * Stop delivering (pending deliveries wait in the feed for the next start). No new POST starts;
+   * the POSTs in flight are waited for, up to stopWaitMs, and their answers recorded as any other
+   * (a 2xx moves the position: that delivery is not made again); those still unanswered then are
+   * aborted and recorded as nothing (the receiver may have had it: it comes again, as after a
+   * crash). The positions are saved last, after any save still being written.
+   */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
@@ -415,12 +442,20 @@ export class WebhookDispatcher {
     clearTimeout(this.lingerTimer);
     this.lingerTimer = undefined;
     const wanted = this.saveTimer !== undefined || this.saving !== undefined || this.hooks.length > 0;
+    this.off();
+    for (const r of this.running.values()) r.wake(true);
+    if (this.loops.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.stopWaitMs)));
+      await Promise.race([Promise.all(this.loops), waited]);
+      clearTimeout(timer);
+      for (const abort of [...this.inFlight]) abort();
+      await Promise.all(this.loops);
+    }
     clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
-    this.off();
     this.agents.http.destroy();
     this.agents.https.destroy();
-    for (const r of this.running.values()) r.wake(true);
     while (this.saving) await this.saving;
     if (wanted) await this.backend.saveFinal(this.state);
   }

@@ -55,6 +55,8 @@ interface LogEntry {
 }
 
 const WRONG_LAST_SEQ = 10071;
+/** the queue group of the writer's subscription to forwarded writes */
+const WRITER_QUEUE = 'writer';
 
 export class ClusterNode {
   readonly node: string;
@@ -77,8 +79,16 @@ export class ClusterNode {
   /** writes reaching this node while another is the writer, sent there */
   private readonly forwarder: Forwarder;
   private inFlight = 0;
+  /** appends of this node that failed: until it has rebuilt, its engine may hold writes the log lacks */
+  private appendFailures = 0;
+  /** random, new each time this node becomes the writer: part of its appends' message ids */
+  private term = '';
+  /** the message ids of this node's appends not yet seen back in the stream, by seq */
+  private readonly own = new Map<number, string>();
   private idle: Array<() => void> = [];
   private resyncing: Promise<void> | undefined;
+  /** an import's snapshot being loaded (loadMarker) */
+  private loadingMarker: Promise<void> | undefined;
   private writesSinceSnapshot = 0;
   private snapshotting: Promise<void> | undefined;
   /** set while the writer pauses new writes (the capture of a snapshot) */
@@ -140,9 +150,15 @@ export class ClusterNode {
   /** Loads the newest snapshot into `engine` (empty); returns its seq (0: none, start of the stream). */
   async load(engine: Engine): Promise<number> {
     const until = Date.now() + (this.opts.connectTimeoutMs ?? 30_000);
-    const seqs = await retry(until, () => listSnapshots(this.os));
-    const seq = seqs.length > 0 ? seqs[seqs.length - 1] : 0;
-    if (seq > 0) engine.loadSnapshotChunks(await retry(until, () => readSnapshot(this.os, seq)));
+    const closing = () => this.role === 'stopped';
+    // listed again on each try: the writer may prune the one listed (two newer ones made since)
+    const { seq, chunks } = await retry(until, async () => {
+      if (closing()) throw new Error('the node is closing');
+      const seqs = await listSnapshots(this.os);
+      const newest = seqs.length > 0 ? seqs[seqs.length - 1] : 0;
+      return { seq: newest, chunks: newest > 0 ? await readSnapshot(this.os, newest) : [] };
+    }, closing);
+    if (seq > 0) engine.loadSnapshotChunks(chunks);
     const info = await retry(until, () => this.jsm.streams.info(this.stream));
     if (info.state.messages > 0 && info.state.first_seq > seq + 1) {
       throw new Error(`cluster: stream ${this.stream} starts at seq ${info.state.first_seq} but the newest snapshot is at ${seq}: writes ${seq + 1}..${info.state.first_seq - 1} are missing`);
@@ -185,6 +201,8 @@ export class ClusterNode {
 
   private follow(): void {
     const generation = ++this.generation;
+    // a consumer from applied + 1 on: this node's appends not seen back yet never come back through it
+    this.own.clear();
     void (async () => {
       while (generation === this.generation && this.role !== 'stopped') {
         try {
@@ -194,7 +212,10 @@ export class ClusterNode {
           for await (const m of messages) {
             if (generation !== this.generation) break;
             const load = this.receive(m.seq, m.headers?.get('Nats-Msg-Id') ?? '', m.data);
-            if (load) await this.loadMarker(m.seq, generation);
+            if (load) {
+              this.loadingMarker = this.loadMarker(m.seq, generation);
+              await this.loadingMarker.finally(() => (this.loadingMarker = undefined));
+            }
           }
         } catch (err) {
           if (generation !== this.generation || this.isStopped()) return;
@@ -209,7 +230,9 @@ export class ClusterNode {
   private receive(seq: number, msgId: string, data: Uint8Array): boolean {
     if (seq <= this.applied) {
       // only this node's own appends (applied when made) come back at or below `applied`
-      if (msgId !== this.msgId(seq)) void this.resync(`seq ${seq} in the stream is not the write this node applied as ${seq}`);
+      const mine = this.own.get(seq);
+      this.own.delete(seq);
+      if (msgId !== mine) void this.resync(`seq ${seq} in the stream (message ${msgId}) is not the write this node applied as ${seq} (${mine ?? 'none'})`);
       return false;
     }
     if (seq !== this.applied + 1) {
@@ -305,8 +328,14 @@ export class ClusterNode {
     }
   }
 
+  /** The id of this node's append of `seq` (JetStream drops a message whose id it has seen within
+   *  2 minutes, answering with the first one's seq: a timed-out append is sent again under it).
+   *  Unique to this term: a node writer again may append another write at a seq it once tried (a
+   *  timed-out append); a late-stored copy of that attempt must not make the new one look stored. */
   private msgId(seq: number): string {
-    return `${this.node}.${seq}`;
+    const id = `${this.node}.${this.term}.${seq}`;
+    this.own.set(seq, id);
+    return id;
   }
 
   /** This node's state may differ from the log: rebuild it from the newest snapshot and the stream after. */
@@ -316,6 +345,7 @@ export class ClusterNode {
     this.stats.resyncs++;
     this.resyncing = (async () => {
       this.generation++;
+      this.own.clear();
       this.messages?.stop();
       if (this.role === 'writer') this.stepDown(reason);
       await this.lease.release(reason);
@@ -351,9 +381,13 @@ export class ClusterNode {
         await this.lease.release(`could not catch up to seq ${last} (at ${this.applied})`);
         return;
       }
+      this.term = randomBytes(4).toString('hex');
       this.role = 'writer';
       this.stats.electedAt = Date.now();
-      this.writeSub = this.nc.subscribe(this.restSubject, { callback: (_err, msg) => {
+      // a queue group: a request reaches one subscriber only (a writer that just lost its lease,
+      // still subscribed, answers "not the writer" and the follower sends it again: with plain
+      // subscriptions the new writer got the first copy too, and ran the write twice)
+      this.writeSub = this.nc.subscribe(this.restSubject, { queue: WRITER_QUEUE, callback: (_err, msg) => {
         void answerForwarded(msg.data, (call) => (this.isWriter ? this.host.rest(call) : Promise.reject(notWriter())), () => this.applied).then((reply) => msg.respond(reply));
       } });
       this.warn(`cluster ${this.opts.name}: node ${this.node} is the writer from seq ${last + 1}`);
@@ -379,11 +413,12 @@ export class ClusterNode {
   /** Appends the write made as `seq`; resolves once JetStream stored it on a quorum. */
   async append(seq: number, ops: Op[], meta: { time: string; author: number }): Promise<void> {
     const data = JSON.stringify({ ops, time: meta.time, author: meta.author } satisfies LogEntry);
+    const msgID = this.msgId(seq); // the same for every attempt
     this.inFlight++;
     try {
       for (let attempt = 0; ; attempt++) {
         try {
-          const ack = await this.js.publish(this.subject, data, { expect: { lastSequence: seq - 1 }, msgID: this.msgId(seq) });
+          const ack = await this.js.publish(this.subject, data, { expect: { lastSequence: seq - 1 }, msgID });
           if (ack.seq !== seq) throw new Error(`stored as seq ${ack.seq}, expected ${seq}`);
           this.stats.appends++;
           this.writesSinceSnapshot++;
@@ -394,6 +429,7 @@ export class ClusterNode {
           const rejected = code === WRONG_LAST_SEQ || code === String(WRONG_LAST_SEQ) || /wrong last sequence/i.test((err as Error).message);
           // a timeout may or may not have stored it: the same msg id again is deduplicated
           if (!rejected && attempt < 2 && this.isWriter) continue;
+          this.appendFailures++;
           void this.resync(`append of seq ${seq} failed: ${(err as Error).message}`);
           // rejected: certainly not in the log; anything else (a timeout while NATS lost its
           // quorum...) may still be committed once the quorum is back
@@ -431,10 +467,14 @@ export class ClusterNode {
    * A snapshot of this node's state into the object store, then the old ones pruned and the
    * stream purged below the oldest kept. On the writer, new writes wait while the state is
    * captured (after the appends in flight are stored): a snapshot never holds a write the log
-   * does not.
+   * does not. When one of those appends failed (rejected: another node wrote that seq; or
+   * unanswered), or the node is rebuilding its state, nothing is written: its engine holds writes
+   * the log may lack until it has rebuilt (such a snapshot, loaded by a node starting or
+   * rebuilding, would replace acknowledged writes of the next writer with the rejected ones).
    */
   snapshot(): Promise<void> {
     this.snapshotting ??= (async () => {
+      const failures = this.appendFailures;
       let seq: number;
       let chunks: Iterable<unknown>;
       if (this.role === 'writer') {
@@ -453,6 +493,10 @@ export class ClusterNode {
         chunks = this.host.engine.snapshotChunks();
       }
       this.writesSinceSnapshot = 0;
+      if (this.resyncing || this.appendFailures !== failures) {
+        this.warn(`cluster ${this.opts.name}: node ${this.node}: no snapshot at seq ${seq}: an append failed, the state is being rebuilt from the log`);
+        return;
+      }
       if (seq === 0 || seq <= this.snapshotSeq) return;
       await putSnapshot(this.os, seq, chunks);
       this.snapshotSeq = seq;
@@ -492,6 +536,11 @@ export class ClusterNode {
     this.generation++;
     this.messages?.stop();
     this.users.stop();
+    // what still reads or writes the object store and the buckets ends before the connection
+    // drains: nats.js starts a consumer's idle-heartbeat timer (a ref'd 30 s interval for the
+    // object store's) before it subscribes, and a subscription refused by a draining connection
+    // leaves that timer running for ever: the process never exits (uvu lingered after its summary)
+    await Promise.allSettled([this.snapshotting, this.resyncing, this.loadingMarker, this.users.settled()]);
     await this.nc.drain().catch(() => {});
   }
 }

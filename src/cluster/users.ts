@@ -30,6 +30,8 @@ export class KvUsers implements RemoteUsers {
   private watcher: QueuedIterator<KvEntry> | undefined;
   private poll: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** the watch loop (settled(): it has ended) */
+  private loop: Promise<void> = Promise.resolve();
 
   constructor(private readonly kv: KV, name: string) {
     this.where = `the users of cluster ${name} (bucket ${natsNames(name).users})`;
@@ -80,14 +82,14 @@ export class KvUsers implements RemoteUsers {
       seen = e.revision;
       onText(e.operation === 'PUT' ? e.string() : '');
     };
-    void (async () => {
+    this.loop = (async () => {
       while (!this.stopped) {
         try {
           this.watcher = await this.kv.watch({ key: KEY });
           if (this.stopped) this.watcher.stop();
           for await (const e of this.watcher) take(e);
         } catch (err) {
-          if ((err as Error).name === 'ClosedConnectionError') return; // the node is closing
+          if (this.stopped || (err as Error).name === 'ClosedConnectionError') return; // the node is closing
           await new Promise((r) => setTimeout(r, 1_000).unref());
         }
       }
@@ -100,6 +102,16 @@ export class KvUsers implements RemoteUsers {
     this.stopped = true;
     clearInterval(this.poll);
     this.watcher?.stop();
+  }
+
+  /**
+   * Resolves once the watch has ended (after stop()): close the connection only then. A watch
+   * still being made when the connection starts to drain leaves nats.js's idle-heartbeat timer of
+   * its consumer running (a ref'd 5 s interval: the process never exits), as the consumer's
+   * subscription then throws after that timer started.
+   */
+  settled(): Promise<void> {
+    return this.loop;
   }
 }
 
@@ -118,6 +130,7 @@ export async function openClusterUsers(opts: ClusterConnection): Promise<{ users
       users,
       async close() {
         users.close();
+        await remote.settled();
         await nc.close();
       },
     };

@@ -159,6 +159,67 @@ hooks('a lagging webhook keeps its changes past the retention window (across a r
   await rx.close();
 });
 
+hooks('close() while a POST is in flight: its 2xx is recorded and it is not delivered again; one unanswered within stopWaitMs is aborted and comes again', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-hooks-'));
+  /** the seqs of every delivery the receiver had, answered or not */
+  const got: number[][] = [];
+  /** answer the requests: held until told (undefined: answer at once) */
+  let hold: Array<() => void> | undefined = [];
+  let received!: () => void;
+  let arrived = new Promise<void>((resolve) => (received = resolve));
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      got.push((JSON.parse(body) as { changes: Change[] }).changes.map((c) => c.seq));
+      received();
+      const answer = () => res.writeHead(204).end();
+      if (hold) hold.push(answer);
+      else answer();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const hook = addWebhook(dir, `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`);
+  const state = () => (JSON.parse(fs.readFileSync(path.join(dir, 'webhooks-state.json'), 'utf8')) as Record<string, { delivered: number; lastStatus: string }>)[hook.id];
+  const opts = { dir, now: () => NOW, webhooks: { ...FAST, timeoutMs: 60_000, stopWaitMs: 30_000 } };
+
+  // 1. the receiver has the delivery, its 204 comes only once close() has begun: close waits for it
+  let cal = await openCalendar(opts);
+  await cal.tags.create({ name: 'one' });
+  await arrived;
+  const closing = cal.close();
+  await new Promise((r) => setTimeout(r, 50)); // close() is waiting on the POST
+  for (const answer of hold!.splice(0)) answer();
+  await closing;
+  assert.equal([state().delivered, state().lastStatus], [1, '204'], 'the 2xx that came during close() is recorded');
+  hold = undefined;
+  cal = await openCalendar(opts);
+  await cal.tags.create({ name: 'two' });
+  await until('the second write', () => got.length === 2);
+  await cal.close();
+  assert.equal(got, [[1], [2]], 'the first write is not delivered again after the restart');
+
+  // 2. a receiver that does not answer within stopWaitMs: aborted, recorded as nothing, comes again
+  hold = [];
+  arrived = new Promise<void>((resolve) => (received = resolve));
+  cal = await openCalendar({ ...opts, webhooks: { ...opts.webhooks, stopWaitMs: 100 } });
+  await cal.tags.create({ name: 'three' });
+  await arrived;
+  const started = Date.now();
+  await cal.close();
+  assert.ok(Date.now() - started < 20_000, `close() gave up on the POST after stopWaitMs, not the 60 s timeout: ${Date.now() - started} ms`);
+  assert.equal([state().delivered, state().lastStatus], [2, '204'], 'the aborted delivery is not recorded');
+  for (const answer of hold!.splice(0)) answer(); // (its socket is gone)
+  hold = undefined;
+  cal = await openCalendar(opts);
+  await until('the aborted delivery again', () => got.length === 4);
+  await cal.close();
+  assert.equal(got, [[1], [2], [3], [3]]);
+  assert.is(state().delivered, 3);
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
 hooks('a failing receiver is retried on its backoff, not at every write', async () => {
   const { dir, rx } = await failingHook();
   const cal = await openCalendar({ dir, now: () => NOW, webhooks: { ...FAST, retryBaseMs: 2_000, retryMaxMs: 2_000 } });

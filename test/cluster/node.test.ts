@@ -12,7 +12,7 @@ import { startServer } from '../../src/http/server.ts';
 import { CalendarError } from '../../src/api/wordpress/errors.ts';
 import { Objm } from '@nats-io/obj';
 import { encodeDetachedChunks } from '../../src/store/snapshot.ts';
-import { snapshotName } from '../../src/cluster/snapshots.ts';
+import { listSnapshots, readSnapshot, snapshotName } from '../../src/cluster/snapshots.ts';
 import { NATS_MISSING, natsServerPath, startNatsCluster, type NatsCluster } from '../helpers/nats-cluster.ts';
 
 const test = suite('cluster nodes');
@@ -143,6 +143,126 @@ test('a stale append is rejected by JetStream; a writer whose append is rejected
   } finally {
     await nc.close();
   }
+});
+
+test('a snapshot the writer captures while one of its appends is rejected is not written (it would hold a write the log lacks)', async () => {
+  if (!nats) return;
+  const a = await node('snapfence', 'a', { snapshotEvery: 0 });
+  await writerOf([a]);
+  await a.events.create(ev('Before'));
+  const last = a.cluster!.applied;
+  const nc = await connect({ servers: nats.urls.split(',') });
+  try {
+    // the writer's next write: an intruder takes its seq first, so that its append is rejected;
+    // a snapshot asked for while that append is in flight waits for it, then captures
+    const cluster = a.cluster!;
+    const append = cluster.append.bind(cluster);
+    let snapshot: Promise<void> | undefined;
+    cluster.append = async (seq, ops, meta) => {
+      await jetstream(nc).publish('calendar.snapfence.log', JSON.stringify({ ops: [] }), { expect: { lastSequence: seq - 1 } });
+      const stored = append(seq, ops, meta);
+      snapshot ??= cluster.snapshot();
+      return stored;
+    };
+    const mine = await a.events.create(ev('Mine', 2)).then(() => 'acknowledged', (err: CalendarError) => err.code);
+    cluster.append = append;
+    await snapshot;
+    assert.is(mine, 'rest_cluster_write_failed', 'the append after the intruder is rejected');
+    // no snapshot holds the rejected write (a node starting or rebuilding would load it)
+    const os = await new Objm(nc).open('CAL_snapfence_snap');
+    for (const seq of await listSnapshots(os)) {
+      assert.not.ok(JSON.stringify(await readSnapshot(os, seq)).includes('Mine'), `snapshot ${seq} holds the rejected write (the log: ${last + 1} is the intruder's)`);
+    }
+    // a node started now agrees with the writer, once it has rebuilt and written again
+    const late = await node('snapfence', 'late', { writer: false });
+    const w = await writerOf([a]);
+    await w.events.create(ev('After', 3));
+    assert.ok(await late.waitForSeq(w.seq));
+    assert.equal(await titles(a), ['After', 'Before']);
+    assert.equal(await titles(late), ['After', 'Before']);
+  } finally {
+    await nc.close();
+  }
+});
+
+test("a message already in the stream with the id a writer's append would carry never makes that append look stored", async () => {
+  if (!nats) return;
+  // Before 2026-11-26 a writer's message ids were node.seq: a node that once tried seq S (an
+  // append that timed out, not stored), stepped down and became the writer again at S sent its new
+  // write under the same id; had the first attempt been stored late after all, JetStream dropped
+  // the new write as a duplicate and answered with S: acknowledged, but the log held the old one.
+  // Here the stream takes a message under that id just before the writer's append of S.
+  const a = await node('msgid', 'a', { snapshotEvery: 0 });
+  await writerOf([a]);
+  await a.events.create(ev('Before'));
+  const nc = await connect({ servers: nats.urls.split(',') });
+  try {
+    const cluster = a.cluster!;
+    const append = cluster.append.bind(cluster);
+    cluster.append = async (seq, ops, meta) => {
+      await jetstream(nc).publish('calendar.msgid.log', JSON.stringify({ ops: [] }), { expect: { lastSequence: seq - 1 }, msgID: `a.${seq}` });
+      return append(seq, ops, meta);
+    };
+    const mine = await a.events.create(ev('Mine', 2)).then(() => 'acknowledged', (err: CalendarError) => err.code);
+    cluster.append = append;
+    assert.is(mine, 'rest_cluster_write_failed', 'the seq is taken: the append is rejected, not acknowledged as a duplicate');
+    const w = await writerOf([a]);
+    await w.events.create(ev('After', 3));
+    const late = await node('msgid', 'late', { writer: false });
+    assert.ok(await late.waitForSeq(w.seq));
+    assert.equal(await titles(a), ['After', 'Before']);
+    assert.equal(await titles(late), ['After', 'Before']);
+  } finally {
+    await nc.close();
+  }
+});
+
+test('a forwarded write is run once when a node that lost the lease still answers "not the writer"', async () => {
+  if (!nats) return;
+  const { w, f } = await pair('stale');
+  await w.events.create(ev('Before'));
+  // a writer that just lost its lease is subscribed until it steps down, and answers at once that
+  // it is not the writer (as node.ts does): here the test's own subscriber, in the writer's queue group
+  const nc = await connect({ servers: nats.urls.split(',') });
+  let stale = 0;
+  const sub = nc.subscribe('calendar.stale.write', {
+    queue: 'writer',
+    callback: (_err, msg) => {
+      stale++;
+      msg.respond(JSON.stringify({ error: { code: 'rest_cluster_not_writer', status: 503, message: 'This node is not the writer of the cluster. Retry.' }, seq: 0 }));
+    },
+  });
+  try {
+    await nc.flush();
+    for (let i = 0; i < 12; i++) await f.events.create(ev(`Forwarded ${i}`, 1 + i));
+    assert.ok(stale > 0, 'some writes reached the stale subscriber first');
+    const all = await titles(f);
+    for (let i = 0; i < 12; i++) assert.is(all.filter((t) => t === `Forwarded ${i}`).length, 1, `Forwarded ${i} made once: ${JSON.stringify(all)}`);
+  } finally {
+    sub.unsubscribe();
+    await nc.close();
+  }
+});
+
+test('close() waits for a snapshot or a rebuild in flight before the connection drains (no timer left running)', async () => {
+  if (!nats) return;
+  // ref'd timers of this process: a consumer that nats.js starts on a draining connection leaves
+  // its idle-heartbeat interval running for ever (the process then never exits)
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+  const before = timers();
+  for (const work of ['snapshot', 'resync'] as const) {
+    const a = await node(`closing-${work}`, 'a', { snapshotEvery: 0 });
+    await writerOf([a]);
+    for (let i = 0; i < 20; i++) await a.events.create(ev(`C${i}`, 1 + i));
+    let settled = false;
+    const running = (work === 'snapshot' ? a.cluster!.snapshot() : a.cluster!.resync('the test asks')).finally(() => (settled = true));
+    running.catch(() => {}); // (before the fix, the snapshot failed on the draining connection)
+    await a.close();
+    assert.ok(settled, `the ${work} ended before close() resolved`);
+    await running.catch(() => {});
+  }
+  for (const until = Date.now() + 3_000; timers() > before && Date.now() < until;) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(timers() <= before, `ref'd timers: ${before} before, ${timers()} after`);
 });
 
 test('an import on the writer reaches every node; a follower refuses one', async () => {
