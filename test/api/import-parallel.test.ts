@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openCalendar } from '../../src/calendar.ts';
 import { CalendarError } from '../../src/api/wordpress/errors.ts';
+import { decodeUtf8 } from '../../src/api/import-pack.ts';
 
 const par = suite('import :: parallel');
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ce-import-par-'));
@@ -37,7 +38,8 @@ function randomCalendar(seed: number, n: number): Record<string, unknown[]> {
     const day = 1 + Math.floor(r() * 27), h = Math.floor(r() * 20);
     const e: Record<string, unknown> = {
       title: pick(['Jazz night', 'Caf\u00e9 cr\u00e8me', 'Open mic', 'Jazz night', '\u65e5\u672c\u8a9e', 'Run 5k']),
-      description: `About ${i} \u2014 <b>bold</b>`, timezone: pick(zones), all_day: r() < 0.2,
+      // some lines ASCII, some Latin-1 only (decoded through Latin-1 bytes), some wider
+      description: `About ${i} ${pick(['\u2014', '-', '\u00e9\u00ff'])} <b>bold</b>`, timezone: pick(zones), all_day: r() < 0.2,
       start_date: `2030-03-${String(day).padStart(2, '0')} ${String(h).padStart(2, '0')}:00:00`,
       end_date: `2030-03-${String(day + 1).padStart(2, '0')} 10:30:00`,
       cost: pick(['10', '5 - 15', '$20', 'Free', 12, null, undefined, '\u20ac8,50']),
@@ -91,6 +93,23 @@ async function importOf(file: string, opts: { workers: number; blockBytes?: numb
     await cal.close();
   }
 }
+
+par('decodeUtf8 is buf.toString(\'utf8\') (ASCII, Latin-1 through its bytes, wider text, bad UTF-8, \'?\' in any of them)', () => {
+  const r = rng(5);
+  const bytes = [0x61, 0x3f, 0x0a, 0xc3, 0xa9, 0xc2, 0x80, 0xbf, 0xc4, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x8e, 0x89, 0xff, 0xc0];
+  for (let round = 0; round < 5000; round++) {
+    const n = Math.floor(r() * 24), spread = round % 4 === 0 ? bytes.length : 8;
+    const buf = Buffer.from(Array.from({ length: n }, () => bytes[Math.floor(r() * spread)]));
+    assert.is(decodeUtf8(buf), buf.toString('utf8'), `bytes ${[...buf]}`);
+  }
+  for (const text of ['caf\u00e9?', 'a\u20acb?', 'x\u0100', '\u{1f389}?', '\u00ff\u0080', '?', '']) {
+    const buf = Buffer.from(text);
+    assert.is(decodeUtf8(buf), text);
+    // a view into a larger buffer, as a worker's block is
+    const at = Buffer.concat([Buffer.from('\u00e9??'), buf, Buffer.from('\u0101')]).subarray(4, 4 + buf.length);
+    assert.is(decodeUtf8(at), text);
+  }
+});
 
 par('a parallel import gives the sequential one\'s calendar on random files, blocks of any size', async () => {
   const dir = tmp();
