@@ -79,10 +79,10 @@ function countByte(buf: Buffer, c: number): number {
  * not valid UTF-8, whose bad bytes the decoder turns into U+FFFD) is decoded by V8 as before.
  */
 export function decodeUtf8(buf: Buffer): string {
-  if (isAscii(buf)) return buf.latin1Slice(0, buf.length);
+  if (isAscii(buf)) return buf.toString('latin1');
   if (!isUtf8(buf)) return buf.toString('utf8');
   const latin1 = transcode(buf, 'utf8', 'latin1');
-  return countByte(latin1, 0x3f) === countByte(buf, 0x3f) ? latin1.latin1Slice(0, latin1.length) : buf.toString('utf8');
+  return countByte(latin1, 0x3f) === countByte(buf, 0x3f) ? latin1.toString('latin1') : buf.toString('utf8');
 }
 
 /** JSON's white space */
