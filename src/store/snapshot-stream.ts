@@ -16,10 +16,10 @@ const BLOCK_BYTES = 4 * 1024 * 1024;
 /** chunks (10,000 events each, a few MiB) that may wait for the writer before add() asks to wait */
 const MAX_QUEUED = 4;
 
-// The writer: plain CommonJS (eval), no loader. A chunk's typed arrays (lists of numbers posted
-// as a copy of their bytes) become plain arrays; then it becomes the bytes of the line chunkLine()
-// makes (src/store/snapshot.ts: JSON.stringify, every character above 0x7f as a \uXXXX escape, as
-// src/ascii-json.ts escapes them), by chunkBytes (chunk-bytes.ts). Parts
+// The writer: plain CommonJS (eval), no loader. A chunk (its lists of numbers typed arrays, posted
+// as a copy of their bytes) becomes the bytes of the line chunkLine() makes of it with those as
+// arrays (src/store/snapshot.ts: JSON.stringify, every character above 0x7f as a \uXXXX escape,
+// as src/ascii-json.ts escapes them), by chunkBytes (chunk-bytes.ts). Parts
 // close once past partBytes and are datasync'ed when closed. Each chunk taken is acknowledged
 // ({done}); null ends the stream: the parts go back. The first failure is reported once; later
 // chunks are dropped.
@@ -31,21 +31,6 @@ const { createHash } = require('node:crypto');
 const { dir, names, partBytes, blockBytes } = workerData;
 ${CHUNK_BYTES_SOURCE}
 const parts = [];
-// the typed arrays of a chunk's objects (not inside its arrays) as plain arrays, in place (by a
-// loop: Array.from, through the iterator, took ~1 s of a million-event import's writer)
-function plainOf(v) {
-  const n = v.length, a = new Array(n);
-  for (let i = 0; i < n; i++) a[i] = v[i];
-  return a;
-}
-function plain(o) {
-  for (const k in o) {
-    const v = o[k];
-    if (ArrayBuffer.isView(v)) o[k] = plainOf(v);
-    else if (v !== null && typeof v === 'object' && !Array.isArray(v)) plain(v);
-  }
-  return o;
-}
 let fd = -1, file = '', hash, bytes = 0, chunks = 0, block = [], blockLength = 0, failed = false;
 function open() {
   file = names.prefix + (1 + parts.length) + names.suffix;
@@ -81,7 +66,7 @@ parentPort.on('message', (chunk) => {
       return;
     }
     if (fd < 0) open();
-    const data = chunkBytes(plain(chunk));
+    const data = chunkBytes(chunk);
     block.push(data);
     blockLength += data.length;
     if (bytes + blockLength >= partBytes) close();

@@ -51,6 +51,12 @@ stream('chunkBytes (the writer\'s) gives the bytes of chunkLine', () => {
       ints: { ids: [1, -2, 3.5] }, extra: { [text(wide)]: text(wide) }, odd: [[0, 1, text(wide)]], none: undefined, s: text(wide),
     };
     assert.is(chunkBytes(chunk).toString('latin1'), chunkLine(chunk, round));
+    // typed arrays in its objects (not in its arrays) are lists of numbers, NaN and infinities null
+    const n = rnd(6), f64 = Float64Array.from({ length: n }, () => [0.5, -0, NaN, 1e21, -3, 2 ** 53, Infinity, 1 / 3][rnd(round % 2 ? 8 : 6)]);
+    const i32 = Int32Array.from({ length: n }, () => rnd(2 ** 31) * (rnd(2) ? 1 : -1)), u8 = Uint8Array.from({ length: n }, () => rnd(256));
+    const typed = { a: f64, b: { c: i32, d: [new Uint8Array(2)], e: u8 }, s: text(wide) };
+    const plain = { a: Array.from(f64), b: { c: Array.from(i32), d: typed.b.d, e: Array.from(u8) }, s: typed.s };
+    assert.is(chunkBytes(typed).toString('latin1'), chunkLine(plain, round));
   }
   assert.is(chunkBytes({}).toString('latin1'), chunkLine({}, 0));
   // long enough for the bytes to be scanned four at a time, with the tail not a multiple of four
