@@ -6,8 +6,8 @@
 // the sources through tsx instead (its loader thread, one module at a time) took 2-2.5 s a worker
 // on this machine, more than a 100k-event file takes to import. Without esbuild (tsx depends on
 // it, so it is there when tsx is), the worker loads them through tsx. In the single executable
-// (scripts/build-binary.ts) there are no source files, and the worker runs the bundle that
-// binary-entry.ts would put into `importWorkerSource` (none yet: the binary imports on one thread).
+// (scripts/build-binary.ts) there are no source files: the worker runs the bundle the build made,
+// which binary-entry.ts puts into `importWorkerSource`.
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PackedEvents } from './import-pack.ts';
