@@ -59,8 +59,10 @@ export interface PackedEvents {
   stopLine: number;
   /** newlines in the block */
   lines: number;
-  /** the last event taken ended its line with ',' (the array goes on) */
+  /** the last event taken ended its line with ',' (the array goes on; always so for JSON Lines) */
   comma: boolean;
+  /** lines of a JSON Lines file: a record handed back has its "type" (which the sequential path drops) */
+  jsonl: boolean;
 }
 
 /** how many times the byte c occurs in buf */
@@ -203,8 +205,11 @@ function packEvent(rd: RecordReader, p: Packer, r: Rec, k: number): void {
  * The events of block[0, len) (whole lines, the last one ending in a newline), read as the
  * import-shape scanner reads an events array in the one-event-a-line layout (src/io/read-records.ts
  * ShapeScanner.wholeLine); the block is taken to begin where an event may (after '[' or ',').
+ * `jsonl`: the lines of a JSON Lines file instead (read-records.ts LineScanner), each an object
+ * {"type": "event", ...} (its "type" not read: the sequential path drops it), blank lines skipped;
+ * the worker stops at any other line (another type, not one JSON object), which is the scanner's.
  */
-export function packEventLines(rd: RecordReader, block: Uint8Array, len: number): PackedEvents {
+export function packEventLines(rd: RecordReader, block: Uint8Array, len: number, jsonl = false): PackedEvents {
   const p = new Packer();
   const buf = Buffer.from(block.buffer, block.byteOffset, len);
   // the block decoded at once, each line a slice of it (a decoding a line cost ~10% of a worker's
@@ -222,7 +227,7 @@ export function packEventLines(rd: RecordReader, block: Uint8Array, len: number)
       if (!comma || str.charCodeAt(a) !== 0x7b) { stop = at; stopLine = line; break; }
       let end = sEnd;
       while (end > a && isSpace(str.charCodeAt(end - 1))) end--;
-      const endsComma = str.charCodeAt(end - 1) === 0x2c;
+      const endsComma = !jsonl && str.charCodeAt(end - 1) === 0x2c;
       if (endsComma) end--;
       if (str.charCodeAt(end - 1) !== 0x7d) { stop = at; stopLine = line; break; }
       const text = str.slice(a, end);
@@ -233,6 +238,7 @@ export function packEventLines(rd: RecordReader, block: Uint8Array, len: number)
         stop = at; stopLine = line;
         break;
       }
+      if (jsonl && (typeof rec !== 'object' || rec === null || (rec as { type?: unknown }).type !== 'event')) { stop = at; stopLine = line; break; }
       const k = p.next();
       try {
         if (typeof rec !== 'object' || rec === null || Array.isArray(rec)) bad('must be an object');
@@ -245,7 +251,7 @@ export function packEventLines(rd: RecordReader, block: Uint8Array, len: number)
         p.redo.push({ k, text });
       }
       p.i32[k * P_INTS + P_LINE] = line;
-      comma = endsComma;
+      comma = jsonl || endsComma;
     }
     line++;
     at = lineEnd + 1;
@@ -256,6 +262,6 @@ export function packEventLines(rd: RecordReader, block: Uint8Array, len: number)
   for (let i = buf.indexOf(0x0a, stop); i >= 0 && i < len; i = buf.indexOf(0x0a, i + 1)) lines++;
   return {
     n: p.n, f64: p.f64.slice(0, p.n * 8), i32: p.i32.slice(0, p.n * P_INTS), links: p.links.slice(0, p.nLinks), strs: p.strs, pool: p.pool,
-    extras: p.extras, redo: p.redo, stop, stopLine, lines, comma,
+    extras: p.extras, redo: p.redo, stop, stopLine, lines, comma, jsonl,
   };
 }

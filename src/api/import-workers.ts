@@ -132,14 +132,15 @@ export class ImportWorkers {
     for (const queue of this.pending) for (const p of queue.splice(0)) p.reject(this.failed);
   }
 
-  /** The events of block[0, len), packed by the next worker in turn (the block's memory moves to it). */
-  run(block: Uint8Array, len: number): Promise<PackedEvents> {
+  /** The events of block[0, len), packed by the next worker in turn (the block's memory moves to
+   *  it); `jsonl`: lines of a JSON Lines file rather than of an events array (packEventLines). */
+  run(block: Uint8Array, len: number, jsonl = false): Promise<PackedEvents> {
     if (this.failed) return Promise.reject(this.failed);
     const w = this.turn;
     this.turn = (w + 1) % this.workers.length;
     return new Promise<PackedEvents>((resolve, reject) => {
       this.pending[w].push({ resolve, reject });
-      this.workers[w].postMessage({ block, len }, [block.buffer as ArrayBuffer]);
+      this.workers[w].postMessage({ block, len, jsonl }, [block.buffer as ArrayBuffer]);
     });
   }
 

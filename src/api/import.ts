@@ -470,7 +470,9 @@ export class ImportBuilder {
       const i = k * P_INTS;
       const place = { index: index + k, line: line + p.i32[i + P_LINE] };
       if (p.i32[i + P_STATUS] === P_REDO) {
-        this.add('events', JSON.parse(p.redo[redo++].text), place);
+        const rec = JSON.parse(p.redo[redo++].text) as Rec;
+        if (p.jsonl) delete rec.type; // as the JSON Lines scanner does
+        this.add('events', rec, place);
         continue;
       }
       const row = im.table.count;
