@@ -57,7 +57,24 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
 
   let bundleBytes = 0;
   try {
-    // 1. one CommonJS file
+    // 1. one CommonJS file; the parallel import's worker (src/api/import-worker.ts and what it
+    // imports) bundled first into a script of its own, which the binary hands to its workers as
+    // text (binary-entry.ts: importWorkerSource), there being no source files beside it
+    const worker = await esbuild.build({
+      entryPoints: [path.join(ROOT, 'src/api/import-worker.ts')],
+      write: false,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      minifySyntax: true,
+      legalComments: 'none',
+      metafile: true,
+      logLevel: 'silent',
+      absWorkingDir: ROOT,
+    });
+    const workerBad = Object.keys(worker.metafile.inputs).filter((file) => FORBIDDEN.some((re) => re.test(file)));
+    if (workerBad.length) throw new Error(`the import worker's bundle must not contain ${workerBad.join(', ')}`);
     const bundle = path.join(work, 'calendar-engine.cjs');
     const result = await esbuild.build({
       entryPoints: [ENTRY],
@@ -70,7 +87,7 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
       legalComments: 'none',
       metafile: true,
       // the version only (binary-entry.ts): package.json itself stays out of the binary
-      define: { CALENDAR_ENGINE_VERSION: JSON.stringify(packageVersion()) },
+      define: { CALENDAR_ENGINE_VERSION: JSON.stringify(packageVersion()), CALENDAR_ENGINE_IMPORT_WORKER: JSON.stringify(worker.outputFiles[0].text) },
       logLevel: 'silent',
       absWorkingDir: ROOT,
       // src/cli/main.ts and seed.ts test import.meta.url and fall back when it is empty, which is
@@ -82,8 +99,8 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
     const inputs = Object.keys(result.metafile.inputs);
     const bad = inputs.filter((file) => FORBIDDEN.some((re) => re.test(file)));
     if (bad.length) throw new Error(`the bundle must not contain ${bad.join(', ')}`);
-    // import.meta may only appear (emptied) in the files that guard it (import-workers.ts: no
-    // parallel import in the binary, whose CommonJS bundle has no import.meta.url)
+    // import.meta may only appear (emptied) in the files that guard it (import-workers.ts: the
+    // binary's workers run the bundled worker, never the sources import.meta.url would find)
     const metaUsers = inputs.filter((file) => !/^(src\/cli\/(main|seed)\.ts|src\/api\/import-workers\.ts|data\/demo\.json|package\.json)$/.test(file)
       && !file.endsWith('.json') && usesImportMeta(fs.readFileSync(path.join(ROOT, file), 'utf8')));
     if (metaUsers.length) throw new Error(`import.meta is empty in the CommonJS bundle, but used by ${metaUsers.join(', ')}`);

@@ -253,6 +253,16 @@ if (missing) {
     const imported = run(['import', 'cal.json', '--data', './other']);
     assert.is(imported.code, 0, imported.stderr);
     assert.match(imported.stdout, /imported 1 events/);
+    // the parallel import's worker threads run the worker bundled into the binary: a file of one
+    // event a line, read by two workers (forced: the file is far below the size that gets them)
+    const events = Array.from({ length: 300 }, (_, i) => JSON.stringify({
+      id: 1000 + i, author: 1, status: 'publish', date: '2030-01-01 10:00:00', title: `Caf\u00e9 gig ${i}`, description: '', excerpt: '',
+      timezone: 'Europe/Paris', all_day: false, start_date: '2030-02-01 20:00:00', end_date: '2030-02-01 22:00:00', categories: [3],
+    }));
+    fs.writeFileSync(path.join(dir, 'many.json'), `{"categories":[{"id":3,"name":"Music","slug":"music","description":"","parent":0}],\n"events":[\n${events.join(',\n')}\n]}\n`);
+    const parallel = run(['import', 'many.json', '--data', './parallel'], { CALENDAR_IMPORT_WORKERS: '2' });
+    assert.is(parallel.code, 0, parallel.stderr);
+    assert.match(parallel.stdout, /imported 300 events/);
     const bad = run(['import', 'missing.json', '--data', './other']);
     assert.is(bad.code, 1);
     assert.match(bad.stderr, /missing\.json/);

@@ -18,14 +18,14 @@ import type { ImportProgress, ImportSummary } from './import-shape.ts';
 import { CalendarError } from './wordpress/errors.ts';
 
 /**
- * A JSON file this large or larger is read by worker threads too (when there is a core for them).
+ * A JSON (or JSON Lines) file this large or larger is read by worker threads too (when there is a core for them).
  * Measured on the 2-core machine (docs/import-export.md#speed): at 100k events (63 MiB) two
  * workers gave no time (2.5-3.3 s either way) for ~80 MiB more peak memory; at 300k (191 MiB) and
  * 1M (638 MiB) they did.
  */
 export const PARALLEL_BYTES = 128 * 2 ** 20;
 
-/** CALENDAR_IMPORT_WORKERS: the number of workers of a JSON import (0: none), whatever its size. */
+/** CALENDAR_IMPORT_WORKERS: the number of workers of a JSON or JSON Lines import (0: none), whatever its size. */
 function envWorkers(): number | undefined {
   const v = process.env.CALENDAR_IMPORT_WORKERS;
   return v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
@@ -62,7 +62,7 @@ export async function stageImportFile(
     // by default, two workers for a large file when there is a second core; the importing thread
     // checks their events against the calendar, and the snapshot writer shares the cores too
     const count = opts.workers ?? envWorkers() ?? (total >= PARALLEL_BYTES && os.availableParallelism() > 1 && importWorkersAvailable() ? 2 : 0);
-    if (count > 0 && format === 'json') workers = await ImportWorkers.start(count, builder.workerData());
+    if (count > 0 && (format === 'json' || format === 'jsonl')) workers = await ImportWorkers.start(count, builder.workerData());
     const parallel = workers && { workers, blockBytes: opts.blockBytes };
     for await (const batch of readImportBatches(file, format, (bytes) => opts.onProgress?.(bytes, total), undefined, parallel)) {
       if (Array.isArray(batch)) {

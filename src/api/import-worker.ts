@@ -1,6 +1,6 @@
 // A parallel import's worker thread (import-workers.ts starts it): an import begins with {setup}
 // (its site zone and clock; a worker may serve several imports, one after the other), then each
-// message is a block of an import file's events array, answered with its events read and packed
+// message is a block of an import file's events array (or of a JSON Lines file's lines), answered with its events read and packed
 // (import-pack.ts), in the order the blocks came. A failure that is not a record's (a bug) is
 // reported and ends it.
 import { parentPort } from 'node:worker_threads';
@@ -21,7 +21,7 @@ export interface ImportWorkerReply {
 
 let rd: RecordReader | undefined;
 const port = parentPort!;
-port.on('message', (m: { setup: ImportWorkerData } | { block: Uint8Array; len: number }) => {
+port.on('message', (m: { setup: ImportWorkerData } | { block: Uint8Array; len: number; jsonl: boolean }) => {
   if ('setup' in m) {
     const data = m.setup;
     rd = new RecordReader(data.siteZone, () => new Date(data.now), data.stampsMs);
@@ -30,7 +30,7 @@ port.on('message', (m: { setup: ImportWorkerData } | { block: Uint8Array; len: n
   let reply: ImportWorkerReply;
   try {
     if (rd === undefined) throw new Error('import worker: expected {setup} before the first block');
-    reply = { packed: packEventLines(rd, m.block, m.len) };
+    reply = { packed: packEventLines(rd, m.block, m.len, m.jsonl) };
   } catch (err) {
     reply = { error: String((err as Error)?.stack ?? err) };
   }

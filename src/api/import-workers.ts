@@ -6,8 +6,8 @@
 // the sources through tsx instead (its loader thread, one module at a time) took 2-2.5 s a worker
 // on this machine, more than a 100k-event file takes to import. Without esbuild (tsx depends on
 // it, so it is there when tsx is), the worker loads them through tsx. In the single executable
-// (scripts/build-binary.ts) there are no source files, and the worker runs the bundle that
-// binary-entry.ts would put into `importWorkerSource` (none yet: the binary imports on one thread).
+// (scripts/build-binary.ts) there are no source files: the worker runs the bundle the build made,
+// which binary-entry.ts puts into `importWorkerSource`.
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PackedEvents } from './import-pack.ts';
@@ -132,14 +132,15 @@ export class ImportWorkers {
     for (const queue of this.pending) for (const p of queue.splice(0)) p.reject(this.failed);
   }
 
-  /** The events of block[0, len), packed by the next worker in turn (the block's memory moves to it). */
-  run(block: Uint8Array, len: number): Promise<PackedEvents> {
+  /** The events of block[0, len), packed by the next worker in turn (the block's memory moves to
+   *  it); `jsonl`: lines of a JSON Lines file rather than of an events array (packEventLines). */
+  run(block: Uint8Array, len: number, jsonl = false): Promise<PackedEvents> {
     if (this.failed) return Promise.reject(this.failed);
     const w = this.turn;
     this.turn = (w + 1) % this.workers.length;
     return new Promise<PackedEvents>((resolve, reject) => {
       this.pending[w].push({ resolve, reject });
-      this.workers[w].postMessage({ block, len }, [block.buffer as ArrayBuffer]);
+      this.workers[w].postMessage({ block, len, jsonl }, [block.buffer as ArrayBuffer]);
     });
   }
 

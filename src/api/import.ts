@@ -468,22 +468,25 @@ export class ImportBuilder {
     const bm = im.blockMaps(p);
     for (let k = 0; k < p.n; k++) {
       const i = k * P_INTS;
-      const place = { index: index + k, line: line + p.i32[i + P_LINE] };
+      // the event's place (no object made for it unless it is needed)
+      const ix = index + k, atLine = line + p.i32[i + P_LINE];
       if (p.i32[i + P_STATUS] === P_REDO) {
-        this.add('events', JSON.parse(p.redo[redo++].text), place);
+        const rec = JSON.parse(p.redo[redo++].text) as Rec;
+        if (p.jsonl) delete rec.type; // as the JSON Lines scanner does
+        this.add('events', rec, { index: ix, line: atLine });
         continue;
       }
       const row = im.table.count;
-      if (row !== place.index) throw new Error(`import: expected events in index order, got events[${place.index}] as row ${row}`);
+      if (row !== ix) throw new Error(`import: expected events in index order, got events[${ix}] as row ${row}`);
       const e = extra < p.extras.length && p.extras[extra].k === k ? p.extras[extra++] : undefined;
       try {
         at = im.eventPacked(p, k, e, at, bm);
       } catch (err) {
         if (!(err instanceof RecordError)) throw err;
-        throw recordError('events', place, p.i32[i + P_ID] === P_NONE ? undefined : p.i32[i + P_ID], err.message);
+        throw recordError('events', { index: ix, line: atLine }, p.i32[i + P_ID] === P_NONE ? undefined : p.i32[i + P_ID], err.message);
       }
       if (row >= this.lines.length) this.lines = growInt32(this.lines, row + 1);
-      this.lines[row] = place.line;
+      this.lines[row] = atLine;
       this.counts.events++;
     }
   }

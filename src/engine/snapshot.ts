@@ -192,7 +192,9 @@ function listColumn<T>(col: readonly (readonly T[])[], from: number, to: number,
     if (k === undefined) {
       k = lists.length + 1;
       index.set(list, k);
-      lists.push(list.slice());
+      // a typed chunk is posted at once (a copy): the table's own list (shared lists are never
+      // changed in place) rather than a copy of it that would be garbage the moment it is posted
+      lists.push(typed ? (list as T[]) : list.slice());
     }
     rows[r - from] = k;
   }

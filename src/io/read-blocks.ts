@@ -24,13 +24,15 @@ export interface PackedBatch {
 const BLOCK_BYTES = 1 << 20;
 
 /**
- * The events from file offset `start` (the '{' of events[counts.events], on line `line`).
+ * The events from file offset `start` (the '{' of events[counts.events], on line `line`); `jsonl`:
+ * the lines of a JSON Lines file from there (packEventLines).
  * Returns where the workers stopped: its file offset and line, whether the last event taken was
- * followed by ',' (or none was taken), and how many events were taken.
+ * followed by ',' (or none was taken), how many events were taken and how many blocks were taken whole.
  */
 export async function* readEventBlocks(
   fh: FileHandle, start: number, line: number, counts: Record<ImportKind, number>, parallel: ParallelRead, onBytes?: (bytes: number) => void,
-): AsyncGenerator<PackedBatch, { offset: number; line: number; comma: boolean; took: number }> {
+  jsonl = false,
+): AsyncGenerator<PackedBatch, { offset: number; line: number; comma: boolean; took: number; blocks: number }> {
   const { workers } = parallel;
   const blockBytes = parallel.blockBytes ?? BLOCK_BYTES;
   const ahead = workers.size * 2;
@@ -54,28 +56,29 @@ export async function* readEventBlocks(
         continue;
       }
       carry = Buffer.from(block.subarray(nl + 1, total));
-      const result = workers.run(block, nl + 1);
+      const result = workers.run(block, nl + 1, jsonl);
       result.catch(() => {}); // dropped blocks' failures are nobody's; awaited ones are reported
       inflight.push({ offset, len: nl + 1, result });
     }
   };
-  let comma = true, took = 0;
+  let comma = true, took = 0, blocks = 0;
   for (;;) {
     await fill();
     const b = inflight.shift();
     if (b === undefined) break;
     const packed = await b.result;
     // a worker takes its block to begin where an element may: not so after an element without ','
-    if (!comma && packed.n > 0) return { offset: b.offset, line, comma, took };
+    if (!comma && packed.n > 0) return { offset: b.offset, line, comma, took, blocks };
     if (packed.n > 0) {
       yield { packed, index: counts.events, line };
       counts.events += packed.n;
       took += packed.n;
       comma = packed.comma;
     }
-    if (packed.stop < b.len) return { offset: b.offset + packed.stop, line: line + packed.stopLine, comma, took };
+    if (packed.stop < b.len) return { offset: b.offset + packed.stop, line: line + packed.stopLine, comma, took, blocks };
     line += packed.lines;
+    blocks++;
     onBytes?.(b.offset + b.len);
   }
-  return { offset: readPos - carry.length, line, comma, took };
+  return { offset: readPos - carry.length, line, comma, took, blocks };
 }

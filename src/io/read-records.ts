@@ -78,6 +78,10 @@ export async function* readImportBatches(
     yield* readParallel(file, counts, onBytes, chunkBytes, parallel);
     return;
   }
+  if (format === 'jsonl' && parallel !== undefined) {
+    yield* readParallelLines(file, counts, onBytes, chunkBytes, parallel);
+    return;
+  }
   const scanner = format === 'jsonl' ? new LineScanner(file, counts) : new ShapeScanner(file, counts);
   let bytes = 0;
   const stream = fs.createReadStream(file, { highWaterMark: chunkBytes });
@@ -127,6 +131,49 @@ async function* readParallel(
   }
 }
 
+/**
+ * A JSON Lines file read as readImportBatches reads it, but where a line begins with
+ * {"type":"event" (as `export` writes an event), the workers take over (read-blocks.ts) until
+ * they stop at a line they do not take (another type, a line that is not one JSON object); the
+ * scanner goes on from that line, and hands over again at the next such line, unless the workers
+ * stopped inside the first block they were given (a file whose events are mixed with other
+ * records line by line would otherwise have blocks read ahead and dropped at every event: it is
+ * read on this thread from there on).
+ */
+async function* readParallelLines(
+  file: string, counts: Record<ImportKind, number>, onBytes: ((bytes: number) => void) | undefined, chunkBytes: number, parallel: ParallelRead,
+): AsyncGenerator<FileRecord[] | PackedBatch> {
+  const scanner = new LineScanner(file, counts);
+  scanner.handoff = true;
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    let pos = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(chunkBytes); // a new one each time: the scanner may keep parts of it
+      const { bytesRead } = await fh.read(chunk, 0, chunkBytes, pos);
+      if (bytesRead === 0) break;
+      scanner.push(chunk.subarray(0, bytesRead));
+      const batch = scanner.take();
+      if (batch.length > 0) yield batch;
+      if (scanner.handoffAt >= 0) {
+        const r = yield* readEventBlocks(fh, pos + scanner.handoffAt, scanner.line, counts, parallel, onBytes, true);
+        scanner.resume(r.line);
+        if (r.blocks === 0) scanner.handoff = false;
+        pos = r.offset;
+      } else pos += bytesRead;
+      onBytes?.(pos);
+    }
+    scanner.end();
+    const last = scanner.take();
+    if (last.length > 0) yield last;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** how `export` begins an event's line */
+const EVENT_LINE = Buffer.from('{"type":"event"');
+
 /** Bytes of a value being collected across chunks. */
 class Collector {
   private parts: Buffer[] = [];
@@ -174,10 +221,27 @@ class LineScanner extends Scanner {
   private readonly pending = new Collector();
 
   private started = false;
+  /** stop where a line begins with EVENT_LINE, at handoffAt in the chunk pushed (readParallelLines) */
+  handoff = false;
+  handoffAt = -1;
+  /** the line the scanner resumed at (the workers did not take it: it is read here) */
+  private resumedAt = -1;
+
+  /** Goes on at the beginning of line `line`, the one the workers stopped at. */
+  resume(line: number): void {
+    this.line = line;
+    this.handoffAt = -1;
+    this.resumedAt = line;
+  }
 
   push(chunk: Buffer): void {
     let from = 0;
     for (;;) {
+      if (this.handoff && this.pending.empty && this.line !== this.resumedAt && this.started
+        && chunk.length - from >= EVENT_LINE.length && chunk.compare(EVENT_LINE, 0, EVENT_LINE.length, from, from + EVENT_LINE.length) === 0) {
+        this.handoffAt = from;
+        return;
+      }
       const nl = chunk.indexOf(0x0a, from);
       if (nl < 0) {
         this.pending.push(chunk.subarray(from));

@@ -9,16 +9,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
+import { CHUNK_BYTES_SOURCE } from './chunk-bytes.ts';
 import { PART_BYTES, partFileName, type SnapshotPart } from './snapshot.ts';
 
 const BLOCK_BYTES = 4 * 1024 * 1024;
 /** chunks (10,000 events each, a few MiB) that may wait for the writer before add() asks to wait */
 const MAX_QUEUED = 4;
 
-// The writer: plain CommonJS (eval), no loader. A chunk's typed arrays (lists of numbers posted
-// as a copy of their bytes) become plain arrays; then it becomes the line chunkLine() makes
-// (src/store/snapshot.ts: JSON.stringify, every character above 0x7f as a \uXXXX escape, as
-// src/ascii-json.ts escapes them), so the text is ASCII and a latin1 copy gives its bytes. Parts
+// The writer: plain CommonJS (eval), no loader. A chunk (its lists of numbers typed arrays, posted
+// as a copy of their bytes) becomes the bytes of the line chunkLine() makes of it with those as
+// arrays (src/store/snapshot.ts: JSON.stringify, every character above 0x7f as a \uXXXX escape,
+// as src/ascii-json.ts escapes them), by chunkBytes (chunk-bytes.ts). Parts
 // close once past partBytes and are datasync'ed when closed. Each chunk taken is acknowledged
 // ({done}); null ends the stream: the parts go back. The first failure is reported once; later
 // chunks are dropped.
@@ -28,26 +29,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { createHash } = require('node:crypto');
 const { dir, names, partBytes, blockBytes } = workerData;
-const HAS_NON_ASCII = /[\\u0080-\\uffff]/;
-const NON_ASCII = /[\\u0080-\\uffff]/g;
-const escapeUnit = (c) => '\\\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
+${CHUNK_BYTES_SOURCE}
 const parts = [];
-// the typed arrays of a chunk's objects (not inside its arrays) as plain arrays, in place (by a
-// loop: Array.from, through the iterator, took ~1 s of a million-event import's writer)
-function plainOf(v) {
-  const n = v.length, a = new Array(n);
-  for (let i = 0; i < n; i++) a[i] = v[i];
-  return a;
-}
-function plain(o) {
-  for (const k in o) {
-    const v = o[k];
-    if (ArrayBuffer.isView(v)) o[k] = plainOf(v);
-    else if (v !== null && typeof v === 'object' && !Array.isArray(v)) plain(v);
-  }
-  return o;
-}
-let fd = -1, file = '', hash, bytes = 0, chunks = 0, block = [], blockChars = 0, failed = false;
+let fd = -1, file = '', hash, bytes = 0, chunks = 0, block = [], blockLength = 0, failed = false;
 function open() {
   file = names.prefix + (1 + parts.length) + names.suffix;
   fd = fs.openSync(path.join(dir, file), 'w');
@@ -56,15 +40,15 @@ function open() {
   chunks = 0;
 }
 function flush() {
-  if (block.length === 0) return;
-  const data = Buffer.from(block.join(''), 'latin1');
-  hash.update(data);
-  let off = 0;
-  while (off < data.length) off += fs.writeSync(fd, data, off, data.length - off);
-  bytes += data.length;
+  for (const data of block) {
+    hash.update(data);
+    let off = 0;
+    while (off < data.length) off += fs.writeSync(fd, data, off, data.length - off);
+    bytes += data.length;
+  }
   chunks += block.length;
   block = [];
-  blockChars = 0;
+  blockLength = 0;
 }
 function close() {
   flush();
@@ -82,12 +66,11 @@ parentPort.on('message', (chunk) => {
       return;
     }
     if (fd < 0) open();
-    const json = JSON.stringify(plain(chunk));
-    const line = (HAS_NON_ASCII.test(json) ? json.replace(NON_ASCII, escapeUnit) : json) + '\\n';
-    block.push(line);
-    blockChars += line.length;
-    if (bytes + blockChars >= partBytes) close();
-    else if (blockChars >= blockBytes) flush();
+    const data = chunkBytes(chunk);
+    block.push(data);
+    blockLength += data.length;
+    if (bytes + blockLength >= partBytes) close();
+    else if (blockLength >= blockBytes) flush();
     parentPort.postMessage({ done: 1 });
   } catch (err) {
     failed = true;

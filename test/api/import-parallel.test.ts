@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openCalendar } from '../../src/calendar.ts';
 import { CalendarError } from '../../src/api/wordpress/errors.ts';
+import { decodeUtf8 } from '../../src/api/import-pack.ts';
 
 const par = suite('import :: parallel');
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ce-import-par-'));
@@ -37,7 +38,8 @@ function randomCalendar(seed: number, n: number): Record<string, unknown[]> {
     const day = 1 + Math.floor(r() * 27), h = Math.floor(r() * 20);
     const e: Record<string, unknown> = {
       title: pick(['Jazz night', 'Caf\u00e9 cr\u00e8me', 'Open mic', 'Jazz night', '\u65e5\u672c\u8a9e', 'Run 5k']),
-      description: `About ${i} \u2014 <b>bold</b>`, timezone: pick(zones), all_day: r() < 0.2,
+      // some lines ASCII, some Latin-1 only (decoded through Latin-1 bytes), some wider
+      description: `About ${i} ${pick(['\u2014', '-', '\u00e9\u00ff'])} <b>bold</b>`, timezone: pick(zones), all_day: r() < 0.2,
       start_date: `2030-03-${String(day).padStart(2, '0')} ${String(h).padStart(2, '0')}:00:00`,
       end_date: `2030-03-${String(day + 1).padStart(2, '0')} 10:30:00`,
       cost: pick(['10', '5 - 15', '$20', 'Free', 12, null, undefined, '\u20ac8,50']),
@@ -79,6 +81,36 @@ function fileOf(dir: string, data: Record<string, unknown[]>, odd = false, event
   return file;
 }
 
+/**
+ * The same calendar as JSON Lines (`{"type": ..., ...}` a line, as `export` writes it). Layouts:
+ * 'export' (kinds in export's order), 'split' (half the events first, the rest after the other
+ * records), 'odd' (BOM, CRLF, blank lines, a few event lines written otherwise: spaced, padded),
+ * 'mixed' (a venue after every third event: the workers stop in their first block, and the
+ * rest is read on one thread).
+ */
+function jsonlOf(dir: string, data: Record<string, unknown[]>, layout: 'export' | 'split' | 'odd' | 'mixed'): string {
+  const file = path.join(dir, `cal-${Math.random().toString(36).slice(2)}.jsonl`);
+  const TYPE: Record<string, string> = { categories: 'category', tags: 'tag', venues: 'venue', organizers: 'organizer', events: 'event' };
+  const rec = (kind: string) => (r: unknown) => JSON.stringify({ type: TYPE[kind], ...(r as object) });
+  const others = ['categories', 'tags', 'venues', 'organizers'].flatMap((k) => data[k].map(rec(k)));
+  let events = data.events.map(rec('events'));
+  let lines: string[];
+  if (layout === 'split') {
+    const half = events.length >> 1;
+    lines = [...events.slice(0, half), ...others, ...events.slice(half)];
+  } else if (layout === 'mixed') {
+    lines = [...others, ...events.flatMap((e, i) => (i % 3 === 2 ? [e, rec('venues')({ id: 30000 + i, venue: `V${i}` })] : [e]))];
+  } else {
+    if (layout === 'odd') {
+      events = events.map((e, i) => (i % 89 === 7 ? e.replace('{"type":"event"', '{ "type": "event"') : i % 89 === 8 ? `  ${e}  ` : i % 89 === 9 ? `${e}\n` : e));
+    }
+    lines = [...others, ...events];
+  }
+  const text = lines.join(layout === 'odd' ? '\r\n' : '\n') + '\n';
+  fs.writeFileSync(file, layout === 'odd' ? `\ufeff${text}` : text);
+  return file;
+}
+
 async function importOf(file: string, opts: { workers: number; blockBytes?: number }): Promise<{ summary?: unknown; error?: string; data?: unknown; line?: unknown; calendar?: string }> {
   const cal = await openCalendar({ timezone: 'Europe/Paris', now: () => NOW });
   try {
@@ -91,6 +123,23 @@ async function importOf(file: string, opts: { workers: number; blockBytes?: numb
     await cal.close();
   }
 }
+
+par('decodeUtf8 is buf.toString(\'utf8\') (ASCII, Latin-1 through its bytes, wider text, bad UTF-8, \'?\' in any of them)', () => {
+  const r = rng(5);
+  const bytes = [0x61, 0x3f, 0x0a, 0xc3, 0xa9, 0xc2, 0x80, 0xbf, 0xc4, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x8e, 0x89, 0xff, 0xc0];
+  for (let round = 0; round < 5000; round++) {
+    const n = Math.floor(r() * 24), spread = round % 4 === 0 ? bytes.length : 8;
+    const buf = Buffer.from(Array.from({ length: n }, () => bytes[Math.floor(r() * spread)]));
+    assert.is(decodeUtf8(buf), buf.toString('utf8'), `bytes ${[...buf]}`);
+  }
+  for (const text of ['caf\u00e9?', 'a\u20acb?', 'x\u0100', '\u{1f389}?', '\u00ff\u0080', '?', '']) {
+    const buf = Buffer.from(text);
+    assert.is(decodeUtf8(buf), text);
+    // a view into a larger buffer, as a worker's block is
+    const at = Buffer.concat([Buffer.from('\u00e9??'), buf, Buffer.from('\u0101')]).subarray(4, 4 + buf.length);
+    assert.is(decodeUtf8(at), text);
+  }
+});
 
 par('a parallel import gives the sequential one\'s calendar on random files, blocks of any size', async () => {
   const dir = tmp();
@@ -144,6 +193,50 @@ par('errors: the first bad record, whichever part finds it, named as the sequent
   const seq = await importOf(broken, { workers: 0 });
   assert.match(String(seq.error), new RegExp(`line ${at + 1}: events\\[\\d+\\] is not valid JSON`));
   assert.equal(await importOf(broken, { workers: 2, blockBytes: 3000 }), seq);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+par('JSON Lines: a parallel import gives the sequential one\'s calendar, and its errors, in any layout', async () => {
+  const dir = tmp();
+  // events[0] has id 1000, the parent some events name (randomCalendar leaves 10% without an id)
+  const calendarOf = (seed: number, n: number) => {
+    const data = randomCalendar(seed, n);
+    (data.events[0] as Record<string, unknown>).id = 1000;
+    return data;
+  };
+  for (const [seed, layout] of [[21, 'export'], [22, 'split'], [23, 'odd'], [24, 'mixed']] as const) {
+    const file = jsonlOf(dir, calendarOf(seed, 600), layout);
+    const seq = await importOf(file, { workers: 0 });
+    assert.ok(seq.calendar, `${layout}: ${seq.error}`);
+    for (const [workers, blockBytes] of [[2, 1 << 20], [2, 2500], [1, 300]]) {
+      assert.equal(await importOf(file, { workers, blockBytes }), seq, `${layout}, ${workers} workers, blocks of ${blockBytes}`);
+    }
+  }
+  const base = calendarOf(25, 500);
+  const cases: [string, (events: Record<string, unknown>[]) => void][] = [
+    ['a bad date late', (ev) => { ev[430].start_date = 'not a date'; }],
+    ['a missing title (handed back by a worker)', (ev) => { ev[200].title = ''; }],
+    ['an id used twice', (ev) => { ev[300].id = 1000 + 10; ev[10].id = 1010; }],
+    ['a venue that does not exist', (ev) => { ev[420].venue = 77; }],
+  ];
+  for (const [name, spoil] of cases) {
+    const data = structuredClone(base);
+    spoil(data.events as Record<string, unknown>[]);
+    const file = jsonlOf(dir, data, 'split');
+    const seq = await importOf(file, { workers: 0 });
+    assert.ok(seq.error, `${name}: the sequential import failed`);
+    assert.equal(await importOf(file, { workers: 2, blockBytes: 3000 }), seq, name);
+  }
+  // lines the scanner names: bad JSON, an unknown type, among the events
+  const lines = fs.readFileSync(jsonlOf(dir, base, 'export'), 'utf8').split('\n');
+  for (const [name, spoil] of [['bad JSON', (l: string) => l.replace('"title"', 'title')], ['an unknown type', (l: string) => l.replace('"type":"event"', '"type":"party"')]] as const) {
+    const at = lines.length - 100; // an event's line
+    const broken = path.join(dir, `broken-${name.replace(/ /g, '-')}.jsonl`);
+    fs.writeFileSync(broken, lines.map((l, i) => (i === at ? spoil(l) : l)).join('\n'));
+    const seq = await importOf(broken, { workers: 0 });
+    assert.match(String(seq.error), new RegExp(`line ${at + 1}: `), name);
+    assert.equal(await importOf(broken, { workers: 2, blockBytes: 3000 }), seq, name);
+  }
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
