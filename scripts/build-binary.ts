@@ -60,36 +60,20 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
     // 1. one CommonJS file; the parallel import's worker (src/api/import-worker.ts and what it
     // imports) bundled first into a script of its own, which the binary hands to its workers as
     // text (binary-entry.ts: importWorkerSource), there being no source files beside it
-    const worker = await esbuild.build({
-      entryPoints: [path.join(ROOT, 'src/api/import-worker.ts')],
-      write: false,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      minifySyntax: true,
-      legalComments: 'none',
-      metafile: true,
-      logLevel: 'silent',
-      absWorkingDir: ROOT,
-    });
+    const common = {
+      bundle: true, platform: 'node', format: 'cjs', target: 'node20', minifySyntax: true, legalComments: 'none',
+      metafile: true, logLevel: 'silent', absWorkingDir: ROOT,
+    } as const;
+    const worker = await esbuild.build({ ...common, entryPoints: [path.join(ROOT, 'src/api/import-worker.ts')], write: false });
     const workerBad = Object.keys(worker.metafile.inputs).filter((file) => FORBIDDEN.some((re) => re.test(file)));
     if (workerBad.length) throw new Error(`the import worker's bundle must not contain ${workerBad.join(', ')}`);
     const bundle = path.join(work, 'calendar-engine.cjs');
     const result = await esbuild.build({
+      ...common,
       entryPoints: [ENTRY],
       outfile: bundle,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      minifySyntax: true,
-      legalComments: 'none',
-      metafile: true,
       // the version only (binary-entry.ts): package.json itself stays out of the binary
       define: { CALENDAR_ENGINE_VERSION: JSON.stringify(packageVersion()), CALENDAR_ENGINE_IMPORT_WORKER: JSON.stringify(worker.outputFiles[0].text) },
-      logLevel: 'silent',
-      absWorkingDir: ROOT,
       // src/cli/main.ts and seed.ts test import.meta.url and fall back when it is empty, which is
       // exactly what esbuild gives in CommonJS output (binary-entry.ts supplies the files instead).
       logOverride: { 'empty-import-meta': 'silent' },

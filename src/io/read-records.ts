@@ -99,36 +99,17 @@ export async function* readImportBatches(
 
 /** The import shape read as readImportBatches reads it, but where an events array's elements
  *  begin (at '{'), the workers take over until they stop; the scanner goes on from there. */
-async function* readParallel(
+function readParallel(
   file: string, counts: Record<ImportKind, number>, onBytes: ((bytes: number) => void) | undefined, chunkBytes: number, parallel: ParallelRead,
 ): AsyncGenerator<FileRecord[] | PackedBatch> {
   const scanner = new ShapeScanner(file, counts);
-  scanner.handoff = true;
-  const fh = await fs.promises.open(file, 'r');
-  try {
-    let pos = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(chunkBytes); // a new one each time: the scanner may keep parts of it
-      const { bytesRead } = await fh.read(chunk, 0, chunkBytes, pos);
-      if (bytesRead === 0) break;
-      scanner.push(chunk.subarray(0, bytesRead));
-      const batch = scanner.take();
-      if (batch.length > 0) yield batch;
-      if (scanner.handoffAt >= 0) {
-        const r = yield* readEventBlocks(fh, pos + scanner.handoffAt, scanner.line, counts, parallel, onBytes);
-        scanner.resume(r.line, r.comma);
-        // a layout the workers cannot read (a pretty-printed file): the scanner reads it all
-        if (r.took === 0) scanner.handoff = false;
-        pos = r.offset;
-      } else pos += bytesRead;
-      onBytes?.(pos);
-    }
-    scanner.end();
-    const last = scanner.take();
-    if (last.length > 0) yield last;
-  } finally {
-    await fh.close();
-  }
+  return readHandingOver(file, scanner, onBytes, chunkBytes, async function* (fh, at) {
+    const r = yield* readEventBlocks(fh, at, scanner.line, counts, parallel, onBytes);
+    scanner.resume(r.line, r.comma);
+    // a layout the workers cannot read (a pretty-printed file): the scanner reads it all
+    if (r.took === 0) scanner.handoff = false;
+    return r.offset;
+  });
 }
 
 /**
@@ -140,10 +121,34 @@ async function* readParallel(
  * records line by line would otherwise have blocks read ahead and dropped at every event: it is
  * read on this thread from there on).
  */
-async function* readParallelLines(
+function readParallelLines(
   file: string, counts: Record<ImportKind, number>, onBytes: ((bytes: number) => void) | undefined, chunkBytes: number, parallel: ParallelRead,
 ): AsyncGenerator<FileRecord[] | PackedBatch> {
   const scanner = new LineScanner(file, counts);
+  return readHandingOver(file, scanner, onBytes, chunkBytes, async function* (fh, at) {
+    const r = yield* readEventBlocks(fh, at, scanner.line, counts, parallel, onBytes, true);
+    scanner.resume(r.line);
+    if (r.blocks === 0) scanner.handoff = false;
+    return r.offset;
+  });
+}
+
+/** What readHandingOver needs of a scanner: where in the chunk it stopped for the workers. */
+interface HandingScanner {
+  handoff: boolean;
+  handoffAt: number;
+  push(chunk: Buffer): void;
+  take(): FileRecord[];
+  end(): void;
+}
+
+/** The scanner reads the file a chunk at a time; where it stops for the workers (handoffAt),
+ *  `handOver` lets them read from that offset, yielding their blocks, and says where the scanner
+ *  goes on. */
+async function* readHandingOver(
+  file: string, scanner: HandingScanner, onBytes: ((bytes: number) => void) | undefined, chunkBytes: number,
+  handOver: (fh: fs.promises.FileHandle, at: number) => AsyncGenerator<PackedBatch, number>,
+): AsyncGenerator<FileRecord[] | PackedBatch> {
   scanner.handoff = true;
   const fh = await fs.promises.open(file, 'r');
   try {
@@ -155,12 +160,8 @@ async function* readParallelLines(
       scanner.push(chunk.subarray(0, bytesRead));
       const batch = scanner.take();
       if (batch.length > 0) yield batch;
-      if (scanner.handoffAt >= 0) {
-        const r = yield* readEventBlocks(fh, pos + scanner.handoffAt, scanner.line, counts, parallel, onBytes, true);
-        scanner.resume(r.line);
-        if (r.blocks === 0) scanner.handoff = false;
-        pos = r.offset;
-      } else pos += bytesRead;
+      if (scanner.handoffAt >= 0) pos = yield* handOver(fh, pos + scanner.handoffAt);
+      else pos += bytesRead;
       onBytes?.(pos);
     }
     scanner.end();
