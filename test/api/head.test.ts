@@ -42,6 +42,8 @@ function spice(rng: Rng, rec: EventRecord): EventRecord {
   if (rng.bool(0.1)) rec.lineage = ['other.example?id=7', 'ü\u0001?id=2'];
   if (rng.bool(0.2)) rec.imageId = 9_000;
   if (rng.bool(0.1)) rec.timezone = 'Europe/Zürich';
+  if (rng.bool(0.05)) rec.slug = ''; // a plain permalink (?post_type=…&p=ID) whatever the status
+  if (rng.bool(0.2)) rec.website = null;
   return rec;
 }
 
