@@ -4,6 +4,8 @@
 // thread one probe of a typed array and no hashing. A string Set of a million event slugs cost
 // ~3-4 s of a million-event import's importing thread; this costs a fraction of a second.
 
+import { hashSlots } from '../engine/hash-slots.ts';
+
 /** A 32-bit hash of s's UTF-16 code units (FNV-1a, then murmur3's finaliser). */
 export function slugHash(s: string): number {
   let h = 0x811c9dc5;
@@ -59,14 +61,7 @@ export class SlugSet {
   }
 
   private rehash(): void {
-    const size = this.slots.length * 2, mask = size - 1;
-    const slots = new Int32Array(size), hashes = this.hashes;
-    for (let k = 0; k < this.keys.length; k++) {
-      let at = hashes[k] & mask;
-      while (slots[at] !== 0) at = (at + 1) & mask;
-      slots[at] = k + 1;
-    }
-    this.slots = slots;
-    this.mask = mask;
+    this.slots = hashSlots(this.hashes, this.keys.length, this.slots.length * 2);
+    this.mask = this.slots.length - 1;
   }
 }

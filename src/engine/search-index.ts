@@ -30,6 +30,7 @@
 // go to small per-word overflow sets that every query also reads. Once the touched rows exceed
 // max(4096, rows / 32), the next search rebuilds everything.
 
+import { hashSlots } from './hash-slots.ts';
 import { foldText, type EventTable } from './event-table.ts';
 import type { CalendarState } from './state.ts';
 import {
@@ -427,16 +428,8 @@ export class SearchIndex {
   }
 
   private growSlots(): void {
-    const size = this.slots.length * 2, mask = size - 1;
-    const slots = new Int32Array(size);
-    const hashes = this.hashes;
-    for (let id = 0; id < this.words.length; id++) {
-      let slot = hashes[id] & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = id + 1;
-    }
-    this.slots = slots;
-    this.mask = mask;
+    this.slots = hashSlots(this.hashes, this.words.length, this.slots.length * 2);
+    this.mask = this.slots.length - 1;
   }
 
   /** Distinct word ids of a row's current text. */
