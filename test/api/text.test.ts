@@ -3,7 +3,7 @@ import { mulberry32 } from '../../bench/stats.ts';
 import * as assert from 'uvu/assert';
 import {
   autop, convertChars, displayContent, displayExcerpt, displayTitle, escapeHtml, escapeUrl, foldForSearch, isValidUrl, kses,
-  linkedPostSearchWords, parseSearch, removeAccents, sanitizeSlug, sanitizeTextField, stripTags, texturize, unfiltered, unfilteredCalm, CALM_TEXT,
+  linkedPostSearchWords, parseSearch, removeAccents, sanitizeSlug, sanitizeTextField, stripTags, texturize, unfiltered,
 } from '../../src/api/wordpress/text.ts';
 
 // ---
@@ -289,7 +289,6 @@ fast('displayTitle/Content/Excerpt :: the plain-text shortcut gives what the ful
     const none = !/["'`&<>\r\n]|--|(?:^|[\s\u00a0])-|-(?:[\s\u00a0]|$)|\.\.\.|\(tm\)|\dx\d/i.test(s);
     if (none) plain++;
     assert.is(unfiltered(s), none, `~> unfiltered ${JSON.stringify(s)} (its three tests are the one alternation)`);
-    if (CALM_TEXT.test(s)) assert.is(unfilteredCalm(s), none, `~> unfilteredCalm ${JSON.stringify(s)}`);
     assert.is(displayTitle(s), convertChars(texturize(s)).trim(), `~> title ${JSON.stringify(s)}`);
     const content = s.trim() === '' ? '' : autop(texturize(s)).trim();
     assert.is(displayContent(s), content, `~> content ${JSON.stringify(s)}`);

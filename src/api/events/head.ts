@@ -11,8 +11,8 @@ import { POST_STATUSES } from '../../engine/records.ts';
 import type { DateColumn } from '../../engine/event-table.ts';
 import { dateAndDetailsText, dateKey, dateString, type DateKey } from '../representation/date-text.ts';
 import { costValues, formatCost } from '../wordpress/cost.ts';
-import { eventUrl, eventUrlText, jsonText, oneByte, plainPermalink, toJson, type Site } from '../representation/represent.ts';
-import { CALM_TEXT, displayContent, displayExcerpt, displayTitle, escapeUrl, unfiltered, unfilteredCalm } from '../wordpress/text.ts';
+import { eventUrl, jsonText, oneByte, plainPermalink, toJson, type Site } from '../representation/represent.ts';
+import { displayContent, displayExcerpt, displayTitle, escapeUrl, unfiltered } from '../wordpress/text.ts';
 
 export interface DateDetails {
   year: string; month: string; day: string; hour: string; minutes: string; seconds: string;
@@ -148,38 +148,24 @@ export function textFlags(engine: EngineApi, row: number): number {
   const t = engine.eventTable;
   const title = t.titles[row], description = t.descriptions[row], excerpt = t.excerpts[row];
   let flags = TEXTS_KNOWN;
-  // one scan answers both questions for most texts (CALM_TEXT); the others take the full tests
-  if (CALM_TEXT.test(title)) {
-    flags |= TITLE_SAFE;
-    if (title.trim() === title && unfilteredCalm(title)) flags |= TITLE_PLAIN;
-  } else {
-    if (JSON_SAFE.test(title)) flags |= TITLE_SAFE;
-    if (title.trim() === title && unfiltered(title)) flags |= TITLE_PLAIN;
-  }
-  flags |= paragraphFlags(description, DESCRIPTION_PLAIN, DESCRIPTION_SAFE);
-  flags |= paragraphFlags(excerpt, EXCERPT_PLAIN, EXCERPT_SAFE);
+  if (title.trim() === title && unfiltered(title)) flags |= TITLE_PLAIN;
+  if (paragraphPlain(description)) flags |= DESCRIPTION_PLAIN;
+  if (paragraphPlain(excerpt)) flags |= EXCERPT_PLAIN;
+  if (JSON_SAFE.test(title)) flags |= TITLE_SAFE;
+  if (JSON_SAFE.test(description)) flags |= DESCRIPTION_SAFE;
+  if (JSON_SAFE.test(excerpt)) flags |= EXCERPT_SAFE;
   return flags;
 }
 
-/** `plain` when the text is '' (shown as '') or no filter acts on it (shown in one paragraph),
- *  and `safe` when it needs no JSON escaping. */
-function paragraphFlags(s: string, plain: number, safe: number): number {
-  if (s === '') return plain | safe;
-  if (CALM_TEXT.test(s)) return s.trim() !== '' && unfilteredCalm(s) ? plain | safe : safe;
-  return (s.trim() !== '' && unfiltered(s) ? plain : 0) | (JSON_SAFE.test(s) ? safe : 0);
-}
+/** '' (shown as '') or text no filter acts on (shown in one paragraph). */
+const paragraphPlain = (s: string): boolean => s === '' || (s.trim() !== '' && unfiltered(s));
 
-const paragraph = (s: string): string => (s === '' ? '' : '<p>' + s + '</p>');
+/** A row's text as JSON text without quotes: itself when textFlags found it needs no escaping (`safe`). */
+const escaped = (s: string, flags: number, safe: number): string => (flags & safe ? s : jsonText(s));
 
-/** The display text of a row's title, description or excerpt as JSON text without quotes. */
-function titleText(s: string, flags: number): string {
-  if ((flags & TITLE_PLAIN) === 0) return jsonText(displayTitle(s));
-  return flags & TITLE_SAFE ? s : jsonText(s);
-}
-function paragraphText(s: string, flags: number, plain: number, safe: number, display: (raw: string) => string): string {
-  if ((flags & plain) === 0) return jsonText(display(s));
-  return paragraph(flags & safe ? s : jsonText(s)); // '<p>' and '</p>' need no escaping
-}
+/** The display text of a row's title as JSON text without quotes. */
+const titleText = (s: string, flags: number): string =>
+  (flags & TITLE_PLAIN ? escaped(s, flags, TITLE_SAFE) : jsonText(displayTitle(s)));
 
 /** A date column's value as JSON text without quotes. */
 function dateText(col: DateColumn, row: number): string {
@@ -232,15 +218,20 @@ interface HeadPieces {
   url: string; urlRest: string;
   /** `","url":"SITE/?post_type=tribe_events&p=` and `","rest_url":"ROOT/events/` (a draft's plain permalink) */
   plainUrl: string; plainRest: string;
+  /** the two URL forms alone (an event without a website of its own shows its URL there too):
+   *  `SITE/event/` before the slug, `SITE/?post_type=tribe_events&p=` before the id */
+  eventBase: string; plainLink: string;
 }
 const pieces = new WeakMap<Site, HeadPieces>();
 function headPieces(site: Site): HeadPieces {
   let p = pieces.get(site);
   if (p === undefined) {
+    const eventBase = site.eventBaseText, plainLink = `${site.homeText}/?post_type=tribe_events&p=`;
     p = {
       globalId: `,"global_id":"${site.originText}?id=`, lineage: `","global_id_lineage":["${site.originText}?id=`,
-      url: `","url":"${site.eventBaseText}`, urlRest: `/","rest_url":"${site.rootText}events/`,
-      plainUrl: `","url":"${site.homeText}/?post_type=tribe_events&p=`, plainRest: `","rest_url":"${site.rootText}events/`,
+      url: `","url":"${eventBase}`, urlRest: `/","rest_url":"${site.rootText}events/`,
+      plainUrl: `","url":"${plainLink}`, plainRest: `","rest_url":"${site.rootText}events/`,
+      eventBase, plainLink,
     };
     pieces.set(site, p);
   }
@@ -342,17 +333,13 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
   const url = plain ? p.plainUrl + id + p.plainRest : p.url + slugText + p.urlRest;
   return `{"id":${id}${p.globalId}${id}${p.lineage}${id}${afterId}${date}","date_utc":"${dateUtc}",` +
     `"modified":"${modified}","modified_utc":"${modifiedUtc}${url}${id}` +
-    `","title":"${titleText(t.titles[row], flags)}${DESCRIPTION_OPEN[descP]}${descP ? descriptionText(description, flags) : paragraphText(description, flags, DESCRIPTION_PLAIN, DESCRIPTION_SAFE, displayContent)}` +
-    `${EXCERPT_OPEN[descP * 2 + excP]}${excP ? excerptText(excerpt, flags) : paragraphText(excerpt, flags, EXCERPT_PLAIN, EXCERPT_SAFE, displayExcerpt)}` +
+    `","title":"${titleText(t.titles[row], flags)}${DESCRIPTION_OPEN[descP]}${descP ? escaped(description, flags, DESCRIPTION_SAFE) : jsonText(displayContent(description))}` +
+    `${EXCERPT_OPEN[descP * 2 + excP]}${excP ? escaped(excerpt, flags, EXCERPT_SAFE) : jsonText(displayExcerpt(excerpt))}` +
     `${SLUG_OPEN[excP]}${slugText}${afterSlug}` +
     `${dateAndDetails(t.startLocal, row, START)}${dateAndDetails(t.endLocal, row, END)}` +
     `${dateAndDetails(t.startUtc, row, UTC_START)}${dateAndDetails(t.endUtc, row, UTC_END)}` +
     `${zoneText(t.timezones[row], t.abbrs[row], t.pool)}` +
     `${costText(t.costs[row], t.currencySymbols[row], t.currencyCodes[row], t.currencyPositions[row], t.pool)},` +
-    `"website":"${website === null ? eventUrlText(site, id, slug, slugText, POST_STATUSES[statusCode]) : jsonText(escapeUrl(website))}` +
+    `"website":"${website === null ? (plain ? p.plainLink + id : p.eventBase + slugText + '/') : jsonText(escapeUrl(website))}` +
     flagsText(f);
 }
-
-/** a description or excerpt written in one paragraph, without its `<p>` and `</p>` (in the pieces around it) */
-const descriptionText = (s: string, flags: number): string => (flags & DESCRIPTION_SAFE ? s : jsonText(s));
-const excerptText = (s: string, flags: number): string => (flags & EXCERPT_SAFE ? s : jsonText(s));

@@ -105,12 +105,6 @@ function permalink(site: Site, base: string, postType: string, rec: { id: number
   return `${home}/${base}/${rec.slug}/`;
 }
 
-/** eventUrl's JSON text without quotes, from the slug's (`slugText`): escaped piece by piece,
- *  as JSON escapes are per character, so the URL is never built as a string of its own. */
-export function eventUrlText(site: Site, id: number, slug: string, slugText: string, status: string): string {
-  return plainPermalink(slug, status) ? `${site.homeText}/?post_type=tribe_events&p=${id}` : `${site.eventBaseText}${slugText}/`;
-}
-
 export function eventUrl(site: Site, rec: { id: number; slug: string; status: string }): string {
   return permalink(site, 'event', 'tribe_events', rec);
 }

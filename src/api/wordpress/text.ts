@@ -383,20 +383,6 @@ export function unfiltered(s: string): boolean {
   return !(FILTERED_CHARS.test(s) || (s.includes('-') && FILTERED_DASH.test(s)) || FILTERED_SEQUENCES.test(s));
 }
 
-/**
- * Printable ASCII without the characters FILTERED_CHARS looks for, nor '\\': text that needs no
- * JSON escaping and that only a sequence can make the filters act on (unfilteredCalm).
- */
-export const CALM_TEXT = /^[\x20\x21\x23-\x25\x28-\x3b\x3d\x3f-\x5b\x5d-\x5f\x61-\x7e]*$/;
-const TRADE_MARK = /\(tm\)/i, TIMES = /\dx\d/i;
-
-/** unfiltered(s) of a text CALM_TEXT matches: the sequences looked for one by one, most of them
- *  by a plain search (a third of the time of FILTERED_CHARS and FILTERED_SEQUENCES). */
-export function unfilteredCalm(s: string): boolean {
-  return !((s.includes('-') && (s.includes('--') || FILTERED_DASH.test(s))) || s.includes('...') ||
-    (s.includes('(') && TRADE_MARK.test(s)) || TIMES.test(s));
-}
-
 /** the_title filter output: texturize + convert_chars + trim. */
 export function displayTitle(raw: string): string {
   const s = String(raw);
