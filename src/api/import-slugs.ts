@@ -4,7 +4,7 @@
 // thread one probe of a typed array and no hashing. A string Set of a million event slugs cost
 // ~3-4 s of a million-event import's importing thread; this costs a fraction of a second.
 
-import { hashSlots } from '../engine/hash-slots.ts';
+import { hashSlots, withHash } from '../engine/hash-slots.ts';
 
 /** A 32-bit hash of s's UTF-16 code units (FNV-1a, then murmur3's finaliser). */
 export function slugHash(s: string): number {
@@ -48,12 +48,7 @@ export class SlugSet {
       if (hashes[k - 1] === h && keys[k - 1] === s) return false;
     }
     const n = keys.length;
-    if (n === hashes.length) {
-      const grown = new Int32Array(n * 2);
-      grown.set(hashes);
-      this.hashes = grown;
-    }
-    this.hashes[n] = h;
+    this.hashes = withHash(hashes, n, h);
     keys.push(s);
     slots[at] = n + 1;
     if ((n + 1) * 2 > slots.length) this.rehash();

@@ -12,3 +12,14 @@ export function hashSlots(hashes: Int32Array, count: number, size: number): Int3
   }
   return slots;
 }
+
+/** `hashes` with hashes[id] = h, grown to twice its length when id is past its end. */
+export function withHash(hashes: Int32Array<ArrayBuffer>, id: number, h: number): Int32Array<ArrayBuffer> {
+  let out = hashes;
+  if (id >= out.length) {
+    out = new Int32Array(Math.max(out.length * 2, id + 1));
+    out.set(hashes);
+  }
+  out[id] = h;
+  return out;
+}

@@ -30,7 +30,7 @@
 // go to small per-word overflow sets that every query also reads. Once the touched rows exceed
 // max(4096, rows / 32), the next search rebuilds everything.
 
-import { hashSlots } from './hash-slots.ts';
+import { hashSlots, withHash } from './hash-slots.ts';
 import { foldText, type EventTable } from './event-table.ts';
 import type { CalendarState } from './state.ts';
 import {
@@ -415,12 +415,7 @@ export class SearchIndex {
     }
     const id = words.length;
     words.push(unitsToString(buf, len));
-    if (id >= hashes.length) {
-      const next = new Int32Array(hashes.length * 2);
-      next.set(hashes);
-      this.hashes = next;
-    }
-    this.hashes[id] = h;
+    this.hashes = withHash(hashes, id, h);
     if (id >= this.lastMark.length) this.growScratch(id + 1);
     slots[slot] = id + 1;
     if ((id + 1) * 2 > slots.length) this.growSlots();
