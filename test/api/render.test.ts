@@ -95,23 +95,23 @@ render('an update of one event drops that event only', async () => {
   await cal.close();
 });
 
-render('a cached head is copied to one byte a character once it is read again (a two-byte slug would widen every page)', async () => {
+render('a cached head is settled (copied to one byte a character, its tail flattened) once it is read again (a two-byte slug would widen every page)', async () => {
   const { cal } = await makeCalendar({});
   // an ASCII slug held as a two-byte string, as String.normalize or a slice of a wider string makes
   const wide = ('\u0113' + 'autumn-fair-7').slice(1);
   await cal.import({ events: [{ id: 7, title: 'Autumn fair', slug: wide, start_date: '2026-04-01 10:00:00', end_date: '2026-04-01 12:00:00' }] });
   const row = cal.engine.eventRow(7);
-  const entry = () => cal.render.cache.peekRow(row) as { head: string; headOneByte: boolean } | undefined;
+  const entry = () => cal.render.cache.peekRow(row) as { head: string; settled: boolean } | undefined;
   const bodies: string[] = [];
   for (let i = 0; i < 3; i++) bodies.push((await cal.rest({ resource: 'events', action: 'list', params: all, actor: null })).body);
-  assert.is(entry()?.headOneByte, true, 'copied on its first read from the cache');
+  assert.is(entry()?.settled, true, 'copied on its first read from the cache');
   assert.ok(entry()!.head.includes('"slug":"autumn-fair-7"'));
   assert.is(bodies[1], bodies[0]);
   assert.is(bodies[2], bodies[0]);
-  // a change makes it again, not yet copied
+  // a change makes it again, not yet settled
   await cal.events.update(7, { title: 'Autumn fair!' });
   await cal.rest({ resource: 'events', action: 'list', params: all, actor: null });
-  assert.is(entry()?.headOneByte, false);
+  assert.is(entry()?.settled, false);
   await cal.close();
 });
 

@@ -51,8 +51,9 @@ interface EventEntry {
   order: number[] | undefined;
   /** how many of `order` are categories (the rest are tags) */
   categories: number;
-  /** the head was copied to a one-byte string (on its first read from the cache) */
-  headOneByte: boolean;
+  /** the head was copied to a one-byte flat string and the tail flattened (on their first read
+   *  from the cache: pushEvent) */
+  settled: boolean;
   bytes: number;
 }
 
@@ -153,7 +154,7 @@ export class Renderer implements ChangeHooks {
   private eventEntry(row: number): EventEntry {
     let e = this.cache.getRow(row) as EventEntry | undefined;
     if (e === undefined) {
-      e = { head: undefined, tail: undefined, obj: undefined, order: undefined, categories: 0, headOneByte: false, bytes: ENTRY_OVERHEAD };
+      e = { head: undefined, tail: undefined, obj: undefined, order: undefined, categories: 0, settled: false, bytes: ENTRY_OVERHEAD };
     }
     return e;
   }
@@ -216,40 +217,39 @@ export class Renderer implements ChangeHooks {
 
   /**
    * Push the event's list representation (JSON text) onto a body's parts. Head and tail are made
-   * by concatenation; when the cache keeps them they are flattened at once (flat), so that the
-   * rope's cells die young and every later page copies one flat string. Those made for this page
-   * only (the doorkeeper turns an event away on its first sight) are left ropes for the page's
-   * join: flattening them first would copy them twice.
+   * by concatenation and pushed as they are, ropes: the page's join copies them once. They are
+   * made flat on their first read from the cache (settle), so that every later page copies flat
+   * strings: flattening them when they are made would copy a render read only once (after a
+   * write, after an eviction, or turned away by the doorkeeper) twice.
    *
-   * A head read from the cache for the first time is copied once to a one-byte string (oneByte).
-   * It is ASCII, but a text of the event that came as a two-byte string (a slug made by
+   * Settling copies the head to a one-byte string (oneByte), which flattens it on the way. It is
+   * ASCII, but a text of the event that came as a two-byte string (a slug made by
    * String.normalize, a string an embedder sliced from a wider one) makes the whole head
    * two-byte, and joining a page that mixes the two representations copies character by
    * character: measured 180 µs against 13 µs for a page of 20 events with three such heads.
    */
   pushEvent(parts: string[], row: number): void {
     const e = this.eventEntry(row);
-    let madeHead = false, madeTail = false, store = false;
+    let store = false;
     if (e.head === undefined) {
       e.head = headText(this.site, this.engine, row, this.textFlags(row));
-      e.headOneByte = false;
+      e.settled = false;
       e.bytes += strBytes(e.head);
-      madeHead = store = true;
-    } else if (!e.headOneByte) {
+      store = true;
+    } else if (!e.settled) {
       e.head = oneByte(e.head);
-      e.headOneByte = true;
+      if (e.tail !== undefined) e.tail = flat(e.tail);
+      e.settled = true;
     }
     if (e.tail === undefined) {
-      e.tail = this.tail(row);
+      // a tail made again for a settled head (its venue changed) is flattened at once
+      e.tail = e.settled ? flat(this.tail(row)) : this.tail(row);
       e.bytes += strBytes(e.tail);
-      madeTail = store = true;
+      store = true;
     }
     if (e.order === undefined) store = true;
     const order = this.termOrder(row, e);
-    if (store && this.cache.setRow(row, e, e.bytes)) {
-      if (madeHead) e.head = flat(e.head);
-      if (madeTail) e.tail = flat(e.tail);
-    }
+    if (store) this.cache.setRow(row, e, e.bytes);
     parts.push(e.head);
     for (let i = 0; i < order.length; i++) {
       parts.push(this.termText(order[i], i === e.categories ? TEXT_TAGS : i > 0 ? TEXT_COMMA : TEXT_ALONE));
