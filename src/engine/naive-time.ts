@@ -19,6 +19,15 @@ export function naiveFromString(s: string): NaiveMs {
   return utc(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]);
 }
 
+/** 'Y-m-d' → naive ms of its midnight (as PHP's strtotime reads a date alone; a day past the
+ *  month's end runs into the next month, as there); NaN when the string is not exactly in that
+ *  form. Fast path for the dates of list filters (`start_date=2024-01-01`). */
+export function naiveFromDay(s: string): NaiveMs {
+  if (s.length !== 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return NaN;
+  const y = num4(s, 0), mo = num2(s, 5), d = num2(s, 8);
+  return y >= 0 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 ? utc(y, mo - 1, d, 0, 0, 0) : NaN;
+}
+
 /** Date.UTC, except that years 0-99 stay years 0-99 (Date.UTC maps them to 1900-1999). */
 function utc(y: number, mo: number, d: number, h: number, mi: number, se: number): number {
   const ms = Date.UTC(y, mo, d, h, mi, se);

@@ -1,7 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { epochToZoned, isValidTimezone, nowIn, offsetOf, parseDateInput, timezoneAbbr, zonedToEpoch } from '../../src/api/wordpress/dates.ts';
-import { naiveFromString, naiveToString } from '../../src/engine/naive-time.ts';
+import { naiveFromDay, naiveFromString, naiveToString } from '../../src/engine/naive-time.ts';
+import { resolve, scan } from '../../src/api/wordpress/strtotime.ts';
 import { formatInTimeZone } from 'date-fns-tz';
 
 const ny = 'America/New_York';
@@ -155,6 +156,25 @@ parse('parse :: Y-m-d H:i:s and its shorter forms are wall clock in tz', () => {
   parsesTo('2024-05-01T09:30:05', ny, LATE, '2024-05-01 09:30:05');
   parsesTo('2018-01-01 4pm', 'Asia/Hong_Kong', LATE, '2018-01-01 16:00:00');
   parsesTo('2018-01-01 5pm', ny, LATE, '2018-01-01 17:00:00');
+});
+
+parse('parse :: a date alone (the fast path) reads as the scanner reads it, days past the month running over', () => {
+  const scanned = (text: string): string | null => {
+    const st = scan(text, () => false);
+    return st === null ? null : naiveToString(resolve(st, wall('2024-05-08 10:00:00')));
+  };
+  const texts = ['2024-01-01', '2024-02-29', '2023-02-29', '2024-02-31', '2024-04-31', '2024-12-31', '1999-12-31', '0099-03-01', '9999-12-31', '2024-01-09'];
+  for (let i = 0; i < 200; i++) {
+    const y = 1900 + ((i * 37) % 300), mo = 1 + ((i * 7) % 12), d = 1 + ((i * 13) % 31);
+    texts.push(`${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`);
+  }
+  for (const text of texts) {
+    assert.is(naiveToString(naiveFromDay(text)), scanned(text), text);
+    parsesTo(text, ny, LATE, scanned(text));
+  }
+  // not a date alone: left to the scanner
+  for (const text of ['2024-13-01', '2024-00-10', '2024-01-00', '2024-1-01', '2024/01/01', '20240101', '2024-01-32']) assert.ok(Number.isNaN(naiveFromDay(text)), text);
+  parsesTo('2024-1-5', ny, LATE, '2024-01-05 00:00:00');
 });
 
 parse('parse :: ISO strings with offsets are converted into tz', () => {

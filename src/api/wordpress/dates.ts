@@ -11,7 +11,7 @@
 // DST, is about a month), so equal offsets at both ends of a week mean no transition inside it.
 
 import { getTimezoneOffset } from 'date-fns-tz';
-import { naiveFromString } from '../../engine/naive-time.ts';
+import { naiveFromDay, naiveFromString } from '../../engine/naive-time.ts';
 import type { NaiveMs } from '../../engine/types.ts';
 import { resolve, scan } from './strtotime.ts';
 
@@ -327,6 +327,8 @@ function parseUnchecked(input: unknown, tz: string, now: Date): NaiveMs | null {
   if (NUMERIC.test(text)) return floorSecond(epochToZonedIn(zone, Math.floor(Number(text)) * 1000));
   const fast = naiveFromString(text);
   if (!Number.isNaN(fast)) return fast;
+  const day = naiveFromDay(text);
+  if (!Number.isNaN(day)) return day;
   const st = scan(text, isZoneId);
   if (st === null) return null;
   let naive: number;
