@@ -4,18 +4,10 @@
 // thread one probe of a typed array and no hashing. A string Set of a million event slugs cost
 // ~3-4 s of a million-event import's importing thread; this costs a fraction of a second.
 
-import { hashSlots, withHash } from '../engine/hash-slots.ts';
+import { hashSlots, stringHash, withHash } from '../engine/hash-slots.ts';
 
-/** A 32-bit hash of s's UTF-16 code units (FNV-1a, then murmur3's finaliser). */
-export function slugHash(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) | 0;
-}
+/** The hash of a slug (stringHash). */
+export const slugHash = stringHash;
 
 /** A growing set of strings, each given with its slugHash (open addressing, linear probing). */
 export class SlugSet {

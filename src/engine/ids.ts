@@ -6,6 +6,7 @@
 // ids far beyond the table's reasonable size go to a Map instead.
 
 import { nextCapacity } from './columns.ts';
+import { SlugIndex } from './slug-index.ts';
 import type { PostKind } from './records.ts';
 
 // slot codes: 0 = unknown, 1..3 = small-table kinds, >= 4: event row + 4
@@ -20,8 +21,8 @@ export class IdRegistry {
   private dense = new Int32Array(0);
   private readonly sparse = new Map<number, number>();
   private postCount = 0;
-  /** slug → event row; built on the first slug lookup, then kept in step */
-  private eventSlugs: Map<string, number> | undefined;
+  /** event rows by slug; built on the first slug lookup, then kept in step */
+  private eventSlugs: SlugIndex | undefined;
   /** next post id to hand out: max(seen) + 1 */
   nextPostId = 1;
   nextTermId = 1;
@@ -78,13 +79,8 @@ export class IdRegistry {
 
   eventRowBySlug(slug: string): number {
     if (slug === '') return -1;
-    if (!this.eventSlugs) {
-      const { slugs, count } = this.events();
-      this.eventSlugs = new Map();
-      for (let row = 0; row < count; row++) if (slugs[row] !== '') this.eventSlugs.set(slugs[row], row);
-    }
-    const v = this.eventSlugs.get(slug);
-    return v === undefined ? -1 : v;
+    this.eventSlugs ??= new SlugIndex(() => this.events().slugs, this.events().count);
+    return this.eventSlugs.get(slug);
   }
 
   /** Register a post id as `kind` (event: at `row`); an id never changes kind. */
@@ -103,10 +99,9 @@ export class IdRegistry {
     if (id >= this.nextPostId) this.nextPostId = id + 1;
   }
 
-  /** Move an event's slug mapping from `oldSlug` to `newSlug`. */
+  /** Move an event's slug mapping from `oldSlug` (undefined: a new row) to `newSlug`, which the
+   *  slug column holds already. */
   setEventSlug(row: number, oldSlug: string | undefined, newSlug: string): void {
-    if (!this.eventSlugs) return;
-    if (oldSlug !== undefined && oldSlug !== '' && this.eventSlugs.get(oldSlug) === row) this.eventSlugs.delete(oldSlug);
-    if (newSlug !== '') this.eventSlugs.set(newSlug, row);
+    this.eventSlugs?.set(row, oldSlug, newSlug);
   }
 }

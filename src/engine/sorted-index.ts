@@ -13,7 +13,7 @@
 // carrying both this list's id and B (a union of two lists subtracts that list's count).
 
 import { BlockStats } from './block-stats.ts';
-import { growFloat64, growInt32, growUint8, sortRowsByStartId } from './columns.ts';
+import { growFloat64, growInt32, growUint8, insertCapacity, sortRowsByStartId } from './columns.ts';
 
 /**
  * Returns i in [lo, hi] such that keys[lo..i) < key <= keys[i..hi).
@@ -86,11 +86,11 @@ export class SortedIndex {
     if (i < n && this.keys[i] === key && this.ties[i] === tie) {
       throw new Error(`sorted index: expected no entry (${key}, ${tie}), got one at ${i} (row ${this.rows[i]})`);
     }
-    this.keys = growFloat64(this.keys, n + 1);
-    this.ties = growInt32(this.ties, n + 1);
-    this.rows = growInt32(this.rows, n + 1);
-    this.ends = growFloat64(this.ends, n + 1);
-    this.combos = growUint8(this.combos, n + 1);
+    this.keys = growFloat64(this.keys, n + 1, insertCapacity);
+    this.ties = growInt32(this.ties, n + 1, insertCapacity);
+    this.rows = growInt32(this.rows, n + 1, insertCapacity);
+    this.ends = growFloat64(this.ends, n + 1, insertCapacity);
+    this.combos = growUint8(this.combos, n + 1, insertCapacity);
     this.keys.copyWithin(i + 1, i, n);
     this.ties.copyWithin(i + 1, i, n);
     this.rows.copyWithin(i + 1, i, n);
@@ -224,8 +224,8 @@ export class PostingList {
     const n = this.count;
     const i = this.position(starts, ids, starts[row], ids[row]);
     if (i < n && this.rows[i] === row) throw new Error(`posting list: expected row ${row} absent, got it at ${i}`);
-    this.rows = growInt32(this.rows, n + 1);
-    this.combos = growUint8(this.combos, n + 1);
+    this.rows = growInt32(this.rows, n + 1, insertCapacity);
+    this.combos = growUint8(this.combos, n + 1, insertCapacity);
     this.rows.copyWithin(i + 1, i, n);
     this.combos.copyWithin(i + 1, i, n);
     this.rows[i] = row;
