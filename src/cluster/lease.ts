@@ -33,6 +33,9 @@ export class Lease {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private stopped = false;
+  /** bumped whenever the lease is dropped (lost, released, stopped): a renewal or takeover that
+   *  was on its way meanwhile must not bring it back */
+  private epoch = 0;
   holder: string | undefined;
 
   constructor(
@@ -79,13 +82,28 @@ export class Lease {
 
   private async renew(): Promise<void> {
     const started = performance.now();
+    const epoch = this.epoch;
     try {
-      this.revision = await this.kv.update(LEASE_KEY, this.value(), this.revision, Math.max(100, this.ttlMs / 3));
+      const revision = await this.kv.update(LEASE_KEY, this.value(), this.revision, Math.max(100, this.ttlMs / 3));
+      if (epoch !== this.epoch) {
+        // released (or lost) while this renewal was on its way: the release's delete found the
+        // key renewed, so the key is given up here. Taking the revision would leave this node
+        // holding a lease it no longer acts on, and no other node could take it.
+        await this.giveUp(revision);
+        return;
+      }
+      this.revision = revision;
       if (this.revision > 0) this.validUntil = started + this.ttlMs - this.margin();
     } catch (err) {
+      if (epoch !== this.epoch) return;
       if (/wrong last sequence/i.test((err as Error).message)) this.drop('another node took the lease');
       else throw err;
     }
+  }
+
+  /** Deletes the key if it still holds `revision` (ours). */
+  private async giveUp(revision: number): Promise<void> {
+    if (revision > 0) await this.kv.delete(LEASE_KEY, { previousSeq: revision }).catch(() => {});
   }
 
   /** the holder stops a little before a candidate could start (timers fire late under load) */
@@ -121,12 +139,20 @@ export class Lease {
       if (now - this.seenAt < this.ttlMs) return;
     }
     const started = performance.now();
+    const epoch = this.epoch;
+    let revision: number;
     try {
-      this.revision = entry ? await this.kv.update(LEASE_KEY, this.value(), entry.revision) : await this.kv.create(LEASE_KEY, this.value());
+      revision = entry ? await this.kv.update(LEASE_KEY, this.value(), entry.revision) : await this.kv.create(LEASE_KEY, this.value());
     } catch (err) {
       if (/wrong last sequence|key exists/i.test((err as Error).message)) return; // someone else won
       throw err;
     }
+    if (epoch !== this.epoch || this.stopped || !this.candidate()) {
+      // stopped, or no longer standing, while the takeover was on its way
+      await this.giveUp(revision);
+      return;
+    }
+    this.revision = revision;
     this.validUntil = started + this.ttlMs - this.margin();
     const from = this.holder;
     this.holder = this.node;
@@ -135,6 +161,7 @@ export class Lease {
   }
 
   private drop(reason: string): void {
+    this.epoch++;
     if (this.revision === 0) return;
     this.revision = 0;
     this.validUntil = 0;
@@ -147,7 +174,7 @@ export class Lease {
   async release(reason: string): Promise<void> {
     const rev = this.revision;
     this.drop(reason);
-    if (rev > 0) await this.kv.delete(LEASE_KEY, { previousSeq: rev }).catch(() => {});
+    await this.giveUp(rev);
   }
 
   async stop(): Promise<void> {
