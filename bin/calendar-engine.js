@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 // 22.7 s of CPU instead of 27.0 s (one A/B run), most of it garbage collection saved. The flag
 // only works at start-up, so a large file's import runs again with it; and it runs as one script
 // (cli-bundle.js: built by esbuild once and cached) rather than through tsx, whose loading of the
-// sources took 1.4-2 s of its start-up. CALENDAR_CLI_BUNDLE=1 runs any command so (what the tests
+// sources took 1.1-2.3 s of its start-up. CALENDAR_CLI_BUNDLE=1 runs any command so (what the tests
 // use to check that script), =0 never.
 const bundleEnv = process.env.CALENDAR_CLI_BUNDLE;
 const largeImport = process.argv[2] === 'import' && !process.execArgv.some((a) => a.startsWith('--max-semi-space-size')) && largeFile(process.argv[3]);

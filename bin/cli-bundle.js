@@ -1,7 +1,7 @@
 // The command line as one CommonJS script, built by esbuild as the single executable's is
 // (scripts/build-binary.ts, step 1: src/cli/binary-entry.ts with the import worker bundled in) and
 // cached, for the launcher (calendar-engine.js) to run a large import with. Loading the sources
-// through tsx took 1.4-2 s of start-up on the 2-core machine (its loader thread, one module at a
+// through tsx took 1.1-2.3 s of start-up on the 2-core machine (its loader thread, one module at a
 // time), the script ~0.3 s; building it takes esbuild ~1.5 s, so it is built once and kept until
 // one of its inputs changes: `node_modules/.cache/calendar-engine/<checkout>/` (or the system's
 // temp folder when node_modules cannot be written) holds the script and a manifest of the files it
