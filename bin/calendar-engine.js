@@ -7,9 +7,20 @@ import { statSync } from 'node:fs';
 // An import allocates young objects for every record it parses and keeps most of their strings:
 // with 64 MiB young-generation semi-spaces instead of V8's 16 MiB, a million-event file took
 // 22.7 s of CPU instead of 27.0 s (one A/B run), most of it garbage collection saved. The flag
-// only works at start-up, so a large file's import runs again with it.
-if (process.argv[2] === 'import' && !process.execArgv.some((a) => a.startsWith('--max-semi-space-size')) && largeFile(process.argv[3])) {
-  const r = spawnSync(process.execPath, ['--max-semi-space-size=64', ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
+// only works at start-up, so a large file's import runs again with it; and it runs as one script
+// (cli-bundle.js: built by esbuild once and cached) rather than through tsx, whose loading of the
+// sources took 1.1-2.3 s of its start-up. CALENDAR_CLI_BUNDLE=1 runs any command so (what the tests
+// use to check that script), =0 never.
+const bundleEnv = process.env.CALENDAR_CLI_BUNDLE;
+const largeImport = process.argv[2] === 'import' && !process.execArgv.some((a) => a.startsWith('--max-semi-space-size')) && largeFile(process.argv[3]);
+if (largeImport || bundleEnv === '1') {
+  const { cliBundle } = await import('./cli-bundle.js');
+  const script = bundleEnv === '0' ? undefined : await cliBundle();
+  if (script === undefined && !largeImport) {
+    process.stderr.write('calendar-engine: CALENDAR_CLI_BUNDLE=1, but the command line could not be bundled (is esbuild installed?)\n');
+    process.exit(1);
+  }
+  const r = spawnSync(process.execPath, [...(largeImport ? ['--max-semi-space-size=64'] : []), ...process.execArgv, ...(script ? [script, ...process.argv.slice(2)] : process.argv.slice(1))], { stdio: 'inherit' });
   process.exit(r.status ?? 1);
 }
 

@@ -17,6 +17,8 @@ export interface ImportWorkerData {
 export interface ImportWorkerReply {
   packed?: PackedEvents;
   error?: string;
+  /** the block's memory, handed back for the next block (the worker keeps nothing of it) */
+  block?: ArrayBuffer;
 }
 
 let rd: RecordReader | undefined;
@@ -35,5 +37,7 @@ port.on('message', (m: { setup: ImportWorkerData } | { block: Uint8Array; len: n
     reply = { error: String((err as Error)?.stack ?? err) };
   }
   const p = reply.packed;
-  port.postMessage(reply, p ? [p.f64.buffer as ArrayBuffer, p.i32.buffer as ArrayBuffer, p.links.buffer as ArrayBuffer] : []);
+  const block = m.block.buffer as ArrayBuffer;
+  reply.block = block;
+  port.postMessage(reply, p ? [p.f64.buffer as ArrayBuffer, p.i32.buffer as ArrayBuffer, p.links.buffer as ArrayBuffer, block] : [block]);
 });

@@ -13,7 +13,7 @@ import {
   type AttachmentRecord, type EventRecord, type OrganizerRecord, type PostKind, type PostStatus, type TermRecord, type VenueRecord,
 } from '../engine/records.ts';
 import { growInt32, IdMap } from '../engine/columns.ts';
-import { RowParts, type EventTable, type StagedEvent } from '../engine/event-table.ts';
+import { EMPTY_IDS, RowParts, type EventTable, type StagedEvent } from '../engine/event-table.ts';
 import { SlugSet, slugHash } from './import-slugs.ts';
 import { BlockMaps, FLAGS_OF, internPacked, NO_COST, POOL_ABBR, POOL_CODE, POOL_POSITION, POOL_SYMBOL, POOL_ZONE } from './import-blocks.ts';
 import type { Core } from './context.ts';
@@ -353,8 +353,15 @@ class Importer {
    *  Link lists are shared by content in the table: each distinct list is checked once. */
   eventLinksProblem(row: number): string | undefined {
     const t = this.table;
-    return this.linksProblem(t.parentIds[row], t.venueList(row), t.organizerIds[row], t.categoryIds[row], t.tagIds[row]);
+    const extra = t.extraVenues.size > 0 ? t.extraVenues.get(row) : undefined;
+    const venue = t.venueIds[row];
+    // one venue (nearly every event) found to be one: no list made for it, each venue looked up once
+    // (all records are in: a venue then stays one)
+    const venueOk = extra === undefined && venue !== 0 && (this.venuesOk.has(venue) || (this.isVenue(venue) && this.venuesOk.add(venue) !== undefined));
+    return this.linksProblem(t.parentIds[row], venueOk ? EMPTY_IDS : extra ?? t.venueList(row), t.organizerIds[row], t.categoryIds[row], t.tagIds[row]);
   }
+
+  private readonly venuesOk = new Set<number>();
 
   linksProblem(parent: number, venues: readonly number[], organizers: readonly number[], categories: readonly number[], tags: readonly number[]): string | undefined {
     if (parent !== 0 && !this.isKind(parent, 'event')) return `post_parent ${parent} is not an event`;

@@ -40,7 +40,7 @@ export async function* readEventBlocks(
   let readPos = start, carry = Buffer.alloc(0), eof = false;
   const fill = async () => {
     while (!eof && inflight.length < ahead) {
-      const block = Buffer.allocUnsafeSlow(carry.length + blockBytes);
+      const block = workers.block(carry.length + blockBytes);
       carry.copy(block, 0);
       const offset = readPos - carry.length;
       const { bytesRead } = await fh.read(block, carry.length, blockBytes, readPos);

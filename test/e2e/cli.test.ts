@@ -86,4 +86,60 @@ e2e('serve --port 0: listening line, seeded demo, user add seen live, SIGTERM �
   }
 });
 
+/** `bin ...args` with env added; its exit code and output */
+function runWith(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, CALENDAR_DATA: '', ...env } }, (err, stdout, stderr) => {
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+e2e('the launcher\'s bundled command line (what a large import runs): the same import, calendar and errors as through tsx', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-e2e-bundle-'));
+  const data = {
+    categories: [{ id: 3, name: 'Music', slug: 'music', description: '', parent: 0 }],
+    tags: [{ id: 9, name: 'Free', slug: 'free', description: '' }],
+    venues: [{ id: 20, author: 1, status: 'publish', date: '2030-01-01 10:00:00', venue: 'Hall', slug: 'hall', city: 'Springfield', country: 'United States' }],
+    organizers: [{ id: 21, author: 1, status: 'publish', date: '2030-01-01 10:00:00', organizer: 'Club', slug: 'club', email: 'a@example.com' }],
+    events: Array.from({ length: 300 }, (_, i) => ({
+      id: 100 + i, author: 1, status: i % 7 === 0 ? 'draft' : 'publish', date: '2030-01-01 10:00:00', title: `Gig ${i} naïve café`, slug: i % 3 ? `gig-${i % 50}` : '',
+      description: `Night ${i} — “quoted”`, timezone: ['America/Chicago', 'Europe/Paris', ''][i % 3], all_day: i % 5 === 0,
+      start_date: `2030-03-${String(1 + (i % 28)).padStart(2, '0')} 20:00:00`, end_date: `2030-03-${String(1 + (i % 28)).padStart(2, '0')} 22:30:00`,
+      cost: i % 2 ? '10' : 'Free', website: i % 4 ? `https://example.com/e/${i}` : '', categories: [3], tags: i % 2 ? [9] : [], venue: 20, organizer: [21],
+    })),
+  };
+  // one event a line, as export writes it: the workers (two, whatever the size) read them
+  const write = (name: string, cal: typeof data) => {
+    const lines = ['{'];
+    for (const [k, list] of Object.entries(cal)) lines.push(`"${k}":[`, (list as unknown[]).map((r) => JSON.stringify(r)).join(',\n'), k === 'events' ? ']' : '],');
+    lines.push('}');
+    fs.writeFileSync(path.join(dir, name), lines.join('\n') + '\n');
+    return path.join(dir, name);
+  };
+  const file = write('cal.json', data);
+  const broken = structuredClone(data);
+  broken.events[150].start_date = 'someday';
+  const bad = write('bad.json', broken);
+  const workers = { CALENDAR_IMPORT_WORKERS: '2' };
+  const exportOf = async (store: string) => {
+    const r = await runOnce(['export', '--data', store]);
+    assert.is(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+  const bundled = await runWith({ ...workers, CALENDAR_CLI_BUNDLE: '1' }, ['import', file, '--data', path.join(dir, 'a')]);
+  const plain = await runWith({ ...workers, CALENDAR_CLI_BUNDLE: '0' }, ['import', file, '--data', path.join(dir, 'b')]);
+  assert.is(bundled.code, 0, bundled.stderr);
+  assert.is(plain.code, 0, plain.stderr);
+  assert.is(bundled.stdout.replace(/ into .*\n$/, ''), plain.stdout.replace(/ into .*\n$/, ''));
+  assert.match(bundled.stdout, /^imported 300 events, 1 venues, 1 organizers, 1 categories, 1 tags into /);
+  assert.is(await exportOf(path.join(dir, 'a')), await exportOf(path.join(dir, 'b')));
+  const badBundled = await runWith({ ...workers, CALENDAR_CLI_BUNDLE: '1' }, ['import', bad, '--data', path.join(dir, 'c')]);
+  const badPlain = await runWith({ ...workers, CALENDAR_CLI_BUNDLE: '0' }, ['import', bad, '--data', path.join(dir, 'd')]);
+  assert.is(badBundled.code, 1);
+  assert.is(badBundled.stderr, badPlain.stderr);
+  assert.match(badBundled.stderr, /^calendar-engine import: events\[150\] \(id 250\) at line \d+: start_date is not a valid date/);
+  assert.is(badBundled.stdout, '');
+});
+
 e2e.run();
