@@ -142,6 +142,7 @@ export class ThreadPoster implements Poster {
       this.failed = true; // no threads here: POSTs are made on this one
       return undefined;
     }
+    worker.unref();
     worker.on('message', (m: { id: number; status: string }) => {
       const done = this.waiting.get(m.id);
       if (!done) return; // abandoned meanwhile
@@ -158,7 +159,6 @@ export class ThreadPoster implements Poster {
     };
     worker.on('error', (err) => lost(`failed: ${err.message}`));
     worker.on('exit', (code) => lost(`exited (${code})`));
-    worker.unref(); // after the listeners (a 'message' listener refs the thread's port again)
     return (this.worker = worker);
   }
 
