@@ -120,10 +120,11 @@ async function objects(q: BenchQuery): Promise<unknown> {
 }
 // The forced collections that measure memory (cold, above) leave V8 to start its next major
 // collection soon after, and its marking steps fell into the first query's timings (the first
-// query's object p99 was 5.8x and 6.3x its median in two runs, others mostly under 4x). A second
-// of the whole mix, untimed, lets that pass before anything is timed, as a server that has been
-// answering for a while would be.
-const settleUntil = performance.now() + 1000;
+// query's object p99 was 5.8x and 6.3x its median in two runs at 100,000 events, others mostly
+// under 4x). A second of the whole mix, untimed, plus a second per 250,000 events (the marking
+// grows with the heap: 5.9x with one second at 1,000,000 events), lets that pass before anything
+// is timed, as a server that has been answering for a while would be.
+const settleUntil = performance.now() + 1000 + cal.engine.eventRowCount / 250;
 while (performance.now() < settleUntil) for (const q of input.queries) { await answer(q); await objects(q); }
 
 // the object mode answers the same pages: same ids, and equal to the parsed JSON text
