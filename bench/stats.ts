@@ -48,11 +48,9 @@ export interface TimingOptions {
   minRuns: number;
 }
 
-/**
- * Time `fn` (sync or async): warm-up (`warmup` calls and `warmupMs`, whichever is longer; two
- * calls for a case slower than half the budget), then up to `runs` samples within `budgetMs`.
- */
-export async function timeCase(fn: () => unknown, opts: TimingOptions): Promise<Timing> {
+/** Untimed calls of `fn`: `warmup` calls and `warmupMs`, whichever is longer; two calls for a
+ *  case slower than half the budget. */
+async function warmUp(fn: () => unknown, opts: TimingOptions): Promise<void> {
   const warmStart = performance.now();
   for (let i = 0; ; i++) {
     const elapsed = performance.now() - warmStart;
@@ -61,6 +59,14 @@ export async function timeCase(fn: () => unknown, opts: TimingOptions): Promise<
     if (i >= 2 && elapsed > opts.budgetMs / 2) break;
     consume(await fn());
   }
+}
+
+/**
+ * Time `fn` (sync or async): warm-up (`warmup` calls and `warmupMs`, whichever is longer; two
+ * calls for a case slower than half the budget), then up to `runs` samples within `budgetMs`.
+ */
+export async function timeCase(fn: () => unknown, opts: TimingOptions): Promise<Timing> {
+  await warmUp(fn, opts);
   const samples: number[] = [];
   const start = performance.now();
   while (samples.length < opts.runs) {
@@ -84,15 +90,7 @@ export async function timeCase(fn: () => unknown, opts: TimingOptions): Promise<
  * render settled on its first read from the cache): the median leaves such calls out.
  */
 export async function timeInterleaved(fns: Array<() => unknown>, opts: TimingOptions, batch = 10): Promise<Timing[]> {
-  for (const fn of fns) {
-    const warmStart = performance.now();
-    for (let i = 0; ; i++) {
-      const elapsed = performance.now() - warmStart;
-      if (i >= opts.warmup && elapsed >= opts.warmupMs) break;
-      if (i >= 2 && elapsed > opts.budgetMs / 2) break;
-      consume(await fn());
-    }
-  }
+  for (const fn of fns) await warmUp(fn, opts);
   const samples: number[][] = fns.map(() => []);
   const start = performance.now();
   for (;;) {

@@ -68,11 +68,12 @@ function readManifest(file) {
 }
 
 /**
- * The NATS client (cluster mode) loads a Node built-in with import("node:crypto"), which the
- * CommonJS script would leave as a dynamic import: as in the single executable's build, it
- * becomes a require of the built-in.
+ * The NATS client (cluster mode) loads a Node built-in with import("node:crypto"), which a
+ * CommonJS script (this one, the single executable's) would leave as a dynamic import, which a
+ * single executable cannot run: in node_modules, such an import becomes a require of the
+ * built-in. Shared with scripts/build-binary.ts.
  */
-const builtinImportsAsRequire = {
+export const builtinImportsAsRequire = {
   name: 'builtin-imports-as-require',
   setup(build) {
     build.onLoad({ filter: /[\\/]node_modules[\\/]@nats-io[\\/].*\.js$/ }, (args) => {

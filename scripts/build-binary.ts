@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
+import { builtinImportsAsRequire } from '../bin/cli-bundle.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -30,21 +31,6 @@ export type BuildOptions = {
   /** Linux: drop the copied node's symbol tables with `strip` when it is installed (default true; ~12 MB less) */
   strip?: boolean;
   log?: (line: string) => void;
-};
-
-/**
- * The NATS client (cluster mode) loads a Node built-in with import("node:crypto"), which a
- * single executable cannot run: in node_modules, such an import becomes a require of the built-in.
- */
-const builtinImportsAsRequire: esbuild.Plugin = {
-  name: 'builtin-imports-as-require',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]node_modules[\\/]@nats-io[\\/].*\.js$/ }, (args) => {
-      const text = fs.readFileSync(args.path, 'utf8');
-      if (!/\bimport\(\s*["']node:/.test(text)) return undefined;
-      return { contents: text.replace(/\bimport\(\s*(["']node:[\w/]+["'])\s*\)/g, 'Promise.resolve(require($1))'), loader: 'js' };
-    });
-  },
 };
 
 export async function buildBinary(options: BuildOptions = {}): Promise<BuildResult> {
