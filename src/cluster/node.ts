@@ -508,16 +508,12 @@ export class ClusterNode {
     return this.snapshotting;
   }
 
-  /** Deletes the snapshots past the newest `keepSnapshots` and purges the stream below the
-   *  oldest kept; `stored` is the one just written, counted even when the listing does not show
-   *  it yet (once, in a full CI run, the stream was left unpurged so: the listing had missed it). */
+  /** Old snapshots deleted, the stream purged below the oldest kept; `stored`, just written,
+   *  counts even when the listing does not show it yet (docs/cluster.md, "Tests"). */
   private async prune(stored: number): Promise<void> {
     const keep = Math.max(1, this.opts.keepSnapshots ?? 2);
     const seqs = await listSnapshots(this.os);
-    if (!seqs.includes(stored)) {
-      seqs.push(stored);
-      seqs.sort((x, y) => x - y);
-    }
+    if (!seqs.includes(stored)) seqs.splice(seqs.filter((x) => x < stored).length, 0, stored); // in order
     const kept = seqs.slice(-keep);
     for (const seq of seqs.slice(0, -keep)) await this.os.delete(snapshotName(seq));
     if (kept.length > 0) await this.jsm.streams.purge(this.stream, { seq: kept[0] + 1 });
