@@ -118,14 +118,11 @@ export class PieceCache {
     return s < 0 ? undefined : this.values[s];
   }
 
-  /** Store (or replace) a row's piece, as the most recently used; true when it is kept. A piece
-   *  bigger than the whole budget is not kept (it would only push out everything else on its way
-   *  through), nor a new row's piece the doorkeeper turns away (admitOnSecondSight). */
-  setRow(row: number, value: unknown, bytes: number): boolean {
-    if (bytes > this.budget) {
-      this.dropRow(row);
-      return false;
-    }
+  /** Store (or replace) a row's piece, as the most recently used. A piece bigger than the
+   *  whole budget is not kept (it would only push out everything else on its way through), nor a
+   *  new row's piece the doorkeeper turns away (admitOnSecondSight). */
+  setRow(row: number, value: unknown, bytes: number): void {
+    if (bytes > this.budget) return this.dropRow(row);
     if (row >= this.rowSlots.length) {
       const grown = new Int32Array(Math.max(row + 1, this.rowSlots.length * 2, 1024));
       grown.set(this.rowSlots);
@@ -134,9 +131,8 @@ export class PieceCache {
     const s = this.rowSlots[row] - 1;
     if (s >= 0) this.update(s, value, bytes);
     else if (this.admit(row)) this.rowSlots[row] = this.insert(KIND_EVENT, row, value, bytes) + 1;
-    else return false;
+    else return;
     this.evict();
-    return true;
   }
 
   dropRow(row: number): void {
