@@ -21,6 +21,13 @@ const LOW_ESCAPES: (string | undefined)[] = Array.from({ length: 0x100 }, (_, c)
  *  left as it is, as JSON.stringify leaves it) */
 const NEEDS_ESCAPE = /[^\x20\x21\x23-\x5b\x5d-\x7f]/g;
 
+/** True when `s` needs no JSON escaping (escapeJsonText(s) is `s`); leaves NEEDS_ESCAPE's
+ *  lastIndex past the first unit that does, where escapeJsonText goes on. */
+export function jsonSafe(s: string): boolean {
+  NEEDS_ESCAPE.lastIndex = 0;
+  return !NEEDS_ESCAPE.test(s);
+}
+
 /**
  * A string's JSON text without its quotes, ASCII only: what escapeNonAscii(JSON.stringify(s))
  * holds between its quotes (the short escapes JSON.stringify uses, \u00XX for other control
@@ -32,8 +39,7 @@ const NEEDS_ESCAPE = /[^\x20\x21\x23-\x5b\x5d-\x7f]/g;
  * replace() with a callback cost about twice the loop, most of it calling back for each match.
  */
 export function escapeJsonText(s: string): string {
-  NEEDS_ESCAPE.lastIndex = 0;
-  if (!NEEDS_ESCAPE.test(s)) return s;
+  if (jsonSafe(s)) return s;
   let out = '', last = 0;
   do {
     const i = NEEDS_ESCAPE.lastIndex - 1, c = s.charCodeAt(i);

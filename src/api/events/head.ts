@@ -5,6 +5,7 @@
 // data: test/api/read.test.ts checks that objects and texts agree, key order included, on
 // random calendars.
 
+import { jsonSafe } from '../../ascii-json.ts';
 import type { EngineApi } from '../../engine/engine-api.ts';
 import { FLAG_ALL_DAY, FLAG_FEATURED, FLAG_HIDDEN, FLAG_SHOW_MAP, FLAG_SHOW_MAP_LINK, FLAG_STICKY } from '../../engine/event-table.ts';
 import { POST_STATUSES } from '../../engine/records.ts';
@@ -136,13 +137,11 @@ export function eventObjectOf(h: EventHead, categories: unknown[], tags: unknown
  * What a row's texts need, found once (textFlags) and kept by the renderer until the row changes:
  * TEXTS_KNOWN, then for each of the title, description and excerpt whether no display filter
  * acts on it (*_PLAIN: the title is shown as it is, already trimmed; a description or excerpt in
- * one paragraph) and whether it needs no JSON escaping (*_SAFE: printable ASCII without quote or
- * backslash). A cold render of a known row then neither filters nor scans such texts.
+ * one paragraph) and whether it needs no JSON escaping (*_SAFE: jsonSafe, ASCII from 0x20 on
+ * without quote or backslash). A cold render of a known row then neither filters nor scans such texts.
  */
 export const TEXTS_KNOWN = 1;
 const TITLE_PLAIN = 2, DESCRIPTION_PLAIN = 4, EXCERPT_PLAIN = 8, TITLE_SAFE = 16, DESCRIPTION_SAFE = 32, EXCERPT_SAFE = 64;
-
-const JSON_SAFE = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 export function textFlags(engine: EngineApi, row: number): number {
   const t = engine.eventTable;
@@ -151,9 +150,9 @@ export function textFlags(engine: EngineApi, row: number): number {
   if (title.trim() === title && unfiltered(title)) flags |= TITLE_PLAIN;
   if (paragraphPlain(description)) flags |= DESCRIPTION_PLAIN;
   if (paragraphPlain(excerpt)) flags |= EXCERPT_PLAIN;
-  if (JSON_SAFE.test(title)) flags |= TITLE_SAFE;
-  if (JSON_SAFE.test(description)) flags |= DESCRIPTION_SAFE;
-  if (JSON_SAFE.test(excerpt)) flags |= EXCERPT_SAFE;
+  if (jsonSafe(title)) flags |= TITLE_SAFE;
+  if (jsonSafe(description)) flags |= DESCRIPTION_SAFE;
+  if (jsonSafe(excerpt)) flags |= EXCERPT_SAFE;
   return flags;
 }
 
