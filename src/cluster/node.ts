@@ -16,7 +16,7 @@ import { CalendarError } from '../api/wordpress/errors.ts';
 import type { RestCall, RestResult } from '../api/wordpress/types.ts';
 import { Forwarder, answerForwarded, notWriter, sleep } from './forward.ts';
 import { Lease } from './lease.ts';
-import { listSnapshots, putSnapshot, readSnapshot, snapshotInfos, snapshotName } from './snapshots.ts';
+import { listSnapshots, pruneSnapshots, putSnapshot, readSnapshot, snapshotInfos } from './snapshots.ts';
 import { KvUsers, usersBucket } from './users.ts';
 import { connectNats, natsNames, retry, type ClusterConnection } from './connect.ts';
 
@@ -508,15 +508,10 @@ export class ClusterNode {
     return this.snapshotting;
   }
 
-  /** Old snapshots deleted, the stream purged below the oldest kept; `stored`, just written,
-   *  counts even when the listing does not show it yet (docs/cluster.md, "Tests"). */
+  /** Old snapshots deleted (pruneSnapshots), the stream purged below the oldest kept. */
   private async prune(stored: number): Promise<void> {
-    const keep = Math.max(1, this.opts.keepSnapshots ?? 2);
-    const seqs = await listSnapshots(this.os);
-    if (!seqs.includes(stored)) seqs.splice(seqs.filter((x) => x < stored).length, 0, stored); // in order
-    const kept = seqs.slice(-keep);
-    for (const seq of seqs.slice(0, -keep)) await this.os.delete(snapshotName(seq));
-    if (kept.length > 0) await this.jsm.streams.purge(this.stream, { seq: kept[0] + 1 });
+    const oldest = await pruneSnapshots(this.os, Math.max(1, this.opts.keepSnapshots ?? 2), stored);
+    await this.jsm.streams.purge(this.stream, { seq: oldest + 1 });
   }
 
   /** Where the stream stands (for status pages and tests). */
