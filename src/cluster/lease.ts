@@ -147,8 +147,8 @@ export class Lease {
       if (/wrong last sequence|key exists/i.test((err as Error).message)) return; // someone else won
       throw err;
     }
-    if (epoch !== this.epoch || this.stopped || !this.candidate()) {
-      // stopped, or no longer standing, while the takeover was on its way
+    if (epoch !== this.epoch || !this.candidate()) {
+      // dropped (stop() too drops it), or no longer standing, while the takeover was on its way
       await this.giveUp(revision);
       return;
     }

@@ -45,7 +45,6 @@ const DRAFTISH = new Set(['draft', 'pending', 'future', 'auto-draft']);
 
 /** Whether a post's permalink is the plain `?post_type=…&p=ID` form (no slug, or not published
  *  yet) rather than `/{base}/{slug}/`. */
-/** Whether a post's link is the plain `?p=` form (no slug yet, or not published). */
 export const plainPermalink = (slug: string, status: string): boolean => slug === '' || DRAFTISH.has(status);
 
 /**
