@@ -7,7 +7,7 @@ import type { EventRecord, OrganizerRecord, Taxonomy, TermRecord, VenueRecord } 
 import { canDeletePost, canEditOthers, canEditPost, canEditPosts, canPublish, canReadPost, forbidden } from './wordpress/auth.ts';
 import { Tx, type Core } from './context.ts';
 import { CalendarError, fail, invalidParams, missingParams } from './wordpress/errors.ts';
-import { archiveEnvelope, termEnvelope } from './representation/envelope.ts';
+import { archiveEnvelope, closeArchive, openArchive, termEnvelope } from './representation/envelope.ts';
 import { planEventList } from './events/list.ts';
 import { stageEvent } from './events/write.ts';
 import { listLinked } from './linked/list.ts';
@@ -112,13 +112,14 @@ export class Collections {
     const render = core.render;
     if (call.action === 'list') {
       const { plan, rows, total } = this.eventList(call);
-      const items = (parts: string[]) => {
-        for (let i = 0; i < rows.length; i++) {
-          if (i > 0) parts.push(',');
-          render.pushEvent(parts, rows[i]);
-        }
-      };
-      const body = archiveEnvelope('events', core.site.archiveText.events, items, total, plan.paging, plan.urlArgs);
+      // the parts are pushed here, not by a callback: a function made for each call costs a
+      // name-defining wrapper from the TypeScript loader (4-5 µs a page under load)
+      const parts = openArchive('events');
+      for (let i = 0; i < rows.length; i++) {
+        if (i > 0) parts.push(',');
+        render.pushEvent(parts, rows[i]);
+      }
+      const body = closeArchive(parts, core.site.archiveText.events, total, plan.paging, plan.urlArgs, call.forSocket === true);
       return ok(200, body, totals(total, plan.paging.perPage));
     }
     if (call.action === 'create') {
@@ -199,7 +200,7 @@ export class Collections {
     if (call.action === 'list') {
       const res = this.linkedList(kind, call);
       const items = res.records.map((r) => json(r.id));
-      const body = archiveEnvelope(plural, core.site.archiveText[plural], items, res.total, res.paging, res.urlArgs);
+      const body = archiveEnvelope(plural, core.site.archiveText[plural], items, res.total, res.paging, res.urlArgs, call.forSocket === true);
       return ok(200, body, totals(res.total, res.paging.perPage));
     }
     if (call.action === 'create') {

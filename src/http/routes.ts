@@ -138,7 +138,7 @@ export function createRoutes(cal: RestService): Routes {
           for (const k of META_PARAMS) delete params[k];
           const p = req.params;
           const target = p.id !== undefined ? { id: Number(p.id) } : p.slug !== undefined ? { slug: decodeSegment(p.slug) } : undefined;
-          const answer = cal.rest({ resource, action, target, params, actor: ctx.actor });
+          const answer = cal.rest({ resource, action, target, params, actor: ctx.actor, forSocket: true });
           return cal.asciiJson === true ? answer.then(asciiReply) : answer;
         };
       }

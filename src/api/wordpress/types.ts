@@ -33,6 +33,9 @@ export interface RestCall {
   target?: { id: number } | { slug: string };
   params: Params;
   actor: Actor;
+  /** the body is about to be written to a socket and dropped (the HTTP shell): a list body may
+   *  then be a rope, which the write flattens anyway (see closeArchive) */
+  forSocket?: boolean;
 }
 
 /** A finished REST answer: status, extra headers (X-TEC-Total ...), and the JSON body text. */
