@@ -52,4 +52,23 @@ S('lists, single records, slugs, errors, _fields, _jsonp and _envelope: ASCII, C
   assert.match(((list.json.events as Obj[])[0]).cost as string, /€/);
 });
 
+S('a list on the wire is byte for byte what cal.rest() answers (the socket gets a rope, the caller a flat string)', async ({ t, ids }) => {
+  for (let i = 0; i < 4; i++) {
+    const r = await t.call('/events', { as: 'editor', json: { title: `Soirée ${i}`, start_date: `2030-02-0${2 + i} 20:00:00`, end_date: `2030-02-0${2 + i} 22:00:00`, venue: (ids.venue as Obj).id } });
+    assert.is(r.status, 201);
+  }
+  const calls: Array<[string, 'events' | 'venues' | 'organizers', Record<string, string>]> = [
+    ['/events?start_date=2030-01-01&per_page=2&page=2', 'events', { start_date: '2030-01-01', per_page: '2', page: '2' }],
+    ['/events?start_date=2030-01-01&per_page=3&page=2&search=soir%C3%A9e', 'events', { start_date: '2030-01-01', per_page: '3', page: '2', search: 'soirée' }],
+    ['/venues', 'venues', {}],
+    ['/organizers?per_page=1', 'organizers', { per_page: '1' }],
+  ];
+  for (const [path, resource, params] of calls) {
+    const wire = await t.call(path);
+    assert.is(wire.status, 200, path);
+    const direct = await t.cal.rest({ resource, action: 'list', params, actor: null });
+    assert.is(wire.text, direct.body, path);
+  }
+});
+
 S.run();
