@@ -5,6 +5,18 @@ import type { NaiveMs } from './types.ts';
 
 const YMD_HIS = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/;
 
+/**
+ * v % 1000 === 0 (a whole number of seconds), without the remainder: V8 computes a double's `%`
+ * by a call to fmod (~20 ns), a million-event import asks this ~25 million times (staging each
+ * event's eight dates, then encoding them for the snapshot), and floor, a division and a product
+ * take ~3 ns. Exact for |v| <= 2^52: v / 1000 is then exact when v is a multiple of 1000, and
+ * otherwise floor(v / 1000) * 1000 is a multiple of 1000 (exactly representable) that is not v.
+ * Larger values, infinities and NaN go through `%` as before.
+ */
+export function wholeSecondMs(v: number): boolean {
+  return v <= 4_503_599_627_370_496 && v >= -4_503_599_627_370_496 ? Math.floor(v / 1000) * 1000 === v : v % 1000 === 0;
+}
+
 /** 'Y-m-d H:i:s' → naive ms; NaN when the string is not exactly in that form. Fast path for stored dates. */
 export function naiveFromString(s: string): NaiveMs {
   if (s.length === 19 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45 && s.charCodeAt(13) === 58 && s.charCodeAt(16) === 58) {

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { endOfNaiveDay, naiveFromString, naiveToString, startOfNaiveDay } from '../../src/engine/naive-time.ts';
+import { endOfNaiveDay, naiveFromString, naiveToString, startOfNaiveDay, wholeSecondMs } from '../../src/engine/naive-time.ts';
 
 const naive = suite('naive-time');
 
@@ -22,6 +22,19 @@ naive('day bounds', () => {
   const t = naiveFromString('2026-03-04 15:20:00');
   assert.is(naiveToString(startOfNaiveDay(t)), '2026-03-04 00:00:00');
   assert.is(naiveToString(endOfNaiveDay(t)), '2026-03-04 23:59:59');
+});
+
+naive('wholeSecondMs :: the same answer as v % 1000 === 0, near the bound and past it', () => {
+  const B = 2 ** 52;
+  const vs = [0, -0, 1000, -1000, 999, -999, 1, 0.5, 1000.5, -1000.5, B, -B, B - 1, B - 8, B - 1000, B + 2, B + 1000, -B - 2, 2 ** 53, 2 ** 53 + 2, 2 ** 60,
+    -(2 ** 60), Infinity, -Infinity, NaN, Number.MAX_VALUE, Number.MIN_VALUE, 1e300, Date.UTC(2026, 2, 4, 15), Date.UTC(2026, 2, 4, 15) + 1];
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  for (let i = 0; i < 20_000; i++) {
+    const k = Math.floor((rnd() - 0.5) * 2 * (B / 1000));
+    vs.push(k * 1000, k * 1000 + 1, k * 1000 - 1, k * 1000 + Math.floor(rnd() * 1000), (rnd() - 0.5) * 2 * B, (rnd() - 0.5) * 2 ** 64);
+  }
+  for (const v of vs) assert.is(wholeSecondMs(v), v % 1000 === 0, String(v));
 });
 
 naive.run();
