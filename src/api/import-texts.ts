@@ -46,40 +46,20 @@ const HEX = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102];
  * memory (they are transferred).
  */
 export function jsonColumn(strs: readonly (string | null)[], at: number, stride: number, n: number): { bytes: Uint8Array; offs: Int32Array } {
-  // one JSON.stringify of the column: when it escaped nothing (its length says so), each value's
-  // text is the value in quotes and its place follows from the lengths; else one a value
-  const values = new Array<string | null>(n);
+  const parts = new Array<string>(n);
+  for (let k = 0; k < n; k++) parts[k] = JSON.stringify(strs[at + k * stride]);
+  let text = parts.join(',');
+  if (WIDE.test(text)) {
+    for (let k = 0; k < n; k++) parts[k] = parts[k].replace(NON_ASCII, escapeUnit);
+    text = parts.join(',');
+  }
   const offs = new Int32Array(n + 1);
   let o = 0;
   for (let k = 0; k < n; k++) {
-    const v = strs[at + k * stride];
-    values[k] = v;
     offs[k] = o;
-    o += (v === null ? 4 : v.length + 2) + 1;
+    o += parts[k].length + 1;
   }
   offs[n] = o;
-  let text = JSON.stringify(values);
-  if (text.length === (n === 0 ? 2 : o + 1)) text = text.slice(1, -1);
-  else {
-    const parts = values.map((v) => JSON.stringify(v));
-    o = 0;
-    for (let k = 0; k < n; k++) {
-      offs[k] = o;
-      o += parts[k].length + 1;
-    }
-    offs[n] = o;
-    text = parts.join(',');
-  }
-  if (WIDE.test(text)) {
-    const parts = values.map((v) => JSON.stringify(v).replace(NON_ASCII, escapeUnit));
-    o = 0;
-    for (let k = 0; k < n; k++) {
-      offs[k] = o;
-      o += parts[k].length + 1;
-    }
-    offs[n] = o;
-    text = parts.join(',');
-  }
   const len = text.length;
   const raw = Buffer.from(new ArrayBuffer(len));
   raw.write(text, 0, 'latin1');
