@@ -332,7 +332,7 @@ export class Calendar {
     // are: the snapshot's events are written (by a worker thread) while the file is still read
     const stream = opts.alone && this.store && !this.cluster && this.engine.eventRowCount === 0 ? this.store.beginSnapshot() : undefined;
     try {
-      const { set, table, summary, chunkedRows } = await stageImportFile(this.collections.core, file, opts, stream && ((chunk, transfer) => stream.add(chunk, transfer)));
+      const { set, table, summary, chunkedRows } = await stageImportFile(this.collections.core, file, opts, stream && ((chunk) => stream.add(chunk)));
       await this.loadImport(set, table, opts, [], stream && { stream, rows: chunkedRows });
       return summary;
     } catch (err) {

@@ -14,7 +14,6 @@ import { detectFormat, ImportFileError, readImportBatches, type ImportFormat } f
 import { ImportWorkers, importWorkersAvailable } from './import-workers.ts';
 import type { Core } from './context.ts';
 import { ImportBuilder } from './import.ts';
-import { TextRuns } from './import-texts.ts';
 import type { ImportProgress, ImportSummary } from './import-shape.ts';
 import { CalendarError } from './wordpress/errors.ts';
 
@@ -43,22 +42,16 @@ export interface StagedFile {
 /** Throws CalendarError naming the record (list, index, id, line) or the place in the file. */
 export async function stageImportFile(
   core: Core, file: string, opts: { format?: ImportFormat; onProgress?: ImportProgress; workers?: number; blockBytes?: number },
-  onChunk?: (chunk: unknown, transfer?: ArrayBuffer[]) => Promise<void> | undefined,
+  onChunk?: (chunk: unknown) => Promise<void> | undefined,
 ): Promise<StagedFile> {
-  // the workers write the events' text columns as the chunks hold them (import-texts.ts)
-  const texts = onChunk !== undefined ? new TextRuns() : undefined;
-  const builder = new ImportBuilder(core, texts);
+  const builder = new ImportBuilder(core);
   const table = builder.table;
   let chunked = 0;
   let total = 0;
   let workers: ImportWorkers | undefined;
-  const chunk = (from: number, to: number) => {
-    const made = texts!.columns(table, from, to);
-    return onChunk!(encodeRows(table, from, to, made.columns), made.transfer);
-  };
   const chunks = async () => {
     while (onChunk !== undefined && table.count - chunked >= EVENT_CHUNK_ROWS) {
-      const wait = chunk(chunked, chunked + EVENT_CHUNK_ROWS);
+      const wait = onChunk(encodeRows(table, chunked, chunked + EVENT_CHUNK_ROWS));
       chunked += EVENT_CHUNK_ROWS;
       if (wait) await wait;
     }
@@ -92,7 +85,7 @@ export async function stageImportFile(
   }
   const { set } = builder.finish();
   if (onChunk !== undefined && table.count > chunked) {
-    await chunk(chunked, table.count);
+    await onChunk(encodeRows(table, chunked, table.count));
     chunked = table.count;
   }
   opts.onProgress?.(total, total);

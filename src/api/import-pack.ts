@@ -19,7 +19,6 @@ import { slugHash } from './import-slugs.ts';
 import { bad, flagOf, noImage, RecordError, reqOf, strOf, validUrl, type Rec, type RecordReader } from './import-local.ts';
 import { asId } from './wordpress/params.ts';
 import { sanitizeSlug } from './wordpress/text.ts';
-import { packTexts, type PackedTexts } from './import-texts.ts';
 
 /** Int32 slots a packed event has (P_* indexes). */
 export const P_INTS = 20;
@@ -64,8 +63,6 @@ export interface PackedEvents {
   comma: boolean;
   /** lines of a JSON Lines file: a record handed back has its "type" (which the sequential path drops) */
   jsonl: boolean;
-  /** the text columns as the snapshot writes them (import-texts.ts), when asked for */
-  texts?: PackedTexts;
 }
 
 /** how many times the byte c occurs in buf */
@@ -217,7 +214,7 @@ function packEvent(rd: RecordReader, p: Packer, r: Rec, k: number): void {
  * {"type": "event", ...} (its "type" not read: the sequential path drops it), blank lines skipped;
  * the worker stops at any other line (another type, not one JSON object), which is the scanner's.
  */
-export function packEventLines(rd: RecordReader, block: Uint8Array, len: number, jsonl = false, texts = false): PackedEvents {
+export function packEventLines(rd: RecordReader, block: Uint8Array, len: number, jsonl = false): PackedEvents {
   const p = new Packer();
   const buf = Buffer.from(block.buffer, block.byteOffset, len);
   // the block decoded at once, each line a slice of it (a decoding a line cost ~10% of a worker's
@@ -271,6 +268,5 @@ export function packEventLines(rd: RecordReader, block: Uint8Array, len: number,
   return {
     n: p.n, f64: p.f64.slice(0, p.n * 8), i32: p.i32.slice(0, p.n * P_INTS), links: p.links.slice(0, p.nLinks), strs: p.strs, pool: p.pool,
     extras: p.extras, redo: p.redo, stop, stopLine, lines, comma, jsonl,
-    ...(texts && { texts: packTexts(p.strs, P_STRINGS, p.n) }),
   };
 }

@@ -6,15 +6,12 @@
 import { parentPort } from 'node:worker_threads';
 import { RecordReader } from './import-local.ts';
 import { packEventLines, type PackedEvents } from './import-pack.ts';
-import { textBuffers } from './import-texts.ts';
 
 export interface ImportWorkerData {
   siteZone: string;
   /** the import's clock, ms (relative dates are read against it) */
   now: number;
   stampsMs: { local: number; utc: number };
-  /** each block's text columns as the snapshot writes them, too (import-texts.ts) */
-  texts?: boolean;
 }
 
 export interface ImportWorkerReply {
@@ -25,24 +22,22 @@ export interface ImportWorkerReply {
 }
 
 let rd: RecordReader | undefined;
-let texts = false;
 const port = parentPort!;
 port.on('message', (m: { setup: ImportWorkerData } | { block: Uint8Array; len: number; jsonl: boolean }) => {
   if ('setup' in m) {
     const data = m.setup;
     rd = new RecordReader(data.siteZone, () => new Date(data.now), data.stampsMs);
-    texts = data.texts === true;
     return;
   }
   let reply: ImportWorkerReply;
   try {
     if (rd === undefined) throw new Error('import worker: expected {setup} before the first block');
-    reply = { packed: packEventLines(rd, m.block, m.len, m.jsonl, texts) };
+    reply = { packed: packEventLines(rd, m.block, m.len, m.jsonl) };
   } catch (err) {
     reply = { error: String((err as Error)?.stack ?? err) };
   }
   const p = reply.packed;
   const block = m.block.buffer as ArrayBuffer;
   reply.block = block;
-  port.postMessage(reply, p ? [p.f64.buffer as ArrayBuffer, p.i32.buffer as ArrayBuffer, p.links.buffer as ArrayBuffer, block, ...(p.texts ? textBuffers(p.texts) : [])] : [block]);
+  port.postMessage(reply, p ? [p.f64.buffer as ArrayBuffer, p.i32.buffer as ArrayBuffer, p.links.buffer as ArrayBuffer, block] : [block]);
 });

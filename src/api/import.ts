@@ -36,7 +36,6 @@ import {
   type PackedEvents,
 } from './import-pack.ts';
 import type { ImportWorkerData } from './import-worker.ts';
-import type { TextRuns } from './import-texts.ts';
 import { bad, flag, noImage, RecordError, RecordReader, req, str, validUrl, type Rec } from './import-local.ts';
 
 export { validUrl } from './import-local.ts';
@@ -408,9 +407,7 @@ export class ImportBuilder {
   private lines = new Int32Array(1024);
   private readonly counts: Record<ImportKind, number> = { categories: 0, tags: 0, venues: 0, organizers: 0, events: 0 };
 
-  /** `texts`: the rows whose text columns the workers made as the snapshot writes them are
-   *  recorded there (import-texts.ts), for a snapshot written while the file is read */
-  constructor(core: Core, private readonly texts?: TextRuns) {
+  constructor(core: Core) {
     this.im = new Importer(core);
   }
 
@@ -464,7 +461,7 @@ export class ImportBuilder {
   /** What a parallel import's workers need to check records as this builder does (import-worker.ts). */
   workerData(): ImportWorkerData {
     const rd = this.im.rd;
-    return { siteZone: rd.siteZone, now: this.im.core.site.config.now().getTime(), stampsMs: rd.stampsMs, texts: this.texts !== undefined };
+    return { siteZone: rd.siteZone, now: this.im.core.site.config.now().getTime(), stampsMs: rd.stampsMs };
   }
 
   /**
@@ -476,7 +473,6 @@ export class ImportBuilder {
     const im = this.im;
     let extra = 0, redo = 0, at = 0;
     const bm = im.blockMaps(p);
-    const texts = this.texts !== undefined ? p.texts : undefined;
     for (let k = 0; k < p.n; k++) {
       const i = k * P_INTS;
       // the event's place (no object made for it unless it is needed)
@@ -499,7 +495,6 @@ export class ImportBuilder {
       if (row >= this.lines.length) this.lines = growInt32(this.lines, row + 1);
       this.lines[row] = atLine;
       this.counts.events++;
-      if (texts !== undefined) this.texts!.add(row, texts, k);
     }
   }
 

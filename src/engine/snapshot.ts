@@ -164,20 +164,18 @@ export function snapshotHeader(st: CalendarState): SnapshotHeader {
  * (posted to a worker thread as a copy of their bytes): made plain arrays (Array.from: NaN for
  * null, which JSON writes as null), it is the chunk encodeSnapshot makes of those rows.
  */
-export function encodeRows(t: EventTable, from: number, to: number, texts?: Record<string, unknown>): unknown {
+export function encodeRows(t: EventTable, from: number, to: number): unknown {
   const ints = {} as Frozen['ints'];
   for (const f of INT_FIELDS) ints[f] = t[f];
   const links = {} as Frozen['links'];
   for (const f of LINK_FIELDS) links[f] = t[f];
-  const chunk = encodeChunk({
+  return encodeChunk({
     count: t.count, ints,
     ms: DATE_FIELDS.map((f) => t[f].ms),
     odd: DATE_FIELDS.map((f) => t[f].odd),
     texts: { titles: t.titles, descriptions: t.descriptions, excerpts: t.excerpts, slugs: t.slugs },
     websites: t.websites, costs: t.costs, lineages: t.lineages, extraVenues: t.extraVenues, links,
   }, from, to, true);
-  // `texts`: text columns made otherwise (chunk-bytes.ts writes JSON_PARTS values, src/api/import-texts.ts)
-  return texts === undefined ? chunk : Object.assign(chunk, texts);
 }
 
 /** Distinct lists of rows [from, to) (by identity: the table shares equal lists) and an index per row. */

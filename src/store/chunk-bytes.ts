@@ -6,10 +6,6 @@
 //   are written into the bytes of the Latin-1 copy that the writer needs anyway, rather than by
 //   a replace() calling back for each one (~0.9 µs a character: a million-event import's
 //   snapshot has ~1.1 million of them). Text with characters above 0xff is escaped as before.
-// - a list given as parts ({__jsonParts: [...]}, src/api/import-texts.ts JSON_PARTS: an import's
-//   text columns, made by the workers that parsed them) is '[' + its parts joined by ',' + ']': a
-//   part that is bytes (JSON values joined by ',', ASCII) goes into the line as it is, a part that
-//   is a list is stringified.
 // The writer is plain CommonJS run by eval (no loader), so this is its source text; chunkBytes
 // below is the same code compiled here, for the tests that compare it with chunkLine.
 
@@ -18,16 +14,11 @@ const CHUNK_WIDE = /[\u0100-\uffff]/;
 const CHUNK_NON_ASCII = /[\u0080-\uffff]/g;
 const chunkEscapeUnit = (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
 const CHUNK_HEX = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102];
-// the byte parts of the chunk being written, in order: its JSON text has a NUL (which
-// JSON.stringify never writes: it escapes U+0000) where each goes
-let chunkPieces = [];
 // JSON.stringify(v) of a plain value (no toJSON) whose objects may hold typed arrays (not inside
-// its arrays), each written as the list of its numbers, and lists given as parts
+// its arrays), each written as the list of its numbers
 function chunkJson(v) {
   if (ArrayBuffer.isView(v)) return chunkTypedJson(v);
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return JSON.stringify(v);
-  const parts = v.__jsonParts;
-  if (parts !== undefined) return chunkPartsJson(parts);
   let out = '';
   for (const k in v) {
     const x = v[k];
@@ -48,19 +39,6 @@ function chunkTypedJson(a) {
   if (a instanceof BigInt64Array || a instanceof BigUint64Array) return JSON.stringify(chunkPlainOf(a));
   return '[' + a.join(',') + ']';
 }
-function chunkPartsJson(parts) {
-  let out = '[', first = true;
-  for (const p of parts) {
-    if (p.length === 0) continue;
-    if (!first) out += ',';
-    first = false;
-    if (ArrayBuffer.isView(p)) {
-      chunkPieces.push(p);
-      out += '\u0000';
-    } else out += JSON.stringify(p).slice(1, -1);
-  }
-  return out + ']';
-}
 function chunkPlainOf(v) {
   const n = v.length, a = new Array(n);
   for (let i = 0; i < n; i++) a[i] = v[i];
@@ -69,24 +47,12 @@ function chunkPlainOf(v) {
 // the chunk's line (its JSON, ASCII only, and a newline) as bytes; its objects' typed arrays (not
 // inside its arrays) as lists of numbers
 function chunkBytes(chunk) {
-  chunkPieces = [];
   const json = chunkJson(chunk);
-  const pieces = chunkPieces;
-  chunkPieces = [];
-  if (pieces.length === 0) return chunkAscii(json, true);
-  const texts = json.split('\u0000');
-  const out = [];
-  for (let i = 0; i < pieces.length; i++) out.push(chunkAscii(texts[i], false), pieces[i]);
-  out.push(chunkAscii(texts[pieces.length], true));
-  return Buffer.concat(out);
-}
-// json (a string) in ASCII bytes, every character above 0x7f escaped; and a newline when nl
-function chunkAscii(json, nl) {
-  if (CHUNK_WIDE.test(json)) return Buffer.from(json.replace(CHUNK_NON_ASCII, chunkEscapeUnit) + (nl ? '\n' : ''), 'latin1');
+  if (CHUNK_WIDE.test(json)) return Buffer.from(json.replace(CHUNK_NON_ASCII, chunkEscapeUnit) + '\n', 'latin1');
   // one byte more than the text, for the newline (the text is not copied to add it)
-  const raw = Buffer.allocUnsafe(json.length + (nl ? 1 : 0));
+  const raw = Buffer.allocUnsafe(json.length + 1);
   raw.write(json, 0, 'latin1');
-  if (nl) raw[json.length] = 10;
+  raw[json.length] = 10;
   const n = raw.length;
   // the bytes above 0x7f, found four at a time (Buffer.from gives a string this long a buffer of
   // its own: aligned)

@@ -124,16 +124,15 @@ export class SnapshotStream {
   private failed: Error | undefined;
 
   /**
-   * Queues the next chunk (copied at once: the caller may change its objects afterwards; but the
-   * memory in `transfer`, which moves to the writer and is unusable here afterwards). When
+   * Queues the next chunk (copied at once: the caller may change its objects afterwards). When
    * more than MAX_QUEUED chunks wait for the writer, returns a promise of the moment it has caught
    * up (rejected if it failed): a caller that waits for it holds the queue, and so the memory of
    * the copies, bounded however slow the writer's thread is.
    */
-  add(chunk: unknown, transfer?: ArrayBuffer[]): Promise<void> | undefined {
+  add(chunk: unknown): Promise<void> | undefined {
     if (this.ended) throw new Error('store: expected chunks before the end of the snapshot stream, got one after it');
     if (this.failed) return Promise.reject(this.failed);
-    this.worker.postMessage(chunk, transfer);
+    this.worker.postMessage(chunk);
     if (++this.queued <= MAX_QUEUED) return undefined;
     return new Promise<void>((resolve, reject) => {
       this.release = (err) => {

@@ -240,42 +240,6 @@ par('JSON Lines: a parallel import gives the sequential one\'s calendar, and its
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** A store's snapshot as text: its parts' lines in the manifest's order, the has-coordinates bit
- *  of the events' flags (128) left out (as import.test.ts's snapshotText). */
-function snapshotText(store: string): string {
-  const manifest = JSON.parse(fs.readFileSync(path.join(store, 'snapshot.json'), 'utf8')) as { parts: { file: string }[] };
-  const text = manifest.parts.map((p) => fs.readFileSync(path.join(store, p.file), 'latin1')).join('');
-  return text.replace(/"flags":\[([\d,]*)\]/g, (_, flags: string) => `"flags":[${flags.split(',').map((f) => Number(f) & 127).join(',')}]`);
-}
-
-par('alone into an empty store: the snapshot written while the workers read (their text columns as bytes) is the sequential import\'s', async () => {
-  const dir = tmp();
-  const data = randomCalendar(9, 23_000);
-  // text that JSON escapes (quotes, backslashes, control characters, a lone surrogate), Latin-1 and wider
-  (data.events as Record<string, unknown>[]).forEach((e, i) => {
-    // ids clear of the venues' and organizers' (9010...), the parent one that is there; slugs
-    // mostly distinct (a slug taken n times costs n probes the next time: 23,000 events)
-    if (typeof e.id === 'number' || i === 0) e.id = 100_000 + i;
-    if (e.post_parent !== undefined) e.post_parent = 100_000;
-    if (i % 100 !== 0) e.slug = `e-${i}`;
-    if (i % 50 === 3) e.excerpt = `"q" \\ \n\t\u0001 \udc00 \u00e9 ${i}`;
-    if (i % 70 === 4) e.title = `\u00ff\u0080 ${i}`;
-  });
-  for (const [name, file, blockBytes] of [['JSON, odd layouts', fileOf(dir, data, true), 40_000], ['JSON Lines', jsonlOf(dir, data, 'split'), 25_000]] as const) {
-    const [a, b] = [path.join(dir, `a-${blockBytes}`), path.join(dir, `b-${blockBytes}`)];
-    const streamed = await openCalendar({ dir: a, timezone: 'Europe/Paris', now: () => NOW });
-    await streamed.importFile(file, { workers: 2, blockBytes, alone: true });
-    await streamed.close();
-    const usual = await openCalendar({ dir: b, timezone: 'Europe/Paris', now: () => NOW });
-    await usual.importFile(file, { workers: 0 });
-    await usual.close();
-    const [sa, sb] = [snapshotText(a), snapshotText(b)];
-    assert.is(sa.split('\n').length, 1 + 3 + 1, name); // the head, three events chunks, the final newline
-    assert.ok(sa === sb, `${name}: the snapshots differ`);
-  }
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
 par('all or nothing: a store is left as it was when a parallel import fails late', async () => {
   const dir = tmp(), store = path.join(dir, 'store');
   const data = randomCalendar(5, 400);

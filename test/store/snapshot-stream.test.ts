@@ -9,7 +9,6 @@ import path from 'node:path';
 import { SnapshotStream } from '../../src/store/snapshot-stream.ts';
 import { chunkLine } from '../../src/store/snapshot.ts';
 import { chunkBytes } from '../../src/store/chunk-bytes.ts';
-import { JSON_PARTS, jsonColumn } from '../../src/api/import-texts.ts';
 
 const stream = suite('snapshot stream');
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'snapshot-stream-'));
@@ -63,38 +62,6 @@ stream('chunkBytes (the writer\'s) gives the bytes of chunkLine', () => {
   // long enough for the bytes to be scanned four at a time, with the tail not a multiple of four
   const long = { t: 'a\u00e9bc'.repeat(1001) + '\u00ff' };
   assert.is(chunkBytes(long).toString('latin1'), chunkLine(long, 0));
-});
-
-stream('lists given as parts (bytes a worker made, lists of strings) are written as the lists themselves', () => {
-  const rnd = (() => {
-    let x = 11;
-    return (n: number) => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 8) % n;
-  })();
-  const units = [0x61, 0x20, 0x22, 0x5c, 0x0a, 0x00, 0x01, 0x1f, 0x7f, 0x80, 0xe9, 0xff, 0xaa, 0xbd, 0x100, 0x20ac, 0xd83c, 0xdf89, 0xdc00];
-  const text = (wide: boolean) => String.fromCharCode(...Array.from({ length: rnd(40) }, () => units[rnd(wide ? units.length : 14)]));
-  for (let round = 0; round < 200; round++) {
-    const wide = round % 4 === 0;
-    // a block's values (a stride of 2: every other one is the column's), some null
-    const n = rnd(30);
-    const strs = Array.from({ length: 2 * n }, (_, i) => (i % 2 === 1 && rnd(5) === 0 ? null : text(wide || rnd(50) === 0)));
-    const col = jsonColumn(strs, 1, 2, n);
-    const values = strs.filter((_, i) => i % 2 === 1);
-    // each value's bytes are chunkLine's text of it
-    for (let k = 0; k < n; k++) {
-      assert.is(Buffer.from(col.bytes.subarray(col.offs[k], col.offs[k + 1] - 1)).toString('latin1'), chunkLine(values[k], 0).slice(0, -1));
-    }
-    assert.is(col.bytes.length, n === 0 ? 0 : col.offs[n] - 1);
-    // cut into parts: byte ranges and lists of strings, in order
-    const parts: (Uint8Array | (string | null)[])[] = [];
-    for (let k = 0; k < n;) {
-      const e = Math.min(n, k + 1 + rnd(8));
-      parts.push(rnd(3) === 0 ? values.slice(k, e) : col.bytes.slice(col.offs[k], col.offs[e] - 1));
-      if (rnd(4) === 0) parts.push([]);
-      k = e;
-    }
-    const chunk = { type: 'events', from: round, titles: { [JSON_PARTS]: parts }, slugs: [text(wide)], descriptions: { [JSON_PARTS]: [] }, count: n };
-    assert.is(chunkBytes(chunk).toString('latin1'), chunkLine({ ...chunk, titles: values, descriptions: [] }, round));
-  }
 });
 
 stream('a writer that cannot write fails add() or parts() rather than hanging', async () => {
