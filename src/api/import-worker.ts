@@ -17,40 +17,27 @@ export interface ImportWorkerData {
 export interface ImportWorkerReply {
   packed?: PackedEvents;
   error?: string;
-  /** the block's slot, which the worker is done with (it keeps nothing of its bytes) */
-  slot?: number;
-}
-
-/** A block: bytes [0, len) of slot `slot`, whose memory (shared) comes with the first block a worker gets in it. */
-export interface ImportWorkerBlock {
-  slot: number;
-  sab?: SharedArrayBuffer;
-  len: number;
-  jsonl: boolean;
+  /** the block's memory, handed back for the next block (the worker keeps nothing of it) */
+  block?: ArrayBuffer;
 }
 
 let rd: RecordReader | undefined;
-/** this import's slots (import-workers.ts), as they came */
-const slots: Uint8Array[] = [];
 const port = parentPort!;
-port.on('message', (m: { setup: ImportWorkerData } | ImportWorkerBlock) => {
+port.on('message', (m: { setup: ImportWorkerData } | { block: Uint8Array; len: number; jsonl: boolean }) => {
   if ('setup' in m) {
     const data = m.setup;
     rd = new RecordReader(data.siteZone, () => new Date(data.now), data.stampsMs);
-    slots.length = 0; // a new import: new slots
     return;
   }
   let reply: ImportWorkerReply;
   try {
     if (rd === undefined) throw new Error('import worker: expected {setup} before the first block');
-    if (m.sab !== undefined) slots[m.slot] = new Uint8Array(m.sab);
-    const block = slots[m.slot];
-    if (block === undefined) throw new Error(`import worker: expected the memory of slot ${m.slot} with its first block`);
-    reply = { packed: packEventLines(rd, block, m.len, m.jsonl) };
+    reply = { packed: packEventLines(rd, m.block, m.len, m.jsonl) };
   } catch (err) {
     reply = { error: String((err as Error)?.stack ?? err) };
   }
-  reply.slot = m.slot;
   const p = reply.packed;
-  port.postMessage(reply, p ? [p.f64.buffer as ArrayBuffer, p.i32.buffer as ArrayBuffer, p.links.buffer as ArrayBuffer] : []);
+  const block = m.block.buffer as ArrayBuffer;
+  reply.block = block;
+  port.postMessage(reply, p ? [p.f64.buffer as ArrayBuffer, p.i32.buffer as ArrayBuffer, p.links.buffer as ArrayBuffer, block] : [block]);
 });

@@ -55,15 +55,10 @@ interface Pending {
   reject: (err: Error) => void;
 }
 
+/** blocks' memory kept for reuse (a few blocks are in flight at a time) */
+const MAX_SPARE = 8;
 /** bytes a new block's memory has beyond what it was asked for */
 const BLOCK_SLACK = 64 * 1024;
-
-/** A block's memory, shared with the workers: handed to each worker once, then named by its index. */
-interface Slot {
-  sab: SharedArrayBuffer;
-  view: Buffer;
-  busy: boolean;
-}
 
 /** How long a worker an import is done with waits for the next import before it stops. */
 const IDLE_MS = 10_000;
@@ -103,16 +98,8 @@ export class ImportWorkers {
   private readonly pending: Pending[][] = [];
   private turn = 0;
   private failed: Error | undefined;
-  /**
-   * The blocks' memory: SharedArrayBuffers that each worker is sent once (its own view of them
-   * kept), a block then going to a worker as the index of its slot. Moving a block's memory to a
-   * worker and back instead (transferred ArrayBuffers) counted each 1 MiB block as new external
-   * memory on both sides each time, which made V8 collect early for it: a third of the importing
-   * thread's scavenges at a million events (13 of 39), with their old-generation marking.
-   */
-  private readonly slots: Slot[] = [];
-  /** the slots each worker has been sent */
-  private readonly known: Set<number>[] = [];
+  /** the memory of blocks the workers are done with, for the next ones */
+  private readonly spare: ArrayBuffer[] = [];
 
   /**
    * `count` workers, ready to take blocks of an import whose checks are `data`'s. Workers an
@@ -129,7 +116,7 @@ export class ImportWorkers {
       const queue: Pending[] = [];
       const on = {
         message: (m: ImportWorkerReply) => {
-          if (m.slot !== undefined) this.slots[m.slot].busy = false;
+          if (m.block !== undefined && this.spare.length < MAX_SPARE) this.spare.push(m.block);
           const p = queue.shift();
           if (m.packed) p?.resolve(m.packed);
           else this.fail(new Error(`import: a worker failed: ${m.error}`));
@@ -141,7 +128,6 @@ export class ImportWorkers {
       this.listeners.push(on);
       this.workers.push(worker);
       this.pending.push(queue);
-      this.known.push(new Set());
     }
   }
 
@@ -155,43 +141,32 @@ export class ImportWorkers {
   }
 
   /**
-   * A buffer of at least `bytes` for the next block, for run(): the memory of a block the workers
-   * are done with when one is large enough (a million-event file is ~640 blocks of 1 MiB, a few in
-   * flight at a time), else a new slot. The buffer is the block's until its answer comes.
+   * A buffer of at least `bytes` for the next block: the memory of one a worker handed back when
+   * there is one large enough (a million-event file is ~640 blocks of 1 MiB: fresh memory for each
+   * cost page faults and made the importing thread's heap collect its young generation early, for
+   * the external memory), else a new one.
    */
   block(bytes: number): Buffer {
-    for (const slot of this.slots) {
-      if (!slot.busy && slot.sab.byteLength >= bytes) {
-        slot.busy = true;
-        return slot.view.subarray(0, bytes);
+    for (let i = this.spare.length - 1; i >= 0; i--) {
+      const b = this.spare[i];
+      if (b.byteLength >= bytes) {
+        this.spare.splice(i, 1);
+        return Buffer.from(b, 0, bytes);
       }
     }
     // with room for a longer carry next time (a block is a line's remainder and blockBytes)
-    const sab = new SharedArrayBuffer(bytes + BLOCK_SLACK);
-    this.slots.push({ sab, view: Buffer.from(sab), busy: true });
-    return this.slots[this.slots.length - 1].view.subarray(0, bytes);
+    return Buffer.allocUnsafeSlow(bytes + BLOCK_SLACK).subarray(0, bytes);
   }
 
-  /** A buffer block() gave that run() will not be given. */
-  release(block: Uint8Array): void {
-    const slot = this.slots.find((s) => s.sab === block.buffer);
-    if (slot !== undefined) slot.busy = false;
-  }
-
-  /** The events of block[0, len) (a buffer block() gave), packed by the next worker in turn, which
-   *  reads it where it is; `jsonl`: lines of a JSON Lines file rather than of an events array (packEventLines). */
+  /** The events of block[0, len), packed by the next worker in turn (the block's memory moves to
+   *  it); `jsonl`: lines of a JSON Lines file rather than of an events array (packEventLines). */
   run(block: Uint8Array, len: number, jsonl = false): Promise<PackedEvents> {
     if (this.failed) return Promise.reject(this.failed);
-    const slot = this.slots.findIndex((s) => s.sab === block.buffer);
-    if (slot < 0 || block.byteOffset !== 0) return Promise.reject(new Error('import: expected a block that ImportWorkers.block() gave'));
     const w = this.turn;
     this.turn = (w + 1) % this.workers.length;
-    const known = this.known[w];
-    const sab = known.has(slot) ? undefined : this.slots[slot].sab;
-    known.add(slot);
     return new Promise<PackedEvents>((resolve, reject) => {
       this.pending[w].push({ resolve, reject });
-      this.workers[w].postMessage({ slot, len, jsonl, ...(sab && { sab }) });
+      this.workers[w].postMessage({ block, len, jsonl }, [block.buffer as ArrayBuffer]);
     });
   }
 

@@ -46,7 +46,6 @@ export async function* readEventBlocks(
       const { bytesRead } = await fh.read(block, carry.length, blockBytes, readPos);
       readPos += bytesRead;
       if (bytesRead === 0) {
-        workers.release(block);
         eof = true; // the carry, a last line without a newline, is the scanner's
         break;
       }
@@ -54,7 +53,6 @@ export async function* readEventBlocks(
       const nl = block.lastIndexOf(0x0a, total - 1);
       if (nl < 0) {
         carry = Buffer.from(block.subarray(0, total)); // a line longer than a block: read on
-        workers.release(block);
         continue;
       }
       carry = Buffer.from(block.subarray(nl + 1, total));
