@@ -16,7 +16,7 @@ import { statusCode } from '../engine/records.ts';
 import { listHash, ListInterner } from '../engine/list-interner.ts';
 import { computeDatesMs } from './events/write.ts';
 import { slugHash } from './import-slugs.ts';
-import { bad, flag, noImage, RecordError, req, str, validUrl, type Rec, type RecordReader } from './import-local.ts';
+import { bad, flagOf, noImage, RecordError, reqOf, strOf, validUrl, type Rec, type RecordReader } from './import-local.ts';
 import { asId } from './wordpress/params.ts';
 import { sanitizeSlug } from './wordpress/text.ts';
 
@@ -149,34 +149,39 @@ class Packer {
  */
 function packEvent(rd: RecordReader, p: Packer, r: Rec, k: number): void {
   const i = k * P_INTS, ints = p.i32;
-  // postBase's checks, in its order (the id's use, the unique slug and the image: the importer's)
-  const id = rd.givenId(r);
-  const title = req(r, 'title');
-  const status = rd.status(r);
-  const wanted = r.slug === undefined || r.slug === '' ? (status === 'draft' || status === 'pending' ? '' : sanitizeSlug(title)) : sanitizeSlug(str(r, 'slug'));
+  // postBase's checks, in its order (the id's use, the unique slug and the image: the importer's);
+  // fields read by name here (see import-local.ts: the *Of checks)
+  const id = rd.givenIdOf(r.id);
+  const title = reqOf(r.title, 'title');
+  const status = rd.statusOf(r.status);
+  const slug = r.slug;
+  const wanted = slug === undefined || slug === '' ? (status === 'draft' || status === 'pending' ? '' : sanitizeSlug(title)) : sanitizeSlug(strOf(slug, 'slug'));
   rd.stampsOf(r);
   const author = asId(r.author ?? 0) ?? bad('author must be a user id');
-  const description = str(r, 'description'), excerpt = str(r, 'excerpt');
+  const description = strOf(r.description, 'description'), excerpt = strOf(r.excerpt, 'excerpt');
   // eventFields' checks, in its order
-  const tz = rd.zone(str(r, 'timezone').trim());
-  const allDay = flag(r, 'all_day', false);
-  const start = rd.date(r, 'start_date', tz) ?? bad('start_date is required');
-  const end = rd.date(r, 'end_date', tz) ?? bad('end_date is required');
-  const website = r.website === undefined || r.website === null ? null : str(r, 'website');
+  const tz = rd.zone(strOf(r.timezone, 'timezone').trim());
+  const allDay = flagOf(r.all_day, false);
+  const start = rd.dateOf(r.start_date, 'start_date', tz) ?? bad('start_date is required');
+  const end = rd.dateOf(r.end_date, 'end_date', tz) ?? bad('end_date is required');
+  const site = r.website;
+  const website = site === undefined || site === null ? null : strOf(site, 'website');
   if (website && !validUrl(website)) bad('website must be a URL');
   const parent = asId(r.post_parent ?? r.parent ?? 0) ?? bad('post_parent must be an event id');
   const abbr = computeDatesMs(tz, start, end, allDay, rd.dates);
-  const symbol = r.currency_symbol === undefined ? P_NONE : p.small(str(r, 'currency_symbol'));
-  const position = r.currency_position === undefined ? P_NONE : p.small(str(r, 'currency_position'));
-  const code = p.small(str(r, 'currency_code'));
-  const venues = rd.linkIds(r, 'venue'), organizers = rd.linkIds(r, 'organizer'), categories = rd.linkIds(r, 'categories'), tags = rd.linkIds(r, 'tags');
+  const symbolValue = r.currency_symbol, positionValue = r.currency_position;
+  const symbol = symbolValue === undefined ? P_NONE : p.small(strOf(symbolValue, 'currency_symbol'));
+  const position = positionValue === undefined ? P_NONE : p.small(strOf(positionValue, 'currency_position'));
+  const code = p.small(strOf(r.currency_code, 'currency_code'));
+  const venues = rd.linkIdsOf(r.venue, 'venue'), organizers = rd.linkIdsOf(r.organizer, 'organizer');
+  const categories = rd.linkIdsOf(r.categories, 'categories'), tags = rd.linkIdsOf(r.tags, 'tags');
 
   ints[i + P_ID] = id ?? P_NONE;
   ints[i + P_AUTHOR] = author;
   ints[i + P_STATUS] = statusCode(status);
-  ints[i + P_FLAGS] = (allDay ? B_ALL_DAY : 0) | (flag(r, 'show_map', true) ? B_SHOW_MAP : 0) | (flag(r, 'show_map_link', true) ? B_SHOW_MAP_LINK : 0) |
-    (flag(r, 'hide_from_listings', false) ? B_HIDDEN : 0) | (flag(r, 'sticky', false) ? B_STICKY : 0) | (flag(r, 'featured', false) ? B_FEATURED : 0) |
-    (flag(r, 'ticketed', false) ? B_TICKETED : 0) | (wanted === '' && r.slug === undefined ? B_NO_SLUG : 0);
+  ints[i + P_FLAGS] = (allDay ? B_ALL_DAY : 0) | (flagOf(r.show_map, true) ? B_SHOW_MAP : 0) | (flagOf(r.show_map_link, true) ? B_SHOW_MAP_LINK : 0) |
+    (flagOf(r.hide_from_listings, false) ? B_HIDDEN : 0) | (flagOf(r.sticky, false) ? B_STICKY : 0) | (flagOf(r.featured, false) ? B_FEATURED : 0) |
+    (flagOf(r.ticketed, false) ? B_TICKETED : 0) | (wanted === '' && slug === undefined ? B_NO_SLUG : 0);
   ints[i + P_PARENT] = parent;
   ints[i + P_ZONE] = p.small(tz);
   ints[i + P_ABBR] = p.small(abbr);

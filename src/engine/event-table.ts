@@ -3,7 +3,7 @@
 // side arrays. Indexes (sorted-index.ts) live elsewhere; this file only stores and rebuilds.
 
 import { growFloat64, growInt32, growUint8, nextCapacity, StringPool } from './columns.ts';
-import { naiveToString } from './naive-time.ts';
+import { naiveToString, wholeSecondMs } from './naive-time.ts';
 import { POST_STATUSES, statusCode, type EventRecord } from './records.ts';
 import { ListInterner } from './list-interner.ts';
 
@@ -64,7 +64,7 @@ const EXACT_MAX = daysFromCivil(9999, 12, 31) * 86_400_000 + 86_399_000;
 
 /** What a DateColumn keeps of naive ms v: v as whole seconds when its string round-trips, else NaN. */
 function exactMs(v: number): number {
-  return v % 1000 === 0 && v >= EXACT_MIN && v <= EXACT_MAX ? v : exactNaive(naiveToString(v));
+  return v >= EXACT_MIN && v <= EXACT_MAX && wholeSecondMs(v) ? v : exactNaive(naiveToString(v));
 }
 
 /** A date-string column: naive ms when the string round-trips, else NaN plus the raw string aside. */
@@ -85,7 +85,7 @@ export class DateColumn {
 
   /** set(row, naiveToString(v)) without making the string when it round-trips. */
   setMs(row: number, v: number): void {
-    if (v % 1000 === 0 && v >= EXACT_MIN && v <= EXACT_MAX) {
+    if (v >= EXACT_MIN && v <= EXACT_MAX && wholeSecondMs(v)) {
       this.ms[row] = v;
       if (this.odd.size > 0) this.odd.delete(row);
     } else this.set(row, naiveToString(v));

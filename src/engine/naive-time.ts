@@ -5,6 +5,18 @@ import type { NaiveMs } from './types.ts';
 
 const YMD_HIS = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/;
 
+/**
+ * v % 1000 === 0 (a whole number of seconds), without the remainder: V8 computes a double's `%`
+ * by a call to fmod (~20 ns), a million-event import asks this ~25 million times (staging each
+ * event's eight dates, then encoding them for the snapshot), and floor, a division and a product
+ * take ~3 ns. Exact for |v| <= 2^52: v / 1000 is then exact when v is a multiple of 1000, and
+ * otherwise floor(v / 1000) * 1000 is a multiple of 1000 (exactly representable) that is not v.
+ * Larger values, infinities and NaN go through `%` as before.
+ */
+export function wholeSecondMs(v: number): boolean {
+  return v <= 4_503_599_627_370_496 && v >= -4_503_599_627_370_496 ? Math.floor(v / 1000) * 1000 === v : v % 1000 === 0;
+}
+
 /** 'Y-m-d H:i:s' → naive ms; NaN when the string is not exactly in that form. Fast path for stored dates. */
 export function naiveFromString(s: string): NaiveMs {
   if (s.length === 19 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45 && s.charCodeAt(13) === 58 && s.charCodeAt(16) === 58) {
@@ -28,10 +40,20 @@ export function naiveFromDay(s: string): NaiveMs {
   return y >= 0 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 ? utc(y, mo - 1, d, 0, 0, 0) : NaN;
 }
 
-/** Date.UTC, except that years 0-99 stay years 0-99 (Date.UTC maps them to 1900-1999). */
-function utc(y: number, mo: number, d: number, h: number, mi: number, se: number): number {
-  const ms = Date.UTC(y, mo, d, h, mi, se);
-  return y >= 100 ? ms : new Date(ms).setUTCFullYear(y);
+/**
+ * Date.UTC, except that years 0-99 stay years 0-99 (Date.UTC maps them to 1900-1999), for the
+ * fields the parsers above give (year 0-9999, month 0-11, day 1-31, running into the next month
+ * as Date.UTC's does, hour, minute and second in range). Years 100 on are counted here (H.
+ * Hinnant's days_from_civil, which is linear in the day as Date.UTC is): ~10 ns rather than
+ * Date.UTC's ~100, for the four dates of each record of a large import.
+ */
+export function utc(y: number, mo: number, d: number, h: number, mi: number, se: number): number {
+  if (y < 100) return new Date(Date.UTC(y, mo, d, h, mi, se)).setUTCFullYear(y);
+  const m = mo + 1, yy = m <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400), yoe = yy - era * 400;
+  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
+  const days = era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
+  return days * 86_400_000 + h * 3_600_000 + mi * 60_000 + se * 1000;
 }
 
 /**

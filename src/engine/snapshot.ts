@@ -6,6 +6,7 @@ import type { EventTable, ListInterner } from './event-table.ts';
 import type { AttachmentRecord, OrganizerRecord, TermRecord, VenueRecord } from './records.ts';
 import type { CalendarState } from './state.ts';
 import { dropSearchIndex } from './search-index.ts';
+import { wholeSecondMs } from './naive-time.ts';
 
 /** written by encodeSnapshot; decodeSnapshot reads this one and version 1 */
 export const SNAPSHOT_VERSION = 2;
@@ -222,9 +223,9 @@ function encodeChunk(fz: Frozen, from: number, to: number, typed = false): Event
     const out = (typed ? new Float64Array(n) : new Array<number | null>(n)) as (number | null)[];
     for (let r = from; r < to; r++) {
       const v = ms[r];
-      if (v === v && v % 1000 === 0) {
+      if (v === v && wholeSecondMs(v)) {
         const bv = base === undefined ? NaN : base[r];
-        out[r - from] = bv === bv && bv % 1000 === 0 ? (v - bv) / 1000 : v / 1000;
+        out[r - from] = bv === bv && wholeSecondMs(bv) ? (v - bv) / 1000 : v / 1000;
       } else {
         out[r - from] = none;
         if (v === v) oddDates.push([fi, r - from, v]);

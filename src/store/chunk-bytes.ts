@@ -6,8 +6,11 @@
 //   are written into the bytes of the Latin-1 copy that the writer needs anyway, rather than by
 //   a replace() calling back for each one (~0.9 µs a character: a million-event import's
 //   snapshot has ~1.1 million of them). Text with characters above 0xff is escaped as before.
+// - the bytes are made in two buffers kept from one chunk to the next (valid until the next call),
+//   not in fresh ones: ~7 MB a chunk of new memory made V8 collect the writer's heap early for it
+//   (17 of its 43 scavenges at a million events) and cost a page fault each 4 KiB.
 // The writer is plain CommonJS run by eval (no loader), so this is its source text; chunkBytes
-// below is the same code compiled here, for the tests that compare it with chunkLine.
+// below is the same code compiled here (its answer copied), for the tests that compare it with chunkLine.
 
 export const CHUNK_BYTES_SOURCE = String.raw`
 const CHUNK_WIDE = /[\u0100-\uffff]/;
@@ -44,28 +47,32 @@ function chunkPlainOf(v) {
   for (let i = 0; i < n; i++) a[i] = v[i];
   return a;
 }
-// the chunk's line (its JSON, ASCII only, and a newline) as bytes; its objects' typed arrays (not
-// inside its arrays) as lists of numbers
+// the buffers chunkBytes writes in (null: none yet), and one of at least n bytes
+let chunkRaw = null, chunkOut = null;
+function chunkScratch(b, n) {
+  return b !== null && b.length >= n ? b : Buffer.allocUnsafeSlow(Math.max(n + (n >> 3), b === null ? 0 : b.length * 2));
+}
+// the chunk's line (its JSON, ASCII only, and a newline) as bytes, valid until the next call; its
+// objects' typed arrays (not inside its arrays) as lists of numbers
 function chunkBytes(chunk) {
   const json = chunkJson(chunk);
   if (CHUNK_WIDE.test(json)) return Buffer.from(json.replace(CHUNK_NON_ASCII, chunkEscapeUnit) + '\n', 'latin1');
   // one byte more than the text, for the newline (the text is not copied to add it)
-  const raw = Buffer.allocUnsafe(json.length + 1);
+  const n = json.length + 1;
+  const raw = (chunkRaw = chunkScratch(chunkRaw, n));
   raw.write(json, 0, 'latin1');
-  raw[json.length] = 10;
-  const n = raw.length;
-  // the bytes above 0x7f, found four at a time (Buffer.from gives a string this long a buffer of
-  // its own: aligned)
+  raw[n - 1] = 10;
+  // the bytes above 0x7f, found four at a time (the buffer is its own memory: aligned)
   const at = [];
-  const words = raw.byteOffset % 4 === 0 ? n >> 2 : 0;
-  const w32 = new Int32Array(raw.buffer, raw.byteOffset, words);
+  const words = n >> 2;
+  const w32 = new Int32Array(raw.buffer, 0, words);
   for (let w = 0; w < words; w++) {
     if ((w32[w] & 0x80808080) === 0) continue;
     for (let i = w << 2, e = i + 4; i < e; i++) if (raw[i] > 0x7f) at.push(i);
   }
   for (let i = words << 2; i < n; i++) if (raw[i] > 0x7f) at.push(i);
-  if (at.length === 0) return raw;
-  const out = Buffer.allocUnsafe(n + 5 * at.length);
+  if (at.length === 0) return raw.subarray(0, n);
+  const out = (chunkOut = chunkScratch(chunkOut, n + 5 * at.length));
   let o = 0, last = 0;
   for (let j = 0; j < at.length; j++) {
     const i = at[j], c = raw[i];
@@ -75,9 +82,10 @@ function chunkBytes(chunk) {
     last = i + 1;
   }
   o += raw.copy(out, o, last, n);
-  return out;
+  return out.subarray(0, o);
 }
 `;
 
 /** The writer's chunkBytes (the bytes of chunkLine(chunk)), for tests. */
-export const chunkBytes = new Function('Buffer', `${CHUNK_BYTES_SOURCE}\nreturn chunkBytes;`)(Buffer) as (chunk: unknown) => Buffer;
+const writerChunkBytes = new Function('Buffer', `${CHUNK_BYTES_SOURCE}\nreturn chunkBytes;`)(Buffer) as (chunk: unknown) => Buffer;
+export const chunkBytes = (chunk: unknown): Buffer => Buffer.from(writerChunkBytes(chunk));

@@ -12,7 +12,6 @@ import { Worker } from 'node:worker_threads';
 import { CHUNK_BYTES_SOURCE } from './chunk-bytes.ts';
 import { PART_BYTES, partFileName, type SnapshotPart } from './snapshot.ts';
 
-const BLOCK_BYTES = 4 * 1024 * 1024;
 /** chunks (10,000 events each, a few MiB) that may wait for the writer before add() asks to wait */
 const MAX_QUEUED = 4;
 
@@ -28,10 +27,10 @@ const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 const path = require('node:path');
 const { createHash } = require('node:crypto');
-const { dir, names, partBytes, blockBytes } = workerData;
+const { dir, names, partBytes } = workerData;
 ${CHUNK_BYTES_SOURCE}
 const parts = [];
-let fd = -1, file = '', hash, bytes = 0, chunks = 0, block = [], blockLength = 0, failed = false;
+let fd = -1, file = '', hash, bytes = 0, chunks = 0, failed = false;
 function open() {
   file = names.prefix + (1 + parts.length) + names.suffix;
   fd = fs.openSync(path.join(dir, file), 'w');
@@ -39,19 +38,15 @@ function open() {
   bytes = 0;
   chunks = 0;
 }
-function flush() {
-  for (const data of block) {
-    hash.update(data);
-    let off = 0;
-    while (off < data.length) off += fs.writeSync(fd, data, off, data.length - off);
-    bytes += data.length;
-  }
-  chunks += block.length;
-  block = [];
-  blockLength = 0;
+// a chunk's bytes (chunkBytes': valid until its next call) hashed and written at once
+function write(data) {
+  hash.update(data);
+  let off = 0;
+  while (off < data.length) off += fs.writeSync(fd, data, off, data.length - off);
+  bytes += data.length;
+  chunks++;
 }
 function close() {
-  flush();
   fs.fdatasyncSync(fd);
   fs.closeSync(fd);
   fd = -1;
@@ -66,11 +61,8 @@ parentPort.on('message', (chunk) => {
       return;
     }
     if (fd < 0) open();
-    const data = chunkBytes(chunk);
-    block.push(data);
-    blockLength += data.length;
-    if (bytes + blockLength >= partBytes) close();
-    else if (blockLength >= blockBytes) flush();
+    write(chunkBytes(chunk));
+    if (bytes >= partBytes) close();
     parentPort.postMessage({ done: 1 });
   } catch (err) {
     failed = true;
@@ -96,7 +88,7 @@ export class SnapshotStream {
     this.prefix = partFileName(seq, this.tag, 0).slice(0, -'0.jsonl'.length);
     this.worker = new Worker(WRITER_SOURCE, {
       eval: true, execArgv: [], stdout: false, stderr: false,
-      workerData: { dir, names: { prefix: this.prefix, suffix: '.jsonl' }, partBytes, blockBytes: BLOCK_BYTES },
+      workerData: { dir, names: { prefix: this.prefix, suffix: '.jsonl' }, partBytes },
     });
     this.result = new Promise<SnapshotPart[]>((resolve, reject) => {
       this.worker.on('message', (m: { done?: number; parts?: SnapshotPart[]; error?: string }) => {
