@@ -121,19 +121,7 @@ export function pinAtPositions(feed: ChangeFeed, hooks: readonly Webhook[], stat
   feed.pin(low === Number.POSITIVE_INFINITY ? undefined : low, maxBacklog);
 }
 
-/** a delivery carries the changes of at most this many writes... */
-const BATCH_WRITES = 2000;
-/** ...and stops at the first write that takes its body past about this many bytes (whole writes;
- *  at least one): receivers commonly refuse bodies over 1 MiB */
-const BATCH_BYTES = 512 * 1024;
-/** A delivery's body (undefined: no change the webhook wants), the seq it goes up to, and whether
- *  its size cut it short. */
-interface Delivery {
-  body: Buffer | undefined;
-  last: number;
-  full: boolean;
-}
-
+const BATCH_WRITES = 500;
 /** what post() answers when stop() aborted it */
 const ABORTED = 'aborted';
 
@@ -300,12 +288,12 @@ export class WebhookDispatcher {
       while (live()) {
         const st = this.state[hook.id];
         if (st.delivered < this.feed.floor) this.skip(hook, st);
-        const writes = this.feed.writesAfter(st.delivered, BATCH_WRITES);
-        if (writes.last === st.delivered) {
+        const { held, last } = this.feed.writesAfter(st.delivered, BATCH_WRITES);
+        if (last === st.delivered) {
           await sleep(this.retryMaxMs, true);
           continue;
         }
-        const { body, last, full } = this.body(writes.held, writes.last, hook.types);
+        const body = this.body(held, hook.types);
         if (body === undefined) {
           st.delivered = last; // nothing it wants in these writes
           this.delivered();
@@ -320,7 +308,7 @@ export class WebhookDispatcher {
           st.failures = 0;
           this.delivered();
           if (this.stopped) break; // its answer came while stop() waited: recorded, then no more
-          if (this.lingerMs > 0 && !full && this.feed.head - last < BATCH_WRITES) await linger();
+          if (this.lingerMs > 0 && this.feed.head - last < BATCH_WRITES) await linger();
         } else {
           st.failures++;
           this.saveState();
@@ -380,32 +368,19 @@ export class WebhookDispatcher {
   }
 
   /** The last body made, for the webhooks that take the same writes with the same types next
-   *  (webhooks that keep up wake together and ask for the same batch). */
-  private lastBody: { first: HeldChange; end: HeldChange; types: string; made: Delivery } | undefined;
+  * (webhooks that keep up wake together and ask for the same batch). */
+  private lastBody: { first: HeldChange; end: HeldChange; types: string; body: Buffer | undefined } | undefined;
 
-  /**
-   * `{"changes":[...]}` (UTF-8) of the changes of `held` (whole writes, up to seq `last`) that
-   * `types` wants, up to about BATCH_BYTES: the body (undefined: none wanted), the seq it goes up
-   * to, and whether it was cut short by its size (more is waiting).
-   */
-  private body(held: HeldChange[], last: number, types: readonly string[]): Delivery {
+  /** `{"changes":[...]}` (UTF-8) of the changes that `types` wants; undefined: none. */
+  private body(held: HeldChange[], types: readonly string[]): Buffer | undefined {
     const key = types.join(','), a = held[0], b = held[held.length - 1];
     const memo = this.lastBody;
-    if (memo !== undefined && memo.first === a && memo.end === b && memo.types === key) return memo.made;
-    let text = '', upTo = last, full = false;
-    for (let i = 0; i < held.length; i++) {
-      const c = held[i].change;
-      // (the text's length counts UTF-16 units: bytes for the ASCII most changes are)
-      if (text.length >= BATCH_BYTES && c.seq !== held[i - 1].change.seq) {
-        upTo = held[i - 1].change.seq;
-        full = true;
-        break;
-      }
-      if (types.length === 0 || types.includes(c.type)) text += (text === '' ? '' : ',') + changeText(c);
-    }
-    const made = { body: text === '' ? undefined : Buffer.from(`{"changes":[${text}]}`, 'utf8'), last: upTo, full };
-    this.lastBody = { first: a, end: b, types: key, made };
-    return made;
+    if (memo !== undefined && memo.first === a && memo.end === b && memo.types === key) return memo.body;
+    let text = '';
+    for (const h of held) if (types.length === 0 || types.includes(h.change.type)) text += (text === '' ? '' : ',') + changeText(h.change);
+    const body = text === '' ? undefined : Buffer.from(`{"changes":[${text}]}`, 'utf8');
+    this.lastBody = { first: a, end: b, types: key, body };
+    return body;
   }
 
   /** The webhook's connection (a new one when its URL changed). Throws on a URL it cannot POST to. */
