@@ -368,7 +368,7 @@ export class WebhookDispatcher {
   }
 
   /** The last body made, for the webhooks that take the same writes with the same types next
-  * (webhooks that keep up wake together and ask for the same batch). */
+   *  (webhooks that keep up wake together and ask for the same batch). */
   private lastBody: { first: HeldChange; end: HeldChange; types: string; body: Buffer | undefined } | undefined;
 
   /** `{"changes":[...]}` (UTF-8) of the changes that `types` wants; undefined: none. */
