@@ -14,11 +14,10 @@
 // only itself.
 
 import fs from 'node:fs';
-import http from 'node:http';
-import https from 'node:https';
 import path from 'node:path';
 import { writeFileAtomic, writeFileAtomicSync } from '../store/atomic-file.ts';
 import { changeText, type ChangeFeed, type HeldChange } from './feed.ts';
+import { PostConnection } from './http-post.ts';
 import { REGISTRY, STATE, readWebhookState, readWebhooks, signature, type Webhook, type WebhookState } from './webhook-registry.ts';
 
 export interface DispatchOptions {
@@ -132,8 +131,8 @@ export class WebhookDispatcher {
   private readonly running = new Map<string, { wake(stopping?: boolean): void }>();
   /** the loops' promises (stop() waits for them: a POST in flight has its answer recorded) */
   private readonly loops = new Set<Promise<void>>();
-  /** aborts of the POSTs in flight (stop(), once it has waited stopWaitMs) */
-  private readonly inFlight = new Set<() => void>();
+  /** each webhook's keep-alive connection to its receiver (a POST at a time), by id and URL */
+  private readonly connections = new Map<string, { url: string; conn: PostConnection }>();
   private started = false;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
@@ -319,6 +318,11 @@ export class WebhookDispatcher {
         }
       }
       this.running.delete(hook.id);
+      if (!this.stopped) {
+        // removed (or no longer this node's to deliver): its connection goes too
+        this.connections.get(hook.id)?.conn.destroy();
+        this.connections.delete(hook.id);
+      }
     })();
     this.loops.add(done);
     void done.finally(() => this.loops.delete(done));
@@ -363,9 +367,6 @@ export class WebhookDispatcher {
     this.saveState();
   }
 
-  /** keep-alive connections to the receivers (node:http: a delivery costs a fraction of fetch's CPU) */
-  private readonly agents = { http: new http.Agent({ keepAlive: true, maxSockets: 4 }), https: new https.Agent({ keepAlive: true, maxSockets: 4 }) };
-
   /** The last body made, for the webhooks that take the same writes with the same types next
    *  (webhooks that keep up wake together and ask for the same batch). */
   private lastBody: { first: HeldChange; end: HeldChange; types: string; body: Buffer | undefined } | undefined;
@@ -382,50 +383,26 @@ export class WebhookDispatcher {
     return body;
   }
 
-  private post(hook: Webhook, body: Buffer): Promise<string> {
+  /** The webhook's connection (a new one when its URL changed). Throws on a URL it cannot POST to. */
+  private connection(hook: Webhook): PostConnection {
+    const had = this.connections.get(hook.id);
+    if (had !== undefined && had.url === hook.url) return had.conn;
+    had?.conn.destroy();
+    const conn = new PostConnection(hook.url, { 'Content-Type': 'application/json', 'X-Calendar-Webhook': hook.id });
+    this.connections.set(hook.id, { url: hook.url, conn });
+    return conn;
+  }
+
+  /** One delivery: the answer's status ('204'), 'timeout', 'error: ...', or ABORTED by stop(). */
+  private async post(hook: Webhook, body: Buffer): Promise<string> {
+    let conn: PostConnection;
+    try {
+      conn = this.connection(hook);
+    } catch (err) {
+      return `error: ${(err as Error).message}`;
+    }
     const t = Math.floor(Date.now() / 1000);
-    return new Promise<string>((resolve) => {
-      let settled = false;
-      let timer: NodeJS.Timeout | undefined;
-      const done = (status: string) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        this.inFlight.delete(abort);
-        resolve(status);
-      };
-      const abort = () => {
-        done(ABORTED);
-        req?.destroy();
-      };
-      let req: http.ClientRequest | undefined;
-      try {
-        const url = new URL(hook.url);
-        const secure = url.protocol === 'https:';
-        req = (secure ? https : http).request(url, {
-          method: 'POST',
-          agent: secure ? this.agents.https : this.agents.http,
-          headers: {
-            'content-type': 'application/json', 'content-length': body.length,
-            'x-calendar-signature': signature(hook.secret, t, body), 'x-calendar-webhook': hook.id,
-          },
-        }, (res) => {
-          res.resume(); // the answer's body is not read, only drained
-          res.on('end', () => done(String(res.statusCode)));
-          res.on('error', (err) => done(`error: ${err.message}`));
-        });
-      } catch (err) {
-        return done(`error: ${(err as Error).message}`);
-      }
-      timer = setTimeout(() => {
-        done('timeout');
-        req.destroy();
-      }, this.timeoutMs);
-      timer.unref();
-      this.inFlight.add(abort);
-      req.on('error', (err) => done(`error: ${err.message}`));
-      req.end(body);
-    });
+    return conn.post(`X-Calendar-Signature: ${signature(hook.secret, t, body)}\r\n`, body, this.timeoutMs);
   }
 
   /**
@@ -449,13 +426,13 @@ export class WebhookDispatcher {
       const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.stopWaitMs)));
       await Promise.race([Promise.all(this.loops), waited]);
       clearTimeout(timer);
-      for (const abort of [...this.inFlight]) abort();
+      for (const { conn } of this.connections.values()) conn.destroy(ABORTED);
       await Promise.all(this.loops);
     }
     clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    for (const { conn } of this.connections.values()) conn.destroy();
+    this.connections.clear();
     while (this.saving) await this.saving;
     if (wanted) await this.backend.saveFinal(this.state);
   }
