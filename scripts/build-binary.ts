@@ -75,7 +75,8 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
       && !file.endsWith('.json') && usesImportMeta(fs.readFileSync(path.join(ROOT, file), 'utf8')));
     if (metaUsers.length) throw new Error(`import.meta is empty in the CommonJS bundle, but used by ${metaUsers.join(', ')}`);
     // a SEA main script on Node 20 can require() built-ins only, and has no import() at all
-    const dynamic = /.{0,40}\bimport\(\s*["'`].{0,40}/.exec(fs.readFileSync(bundle, 'utf8'));
+    // (a line of a comment does not count: undici's JSDoc types say `{import('node:stream').Duplex}`)
+    const dynamic = [...fs.readFileSync(bundle, 'utf8').matchAll(/^(.*?)\bimport\(\s*["'`].{0,40}/gm)].find((m) => !/^\s*(\*|\/\/|\/\*)/.test(m[1]));
     if (dynamic) throw new Error(`the bundle still has a dynamic import, which a single executable cannot run: ${dynamic[0].trim()}`);
     bundleBytes = fs.statSync(bundle).size;
     log(`bundle: ${inputs.length} inputs, ${(bundleBytes / 1024).toFixed(0)} KiB`);

@@ -402,7 +402,7 @@ export class WebhookDispatcher {
       return `error: ${(err as Error).message}`;
     }
     const t = Math.floor(Date.now() / 1000);
-    return conn.post(`X-Calendar-Signature: ${signature(hook.secret, t, body)}\r\n`, body, this.timeoutMs);
+    return conn.post({ 'X-Calendar-Signature': signature(hook.secret, t, body) }, body, this.timeoutMs);
   }
 
   /**
