@@ -3,7 +3,7 @@
 // side arrays. Indexes (sorted-index.ts) live elsewhere; this file only stores and rebuilds.
 
 import { growFloat64, growInt32, growUint8, nextCapacity, StringPool } from './columns.ts';
-import { naiveToString, wholeSecondMs } from './naive-time.ts';
+import { daysFromCivil, naiveToString, wholeSecondMs } from './naive-time.ts';
 import { POST_STATUSES, statusCode, type EventRecord } from './records.ts';
 import { ListInterner } from './list-interner.ts';
 
@@ -37,16 +37,6 @@ export function exactNaive(s: string): number {
   const leap = mo === 2 && ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0);
   if (d > DAYS_IN_MONTH[mo - 1] + (leap ? 1 : 0)) return NaN;
   return daysFromCivil(y, mo, d) * 86_400_000 + h * 3_600_000 + mi * 60_000 + se * 1000;
-}
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil); = Date.UTC / 864e5. */
-export function daysFromCivil(y: number, m: number, d: number): number {
-  if (m <= 2) y -= 1;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146_097 + doe - 719_468;
 }
 
 function digits(s: string, at: number, n: number): number {
