@@ -44,6 +44,7 @@ export class PostConnection {
     return new Promise<string>((resolve) => {
       let status = 0;
       let abort: ((err?: Error) => void) | undefined;
+      // the whole POST's time limit (undici's own, per phase, are far longer and never reached)
       const timer = setTimeout(() => end('timeout', true), timeoutMs);
       timer.unref();
       const end = (answer: string, cut: boolean) => {
@@ -67,7 +68,7 @@ export class PostConnection {
         onError: (err) => end(`error: ${err.message}`, false),
       };
       try {
-        client.dispatch({ origin: this.origin, path: this.path, method: 'POST', headers: all, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }, handler);
+        client.dispatch({ origin: this.origin, path: this.path, method: 'POST', headers: all, body }, handler);
       } catch (err) {
         end(`error: ${(err as Error).message}`, false);
       }
