@@ -26,6 +26,11 @@ function ok(status: number, body: string, headers: Record<string, string> = JSON
   return { status, headers, body };
 }
 
+/** A list's 200 answer; for the HTTP shell (forSocket) with the body's pieces too. */
+function listResult(body: string, parts: readonly string[], headers: Record<string, string>, call: RestCall): RestResult {
+  return call.forSocket === true ? { status: 200, headers, body, parts } : { status: 200, headers, body };
+}
+
 function totals(total: number, perPage: number): Record<string, string> {
   return { 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(total === 0 ? 0 : Math.ceil(total / perPage)) };
 }
@@ -120,7 +125,7 @@ export class Collections {
         render.pushEvent(parts, rows[i]);
       }
       const body = closeArchive(parts, core.site.archiveText.events, total, plan.paging, plan.urlArgs, call.forSocket === true);
-      return ok(200, body, totals(total, plan.paging.perPage));
+      return listResult(body, parts, totals(total, plan.paging.perPage), call);
     }
     if (call.action === 'create') {
       requireMissing(params, ['title', 'start_date', 'end_date']);
@@ -200,8 +205,8 @@ export class Collections {
     if (call.action === 'list') {
       const res = this.linkedList(kind, call);
       const items = res.records.map((r) => json(r.id));
-      const body = archiveEnvelope(plural, core.site.archiveText[plural], items, res.total, res.paging, res.urlArgs, call.forSocket === true);
-      return ok(200, body, totals(res.total, res.paging.perPage));
+      const { body, parts } = archiveEnvelope(plural, core.site.archiveText[plural], items, res.total, res.paging, res.urlArgs, call.forSocket === true);
+      return listResult(body, parts, totals(res.total, res.paging.perPage), call);
     }
     if (call.action === 'create') {
       requireMissing(params, [kind]);

@@ -8,6 +8,7 @@ import { CalendarError, fail, isCalendarError } from '../api/wordpress/errors.ts
 import { toJson } from '../api/representation/represent.ts';
 import { Authenticator } from './auth.ts';
 import { DEFAULT_BODY_LIMIT, hasBody, readBody } from './body.ts';
+import { BodyBuffers } from './body-buffers.ts';
 import { createRoutes, JSON_TYPE, type Reply, type RestService, type Routes } from './routes.ts';
 import { changeQuery, streamChanges, wantsEventStream, type ChangeSource } from './changes.ts';
 import { finishParams, parseUrlEncoded } from './body.ts';
@@ -259,6 +260,8 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     const m = /^\/event\/([^/]+)\/?$/.exec(rest);
     return m ? { slug: decodeURIComponent(m[1]) } : undefined;
   };
+  /** what list bodies are copied into on their way to the socket (body-buffers.ts) */
+  const bodies = new BodyBuffers();
   /** open Server-Sent Events streams: ended when the server closes */
   const streams = new Set<{ stop(): void }>();
 
@@ -288,8 +291,11 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     res.writeHead(reply.status, headers);
     // A body whose UTF-8 length equals its length is ASCII: latin1 writes it as a plain copy,
     // where the UTF-8 encoder walks it character by character (JSON here is ASCII-escaped).
+    // A list's pieces go straight into a reused buffer (body-buffers.ts); other bodies as text.
     if (head) res.end();
-    else res.end(reply.body, bytes === reply.body.length ? 'latin1' : 'utf8');
+    else if (reply.parts === undefined || reply.ascii !== true || extras !== null || !bodies.end(res, reply.parts, bytes)) {
+      res.end(reply.body, bytes === reply.body.length ? 'latin1' : 'utf8');
+    }
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {

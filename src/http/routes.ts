@@ -83,7 +83,7 @@ function jsonReply(status: number, data: unknown, headers: Record<string, string
 }
 
 /** A calendar answer (JSON text, ASCII by construction: test/e2e/ascii.test.ts) as a Reply. */
-const asciiReply = (r: RestResult): Reply => ({ status: r.status, headers: r.headers, body: r.body, ascii: true });
+const asciiReply = (r: RestResult): Reply => ({ status: r.status, headers: r.headers, body: r.body, parts: r.parts, ascii: true });
 
 function decodeSegment(s: string): string {
   try {

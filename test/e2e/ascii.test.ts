@@ -2,6 +2,7 @@
 // outside ASCII everywhere in the data (titles, descriptions, costs, venue, organizer and term
 // names, query parameters echoed in links). The adapter relies on it: it sends the calendar's
 // answers without counting their UTF-8 bytes (src/http/routes.ts, Reply.ascii).
+import net from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TestServer } from './server-helper.ts';
@@ -69,6 +70,67 @@ S('a list on the wire is byte for byte what cal.rest() answers (the socket gets 
     const direct = await t.cal.rest({ resource, action: 'list', params, actor: null });
     assert.is(wire.text, direct.body, path);
   }
+});
+
+/** Sends `paths` pipelined on one connection, reads nothing for `pauseMs`, then reads the
+ *  answers (Content-Length framed) in order: their bodies as text. */
+async function pipelined(url: string, paths: string[], pauseMs: number, meanwhile: () => Promise<void>): Promise<string[]> {
+  const { port } = new URL(url);
+  const sock = net.connect(Number(port), '127.0.0.1');
+  await new Promise((r) => sock.once('connect', r));
+  sock.pause();
+  sock.write(paths.map((p) => `GET /wp-json/tribe/events/v1${p} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`).join(''));
+  await Promise.all([meanwhile(), new Promise((r) => setTimeout(r, pauseMs))]);
+  const chunks: Buffer[] = [];
+  const bodies: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    sock.on('error', reject);
+    sock.on('data', (c: Buffer) => {
+      chunks.push(c);
+      let all = Buffer.concat(chunks);
+      for (;;) {
+        const end = all.indexOf('\r\n\r\n');
+        if (end < 0) break;
+        const length = Number(/content-length: (\d+)/i.exec(all.subarray(0, end).toString('latin1'))?.[1]);
+        if (all.length < end + 4 + length) break;
+        bodies.push(all.subarray(end + 4, end + 4 + length).toString('latin1'));
+        all = all.subarray(end + 4 + length);
+      }
+      chunks.splice(0, chunks.length, all);
+      if (bodies.length === paths.length) resolve();
+    });
+    sock.resume();
+  });
+  sock.destroy();
+  return bodies;
+}
+
+S('lists written from reused buffers: a slow pipelined reader and busy connections all get their own bytes', async ({ t }) => {
+  // pages of 20-150 KB (the buffers hold 256 KB), made of escaped text
+  for (let i = 0; i < 40; i++) {
+    await t.cal.events.create({
+      title: `Récital ${i}`, description: `Œuvre n° ${i}: ${'«la nuit» '.repeat(250 + i * 7)}`,
+      start_date: `2031-03-${String(1 + (i % 28)).padStart(2, '0')} 20:00:00`, end_date: `2031-03-${String(1 + (i % 28)).padStart(2, '0')} 22:00:00`,
+    });
+  }
+  const page = (perPage: number, p: number): [string, Record<string, string>] =>
+    [`/events?start_date=2031-01-01&per_page=${perPage}&page=${p}`, { start_date: '2031-01-01', per_page: String(perPage), page: String(p) }];
+  const pages = [page(40, 1), page(7, 2), page(13, 3), page(25, 1), page(5, 8), page(10, 4), page(30, 2), page(3, 1)];
+  const direct = new Map<string, string>();
+  for (const [path, params] of pages) direct.set(path, (await t.cal.rest({ resource: 'events', action: 'list', params, actor: null })).body);
+  assert.ok(direct.get(pages[0][0])!.length > 100_000, 'a page larger than a socket write takes at once');
+  // the slow reader's answers wait in its socket and in node:http's queue while 64 others are
+  // answered from buffers: one handed out again too early would show in its bytes or theirs
+  const busy = async () => {
+    await Promise.all(Array.from({ length: 64 }, async (_, i) => {
+      const [path] = pages[i % pages.length];
+      const r = await t.call(path);
+      assert.is(r.text, direct.get(path), `busy ${i}: ${path}`);
+    }));
+  };
+  const slowPaths = [...pages, ...pages].map(([path]) => path);
+  const bodies = await pipelined(t.url, slowPaths, 300, busy);
+  for (const [i, path] of slowPaths.entries()) assert.is(bodies[i], direct.get(path), `pipelined ${i}: ${path}`);
 });
 
 S.run();

@@ -41,11 +41,11 @@ export function openArchive(key: string): string[] {
  * `rope` false (a body for the caller to keep): the parts are joined once into one flat string,
  * where a rope of concatenations would be flattened by whoever reads it, and every read of a rope
  * walks it again. `rope` true (a body about to be written to a socket, RestCall.forSocket): the
- * parts are concatenated into a rope. node:http prepends the headers to a string body and writes
- * the result, which flattens it (a copy) and copies it again for the kernel: joining first added
- * a third copy of the page. Measured with the HTTP bench's category page (80 KB): server CPU
- * 187 against 210 µs a request. A Buffer body is worse (296 µs): every 80 KB page is memory
- * outside V8's heap, whose growth sets off major collections.
+ * HTTP shell copies the parts themselves into a reused buffer (RestResult.parts,
+ * src/http/body-buffers.ts), and the body is a rope of them, for the answers it writes as text
+ * (a HEAD's length, _envelope, _jsonp, _fields, a body larger than its buffers): node:http
+ * prepends the headers to a string body and flattens the result, so joining first would copy the
+ * page once more (server CPU 187 against 210 µs a request for the HTTP bench's category page).
  */
 export function closeArchive(parts: string[], baseText: string, total: number, paging: Paging, urlArgs: Array<[string, string]>, rope: boolean): string {
   const totalPages = total === 0 ? 0 : Math.ceil(total / paging.perPage);
@@ -66,11 +66,12 @@ export function closeArchive(parts: string[], baseText: string, total: number, p
   return body;
 }
 
-/** The archive envelope of venues or organizers around their texts (see closeArchive). */
-export function archiveEnvelope(key: string, baseText: string, items: readonly string[], total: number, paging: Paging, urlArgs: Array<[string, string]>, rope: boolean): string {
+/** The archive envelope of venues or organizers around their texts (see closeArchive): its
+ *  body, and its pieces (what RestResult.parts gives the HTTP shell). */
+export function archiveEnvelope(key: string, baseText: string, items: readonly string[], total: number, paging: Paging, urlArgs: Array<[string, string]>, rope: boolean): { body: string; parts: string[] } {
   const parts = openArchive(key);
   pushItems(parts, items);
-  return closeArchive(parts, baseText, total, paging, urlArgs, rope);
+  return { body: closeArchive(parts, baseText, total, paging, urlArgs, rope), parts };
 }
 
 /** The term archive envelope as JSON text (its own key order; rest_url has no query string). */

@@ -33,8 +33,8 @@ export interface RestCall {
   target?: { id: number } | { slug: string };
   params: Params;
   actor: Actor;
-  /** the body is about to be written to a socket and dropped (the HTTP shell): a list body may
-   *  then be a rope, which the write flattens anyway (see closeArchive) */
+  /** the body is about to be written to a socket and dropped (the HTTP shell): a list body then
+   *  comes as its pieces too (RestResult.parts), and `body` is a rope of them (see closeArchive) */
   forSocket?: boolean;
 }
 
@@ -43,6 +43,9 @@ export interface RestResult {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** with RestCall.forSocket, a list's body as its pieces, in order: their concatenation is
+   *  `body`, and every piece is ASCII. The HTTP shell copies them into a buffer it reuses. */
+  parts?: readonly string[];
 }
 
 /** A page of a list through the embedding API. Items are exactly the REST representations. */
