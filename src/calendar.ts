@@ -10,7 +10,7 @@ import { Collections, targetOf } from './api/collections.ts';
 import type { Core } from './api/context.ts';
 import { isValidTimezone } from './api/wordpress/dates.ts';
 import { CalendarError, fail } from './api/wordpress/errors.ts';
-import { ChangeFeed, describeWrite, type Change, type ChangeType, type HeldChange } from './changes/feed.ts';
+import { ChangeFeed, changeOf, describeWrite, type Change, type ChangeType, type HeldChange } from './changes/feed.ts';
 import { changeFilter, checkSince, followChanges, subscribeWrites } from './changes/follow.ts';
 import { storeDispatcher, type DispatchOptions } from './changes/webhooks.ts';
 import { ChangeLog, readChangeLog, startingWrites } from './changes/log.ts';
@@ -274,7 +274,7 @@ export class Calendar {
   on(event: 'change', fn: (change: Change) => void): () => void {
     if (event !== 'change') throw new CalendarError('invalid_option', 400, `on: expected 'change', got ${String(event)}`);
     return this.feed.on((changes) => {
-      for (const c of changes) fn(c.change);
+      for (const c of changes) fn(changeOf(c)); // a fresh object for each listener
     });
   }
 
@@ -295,12 +295,12 @@ export class Calendar {
     const since = opts.since ?? this.feed.floor;
     checkSince(this.feed, since);
     const page = this.feed.after(since, opts.limit, changeFilter(opts.types, opts.actor));
-    return { changes: page.changes, next: page.last, head: this.feed.head, oldest: this.feed.floor };
+    return { changes: page.changes.map(changeOf), next: page.last, head: this.feed.head, oldest: this.feed.floor };
   }
 
   /** The feed a write at a time, for a Server-Sent Events reader (default: from now on): the
    *  retained writes at once, then each new one as it is acknowledged; returns the unsubscribe. */
-  subscribeWrites(opts: { since?: number; types?: ChangeType[]; actor: Actor }, onWrite: (changes: Change[]) => void): () => void {
+  subscribeWrites(opts: { since?: number; types?: ChangeType[]; actor: Actor }, onWrite: (changes: readonly HeldChange[]) => void): () => void {
     return subscribeWrites(this.feed, opts.since ?? this.feed.head, changeFilter(opts.types, opts.actor), onWrite);
   }
 

@@ -12,15 +12,6 @@ export type ChangeType = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 export type ChangeAction = 'created' | 'updated' | 'trashed' | 'deleted';
 export const CHANGE_TYPES: readonly ChangeType[] = ['event', 'venue', 'organizer', 'category', 'tag'];
 
-/** A change record's JSON text, made once however many streams and webhooks send it (change
- *  records are shared and never changed once made). */
-const changeTexts = new WeakMap<Change, string>();
-export function changeText(c: Change): string {
-  let t = changeTexts.get(c);
-  if (t === undefined) changeTexts.set(c, (t = JSON.stringify(c)));
-  return t;
-}
-
 export interface Change {
   seq: number;
   /** when the write was acknowledged, ISO 8601 UTC ('' for writes journaled before times were kept) */
@@ -34,12 +25,32 @@ export interface Change {
   fields?: Record<string, unknown>;
 }
 
-/** A change with what deciding who may see it needs (the record's author and statuses). */
+/**
+ * A retained change: its record kept as its JSON text (what streams, webhooks, pages and the
+ * change log send, made once), beside what trimming the window and deciding who may see it need
+ * (the record's author and statuses). A reader that wants the record as an object gets a fresh
+ * one (changeOf): nothing it can change is shared with the feed or with other readers. The text
+ * is also the smaller form (docs/changes.md, memory).
+ */
 export interface HeldChange {
-  change: Change;
+  seq: number;
+  time: string;
+  type: ChangeType;
+  /** JSON.stringify of the Change */
+  text: string;
   owner: number;
   before: string | undefined;
   after: string | undefined;
+}
+
+/** A change as the feed holds it. */
+export function holdChange(change: Change, owner: number, before: string | undefined, after: string | undefined): HeldChange {
+  return { seq: change.seq, time: change.time, type: change.type, text: JSON.stringify(change), owner, before, after };
+}
+
+/** A retained change's record as a fresh object. */
+export function changeOf(h: HeldChange): Change {
+  return JSON.parse(h.text) as Change;
 }
 
 type AnyRecord = EventRecord | VenueRecord | OrganizerRecord | TermRecord;
@@ -117,7 +128,7 @@ export function describeWrite(engine: EngineApi, ops: readonly Op[], seq: number
       change = { seq, time, type, action: op.t === 'term' ? 'deleted' : 'trashed', id, author };
     }
     const owner = prev && 'authorId' in prev ? prev.authorId : op.a === 'put' && 'authorId' in op.rec ? op.rec.authorId : 0;
-    out.push({ change, owner, before: prev ? ('status' in prev ? prev.status : 'publish') : undefined, after });
+    out.push(holdChange(change, owner, prev ? ('status' in prev ? prev.status : 'publish') : undefined, after));
   }
   return out;
 }
@@ -203,7 +214,7 @@ export class ChangeFeed {
     const oldest = this.now() - this.retainMs;
     let drop = Math.max(0, this.held.length - this.start - this.retainCount);
     while (this.start + drop < this.held.length) {
-      const t = Date.parse(this.held[this.start + drop].change.time);
+      const t = Date.parse(this.held[this.start + drop].time);
       if (!(t < oldest)) break;
       drop++;
     }
@@ -214,8 +225,8 @@ export class ChangeFeed {
     if (drop <= 0) return;
     // never split one write's changes: the floor moves to a whole seq
     let end = this.start + drop;
-    const seq = this.held[end - 1].change.seq;
-    while (end < this.held.length && this.held[end].change.seq === seq) end++;
+    const seq = this.held[end - 1].seq;
+    while (end < this.held.length && this.held[end].seq === seq) end++;
     this.floor = seq;
     this.start = end;
     if (this.start > 1024 && this.start * 2 > this.held.length) {
@@ -225,14 +236,14 @@ export class ChangeFeed {
   }
 
   /** Changes with seq > since, in order; whole writes only, at least `limit` changes unless fewer remain. */
-  after(since: number, limit: number, visible: (c: HeldChange) => boolean): { changes: Change[]; last: number } {
-    const out: Change[] = [];
+  after(since: number, limit: number, visible: (c: HeldChange) => boolean): { changes: HeldChange[]; last: number } {
+    const out: HeldChange[] = [];
     let i = this.firstAfter(since);
     let last = since;
     while (i < this.held.length) {
-      const seq = this.held[i].change.seq;
+      const seq = this.held[i].seq;
       if (out.length >= limit) break;
-      for (; i < this.held.length && this.held[i].change.seq === seq; i++) if (visible(this.held[i])) out.push(this.held[i].change);
+      for (; i < this.held.length && this.held[i].seq === seq; i++) if (visible(this.held[i])) out.push(this.held[i]);
       last = seq;
     }
     if (i >= this.held.length) last = Math.max(last, this.head);
@@ -243,7 +254,7 @@ export class ChangeFeed {
     let lo = this.start, hi = this.held.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.held[mid].change.seq <= since) lo = mid + 1;
+      if (this.held[mid].seq <= since) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -255,8 +266,8 @@ export class ChangeFeed {
     const from = this.firstAfter(since);
     let i = from, writes = 0, last = since;
     while (i < this.held.length && writes < maxWrites) {
-      last = this.held[i].change.seq;
-      while (i < this.held.length && this.held[i].change.seq === last) i++;
+      last = this.held[i].seq;
+      while (i < this.held.length && this.held[i].seq === last) i++;
       writes++;
     }
     if (i >= this.held.length) last = Math.max(last, this.head);
@@ -274,8 +285,8 @@ export class ChangeFeed {
     for (let i = this.start; i < this.held.length; i++) {
       const h = this.held[i];
       const last = out[out.length - 1];
-      if (last !== undefined && last.seq === h.change.seq) last.held.push(h);
-      else out.push({ seq: h.change.seq, held: [h] });
+      if (last !== undefined && last.seq === h.seq) last.held.push(h);
+      else out.push({ seq: h.seq, held: [h] });
     }
     return out;
   }

@@ -4,7 +4,7 @@
 import { canReadPost } from '../api/wordpress/auth.ts';
 import { CalendarError } from '../api/wordpress/errors.ts';
 import type { Actor } from '../api/wordpress/types.ts';
-import { CHANGE_TYPES, type Change, type ChangeFeed, type ChangeType, type HeldChange } from './feed.ts';
+import { CHANGE_TYPES, changeOf, type Change, type ChangeFeed, type ChangeType, type HeldChange } from './feed.ts';
 
 /**
  * Which changes a reader sees: those of the given types, and (for an actor; undefined = every
@@ -15,8 +15,8 @@ import { CHANGE_TYPES, type Change, type ChangeFeed, type ChangeType, type HeldC
 export function changeFilter(types: readonly ChangeType[] | undefined, actor: Actor | undefined): (c: HeldChange) => boolean {
   const wanted = new Set(types ?? CHANGE_TYPES);
   return (c) => {
-    if (!wanted.has(c.change.type)) return false;
-    if (actor === undefined || c.change.type === 'category' || c.change.type === 'tag') return true;
+    if (!wanted.has(c.type)) return false;
+    if (actor === undefined || c.type === 'category' || c.type === 'tag') return true;
     const readable = (status: string | undefined) => status !== undefined && status !== 'trash' && canReadPost(actor, { authorId: c.owner, status });
     return readable(c.before) || readable(c.after);
   };
@@ -36,21 +36,10 @@ export function checkSince(feed: ChangeFeed, since: number): void {
   if (since < feed.floor) throw expired(since, feed.floor);
 }
 
-/** The retained changes after `since`, then the live ones, until return() is called. */
+/** The retained changes after `since`, then the live ones, until return() is called: each a
+ *  fresh object. */
 export function followChanges(feed: ChangeFeed, since: number, visible: (c: HeldChange) => boolean): AsyncIterableIterator<Change> {
-  return follow(feed, since, visible, (queue) => queue.shift()!);
-}
-
-/** A write's change records as one array shared by the subscribers that see all of them, so
- *  that what they make of it (an SSE event's text) can be made once. The feed calls its listeners
- *  one after the other with the same array, so the last one made is all there is to remember. */
-let lastHeld: readonly HeldChange[] | undefined, lastShared: Change[] = [];
-function sharedChanges(changes: readonly HeldChange[]): Change[] {
-  if (lastHeld !== changes) {
-    lastHeld = changes;
-    lastShared = changes.map((c) => c.change);
-  }
-  return lastShared;
+  return follow(feed, since, visible, (queue) => changeOf(queue.shift()!));
 }
 
 /**
@@ -58,16 +47,17 @@ function sharedChanges(changes: readonly HeldChange[]): Change[] {
  * retained write after `since`, then synchronously for each new one, until the returned function
  * is called. No promise per write and reader: what a server with many streams wants.
  */
-export function subscribeWrites(feed: ChangeFeed, since: number, visible: (c: HeldChange) => boolean, onWrite: (changes: Change[]) => void): () => void {
+export function subscribeWrites(feed: ChangeFeed, since: number, visible: (c: HeldChange) => boolean, onWrite: (changes: readonly HeldChange[]) => void): () => void {
   checkSince(feed, since);
   const first = feed.after(since, Number.POSITIVE_INFINITY, visible);
   let cursor = first.last;
   const off = feed.on((changes) => {
-    const out: Change[] = [];
-    for (const c of changes) if (c.change.seq > cursor && visible(c)) out.push(c.change);
-    cursor = Math.max(cursor, changes[changes.length - 1].change.seq);
-    // a subscriber that sees all of a write gets the array every such subscriber gets
-    if (out.length === changes.length) onWrite(sharedChanges(changes));
+    const out: HeldChange[] = [];
+    for (const c of changes) if (c.seq > cursor && visible(c)) out.push(c);
+    cursor = Math.max(cursor, changes[changes.length - 1].seq);
+    // a subscriber that sees all of a write gets the feed's own array, which every such
+    // subscriber gets, so that what they make of it (an SSE event's text) can be made once
+    if (out.length === changes.length) onWrite(changes);
     else if (out.length > 0) onWrite(out);
   });
   for (let i = 0; i < first.changes.length;) {
@@ -79,9 +69,9 @@ export function subscribeWrites(feed: ChangeFeed, since: number, visible: (c: He
   return off;
 }
 
-function follow<T>(feed: ChangeFeed, since: number, visible: (c: HeldChange) => boolean, take: (queue: Change[]) => T): AsyncIterableIterator<T> {
+function follow<T>(feed: ChangeFeed, since: number, visible: (c: HeldChange) => boolean, take: (queue: HeldChange[]) => T): AsyncIterableIterator<T> {
   checkSince(feed, since);
-  const queue: Change[] = [];
+  const queue: HeldChange[] = [];
   let wake: (() => void) | undefined;
   let done = false;
   const first = feed.after(since, Number.POSITIVE_INFINITY, visible);
@@ -90,8 +80,8 @@ function follow<T>(feed: ChangeFeed, since: number, visible: (c: HeldChange) => 
   // registered in the same tick as the read above: no write falls between the two; a write's
   // changes come in one call, so the queue never holds part of a write
   const off = feed.on((changes) => {
-    for (const c of changes) if (c.change.seq > cursor && visible(c)) queue.push(c.change);
-    cursor = Math.max(cursor, changes[changes.length - 1].change.seq);
+    for (const c of changes) if (c.seq > cursor && visible(c)) queue.push(c);
+    cursor = Math.max(cursor, changes[changes.length - 1].seq);
     const w = wake;
     wake = undefined;
     w?.();

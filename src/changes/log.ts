@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { appendAll } from '../store/atomic-file.ts';
-import { changeText, type ChangeFeed, type HeldChange } from './feed.ts';
+import { holdChange, type Change, type ChangeFeed, type HeldChange } from './feed.ts';
 
 const CHANGE_LOG = 'changes.jsonl';
 
@@ -29,8 +29,10 @@ export function readChangeLog(dir: string): LoggedWrite[] {
   for (const line of text.split('\n')) {
     if (!line) continue;
     try {
-      const w = JSON.parse(line) as LoggedWrite;
-      if (Number.isSafeInteger(w.seq) && Array.isArray(w.held) && (out.length === 0 || w.seq > out[out.length - 1].seq)) out.push(w);
+      const w = JSON.parse(line) as { seq: number; held: Array<{ change: Change; owner: number; before?: string; after?: string }> };
+      if (Number.isSafeInteger(w.seq) && Array.isArray(w.held) && (out.length === 0 || w.seq > out[out.length - 1].seq)) {
+        out.push({ seq: w.seq, held: w.held.map((h) => holdChange(h.change, h.owner, h.before, h.after)) });
+      }
     } catch {
       // torn
     }
@@ -51,13 +53,13 @@ export function startingWrites(logged: LoggedWrite[], replayed: LoggedWrite[], s
   return meets ? [...logged, ...fromJournal] : replayed;
 }
 
-/** JSON.stringify({ seq, held }) + '\n', with each change's text made once for the log, the
- *  streams and the webhooks (changeText). */
+/** A logged write's line: {"seq":N,"held":[{"change":{...},"owner":A,"before":S,"after":S}]} and
+ *  a newline, each change written as the text the feed holds. */
 export function logLine(seq: number, held: readonly HeldChange[]): string {
   let line = `{"seq":${seq},"held":[`;
   for (let i = 0; i < held.length; i++) {
     const h = held[i];
-    line += `${i > 0 ? ',' : ''}{"change":${changeText(h.change)},"owner":${JSON.stringify(h.owner)}`;
+    line += `${i > 0 ? ',' : ''}{"change":${h.text},"owner":${JSON.stringify(h.owner)}`;
     if (h.before !== undefined) line += `,"before":${JSON.stringify(h.before)}`;
     if (h.after !== undefined) line += `,"after":${JSON.stringify(h.after)}`;
     line += '}';
@@ -78,7 +80,7 @@ export class ChangeLog {
     this.lines = start.length;
     this.off = feed.on((held) => {
       if (this.pending === '') setImmediate(() => this.flush());
-      this.pending += logLine(held[0].change.seq, held);
+      this.pending += logLine(held[0].seq, held);
       this.lines++;
     });
   }
@@ -86,7 +88,7 @@ export class ChangeLog {
   private rewrite(writes: LoggedWrite[]): void {
     this.close();
     const file = path.join(this.dir, CHANGE_LOG), tmp = `${file}.tmp-${process.pid}`;
-    fs.writeFileSync(tmp, writes.map((w) => JSON.stringify(w) + '\n').join(''));
+    fs.writeFileSync(tmp, writes.map((w) => logLine(w.seq, w.held)).join(''));
     fs.renameSync(tmp, file);
   }
 

@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic, writeFileAtomicSync } from '../store/atomic-file.ts';
-import { changeText, type ChangeFeed, type HeldChange } from './feed.ts';
+import type { ChangeFeed, HeldChange } from './feed.ts';
 import { PostConnection } from './http-post.ts';
 import { REGISTRY, STATE, readWebhookState, readWebhooks, signature, type Webhook, type WebhookState } from './webhook-registry.ts';
 
@@ -377,7 +377,7 @@ export class WebhookDispatcher {
     const memo = this.lastBody;
     if (memo !== undefined && memo.first === a && memo.end === b && memo.types === key) return memo.body;
     let text = '';
-    for (const h of held) if (types.length === 0 || types.includes(h.change.type)) text += (text === '' ? '' : ',') + changeText(h.change);
+    for (const h of held) if (types.length === 0 || types.includes(h.type)) text += (text === '' ? '' : ',') + h.text;
     const body = text === '' ? undefined : Buffer.from(`{"changes":[${text}]}`, 'utf8');
     this.lastBody = { first: a, end: b, types: key, body };
     return body;

@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CalendarError } from '../api/wordpress/errors.ts';
 import type { Actor } from '../api/wordpress/types.ts';
-import { CHANGE_TYPES, changeText, type Change, type ChangeType } from '../changes/feed.ts';
+import { CHANGE_TYPES, type Change, type ChangeType, type HeldChange } from '../changes/feed.ts';
 import { parseUrlEncoded } from './body.ts';
 import { GZIP_HEADER, GzipPiece, GzipState, acceptsGzip } from './gzip-pieces.ts';
 
@@ -17,7 +17,7 @@ import { GZIP_HEADER, GzipPiece, GzipState, acceptsGzip } from './gzip-pieces.ts
 export interface ChangeSource {
   changePage(opts: { since?: number; types?: ChangeType[]; limit: number; actor: Actor }): { changes: Change[]; next: number; head: number; oldest: number };
   /** a write at a time (the changes of one seq), pushed: the retained ones at once, then live; returns the unsubscribe */
-  subscribeWrites(opts: { since?: number; types?: ChangeType[]; actor: Actor }, onWrite: (changes: Change[]) => void): () => void;
+  subscribeWrites(opts: { since?: number; types?: ChangeType[]; actor: Actor }, onWrite: (changes: readonly HeldChange[]) => void): () => void;
 }
 
 export const DEFAULT_LIMIT = 100;
@@ -25,10 +25,14 @@ export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 
 /** One write's SSE event, made once for every stream that is sent the same changes. */
-const writeTexts = new WeakMap<Change[], string>();
-function writeText(changes: Change[]): string {
+const writeTexts = new WeakMap<readonly HeldChange[], string>();
+function writeText(changes: readonly HeldChange[]): string {
   let t = writeTexts.get(changes);
-  if (t === undefined) writeTexts.set(changes, (t = `id: ${changes[0].seq}\nevent: changes\ndata: [${changes.map(changeText).join(',')}]\n\n`));
+  if (t === undefined) {
+    let data = '';
+    for (let i = 0; i < changes.length; i++) data += (i > 0 ? ',' : '') + changes[i].text;
+    writeTexts.set(changes, (t = `id: ${changes[0].seq}\nevent: changes\ndata: [${data}]\n\n`));
+  }
   return t;
 }
 
@@ -126,7 +130,7 @@ class StreamGroup {
   readonly streams = new Set<Stream>();
   /** the writes not yet sent to the streams that are up to date (made into text at the flush:
    *  nothing but this push is done inside a write's acknowledgement) */
-  private log: Change[][] = [];
+  private log: (readonly HeldChange[])[] = [];
   private scheduled = false;
   private lastFlush = 0;
   private readonly off: () => void;

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { CalendarError, openCalendar } from '../../src/index.ts';
 import type { Change } from '../../src/changes/feed.ts';
-import { logLine, startingWrites } from '../../src/changes/log.ts';
-import type { HeldChange } from '../../src/changes/feed.ts';
+import { logLine, readChangeLog, startingWrites } from '../../src/changes/log.ts';
+import { holdChange, type HeldChange } from '../../src/changes/feed.ts';
 import { NOW, baseEvent, makeCalendar } from '../helpers/calendar.ts';
 
 const feed = suite('changes');
@@ -47,12 +47,50 @@ feed('a write makes change records: created with its fields, updated with what c
 
 feed('logLine :: the same text as JSON.stringify of the logged write, every optional field present or not', () => {
   const change = (seq: number, extra: Partial<Change> = {}): Change => ({ seq, time: '2030-01-01T00:00:00.000Z', type: 'event', action: 'updated', id: 7, author: 2, ...extra });
-  const cases: HeldChange[][] = [
+  type Logged = { change: Change; owner: number; before: string | undefined; after: string | undefined };
+  const cases: Logged[][] = [
     [{ change: change(1), owner: 2, before: undefined, after: undefined }],
     [{ change: change(2, { fields: { title: 'Café "x"\n', cost: '€5' } }), owner: 0, before: 'draft', after: 'publish' }],
     [{ change: change(3, { action: 'created' }), owner: 5, before: undefined, after: 'publish' }, { change: change(3, { type: 'venue', id: 9 }), owner: 5, before: 'publish', after: undefined }],
   ];
-  for (const held of cases) assert.is(logLine(held[0].change.seq, held), JSON.stringify({ seq: held[0].change.seq, held }) + '\n');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-log-'));
+  try {
+    for (const logged of cases) {
+      const held: HeldChange[] = logged.map((l) => holdChange(l.change, l.owner, l.before, l.after));
+      const line = logLine(held[0].seq, held);
+      assert.is(line, JSON.stringify({ seq: logged[0].change.seq, held: logged }) + '\n');
+      // read back: the same held changes
+      fs.writeFileSync(path.join(dir, 'changes.jsonl'), line);
+      assert.equal(readChangeLog(dir), [{ seq: held[0].seq, held }]);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+feed('every reader gets fresh change objects: what one listener, iterator or page reader changes, no other sees', async () => {
+  const { cal, users } = await makeCalendar();
+  const it = cal.changes({ since: 0 });
+  const heard: Change[] = [];
+  cal.on('change', (c) => {
+    heard.push(c);
+    c.fields!.title = 'scribbled';
+    c.type = 'tag';
+  });
+  cal.on('change', (c) => heard.push(c));
+  await cal.events.create({ ...baseEvent, title: 'Mine' }, users.editor.login);
+  assert.is(heard.length, 2);
+  assert.is.not(heard[0], heard[1]);
+  assert.is(heard[1].fields!.title, 'Mine');
+  assert.is(heard[1].type, 'event');
+  const [fromIterator] = await take(it, 1);
+  await it.return!();
+  assert.is(fromIterator.fields!.title, 'Mine');
+  fromIterator.fields!.title = 'scribbled again';
+  const page = cal.changePage({ since: 0, limit: 10, actor: null });
+  assert.is(page.changes[0].fields!.title, 'Mine');
+  assert.is(page.changes[0].type, 'event');
+  await cal.close();
 });
 
 feed('a listener that throws never breaks a write, nor the other listeners', async () => {
