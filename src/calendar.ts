@@ -53,8 +53,11 @@ export interface CalendarOptions {
   cacheBytes?: number;
   /** the change feed keeps at most this many changes (default 100,000) ... */
   changesRetainCount?: number;
-  /** ... no older than this, ms (default 7 days) */
+  /** ... no older than this, ms (default 7 days) ... */
   changesRetainMs?: number;
+  /** ... and at most about this many bytes of them, even those a webhook still lacks (default
+   *  128 MiB; a change costs its JSON text's length and 160 bytes) */
+  changesRetainBytes?: number;
   /** deliver the change feed to the webhooks of DIR/webhooks.json (default true with a dir);
    *  an object tunes the retries (src/changes/webhooks.ts) */
   webhooks?: boolean | DispatchOptions;
@@ -486,7 +489,7 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   if (!isValidTimezone(timezone)) throw new CalendarError('invalid_option', 400, `Unknown time zone: ${timezone}`);
   const perPage = opts.perPage ?? 12;
   const cacheBytes = opts.cacheBytes ?? DEFAULT_CACHE_BYTES;
-  for (const [name, v] of [['changesRetainCount', opts.changesRetainCount], ['changesRetainMs', opts.changesRetainMs]] as const) {
+  for (const [name, v] of [['changesRetainCount', opts.changesRetainCount], ['changesRetainMs', opts.changesRetainMs], ['changesRetainBytes', opts.changesRetainBytes]] as const) {
     if (v !== undefined && !(typeof v === 'number' && v > 0)) throw new CalendarError('invalid_option', 400, `${name} must be a number > 0, got ${String(v)}`);
   }
   if (!(Number.isFinite(cacheBytes) && cacheBytes >= 0)) throw new CalendarError('invalid_option', 400, `cacheBytes must be a number of bytes >= 0, got ${cacheBytes}`);
@@ -502,7 +505,7 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   if (opts.cluster) {
     // loaded only for a cluster: a single process never loads the NATS client
     const { openNode } = await import('./cluster/open.ts');
-    const retain = { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs };
+    const retain = { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs, retainBytes: opts.changesRetainBytes };
     return openNode(opts.cluster, engine, (seq) => new Calendar(engine, site, users, undefined, cacheBytes, new ChangeFeed(seq, retain)), opts.webhooks);
   }
   let store: Store | undefined;
@@ -523,7 +526,7 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
     engine.warmInBackground();
   }
   const head = store?.seq ?? 0;
-  const feed = new ChangeFeed(head, { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs });
+  const feed = new ChangeFeed(head, { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs, retainBytes: opts.changesRetainBytes });
   // (the options were checked before the store was opened)
   // webhooks pin the feed at their positions before it is filled: what they lack is kept
   const webhooks = opts.dir && opts.webhooks !== false ? storeDispatcher(opts.dir, feed, typeof opts.webhooks === 'object' ? opts.webhooks : {}) : undefined;

@@ -3,7 +3,8 @@
 // (kept across restarts and compactions by the store), shared by the changes of one write (an
 // event created with a new venue is one write, two changes), which are always delivered together.
 // Changes are retained in memory: those since the last snapshot are rebuilt from the journal at
-// start-up, and at most `retainCount` changes younger than `retainMs` are kept.
+// start-up, and at most `retainCount` changes younger than `retainMs` are kept, and at most
+// about `retainBytes` of them, however they are kept.
 
 import type { EngineApi } from '../engine/engine-api.ts';
 import type { EventRecord, Op, OrganizerRecord, TermRecord, VenueRecord } from '../engine/records.ts';
@@ -136,12 +137,20 @@ export function describeWrite(engine: EngineApi, ops: readonly Op[], seq: number
 export interface FeedOptions {
   /** keep at most this many changes (default 100,000) */
   retainCount?: number;
+  /** keep at most about this many bytes of changes, pinned ones included (default 128 MiB): what
+   *  a change costs is counted as its text's length and HELD_OVERHEAD */
+  retainBytes?: number;
   /** keep changes at most this old, ms (default 7 days) */
   retainMs?: number;
   now?: () => number;
 }
 
 type Listener = (changes: HeldChange[]) => void;
+
+/** what a retained change costs beside its text (its object, its time's string, its slot) */
+export const HELD_OVERHEAD = 160;
+const heldBytes = (h: HeldChange): number => h.text.length + HELD_OVERHEAD;
+export const DEFAULT_RETAIN_BYTES = 128 * 1024 * 1024;
 
 /** The retained changes, in seq order, and the listeners that follow new ones. */
 export class ChangeFeed {
@@ -158,6 +167,9 @@ export class ChangeFeed {
   private pinBound = Number.POSITIVE_INFINITY;
   readonly retainCount: number;
   readonly retainMs: number;
+  readonly retainBytes: number;
+  /** what the retained changes cost (heldBytes) */
+  private bytes = 0;
   private readonly now: () => number;
 
   constructor(head: number, opts: FeedOptions = {}) {
@@ -165,6 +177,7 @@ export class ChangeFeed {
     this.floor = head;
     this.retainCount = opts.retainCount ?? 100_000;
     this.retainMs = opts.retainMs ?? 7 * 86_400_000;
+    this.retainBytes = opts.retainBytes ?? DEFAULT_RETAIN_BYTES;
     this.now = opts.now ?? Date.now;
   }
 
@@ -185,10 +198,14 @@ export class ChangeFeed {
     this.floor = seq;
     this.held = [];
     this.start = 0;
+    this.bytes = 0;
   }
 
   add(changes: HeldChange[], seq: number): void {
-    for (const c of changes) this.held.push(c);
+    for (const c of changes) {
+      this.held.push(c);
+      this.bytes += heldBytes(c);
+    }
     this.head = Math.max(this.head, seq);
     this.trim();
     if (changes.length === 0) return;
@@ -222,11 +239,16 @@ export class ChangeFeed {
       const over = this.held.length - this.start - this.pinBound;
       drop = Math.min(drop, Math.max(this.firstAfter(this.pinned) - this.start, over));
     }
+    // the byte bound holds whatever else keeps changes (a webhook's pin included)
+    let excess = this.bytes - this.retainBytes, i = this.start;
+    while (excess > 0 && i < this.held.length) excess -= heldBytes(this.held[i++]);
+    drop = Math.max(drop, i - this.start);
     if (drop <= 0) return;
     // never split one write's changes: the floor moves to a whole seq
     let end = this.start + drop;
     const seq = this.held[end - 1].seq;
     while (end < this.held.length && this.held[end].seq === seq) end++;
+    for (let k = this.start; k < end; k++) this.bytes -= heldBytes(this.held[k]);
     this.floor = seq;
     this.start = end;
     if (this.start > 1024 && this.start * 2 > this.held.length) {
@@ -277,6 +299,11 @@ export class ChangeFeed {
   /** How many changes are retained (a write has one or more). */
   retainedChangeCount(): number {
     return this.held.length - this.start;
+  }
+
+  /** What the retained changes cost, counted as the byte bound counts them. */
+  retainedBytes(): number {
+    return this.bytes;
   }
 
   /** The retained changes grouped by write, in order (what the change log keeps on disk). */

@@ -4,6 +4,7 @@ import net from 'node:net'; // static: the single executable (CommonJS) cannot i
 import v8 from 'node:v8';
 import { isValidTimezone } from '../api/wordpress/dates.ts';
 import { DEFAULT_CACHE_BYTES } from '../api/representation/render.ts';
+import { DEFAULT_RETAIN_BYTES } from '../changes/feed.ts';
 import { UserError } from '../api/wordpress/users.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, openStore, parseCommand, seconds, showPath, type CliIo } from './common.ts';
 import { CLUSTER_OPTIONS, CLUSTER_USAGE, checkName, pick, resolveClusterTarget, writeClusterMarker, type ClusterTarget } from './cluster-options.ts';
@@ -25,6 +26,7 @@ Options (each overrides its environment variable):
   --cache-mb N       CALENDAR_CACHE_MB     memory for rendered responses, MiB; 0 caches nothing (default 64)
   --changes-retain R CALENDAR_CHANGES_RETAIN  how long the change feed keeps changes: a duration
                                            (30m, 12h, 7d) or a number of changes (default 7d)
+  --changes-mb N     CALENDAR_CHANGES_MB   memory the change feed's window may take, MiB (default 128)
   --no-seed                                do not load the demo calendar into an empty store
   Cluster (docs/cluster.md): run as one node of a replicated calendar; the state and the users
   live in NATS JetStream, --data keeps only DIR/cluster.json (which cluster, for 'user')
@@ -49,6 +51,7 @@ const OPTIONS = {
   'site-url': { type: 'string' },
   'cache-mb': { type: 'string' },
   'changes-retain': { type: 'string' },
+  'changes-mb': { type: 'string' },
   'no-seed': { type: 'boolean' },
   ...CLUSTER_OPTIONS,
   'node-id': { type: 'string' },
@@ -68,6 +71,8 @@ export interface ServeOptions {
   cacheBytes: number;
   /** the change feed's retention: an age in ms, or a number of changes */
   changesRetain: { ms: number } | { count: number };
+  /** at most about this many bytes of retained changes */
+  changesBytes: number;
   seed: boolean;
   adminPassword: string | undefined;
   /** one node of a cluster (docs/cluster.md) */
@@ -135,6 +140,10 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
     const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 's' | 'm' | 'h' | 'd'];
     changesRetain = m[2] === '' ? { count: Number(m[1]) } : { ms: Number(m[1]) * unit };
   }
+  const changesMb = pick(values, io, 'changes-mb', 'CALENDAR_CHANGES_MB');
+  if (changesMb && !(/^\d+(\.\d+)?$/.test(changesMb.value) && Number(changesMb.value) > 0 && Number(changesMb.value) <= 1_048_576)) {
+    throw bad(`${changesMb.from}: expected a number of MiB above 0, at most 1048576, got '${changesMb.value}'`);
+  }
   let dir: string;
   try {
     dir = dataDir(values.data as string | undefined, io);
@@ -154,6 +163,7 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
     siteUrl: site ? parseSiteUrl(site.value, site.from) : undefined,
     cacheBytes: cacheMb ? Math.round(Number(cacheMb.value) * 1024 * 1024) : DEFAULT_CACHE_BYTES,
     changesRetain,
+    changesBytes: changesMb ? Math.round(Number(changesMb.value) * 1024 * 1024) : DEFAULT_RETAIN_BYTES,
     seed: values['no-seed'] !== true && !cluster,
     adminPassword,
     ...(cluster ? { cluster } : {}),
@@ -202,6 +212,7 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
   const cal = await openStore({
     dir: opts.dir, timezone: opts.timezone, perPage: opts.perPage, siteUrl, restPrefix: opts.restPrefix, cacheBytes: opts.cacheBytes,
     ...('count' in opts.changesRetain ? { changesRetainCount: opts.changesRetain.count, changesRetainMs: Number.POSITIVE_INFINITY } : { changesRetainMs: opts.changesRetain.ms }),
+    changesRetainBytes: opts.changesBytes,
     ...(opts.cluster ? { cluster: clusterOptions(opts.cluster, log) } : {}),
   }, io);
   try {

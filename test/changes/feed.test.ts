@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { CalendarError, openCalendar } from '../../src/index.ts';
 import type { Change } from '../../src/changes/feed.ts';
 import { logLine, readChangeLog, startingWrites } from '../../src/changes/log.ts';
-import { holdChange, type HeldChange } from '../../src/changes/feed.ts';
+import { ChangeFeed, HELD_OVERHEAD, holdChange, type HeldChange } from '../../src/changes/feed.ts';
+import { checkSince } from '../../src/changes/follow.ts';
 import { NOW, baseEvent, makeCalendar } from '../helpers/calendar.ts';
 
 const feed = suite('changes');
@@ -66,6 +67,36 @@ feed('logLine :: the same text as JSON.stringify of the logged write, every opti
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+feed('the window keeps at most about retainBytes of changes, whole writes only, even against a webhook\'s pin', () => {
+  const write = (seq: number, n: number, size: number): HeldChange[] => Array.from({ length: n }, (_, k) =>
+    holdChange({ seq, time: new Date(0).toISOString(), type: 'event', action: 'updated', id: k, author: 0, fields: { description: 'x'.repeat(size) } }, 0, 'publish', 'publish'));
+  const one = write(1, 1, 1000)[0].text.length + HELD_OVERHEAD;
+  const f = new ChangeFeed(0, { retainBytes: 10 * one, retainMs: Number.POSITIVE_INFINITY, now: () => 0 });
+  f.pin(0); // a webhook that has had nothing: the count and age bounds would keep everything for it
+  for (let seq = 1; seq <= 30; seq++) f.add(write(seq, seq % 3 === 0 ? 2 : 1, 1000), seq);
+  assert.ok(f.retainedBytes() <= 10 * one, `${f.retainedBytes()} bytes retained`);
+  assert.ok(f.retainedBytes() >= 8 * one, 'no more goes than the bound needs');
+  assert.is(f.retainedBytes(), f.retainedWrites().reduce((n, w) => n + w.held.reduce((m, h) => m + h.text.length + HELD_OVERHEAD, 0), 0));
+  // whole writes: the oldest retained write has all its changes, and the floor is the seq before it
+  const writes = f.retainedWrites();
+  assert.is(writes[0].held.length, writes[0].seq % 3 === 0 ? 2 : 1);
+  assert.is(f.floor, writes[0].seq - 1);
+  assert.is(writes[writes.length - 1].seq, 30);
+  try {
+    checkSince(f, f.floor - 1);
+    assert.unreachable('a since before the window');
+  } catch (err) {
+    assert.is((err as CalendarError).status, 410);
+  }
+  checkSince(f, f.floor);
+  // a write larger than the bound is not retained; the next ones are
+  f.add(write(31, 1, 20 * 1000), 31);
+  assert.is(f.floor, 31);
+  assert.is(f.retainedChangeCount(), 0);
+  f.add(write(32, 1, 1000), 32);
+  assert.equal(f.retainedWrites().map((w) => w.seq), [32]);
 });
 
 feed('every reader gets fresh change objects: what one listener, iterator or page reader changes, no other sees', async () => {

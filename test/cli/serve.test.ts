@@ -27,7 +27,7 @@ const options = suite('cli :: serve options');
 options('defaults', () => {
   assert.equal(resolve({}), {
     host: '127.0.0.1', port: 8080, dir: '/srv/app/data/store', timezone: 'UTC', perPage: 12,
-    restPrefix: '/wp-json', siteUrl: undefined, cacheBytes: 64 * 1024 * 1024, changesRetain: { ms: 7 * 86_400_000 }, seed: true, adminPassword: undefined,
+    restPrefix: '/wp-json', siteUrl: undefined, cacheBytes: 64 * 1024 * 1024, changesRetain: { ms: 7 * 86_400_000 }, changesBytes: 128 * 1024 * 1024, seed: true, adminPassword: undefined,
   });
 });
 
@@ -35,19 +35,19 @@ options('env, and options over env', () => {
   const env = {
     HOST: '0.0.0.0', PORT: '9000', CALENDAR_DATA: 'store', CALENDAR_TIMEZONE: 'Europe/Paris', CALENDAR_PER_PAGE: '20',
     CALENDAR_REST_PREFIX: '/api', CALENDAR_SITE_URL: 'https://events.example.com/', CALENDAR_ADMIN_PASSWORD: 'abcd efgh',
-    CALENDAR_CACHE_MB: '16', CALENDAR_CHANGES_RETAIN: '12h',
+    CALENDAR_CACHE_MB: '16', CALENDAR_CHANGES_RETAIN: '12h', CALENDAR_CHANGES_MB: '32',
   };
   assert.equal(resolve({}, env), {
     host: '0.0.0.0', port: 9000, dir: '/srv/app/store', timezone: 'Europe/Paris', perPage: 20,
-    restPrefix: '/api', siteUrl: 'https://events.example.com', cacheBytes: 16 * 1024 * 1024, changesRetain: { ms: 12 * 3_600_000 }, seed: true, adminPassword: 'abcd efgh',
+    restPrefix: '/api', siteUrl: 'https://events.example.com', cacheBytes: 16 * 1024 * 1024, changesRetain: { ms: 12 * 3_600_000 }, changesBytes: 32 * 1024 * 1024, seed: true, adminPassword: 'abcd efgh',
   });
   const o = resolve({
     host: '::1', port: '0', data: '/var/cal', timezone: 'America/New_York', 'per-page': '5', 'rest-prefix': '/wp-json/',
-    'site-url': 'http://localhost:3000/blog', 'no-seed': true, 'cache-mb': '0.5', 'changes-retain': '5000',
+    'site-url': 'http://localhost:3000/blog', 'no-seed': true, 'cache-mb': '0.5', 'changes-retain': '5000', 'changes-mb': '0.25',
   }, env);
   assert.equal(o, {
     host: '::1', port: 0, dir: path.resolve('/var/cal'), timezone: 'America/New_York', perPage: 5,
-    restPrefix: '/wp-json', siteUrl: 'http://localhost:3000/blog', cacheBytes: 512 * 1024, changesRetain: { count: 5000 }, seed: false, adminPassword: 'abcd efgh',
+    restPrefix: '/wp-json', siteUrl: 'http://localhost:3000/blog', cacheBytes: 512 * 1024, changesRetain: { count: 5000 }, changesBytes: 256 * 1024, seed: false, adminPassword: 'abcd efgh',
   });
 });
 
@@ -70,6 +70,8 @@ options('every bad value is a clear usage error naming where it came from', () =
   rejects({}, { CALENDAR_CACHE_MB: '64MB' }, /^CALENDAR_CACHE_MB: expected a number of MiB/);
   rejects({ 'changes-retain': '7 days' }, {}, /^--changes-retain: expected a duration such as 30m, 12h or 7d, or a number of changes, got '7 days'$/);
   rejects({}, { CALENDAR_CHANGES_RETAIN: '0' }, /^CALENDAR_CHANGES_RETAIN: expected a duration/);
+  rejects({ 'changes-mb': '0' }, {}, /^--changes-mb: expected a number of MiB above 0, at most 1048576, got '0'$/);
+  rejects({}, { CALENDAR_CHANGES_MB: '1G' }, /^CALENDAR_CHANGES_MB: expected a number of MiB/);
   rejects({}, { CALENDAR_ADMIN_PASSWORD: '  ' }, /^CALENDAR_ADMIN_PASSWORD is set but empty$/);
 });
 
