@@ -7,7 +7,7 @@ import type { EventRecord, OrganizerRecord, Taxonomy, TermRecord, VenueRecord } 
 import { canDeletePost, canEditOthers, canEditPost, canEditPosts, canPublish, canReadPost, forbidden } from './wordpress/auth.ts';
 import { Tx, type Core } from './context.ts';
 import { CalendarError, fail, invalidParams, missingParams } from './wordpress/errors.ts';
-import { archiveEnvelope, closeArchive, openArchive, termEnvelope } from './representation/envelope.ts';
+import { archiveParts, archiveResult, closeArchive, openArchive, termEnvelope } from './representation/envelope.ts';
 import { planEventList } from './events/list.ts';
 import { stageEvent } from './events/write.ts';
 import { listLinked } from './linked/list.ts';
@@ -24,11 +24,6 @@ const JSON_HEADERS: Record<string, string> = {};
 
 function ok(status: number, body: string, headers: Record<string, string> = JSON_HEADERS): RestResult {
   return { status, headers, body };
-}
-
-/** A list's 200 answer; for the HTTP shell (forSocket) with the body's pieces too. */
-function listResult(body: string, parts: readonly string[], headers: Record<string, string>, call: RestCall): RestResult {
-  return call.forSocket === true ? { status: 200, headers, body, parts } : { status: 200, headers, body };
 }
 
 function totals(total: number, perPage: number): Record<string, string> {
@@ -124,8 +119,8 @@ export class Collections {
         if (i > 0) parts.push(',');
         render.pushEvent(parts, rows[i]);
       }
-      const body = closeArchive(parts, core.site.archiveText.events, total, plan.paging, plan.urlArgs, call.forSocket === true);
-      return listResult(body, parts, totals(total, plan.paging.perPage), call);
+      closeArchive(parts, core.site.archiveText.events, total, plan.paging, plan.urlArgs);
+      return archiveResult(parts, totals(total, plan.paging.perPage), call.forSocket === true);
     }
     if (call.action === 'create') {
       requireMissing(params, ['title', 'start_date', 'end_date']);
@@ -205,8 +200,8 @@ export class Collections {
     if (call.action === 'list') {
       const res = this.linkedList(kind, call);
       const items = res.records.map((r) => json(r.id));
-      const { body, parts } = archiveEnvelope(plural, core.site.archiveText[plural], items, res.total, res.paging, res.urlArgs, call.forSocket === true);
-      return listResult(body, parts, totals(res.total, res.paging.perPage), call);
+      const parts = archiveParts(plural, core.site.archiveText[plural], items, res.total, res.paging, res.urlArgs);
+      return archiveResult(parts, totals(res.total, res.paging.perPage), call.forSocket === true);
     }
     if (call.action === 'create') {
       requireMissing(params, [kind]);

@@ -43,6 +43,13 @@ export interface ParsedTarget {
  * `/?rest_route=/tribe/events/v1/events&page=2` (also `/index.php?rest_route=`) →
  * `{restPrefix}/tribe/events/v1/events?page=2`; any other target is kept as is.
  */
+/** The length of the parts' concatenation. */
+function partsLength(parts: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < parts.length; i++) n += parts[i].length;
+  return n;
+}
+
 export function rewriteTarget(target: string, restPrefix: string): ParsedTarget {
   const q = target.indexOf('?');
   const path = q < 0 ? target : target.slice(0, q);
@@ -268,7 +275,8 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
   const send = (req: IncomingMessage, res: ServerResponse, reply: Reply, head: boolean, extras: Extras | null, close: boolean) => {
     let contentType = JSON_TYPE;
     if (extras !== null) ({ reply, contentType } = decorate(reply, extras));
-    const bytes = reply.ascii === true ? reply.body.length : Buffer.byteLength(reply.body);
+    // (a list given as its parts is measured by them: its body is joined only if it is read)
+    const bytes = reply.ascii !== true ? Buffer.byteLength(reply.body) : reply.parts !== undefined ? partsLength(reply.parts) : reply.body.length;
     const headers: Record<string, string | number> = {
       'Content-Type': contentType,
       'Content-Length': bytes,

@@ -82,8 +82,10 @@ function jsonReply(status: number, data: unknown, headers: Record<string, string
   return { status, headers, body: toJson(data) };
 }
 
-/** A calendar answer (JSON text, ASCII by construction: test/e2e/ascii.test.ts) as a Reply. */
-const asciiReply = (r: RestResult): Reply => ({ status: r.status, headers: r.headers, body: r.body, parts: r.parts, ascii: true });
+/** A calendar answer (JSON text, ASCII by construction: test/e2e/ascii.test.ts) as a Reply: the
+ *  answer itself, marked (a copy would read its body, which a list given as parts joins only if
+ *  it is read: envelope.ts, archiveResult). */
+const asciiReply = (r: RestResult): Reply => Object.assign(r, { ascii: true });
 
 function decodeSegment(s: string): string {
   try {

@@ -3,6 +3,7 @@
 // key order). Each body is a list of parts made into one string at the end (closeArchive).
 
 import type { Paging } from '../events/list.ts';
+import type { RestResult } from '../wordpress/types.ts';
 import { jsonText, toJson } from './represent.ts';
 
 /**
@@ -35,19 +36,11 @@ export function openArchive(key: string): string[] {
 }
 
 /**
- * Close an archive envelope (keys in the real order) and make its body. `baseText` is the
- * archive's URL as JSON text without quotes (Site.archiveText).
- *
- * `rope` false (a body for the caller to keep): the parts are joined once into one flat string,
- * where a rope of concatenations would be flattened by whoever reads it, and every read of a rope
- * walks it again. `rope` true (a body about to be written to a socket, RestCall.forSocket): the
- * HTTP shell copies the parts themselves into a reused buffer (RestResult.parts,
- * src/http/body-buffers.ts), and the body is a rope of them, for the answers it writes as text
- * (a HEAD's length, _envelope, _jsonp, _fields, a body larger than its buffers): node:http
- * prepends the headers to a string body and flattens the result, so joining first would copy the
- * page once more (server CPU 187 against 210 µs a request for the HTTP bench's category page).
+ * Close an archive envelope (keys in the real order): its last parts pushed. `baseText` is the
+ * archive's URL as JSON text without quotes (Site.archiveText). The body is the parts' join
+ * (archiveBody).
  */
-export function closeArchive(parts: string[], baseText: string, total: number, paging: Paging, urlArgs: Array<[string, string]>, rope: boolean): string {
+export function closeArchive(parts: string[], baseText: string, total: number, paging: Paging, urlArgs: Array<[string, string]>): void {
   const totalPages = total === 0 ? 0 : Math.ceil(total / paging.perPage);
   parts.push('],"rest_url":');
   pushUrl(parts, baseText, paging.page, paging, urlArgs);
@@ -60,18 +53,39 @@ export function closeArchive(parts: string[], baseText: string, total: number, p
     pushUrl(parts, baseText, paging.page - 1 === 1 ? undefined : paging.page - 1, paging, urlArgs);
   }
   parts.push(',"total":', String(total), ',"total_pages":', String(totalPages), '}');
-  if (!rope) return parts.join('');
-  let body = '';
-  for (let i = 0; i < parts.length; i++) body += parts[i];
-  return body;
 }
 
-/** The archive envelope of venues or organizers around their texts (see closeArchive): its
- *  body, and its pieces (what RestResult.parts gives the HTTP shell). */
-export function archiveEnvelope(key: string, baseText: string, items: readonly string[], total: number, paging: Paging, urlArgs: Array<[string, string]>, rope: boolean): { body: string; parts: string[] } {
+/** The parts of the archive envelope of venues or organizers around their texts (see closeArchive). */
+export function archiveParts(key: string, baseText: string, items: readonly string[], total: number, paging: Paging, urlArgs: Array<[string, string]>): string[] {
   const parts = openArchive(key);
   pushItems(parts, items);
-  return { body: closeArchive(parts, baseText, total, paging, urlArgs, rope), parts };
+  closeArchive(parts, baseText, total, paging, urlArgs);
+  return parts;
+}
+
+/**
+ * A list's 200 answer from its body's parts. For a caller to keep, the parts joined once into one
+ * flat string (a rope of concatenations would be walked again by every read). For the HTTP shell
+ * (RestCall.forSocket) the parts themselves (RestResult.parts), which it copies into a reused
+ * buffer (src/http/body-buffers.ts); the text is joined only if it is read (the answers the shell
+ * writes as text: _envelope, _jsonp, _fields, a body larger than its buffers).
+ */
+export function archiveResult(parts: string[], headers: Record<string, string>, forSocket: boolean): RestResult {
+  return forSocket ? new PartsResult(headers, parts) : { status: 200, headers, body: parts.join('') };
+}
+
+/** A 200 answer given as its parts, its body joined when first read (a class: no function made per answer). */
+class PartsResult implements RestResult {
+  readonly status = 200;
+  private text: string | undefined;
+  constructor(readonly headers: Record<string, string>, readonly parts: readonly string[]) {}
+  get body(): string {
+    return (this.text ??= this.parts.join(''));
+  }
+  /** as a plain answer (the body is a getter, which JSON.stringify would leave out) */
+  toJSON(): RestResult {
+    return { status: this.status, headers: this.headers, body: this.body };
+  }
 }
 
 /** The term archive envelope as JSON text (its own key order; rest_url has no query string). */

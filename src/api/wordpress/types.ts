@@ -34,7 +34,8 @@ export interface RestCall {
   params: Params;
   actor: Actor;
   /** the body is about to be written to a socket and dropped (the HTTP shell): a list body then
-   *  comes as its pieces too (RestResult.parts), and `body` is a rope of them (see closeArchive) */
+   *  comes as its pieces (RestResult.parts), and `body` is joined only if it is read
+   *  (envelope.ts, archiveResult) */
   forSocket?: boolean;
 }
 
