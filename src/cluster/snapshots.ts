@@ -52,7 +52,10 @@ export async function listSnapshots(os: ObjectStore): Promise<number[]> {
  */
 export async function pruneSnapshots(os: ObjectStore, keep: number, stored: number): Promise<number> {
   const seqs = await listSnapshots(os);
-  if (!seqs.includes(stored)) seqs.splice(seqs.filter((x) => x < stored).length, 0, stored); // in order
+  if (!seqs.includes(stored)) {
+    seqs.push(stored);
+    seqs.sort((x, y) => x - y);
+  }
   for (const seq of seqs.slice(0, -keep)) await os.delete(snapshotName(seq));
   return seqs[Math.max(0, seqs.length - keep)];
 }

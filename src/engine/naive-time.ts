@@ -62,7 +62,6 @@ export function daysFromCivil(y: number, m: number, d: number): number {
   return era * 146_097 + doe - 719_468;
 }
 
-
 /**
  * naive ms → 'Y-m-d H:i:s'. Years 0-9999 are computed arithmetically (H. Hinnant's
  * civil_from_days) into one flat string (String.fromCharCode, no rope of template parts);

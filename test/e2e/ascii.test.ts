@@ -53,7 +53,7 @@ S('lists, single records, slugs, errors, _fields, _jsonp and _envelope: ASCII, C
   assert.match(((list.json.events as Obj[])[0]).cost as string, /€/);
 });
 
-S('a list on the wire is byte for byte what cal.rest() answers (the socket gets a rope, the caller a flat string)', async ({ t, ids }) => {
+S('a list on the wire is byte for byte what cal.rest() answers (the socket gets the parts, the caller a flat string)', async ({ t, ids }) => {
   for (let i = 0; i < 4; i++) {
     const r = await t.call('/events', { as: 'editor', json: { title: `Soirée ${i}`, start_date: `2030-02-0${2 + i} 20:00:00`, end_date: `2030-02-0${2 + i} 22:00:00`, venue: (ids.venue as Obj).id } });
     assert.is(r.status, 201);

@@ -2,8 +2,7 @@
 // the paging every list reads, and the effective filters its rest_url shows (envelope.ts
 // writes the envelope).
 
-import { daysFromCivil } from '../../engine/naive-time.ts';
-import { endOfNaiveDay, naiveToString, startOfNaiveDay } from '../../engine/naive-time.ts';
+import { daysFromCivil, endOfNaiveDay, naiveToString, startOfNaiveDay } from '../../engine/naive-time.ts';
 import { POST_STATUSES } from '../../engine/records.ts';
 import type { EventQuery, GeoFilter } from '../../engine/types.ts';
 import { canEditPosts } from '../wordpress/auth.ts';
