@@ -3,7 +3,7 @@
 // side arrays. Indexes (sorted-index.ts) live elsewhere; this file only stores and rebuilds.
 
 import { growFloat64, growInt32, growUint8, nextCapacity, StringPool } from './columns.ts';
-import { daysFromCivil, naiveToString, wholeSecondMs } from './naive-time.ts';
+import { daysFromCivil, exactNaive, naiveToString, wholeSecondMs } from './naive-time.ts';
 import { POST_STATUSES, statusCode, type EventRecord } from './records.ts';
 import { ListInterner } from './list-interner.ts';
 
@@ -22,32 +22,6 @@ export const FLAG_COORDS = 128;
 /** A list of linked ids; shared, never mutated in place (replaced on change). */
 export type IdList = readonly number[];
 export const EMPTY_IDS: IdList = Object.freeze([]);
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/**
- * 'Y-m-d H:i:s' → naive ms when the string is exactly that form with a real calendar date
- * (year >= 1000), so that naiveToString gives the same string back; otherwise NaN.
- */
-export function exactNaive(s: string): number {
-  if (s.length !== 19) return NaN;
-  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 32 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return NaN;
-  const y = digits(s, 0, 4), mo = digits(s, 5, 2), d = digits(s, 8, 2), h = digits(s, 11, 2), mi = digits(s, 14, 2), se = digits(s, 17, 2);
-  if (y < 1000 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) return NaN;
-  const leap = mo === 2 && ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0);
-  if (d > DAYS_IN_MONTH[mo - 1] + (leap ? 1 : 0)) return NaN;
-  return daysFromCivil(y, mo, d) * 86_400_000 + h * 3_600_000 + mi * 60_000 + se * 1000;
-}
-
-function digits(s: string, at: number, n: number): number {
-  let v = 0;
-  for (let i = at; i < at + n; i++) {
-    const c = s.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return -1;
-    v = v * 10 + c;
-  }
-  return v;
-}
 
 const EXACT_MIN = daysFromCivil(1000, 1, 1) * 86_400_000;
 const EXACT_MAX = daysFromCivil(9999, 12, 31) * 86_400_000 + 86_399_000;

@@ -31,6 +31,24 @@ export function naiveFromString(s: string): NaiveMs {
   return utc(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]);
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * 'Y-m-d H:i:s' → naive ms when the string is exactly that form with a real calendar date
+ * (year >= 1000), so that naiveToString gives the same string back; otherwise NaN. (What the event
+ * table's date columns keep as ms: naiveFromString above also takes 'T', a day past the month's
+ * end and years below 1000.)
+ */
+export function exactNaive(s: string): number {
+  if (s.length !== 19) return NaN;
+  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 32 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return NaN;
+  const y = num4(s, 0), mo = num2(s, 5), d = num2(s, 8), h = num2(s, 11), mi = num2(s, 14), se = num2(s, 17);
+  if (y < 1000 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) return NaN;
+  const leap = mo === 2 && ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0);
+  if (d > DAYS_IN_MONTH[mo - 1] + (leap ? 1 : 0)) return NaN;
+  return daysFromCivil(y, mo, d) * 86_400_000 + h * 3_600_000 + mi * 60_000 + se * 1000;
+}
+
 /** 'Y-m-d' → naive ms of its midnight (as PHP's strtotime reads a date alone; a day past the
  *  month's end runs into the next month, as there); NaN when the string is not exactly in that
  *  form. Fast path for the dates of list filters (`start_date=2024-01-01`). */
