@@ -426,13 +426,13 @@ export class WebhookDispatcher {
       const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.stopWaitMs)));
       await Promise.race([Promise.all(this.loops), waited]);
       clearTimeout(timer);
-      for (const { conn } of this.connections.values()) conn.destroy(ABORTED);
-      await Promise.all(this.loops);
     }
+    // the POSTs still unanswered end as ABORTED; every connection closes
+    for (const { conn } of this.connections.values()) conn.destroy(ABORTED);
+    this.connections.clear();
+    await Promise.all(this.loops);
     clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
-    for (const { conn } of this.connections.values()) conn.destroy();
-    this.connections.clear();
     while (this.saving) await this.saving;
     if (wanted) await this.backend.saveFinal(this.state);
   }
