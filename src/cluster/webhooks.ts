@@ -14,7 +14,7 @@ import type { ChangeFeed } from '../changes/feed.ts';
 import { WebhookError, type Webhook, type WebhookState } from '../changes/webhook-registry.ts';
 import { WebhookDispatcher, pinAtPositions, type DispatchOptions, type WebhookBackend } from '../changes/webhooks.ts';
 import type { ClusterNode } from './node.ts';
-import { natsNames } from './connect.ts';
+import { natsNames, retry } from './connect.ts';
 
 const webhookBucket = (name: string) => natsNames(name).webhooks;
 const HOOK = 'hook.', STATE = 'state.';
@@ -192,7 +192,11 @@ export class ClusterWebhooks {
   }
 
   static async start(node: ClusterNode, feed: ChangeFeed, opts: DispatchOptions = {}): Promise<ClusterWebhooks> {
-    const kv = await createWebhookBucket(node.connection, node.opts.name, node.opts.replicas ?? 3);
+    // retried as the node's other buckets are when it connects (node.ts): on a busy machine
+    // JetStream may not answer in time (in a CI run a node exited at start with a bare "timeout";
+    // this was the one NATS call of the start not retried)
+    const until = Date.now() + (node.opts.connectTimeoutMs ?? 30_000);
+    const kv = await retry(until, () => createWebhookBucket(node.connection, node.opts.name, node.opts.replicas ?? 3));
     const w = new ClusterWebhooks(node, feed, kv, opts);
     await w.tick();
     return w;
