@@ -33,191 +33,11 @@
 // The followers ask for gzip, as browsers' EventSource does (--sse-encoding identity: they do not);
 // the one that parses the stream decompresses it.
 
-import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fork, type ChildProcess } from 'node:child_process';
-import { StringDecoder } from 'node:string_decoder';
-import zlib from 'node:zlib';
-import { fileURLToPath } from 'node:url';
 import { summarize } from './stats.ts';
-
-const SELF = fileURLToPath(import.meta.url);
-const NS = '/wp-json/tribe/events/v1';
-const PASSWORD = 'bench bench bench bench';
-
-function arg(name: string, dflt: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : dflt;
-}
-
-// ---------------------------------------------------------------- the server (child)
-
-async function runServer(dir: string, hookUrl: string | undefined, hooks: number): Promise<void> {
-  const { openCalendar } = await import('../src/calendar.ts');
-  if (hookUrl) {
-    const { addWebhook } = await import('../src/changes/webhook-registry.ts');
-    for (let i = 0; i < hooks; i++) addWebhook(dir, `${hookUrl}/${i}`);
-  }
-  const { startServer } = await import('../src/http/server.ts');
-  const cal = await openCalendar({ dir });
-  cal.users.ensure('admin', 'administrator', PASSWORD);
-  const srv = await startServer(cal, { port: 0, log: () => {} });
-  process.send!({ url: srv.url });
-  let cpu0 = process.cpuUsage(), cpu1: NodeJS.CpuUsage | undefined;
-  process.on('message', async (m) => {
-    if (m === 'mark') return void (cpu0 = process.cpuUsage()); // the measured part begins
-    if (m === 'end') return void (cpu1 = process.cpuUsage(cpu0)); // and ends
-    const c = cpu1 ?? process.cpuUsage(cpu0);
-    process.send!({ cpuMs: (c.user + c.system) / 1000 });
-    let step = 'the HTTP server';
-    setTimeout(() => console.error(`bench:changes: the server's close is stuck in ${step}`), 10_000).unref();
-    await srv.close();
-    step = 'the calendar';
-    await cal.close();
-    process.exit(0);
-  });
-}
-
-// ---------------------------------------------------------------- followers (child)
-
-async function runFollowers(url: string, n: number, encoding: string): Promise<void> {
-  /** tag id → first arrival (ms, wall clock) */
-  const arrivals = new Map<number, number>();
-  let events = 0;
-  /** bytes each stream received (as sent: gzipped when it is) */
-  const bytes = new Array<number>(n).fill(0);
-  const reqs: http.ClientRequest[] = [];
-  let open = 0;
-  const headers = { accept: 'text/event-stream', ...(encoding === 'gzip' ? { 'accept-encoding': 'gzip, deflate, br' } : {}) };
-  for (let i = 0; i < n; i++) {
-    const req = http.get(`${url}${NS}/changes`, { headers, agent: false }, (res) => {
-      if (++open === n) process.send!({ ready: true });
-      if ((res.headers['content-encoding'] ?? 'identity') !== encoding) throw new Error(`followers: asked for ${encoding}, sent ${res.headers['content-encoding']}`);
-      // one follower reads the events (for the lag); the others only count the bytes (which must
-      // come to as many as the first one's), so that the load generator's decoding and parsing do
-      // not eat the cores the server needs (2 on the bench machine)
-      if (i > 0) return void res.on('data', (chunk: Buffer) => (bytes[i] += chunk.length));
-      res.on('data', (chunk: Buffer) => (bytes[0] += chunk.length));
-      const body = encoding === 'gzip' ? res.pipe(zlib.createGunzip()) : res;
-      const decoder = new StringDecoder('utf8');
-      let buf = '';
-      body.on('error', (err) => console.error(`followers: ${err.message}`));
-      body.on('data', (chunk: Buffer) => {
-        buf += decoder.write(chunk);
-        let end;
-        while ((end = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, end);
-          buf = buf.slice(end + 2);
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (!data) continue;
-          events++;
-          const now = performance.timeOrigin + performance.now();
-          for (const c of JSON.parse(data) as Array<{ id: number }>) if (!arrivals.has(c.id)) arrivals.set(c.id, now);
-        }
-      });
-    });
-    req.on('error', () => {});
-    reqs.push(req);
-  }
-  if (n === 0) process.send!({ ready: true });
-  let cpu0 = process.cpuUsage();
-  process.on('message', async (m: { cmd: string; ids?: number[] }) => {
-    if (m.cmd === 'mark') return void (cpu0 = process.cpuUsage());
-    const c = process.cpuUsage(cpu0);
-    // the last events may still be on their way (streams are paced): wait (at most 10 s) until
-    // the parsing follower has them all and the others as many bytes as it
-    const until = Date.now() + 10_000;
-    const complete = () => n === 0 || (m.ids!.every((id) => arrivals.has(id)) && bytes.every((b) => b === bytes[0]));
-    while (!complete() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    for (const r of reqs) r.destroy();
-    const short = bytes.filter((b, i) => i > 0 && b !== bytes[0]).length;
-    process.send!({ arrivals: [...arrivals], events, short, bytes: bytes[0] ?? 0, cpuMs: (c.user + c.system) / 1000 });
-    setTimeout(() => process.exit(0), 50);
-  });
-}
-
-// ---------------------------------------------------------------- webhook receiver (child)
-
-// It counts the changes it receives without parsing the bodies (each change starts `{"seq":`), as
-// the followers but one only take the bytes: on the 2 cores it shares with the server, parsing
-// 10 copies of every change would take CPU a receiver on its own machine would not.
-async function runReceiver(): Promise<void> {
-  let changes = 0;
-  const mark = Buffer.from('{"seq":');
-  const server = http.createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(parts);
-      for (let i = body.indexOf(mark); i >= 0; i = body.indexOf(mark, i + mark.length)) changes++;
-      res.writeHead(204).end();
-    });
-  });
-  server.listen(0, '127.0.0.1', () => process.send!({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}` }));
-  let cpu0 = process.cpuUsage();
-  process.on('message', async (m: { cmd: string; expect?: number }) => {
-    if (m.cmd === 'mark') return void (cpu0 = process.cpuUsage());
-    const c = process.cpuUsage(cpu0);
-    // the last deliveries may still be on their way (webhooks linger): wait for them, at most 10 s
-    const until = Date.now() + 10_000;
-    while (changes < m.expect! && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    process.send!({ changes, cpuMs: (c.user + c.system) / 1000 });
-    setTimeout(() => process.exit(0), 50);
-  });
-}
-
-// ---------------------------------------------------------------- writers (this process)
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-const auth = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
-let tagNo = 0;
-
-function createTag(url: string): Promise<{ id: number; at: number }> {
-  return new Promise((resolve, reject) => {
-    const body = JSON.stringify({ name: `bench tag ${process.pid}-${tagNo++}` });
-    const req = http.request(`${url}${NS}/tags`, { method: 'POST', agent, headers: { authorization: auth, 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => {
-        const at = performance.timeOrigin + performance.now();
-        if (res.statusCode !== 201) return reject(new Error(`create: ${res.statusCode} ${text.slice(0, 200)}`));
-        resolve({ id: (JSON.parse(text) as { id: number }).id, at });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-function child(args: string[], profile?: string): ChildProcess {
-  return fork(SELF, args, { execArgv: ['--import', 'tsx', ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [])] });
-}
-
-function message<T>(c: ChildProcess, pick: (m: Record<string, unknown>) => boolean): Promise<T> {
-  return new Promise((resolve) => {
-    const on = (m: unknown) => {
-      if (pick(m as Record<string, unknown>)) {
-        c.off('message', on);
-        resolve(m as T);
-      }
-    };
-    c.on('message', on);
-  });
-}
-
-/** The machine's busy CPU time so far, seconds (Linux /proc/stat: all but idle and iowait,
- *  steal included); undefined where there is no /proc/stat. */
-function machineBusy(): number | undefined {
-  try {
-    const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
-    return (total - f[3] - f[4]) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return undefined;
-  }
-}
+import { CLIENT_CPUS, PIN, SERVER_CPU, agent, arg, child, createTag, machineBusy, message, pin } from './changes-roles.ts';
 
 interface Round {
   cpu: { server: number; followers: number; writers: number };
@@ -237,11 +57,11 @@ interface Round {
 
 async function round(followers: number, seconds: number, warmup: number, writers: number, rate: number | undefined, hooks = 0): Promise<Round> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-bench-changes-'));
-  const receiver = hooks > 0 ? child(['--as-receiver']) : undefined;
+  const receiver = hooks > 0 ? child(['--as-receiver'], undefined, PIN ? CLIENT_CPUS : undefined) : undefined;
   const hookUrl = receiver ? (await message<{ url: string }>(receiver, (m) => typeof m.url === 'string')).url : '';
-  const server = child(['--as-server', dir, hookUrl, String(hooks)], arg('cpu-prof', '') || undefined);
+  const server = child(['--as-server', dir, hookUrl, String(hooks)], arg('cpu-prof', '') || undefined, PIN ? SERVER_CPU : undefined);
   const { url } = await message<{ url: string }>(server, (m) => typeof m.url === 'string');
-  const fl = child(['--as-followers', url, String(followers), arg('sse-encoding', 'gzip')]);
+  const fl = child(['--as-followers', url, String(followers), arg('sse-encoding', 'gzip')], undefined, PIN ? CLIENT_CPUS : undefined);
   await message(fl, (m) => m.ready === true);
   /** the writes acknowledged in the measured part */
   const acks: Array<{ id: number; at: number }> = [];
@@ -335,6 +155,8 @@ async function quietRound(run: () => Promise<Round>, name: string): Promise<Roun
 }
 
 async function main(): Promise<void> {
+  if (PIN) pin(process.pid, CLIENT_CPUS);
+  if (process.argv.includes('--paired')) return (await import('./changes-paired.ts')).paired();
   const seconds = Number(arg('seconds', '5'));
   const warmup = Number(arg('warmup', '1'));
   const writers = Number(arg('writers', '32'));
@@ -399,11 +221,7 @@ async function main(): Promise<void> {
   agent.destroy();
 }
 
-// children are told apart by a first argument no option of the bench uses (`--followers` is one)
-if (process.argv[2] === '--as-server') void runServer(process.argv[3], process.argv[4] || undefined, Number(process.argv[5] ?? 0));
-else if (process.argv[2] === '--as-receiver') void runReceiver();
-else if (process.argv[2] === '--as-followers') void runFollowers(process.argv[3], Number(process.argv[4]), process.argv[5]);
-else main().catch((err) => {
+main().catch((err) => {
   console.error(err);
   process.exit(1);
 });
