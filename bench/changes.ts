@@ -12,8 +12,11 @@
 //   npm run bench:changes -- [--seconds S] [--warmup S] [--writers W] [--followers 0,1,100] [--hooks 10]
 //                            [--rate R] [--lag-followers 1,100] [--repeat N] [--quiet C] [--sse-encoding gzip|identity]
 //                            [--cpu-prof DIR]
+//                            [--pin]
 // (--hooks 0: no webhook configuration; --rate 0: no paced rounds; --cpu-prof: the server's CPU
-// profiles, one per round, into DIR)
+// profiles, one per round, into DIR; --pin: the server on CPU 0, every other process on the others)
+//   npm run bench:changes -- --paired ...   one server per configuration, followers or webhooks
+//                                           switched on and off in alternating windows (bench/changes-paired.ts)
 //
 // Every round starts a fresh server and runs the same writes: `--warmup` seconds (default 1) that
 // are not counted, then `--seconds` that are. The configurations run in turn, `--repeat` times,
