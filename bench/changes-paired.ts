@@ -10,9 +10,9 @@
 // configuration is reported by the median of those ratios (and their quartiles).
 //
 // Followers: one process, started with the server, opens its streams (from the current head)
-// before an "on" window and closes them after it; they only count the bytes they receive. Webhooks: the server registers them (or removes them) in its
-// store's registry, which its dispatcher reads again every second; new webhooks start with the
-// next write. After each switch the bench waits (`--settle` seconds; for webhooks at least 1.5 s,
+// before an "on" window and closes them after it; they only count the bytes they receive.
+// Webhooks: the server registers them (or removes them) in its store's registry, which its
+// dispatcher reads again every second; new webhooks start with the next write. After each switch the bench waits (`--settle` seconds; for webhooks at least 1.5 s,
 // past the dispatcher's reload) before the window is counted. Every window counts the writes
 // acknowledged in it and the server's CPU time.
 //
@@ -90,9 +90,13 @@ async function configuration(c: Config, pairs: number, windowMs: number, settleM
   server.send('end');
   server.send('stop');
   await closed;
-  receiver?.kill('SIGKILL');
   followers?.kill('SIGKILL');
   if (followers && streamed === 0) throw new Error(`${c.name}: the followers received nothing`);
+  if (receiver) {
+    const got = message<{ changes: number }>(receiver, (m) => typeof m.changes === 'number');
+    receiver.send({ cmd: 'stop', expect: 1 });
+    if ((await got).changes === 0) throw new Error(`${c.name}: the receiver got no deliveries`);
+  }
   fs.rmSync(dir, { recursive: true, force: true });
   return windows;
 }

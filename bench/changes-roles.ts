@@ -211,7 +211,12 @@ export function child(args: string[], profile?: string, cpu?: string): ChildProc
  *  where they are other machines) */
 export const PIN = process.argv.includes('--pin');
 export function pin(pid: number, cpus: string): void {
-  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+  if (os.cpus().length < 2) throw new Error('bench:changes --pin needs at least 2 CPUs');
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+  } catch (err) {
+    throw new Error(`bench:changes --pin: taskset failed (${(err as Error).message}); it is in util-linux`);
+  }
 }
 export const SERVER_CPU = '0', CLIENT_CPUS = `1-${Math.max(1, os.cpus().length - 1)}`;
 
