@@ -43,13 +43,6 @@ export interface ParsedTarget {
  * `/?rest_route=/tribe/events/v1/events&page=2` (also `/index.php?rest_route=`) →
  * `{restPrefix}/tribe/events/v1/events?page=2`; any other target is kept as is.
  */
-/** The length of the parts' concatenation. */
-function partsLength(parts: readonly string[]): number {
-  let n = 0;
-  for (let i = 0; i < parts.length; i++) n += parts[i].length;
-  return n;
-}
-
 export function rewriteTarget(target: string, restPrefix: string): ParsedTarget {
   const q = target.indexOf('?');
   const path = q < 0 ? target : target.slice(0, q);
@@ -65,6 +58,13 @@ export function rewriteTarget(target: string, restPrefix: string): ParsedTarget 
     return { url, query: rest };
   }
   return { url: target, query };
+}
+
+/** The length of the parts' concatenation. */
+function partsLength(parts: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < parts.length; i++) n += parts[i].length;
+  return n;
 }
 
 /** The method after WordPress's overrides: `?_method=` first, then X-HTTP-Method-Override. */

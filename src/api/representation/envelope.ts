@@ -1,6 +1,6 @@
 // List envelopes as JSON text: the archive envelope of events, venues and organizers (items,
 // rest_url / next_rest_url / previous_rest_url, totals) and the term archive envelope (its own
-// key order). Each body is a list of parts made into one string at the end (closeArchive).
+// key order). Each body is a list of parts, made into one answer at the end (archiveResult).
 
 import type { Paging } from '../events/list.ts';
 import type { RestResult } from '../wordpress/types.ts';
@@ -38,7 +38,7 @@ export function openArchive(key: string): string[] {
 /**
  * Close an archive envelope (keys in the real order): its last parts pushed. `baseText` is the
  * archive's URL as JSON text without quotes (Site.archiveText). The body is the parts' join
- * (archiveBody).
+ * (archiveResult).
  */
 export function closeArchive(parts: string[], baseText: string, total: number, paging: Paging, urlArgs: Array<[string, string]>): void {
   const totalPages = total === 0 ? 0 : Math.ceil(total / paging.perPage);
