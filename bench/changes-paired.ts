@@ -22,6 +22,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { quantile } from './stats.ts';
 import { CLIENT_CPUS, PIN, SERVER_CPU, agent, arg, child, createTag, message } from './changes-roles.ts';
 
 interface Window { on: boolean; writesPerSecond: number; cpuPerWrite: number }
@@ -30,11 +31,8 @@ interface Config { name: string; followers: number; hooks: number }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const quantile = (xs: number[], q: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const at = (s.length - 1) * q, lo = Math.floor(at), hi = Math.ceil(at);
-  return s[lo] + (s[hi] - s[lo]) * (at - lo);
-};
+/** stats.ts's quantile of unsorted values */
+const quantileOf = (xs: number[], q: number): number => quantile(Float64Array.from(xs).sort(), q);
 
 /** One configuration: its server, the write load, and 2 × pairs + 1 windows. */
 async function configuration(c: Config, pairs: number, windowMs: number, settleMs: number, writers: number): Promise<Window[]> {
@@ -126,11 +124,11 @@ export async function paired(): Promise<void> {
     const offRates = ws.filter((w) => !w.on).map((w) => w.writesPerSecond);
     rows.push({
       configuration: c.name,
-      'writes/s off (median)': Math.round(quantile(offRates, 0.5)).toString(),
-      'on vs off: writes/s (median)': pct(quantile(rate, 0.5)),
-      'quartiles': `${pct(quantile(rate, 0.25))}-${pct(quantile(rate, 0.75))}`,
+      'writes/s off (median)': Math.round(quantileOf(offRates, 0.5)).toString(),
+      'on vs off: writes/s (median)': pct(quantileOf(rate, 0.5)),
+      'quartiles': `${pct(quantileOf(rate, 0.25))}-${pct(quantileOf(rate, 0.75))}`,
       'each pair': rate.map((x) => (x * 100).toFixed(0)).join(' '),
-      'server CPU a write, on vs off': pct(quantile(cpu, 0.5)),
+      'server CPU a write, on vs off': pct(quantileOf(cpu, 0.5)),
     });
   }
   console.log(`calendar-engine change feed, paired windows: ${writers} writers (creating tags, fsynced store), ${pairs} pairs of ${windowMs / 1000} s windows after ${settleMs / 1000} s to settle${PIN ? ', server pinned to CPU 0' : ''}, followers' streams ${arg('sse-encoding', 'gzip')}, node ${process.version}`);
