@@ -13,12 +13,9 @@
 // and jitter, for ever (the backoff is capped at `retryMaxMs`). A slow or dead receiver delays
 // only itself.
 
-import fs from 'node:fs';
-import path from 'node:path';
-import { writeFileAtomic, writeFileAtomicSync } from '../store/atomic-file.ts';
 import type { ChangeFeed, HeldChange } from './feed.ts';
 import { PostConnection } from './http-post.ts';
-import { REGISTRY, STATE, readWebhookState, readWebhooks, signature, type Webhook, type WebhookState } from './webhook-registry.ts';
+import { signature, type Webhook, type WebhookState } from './webhook-registry.ts';
 
 export interface DispatchOptions {
   /** first retry after about this long, doubling up to retryMaxMs (defaults 1 s and 1 h) */
@@ -53,61 +50,6 @@ export interface WebhookBackend {
   saveFinal(states: Record<string, WebhookState>): Promise<void> | void;
   /** false: stop delivering (a cluster node that is no longer the writer) */
   active(): boolean;
-}
-
-/** The store directory's webhooks.json (re-read when its mtime or size changes) and webhooks-state.json. */
-export class StoreWebhooks implements WebhookBackend {
-  private stamp = '';
-  constructor(private readonly dir: string) {}
-
-  private registryStamp(): string {
-    try {
-      const st = fs.statSync(path.join(this.dir, REGISTRY));
-      return `${st.mtimeMs}:${st.size}`;
-    } catch {
-      return 'none';
-    }
-  }
-
-  /** What is stored now (synchronously: the feed is pinned before it is filled at start-up). */
-  initial(): { hooks: Webhook[]; states: Record<string, WebhookState> } {
-    this.stamp = this.registryStamp();
-    return { hooks: readWebhooks(this.dir), states: readWebhookState(this.dir) };
-  }
-
-  reload(): Promise<{ hooks: Webhook[]; states: Record<string, WebhookState> } | undefined> {
-    const stamp = this.registryStamp();
-    if (stamp === this.stamp) return Promise.resolve(undefined);
-    this.stamp = stamp;
-    return Promise.resolve({ hooks: readWebhooks(this.dir), states: {} });
-  }
-
-  save(states: Record<string, WebhookState>): Promise<void> {
-    return writeFileAtomic(path.join(this.dir, STATE), stateText(states));
-  }
-
-  saveFinal(states: Record<string, WebhookState>): void {
-    writeFileAtomicSync(path.join(this.dir, STATE), stateText(states));
-  }
-
-  active(): boolean {
-    return true;
-  }
-}
-
-const stateText = (states: Record<string, WebhookState>) => JSON.stringify(states, null, 2) + '\n';
-
-/** The dispatcher of a store directory's webhooks, `feed` pinned at their positions (call start()
- *  once the feed is filled). An unreadable registry is logged, and read again once it changes. */
-export function storeDispatcher(dir: string, feed: ChangeFeed, opts: DispatchOptions): WebhookDispatcher {
-  const backend = new StoreWebhooks(dir);
-  let initial: ReturnType<StoreWebhooks['initial']> = { hooks: [], states: {} };
-  try {
-    initial = backend.initial();
-  } catch (err) {
-    (opts.log ?? console.error)(`calendar-engine: webhooks: ${(err as Error).message}`);
-  }
-  return new WebhookDispatcher(feed, backend, initial, opts);
 }
 
 /** changes kept for a lagging webhook, at most (DispatchOptions.maxBacklog) */
