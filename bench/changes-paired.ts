@@ -25,7 +25,7 @@ import path from 'node:path';
 import { quantile } from './stats.ts';
 import { CLIENT_CPUS, PIN, SERVER_CPU, agent, arg, child, createTag, message } from './changes-roles.ts';
 
-interface Window { on: boolean; writesPerSecond: number; cpuPerWrite: number }
+interface Window { on: boolean; writesPerSecond: number; cpuPerWrite: number; systemPerWrite: number }
 
 interface Config { name: string; followers: number; hooks: number }
 
@@ -42,10 +42,10 @@ async function configuration(c: Config, pairs: number, windowMs: number, settleM
   const hookUrl = receiver ? (await message<{ url: string }>(receiver, (m) => typeof m.url === 'string')).url : '';
   const server = child(['--as-server', dir, hookUrl, String(c.hooks), 'off'], undefined, PIN ? SERVER_CPU : undefined);
   const { url } = await message<{ url: string }>(server, (m) => typeof m.url === 'string');
-  const serverCpu = async (): Promise<number> => {
-    const reply = message<{ cpuTotalMs: number }>(server, (m) => typeof m.cpuTotalMs === 'number');
+  const serverCpu = async (): Promise<{ cpuTotalMs: number; cpuSystemMs: number }> => {
+    const reply = message<{ cpuTotalMs: number; cpuSystemMs: number }>(server, (m) => typeof m.cpuTotalMs === 'number');
     server.send({ cmd: 'cpu' });
-    return (await reply).cpuTotalMs;
+    return reply;
   };
   let acked = 0, stop = false;
   const load = Promise.all(Array.from({ length: writers }, async () => {
@@ -78,8 +78,9 @@ async function configuration(c: Config, pairs: number, windowMs: number, settleM
     const a0 = acked, cpu0 = await serverCpu(), t0 = performance.now();
     await sleep(windowMs);
     const a1 = acked, cpu1 = await serverCpu(), t1 = performance.now();
-    windows.push({ on, writesPerSecond: ((a1 - a0) * 1000) / (t1 - t0), cpuPerWrite: ((cpu1 - cpu0) * 1000) / Math.max(1, a1 - a0) });
-    console.error(`  ${c.name}, window ${i + 1} (${on ? 'on' : 'off'}): ${Math.round(windows[i].writesPerSecond)} writes/s, ${windows[i].cpuPerWrite.toFixed(0)} µs server CPU a write`);
+    const writes = Math.max(1, a1 - a0);
+    windows.push({ on, writesPerSecond: ((a1 - a0) * 1000) / (t1 - t0), cpuPerWrite: ((cpu1.cpuTotalMs - cpu0.cpuTotalMs) * 1000) / writes, systemPerWrite: ((cpu1.cpuSystemMs - cpu0.cpuSystemMs) * 1000) / writes });
+    console.error(`  ${c.name}, window ${i + 1} (${on ? 'on' : 'off'}): ${Math.round(windows[i].writesPerSecond)} writes/s, ${windows[i].cpuPerWrite.toFixed(0)} µs server CPU a write (${windows[i].systemPerWrite.toFixed(0)} of it in the kernel)`);
   }
   stop = true;
   await load;

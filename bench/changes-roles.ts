@@ -40,7 +40,7 @@ export async function runServer(dir: string, hookUrl: string | undefined, hooks:
     const cmd = (m as { cmd?: string; on?: boolean }).cmd;
     if (cmd === 'cpu') { // the CPU used so far (bench:changes --paired: per window)
       const c = process.cpuUsage();
-      return void process.send!({ cpuTotalMs: (c.user + c.system) / 1000 });
+      return void process.send!({ cpuTotalMs: (c.user + c.system) / 1000, cpuSystemMs: c.system / 1000 });
     }
     if (cmd === 'hooks') { // --paired: `hooks` webhooks registered (on) or none (off); the
       // dispatcher sees the registry within its reload period (1 s)

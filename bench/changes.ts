@@ -165,7 +165,7 @@ async function main(): Promise<void> {
   const writers = Number(arg('writers', '32'));
   const counts = arg('followers', '0,1,100').split(',').map(Number);
   const rate = Number(arg('rate', '1000'));
-  const lagCounts = arg('lag-followers', '1,100').split(',').map(Number);
+  const lagCounts = arg('lag-followers', '1,100').split(',').map(Number).filter((n) => n > 0); // lag needs followers
   const repeat = Number(arg('repeat', '3'));
   const hooks = Number(arg('hooks', '10'));
   const configs = [...counts.map((n) => ({ name: String(n), followers: n, hooks: 0 })), ...(hooks > 0 ? [{ name: `0 + ${hooks} webhooks`, followers: 0, hooks }] : [])];
