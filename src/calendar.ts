@@ -14,7 +14,7 @@ import { ChangeFeed, changeOf, describeWrite, type Change, type ChangeType, type
 import { changeFilter, checkSince, followChanges, subscribeWrites } from './changes/follow.ts';
 import type { DispatchOptions } from './changes/webhooks.ts';
 import { storeDispatcher } from './changes/store-webhooks.ts';
-import { ChangeLog, readChangeLog, startingWrites } from './changes/log.ts';
+import { ChangeLog, openChangeLog, readChangeLogFile, startingWrites } from './changes/log.ts';
 import { ImportBuilder, prepareImport, type ImportData, type ImportKind, type ImportProgress, type ImportSummary } from './api/import.ts';
 import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './io/export.ts';
 import type { ImportFormat } from './io/read-records.ts';
@@ -533,13 +533,14 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   const webhooks = opts.dir && opts.webhooks !== false ? storeDispatcher(opts.dir, feed, typeof opts.webhooks === 'object' ? opts.webhooks : {}) : undefined;
   // the feed starts with the logged changes (DIR/changes.jsonl) and the writes replayed after them
   const snapshotSeq = replayed.length > 0 ? replayed[0].seq - 1 : head;
-  const start = opts.dir ? startingWrites(readChangeLog(opts.dir), replayed, snapshotSeq) : replayed;
+  const log = opts.dir ? readChangeLogFile(opts.dir) : undefined;
+  const start = log ? startingWrites(log.writes, replayed, snapshotSeq) : replayed;
   if (start.length > 0) {
     feed.backfill(start[0].seq - 1);
     for (const w of start) feed.add(w.held, w.seq);
   }
   const cal = new Calendar(engine, site, users, store, cacheBytes, feed);
-  if (opts.dir) cal.changeLog = new ChangeLog(opts.dir, feed, feed.retainedWrites());
+  if (opts.dir && log) cal.changeLog = openChangeLog(opts.dir, feed, log, snapshotSeq);
   cal.webhooks = webhooks;
   webhooks?.start();
   return cal;

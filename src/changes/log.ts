@@ -3,12 +3,14 @@
 // and not only the writes since the last snapshot. Lines are appended once per tick (the writes
 // the journal acknowledges together); a crash before an append loses nothing, since the journal
 // still holds those writes and they are added back at the next open. The file is rewritten
-// without the lines the feed no longer retains once enough of them have gone.
+// without the lines the feed no longer retains once enough of them have gone. At the next open it
+// is read (most lines without parsing their changes: readLine) and, when it holds the writes the
+// feed starts with, kept: a torn last line cut off, the writes replayed after it appended.
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { appendAll } from '../store/atomic-file.ts';
-import { holdChange, type Change, type ChangeFeed, type HeldChange } from './feed.ts';
+import { holdChange, type Change, type ChangeFeed, type ChangeType, type HeldChange } from './feed.ts';
 
 const CHANGE_LOG = 'changes.jsonl';
 
@@ -19,25 +21,99 @@ export interface LoggedWrite {
 
 /** The logged writes, in order; a torn last line (a crash while appending) is left out. */
 export function readChangeLog(dir: string): LoggedWrite[] {
-  let text: string;
+  return readChangeLogFile(dir).writes;
+}
+
+/** What readChangeLogFile found: the writes, and whether the file holds them and nothing else. */
+export interface ChangeLogFile {
+  writes: LoggedWrite[];
+  /** the bytes of the file's lines read, and how many: set when every line before them was read
+   *  and each ends with its newline, so that the file can be kept (cut to `bytes`, which drops a
+   *  torn last line) and appended to, rather than written again */
+  whole: { bytes: number; lines: number } | undefined;
+}
+
+/**
+ * The logged writes, in order, and whether the file can be kept as it is. A line is read without
+ * parsing its change where its shape allows (readLine): at start-up that is most of the time it
+ * takes, and the feed holds each change as its text anyway.
+ */
+export function readChangeLogFile(dir: string): ChangeLogFile {
+  let buf: Buffer;
   try {
-    text = fs.readFileSync(path.join(dir, CHANGE_LOG), 'utf8');
+    buf = fs.readFileSync(path.join(dir, CHANGE_LOG));
   } catch {
-    return [];
+    return { writes: [], whole: undefined };
   }
   const out: LoggedWrite[] = [];
-  for (const line of text.split('\n')) {
-    if (!line) continue;
-    try {
-      const w = JSON.parse(line) as { seq: number; held: Array<{ change: Change; owner: number; before?: string; after?: string }> };
-      if (Number.isSafeInteger(w.seq) && Array.isArray(w.held) && (out.length === 0 || w.seq > out[out.length - 1].seq)) {
-        out.push({ seq: w.seq, held: w.held.map((h) => holdChange(h.change, h.owner, h.before, h.after)) });
+  let bytes = 0, whole = true;
+  for (let s = 0; s < buf.length;) {
+    const nl = buf.indexOf(10, s), e = nl === -1 ? buf.length : nl, last = nl === -1 || nl + 1 === buf.length;
+    let read = e === s; // an empty line is passed over
+    if (!read) {
+      // the last line may be torn: it is always parsed whole
+      const w = (last ? undefined : readLine(buf, s, e)) ?? parseLine(buf, s, e);
+      if (w !== undefined && (out.length === 0 || w.seq > out[out.length - 1].seq)) {
+        out.push(w);
+        read = true;
       }
-    } catch {
-      // torn
     }
+    if (read && nl !== -1) bytes = nl + 1;
+    // a line left out before others, or one read without its newline (an append would run on
+    // from it): the file is written again. A last line left out is cut off (a torn append).
+    else if (read || !last) whole = false;
+    if (nl === -1) break;
+    s = nl + 1;
   }
-  return out;
+  return { writes: out, whole: whole ? { bytes, lines: out.length } : undefined };
+}
+
+/** A logged line parsed whole; undefined for one that is not a logged write (torn, damaged). */
+function parseLine(buf: Buffer, s: number, e: number): LoggedWrite | undefined {
+  try {
+    const w = JSON.parse(buf.toString('utf8', s, e)) as { seq: number; held: Array<{ change: Change; owner: number; before?: string; after?: string }> };
+    if (!Number.isSafeInteger(w.seq) || !Array.isArray(w.held)) return undefined;
+    return { seq: w.seq, held: w.held.map((h) => holdChange(h.change, h.owner, h.before, h.after)) };
+  } catch {
+    return undefined;
+  }
+}
+
+const LINE_OPEN = Buffer.from('{"seq":'), HELD_OPEN = Buffer.from(',"held":[{"change":'), OWNER = Buffer.from(',"owner":');
+const CHANGE_HEAD = /^\{"seq":(\d+),"time":"([^"\\]*)","type":"([a-z]+)",/;
+/** what follows a change's text: its owner and statuses (post statuses are lowercase keys) */
+const LINE_REST = /^"owner":(\d+)(?:,"before":"([a-z0-9_-]*)")?(?:,"after":"([a-z0-9_-]*)")?\}$/;
+
+/** `buf` holds `bytes` at `at` */
+const holds = (buf: Buffer, at: number, bytes: Buffer): boolean => buf.compare(bytes, 0, bytes.length, at, at + bytes.length) === 0;
+
+/**
+ * A line of one change (what most writes log), read without parsing the change: its text is the
+ * bytes between `{"change":` and the last `,"owner":` (a string value cannot hold that sequence
+ * unescaped), decoded on their own, as the text the feed held when it logged them (logLine writes
+ * that text as it is). Undefined for any other line, which is then parsed whole: two changes
+ * (the first one's `,"owner":` falls inside the text), a line an interrupted append ran into the
+ * next one (a second `{"seq":`), a change whose head is not seq, time and type, statuses that
+ * are not plain keys.
+ */
+export function readLine(buf: Buffer, s: number, e: number): LoggedWrite | undefined {
+  if (e - s < 40 || buf[e - 1] !== 0x7d || buf[e - 2] !== 0x5d || buf[e - 3] !== 0x7d || !holds(buf, s, LINE_OPEN)) return undefined; // {"seq": … }]}
+  let seq = 0, i = s + LINE_OPEN.length;
+  for (; i < e && buf[i] >= 0x30 && buf[i] <= 0x39; i++) seq = seq * 10 + buf[i] - 0x30;
+  if (i === s + LINE_OPEN.length || !Number.isSafeInteger(seq) || !holds(buf, i, HELD_OPEN)) return undefined;
+  const from = i + HELD_OPEN.length, owner = buf.lastIndexOf(OWNER, e - 1);
+  if (owner <= from) return undefined;
+  const text = buf.toString('utf8', from, owner);
+  if (text.charCodeAt(text.length - 1) !== 0x7d || text.includes(',"owner":') || text.indexOf('{"seq":', 1) !== -1) return undefined;
+  const c = CHANGE_HEAD.exec(text);
+  const rest = c === null || Number(c[1]) !== seq ? null : LINE_REST.exec(buf.toString('latin1', owner + 1, e - 2));
+  if (rest === null) return undefined;
+  return { seq, held: [{ seq, time: c![2], type: c![3] as ChangeType, text, owner: Number(rest[1]), before: rest[2], after: rest[3] }] };
+}
+
+/** Whether startingWrites uses the logged writes (they reach the journal's first write). */
+export function logMeets(logged: LoggedWrite[], snapshotSeq: number): boolean {
+  return logged.length > 0 && logged[logged.length - 1].seq >= snapshotSeq;
 }
 
 /**
@@ -47,10 +123,9 @@ export function readChangeLog(dir: string): LoggedWrite[] {
  * a gap would be worse than a shorter window.
  */
 export function startingWrites(logged: LoggedWrite[], replayed: LoggedWrite[], snapshotSeq: number): LoggedWrite[] {
-  const tail = logged.length > 0 ? logged[logged.length - 1].seq : -1;
-  const fromJournal = replayed.filter((w) => w.seq > tail);
-  const meets = logged.length > 0 && tail >= snapshotSeq;
-  return meets ? [...logged, ...fromJournal] : replayed;
+  if (!logMeets(logged, snapshotSeq)) return replayed;
+  const tail = logged[logged.length - 1].seq;
+  return [...logged, ...replayed.filter((w) => w.seq > tail)];
 }
 
 /** A logged write's line: {"seq":N,"held":[{"change":{...},"owner":A,"before":S,"after":S}]} and
@@ -67,6 +142,13 @@ export function logLine(seq: number, held: readonly HeldChange[]): string {
   return line + ']}\n';
 }
 
+/** The log of a feed filled from `log` and the writes replayed after it: the file kept when it holds
+ *  the writes the feed starts with (logMeets), written again otherwise. */
+export function openChangeLog(dir: string, feed: ChangeFeed, log: ChangeLogFile, snapshotSeq: number): ChangeLog {
+  const kept = log.whole && logMeets(log.writes, snapshotSeq) ? { ...log.whole, seq: log.writes[log.writes.length - 1].seq } : undefined;
+  return new ChangeLog(dir, feed, feed.retainedWrites(), kept);
+}
+
 export class ChangeLog {
   private pending = '';
   /** the file, kept open for appends between rewrites (one system call a flush, not three) */
@@ -74,15 +156,35 @@ export class ChangeLog {
   private readonly off: () => void;
   private lines: number;
 
-  constructor(private readonly dir: string, private readonly feed: ChangeFeed, start: LoggedWrite[]) {
-    // the file holds exactly `start` from now on (the writes replayed from the journal included)
-    this.rewrite(start);
-    this.lines = start.length;
+  /**
+   * `start`: the writes the feed starts with. `kept`: the file as readChangeLogFile found it, when
+   * the feed starts with its writes (logMeets) and it holds them whole: it is then cut after its
+   * last whole line and the writes after them are appended, instead of writing the window again.
+   */
+  constructor(private readonly dir: string, private readonly feed: ChangeFeed, start: LoggedWrite[], kept?: { bytes: number; lines: number; seq: number }) {
+    if (kept !== undefined && !this.tooLong(kept.lines)) {
+      const file = path.join(dir, CHANGE_LOG);
+      fs.truncateSync(file, kept.bytes);
+      const after = start.filter((w) => w.seq > kept.seq);
+      this.fd = fs.openSync(file, 'a');
+      if (after.length > 0) appendAll(this.fd, after.map((w) => logLine(w.seq, w.held)).join(''));
+      this.lines = kept.lines + after.length;
+    } else {
+      // the file holds exactly `start` from now on (the writes replayed from the journal included)
+      this.rewrite(start);
+      this.lines = start.length;
+    }
     this.off = feed.on((held) => {
       if (this.pending === '') setImmediate(() => this.flush());
       this.pending += logLine(held[0].seq, held);
       this.lines++;
     });
+  }
+
+  /** once the feed retains much less than the file holds, the file follows (the count of
+   *  retained changes, at least that of retained writes, is had without walking them) */
+  private tooLong(lines: number): boolean {
+    return lines > 4096 && lines > 2 * this.feed.retainedChangeCount();
   }
 
   private rewrite(writes: LoggedWrite[]): void {
@@ -96,9 +198,7 @@ export class ChangeLog {
     if (this.pending === '') return;
     appendAll((this.fd ??= fs.openSync(path.join(this.dir, CHANGE_LOG), 'a')), this.pending);
     this.pending = '';
-    // once the feed retains much less than the file holds, the file follows (the count of
-    // retained changes, at least that of retained writes, is had without walking them)
-    if (this.lines > 4096 && this.lines > 2 * this.feed.retainedChangeCount()) {
+    if (this.tooLong(this.lines)) {
       const retained = this.feed.retainedWrites();
       this.rewrite(retained);
       this.lines = retained.length;
