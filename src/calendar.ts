@@ -7,6 +7,7 @@ import type { ImportSet } from './engine/engine-api.ts';
 import type { EventTable } from './engine/event-table.ts';
 import { resolveActor } from './api/wordpress/auth.ts';
 import { Collections, targetOf } from './api/collections.ts';
+import { ResourceApi } from './resource-api.ts';
 import type { Core } from './api/context.ts';
 import { isValidTimezone } from './api/wordpress/dates.ts';
 import { CalendarError, fail } from './api/wordpress/errors.ts';
@@ -24,7 +25,7 @@ import { icalFeed, type FeedSite } from './io/ical.ts';
 import { readIcsRecords } from './io/ical-import.ts';
 import { createSite } from './api/representation/represent.ts';
 import { DEFAULT_CACHE_BYTES, Renderer } from './api/representation/render.ts';
-import type { Actor, AsArg, Page, Params, RestCall, RestResult, Resource, SiteConfig } from './api/wordpress/types.ts';
+import type { Actor, AsArg, Page, Params, RestCall, RestResult, SiteConfig } from './api/wordpress/types.ts';
 import { UserRegistry } from './api/wordpress/users.ts';
 import { openStore, type Store } from './store/store.ts';
 import type { SnapshotStream } from './store/snapshot-stream.ts';
@@ -68,43 +69,6 @@ export interface CalendarOptions {
 }
 
 type Item = Record<string, unknown>;
-
-/** list/get/create/update/delete of one resource, with REST names and REST representations. */
-export class ResourceApi {
-  constructor(private readonly cal: Calendar, private readonly resource: Resource) {}
-
-  /** A page of REST representations as fresh plain objects (yours to keep and change). */
-  async list(query: Params = {}, as?: AsArg): Promise<Page<Item>> {
-    return this.cal.read(this.callOf('list', undefined, query, as)) as Page<Item>;
-  }
-
-  /** One REST representation (as a single GET gives it) as a fresh plain object. */
-  async get(idOrSlug: number | string, as?: AsArg): Promise<Item> {
-    return this.cal.read(this.callOf('get', idOrSlug, {}, as)) as Item;
-  }
-
-  async create(fields: Params, as?: AsArg): Promise<Item> {
-    return JSON.parse((await this.call('create', undefined, fields, as)).body) as Item;
-  }
-
-  async update(idOrSlug: number | string, fields: Params, as?: AsArg): Promise<Item> {
-    return JSON.parse((await this.call('update', idOrSlug, fields, as)).body) as Item;
-  }
-
-  async delete(idOrSlug: number | string, as?: AsArg): Promise<Item> {
-    return JSON.parse((await this.call('delete', idOrSlug, {}, as)).body) as Item;
-  }
-
-  private call(action: RestCall['action'], idOrSlug: number | string | undefined, params: Params, as: AsArg): Promise<RestResult> {
-    return this.cal.rest(this.callOf(action, idOrSlug, params, as));
-  }
-
-  private callOf(action: RestCall['action'], idOrSlug: number | string | undefined, params: Params, as: AsArg): RestCall {
-    const actor = resolveActor(as, this.cal.users);
-    const target = idOrSlug === undefined ? undefined : targetOf(idOrSlug);
-    return { resource: this.resource, action, target, params: params ?? {}, actor };
-  }
-}
 
 export class Calendar {
   readonly events: ResourceApi;

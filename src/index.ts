@@ -1,5 +1,6 @@
 // Public entry of the package: the embedding API (CONTRACT.md "Embedding").
-export { openCalendar, Calendar, ResourceApi, type CalendarOptions } from './calendar.ts';
+export { openCalendar, Calendar, type CalendarOptions } from './calendar.ts';
+export { ResourceApi } from './resource-api.ts';
 export { CalendarError } from './api/wordpress/errors.ts';
 export type { ImportData, ImportSummary } from './api/import.ts';
 export type { Actor, AsArg, Page, Params, RestCall, RestResult, Role, User, SiteConfig } from './api/wordpress/types.ts';

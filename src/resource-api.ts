@@ -1,0 +1,53 @@
+// The embedding API's collections (cal.events, cal.venues, cal.organizers, cal.categories,
+// cal.tags): list/get/create/update/delete of one resource through its Calendar, with REST names
+// and REST representations.
+
+import { resolveActor } from './api/wordpress/auth.ts';
+import { targetOf } from './api/collections.ts';
+import type { AsArg, Page, Params, RestCall, RestResult, Resource, UserDirectory } from './api/wordpress/types.ts';
+
+type Item = Record<string, unknown>;
+
+/** What a collection asks of its Calendar (src/calendar.ts): reads as objects, writes as REST calls. */
+export interface CalendarCalls {
+  read(call: RestCall): Page<Item> | Item;
+  rest(call: RestCall): Promise<RestResult>;
+  readonly users: UserDirectory;
+}
+
+/** list/get/create/update/delete of one resource, with REST names and REST representations. */
+export class ResourceApi {
+  constructor(private readonly cal: CalendarCalls, private readonly resource: Resource) {}
+
+  /** A page of REST representations as fresh plain objects (yours to keep and change). */
+  async list(query: Params = {}, as?: AsArg): Promise<Page<Item>> {
+    return this.cal.read(this.callOf('list', undefined, query, as)) as Page<Item>;
+  }
+
+  /** One REST representation (as a single GET gives it) as a fresh plain object. */
+  async get(idOrSlug: number | string, as?: AsArg): Promise<Item> {
+    return this.cal.read(this.callOf('get', idOrSlug, {}, as)) as Item;
+  }
+
+  async create(fields: Params, as?: AsArg): Promise<Item> {
+    return JSON.parse((await this.call('create', undefined, fields, as)).body) as Item;
+  }
+
+  async update(idOrSlug: number | string, fields: Params, as?: AsArg): Promise<Item> {
+    return JSON.parse((await this.call('update', idOrSlug, fields, as)).body) as Item;
+  }
+
+  async delete(idOrSlug: number | string, as?: AsArg): Promise<Item> {
+    return JSON.parse((await this.call('delete', idOrSlug, {}, as)).body) as Item;
+  }
+
+  private call(action: RestCall['action'], idOrSlug: number | string | undefined, params: Params, as: AsArg): Promise<RestResult> {
+    return this.cal.rest(this.callOf(action, idOrSlug, params, as));
+  }
+
+  private callOf(action: RestCall['action'], idOrSlug: number | string | undefined, params: Params, as: AsArg): RestCall {
+    const actor = resolveActor(as, this.cal.users);
+    const target = idOrSlug === undefined ? undefined : targetOf(idOrSlug);
+    return { resource: this.resource, action, target, params: params ?? {}, actor };
+  }
+}
