@@ -85,7 +85,8 @@ const CHANGE_HEAD = /^\{"seq":(\d+),"time":"([^"\\]*)","type":"([a-z]+)",/;
 const LINE_REST = /^"owner":(\d+)(?:,"before":"([a-z0-9_-]*)")?(?:,"after":"([a-z0-9_-]*)")?\}$/;
 
 /** `buf` holds `bytes` at `at` */
-const holds = (buf: Buffer, at: number, bytes: Buffer): boolean => buf.compare(bytes, 0, bytes.length, at, at + bytes.length) === 0;
+const holds = (buf: Buffer, at: number, bytes: Buffer): boolean =>
+  at + bytes.length <= buf.length && buf.compare(bytes, 0, bytes.length, at, at + bytes.length) === 0;
 
 /**
  * A line of one change (what most writes log), read without parsing the change: its text is the

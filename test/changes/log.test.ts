@@ -100,6 +100,12 @@ log('readChangeLogFile :: whole lines, a torn last line cut off, a damaged line 
     assert.equal(r.writes.map((w) => w.seq), [2, 3]);
     assert.is(r.whole, undefined);
 
+    // lines cut short anywhere (a seq of many digits, a head that stops at the end of the file)
+    // are left out without an error
+    fs.writeFileSync(file, `${lines[0]}{"seq":${'9'.repeat(60)}}]}\n{"seq":12,"he}]}\n${lines[1]}{"seq":7`);
+    r = readChangeLogFile(dir);
+    assert.equal(r.writes.map((w) => w.seq), [1, 2]);
+
     fs.rmSync(file);
     assert.equal(readChangeLogFile(dir), { writes: [], whole: undefined });
   } finally {
