@@ -3,10 +3,12 @@
 // search over HTTP (it finishes the search index that builds in the background after a load),
 // then SIGTERM (which writes a snapshot; not timed). Rounds alternate; medians are printed.
 //
-//   npm run bench:startup -- [--events N] [--rounds R] [--dir DIR]
+//   npm run bench:startup -- [--events N] [--rounds R] [--dir DIR] [--changes C]
 //
 // The store is made once per (events, seed) under DIR (default: a temporary folder, removed at
 // the end) with cal.import, which ends with a snapshot: start-up = read + sha256 + parse + load.
+// --changes C: then C updates of event titles (32 at a time), so that the change log
+// (changes.jsonl) holds C changes to read back at start-up as well.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,16 +27,18 @@ const { values: args } = parseArgs({
     events: { type: 'string', default: '100000' },
     rounds: { type: 'string', default: '3' },
     dir: { type: 'string' },
+    changes: { type: 'string', default: '0' },
   },
 });
 const EVENTS = Number(args.events);
 const ROUNDS = Number(args.rounds);
-if (!(Number.isInteger(EVENTS) && EVENTS > 0 && Number.isInteger(ROUNDS) && ROUNDS > 0)) {
-  console.error('usage: npm run bench:startup -- [--events N] [--rounds R] [--dir DIR]');
+const CHANGES = Number(args.changes);
+if (!(Number.isInteger(EVENTS) && EVENTS > 0 && Number.isInteger(ROUNDS) && ROUNDS > 0 && Number.isInteger(CHANGES) && CHANGES >= 0)) {
+  console.error('usage: npm run bench:startup -- [--events N] [--rounds R] [--dir DIR] [--changes C]');
   process.exit(2);
 }
 const base = args.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-startup-'));
-const store = path.join(base, `store-${EVENTS}`);
+const store = path.join(base, CHANGES > 0 ? `store-${EVENTS}-changes-${CHANGES}` : `store-${EVENTS}`);
 
 async function makeStore(): Promise<string> {
   if (fs.existsSync(path.join(store, 'snapshot.json'))) return 'reused';
@@ -44,7 +48,16 @@ async function makeStore(): Promise<string> {
   const cal = await openCalendar({ dir: store, timezone: 'UTC', now: () => NOW });
   await cal.import(data as unknown as ImportData);
   await cal.close();
-  return `made in ${Math.round(performance.now() - t)} ms (generate + import + snapshot)`;
+  if (CHANGES > 0) {
+    // on the real clock: the log's window keeps changes 7 days
+    const w = await openCalendar({ dir: store, timezone: 'UTC' });
+    let next = 0;
+    await Promise.all(Array.from({ length: 32 }, async () => {
+      for (let i = next++; i < CHANGES; i = next++) await w.events.update(w.engine.eventId(i % w.engine.eventRowCount), { title: `Updated title ${i}` });
+    }));
+    await w.close();
+  }
+  return `made in ${Math.round(performance.now() - t)} ms (generate + import + snapshot${CHANGES > 0 ? ` + ${CHANGES} updates` : ''})`;
 }
 
 interface Round { listenMs: number; searchMs: number; listMs: number; rssMb: number }
@@ -95,7 +108,9 @@ try {
   console.log(`calendar-engine start-up: ${EVENTS.toLocaleString('en-US')} events, node ${process.version}, ${os.cpus().length} cpus`);
   console.log(`store ${store}: ${await makeStore()}`);
   const bytes = fs.readdirSync(store).filter((f) => f.startsWith('snapshot')).reduce((n, f) => n + fs.statSync(path.join(store, f)).size, 0);
-  console.log(`snapshot: ${(bytes / 2 ** 20).toFixed(1)} MiB on disk`);
+  const log = path.join(store, 'changes.jsonl');
+  const logBytes = fs.existsSync(log) ? fs.statSync(log).size : 0;
+  console.log(`snapshot: ${(bytes / 2 ** 20).toFixed(1)} MiB on disk; change log ${(logBytes / 2 ** 20).toFixed(1)} MiB`);
   const rounds: Round[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     const r = await serveOnce();
