@@ -22,7 +22,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { quantile } from './stats.ts';
+import { quantileOf } from './stats.ts';
 import { CLIENT_CPUS, PIN, SERVER_CPU, agent, arg, child, createTag, message } from './changes-roles.ts';
 
 interface Window { on: boolean; writesPerSecond: number; cpuPerWrite: number; systemPerWrite: number }
@@ -31,8 +31,6 @@ interface Config { name: string; followers: number; hooks: number }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** stats.ts's quantile of unsorted values */
-const quantileOf = (xs: number[], q: number): number => quantile(Float64Array.from(xs).sort(), q);
 
 /** One configuration: its server, the write load, and 2 × pairs + 1 windows. */
 async function configuration(c: Config, pairs: number, windowMs: number, settleMs: number, writers: number): Promise<Window[]> {

@@ -39,7 +39,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { summarize } from './stats.ts';
+import { median, summarize } from './stats.ts';
 import { CLIENT_CPUS, PIN, SERVER_CPU, agent, arg, child, createTag, machineBusy, message, pin } from './changes-roles.ts';
 
 interface Round {
@@ -128,11 +128,6 @@ async function round(followers: number, seconds: number, warmup: number, writers
     missed: followers > 0 ? acks.length - lags.length : 0, short, events, writes: acks.length, delivered,
   };
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((x, y) => x - y), m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 /** --quiet C (default 0.25): a round during which other processes used more than C cores on
  *  average is run again, up to 3 times in all (the last try is kept whatever it measured), and

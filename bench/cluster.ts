@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { openCalendar, type Calendar } from '../src/calendar.ts';
 import { UserRegistry } from '../src/api/wordpress/users.ts';
 import { generateCalendar } from './generate.ts';
+import { quantileOf } from './stats.ts';
 import { natsServerPath, startNatsCluster, type NatsCluster } from '../test/helpers/nats-cluster.ts';
 import { nodeSet } from '../test/helpers/cluster-nodes.ts';
 
@@ -32,10 +33,6 @@ function arg(name: string, dflt: string): string {
   return i > 0 ? process.argv[i + 1] : dflt;
 }
 
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-}
 
 const quiet = () => {};
 const ev = (i: number) => {
@@ -63,7 +60,7 @@ async function writeLoad(cal: Calendar, writers: number, seconds: number): Promi
   const t0 = performance.now();
   await Promise.all(Array.from({ length: writers }, loop));
   const elapsed = (performance.now() - t0) / 1000;
-  return { wps: lat.length / elapsed, p50: quantile(lat, 0.5), p99: quantile(lat, 0.99), failed };
+  return { wps: lat.length / elapsed, p50: quantileOf(lat, 0.5), p99: quantileOf(lat, 0.99), failed };
 }
 
 async function benchWrites(nats: NatsCluster, writers: number, seconds: number): Promise<void> {
@@ -97,7 +94,7 @@ async function benchWrites(nats: NatsCluster, writers: number, seconds: number):
   console.log(`  single process (journal + fdatasync): ${fmt(s)}`);
   console.log(`  cluster writer (JetStream R3 ack):    ${fmt(c)}  = ${(c.wps / s.wps).toFixed(2)}x the single process`);
   console.log(`  cluster, through a follower:          ${fmt(fw)}  = ${(fw.wps / s.wps).toFixed(2)}x`);
-  console.log(`  follower lag (acknowledged on the writer -> applied on a follower), ${lag.length} writes: p50 ${quantile(lag, 0.5).toFixed(2)} ms, p99 ${quantile(lag, 0.99).toFixed(2)} ms (negative: applied before the writer saw its ack)`);
+  console.log(`  follower lag (acknowledged on the writer -> applied on a follower), ${lag.length} writes: p50 ${quantileOf(lag, 0.5).toFixed(2)} ms, p99 ${quantileOf(lag, 0.99).toFixed(2)} ms (negative: applied before the writer saw its ack)`);
 }
 
 // ---------------------------------------------------------------- reads

@@ -15,6 +15,7 @@ import http from 'node:http';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
+import { median } from './stats.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -78,11 +79,6 @@ function load(url: string, seconds: number, conns: number): Promise<{ rps: numbe
 }
 
 // ---------------------------------------------------------------- servers (parent)
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 interface Captured {
   status: number;

@@ -22,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importFile, DEFAULT_IMPORT_DIR } from './import-file.ts';
+import { median } from './stats.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TIME = '/usr/bin/time';
@@ -40,10 +41,6 @@ function timed(cmd: string[], what: string, env?: NodeJS.ProcessEnv): Run {
   return { ms, peakKb: m ? Number(m[1]) : NaN, userS: m ? Number(m[2]) : NaN, sysS: m ? Number(m[3]) : NaN };
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const mib = (kb: number) => `${(kb / 1024).toFixed(0)} MiB`;
 const sec = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 

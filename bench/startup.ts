@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateCalendar } from './generate.ts';
 import { NOW } from './queries.ts';
+import { median } from './stats.ts';
 import { openCalendar } from '../src/index.ts';
 import type { ImportData } from '../src/api/import.ts';
 
@@ -101,8 +102,6 @@ function serveOnce(): Promise<Round> {
     });
   });
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 try {
   console.log(`calendar-engine start-up: ${EVENTS.toLocaleString('en-US')} events, node ${process.version}, ${os.cpus().length} cpus`);

@@ -122,6 +122,12 @@ export function quantile(sorted: Float64Array, q: number): number {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
+/** quantile of unsorted values */
+export const quantileOf = (xs: readonly number[], q: number): number => quantile(Float64Array.from(xs).sort(), q);
+
+/** median of unsorted values (the mean of the middle two for an even count) */
+export const median = (xs: readonly number[]): number => quantileOf(xs, 0.5);
+
 export function geometricMean(xs: number[]): number {
   const ok = xs.filter((x) => x > 0 && Number.isFinite(x));
   if (ok.length === 0) return NaN;
