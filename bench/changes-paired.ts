@@ -31,7 +31,6 @@ interface Config { name: string; followers: number; hooks: number }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-
 /** One configuration: its server, the write load, and 2 × pairs + 1 windows. */
 async function configuration(c: Config, pairs: number, windowMs: number, settleMs: number, writers: number): Promise<Window[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-bench-paired-'));
