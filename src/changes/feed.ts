@@ -227,12 +227,24 @@ export class ChangeFeed {
     this.pinBound = bound;
   }
 
+  /** the last change whose time was parsed, and that time (trim asks for the oldest change's
+   *  time at every write: it is parsed once, not once a write) */
+  private timed: HeldChange | undefined;
+  private timedMs = NaN;
+
+  private timeOf(h: HeldChange): number {
+    if (h !== this.timed) {
+      this.timed = h;
+      this.timedMs = Date.parse(h.time);
+    }
+    return this.timedMs;
+  }
+
   private trim(): void {
     const oldest = this.now() - this.retainMs;
     let drop = Math.max(0, this.held.length - this.start - this.retainCount);
     while (this.start + drop < this.held.length) {
-      const t = Date.parse(this.held[this.start + drop].time);
-      if (!(t < oldest)) break;
+      if (!(this.timeOf(this.held[this.start + drop]) < oldest)) break;
       drop++;
     }
     if (drop > 0 && this.pinned !== undefined) {

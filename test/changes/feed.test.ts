@@ -251,6 +251,25 @@ feed('skipTo: a state that jumped past the head starts the window there (410 bef
   await cal.close();
 });
 
+feed('the window keeps changes younger than retainMs: older ones go as time passes and writes come', () => {
+  let now = Date.UTC(2030, 0, 1);
+  const f = new ChangeFeed(0, { retainMs: 60_000, retainCount: 1000, now: () => now });
+  const write = (seq: number) => [holdChange({ seq, time: new Date(now).toISOString(), type: 'tag', action: 'created', id: seq, author: 0 }, 0, undefined, 'publish')];
+  for (let seq = 1; seq <= 5; seq++) {
+    f.add(write(seq), seq);
+    now += 20_000; // writes 20 s apart
+  }
+  // now = 100 s after the first: those written at 0 s and 20 s are older than 60 s (40 s is not)
+  f.add(write(6), 6);
+  assert.equal([f.floor, f.retainedChangeCount()], [2, 4]);
+  now += 45_000; // 145 s: those at 40, 60 and 80 s are past the window now
+  f.add(write(7), 7);
+  assert.equal([f.floor, f.retainedChangeCount()], [5, 2]);
+  now += 10 * 60_000;
+  f.add([], 8); // a write without changes still moves the window
+  assert.equal([f.floor, f.retainedChangeCount()], [7, 0]);
+});
+
 feed('the log and the journal: joined where they meet; a log that ends before the snapshot is not used', () => {
   const w = (seq: number) => ({ seq, held: [] });
   assert.equal(startingWrites([w(1), w(2), w(3)], [w(3), w(4)], 2).map((x) => x.seq), [1, 2, 3, 4]);
