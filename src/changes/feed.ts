@@ -49,6 +49,17 @@ export function holdChange(change: Change, owner: number, before: string | undef
   return { seq: change.seq, time: change.time, type: change.type, text: JSON.stringify(change), owner, before, after };
 }
 
+/** The records of `held` that `keep` keeps (all by default) as the JSON text of an array's items,
+ *  comma-separated, from the texts the feed holds (what streams, webhooks and pages send). */
+export function joinTexts(held: readonly HeldChange[], keep?: (h: HeldChange) => boolean): string {
+  let text = '';
+  for (let i = 0; i < held.length; i++) {
+    if (keep !== undefined && !keep(held[i])) continue;
+    text = text === '' ? held[i].text : `${text},${held[i].text}`;
+  }
+  return text;
+}
+
 /** A retained change's record as a fresh object. */
 export function changeOf(h: HeldChange): Change {
   return JSON.parse(h.text) as Change;

@@ -13,7 +13,7 @@
 // and jitter, for ever (the backoff is capped at `retryMaxMs`). A slow or dead receiver delays
 // only itself.
 
-import type { ChangeFeed, HeldChange } from './feed.ts';
+import { joinTexts, type ChangeFeed, type HeldChange } from './feed.ts';
 import { PostConnection } from './http-post.ts';
 import { signature, type Webhook, type WebhookState } from './webhook-registry.ts';
 
@@ -318,8 +318,7 @@ export class WebhookDispatcher {
     const key = types.join(','), a = held[0], b = held[held.length - 1];
     const memo = this.lastBody;
     if (memo !== undefined && memo.first === a && memo.end === b && memo.types === key) return memo.body;
-    let text = '';
-    for (const h of held) if (types.length === 0 || types.includes(h.type)) text += (text === '' ? '' : ',') + h.text;
+    const text = joinTexts(held, types.length === 0 ? undefined : (h) => types.includes(h.type));
     const body = text === '' ? undefined : Buffer.from(`{"changes":[${text}]}`, 'utf8');
     this.lastBody = { first: a, end: b, types: key, body };
     return body;

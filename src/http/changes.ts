@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CalendarError } from '../api/wordpress/errors.ts';
 import type { Actor } from '../api/wordpress/types.ts';
-import { CHANGE_TYPES, type Change, type ChangeType, type HeldChange } from '../changes/feed.ts';
+import { CHANGE_TYPES, joinTexts, type Change, type ChangeType, type HeldChange } from '../changes/feed.ts';
 import { parseUrlEncoded } from './body.ts';
 import { GZIP_HEADER, GzipPiece, GzipState, acceptsGzip } from './gzip-pieces.ts';
 
@@ -28,11 +28,7 @@ export const MAX_LIMIT = 1000;
 const writeTexts = new WeakMap<readonly HeldChange[], string>();
 function writeText(changes: readonly HeldChange[]): string {
   let t = writeTexts.get(changes);
-  if (t === undefined) {
-    let data = '';
-    for (let i = 0; i < changes.length; i++) data += (i > 0 ? ',' : '') + changes[i].text;
-    writeTexts.set(changes, (t = `id: ${changes[0].seq}\nevent: changes\ndata: [${data}]\n\n`));
-  }
+  if (t === undefined) writeTexts.set(changes, (t = `id: ${changes[0].seq}\nevent: changes\ndata: [${joinTexts(changes)}]\n\n`));
   return t;
 }
 
