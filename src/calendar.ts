@@ -12,7 +12,7 @@ import type { Core } from './api/context.ts';
 import { isValidTimezone } from './api/wordpress/dates.ts';
 import { CalendarError, fail } from './api/wordpress/errors.ts';
 import { ChangeFeed, changeOf, describeWrite, type Change, type ChangeType, type HeldChange } from './changes/feed.ts';
-import { changeFilter, checkSince, followChanges, subscribeWrites } from './changes/follow.ts';
+import { changeFilter, checkSince, followChanges, subscribeWrites, type ChangePageQuery, type ChangeWindow } from './changes/follow.ts';
 import type { DispatchOptions } from './changes/webhooks.ts';
 import { storeDispatcher } from './changes/store-webhooks.ts';
 import { ChangeLog, openChangeLog, readChangeLogFile, startingWrites } from './changes/log.ts';
@@ -258,12 +258,19 @@ export class Calendar {
     return followChanges(this.feed, opts.since ?? this.feed.head, visible);
   }
 
-  /** One page of the feed for an HTTP reader (GET .../changes): `next` is the `since` of the next page. */
-  changePage(opts: { since?: number; types?: ChangeType[]; limit: number; actor: Actor }): { changes: Change[]; next: number; head: number; oldest: number } {
+  /** One page of the feed as the feed holds it (the HTTP shell writes GET .../changes from the
+   *  changes' texts): `next` is the `since` of the next page. */
+  changeWindow(opts: ChangePageQuery): ChangeWindow {
     const since = opts.since ?? this.feed.floor;
     checkSince(this.feed, since);
     const page = this.feed.after(since, opts.limit, changeFilter(opts.types, opts.actor));
-    return { changes: page.changes.map(changeOf), next: page.last, head: this.feed.head, oldest: this.feed.floor };
+    return { held: page.changes, next: page.last, head: this.feed.head, oldest: this.feed.floor };
+  }
+
+  /** One page of the feed with its changes as fresh objects. */
+  changePage(opts: ChangePageQuery): { changes: Change[]; next: number; head: number; oldest: number } {
+    const { held, ...rest } = this.changeWindow(opts);
+    return { changes: held.map(changeOf), ...rest };
   }
 
   /** The feed a write at a time, for a Server-Sent Events reader (default: from now on): the

@@ -36,6 +36,24 @@ export function checkSince(feed: ChangeFeed, since: number): void {
   if (since < feed.floor) throw expired(since, feed.floor);
 }
 
+/** What a page of the feed is asked for: changes after `since` (default: the oldest retained), of
+ *  `types`, that `actor` may read, whole writes up to at least `limit` changes. */
+export interface ChangePageQuery {
+  since?: number;
+  types?: ChangeType[];
+  limit: number;
+  actor: Actor;
+}
+
+/** A page of the feed as held: `next` is the `since` of the next page, `head` the last write's
+ *  seq, `oldest` the lowest `since` still answerable. */
+export interface ChangeWindow {
+  held: readonly HeldChange[];
+  next: number;
+  head: number;
+  oldest: number;
+}
+
 /** The retained changes after `since`, then the live ones, until return() is called: each a
  *  fresh object. */
 export function followChanges(feed: ChangeFeed, since: number, visible: (c: HeldChange) => boolean): AsyncIterableIterator<Change> {

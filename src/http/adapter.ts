@@ -10,7 +10,7 @@ import { Authenticator } from './auth.ts';
 import { DEFAULT_BODY_LIMIT, hasBody, readBody } from './body.ts';
 import { BodyBuffers } from './body-buffers.ts';
 import { createRoutes, JSON_TYPE, type Reply, type RestService, type Routes } from './routes.ts';
-import { changeQuery, streamChanges, wantsEventStream, type ChangeSource } from './changes.ts';
+import { changePageText, changeQuery, streamChanges, wantsEventStream, type ChangeSource } from './changes.ts';
 import { finishParams, parseUrlEncoded } from './body.ts';
 
 export interface ListenerOptions {
@@ -331,7 +331,7 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
         else res.end(text);
         return;
       }
-      if (url.split('?')[0] === changesPath && cal.changePage && cal.subscribeWrites && (method === 'GET' || head)) {
+      if (url.split('?')[0] === changesPath && cal.changeWindow && cal.subscribeWrites && (method === 'GET' || head)) {
         const lastEventId = req.headers['last-event-id'];
         const q = changeQuery(query, typeof lastEventId === 'string' ? lastEventId : undefined);
         if (wantsEventStream(req) && !head) {
@@ -340,8 +340,8 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
           res.on('close', () => streams.delete(stream));
           return;
         }
-        const page = cal.changePage({ since: q.since, types: q.types, limit: q.limit, actor });
-        send(req, res, { status: 200, headers: {}, body: toJson(page) }, head, extras, false);
+        const page = cal.changeWindow({ since: q.since, types: q.types, limit: q.limit, actor });
+        send(req, res, { status: 200, headers: {}, body: changePageText(page), ascii: true }, head, extras, false);
         return;
       }
       const reply = await routes.fetch(

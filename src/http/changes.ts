@@ -9,13 +9,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CalendarError } from '../api/wordpress/errors.ts';
 import type { Actor } from '../api/wordpress/types.ts';
-import { CHANGE_TYPES, joinTexts, type Change, type ChangeType, type HeldChange } from '../changes/feed.ts';
+import { CHANGE_TYPES, joinTexts, type ChangeType, type HeldChange } from '../changes/feed.ts';
+import type { ChangePageQuery, ChangeWindow } from '../changes/follow.ts';
+import { escapeNonAscii } from '../ascii-json.ts';
+import { oneByte } from '../api/representation/represent.ts';
 import { parseUrlEncoded } from './body.ts';
 import { GZIP_HEADER, GzipPiece, GzipState, acceptsGzip } from './gzip-pieces.ts';
 
 /** What the HTTP shell needs from a calendar to serve its change feed. */
 export interface ChangeSource {
-  changePage(opts: { since?: number; types?: ChangeType[]; limit: number; actor: Actor }): { changes: Change[]; next: number; head: number; oldest: number };
+  /** a page of changes as the feed holds them */
+  changeWindow(opts: ChangePageQuery): ChangeWindow;
   /** a write at a time (the changes of one seq), pushed: the retained ones at once, then live; returns the unsubscribe */
   subscribeWrites(opts: { since?: number; types?: ChangeType[]; actor: Actor }, onWrite: (changes: readonly HeldChange[]) => void): () => void;
 }
@@ -23,6 +27,12 @@ export interface ChangeSource {
 export const DEFAULT_LIMIT = 100;
 
 export const MAX_LIMIT = 1000;
+
+/** A JSON page: `{"changes":[...],"next":N,"head":N,"oldest":N}` written from the changes' texts
+ *  (what toJson of the page with its changes as objects gives: ASCII, the same keys in order). */
+export function changePageText(w: ChangeWindow): string {
+  return oneByte(escapeNonAscii(`{"changes":[${joinTexts(w.held)}],"next":${w.next},"head":${w.head},"oldest":${w.oldest}}`));
+}
 
 /** One write's SSE event, made once for every stream that is sent the same changes. */
 const writeTexts = new WeakMap<readonly HeldChange[], string>();

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { startTestServer, type TestServer } from './server-helper.ts';
+import { toJson } from '../../src/api/representation/represent.ts';
 
 const S = suite<{ t: TestServer }>('e2e :: changes', {} as { t: TestServer });
 S.before(async (ctx) => {
@@ -31,6 +32,16 @@ S('a JSON page: changes after since, next and head; types and limit; drafts only
   assert.equal([(paged.json.changes as unknown[]).length, paged.json.next], [1, 1]);
   const tags = await t.call('/changes?since=0&types=tag');
   assert.equal((tags.json.changes as Array<{ type: string }>).map((c) => c.type), ['tag']);
+});
+
+S('a JSON page is the changes\' records as JSON, ASCII: what the page with its changes as objects gives', async ({ t }) => {
+  await t.call('/tags', { as: 'editor', json: { name: 'Café "quoted" \u{1F3B7} <b>' } });
+  const res = await t.call('/changes?since=0&limit=100', { as: 'editor' });
+  assert.is(res.status, 200);
+  assert.ok(/^[\x00-\x7f]*$/.test(res.text), 'ASCII');
+  const editor = { id: t.ids.editor, login: 'editor', role: 'editor' as const };
+  assert.is(res.text, toJson(t.cal.changePage({ since: 0, limit: 100, actor: editor })));
+  assert.is((res.json.changes as Array<{ fields?: { name?: string } }>).at(-1)!.fields!.name, 'Café "quoted" \u{1F3B7} <b>');
 });
 
 S('bad parameters are 400; a since past retention is 410 rest_changes_expired', async ({ t }) => {
