@@ -54,12 +54,6 @@ export interface ChangeWindow {
   oldest: number;
 }
 
-/** The retained changes after `since`, then the live ones, until return() is called: each a
- *  fresh object. */
-export function followChanges(feed: ChangeFeed, since: number, visible: (c: HeldChange) => boolean): AsyncIterableIterator<Change> {
-  return follow(feed, since, visible, (queue) => changeOf(queue.shift()!));
-}
-
 /**
  * The feed a write at a time, pushed instead of pulled: `onWrite` is called at once for each
  * retained write after `since`, then synchronously for each new one, until the returned function
@@ -87,41 +81,36 @@ export function subscribeWrites(feed: ChangeFeed, since: number, visible: (c: He
   return off;
 }
 
-function follow<T>(feed: ChangeFeed, since: number, visible: (c: HeldChange) => boolean, take: (queue: HeldChange[]) => T): AsyncIterableIterator<T> {
-  checkSince(feed, since);
+/** The retained changes after `since`, then the live ones, until return() is called: each a
+ *  fresh object. A queue filled by subscribeWrites, emptied by next(). */
+export function followChanges(feed: ChangeFeed, since: number, visible: (c: HeldChange) => boolean): AsyncIterableIterator<Change> {
   const queue: HeldChange[] = [];
   let wake: (() => void) | undefined;
   let done = false;
-  const first = feed.after(since, Number.POSITIVE_INFINITY, visible);
-  queue.push(...first.changes);
-  let cursor = first.last;
-  // registered in the same tick as the read above: no write falls between the two; a write's
-  // changes come in one call, so the queue never holds part of a write
-  const off = feed.on((changes) => {
-    for (const c of changes) if (c.seq > cursor && visible(c)) queue.push(c);
-    cursor = Math.max(cursor, changes[changes.length - 1].seq);
+  const wakeUp = () => {
     const w = wake;
     wake = undefined;
     w?.();
-  });
-  const finish = (): IteratorResult<T> => {
-    done = true;
-    off();
-    const w = wake;
-    wake = undefined;
-    w?.();
-    return { value: undefined, done: true };
   };
-  const it: AsyncIterableIterator<T> = {
-    async next(): Promise<IteratorResult<T>> {
+  // the retained writes are queued before this returns; a write's changes come in one call, so
+  // the queue never holds part of a write
+  const off = subscribeWrites(feed, since, visible, (changes) => {
+    for (let i = 0; i < changes.length; i++) queue.push(changes[i]);
+    wakeUp();
+  });
+  const it: AsyncIterableIterator<Change> = {
+    async next(): Promise<IteratorResult<Change>> {
       for (;;) {
-        if (queue.length > 0) return { value: take(queue), done: false };
+        if (queue.length > 0) return { value: changeOf(queue.shift()!), done: false };
         if (done) return { value: undefined, done: true };
         await new Promise<void>((resolve) => (wake = resolve));
       }
     },
-    async return(): Promise<IteratorResult<T>> {
-      return finish();
+    async return(): Promise<IteratorResult<Change>> {
+      done = true;
+      off();
+      wakeUp();
+      return { value: undefined, done: true };
     },
     [Symbol.asyncIterator]() {
       return it;
