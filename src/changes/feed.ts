@@ -329,10 +329,11 @@ export class ChangeFeed {
     return this.bytes;
   }
 
-  /** The retained changes grouped by write, in order (what the change log keeps on disk). */
-  retainedWrites(): Array<{ seq: number; held: HeldChange[] }> {
+  /** The retained changes grouped by write, in order (what the change log keeps on disk); with
+   *  `since`, only the writes after it. */
+  retainedWrites(since?: number): Array<{ seq: number; held: HeldChange[] }> {
     const out: Array<{ seq: number; held: HeldChange[] }> = [];
-    for (let i = this.start; i < this.held.length; i++) {
+    for (let i = since === undefined ? this.start : this.firstAfter(since); i < this.held.length; i++) {
       const h = this.held[i];
       const last = out[out.length - 1];
       if (last !== undefined && last.seq === h.seq) last.held.push(h);

@@ -147,8 +147,11 @@ export function logLine(seq: number, held: readonly HeldChange[]): string {
  *  the writes the feed starts with (logMeets), written again otherwise. */
 export function openChangeLog(dir: string, feed: ChangeFeed, log: ChangeLogFile, snapshotSeq: number): ChangeLog {
   const kept = log.whole && logMeets(log.writes, snapshotSeq) ? { ...log.whole, seq: log.writes[log.writes.length - 1].seq } : undefined;
-  return new ChangeLog(dir, feed, feed.retainedWrites(), kept);
+  return new ChangeLog(dir, feed, kept);
 }
+
+/** The lines of `writes`, one after the other. */
+const linesOf = (writes: LoggedWrite[]): string => writes.map((w) => logLine(w.seq, w.held)).join('');
 
 export class ChangeLog {
   private pending = '';
@@ -158,20 +161,22 @@ export class ChangeLog {
   private lines: number;
 
   /**
-   * `start`: the writes the feed starts with. `kept`: the file as readChangeLogFile found it, when
-   * the feed starts with its writes (logMeets) and it holds them whole: it is then cut after its
-   * last whole line and the writes after them are appended, instead of writing the window again.
+   * Starts with the feed as filled. `kept`: the file as readChangeLogFile found it, when the feed
+   * starts with its writes (logMeets) and it holds them whole: it is then cut after its last whole
+   * line and the feed's writes after them (replayed from the journal) are appended, instead of
+   * writing the window again.
    */
-  constructor(private readonly dir: string, private readonly feed: ChangeFeed, start: LoggedWrite[], kept?: { bytes: number; lines: number; seq: number }) {
+  constructor(private readonly dir: string, private readonly feed: ChangeFeed, kept?: { bytes: number; lines: number; seq: number }) {
     if (kept !== undefined && !this.tooLong(kept.lines)) {
       const file = path.join(dir, CHANGE_LOG);
       fs.truncateSync(file, kept.bytes);
-      const after = start.filter((w) => w.seq > kept.seq);
+      const after = feed.retainedWrites(kept.seq);
       this.fd = fs.openSync(file, 'a');
-      if (after.length > 0) appendAll(this.fd, after.map((w) => logLine(w.seq, w.held)).join(''));
+      if (after.length > 0) appendAll(this.fd, linesOf(after));
       this.lines = kept.lines + after.length;
     } else {
-      // the file holds exactly `start` from now on (the writes replayed from the journal included)
+      // the file holds exactly the feed's window from now on (the writes replayed from the journal included)
+      const start = feed.retainedWrites();
       this.rewrite(start);
       this.lines = start.length;
     }
@@ -191,7 +196,7 @@ export class ChangeLog {
   private rewrite(writes: LoggedWrite[]): void {
     this.close();
     const file = path.join(this.dir, CHANGE_LOG), tmp = `${file}.tmp-${process.pid}`;
-    fs.writeFileSync(tmp, writes.map((w) => logLine(w.seq, w.held)).join(''));
+    fs.writeFileSync(tmp, linesOf(writes));
     fs.renameSync(tmp, file);
   }
 
