@@ -62,6 +62,13 @@ export async function runServer(dir: string, hookUrl: string | undefined, hooks:
 
 // ---------------------------------------------------------------- followers (child)
 
+/** A Server-Sent Events stream of the changes from now on, on a connection of its own, asking
+ *  for gzip as browsers do (`encoding` 'gzip') or for none. */
+function openStream(url: string, encoding: string, onResponse: (res: http.IncomingMessage) => void): http.ClientRequest {
+  const headers = { accept: 'text/event-stream', ...(encoding === 'gzip' ? { 'accept-encoding': 'gzip, deflate, br' } : {}) };
+  return http.get(`${url}${NS}/changes`, { headers, agent: false }, onResponse);
+}
+
 export async function runFollowers(url: string, n: number, encoding: string): Promise<void> {
   /** tag id → first arrival (ms, wall clock) */
   const arrivals = new Map<number, number>();
@@ -70,9 +77,8 @@ export async function runFollowers(url: string, n: number, encoding: string): Pr
   const bytes = new Array<number>(n).fill(0);
   const reqs: http.ClientRequest[] = [];
   let open = 0;
-  const headers = { accept: 'text/event-stream', ...(encoding === 'gzip' ? { 'accept-encoding': 'gzip, deflate, br' } : {}) };
   for (let i = 0; i < n; i++) {
-    const req = http.get(`${url}${NS}/changes`, { headers, agent: false }, (res) => {
+    const req = openStream(url, encoding, (res) => {
       if (++open === n) process.send!({ ready: true });
       if ((res.headers['content-encoding'] ?? 'identity') !== encoding) throw new Error(`followers: asked for ${encoding}, sent ${res.headers['content-encoding']}`);
       // one follower reads the events (for the lag); the others only count the bytes (which must
@@ -125,7 +131,6 @@ export async function runFollowers(url: string, n: number, encoding: string): Pr
  * once, so that the windows with followers do not also pay for starting one.
  */
 export async function runToggledFollowers(url: string, encoding: string): Promise<void> {
-  const headers = { accept: 'text/event-stream', ...(encoding === 'gzip' ? { 'accept-encoding': 'gzip, deflate, br' } : {}) };
   let reqs: http.ClientRequest[] = [];
   let bytes = 0;
   process.on('message', (m: { cmd: string; n?: number }) => {
@@ -136,7 +141,7 @@ export async function runToggledFollowers(url: string, encoding: string): Promis
     }
     let open = 0;
     for (let i = 0; i < m.n!; i++) {
-      const req = http.get(`${url}${NS}/changes`, { headers, agent: false }, (res) => {
+      const req = openStream(url, encoding, (res) => {
         res.on('data', (chunk: Buffer) => (bytes += chunk.length));
         if (++open === m.n) process.send!({ opened: m.n });
       });
