@@ -6,6 +6,7 @@
 //   node --expose-gc --import tsx bench/feed-memory.ts [--creates N]
 
 import { openCalendar } from '../src/calendar.ts';
+import { memoryAfterGc } from './stats.ts';
 
 const i = process.argv.indexOf('--creates');
 const N = i > 0 ? Number(process.argv[i + 1]) : 10_000;
@@ -14,12 +15,7 @@ if (!gc) throw new Error('run with node --expose-gc');
 
 const words = 'Evening heart we join welcome for across rendezvous welcome. Photography talk Youth recommended a join. And mushroom naïve café'.split(' ');
 const description = (k: number): string => Array.from({ length: 40 }, (_, j) => words[(k * 7 + j * 13) % words.length]).join(' ');
-const heap = (): number => {
-  gc();
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-};
+const heap = (): number => memoryAfterGc().bytes;
 
 async function perCreate(retain: number): Promise<number> {
   const cal = await openCalendar({ timezone: 'UTC', changesRetainCount: retain });
