@@ -93,6 +93,29 @@ head('two calendars in one process (other sites, zones, currencies) each get the
   for (const cal of made) await cal.close();
 });
 
+head('zone and cost texts: packed memo keys below 64 of each pool, the plain pieces beyond (70 zones and currencies)', async () => {
+  // zoneCostText keys its memo by the five pool indexes packed together while each is below 64;
+  // past that it joins zoneText and costText on each call: both must give the reference text
+  const zones = ['UTC', 'Europe/Paris', 'America/Juneau', 'Asia/Tokyo', 'Australia/Adelaide', 'Pacific/Chatham', 'America/St_Johns'];
+  const rng = new Rng(mulberry32(64));
+  const gen = new Generator(rng);
+  const set = gen.initial(150);
+  set.events = set.events.map((e, k) => ({
+    ...e, timezone: zones[k % zones.length], currencySymbol: `C${k % 70}`, currencyCode: `X${k % 67}`,
+    currencyPosition: k % 2 ? 'prefix' : 'suffix', costs: [String(k % 5)],
+  }));
+  const { cal } = await makeCalendar({ cacheBytes: 0 });
+  cal.engine.bulkLoad(set);
+  const site = cal.render.site, engine = cal.engine, pool = engine.eventTable.pool;
+  assert.ok(pool.currencySymbol.get(69) !== undefined, 'the pool holds symbols past index 63');
+  for (let pass = 0; pass < 2; pass++) {
+    for (let row = 0; row < engine.eventRowCount; row++) {
+      assert.is(headText(site, engine, row, textFlags(engine, row)), headJson(eventHead(site, engine, row)) + ',"categories":[', `row ${row}, pass ${pass}`);
+    }
+  }
+  await cal.close();
+});
+
 head('escapeJsonText :: what escapeNonAscii(JSON.stringify(s)) holds between its quotes', () => {
   const rng = new Rng(mulberry32(77));
   const units = [0, 1, 8, 9, 10, 12, 13, 0x1f, 0x20, 0x22, 0x2f, 0x5c, 0x7e, 0x7f, 0x80, 0xa0, 0xe9, 0x2028, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xfeff, 0xffff];

@@ -138,10 +138,10 @@ export function eventObjectOf(h: EventHead, categories: unknown[], tags: unknown
  * TEXTS_KNOWN, then for each of the title, description and excerpt whether no display filter
  * acts on it (*_PLAIN: the title is shown as it is, already trimmed; a description or excerpt in
  * one paragraph) and whether it needs no JSON escaping (*_SAFE: jsonSafe, ASCII from 0x20 on
- * without quote or backslash). A cold render of a known row then neither filters nor scans such texts.
+ * without quote or backslash; the slug too: SLUG_SAFE). A cold render of a known row then neither filters nor scans such texts.
  */
 export const TEXTS_KNOWN = 1;
-const TITLE_PLAIN = 2, DESCRIPTION_PLAIN = 4, EXCERPT_PLAIN = 8, TITLE_SAFE = 16, DESCRIPTION_SAFE = 32, EXCERPT_SAFE = 64;
+const TITLE_PLAIN = 2, DESCRIPTION_PLAIN = 4, EXCERPT_PLAIN = 8, TITLE_SAFE = 16, DESCRIPTION_SAFE = 32, EXCERPT_SAFE = 64, SLUG_SAFE = 128;
 
 export function textFlags(engine: EngineApi, row: number): number {
   const t = engine.eventTable;
@@ -153,6 +153,7 @@ export function textFlags(engine: EngineApi, row: number): number {
   if (jsonSafe(title)) flags |= TITLE_SAFE;
   if (jsonSafe(description)) flags |= DESCRIPTION_SAFE;
   if (jsonSafe(excerpt)) flags |= EXCERPT_SAFE;
+  if (jsonSafe(t.slugs[row])) flags |= SLUG_SAFE;
   return flags;
 }
 
@@ -178,11 +179,13 @@ function dateAndDetails(col: DateColumn, row: number, k: DateKey): string {
   const s = col.get(row); // '0000-00-00 00:00:00' of a draft, or a date outside years 1000-9999
   return `${k.lead}"${k.key}":${toJson(s)},"${k.key}_details":${toJson(details(s))}`;
 }
-const START = dateKey('start_date'), END = dateKey('end_date', ','), UTC_START = dateKey('utc_start_date', ','), UTC_END = dateKey('utc_end_date', ',');
+const START = dateKey('start_date'), START_NO_IMAGE = [dateKey('start_date', '","image":false,"all_day":false,'), dateKey('start_date', '","image":false,"all_day":true,')];
+const END = dateKey('end_date', ','), UTC_START = dateKey('utc_start_date', ','), UTC_END = dateKey('utc_end_date', ',');
 
 /**
  * The JSON text of an event's cost and cost details, from `"cost":"` to the closing brace of the
- * details, for one (cost list, symbol, code, position) quadruple. Cost lists are interned by the
+ * details, then the key of the website (`,"website":"`), for one (cost list, symbol, code,
+ * position) quadruple. Cost lists are interned by the
  * engine (one array per distinct list) and calendars use few currencies, so a small memo keyed
  * by the list's identity and the three pool indexes serves almost every event.
  */
@@ -198,7 +201,7 @@ function costText(costs: readonly string[], symbol: number, code: number, positi
   let values = '';
   for (let i = 0; i < cost.values.length; i++) values += (i > 0 ? ',"' : '"') + jsonText(cost.values[i]) + '"';
   text = oneByte(`"cost":"${jsonText(cost.cost)}","cost_details":{"currency_symbol":"${jsonText(sym)}",` +
-    `"currency_code":"${jsonText(pool.currencyCode.get(code))}","currency_position":"${jsonText(pos)}","values":[${values}]}`);
+    `"currency_code":"${jsonText(pool.currencyCode.get(code))}","currency_position":"${jsonText(pos)}","values":[${values}]},"website":"`);
   if (key >= 0) {
     if (byKey === undefined) {
       if (costTextMemo.size >= COST_MEMO_MAX) costTextMemo.clear();
@@ -206,6 +209,34 @@ function costText(costs: readonly string[], symbol: number, code: number, positi
     }
     byKey.set(key, text);
   }
+  return text;
+}
+
+type EventTable = EngineApi['eventTable'];
+const zoneCostMemo = new Map<readonly string[], Map<number, string>>();
+const ZONE_COST_MEMO_MAX = 4096;
+
+/**
+ * A row's `,"timezone":…,"timezone_abbr":…,"cost":…,"cost_details":{…},"website":"` as one ready
+ * piece (zoneText then costText, joined once): a memo keyed by the cost list's identity, then by
+ * the five pool indexes packed into one small integer while each is below 64 (calendars use a
+ * few zones and currencies). Beyond that, the two pieces as they are. Two look-ups, where zoneText
+ * and costText take two each, and two pieces fewer for the page's join to copy.
+ */
+function zoneCostText(t: EventTable, row: number): string {
+  const costs = t.costs[row], zone = t.timezones[row], abbr = t.abbrs[row];
+  const symbol = t.currencySymbols[row], code = t.currencyCodes[row], position = t.currencyPositions[row];
+  if ((zone | abbr | symbol | code | position) >= 64) return zoneText(zone, abbr, t.pool) + costText(costs, symbol, code, position, t.pool);
+  const key = (zone << 24) | (abbr << 18) | (symbol << 12) | (code << 6) | position;
+  let byKey = zoneCostMemo.get(costs);
+  let text = byKey?.get(key);
+  if (text !== undefined) return text;
+  text = oneByte(zoneText(zone, abbr, t.pool) + costText(costs, symbol, code, position, t.pool));
+  if (byKey === undefined || byKey.size >= ZONE_COST_MEMO_MAX) {
+    if (zoneCostMemo.size >= ZONE_COST_MEMO_MAX) zoneCostMemo.clear();
+    zoneCostMemo.set(costs, (byKey = new Map()));
+  }
+  byKey.set(key, text);
   return text;
 }
 
@@ -227,10 +258,10 @@ function headPieces(site: Site): HeadPieces {
   if (p === undefined) {
     const eventBase = site.eventBaseText, plainLink = `${site.homeText}/?post_type=tribe_events&p=`;
     p = {
-      globalId: `,"global_id":"${site.originText}?id=`, lineage: `","global_id_lineage":["${site.originText}?id=`,
-      url: `","url":"${eventBase}`, urlRest: `/","rest_url":"${site.rootText}events/`,
-      plainUrl: `","url":"${plainLink}`, plainRest: `","rest_url":"${site.rootText}events/`,
-      eventBase, plainLink,
+      globalId: oneByte(`,"global_id":"${site.originText}?id=`), lineage: oneByte(`","global_id_lineage":["${site.originText}?id=`),
+      url: oneByte(`","url":"${eventBase}`), urlRest: oneByte(`/","rest_url":"${site.rootText}events/`),
+      plainUrl: oneByte(`","url":"${plainLink}`), plainRest: oneByte(`","rest_url":"${site.rootText}events/`),
+      eventBase: oneByte(eventBase), plainLink: oneByte(plainLink),
     };
     pieces.set(site, p);
   }
@@ -245,13 +276,13 @@ function authorText(author: number, status: number): string {
   let text = authorMemo.get(key);
   if (text === undefined) {
     if (authorMemo.size >= 4096) authorMemo.clear();
-    text = `"],"author":"${author}","status":"${POST_STATUSES[status]}","date":"`;
+    text = oneByte(`"],"author":"${author}","status":"${POST_STATUSES[status]}","date":"`);
     authorMemo.set(key, text);
   }
   return text;
 }
 
-type Pool = EngineApi['eventTable']['pool'];
+type Pool = EventTable['pool'];
 /** `,"timezone":"Z","timezone_abbr":"A",` by the two indexes into a calendar's pool (each
  *  calendar has its own pool, so its own memo); emptied at its bound */
 const zoneMemos = new WeakMap<Pool, Map<number, string>>();
@@ -262,27 +293,29 @@ function zoneText(zone: number, abbr: number, pool: Pool): string {
   let text = memo.get(key);
   if (text === undefined) {
     if (memo.size >= 4096) memo.clear();
-    text = `,"timezone":"${jsonText(pool.timezone.get(zone))}","timezone_abbr":"${jsonText(pool.abbr.get(abbr))}",`;
+    text = oneByte(`,"timezone":"${jsonText(pool.timezone.get(zone))}","timezone_abbr":"${jsonText(pool.abbr.get(abbr))}",`);
     memo.set(key, text);
   }
   return text;
 }
 
-/** `","show_map":…,"featured":…,"categories":[` for each combination of the five flags (flagsText) */
-const FLAG_TEXTS = Array.from({ length: 32 }, (_, i) =>
+/** `","show_map":…,"featured":…,"categories":[` for each combination of the five flags (flagsIndex) */
+const FLAG_TEXTS = Array.from({ length: 32 }, (_, i) => oneByte(
   `","show_map":${(i & 1) !== 0},"show_map_link":${(i & 2) !== 0},"hide_from_listings":${(i & 4) !== 0},` +
-  `"sticky":${(i & 8) !== 0},"featured":${(i & 16) !== 0},"categories":[`);
-const flagsText = (f: number): string =>
-  FLAG_TEXTS[((f & FLAG_SHOW_MAP) !== 0 ? 1 : 0) | ((f & FLAG_SHOW_MAP_LINK) !== 0 ? 2 : 0) | ((f & FLAG_HIDDEN) !== 0 ? 4 : 0) |
-    ((f & FLAG_STICKY) !== 0 ? 8 : 0) | ((f & FLAG_FEATURED) !== 0 ? 16 : 0)];
+  `"sticky":${(i & 8) !== 0},"featured":${(i & 16) !== 0},"categories":[`));
+/** the same after the closing slash of a published event's URL (its website when it has none of its own) */
+const SLASH_FLAG_TEXTS = FLAG_TEXTS.map((text) => oneByte('/' + text));
+const flagsIndex = (f: number): number =>
+  ((f & FLAG_SHOW_MAP) !== 0 ? 1 : 0) | ((f & FLAG_SHOW_MAP_LINK) !== 0 ? 2 : 0) | ((f & FLAG_HIDDEN) !== 0 ? 4 : 0) |
+    ((f & FLAG_STICKY) !== 0 ? 8 : 0) | ((f & FLAG_FEATURED) !== 0 ? 16 : 0);
 
 /** the texts between the title and the slug, by whether the description and the excerpt are
  *  written in one paragraph here (their `<p>` and `</p>` in the pieces) */
 const DESCRIPTION_OPEN = ['","description":"', '","description":"<p>'];
 const EXCERPT_OPEN = ['","excerpt":"', '","excerpt":"<p>', '</p>","excerpt":"', '</p>","excerpt":"<p>'];
 const SLUG_OPEN = ['","slug":"', '</p>","slug":"'];
-/** `","image":false,"all_day":B,` by all_day; with an image: `","image":` … `,"all_day":B,` */
-const NO_IMAGE = ['","image":false,"all_day":false,', '","image":false,"all_day":true,'];
+/** with an image: `","image":` … `,"all_day":B,` by all_day; without, `","image":false,"all_day":B,`
+ *  opens the start date (START_NO_IMAGE) */
 const ALL_DAY = [',"all_day":false,', ',"all_day":true,'];
 
 /**
@@ -304,7 +337,7 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
   const id = t.ids[row];
   const statusCode = t.statusCodes[row];
   const slug = t.slugs[row];
-  const slugText = jsonText(slug);
+  const slugText = flags & SLUG_SAFE ? slug : jsonText(slug);
   const plain = plainPermalink(slug, POST_STATUSES[statusCode]);
   const f = t.flags[row];
   const lineage = t.lineages[row];
@@ -320,7 +353,7 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
   const imageId = t.imageIds[row];
   const att = imageId === 0 ? undefined : engine.attachment(imageId);
   const allDay = (f & FLAG_ALL_DAY) !== 0 ? 1 : 0;
-  const afterSlug = att ? `","image":{"url":"${jsonText(att.url)}","id":${att.id},"extension":"${jsonText(att.extension)}"}${ALL_DAY[allDay]}` : NO_IMAGE[allDay];
+  const image = att ? `","image":{"url":"${jsonText(att.url)}","id":${att.id},"extension":"${jsonText(att.extension)}"}${ALL_DAY[allDay]}` : '';
   const website = t.websites[row];
   // the four post dates are often one or two values (modified = date until an edit, UTC = local
   // in a UTC site): each distinct one is made once (an odd date's ms is NaN, equal to nothing)
@@ -334,11 +367,10 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
     `"modified":"${modified}","modified_utc":"${modifiedUtc}${url}${id}` +
     `","title":"${titleText(t.titles[row], flags)}${DESCRIPTION_OPEN[descP]}${descP ? escaped(description, flags, DESCRIPTION_SAFE) : jsonText(displayContent(description))}` +
     `${EXCERPT_OPEN[descP * 2 + excP]}${excP ? escaped(excerpt, flags, EXCERPT_SAFE) : jsonText(displayExcerpt(excerpt))}` +
-    `${SLUG_OPEN[excP]}${slugText}${afterSlug}` +
-    `${dateAndDetails(t.startLocal, row, START)}${dateAndDetails(t.endLocal, row, END)}` +
+    `${SLUG_OPEN[excP]}${slugText}${image}` +
+    `${dateAndDetails(t.startLocal, row, att ? START : START_NO_IMAGE[allDay])}${dateAndDetails(t.endLocal, row, END)}` +
     `${dateAndDetails(t.startUtc, row, UTC_START)}${dateAndDetails(t.endUtc, row, UTC_END)}` +
-    `${zoneText(t.timezones[row], t.abbrs[row], t.pool)}` +
-    `${costText(t.costs[row], t.currencySymbols[row], t.currencyCodes[row], t.currencyPositions[row], t.pool)},` +
-    `"website":"${website === null ? (plain ? p.plainLink + id : p.eventBase + slugText + '/') : jsonText(escapeUrl(website))}` +
-    flagsText(f);
+    zoneCostText(t, row) +
+    (website !== null ? jsonText(escapeUrl(website)) + FLAG_TEXTS[flagsIndex(f)]
+      : plain ? p.plainLink + id + FLAG_TEXTS[flagsIndex(f)] : p.eventBase + slugText + SLASH_FLAG_TEXTS[flagsIndex(f)]);
 }

@@ -41,7 +41,8 @@ function time(secs: number): Part {
     // post dates (created, modified) carry any second of the day, so this table misses often:
     // its texts are made from two-digit strings, not by formatting a whole date
     const h = TWO_DIGITS[Math.floor(secs / 3600)], m = TWO_DIGITS[Math.floor(secs / 60) % 60], s = TWO_DIGITS[secs % 60];
-    p = { key: secs, text: h + ':' + m + ':' + s, details: ',"hour":"' + h + '","minutes":"' + m + '","seconds":"' + s + '"}' };
+    // each text made flat (joined, not concatenated): a rope would be walked again by every head's copy
+    p = { key: secs, text: [h, m, s].join(':'), details: [',"hour":"', h, '","minutes":"', m, '","seconds":"', s, '"}'].join('') };
     times[slot] = p;
   }
   return p;
