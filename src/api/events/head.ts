@@ -138,10 +138,11 @@ export function eventObjectOf(h: EventHead, categories: unknown[], tags: unknown
  * TEXTS_KNOWN, then for each of the title, description and excerpt whether no display filter
  * acts on it (*_PLAIN: the title is shown as it is, already trimmed; a description or excerpt in
  * one paragraph) and whether it needs no JSON escaping (*_SAFE: jsonSafe, ASCII from 0x20 on
- * without quote or backslash; the slug too: SLUG_SAFE). A cold render of a known row then neither filters nor scans such texts.
+ * without quote or backslash; the slug too: SLUG_SAFE), and whether the event's own website is
+ * shown as it is (WEBSITE_PLAIN: esc_url leaves it, and it needs no escaping). A cold render of a known row then neither filters nor scans such texts.
  */
 export const TEXTS_KNOWN = 1;
-const TITLE_PLAIN = 2, DESCRIPTION_PLAIN = 4, EXCERPT_PLAIN = 8, TITLE_SAFE = 16, DESCRIPTION_SAFE = 32, EXCERPT_SAFE = 64, SLUG_SAFE = 128;
+const TITLE_PLAIN = 2, DESCRIPTION_PLAIN = 4, EXCERPT_PLAIN = 8, TITLE_SAFE = 16, DESCRIPTION_SAFE = 32, EXCERPT_SAFE = 64, SLUG_SAFE = 128, WEBSITE_PLAIN = 256;
 
 export function textFlags(engine: EngineApi, row: number): number {
   const t = engine.eventTable;
@@ -154,6 +155,8 @@ export function textFlags(engine: EngineApi, row: number): number {
   if (jsonSafe(description)) flags |= DESCRIPTION_SAFE;
   if (jsonSafe(excerpt)) flags |= EXCERPT_SAFE;
   if (jsonSafe(t.slugs[row])) flags |= SLUG_SAFE;
+  const website = t.websites[row];
+  if (website !== null && escapeUrl(website) === website && jsonSafe(website)) flags |= WEBSITE_PLAIN;
   return flags;
 }
 
@@ -371,6 +374,6 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
     `${dateAndDetails(t.startLocal, row, att ? START : START_NO_IMAGE[allDay])}${dateAndDetails(t.endLocal, row, END)}` +
     `${dateAndDetails(t.startUtc, row, UTC_START)}${dateAndDetails(t.endUtc, row, UTC_END)}` +
     zoneCostText(t, row) +
-    (website !== null ? jsonText(escapeUrl(website)) + FLAG_TEXTS[flagsIndex(f)]
+    (website !== null ? (flags & WEBSITE_PLAIN ? website : jsonText(escapeUrl(website))) + FLAG_TEXTS[flagsIndex(f)]
       : plain ? p.plainLink + id + FLAG_TEXTS[flagsIndex(f)] : p.eventBase + slugText + SLASH_FLAG_TEXTS[flagsIndex(f)]);
 }

@@ -36,8 +36,9 @@ const LINKED_OBJECT_OVERHEAD = 700;
 /** the separators a term's text comes with in an event's list (TermEntry.texts) */
 const TEXT_ALONE = 0, TEXT_COMMA = 1, TEXT_TAGS = 2;
 const TAGS_OPEN = '],"tags":[';
-/** a term order array: the array and its elements */
-const ORDER_OVERHEAD = 64;
+/** distinct category or tag lists whose order by name is kept (Renderer.orders), outside the budget */
+const ORDERS_MAX = 16_384;
+const NO_TERMS: readonly number[] = [];
 
 interface EventEntry {
   /** own fields as JSON text, up to the opening of the categories: `{..."featured":false,"categories":[` */
@@ -47,10 +48,10 @@ interface EventEntry {
   tail: string | undefined;
   /** own fields as an object, copied for each caller */
   obj: EventHead | undefined;
-  /** category and tag ids in the order the event shows them (by name); undefined: not known */
-  order: number[] | undefined;
-  /** how many of `order` are categories (the rest are tags) */
-  categories: number;
+  /** category ids, then tag ids, in the order the event shows them (by name); undefined: not
+   *  known. Shared with every event that carries the same list (Renderer.orders): never changed */
+  categories: readonly number[] | undefined;
+  tags: readonly number[] | undefined;
   /** the head was copied to a one-byte flat string and the tail flattened (on their first read
    *  from the cache: pushEvent) */
   settled: boolean;
@@ -89,11 +90,13 @@ const textBytes = (o: Obj): number => {
 export class Renderer implements ChangeHooks {
   readonly cache: PieceCache;
   /** per event row: what its texts need (textFlags), 0 until first rendered or after it changed;
-   *  one byte an event, outside the budget: it lets a head rendered again after an eviction skip
+   *  two bytes an event, outside the budget: it lets a head rendered again after an eviction skip
    *  the display filters and escaping of texts that need neither */
-  private texts = new Uint8Array(0);
+  private texts = new Uint16Array(0);
   /** term id → its name lowered (termKey); one short string a term, outside the budget */
   private readonly termKeys = new Map<number, string>();
+  /** a category or tag list (the engine's interned array) → its terms' ids by name (orderOf) */
+  private readonly orders = new Map<readonly number[], readonly number[]>();
 
   constructor(readonly site: Site, readonly engine: EngineApi, cacheBytes = DEFAULT_CACHE_BYTES) {
     this.cache = new PieceCache(cacheBytes, true);
@@ -117,10 +120,7 @@ export class Renderer implements ChangeHooks {
   embeddedChanged(row: number): void {
     const e = this.cache.peekRow(row) as EventEntry | undefined;
     if (e === undefined) return;
-    if (e.order !== undefined) {
-      e.bytes -= ORDER_OVERHEAD + 8 * e.order.length;
-      e.order = undefined;
-    }
+    e.categories = e.tags = undefined;
     if (e.tail !== undefined) {
       e.bytes -= strBytes(e.tail);
       e.tail = undefined;
@@ -135,6 +135,7 @@ export class Renderer implements ChangeHooks {
     // a term's archive link shows its ancestors' slugs: any term change may change any standalone
     // form, and terms are few, so they all go; its lowered name goes too (it may be renamed)
     this.termKeys.delete(id);
+    this.orders.clear();
     this.cache.dropKind(KIND_TERM);
   }
 
@@ -154,14 +155,14 @@ export class Renderer implements ChangeHooks {
   private eventEntry(row: number): EventEntry {
     let e = this.cache.getRow(row) as EventEntry | undefined;
     if (e === undefined) {
-      e = { head: undefined, tail: undefined, obj: undefined, order: undefined, categories: 0, settled: false, bytes: ENTRY_OVERHEAD };
+      e = { head: undefined, tail: undefined, obj: undefined, categories: undefined, tags: undefined, settled: false, bytes: ENTRY_OVERHEAD };
     }
     return e;
   }
 
   private textFlags(row: number): number {
     if (row >= this.texts.length) {
-      const grown = new Uint8Array(Math.max(row + 1, Math.ceil(this.engine.eventRowCount * 1.25), 1024));
+      const grown = new Uint16Array(Math.max(row + 1, Math.ceil(this.engine.eventRowCount * 1.25), 1024));
       grown.set(this.texts);
       this.texts = grown;
     }
@@ -170,15 +171,29 @@ export class Renderer implements ChangeHooks {
     return flags;
   }
 
-  /** The ids of the event's categories then tags, each group by name (case-insensitive), then id. */
-  private termOrder(row: number, e: EventEntry): number[] {
-    if (e.order !== undefined) return e.order;
+  /** The event's categories and tags, each by name (case-insensitive), then id (e.categories and e.tags). */
+  private termOrder(row: number, e: EventEntry): void {
+    if (e.categories !== undefined && e.tags !== undefined) return;
     const t = this.engine.eventTable;
-    const order: number[] = [];
-    e.categories = this.pushByName(order, t.categoryIds[row]);
-    this.pushByName(order, t.tagIds[row]);
-    e.order = order;
-    e.bytes += ORDER_OVERHEAD + 8 * order.length;
+    e.categories = this.orderOf(t.categoryIds[row]);
+    e.tags = this.orderOf(t.tagIds[row]);
+  }
+
+  /**
+   * The ids among a list of category or tag ids whose terms exist, by name, then id. Events carry
+   * the engine's interned lists (one array per distinct list), so the order is kept by the list's
+   * identity, shared by every event that carries it, and made again only when a term changes
+   * (termChanged empties the memo) or past ORDERS_MAX lists.
+   */
+  private orderOf(ids: readonly number[]): readonly number[] {
+    if (ids.length === 0) return NO_TERMS;
+    let order = this.orders.get(ids);
+    if (order === undefined) {
+      const made: number[] = [];
+      this.pushByName(made, ids);
+      if (this.orders.size >= ORDERS_MAX) this.orders.clear();
+      this.orders.set(ids, (order = made));
+    }
     return order;
   }
 
@@ -247,14 +262,14 @@ export class Renderer implements ChangeHooks {
       e.bytes += strBytes(e.tail);
       store = true;
     }
-    if (e.order === undefined) store = true;
-    const order = this.termOrder(row, e);
+    if (e.categories === undefined) store = true;
+    this.termOrder(row, e);
     if (store) this.cache.setRow(row, e, e.bytes);
     parts.push(e.head);
-    for (let i = 0; i < order.length; i++) {
-      parts.push(this.termText(order[i], i === e.categories ? TEXT_TAGS : i > 0 ? TEXT_COMMA : TEXT_ALONE));
-    }
-    if (e.categories === order.length) parts.push(TAGS_OPEN);
+    const categories = e.categories!, tags = e.tags!;
+    for (let i = 0; i < categories.length; i++) parts.push(this.termText(categories[i], i > 0 ? TEXT_COMMA : TEXT_ALONE));
+    if (tags.length === 0) parts.push(TAGS_OPEN);
+    for (let i = 0; i < tags.length; i++) parts.push(this.termText(tags[i], i > 0 ? TEXT_COMMA : TEXT_TAGS));
     parts.push(e.tail);
   }
 
@@ -293,14 +308,18 @@ export class Renderer implements ChangeHooks {
       e.bytes += HEAD_OBJECT_OVERHEAD + textBytes(e.obj as unknown as Obj);
       stored = true;
     }
-    if (e.order === undefined) stored = true;
-    const order = this.termOrder(row, e);
+    if (e.categories === undefined) stored = true;
+    this.termOrder(row, e);
     if (stored) this.cache.setRow(row, e, e.bytes);
     const engine = this.engine, t = engine.eventTable;
     const categories: Obj[] = [], tags: Obj[] = [];
-    for (let i = 0; i < order.length; i++) {
-      const term = this.termObject(order[i]);
-      if (term !== undefined) (i < e.categories ? categories : tags).push(term);
+    for (const id of e.categories!) {
+      const term = this.termObject(id);
+      if (term !== undefined) categories.push(term);
+    }
+    for (const id of e.tags!) {
+      const term = this.termObject(id);
+      if (term !== undefined) tags.push(term);
     }
     const venues: Obj[] = [];
     for (const id of t.venueList(row)) {
