@@ -13,7 +13,7 @@ import type { DateColumn } from '../../engine/event-table.ts';
 import { dateAndDetailsText, dateKey, dateString, type DateKey } from '../representation/date-text.ts';
 import { costValues, formatCost } from '../wordpress/cost.ts';
 import { eventUrl, jsonText, oneByte, plainPermalink, toJson, type Site } from '../representation/represent.ts';
-import { displayContent, displayExcerpt, displayTitle, escapeUrl, unfiltered } from '../wordpress/text.ts';
+import { displayContent, displayExcerpt, displayTitle, escapeUrl, unfiltered, unfilteredSequences } from '../wordpress/text.ts';
 
 export interface DateDetails {
   year: string; month: string; day: string; hour: string; minutes: string; seconds: string;
@@ -146,22 +146,33 @@ const TITLE_PLAIN = 2, DESCRIPTION_PLAIN = 4, EXCERPT_PLAIN = 8, TITLE_SAFE = 16
 
 export function textFlags(engine: EngineApi, row: number): number {
   const t = engine.eventTable;
-  const title = t.titles[row], description = t.descriptions[row], excerpt = t.excerpts[row];
-  let flags = TEXTS_KNOWN;
-  if (title.trim() === title && unfiltered(title)) flags |= TITLE_PLAIN;
-  if (paragraphPlain(description)) flags |= DESCRIPTION_PLAIN;
-  if (paragraphPlain(excerpt)) flags |= EXCERPT_PLAIN;
-  if (jsonSafe(title)) flags |= TITLE_SAFE;
-  if (jsonSafe(description)) flags |= DESCRIPTION_SAFE;
-  if (jsonSafe(excerpt)) flags |= EXCERPT_SAFE;
+  let flags = TEXTS_KNOWN | titleFlags(t.titles[row]) | paragraphFlags(t.descriptions[row], DESCRIPTION_PLAIN, DESCRIPTION_SAFE) |
+    paragraphFlags(t.excerpts[row], EXCERPT_PLAIN, EXCERPT_SAFE);
   if (jsonSafe(t.slugs[row])) flags |= SLUG_SAFE;
   const website = t.websites[row];
   if (website !== null && escapeUrl(website) === website && jsonSafe(website)) flags |= WEBSITE_PLAIN;
   return flags;
 }
 
-/** '' (shown as '') or text no filter acts on (shown in one paragraph). */
-const paragraphPlain = (s: string): boolean => s === '' || (s.trim() !== '' && unfiltered(s));
+/**
+ * A character that JSON escapes or that a display filter acts on by itself: outside printable
+ * ASCII, or one of `"&'<>\` and the backtick. A text without any (most event texts) is known
+ * safe and free of FILTERED_CHARS in one scan, where jsonSafe and unfiltered would scan it twice.
+ */
+const STIRRED = /[^\x20\x21\x23-\x25\x28-\x3b\x3d\x3f-\x5b\x5d-\x5f\x61-\x7e]/;
+
+function titleFlags(s: string): number {
+  if (!STIRRED.test(s)) return TITLE_SAFE | (s.trim() === s && unfilteredSequences(s) ? TITLE_PLAIN : 0);
+  return (jsonSafe(s) ? TITLE_SAFE : 0) | (s.trim() === s && unfiltered(s) ? TITLE_PLAIN : 0);
+}
+
+/** A description's or excerpt's flags: plain when '' (shown as '') or when no filter acts on it
+ *  (shown in one paragraph). */
+function paragraphFlags(s: string, plain: number, safe: number): number {
+  if (s === '') return plain | safe;
+  if (!STIRRED.test(s)) return safe | (s.trim() !== '' && unfilteredSequences(s) ? plain : 0);
+  return (jsonSafe(s) ? safe : 0) | (s.trim() !== '' && unfiltered(s) ? plain : 0);
+}
 
 /** A row's text as JSON text without quotes: itself when textFlags found it needs no escaping (`safe`). */
 const escaped = (s: string, flags: number, safe: number): string => (flags & safe ? s : jsonText(s));

@@ -380,7 +380,13 @@ const FILTERED_SEQUENCES = /--|\.\.\.|\(tm\)|\dx\d/i;
  *  alternation (irregexp would try every branch at every position): a third faster on event
  *  texts, and the dash test only runs on texts with a dash. */
 export function unfiltered(s: string): boolean {
-  return !(FILTERED_CHARS.test(s) || (s.includes('-') && FILTERED_DASH.test(s)) || FILTERED_SEQUENCES.test(s));
+  return !FILTERED_CHARS.test(s) && unfilteredSequences(s);
+}
+
+/** unfiltered(s) for a text already known to hold none of FILTERED_CHARS' characters: the dash
+ *  and sequence tests alone. */
+export function unfilteredSequences(s: string): boolean {
+  return !((s.includes('-') && FILTERED_DASH.test(s)) || FILTERED_SEQUENCES.test(s));
 }
 
 /** the_title filter output: texturize + convert_chars + trim. */
