@@ -337,13 +337,14 @@ const ALL_DAY = [',"all_day":false,', ',"all_day":true,'];
  * written straight from the columns: exactly the JSON text of eventHead(site, engine, row)
  * without its closing brace, then that opening (test/api/head.test.ts).
  *
- * One concatenation of about fifty pieces, which the renderer flattens (flat) when it keeps the
- * head. What a rope costs (made, then copied) is per piece, about 20-30 ns each, so the fixed
- * texts between fields are ready pieces with the values that come from small sets: the site's
- * texts around the id and the URLs, author and status, zone and abbreviation, the five flags,
- * cost and cost details, each date's key around its day. Array.join of the pieces cost about four
- * times as much as the concatenations, and a Buffer round trip about five times. With `flags`
- * (textFlags) its texts are not scanned again.
+ * One concatenation of about forty-five pieces, which the renderer flattens (flat) when it keeps
+ * the head. What a rope costs (made, then copied) is per piece, so the fixed texts between fields
+ * are ready pieces with the values that come from small sets: the site's texts around the id and
+ * the URLs, author and status, zone, cost and the website's key, the five flags, each date's key
+ * around its day. Every ready piece is a flat string (oneByte, join): a piece that is itself a
+ * rope is walked again, piece by piece, by every copy of every head that holds it. Array.join of
+ * the pieces cost about four times as much as the concatenations, and a Buffer round trip about
+ * five times. With `flags` (textFlags) its texts are not scanned again.
  */
 export function headText(site: Site, engine: EngineApi, row: number, flags: number): string {
   const t = engine.eventTable;
