@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import path from 'node:path';
 import { CliError } from '../../src/cli/common.ts';
-import { defaultSiteUrl, resolveServeOptions, startServe } from '../../src/cli/serve.ts';
+import { defaultSiteUrl, heapGrowingFlag, resolveServeOptions, startServe, SERVE_HEAP_GROWING_PERCENT } from '../../src/cli/serve.ts';
 import { main } from '../../src/cli/main.ts';
 import { memoryIo } from './io.ts';
 
@@ -102,6 +102,14 @@ options('--cluster: NATS URLs, a name, a node id; env too; checked before anythi
   rejects({ cluster: 'nats://127.0.0.1:4222', 'cluster-name': 'no spaces' }, {}, /--cluster-name: expected 1-64 letters/);
   rejects({ 'cluster-name': 'x' }, {}, /--cluster-name needs --cluster/);
   rejects({ cluster: 'nats://127.0.0.1:4222', 'cluster-name': 'x' }, { CALENDAR_CLUSTER_LEASE_MS: '10' }, /CALENDAR_CLUSTER_LEASE_MS: expected a whole number >= 300/);
+});
+
+options('the heap growth it bounds after the load, unless node was started with its own --heap-growing-percent', () => {
+  assert.is(heapGrowingFlag([]), `--heap-growing-percent=${SERVE_HEAP_GROWING_PERCENT}`);
+  assert.is(heapGrowingFlag(['--import', 'tsx', '--max-semi-space-size=64']), `--heap-growing-percent=${SERVE_HEAP_GROWING_PERCENT}`);
+  assert.is(heapGrowingFlag(['--heap-growing-percent=20']), undefined);
+  assert.is(heapGrowingFlag(['--heap_growing_percent', '0']), undefined);
+  assert.is(heapGrowingFlag(['--heap-growing-percentage=5']), `--heap-growing-percent=${SERVE_HEAP_GROWING_PERCENT}`, 'not the flag');
 });
 
 options.run();
