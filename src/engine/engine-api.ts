@@ -73,6 +73,9 @@ export interface EngineApi {
   organizer(id: number): OrganizerRecord | undefined;
   organizerBySlug(slug: string): OrganizerRecord | undefined;
   organizers(): Iterable<OrganizerRecord>;
+  /** every venue or organizer, newest publication date first, then the higher id (kept sorted
+   *  until the next write to that table) */
+  linkedNewestFirst(kind: LinkKind): readonly (VenueRecord | OrganizerRecord)[];
   attachment(id: number): AttachmentRecord | undefined;
   attachmentByUrl(url: string): AttachmentRecord | undefined;
   term(id: number): TermRecord | undefined;

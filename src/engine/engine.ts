@@ -189,6 +189,10 @@ export class Engine implements EngineApi {
     return this.state.entities.organizers.values();
   }
 
+  linkedNewestFirst(kind: LinkKind): readonly (VenueRecord | OrganizerRecord)[] {
+    return kind === 'venue' ? this.state.entities.venues.newestFirst() : this.state.entities.organizers.newestFirst();
+  }
+
   attachment(id: number): AttachmentRecord | undefined {
     return this.state.entities.attachments.get(id);
   }

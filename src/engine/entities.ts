@@ -7,10 +7,12 @@ function termKey(taxonomy: Taxonomy, slug: string): string {
   return taxonomy + '\u0000' + slug;
 }
 
-/** Records keyed by id, plus a slug → id lookup kept in step. */
-export class PostTable<R extends { id: number; slug: string }> {
+/** Records keyed by id, plus a slug → id lookup kept in step, and their order by publication date. */
+export class PostTable<R extends { id: number; slug: string; date: string }> {
   readonly byId = new Map<number, R>();
   private readonly bySlugMap = new Map<string, number>();
+  /** every record, newest publication date first (then the higher id); made again after a put */
+  private newest: R[] | undefined;
 
   get(id: number): R | undefined {
     return this.byId.get(id);
@@ -28,11 +30,18 @@ export class PostTable<R extends { id: number; slug: string }> {
     if (prev && prev.slug !== '' && this.bySlugMap.get(prev.slug) === rec.id) this.bySlugMap.delete(prev.slug);
     this.byId.set(rec.id, rec);
     if (rec.slug !== '') this.bySlugMap.set(rec.slug, rec.id);
+    this.newest = undefined;
     return prev;
   }
 
   values(): IterableIterator<R> {
     return this.byId.values();
+  }
+
+  /** Every record, newest publication date first, then the higher id (the order of GET /venues
+   *  and /organizers): sorted once, kept until the next put. */
+  newestFirst(): readonly R[] {
+    return (this.newest ??= [...this.byId.values()].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : b.id - a.id)));
   }
 }
 

@@ -101,6 +101,24 @@ venues('delete: trash, 410 again, unlinked from events, permissions', async () =
   await rejects(cal.venues.delete(23, null), 'rest_invalid_param', 400);
 });
 
+venues('list: newest publication date first, then the higher id, after every create, update and trash (the engine keeps the order between writes)', async () => {
+  const { cal } = await makeCalendar();
+  const ids = async () => (await cal.venues.list({ per_page: 50 })).items.map((v) => v.id as number);
+  const a = await cal.venues.create({ venue: 'Older', date: '2024-01-01 10:00:00' });
+  const b = await cal.venues.create({ venue: 'Newer', date: '2025-01-01 10:00:00' });
+  const c = await cal.venues.create({ venue: 'Same date', date: '2025-01-01 10:00:00' });
+  assert.equal(await ids(), [c.id, b.id, a.id]);
+  const d = await cal.venues.create({ venue: 'Newest', date: '2026-01-01 10:00:00' });
+  assert.equal(await ids(), [d.id, c.id, b.id, a.id]);
+  await cal.venues.update(a.id as number, { venue: 'Older', date: '2027-01-01 10:00:00' });
+  assert.equal(await ids(), [a.id, d.id, c.id, b.id]);
+  await cal.venues.delete(c.id as number);
+  assert.equal(await ids(), [a.id, d.id, b.id]);
+  const o1 = await cal.organizers.create({ organizer: 'First', date: '2024-05-01 10:00:00' });
+  const o2 = await cal.organizers.create({ organizer: 'Second', date: '2024-06-01 10:00:00' });
+  assert.equal((await cal.organizers.list({})).items.map((o) => o.id), [o2.id, o1.id]);
+});
+
 venues.run();
 
 // ---

@@ -68,9 +68,11 @@ export function listLinked(core: Core, kind: 'venue' | 'organizer', params: Para
   const upcomingMask = defaultStatusMask(actor);
   const fields = kind === 'venue' ? VENUE_FIELDS : ORGANIZER_FIELDS;
 
+  // in the list's order already (newest first, kept sorted by the engine between writes)
   const matches: Linked[] = [];
-  const all: Iterable<Linked> = kind === 'venue' ? engine.venues() : engine.organizers();
-  for (const r of all) {
+  const all = engine.linkedNewestFirst(kind);
+  for (let i = 0; i < all.length; i++) {
+    const r = all[i];
     if ((statusMask & (1 << POST_STATUSES.indexOf(r.status))) === 0) continue;
     if (eventLinks && !eventLinks.has(r.id)) continue;
     if (words && !matchesSearch(r, fields, words)) continue;
@@ -84,7 +86,6 @@ export function listLinked(core: Core, kind: 'venue' | 'organizer', params: Para
     }
     matches.push(r);
   }
-  matches.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : b.id - a.id));
   const offset = (paging.page - 1) * paging.perPage;
   return { records: matches.slice(offset, offset + paging.perPage), total: matches.length, paging, urlArgs };
 }
