@@ -246,7 +246,9 @@ export class Generator {
       const id = r.pick(this.categoryIds);
       const t = model.terms.get(id)!;
       const lower = this.categoryIds.filter((c) => c < id);
-      return { t: 'term', a: 'put', rec: { ...t, parent: lower.length > 0 && r.bool(0.7) ? r.pick(lower) : 0 } };
+      // sometimes renamed too: an event shows its terms in name order, which the renamed one may change
+      const name = r.bool(0.3) ? `${r.pick(['Alpha', 'zulu', 'Mid', 'mid'])} ${t.name}` : t.name;
+      return { t: 'term', a: 'put', rec: { ...t, name, parent: lower.length > 0 && r.bool(0.7) ? r.pick(lower) : 0 } };
     }
     const pool = r.bool() ? this.categoryIds : this.tagIds;
     if (pool.length > 3) {
