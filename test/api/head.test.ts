@@ -93,9 +93,9 @@ head('two calendars in one process (other sites, zones, currencies) each get the
   for (const cal of made) await cal.close();
 });
 
-head('zone and cost texts: packed memo keys below 64 of each pool, the plain pieces beyond (70 zones and currencies)', async () => {
-  // zoneCostText keys its memo by the five pool indexes packed together while each is below 64;
-  // past that it joins zoneText and costText on each call: both must give the reference text
+head('zone and cost texts: packed memo keys below 64 of each pool, string keys beyond (70 zones and currencies)', async () => {
+  // zoneCostText keys its memo by the five pool indexes packed together while each is below 64,
+  // by a string of them past that: both must give the reference text, made and from the memo
   const zones = ['UTC', 'Europe/Paris', 'America/Juneau', 'Asia/Tokyo', 'Australia/Adelaide', 'Pacific/Chatham', 'America/St_Johns'];
   const rng = new Rng(mulberry32(64));
   const gen = new Generator(rng);

@@ -9,7 +9,7 @@ import { jsonSafe } from '../../ascii-json.ts';
 import type { EngineApi } from '../../engine/engine-api.ts';
 import { FLAG_ALL_DAY, FLAG_FEATURED, FLAG_HIDDEN, FLAG_SHOW_MAP, FLAG_SHOW_MAP_LINK, FLAG_STICKY } from '../../engine/event-table.ts';
 import { POST_STATUSES } from '../../engine/records.ts';
-import type { DateColumn } from '../../engine/event-table.ts';
+import type { DateColumn, EventTable } from '../../engine/event-table.ts';
 import { dateAndDetailsText, dateKey, dateString, type DateKey } from '../representation/date-text.ts';
 import { costValues, formatCost } from '../wordpress/cost.ts';
 import { eventUrl, jsonText, oneByte, plainPermalink, toJson, type Site } from '../representation/represent.ts';
@@ -161,18 +161,22 @@ export function textFlags(engine: EngineApi, row: number): number {
  */
 const STIRRED = /[^\x20\x21\x23-\x25\x28-\x3b\x3d\x3f-\x5b\x5d-\x5f\x61-\x7e]/;
 
+/** A title's flags: plain when shown as it is (already trimmed, no filter acts on it). */
 function titleFlags(s: string): number {
-  if (!STIRRED.test(s)) return TITLE_SAFE | (s.trim() === s && unfilteredSequences(s) ? TITLE_PLAIN : 0);
-  return (jsonSafe(s) ? TITLE_SAFE : 0) | (s.trim() === s && unfiltered(s) ? TITLE_PLAIN : 0);
+  const calm = !STIRRED.test(s);
+  return (calm || jsonSafe(s) ? TITLE_SAFE : 0) | (s.trim() === s && leftAlone(s, calm) ? TITLE_PLAIN : 0);
 }
 
 /** A description's or excerpt's flags: plain when '' (shown as '') or when no filter acts on it
  *  (shown in one paragraph). */
 function paragraphFlags(s: string, plain: number, safe: number): number {
   if (s === '') return plain | safe;
-  if (!STIRRED.test(s)) return safe | (s.trim() !== '' && unfilteredSequences(s) ? plain : 0);
-  return (jsonSafe(s) ? safe : 0) | (s.trim() !== '' && unfiltered(s) ? plain : 0);
+  const calm = !STIRRED.test(s);
+  return (calm || jsonSafe(s) ? safe : 0) | (s.trim() !== '' && leftAlone(s, calm) ? plain : 0);
 }
+
+/** No display filter acts on `s`; `calm`: STIRRED found none of the filters' characters in it. */
+const leftAlone = (s: string, calm: boolean): boolean => (calm ? unfilteredSequences(s) : unfiltered(s));
 
 /** A row's text as JSON text without quotes: itself when textFlags found it needs no escaping (`safe`). */
 const escaped = (s: string, flags: number, safe: number): string => (flags & safe ? s : jsonText(s));
@@ -196,62 +200,45 @@ function dateAndDetails(col: DateColumn, row: number, k: DateKey): string {
 const START = dateKey('start_date'), START_NO_IMAGE = [dateKey('start_date', '","image":false,"all_day":false,'), dateKey('start_date', '","image":false,"all_day":true,')];
 const END = dateKey('end_date', ','), UTC_START = dateKey('utc_start_date', ','), UTC_END = dateKey('utc_end_date', ',');
 
-/**
- * The JSON text of an event's cost and cost details, from `"cost":"` to the closing brace of the
- * details, then the key of the website (`,"website":"`), for one (cost list, symbol, code,
- * position) quadruple. Cost lists are interned by the
- * engine (one array per distinct list) and calendars use few currencies, so a small memo keyed
- * by the list's identity and the three pool indexes serves almost every event.
- */
-const costTextMemo = new Map<readonly string[], Map<number, string>>();
-
-function costText(costs: readonly string[], symbol: number, code: number, position: number, pool: EngineApi['eventTable']['pool']): string {
-  const key = symbol < 1024 && code < 1024 && position < 1024 ? (symbol << 20) | (code << 10) | position : -1;
-  let byKey = costTextMemo.get(costs);
-  let text = key >= 0 ? byKey?.get(key) : undefined;
-  if (text !== undefined) return text;
-  const sym = pool.currencySymbol.get(symbol), pos = pool.currencyPosition.get(position);
-  const cost = costOf(costs, sym, pos);
-  let values = '';
-  for (let i = 0; i < cost.values.length; i++) values += (i > 0 ? ',"' : '"') + jsonText(cost.values[i]) + '"';
-  text = oneByte(`"cost":"${jsonText(cost.cost)}","cost_details":{"currency_symbol":"${jsonText(sym)}",` +
-    `"currency_code":"${jsonText(pool.currencyCode.get(code))}","currency_position":"${jsonText(pos)}","values":[${values}]},"website":"`);
-  if (key >= 0) {
-    if (byKey === undefined) {
-      if (costTextMemo.size >= COST_MEMO_MAX) costTextMemo.clear();
-      costTextMemo.set(costs, (byKey = new Map()));
-    }
-    byKey.set(key, text);
-  }
-  return text;
-}
-
-type EventTable = EngineApi['eventTable'];
-const zoneCostMemo = new Map<readonly string[], Map<number, string>>();
+type Pool = EventTable['pool'];
+/** the zone-and-cost texts by the cost list's identity (the engine interns cost lists, one array
+ *  per distinct list, and each calendar has its own: the pool indexes below mean one thing), then
+ *  by the five pool indexes (zoneCostKey); emptied at their bound */
+const zoneCostMemo = new Map<readonly string[], Map<number | string, string>>();
 const ZONE_COST_MEMO_MAX = 4096;
 
 /**
  * A row's `,"timezone":…,"timezone_abbr":…,"cost":…,"cost_details":{…},"website":"` as one ready
- * piece (zoneText then costText, joined once): a memo keyed by the cost list's identity, then by
- * the five pool indexes packed into one small integer while each is below 64 (calendars use a
- * few zones and currencies). Beyond that, the two pieces as they are. Two look-ups, where zoneText
- * and costText take two each, and two pieces fewer for the page's join to copy.
+ * piece: calendars use a few zones and currencies, so one memo serves almost every event with
+ * two look-ups, and the page's join copies one piece where there would be three.
  */
 function zoneCostText(t: EventTable, row: number): string {
   const costs = t.costs[row], zone = t.timezones[row], abbr = t.abbrs[row];
   const symbol = t.currencySymbols[row], code = t.currencyCodes[row], position = t.currencyPositions[row];
-  if ((zone | abbr | symbol | code | position) >= 64) return zoneText(zone, abbr, t.pool) + costText(costs, symbol, code, position, t.pool);
-  const key = (zone << 24) | (abbr << 18) | (symbol << 12) | (code << 6) | position;
+  // the five indexes packed into one small integer while each is below 64, else a string
+  const key = (zone | abbr | symbol | code | position) < 64 ? (zone << 24) | (abbr << 18) | (symbol << 12) | (code << 6) | position
+    : `${zone},${abbr},${symbol},${code},${position}`;
   let byKey = zoneCostMemo.get(costs);
   let text = byKey?.get(key);
   if (text !== undefined) return text;
-  text = oneByte(zoneText(zone, abbr, t.pool) + costText(costs, symbol, code, position, t.pool));
+  text = zoneCostTextOf(t.pool, costs, zone, abbr, symbol, code, position);
   if (byKey === undefined || byKey.size >= ZONE_COST_MEMO_MAX) {
     if (zoneCostMemo.size >= ZONE_COST_MEMO_MAX) zoneCostMemo.clear();
     zoneCostMemo.set(costs, (byKey = new Map()));
   }
   byKey.set(key, text);
   return text;
+}
+
+/** zoneCostText made: a flat one-byte string (oneByte), so that the heads holding it copy one piece */
+function zoneCostTextOf(pool: Pool, costs: readonly string[], zone: number, abbr: number, symbol: number, code: number, position: number): string {
+  const sym = pool.currencySymbol.get(symbol), pos = pool.currencyPosition.get(position);
+  const cost = costOf(costs, sym, pos);
+  let values = '';
+  for (let i = 0; i < cost.values.length; i++) values += (i > 0 ? ',"' : '"') + jsonText(cost.values[i]) + '"';
+  return oneByte(`,"timezone":"${jsonText(pool.timezone.get(zone))}","timezone_abbr":"${jsonText(pool.abbr.get(abbr))}",` +
+    `"cost":"${jsonText(cost.cost)}","cost_details":{"currency_symbol":"${jsonText(sym)}",` +
+    `"currency_code":"${jsonText(pool.currencyCode.get(code))}","currency_position":"${jsonText(pos)}","values":[${values}]},"website":"`);
 }
 
 /** A site's ready pieces of an event's head (the texts around the id, the URLs). */
@@ -292,23 +279,6 @@ function authorText(author: number, status: number): string {
     if (authorMemo.size >= 4096) authorMemo.clear();
     text = oneByte(`"],"author":"${author}","status":"${POST_STATUSES[status]}","date":"`);
     authorMemo.set(key, text);
-  }
-  return text;
-}
-
-type Pool = EventTable['pool'];
-/** `,"timezone":"Z","timezone_abbr":"A",` by the two indexes into a calendar's pool (each
- *  calendar has its own pool, so its own memo); emptied at its bound */
-const zoneMemos = new WeakMap<Pool, Map<number, string>>();
-function zoneText(zone: number, abbr: number, pool: Pool): string {
-  let memo = zoneMemos.get(pool);
-  if (memo === undefined) zoneMemos.set(pool, (memo = new Map()));
-  const key = zone * 65536 + abbr;
-  let text = memo.get(key);
-  if (text === undefined) {
-    if (memo.size >= 4096) memo.clear();
-    text = oneByte(`,"timezone":"${jsonText(pool.timezone.get(zone))}","timezone_abbr":"${jsonText(pool.abbr.get(abbr))}",`);
-    memo.set(key, text);
   }
   return text;
 }
