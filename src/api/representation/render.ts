@@ -171,12 +171,14 @@ export class Renderer implements ChangeHooks {
     return flags;
   }
 
-  /** The event's categories and tags, each by name (case-insensitive), then id (e.categories and e.tags). */
-  private termOrder(row: number, e: EventEntry): void {
-    if (e.categories !== undefined && e.tags !== undefined) return;
+  /** The event's categories and tags, each by name (case-insensitive), then id (e.categories and
+   *  e.tags, set together); true when they were not known (the entry is to be stored again). */
+  private termOrder(row: number, e: EventEntry): boolean {
+    if (e.categories !== undefined) return false;
     const t = this.engine.eventTable;
     e.categories = this.orderOf(t.categoryIds[row]);
     e.tags = this.orderOf(t.tagIds[row]);
+    return true;
   }
 
   /**
@@ -189,32 +191,30 @@ export class Renderer implements ChangeHooks {
     if (ids.length === 0) return NO_TERMS;
     let order = this.orders.get(ids);
     if (order === undefined) {
-      const made: number[] = [];
-      this.pushByName(made, ids);
       if (this.orders.size >= ORDERS_MAX) this.orders.clear();
-      this.orders.set(ids, (order = made));
+      this.orders.set(ids, (order = this.byName(ids)));
     }
     return order;
   }
 
-  /** Push the ids among `ids` of terms that exist, by name (case-insensitive), then id; returns
-   *  how many. An insertion sort: an event has a few terms. */
-  private pushByName(order: number[], ids: readonly number[]): number {
-    const from = order.length;
+  /** The ids among `ids` of terms that exist, by name (case-insensitive), then id. An insertion
+   *  sort: an event has a few terms. */
+  private byName(ids: readonly number[]): number[] {
+    const order: number[] = [];
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i];
       const key = this.termKey(id);
       if (key === undefined) continue; // a link to a deleted term shows nothing
       let j = order.length - 1;
       order.push(id);
-      for (; j >= from; j--) {
+      for (; j >= 0; j--) {
         const other = this.termKeys.get(order[j])!;
         if (other < key || (other === key && order[j] < id)) break;
         order[j + 1] = order[j];
       }
       order[j + 1] = id;
     }
-    return order.length - from;
+    return order;
   }
 
   /** A term's name lowered (what events order their terms by), kept until the term changes;
@@ -262,8 +262,7 @@ export class Renderer implements ChangeHooks {
       e.bytes += strBytes(e.tail);
       store = true;
     }
-    if (e.categories === undefined) store = true;
-    this.termOrder(row, e);
+    if (this.termOrder(row, e)) store = true;
     if (store) this.cache.setRow(row, e, e.bytes);
     parts.push(e.head);
     const categories = e.categories!, tags = e.tags!;
@@ -308,8 +307,7 @@ export class Renderer implements ChangeHooks {
       e.bytes += HEAD_OBJECT_OVERHEAD + textBytes(e.obj as unknown as Obj);
       stored = true;
     }
-    if (e.categories === undefined) stored = true;
-    this.termOrder(row, e);
+    if (this.termOrder(row, e)) stored = true;
     if (stored) this.cache.setRow(row, e, e.bytes);
     const engine = this.engine, t = engine.eventTable;
     const categories: Obj[] = [], tags: Obj[] = [];
