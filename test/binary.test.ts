@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { displayTitle } from '../src/api/wordpress/text.ts';
+import { displayTitle } from '../src/api/wordpress/display.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BINARY = path.join(ROOT, 'dist/calendar-engine');

@@ -1,9 +1,10 @@
 import { suite } from 'uvu';
 import { mulberry32 } from '../../bench/stats.ts';
 import * as assert from 'uvu/assert';
+import { autop, convertChars, displayContent, displayExcerpt, displayTitle, texturize, unfiltered } from '../../src/api/wordpress/display.ts';
 import {
-  autop, convertChars, displayContent, displayExcerpt, displayTitle, escapeHtml, escapeUrl, foldForSearch, isValidUrl, kses,
-  linkedPostSearchWords, parseSearch, removeAccents, sanitizeSlug, sanitizeTextField, stripTags, texturize, unfiltered,
+  escapeHtml, escapeUrl, foldForSearch, isValidUrl, kses, linkedPostSearchWords, parseSearch, removeAccents, sanitizeSlug,
+  sanitizeTextField, stripTags,
 } from '../../src/api/wordpress/text.ts';
 
 // ---

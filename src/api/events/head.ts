@@ -13,7 +13,8 @@ import type { DateColumn, EventTable } from '../../engine/event-table.ts';
 import { dateAndDetailsText, dateKey, dateString, type DateKey } from '../representation/date-text.ts';
 import { costValues, formatCost } from '../wordpress/cost.ts';
 import { eventUrl, jsonText, oneByte, plainPermalink, toJson, type Site } from '../representation/represent.ts';
-import { displayContent, displayExcerpt, displayTitle, escapeUrl, unfiltered, unfilteredSequences } from '../wordpress/text.ts';
+import { displayContent, displayExcerpt, displayTitle, unfiltered, unfilteredSequences } from '../wordpress/display.ts';
+import { escapeUrl } from '../wordpress/text.ts';
 
 export interface DateDetails {
   year: string; month: string; day: string; hour: string; minutes: string; seconds: string;

@@ -7,7 +7,8 @@ import type { EngineApi } from '../../engine/engine-api.ts';
 import { naiveFromString } from '../../engine/naive-time.ts';
 import type { AttachmentRecord, EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../../engine/records.ts';
 import { costValues } from '../wordpress/cost.ts';
-import { displayContent, displayExcerpt, displayTitle, escapeUrl } from '../wordpress/text.ts';
+import { displayContent, displayExcerpt, displayTitle } from '../wordpress/display.ts';
+import { escapeUrl } from '../wordpress/text.ts';
 import type { SiteConfig } from '../wordpress/types.ts';
 
 /** What every representation needs to know about the site. */
