@@ -3,10 +3,10 @@
 // same file. `--workers 0,2`: the engine's runs once with each worker count (CALENDAR_IMPORT_WORKERS)
 // in each round, reported separately; `--no-sqlite`: the engine's runs only.
 //
-//   engine  `node bin/calendar-engine.js import FILE --data DIR` into an empty store: read the
+//   engine  `node dist/cli/main.js import FILE --data DIR` into an empty store: read the
 //           file as a stream, validate every record, load the calendar, write its snapshot
-//           (durable: datasync'ed) — the command's whole work, process start to exit (the
-//           launcher's cached script is built or checked once before the rounds)
+//           (durable: datasync'ed) — the command's whole work, process start to exit (dist/ is
+//           built first when older than a source)
 //   sqlite  `node --import tsx bench/import-sqlite.ts FILE DB`: the same file through the same
 //           streaming reader into an on-disk better-sqlite3 database with the query benchmark's
 //           SQLite schema and indexes, in one transaction (durable at COMMIT), process start to exit
@@ -23,6 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importFile, DEFAULT_IMPORT_DIR } from './import-file.ts';
 import { median } from './stats.ts';
+import { DIST_MAIN, ensureDist } from '../test/helpers/dist.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TIME = '/usr/bin/time';
@@ -57,11 +58,8 @@ export function runImportBench(opts: {
   log(`import bench: ${events.toLocaleString('en-US')} events, seed ${seed}, ${rounds} round(s); node ${process.version}, ` +
     `${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}`);
   log(`file ${file}: ${(bytes / 2 ** 20).toFixed(0)} MiB, ${made ? `written in ${sec(performance.now() - t)}` : 'reused'}`);
-  // the launcher runs a large import as one cached script (bin/cli-bundle.js), built by the first
-  // such import after a change of the sources: built (or found) here, so that no round pays for it
-  t = performance.now();
-  const launcher = spawnSync(process.execPath, ['--input-type=module', '-e', "const { cliBundle } = await import('./bin/cli-bundle.js'); process.stdout.write(String(await cliBundle()));"], { encoding: 'utf8', cwd: ROOT });
-  log(`launcher script: ${launcher.stdout === 'undefined' || launcher.status !== 0 ? 'none (the command line loads through tsx)' : `${launcher.stdout} (${sec(performance.now() - t)} to check or build)`}`);
+  // the package's program (dist/cli/main.js, plain node), built first when older than a source
+  ensureDist();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'calendar-engine-import-bench-'));
   const store = path.join(work, 'store'), db = path.join(work, 'sqlite.db');
   const byCount = counts.map(() => [] as Run[]), sqlite: Run[] = [];
@@ -75,7 +73,7 @@ export function runImportBench(opts: {
         if (run !== undefined) {
           fs.rmSync(store, { recursive: true, force: true });
           const env = run.w === undefined ? process.env : { ...process.env, CALENDAR_IMPORT_WORKERS: String(run.w) };
-          r = timed([process.execPath, path.join(ROOT, 'bin/calendar-engine.js'), 'import', file, '--data', store], 'calendar-engine import', env);
+          r = timed([process.execPath, DIST_MAIN, 'import', file, '--data', store], 'calendar-engine import', env);
           byCount[run.i].push(r);
         } else {
           for (const f of [db, `${db}-journal`]) fs.rmSync(f, { force: true });

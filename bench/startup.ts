@@ -3,8 +3,12 @@
 // search over HTTP (it finishes the search index that builds in the background after a load),
 // then SIGTERM (which writes a snapshot; not timed). Rounds alternate; medians are printed.
 //
-//   npm run bench:startup -- [--events N] [--rounds R] [--dir DIR] [--changes C]
+//   npm run bench:startup -- [--events N] [--rounds R] [--dir DIR] [--changes C] [--bin FILE]
 //
+// The program is the package's `bin`, dist/cli/main.js under plain node (built first when older
+// than a source); --bin FILE runs another script of the command line instead (e.g. another
+// checkout's, to compare).
+// --events 0: an empty store (the snapshot of an empty calendar).
 // The store is made once per (events, seed) under DIR (default: a temporary folder, removed at
 // the end) with cal.import, which ends with a snapshot: start-up = read + sha256 + parse + load.
 // --changes C: then C updates of event titles (32 at a time), so that the change log
@@ -14,30 +18,32 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateCalendar } from './generate.ts';
 import { NOW } from './queries.ts';
 import { median } from './stats.ts';
 import { openCalendar } from '../src/index.ts';
 import type { ImportData } from '../src/api/import.ts';
+import { DIST_MAIN, ensureDist } from '../test/helpers/dist.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
   options: {
     events: { type: 'string', default: '100000' },
     rounds: { type: 'string', default: '3' },
     dir: { type: 'string' },
     changes: { type: 'string', default: '0' },
+    bin: { type: 'string' },
   },
 });
 const EVENTS = Number(args.events);
 const ROUNDS = Number(args.rounds);
 const CHANGES = Number(args.changes);
-if (!(Number.isInteger(EVENTS) && EVENTS > 0 && Number.isInteger(ROUNDS) && ROUNDS > 0 && Number.isInteger(CHANGES) && CHANGES >= 0)) {
-  console.error('usage: npm run bench:startup -- [--events N] [--rounds R] [--dir DIR] [--changes C]');
+if (!(Number.isInteger(EVENTS) && EVENTS >= 0 && Number.isInteger(ROUNDS) && ROUNDS > 0 && Number.isInteger(CHANGES) && CHANGES >= 0)) {
+  console.error('usage: npm run bench:startup -- [--events N] [--rounds R] [--dir DIR] [--changes C] [--bin FILE]');
   process.exit(2);
 }
+const BIN = args.bin ? path.resolve(args.bin) : DIST_MAIN;
+if (!args.bin) ensureDist();
 const base = args.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-startup-'));
 const store = path.join(base, CHANGES > 0 ? `store-${EVENTS}-changes-${CHANGES}` : `store-${EVENTS}`);
 
@@ -66,7 +72,7 @@ interface Round { listenMs: number; searchMs: number; listMs: number; rssMb: num
 function serveOnce(): Promise<Round> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin/calendar-engine.js'), 'serve', '--port', '0', '--data', store, '--no-seed'], {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', store, '--no-seed'], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'CALENDAR_ADMIN_PASSWORD')),
     });
@@ -104,7 +110,7 @@ function serveOnce(): Promise<Round> {
 }
 
 try {
-  console.log(`calendar-engine start-up: ${EVENTS.toLocaleString('en-US')} events, node ${process.version}, ${os.cpus().length} cpus`);
+  console.log(`calendar-engine start-up: ${EVENTS.toLocaleString('en-US')} events, node ${process.version}, ${os.cpus().length} cpus; ${BIN}`);
   console.log(`store ${store}: ${await makeStore()}`);
   const bytes = fs.readdirSync(store).filter((f) => f.startsWith('snapshot')).reduce((n, f) => n + fs.statSync(path.join(store, f)).size, 0);
   const log = path.join(store, 'changes.jsonl');
@@ -116,7 +122,7 @@ try {
     rounds.push(r);
     console.log(`round ${i + 1}: listening after ${Math.round(r.listenMs)} ms; first list ${r.listMs.toFixed(1)} ms; first search ${Math.round(r.searchMs)} ms; RSS ${Math.round(r.rssMb)} MiB`);
   }
-  console.log(`median: spawn → listening line ${Math.round(median(rounds.map((r) => r.listenMs)))} ms (process start, tsx, snapshot read + sha256 + parse + load, journal replay); ` +
+  console.log(`median: spawn → listening line ${Math.round(median(rounds.map((r) => r.listenMs)))} ms (process start, module loading, snapshot read + sha256 + parse + load, journal replay); ` +
     `first search ${Math.round(median(rounds.map((r) => r.searchMs)))} ms; RSS ${Math.round(median(rounds.map((r) => r.rssMb)))} MiB`);
 } finally {
   if (!args.dir) fs.rmSync(base, { recursive: true, force: true });

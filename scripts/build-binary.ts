@@ -1,6 +1,7 @@
 // npm run build:binary: dist/calendar-engine, the command line as one executable file
 // (Node's single executable applications). Steps:
-//   1. esbuild bundles src/cli/binary-entry.ts, every dependency and data/demo.json into ONE
+//   0. the package's JavaScript (dist/, npm run build) is built when older than a source;
+//   1. esbuild bundles dist/cli/binary-entry.js, every dependency and data/demo.json into ONE
 //      CommonJS script (a SEA main script must be CommonJS on Node 20);
 //   2. node --experimental-sea-config turns it into a preparation blob;
 //   3. a copy of this node binary gets the blob injected with postject.
@@ -13,15 +14,37 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
-import { builtinImportsAsRequire } from '../bin/cli-bundle.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const ENTRY = path.join(ROOT, 'src/cli/binary-entry.ts');
+const ENTRY = path.join(ROOT, 'dist/cli/binary-entry.js');
+const WORKER = path.join(ROOT, 'dist/api/import-worker.js');
 /** The fuse every Node binary built with SEA support carries (Node's docs, "Single executable applications"). */
 export const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 /** Inputs that must never end up in the binary. */
 const FORBIDDEN = [/(^|\/)node_modules\/better-sqlite3\//, /(^|\/)bench\//, /(^|\/)node_modules\/tsx\//];
+
+/**
+ * The NATS client (cluster mode) loads a Node built-in with import("node:crypto"), which the
+ * CommonJS script would leave as a dynamic import, which a single executable cannot run: in
+ * node_modules, such an import becomes a require of the built-in.
+ */
+const builtinImportsAsRequire: esbuild.Plugin = {
+  name: 'builtin-imports-as-require',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]@nats-io[\\/].*\.js$/ }, (args) => {
+      const text = fs.readFileSync(args.path, 'utf8');
+      if (!/\bimport\(\s*["']node:/.test(text)) return undefined;
+      return { contents: text.replace(/\bimport\(\s*(["']node:[\w/]+["'])\s*\)/g, 'Promise.resolve(require($1))'), loader: 'js' };
+    });
+  },
+};
+
+/** Runs npm run build (scripts/build.mjs) unless dist/ is newer than every source. */
+function ensureBuilt(): void {
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs'), '--if-stale'], { encoding: 'utf8', env: withoutNodeOptions(process.env) });
+  if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stderr}${r.stdout}`);
+}
 
 export type BuildResult = { out: string; bytes: number; bundleBytes: number; ms: number };
 
@@ -43,14 +66,15 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
 
   let bundleBytes = 0;
   try {
-    // 1. one CommonJS file; the parallel import's worker (src/api/import-worker.ts and what it
+    ensureBuilt();
+    // 1. one CommonJS file; the parallel import's worker (dist/api/import-worker.js and what it
     // imports) bundled first into a script of its own, which the binary hands to its workers as
     // text (binary-entry.ts: importWorkerSource), there being no source files beside it
     const common = {
       bundle: true, platform: 'node', format: 'cjs', target: 'node20', minifySyntax: true, legalComments: 'none',
       metafile: true, logLevel: 'silent', absWorkingDir: ROOT,
     } as const;
-    const worker = await esbuild.build({ ...common, entryPoints: [path.join(ROOT, 'src/api/import-worker.ts')], write: false });
+    const worker = await esbuild.build({ ...common, entryPoints: [WORKER], write: false });
     const workerBad = Object.keys(worker.metafile.inputs).filter((file) => FORBIDDEN.some((re) => re.test(file)));
     if (workerBad.length) throw new Error(`the import worker's bundle must not contain ${workerBad.join(', ')}`);
     const bundle = path.join(work, 'calendar-engine.cjs');
@@ -60,7 +84,7 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
       outfile: bundle,
       // the version only (binary-entry.ts): package.json itself stays out of the binary
       define: { CALENDAR_ENGINE_VERSION: JSON.stringify(packageVersion()), CALENDAR_ENGINE_IMPORT_WORKER: JSON.stringify(worker.outputFiles[0].text) },
-      // src/cli/main.ts and seed.ts test import.meta.url and fall back when it is empty, which is
+      // dist/cli/main.js and seed.js test import.meta.url and fall back when it is empty, which is
       // exactly what esbuild gives in CommonJS output (binary-entry.ts supplies the files instead).
       logOverride: { 'empty-import-meta': 'silent' },
       plugins: [builtinImportsAsRequire],
@@ -71,7 +95,7 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
     if (bad.length) throw new Error(`the bundle must not contain ${bad.join(', ')}`);
     // import.meta may only appear (emptied) in the files that guard it (import-workers.ts: the
     // binary's workers run the bundled worker, never the sources import.meta.url would find)
-    const metaUsers = inputs.filter((file) => !/^(src\/cli\/(main|seed)\.ts|src\/api\/import-workers\.ts|data\/demo\.json|package\.json)$/.test(file)
+    const metaUsers = inputs.filter((file) => !/^(dist\/cli\/(main|seed)\.js|dist\/api\/import-workers\.js|data\/demo\.json|package\.json)$/.test(file)
       && !file.endsWith('.json') && usesImportMeta(fs.readFileSync(path.join(ROOT, file), 'utf8')));
     if (metaUsers.length) throw new Error(`import.meta is empty in the CommonJS bundle, but used by ${metaUsers.join(', ')}`);
     // a SEA main script on Node 20 can require() built-ins only, and has no import() at all

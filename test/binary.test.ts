@@ -27,7 +27,7 @@ function newestSource(): number {
     if (st.isDirectory()) for (const name of fs.readdirSync(p)) visit(path.join(p, name));
     else newest = Math.max(newest, st.mtimeMs);
   };
-  for (const p of ['src', 'data/demo.json', 'package.json', 'scripts/build-binary.ts', 'bin/cli-bundle.js']) visit(path.join(ROOT, p));
+  for (const p of ['src', 'data/demo.json', 'package.json', 'scripts/build-binary.ts', 'scripts/build.mjs', 'tsconfig.build.json']) visit(path.join(ROOT, p));
   return Math.max(newest, fs.statSync(process.execPath).mtimeMs);
 }
 

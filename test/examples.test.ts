@@ -1,10 +1,13 @@
-// examples/embed.ts runs as written (package self-reference 'calendar-engine').
+// examples/embed.ts runs as written (package self-reference 'calendar-engine': the package's
+// exports, the built dist/, made first when older than a source).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ensureDist } from './helpers/dist.ts';
 
 const examples = suite('examples');
+examples.before(() => ensureDist());
 
 examples('embed.ts :: creates, lists and refuses an anonymous delete', () => {
   const file = fileURLToPath(new URL('../examples/embed.ts', import.meta.url));

@@ -1,13 +1,16 @@
 // The README's embedding example runs as written, from a clean process in the repository (the
-// package imports itself as 'calendar-engine'), and prints what its comment says.
+// package imports itself as 'calendar-engine': its exports, the built dist/, made first when older
+// than a source), and prints what its comment says.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ensureDist } from './helpers/dist.ts';
 
 const readme = suite('README');
+readme.before(() => ensureDist());
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 readme('the embedding example runs and prints what it says', () => {

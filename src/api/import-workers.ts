@@ -7,7 +7,8 @@
 // on this machine, more than a 100k-event file takes to import. Without esbuild (tsx depends on
 // it, so it is there when tsx is), the worker loads them through tsx. In the single executable
 // (scripts/build-binary.ts) there are no source files: the worker runs the bundle the build made,
-// which binary-entry.ts puts into `importWorkerSource`.
+// which binary-entry.ts puts into `importWorkerSource`. Run from the built package (dist/, plain
+// node), the worker imports import-worker.js beside this file.
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PackedEvents } from './import-pack.ts';
@@ -18,8 +19,11 @@ export const importWorkerSource: { text?: string } = {};
 
 /** Whether workers can be started here: from source (tsx), or with the bundled worker. */
 export function importWorkersAvailable(): boolean {
-  return importWorkerSource.text !== undefined || (typeof import.meta.resolve === 'function' && /\.ts$/.test(import.meta.url ?? ''));
+  return importWorkerSource.text !== undefined || (typeof import.meta.resolve === 'function' && /\.[jt]s$/.test(import.meta.url ?? ''));
 }
+
+/** Whether this module runs as built JavaScript (dist/) rather than from its TypeScript source. */
+const BUILT = /\.js$/.test(import.meta.url ?? '');
 
 let bundled: Promise<string | undefined> | undefined;
 
@@ -42,12 +46,19 @@ function bundledWorker(): Promise<string | undefined> {
 
 async function workerScript(): Promise<string> {
   if (importWorkerSource.text !== undefined) return importWorkerSource.text;
+  // the built package: the worker's module is beside this one, loaded as it is
+  if (BUILT) return importThen(new URL('./import-worker.js', import.meta.url).href);
   const text = await bundledWorker();
   if (text !== undefined) return text;
   // the same TypeScript loader as this process: registered in the worker before its module loads
   const tsx = import.meta.resolve('tsx/esm/api');
   const entry = new URL('./import-worker.ts', import.meta.url).href;
   return `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); }).catch((err) => { setImmediate(() => { throw err; }); });`;
+}
+
+/** A worker script that imports one module (its failure becomes the worker's error). */
+function importThen(entry: string): string {
+  return `import(${JSON.stringify(entry)}).catch((err) => { setImmediate(() => { throw err; }); });`;
 }
 
 interface Pending {

@@ -1,6 +1,7 @@
-// The real program, spawned: serve on a free port with the demo seed, a user added by a second
-// process while it runs (seen without a restart), an authenticated write, SIGTERM → exit 0 with a
-// snapshot holding that write.
+// The real program, spawned as the package's `bin` runs it (dist/cli/main.js under plain node):
+// serve on a free port with the demo seed, a user added by a second process while it runs (seen
+// without a restart), an authenticated write, SIGTERM → exit 0 with a snapshot holding that write;
+// and the built program's import (workers included) against the sources' through tsx.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, execFile } from 'node:child_process';
@@ -9,9 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openCalendar } from '../../src/calendar.ts';
+import { DIST_MAIN, ensureDist } from '../helpers/dist.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'bin/calendar-engine.js');
+const bin = DIST_MAIN;
+/** the command line from its sources, through tsx */
+const source = ['--import', 'tsx', path.join(root, 'src/cli/main.ts')];
 
 function runOnce(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -22,6 +26,8 @@ function runOnce(args: string[]): Promise<{ code: number; stdout: string; stderr
 }
 
 const e2e = suite('e2e :: cli');
+
+e2e.before(() => ensureDist());
 
 e2e('serve --port 0: listening line, seeded demo, user add seen live, SIGTERM → snapshot, exit 0', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-e2e-cli-'));
@@ -86,16 +92,16 @@ e2e('serve --port 0: listening line, seeded demo, user add seen live, SIGTERM �
   }
 });
 
-/** `bin ...args` with env added; its exit code and output */
-function runWith(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** `node program ...args` with env added; its exit code and output */
+function runWith(env: NodeJS.ProcessEnv, program: string[], args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, CALENDAR_DATA: '', ...env } }, (err, stdout, stderr) => {
+    execFile(process.execPath, [...program, ...args], { cwd: root, env: { ...process.env, CALENDAR_DATA: '', ...env } }, (err, stdout, stderr) => {
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });
 }
 
-e2e('the launcher\'s bundled command line (what a large import runs): the same import, calendar and errors as through tsx', async () => {
+e2e('the built command line (dist/, plain node, worker threads included): the same import, calendar and errors as the sources through tsx', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-e2e-bundle-'));
   const data = {
     categories: [{ id: 3, name: 'Music', slug: 'music', description: '', parent: 0 }],
@@ -127,19 +133,19 @@ e2e('the launcher\'s bundled command line (what a large import runs): the same i
     assert.is(r.code, 0, r.stderr);
     return r.stdout;
   };
-  const bundled = await runWith({ ...workers, CALENDAR_CLI_BUNDLE: '1' }, ['import', file, '--data', path.join(dir, 'a')]);
-  const plain = await runWith({ ...workers, CALENDAR_CLI_BUNDLE: '0' }, ['import', file, '--data', path.join(dir, 'b')]);
-  assert.is(bundled.code, 0, bundled.stderr);
+  const built = await runWith(workers, [bin], ['import', file, '--data', path.join(dir, 'a')]);
+  const plain = await runWith(workers, source, ['import', file, '--data', path.join(dir, 'b')]);
+  assert.is(built.code, 0, built.stderr);
   assert.is(plain.code, 0, plain.stderr);
-  assert.is(bundled.stdout.replace(/ into .*\n$/, ''), plain.stdout.replace(/ into .*\n$/, ''));
-  assert.match(bundled.stdout, /^imported 300 events, 1 venues, 1 organizers, 1 categories, 1 tags into /);
+  assert.is(built.stdout.replace(/ into .*\n$/, ''), plain.stdout.replace(/ into .*\n$/, ''));
+  assert.match(built.stdout, /^imported 300 events, 1 venues, 1 organizers, 1 categories, 1 tags into /);
   assert.is(await exportOf(path.join(dir, 'a')), await exportOf(path.join(dir, 'b')));
-  const badBundled = await runWith({ ...workers, CALENDAR_CLI_BUNDLE: '1' }, ['import', bad, '--data', path.join(dir, 'c')]);
-  const badPlain = await runWith({ ...workers, CALENDAR_CLI_BUNDLE: '0' }, ['import', bad, '--data', path.join(dir, 'd')]);
-  assert.is(badBundled.code, 1);
-  assert.is(badBundled.stderr, badPlain.stderr);
-  assert.match(badBundled.stderr, /^calendar-engine import: events\[150\] \(id 250\) at line \d+: start_date is not a valid date/);
-  assert.is(badBundled.stdout, '');
+  const badBuilt = await runWith(workers, [bin], ['import', bad, '--data', path.join(dir, 'c')]);
+  const badPlain = await runWith(workers, source, ['import', bad, '--data', path.join(dir, 'd')]);
+  assert.is(badBuilt.code, 1);
+  assert.is(badBuilt.stderr, badPlain.stderr);
+  assert.match(badBuilt.stderr, /^calendar-engine import: events\[150\] \(id 250\) at line \d+: start_date is not a valid date/);
+  assert.is(badBuilt.stdout, '');
 });
 
 e2e.run();
