@@ -162,7 +162,7 @@ export async function scanJournal(
     delete write.sum; // the line's, not the write's
     const start = pos;
     if (scan.lines > 0 && write.seq !== scan.lastSeq + 1) {
-      throw new Error(`store: corrupt journal ${file} line ${lineNo}: seq ${write.seq} follows seq ${scan.lastSeq} (expected ${scan.lastSeq + 1})`);
+      throw new CorruptJournalError(file, lineNo, pos, `store: corrupt journal ${file} line ${lineNo}: seq ${write.seq} follows seq ${scan.lastSeq} (expected ${scan.lastSeq + 1})`);
     }
     if (scan.lines === 0) scan.firstSeq = write.seq;
     scan.lastSeq = write.seq;
@@ -350,9 +350,11 @@ export class Journal {
     try {
       // the probe stands for the journal's next appends: a fault it meets is reported as the journal's
       const probe = tempPathFor(this.file);
+      this.testPoint?.('journal:write', { path: probe });
       const fh = await fsp.open(probe, 'wx');
       try {
         await writeAll(fh, Buffer.alloc(Math.max(PROBE_BYTES, this.failedBatch)));
+        this.testPoint?.('journal:written', { path: probe });
         await fh.datasync();
       } finally {
         await fh.close().catch(() => {});
