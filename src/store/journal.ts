@@ -22,7 +22,7 @@ import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Write } from '../engine/records.ts';
 import { fsyncDir, tempPathFor } from './atomic-file.ts';
-import { StoreFaultError, writeFault, type StoreFault } from './faults.ts';
+import { StoreFaultError, nameFile, writeFault, type StoreFault } from './faults.ts';
 
 export const JOURNAL_FILE = 'journal.jsonl';
 
@@ -433,7 +433,9 @@ export class Journal {
       await this.flushing;
     }
     const tmp = tempPathFor(this.file);
-    const out = await fsp.open(tmp, 'wx');
+    const out = await fsp.open(tmp, 'wx').catch((err: unknown) => {
+      throw nameFile(err, tmp);
+    });
     const src = await fsp.open(this.file, 'r');
     let held = false;
     let outClosed = false;
@@ -454,7 +456,7 @@ export class Journal {
       await fsp.unlink(tmp).catch(() => {});
       await src.close();
       if (held) this.release();
-      throw err;
+      throw nameFile(err, tmp);
     }
     await src.close();
     // the file at this.file is now the tail: positions follow it (recover() cuts and reopens it by name)
