@@ -28,6 +28,7 @@ import { DEFAULT_CACHE_BYTES, Renderer } from './api/representation/render.ts';
 import type { Actor, AsArg, Page, Params, RestCall, RestResult, SiteConfig } from './api/wordpress/types.ts';
 import { UserRegistry } from './api/wordpress/users.ts';
 import { openStore, type Store } from './store/store.ts';
+import { StoreGuard, storeGuard, type StoreHealth } from './faults/guard.ts';
 import type { SnapshotStream } from './store/snapshot-stream.ts';
 import type { ClusterNode, ClusterOptions } from './cluster/node.ts';
 
@@ -66,6 +67,11 @@ export interface CalendarOptions {
   /** run as one node of a replicated calendar on NATS JetStream (docs/cluster.md) instead of a
    *  local store: the state comes from the cluster's snapshot and log; `dir` then holds users only */
   cluster?: ClusterOptions;
+  /** open the store without writing anything to it (no lock, no change log, no webhooks): reads
+   *  work, writes are refused with 503 calendar_read_only (docs/faults.md) */
+  readOnly?: boolean;
+  /** how often a store whose disk failed is probed, ms (default 2000; it is also probed at each write) */
+  faultProbeMs?: number;
 }
 
 type Item = Record<string, unknown>;
@@ -84,6 +90,8 @@ export class Calendar {
   /** this calendar's node of a cluster (docs/cluster.md) */
   cluster: ClusterNode | undefined;
   private seqWaiters: Array<{ seq: number; resolve: (reached: boolean) => void }> = [];
+  /** refuses writes while the store's disk fails, and takes back what it refused (src/faults/) */
+  guard: StoreGuard | undefined;
   private broken: Error | undefined;
   private closed = false;
   /** every acknowledged write as change records (src/changes/feed.ts) */
@@ -126,6 +134,7 @@ export class Calendar {
    *  reaches a follower runs on the writer, and resolves once this node has applied it. */
   async rest(call: RestCall): Promise<RestResult> {
     if (this.closed) throw new CalendarError('calendar_closed', 503, 'The calendar is closed.');
+    if (this.guard && call.action !== 'list' && call.action !== 'get') await this.guard.ready();
     if (!this.cluster || call.action === 'list' || call.action === 'get') return this.collections.rest(call);
     if (!this.cluster.isWriter) {
       const { result, seq } = await this.cluster.forward(call);
@@ -185,10 +194,21 @@ export class Calendar {
     this.seqReached();
   }
 
-  /** Cluster: the state was rebuilt from a snapshot at `seq`; serve from `engine` from now on. */
-  replaceEngine(engine: Engine, seq: number): void {
+  /** Serve from `engine` from now on (a rebuilt state). */
+  useEngine(engine: Engine): void {
     this.engine = engine;
     this.wire(engine, this.collections.core.site);
+  }
+
+  /** The store's state for the health route: ok, read-only or degraded (with the fault). */
+  health(): StoreHealth | { status: 'ok'; seq: number } {
+    const warnings = this.changeLog?.fault ? [this.changeLog.fault] : [];
+    return this.guard ? this.guard.health(this.seq, warnings) : { status: 'ok', seq: this.seq };
+  }
+
+  /** Cluster: the state was rebuilt from a snapshot at `seq`; serve from `engine` from now on. */
+  replaceEngine(engine: Engine, seq: number): void {
+    this.useEngine(engine);
     // a snapshot more than one write past the feed (this node was far behind) skips the changes
     // between: the feed's window starts at it (at head + 1 it is an import's marker, not a change)
     if (seq > this.feed.head + 1) this.feed.skipTo(seq);
@@ -206,6 +226,8 @@ export class Calendar {
   /** Apply in one tick, then wait for durability. A failed journal write stops further writes. */
   private commit(ops: Op[], actor?: Actor): Promise<void> {
     if (this.broken) throw fail('internal_error');
+    const refusal = this.guard?.refusal(); // before anything is applied
+    if (refusal) throw refusal;
     const time = new Date().toISOString();
     const author = actor?.id ?? 0;
     const seq = this.cluster ? this.cluster.nextSeq() : this.store ? this.store.seq + 1 : ++this.memorySeq;
@@ -219,6 +241,8 @@ export class Calendar {
     return this.store.commit(ops, { time, author }).then(
       () => this.acknowledged(seq, held),
       (err: Error) => {
+        const fault = this.guard?.failed(err); // the disk refused it: taken back from memory, writes refused meanwhile
+        if (fault) throw fault;
         this.broken = err;
         console.error(`calendar-engine: journal write failed, refusing further writes: ${err.message}`);
         throw fail('internal_error');
@@ -333,9 +357,14 @@ export class Calendar {
       this.feed.add([], await this.cluster.bulkLoad(load));
       return this.seqReached();
     }
+    const refusal = this.guard?.refusal();
+    if (refusal) throw refusal;
     load();
     if (streamed && this.engine.eventRowCount !== streamed.rows) throw new Error(`import: expected the ${streamed.rows} rows streamed to the snapshot, got ${this.engine.eventRowCount} events`);
-    if (this.store) await this.store.compact({ alone: opts.alone, ...(streamed && { streamed: { stream: streamed.stream, head: [this.engine.snapshotHead()] } }) });
+    // an import is durable once its snapshot is: one the disk refuses is taken back
+    if (this.store) await this.store.compact({ alone: opts.alone, ...(streamed && { streamed: { stream: streamed.stream, head: [this.engine.snapshotHead()] } }) }).catch((err) => {
+      throw this.guard?.failed(err) ?? err;
+    });
   }
 
   /**
@@ -448,6 +477,7 @@ export class Calendar {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.guard?.stop();
     await this.webhooks?.stop();
     this.changeLog?.stop();
     await this.cluster?.close();
@@ -493,7 +523,7 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
       snapshotChunks: () => engine.snapshotChunks(),
       // the engine's snapshotChunks() copies its columns when called and builds chunks from the
       // copies: compaction pauses writers for that copy only
-    }, { detachedChunks: true, ...(opts.compactBytes ? { compactBytes: opts.compactBytes } : {}) });
+    }, { detachedChunks: true, readOnly: opts.readOnly, ...(opts.compactBytes ? { compactBytes: opts.compactBytes } : {}) });
     // the snapshot load left the block statistics and the search index to be built: now, between requests
     engine.warmInBackground();
   }
@@ -501,7 +531,7 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   const feed = new ChangeFeed(head, { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs, retainBytes: opts.changesRetainBytes });
   // (the options were checked before the store was opened)
   // webhooks pin the feed at their positions before it is filled: what they lack is kept
-  const webhooks = opts.dir && opts.webhooks !== false ? storeDispatcher(opts.dir, feed, typeof opts.webhooks === 'object' ? opts.webhooks : {}) : undefined;
+  const webhooks = opts.dir && opts.webhooks !== false && !opts.readOnly ? storeDispatcher(opts.dir, feed, typeof opts.webhooks === 'object' ? opts.webhooks : {}) : undefined;
   // the feed starts with the logged changes (DIR/changes.jsonl) and the writes replayed after them
   const snapshotSeq = replayed.length > 0 ? replayed[0].seq - 1 : head;
   const log = opts.dir ? readChangeLogFile(opts.dir) : undefined;
@@ -511,7 +541,8 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
     for (const w of start) feed.add(w.held, w.seq);
   }
   const cal = new Calendar(engine, site, users, store, cacheBytes, feed);
-  if (opts.dir && log) cal.changeLog = openChangeLog(opts.dir, feed, log, snapshotSeq);
+  if (opts.dir && log && !opts.readOnly) cal.changeLog = openChangeLog(opts.dir, feed, log, snapshotSeq);
+  if (store) cal.guard = storeGuard(store, (fresh) => cal.useEngine(fresh), opts.faultProbeMs);
   cal.webhooks = webhooks;
   webhooks?.start();
   return cal;

@@ -32,7 +32,7 @@ export const EDITABLE: readonly Method[] = ['POST', 'PUT', 'PATCH'];
 export const DELETABLE: readonly Method[] = ['DELETE'];
 
 /** What a method of a route does. 'index' and 'doc' are answered by the HTTP shell itself. */
-export type Operation = { resource: Resource; action: Action } | { resource: 'index' | 'doc'; action: 'get' };
+export type Operation = { resource: Resource; action: Action } | { resource: 'index' | 'doc' | 'health'; action: 'get' };
 
 export interface EndpointSpec {
   methods: readonly Method[];
@@ -337,6 +337,17 @@ export function routeTable(opts: ArgsOptions): RouteSpec[] {
       path: '/doc',
       pattern: '/doc',
       endpoints: [{ methods: READABLE, op: { resource: 'doc', action: 'get' }, summary: 'This OpenAPI document', args: {}, responses: { '200': 'an OpenAPI 3.0 document' } }],
+    },
+    {
+      path: '/health',
+      pattern: '/health',
+      endpoints: [{
+        methods: READABLE,
+        op: { resource: 'health', action: 'get' },
+        summary: 'The store\'s state: ok, read-only, or degraded (writes refused) with the fault, its cause and file; the journal\'s size and the last snapshot',
+        args: {},
+        responses: { '200': 'the store\'s state (status ok, read-only or degraded)' },
+      }],
     },
     ...collectionRoutes('events', eventListArgs(perPage), eventFields(true), eventFields(false), true),
     ...collectionRoutes('venues', linkedListArgs(perPage, 'venues'), venueFields(true), venueFields(false), true),

@@ -208,9 +208,23 @@ const INDEX_SCHEMA: Schema = {
   },
 };
 
-function responseBody(resource: Resource | 'doc' | 'index', action: string, status: string): Schema | undefined {
+const HEALTH_SCHEMA: Schema = {
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: ['ok', 'read-only', 'degraded'] },
+    seq: int,
+    journal_bytes: int,
+    last_snapshot: { type: 'object', nullable: true, description: 'seq, created_at and bytes of the newest snapshot' },
+    fault: { type: 'object', nullable: true, description: 'while degraded: kind (full, quota, io, read-only), cause (ENOSPC...), file, since, message' },
+    compaction_error: { type: 'string', nullable: true },
+    warnings: { type: 'array', items: str },
+  },
+};
+
+function responseBody(resource: Resource | 'doc' | 'index' | 'health', action: string, status: string): Schema | undefined {
   if (!status.startsWith('2')) return ERROR_SCHEMA;
   if (resource === 'doc') return { type: 'object' };
+  if (resource === 'health') return HEALTH_SCHEMA;
   if (resource === 'index') return INDEX_SCHEMA;
   const item = ref(ITEM_SCHEMA[resource]);
   if (action !== 'list') return item;
@@ -270,7 +284,7 @@ export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
           summary: ep.summary,
           operationId: route.path === '' ? `${method.toLowerCase()}Index`
             : `${method.toLowerCase()}${route.path.replace(/[{}]/g, '').replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase())}`,
-          tags: [resource === 'doc' || resource === 'index' ? 'documentation' : resource],
+          tags: [resource === 'doc' || resource === 'index' ? 'documentation' : resource === 'health' ? 'operations' : resource],
         };
         op.parameters = [...parameters, MIN_SEQ_PARAM];
         if (inBody) {

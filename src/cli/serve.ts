@@ -6,6 +6,7 @@ import { isValidTimezone } from '../api/wordpress/dates.ts';
 import { DEFAULT_CACHE_BYTES } from '../api/representation/render.ts';
 import { DEFAULT_RETAIN_BYTES } from '../changes/feed.ts';
 import { UserError } from '../api/wordpress/users.ts';
+import { isStorageError } from '../store/faults.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, openStore, parseCommand, seconds, showPath, type CliIo } from './common.ts';
 import { CLUSTER_OPTIONS, CLUSTER_USAGE, checkName, pick, resolveClusterTarget, writeClusterMarker, type ClusterTarget } from './cluster-options.ts';
 import { demoCalendar } from './seed.ts';
@@ -28,6 +29,8 @@ Options (each overrides its environment variable):
                                            (30m, 12h, 7d) or a number of changes (default 7d)
   --changes-mb N     CALENDAR_CHANGES_MB   memory the change feed's window may take, MiB (default 128)
   --no-seed                                do not load the demo calendar into an empty store
+  --read-only        CALENDAR_READ_ONLY=1  serve the store without writing to it (a full or read-only
+                                           disk): reads work, writes answer 503 calendar_read_only
   Cluster (docs/cluster.md): run as one node of a replicated calendar; the state and the users
   live in NATS JetStream, --data keeps only DIR/cluster.json (which cluster, for 'user')
 ${CLUSTER_USAGE}  --node-id ID       CALENDAR_NODE_ID      this node's id in the cluster (default: random)
@@ -53,6 +56,7 @@ const OPTIONS = {
   'changes-retain': { type: 'string' },
   'changes-mb': { type: 'string' },
   'no-seed': { type: 'boolean' },
+  'read-only': { type: 'boolean' },
   ...CLUSTER_OPTIONS,
   'node-id': { type: 'string' },
 } as const;
@@ -74,6 +78,8 @@ export interface ServeOptions {
   /** at most about this many bytes of retained changes */
   changesBytes: number;
   seed: boolean;
+  /** open the store without writing to it: reads only */
+  readOnly: boolean;
   adminPassword: string | undefined;
   /** one node of a cluster (docs/cluster.md) */
   cluster?: ClusterTarget & { node?: string; leaseMs?: number; snapshotEvery?: number; credsFile?: string };
@@ -151,6 +157,8 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
     throw bad((err as Error).message);
   }
   const cluster = resolveCluster(values, io);
+  const readOnly = resolveReadOnly(values, io);
+  if (readOnly && cluster) throw bad('--read-only serves a store directory; a cluster node reads from the cluster');
   const adminPassword = io.env.CALENDAR_ADMIN_PASSWORD;
   if (adminPassword !== undefined && adminPassword.trim() === '') throw bad('CALENDAR_ADMIN_PASSWORD is set but empty');
   return {
@@ -164,10 +172,20 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
     cacheBytes: cacheMb ? Math.round(Number(cacheMb.value) * 1024 * 1024) : DEFAULT_CACHE_BYTES,
     changesRetain,
     changesBytes: changesMb ? Math.round(Number(changesMb.value) * 1024 * 1024) : DEFAULT_RETAIN_BYTES,
-    seed: values['no-seed'] !== true && !cluster,
+    seed: values['no-seed'] !== true && !cluster && !readOnly,
+    readOnly,
     adminPassword,
     ...(cluster ? { cluster } : {}),
   };
+}
+
+/** --read-only, else CALENDAR_READ_ONLY (1/true/yes or 0/false/no/empty). */
+function resolveReadOnly(values: Record<string, unknown>, io: CliIo): boolean {
+  if (values['read-only'] === true) return true;
+  const env = io.env.CALENDAR_READ_ONLY?.trim().toLowerCase();
+  if (env === undefined || env === '' || env === '0' || env === 'false' || env === 'no') return false;
+  if (env === '1' || env === 'true' || env === 'yes') return true;
+  throw bad(`CALENDAR_READ_ONLY: expected 1 or 0 (true/false, yes/no), got '${io.env.CALENDAR_READ_ONLY}'`);
 }
 
 function resolveCluster(values: Record<string, unknown>, io: CliIo): ServeOptions['cluster'] {
@@ -213,8 +231,10 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
     dir: opts.dir, timezone: opts.timezone, perPage: opts.perPage, siteUrl, restPrefix: opts.restPrefix, cacheBytes: opts.cacheBytes,
     ...('count' in opts.changesRetain ? { changesRetainCount: opts.changesRetain.count, changesRetainMs: Number.POSITIVE_INFINITY } : { changesRetainMs: opts.changesRetain.ms }),
     changesRetainBytes: opts.changesBytes,
+    ...(opts.readOnly ? { readOnly: true } : {}),
     ...(opts.cluster ? { cluster: clusterOptions(opts.cluster, log) } : {}),
   }, io);
+  if (opts.readOnly) log(`calendar-engine: serving ${showPath(opts.dir, io)} read-only: writes are refused`);
   try {
     if (opts.cluster) {
       try {
@@ -227,7 +247,10 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
       try {
         await cal.users.apply({ action: 'ensure', login: 'admin', role: 'administrator', password: opts.adminPassword });
       } catch (err) {
-        throw err instanceof UserError ? new CliError(`CALENDAR_ADMIN_PASSWORD: ${err.message}`) : err;
+        if (err instanceof UserError) throw new CliError(`CALENDAR_ADMIN_PASSWORD: ${err.message}`);
+        // a disk that refuses writes does not stop a server that can still serve reads
+        if (!isStorageError(err)) throw err;
+        log(`calendar-engine: CALENDAR_ADMIN_PASSWORD not applied: ${(err as Error).message}`);
       }
     }
     if (opts.seed && cal.isEmpty()) {
@@ -261,8 +284,11 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
       shutdown() {
         closing ??= (async () => {
           await server.close();
-          // a cluster's writer snapshots on its own schedule; a node leaving needs none
-          if (!calendar.cluster) await calendar.snapshot();
+          // a cluster's writer snapshots on its own schedule; a node leaving needs none; a store
+          // opened read-only, or whose disk fails, keeps its journal (which holds every write)
+          if (!calendar.cluster && !opts.readOnly && !calendar.guard?.refusal()) {
+            await calendar.snapshot().catch((err: Error) => log(`calendar-engine: no snapshot written at shutdown (${err.message}); the journal holds every write`));
+          }
           await calendar.close();
         })();
         return closing;

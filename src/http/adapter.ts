@@ -150,7 +150,9 @@ export function errorReply(err: unknown, what: string, log: (line: string) => vo
     e = fail('internal_error');
   }
   const status = Number.isInteger(e.status) && e.status >= 400 && e.status <= 599 ? e.status : 500;
-  return { status, headers: {}, body: toJson(e.toJSON()) };
+  // a write refused while the store's disk fails: worth trying again shortly (the store probes it)
+  const headers: Record<string, string> = e.code.startsWith('storage_') ? { 'Retry-After': '5' } : {};
+  return { status, headers, body: toJson(e.toJSON()) };
 }
 
 interface Extras {

@@ -31,6 +31,8 @@ export interface RestService extends Partial<ChangeSource> {
   waitForSeq?(seq: number, ms?: number): Promise<boolean>;
   /** true when every body rest() answers is ASCII (the calendar's JSON is: see Reply) */
   readonly asciiJson?: boolean;
+  /** the store's state for GET .../health (a calendar without a store is always ok) */
+  health?(): { status: string };
 }
 
 /** A finished HTTP answer before the adapter adds the common headers. `ascii`: the body is known
@@ -133,6 +135,8 @@ export function createRoutes(cal: RestService): Routes {
         handler = () => ({ status: 200, headers: {}, body: namespaceBody });
       } else if (op.resource === 'doc') {
         handler = () => ({ status: 200, headers: {}, body: (docBody ??= toJson(buildOpenApi(table, site))) });
+      } else if (op.resource === 'health') {
+        handler = () => jsonReply(200, cal.health ? cal.health() : { status: 'ok', seq: cal.seq ?? 0 }, { 'Cache-Control': 'no-store' });
       } else {
         const { resource, action } = op;
         handler = (req, ctx) => {

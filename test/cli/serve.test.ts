@@ -27,7 +27,7 @@ const options = suite('cli :: serve options');
 options('defaults', () => {
   assert.equal(resolve({}), {
     host: '127.0.0.1', port: 8080, dir: '/srv/app/data/store', timezone: 'UTC', perPage: 12,
-    restPrefix: '/wp-json', siteUrl: undefined, cacheBytes: 64 * 1024 * 1024, changesRetain: { ms: 7 * 86_400_000 }, changesBytes: 128 * 1024 * 1024, seed: true, adminPassword: undefined,
+    restPrefix: '/wp-json', siteUrl: undefined, cacheBytes: 64 * 1024 * 1024, changesRetain: { ms: 7 * 86_400_000 }, changesBytes: 128 * 1024 * 1024, seed: true, readOnly: false, adminPassword: undefined,
   });
 });
 
@@ -39,7 +39,7 @@ options('env, and options over env', () => {
   };
   assert.equal(resolve({}, env), {
     host: '0.0.0.0', port: 9000, dir: '/srv/app/store', timezone: 'Europe/Paris', perPage: 20,
-    restPrefix: '/api', siteUrl: 'https://events.example.com', cacheBytes: 16 * 1024 * 1024, changesRetain: { ms: 12 * 3_600_000 }, changesBytes: 32 * 1024 * 1024, seed: true, adminPassword: 'abcd efgh',
+    restPrefix: '/api', siteUrl: 'https://events.example.com', cacheBytes: 16 * 1024 * 1024, changesRetain: { ms: 12 * 3_600_000 }, changesBytes: 32 * 1024 * 1024, seed: true, readOnly: false, adminPassword: 'abcd efgh',
   });
   const o = resolve({
     host: '::1', port: '0', data: '/var/cal', timezone: 'America/New_York', 'per-page': '5', 'rest-prefix': '/wp-json/',
@@ -47,7 +47,7 @@ options('env, and options over env', () => {
   }, env);
   assert.equal(o, {
     host: '::1', port: 0, dir: path.resolve('/var/cal'), timezone: 'America/New_York', perPage: 5,
-    restPrefix: '/wp-json', siteUrl: 'http://localhost:3000/blog', cacheBytes: 512 * 1024, changesRetain: { count: 5000 }, changesBytes: 256 * 1024, seed: false, adminPassword: 'abcd efgh',
+    restPrefix: '/wp-json', siteUrl: 'http://localhost:3000/blog', cacheBytes: 512 * 1024, changesRetain: { count: 5000 }, changesBytes: 256 * 1024, seed: false, readOnly: false, adminPassword: 'abcd efgh',
   });
 });
 
@@ -102,6 +102,16 @@ options('--cluster: NATS URLs, a name, a node id; env too; checked before anythi
   rejects({ cluster: 'nats://127.0.0.1:4222', 'cluster-name': 'no spaces' }, {}, /--cluster-name: expected 1-64 letters/);
   rejects({ 'cluster-name': 'x' }, {}, /--cluster-name needs --cluster/);
   rejects({ cluster: 'nats://127.0.0.1:4222', 'cluster-name': 'x' }, { CALENDAR_CLUSTER_LEASE_MS: '10' }, /CALENDAR_CLUSTER_LEASE_MS: expected a whole number >= 300/);
+});
+
+options('--read-only and CALENDAR_READ_ONLY: no seeding, no cluster', () => {
+  assert.is(resolve({ 'read-only': true }).readOnly, true);
+  assert.is(resolve({ 'read-only': true }).seed, false, 'a read-only store is never seeded');
+  assert.is(resolve({}, { CALENDAR_READ_ONLY: '1' }).readOnly, true);
+  assert.is(resolve({}, { CALENDAR_READ_ONLY: 'no' }).readOnly, false);
+  assert.is(resolve({}, { CALENDAR_READ_ONLY: '' }).readOnly, false);
+  rejects({}, { CALENDAR_READ_ONLY: 'maybe' }, /CALENDAR_READ_ONLY: expected 1 or 0/);
+  rejects({ 'read-only': true, cluster: 'nats://127.0.0.1:4222', 'cluster-name': 'x' }, {}, /--read-only serves a store directory/);
 });
 
 options('the heap growth it bounds after the load, unless node was started with its own --heap-growing-percent', () => {

@@ -38,6 +38,11 @@ const TABLE = {
   term_exists: [400, 'A term with the name provided already exists with this parent.'],
   duplicate_term_slug: [400, 'The slug "%s" is already in use by another term.'],
   internal_error: [500, 'The server encountered an internal error.'],
+  storage_full: [507, 'The calendar cannot store this write: no space left on its disk (writing %s). Reads still work.'],
+  storage_quota_exceeded: [507, 'The calendar cannot store this write: its disk quota is exceeded (writing %s). Reads still work.'],
+  storage_io_error: [503, 'The calendar cannot store this write: its disk failed (%s: %s). Reads still work.'],
+  storage_read_only: [503, 'The calendar cannot store this write: its disk is read-only (%s: %s). Reads still work.'],
+  calendar_read_only: [503, 'The calendar is served read-only: writes are refused.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof TABLE;

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { createHmac, randomBytes, randomInt, scryptSync, timingSafeEqual } from 'node:crypto';
 import { ROLES, type Role, type User, type UserDirectory } from './types.ts';
 import { writeFileAtomicSync } from '../../store/atomic-file.ts';
+import { nameFile } from '../../store/faults.ts';
 import { isPidAlive } from '../../store/lock.ts';
 
 export const USERS_FILE = 'users.json';
@@ -437,9 +438,10 @@ export class UserRegistry implements UserDirectory {
       return result;
     }
     const file = this.file;
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    const release = lockUsers(file + LOCK_SUFFIX);
+    let release: (() => void) | undefined;
     try {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      release = lockUsers(file + LOCK_SUFFIX);
       this.reload();
       const copy: UsersFile = structuredClone(this.data);
       const result = change(copy);
@@ -447,8 +449,11 @@ export class UserRegistry implements UserDirectory {
       writeFileAtomicSync(file, text, { mode: 0o600 });
       this.install(copy, text);
       return result;
+    } catch (err) {
+      // a full or read-only disk: say which file (the system's message says only `write`)
+      throw nameFile(err, file);
     } finally {
-      release();
+      release?.();
     }
   }
 }
