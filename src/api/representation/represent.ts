@@ -42,10 +42,10 @@ export function createSite(config: SiteConfig): Site {
   };
 }
 
-const DRAFTISH = new Set(['draft', 'pending', 'future', 'auto-draft']);
+const DRAFTISH = new Set(['draft', 'pending', 'future', 'auto-draft', 'trash']);
 
-/** Whether a post's permalink is the plain `?post_type=…&p=ID` form (no slug, or not published
- *  yet) rather than `/{base}/{slug}/`. */
+/** Whether a post's permalink is the plain `?post_type=…&p=ID` form (no slug, not published yet,
+ *  or in the trash, as the plugin shows a trashed post) rather than `/{base}/{slug}/`. */
 export const plainPermalink = (slug: string, status: string): boolean => slug === '' || DRAFTISH.has(status);
 
 /**
