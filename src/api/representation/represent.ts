@@ -109,6 +109,11 @@ export function eventUrl(site: Site, rec: { id: number; slug: string; status: st
   return permalink(site, 'event', 'tribe_events', rec);
 }
 
+/** The permalink of an event, venue or organizer (`/{kind}/{slug}/`, or the plain form). */
+export function postUrl(site: Site, kind: 'event' | 'venue' | 'organizer', rec: { id: number; slug: string; status: string }): string {
+  return permalink(site, kind, kind === 'event' ? 'tribe_events' : `tribe_${kind}`, rec);
+}
+
 function imageObject(att: AttachmentRecord | undefined): Record<string, unknown> | undefined {
   if (!att) return undefined;
   return { url: att.url, id: att.id, extension: att.extension };

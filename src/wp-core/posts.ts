@@ -1,0 +1,401 @@
+// /wp/v2/tribe_events, /wp/v2/tribe_venue and /wp/v2/tribe_organizer, read only:
+// WP_REST_Posts_Controller's list and single reads over the calendar's records. Events are read
+// from the engine's columns (status, author and dates; a term filter starts from the term's
+// posting lists), venues and organizers from the engine's list kept newest first, which is
+// also core's default order. The representation is core's for a post type with the features
+// the plugin registers (events: title, editor, excerpt, author, thumbnail, custom-fields;
+// venues and organizers: title and editor only).
+
+import { naiveFromString, naiveToString } from '../engine/naive-time.ts';
+import { POST_STATUSES, type EventRecord, type OrganizerRecord, type VenueRecord } from '../engine/records.ts';
+import type { Core } from '../api/context.ts';
+import { postUrl, toJson } from '../api/representation/represent.ts';
+import { canEditPost, canEditPosts, canReadPost, forbidden } from '../api/wordpress/auth.ts';
+import { epochToZoned, parseDateInput, zonedToEpoch } from '../api/wordpress/dates.ts';
+import { displayContent, displayExcerpt, displayTitle } from '../api/wordpress/display.ts';
+import { fail } from '../api/wordpress/errors.ts';
+import { NO_DATE } from '../api/wordpress/post-fields.ts';
+import { foldForSearch, parseSearch, stripAllTags } from '../api/wordpress/text.ts';
+import type { Actor, Params, RestCall, RestResult } from '../api/wordpress/types.ts';
+import { POST_ORDERBY, WP_POST_STATUSES } from './args.ts';
+import { CURIES, WpParams, authError, collectionResult, link, rfc3339, wpRoot, type Context, type Item } from './common.ts';
+import { eventMeta } from './meta.ts';
+
+export type PostKindName = 'event' | 'venue' | 'organizer';
+type AnyPost = EventRecord | VenueRecord | OrganizerRecord;
+
+const TYPE: Record<PostKindName, string> = { event: 'tribe_events', venue: 'tribe_venue', organizer: 'tribe_organizer' };
+
+/** ISO 8601 as rest_parse_date accepts it. */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/** 'any' is every status but trash and auto-draft (they are excluded from search). */
+const ANY = ['publish', 'future', 'draft', 'pending', 'private'];
+
+interface PostQuery {
+  statuses: Set<string>;
+  include?: number[];
+  exclude?: number[];
+  slugs?: string[];
+  authors?: number[];
+  authorsOut?: number[];
+  /** naive ms bounds on the publication date and the modification date (exclusive) */
+  after?: number;
+  before?: number;
+  modifiedAfter?: number;
+  modifiedBefore?: number;
+  search?: { include: string[]; exclude: string[] };
+  categories?: number[];
+  categoriesOut?: number[];
+  tags?: number[];
+  tagsOut?: number[];
+  taxOr: boolean;
+}
+
+export class WpPosts {
+  constructor(private readonly core: Core) {}
+
+  rest(kind: PostKindName, call: RestCall): RestResult {
+    if (call.action === 'list') return this.list(kind, call.params, call.actor);
+    if (call.action !== 'get') throw fail('rest_no_route');
+    const p = new WpParams(call.params);
+    const context = p.context();
+    p.check();
+    const target = call.target;
+    const id = target && 'id' in target ? target.id : 0;
+    const rec = this.record(kind, id);
+    if (!rec) throw fail('rest_post_invalid_id');
+    if (context === 'edit' && !canEditPost(call.actor, rec)) {
+      throw authError('rest_forbidden_context', 'Sorry, you are not allowed to edit this post.', call.actor !== null);
+    }
+    if (!canReadPost(call.actor, rec)) throw forbidden(call.actor);
+    return { status: 200, headers: {}, body: toJson(this.object(kind, rec, context)) };
+  }
+
+  private record(kind: PostKindName, id: number): AnyPost | undefined {
+    const { engine } = this.core;
+    if (id <= 0 || engine.postKind(id) !== kind) return undefined;
+    if (kind === 'event') return engine.eventRecord(engine.eventRow(id));
+    return kind === 'venue' ? engine.venue(id) : engine.organizer(id);
+  }
+
+  private list(kind: PostKindName, params: Params, actor: Actor): RestResult {
+    const events = kind === 'event';
+    const p = new WpParams(params);
+    const { context, page, perPage, search } = p.collection();
+    const date = (name: string): number | undefined => {
+      const s = p.string(name);
+      if (s === undefined) return undefined;
+      const v = RFC3339.test(s.trim()) ? parseDateInput(s.trim(), this.core.site.config.timezone, this.core.site.config.now()) : null;
+      if (v === null) p.problems.add(name, `Invalid date.`);
+      return v ?? undefined;
+    };
+    const q: PostQuery = { statuses: new Set(['publish']), taxOr: false };
+    q.after = date('after');
+    q.before = date('before');
+    q.modifiedAfter = date('modified_after');
+    q.modifiedBefore = date('modified_before');
+    q.include = p.integers('include');
+    q.exclude = p.integers('exclude');
+    const offset = p.integer('offset');
+    const order = p.oneOf('order', ['asc', 'desc'] as const) ?? 'desc';
+    const orderby = p.oneOf('orderby', POST_ORDERBY) ?? 'date';
+    q.slugs = p.strings('slug');
+    if (events) {
+      q.authors = p.integers('author');
+      q.authorsOut = p.integers('author_exclude');
+      q.categories = p.integers('tribe_events_cat');
+      q.categoriesOut = p.integers('tribe_events_cat_exclude');
+      q.tags = p.integers('tags');
+      q.tagsOut = p.integers('tags_exclude');
+      q.taxOr = p.oneOf('tax_relation', ['AND', 'OR'] as const) === 'OR';
+    }
+    const statuses = p.strings('status');
+    if (orderby === 'relevance' && !search) p.problems.add('orderby', 'You need to define a search term to order by relevance.');
+    if (orderby === 'include' && !q.include?.length) p.problems.add('orderby', 'You need to define an include parameter to order by include.');
+    p.check();
+    const loggedIn = actor !== null;
+    if (context === 'edit' && !canEditPosts(actor)) {
+      throw authError('rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.', loggedIn);
+    }
+    if (statuses) {
+      q.statuses = new Set();
+      for (const s of statuses) {
+        if (s !== 'publish' && !canEditPosts(actor)) throw authError('rest_forbidden_status', 'Status is forbidden.', loggedIn);
+        if (!(WP_POST_STATUSES as readonly string[]).includes(s)) {
+          p.problems.add('status', `status[${statuses.indexOf(s)}] is not one of ${WP_POST_STATUSES.join(', ')}.`);
+          p.check();
+        }
+        for (const one of s === 'any' ? ANY : [s]) q.statuses.add(one);
+      }
+    }
+    if (search) q.search = parseSearch(search);
+
+    const matches = events ? this.matchingEvents(q, actor) : this.matchingLinked(kind, q, actor);
+    sortPosts(matches, orderby, order === 'asc', q);
+    const total = matches.length;
+    const maxPages = Math.ceil(total / perPage);
+    if (page > maxPages && total > 0) throw fail('rest_post_invalid_page_number');
+    const start = offset ?? (page - 1) * perPage;
+    const items = matches.slice(start, start + perPage).map((m) => toJson(this.object(kind, m.rec ?? this.core.engine.eventRecord(m.row), context)));
+    return collectionResult(items, total, perPage, page, `${wpRoot(this.core)}${TYPE[kind]}`, params);
+  }
+
+  /** Events matching the query and readable by the actor, each with its sort keys. */
+  private matchingEvents(q: PostQuery, actor: Actor): Match[] {
+    const { engine } = this.core;
+    const table = engine.eventTable;
+    const statusCodes = new Set([...q.statuses].map((s) => (POST_STATUSES as readonly string[]).indexOf(s)));
+    // the rows to look at: the ids asked for, the term postings, or every row
+    let rows: Iterable<number>;
+    const byTerms = this.termRows(q);
+    if (q.include && q.include.length > 0) rows = q.include.filter((id) => engine.postKind(id) === 'event').map((id) => engine.eventRow(id));
+    else if (byTerms) rows = byTerms;
+    else rows = rangeRows(table.count);
+    const out: Match[] = [];
+    const seen = new Set<number>();
+    for (const row of rows) {
+      if (seen.has(row)) continue;
+      seen.add(row);
+      if (!statusCodes.has(table.statusCodes[row])) continue;
+      if (byTerms && q.include && q.include.length > 0 && !byTerms.has(row)) continue;
+      const id = table.ids[row];
+      if (q.exclude?.includes(id)) continue;
+      const authorId = table.authorIds[row];
+      if (q.authors?.length && !q.authors.includes(authorId)) continue;
+      if (q.authorsOut?.includes(authorId)) continue;
+      if (q.slugs?.length && !q.slugs.includes(table.slugs[row])) continue;
+      if (!inDates(q, dateMs(table.date.ms[row], () => table.date.get(row)), dateMs(table.modified.ms[row], () => table.modified.get(row)))) continue;
+      if (q.categoriesOut?.length && table.categoryIds[row].some((t) => this.inCategories(t, q.categoriesOut!))) continue;
+      if (q.tagsOut?.length && table.tagIds[row].some((t) => q.tagsOut!.includes(t))) continue;
+      if (q.search && !matchesSearch(table.foldedText(row), q.search)) continue;
+      const status = POST_STATUSES[table.statusCodes[row]];
+      if (status !== 'publish' && !canReadPost(actor, { authorId, status })) continue;
+      out.push({
+        row, rec: undefined, id, date: dateMs(table.date.ms[row], () => table.date.get(row)),
+        modified: dateMs(table.modified.ms[row], () => table.modified.get(row)), title: table.titles[row], slug: table.slugs[row],
+        authorId, parentId: table.parentIds[row],
+      });
+    }
+    return out;
+  }
+
+  /** The rows the term filters allow (categories with their descendants), or undefined when none is given. */
+  private termRows(q: PostQuery): Set<number> | undefined {
+    const { engine } = this.core;
+    const sets: Set<number>[] = [];
+    if (q.categories?.length) {
+      const s = new Set<number>();
+      for (const id of this.withDescendants(q.categories)) for (const row of engine.linkedEventRows('category', id)) s.add(row);
+      sets.push(s);
+    }
+    if (q.tags?.length) {
+      const s = new Set<number>();
+      for (const id of q.tags) if (engine.term(id)?.taxonomy === 'post_tag') for (const row of engine.linkedEventRows('tag', id)) s.add(row);
+      sets.push(s);
+    }
+    if (sets.length === 0) return undefined;
+    if (sets.length === 1) return sets[0];
+    if (q.taxOr) return new Set([...sets[0], ...sets[1]]);
+    return new Set([...sets[0]].filter((r) => sets[1].has(r)));
+  }
+
+  private withDescendants(ids: number[]): number[] {
+    const { engine } = this.core;
+    const out: number[] = [];
+    const stack = ids.filter((id) => engine.term(id)?.taxonomy === 'tribe_events_cat');
+    while (stack.length) {
+      const id = stack.pop()!;
+      if (out.includes(id)) continue;
+      out.push(id);
+      stack.push(...engine.termChildren(id));
+    }
+    return out;
+  }
+
+  private inCategories(termId: number, excluded: number[]): boolean {
+    return this.withDescendants(excluded).includes(termId);
+  }
+
+  private matchingLinked(kind: PostKindName, q: PostQuery, actor: Actor): Match[] {
+    const { engine } = this.core;
+    const out: Match[] = [];
+    const records = q.include && q.include.length > 0
+      ? q.include.map((id) => this.record(kind, id)).filter((r): r is AnyPost => r !== undefined)
+      : engine.linkedNewestFirst(kind === 'venue' ? 'venue' : 'organizer');
+    const seen = new Set<number>();
+    for (const rec of records) {
+      if (seen.has(rec.id)) continue;
+      seen.add(rec.id);
+      if (!q.statuses.has(rec.status)) continue;
+      if (q.exclude?.includes(rec.id)) continue;
+      if (q.slugs?.length && !q.slugs.includes(rec.slug)) continue;
+      const date = naiveFromString(rec.date), modified = naiveFromString(rec.modified);
+      if (!inDates(q, date, modified)) continue;
+      if (q.search) {
+        const text = foldForSearch(rec.title) + '\u0000' + foldForSearch(rec.excerpt) + '\u0000' + foldForSearch(rec.description);
+        if (!matchesSearch(text, q.search)) continue;
+      }
+      if (rec.status !== 'publish' && !canReadPost(actor, rec)) continue;
+      out.push({ row: -1, rec, id: rec.id, date, modified, title: rec.title, slug: rec.slug, authorId: rec.authorId, parentId: 0 });
+    }
+    return out;
+  }
+
+  /** WP_REST_Posts_Controller::prepare_item_for_response for this service's post types. */
+  object(kind: PostKindName, rec: AnyPost, context: Context): Item {
+    const { core } = this;
+    const root = wpRoot(core);
+    const type = TYPE[kind];
+    const edit = context === 'edit';
+    const plain = `${core.site.config.siteUrl}/?post_type=${type}&p=${rec.id}`;
+    const obj: Item = { id: rec.id, date: rfc3339(rec.date), date_gmt: rfc3339(this.gmt(rec.dateUtc, rec.date)) };
+    obj.guid = edit ? { rendered: plain.replace('&', '&#038;'), raw: plain } : { rendered: plain.replace('&', '&#038;') };
+    obj.modified = rfc3339(rec.modified);
+    obj.modified_gmt = rfc3339(this.gmt(rec.modifiedUtc, rec.modified));
+    if (edit) obj.password = '';
+    obj.slug = rec.slug;
+    obj.status = rec.status;
+    if (edit) {
+      obj.generated_slug = rec.slug;
+      obj.permalink_template = `${core.site.config.siteUrl}/${kind}/%pagename%/`;
+    }
+    obj.type = type;
+    obj.link = postUrl(core.site, kind, rec);
+    obj.title = edit ? { raw: rec.title, rendered: displayTitle(rec.title) } : { rendered: displayTitle(rec.title) };
+    if (context !== 'embed') {
+      const content = displayContent(rec.description);
+      obj.content = edit ? { raw: rec.description, rendered: content, protected: false, block_version: 0 } : { rendered: content, protected: false };
+    }
+    const links: Item = {
+      self: link(`${root}${type}/${rec.id}`),
+      collection: link(`${root}${type}`),
+      about: link(`${root}types/${type}`),
+    };
+    if (kind === 'event') {
+      const e = rec as EventRecord;
+      const excerpt = excerptOf(e);
+      obj.excerpt = edit ? { raw: e.excerpt, rendered: excerpt, protected: false } : { rendered: excerpt, protected: false };
+      obj.author = e.authorId;
+      obj.featured_media = e.imageId;
+      links.author = link(`${root}users/${e.authorId}`, { embeddable: true });
+    }
+    if (context !== 'embed') obj.template = '';
+    if (kind === 'event') {
+      const e = rec as EventRecord;
+      if (context !== 'embed') obj.meta = eventMeta(e);
+      obj.tribe_events_cat = this.byName(e.categoryIds);
+      obj.tags = this.byName(e.tagIds);
+      if (e.imageId) links['wp:featuredmedia'] = link(`${root}media/${e.imageId}`, { embeddable: true });
+    }
+    links['wp:attachment'] = link(`${root}media?parent=${rec.id}`);
+    if (kind === 'event') {
+      links['wp:term'] = [
+        { taxonomy: 'tribe_events_cat', embeddable: true, href: `${root}tribe_events_cat?post=${rec.id}` },
+        { taxonomy: 'post_tag', embeddable: true, href: `${root}tags?post=${rec.id}` },
+      ];
+    }
+    links.curies = CURIES;
+    obj._links = links;
+    return obj;
+  }
+
+  /** A GMT date, or (a draft's floating date) the local one converted with the site's offset, as core shims it. */
+  private gmt(utc: string, local: string): string {
+    if (utc !== NO_DATE) return utc;
+    const zone = this.core.site.config.timezone;
+    return naiveToString(epochToZoned(zonedToEpoch(naiveFromString(local), zone), 'UTC'));
+  }
+
+  /** get_the_terms' order: by name. */
+  private byName(ids: readonly number[]): number[] {
+    const { engine } = this.core;
+    return [...ids].sort((a, b) => {
+      const x = engine.term(a)?.name.toLowerCase() ?? '', y = engine.term(b)?.name.toLowerCase() ?? '';
+      return x < y ? -1 : x > y ? 1 : a - b;
+    });
+  }
+}
+
+interface Match {
+  row: number;
+  rec: AnyPost | undefined;
+  id: number;
+  date: number;
+  modified: number;
+  title: string;
+  slug: string;
+  authorId: number;
+  parentId: number;
+}
+
+function* rangeRows(count: number): Iterable<number> {
+  for (let row = 0; row < count; row++) yield row;
+}
+
+function dateMs(ms: number, text: () => string): number {
+  return ms === ms ? ms : naiveFromString(text());
+}
+
+function inDates(q: PostQuery, date: number, modified: number): boolean {
+  if (q.after !== undefined && !(date > q.after)) return false;
+  if (q.before !== undefined && !(date < q.before)) return false;
+  if (q.modifiedAfter !== undefined && !(modified > q.modifiedAfter)) return false;
+  if (q.modifiedBefore !== undefined && !(modified < q.modifiedBefore)) return false;
+  return true;
+}
+
+function matchesSearch(folded: string, search: { include: string[]; exclude: string[] }): boolean {
+  for (const w of search.include) if (!folded.includes(w)) return false;
+  for (const w of search.exclude) if (folded.includes(w)) return false;
+  return true;
+}
+
+/** WP_Query's orders; ties by id in the same direction. `relevance`: title matches first, then date. */
+function sortPosts(matches: Match[], orderby: string, asc: boolean, q: PostQuery): void {
+  const text = (a: string, b: string): number => {
+    const x = a.toLowerCase(), y = b.toLowerCase();
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
+  let cmp: (a: Match, b: Match) => number;
+  switch (orderby) {
+    case 'id': cmp = (a, b) => a.id - b.id; break;
+    case 'modified': cmp = (a, b) => a.modified - b.modified; break;
+    case 'title': cmp = (a, b) => text(a.title, b.title); break;
+    case 'slug': cmp = (a, b) => text(a.slug, b.slug); break;
+    case 'author': cmp = (a, b) => a.authorId - b.authorId; break;
+    case 'parent': cmp = (a, b) => a.parentId - b.parentId; break;
+    case 'include': {
+      const at = q.include ?? [];
+      matches.sort((a, b) => at.indexOf(a.id) - at.indexOf(b.id));
+      return;
+    }
+    case 'include_slugs': {
+      const at = q.slugs ?? [];
+      matches.sort((a, b) => at.indexOf(a.slug) - at.indexOf(b.slug) || a.id - b.id);
+      return;
+    }
+    case 'relevance': {
+      const words = q.search?.include ?? [];
+      const inTitle = (m: Match) => (words.every((w) => foldForSearch(m.title).includes(w)) ? 1 : 0);
+      matches.sort((a, b) => inTitle(b) - inTitle(a) || b.date - a.date || b.id - a.id);
+      return;
+    }
+    default: cmp = (a, b) => a.date - b.date;
+  }
+  matches.sort((a, b) => (asc ? cmp(a, b) || a.id - b.id : cmp(b, a) || b.id - a.id));
+}
+
+const EXCERPT_WORDS = 55;
+
+/** the_excerpt of an event: its own excerpt, or (none given) wp_trim_excerpt of its content:
+ *  the text of the content cut to 55 words, with ' [&hellip;]' when cut. */
+function excerptOf(e: EventRecord): string {
+  if (e.excerpt.trim() !== '') return displayExcerpt(e.excerpt);
+  const text = stripAllTags(displayContent(e.description)).trim();
+  if (text === '') return '';
+  const words = text.split(/\s+/);
+  const cut = words.length > EXCERPT_WORDS;
+  return displayExcerpt(words.slice(0, EXCERPT_WORDS).join(' ') + (cut ? ' [&hellip;]' : ''));
+}
+
