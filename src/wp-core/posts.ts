@@ -131,53 +131,149 @@ export class WpPosts {
     }
     if (search) q.search = parseSearch(search);
 
-    const matches = events ? this.matchingEvents(q, actor) : this.matchingLinked(kind, q, actor);
-    sortPosts(matches, orderby, order === 'asc', q);
-    const total = matches.length;
+    const start = offset ?? (page - 1) * perPage;
+    const asc = order === 'asc';
+    let total: number;
+    let records: AnyPost[];
+    const { engine } = this.core;
+    const numeric = NUMERIC_KEYS[orderby];
+    if (events && numeric) {
+      // the page kept in a bounded heap while every match is counted: no sort of all matches
+      const top = this.topEvents(q, actor, numeric, asc, start + perPage);
+      total = top.total;
+      records = top.rows.slice(start).map((row) => engine.eventRecord(row));
+    } else {
+      const matches = events ? this.matchingEvents(q, actor) : this.matchingLinked(kind, q, actor);
+      sortPosts(matches, orderby, asc, q);
+      total = matches.length;
+      records = matches.slice(start, start + perPage).map((m) => m.rec ?? engine.eventRecord(m.row));
+    }
     const maxPages = Math.ceil(total / perPage);
     if (page > maxPages && total > 0) throw fail('rest_post_invalid_page_number');
-    const start = offset ?? (page - 1) * perPage;
-    const items = matches.slice(start, start + perPage).map((m) => toJson(this.object(kind, m.rec ?? this.core.engine.eventRecord(m.row), context)));
+    const items = records.map((rec) => toJson(this.object(kind, rec, context)));
     return collectionResult(items, total, perPage, page, `${wpRoot(this.core)}${TYPE[kind]}`, params);
+  }
+
+  /** The first `keep` matching event rows in the order asked for (ties by id the same way), and the number of matches. */
+  private topEvents(q: PostQuery, actor: Actor, key: NumericKey, asc: boolean, keep: number): { rows: number[]; total: number } {
+    const table = this.core.engine.eventTable;
+    const column = key === 'id' ? table.ids : key === 'author' ? table.authorIds : key === 'parent' ? table.parentIds
+      : key === 'modified' ? table.modified.ms : table.date.ms;
+    const text = key === 'modified' ? table.modified : table.date;
+    const dated = key === 'date' || key === 'modified';
+    const ids = table.ids;
+    const dir = asc ? 1 : -1;
+    const value = (row: number): number => {
+      const v = column[row];
+      return dated && v !== v ? naiveFromString(text.get(row)) : v;
+    };
+    // heap[0] is the kept row that comes last in the order; a row that comes before it replaces it
+    const heap: number[] = [];
+    const keys: number[] = [];
+    const after = (i: number, j: number): boolean => {
+      const d = dir * (keys[i] - keys[j]);
+      return d > 0 || (d === 0 && dir * (ids[heap[i]] - ids[heap[j]]) > 0);
+    };
+    const swap = (i: number, j: number): void => {
+      [heap[i], heap[j]] = [heap[j], heap[i]];
+      [keys[i], keys[j]] = [keys[j], keys[i]];
+    };
+    const down = (i: number): void => {
+      for (;;) {
+        const l = 2 * i + 1, r = l + 1;
+        let m = i;
+        if (l < heap.length && after(l, m)) m = l;
+        if (r < heap.length && after(r, m)) m = r;
+        if (m === i) return;
+        swap(i, m);
+        i = m;
+      }
+    };
+    let total = 0;
+    this.eachEvent(q, actor, (row) => {
+      total++;
+      if (keep <= 0) return;
+      const k = value(row);
+      if (heap.length < keep) {
+        heap.push(row);
+        keys.push(k);
+        for (let i = heap.length - 1; i > 0;) {
+          const parent = (i - 1) >> 1;
+          if (!after(i, parent)) break;
+          swap(i, parent);
+          i = parent;
+        }
+        return;
+      }
+      const d = dir * (k - keys[0]);
+      if (d < 0 || (d === 0 && dir * (ids[row] - ids[heap[0]]) < 0)) {
+        heap[0] = row;
+        keys[0] = k;
+        down(0);
+      }
+    });
+    const order = heap.map((row, i) => ({ row, key: keys[i] }));
+    order.sort((a, b) => dir * (a.key - b.key) || dir * (ids[a.row] - ids[b.row]));
+    return { rows: order.map((o) => o.row), total };
   }
 
   /** Events matching the query and readable by the actor, each with its sort keys. */
   private matchingEvents(q: PostQuery, actor: Actor): Match[] {
+    const table = this.core.engine.eventTable;
+    const out: Match[] = [];
+    this.eachEvent(q, actor, (row) => {
+      const date = dateMs(table.date.ms[row], () => table.date.get(row));
+      const modified = dateMs(table.modified.ms[row], () => table.modified.get(row));
+      out.push({
+        row, rec: undefined, id: table.ids[row], date, modified, title: table.titles[row], slug: table.slugs[row],
+        authorId: table.authorIds[row], parentId: table.parentIds[row],
+      });
+    });
+    return out;
+  }
+
+  /** Calls `visit` with every event row matching the query and readable by the actor, read from the columns. */
+  private eachEvent(q: PostQuery, actor: Actor, visit: (row: number) => void): void {
     const { engine } = this.core;
     const table = engine.eventTable;
-    const statusCodes = new Set([...q.statuses].map((s) => (POST_STATUSES as readonly string[]).indexOf(s)));
     // the rows to look at: the ids asked for, the term postings, or every row
-    let rows: Iterable<number>;
+    let rows: Iterable<number> | undefined;
     const byTerms = this.termRows(q);
-    if (q.include && q.include.length > 0) rows = q.include.filter((id) => engine.postKind(id) === 'event').map((id) => engine.eventRow(id));
+    if (q.include && q.include.length > 0) rows = new Set(q.include.filter((id) => engine.postKind(id) === 'event').map((id) => engine.eventRow(id)));
     else if (byTerms) rows = byTerms;
-    else rows = rangeRows(table.count);
-    const out: Match[] = [];
-    const seen = new Set<number>();
-    for (const row of rows) {
-      if (seen.has(row)) continue;
-      seen.add(row);
-      if (!statusCodes.has(table.statusCodes[row])) continue;
-      if (byTerms && q.include && q.include.length > 0 && !byTerms.has(row)) continue;
-      const id = table.ids[row];
-      if (q.exclude?.includes(id)) continue;
-      const authorId = table.authorIds[row];
-      if (q.authors?.length && !q.authors.includes(authorId)) continue;
-      if (q.authorsOut?.includes(authorId)) continue;
-      if (q.slugs?.length && !q.slugs.includes(table.slugs[row])) continue;
-      if (!inDates(q, dateMs(table.date.ms[row], () => table.date.get(row)), dateMs(table.modified.ms[row], () => table.modified.get(row)))) continue;
-      if (q.categoriesOut?.length && table.categoryIds[row].some((t) => this.inCategories(t, q.categoriesOut!))) continue;
-      if (q.tagsOut?.length && table.tagIds[row].some((t) => q.tagsOut!.includes(t))) continue;
-      if (q.search && !matchesSearch(table.foldedText(row), q.search)) continue;
-      const status = POST_STATUSES[table.statusCodes[row]];
-      if (status !== 'publish' && !canReadPost(actor, { authorId, status })) continue;
-      out.push({
-        row, rec: undefined, id, date: dateMs(table.date.ms[row], () => table.date.get(row)),
-        modified: dateMs(table.modified.ms[row], () => table.modified.get(row)), title: table.titles[row], slug: table.slugs[row],
-        authorId, parentId: table.parentIds[row],
-      });
+    const allowed = new Uint8Array(POST_STATUSES.length);
+    for (const s of q.statuses) allowed[(POST_STATUSES as readonly string[]).indexOf(s)] = 1;
+    const plain = !q.exclude?.length && !q.authors?.length && !q.authorsOut?.length && !q.slugs?.length && q.after === undefined
+      && q.before === undefined && q.modifiedAfter === undefined && q.modifiedBefore === undefined && !q.categoriesOut?.length
+      && !q.tagsOut?.length && !q.search;
+    const count = table.count;
+    const codes = table.statusCodes;
+    if (!rows && plain && allowed[0] === 1 && q.statuses.size === 1) {
+      // published only, nothing else asked: the status column alone decides
+      for (let row = 0; row < count; row++) if (codes[row] === 0) visit(row);
+      return;
     }
-    return out;
+    const dated = q.after !== undefined || q.before !== undefined || q.modifiedAfter !== undefined || q.modifiedBefore !== undefined;
+    const categoriesOut = q.categoriesOut?.length ? new Set(this.withDescendants(q.categoriesOut)) : undefined;
+    const each = (row: number): void => {
+      if (allowed[codes[row]] !== 1) return;
+      if (byTerms && q.include && q.include.length > 0 && !byTerms.has(row)) return;
+      const id = table.ids[row];
+      if (q.exclude?.includes(id)) return;
+      const authorId = table.authorIds[row];
+      if (q.authors?.length && !q.authors.includes(authorId)) return;
+      if (q.authorsOut?.includes(authorId)) return;
+      if (q.slugs?.length && !q.slugs.includes(table.slugs[row])) return;
+      if (dated && !inDates(q, dateMs(table.date.ms[row], () => table.date.get(row)), dateMs(table.modified.ms[row], () => table.modified.get(row)))) return;
+      if (categoriesOut && table.categoryIds[row].some((t) => categoriesOut.has(t))) return;
+      if (q.tagsOut?.length && table.tagIds[row].some((t) => q.tagsOut!.includes(t))) return;
+      if (q.search && !matchesSearch(table.foldedText(row), q.search)) return;
+      const status = POST_STATUSES[codes[row]];
+      if (status !== 'publish' && !canReadPost(actor, { authorId, status })) return;
+      visit(row);
+    };
+    if (rows) for (const row of rows) each(row);
+    else for (let row = 0; row < count; row++) each(row);
   }
 
   /** The rows the term filters allow (categories with their descendants), or undefined when none is given. */
@@ -211,10 +307,6 @@ export class WpPosts {
       stack.push(...engine.termChildren(id));
     }
     return out;
-  }
-
-  private inCategories(termId: number, excluded: number[]): boolean {
-    return this.withDescendants(excluded).includes(termId);
   }
 
   private matchingLinked(kind: PostKindName, q: PostQuery, actor: Actor): Match[] {
@@ -329,9 +421,8 @@ interface Match {
   parentId: number;
 }
 
-function* rangeRows(count: number): Iterable<number> {
-  for (let row = 0; row < count; row++) yield row;
-}
+type NumericKey = 'date' | 'modified' | 'id' | 'author' | 'parent';
+const NUMERIC_KEYS: Record<string, NumericKey | undefined> = { date: 'date', modified: 'modified', id: 'id', author: 'author', parent: 'parent' };
 
 function dateMs(ms: number, text: () => string): number {
   return ms === ms ? ms : naiveFromString(text());
