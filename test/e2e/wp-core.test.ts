@@ -66,6 +66,7 @@ T('GET /wp/v2/tags: a plain array, core representation, X-WP-Total, [] past the 
   assert.is(paged.headers['x-wp-totalpages'], '3');
   assert.match(String(paged.headers.link), /<[^>]*[?&]page=1>; rel="prev", <[^>]*[?&]page=3>; rel="next"/);
   assert.equal(((await wp(t, '/tags?search=used')).json as Obj[]).map((x) => x.name), ['Used tag']);
+  assert.equal((await wp(t, '/tags?search=used&_fields=id,name')).json, [{ id: used.json.id, name: 'Used tag' }], '_fields on each item');
   assert.equal(((await wp(t, '/tags?slug=tag-b,tag-c')).json as Obj[]).map((x) => x.slug), ['tag-b', 'tag-c']);
   const a = (r.json as Obj[])[0].id, b = (r.json as Obj[])[1].id;
   assert.equal(((await wp(t, `/tags?include=${b},${a}&orderby=include`)).json as Obj[]).map((x) => x.id), [b, a]);
