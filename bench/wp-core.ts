@@ -1,5 +1,5 @@
 // The wp/v2 lists on a generated calendar (default 100,000 events), through cal.rest() without
-// HTTP: the median and the fastest of 15 calls after 3 of warm-up, anonymous.
+// HTTP: the median and the fastest of 15 calls after 20 of warm-up, anonymous.
 //   node --import tsx bench/wp-core.ts [events]
 import { openCalendar } from '../src/calendar.ts';
 import { generateCalendar } from './generate.ts';
@@ -9,7 +9,7 @@ const cal = await openCalendar({ now: () => NOW });
 await cal.import(generateCalendar({ events: N, seed: 7, now: NOW }));
 const cats = JSON.parse((await cal.rest({ resource: 'wp-categories', action: 'list', params: { per_page: 5 }, actor: null })).body);
 async function time(label: string, params: Record<string, unknown>, resource = 'wp-events') {
-  for (let i = 0; i < 3; i++) await cal.rest({ resource: resource as never, action: 'list', params, actor: null });
+  for (let i = 0; i < 20; i++) await cal.rest({ resource: resource as never, action: 'list', params, actor: null });
   const t: number[] = [];
   for (let i = 0; i < 15; i++) {
     const s = process.hrtime.bigint();
