@@ -81,9 +81,7 @@ export class WpTerms {
         if (!rules.create(actor)) throw authError('rest_cannot_create', 'Sorry, you are not allowed to create terms in this taxonomy.', loggedIn);
         this.checkParent(taxonomy, params);
         const tx = new Tx(core, actor);
-        const problems = new Problems();
-        const rec = stageTerm(tx, taxonomy, params, undefined, problems);
-        if (!rec) throw invalidParams(problems.reasons);
+        const rec = this.stage(tx, taxonomy, params, undefined);
         const location = `${wpRoot(core)}${termBase(taxonomy)}/${rec.id}`;
         return commit(tx, () => ({ status: 201, headers: { Location: location }, body: toJson(this.shaped(core.engine.term(rec.id)!, 'edit')) }));
       }
@@ -95,9 +93,7 @@ export class WpTerms {
         if (!rules.edit(actor)) throw authError('rest_cannot_update', 'Sorry, you are not allowed to edit this term.', loggedIn);
         this.checkParent(taxonomy, params);
         const tx = new Tx(core, actor);
-        const problems = new Problems();
-        const rec = stageTerm(tx, taxonomy, params, term, problems);
-        if (!rec) throw invalidParams(problems.reasons);
+        const rec = this.stage(tx, taxonomy, params, term);
         return commit(tx, () => ({ status: 200, headers: {}, body: toJson(this.shaped(core.engine.term(rec.id)!, 'edit')) }));
       }
       case 'delete': {
@@ -114,6 +110,17 @@ export class WpTerms {
       }
     }
     throw fail('rest_no_route');
+  }
+
+  /** The term write of the plugin's routes (terms/write.ts), which refuse an empty description:
+   *  core takes one (it clears the description), so it is set after staging. */
+  private stage(tx: Tx, taxonomy: Taxonomy, params: Params, existing: TermRecord | undefined): TermRecord {
+    const clear = params.description === '';
+    const problems = new Problems();
+    const rec = stageTerm(tx, taxonomy, clear ? { ...params, description: undefined } : params, existing, problems);
+    if (!rec) throw invalidParams(problems.reasons);
+    if (clear) rec.description = '';
+    return rec;
   }
 
   private shaped(term: TermRecord, context: string): Item {

@@ -146,9 +146,10 @@ T('term writes: who may create, update and delete, and core errors', async ({ t 
     assert.is(u2.status, g, `tag update by ${label(as)}`);
     if (g !== 200) assert.is(u2.json.code, 'rest_cannot_update');
   }
-  const renamed = await wp(t, `/tags/${tag.json.id}`, { as: 'editor', json: { name: 'Renamed', slug: 'renamed' } });
+  const renamed = await wp(t, `/tags/${tag.json.id}`, { as: 'editor', json: { name: 'Renamed', slug: 'renamed', description: '' } });
   assert.is(renamed.status, 200);
   assert.is(renamed.json.slug, 'renamed');
+  assert.is(renamed.json.description, '', 'an empty description clears it');
   assert.is((await t.call(`/tags/${tag.json.id}`)).json.name, 'Renamed', 'the tribe route sees the change');
   // errors
   const missing = await wp(t, '/tags', { as: 'editor', json: { description: 'no name' } });
