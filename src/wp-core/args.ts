@@ -215,7 +215,9 @@ function userRoutes(): RouteSpec[] {
   ];
 }
 
-function endpoint(methods: readonly Method[], op: { resource: WpResource; action: Action }, summary: string, args: Args, responses: Record<string, string>): EndpointSpec {
+function endpoint(
+  methods: readonly Method[], op: { resource: WpResource; action: Action }, summary: string, args: Args, responses: Record<string, string>,
+): EndpointSpec {
   return { methods, op, summary, args, responses };
 }
 

@@ -134,7 +134,9 @@ export class WpParams {
 
   /** Throws 400 rest_invalid_param naming every invalid parameter, if any. */
   check(): void {
-    if (this.problems.any) throw fail('rest_invalid_param', [Object.keys(this.problems.reasons).join(', ')], { params: this.problems.reasons, details: {} });
+    if (!this.problems.any) return;
+    const reasons = this.problems.reasons;
+    throw fail('rest_invalid_param', [Object.keys(reasons).join(', ')], { params: reasons, details: {} });
   }
 }
 
@@ -143,7 +145,9 @@ export class WpParams {
  * with the previous and next pages (the request's own query, URL-encoded, `page` set), as
  * WordPress's controllers build them.
  */
-export function collectionResult(items: string[], total: number, perPage: number, page: number, base: string, params: Params): RestResult {
+export function collectionResult(
+  items: string[], total: number, perPage: number, page: number, base: string, params: Params,
+): RestResult {
   const maxPages = Math.ceil(total / perPage);
   const headers: Record<string, string> = { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(maxPages) };
   const rels: string[] = [];

@@ -2,29 +2,20 @@
 // WP_REST_Posts_Controller's list and single reads over the calendar's records. Events are read
 // from the engine's columns (status, author and dates; a term filter starts from the term's
 // posting lists), venues and organizers from the engine's list kept newest first, which is
-// also core's default order. The representation is core's for a post type with the features
-// the plugin registers (events: title, editor, excerpt, author, thumbnail, custom-fields;
-// venues and organizers: title and editor only).
+// also core's default order. Each post is written by post-object.ts.
 
-import { naiveFromString, naiveToString } from '../engine/naive-time.ts';
-import { POST_STATUSES, type EventRecord, type OrganizerRecord, type VenueRecord } from '../engine/records.ts';
+import { naiveFromString } from '../engine/naive-time.ts';
+import { POST_STATUSES } from '../engine/records.ts';
 import type { Core } from '../api/context.ts';
-import { postUrl, toJson } from '../api/representation/represent.ts';
+import { toJson } from '../api/representation/represent.ts';
 import { canEditPost, canEditPosts, canReadPost, forbidden } from '../api/wordpress/auth.ts';
-import { epochToZoned, parseDateInput, zonedToEpoch } from '../api/wordpress/dates.ts';
-import { displayContent, displayExcerpt, displayTitle } from '../api/wordpress/display.ts';
+import { parseDateInput } from '../api/wordpress/dates.ts';
 import { fail } from '../api/wordpress/errors.ts';
-import { NO_DATE } from '../api/wordpress/post-fields.ts';
-import { foldForSearch, parseSearch, stripAllTags } from '../api/wordpress/text.ts';
+import { foldForSearch, parseSearch } from '../api/wordpress/text.ts';
 import type { Actor, Params, RestCall, RestResult } from '../api/wordpress/types.ts';
 import { POST_ORDERBY, WP_POST_STATUSES } from './args.ts';
-import { CURIES, WpParams, authError, collectionResult, link, rfc3339, wpRoot, type Context, type Item } from './common.ts';
-import { eventMeta } from './meta.ts';
-
-export type PostKindName = 'event' | 'venue' | 'organizer';
-type AnyPost = EventRecord | VenueRecord | OrganizerRecord;
-
-const TYPE: Record<PostKindName, string> = { event: 'tribe_events', venue: 'tribe_venue', organizer: 'tribe_organizer' };
+import { WpParams, authError, collectionResult, wpRoot } from './common.ts';
+import { postObject, TYPE, type AnyPost, type PostKindName } from './post-object.ts';
 
 /** ISO 8601 as rest_parse_date accepts it. */
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
@@ -69,7 +60,7 @@ export class WpPosts {
       throw authError('rest_forbidden_context', 'Sorry, you are not allowed to edit this post.', call.actor !== null);
     }
     if (!canReadPost(call.actor, rec)) throw forbidden(call.actor);
-    return { status: 200, headers: {}, body: toJson(this.object(kind, rec, context)) };
+    return { status: 200, headers: {}, body: toJson(postObject(this.core, kind, rec, context)) };
   }
 
   private record(kind: PostKindName, id: number): AnyPost | undefined {
@@ -150,7 +141,7 @@ export class WpPosts {
     }
     const maxPages = Math.ceil(total / perPage);
     if (page > maxPages && total > 0) throw fail('rest_post_invalid_page_number');
-    const items = records.map((rec) => toJson(this.object(kind, rec, context)));
+    const items = records.map((rec) => toJson(postObject(this.core, kind, rec, context)));
     return collectionResult(items, total, perPage, page, `${wpRoot(this.core)}${TYPE[kind]}`, params);
   }
 
@@ -239,7 +230,9 @@ export class WpPosts {
     // the rows to look at: the ids asked for, the term postings, or every row
     let rows: Iterable<number> | undefined;
     const byTerms = this.termRows(q);
-    if (q.include && q.include.length > 0) rows = new Set(q.include.filter((id) => engine.postKind(id) === 'event').map((id) => engine.eventRow(id)));
+    if (q.include && q.include.length > 0) {
+      rows = new Set(q.include.filter((id) => engine.postKind(id) === 'event').map((id) => engine.eventRow(id)));
+    }
     else if (byTerms) rows = byTerms;
     const allowed = new Uint8Array(POST_STATUSES.length);
     for (const s of q.statuses) allowed[(POST_STATUSES as readonly string[]).indexOf(s)] = 1;
@@ -264,7 +257,10 @@ export class WpPosts {
       if (q.authors?.length && !q.authors.includes(authorId)) return;
       if (q.authorsOut?.includes(authorId)) return;
       if (q.slugs?.length && !q.slugs.includes(table.slugs[row])) return;
-      if (dated && !inDates(q, dateMs(table.date.ms[row], () => table.date.get(row)), dateMs(table.modified.ms[row], () => table.modified.get(row)))) return;
+      if (dated) {
+        const date = dateMs(table.date.ms[row], () => table.date.get(row));
+        if (!inDates(q, date, dateMs(table.modified.ms[row], () => table.modified.get(row)))) return;
+      }
       if (categoriesOut && table.categoryIds[row].some((t) => categoriesOut.has(t))) return;
       if (q.tagsOut?.length && table.tagIds[row].some((t) => q.tagsOut!.includes(t))) return;
       if (q.search && !matchesSearch(table.foldedText(row), q.search)) return;
@@ -334,79 +330,6 @@ export class WpPosts {
     return out;
   }
 
-  /** WP_REST_Posts_Controller::prepare_item_for_response for this service's post types. */
-  object(kind: PostKindName, rec: AnyPost, context: Context): Item {
-    const { core } = this;
-    const root = wpRoot(core);
-    const type = TYPE[kind];
-    const edit = context === 'edit';
-    const plain = `${core.site.config.siteUrl}/?post_type=${type}&p=${rec.id}`;
-    const obj: Item = { id: rec.id, date: rfc3339(rec.date), date_gmt: rfc3339(this.gmt(rec.dateUtc, rec.date)) };
-    obj.guid = edit ? { rendered: plain.replace('&', '&#038;'), raw: plain } : { rendered: plain.replace('&', '&#038;') };
-    obj.modified = rfc3339(rec.modified);
-    obj.modified_gmt = rfc3339(this.gmt(rec.modifiedUtc, rec.modified));
-    if (edit) obj.password = '';
-    obj.slug = rec.slug;
-    obj.status = rec.status;
-    if (edit) {
-      obj.generated_slug = rec.slug;
-      obj.permalink_template = `${core.site.config.siteUrl}/${kind}/%pagename%/`;
-    }
-    obj.type = type;
-    obj.link = postUrl(core.site, kind, rec);
-    obj.title = edit ? { raw: rec.title, rendered: displayTitle(rec.title) } : { rendered: displayTitle(rec.title) };
-    if (context !== 'embed') {
-      const content = displayContent(rec.description);
-      obj.content = edit ? { raw: rec.description, rendered: content, protected: false, block_version: 0 } : { rendered: content, protected: false };
-    }
-    const links: Item = {
-      self: link(`${root}${type}/${rec.id}`),
-      collection: link(`${root}${type}`),
-      about: link(`${root}types/${type}`),
-    };
-    if (kind === 'event') {
-      const e = rec as EventRecord;
-      const excerpt = excerptOf(e);
-      obj.excerpt = edit ? { raw: e.excerpt, rendered: excerpt, protected: false } : { rendered: excerpt, protected: false };
-      obj.author = e.authorId;
-      obj.featured_media = e.imageId;
-      links.author = link(`${root}users/${e.authorId}`, { embeddable: true });
-    }
-    if (context !== 'embed') obj.template = '';
-    if (kind === 'event') {
-      const e = rec as EventRecord;
-      if (context !== 'embed') obj.meta = eventMeta(e);
-      obj.tribe_events_cat = this.byName(e.categoryIds);
-      obj.tags = this.byName(e.tagIds);
-      if (e.imageId) links['wp:featuredmedia'] = link(`${root}media/${e.imageId}`, { embeddable: true });
-    }
-    links['wp:attachment'] = link(`${root}media?parent=${rec.id}`);
-    if (kind === 'event') {
-      links['wp:term'] = [
-        { taxonomy: 'tribe_events_cat', embeddable: true, href: `${root}tribe_events_cat?post=${rec.id}` },
-        { taxonomy: 'post_tag', embeddable: true, href: `${root}tags?post=${rec.id}` },
-      ];
-    }
-    links.curies = CURIES;
-    obj._links = links;
-    return obj;
-  }
-
-  /** A GMT date, or (a draft's floating date) the local one converted with the site's offset, as core shims it. */
-  private gmt(utc: string, local: string): string {
-    if (utc !== NO_DATE) return utc;
-    const zone = this.core.site.config.timezone;
-    return naiveToString(epochToZoned(zonedToEpoch(naiveFromString(local), zone), 'UTC'));
-  }
-
-  /** get_the_terms' order: by name. */
-  private byName(ids: readonly number[]): number[] {
-    const { engine } = this.core;
-    return [...ids].sort((a, b) => {
-      const x = engine.term(a)?.name.toLowerCase() ?? '', y = engine.term(b)?.name.toLowerCase() ?? '';
-      return x < y ? -1 : x > y ? 1 : a - b;
-    });
-  }
 }
 
 interface Match {
@@ -476,17 +399,3 @@ function sortPosts(matches: Match[], orderby: string, asc: boolean, q: PostQuery
   }
   matches.sort((a, b) => (asc ? cmp(a, b) || a.id - b.id : cmp(b, a) || b.id - a.id));
 }
-
-const EXCERPT_WORDS = 55;
-
-/** the_excerpt of an event: its own excerpt, or (none given) wp_trim_excerpt of its content:
- *  the text of the content cut to 55 words, with ' [&hellip;]' when cut. */
-function excerptOf(e: EventRecord): string {
-  if (e.excerpt.trim() !== '') return displayExcerpt(e.excerpt);
-  const text = stripAllTags(displayContent(e.description)).trim();
-  if (text === '') return '';
-  const words = text.split(/\s+/);
-  const cut = words.length > EXCERPT_WORDS;
-  return displayExcerpt(words.slice(0, EXCERPT_WORDS).join(' ') + (cut ? ' [&hellip;]' : ''));
-}
-
