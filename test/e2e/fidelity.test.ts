@@ -95,6 +95,9 @@ R('next_rest_url / previous_rest_url URL-encoded with page last; every URL carri
   const editor = await t.call(q, { as: 'editor' });
   assert.match(editor.json.rest_url as string, /&status=any$/);
   assert.is(editor.json.next_rest_url, `${base}?${args}&status=any&page=3`);
+  // featured comes after status, as the plugin adds it
+  const featured = await t.call('/events?per_page=3&start_date=2031-05-01&end_date=2031-05-31&featured=false');
+  assert.match(featured.json.rest_url as string, /&status=publish&featured=0$/);
   // the next link is followable as it stands
   const next = await t.call((anon.json.next_rest_url as string).slice(t.root.length));
   assert.is(next.status, 200);
