@@ -4,7 +4,7 @@
 // built from this one table, so what is documented is exactly what is routed.
 // Sources: INTERFACE.md 2 and 4, spec/filters.md, spec/writes.md, spec/decisions.md.
 
-import type { Action, Resource } from './wordpress/types.ts';
+import type { Action, Resource, WpResource } from './wordpress/types.ts';
 
 export type ArgType = 'integer' | 'number' | 'string' | 'boolean' | 'array' | 'object';
 
@@ -32,7 +32,7 @@ export const EDITABLE: readonly Method[] = ['POST', 'PUT', 'PATCH'];
 export const DELETABLE: readonly Method[] = ['DELETE'];
 
 /** What a method of a route does. 'index' and 'doc' are answered by the HTTP shell itself. */
-export type Operation = { resource: Resource; action: Action } | { resource: 'index' | 'doc' | 'health'; action: 'get' };
+export type Operation = { resource: Resource | WpResource; action: Action } | { resource: 'index' | 'doc' | 'health'; action: 'get' };
 
 export interface EndpointSpec {
   methods: readonly Method[];
@@ -44,6 +44,8 @@ export interface EndpointSpec {
 }
 
 export interface RouteSpec {
+  /** the route's namespace when it is not tribe/events/v1 (the WordPress core routes: 'wp/v2') */
+  namespace?: string;
   /** path below the namespace in OpenAPI form: '', '/doc', '/events', '/events/{id}', '/events/by-slug/{slug}' */
   path: string;
   /** the same path as a WordPress route pattern: '/events/(?P<id>\d+)' */

@@ -1,5 +1,6 @@
 // The itty-router table of the HTTP shell: every route and method of src/api/args.ts under
-// `{restPrefix}/tribe/events/v1`, plus the site index at `{restPrefix}/`. Routes are given to
+// `{restPrefix}/tribe/events/v1` and of src/wp-core/args.ts under `{restPrefix}/wp/v2`, plus
+// the site index at `{restPrefix}/`. Routes are given to
 // IttyRouter as ready RegExps (ids are `\d+`, matched case-insensitively as WordPress does), so
 // `/events/foo` matches nothing and falls through to 404 rest_no_route. Handlers get a plain
 // request object and return a Reply; nothing here touches node:http.
@@ -12,7 +13,8 @@ import { buildOpenApi } from '../api/openapi.ts';
 import { toJson } from '../api/representation/represent.ts';
 import type { RestCall, RestResult, SiteConfig, User } from '../api/wordpress/types.ts';
 import { mergeBody, paramsFromQuery } from './body.ts';
-import { indexRoute, namespaceIndex, siteIndex, apiRootUrl } from './discovery.ts';
+import { indexRoute, namespaceIndex, namespacesOf, siteIndex, apiRootUrl } from './discovery.ts';
+import { wpRouteTable } from '../wp-core/args.ts';
 import type { UserVerifier } from './auth.ts';
 
 /** What the HTTP shell needs from a calendar (src/calendar.ts's Calendar satisfies it). */
@@ -112,12 +114,12 @@ export interface Routes {
  */
 export function createRoutes(cal: RestService): Routes {
   const site = cal.site;
-  const table = routeTable({ perPage: site.perPage });
-  const base = `${site.restPrefix.replace(/\/+$/, '')}/${NAMESPACE}`;
+  const table = [...routeTable({ perPage: site.perPage }), ...wpRouteTable()];
+  const prefix = site.restPrefix.replace(/\/+$/, '');
   const root = apiRootUrl(site);
   const entries: RouteEntry[] = [];
 
-  const namespaceBody = toJson(namespaceIndex(table, site));
+  const namespaceBodies = new Map(namespacesOf(table).map((ns) => [ns, toJson(namespaceIndex(table, site, ns))]));
   let docBody: string | undefined;
 
   const add = (method: string, source: string, handler: Handler, path: string) => {
@@ -125,6 +127,8 @@ export function createRoutes(cal: RestService): Routes {
   };
 
   for (const route of table) {
+    const namespace = route.namespace ?? NAMESPACE;
+    const base = `${prefix}/${namespace}`;
     const source = escapeRegExp(base) + patternSource(route.pattern);
     const path = base + route.path.replace(/\{(\w+)\}/g, ':$1');
     const allow = new Set<Method>();
@@ -132,6 +136,7 @@ export function createRoutes(cal: RestService): Routes {
       const op = ep.op;
       let handler: Handler;
       if (op.resource === 'index') {
+        const namespaceBody = namespaceBodies.get(namespace)!;
         handler = () => ({ status: 200, headers: {}, body: namespaceBody });
       } else if (op.resource === 'doc') {
         handler = () => ({ status: 200, headers: {}, body: (docBody ??= toJson(buildOpenApi(table, site))) });
@@ -162,10 +167,10 @@ export function createRoutes(cal: RestService): Routes {
   // The site index: {restPrefix}/ and, for discovery from the bare site URL, /.
   const siteBody = toJson(siteIndex(table, site));
   const siteHandler: Handler = () => ({ status: 200, headers: {}, body: siteBody });
-  const prefix = escapeRegExp(site.restPrefix.replace(/\/+$/, ''));
+  const prefixSource = escapeRegExp(prefix);
   for (const m of ['GET', 'OPTIONS']) {
-    add(m, prefix, siteHandler, `${site.restPrefix}/`);
-    if (prefix !== '') add(m, '', siteHandler, '/');
+    add(m, prefixSource, siteHandler, `${site.restPrefix}/`);
+    if (prefixSource !== '') add(m, '', siteHandler, '/');
   }
 
   const router = IttyRouter({ routes: entries as never });

@@ -42,10 +42,10 @@ export function createSite(config: SiteConfig): Site {
   };
 }
 
-const DRAFTISH = new Set(['draft', 'pending', 'future', 'auto-draft']);
+const DRAFTISH = new Set(['draft', 'pending', 'future', 'auto-draft', 'trash']);
 
-/** Whether a post's permalink is the plain `?post_type=…&p=ID` form (no slug, or not published
- *  yet) rather than `/{base}/{slug}/`. */
+/** Whether a post's permalink is the plain `?post_type=…&p=ID` form (no slug, not published yet,
+ *  or in the trash, as the plugin shows a trashed post) rather than `/{base}/{slug}/`. */
 export const plainPermalink = (slug: string, status: string): boolean => slug === '' || DRAFTISH.has(status);
 
 /**
@@ -107,6 +107,11 @@ function permalink(site: Site, base: string, postType: string, rec: { id: number
 
 export function eventUrl(site: Site, rec: { id: number; slug: string; status: string }): string {
   return permalink(site, 'event', 'tribe_events', rec);
+}
+
+/** The permalink of an event, venue or organizer (`/{kind}/{slug}/`, or the plain form). */
+export function postUrl(site: Site, kind: 'event' | 'venue' | 'organizer', rec: { id: number; slug: string; status: string }): string {
+  return permalink(site, kind, kind === 'event' ? 'tribe_events' : `tribe_${kind}`, rec);
 }
 
 function imageObject(att: AttachmentRecord | undefined): Record<string, unknown> | undefined {

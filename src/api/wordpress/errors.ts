@@ -37,6 +37,18 @@ const TABLE = {
   'invalid-linked-post-id': [400, 'The provided linked post ID is not valid.'],
   term_exists: [400, 'A term with the name provided already exists with this parent.'],
   duplicate_term_slug: [400, 'The slug "%s" is already in use by another term.'],
+  rest_forbidden_context: [403, 'Sorry, you are not allowed to edit %s.'],
+  rest_forbidden_status: [403, 'Status is forbidden.'],
+  rest_cannot_create: [403, 'Sorry, you are not allowed to create terms in this taxonomy.'],
+  rest_cannot_update: [403, 'Sorry, you are not allowed to edit this term.'],
+  rest_cannot_delete: [403, 'Sorry, you are not allowed to delete this term.'],
+  rest_term_invalid: [404, 'Term does not exist.'],
+  rest_taxonomy_not_hierarchical: [400, 'Cannot set parent term, taxonomy is not hierarchical.'],
+  rest_trash_not_supported: [501, "Terms do not support trashing. Set 'force=true' to delete."],
+  rest_post_invalid_id: [404, 'Invalid post ID.'],
+  rest_post_invalid_page_number: [400, 'The page number requested is larger than the number of pages available.'],
+  rest_user_invalid_id: [404, 'Invalid user ID.'],
+  rest_user_cannot_view: [403, 'Sorry, you are not allowed to list users.'],
   internal_error: [500, 'The server encountered an internal error.'],
   storage_full: [507, 'The calendar cannot store this write: no space left on its disk (writing %s). Reads still work.'],
   storage_quota_exceeded: [507, 'The calendar cannot store this write: its disk quota is exceeded (writing %s). Reads still work.'],
@@ -86,6 +98,15 @@ export function invalidParams(reasons: Record<string, string>, details: Record<s
 /** 400 rest_missing_callback_param listing the missing names (data.params is an array). */
 export function missingParams(names: string[]): CalendarError {
   return fail('rest_missing_callback_param', [names.join(', ')], { params: names });
+}
+
+/**
+ * A permission failure of a WordPress core route: its code and message, with the status
+ * rest_authorization_required_code() gives (401 logged out, 403 logged in).
+ */
+export function denied(code: ErrorCode, loggedIn: boolean, args: Array<string | number> = []): CalendarError {
+  const e = fail(code, args);
+  return loggedIn ? e : new CalendarError(e.code, 401, e.message);
 }
 
 export function isCalendarError(e: unknown): e is CalendarError {
