@@ -32,7 +32,8 @@ export const EDITABLE: readonly Method[] = ['POST', 'PUT', 'PATCH'];
 export const DELETABLE: readonly Method[] = ['DELETE'];
 
 /** What a method of a route does. 'index' and 'doc' are answered by the HTTP shell itself. */
-export type Operation = { resource: Resource; action: Action } | { resource: 'index' | 'doc'; action: 'get' };
+export type Operation = { resource: Resource; action: Action } | { resource: 'index' | 'doc'; action: 'get' }
+  | { resource: 'media'; action: Action };
 
 export interface EndpointSpec {
   methods: readonly Method[];
@@ -44,6 +45,8 @@ export interface EndpointSpec {
 }
 
 export interface RouteSpec {
+  /** the route's namespace when it is not tribe/events/v1 (WordPress core's 'wp/v2') */
+  namespace?: string;
   /** path below the namespace in OpenAPI form: '', '/doc', '/events', '/events/{id}', '/events/by-slug/{slug}' */
   path: string;
   /** the same path as a WordPress route pattern: '/events/(?P<id>\d+)' */

@@ -50,7 +50,25 @@ const postCommon: Record<string, Schema> = {
   json_ld: { type: 'object', description: 'schema.org data; single GET only' },
 };
 
+const MEDIA_SIZE: Schema = { type: 'object', properties: { file: str, width: int, height: int, filesize: int, mime_type: str, source_url: str } };
+const RENDERED: Schema = { type: 'object', properties: { rendered: str } };
+
 const COMPONENTS: Record<string, Schema> = {
+  Media: {
+    type: 'object',
+    description: 'a media library item, as WordPress core\'s /wp/v2/media shows it',
+    properties: {
+      id: int, date: str, date_gmt: str, guid: RENDERED, modified: str, modified_gmt: str, slug: str,
+      status: { type: 'string', enum: ['inherit'] }, type: { type: 'string', enum: ['attachment'] }, link: str,
+      title: RENDERED, author: int, description: RENDERED, caption: RENDERED, alt_text: str,
+      media_type: { type: 'string', enum: ['image'] }, mime_type: str,
+      media_details: {
+        type: 'object',
+        properties: { width: int, height: int, file: str, filesize: int, sizes: { type: 'object', additionalProperties: MEDIA_SIZE }, image_meta: { type: 'object' } },
+      },
+      post: { type: 'integer', nullable: true }, source_url: str, _links: { type: 'object' },
+    },
+  },
   ImageSize: { type: 'object', properties: { width: int, height: int, 'mime-type': str, url: str } },
   Image: {
     type: 'object',
@@ -208,8 +226,9 @@ const INDEX_SCHEMA: Schema = {
   },
 };
 
-function responseBody(resource: Resource | 'doc' | 'index', action: string, status: string): Schema | undefined {
+function responseBody(resource: Resource | 'doc' | 'index' | 'media', action: string, status: string): Schema | undefined {
   if (!status.startsWith('2')) return ERROR_SCHEMA;
+  if (resource === 'media') return action === 'list' ? { type: 'array', items: ref('Media') } : action === 'delete' ? { type: 'object', properties: { deleted: bool, previous: ref('Media') } } : ref('Media');
   if (resource === 'doc') return { type: 'object' };
   if (resource === 'index') return INDEX_SCHEMA;
   const item = ref(ITEM_SCHEMA[resource]);
@@ -232,6 +251,11 @@ const LIST_HEADERS = {
   'X-TEC-TotalPages': { description: 'the number of pages', schema: int },
 };
 
+const WP_LIST_HEADERS = {
+  'X-WP-Total': { description: 'the number of matching items on all pages', schema: int },
+  'X-WP-TotalPages': { description: 'the number of pages', schema: int },
+};
+
 /** On every response: the write the answering calendar reflects (docs/cluster.md). */
 const SEQ_HEADER = {
   'X-Calendar-Seq': { description: 'the seq of the newest write this calendar (this node, in a cluster) reflects; send it back as X-Calendar-Min-Seq to read your writes on any node', schema: int },
@@ -247,9 +271,10 @@ const MIN_SEQ_PARAM: Schema = {
 export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of table) {
-    // the namespace index (GET {root}tribe/events/v1) is the path '/' below the server URL
-    const path = route.path === '' ? '/' : route.path;
-    const item: Record<string, unknown> = {};
+    // the namespace index (GET {root}tribe/events/v1) is the path '/' below the server URL; a
+    // route of another namespace (wp/v2) names it, below a server of its own (the API root)
+    const path = route.namespace ? `/${route.namespace}${route.path}` : route.path === '' ? '/' : route.path;
+    const item: Record<string, unknown> = route.namespace ? { servers: [{ url: `${site.siteUrl}${site.restPrefix}/` }] } : {};
     for (const ep of route.endpoints) {
       const { resource, action } = ep.op;
       for (const method of ep.methods) {
@@ -273,7 +298,15 @@ export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
           tags: [resource === 'doc' || resource === 'index' ? 'documentation' : resource],
         };
         op.parameters = [...parameters, MIN_SEQ_PARAM];
-        if (inBody) {
+        if (resource === 'media' && action === 'create') {
+          op.requestBody = {
+            required: true,
+            content: {
+              'image/*': { schema: { type: 'string', format: 'binary', description: 'the file; with Content-Disposition: attachment; filename=NAME' } },
+              'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' }, ...properties }, required: ['file'] } },
+            },
+          };
+        } else if (inBody) {
           const schema: Schema = { type: 'object', properties };
           if (required.length) schema.required = required;
           op.requestBody = {
@@ -286,7 +319,7 @@ export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
           const body = responseBody(resource, action, status);
           const r: Record<string, unknown> = { description };
           if (body) r.content = { 'application/json': { schema: body } };
-          r.headers = action === 'list' && status === '200' ? { ...LIST_HEADERS, ...SEQ_HEADER } : SEQ_HEADER;
+          r.headers = action === 'list' && status === '200' ? { ...(resource === 'media' ? WP_LIST_HEADERS : LIST_HEADERS), ...SEQ_HEADER } : SEQ_HEADER;
           responses[status] = r;
         }
         op.responses = responses;

@@ -25,7 +25,7 @@ export interface IndexRoute {
 
 /** The route key WordPress uses: '/tribe/events/v1/events/(?P<id>\d+)'. */
 export function routeKey(route: RouteSpec): string {
-  return `/${NAMESPACE}${route.pattern}`;
+  return `/${route.namespace ?? NAMESPACE}${route.pattern}`;
 }
 
 function indexArgs(args: Args): Record<string, IndexArg> {
@@ -47,12 +47,13 @@ function indexArgs(args: Args): Record<string, IndexArg> {
 export function indexRoute(route: RouteSpec, apiRoot: string): IndexRoute {
   const methods: string[] = [];
   for (const ep of route.endpoints) for (const m of ep.methods) if (!methods.includes(m)) methods.push(m);
+  const ns = route.namespace ?? NAMESPACE;
   const entry: IndexRoute = {
-    namespace: NAMESPACE,
+    namespace: ns,
     methods,
     endpoints: route.endpoints.map((ep) => ({ methods: [...ep.methods], args: indexArgs(ep.args) })),
   };
-  if (!route.pattern.includes('(?P<')) entry._links = { self: [{ href: `${apiRoot}${NAMESPACE}${route.pattern}` }] };
+  if (!route.pattern.includes('(?P<')) entry._links = { self: [{ href: `${apiRoot}${ns}${route.pattern}` }] };
   return entry;
 }
 
@@ -65,7 +66,7 @@ export function apiRootUrl(site: SiteConfig): string {
 export function namespaceIndex(table: RouteSpec[], site: SiteConfig): object {
   const root = apiRootUrl(site);
   const routes: Record<string, IndexRoute> = {};
-  for (const r of table) routes[routeKey(r)] = indexRoute(r, root);
+  for (const r of table) if ((r.namespace ?? NAMESPACE) === NAMESPACE) routes[routeKey(r)] = indexRoute(r, root);
   return { namespace: NAMESPACE, routes, _links: { up: [{ href: root }] } };
 }
 
@@ -85,7 +86,7 @@ export function gmtOffset(timezone: string, at: Date): number {
   }
 }
 
-/** The site index: GET {restPrefix}/ (WordPress core's shape, with this one namespace). */
+/** The site index: GET {restPrefix}/ (WordPress core's shape, with the namespaces of the table). */
 export function siteIndex(table: RouteSpec[], site: SiteConfig): object {
   const root = apiRootUrl(site);
   const isOffset = /^UTC[+-]/i.test(site.timezone);
@@ -105,7 +106,7 @@ export function siteIndex(table: RouteSpec[], site: SiteConfig): object {
     home: site.siteUrl,
     gmt_offset: gmtOffset(site.timezone, site.now()),
     timezone_string: isOffset ? '' : site.timezone,
-    namespaces: [NAMESPACE],
+    namespaces: [...new Set(table.map((r) => r.namespace ?? NAMESPACE))],
     authentication: {
       'application-passwords': {
         endpoints: { authorization: `${site.siteUrl}/wp-admin/authorize-application.php` },

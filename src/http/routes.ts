@@ -14,6 +14,11 @@ import type { RestCall, RestResult, SiteConfig, User } from '../api/wordpress/ty
 import { mergeBody, paramsFromQuery } from './body.ts';
 import { indexRoute, namespaceIndex, siteIndex, apiRootUrl } from './discovery.ts';
 import type { UserVerifier } from './auth.ts';
+import type { IncomingHttpHeaders } from 'node:http';
+import { fail } from '../api/wordpress/errors.ts';
+import type { MediaLibrary } from '../media/library.ts';
+import { mediaCall } from '../media/http.ts';
+import { mediaRoutes } from '../media/args.ts';
 
 /** What the HTTP shell needs from a calendar (src/calendar.ts's Calendar satisfies it). */
 export interface RestService extends Partial<ChangeSource> {
@@ -31,6 +36,8 @@ export interface RestService extends Partial<ChangeSource> {
   waitForSeq?(seq: number, ms?: number): Promise<boolean>;
   /** true when every body rest() answers is ASCII (the calendar's JSON is: see Reply) */
   readonly asciiJson?: boolean;
+  /** the media library (/wp/v2/media and the uploaded files) */
+  readonly media?: MediaLibrary;
 }
 
 /** A finished HTTP answer before the adapter adds the common headers. `ascii`: the body is known
@@ -53,6 +60,8 @@ export interface RouteContext {
   actor: User | null;
   body: Buffer | null;
   contentType: string | undefined;
+  /** the request's headers (an upload's Content-Disposition, Content-MD5) */
+  headers?: IncomingHttpHeaders;
 }
 
 type Handler = (req: RoutedRequest, ctx: RouteContext) => Promise<Reply> | Reply;
@@ -110,8 +119,9 @@ export interface Routes {
  */
 export function createRoutes(cal: RestService): Routes {
   const site = cal.site;
-  const table = routeTable({ perPage: site.perPage });
-  const base = `${site.restPrefix.replace(/\/+$/, '')}/${NAMESPACE}`;
+  // the plugin's namespace, then WordPress core's routes this calendar serves (src/media/args.ts)
+  const table = [...routeTable({ perPage: site.perPage }), ...mediaRoutes()];
+  const prefixPath = site.restPrefix.replace(/\/+$/, '');
   const root = apiRootUrl(site);
   const entries: RouteEntry[] = [];
 
@@ -123,6 +133,7 @@ export function createRoutes(cal: RestService): Routes {
   };
 
   for (const route of table) {
+    const base = `${prefixPath}/${route.namespace ?? NAMESPACE}`;
     const source = escapeRegExp(base) + patternSource(route.pattern);
     const path = base + route.path.replace(/\{(\w+)\}/g, ':$1');
     const allow = new Set<Method>();
@@ -133,6 +144,13 @@ export function createRoutes(cal: RestService): Routes {
         handler = () => ({ status: 200, headers: {}, body: namespaceBody });
       } else if (op.resource === 'doc') {
         handler = () => ({ status: 200, headers: {}, body: (docBody ??= toJson(buildOpenApi(table, site))) });
+      } else if (op.resource === 'media') {
+        const action = op.action;
+        handler = (req, ctx) => {
+          if (!cal.media) throw fail('rest_no_route');
+          const id = req.params.id !== undefined ? Number(req.params.id) : undefined;
+          return mediaCall(cal.media, action, id, req.query, ctx);
+        };
       } else {
         const { resource, action } = op;
         handler = (req, ctx) => {
