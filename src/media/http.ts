@@ -44,8 +44,8 @@ export async function mediaCall(lib: MediaLibrary, action: Action, id: number | 
   query: Record<string, string | string[] | undefined>, ctx: MediaContext): Promise<MediaReply> {
   const actor = ctx.actor;
   switch (action) {
-    case 'list': return reply(lib.list(finishParams(paramsFromQuery(query)) as Params, actor));
-    case 'get': return reply(lib.get(id!, actor));
+    case 'list': return reply(lib.listAs(finishParams(paramsFromQuery(query)) as Params, actor));
+    case 'get': return reply(lib.getAs(id!, actor));
     case 'create': {
       const isForm = /^\s*multipart\/form-data\s*(;|$)/i.test(ctx.contentType ?? '');
       let params = finishParams(paramsFromQuery(query)) as Params;
@@ -60,10 +60,10 @@ export async function mediaCall(lib: MediaLibrary, action: Action, id: number | 
       } else {
         input = () => rawUpload(ctx.body, ctx.headers, ctx.contentType, params);
       }
-      return reply(await lib.upload(input, actor, params));
+      return reply(await lib.createAs(input, actor, params));
     }
-    case 'update': return reply(await lib.update(id!, mergeBody(paramsFromQuery(query), ctx.body, ctx.contentType), actor));
-    case 'delete': return reply(await lib.delete(id!, mergeBody(paramsFromQuery(query), ctx.body, ctx.contentType), actor));
+    case 'update': return reply(await lib.updateAs(id!, mergeBody(paramsFromQuery(query), ctx.body, ctx.contentType), actor));
+    case 'delete': return reply(await lib.deleteAs(id!, mergeBody(paramsFromQuery(query), ctx.body, ctx.contentType), actor));
   }
 }
 

@@ -6,11 +6,11 @@
 
 import type { AttachmentRecord, MediaRecord, MediaSize } from '../engine/records.ts';
 import { Tx, type Core } from '../api/context.ts';
-import { canEditPost, canReadPost, canUnfilteredHtml, canUpload } from '../api/wordpress/auth.ts';
+import { canEditPost, canReadPost, canUnfilteredHtml, canUpload, resolveActor } from '../api/wordpress/auth.ts';
 import { CalendarError, invalidParams } from '../api/wordpress/errors.ts';
 import { asId, asString, has, Problems } from '../api/wordpress/params.ts';
 import { kses, sanitizeSlug, sanitizeTextField } from '../api/wordpress/text.ts';
-import type { Actor, Params } from '../api/wordpress/types.ts';
+import type { Actor, AsArg, Page, Params } from '../api/wordpress/types.ts';
 import type { MediaFiles } from './files.ts';
 import { processImage, sniffImage } from './images.ts';
 import { splitExtension, storedName, typeOfExtension, uniqueName } from './names.ts';
@@ -146,13 +146,42 @@ export class MediaLibrary {
     return slug;
   }
 
+  // ---- the embedding API (cal.media): `as` as for the other collections, plain objects back -----
+
+  /** Upload a file: `{ data, filename, params? }` (params: title, caption, alt_text, description, post). */
+  async create(input: UploadInput, as?: AsArg): Promise<Record<string, unknown>> {
+    return (await this.createAs(input, this.actor(as))).data as Record<string, unknown>;
+  }
+
+  async list(query: Params = {}, as?: AsArg): Promise<Page<Record<string, unknown>>> {
+    const a = this.listAs(query, this.actor(as));
+    return { items: a.data as Record<string, unknown>[], total: Number(a.headers['X-WP-Total']), totalPages: Number(a.headers['X-WP-TotalPages']) };
+  }
+
+  async get(id: number, as?: AsArg): Promise<Record<string, unknown>> {
+    return this.getAs(id, this.actor(as)).data as Record<string, unknown>;
+  }
+
+  async update(id: number, fields: Params, as?: AsArg): Promise<Record<string, unknown>> {
+    return (await this.updateAs(id, fields, this.actor(as))).data as Record<string, unknown>;
+  }
+
+  /** Delete an item and its files for good (the item as it was). */
+  async delete(id: number, as?: AsArg): Promise<Record<string, unknown>> {
+    return ((await this.deleteAs(id, { force: true }, this.actor(as))).data as { previous: Record<string, unknown> }).previous;
+  }
+
+  private actor(as: AsArg): Actor {
+    return resolveActor(as, this.core().users);
+  }
+
   // ---- create -------------------------------------------------------------------------
 
   /**
    * Adds a file. `input` may be a function: it is called (and may throw the body's errors) only
    * once the caller is known to be allowed to upload, as WordPress checks permissions first.
    */
-  async upload(source: UploadInput | (() => UploadInput), actor: Actor, fieldParams?: Params): Promise<MediaAnswer> {
+  async createAs(source: UploadInput | (() => UploadInput), actor: Actor, fieldParams?: Params): Promise<MediaAnswer> {
     this.writable();
     if (!canUpload(actor)) throw denied(actor, 'rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.');
     const fields = this.fields(actor, fieldParams ?? (typeof source === 'function' ? {} : source.params ?? {}), true);
@@ -215,13 +244,13 @@ export class MediaLibrary {
 
   // ---- read ---------------------------------------------------------------------------
 
-  get(id: number, actor: Actor): MediaAnswer {
+  getAs(id: number, actor: Actor): MediaAnswer {
     const att = this.found(id);
     if (!this.readable(actor, att)) throw denied(actor, 'rest_forbidden', 'Sorry, you are not allowed to view this post.');
     return { status: 200, headers: {}, data: mediaObject(this.core().site.config, att) };
   }
 
-  list(params: Params, actor: Actor): MediaAnswer {
+  listAs(params: Params, actor: Actor): MediaAnswer {
     const problems = new Problems();
     const int = (name: string, def: number, min: number, max: number): number => {
       if (!has(params, name)) return def;
@@ -329,7 +358,7 @@ export class MediaLibrary {
 
   // ---- update and delete --------------------------------------------------------------
 
-  async update(id: number, params: Params, actor: Actor): Promise<MediaAnswer> {
+  async updateAs(id: number, params: Params, actor: Actor): Promise<MediaAnswer> {
     this.writable();
     const att = this.found(id);
     if (!canEditPost(actor, { authorId: att.authorId, status: 'inherit' })) {
@@ -344,7 +373,7 @@ export class MediaLibrary {
     return { status: 200, headers: {}, data: mediaObject(core.site.config, core.engine.attachment(id)!) };
   }
 
-  async delete(id: number, params: Params, actor: Actor): Promise<MediaAnswer> {
+  async deleteAs(id: number, params: Params, actor: Actor): Promise<MediaAnswer> {
     this.writable();
     const att = this.found(id);
     if (!canEditPost(actor, { authorId: att.authorId, status: 'inherit' })) {
