@@ -122,7 +122,7 @@ prefix('site index at {prefix}/, {prefix} and /', async () => {
   for (const p of ['/wp-json/', '/wp-json', '/']) {
     const r = await routes.fetch({ method: 'GET', url: `${ORIGIN}${p}` }, ctx);
     assert.is(r?.status, 200, `~> ${p}`);
-    assert.equal(JSON.parse(r!.body).namespaces, ['tribe/events/v1']);
+    assert.equal(JSON.parse(r!.body).namespaces, ['tribe/events/v1', 'wp/v2']);
   }
 });
 
