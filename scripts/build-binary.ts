@@ -151,11 +151,13 @@ export function copyImageLibrary(modules: string): number {
   let bytes = 0;
   const visit = (name: string, from: string) => {
     if (done.has(name)) return;
-    let manifest: string;
-    try {
-      manifest = createRequire(path.join(from, 'x.js')).resolve(`${name}/package.json`);
-    } catch {
-      return; // an optional dependency of another platform
+    // node's lookup: node_modules/NAME in `from` and each folder above it (package.json itself
+    // is not among the files sharp's `exports` let require() resolve)
+    let manifest: string | undefined;
+    for (let d = from; !manifest; d = path.dirname(d)) {
+      const candidate = path.join(d, 'node_modules', name, 'package.json');
+      if (fs.existsSync(candidate)) manifest = candidate;
+      else if (path.dirname(d) === d) return; // not installed: an optional dependency of another platform
     }
     done.add(name);
     const dir = path.dirname(manifest);
