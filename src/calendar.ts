@@ -31,6 +31,9 @@ import { openStore, type Store } from './store/store.ts';
 import { StoreGuard, storeGuard, type StoreHealth } from './faults/guard.ts';
 import type { SnapshotStream } from './store/snapshot-stream.ts';
 import type { ClusterNode, ClusterOptions } from './cluster/node.ts';
+import { DEFAULT_UPLOAD_LIMIT, MediaLibrary } from './media/library.ts';
+import { DiskFiles, MemoryFiles } from './media/files.ts';
+import path from 'node:path';
 
 export interface CalendarOptions {
   /** store directory (snapshot + journal); omitted = memory only */
@@ -72,6 +75,8 @@ export interface CalendarOptions {
   readOnly?: boolean;
   /** how often a store whose disk failed is probed, ms (default 2000; it is also probed at each write) */
   faultProbeMs?: number;
+  /** largest file the media library accepts, in bytes (default 20 MiB) */
+  uploadLimit?: number;
 }
 
 type Item = Record<string, unknown>;
@@ -82,7 +87,10 @@ export class Calendar {
   readonly organizers: ResourceApi;
   readonly categories: ResourceApi;
   readonly tags: ResourceApi;
-  private collections!: Collections;
+  /** the media library (/wp/v2/media): uploads kept in DIR/uploads, or in memory without a dir */
+  media: MediaLibrary;
+  /** @internal the five collections (the media library reaches the calendar's core through them) */
+  collections!: Collections;
   /** the cache of rendered representations (its stats() say how full it is) */
   render!: Renderer;
   /** the engine (replaced as a whole only when a cluster node rebuilds its state) */
@@ -122,6 +130,7 @@ export class Calendar {
     this.organizers = new ResourceApi(this, 'organizers');
     this.categories = new ResourceApi(this, 'categories');
     this.tags = new ResourceApi(this, 'tags');
+    this.media = new MediaLibrary(() => this.collections.core, new MemoryFiles());
   }
 
   private wire(engine: Engine, siteInfo: Core['site']): void {
@@ -451,7 +460,7 @@ export class Calendar {
    * between two steps of the iteration may or may not be in it.
    */
   export(): Iterable<ExportRecord> {
-    return exportRecords(this.engine, this.collections.core.site.origin);
+    return exportRecords(this.engine, this.collections.core.site.origin, this.site.siteUrl);
   }
 
   /** Write export() to a stream as the import shape (`json`) or JSON Lines (`jsonl`). */
@@ -496,6 +505,8 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   }
   if (!(Number.isFinite(cacheBytes) && cacheBytes >= 0)) throw new CalendarError('invalid_option', 400, `cacheBytes must be a number of bytes >= 0, got ${cacheBytes}`);
   if (!Number.isInteger(perPage) || perPage < 1) throw new CalendarError('invalid_option', 400, `perPage must be a positive integer, got ${perPage}`);
+  const uploadLimit = opts.uploadLimit ?? DEFAULT_UPLOAD_LIMIT;
+  if (!(Number.isInteger(uploadLimit) && uploadLimit > 0)) throw new CalendarError('invalid_option', 400, `uploadLimit must be a whole number of bytes > 0, got ${String(opts.uploadLimit)}`);
   const restPrefix = '/' + (opts.restPrefix ?? '/wp-json').replace(/^\/+|\/+$/g, '');
   const site: SiteConfig = {
     timezone, perPage, restPrefix: restPrefix === '/' ? '' : restPrefix,
@@ -508,7 +519,13 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
     // loaded only for a cluster: a single process never loads the NATS client
     const { openNode } = await import('./cluster/open.ts');
     const retain = { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs, retainBytes: opts.changesRetainBytes };
-    return openNode(opts.cluster, engine, (seq) => new Calendar(engine, site, users, undefined, cacheBytes, new ChangeFeed(seq, retain)), opts.webhooks);
+    return openNode(opts.cluster, engine, (seq) => {
+      const node = new Calendar(engine, site, users, undefined, cacheBytes, new ChangeFeed(seq, retain));
+      node.media = new MediaLibrary(() => node.collections.core, new MemoryFiles(), {
+        limit: uploadLimit, readOnly: 'Uploads are not available on a node of a cluster: files are kept by a single calendar\'s data folder.',
+      });
+      return node;
+    }, opts.webhooks);
   }
   let store: Store | undefined;
   // the changes of the writes replayed from the journal (those since the last snapshot)
@@ -541,6 +558,8 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
     for (const w of start) feed.add(w.held, w.seq);
   }
   const cal = new Calendar(engine, site, users, store, cacheBytes, feed);
+  // (after the store: its replay named every file that must stay; only temp files are swept)
+  cal.media = new MediaLibrary(() => cal.collections.core, opts.dir ? DiskFiles.open(path.join(opts.dir, 'uploads'), opts.readOnly) : new MemoryFiles(), { limit: uploadLimit });
   if (opts.dir && log && !opts.readOnly) cal.changeLog = openChangeLog(opts.dir, feed, log, snapshotSeq);
   if (store) cal.guard = storeGuard(store, (fresh) => cal.useEngine(fresh), opts.faultProbeMs);
   cal.webhooks = webhooks;

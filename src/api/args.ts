@@ -32,7 +32,8 @@ export const EDITABLE: readonly Method[] = ['POST', 'PUT', 'PATCH'];
 export const DELETABLE: readonly Method[] = ['DELETE'];
 
 /** What a method of a route does. 'index' and 'doc' are answered by the HTTP shell itself. */
-export type Operation = { resource: Resource | WpResource; action: Action } | { resource: 'index' | 'doc' | 'health'; action: 'get' };
+export type Operation = { resource: Resource | WpResource; action: Action } | { resource: 'index' | 'doc' | 'health'; action: 'get' }
+  | { resource: 'media'; action: Action };
 
 export interface EndpointSpec {
   methods: readonly Method[];

@@ -50,7 +50,25 @@ const postCommon: Record<string, Schema> = {
   json_ld: { type: 'object', description: 'schema.org data; single GET only' },
 };
 
+const MEDIA_SIZE: Schema = { type: 'object', properties: { file: str, width: int, height: int, filesize: int, mime_type: str, source_url: str } };
+const RENDERED: Schema = { type: 'object', properties: { rendered: str } };
+
 const COMPONENTS: Record<string, Schema> = {
+  Media: {
+    type: 'object',
+    description: 'a media library item, as WordPress core\'s /wp/v2/media shows it',
+    properties: {
+      id: int, date: str, date_gmt: str, guid: RENDERED, modified: str, modified_gmt: str, slug: str,
+      status: { type: 'string', enum: ['inherit'] }, type: { type: 'string', enum: ['attachment'] }, link: str,
+      title: RENDERED, author: int, description: RENDERED, caption: RENDERED, alt_text: str,
+      media_type: { type: 'string', enum: ['image'] }, mime_type: str,
+      media_details: {
+        type: 'object',
+        properties: { width: int, height: int, file: str, filesize: int, sizes: { type: 'object', additionalProperties: MEDIA_SIZE }, image_meta: { type: 'object' } },
+      },
+      post: { type: 'integer', nullable: true }, source_url: str, _links: { type: 'object' },
+    },
+  },
   ImageSize: { type: 'object', properties: { width: int, height: int, 'mime-type': str, url: str } },
   Image: {
     type: 'object',
@@ -265,8 +283,9 @@ const HEALTH_SCHEMA: Schema = {
   },
 };
 
-function responseBody(resource: Resource | WpResource | 'doc' | 'index' | 'health', action: string, status: string): Schema | undefined {
+function responseBody(resource: Resource | WpResource | 'doc' | 'index' | 'health' | 'media', action: string, status: string): Schema | undefined {
   if (!status.startsWith('2')) return ERROR_SCHEMA;
+  if (resource === 'media') return action === 'list' ? { type: 'array', items: ref('Media') } : action === 'delete' ? { type: 'object', properties: { deleted: bool, previous: ref('Media') } } : ref('Media');
   if (resource === 'doc') return { type: 'object' };
   if (resource === 'health') return HEALTH_SCHEMA;
   if (resource === 'index') return INDEX_SCHEMA;
@@ -345,7 +364,15 @@ export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
           tags: [resource === 'doc' || resource === 'index' ? 'documentation' : resource === 'health' ? 'operations' : other ? 'wp/v2' : resource],
         };
         op.parameters = [...parameters, MIN_SEQ_PARAM];
-        if (inBody) {
+        if (resource === 'media' && action === 'create') {
+          op.requestBody = {
+            required: true,
+            content: {
+              'image/*': { schema: { type: 'string', format: 'binary', description: 'the file; with Content-Disposition: attachment; filename=NAME' } },
+              'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' }, ...properties }, required: ['file'] } },
+            },
+          };
+        } else if (inBody) {
           const schema: Schema = { type: 'object', properties };
           if (required.length) schema.required = required;
           op.requestBody = {

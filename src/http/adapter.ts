@@ -12,6 +12,9 @@ import { BodyBuffers } from './body-buffers.ts';
 import { createRoutes, JSON_TYPE, type Reply, type RestService, type Routes } from './routes.ts';
 import { changePageText, changeQuery, streamChanges, wantsEventStream, type ChangeSource } from './changes.ts';
 import { finishParams, parseUrlEncoded } from './body.ts';
+import { MULTIPART_ALLOWANCE, serveUpload } from '../media/http.ts';
+import { tooBig } from '../media/library.ts';
+import { UPLOADS_PATH } from '../media/represent.ts';
 
 export interface ListenerOptions {
   /** largest accepted request body in bytes (default 1 MiB); larger → 413 */
@@ -269,6 +272,9 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     const m = /^\/event\/([^/]+)\/?$/.exec(rest);
     return m ? { slug: decodeURIComponent(m[1]) } : undefined;
   };
+  // uploaded files, below the site URL's path; an upload's body may be larger than other bodies
+  const uploadsPath = sitePath + UPLOADS_PATH;
+  const mediaPath = new RegExp(`^${site.restPrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/wp/v2/media/*$`, 'i');
   /** what list bodies are copied into on their way to the socket (body-buffers.ts) */
   const bodies = new BodyBuffers();
   /** open Server-Sent Events streams: ended when the server closes */
@@ -315,7 +321,23 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     let extras: Extras | null = null;
     try {
       extras = readExtras(query);
-      const body = WRITE_METHODS.has(method) && hasBody(req) ? await readBody(req, limit) : null;
+      const path = url.split('?')[0];
+      if (cal.media && (method === 'GET' || head) && path.startsWith(uploadsPath)) {
+        await serveUpload(cal.media, path.slice(uploadsPath.length), req, res, head, listener.closing);
+        return;
+      }
+      let body: Buffer | null = null;
+      if (WRITE_METHODS.has(method) && hasBody(req)) {
+        if (cal.media && method === 'POST' && mediaPath.test(path)) {
+          // an upload: the file may be up to the upload limit (a form's other fields on top);
+          // a Content-Length past it is refused before a byte of the body is read
+          const media = cal.media;
+          const form = /^\s*multipart\//i.test(req.headers['content-type'] ?? '');
+          body = await readBody(req, media.limit + (form ? MULTIPART_ALLOWANCE : 0)).catch((err: unknown) => {
+            throw isCalendarError(err) && err.status === 413 ? tooBig(media.limit) : err;
+          });
+        } else body = await readBody(req, limit);
+      }
       const actor = await auth.authenticate(req.headers.authorization);
       await awaitMinSeq(cal, req.headers['x-calendar-min-seq'], opts.minSeqWaitMs ?? 5_000);
       const feed = icalTarget(url.split('?')[0], query);
@@ -348,7 +370,7 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
       }
       const reply = await routes.fetch(
         { method: head ? 'GET' : method, url: ORIGIN + url },
-        { actor, body, contentType: req.headers['content-type'] },
+        { actor, body, contentType: req.headers['content-type'], headers: req.headers },
       );
       if (reply === undefined) throw fail('rest_no_route');
       send(req, res, reply, head, extras, false);

@@ -16,6 +16,11 @@ import { mergeBody, paramsFromQuery } from './body.ts';
 import { indexRoute, namespaceIndex, namespacesOf, siteIndex, apiRootUrl } from './discovery.ts';
 import { wpRouteTable } from '../wp-core/args.ts';
 import type { UserVerifier } from './auth.ts';
+import type { IncomingHttpHeaders } from 'node:http';
+import { fail } from '../api/wordpress/errors.ts';
+import type { MediaLibrary } from '../media/library.ts';
+import { mediaCall } from '../media/http.ts';
+import { mediaRoutes } from '../media/args.ts';
 
 /** What the HTTP shell needs from a calendar (src/calendar.ts's Calendar satisfies it). */
 export interface RestService extends Partial<ChangeSource> {
@@ -35,6 +40,8 @@ export interface RestService extends Partial<ChangeSource> {
   readonly asciiJson?: boolean;
   /** the store's state for GET .../health (a calendar without a store is always ok) */
   health?(): { status: string };
+  /** the media library (/wp/v2/media and the uploaded files) */
+  readonly media?: MediaLibrary;
 }
 
 /** A finished HTTP answer before the adapter adds the common headers. `ascii`: the body is known
@@ -57,6 +64,8 @@ export interface RouteContext {
   actor: User | null;
   body: Buffer | null;
   contentType: string | undefined;
+  /** the request's headers (an upload's Content-Disposition, Content-MD5) */
+  headers?: IncomingHttpHeaders;
 }
 
 type Handler = (req: RoutedRequest, ctx: RouteContext) => Promise<Reply> | Reply;
@@ -114,7 +123,7 @@ export interface Routes {
  */
 export function createRoutes(cal: RestService): Routes {
   const site = cal.site;
-  const table = [...routeTable({ perPage: site.perPage }), ...wpRouteTable()];
+  const table = [...routeTable({ perPage: site.perPage }), ...wpRouteTable(), ...mediaRoutes()];
   const prefix = site.restPrefix.replace(/\/+$/, '');
   const root = apiRootUrl(site);
   const entries: RouteEntry[] = [];
@@ -142,6 +151,13 @@ export function createRoutes(cal: RestService): Routes {
         handler = () => ({ status: 200, headers: {}, body: (docBody ??= toJson(buildOpenApi(table, site))) });
       } else if (op.resource === 'health') {
         handler = () => jsonReply(200, cal.health ? cal.health() : { status: 'ok', seq: cal.seq ?? 0 }, { 'Cache-Control': 'no-store' });
+      } else if (op.resource === 'media') {
+        const action = op.action;
+        handler = (req, ctx) => {
+          if (!cal.media) throw fail('rest_no_route');
+          const id = req.params.id !== undefined ? Number(req.params.id) : undefined;
+          return mediaCall(cal.media, action, id, req.query, ctx);
+        };
       } else {
         const { resource, action } = op;
         handler = (req, ctx) => {
