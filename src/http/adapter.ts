@@ -12,6 +12,7 @@ import { BodyBuffers } from './body-buffers.ts';
 import { createRoutes, JSON_TYPE, type Reply, type RestService, type Routes } from './routes.ts';
 import { changePageText, changeQuery, streamChanges, wantsEventStream, type ChangeSource } from './changes.ts';
 import { finishParams, parseUrlEncoded } from './body.ts';
+import { SitePages, type PageSource, type SiteOptions } from '../site/pages.ts';
 
 export interface ListenerOptions {
   /** largest accepted request body in bytes (default 1 MiB); larger → 413 */
@@ -22,6 +23,9 @@ export interface ListenerOptions {
   heartbeatMs?: number;
   /** how long a request with X-Calendar-Min-Seq waits for this node to reach that seq (default 5 s) */
   minSeqWaitMs?: number;
+  /** the calendar's public pages (src/site/): their options, or false for an API-only service;
+   *  served by default when the calendar can read in process (has `read`) */
+  site?: SiteOptions | false;
 }
 
 /** itty needs an absolute URL; links are built from cal.site, never from this. */
@@ -267,6 +271,9 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     const m = /^\/event\/([^/]+)\/?$/.exec(rest);
     return m ? { slug: decodeURIComponent(m[1]) } : undefined;
   };
+  // the public pages (one dispatch point below: every GET/HEAD outside the REST prefix)
+  const pages = opts.site !== false && typeof cal.read === 'function' ? new SitePages(cal as PageSource, opts.site ?? {}) : undefined;
+  const restPath = site.restPrefix === '' ? undefined : site.restPrefix + '/';
   /** what list bodies are copied into on their way to the socket (body-buffers.ts) */
   const bodies = new BodyBuffers();
   /** open Server-Sent Events streams: ended when the server closes */
@@ -306,6 +313,20 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     }
   };
 
+  const sendPage = (res: ServerResponse, page: { status: number; headers: Record<string, string>; body: string }, head: boolean) => {
+    const headers: Record<string, string | number> = {
+      ...page.headers,
+      'Content-Length': Buffer.byteLength(page.body),
+      Link: link,
+      'X-Content-Type-Options': 'nosniff',
+    };
+    if (cal.seq !== undefined) headers['X-Calendar-Seq'] = cal.seq;
+    if (listener.closing) headers.Connection = 'close';
+    res.writeHead(page.status, headers);
+    if (head) res.end();
+    else res.end(page.body);
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const { url, query } = rewriteTarget(req.url ?? '/', site.restPrefix);
     const method = effectiveMethod(req.method ?? 'GET', query, req.headers['x-http-method-override']);
@@ -343,6 +364,16 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
         const page = cal.changeWindow({ since: q.since, types: q.types, limit: q.limit, actor });
         send(req, res, { status: 200, headers: {}, body: changePageText(page), ascii: true }, head, extras, false);
         return;
+      }
+      if (pages && (method === 'GET' || head)) {
+        const path = url.split('?')[0];
+        if (restPath === undefined || !(path + '/').startsWith(restPath)) {
+          const page = pages.answer(path, query, actor, req.headers.accept);
+          if (page !== undefined) {
+            sendPage(res, page, head);
+            return;
+          }
+        }
       }
       const reply = await routes.fetch(
         { method: head ? 'GET' : method, url: ORIGIN + url },
