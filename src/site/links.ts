@@ -36,7 +36,7 @@ export class Links {
   }
 }
 
-const compact = (s: string): string => s.replace(/[-: ]/g, '');
+const compact = (s: string): string => s.replace(/[-:]/g, '').replace(' ', 'T');
 
 /** "Add to Google Calendar": the event's UTC times (its dates for an all-day event). */
 export function googleCalendarUrl(ev: Record<string, unknown>, location: string, details: string): string {

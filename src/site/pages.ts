@@ -448,7 +448,7 @@ export class SitePages {
     const terms = (list: Item[], resource: 'categories' | 'tags') => list.map((t) => ({ text: plainText(t.name), href: this.termUrl(resource, t.id) }));
     if (Array.isArray(ev.categories) && ev.categories.length) details.push({ label: 'Categories', items: terms(ev.categories, 'categories') });
     if (Array.isArray(ev.tags) && ev.tags.length) details.push({ label: 'Tags', items: terms(ev.tags, 'tags') });
-    if (typeof ev.website === 'string' && ev.website !== '') details.push({ label: 'Website', items: [{ text: ev.website, href: ev.website }] });
+    if (typeof ev.website === 'string' && /^https?:\/\//i.test(ev.website) && ev.website !== ev.url) details.push({ label: 'Website', items: [{ text: ev.website, href: ev.website }] });
     const place = venues[0] ? this.linkedOf('Venue', venues[0]).lines.join(', ') : '';
     const description = safeHtml(ev.description);
     const text = plainText(ev.excerpt) || clip(plainText(ev.description), 300);
