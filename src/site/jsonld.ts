@@ -2,7 +2,7 @@
 // the REST `json_ld` of that event as it is; a list carries one Event per listed event, made here
 // from its list representation with the same fields.
 
-import { plainText } from './text.ts';
+import { plainText, summaryText } from './text.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -35,7 +35,7 @@ export function venuePlace(v: Obj): Obj {
 export function eventLd(ev: Obj): Obj {
   const ld: Obj = {
     '@context': 'http://schema.org', '@type': 'Event', name: plainText(ev.title),
-    description: plainText(ev.excerpt || ev.description), url: ev.url,
+    description: summaryText(ev.excerpt || ev.description), url: ev.url,
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
     eventStatus: 'https://schema.org/EventScheduled',
     startDate: isoWithOffset(ev.start_date, ev.utc_start_date), endDate: isoWithOffset(ev.end_date, ev.utc_end_date),

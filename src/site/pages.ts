@@ -14,7 +14,7 @@ import { DAY_MS, Dates, dayKey, eventWhen, naiveOf, parseDay, parseMonth, type N
 import { eventLd } from './jsonld.ts';
 import { googleCalendarUrl, Links, mapUrl } from './links.ts';
 import { STYLESHEET } from './style.ts';
-import { plainText, safeHtml } from './text.ts';
+import { plainText, safeHtml, summaryText } from './text.ts';
 import { EventBody, ErrorBody, HomeBody, LinkedBody, ListBody, MonthBody, type Detail, type Linked, type MonthCell } from './views/bodies.tsx';
 import { Layout, type Frame } from './views/layout.tsx';
 import type { Card, Pager } from './views/parts.tsx';
@@ -288,7 +288,7 @@ export class SitePages {
     const venue = v && !Array.isArray(v) && typeof v.url === 'string'
       ? { name: plainText(v.venue), url: v.url as string, place: [v.city, v.stateprovince || v.country].filter((x) => typeof x === 'string' && x !== '').join(', ') }
       : undefined;
-    const summary = plainText(ev.excerpt) || clip(plainText(ev.description), 180);
+    const summary = summaryText(ev.excerpt) || clip(summaryText(ev.description), 180);
     const image = ev.image && typeof ev.image.url === 'string' ? { url: ev.image.url as string, alt: '' } : undefined;
     return {
       id: ev.id, url: ev.url, title: plainText(ev.title) || '(no title)', when: eventWhen(this.dates, ev),
@@ -451,7 +451,7 @@ export class SitePages {
     if (typeof ev.website === 'string' && /^https?:\/\//i.test(ev.website) && ev.website !== ev.url) details.push({ label: 'Website', items: [{ text: ev.website, href: ev.website }] });
     const place = venues[0] ? this.linkedOf('Venue', venues[0]).lines.join(', ') : '';
     const description = safeHtml(ev.description);
-    const text = plainText(ev.excerpt) || clip(plainText(ev.description), 300);
+    const text = summaryText(ev.excerpt) || clip(summaryText(ev.description), 300);
     const google = googleCalendarUrl({ ...ev, titleText: title }, [venues[0] ? plainText(venues[0].venue) : '', place].filter(Boolean).join(', '), text);
     const pager: Pager = {};
     if (!preview) {
@@ -514,7 +514,7 @@ export class SitePages {
       preview,
       apiRoot: resource === 'venues' ? `${this.root}events/?venue=${r.id}` : this.root,
       frame: {
-        title: l.name, canonical: this.links.paged(base, page), description: clip(plainText(r.description), 300) || `${kind}: ${l.name}`, noindex: preview,
+        title: l.name, canonical: this.links.paged(base, page), description: clip(summaryText(r.description), 300) || `${kind}: ${l.name}`, noindex: preview,
         og: { type: kind === 'Venue' ? 'place' : 'profile', image: image?.url }, ld: data.items.map(eventLd),
         feeds: [{ title: `${l.name} (iCalendar)`, href: `${this.src.site.siteUrl}/events/?ical=1&${resource === 'venues' ? 'venue' : 'organizer'}=${r.id}` }],
         api: `${this.root}${resource}/${r.id}`,

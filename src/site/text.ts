@@ -28,11 +28,19 @@ export function plainText(html: unknown): string {
   return decodeEntities(html.replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim();
 }
 
+/** A description's HTML as one line of text (a summary): through KSES first, so that the text of
+ *  a script or style element is not shown; paragraphs and breaks become spaces. */
+export function summaryText(html: unknown): string {
+  return plainText(safeHtml(html).replace(/<\/(?:p|div|li|h\d)>|<br\s*\/?>/gi, ' '));
+}
+
 /** A description's HTML (the REST `description`, already through the display filters) made safe
  *  to place in a page: KSES keeps the post tags and attributes, drops scripts, handlers and
  *  javascript: URLs, whoever wrote it. */
 export function safeHtml(html: unknown): string {
-  return typeof html === 'string' && html !== '' ? kses(html) : '';
+  if (typeof html !== 'string' || html === '') return '';
+  // an image its author gave no text alternative is taken as decorative (alt=""), not read out by its URL
+  return kses(html).replace(/<img\b(?![^>]*\salt=)/gi, '<img alt=""');
 }
 
 /** JSON for a `<script type="application/ld+json">` block: no `<` (so no `</script>`), and no

@@ -41,6 +41,7 @@ export function Layout({ f, children }: { f: Frame; children: ComponentChildren 
         <title>{full}</title>
         {f.description ? <meta name="description" content={f.description} /> : null}
         {f.noindex ? <meta name="robots" content="noindex" /> : null}
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href={f.stylesheet} />
         <link rel="canonical" href={f.canonical} />
         {f.feeds.map((x) => <link rel="alternate" type="text/calendar" title={x.title} href={x.href} />)}
