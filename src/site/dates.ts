@@ -85,14 +85,20 @@ export class Dates {
     return this.fmt('time', { hour: 'numeric', minute: '2-digit' }).format(ms);
   }
 
-  /** A range of days: "November 28 – 30, 2026" */
-  dayRange(a: Naive, b: Naive): string {
-    return this.fmt('dayRange', { year: 'numeric', month: 'long', day: 'numeric' }).formatRange(a, b);
+  /** November 28, 2026 */
+  date(ms: Naive): string {
+    return this.fmt('date', { year: 'numeric', month: 'long', day: 'numeric' }).format(ms);
   }
 
-  /** A range of times: "November 28, 2026, 8:00 AM – November 29, 2026, 9:00 AM" */
+  /** A range of days: "November 28, 2026 – November 30, 2026" (formatRange would shorten it,
+   *  but costs about half a millisecond a call) */
+  dayRange(a: Naive, b: Naive): string {
+    return `${this.date(a)} – ${this.date(b)}`;
+  }
+
+  /** A range of times on different days: "November 28, 2026, 8:00 AM – November 29, 2026, 9:00 AM" */
   timeRange(a: Naive, b: Naive): string {
-    return this.fmt('timeRange', { year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit' }).formatRange(a, b);
+    return `${this.date(a)}, ${this.time(a)} – ${this.date(b)}, ${this.time(b)}`;
   }
 }
 

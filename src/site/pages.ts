@@ -51,6 +51,9 @@ export interface PageAnswer {
 export const CSP = "default-src 'self'; script-src 'none'; style-src 'self'; img-src 'self' https: data:; "
   + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'";
 
+/** the lower bound of the past events' list */
+const PAST_START = '1970-01-01';
+
 /** the events of a month grid's day shown before "+N more" */
 const DAY_CELL_EVENTS = 3;
 
@@ -264,11 +267,6 @@ export class SitePages {
     return page.items[0];
   }
 
-  /** now as UTC 'YYYY-MM-DD HH:MM:SS' (strict dates read a plain time as UTC) */
-  private nowUtc(): string {
-    return this.src.site.now().toISOString().slice(0, 19).replace('T', ' ');
-  }
-
   private today(): Naive {
     const n = nowIn(this.src.site.timezone, this.src.site.now());
     return n - (((n % DAY_MS) + DAY_MS) % DAY_MS);
@@ -316,12 +314,14 @@ export class SitePages {
     const past = q.get('eventDisplay') === 'past';
     if (date !== '' && parseDay(date) === undefined) throw new PageError(400, `tribe-bar-date: expected a date as YYYY-MM-DD, got '${date}'.`);
     const perPage = this.src.site.perPage;
-    const params: Record<string, unknown> = { per_page: perPage, strict_dates: 'true' };
+    // the REST list's own window: whole days in the site's zone, from today (or the date asked)
+    // on; past events: up to the day before, newest first
+    const from = date !== '' ? parseDay(date)! : this.today();
+    const params: Record<string, unknown> = past ? { start_date: PAST_START, end_date: dayKey(from - DAY_MS), per_page: perPage } : { start_date: dayKey(from), per_page: perPage };
     if (search !== '') params.search = search;
     let items: Item[], totalPages: number;
     if (past) {
-      // newest first: the REST list runs oldest first, so its pages are read from the end
-      params.ends_before = date !== '' ? `${date} 00:00:00` : this.nowUtc();
+      // the REST list runs oldest first: its pages are read from the end
       const count = this.events({ ...params, per_page: 1 });
       totalPages = Math.max(1, Math.ceil(count.total / perPage));
       if (page > totalPages) throw notFound();
@@ -329,10 +329,9 @@ export class SitePages {
       const offsetEnd = count.total - (page - 1) * perPage;
       const wanted = Math.min(perPage, offsetEnd);
       const got = count.total === 0 ? [] : this.events({ ...params, page: restPage }).items;
-      const lastPage = restPage > 1 ? this.events({ ...params, page: restPage - 1 }).items : [];
+      const lastPage = restPage > 1 && got.length < wanted ? this.events({ ...params, page: restPage - 1 }).items : [];
       items = [...lastPage, ...got].slice(-wanted).reverse();
     } else {
-      params.ends_after = date !== '' ? `${date} 00:00:00` : this.nowUtc();
       const pageData = this.events({ ...params, page });
       if (page > 1 && page > pageData.totalPages) throw notFound();
       items = pageData.items;
@@ -351,7 +350,6 @@ export class SitePages {
       pastQ.set('eventDisplay', 'past');
       pager.previous = { href: `${base}?${pastQ.toString()}`, label: 'Past events' };
     }
-    const { ends_after: _a, ends_before: _b, ...feedQuery } = params;
     return {
       frame: {
         title: page > 1 ? `${heading} – page ${page}` : heading, canonical: this.links.paged(base, page) + (qs ? `?${qs}` : ''),
@@ -362,7 +360,7 @@ export class SitePages {
         search: { action: base, search, date },
         views: [{ href: this.links.month(), label: 'Month view' }, { href: this.links.today(), label: 'Today' }],
       }),
-      listQuery: past ? { ...feedQuery, ends_before: params.ends_before } : { ...feedQuery, ends_after: params.ends_after },
+      listQuery: params,
     };
   }
 
@@ -505,7 +503,7 @@ export class SitePages {
     const kind = resource === 'venues' ? 'Venue' : 'Organizer';
     const l = this.linkedOf(kind, r);
     const preview = r.status !== 'publish';
-    const params = { [resource === 'venues' ? 'venue' : 'organizer']: r.id, ends_after: this.nowUtc(), strict_dates: 'true', per_page: this.src.site.perPage };
+    const params = { [resource === 'venues' ? 'venue' : 'organizer']: r.id, start_date: dayKey(this.today()), per_page: this.src.site.perPage };
     const data = preview ? { items: [], total: 0, totalPages: 0 } : this.events({ ...params, page });
     if (page > 1 && page > data.totalPages) throw notFound();
     const image = r.image && typeof r.image.url === 'string' ? { url: r.image.url as string, alt: typeof r.image.alt === 'string' ? r.image.alt : '' } : undefined;
@@ -532,7 +530,7 @@ export class SitePages {
     const own = `${this.src.site.siteUrl}${resource === 'tags' ? '/tag' : '/events/category'}/${path}/`;
     if (resource === 'categories' && t.url !== own && decodeURI(String(t.url)) !== decodeURI(own)) throw notFound();
     const name = plainText(t.name);
-    const params = { [resource]: t.id, ends_after: this.nowUtc(), strict_dates: 'true', per_page: this.src.site.perPage };
+    const params = { [resource]: t.id, start_date: dayKey(this.today()), per_page: this.src.site.perPage };
     const data = this.events({ ...params, page });
     if (page > 1 && page > data.totalPages) throw notFound();
     const heading = resource === 'tags' ? `Events tagged “${name}”` : `${name} events`;
@@ -552,7 +550,7 @@ export class SitePages {
   }
 
   private home(): Rendered {
-    const data = this.events({ ends_after: this.nowUtc(), strict_dates: 'true', per_page: 6 });
+    const data = this.events({ start_date: dayKey(this.today()), per_page: 6 });
     const cats = this.src.read({ resource: 'categories', action: 'list', params: { per_page: 50, hide_empty: 'true' }, actor: null }) as Page<Item>;
     return {
       frame: { title: '', canonical: this.links.home(), description: `Upcoming events – ${this.title}`, ld: data.items.map(eventLd) },
