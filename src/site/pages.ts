@@ -3,8 +3,6 @@
 // the REST answers), and the HTML rendered from them. The HTTP adapter asks `answer()` first for
 // every GET or HEAD outside the REST prefix; undefined means "not a page".
 
-import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
 import { h, type VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { nowIn } from '../api/wordpress/dates.ts';
@@ -12,12 +10,13 @@ import { isCalendarError } from '../api/wordpress/errors.ts';
 import type { Actor, Page, RestCall, SiteConfig } from '../api/wordpress/types.ts';
 import { DAY_MS, Dates, dayKey, eventWhen, naiveOf, parseDay, parseMonth, type Naive } from './dates.ts';
 import { eventLd } from './jsonld.ts';
-import { googleCalendarUrl, Links, mapUrl } from './links.ts';
-import { STYLESHEET } from './style.ts';
+import { card, clip, firstDayOfWeek, icalOf, linkedOf } from './cards.ts';
+import { googleCalendarUrl, Links } from './links.ts';
+import { Stylesheet } from './style.ts';
 import { plainText, safeHtml, summaryText } from './text.ts';
-import { EventBody, ErrorBody, HomeBody, LinkedBody, ListBody, MonthBody, type Detail, type Linked, type MonthCell } from './views/bodies.tsx';
+import { EventBody, ErrorBody, HomeBody, LinkedBody, ListBody, MonthBody, type Detail, type MonthCell } from './views/bodies.tsx';
 import { Layout, type Frame } from './views/layout.tsx';
-import type { Card, Pager } from './views/parts.tsx';
+import type { Pager } from './views/parts.tsx';
 
 type Item = Record<string, any>;
 
@@ -91,10 +90,10 @@ export class SitePages {
   private readonly restIndex: string;
   private readonly root: string;
   private readonly routes: Route[];
-  private css = { text: STYLESHEET, version: '', mtime: -1, size: -1 };
+  private readonly css: Stylesheet;
   private weekStart: number;
 
-  constructor(private readonly src: PageSource, private readonly opts: SiteOptions = {}) {
+  constructor(private readonly src: PageSource, opts: SiteOptions = {}) {
     const site = src.site;
     this.links = new Links(site.siteUrl);
     this.dates = new Dates(opts.locale ?? DEFAULT_SITE_LOCALE);
@@ -103,7 +102,7 @@ export class SitePages {
     this.restIndex = `${site.siteUrl}${site.restPrefix}/`;
     this.root = `${site.siteUrl}${site.restPrefix}/tribe/events/v1/`;
     this.weekStart = firstDayOfWeek(this.dates.locale);
-    this.css.version = hash(STYLESHEET);
+    this.css = new Stylesheet(opts.stylesheetFile);
     const paged = '(?:page/(\\d{1,6})/)?';
     this.routes = [
       { re: new RegExp(`^/events/(?:list/)?${paged}$`), run: (m, q) => this.list(pageOf(m[1]), q) },
@@ -153,25 +152,8 @@ export class SitePages {
     return html ? this.render(() => { throw notFound(); }, q, actor) : undefined;
   }
 
-  /** The stylesheet's text and version (the data folder's file when there is one). */
-  stylesheet(): { text: string; version: string } {
-    const file = this.opts.stylesheetFile;
-    if (file !== undefined) {
-      try {
-        const st = statSync(file);
-        if (st.mtimeMs !== this.css.mtime || st.size !== this.css.size) {
-          const text = readFileSync(file, 'utf8');
-          this.css = { text, version: hash(text), mtime: st.mtimeMs, size: st.size };
-        }
-      } catch {
-        if (this.css.mtime !== -1) this.css = { text: STYLESHEET, version: hash(STYLESHEET), mtime: -1, size: -1 };
-      }
-    }
-    return this.css;
-  }
-
   private stylesheetAnswer(): PageAnswer {
-    const css = this.stylesheet();
+    const css = this.css.current();
     return {
       status: 200, body: css.text,
       headers: { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=300', ETag: `"${css.version}"` },
@@ -229,7 +211,7 @@ export class SitePages {
   }
 
   private frame(p: Rendered['frame']): Frame {
-    const css = this.stylesheet();
+    const css = this.css.current();
     const kind = p.canonical.startsWith(this.links.month()) ? 'month' : p.canonical.startsWith(this.links.list()) ? 'list' : p.canonical === this.links.today() ? 'today' : '';
     return {
       siteTitle: this.title, lang: this.dates.locale, description: '', stylesheet: this.links.stylesheet(css.version),
@@ -279,21 +261,6 @@ export class SitePages {
   }
 
   // ---- pages ------------------------------------------------------------------------------
-
-  private card(ev: Item): Card {
-    const start = naiveOf(ev.start_date);
-    const v = ev.venue as Item | undefined;
-    const venue = v && !Array.isArray(v) && typeof v.url === 'string'
-      ? { name: plainText(v.venue), url: v.url as string, place: [v.city, v.stateprovince || v.country].filter((x) => typeof x === 'string' && x !== '').join(', ') }
-      : undefined;
-    const summary = summaryText(ev.excerpt) || clip(summaryText(ev.description), 180);
-    const image = ev.image && typeof ev.image.url === 'string' ? { url: ev.image.url as string, alt: '' } : undefined;
-    return {
-      id: ev.id, url: ev.url, title: plainText(ev.title) || '(no title)', when: eventWhen(this.dates, ev),
-      badge: Number.isNaN(start) ? { month: '', day: '', label: '' } : { month: this.dates.monthShort(start), day: this.dates.dayOfMonth(start), label: this.dates.longDay(start) },
-      venue, summary, cost: plainText(ev.cost), image, featured: ev.featured === true,
-    };
-  }
 
   private pager(base: string, page: number, totalPages: number, labels = ['Previous events', 'Next events'], query = ''): Pager {
     const qs = query ? `?${query}` : '';
@@ -356,7 +323,7 @@ export class SitePages {
         description: `${heading} – ${this.title}`, ld: items.map(eventLd), api: this.apiUrl('events', { ...params, page }),
       },
       body: h(ListBody, {
-        heading, cards: items.map((e) => this.card(e)), pager, empty: past ? 'No past events.' : 'No upcoming events.',
+        heading, cards: items.map((e) => card(this.dates, e)), pager, empty: past ? 'No past events.' : 'No upcoming events.',
         search: { action: base, search, date },
         views: [{ href: this.links.month(), label: 'Month view' }, { href: this.links.today(), label: 'Today' }],
       }),
@@ -428,7 +395,7 @@ export class SitePages {
     return {
       frame: { title: heading, canonical: isToday && page === 1 ? this.links.today() : this.links.paged(base, page), description: `Events on ${heading} – ${this.title}`, ld: data.items.map(eventLd), api: this.apiUrl('events', { ...params, page }) },
       body: h(ListBody, {
-        heading, cards: data.items.map((e) => this.card(e)), pager, empty: 'No events on this day.',
+        heading, cards: data.items.map((e) => card(this.dates, e)), pager, empty: 'No events on this day.',
         views: [{ href: this.links.month(day), label: `Month of ${this.dates.monthYear(day)}` }, { href: this.links.list(), label: 'Upcoming events' }],
       }),
       listQuery: params,
@@ -447,7 +414,7 @@ export class SitePages {
     if (Array.isArray(ev.categories) && ev.categories.length) details.push({ label: 'Categories', items: terms(ev.categories, 'categories') });
     if (Array.isArray(ev.tags) && ev.tags.length) details.push({ label: 'Tags', items: terms(ev.tags, 'tags') });
     if (typeof ev.website === 'string' && /^https?:\/\//i.test(ev.website) && ev.website !== ev.url) details.push({ label: 'Website', items: [{ text: ev.website, href: ev.website }] });
-    const place = venues[0] ? this.linkedOf('Venue', venues[0]).lines.join(', ') : '';
+    const place = venues[0] ? linkedOf('Venue', venues[0]).lines.join(', ') : '';
     const description = safeHtml(ev.description);
     const text = summaryText(ev.excerpt) || clip(summaryText(ev.description), 300);
     const google = googleCalendarUrl({ ...ev, titleText: title }, [venues[0] ? plainText(venues[0].venue) : '', place].filter(Boolean).join(', '), text);
@@ -472,7 +439,7 @@ export class SitePages {
       },
       body: h(EventBody, {
         title, when: eventWhen(this.dates, ev), status: preview ? String(ev.status) : undefined, image, description, details,
-        venues: venues.map((v) => this.linkedOf('Venue', v)), organizers: organizers.map((o) => this.linkedOf('Organizer', o)),
+        venues: venues.map((v) => linkedOf('Venue', v)), organizers: organizers.map((o) => linkedOf('Organizer', o)),
         google, ical: icalOf(ev.url), pager,
       }),
     };
@@ -486,22 +453,10 @@ export class SitePages {
     }
   }
 
-  private linkedOf(kind: 'Venue' | 'Organizer', r: Item): Linked {
-    const str = (x: unknown) => (typeof x === 'string' ? x : '');
-    const lines = kind === 'Venue'
-      ? [str(r.address), [str(r.city), str(r.stateprovince), str(r.zip)].filter(Boolean).join(' '), str(r.country)].filter(Boolean)
-      : [];
-    const map = kind === 'Venue' && r.show_map_link !== false && lines.length ? mapUrl([plainText(r.venue), ...lines].join(', ')) : undefined;
-    return {
-      kind, name: plainText(kind === 'Venue' ? r.venue : r.organizer) || '(no name)', url: r.url,
-      lines, phone: str(r.phone), email: str(r.email), website: /^https?:\/\//i.test(str(r.website)) ? str(r.website) : '', map,
-    };
-  }
-
   private linked(resource: 'venues' | 'organizers', target: { id: number } | { slug: string }, page: number, actor: Actor): Rendered {
     const r = this.get(resource, target, actor);
     const kind = resource === 'venues' ? 'Venue' : 'Organizer';
-    const l = this.linkedOf(kind, r);
+    const l = linkedOf(kind, r);
     const preview = r.status !== 'publish';
     const params = { [resource === 'venues' ? 'venue' : 'organizer']: r.id, start_date: dayKey(this.today()), per_page: this.src.site.perPage };
     const data = preview ? { items: [], total: 0, totalPages: 0 } : this.events({ ...params, page });
@@ -517,7 +472,7 @@ export class SitePages {
         feeds: [{ title: `${l.name} (iCalendar)`, href: `${this.src.site.siteUrl}/events/?ical=1&${resource === 'venues' ? 'venue' : 'organizer'}=${r.id}` }],
         api: `${this.root}${resource}/${r.id}`,
       },
-      body: h(LinkedBody, { l, status: preview ? String(r.status) : undefined, image, description: safeHtml(r.description), cards: data.items.map((e) => this.card(e)), pager: this.pager(base, page, data.totalPages) }),
+      body: h(LinkedBody, { l, status: preview ? String(r.status) : undefined, image, description: safeHtml(r.description), cards: data.items.map((e) => card(this.dates, e)), pager: this.pager(base, page, data.totalPages) }),
       listQuery: preview ? undefined : params,
     };
   }
@@ -542,7 +497,7 @@ export class SitePages {
         feeds: [{ title: `${heading} (iCalendar)`, href: `${base}?ical=1` }], api: this.apiUrl('events', { ...params, page }),
       },
       body: h(ListBody, {
-        heading, intro: plainText(t.description), cards: data.items.map((e) => this.card(e)), pager: this.pager(base, page, data.totalPages),
+        heading, intro: plainText(t.description), cards: data.items.map((e) => card(this.dates, e)), pager: this.pager(base, page, data.totalPages),
         empty: 'No upcoming events.', views: [{ href: this.links.list(), label: 'All upcoming events' }],
       }),
       listQuery: params,
@@ -555,7 +510,7 @@ export class SitePages {
     return {
       frame: { title: '', canonical: this.links.home(), description: `Upcoming events – ${this.title}`, ld: data.items.map(eventLd) },
       body: h(HomeBody, {
-        heading: this.title, cards: data.items.map((e) => this.card(e)),
+        heading: this.title, cards: data.items.map((e) => card(this.dates, e)),
         views: [{ href: this.links.list(), label: 'All upcoming events' }, { href: this.links.month(), label: 'Month view' }, { href: this.links.today(), label: 'Today' }],
         categories: cats.items.map((c) => ({ name: plainText(c.name), href: String(c.url), count: Number(c.count) })),
         search: { action: this.links.list(), search: '', date: '' },
@@ -574,29 +529,4 @@ function decode(s: string): string {
   } catch {
     return s;
   }
-}
-
-function clip(s: string, n: number): string {
-  return s.length <= n ? s : `${s.slice(0, n - 1).replace(/\s+\S*$/, '')}…`;
-}
-
-function hash(s: string): string {
-  return createHash('sha1').update(s).digest('hex').slice(0, 10);
-}
-
-/** an event's own feed: its URL with ical=1 */
-function icalOf(url: string): string {
-  return `${url}${url.includes('?') ? '&' : '?'}ical=1`;
-}
-
-/** 0 = Sunday … 6 = Saturday: the locale's first day of the week (Intl.Locale week info where known). */
-export function firstDayOfWeek(locale: string): number {
-  try {
-    const loc = new Intl.Locale(locale) as Intl.Locale & { getWeekInfo?: () => { firstDay: number }; weekInfo?: { firstDay: number } };
-    const info = loc.getWeekInfo?.() ?? loc.weekInfo;
-    if (info && Number.isInteger(info.firstDay)) return info.firstDay % 7;
-  } catch {
-    // an unknown locale: the default below
-  }
-  return /^en-(US|CA)|^ja|^zh|^ko|^he|^pt-BR/i.test(locale) ? 0 : 1;
 }

@@ -2,6 +2,36 @@
 // site.css of the operator's own. Plain CSS: light and dark colours from prefers-color-scheme,
 // a month grid that becomes a list of days below 640 px, readable from 360 px wide.
 
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+
+/** The stylesheet the pages link: the built-in one, or the operator's file while it exists (read
+ *  again when its time or size changes). `version` names its content (the pages' link carries it,
+ *  so browsers fetch a changed one). */
+export class Stylesheet {
+  private css = { text: STYLESHEET, version: hash(STYLESHEET), mtime: -1, size: -1 };
+
+  constructor(private readonly file: string | undefined) {}
+
+  current(): { text: string; version: string } {
+    if (this.file === undefined) return this.css;
+    try {
+      const st = statSync(this.file);
+      if (st.mtimeMs !== this.css.mtime || st.size !== this.css.size) {
+        const text = readFileSync(this.file, 'utf8');
+        this.css = { text, version: hash(text), mtime: st.mtimeMs, size: st.size };
+      }
+    } catch {
+      if (this.css.mtime !== -1) this.css = { text: STYLESHEET, version: hash(STYLESHEET), mtime: -1, size: -1 };
+    }
+    return this.css;
+  }
+}
+
+function hash(s: string): string {
+  return createHash('sha1').update(s).digest('hex').slice(0, 10);
+}
+
 export const STYLESHEET = `:root{color-scheme:light dark;--bg:#fff;--fg:#1d2327;--muted:#50575e;--line:#dcdcde;--accent:#0a58a8;--soft:#f0f4f8;--mark:#fff4d6}
 @media (prefers-color-scheme:dark){:root{--bg:#16191c;--fg:#e8eaed;--muted:#b4b9be;--line:#3c434a;--accent:#8ab8f0;--soft:#22272c;--mark:#3a3320}}
 *{box-sizing:border-box}
@@ -46,9 +76,9 @@ table.month{width:100%;border-collapse:collapse;table-layout:fixed}
 .month td.today .num{background:var(--accent);color:var(--bg);border-radius:50%}
 .month .num{display:inline-block;min-width:1.8rem;text-align:center;font-weight:700;text-decoration:none}
 .month ul{list-style:none;margin:.25rem 0 0;padding:0;font-size:.85rem}
-.month li{margin:.15rem 0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.month li{margin:.2rem 0;line-height:1.25;overflow-wrap:anywhere}
 .month li a{text-decoration:none}.month li a:hover{text-decoration:underline}
-.month .t{color:var(--muted);margin-right:.3rem}
+.month .t{display:block;color:var(--muted);font-size:.75rem}
 .month .more a{font-weight:700}
 dl.details{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1rem;margin:0}
 dl.details div{display:contents}dt{font-weight:700}dd{margin:0}
@@ -61,7 +91,6 @@ address{font-style:normal}
 .month,.month tbody,.month tr,.month td{display:block;width:100%}
 .month td{height:auto;border-width:0 0 1px}
 .month td.free,.month td.other{display:none}
-.month li{white-space:normal}
 .thumb{display:none}
 h1{font-size:1.45rem}
 }
