@@ -39,7 +39,13 @@ export class Dates {
   readonly locale: string;
 
   constructor(locale: string) {
-    this.locale = Intl.DateTimeFormat.supportedLocalesOf([locale]).length > 0 ? locale : 'en-US';
+    let known = false;
+    try {
+      known = Intl.DateTimeFormat.supportedLocalesOf([locale]).length > 0;
+    } catch {
+      // not a BCP 47 tag
+    }
+    this.locale = known ? locale : 'en-US';
   }
 
   private fmt(name: string, o: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {

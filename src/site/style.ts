@@ -74,7 +74,8 @@ table.month{width:100%;border-collapse:collapse;table-layout:fixed}
 .month td{vertical-align:top;border:1px solid var(--line);height:7rem;padding:.25rem;overflow:hidden}
 .month td.other{background:var(--soft)}.month td.other .num{color:var(--muted)}
 .month td.today .num{background:var(--accent);color:var(--bg);border-radius:50%}
-.month .num{display:inline-block;min-width:1.8rem;text-align:center;font-weight:700;text-decoration:none}
+.month .num{display:inline-block;min-width:1.8rem;padding:0 .3rem;text-align:center;font-weight:700;text-decoration:none}
+.month .wd{display:none}
 .month ul{list-style:none;margin:.25rem 0 0;padding:0;font-size:.85rem}
 .month li{margin:.2rem 0;line-height:1.25;overflow-wrap:anywhere}
 .month li a{text-decoration:none}.month li a:hover{text-decoration:underline}
@@ -91,6 +92,8 @@ address{font-style:normal}
 .month,.month tbody,.month tr,.month td{display:block;width:100%}
 .month td{height:auto;border-width:0 0 1px}
 .month td.free,.month td.other{display:none}
+.month .wd{display:inline}
+.month td.today .num{border-radius:1rem}
 .thumb{display:none}
 h1{font-size:1.45rem}
 }
