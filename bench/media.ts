@@ -140,7 +140,7 @@ try {
   const writers = Array.from({ length: WRITERS }, async (_, w) => {
     for (let i = 0; !stop; i++) {
       const r = await fetch(`${srv.url}/wp-json/wp/v2/media`, {
-        method: 'POST', body: data,
+        method: 'POST', body: new Uint8Array(data),
         headers: { authorization: auth, 'content-type': 'image/jpeg', 'content-disposition': `attachment; filename="load-${w}-${i}.jpg"` },
       });
       if (r.status !== 201) throw new Error(`upload answered ${r.status}: ${await r.text()}`);

@@ -1,6 +1,7 @@
 // calendar-engine serve: options (over env, over defaults), open the store, seed the demo calendar
 // into an empty one, listen, and on SIGINT/SIGTERM drain, snapshot and exit 0.
 import net from 'node:net'; // static: the single executable (CommonJS) cannot import() at run time
+import path from 'node:path';
 import v8 from 'node:v8';
 import { isValidTimezone } from '../api/wordpress/dates.ts';
 import { DEFAULT_CACHE_BYTES } from '../api/representation/render.ts';
@@ -10,6 +11,7 @@ import { isStorageError } from '../store/faults.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, openStore, parseCommand, seconds, showPath, type CliIo } from './common.ts';
 import { CLUSTER_OPTIONS, CLUSTER_USAGE, checkName, pick, resolveClusterTarget, writeClusterMarker, type ClusterTarget } from './cluster-options.ts';
 import { demoCalendar } from './seed.ts';
+import { DEFAULT_SITE_LOCALE, DEFAULT_SITE_TITLE } from '../site/pages.ts';
 import type { ClusterOptions } from '../cluster/node.ts';
 
 export const SERVE_USAGE = `Usage: calendar-engine serve [options]
@@ -31,6 +33,9 @@ Options (each overrides its environment variable):
   --no-seed                                do not load the demo calendar into an empty store
   --read-only        CALENDAR_READ_ONLY=1  serve the store without writing to it (a full or read-only
                                            disk): reads work, writes answer 503 calendar_read_only
+  --no-site                                API only: no public pages (docs/site.md); the ?ical=1 feeds stay
+  --site-title T     CALENDAR_SITE_TITLE   the public pages' site title (default Events)
+  --site-locale L    CALENDAR_SITE_LOCALE  locale of the pages' dates and times, BCP 47 (default en-US)
   Cluster (docs/cluster.md): run as one node of a replicated calendar; the state and the users
   live in NATS JetStream, --data keeps only DIR/cluster.json (which cluster, for 'user')
 ${CLUSTER_USAGE}  --node-id ID       CALENDAR_NODE_ID      this node's id in the cluster (default: random)
@@ -57,6 +62,9 @@ const OPTIONS = {
   'changes-mb': { type: 'string' },
   'no-seed': { type: 'boolean' },
   'read-only': { type: 'boolean' },
+  'no-site': { type: 'boolean' },
+  'site-title': { type: 'string' },
+  'site-locale': { type: 'string' },
   ...CLUSTER_OPTIONS,
   'node-id': { type: 'string' },
 } as const;
@@ -80,6 +88,8 @@ export interface ServeOptions {
   seed: boolean;
   /** open the store without writing to it: reads only */
   readOnly: boolean;
+  /** the public pages (src/site/): false = API only; the stylesheet override is DIR/site.css */
+  site: { title: string; locale: string } | false;
   adminPassword: string | undefined;
   /** one node of a cluster (docs/cluster.md) */
   cluster?: ClusterTarget & { node?: string; leaseMs?: number; snapshotEvery?: number; credsFile?: string };
@@ -150,6 +160,12 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
   if (changesMb && !(/^\d+(\.\d+)?$/.test(changesMb.value) && Number(changesMb.value) > 0 && Number(changesMb.value) <= 1_048_576)) {
     throw bad(`${changesMb.from}: expected a number of MiB above 0, at most 1048576, got '${changesMb.value}'`);
   }
+  const siteTitle = pick(values, io, 'site-title', 'CALENDAR_SITE_TITLE');
+  if (siteTitle && (siteTitle.value.trim() === '' || siteTitle.value.length > 200 || /[\u0000-\u001f]/.test(siteTitle.value))) {
+    throw bad(`${siteTitle.from}: expected a title of 1 to 200 characters on one line, got '${siteTitle.value}'`);
+  }
+  const siteLocale = pick(values, io, 'site-locale', 'CALENDAR_SITE_LOCALE');
+  if (siteLocale && !validLocale(siteLocale.value)) throw bad(`${siteLocale.from}: not a locale this Node.js knows (expected e.g. en-US, fr-FR, de), got '${siteLocale.value}'`);
   let dir: string;
   try {
     dir = dataDir(values.data as string | undefined, io);
@@ -174,6 +190,7 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
     changesBytes: changesMb ? Math.round(Number(changesMb.value) * 1024 * 1024) : DEFAULT_RETAIN_BYTES,
     seed: values['no-seed'] !== true && !cluster && !readOnly,
     readOnly,
+    site: values['no-site'] === true ? false : { title: siteTitle?.value.trim() ?? DEFAULT_SITE_TITLE, locale: siteLocale?.value ?? DEFAULT_SITE_LOCALE },
     adminPassword,
     ...(cluster ? { cluster } : {}),
   };
@@ -186,6 +203,15 @@ function resolveReadOnly(values: Record<string, unknown>, io: CliIo): boolean {
   if (env === undefined || env === '' || env === '0' || env === 'false' || env === 'no') return false;
   if (env === '1' || env === 'true' || env === 'yes') return true;
   throw bad(`CALENDAR_READ_ONLY: expected 1 or 0 (true/false, yes/no), got '${io.env.CALENDAR_READ_ONLY}'`);
+}
+
+/** a BCP 47 tag that Intl formats dates in (not one it silently replaces by its default) */
+function validLocale(tag: string): boolean {
+  try {
+    return Intl.DateTimeFormat.supportedLocalesOf([tag]).length === 1;
+  } catch {
+    return false;
+  }
 }
 
 function resolveCluster(values: Record<string, unknown>, io: CliIo): ServeOptions['cluster'] {
@@ -262,7 +288,8 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
     }
     let server;
     try {
-      server = await startServer(cal, { host: opts.host, port, log });
+      const site = opts.site === false ? false : { ...opts.site, stylesheetFile: path.join(opts.dir, 'site.css') };
+      server = await startServer(cal, { host: opts.host, port, log, site });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE') throw new CliError(`port ${port} on ${opts.host} is already in use (choose another with --port, or 0 for a free one)`);

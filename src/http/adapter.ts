@@ -15,6 +15,7 @@ import { finishParams, parseUrlEncoded } from './body.ts';
 import { MULTIPART_ALLOWANCE, serveUpload } from '../media/http.ts';
 import { tooBig } from '../media/library.ts';
 import { UPLOADS_PATH } from '../media/represent.ts';
+import { SitePages, type PageSource, type SiteOptions } from '../site/pages.ts';
 
 export interface ListenerOptions {
   /** largest accepted request body in bytes (default 1 MiB); larger → 413 */
@@ -25,6 +26,9 @@ export interface ListenerOptions {
   heartbeatMs?: number;
   /** how long a request with X-Calendar-Min-Seq waits for this node to reach that seq (default 5 s) */
   minSeqWaitMs?: number;
+  /** the calendar's public pages (src/site/): their options, or false for an API-only service;
+   *  served by default when the calendar can read in process (has `read`) */
+  site?: SiteOptions | false;
 }
 
 /** itty needs an absolute URL; links are built from cal.site, never from this. */
@@ -275,6 +279,9 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
   // uploaded files, below the site URL's path; an upload's body may be larger than other bodies
   const uploadsPath = sitePath + UPLOADS_PATH;
   const mediaPath = new RegExp(`^${site.restPrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/wp/v2/media/*$`, 'i');
+  // the public pages (one dispatch point below: every GET/HEAD outside the REST prefix)
+  const pages = opts.site !== false && typeof cal.read === 'function' ? new SitePages(cal as PageSource, opts.site ?? {}) : undefined;
+  const restPath = site.restPrefix === '' ? undefined : site.restPrefix + '/';
   /** what list bodies are copied into on their way to the socket (body-buffers.ts) */
   const bodies = new BodyBuffers();
   /** open Server-Sent Events streams: ended when the server closes */
@@ -312,6 +319,20 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     else if (reply.parts === undefined || reply.ascii !== true || extras !== null || !bodies.end(res, reply.parts, bytes)) {
       res.end(reply.body, bytes === reply.body.length ? 'latin1' : 'utf8');
     }
+  };
+
+  const sendPage = (res: ServerResponse, page: { status: number; headers: Record<string, string>; body: string }, head: boolean) => {
+    const headers: Record<string, string | number> = {
+      ...page.headers,
+      'Content-Length': Buffer.byteLength(page.body),
+      Link: link,
+      'X-Content-Type-Options': 'nosniff',
+    };
+    if (cal.seq !== undefined) headers['X-Calendar-Seq'] = cal.seq;
+    if (listener.closing) headers.Connection = 'close';
+    res.writeHead(page.status, headers);
+    if (head) res.end();
+    else res.end(page.body);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -367,6 +388,16 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
         const page = cal.changeWindow({ since: q.since, types: q.types, limit: q.limit, actor });
         send(req, res, { status: 200, headers: {}, body: changePageText(page), ascii: true }, head, extras, false);
         return;
+      }
+      if (pages && (method === 'GET' || head)) {
+        const path = url.split('?')[0];
+        if (restPath === undefined || !(path + '/').startsWith(restPath)) {
+          const page = pages.answer(path, query, actor, req.headers.accept);
+          if (page !== undefined) {
+            sendPage(res, page, head);
+            return;
+          }
+        }
       }
       const reply = await routes.fetch(
         { method: head ? 'GET' : method, url: ORIGIN + url },

@@ -11,7 +11,7 @@ import { IttyRouter } from 'itty-router';
 import { routeTable, NAMESPACE, type RouteSpec, type Method } from '../api/args.ts';
 import { buildOpenApi } from '../api/openapi.ts';
 import { toJson } from '../api/representation/represent.ts';
-import type { RestCall, RestResult, SiteConfig, User } from '../api/wordpress/types.ts';
+import type { Page, RestCall, RestResult, SiteConfig, User } from '../api/wordpress/types.ts';
 import { mergeBody, paramsFromQuery } from './body.ts';
 import { indexRoute, namespaceIndex, namespacesOf, siteIndex, apiRootUrl } from './discovery.ts';
 import { wpRouteTable } from '../wp-core/args.ts';
@@ -28,6 +28,8 @@ export interface RestService extends Partial<ChangeSource> {
   /** iCalendar feeds ({site}/events/?ical=1 and {site}/event/{slug}/?ical=1), when the calendar serves them */
   ical?(query: Record<string, unknown>, as: Actor): string;
   icalEvent?(idOrSlug: string, as: Actor): string;
+  /** list/get as objects, in process (the public pages of src/site/ are rendered from them) */
+  read?(call: RestCall): Page<Record<string, unknown>> | Record<string, unknown>;
   readonly site: SiteConfig;
   readonly users: UserVerifier;
   /** the seq of the newest write the calendar reflects (sent as X-Calendar-Seq) */

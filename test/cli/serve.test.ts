@@ -28,6 +28,7 @@ options('defaults', () => {
   assert.equal(resolve({}), {
     host: '127.0.0.1', port: 8080, dir: '/srv/app/data/store', timezone: 'UTC', perPage: 12,
     restPrefix: '/wp-json', siteUrl: undefined, cacheBytes: 64 * 1024 * 1024, changesRetain: { ms: 7 * 86_400_000 }, changesBytes: 128 * 1024 * 1024, seed: true, readOnly: false, adminPassword: undefined,
+    site: { title: 'Events', locale: 'en-US' },
   });
 });
 
@@ -40,6 +41,7 @@ options('env, and options over env', () => {
   assert.equal(resolve({}, env), {
     host: '0.0.0.0', port: 9000, dir: '/srv/app/store', timezone: 'Europe/Paris', perPage: 20,
     restPrefix: '/api', siteUrl: 'https://events.example.com', cacheBytes: 16 * 1024 * 1024, changesRetain: { ms: 12 * 3_600_000 }, changesBytes: 32 * 1024 * 1024, seed: true, readOnly: false, adminPassword: 'abcd efgh',
+    site: { title: 'Events', locale: 'en-US' },
   });
   const o = resolve({
     host: '::1', port: '0', data: '/var/cal', timezone: 'America/New_York', 'per-page': '5', 'rest-prefix': '/wp-json/',
@@ -48,7 +50,17 @@ options('env, and options over env', () => {
   assert.equal(o, {
     host: '::1', port: 0, dir: path.resolve('/var/cal'), timezone: 'America/New_York', perPage: 5,
     restPrefix: '/wp-json', siteUrl: 'http://localhost:3000/blog', cacheBytes: 512 * 1024, changesRetain: { count: 5000 }, changesBytes: 256 * 1024, seed: false, readOnly: false, adminPassword: 'abcd efgh',
+    site: { title: 'Events', locale: 'en-US' },
   });
+});
+
+options('the public pages: --no-site, --site-title and --site-locale over their variables', () => {
+  assert.equal(resolve({ 'no-site': true }, { CALENDAR_SITE_TITLE: 'Ignored' }).site, false);
+  assert.equal(resolve({}, { CALENDAR_SITE_TITLE: ' Town Hall ', CALENDAR_SITE_LOCALE: 'fr-FR' }).site, { title: 'Town Hall', locale: 'fr-FR' });
+  assert.equal(resolve({ 'site-title': 'Library', 'site-locale': 'de' }, { CALENDAR_SITE_TITLE: 'Town Hall' }).site, { title: 'Library', locale: 'de' });
+  rejects({ 'site-title': '  ' }, {}, /^--site-title: expected a title of 1 to 200 characters on one line/);
+  rejects({}, { CALENDAR_SITE_TITLE: 'a\nb' }, /^CALENDAR_SITE_TITLE: expected a title/);
+  rejects({ 'site-locale': 'not a locale!' }, {}, /^--site-locale: not a locale this Node.js knows/);
 });
 
 options('every bad value is a clear usage error naming where it came from', () => {
