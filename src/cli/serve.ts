@@ -9,6 +9,8 @@ import { UserError } from '../api/wordpress/users.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, openStore, parseCommand, seconds, showPath, type CliIo } from './common.ts';
 import { CLUSTER_OPTIONS, CLUSTER_USAGE, checkName, pick, resolveClusterTarget, writeClusterMarker, type ClusterTarget } from './cluster-options.ts';
 import { demoCalendar } from './seed.ts';
+import { LOGIN_OPTIONS, LOGIN_USAGE, resolveLoginOptions } from './login-options.ts';
+import type { AuthOptions } from '../http/auth.ts';
 import type { ClusterOptions } from '../cluster/node.ts';
 
 export const SERVE_USAGE = `Usage: calendar-engine serve [options]
@@ -28,7 +30,7 @@ Options (each overrides its environment variable):
                                            (30m, 12h, 7d) or a number of changes (default 7d)
   --changes-mb N     CALENDAR_CHANGES_MB   memory the change feed's window may take, MiB (default 128)
   --no-seed                                do not load the demo calendar into an empty store
-  Cluster (docs/cluster.md): run as one node of a replicated calendar; the state and the users
+${LOGIN_USAGE}  Cluster (docs/cluster.md): run as one node of a replicated calendar; the state and the users
   live in NATS JetStream, --data keeps only DIR/cluster.json (which cluster, for 'user')
 ${CLUSTER_USAGE}  --node-id ID       CALENDAR_NODE_ID      this node's id in the cluster (default: random)
   -h, --help                               show this help
@@ -53,6 +55,7 @@ const OPTIONS = {
   'changes-retain': { type: 'string' },
   'changes-mb': { type: 'string' },
   'no-seed': { type: 'boolean' },
+  ...LOGIN_OPTIONS,
   ...CLUSTER_OPTIONS,
   'node-id': { type: 'string' },
 } as const;
@@ -75,6 +78,8 @@ export interface ServeOptions {
   changesBytes: number;
   seed: boolean;
   adminPassword: string | undefined;
+  /** limits on failed logins, and how they are answered */
+  auth?: AuthOptions;
   /** one node of a cluster (docs/cluster.md) */
   cluster?: ClusterTarget & { node?: string; leaseMs?: number; snapshotEvery?: number; credsFile?: string };
 }
@@ -153,6 +158,7 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
   const cluster = resolveCluster(values, io);
   const adminPassword = io.env.CALENDAR_ADMIN_PASSWORD;
   if (adminPassword !== undefined && adminPassword.trim() === '') throw bad('CALENDAR_ADMIN_PASSWORD is set but empty');
+  const auth = resolveLoginOptions(values, io);
   return {
     host: host?.value ?? '127.0.0.1',
     port: port ? parsePort(port.value, port.from) : 8080,
@@ -166,6 +172,7 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
     changesBytes: changesMb ? Math.round(Number(changesMb.value) * 1024 * 1024) : DEFAULT_RETAIN_BYTES,
     seed: values['no-seed'] !== true && !cluster,
     adminPassword,
+    ...(auth ? { auth } : {}),
     ...(cluster ? { cluster } : {}),
   };
 }
@@ -239,7 +246,7 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
     }
     let server;
     try {
-      server = await startServer(cal, { host: opts.host, port, log });
+      server = await startServer(cal, { host: opts.host, port, log, ...opts.auth });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE') throw new CliError(`port ${port} on ${opts.host} is already in use (choose another with --port, or 0 for a free one)`);

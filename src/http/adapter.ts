@@ -6,14 +6,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CalendarError, fail, isCalendarError } from '../api/wordpress/errors.ts';
 import { toJson } from '../api/representation/represent.ts';
-import { Authenticator } from './auth.ts';
+import { Authenticator, type AuthOptions } from './auth.ts';
 import { DEFAULT_BODY_LIMIT, hasBody, readBody } from './body.ts';
 import { BodyBuffers } from './body-buffers.ts';
 import { createRoutes, JSON_TYPE, type Reply, type RestService, type Routes } from './routes.ts';
 import { changePageText, changeQuery, streamChanges, wantsEventStream, type ChangeSource } from './changes.ts';
 import { finishParams, parseUrlEncoded } from './body.ts';
 
-export interface ListenerOptions {
+export interface ListenerOptions extends AuthOptions {
   /** largest accepted request body in bytes (default 1 MiB); larger → 413 */
   bodyLimit?: number;
   /** one line per internal error (never credentials or bodies) */
@@ -150,7 +150,9 @@ export function errorReply(err: unknown, what: string, log: (line: string) => vo
     e = fail('internal_error');
   }
   const status = Number.isInteger(e.status) && e.status >= 400 && e.status <= 599 ? e.status : 500;
-  return { status, headers: {}, body: toJson(e.toJSON()) };
+  const headers: Record<string, string> = {};
+  if (typeof e.data.retry_after === 'number') headers['Retry-After'] = String(e.data.retry_after);
+  return { status, headers, body: toJson(e.toJSON()) };
 }
 
 interface Extras {
@@ -252,7 +254,7 @@ async function awaitMinSeq(cal: RestService, header: string | string[] | undefin
 /** The request listener for one calendar. Never throws and never leaves a request unanswered. */
 export function createListener(cal: RestService, opts: ListenerOptions = {}): Listener {
   const routes = createRoutes(cal);
-  const auth = new Authenticator(cal.users);
+  const auth = new Authenticator(cal.users, Date.now, { loginLimits: opts.loginLimits, loginErrors: opts.loginErrors });
   const limit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const site = cal.site;
@@ -314,7 +316,7 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     try {
       extras = readExtras(query);
       const body = WRITE_METHODS.has(method) && hasBody(req) ? await readBody(req, limit) : null;
-      const actor = await auth.authenticate(req.headers.authorization);
+      const actor = await auth.authenticate(req.headers.authorization, req.socket.remoteAddress);
       await awaitMinSeq(cal, req.headers['x-calendar-min-seq'], opts.minSeqWaitMs ?? 5_000);
       const feed = icalTarget(url.split('?')[0], query);
       if (feed && cal.ical && cal.icalEvent && (method === 'GET' || head)) {

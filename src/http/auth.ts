@@ -1,16 +1,31 @@
 // HTTP Basic authentication with WordPress application passwords (CONTRACT.md, "Users and
 // authentication"). The header is checked against the user registry; answers are remembered
 // for a short time under a SHA-256 of the header, so repeated requests (good or bad
-// credentials) do not each cost an scrypt.
+// credentials) do not each cost an scrypt. Failed logins are limited per client address and per
+// login name (src/security/login-limits.ts): past the limit, 429 with Retry-After, before any hash.
 
 import { createHash } from 'node:crypto';
-import { fail } from '../api/wordpress/errors.ts';
+import { fail, type CalendarError } from '../api/wordpress/errors.ts';
 import type { User } from '../api/wordpress/types.ts';
+import { LoginLimiter, clientKey, type LoginLimitOptions } from '../security/login-limits.ts';
 
 /** What the HTTP shell needs from the user registry (src/api/wordpress/users.ts implements it). */
 export interface UserVerifier {
   byLogin(login: string): User | undefined;
   verify(login: string, password: string): User | null | Promise<User | null>;
+  /** the user when this password verified before (no hash made); undefined: not known */
+  known?(login: string, password: string): User | undefined;
+}
+
+export interface AuthOptions {
+  /** limits on failed logins (false: none) */
+  loginLimits?: LoginLimitOptions | false;
+  /**
+   * 'wordpress' (default): an unknown login answers 401 invalid_username and a wrong password 401
+   * incorrect_password, as WordPress does (which tells whether a login exists); 'uniform': both
+   * answer 401 invalid_credentials.
+   */
+  loginErrors?: 'wordpress' | 'uniform';
 }
 
 export interface BasicCredentials {
@@ -54,38 +69,72 @@ const MAX_ENTRIES = 10_000;
  */
 export class Authenticator {
   private cache = new Map<string, Entry>();
+  private readonly limiter: LoginLimiter | undefined;
+  private readonly uniform: boolean;
   constructor(
     private readonly users: UserVerifier,
     private readonly now: () => number = Date.now,
-  ) {}
+    opts: AuthOptions = {},
+  ) {
+    this.limiter = opts.loginLimits === false ? undefined : new LoginLimiter(opts.loginLimits ?? {}, now);
+    this.uniform = opts.loginErrors === 'uniform';
+  }
 
-  /** The acting user for this header: null when anonymous; throws 401 for bad credentials. */
-  async authenticate(header: string | undefined): Promise<User | null> {
+  /**
+   * The acting user for this header: null when anonymous; throws 401 for bad credentials, and
+   * 429 too_many_login_attempts (data.retry_after, seconds) while `client` (the peer's address)
+   * or the login has failed too often.
+   */
+  async authenticate(header: string | undefined, client?: string): Promise<User | null> {
     if (header === undefined) return null;
     const key = createHash('sha256').update(header).digest('base64');
     const t = this.now();
     const hit = this.cache.get(key);
-    if (hit !== undefined && hit.expires > t) {
-      if (hit.user === null) throw this.failure(hit.login);
+    if (hit !== undefined && hit.expires > t && hit.user !== null) {
       const current = this.users.byLogin(hit.login);
       if (current !== undefined && current.id === hit.user.id && current.role === hit.user.role) return hit.user;
       this.cache.delete(key);
     }
     const creds = parseBasic(header);
     if (creds === null) return null;
-    if (creds === 'malformed') throw fail('invalid_username');
-    const user = await this.users.verify(creds.login, creds.password);
-    if (this.cache.size >= MAX_ENTRIES) this.prune(t);
-    this.cache.set(key, { user, login: creds.login, expires: t + AUTH_CACHE_MS });
-    if (user === null) throw this.failure(creds.login);
-    return user;
+    const from = clientKey(client);
+    if (creds === 'malformed') {
+      this.refuseIfLimited(from, '');
+      this.limiter?.fail(from, '');
+      throw this.uniform ? fail('invalid_credentials') : fail('invalid_username');
+    }
+    // a password that verified before passes without a hash, and is never limited
+    const known = this.users.known?.(creds.login, creds.password);
+    if (known !== undefined) return this.remember(key, known, creds.login, t);
+    this.refuseIfLimited(from, creds.login);
+    // the same wrong header, just now: no hash again (it still counts as a failure)
+    const failedJustNow = hit !== undefined && hit.expires > t && hit.user === null;
+    const user = failedJustNow ? null : await this.users.verify(creds.login, creds.password);
+    if (user === null) {
+      this.limiter?.fail(from, creds.login);
+      if (!failedJustNow) this.remember(key, null, creds.login, t);
+      throw this.failure(creds.login);
+    }
+    return this.remember(key, user, creds.login, t);
   }
 
   clear(): void {
     this.cache.clear();
   }
 
+  private remember(key: string, user: User | null, login: string, t: number): User | null {
+    if (this.cache.size >= MAX_ENTRIES) this.prune(t);
+    this.cache.set(key, { user, login, expires: t + AUTH_CACHE_MS });
+    return user;
+  }
+
+  private refuseIfLimited(client: string, login: string): void {
+    const wait = this.limiter?.wait(client, login) ?? 0;
+    if (wait > 0) throw tooManyAttempts(wait);
+  }
+
   private failure(login: string) {
+    if (this.uniform) return fail('invalid_credentials');
     return this.users.byLogin(login) === undefined ? fail('invalid_username') : fail('incorrect_password');
   }
 
@@ -93,4 +142,10 @@ export class Authenticator {
     for (const [k, e] of this.cache) if (e.expires <= t) this.cache.delete(k);
     if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
   }
+}
+
+/** 429 too_many_login_attempts; data.retry_after (seconds) is also sent as Retry-After. */
+export function tooManyAttempts(waitMs: number): CalendarError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return fail('too_many_login_attempts', [seconds], { retry_after: seconds });
 }

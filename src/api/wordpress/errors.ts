@@ -9,6 +9,8 @@ const TABLE = {
   rest_not_logged_in: [401, 'You are not currently logged in.'],
   incorrect_password: [401, 'The provided password is an invalid application password.'],
   invalid_username: [401, 'Unknown username. Check again or try your email address.'],
+  invalid_credentials: [401, 'Unknown username or incorrect application password.'],
+  too_many_login_attempts: [429, 'Too many failed login attempts. Try again in %s seconds.'],
   rest_invalid_json: [400, 'Invalid JSON body passed.'],
   rest_payload_too_large: [413, 'The request body is too large.'],
   rest_unsupported_media_type: [415, 'Unsupported content type: %s'],
