@@ -60,6 +60,8 @@ interface Entry {
 /** How long an answer is reused. Registry changes show within WATCH (250 ms) + this. */
 export const AUTH_CACHE_MS = 500;
 const MAX_ENTRIES = 10_000;
+/** how long a 429 for too many failed logins is held before it is sent, at most */
+export const LIMITED_DELAY_MS = 1_000;
 
 /**
  * Resolves Authorization headers to users. A remembered success is re-checked against the
@@ -99,22 +101,24 @@ export class Authenticator {
     if (creds === null) return null;
     const from = clientKey(client);
     if (creds === 'malformed') {
-      this.refuseIfLimited(from, '');
+      await this.refuseIfLimited(from, '');
       this.limiter?.fail(from, '');
       throw this.uniform ? fail('invalid_credentials') : fail('invalid_username');
     }
     // a password that verified before passes without a hash, and is never limited
     const known = this.users.known?.(creds.login, creds.password);
     if (known !== undefined) return this.remember(key, known, creds.login, t);
-    this.refuseIfLimited(from, creds.login);
+    await this.refuseIfLimited(from, creds.login);
+    // counted as a failure before the check, so that attempts checked at once count together
+    this.limiter?.fail(from, creds.login);
     // the same wrong header, just now: no hash again (it still counts as a failure)
     const failedJustNow = hit !== undefined && hit.expires > t && hit.user === null;
     const user = failedJustNow ? null : await this.users.verify(creds.login, creds.password);
     if (user === null) {
-      this.limiter?.fail(from, creds.login);
       if (!failedJustNow) this.remember(key, null, creds.login, t);
       throw this.failure(creds.login);
     }
+    this.limiter?.succeeded(from, creds.login);
     return this.remember(key, user, creds.login, t);
   }
 
@@ -128,9 +132,16 @@ export class Authenticator {
     return user;
   }
 
-  private refuseIfLimited(client: string, login: string): void {
+  /**
+   * Throws 429 while the client or the login is limited, after holding the answer for up to
+   * LIMITED_DELAY_MS (a client that tries again at once then tries once a second, not thousands
+   * of times: a held answer costs a timer, a quick one a request's work).
+   */
+  private async refuseIfLimited(client: string, login: string): Promise<void> {
     const wait = this.limiter?.wait(client, login) ?? 0;
-    if (wait > 0) throw tooManyAttempts(wait);
+    if (wait <= 0) return;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(wait, LIMITED_DELAY_MS)));
+    throw tooManyAttempts(this.limiter?.wait(client, login) || 1);
   }
 
   private failure(login: string) {

@@ -48,13 +48,18 @@ class Buckets {
     return over <= 0 ? 0 : Math.ceil((over * this.windowMs) / this.limit);
   }
 
-  fail(key: string, t: number): void {
+  /** Adds `n` (1: a failure, -1: an attempt counted ahead that succeeded). */
+  add(key: string, t: number, n = 1): void {
     if (this.limit <= 0) return;
     const b = this.map.get(key);
     const level = b === undefined ? 0 : this.level(b, t);
+    if (n < 0) {
+      if (b !== undefined) this.map.set(key, { level: Math.max(0, level + n), at: t });
+      return;
+    }
     if (b === undefined && this.map.size >= this.maxKeys) this.prune(t);
     this.map.delete(key); // re-inserted last: the map stays in order of last failure
-    this.map.set(key, { level: level + 1, at: t });
+    this.map.set(key, { level: level + n, at: t });
   }
 
   private prune(t: number): void {
@@ -118,11 +123,22 @@ export class LoginLimiter {
     return Math.max(this.clients.wait(client, t), this.logins.wait(login.toLowerCase(), t));
   }
 
-  /** Counts a failed login (a wrong password, an unknown login, a malformed header). */
+  /**
+   * Counts a failed login (a wrong password, an unknown login, a malformed header). Called before
+   * the password is checked, so that attempts being checked at once count too; succeeded() then
+   * takes a success's back.
+   */
   fail(client: string, login: string): void {
     const t = this.now();
-    this.clients.fail(client, t);
-    if (login !== '') this.logins.fail(login.toLowerCase(), t);
+    this.clients.add(client, t);
+    if (login !== '') this.logins.add(login.toLowerCase(), t);
+  }
+
+  /** An attempt counted by fail() succeeded after all. */
+  succeeded(client: string, login: string): void {
+    const t = this.now();
+    this.clients.add(client, t, -1);
+    if (login !== '') this.logins.add(login.toLowerCase(), t, -1);
   }
 
   /** keys held (for tests) */

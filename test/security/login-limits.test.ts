@@ -106,6 +106,19 @@ http('per login: a flood against one login is limited, other logins are not', as
   }
 });
 
+http('attempts made at once count together: exactly the limit is checked, the rest wait and get 429', async () => {
+  const s = await serve({ loginLimits: { perClient: 3, perLogin: 0 } });
+  try {
+    const t0 = Date.now();
+    const all = await Promise.all(Array.from({ length: 8 }, (_, i) => request(s.root, '/events', { headers: basic('ed', `x${i}`) })));
+    const statuses = all.map((r) => r.status).sort();
+    assert.equal(statuses, [401, 401, 401, 429, 429, 429, 429, 429]);
+    assert.ok(Date.now() - t0 >= 900, '~> a 429 is held for up to a second before it goes out');
+  } finally {
+    await s.close();
+  }
+});
+
 http("loginErrors 'uniform': an unknown login and a wrong password answer alike", async () => {
   const wp = await serve();
   const uni = await serve({ loginErrors: 'uniform' });

@@ -109,8 +109,9 @@ function checkHash(password: string, stored: string): boolean {
 
 /**
  * checkHash on libuv's thread pool, so the event loop keeps answering while the hash is made.
- * At most SCRYPT_PARALLEL run at once (the others queue): the pool also does the file system's
- * work, and a flood of wrong passwords must not take all of its threads from the store.
+ * One runs at a time (SCRYPT_PARALLEL; the others queue): the pool also does the file system's
+ * work, and a flood of wrong passwords must take neither its threads from the store nor more
+ * than one core from the event loop.
  */
 function checkHashAsync(password: string, stored: string): Promise<boolean> {
   const h = parseHash(stored);
@@ -125,7 +126,7 @@ function checkHashAsync(password: string, stored: string): Promise<boolean> {
 }
 
 /** scrypt computations at once on the thread pool (its default size is 4) */
-const SCRYPT_PARALLEL = 2;
+const SCRYPT_PARALLEL = 1;
 let hashing = 0;
 const hashQueue: Array<() => void> = [];
 
