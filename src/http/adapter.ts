@@ -200,40 +200,36 @@ export interface Listener {
   endStreams(): void;
 }
 
-/** How long, and how many bytes, the rest of a refused body is read before answering anyway. */
-const LINGER_MS = 5_000;
-const LINGER_BYTES = 64 * 1024 * 1024;
+/** How long, and how many bytes, the rest of a refused body is read after the answer, at most. */
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 8 * 1024 * 1024;
 
 /**
- * Read and drop the rest of a request body before answering 413 (a lingering close): closing a
- * socket with the client's data unread makes the kernel reset the connection, and a client still
- * sending would get a broken pipe instead of the answer. Bounded: after LINGER_BYTES or LINGER_MS
- * the answer goes out anyway (and the connection is closed after it, as for every 413).
+ * A body too large is answered 413 at once (with Connection: close), unread: its Content-Length
+ * said so, or its chunks reached the limit. Closing a socket with the client's data unread makes
+ * the kernel reset the connection, which can destroy the answer on its way to a client still
+ * sending; so once the answer is written, the connection's sending side is shut and what still
+ * comes is read and dropped, for at most LINGER_MS and LINGER_BYTES (a lingering close, as
+ * nginx's), then the connection is closed.
  */
-function drainBody(req: IncomingMessage): Promise<void> {
-  if (req.complete || req.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    let dropped = 0;
-    const done = () => {
-      clearTimeout(timer);
-      req.off('data', drop);
-      req.off('end', done);
-      req.off('error', done);
-      req.off('close', done);
-      resolve();
-    };
-    const drop = (chunk: Buffer) => {
-      dropped += chunk.length;
-      if (dropped > LINGER_BYTES) done();
-    };
-    const timer = setTimeout(done, LINGER_MS);
-    timer.unref();
-    req.on('data', drop);
-    req.once('end', done);
-    req.once('error', done);
-    req.once('close', done);
+function lingerAfterAnswer(req: IncomingMessage): void {
+  const socket = req.socket;
+  if (req.complete || socket.destroyed) return;
+  // node:http ends a Connection: close answer with socket.destroySoon() (end, then destroy)
+  socket.destroySoon = function lingeringClose(this: typeof socket) {
+    // the parser goes on reading (and dropping) the body; watch how much of it came
+    const start = this.bytesRead;
+    const t0 = Date.now();
+    const watch = setInterval(() => {
+      if (req.complete || this.bytesRead - start > LINGER_BYTES || Date.now() - t0 >= LINGER_MS) this.destroy();
+    }, 20);
+    watch.unref();
+    this.once('close', () => clearInterval(watch));
+    // a body cut off at the limit was paused by readBody: drop the rest as it comes
+    req.on('data', () => {});
     req.resume();
-  });
+    this.end();
+  };
 }
 
 /**
@@ -354,7 +350,7 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
       send(req, res, reply, head, extras, false);
     } catch (err) {
       const tooLarge = isCalendarError(err) && err.status === 413;
-      if (tooLarge) await drainBody(req);
+      if (tooLarge) lingerAfterAnswer(req);
       const path = url.split('?')[0];
       send(req, res, errorReply(err, `${method} ${path}`, log), head, extras?.envelope || extras?.jsonp ? { ...extras, fields: null } : null, tooLarge);
     }

@@ -13,6 +13,7 @@ const TABLE = {
   too_many_login_attempts: [429, 'Too many failed login attempts. Try again in %s seconds.'],
   rest_invalid_json: [400, 'Invalid JSON body passed.'],
   rest_payload_too_large: [413, 'The request body is too large.'],
+  rest_input_too_deep: [400, 'Parameter %s nests more than %s levels of brackets.'],
   rest_unsupported_media_type: [415, 'Unsupported content type: %s'],
   'event-archive-page-not-found': [404, 'The requested event archive page does not exist'],
   'venue-archive-page-not-found': [404, 'The requested venue archive page does not exist'],
