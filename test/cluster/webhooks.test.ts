@@ -73,7 +73,7 @@ test('registered through the CLI, delivered by the writer, resumed by the next o
   const nodes = await Promise.all(['a', 'b'].map((id) => set!.start(id)));
   const writer = await waitForWriter(nodes);
   const follower = nodes.find((n) => n !== writer)!;
-  assert.match(await cli(['add', url, '--types', 'event', '--secret', SECRET]), /^added webhook wh_[0-9a-f]{12} → .* in cluster hooks\n$/);
+  assert.match(await cli(['add', url, '--types', 'event', '--secret', SECRET, '--allow-private']), /^added webhook wh_[0-9a-f]{12} → .* in cluster hooks\n$/);
   const id = /wh_[0-9a-f]{12}/.exec(await cli(['list']))![0];
 
   // writes through the follower (forwarded to the writer) until well after the kill

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { createHmac, randomBytes, randomInt, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
 import { ROLES, type Role, type User, type UserDirectory } from './types.ts';
 import { writeFileAtomicSync } from '../../store/atomic-file.ts';
-import { isPidAlive } from '../../store/lock.ts';
+import { lockFile } from '../../io/file-lock.ts';
 
 export const USERS_FILE = 'users.json';
 const LOCK_SUFFIX = '.lock';
@@ -215,10 +215,6 @@ function pushUser(data: UsersFile, login: string, role: Role, stored: string): S
 
 function publicUser(u: StoredUser): User {
   return { id: u.id, login: u.login, role: u.role };
-}
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 export class UserRegistry implements UserDirectory {
@@ -516,7 +512,7 @@ export class UserRegistry implements UserDirectory {
     }
     const file = this.file;
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const release = lockUsers(file + LOCK_SUFFIX);
+    const release = lockFile(file + LOCK_SUFFIX);
     try {
       this.reload();
       const copy: UsersFile = structuredClone(this.data);
@@ -528,41 +524,5 @@ export class UserRegistry implements UserDirectory {
     } finally {
       release();
     }
-  }
-}
-
-/** A short-lived exclusive lock around one read-modify-write of users.json (waits up to ~5 s). */
-function lockUsers(lockPath: string): () => void {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      fs.writeFileSync(lockPath, `${process.pid}\n`, { flag: 'wx' });
-      return () => {
-        try {
-          fs.unlinkSync(lockPath);
-        } catch {
-          /* already gone */
-        }
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    let text: string;
-    try {
-      text = fs.readFileSync(lockPath, 'utf8').trim();
-    } catch {
-      continue; // released meanwhile
-    }
-    const pid = /^\d+$/.test(text) ? Number(text) : NaN;
-    // a crashed writer's lock goes at once; an unreadable one (being written) after a few tries
-    if ((pid > 0 && !isPidAlive(pid)) || (Number.isNaN(pid) && attempt > 5)) {
-      try {
-        fs.unlinkSync(lockPath);
-      } catch {
-        /* someone else removed it */
-      }
-      continue;
-    }
-    if (attempt > 250) throw new Error(`${lockPath} is held by pid ${pid}; remove it if that process is gone`);
-    sleepSync(20);
   }
 }
