@@ -71,6 +71,8 @@ export const LIMITED_DELAY_MS = 1_000;
  */
 export class Authenticator {
   private cache = new Map<string, Entry>();
+  /** the checks in progress, by header: the requests with the same header wait for the one answer */
+  private readonly pending = new Map<string, Promise<User | null>>();
   private readonly limiter: LoginLimiter | undefined;
   private readonly uniform: boolean;
   constructor(
@@ -108,12 +110,28 @@ export class Authenticator {
     // a password that verified before passes without a hash, and is never limited
     const known = this.users.known?.(creds.login, creds.password);
     if (known !== undefined) return this.remember(key, known, creds.login, t);
+    // the same header being checked already (a client opening many requests at once): its answer
+    const pending = this.pending.get(key);
+    if (pending !== undefined) {
+      const user = await pending;
+      if (user === null) throw this.failure(creds.login);
+      return user;
+    }
     await this.refuseIfLimited(from, creds.login);
     // counted as a failure before the check, so that attempts checked at once count together
     this.limiter?.fail(from, creds.login);
     // the same wrong header, just now: no hash again (it still counts as a failure)
     const failedJustNow = hit !== undefined && hit.expires > t && hit.user === null;
-    const user = failedJustNow ? null : await this.users.verify(creds.login, creds.password);
+    let user: User | null = null;
+    if (!failedJustNow) {
+      const check = Promise.resolve(this.users.verify(creds.login, creds.password));
+      this.pending.set(key, check);
+      try {
+        user = await check;
+      } finally {
+        this.pending.delete(key);
+      }
+    }
     if (user === null) {
       if (!failedJustNow) this.remember(key, null, creds.login, t);
       throw this.failure(creds.login);

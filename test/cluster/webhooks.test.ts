@@ -117,7 +117,7 @@ test('registered through the CLI, delivered by the writer, resumed by the next o
   // the position is in the bucket, visible to the CLI; remove takes the webhook away everywhere
   const head = Math.max(...deliveries.flatMap((d) => d.changes.map((c) => c.seq)));
   await new Promise((r) => setTimeout(r, 300)); // saved within 100 ms of the last 2xx
-  assert.match(await cli(['list']), new RegExp(`^${id} ${url} types=event delivered=${head} backlog=0 last=204 at `));
+  assert.match(await cli(['list']), new RegExp(`^${id} ${url} types=event allow-private delivered=${head} backlog=0 last=204 at `));
   assert.match(await cli(['remove', id]), /^removed webhook/);
   const io = memoryIo();
   await main(['webhook', 'list', '--cluster', nats.urls, '--cluster-name', 'hooks'], io);

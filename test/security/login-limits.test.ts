@@ -119,6 +119,18 @@ http('attempts made at once count together: exactly the limit is checked, the re
   }
 });
 
+http('many requests at once with one valid password share one check and are not limited', async () => {
+  const s = await serve({ loginLimits: { perClient: 3, perLogin: 3 } });
+  try {
+    const all = await Promise.all(Array.from({ length: 30 }, () => request(s.root, '/events', { headers: basic('ed', s.password) })));
+    assert.equal([...new Set(all.map((r) => r.status))], [200]);
+    const again = await Promise.all(Array.from({ length: 10 }, () => request(s.root, '/events', { headers: basic('ed', 'same-wrong') })));
+    assert.equal([...new Set(again.map((r) => r.status))], [401], '~> one wrong guess sent ten times at once is one attempt');
+  } finally {
+    await s.close();
+  }
+});
+
 http("loginErrors 'uniform': an unknown login and a wrong password answer alike", async () => {
   const wp = await serve();
   const uni = await serve({ loginErrors: 'uniform' });
