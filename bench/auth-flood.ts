@@ -34,7 +34,8 @@ function num(name: string, dflt: number): number {
 }
 
 async function startServe(root: string, dir: string, flags: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/main.ts'), 'serve', '--port', '0', '--data', dir, ...flags], {
+  const args = ['--import', 'tsx', path.join(root, 'src/cli/main.ts'), 'serve', '--port', '0', '--data', dir, ...flags];
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, CALENDAR_ADMIN_PASSWORD: PASSWORD },
     stdio: ['ignore', 'pipe', 'ignore'],
@@ -111,7 +112,8 @@ async function main(): Promise<void> {
   const configs: Array<[string, string[]]> = other === undefined
     ? [['limits off', ['--login-limit', '0', '--login-user-limit', '0']], ['default limits', []]]
     : [[`${root} as is`, []]];
-  console.log(`anonymous GET /events, ${seconds} s quiet then ${seconds} s with ${flooders} clients sending wrong passwords (node ${process.version}, ${os.cpus().length} CPUs)`);
+  console.log(`anonymous GET /events, ${seconds} s quiet then ${seconds} s with ${flooders} clients sending wrong passwords`
+    + ` (node ${process.version}, ${os.cpus().length} CPUs)`);
   for (const [name, flags] of configs) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'auth-flood-'));
     const { child, url } = await startServe(root, dir, flags);
@@ -121,7 +123,8 @@ async function main(): Promise<void> {
       const f = (x: number) => x.toFixed(2);
       console.log(`${name}:`);
       console.log(`  quiet    p50 ${f(quiet.p50)} ms  p99 ${f(quiet.p99)} ms  (${quiet.reads} reads)`);
-      console.log(`  flooded  p50 ${f(flood.p50)} ms  p99 ${f(flood.p99)} ms  (${flood.reads} reads; ${flood.attempts} wrong passwords, answered ${JSON.stringify(flood.statuses)})`);
+      console.log(`  flooded  p50 ${f(flood.p50)} ms  p99 ${f(flood.p99)} ms  (${flood.reads} reads; `
+        + `${flood.attempts} wrong passwords, answered ${JSON.stringify(flood.statuses)})`);
       console.log(`  p99 flooded/quiet ${(flood.p99 / quiet.p99).toFixed(2)}x (target <= 2x)`);
     } finally {
       child.kill('SIGTERM');

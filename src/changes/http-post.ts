@@ -52,7 +52,8 @@ export class PostConnection {
   /** POSTs `body` with the fixed headers and `headers`. */
   post(headers: Record<string, string>, body: Buffer, timeoutMs: number): Promise<string> {
     if (this.finish !== undefined) return Promise.reject(new Error('a POST is already in flight on this connection'));
-    const client = (this.client ??= new Client(this.origin, { pipelining: 1, ...(this.allowPrivate ? {} : { connect: { lookup: guardedLookup } }) }));
+    const guard = this.allowPrivate ? {} : { connect: { lookup: guardedLookup } };
+    const client = (this.client ??= new Client(this.origin, { pipelining: 1, ...guard }));
     const all = this.fixed.slice();
     for (const k in headers) all.push(k, headers[k]);
     return new Promise<string>((resolve) => {

@@ -97,14 +97,18 @@ export interface NewWebhookOptions {
  * that may not be reached (or localhost) is refused here unless allowPrivate; a host name is
  * resolved and checked by checkUrlTarget (src/security/addresses.ts), and again at every delivery.
  */
-export function newWebhook(url: string, types: ChangeType[] = [], secret?: string, opts: NewWebhookOptions = {}): Webhook {
+export function newWebhook(
+  url: string, types: ChangeType[] = [], secret?: string, opts: NewWebhookOptions = {},
+): Webhook {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     throw new WebhookError(`not a URL: '${redactUrl(url)}'`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new WebhookError(`expected an http or https URL, got '${redactUrl(url)}'`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new WebhookError(`expected an http or https URL, got '${redactUrl(url)}'`);
+  }
   for (const t of types) if (!CHANGE_TYPES.includes(t)) throw new WebhookError(`unknown change type '${t}' (expected ${CHANGE_TYPES.join(', ')})`);
   if (secret !== undefined && secret.length < 16) throw new WebhookError('the secret must be at least 16 characters');
   if (!opts.allowPrivate) {
@@ -115,12 +119,15 @@ export function newWebhook(url: string, types: ChangeType[] = [], secret?: strin
     }
   }
   return {
-    id: `wh_${randomBytes(6).toString('hex')}`, url, types, secret: secret ?? randomBytes(24).toString('base64url'), created: new Date().toISOString(),
+    id: `wh_${randomBytes(6).toString('hex')}`, url, types, secret: secret ?? randomBytes(24).toString('base64url'),
+    created: new Date().toISOString(),
     ...(opts.allowPrivate ? { allowPrivate: true as const } : {}),
   };
 }
 
-export function addWebhook(dir: string, url: string, types: ChangeType[] = [], secret?: string, opts: NewWebhookOptions = {}): Webhook {
+export function addWebhook(
+  dir: string, url: string, types: ChangeType[] = [], secret?: string, opts: NewWebhookOptions = {},
+): Webhook {
   return saveWebhook(dir, newWebhook(url, types, secret, opts));
 }
 
@@ -173,5 +180,6 @@ export function readWebhookState(dir: string): Record<string, WebhookState> {
 export function describeWebhook(h: Webhook, st: WebhookState | undefined, backlog: number): string {
   const last = st ? `${st.lastStatus}${st.lastAttempt ? ` at ${st.lastAttempt}` : ''}${st.failures ? `, ${st.failures} failures in a row` : ''}` : 'not started yet';
   const skipped = st?.skipped ? ` skipped=${st.skipped}` : '';
-  return `${h.id} ${redactUrl(h.url)} types=${h.types.length ? h.types.join(',') : 'all'}${h.allowPrivate ? ' allow-private' : ''} delivered=${st?.delivered ?? '-'} backlog=${backlog}${skipped} last=${last}`;
+  const types = `types=${h.types.length ? h.types.join(',') : 'all'}${h.allowPrivate ? ' allow-private' : ''}`;
+  return `${h.id} ${redactUrl(h.url)} ${types} delivered=${st?.delivered ?? '-'} backlog=${backlog}${skipped} last=${last}`;
 }

@@ -330,7 +330,8 @@ export class WebhookDispatcher {
     const key = `${hook.allowPrivate ? 'private ' : ''}${hook.url}`;
     if (had !== undefined && had.url === key) return had.conn;
     had?.conn.destroy();
-    const conn = new PostConnection(hook.url, { 'Content-Type': 'application/json', 'X-Calendar-Webhook': hook.id }, { allowPrivate: hook.allowPrivate === true });
+    const headers = { 'Content-Type': 'application/json', 'X-Calendar-Webhook': hook.id };
+    const conn = new PostConnection(hook.url, headers, { allowPrivate: hook.allowPrivate === true });
     this.connections.set(hook.id, { url: key, conn });
     return conn;
   }

@@ -11,10 +11,12 @@ export const LOGIN_OPTIONS = {
   'login-errors': { type: 'string' },
 } as const;
 
+const { perClient, perLogin } = DEFAULT_LOGIN_LIMITS;
+
 export const LOGIN_USAGE = `  --login-limit N    CALENDAR_LOGIN_LIMIT  failed logins per client address per minute, then 429
-                                           with Retry-After; 0 turns the limit off (default ${DEFAULT_LOGIN_LIMITS.perClient})
+                                           with Retry-After; 0 turns the limit off (default ${perClient})
   --login-user-limit N  CALENDAR_LOGIN_USER_LIMIT  failed logins per login name per minute, from all
-                                           addresses together; 0 turns it off (default ${DEFAULT_LOGIN_LIMITS.perLogin})
+                                           addresses together; 0 turns it off (default ${perLogin})
   --login-errors E   CALENDAR_LOGIN_ERRORS  wordpress: an unknown login and a wrong password answer
                                            differently, as WordPress does (default); uniform: alike
 `;
@@ -24,7 +26,9 @@ export function resolveLoginOptions(values: Record<string, unknown>, io: CliIo):
   const count = (option: string, env: string): number | undefined => {
     const v = pick(values, io, option, env);
     if (v === undefined) return undefined;
-    if (!/^\d{1,9}$/.test(v.value.trim())) throw new CliError(`${v.from}: expected a whole number of failed logins (0: no limit), got '${v.value}'`, EXIT_USAGE);
+    if (!/^\d{1,9}$/.test(v.value.trim())) {
+      throw new CliError(`${v.from}: expected a whole number of failed logins (0: no limit), got '${v.value}'`, EXIT_USAGE);
+    }
     return Number(v.value);
   };
   const perClient = count('login-limit', 'CALENDAR_LOGIN_LIMIT');

@@ -5,14 +5,16 @@
 import { CHANGE_TYPES, type ChangeType } from '../changes/feed.ts';
 import { readChangeLog } from '../changes/log.ts';
 import {
-  WebhookError, describeWebhook, findWebhook, newWebhook, readWebhookState, readWebhooks, redactUrl, removeWebhook, saveWebhook, type Webhook,
+  WebhookError, describeWebhook, findWebhook, newWebhook, readWebhookState, readWebhooks, redactUrl, removeWebhook, saveWebhook,
+  type Webhook,
 } from '../changes/webhook-registry.ts';
 import { checkUrlTarget } from '../security/addresses.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, parseCommand, showPath, usageError, type CliIo } from './common.ts';
 import { CLUSTER_OPTIONS, CLUSTER_USAGE, readClusterMarker, resolveClusterTarget, type ClusterTarget } from './cluster-options.ts';
 
 export const WEBHOOK_USAGE = `Usage:
-  calendar-engine webhook add URL [--types T,...] [--secret S] [--allow-private] [--data DIR | --cluster URLS --cluster-name N]
+  calendar-engine webhook add URL [--types T,...] [--secret S] [--allow-private]
+                                  [--data DIR | --cluster URLS --cluster-name N]
   calendar-engine webhook list [--data DIR | --cluster URLS --cluster-name N]
   calendar-engine webhook remove ID|URL [--data DIR | --cluster URLS --cluster-name N]
 
@@ -37,7 +39,8 @@ A cluster's webhooks instead (kept in its NATS KV bucket, delivered by its write
 ${CLUSTER_USAGE}`;
 
 const OPTIONS = {
-  data: { type: 'string' }, types: { type: 'string' }, secret: { type: 'string' }, 'allow-private': { type: 'boolean' }, ...CLUSTER_OPTIONS,
+  data: { type: 'string' }, types: { type: 'string' }, secret: { type: 'string' }, 'allow-private': { type: 'boolean' },
+  ...CLUSTER_OPTIONS,
 } as const;
 
 /** What the command does, on a store directory or on a cluster's bucket. */
@@ -114,7 +117,8 @@ export async function webhookCommand(args: string[], io: CliIo): Promise<number>
     return EXIT_OK;
   }
   const values = parsed.values as Record<string, string | undefined>;
-  if (action !== 'add' && (values.types !== undefined || values.secret !== undefined || parsed.values['allow-private'] !== undefined)) {
+  const addOnly = values.types !== undefined || values.secret !== undefined || parsed.values['allow-private'] !== undefined;
+  if (action !== 'add' && addOnly) {
     throw usageError('--types, --secret and --allow-private go with webhook add', WEBHOOK_USAGE);
   }
   const dir = dataDir(values.data, io);
@@ -137,7 +141,8 @@ export async function webhookCommand(args: string[], io: CliIo): Promise<number>
         throw new WebhookError(err.message);
       });
       await registry.add(hook);
-      io.stdout.write(`added webhook ${hook.id} → ${redactUrl(hook.url)} (${hook.types.length ? hook.types.join(', ') : 'all changes'}) in ${registry.where}\n`);
+      const wanted = hook.types.length ? hook.types.join(', ') : 'all changes';
+      io.stdout.write(`added webhook ${hook.id} → ${redactUrl(hook.url)} (${wanted}) in ${registry.where}\n`);
       if (values.secret === undefined) io.stdout.write(`signing secret, shown only this once:\n${hook.secret}\n`);
       return EXIT_OK;
     }

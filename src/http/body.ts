@@ -201,7 +201,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 /** 400 rest_input_too_deep for a key nested past MAX_KEY_NESTING (its first 40 characters named). */
 function tooDeep(key: string): CalendarError {
   const name = key.slice(0, key.indexOf('['));
-  return fail('rest_input_too_deep', [name.length > 40 ? `${name.slice(0, 40)}…` : name, MAX_KEY_NESTING], { max_depth: MAX_KEY_NESTING });
+  const shown = name.length > 40 ? `${name.slice(0, 40)}…` : name;
+  return fail('rest_input_too_deep', [shown, MAX_KEY_NESTING], { max_depth: MAX_KEY_NESTING });
 }
 
 /** How deep a JSON text's arrays and objects nest, without parsing it (brackets in strings skipped). */

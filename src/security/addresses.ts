@@ -86,7 +86,7 @@ function inV6(bytes: Uint8Array, first: Uint8Array, prefix: number): boolean {
   return true;
 }
 
-const V4 = V4_RANGES.map(([a, prefix, why]) => ({ first: v4Number(a), mask: prefix === 0 ? 0 : (~0 << (32 - prefix)) >>> 0, why }));
+const V4 = V4_RANGES.map(([a, prefix, why]) => ({ first: v4Number(a), mask: (~0 << (32 - prefix)) >>> 0, why }));
 const V6 = V6_RANGES.map(([a, prefix, why]) => ({ first: v6Bytes(a), prefix, why }));
 
 const v4Of = (b: Uint8Array, at: number) => `${b[at]}.${b[at + 1]}.${b[at + 2]}.${b[at + 3]}`;
@@ -96,7 +96,8 @@ function embeddedV4(b: Uint8Array): string | undefined {
   const zeros = (from: number, to: number) => b.subarray(from, to).every((x) => x === 0);
   if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return v4Of(b, 12); // ::ffff:a.b.c.d
   if (zeros(0, 12) && !zeros(12, 14)) return v4Of(b, 12); // ::a.b.c.d (deprecated), not :: or ::1
-  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zeros(4, 12)) return v4Of(b, 12); // 64:ff9b::/96
+  // 64:ff9b::/96
+  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zeros(4, 12)) return v4Of(b, 12);
   if (b[0] === 0x20 && b[1] === 0x02) return v4Of(b, 2); // 2002:AABB:CCDD::/48
   return undefined;
 }
@@ -189,7 +190,9 @@ export function checkUrlLiteral(url: string): void {
   if (host === 'localhost' || host.endsWith('.localhost')) throw refusal(host, host, 'loopback');
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number,
+) => void;
 
 /**
  * A `lookup` for net.connect and tls.connect: dns.lookup, then every address judged; an answer
@@ -204,7 +207,9 @@ export function guardedLookup(hostname: string, options: dns.LookupOptions, call
       if (why !== undefined) return callback(refusal(hostname, a.address, why), []);
     }
     if (options.all) callback(null, addresses);
-    else if (addresses.length === 0) callback(Object.assign(new Error(`${hostname}: no address`), { code: 'ENOTFOUND' }), []);
+    else if (addresses.length === 0) {
+      callback(Object.assign(new Error(`${hostname}: no address`), { code: 'ENOTFOUND' }), []);
+    }
     else callback(null, addresses[0].address, addresses[0].family);
   });
 }

@@ -103,7 +103,8 @@ function expandV6(address: string): string[] | undefined {
   if (v4) last.push(((v4[0] << 8) | v4[1]).toString(16), ((v4[2] << 8) | v4[3]).toString(16));
   const fill = 8 - head.length - tail.length;
   if (halves.length === 1 ? fill !== 0 : fill < 1) return undefined;
-  return [...head, ...Array<string>(halves.length === 2 ? fill : 0).fill('0'), ...tail].map((g) => parseInt(g, 16).toString(16));
+  const zeros = Array<string>(halves.length === 2 ? fill : 0).fill('0');
+  return [...head, ...zeros, ...tail].map((g) => parseInt(g, 16).toString(16));
 }
 
 /** Failed logins by client address and by login name. */

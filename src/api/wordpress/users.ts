@@ -118,7 +118,8 @@ function checkHashAsync(password: string, stored: string): Promise<boolean> {
   if (h === undefined) return Promise.resolve(false);
   const { N, r, p, salt, expected } = h;
   return hashSlot(() => new Promise<boolean>((resolve, reject) => {
-    scrypt(normalizePassword(password), salt, expected.length, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 }, (err, actual) => {
+    const options = { N, r, p, maxmem: 256 * N * r + 1024 * 1024 };
+    scrypt(normalizePassword(password), salt, expected.length, options, (err, actual) => {
       if (err) reject(err);
       else resolve(timingSafeEqual(actual, expected));
     });
