@@ -12,6 +12,8 @@ import { CliError, EXIT_OK, EXIT_USAGE, dataDir, openStore, parseCommand, second
 import { CLUSTER_OPTIONS, CLUSTER_USAGE, checkName, pick, resolveClusterTarget, writeClusterMarker, type ClusterTarget } from './cluster-options.ts';
 import { demoCalendar } from './seed.ts';
 import { DEFAULT_SITE_LOCALE, DEFAULT_SITE_TITLE } from '../site/pages.ts';
+import { LOGIN_OPTIONS, LOGIN_USAGE, resolveLoginOptions } from './login-options.ts';
+import type { AuthOptions } from '../http/auth.ts';
 import type { ClusterOptions } from '../cluster/node.ts';
 
 export const SERVE_USAGE = `Usage: calendar-engine serve [options]
@@ -36,7 +38,7 @@ Options (each overrides its environment variable):
   --no-site                                API only: no public pages (docs/site.md); the ?ical=1 feeds stay
   --site-title T     CALENDAR_SITE_TITLE   the public pages' site title (default Events)
   --site-locale L    CALENDAR_SITE_LOCALE  locale of the pages' dates and times, BCP 47 (default en-US)
-  Cluster (docs/cluster.md): run as one node of a replicated calendar; the state and the users
+${LOGIN_USAGE}  Cluster (docs/cluster.md): run as one node of a replicated calendar; the state and the users
   live in NATS JetStream, --data keeps only DIR/cluster.json (which cluster, for 'user')
 ${CLUSTER_USAGE}  --node-id ID       CALENDAR_NODE_ID      this node's id in the cluster (default: random)
   -h, --help                               show this help
@@ -65,6 +67,7 @@ const OPTIONS = {
   'no-site': { type: 'boolean' },
   'site-title': { type: 'string' },
   'site-locale': { type: 'string' },
+  ...LOGIN_OPTIONS,
   ...CLUSTER_OPTIONS,
   'node-id': { type: 'string' },
 } as const;
@@ -91,6 +94,8 @@ export interface ServeOptions {
   /** the public pages (src/site/): false = API only; the stylesheet override is DIR/site.css */
   site: { title: string; locale: string } | false;
   adminPassword: string | undefined;
+  /** limits on failed logins, and how they are answered */
+  auth?: AuthOptions;
   /** one node of a cluster (docs/cluster.md) */
   cluster?: ClusterTarget & { node?: string; leaseMs?: number; snapshotEvery?: number; credsFile?: string };
 }
@@ -177,6 +182,7 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
   if (readOnly && cluster) throw bad('--read-only serves a store directory; a cluster node reads from the cluster');
   const adminPassword = io.env.CALENDAR_ADMIN_PASSWORD;
   if (adminPassword !== undefined && adminPassword.trim() === '') throw bad('CALENDAR_ADMIN_PASSWORD is set but empty');
+  const auth = resolveLoginOptions(values, io);
   return {
     host: host?.value ?? '127.0.0.1',
     port: port ? parsePort(port.value, port.from) : 8080,
@@ -192,6 +198,7 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
     readOnly,
     site: values['no-site'] === true ? false : { title: siteTitle?.value.trim() ?? DEFAULT_SITE_TITLE, locale: siteLocale?.value ?? DEFAULT_SITE_LOCALE },
     adminPassword,
+    ...(auth ? { auth } : {}),
     ...(cluster ? { cluster } : {}),
   };
 }
@@ -289,7 +296,7 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
     let server;
     try {
       const site = opts.site === false ? false : { ...opts.site, stylesheetFile: path.join(opts.dir, 'site.css') };
-      server = await startServer(cal, { host: opts.host, port, log, site });
+      server = await startServer(cal, { host: opts.host, port, log, site, ...opts.auth });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE') throw new CliError(`port ${port} on ${opts.host} is already in use (choose another with --port, or 0 for a free one)`);

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CalendarError, fail, isCalendarError } from '../api/wordpress/errors.ts';
 import { toJson } from '../api/representation/represent.ts';
-import { Authenticator } from './auth.ts';
+import { Authenticator, type AuthOptions } from './auth.ts';
 import { DEFAULT_BODY_LIMIT, hasBody, readBody } from './body.ts';
 import { BodyBuffers } from './body-buffers.ts';
 import { createRoutes, JSON_TYPE, type Reply, type RestService, type Routes } from './routes.ts';
@@ -17,7 +17,7 @@ import { tooBig } from '../media/library.ts';
 import { UPLOADS_PATH } from '../media/represent.ts';
 import { SitePages, type PageSource, type SiteOptions } from '../site/pages.ts';
 
-export interface ListenerOptions {
+export interface ListenerOptions extends AuthOptions {
   /** largest accepted request body in bytes (default 1 MiB); larger → 413 */
   bodyLimit?: number;
   /** one line per internal error (never credentials or bodies) */
@@ -159,6 +159,7 @@ export function errorReply(err: unknown, what: string, log: (line: string) => vo
   const status = Number.isInteger(e.status) && e.status >= 400 && e.status <= 599 ? e.status : 500;
   // a write refused while the store's disk fails: worth trying again shortly (the store probes it)
   const headers: Record<string, string> = e.code.startsWith('storage_') ? { 'Retry-After': '5' } : {};
+  if (typeof e.data.retry_after === 'number') headers['Retry-After'] = String(e.data.retry_after);
   return { status, headers, body: toJson(e.toJSON()) };
 }
 
@@ -207,40 +208,36 @@ export interface Listener {
   endStreams(): void;
 }
 
-/** How long, and how many bytes, the rest of a refused body is read before answering anyway. */
-const LINGER_MS = 5_000;
-const LINGER_BYTES = 64 * 1024 * 1024;
+/** How long, and how many bytes, the rest of a refused body is read after the answer, at most. */
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 8 * 1024 * 1024;
 
 /**
- * Read and drop the rest of a request body before answering 413 (a lingering close): closing a
- * socket with the client's data unread makes the kernel reset the connection, and a client still
- * sending would get a broken pipe instead of the answer. Bounded: after LINGER_BYTES or LINGER_MS
- * the answer goes out anyway (and the connection is closed after it, as for every 413).
+ * A body too large is answered 413 at once (with Connection: close), unread: its Content-Length
+ * said so, or its chunks reached the limit. Closing a socket with the client's data unread makes
+ * the kernel reset the connection, which can destroy the answer on its way to a client still
+ * sending; so once the answer is written, the connection's sending side is shut and what still
+ * comes is read and dropped, for at most LINGER_MS and LINGER_BYTES (a lingering close, as
+ * nginx's), then the connection is closed.
  */
-function drainBody(req: IncomingMessage): Promise<void> {
-  if (req.complete || req.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    let dropped = 0;
-    const done = () => {
-      clearTimeout(timer);
-      req.off('data', drop);
-      req.off('end', done);
-      req.off('error', done);
-      req.off('close', done);
-      resolve();
-    };
-    const drop = (chunk: Buffer) => {
-      dropped += chunk.length;
-      if (dropped > LINGER_BYTES) done();
-    };
-    const timer = setTimeout(done, LINGER_MS);
-    timer.unref();
-    req.on('data', drop);
-    req.once('end', done);
-    req.once('error', done);
-    req.once('close', done);
+function lingerAfterAnswer(req: IncomingMessage): void {
+  const socket = req.socket;
+  if (req.complete || socket.destroyed) return;
+  // node:http ends a Connection: close answer with socket.destroySoon() (end, then destroy)
+  socket.destroySoon = function lingeringClose(this: typeof socket) {
+    // the parser goes on reading (and dropping) the body; watch how much of it came
+    const start = this.bytesRead;
+    const t0 = Date.now();
+    const watch = setInterval(() => {
+      if (req.complete || this.bytesRead - start > LINGER_BYTES || Date.now() - t0 >= LINGER_MS) this.destroy();
+    }, 20);
+    watch.unref();
+    this.once('close', () => clearInterval(watch));
+    // a body cut off at the limit was paused by readBody: drop the rest as it comes
+    req.on('data', () => {});
     req.resume();
-  });
+    this.end();
+  };
 }
 
 /**
@@ -261,7 +258,7 @@ async function awaitMinSeq(cal: RestService, header: string | string[] | undefin
 /** The request listener for one calendar. Never throws and never leaves a request unanswered. */
 export function createListener(cal: RestService, opts: ListenerOptions = {}): Listener {
   const routes = createRoutes(cal);
-  const auth = new Authenticator(cal.users);
+  const auth = new Authenticator(cal.users, Date.now, { loginLimits: opts.loginLimits, loginErrors: opts.loginErrors });
   const limit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const site = cal.site;
@@ -359,7 +356,7 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
           });
         } else body = await readBody(req, limit);
       }
-      const actor = await auth.authenticate(req.headers.authorization);
+      const actor = await auth.authenticate(req.headers.authorization, req.socket.remoteAddress);
       await awaitMinSeq(cal, req.headers['x-calendar-min-seq'], opts.minSeqWaitMs ?? 5_000);
       const feed = icalTarget(url.split('?')[0], query);
       if (feed && cal.ical && cal.icalEvent && (method === 'GET' || head)) {
@@ -407,7 +404,7 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
       send(req, res, reply, head, extras, false);
     } catch (err) {
       const tooLarge = isCalendarError(err) && err.status === 413;
-      if (tooLarge) await drainBody(req);
+      if (tooLarge) lingerAfterAnswer(req);
       const path = url.split('?')[0];
       send(req, res, errorReply(err, `${method} ${path}`, log), head, extras?.envelope || extras?.jsonp ? { ...extras, fields: null } : null, tooLarge);
     }

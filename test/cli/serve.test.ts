@@ -134,6 +134,15 @@ options('the heap growth it bounds after the load, unless node was started with 
   assert.is(heapGrowingFlag(['--heap-growing-percentage=5']), `--heap-growing-percent=${SERVE_HEAP_GROWING_PERCENT}`, 'not the flag');
 });
 
+options('login limits and errors: options over env, bad values refused', () => {
+  assert.is(resolve({}).auth, undefined, '~> nothing set: the listener\'s defaults');
+  assert.equal(resolve({}, { CALENDAR_LOGIN_LIMIT: '5', CALENDAR_LOGIN_ERRORS: 'uniform' }).auth, { loginLimits: { perClient: 5 }, loginErrors: 'uniform' });
+  assert.equal(resolve({ 'login-limit': '0', 'login-user-limit': '7' }, { CALENDAR_LOGIN_LIMIT: '5' }).auth, { loginLimits: { perClient: 0, perLogin: 7 } });
+  rejects({ 'login-limit': 'many' }, {}, /^--login-limit: expected a whole number of failed logins/);
+  rejects({}, { CALENDAR_LOGIN_USER_LIMIT: '-1' }, /^CALENDAR_LOGIN_USER_LIMIT: expected a whole number/);
+  rejects({ 'login-errors': 'quiet' }, {}, /^--login-errors: expected wordpress or uniform, got 'quiet'$/);
+});
+
 options.run();
 
 // ---
