@@ -401,6 +401,8 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
         { actor, body, contentType: req.headers['content-type'], headers: req.headers },
       );
       if (reply === undefined) throw fail('rest_no_route');
+      // the site's root is the home page for browsers and this index for the others
+      if (pages && (url.split('?')[0] === sitePath + '/' || url.split('?')[0] === (sitePath || '/'))) reply.headers = { ...reply.headers, Vary: 'Accept' };
       send(req, res, reply, head, extras, false);
     } catch (err) {
       const tooLarge = isCalendarError(err) && err.status === 413;

@@ -352,7 +352,7 @@ export class SitePages {
       for (let i = 0; i < 7; i++, day += DAY_MS) {
         const inMonth = day >= first && day < next;
         const cell: MonthCell = {
-          inMonth, today: day === today, label: this.dates.longDay(day), number: this.dates.dayOfMonth(day), weekday: this.dates.weekday(day),
+          inMonth, today: day === today, label: this.dates.longDay(day), number: this.dates.dayOfMonth(day), weekday: this.dates.weekday(day), month: this.dates.monthYear(day),
           dayUrl: this.links.day(day), events: [], more: 0,
         };
         if (inMonth) {

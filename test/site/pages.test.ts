@@ -170,6 +170,7 @@ S('the REST routes and the JSON site index are untouched', async ({ f }) => {
   const index = await request(f.url, '/', { headers: { accept: 'application/json' } });
   assert.is(index.headers['content-type'], 'application/json; charset=UTF-8');
   assert.ok(index.json.namespaces);
+  assert.is(index.headers.vary, 'Accept');
   const home = await get(f, '/');
   assert.is(home.headers.vary, 'Accept');
   assert.match(home.text, '<h1>Events</h1>');

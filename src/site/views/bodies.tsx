@@ -22,6 +22,8 @@ export interface MonthCell {
   number: string;
   /** the short weekday, shown where the grid becomes a list */
   weekday: string;
+  /** month and year, for screen readers after the day's number */
+  month: string;
   dayUrl: string;
   events: Array<{ url: string; title: string; time: string }>;
   more: number;
@@ -42,7 +44,7 @@ export function MonthBody(p: { heading: string; weekdays: Array<{ short: string;
             <tr>
               {week.map((c) => (
                 <td class={[c.inMonth ? '' : 'other', c.today ? 'today' : '', c.events.length ? 'busy' : 'free'].filter(Boolean).join(' ')}>
-                  <a class="num" href={c.dayUrl} aria-label={c.label}>{c.number}<span class="wd"> {c.weekday}</span></a>
+                  <a class="num" href={c.dayUrl}><span class="wd">{c.weekday} </span>{c.number}<span class="visually-hidden"> {c.month}</span></a>
                   {c.events.length ? (
                     <ul>
                       {c.events.map((e) => <li><a href={e.url}>{e.time ? <span class="t">{e.time}</span> : null}{e.title}</a></li>)}
