@@ -148,6 +148,8 @@ Disk('a read-only file system at start: a plain start names the file and suggest
             assert.is(err.code, 'calendar_read_only');
           },
         );
+        // a user command on the read-only disk names the file it could not write
+        assert.throws(() => ro.users.add('bob', 'editor'), (err: Error) => err.message.includes(`writing ${path.join(dir, 'users.json')}`) && err.message.includes('EROFS'));
         const health = await request(srv.url, `${NS}/health`);
         assert.is(health.json.status, 'read-only');
         assert.is(health.json.last_snapshot, null);
