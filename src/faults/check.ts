@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { Engine } from '../engine/engine.ts';
 import { UserRegistry } from '../api/wordpress/users.ts';
-import { openStore } from '../store/store.ts';
+import { UNPLACED_DIR, openStore } from '../store/store.ts';
 import { CorruptJournalError, JOURNAL_FILE, scanJournal } from '../store/journal.ts';
 import { SNAPSHOT_FILE, commitParts, isPartFileName, readManifest, type SnapshotPart } from '../store/snapshot.ts';
 import { acquireLock, readLockPid, isPidAlive, LOCK_FILE } from '../store/lock.ts';
@@ -65,6 +65,11 @@ export async function checkStore(dir: string): Promise<CheckReport> {
     users.close();
   } catch (err) {
     report.problems.push(`users: ${(err as Error).message}`);
+  }
+  const unplaced = path.join(dir, UNPLACED_DIR);
+  if (fs.existsSync(unplaced)) {
+    report.notes.push(`${unplaced} holds snapshot parts a start could not place (${fs.readdirSync(unplaced).join(', ')}): `
+      + `if a newer snapshot.json was lost, move them back and run 'calendar-engine repair'`);
   }
   const leftovers = fs.readdirSync(dir).filter((name) => isTempPath(name));
   if (leftovers.length > 0) report.notes.push(`temporary files a start removes: ${leftovers.join(', ')}`);
