@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { Engine } from '../engine/engine.ts';
 import { UserRegistry } from '../api/wordpress/users.ts';
-import { openStore } from '../store/store.ts';
+import { UNPLACED_DIR, openStore } from '../store/store.ts';
 import { CorruptJournalError, JOURNAL_FILE, scanJournal } from '../store/journal.ts';
 import { SNAPSHOT_FILE, commitParts, isPartFileName, readManifest, type SnapshotPart } from '../store/snapshot.ts';
 import { acquireLock, readLockPid, isPidAlive, LOCK_FILE } from '../store/lock.ts';
@@ -34,7 +34,9 @@ export async function checkStore(dir: string): Promise<CheckReport> {
     return report;
   }
   const pid = readLockPid(path.join(dir, LOCK_FILE));
-  if (pid !== undefined && Number.isInteger(pid) && isPidAlive(pid)) report.notes.push(`a process (pid ${pid}) has the store open: it is read as it is now`);
+  if (pid !== undefined && Number.isInteger(pid) && isPidAlive(pid)) {
+    report.notes.push(`a process (pid ${pid}) has the store open: it is read as it is now`);
+  }
   const engine = new Engine();
   try {
     const store = await openStore(dir, {
@@ -54,7 +56,8 @@ export async function checkStore(dir: string): Promise<CheckReport> {
   }
   if (report.problems.length === 0) {
     const count = (it: Iterable<unknown>) => [...it].length;
-    report.summary.push(`records: ${engine.eventRowCount} events, ${count(engine.venues())} venues, ${count(engine.organizers())} organizers, `
+    report.summary.push(`records: ${engine.eventRowCount} events, ${count(engine.venues())} venues, `
+      + `${count(engine.organizers())} organizers, `
       + `${count(engine.terms('tribe_events_cat'))} categories, ${count(engine.terms('post_tag'))} tags`);
   }
   try {
@@ -62,6 +65,11 @@ export async function checkStore(dir: string): Promise<CheckReport> {
     users.close();
   } catch (err) {
     report.problems.push(`users: ${(err as Error).message}`);
+  }
+  const unplaced = path.join(dir, UNPLACED_DIR);
+  if (fs.existsSync(unplaced)) {
+    report.notes.push(`${unplaced} holds snapshot parts a start could not place (${fs.readdirSync(unplaced).join(', ')}): `
+      + `if a newer snapshot.json was lost, move them back and run 'calendar-engine repair'`);
   }
   const leftovers = fs.readdirSync(dir).filter((name) => isTempPath(name));
   if (leftovers.length > 0) report.notes.push(`temporary files a start removes: ${leftovers.join(', ')}`);
@@ -94,7 +102,9 @@ export async function repairStore(dir: string, warn: (message: string) => void =
       manifestProblem = (err as Error).message;
     }
     const parts = fs.readdirSync(dir).filter(isPartFileName);
-    if (manifestProblem !== undefined || (!hasManifest && parts.length > 0)) done.push(...(await rebuildManifest(dir, parts, manifestProblem !== undefined)));
+    if (manifestProblem !== undefined || (!hasManifest && parts.length > 0)) {
+      done.push(...(await rebuildManifest(dir, parts, manifestProblem !== undefined)));
+    }
     const journal = path.join(dir, JOURNAL_FILE);
     try {
       await scanJournal(journal, () => {}, () => {}, { readOnly: true });
@@ -111,7 +121,8 @@ export async function repairStore(dir: string, warn: (message: string) => void =
       } finally {
         await fh.close();
       }
-      done.push(`journal ${journal} was damaged at line ${err.line} (${err.message.replace(/^.*?: /, '')}): copied whole to ${aside}, `
+      const why = err.message.replace(/^.*?: /, '');
+      done.push(`journal ${journal} was damaged at line ${err.line} (${why}): copied whole to ${aside}, `
         + `then cut before that line (${size - err.at} bytes; the writes from there on are only in the copy)`);
     }
   } finally {
@@ -143,7 +154,9 @@ async function rebuildManifest(dir: string, parts: string[], damaged: boolean): 
     .map((s) => ({ seq: s.seq, files: s.files.sort((a, b) => Number(a.split('.')[3]) - Number(b.split('.')[3])) }))
     .filter((s) => s.files.every((f, i) => Number(f.split('.')[3]) === i))
     .sort((a, b) => b.seq - a.seq);
-  if (whole.length === 0) throw new Error(`${path.join(dir, SNAPSHOT_FILE)} cannot be rebuilt: no set of snapshot parts numbered from 0 without a gap`);
+  if (whole.length === 0) {
+    throw new Error(`${path.join(dir, SNAPSHOT_FILE)} cannot be rebuilt: no set of snapshot parts numbered from 0 without a gap`);
+  }
   const chosen = whole[0]!;
   const done: string[] = [];
   const manifestFile = path.join(dir, SNAPSHOT_FILE);

@@ -13,7 +13,10 @@ import { Engine } from '../engine/engine.ts';
 export function storeGuard(store: Store, use: (engine: Engine) => void, probeMs?: number): StoreGuard {
   return new StoreGuard(store, async () => {
     const fresh = new Engine();
-    await store.reload({ loadSnapshot: (chunks) => fresh.loadSnapshotChunks(chunks), replay: (write) => fresh.apply(write.ops) });
+    await store.reload({
+      loadSnapshot: (chunks) => fresh.loadSnapshotChunks(chunks),
+      replay: (write) => fresh.apply(write.ops),
+    });
     use(fresh);
     fresh.warmInBackground();
   }, (line) => console.error(line), probeMs);
@@ -96,10 +99,12 @@ export class StoreGuard {
   private rollBack(): Promise<void> {
     this.rolling ??= this.rebuild().then(
       () => {
-        this.log(`calendar-engine: the writes the disk refused are taken back; the calendar holds what ${this.store.dir} holds`);
+        this.log(`calendar-engine: the writes the disk refused are taken back; the calendar holds what ${this.store.dir} `
+          + 'holds');
         this.stale = undefined;
       },
-      (err: Error) => this.log(`calendar-engine: the state could not be read back from ${this.store.dir} yet (${err.message}); trying again`),
+      (err: Error) => this.log(`calendar-engine: the state could not be read back from ${this.store.dir} yet `
+        + `(${err.message}); trying again`),
     ).finally(() => (this.rolling = undefined));
     return this.rolling;
   }
@@ -123,9 +128,14 @@ export class StoreGuard {
       status: this.store.readOnly ? 'read-only' : fault ? 'degraded' : 'ok',
       seq,
       journal_bytes: info.journalBytes,
-      last_snapshot: info.snapshot ? { seq: info.snapshot.seq, created_at: info.snapshot.createdAt, bytes: info.snapshot.bytes } : null,
+      last_snapshot: info.snapshot
+        ? { seq: info.snapshot.seq, created_at: info.snapshot.createdAt, bytes: info.snapshot.bytes }
+        : null,
       // (the file's name only: the health route is public)
-      fault: fault ? { kind: fault.kind, cause: fault.errno, file: path.basename(fault.file), since: fault.since, message: fault.message.split(fault.file).join(path.basename(fault.file)) } : null,
+      fault: fault ? {
+        kind: fault.kind, cause: fault.errno, file: path.basename(fault.file), since: fault.since,
+        message: fault.message.split(fault.file).join(path.basename(fault.file)),
+      } : null,
       compaction_error: info.compactError ?? null,
       warnings,
     };

@@ -38,7 +38,8 @@ const WHAT: Record<FaultKind, string> = {
 
 /** The errno of an error or of its causes (a store error wraps the system's one). */
 export function errnoOf(err: unknown): string | undefined {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  let e = err as { code?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
     if (typeof e.code === 'string' && /^E[A-Z0-9]+$/.test(e.code)) return e.code;
   }
   return undefined;

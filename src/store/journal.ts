@@ -83,7 +83,8 @@ export function journalLine(body: string): string {
  *  without one) or 'bad'. */
 export function checkLineSum(buf: Buffer, start: number, end: number): 'ok' | 'none' | 'bad' {
   const at = end - SUM_TAIL;
-  if (at <= start || buf.compare(SUM_OPEN, 0, SUM_OPEN.length, at, at + SUM_OPEN.length) !== 0 || buf[end - 1] !== 0x7d || buf[end - 2] !== 0x22) {
+  const tail = at > start && buf[end - 1] === 0x7d && buf[end - 2] === 0x22;
+  if (!tail || buf.compare(SUM_OPEN, 0, SUM_OPEN.length, at, at + SUM_OPEN.length) !== 0) {
     return 'none';
   }
   const want = buf.toString('latin1', at + SUM_OPEN.length, end - 2);

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Op, Write } from '../engine/records.ts';
-import { isTempPath } from './atomic-file.ts';
+import { fsyncDir, isTempPath } from './atomic-file.ts';
 import { JOURNAL_FILE, Journal, journalLine, scanJournal, type JournalStats, type TestPointHook } from './journal.ts';
 import { LOCK_FILE, acquireLock, isPidAlive } from './lock.ts';
 import {
@@ -17,6 +17,9 @@ import { randomBytes } from 'node:crypto';
 import { SnapshotStream } from './snapshot-stream.ts';
 
 export type { StoreTestPoint, JournalStats } from './journal.ts';
+
+/** where start-up moves snapshot parts it cannot place (never deleting them) */
+export const UNPLACED_DIR = 'unplaced';
 
 /** Journal size that triggers an automatic compaction. */
 export const DEFAULT_COMPACT_BYTES = 64 * 1024 * 1024;
@@ -149,7 +152,8 @@ export async function openStore(dir: string, hooks: StoreHooks, options: StoreOp
     const manifest = await readManifest(dir);
     const journalPath = path.join(dir, JOURNAL_FILE);
     const { scan, snapshotSeq, cut } = await loadState(dir, manifest, hooks, warn, { readOnly, hashWorkerMinBytes: options.hashWorkerMinBytes });
-    await checkUnlistedParts(dir, manifest, scan?.lastSeq ?? 0);
+    const journalLines = (scan?.lines ?? 0) > 0;
+    await placeUnlistedParts(dir, manifest, scan?.lastSeq ?? 0, journalLines, readOnly, warn);
 
     const store = new DurableStore(dir, hooks, options, warn, lock.release, manifest, Math.max(snapshotSeq, scan?.lastSeq ?? 0));
     if (readOnly) return store;
@@ -163,7 +167,7 @@ export async function openStore(dir: string, hooks: StoreHooks, options: StoreOp
     // A crash between a snapshot's manifest and its journal rewrite leaves lines the snapshot
     // holds: drop them now, so new lines continue right after the snapshot's seq.
     if (scan && scan.lines > 0 && scan.firstSeq <= snapshotSeq) await journal.rewriteFrom(cut < 0 ? scan.bytes : cut);
-    await removeLeftovers(dir, manifest, Math.max(snapshotSeq, scan?.lastSeq ?? 0), warn);
+    await removeLeftovers(dir, manifest, journalLines ? Infinity : Math.max(snapshotSeq, scan?.lastSeq ?? 0), warn);
     return store;
   } catch (err) {
     await journal?.close().catch(() => {});
@@ -243,14 +247,29 @@ async function firstJournalSeq(file: string): Promise<number> {
   return Number(/^\{"seq":(\d+),/.exec(head.toString('latin1'))?.[1] ?? 0);
 }
 
-/** Unlisted snapshot parts of a seq past everything the store holds: a newer snapshot whose
- *  manifest is gone, with the journal already cut after it. Refuse rather than lose them. */
-async function checkUnlistedParts(dir: string, manifest: SnapshotManifest | undefined, journalSeq: number): Promise<void> {
+/**
+ * Unlisted snapshot parts of a seq past everything the store holds. With journal lines before
+ * them, the journal was never cut after their snapshot (a committed snapshot cuts it): they are
+ * leftovers of a snapshot that was never committed, whose writes were never acknowledged, and go
+ * with the other leftovers. Without any journal line they might also be a newer snapshot whose
+ * snapshot.json was lost: they are moved to DIR/unplaced/ (never deleted) with a warning naming
+ * the repair, and the store starts from what it can place.
+ */
+async function placeUnlistedParts(
+  dir: string, manifest: SnapshotManifest | undefined, journalSeq: number, journalLines: boolean, readOnly: boolean, warn: (m: string) => void,
+): Promise<void> {
   const held = Math.max(manifest?.seq ?? 0, journalSeq);
   const beyond = (await unlistedParts(dir, manifest)).filter((name) => partSeq(name) > held);
-  if (beyond.length === 0) return;
-  throw new Error(`store: snapshot parts ${beyond.join(', ')} in ${dir} hold writes past seq ${held}, which neither ${SNAPSHOT_FILE} nor `
-    + `${JOURNAL_FILE} holds (was a newer ${SNAPSHOT_FILE} replaced?); 'calendar-engine repair --data ${dir}' rebuilds the manifest from them`);
+  if (beyond.length === 0 || journalLines) return;
+  const what = `snapshot parts ${beyond.join(', ')} in ${dir} hold writes past seq ${held}, which neither ${SNAPSHOT_FILE} nor ${JOURNAL_FILE} holds: `
+    + `an interrupted snapshot of writes never acknowledged, or a newer ${SNAPSHOT_FILE} that was lost`;
+  if (readOnly) return warn(`store: ${what}; left where they are`);
+  const aside = path.join(dir, UNPLACED_DIR);
+  await fsp.mkdir(aside, { recursive: true });
+  for (const name of beyond) await fsp.rename(path.join(dir, name), path.join(aside, name));
+  await fsyncDir(dir);
+  warn(`store: ${what}; moved to ${aside}. If ${SNAPSHOT_FILE} was lost, stop the server, move them back and run `
+    + `'calendar-engine repair --data ${dir}'`);
 }
 
 /** Orphans of interrupted snapshots/rewrites: unlisted parts whose writes the store holds, and our temp files. */

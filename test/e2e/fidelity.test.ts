@@ -30,13 +30,14 @@ S('/doc documents the namespace index (GET /wp-json/tribe/events/v1), all 52 ope
   const count = (wp: boolean): number => {
     let operations = 0;
     for (const [p, item] of Object.entries(paths)) {
-      if (p !== '/changes' && p.startsWith('/wp/v2') === wp) operations += Object.keys(item).filter((k) => METHODS.includes(k)).length;
+      if (p !== '/changes' && p !== '/health' && p.startsWith('/wp/v2') === wp) operations += Object.keys(item).filter((k) => METHODS.includes(k)).length;
     }
     return operations;
   };
   assert.is(count(false), 52, 'the interface');
   assert.is(count(true), 31, 'and the WordPress core routes (wp/v2: 24, and /wp/v2/media 7)');
   assert.ok(paths['/changes']?.get, 'and the change feed');
+  assert.ok(paths['/health']?.get, 'and the health route');
   const index = await t.call('');
   assert.is(index.status, 200);
   const tribePaths = Object.keys(paths).filter((p) => p !== '/changes' && !p.startsWith('/wp/v2'));

@@ -148,6 +148,8 @@ Disk('a read-only file system at start: a plain start names the file and suggest
             assert.is(err.code, 'calendar_read_only');
           },
         );
+        // a user command on the read-only disk names the file it could not write
+        assert.throws(() => ro.users.add('bob', 'editor'), (err: Error) => err.message.includes(`writing ${path.join(dir, 'users.json')}`) && err.message.includes('EROFS'));
         const health = await request(srv.url, `${NS}/health`);
         assert.is(health.json.status, 'read-only');
         assert.is(health.json.last_snapshot, null);
@@ -158,6 +160,27 @@ Disk('a read-only file system at start: a plain start names the file and suggest
     } finally {
       m.remount('rw');
     }
+  })) || assert.ok(true);
+});
+
+Disk('a full disk at start: the start names the file it could not write; --read-only serves it', async () => {
+  await withTmpfs(1024, (m) => quiet(async () => {
+    const dir = path.join(m.dir, 'store');
+    const cal = await openCalendar({ dir, now: () => NOW });
+    for (let i = 0; i < 3; i++) await cal.events.create(JSON.parse(event(i)));
+    await cal.close();
+    fill(m, 0);
+    await openCalendar({ dir, now: () => NOW }).then(
+      () => assert.unreachable('a start on a full disk that needs to write must fail'),
+      (err: Error) => {
+        assert.match(err.message, 'no space left on device (ENOSPC) writing ');
+        assert.match(err.message, dir);
+        assert.match(err.message, 'free some space, or serve it read-only (--read-only)');
+      },
+    );
+    const ro = await openCalendar({ dir, now: () => NOW, readOnly: true });
+    assert.is((await ro.events.list({ per_page: 1 })).total, 3);
+    await ro.close();
   })) || assert.ok(true);
 });
 

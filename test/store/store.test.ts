@@ -327,16 +327,31 @@ Store_('errors :: a missing snapshot.json with its part there stops start-up nam
   assert.ok(fs.existsSync(path.join(dir, part)), 'the part is still there');
 });
 
-Store_('errors :: an unlisted part past what the store holds stops start-up; it is kept', async () => {
+Store_('recovery :: an unlisted part past what the store holds, no journal line: moved to unplaced/, not deleted', async () => {
   const dir = tmpDir();
   const a = await reopen(dir);
   await writeMany(a.store, a.state, 5);
   await a.store.compact();
   await a.store.close();
-  const newer = path.join(dir, 'snapshot.9.0badf00d.0.jsonl');
-  fs.writeFileSync(newer, '{}\n');
-  await expectOpenError(dir, 'snapshot.9.0badf00d.0.jsonl', 'past seq 5');
-  assert.ok(fs.existsSync(newer));
+  fs.writeFileSync(path.join(dir, 'snapshot.9.0badf00d.0.jsonl'), '{}\n');
+  const b = await reopen(dir);
+  assert.ok(b.state.equals(expectedState(5)));
+  assert.match(b.warnings.join('\n'), 'snapshot.9.0badf00d.0.jsonl');
+  assert.match(b.warnings.join('\n'), 'calendar-engine repair');
+  assert.ok(fs.existsSync(path.join(dir, 'unplaced', 'snapshot.9.0badf00d.0.jsonl')), 'kept aside');
+  await b.store.close();
+});
+
+Store_('recovery :: an unlisted part past the journal\'s last durable line (a snapshot never committed) is a leftover', async () => {
+  const dir = tmpDir();
+  const a = await reopen(dir);
+  await writeMany(a.store, a.state, 5);
+  await a.store.close();
+  fs.writeFileSync(path.join(dir, 'snapshot.9.0badf00d.0.jsonl'), '{}\n');
+  const b = await reopen(dir);
+  assert.ok(b.state.equals(expectedState(5)));
+  assert.not.ok(fs.existsSync(path.join(dir, 'snapshot.9.0badf00d.0.jsonl')));
+  await b.store.close();
 });
 
 Store_('recovery :: an interrupted first snapshot (no manifest yet, the journal from seq 1 covers it) is a leftover', async () => {
