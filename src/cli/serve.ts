@@ -27,6 +27,7 @@ Options (each overrides its environment variable):
   --changes-retain R CALENDAR_CHANGES_RETAIN  how long the change feed keeps changes: a duration
                                            (30m, 12h, 7d) or a number of changes (default 7d)
   --changes-mb N     CALENDAR_CHANGES_MB   memory the change feed's window may take, MiB (default 128)
+  --upload-mb N      CALENDAR_UPLOAD_MB    largest file /wp/v2/media accepts, MiB (default 20)
   --no-seed                                do not load the demo calendar into an empty store
   Cluster (docs/cluster.md): run as one node of a replicated calendar; the state and the users
   live in NATS JetStream, --data keeps only DIR/cluster.json (which cluster, for 'user')
@@ -52,6 +53,7 @@ const OPTIONS = {
   'cache-mb': { type: 'string' },
   'changes-retain': { type: 'string' },
   'changes-mb': { type: 'string' },
+  'upload-mb': { type: 'string' },
   'no-seed': { type: 'boolean' },
   ...CLUSTER_OPTIONS,
   'node-id': { type: 'string' },
@@ -73,6 +75,8 @@ export interface ServeOptions {
   changesRetain: { ms: number } | { count: number };
   /** at most about this many bytes of retained changes */
   changesBytes: number;
+  /** the largest upload the media library accepts, bytes */
+  uploadBytes?: number;
   seed: boolean;
   adminPassword: string | undefined;
   /** one node of a cluster (docs/cluster.md) */
@@ -144,6 +148,10 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
   if (changesMb && !(/^\d+(\.\d+)?$/.test(changesMb.value) && Number(changesMb.value) > 0 && Number(changesMb.value) <= 1_048_576)) {
     throw bad(`${changesMb.from}: expected a number of MiB above 0, at most 1048576, got '${changesMb.value}'`);
   }
+  const uploadMb = pick(values, io, 'upload-mb', 'CALENDAR_UPLOAD_MB');
+  if (uploadMb && !(/^\d+(\.\d+)?$/.test(uploadMb.value) && Number(uploadMb.value) > 0 && Number(uploadMb.value) <= 4096)) {
+    throw bad(`${uploadMb.from}: expected a number of MiB above 0, at most 4096, got '${uploadMb.value}'`);
+  }
   let dir: string;
   try {
     dir = dataDir(values.data as string | undefined, io);
@@ -164,6 +172,7 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
     cacheBytes: cacheMb ? Math.round(Number(cacheMb.value) * 1024 * 1024) : DEFAULT_CACHE_BYTES,
     changesRetain,
     changesBytes: changesMb ? Math.round(Number(changesMb.value) * 1024 * 1024) : DEFAULT_RETAIN_BYTES,
+    ...(uploadMb ? { uploadBytes: Math.round(Number(uploadMb.value) * 1024 * 1024) } : {}),
     seed: values['no-seed'] !== true && !cluster,
     adminPassword,
     ...(cluster ? { cluster } : {}),
@@ -213,6 +222,7 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
     dir: opts.dir, timezone: opts.timezone, perPage: opts.perPage, siteUrl, restPrefix: opts.restPrefix, cacheBytes: opts.cacheBytes,
     ...('count' in opts.changesRetain ? { changesRetainCount: opts.changesRetain.count, changesRetainMs: Number.POSITIVE_INFINITY } : { changesRetainMs: opts.changesRetain.ms }),
     changesRetainBytes: opts.changesBytes,
+    ...(opts.uploadBytes ? { uploadLimit: opts.uploadBytes } : {}),
     ...(opts.cluster ? { cluster: clusterOptions(opts.cluster, log) } : {}),
   }, io);
   try {
