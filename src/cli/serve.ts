@@ -32,6 +32,7 @@ Options (each overrides its environment variable):
   --changes-retain R CALENDAR_CHANGES_RETAIN  how long the change feed keeps changes: a duration
                                            (30m, 12h, 7d) or a number of changes (default 7d)
   --changes-mb N     CALENDAR_CHANGES_MB   memory the change feed's window may take, MiB (default 128)
+  --upload-mb N      CALENDAR_UPLOAD_MB    largest file /wp/v2/media accepts, MiB (default 20)
   --no-seed                                do not load the demo calendar into an empty store
   --read-only        CALENDAR_READ_ONLY=1  serve the store without writing to it (a full or read-only
                                            disk): reads work, writes answer 503 calendar_read_only
@@ -62,6 +63,7 @@ const OPTIONS = {
   'cache-mb': { type: 'string' },
   'changes-retain': { type: 'string' },
   'changes-mb': { type: 'string' },
+  'upload-mb': { type: 'string' },
   'no-seed': { type: 'boolean' },
   'read-only': { type: 'boolean' },
   'no-site': { type: 'boolean' },
@@ -88,6 +90,8 @@ export interface ServeOptions {
   changesRetain: { ms: number } | { count: number };
   /** at most about this many bytes of retained changes */
   changesBytes: number;
+  /** the largest upload the media library accepts, bytes */
+  uploadBytes?: number;
   seed: boolean;
   /** open the store without writing to it: reads only */
   readOnly: boolean;
@@ -171,6 +175,10 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
   }
   const siteLocale = pick(values, io, 'site-locale', 'CALENDAR_SITE_LOCALE');
   if (siteLocale && !validLocale(siteLocale.value)) throw bad(`${siteLocale.from}: not a locale this Node.js knows (expected e.g. en-US, fr-FR, de), got '${siteLocale.value}'`);
+  const uploadMb = pick(values, io, 'upload-mb', 'CALENDAR_UPLOAD_MB');
+  if (uploadMb && !(/^\d+(\.\d+)?$/.test(uploadMb.value) && Number(uploadMb.value) > 0 && Number(uploadMb.value) <= 4096)) {
+    throw bad(`${uploadMb.from}: expected a number of MiB above 0, at most 4096, got '${uploadMb.value}'`);
+  }
   let dir: string;
   try {
     dir = dataDir(values.data as string | undefined, io);
@@ -194,6 +202,7 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
     cacheBytes: cacheMb ? Math.round(Number(cacheMb.value) * 1024 * 1024) : DEFAULT_CACHE_BYTES,
     changesRetain,
     changesBytes: changesMb ? Math.round(Number(changesMb.value) * 1024 * 1024) : DEFAULT_RETAIN_BYTES,
+    ...(uploadMb ? { uploadBytes: Math.round(Number(uploadMb.value) * 1024 * 1024) } : {}),
     seed: values['no-seed'] !== true && !cluster && !readOnly,
     readOnly,
     site: values['no-site'] === true ? false : { title: siteTitle?.value.trim() ?? DEFAULT_SITE_TITLE, locale: siteLocale?.value ?? DEFAULT_SITE_LOCALE },
@@ -265,6 +274,7 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
     ...('count' in opts.changesRetain ? { changesRetainCount: opts.changesRetain.count, changesRetainMs: Number.POSITIVE_INFINITY } : { changesRetainMs: opts.changesRetain.ms }),
     changesRetainBytes: opts.changesBytes,
     ...(opts.readOnly ? { readOnly: true } : {}),
+    ...(opts.uploadBytes ? { uploadLimit: opts.uploadBytes } : {}),
     ...(opts.cluster ? { cluster: clusterOptions(opts.cluster, log) } : {}),
   }, io);
   if (opts.readOnly) log(`calendar-engine: serving ${showPath(opts.dir, io)} read-only: writes are refused`);

@@ -70,7 +70,7 @@ export async function processImage(data: Buffer, mime: string): Promise<Processe
   let width: number, height: number;
   try {
     const meta = await sharp(data, { failOn: 'error' }).metadata();
-    if (meta.format !== format && !(format === 'jpeg' && meta.format === 'jpeg')) throw new Error(`the file is ${meta.format ?? 'unknown'} data`);
+    if (meta.format !== format) throw new Error(`the file is ${meta.format ?? 'unknown'} data`);
     if (!meta.width || !meta.height) throw new Error('the image has no dimensions');
     width = meta.width;
     height = meta.height;

@@ -45,12 +45,13 @@ options('env, and options over env', () => {
   });
   const o = resolve({
     host: '::1', port: '0', data: '/var/cal', timezone: 'America/New_York', 'per-page': '5', 'rest-prefix': '/wp-json/',
-    'site-url': 'http://localhost:3000/blog', 'no-seed': true, 'cache-mb': '0.5', 'changes-retain': '5000', 'changes-mb': '0.25',
+    'site-url': 'http://localhost:3000/blog', 'no-seed': true, 'cache-mb': '0.5', 'changes-retain': '5000', 'changes-mb': '0.25', 'upload-mb': '2.5',
   }, env);
   assert.equal(o, {
     host: '::1', port: 0, dir: path.resolve('/var/cal'), timezone: 'America/New_York', perPage: 5,
     restPrefix: '/wp-json', siteUrl: 'http://localhost:3000/blog', cacheBytes: 512 * 1024, changesRetain: { count: 5000 }, changesBytes: 256 * 1024, seed: false, readOnly: false, adminPassword: 'abcd efgh',
     site: { title: 'Events', locale: 'en-US' },
+    uploadBytes: 2.5 * 1024 * 1024,
   });
 });
 
@@ -84,6 +85,8 @@ options('every bad value is a clear usage error naming where it came from', () =
   rejects({}, { CALENDAR_CHANGES_RETAIN: '0' }, /^CALENDAR_CHANGES_RETAIN: expected a duration/);
   rejects({ 'changes-mb': '0' }, {}, /^--changes-mb: expected a number of MiB above 0, at most 1048576, got '0'$/);
   rejects({}, { CALENDAR_CHANGES_MB: '1G' }, /^CALENDAR_CHANGES_MB: expected a number of MiB/);
+  rejects({ 'upload-mb': '0' }, {}, /^--upload-mb: expected a number of MiB above 0, at most 4096, got '0'$/);
+  rejects({}, { CALENDAR_UPLOAD_MB: '20M' }, /^CALENDAR_UPLOAD_MB: expected a number of MiB/);
   rejects({}, { CALENDAR_ADMIN_PASSWORD: '  ' }, /^CALENDAR_ADMIN_PASSWORD is set but empty$/);
 });
 
