@@ -4,16 +4,15 @@
 
 import type { EngineApi } from '../engine/engine-api.ts';
 import { representRecurrence } from './index.ts';
-import { seriesTimeOf, setOf } from './stored.ts';
+import { seriesTimeAt, setAt } from './stored.ts';
 
 /** The fields as an object (undefined for an event that is neither a series nor an occurrence). */
 export function recurrenceFields(engine: EngineApi, row: number, siteZone: string): Record<string, unknown> | undefined {
   const info = engine.eventTable.recur.size > 0 ? engine.eventTable.recur.get(row) : undefined;
   if (!info) return undefined;
   if (info.recurrence) {
-    const rec = engine.eventRecord(row);
-    const set = setOf(rec, siteZone);
-    const r = set ? representRecurrence(set, seriesTimeOf(rec, siteZone)) : { ...info.recurrence, text: '' };
+    const set = setAt(engine, row, siteZone);
+    const r = set ? representRecurrence(set, seriesTimeAt(engine, row, siteZone)) : { ...info.recurrence, text: '' };
     return { recurrence: { rules: r.rules, rdates: r.rdates, exdates: r.exdates, text: r.text } };
   }
   return {

@@ -14,7 +14,7 @@ import { invalidParams } from '../api/wordpress/errors.ts';
 import { trashedSlug } from '../engine/apply.ts';
 import { zonedToEpoch } from '../api/wordpress/dates.ts';
 import { isBounded, occurrences } from './index.ts';
-import { seriesTimeOf, setOf } from './stored.ts';
+import { seriesTimeAt, seriesTimeOf, setAt, setOf } from './stored.ts';
 
 export { seriesTimeOf, setOf, storedOf } from './stored.ts';
 
@@ -145,30 +145,40 @@ export function stageOccurrences(tx: Tx, series: EventRecord, opts: StageOptions
 }
 
 /**
- * The occurrences a series gains as the horizon moves on to `horizon`: records for the instances
- * after its last occurrence row, up to the horizon (ids allocated here). Empty when none.
+ * The occurrences a series (row `row`) gains as the horizon moves on: records for the instances
+ * after its last generated occurrence row (`kids`: its rows' original starts), up to the horizon
+ * (ids allocated here). A bounded series is made whole by the write that makes it: only one that
+ * came without its generated occurrences (an import: none, or its exceptions alone) gets them here.
  */
-export function stageHorizon(tx: Tx, series: EventRecord, now: number): void {
-  const horizon = horizonOf(now, series);
-  const site = tx.core.site.config;
-  if (!series.recurrence || series.status === 'trash' || series.status === 'inherit') return;
-  const existing = childrenOf(tx.engine, series.id);
-  // after the last generated row (exceptions may sit anywhere: those before it are skipped)
-  let last = series.startLocal;
-  for (const [local, rec] of existing) if (local > last && !rec.exception) last = local;
-  const st = seriesTimeOf(series, site.timezone);
-  const set = setOf(series, site.timezone)!;
-  const from = zonedToEpoch(naiveFromString(last), st.timezone) + 1000;
-  let n = existing.size;
-  // a bounded series whole (its rows are all there once written), an unbounded one to the horizon
-  for (const occ of occurrences(set, st, from, isBounded(set) ? Infinity : horizon)) {
-    if (occ.local <= last || existing.has(occ.local) || occ.local === series.startLocal) continue;
+function stageHorizon(tx: Tx, row: number, kids: Kids | undefined, now: number): void {
+  const engine = tx.engine, siteZone = tx.core.site.config.timezone;
+  const status = engine.eventStatus(row);
+  if (status === 'trash' || status === 'inherit') return;
+  const set = setAt(engine, row, siteZone);
+  if (!set) return;
+  const bounded = isBounded(set);
+  if (bounded && kids !== undefined && kids.last !== '') return;
+  const st = seriesTimeAt(engine, row, siteZone);
+  const last = kids && kids.last > st.start ? kids.last : st.start;
+  const startUtc = engine.eventTable.startUtc.get(row);
+  const horizon = bounded ? Infinity : horizonOf(now, { startUtc } as EventRecord);
+  let series: EventRecord | undefined;
+  let n = kids?.starts.size ?? 0;
+  for (const occ of occurrences(set, st, zonedToEpoch(naiveFromString(last), st.timezone) + 1000, horizon)) {
+    if (occ.local <= last || kids?.starts.has(occ.local) || occ.local === st.start) continue;
     if (++n > MAX_MATERIALISED) break;
-    const id = tx.engine.allocPostId();
+    series ??= engine.eventRecord(row);
+    const id = engine.allocPostId();
     const base = slugBase(series, occ.local);
     const slug = base === '' ? '' : tx.uniqueSlug('event', base, id);
-    tx.ops.push({ t: 'event', a: 'put', rec: occurrenceRecord(series, occ.local, id, slug, site.timezone) });
+    tx.ops.push({ t: 'event', a: 'put', rec: occurrenceRecord(series, occ.local, id, slug, siteZone) });
   }
+}
+
+/** A series' occurrence rows: their original starts, and the last of those not an exception. */
+interface Kids {
+  starts: Set<string>;
+  last: string;
 }
 
 /** 'Y-m-d H:i:s' shifted by ms. */
@@ -179,7 +189,20 @@ export function shiftLocal(local: string, ms: number): string {
 /** The ops of the occurrences every series gains as the horizon moves on (a write by the site). */
 export function horizonOps(core: Core): Op[] {
   const tx = new Tx(core, null);
+  const engine = core.engine, t = engine.eventTable;
+  if (t.recur.size === 0) return tx.ops;
+  // one pass over the occurrence rows: each series' original starts
+  const kids = new Map<number, Kids>();
+  for (const [row, info] of t.recur) {
+    const rid = info.recurrenceId;
+    if (rid === undefined) continue;
+    const parent = t.parentIds[row];
+    let k = kids.get(parent);
+    if (!k) kids.set(parent, (k = { starts: new Set(), last: '' }));
+    k.starts.add(rid);
+    if (!info.exception && rid > k.last) k.last = rid;
+  }
   const now = core.site.config.now().getTime();
-  for (const row of core.engine.seriesRows()) stageHorizon(tx, core.engine.eventRecord(row), now);
+  for (const row of engine.seriesRows()) stageHorizon(tx, row, kids.get(t.ids[row]), now);
   return tx.ops;
 }
