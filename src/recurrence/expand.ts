@@ -281,6 +281,8 @@ export function* expandRule(plan: Plan, from: number, stopAfter: number): Genera
   }
   // BYSETPOS beyond the single-period set of an HOURLY, MINUTELY or SECONDLY rule: nothing ever
   if (plan.bySetPos && freq > DAILY && setPositions(plan.bySetPos, freq === SECONDLY ? 1 : plan.subTimes.length).length === 0) return;
+  // no instance for the Gregorian cycle (or two intervals, if longer): the rule has ended
+  const dry = Math.max(DRY_MS, 2 * interval * [366, 31, 7, 1, 1 / 24, 1 / 1440, 1 / 86_400][freq] * DAY);
   let emitted = 0;
   let lastHit = Math.max(dtstart, periodStart(plan, p));
   const stop = Math.min(stopAfter, LAST_NAIVE);
@@ -288,7 +290,7 @@ export function* expandRule(plan: Plan, from: number, stopAfter: number): Genera
   const picks: number[] = [];
   for (;;) {
     const start = periodStart(plan, p);
-    if (start > stop || start - lastHit > DRY_MS) return;
+    if (start > stop || start - lastHit > dry) return;
     picks.length = 0;
     if (freq <= DAILY) {
       periodDays(plan, p, days);

@@ -105,7 +105,7 @@ function collectText(text: string, allDay: boolean, tz: string, out: Collected):
       throw new InputError(`"${name}" lines are not part of a recurrence (RRULE, RDATE, EXDATE, DTSTART)`);
     }
   }
-  ruleTexts.forEach((t, i) => out.rules.push({ text: t, rule: ruleOf(t, allDay, out.rules.length + i, ruleTexts.length) }));
+  ruleTexts.forEach((t, i) => out.rules.push({ text: t, rule: ruleOf(t, allDay, i, ruleTexts.length) }));
 }
 
 function datesOfLine(name: string, params: Map<string, string>, value: string, tz: string): DateValue[] {

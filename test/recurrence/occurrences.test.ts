@@ -71,6 +71,21 @@ basics('a rule that fires every 30 minutes through the gap stays in start order'
   ]);
 });
 
+basics('Lord Howe\'s half-hour change moves 02:15 to 02:45; Apia\'s skipped 2011-12-30 moves to 2011-12-31', () => {
+  // Lord Howe: 2030-10-06 02:00 (+10:30) → 02:30 (+11:00)
+  assert.equal(firstUtc('FREQ=DAILY;COUNT=3', series('2030-10-05 02:15:00', 'Australia/Lord_Howe')), [
+    '2030-10-05 02:15:00 2030-10-04T15:45:00Z', '2030-10-06 02:45:00 2030-10-05T15:45:00Z', '2030-10-07 02:15:00 2030-10-06T15:15:00Z',
+  ]);
+  // Apia went from -10:00 (DST -11:00 +1) to +14:00 at the end of 2011-12-29
+  assert.equal(first('FREQ=DAILY;COUNT=5', series('2011-12-28 09:00:00', 'Pacific/Apia')), [
+    '2011-12-28 09:00:00', '2011-12-29 09:00:00', '2011-12-31 09:00:00', '2012-01-01 09:00:00',
+  ]);
+});
+
+basics('a rule that repeats every 1000 years is not taken to have ended after 400', () => {
+  assert.equal(first('FREQ=YEARLY;INTERVAL=1000', series('2024-02-29 09:00:00', 'UTC'), 3), ['2024-02-29 09:00:00', '3024-02-29 09:00:00', '4024-02-29 09:00:00']);
+});
+
 basics('all-day series: dates, UNTIL as a DATE, EXDATE;VALUE=DATE', () => {
   const s = series('2030-01-31 00:00:00', 'America/New_York', true);
   assert.equal(first('RRULE:FREQ=MONTHLY;UNTIL=20300601\nEXDATE;VALUE=DATE:20300331', s), ['2030-01-31 00:00:00', '2030-05-31 00:00:00']);
