@@ -61,6 +61,7 @@ S('/doc names recurrence and recurrence_scope', async ({ t }) => {
   const doc = await request(t.url, '/wp-json/tribe/events/v1/doc');
   assert.match(doc.text, /recurrence_scope/);
   assert.match(doc.text, /"recurrence"/);
+  assert.match(doc.text, /"recurrence_id"/, 'the occurrence fields in the Event schema');
 });
 
 S('the iCalendar feed: one VEVENT per series and exception, not per occurrence', async ({ t }) => {
