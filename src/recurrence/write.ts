@@ -95,30 +95,36 @@ function stageOccurrenceUpdate(tx: Tx, params: Params, occ: EventRecord, scope: 
     putLast(tx, rec);
     return rec;
   }
-  // the edit made to this occurrence, as a record: its changes carry over to a series
-  const edited = stageEvent(tx, params, occ, problems);
-  if (!edited) return undefined;
-  unstage(tx, edited);
-  const startShift = naiveFromString(edited.startLocal) - naiveFromString(occ.recurrenceId!);
-  const endShift = naiveFromString(edited.endLocal) - naiveFromString(occ.recurrenceId!) -
-    (naiveFromString(series.endLocal) - naiveFromString(series.startLocal));
   if (scope === 'all') {
-    const rec: EventRecord = {
-      ...edited, id: series.id, slug: series.slug, parentId: series.parentId, date: series.date, dateUtc: series.dateUtc,
-      startLocal: shiftLocal(series.startLocal, startShift), endLocal: shiftLocal(series.endLocal, startShift + endShift),
-      recurrence: series.recurrence,
-    };
-    delete rec.recurrenceId;
-    delete rec.exception;
-    if (series.lineage) rec.lineage = series.lineage;
-    else delete rec.lineage;
+    // the edit applied to the series; new times move its start and end as they move this
+    // occurrence's (an exception's own times are not the series')
+    const { start_date, end_date, ...rest } = params;
+    let moveStart = 0, moveEnd = 0;
+    if (start_date !== undefined || end_date !== undefined) {
+      const dates: Params = { start_date, end_date };
+      for (const k of ['all_day', 'timezone'] as const) if (has(params, k)) dates[k] = params[k];
+      const moved = stageEvent(tx, dates, occ, problems);
+      if (!moved) return undefined;
+      unstage(tx, moved);
+      moveStart = naiveFromString(moved.startLocal) - naiveFromString(occ.startLocal);
+      moveEnd = naiveFromString(moved.endLocal) - naiveFromString(occ.endLocal);
+    }
+    const rec = stageEvent(tx, rest, series, problems);
+    if (!rec) return undefined;
+    unstage(tx, rec);
+    rec.startLocal = shiftLocal(series.startLocal, moveStart);
+    rec.endLocal = shiftLocal(series.endLocal, moveEnd);
     restamp(tx, rec);
     applyRecurrenceParam(tx, rec, params);
     tx.ops.push({ t: 'event', a: 'put', rec });
     stageOccurrences(tx, rec);
     return rec;
   }
-  return stageSplit(tx, params, series, occ, edited, startShift);
+  // the edit made to this occurrence, as a record: it becomes the new series of a split
+  const edited = stageEvent(tx, params, occ, problems);
+  if (!edited) return undefined;
+  unstage(tx, edited);
+  return stageSplit(tx, params, series, occ, edited, naiveFromString(edited.startLocal) - naiveFromString(occ.recurrenceId!));
 }
 
 /** UTC copies of a record whose local start and end moved. */

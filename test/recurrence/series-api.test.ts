@@ -74,6 +74,11 @@ S('an edited occurrence becomes an exception with its id; a deleted one an exclu
   assert.equal([back.status, back.is_exception], ['publish', true]);
   assert.equal(((await cal.events.get(series.id as number)).recurrence as Obj).exdates, []);
   assert.is((await cal.events.list(wide)).total, 6);
+  // the whole series through an exception: its edit, not its own fields or times, goes to the series
+  await cal.events.update(items[2].id as number, { excerpt: 'Weekly', recurrence_scope: 'all' }, users.editor);
+  const s2 = await cal.events.get(series.id as number);
+  assert.equal([s2.title, s2.start_date, s2.excerpt], ['Daily sync', '2026-03-09 09:00:00', '<p>Weekly</p>']);
+  assert.equal((await cal.events.list(wide)).items.map((e) => e.title), ['Daily sync', 'Daily sync', 'Retro', 'Standup', 'Daily sync', 'Daily sync'], 'the restored one an exception of its own');
 });
 
 S('a new rule: occurrences at unchanged starts keep their ids, the others go (404)', async ({ cal, users }) => {
