@@ -1,4 +1,4 @@
-// npm run bench [-- --events N --seed S --runs R --only a,b --no-sqlite --budget-ms B --min-runs M --warmup W --warmup-ms T --cache DIR --cache-mb M --writes W]
+// npm run bench [-- --recurring --events N --seed S --runs R --only a,b --no-sqlite --budget-ms B --min-runs M --warmup W --warmup-ms T --cache DIR --cache-mb M --writes W]
 // npm run bench -- --import [--events N --seed S --rounds R --dir DIR --no-sqlite --workers W,W...]   (the import benchmark: bench/import.ts)
 //
 // Generates a calendar, loads it into the engine and the baselines, checks that every
@@ -19,6 +19,7 @@ import os from 'node:os';
 import v8 from 'node:v8';
 import { parseArgs } from 'node:util';
 import { generateCalendar, type ImportData } from './generate.ts';
+import { addSeries } from './recurring.ts';
 import { runImportBench } from './import.ts';
 import { buildQueries, NOW, type BenchQuery } from './queries.ts';
 import { consume, geometricMean, heapUsedAfterGc, sink, timeCase, type Timing, type TimingOptions } from './stats.ts';
@@ -54,6 +55,8 @@ const { values: opt } = parseArgs({
     dir: { type: 'string' },
     // --import: the engine's runs with CALENDAR_IMPORT_WORKERS set to each of these in turn (default: unset)
     workers: { type: 'string' },
+    // the recurring calendar: 10 % of the events series, their occurrences rows (bench/recurring.ts)
+    recurring: { type: 'boolean', default: false },
   },
   allowPositionals: false,
 });
@@ -154,6 +157,10 @@ log(`node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().lengt
 
 let t0 = performance.now();
 let data: ImportData = generateCalendar({ events: N, seed: SEED, now: NOW });
+if (opt.recurring) {
+  const r = addSeries(data, { seed: SEED, now: NOW });
+  log(`recurring: ${r.series} of the events made series, with ${r.occurrences} occurrences (${data.events.length} rows)`);
+}
 const generateMs = performance.now() - t0;
 let queries: BenchQuery[] = buildQueries(data, SEED);
 if (opt.only) {

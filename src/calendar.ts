@@ -9,6 +9,7 @@ import { resolveActor } from './api/wordpress/auth.ts';
 import { Collections, targetOf } from './api/collections.ts';
 import { ResourceApi } from './resource-api.ts';
 import type { Core } from './api/context.ts';
+import { horizonOps } from './recurrence/series.ts';
 import { isValidTimezone } from './api/wordpress/dates.ts';
 import { CalendarError, fail } from './api/wordpress/errors.ts';
 import { ChangeFeed, changeOf, describeWrite, type Change, type ChangeType, type HeldChange } from './changes/feed.ts';
@@ -364,16 +365,19 @@ export class Calendar {
     // in a cluster: on the writer, writes paused, then a snapshot + a marker every node loads
     if (this.cluster) {
       this.feed.add([], await this.cluster.bulkLoad(load));
-      return this.seqReached();
+      this.seqReached();
+    } else {
+      const refusal = this.guard?.refusal();
+      if (refusal) throw refusal;
+      load();
+      if (streamed && this.engine.eventRowCount !== streamed.rows) throw new Error(`import: expected the ${streamed.rows} rows streamed to the snapshot, got ${this.engine.eventRowCount} events`);
+      // an import is durable once its snapshot is: one the disk refuses is taken back
+      if (this.store) await this.store.compact({ alone: opts.alone, ...(streamed && { streamed: { stream: streamed.stream, head: [this.engine.snapshotHead()] } }) }).catch((err) => {
+        throw this.guard?.failed(err) ?? err;
+      });
     }
-    const refusal = this.guard?.refusal();
-    if (refusal) throw refusal;
-    load();
-    if (streamed && this.engine.eventRowCount !== streamed.rows) throw new Error(`import: expected the ${streamed.rows} rows streamed to the snapshot, got ${this.engine.eventRowCount} events`);
-    // an import is durable once its snapshot is: one the disk refuses is taken back
-    if (this.store) await this.store.compact({ alone: opts.alone, ...(streamed && { streamed: { stream: streamed.stream, head: [this.engine.snapshotHead()] } }) }).catch((err) => {
-      throw this.guard?.failed(err) ?? err;
-    });
+    // series imported without (all) their occurrences get them, in a write of their own
+    await this.extendHorizon();
   }
 
   /**
@@ -384,7 +388,7 @@ export class Calendar {
   ical(query: Params = {}, as?: AsArg): string {
     const actor = as === undefined ? null : resolveActor(as, this.users);
     const page = this.read({ resource: 'events', action: 'list', params: { per_page: 30, ...query }, actor }) as Page<Record<string, unknown>>;
-    return icalFeed(page.items, this.feedSite());
+    return icalFeed(page.items, this.feedSite(), (id) => this.seriesItem(id, actor));
   }
 
   /** The iCalendar text of one event (by id or slug), as `{site}/event/{slug}/?ical=1` serves it. */
@@ -399,7 +403,16 @@ export class Calendar {
       if (err instanceof CalendarError && (err.status === 400 || err.status === 404)) throw new CalendarError('rest_post_invalid_id', 404, 'Invalid event ID.');
       throw err;
     }
-    return icalFeed([ev], this.feedSite());
+    return icalFeed([ev], this.feedSite(), (id) => this.seriesItem(id, actor));
+  }
+
+  /** A series' representation for a feed of its occurrences (undefined when the caller cannot read it). */
+  private seriesItem(id: number, actor: Actor): Record<string, unknown> | undefined {
+    try {
+      return this.read({ resource: 'events', action: 'get', target: { id }, params: {}, actor }) as Record<string, unknown>;
+    } catch (err) {
+      if (!(err instanceof CalendarError)) throw err;
+    }
   }
 
   private feedSite(): FeedSite {
@@ -416,15 +429,11 @@ export class Calendar {
     return this.importRecords(file, () => readCsvRecords(file, type, this.engine, this.site.timezone, this.site.now()));
   }
 
-  /**
-   * Import an iCalendar (.ics) file: each VEVENT an event, a recurring one expanded into its
-   * occurrences until `horizon` (default two years from now); LOCATION, ORGANIZER and CATEGORIES
-   * matched by name to venues, organizers and categories (created when missing). All or nothing.
-   */
-  async importIcs(file: string, opts: { horizon?: Date } = {}): Promise<ImportSummary> {
-    const now = this.site.now();
-    const horizon = opts.horizon ?? new Date(Date.UTC(now.getUTCFullYear() + 2, now.getUTCMonth(), now.getUTCDate()));
-    return this.importRecords(file, async () => readIcsRecords(file, this.engine, this.site.timezone, horizon));
+  /** Import an iCalendar (.ics) file: each VEVENT an event, a recurring one a series with its
+   *  overrides as exceptions; LOCATION, ORGANIZER and CATEGORIES matched by name to venues,
+   *  organizers and categories (created when missing). All or nothing. */
+  async importIcs(file: string): Promise<ImportSummary> {
+    return this.importRecords(file, async () => readIcsRecords(file, this.engine, this.site.timezone));
   }
 
   private async importRecords(file: string, read: () => Promise<Array<{ kind: ImportKind; rec: Record<string, unknown>; row: number; update?: number }>>): Promise<ImportSummary> {
@@ -483,10 +492,27 @@ export class Calendar {
     await this.cluster?.snapshot();
   }
 
+  private horizonTimer: ReturnType<typeof setInterval> | undefined;
+
+  /** The occurrences series gain as the rolling horizon moves on, in one write (docs/recurrence.md):
+   *  on the writer (followers get the write), at open and then hourly (startHorizon, unref'd). */
+  async extendHorizon(): Promise<void> {
+    if (this.closed || this.broken || (this.cluster && !this.cluster.isWriter)) return;
+    while (this.cluster?.gate) await this.cluster.gate;
+    const ops = horizonOps(this.collections.core);
+    if (ops.length > 0) await this.commit(ops, null);
+  }
+
+  startHorizon(): void {
+    const run = () => this.extendHorizon().catch((err: Error) => console.error(`calendar-engine: recurrence horizon: ${err.message}`));
+    (this.horizonTimer ??= setInterval(run, 3_600_000)).unref?.();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.guard?.stop();
+    if (this.horizonTimer) clearInterval(this.horizonTimer);
     await this.webhooks?.stop();
     this.changeLog?.stop();
     await this.cluster?.close();
@@ -519,13 +545,15 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
     // loaded only for a cluster: a single process never loads the NATS client
     const { openNode } = await import('./cluster/open.ts');
     const retain = { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs, retainBytes: opts.changesRetainBytes };
-    return openNode(opts.cluster, engine, (seq) => {
+    const node = await openNode(opts.cluster, engine, (seq) => {
       const node = new Calendar(engine, site, users, undefined, cacheBytes, new ChangeFeed(seq, retain));
       node.media = new MediaLibrary(() => node.collections.core, new MemoryFiles(), {
         limit: uploadLimit, readOnly: 'Uploads are not available on a node of a cluster: files are kept by a single calendar\'s data folder.',
       });
       return node;
     }, opts.webhooks);
+    node.startHorizon();
+    return node;
   }
   let store: Store | undefined;
   // the changes of the writes replayed from the journal (those since the last snapshot)
@@ -564,5 +592,7 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   if (store) cal.guard = storeGuard(store, (fresh) => cal.useEngine(fresh), opts.faultProbeMs);
   cal.webhooks = webhooks;
   webhooks?.start();
+  await cal.extendHorizon();
+  cal.startHorizon();
   return cal;
 }

@@ -37,8 +37,9 @@ export class ResourceApi {
     return JSON.parse((await this.call('update', idOrSlug, fields, as)).body) as Item;
   }
 
-  async delete(idOrSlug: number | string, as?: AsArg): Promise<Item> {
-    return JSON.parse((await this.call('delete', idOrSlug, {}, as)).body) as Item;
+  /** `params`: the DELETE's parameters (events: recurrence_scope). */
+  async delete(idOrSlug: number | string, as?: AsArg, params: Params = {}): Promise<Item> {
+    return JSON.parse((await this.call('delete', idOrSlug, params, as)).body) as Item;
   }
 
   private call(action: RestCall['action'], idOrSlug: number | string | undefined, params: Params, as: AsArg): Promise<RestResult> {

@@ -189,8 +189,20 @@ function eventFields(create: boolean): Args {
       type: ['integer', 'object', 'array'],
       description: 'organizers: ids, {"id": n} objects and/or the fields of new organizers; [] removes them',
     },
+    recurrence: {
+      type: ['string', 'object', 'boolean'],
+      description: 'makes the event a series: RFC 5545 lines (RRULE:, RDATE, EXDATE) or {"rules": [...], "rdates": [...], ' +
+        '"exdates": [...]}, in the event time zone; null, false or "" makes it a single event again',
+    },
+    recurrence_scope: SCOPE_ARG,
   };
 }
+
+const SCOPE_ARG: ArgSpec = {
+  type: 'string', enum: ['this', 'following', 'all'],
+  description: 'on an occurrence: this (default: it becomes an exception, or an exclusion when deleted), following ' +
+    '(the series splits before it) or all (the whole series)',
+};
 
 function venueFields(create: boolean): Args {
   return {
@@ -291,7 +303,10 @@ function collectionRoutes(resource: Resource, listArgs: Args, create: Args, upda
           responses: singleResponses(resource, 'get'),
         },
         { methods: EDITABLE, op: { resource, action: 'update' }, summary: `Update a ${one} by id`, args: { id: idArg, ...update }, responses: singleResponses(resource, 'update') },
-        { methods: DELETABLE, op: { resource, action: 'delete' }, summary: `Delete a ${one} by id`, args: { id: idArg }, responses: singleResponses(resource, 'delete') },
+        {
+          methods: DELETABLE, op: { resource, action: 'delete' }, summary: `Delete a ${one} by id`,
+          args: resource === 'events' ? { id: idArg, recurrence_scope: SCOPE_ARG } : { id: idArg }, responses: singleResponses(resource, 'delete'),
+        },
       ],
     },
   ];

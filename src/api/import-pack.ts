@@ -151,6 +151,8 @@ function packEvent(rd: RecordReader, p: Packer, r: Rec, k: number): void {
   const i = k * P_INTS, ints = p.i32;
   // postBase's checks, in its order (the id's use, the unique slug and the image: the importer's);
   // fields read by name here (see import-local.ts: the *Of checks)
+  // series and occurrences are read on the importing thread (their recurrence needs the calendar's zone)
+  if ((r.recurrence !== undefined && r.recurrence !== null) || r.recurrence_id !== undefined) bad('recurrence');
   const id = rd.givenIdOf(r.id);
   const title = reqOf(r.title, 'title');
   const status = rd.statusOf(r.status);

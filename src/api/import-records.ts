@@ -19,6 +19,9 @@ import { computeDatesMs } from './events/write.ts';
 import { IMAGE_EXTENSIONS, ownUpload } from './wordpress/images.ts';
 import { asId, asNumber, asString } from './wordpress/params.ts';
 import { sanitizeSlug } from './wordpress/text.ts';
+import { CalendarError } from './wordpress/errors.ts';
+import { parseRecurrence } from '../recurrence/index.ts';
+import { storedOf } from '../recurrence/stored.ts';
 import {
   B_NO_SLUG, P_AUTHOR, P_CATEGORIES, P_CODE, P_COST, P_EXTRA, P_FLAGS,
   P_ID, P_INTS, P_NONE, P_ORGANIZERS, P_PARENT, P_POSITION, P_STATUS, P_STRINGS, P_SYMBOL, P_TAGS, P_VENUES, P_ZONE, P_ABBR,
@@ -318,7 +321,34 @@ export class Importer {
       venueIds: this.linkIds(r, 'venue'), organizerIds: this.linkIds(r, 'organizer'),
       categoryIds: this.linkIds(r, 'categories'), tagIds: this.linkIds(r, 'tags'),
       parentId: parent,
+      ...this.recurrenceFields(r, tz, allDay, parent),
     };
+  }
+
+  /** A series' recurrence, or an occurrence's original start (its parent is its series). */
+  private recurrenceFields(r: Rec, tz: string, allDay: boolean, parent: number): Pick<StagedEvent, 'recurrence' | 'recurrenceId' | 'exception'> {
+    const out: Pick<StagedEvent, 'recurrence' | 'recurrenceId' | 'exception'> = {};
+    if (r.recurrence_id !== undefined) {
+      const rid = r.recurrence_id;
+      if (typeof rid !== 'string' || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(rid) || naiveToString(naiveFromString(rid)) !== rid) {
+        bad("recurrence_id must be a local date and time 'Y-m-d H:i:s'");
+      }
+      if (parent === 0) bad('an occurrence (recurrence_id) needs its series as post_parent');
+      out.recurrenceId = rid;
+      if (flag(r, 'is_exception', false)) out.exception = true;
+      return out;
+    }
+    const v = r.recurrence;
+    if (v === undefined || v === null || v === false || v === '') return out;
+    const series = { start: naiveToString(this.dates[0]), timezone: tz || this.core.site.config.timezone, allDay };
+    try {
+      const set = parseRecurrence(v, series, 'recurrence');
+      if (set) out.recurrence = storedOf(set, series);
+    } catch (err) {
+      if (err instanceof CalendarError) bad(err.message);
+      throw err;
+    }
+    return out;
   }
 
   /** parseCost, memoised by text: a calendar has few distinct cost texts (the result is shared, never changed) */

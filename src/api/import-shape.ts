@@ -61,6 +61,11 @@ export interface ImportEvent extends ImportPost {
   venue: number;
   organizer: number[];
   post_parent?: number;
+  /** a series: RFC 5545 lines or { rules, rdates, exdates } */
+  recurrence?: string | { rules: string[]; rdates?: string[]; exdates?: string[] };
+  /** an occurrence of the series post_parent: its original local start */
+  recurrence_id?: string;
+  is_exception?: boolean;
 }
 
 /** A whole calendar in the import shape (CONTRACT.md, "The store"). */

@@ -151,6 +151,13 @@ const COMPONENTS: Record<string, Schema> = {
       venue: { oneOf: [ref('Venue'), { type: 'array', items: ref('Venue') }] },
       organizer: { type: 'array', items: ref('Organizer') },
       custom_fields: {},
+      recurrence: {
+        type: 'object', description: 'a series only: its rules, extra and excluded dates, and their RFC 5545 lines',
+        properties: { rules: strings, rdates: strings, exdates: strings, text: str },
+      },
+      post_parent: { ...int, description: 'an occurrence only: its series' },
+      recurrence_id: { ...str, description: "an occurrence only: its original start, 'Y-m-d H:i:s' in the series' zone" },
+      is_exception: { ...bool, description: 'an occurrence only: edited on its own' },
     },
   },
 };

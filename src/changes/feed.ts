@@ -73,6 +73,7 @@ const REST_NAME: Record<string, string> = {
   startLocal: 'start_date', endLocal: 'end_date', startUtc: 'utc_start_date', endUtc: 'utc_end_date',
   costs: 'cost', venueIds: 'venue', organizerIds: 'organizer', categoryIds: 'categories', tagIds: 'tags',
   parentId: 'post_parent', geoLat: 'geo_lat', geoLng: 'geo_lng', lineage: 'global_id_lineage',
+  exception: 'is_exception',
 };
 const restNames = new Map<string, string>();
 const restName = (k: string): string => {
@@ -84,6 +85,10 @@ const restName = (k: string): string => {
 /** Values equal as stored: primitives by identity, arrays of primitives element by element. */
 function same(x: unknown, y: unknown): boolean {
   if (x === y) return true;
+  // a series' recurrence: equal when its lists are
+  if (typeof x === 'object' && typeof y === 'object' && x !== null && y !== null && !Array.isArray(x) && !Array.isArray(y)) {
+    return JSON.stringify(x) === JSON.stringify(y);
+  }
   if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
   for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
   return true;
@@ -133,7 +138,9 @@ export function describeWrite(engine: EngineApi, ops: readonly Op[], seq: number
       staged.set(key, rec);
       after = 'status' in rec ? rec.status : 'publish';
       const before = prev && 'status' in prev ? prev.status : prev ? 'publish' : undefined;
-      const action: ChangeAction = !prev ? 'created' : after === 'trash' && before !== 'trash' ? 'trashed' : 'updated';
+      // an occurrence its series no longer generates is gone for good (status inherit: never shown)
+      const action: ChangeAction = !prev ? 'created' : after === 'trash' && before !== 'trash' ? 'trashed'
+        : after === 'inherit' && before !== 'inherit' ? 'deleted' : 'updated';
       change = { seq, time, type, action, id, author, fields: diff(prev, rec) };
     } else {
       after = op.t === 'term' ? undefined : 'trash';

@@ -24,13 +24,13 @@ A .csv file (or --type) is read as The Events Calendar's CSV importer reads it: 
 file, the importer's column names ("Event Name", "Event Start Date", "Event Venue Name", ...);
 venues, organizers and terms are matched by name and created when missing; a row matching a
 published event (title, start and end) updates it.
-An .ics file (iCalendar) imports its VEVENTs, recurring ones as their occurrences up to --horizon.
+An .ics file (iCalendar) imports its VEVENTs; a recurring one stays one series, its overrides
+(RECURRENCE-ID) its exceptions.
 
 Options:
   --data DIR       the store directory (env CALENDAR_DATA, default ./data/store)
   --format F       json or jsonl (default: guessed)
   --type T         a CSV file of events, venues or organizers (default events)
-  --horizon H      an .ics file: recurring events up to this far ahead (default 2y; or 6m...)
   -h, --help       show this help
 `;
 
@@ -41,7 +41,7 @@ export function parseFormat(value: string | undefined): ImportFormat | undefined
 }
 
 export async function importCommand(args: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommand(args, { data: { type: 'string' }, format: { type: 'string' }, type: { type: 'string' }, horizon: { type: 'string' } } as const, IMPORT_USAGE, { min: 1, max: 1, names: 'FILE' });
+  const parsed = parseCommand(args, { data: { type: 'string' }, format: { type: 'string' }, type: { type: 'string' } } as const, IMPORT_USAGE, { min: 1, max: 1, names: 'FILE' });
   if (parsed.help) {
     io.stdout.write(IMPORT_USAGE);
     return EXIT_OK;
@@ -53,13 +53,6 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
   }
   const csv = csvType !== undefined || /\.csv$/i.test(parsed.positionals[0]);
   const ics = !csv && /\.(ics|ical|ifb)$/i.test(parsed.positionals[0]);
-  const horizonText = parsed.values.horizon as string | undefined;
-  let horizonMonths = 24;
-  if (horizonText !== undefined) {
-    const m = /^(\d+)(y|m)$/.exec(horizonText);
-    if (!m || Number(m[1]) < 1) throw new CliError(`--horizon: expected a number of years or months such as 2y or 6m, got '${horizonText}'`, EXIT_USAGE);
-    horizonMonths = Number(m[1]) * (m[2] === 'y' ? 12 : 1);
-  }
   const file = path.resolve(io.cwd, parsed.positionals[0]);
   const dir = dataDir(parsed.values.data, io);
   try {
@@ -75,9 +68,8 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
   const progress = createProgress(io.stderr, 'KiB read');
   let counts;
   try {
-    const now = new Date();
     counts = ics
-      ? await cal.importIcs(file, { horizon: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + horizonMonths, now.getUTCDate())) })
+      ? await cal.importIcs(file)
       : csv
       ? await cal.importCsv(file, (csvType ?? 'events') as 'events' | 'venues' | 'organizers')
       // alone: nothing else uses the store, and this process ends after the import (the search

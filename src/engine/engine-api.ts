@@ -63,6 +63,10 @@ export interface EngineApi {
   eventRecord(row: number): EventRecord;
   /** Event rows linked to a venue/organizer/category/tag (categories: the term itself only), in (local start, id) order. */
   linkedEventRows(kind: LinkKind, id: number): readonly number[];
+  /** Rows whose parent is the event `id` (a series' occurrences), every status, in row order. */
+  childRows(id: number): readonly number[];
+  /** Rows that are series (carry a recurrence), every status. */
+  seriesRows(): number[];
   /** Filter, count and page events; see EventQuery. Hidden-from-listings events never match. */
   query(q: EventQuery): QueryResult;
 

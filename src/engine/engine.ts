@@ -153,6 +153,18 @@ export class Engine implements EngineApi {
     return postings.get(id)?.toArray() ?? [];
   }
 
+  childRows(id: number): readonly number[] {
+    this.indexed();
+    const rows = this.state.parentPostings.get(id)?.toArray() ?? [];
+    return rows.slice().sort((a, b) => a - b);
+  }
+
+  seriesRows(): number[] {
+    const rows: number[] = [];
+    for (const [row, info] of this.state.table.recur) if (info.recurrence) rows.push(row);
+    return rows.sort((a, b) => a - b);
+  }
+
   query(q: EventQuery): QueryResult {
     this.indexed();
     return runQuery(this.state, q);

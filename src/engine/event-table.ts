@@ -4,7 +4,7 @@
 
 import { growFloat64, growInt32, growUint8, nextCapacity, StringPool } from './columns.ts';
 import { daysFromCivil, exactNaive, naiveToString, wholeSecondMs } from './naive-time.ts';
-import { POST_STATUSES, statusCode, type EventRecord } from './records.ts';
+import { POST_STATUSES, statusCode, type EventRecord, type RecurInfo } from './records.ts';
 import { ListInterner } from './list-interner.ts';
 
 export { listHash, ListInterner } from './list-interner.ts';
@@ -115,6 +115,8 @@ export class RowParts {
   venues: IdList | undefined = undefined;
   /** kept as is */
   lineage: string[] | undefined = undefined;
+  /** a series' or occurrence's recurrence fields, kept as is */
+  recur: RecurInfo | undefined = undefined;
 }
 
 /** What appendStaged and appendParts check of a row: a positive integer id, whole local start and
@@ -166,6 +168,8 @@ export class EventTable {
   categoryIds: IdList[] = [];
   tagIds: IdList[] = [];
   readonly extraVenues = new Map<number, IdList>();
+  /** series and occurrences: their recurrence fields (other rows have no entry) */
+  readonly recur = new Map<number, RecurInfo>();
   /** shared link lists (organizers, categories, tags) and cost lists */
   readonly idLists: ListInterner<number>;
   readonly costLists: ListInterner<string>;
@@ -272,6 +276,8 @@ export class EventTable {
     this.venueIds[row] = p.venue;
     if (p.venues !== undefined) this.extraVenues.set(row, p.venues);
     else if (this.extraVenues.size > 0) this.extraVenues.delete(row);
+    if (p.recur !== undefined) this.recur.set(row, p.recur);
+    else if (this.recur.size > 0) this.recur.delete(row);
     this.organizerIds[row] = p.organizerIds;
     this.categoryIds[row] = p.categoryIds;
     this.tagIds[row] = p.tagIds;
@@ -316,6 +322,7 @@ export class EventTable {
       for (const [row, s] of staged[c].odd) dates[c].odd.set(base + row, s);
     }
     for (const [row, list] of from.extraVenues) this.extraVenues.set(base + row, list);
+    for (const [row, info] of from.recur) this.recur.set(base + row, info);
     this.count = base + n;
     from.clear();
     return base;
@@ -329,6 +336,7 @@ export class EventTable {
       c.odd.clear();
     }
     this.extraVenues.clear();
+    this.recur.clear();
     this.count = 0;
     this.capacity = 0;
   }
@@ -387,6 +395,8 @@ export class EventTable {
     this.categoryIds[row] = lists.intern(rec.categoryIds);
     this.tagIds[row] = lists.intern(rec.tagIds);
     this.folded[row] = undefined;
+    if (rec.recurrence !== undefined || rec.recurrenceId !== undefined) this.recur.set(row, recurInfoOf(rec));
+    else if (this.recur.size > 0) this.recur.delete(row);
   }
 
   setVenues(row: number, venueIds: readonly number[]): void {
@@ -459,8 +469,29 @@ export class EventTable {
     };
     const lineage = this.lineages[row];
     if (lineage) rec.lineage = lineage.slice();
+    const recur = this.recur.size > 0 ? this.recur.get(row) : undefined;
+    if (recur) {
+      if (recur.recurrence) {
+        const r = recur.recurrence;
+        rec.recurrence = { rules: r.rules.slice(), rdates: r.rdates.slice(), exdates: r.exdates.slice() };
+      }
+      if (recur.recurrenceId !== undefined) rec.recurrenceId = recur.recurrenceId;
+      if (recur.exception) rec.exception = true;
+    }
     return rec;
   }
+}
+
+/** The recurrence fields of a record, copied (the table keeps them; records are the caller's). */
+function recurInfoOf(rec: Pick<EventRecord, 'recurrence' | 'recurrenceId' | 'exception'>): RecurInfo {
+  const info: RecurInfo = {};
+  if (rec.recurrence) {
+    const r = rec.recurrence;
+    info.recurrence = { rules: r.rules.slice(), rdates: r.rdates.slice(), exdates: r.exdates.slice() };
+  }
+  if (rec.recurrenceId !== undefined) info.recurrenceId = rec.recurrenceId;
+  if (rec.exception) info.exception = true;
+  return info;
 }
 
 /** Throws when a record breaks a column invariant; called before anything is written. */

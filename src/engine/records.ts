@@ -67,6 +67,26 @@ export interface EventRecord extends PostRecord {
   tagIds: number[];
   /** parent event post id (recurrence children), 0 = none */
   parentId: number;
+  /** a series: its recurrence as the recurrence library represents it (absent: not a series) */
+  recurrence?: StoredRecurrence;
+  /** an occurrence of the series `parentId`: its original local start 'Y-m-d H:i:s' (RECURRENCE-ID) */
+  recurrenceId?: string;
+  /** an occurrence edited on its own (an exception): series-wide edits leave its fields alone */
+  exception?: boolean;
+}
+
+/** A series' rules, extra dates and excluded dates, each an RFC 5545 content line. */
+export interface StoredRecurrence {
+  rules: string[];
+  rdates: string[];
+  exdates: string[];
+}
+
+/** What a row keeps of recurrence (EventTable.recur), when it is a series or an occurrence. */
+export interface RecurInfo {
+  recurrence?: StoredRecurrence;
+  recurrenceId?: string;
+  exception?: boolean;
 }
 
 export interface VenueRecord extends PostRecord {

@@ -3,7 +3,7 @@
 // parse far faster than arrays of objects; loading fills the columns directly and sorts once.
 
 import type { EventTable, ListInterner } from './event-table.ts';
-import type { AttachmentRecord, OrganizerRecord, TermRecord, VenueRecord } from './records.ts';
+import type { AttachmentRecord, OrganizerRecord, RecurInfo, TermRecord, VenueRecord } from './records.ts';
 import type { CalendarState } from './state.ts';
 import { dropSearchIndex } from './search-index.ts';
 import { wholeSecondMs } from './naive-time.ts';
@@ -88,6 +88,8 @@ export interface EventChunk {
   lineages: [number, string[]][];
   extraVenues: [number, number[]][];
   links: Record<LinkField, ListColumn<number>>;
+  /** [row within chunk, recurrence fields] of series and occurrences (absent: none) */
+  recur?: [number, RecurInfo][];
 }
 
 export interface ListColumn<T> {
@@ -107,6 +109,7 @@ interface Frozen {
   lineages: (string[] | undefined)[];
   extraVenues: Map<number, readonly number[]>;
   links: Record<LinkField, (readonly number[])[]>;
+  recur: Map<number, RecurInfo>;
 }
 
 /**
@@ -128,7 +131,7 @@ export function encodeSnapshot(st: CalendarState): Iterable<unknown> {
     odd: DATE_FIELDS.map((f) => new Map(t[f].odd)),
     texts: { titles: t.titles.slice(0, n), descriptions: t.descriptions.slice(0, n), excerpts: t.excerpts.slice(0, n), slugs: t.slugs.slice(0, n) },
     websites: t.websites.slice(0, n), costs: t.costs.slice(0, n), lineages: t.lineages.slice(0, n),
-    extraVenues: new Map(t.extraVenues), links,
+    extraVenues: new Map(t.extraVenues), links, recur: new Map(t.recur),
   };
   return chunksOf(snapshotHeader(st), frozen);
 }
@@ -174,7 +177,7 @@ export function encodeRows(t: EventTable, from: number, to: number): unknown {
     ms: DATE_FIELDS.map((f) => t[f].ms),
     odd: DATE_FIELDS.map((f) => t[f].odd),
     texts: { titles: t.titles, descriptions: t.descriptions, excerpts: t.excerpts, slugs: t.slugs },
-    websites: t.websites, costs: t.costs, lineages: t.lineages, extraVenues: t.extraVenues, links,
+    websites: t.websites, costs: t.costs, lineages: t.lineages, extraVenues: t.extraVenues, links, recur: t.recur,
   }, from, to, true);
 }
 
@@ -241,13 +244,18 @@ function encodeChunk(fz: Frozen, from: number, to: number, typed = false): Event
   // a base that is not whole seconds makes its dependants absolute: the decoder sees its null
   const lineages: [number, string[]][] = [];
   const extraVenues: [number, number[]][] = [];
-  const hasExtra = fz.extraVenues.size > 0;
+  const recur: [number, RecurInfo][] = [];
+  const hasExtra = fz.extraVenues.size > 0, hasRecur = fz.recur.size > 0;
   for (let r = from; r < to; r++) {
     const l = fz.lineages[r];
     if (l) lineages.push([r - from, l]);
     if (hasExtra) {
       const ev = fz.extraVenues.get(r);
       if (ev) extraVenues.push([r - from, Array.from(ev)]);
+    }
+    if (hasRecur) {
+      const info = fz.recur.get(r);
+      if (info) recur.push([r - from, info]);
     }
   }
   const costs = listColumn(fz.costs, from, to, typed);
@@ -258,6 +266,7 @@ function encodeChunk(fz: Frozen, from: number, to: number, typed = false): Event
     type: 'events', from, count: n, ints, dates, oddDates,
     titles: tx.titles.slice(from, to), descriptions: tx.descriptions.slice(from, to), excerpts: tx.excerpts.slice(from, to),
     slugs: tx.slugs.slice(from, to), websites: fz.websites.slice(from, to), costs, lineages, extraVenues, links,
+    ...(recur.length > 0 ? { recur } : {}),
   };
 }
 
@@ -390,6 +399,7 @@ function loadChunkV2(st: CalendarState, c: EventChunk): void {
   }
   for (const [i, l] of c.lineages) t.lineages[from + i] = l;
   for (const [i, v] of c.extraVenues) t.extraVenues.set(from + i, v);
+  for (const [i, info] of c.recur ?? []) t.recur.set(from + i, info);
   listsOf('costs', t.costs, t.costLists, c.costs, from, n);
   for (const f of LINK_FIELDS) listsOf(f, t[f], t.idLists, c.links[f], from, n);
 }

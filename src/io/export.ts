@@ -31,7 +31,17 @@ export function* exportRecords(engine: EngineApi, origin: string, siteUrl = ''):
   for (const t of engine.terms('post_tag')) yield term('tag', t);
   for (const v of engine.venues()) yield venue(engine, origin, siteUrl, v);
   for (const o of engine.organizers()) yield organizer(engine, origin, siteUrl, o);
-  for (let row = 0; row < engine.eventRowCount; row++) yield event(engine, origin, siteUrl, engine.eventRecord(row));
+  // series and single events, then occurrences (each after its series); occurrences a series no
+  // longer generates (status inherit) are not written
+  const recur = engine.eventTable.recur;
+  for (let row = 0; row < engine.eventRowCount; row++) {
+    if (recur.size === 0 || recur.get(row)?.recurrenceId === undefined) yield event(engine, origin, siteUrl, engine.eventRecord(row));
+  }
+  if (recur.size === 0) return;
+  for (let row = 0; row < engine.eventRowCount; row++) {
+    if (recur.get(row)?.recurrenceId === undefined || engine.eventStatus(row) === 'inherit') continue;
+    yield event(engine, origin, siteUrl, engine.eventRecord(row));
+  }
 }
 
 function term(type: 'category' | 'tag', t: TermRecord): ExportRecord {
@@ -79,6 +89,11 @@ function event(engine: EngineApi, origin: string, siteUrl: string, e: EventRecor
     organizer: e.organizerIds, categories: e.categoryIds, tags: e.tagIds, post_parent: e.parentId,
   };
   if (e.website !== null) r.website = e.website;
+  if (e.recurrence) r.recurrence = e.recurrence;
+  if (e.recurrenceId !== undefined) {
+    r.recurrence_id = e.recurrenceId;
+    r.is_exception = e.exception === true;
+  }
   return r;
 }
 

@@ -1,9 +1,9 @@
-// .ics files into records of the import shape, as the plugin's aggregator imports them: each
-// VEVENT an event (a recurring one, RRULE/RDATE/EXDATE with RECURRENCE-ID overrides, becomes its
-// occurrences up to a horizon), LOCATION a venue (GEO its coordinates; reused by name),
+// .ics files into records of the import shape: each VEVENT an event (a recurring one a series
+// with its RRULE/RDATE/EXDATE lines, each RECURRENCE-ID override an exception of it: the series
+// stays one series), LOCATION a venue (GEO its coordinates; reused by name),
 // ORGANIZER an organizer (reused by name), CATEGORIES categories (reused by name). Times keep the
 // zone of their TZID (the file's VTIMEZONEs are registered with ical.js first); UTC times are
-// written in the site's zone. Parsing and recurrence expansion are ical.js's.
+// written in the site's zone. Parsing is ical.js's; the occurrences are the calendar's.
 
 import fs from 'node:fs';
 import ICAL from 'ical.js';
@@ -16,8 +16,8 @@ import type { CsvRecord } from './csv.ts';
 const pad = (n: number) => String(n).padStart(2, '0');
 const ymdHis = (t: ICAL.Time) => `${t.year}-${pad(t.month)}-${pad(t.day)} ${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}`;
 
-/** The records of an .ics file; recurring events are expanded until `horizon` (a Date). */
-export function readIcsRecords(file: string, engine: EngineApi, siteZone: string, horizon: Date): CsvRecord[] {
+/** The records of an .ics file: events, series and their exceptions (after all the series). */
+export function readIcsRecords(file: string, engine: EngineApi, siteZone: string): CsvRecord[] {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
@@ -36,38 +36,79 @@ export function readIcsRecords(file: string, engine: EngineApi, siteZone: string
     if (!ICAL.TimezoneService.has(tz.tzid)) ICAL.TimezoneService.register(tz);
   }
   const out: CsvRecord[] = [];
+  const exceptions: CsvRecord[] = [];
   const made = { venues: new Map<string, number>(), organizers: new Map<string, number>(), categories: new Map<string, number>() };
   const vevents = root.getAllSubcomponents('vevent');
-  // overrides of single occurrences (RECURRENCE-ID), by UID
-  const overrides = new Map<string, ICAL.Event[]>();
-  for (const c of vevents) {
-    if (c.hasProperty('recurrence-id')) {
-      const e = new ICAL.Event(c);
-      overrides.set(e.uid, [...(overrides.get(e.uid) ?? []), e]);
-    }
-  }
-  const until = ICAL.Time.fromJSDate(horizon, true);
+  // series by UID: their id and zone, for their exceptions
+  const series = new Map<string, { id: number; zone: string }>();
   let n = 0;
   for (const c of vevents) {
     n++;
     if (c.hasProperty('recurrence-id')) continue;
     const event = new ICAL.Event(c);
-    for (const o of overrides.get(event.uid) ?? []) event.relateException(o);
-    const fail = (message: string): never => {
-      throw new ImportFileError(`${file}: VEVENT ${n}${event.uid ? ` (UID ${event.uid})` : ''}: ${message}`);
-    };
+    const fail = failer(n, event);
     if (!c.hasProperty('dtstart')) fail('no DTSTART');
+    const rec = add(event, event.startDate, event.endDate ?? event.startDate, fail);
     if (event.isRecurring()) {
-      const it = event.iterator();
-      let count = 0;
-      for (let next = it.next(); next && next.compare(until) <= 0; next = it.next()) {
-        const occ = event.getOccurrenceDetails(next);
-        add(occ.item, occ.startDate, occ.endDate, fail);
-        if (++count > 10_000) fail('more than 10,000 occurrences before the horizon');
-      }
-    } else add(event, event.startDate, event.endDate ?? event.startDate, fail);
+      const zone = String(rec.timezone);
+      rec.recurrence = recurrenceLines(c, zone, event.startDate.isDate).join('\n');
+      rec.id = engine.allocPostId();
+      if (event.uid) series.set(event.uid, { id: rec.id as number, zone });
+    }
+    out.push({ kind: 'events', rec, row: n });
   }
+  n = 0;
+  for (const c of vevents) {
+    n++;
+    if (!c.hasProperty('recurrence-id')) continue;
+    const event = new ICAL.Event(c);
+    const fail = failer(n, event);
+    if (!c.hasProperty('dtstart')) fail('no DTSTART');
+    const rec = add(event, event.startDate, event.endDate ?? event.startDate, fail);
+    const of = series.get(event.uid);
+    if (of) {
+      // an override of one occurrence: an exception of its series, at its original start
+      const rid = event.recurrenceId;
+      rec.post_parent = of.id;
+      rec.recurrence_id = rid.isDate ? `${ymdHis(rid).slice(0, 10)} ${String(out.find((r) => r.rec.id === of.id)!.rec.start_date).slice(11)}` : wallIn(rid, of.zone);
+      rec.is_exception = true;
+    }
+    // (an override whose series the file lacks is an event of its own)
+    (of ? exceptions : out).push({ kind: 'events', rec, row: n });
+  }
+  out.push(...exceptions);
   return out;
+
+  function failer(at: number, event: ICAL.Event): (message: string) => never {
+    return (message: string): never => {
+      throw new ImportFileError(`${file}: VEVENT ${at}${event.uid ? ` (UID ${event.uid})` : ''}: ${message}`);
+    };
+  }
+
+  /** `t` as wall time in `zone` (an IANA zone: its own wall time when it is in that zone). */
+  function wallIn(t: ICAL.Time, zone: string): string {
+    const id = t.zone?.tzid;
+    if (t.isDate || !id || id === 'floating' || id === zone) return ymdHis(t);
+    return naiveToString(epochToZoned(t.toUnixTime() * 1000, zone));
+  }
+
+  /** The RRULE, RDATE and EXDATE lines of a VEVENT, dates in the series' zone (TZID) or as dates. */
+  function recurrenceLines(c: ICAL.Component, zone: string, allDay: boolean): string[] {
+    const lines: string[] = [];
+    for (const p of c.getAllProperties('rrule')) lines.push(`RRULE:${String(p.getFirstValue())}`);
+    for (const name of ['rdate', 'exdate'] as const) {
+      for (const p of c.getAllProperties(name)) {
+        for (const v of p.getValues() as unknown[]) {
+          const t = (v instanceof ICAL.Time ? v : (v as { start?: ICAL.Time }).start) as ICAL.Time | undefined;
+          if (!t) continue;
+          const upper = name.toUpperCase();
+          if (allDay || t.isDate) lines.push(`${upper};VALUE=DATE:${ymdHis(t).slice(0, 10).replace(/-/g, '')}`);
+          else lines.push(`${upper};TZID=${zone}:${wallIn(t, zone).replace(/[-:]/g, '').replace(' ', 'T')}`);
+        }
+      }
+    }
+    return lines;
+  }
 
   function zoneOf(t: ICAL.Time): string {
     const id = t.zone?.tzid;
@@ -75,7 +116,7 @@ export function readIcsRecords(file: string, engine: EngineApi, siteZone: string
     return isValidTimezone(id) ? id : siteZone;
   }
 
-  function add(e: ICAL.Event, start: ICAL.Time, end: ICAL.Time, fail: (m: string) => never): void {
+  function add(e: ICAL.Event, start: ICAL.Time, end: ICAL.Time, fail: (m: string) => never): Record<string, unknown> {
     const allDay = start.isDate;
     const zone = zoneOf(start);
     // a time in an IANA zone keeps its wall time; UTC and other zones (Outlook's Windows names)
@@ -119,7 +160,7 @@ export function readIcsRecords(file: string, engine: EngineApi, siteZone: string
       }
     }
     if (cats.length) rec.categories = [...new Set(cats)];
-    out.push({ kind: 'events', rec, row: n });
+    return rec;
   }
 
   function linked(kind: 'venues' | 'organizers', name: string, geo: number[] | null, address?: string, email = ''): number {

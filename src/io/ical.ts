@@ -60,8 +60,39 @@ export interface FeedSite {
   now: Date;
 }
 
+/**
+ * Series first: a list's occurrences stand for their series (one VEVENT with its RRULE, RDATE and
+ * EXDATE lines, in place of the first of them), its exceptions for themselves (a VEVENT with the
+ * series' UID and their RECURRENCE-ID, after the series). `seriesOf` gives a series' REST
+ * representation when the list does not have it.
+ */
+function seriesOrder(events: Obj[], seriesOf: (id: number) => Obj | undefined): { e: Obj; series?: Obj }[] {
+  const byId = new Map<number, Obj>();
+  for (const e of events) if (e.recurrence) byId.set(e.id as number, e);
+  const done = new Set<number>();
+  const out: { e: Obj; series?: Obj }[] = [];
+  const addSeries = (id: number): Obj | undefined => {
+    const s = byId.get(id) ?? seriesOf(id);
+    if (s && !done.has(id)) {
+      done.add(id);
+      out.push({ e: s });
+    }
+    return s;
+  };
+  for (const e of events) {
+    if (e.recurrence) addSeries(e.id as number);
+    else if (typeof e.recurrence_id === 'string') {
+      const s = addSeries(e.post_parent as number);
+      if (e.is_exception === true || !s) out.push({ e, series: s });
+    } else out.push({ e });
+  }
+  return out;
+}
+
 /** The feed of `events` (REST representations, as list() returns them) as iCalendar text. */
-export function icalFeed(events: Obj[], site: FeedSite): string {
+export function icalFeed(eventList: Obj[], site: FeedSite, seriesOf: (id: number) => Obj | undefined = () => undefined): string {
+  const ordered = seriesOrder(eventList, seriesOf);
+  const events = ordered.map((o) => o.e);
   const cal = new ICAL.Component(['vcalendar', [], []]);
   cal.addPropertyWithValue('version', '2.0');
   cal.addPropertyWithValue('prodid', `-//${site.name} - calendar-engine//NONSGML v1.0//EN`);
@@ -80,7 +111,12 @@ export function icalFeed(events: Obj[], site: FeedSite): string {
     }
   }
   const stamp = ICAL.Time.fromJSDate(site.now, true);
-  for (const e of events) {
+  const uidOf = (e: Obj): string => {
+    const startUnix = Date.parse(String(e.utc_start_date).replace(' ', 'T') + 'Z') / 1000;
+    const endUnix = Date.parse(String(e.utc_end_date).replace(' ', 'T') + 'Z') / 1000;
+    return `${e.id as number}-${startUnix}-${endUnix}@${site.host}`;
+  };
+  for (const { e, series } of ordered) {
     const v = new ICAL.Component('vevent');
     const allDay = e.all_day === true;
     const zone = String(e.timezone);
@@ -104,9 +140,22 @@ export function icalFeed(events: Obj[], site: FeedSite): string {
     v.addPropertyWithValue('dtstamp', stamp);
     if (e.date_utc && e.date_utc !== '0000-00-00 00:00:00') v.addPropertyWithValue('created', utcTime(String(e.date_utc)));
     if (e.modified_utc && e.modified_utc !== '0000-00-00 00:00:00') v.addPropertyWithValue('last-modified', utcTime(String(e.modified_utc)));
-    const startUnix = Date.parse(String(e.utc_start_date).replace(' ', 'T') + 'Z') / 1000;
-    const endUnix = Date.parse(String(e.utc_end_date).replace(' ', 'T') + 'Z') / 1000;
-    v.addPropertyWithValue('uid', `${e.id as number}-${startUnix}-${endUnix}@${site.host}`);
+    v.addPropertyWithValue('uid', uidOf(series ?? e));
+    const recurrence = e.recurrence as { text: string } | undefined;
+    if (recurrence && recurrence.text !== '') {
+      for (const line of recurrence.text.split('\n')) v.addProperty(ICAL.Property.fromString(line));
+    }
+    if (series) {
+      // the occurrence's original start, in the series' zone
+      const rid = String(e.recurrence_id);
+      if (series.all_day === true) v.addPropertyWithValue('recurrence-id', localTime(rid, true));
+      else if (zones.get(String(series.timezone))) v.addPropertyWithValue('recurrence-id', localTime(rid)).setParameter('tzid', String(series.timezone));
+      else {
+        const shift = Date.parse(String(series.utc_start_date).replace(' ', 'T') + 'Z') - Date.parse(String(series.start_date).replace(' ', 'T') + 'Z');
+        const utc = new Date(Date.parse(rid.replace(' ', 'T') + 'Z') + shift).toISOString().slice(0, 19).replace('T', ' ');
+        v.addPropertyWithValue('recurrence-id', utcTime(utc));
+      }
+    }
     v.addPropertyWithValue('summary', plainText(String(e.title)));
     const description = plainText(String(e.description ?? ''));
     if (description) v.addPropertyWithValue('description', description);

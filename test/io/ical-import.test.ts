@@ -1,5 +1,6 @@
-// .ics files as Google Calendar and Outlook export them, imported: zones, all-day dates,
-// recurring events expanded with their exceptions and overrides, venues/organizers/categories.
+// .ics files as Google Calendar, Outlook and Apple Calendar export them, imported: zones, all-day
+// dates, recurring events kept as series with their exclusions and exceptions (overrides),
+// venues/organizers/categories.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
@@ -17,8 +18,8 @@ const wide = { start_date: '2030-01-01', end_date: '2031-01-01', per_page: 50 };
 
 ics('a Google Calendar export: a weekly series with an EXDATE and an override, all day, UTC; venue, organizer, categories', async () => {
   const { cal } = await makeCalendar({ timezone: 'America/New_York' });
-  const summary = await cal.importIcs(path.join(FIXTURES, 'google.ics'), { horizon: new Date('2031-01-01') });
-  assert.equal([summary.events, summary.venues, summary.organizers, summary.categories], [6, 1, 1, 2]);
+  const summary = await cal.importIcs(path.join(FIXTURES, 'google.ics'));
+  assert.equal([summary.events, summary.venues, summary.organizers, summary.categories], [4, 1, 1, 2], 'a series, its exception, two events');
   const events = (await cal.events.list(wide)).items as Obj[];
   const jams = events.filter((e) => String(e.title).startsWith('Weekly jam'));
   assert.equal(jams.map((e) => e.start_date), ['2030-03-04 19:00:00', '2030-03-18 20:00:00', '2030-03-25 19:00:00', '2030-04-01 19:00:00'],
@@ -49,12 +50,23 @@ ics('an Outlook export: a Windows zone name is converted through its VTIMEZONE',
   await cal.close();
 });
 
-ics('the horizon bounds a series; a broken file imports nothing', async () => {
+ics('a series stays one series: its rule and exclusions, its override an exception at its original start', async () => {
   const { cal } = await makeCalendar();
-  const s = await cal.importIcs(path.join(FIXTURES, 'google.ics'), { horizon: new Date('2030-03-20') });
-  assert.is(s.events, 2 + 2, 'the series up to the horizon (the 4th and the moved 18th), and the two single events');
+  await cal.importIcs(path.join(FIXTURES, 'google.ics'));
   const jams = ((await cal.events.list(wide)).items as Obj[]).filter((e) => String(e.title).startsWith('Weekly jam'));
-  assert.equal(jams.map((e) => e.start_date), ['2030-03-04 19:00:00', '2030-03-18 20:00:00']);
+  const series = jams[0];
+  assert.equal(series.recurrence, {
+    rules: ['FREQ=WEEKLY;COUNT=5;BYDAY=MO'], rdates: [], exdates: ['2030-03-11 19:00:00'],
+    text: 'RRULE:FREQ=WEEKLY;COUNT=5;BYDAY=MO\nEXDATE;TZID=Europe/Paris:20300311T190000',
+  });
+  assert.equal(jams.slice(1).map((e) => [e.post_parent, e.recurrence_id, e.is_exception]), [
+    [series.id, '2030-03-18 19:00:00', true], [series.id, '2030-03-25 19:00:00', false], [series.id, '2030-04-01 19:00:00', false],
+  ]);
+  // iCalendar out: the series and its exception, not its occurrences
+  const text = cal.ical({ start_date: '2030-03-01', end_date: '2030-04-30' });
+  assert.is(text.match(/BEGIN:VEVENT/g)!.length, 4, 'series, exception, festival, call');
+  assert.match(text, /RRULE:FREQ=WEEKLY;COUNT=5;BYDAY=MO\r\nEXDATE;TZID=Europe\/Paris:20300311T190000\r\n/);
+  assert.match(text, /RECURRENCE-ID;TZID=Europe\/Paris:20300318T190000\r\n/);
   await cal.close();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-ics-'));
   const file = path.join(dir, 'broken.ics');
@@ -68,14 +80,45 @@ ics('the horizon bounds a series; a broken file imports nothing', async () => {
   await c2.close();
 });
 
-ics('through the command line: .ics by its name, --horizon checked', async () => {
+ics('an Outlook series: Windows zone times in the site zone, a last-Friday rule with UNTIL, an exclusion, a moved meeting', async () => {
+  const { cal } = await makeCalendar({ timezone: 'Europe/Berlin' });
+  await cal.importIcs(path.join(FIXTURES, 'outlook-recurring.ics'));
+  const items = (await cal.events.list(wide)).items as Obj[];
+  assert.equal(items.map((e) => [e.title, e.start_date]), [
+    ['Monthly review', '2030-01-25 10:00:00'], ['Monthly review', '2030-02-22 10:00:00'],
+    ['Monthly review (moved)', '2030-04-26 11:00:00'], ['Monthly review', '2030-05-31 10:00:00'], ['Monthly review', '2030-06-28 10:00:00'],
+  ], 'March 29 excluded; April moved');
+  assert.equal((items[0].recurrence as Obj).rules, ['FREQ=MONTHLY;UNTIL=20300628T080000Z;BYDAY=-1FR']);
+  assert.equal([items[2].recurrence_id, items[2].is_exception, (items[2].venue as Obj).venue], ['2030-04-26 10:00:00', true, 'Room 7']);
+  await cal.close();
+});
+
+ics('an Apple Calendar export: an unbounded twice-weekly series in Los Angeles and a yearly all-day birthday', async () => {
+  const { cal } = await makeCalendar({ timezone: 'UTC' });
+  const summary = await cal.importIcs(path.join(FIXTURES, 'apple.ics'));
+  assert.is(summary.events, 3);
+  const runs = (await cal.events.list({ start_date: '2030-03-01', end_date: '2030-03-20', per_page: 50, search: 'run' })).items as Obj[];
+  assert.equal(runs.map((e) => [e.start_date, e.title]), [
+    ['2030-03-05 06:30:00', 'Morning run'], ['2030-03-07 06:30:00', 'Morning run'],
+    ['2030-03-14 06:30:00', 'Morning run (long)'], ['2030-03-19 06:30:00', 'Morning run'],
+  ], 'the 12th excluded');
+  assert.equal(runs.map((e) => e.utc_start_date), ['2030-03-05 14:30:00', '2030-03-07 14:30:00', '2030-03-14 13:30:00', '2030-03-19 13:30:00'], 'PDT from March 10');
+  assert.is(runs[2].end_date, '2030-03-14 08:30:00');
+  const far = (await cal.events.list({ start_date: '2031-12-01', end_date: '2031-12-31', search: 'run', per_page: 50 })).total;
+  assert.is(far, 9, 'Tuesdays and Thursdays of December 2031: an unbounded series materialised two years past its start');
+  const birthdays = (await cal.events.list({ start_date: '2030-01-01', end_date: '2035-01-01', search: 'birthday' })).items as Obj[];
+  assert.equal(birthdays.map((e) => [e.all_day, e.start_date, e.end_date]), [
+    [true, '2030-04-10 00:00:00', '2030-04-10 23:59:59'], [true, '2031-04-10 00:00:00', '2031-04-10 23:59:59'],
+    [true, '2032-04-10 00:00:00', '2032-04-10 23:59:59'],
+  ]);
+  await cal.close();
+});
+
+ics('through the command line: .ics by its name', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-ics-'));
   const io = memoryIo({}, dir);
-  assert.is(await main(['import', path.join(FIXTURES, 'outlook.ics'), '--data', 'store', '--horizon', '6m'], io), 0, io.err());
-  assert.match(io.out(), /^imported 1 events, 1 venues, 0 organizers, 0 categories, 0 tags/);
-  const bad = memoryIo({}, dir);
-  assert.is(await main(['import', path.join(FIXTURES, 'outlook.ics'), '--data', 'store', '--horizon', 'forever'], bad), 2);
-  assert.match(bad.err(), /--horizon: expected a number of years or months/);
+  assert.is(await main(['import', path.join(FIXTURES, 'google.ics'), '--data', 'store'], io), 0, io.err());
+  assert.match(io.out(), /^imported 4 events, 1 venues, 1 organizers, 2 categories, 0 tags/);
 });
 
 ics.run();

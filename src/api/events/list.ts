@@ -16,6 +16,7 @@ import type { Actor, Params } from '../wordpress/types.ts';
 export const MAX_PER_PAGE = 50;
 const DAY = 86_400_000;
 
+const INHERIT_MASK = 1 << POST_STATUSES.indexOf('inherit');
 const PUBLISH_MASK = 1 << POST_STATUSES.indexOf('publish');
 const EDITOR_MASK = ['publish', 'future', 'draft', 'pending', 'private'].reduce((m, s) => m | (1 << POST_STATUSES.indexOf(s as never)), 0);
 
@@ -147,7 +148,7 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
     const mask = statusMaskParam(params.status, actor);
     if (mask === undefined) problems.add('status');
     else {
-      q.statusMask = mask;
+      q.statusMask = mask & ~INHERIT_MASK; // dropped occurrences are never listed
       urlArgs.push(['status', (asList(params.status) ?? []).join(',')]);
     }
   } else urlArgs.push(['status', defaultStatusArg(actor)]);

@@ -14,6 +14,7 @@
 import type { EngineApi } from '../../engine/engine-api.ts';
 import type { ChangeHooks } from '../../engine/state.ts';
 import type { OrganizerRecord, TermRecord, VenueRecord } from '../../engine/records.ts';
+import { recurrenceFields, recurrenceJson } from '../../recurrence/fields.ts';
 import { eventHead, eventObjectOf, headText, textFlags, type EventHead } from '../events/head.ts';
 import { KIND_POST, KIND_TERM, PieceCache, type CacheStats } from './piece-cache.ts';
 import { flat, oneByte, organizerObject, termEmbeddedObject, termObject, toJson, venueObject, type Site } from './represent.ts';
@@ -278,7 +279,8 @@ export class Renderer implements ChangeHooks {
     const t = this.engine.eventTable;
     const venueIds = t.venueList(row);
     const venue = venueIds.length === 1 ? this.linkedJson(venueIds[0], 'venue') ?? '[]' : `[${this.linkedList(venueIds, 'venue')}]`;
-    return `],"venue":${venue},"organizer":[${this.linkedList(t.organizerIds[row], 'organizer')}],"custom_fields":[]}`;
+    const recur = t.recur.size > 0 ? recurrenceJson(this.engine, row, this.site.config.timezone) : '';
+    return `],"venue":${venue},"organizer":[${this.linkedList(t.organizerIds[row], 'organizer')}],"custom_fields":[]${recur}}`;
   }
 
   /** The texts of the venues or organizers that exist among `ids`, comma-separated. */
@@ -329,7 +331,9 @@ export class Renderer implements ChangeHooks {
       const o = engine.organizer(id);
       if (o !== undefined) orgs.push(copyLinked(this.linkedObject(o, 'organizer')));
     }
-    return eventObjectOf(e.obj, categories, tags, venues.length === 1 ? venues[0] : venues, orgs);
+    const obj = eventObjectOf(e.obj, categories, tags, venues.length === 1 ? venues[0] : venues, orgs);
+    const recur = t.recur.size > 0 ? recurrenceFields(engine, row, this.site.config.timezone) : undefined;
+    return recur ? Object.assign(obj, recur) : obj;
   }
 
   /** A term's embedded form as a fresh object (at its current count). */

@@ -1,0 +1,208 @@
+// Series and their occurrences as rows of the event table. A series is an event with a
+// recurrence; its row is its first instance (DTSTART). Every later instance up to the horizon is
+// a row of its own (an occurrence): the series' fields, its own start and end, parentId = the
+// series, recurrenceId = its original local start. Occurrence rows are written by ops like any
+// event, with ids allocated by the write that makes them, so the journal, snapshots, exports and
+// cluster replication carry them and their ids as they are.
+
+import type { EngineApi } from '../engine/engine-api.ts';
+import { naiveFromString, naiveToString } from '../engine/naive-time.ts';
+import type { EventRecord, Op } from '../engine/records.ts';
+import { Tx, type Core } from '../api/context.ts';
+import { computeDates } from '../api/events/write.ts';
+import { invalidParams } from '../api/wordpress/errors.ts';
+import { trashedSlug } from '../engine/apply.ts';
+import { zonedToEpoch } from '../api/wordpress/dates.ts';
+import { isBounded, occurrences } from './index.ts';
+import { seriesTimeAt, seriesTimeOf, setAt, setOf } from './stored.ts';
+
+export { seriesTimeOf, setOf, storedOf } from './stored.ts';
+
+const DAY = 86_400_000;
+/** an unbounded series' occurrences are rows up to this long after now or after its start,
+ *  whichever is later (the rolling horizon); a bounded series' are all rows */
+export const HORIZON_DAYS = 730;
+/** a series has fewer occurrence rows than this (its own row is the first instance) */
+export const MAX_MATERIALISED = 10_000;
+
+/** Where a series' occurrence rows end: HORIZON_DAYS after now, or after its start when that is later. */
+export function horizonOf(now: number, series?: EventRecord): number {
+  const start = series ? Date.parse(series.startUtc.replace(' ', 'T') + 'Z') : NaN;
+  return (start > now ? start : now) + HORIZON_DAYS * DAY;
+}
+
+/** An occurrence's slug: the series' slug and the occurrence's day ('' when the series has none). */
+function slugBase(series: EventRecord, local: string): string {
+  const base = series.slug.endsWith('__trashed') ? series.slug.slice(0, -'__trashed'.length) : series.slug;
+  return base === '' ? '' : `${base}-${local.slice(0, 10)}`;
+}
+
+/** The row of one generated occurrence: the series' fields at `local` (its original start). */
+export function occurrenceRecord(series: EventRecord, local: string, id: number, slug: string, siteZone: string): EventRecord {
+  const tz = series.timezone || siteZone;
+  const start = naiveFromString(local);
+  const duration = naiveFromString(series.endLocal) - naiveFromString(series.startLocal);
+  const rec: EventRecord = {
+    ...series, id, slug, parentId: series.id, recurrenceId: local,
+    ...computeDates(tz, start, start + duration, series.allDay),
+  };
+  delete rec.recurrence;
+  delete rec.exception;
+  delete rec.lineage;
+  if (!series.timezone) rec.timezone = '';
+  return rec;
+}
+
+/** An exception taking the series' status (its own fields stay). */
+function exceptionWithStatus(e: EventRecord, series: EventRecord): EventRecord {
+  if (e.status === series.status) return e;
+  const rec = { ...e, status: series.status, modified: series.modified, modifiedUtc: series.modifiedUtc };
+  if (series.status === 'trash') rec.slug = trashedSlug(e.slug);
+  else if (e.slug.endsWith('__trashed')) rec.slug = e.slug.slice(0, -'__trashed'.length);
+  return rec;
+}
+
+function sameRecord(a: EventRecord, b: EventRecord): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The occurrence rows (records) of a series, every status, by recurrence id. */
+export function childrenOf(engine: EngineApi, seriesId: number): Map<string, EventRecord> {
+  const out = new Map<string, EventRecord>();
+  for (const row of engine.childRows(seriesId)) {
+    const rec = engine.eventRecord(row);
+    if (rec.recurrenceId !== undefined) out.set(rec.recurrenceId, rec);
+  }
+  return out;
+}
+
+export interface StageOptions {
+  /** occurrence rows of another series this one takes over, by their recurrence id in this one */
+  adopt?: Map<string, EventRecord>;
+  /** ids another part of the same write takes care of */
+  skip?: ReadonlySet<number>;
+  /** ids adopted here are added to it */
+  adopted?: Set<number>;
+}
+
+/**
+ * Stage the ops that make the occurrence rows of `series` (as it will be after this write) what
+ * its recurrence generates up to the horizon: generated rows get the series' fields (ids kept by
+ * recurrence id), exceptions keep theirs but take the series' status, rows no longer generated
+ * are dropped (status 'inherit': kept for their id, never listed or answered), trashed ones
+ * (deleted occurrences) are left as they are. Throws 400 past MAX_MATERIALISED.
+ */
+export function stageOccurrences(tx: Tx, series: EventRecord, opts: StageOptions = {}): void {
+  const site = tx.core.site.config;
+  const engine = tx.engine;
+  const existing = childrenOf(engine, series.id);
+  const set = series.recurrence ? setOf(series, site.timezone) : null;
+  const wanted: string[] = [];
+  if (set) {
+    // a bounded series is materialised whole, an unbounded one up to the horizon
+    const bounded = isBounded(set);
+    const horizon = bounded ? Infinity : horizonOf(site.now().getTime(), series);
+    for (const occ of occurrences(set, seriesTimeOf(series, site.timezone), undefined, horizon)) {
+      if (occ.local === series.startLocal) continue;
+      wanted.push(occ.local);
+      if (wanted.length >= MAX_MATERIALISED) {
+        throw invalidParams({
+          recurrence: bounded
+            ? `recurrence: a series may have at most ${MAX_MATERIALISED} occurrences`
+            : `recurrence: an unbounded series may have at most ${MAX_MATERIALISED} occurrences in ${HORIZON_DAYS} days`,
+        });
+      }
+    }
+  }
+  const seen = new Set<string>();
+  for (const local of wanted) {
+    if (seen.has(local)) continue;
+    seen.add(local);
+    let old = existing.get(local);
+    if (old === undefined && opts.adopt?.has(local)) {
+      old = opts.adopt.get(local)!;
+      opts.adopted?.add(old.id);
+    }
+    if (old !== undefined && opts.skip?.has(old.id)) continue;
+    if (old !== undefined && old.exception && old.status !== 'inherit') {
+      const rec = exceptionWithStatus({ ...old, parentId: series.id, recurrenceId: local }, series);
+      if (!sameRecord(rec, old)) tx.ops.push({ t: 'event', a: 'put', rec });
+      continue;
+    }
+    const id = old?.id ?? engine.allocPostId();
+    const base = slugBase(series, local);
+    let slug = base;
+    const oldSlug = old?.slug.replace(/__trashed$/, '');
+    if (base !== '') slug = oldSlug !== undefined && oldSlug.startsWith(base) ? oldSlug : tx.uniqueSlug('event', base, id);
+    if (series.status === 'trash' && slug !== '') slug = trashedSlug(slug);
+    const rec = occurrenceRecord(series, local, id, slug, site.timezone);
+    if (old === undefined || !sameRecord(rec, old)) tx.ops.push({ t: 'event', a: 'put', rec });
+  }
+  for (const [local, old] of existing) {
+    if (seen.has(local) || opts.skip?.has(old.id) || old.status === 'inherit' || old.status === 'trash') continue;
+    tx.ops.push({ t: 'event', a: 'put', rec: { ...old, status: 'inherit', modified: series.modified, modifiedUtc: series.modifiedUtc } });
+  }
+}
+
+/**
+ * The occurrences a series (row `row`) gains as the horizon moves on: records for the instances
+ * after its last generated occurrence row (`kids`: its rows' original starts), up to the horizon
+ * (ids allocated here). A bounded series is made whole by the write that makes it: only one that
+ * came without its generated occurrences (an import: none, or its exceptions alone) gets them here.
+ */
+function stageHorizon(tx: Tx, row: number, kids: Kids | undefined, now: number): void {
+  const engine = tx.engine, siteZone = tx.core.site.config.timezone;
+  const status = engine.eventStatus(row);
+  if (status === 'trash' || status === 'inherit') return;
+  const set = setAt(engine, row, siteZone);
+  if (!set) return;
+  const bounded = isBounded(set);
+  if (bounded && kids !== undefined && kids.last !== '') return;
+  const st = seriesTimeAt(engine, row, siteZone);
+  const last = kids && kids.last > st.start ? kids.last : st.start;
+  const startUtc = engine.eventTable.startUtc.get(row);
+  const horizon = bounded ? Infinity : horizonOf(now, { startUtc } as EventRecord);
+  let series: EventRecord | undefined;
+  let n = kids?.starts.size ?? 0;
+  for (const occ of occurrences(set, st, zonedToEpoch(naiveFromString(last), st.timezone) + 1000, horizon)) {
+    if (occ.local <= last || kids?.starts.has(occ.local) || occ.local === st.start) continue;
+    if (++n > MAX_MATERIALISED) break;
+    series ??= engine.eventRecord(row);
+    const id = engine.allocPostId();
+    const base = slugBase(series, occ.local);
+    const slug = base === '' ? '' : tx.uniqueSlug('event', base, id);
+    tx.ops.push({ t: 'event', a: 'put', rec: occurrenceRecord(series, occ.local, id, slug, siteZone) });
+  }
+}
+
+/** A series' occurrence rows: their original starts, and the last of those not an exception. */
+interface Kids {
+  starts: Set<string>;
+  last: string;
+}
+
+/** 'Y-m-d H:i:s' shifted by ms. */
+export function shiftLocal(local: string, ms: number): string {
+  return ms === 0 ? local : naiveToString(naiveFromString(local) + ms);
+}
+
+/** The ops of the occurrences every series gains as the horizon moves on (a write by the site). */
+export function horizonOps(core: Core): Op[] {
+  const tx = new Tx(core, null);
+  const engine = core.engine, t = engine.eventTable;
+  if (t.recur.size === 0) return tx.ops;
+  // one pass over the occurrence rows: each series' original starts
+  const kids = new Map<number, Kids>();
+  for (const [row, info] of t.recur) {
+    const rid = info.recurrenceId;
+    if (rid === undefined) continue;
+    const parent = t.parentIds[row];
+    let k = kids.get(parent);
+    if (!k) kids.set(parent, (k = { starts: new Set(), last: '' }));
+    k.starts.add(rid);
+    if (!info.exception && rid > k.last) k.last = rid;
+  }
+  const now = core.site.config.now().getTime();
+  for (const row of engine.seriesRows()) stageHorizon(tx, row, kids.get(t.ids[row]), now);
+  return tx.ops;
+}
