@@ -230,7 +230,7 @@ function checkTotal(set: RecurrenceSet, series: SeriesTime): void {
     if (r.rule.count !== null) estimate += r.rule.count;
     else {
       const span = (set.allDay ? r.until! * DAY_MS : epochToZoned(r.until!, series.timezone)) - dtstart;
-      const periods = Math.max(0, span) / (freqUnitMs(r.rule.freq) / 1.5) / r.rule.interval + 2;
+      const periods = Math.max(0, span) / freqUnitMs(r.rule.freq) / r.rule.interval + 2;
       estimate += periods * perPeriodBound(r.rule);
     }
   }
@@ -241,10 +241,14 @@ function checkTotal(set: RecurrenceSet, series: SeriesTime): void {
   }
 }
 
+/** At most how many instances one period of the rule has. */
 function perPeriodBound(rule: Rule): number {
   const times = (rule.byHour?.length ?? 1) * (rule.byMinute?.length ?? 1) * (rule.bySecond?.length ?? 1);
-  const days = [366, 31, 7, 1, 1, 1, 1][rule.freq];
-  return rule.freq <= 3 ? days * times : (rule.byMinute?.length ?? 1) * (rule.bySecond?.length ?? 1);
+  // without day parts, a rule takes DTSTART's day (in each BYMONTH month of a yearly rule)
+  const dayParts = rule.byWeekNo || rule.byYearDay || rule.byMonthDay || rule.byDay;
+  const days = dayParts ? [366, 31, 7, 1, 1, 1, 1][rule.freq] : rule.freq === 0 ? rule.byMonth?.length ?? 1 : 1;
+  const all = rule.freq <= 3 ? days * times : (rule.byMinute?.length ?? 1) * (rule.bySecond?.length ?? 1);
+  return rule.bySetPos ? Math.min(all, rule.bySetPos.length) : all;
 }
 
 /**
