@@ -86,7 +86,9 @@ function instant(naive: number, tz: string): number {
 }
 
 /** Instances of one rule at or after naive `from` (some before it may come first), up to about `to`. */
-function* ruleInstances(r: SetRule, dtstart: number, tz: string, allDay: boolean, from: number, to: number): Generator<number, void, undefined> {
+function* ruleInstances(
+  r: SetRule, dtstart: number, tz: string, allDay: boolean, from: number, to: number,
+): Generator<number, void, undefined> {
   if (r.empty) return;
   const plan = planFor(r.rule, dtstart);
   let stop = to;
@@ -118,7 +120,9 @@ function* fromArray(a: readonly number[], from: number): Generator<number, void,
  * once. Without `to` an unbounded set is an endless iterable. A rule without COUNT starts at the
  * window (expand.ts), so a window a century out costs what a window next week costs.
  */
-export function* occurrences(set: RecurrenceSet, series: SeriesTime, from = -Infinity, to = Infinity): Generator<Occurrence, void, undefined> {
+export function* occurrences(
+  set: RecurrenceSet, series: SeriesTime, from = -Infinity, to = Infinity,
+): Generator<Occurrence, void, undefined> {
   const tz = series.timezone;
   const dtstart = seriesStart(series);
   const allDay = set.allDay;
