@@ -11,7 +11,9 @@
 // century of them. The candidate set of a day-or-longer period is (days) × (times of day), both
 // sorted, so BYSETPOS indexes it without building it.
 
-import { DAILY, HOURLY, MINUTELY, MONTHLY, RECURRENCE_LIMITS, SECONDLY, WEEKLY, YEARLY, dayOf, isLeap, monthLength, weekday } from './rule.ts';
+import {
+  DAILY, HOURLY, MINUTELY, MONTHLY, RECURRENCE_LIMITS, SECONDLY, WEEKLY, YEARLY, dayOf, isLeap, monthLength, weekday,
+} from './rule.ts';
 import type { Rule, WeekdayNum } from './rule.ts';
 
 const DAY = 86_400_000;

@@ -4,6 +4,6 @@
 export { parseRecurrence, parseDateValue } from './parse.ts';
 export { representRecurrence, addExclusion, untilBefore, localAt } from './represent.ts';
 export type { RecurrenceRepresentation } from './represent.ts';
-export { occurrences, isBounded } from './set.ts';
+export { occurrences, occurrenceAt, lastOccurrence, isBounded } from './set.ts';
 export type { Occurrence, RecurrenceSet, SeriesTime } from './set.ts';
 export { RECURRENCE_LIMITS } from './rule.ts';

@@ -83,7 +83,9 @@ function collectText(text: string, allDay: boolean, tz: string, out: Collected):
       continue;
     }
     const colon = line.indexOf(':');
-    if (colon < 0) throw new InputError(`"${line}" is not an RFC 5545 content line (NAME[;PARAM=VALUE]:VALUE) or a FREQ=... rule`);
+    if (colon < 0) {
+      throw new InputError(`"${line}" is not an RFC 5545 content line (NAME[;PARAM=VALUE]:VALUE) or a FREQ=... rule`);
+    }
     const head = line.slice(0, colon).split(';');
     const name = head[0].trim().toUpperCase();
     const value = line.slice(colon + 1).trim();
@@ -112,8 +114,12 @@ function datesOfLine(name: string, params: Map<string, string>, value: string, t
   let tzid: string | null = null;
   for (const [k, v] of params) {
     if (k === 'VALUE') {
-      if (v.toUpperCase() === 'PERIOD') throw new InputError(`${name};VALUE=PERIOD: periods are not supported (give start dates)`);
-      if (v.toUpperCase() !== 'DATE' && v.toUpperCase() !== 'DATE-TIME') throw new InputError(`${name}: VALUE=${v} (allowed: DATE, DATE-TIME)`);
+      if (v.toUpperCase() === 'PERIOD') {
+        throw new InputError(`${name};VALUE=PERIOD: periods are not supported (give start dates)`);
+      }
+      if (v.toUpperCase() !== 'DATE' && v.toUpperCase() !== 'DATE-TIME') {
+        throw new InputError(`${name}: VALUE=${v} (allowed: DATE, DATE-TIME)`);
+      }
     } else if (k === 'TZID') {
       if (!isValidTimezone(v)) throw new InputError(`${name}: TZID=${v} is not a known time zone (an IANA zone id)`);
       tzid = v;
@@ -123,22 +129,30 @@ function datesOfLine(name: string, params: Map<string, string>, value: string, t
   }
   if (value === '') throw new InputError(`${name}: has no value`);
   return value.split(',').map((v) => {
-    if (!/^\d{8}(T\d{6}Z?)?$/.test(v.trim())) throw new InputError(`${name}: "${v}" is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS[Z])`);
+    if (!/^\d{8}(T\d{6}Z?)?$/.test(v.trim())) {
+      throw new InputError(`${name}: "${v}" is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS[Z])`);
+    }
     return parseDateValue(v, tz, tzid);
   });
 }
 
 function collectObject(obj: Record<string, unknown>, allDay: boolean, tz: string, out: Collected): void {
   for (const key of Object.keys(obj)) {
-    if (key !== 'rules' && key !== 'rdates' && key !== 'exdates') throw new InputError(`unknown key "${key}" (allowed: rules, rdates, exdates)`);
+    if (key !== 'rules' && key !== 'rdates' && key !== 'exdates') {
+      throw new InputError(`unknown key "${key}" (allowed: rules, rdates, exdates)`);
+    }
   }
   const rules = obj.rules ?? [];
   const ruleList = typeof rules === 'string' ? (rules.trim() === '' ? [] : [rules]) : rules;
-  if (!Array.isArray(ruleList) || ruleList.some((r) => typeof r !== 'string')) throw new InputError('rules must be a string or an array of strings');
+  if (!Array.isArray(ruleList) || ruleList.some((r) => typeof r !== 'string')) {
+    throw new InputError('rules must be a string or an array of strings');
+  }
   (ruleList as string[]).forEach((t, i) => out.rules.push({ text: t, rule: ruleOf(t, allDay, i, ruleList.length) }));
   for (const key of ['rdates', 'exdates'] as const) {
     const v = obj[key] ?? [];
-    if (!Array.isArray(v) || v.some((d) => typeof d !== 'string')) throw new InputError(`${key} must be an array of date strings`);
+    if (!Array.isArray(v) || v.some((d) => typeof d !== 'string')) {
+      throw new InputError(`${key} must be an array of date strings`);
+    }
     for (const d of v as string[]) {
       try {
         out[key].push(parseDateValue(d, tz));
@@ -174,14 +188,16 @@ function build(c: Collected, series: SeriesTime): RecurrenceSet {
   const dtstart = seriesStart(series);
   const allDay = series.allDay;
   const timeOfDay = dtstart - Math.floor(dtstart / DAY_MS) * DAY_MS;
+  /** an added date: a day at the series' time of day (all-day: midnight), a date-time as it is (all-day: its day) */
+  const added = (d: DateValue) => ('day' in d ? d.day * DAY_MS + (allDay ? 0 : timeOfDay) : allDay ? Math.floor(d.naive / DAY_MS) * DAY_MS : d.naive);
   for (const d of c.dtstart) {
-    const t = 'day' in d ? d.day * DAY_MS + (allDay ? 0 : timeOfDay) : allDay ? Math.floor(d.naive / DAY_MS) * DAY_MS : d.naive;
+    const t = added(d);
     if (t !== dtstart) {
-      throw new InputError(`DTSTART ${naiveToString(t)} differs from the event's start ${naiveToString(dtstart)} (a series starts at its event's start; leave DTSTART out)`);
+      throw new InputError(`DTSTART ${naiveToString(t)} differs from the event's start ${naiveToString(dtstart)} `
+        + '(a series starts at its event\'s start; leave DTSTART out)');
     }
   }
-  const rdates: number[] = [];
-  for (const d of c.rdates) rdates.push('day' in d ? d.day * DAY_MS + (allDay ? 0 : timeOfDay) : allDay ? Math.floor(d.naive / DAY_MS) * DAY_MS : d.naive);
+  const rdates = c.rdates.map(added);
   const exdates: number[] = [];
   const exdays: number[] = [];
   for (const d of c.exdates) {
@@ -200,7 +216,9 @@ function build(c: Collected, series: SeriesTime): RecurrenceSet {
     const empty = expandRule(planFor(rule, dtstart), dtstart, Infinity).next().done === true;
     return { rule, until, empty };
   });
-  const set: RecurrenceSet = { allDay, rules, rdates: sortedDistinct(rdates), exdates: sortedDistinct(exdates), exdays: sortedDistinct(exdays) };
+  const set: RecurrenceSet = {
+    allDay, rules, rdates: sortedDistinct(rdates), exdates: sortedDistinct(exdates), exdays: sortedDistinct(exdays),
+  };
   if (isBounded(set)) checkTotal(set, series);
   return set;
 }
@@ -209,7 +227,9 @@ function checkSubHourly(rule: Rule, until: number | null, dtstart: number, serie
   const max = RECURRENCE_LIMITS.maxSubHourlyOccurrences;
   const freq = rule.freq === MINUTELY ? 'MINUTELY' : 'SECONDLY';
   if (rule.count !== null) {
-    if (rule.count > max) throw new InputError(`${label}COUNT=${rule.count}: FREQ=${freq} is limited to ${max} occurrences`);
+    if (rule.count > max) {
+      throw new InputError(`${label}COUNT=${rule.count}: FREQ=${freq} is limited to ${max} occurrences`);
+    }
     return;
   }
   if (until === null) throw new InputError(`${label}FREQ=${freq}: must be bounded by COUNT (at most ${max}) or UNTIL`);
@@ -230,21 +250,28 @@ function checkTotal(set: RecurrenceSet, series: SeriesTime): void {
     if (r.rule.count !== null) estimate += r.rule.count;
     else {
       const span = (set.allDay ? r.until! * DAY_MS : epochToZoned(r.until!, series.timezone)) - dtstart;
-      const periods = Math.max(0, span) / (freqUnitMs(r.rule.freq) / 1.5) / r.rule.interval + 2;
+      const periods = Math.max(0, span) / freqUnitMs(r.rule.freq) / r.rule.interval + 2;
       estimate += periods * perPeriodBound(r.rule);
     }
   }
   if (estimate <= max) return;
   let n = 0;
   for (const _ of occurrences(set, series)) {
-    if (++n > max) throw new InputError(`the series would have more than ${max} occurrences (limit ${max}; leave out COUNT and UNTIL for an open-ended series)`);
+    if (++n > max) {
+      throw new InputError(`the series would have more than ${max} occurrences (limit ${max}; `
+        + 'leave out COUNT and UNTIL for an open-ended series)');
+    }
   }
 }
 
+/** At most how many instances one period of the rule has. */
 function perPeriodBound(rule: Rule): number {
   const times = (rule.byHour?.length ?? 1) * (rule.byMinute?.length ?? 1) * (rule.bySecond?.length ?? 1);
-  const days = [366, 31, 7, 1, 1, 1, 1][rule.freq];
-  return rule.freq <= 3 ? days * times : (rule.byMinute?.length ?? 1) * (rule.bySecond?.length ?? 1);
+  // without day parts, a rule takes DTSTART's day (in each BYMONTH month of a yearly rule)
+  const dayParts = rule.byWeekNo || rule.byYearDay || rule.byMonthDay || rule.byDay;
+  const days = dayParts ? [366, 31, 7, 1, 1, 1, 1][rule.freq] : rule.freq === 0 ? rule.byMonth?.length ?? 1 : 1;
+  const all = rule.freq <= 3 ? days * times : (rule.byMinute?.length ?? 1) * (rule.bySecond?.length ?? 1);
+  return rule.bySetPos ? Math.min(all, rule.bySetPos.length) : all;
 }
 
 /**
@@ -254,15 +281,23 @@ function perPeriodBound(rule: Rule): number {
 export function parseRecurrence(input: unknown, series: SeriesTime, field = 'recurrence'): RecurrenceSet | null {
   if (input === null || input === undefined || input === false || input === '') return null;
   const fail = (reason: string): CalendarError => invalidParams({ [field]: `${field}: ${reason}` });
-  if (!isValidTimezone(series.timezone)) throw fail(`the event's time zone ${JSON.stringify(series.timezone)} is not valid`);
-  if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(series.start)) throw fail(`the event's start ${JSON.stringify(series.start)} is not a date`);
+  if (!isValidTimezone(series.timezone)) {
+    throw fail(`the event's time zone ${JSON.stringify(series.timezone)} is not valid`);
+  }
+  if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(series.start)) {
+    throw fail(`the event's start ${JSON.stringify(series.start)} is not a date`);
+  }
   const c: Collected = { rules: [], rdates: [], exdates: [], dtstart: [] };
   try {
     if (typeof input === 'string') collectText(input, series.allDay, series.timezone, c);
-    else if (typeof input === 'object' && !Array.isArray(input)) collectObject(input as Record<string, unknown>, series.allDay, series.timezone, c);
+    else if (typeof input === 'object' && !Array.isArray(input)) {
+      collectObject(input as Record<string, unknown>, series.allDay, series.timezone, c);
+    }
     else throw new InputError('must be RFC 5545 text (RRULE:FREQ=...), an object {rules, rdates, exdates}, or null');
     if (c.rules.length === 0 && c.rdates.length === 0) {
-      if (c.exdates.length || c.dtstart.length) throw new InputError('has no RRULE and no RDATE (EXDATE and DTSTART alone repeat nothing)');
+      if (c.exdates.length || c.dtstart.length) {
+        throw new InputError('has no RRULE and no RDATE (EXDATE and DTSTART alone repeat nothing)');
+      }
       return null;
     }
     return build(c, series);

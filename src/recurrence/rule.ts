@@ -86,7 +86,9 @@ function intList(part: string, value: string, lo: number, hi: number, allowNegat
 }
 
 function positive(part: string, value: string, max: number, what: string): number {
-  if (!/^\d{1,12}$/.test(value) || Number(value) < 1) throw new RuleError(part, `must be a positive integer (at most ${max})`);
+  if (!/^\d{1,12}$/.test(value) || Number(value) < 1) {
+    throw new RuleError(part, `must be a positive integer (at most ${max})`);
+  }
   const n = Number(value);
   if (n > max) throw new RuleError(part, `${what} is limited to ${max}`);
   return n;
@@ -145,9 +147,13 @@ export function parseRule(text: string, allDay: boolean): Rule {
         const days: WeekdayNum[] = [];
         for (const item of value.split(',')) {
           const m = BYDAY_ITEM.exec(item);
-          if (!m) throw new RuleError(part, `"${item}" is not a weekday (MO, TU, WE, TH, FR, SA, SU, optionally preceded by ±1..53)`);
+          if (!m) {
+            throw new RuleError(part, `"${item}" is not a weekday (MO, TU, WE, TH, FR, SA, SU, optionally preceded by ±1..53)`);
+          }
           const n = m[1] === undefined ? 0 : Number(m[1]);
-          if (m[1] !== undefined && (n === 0 || Math.abs(n) > 53)) throw new RuleError(part, `"${item}": the ordinal must be ±1..53`);
+          if (m[1] !== undefined && (n === 0 || Math.abs(n) > 53)) {
+            throw new RuleError(part, `"${item}": the ordinal must be ±1..53`);
+          }
           const wd = (WEEKDAYS as readonly string[]).indexOf(m[2]);
           if (!days.some((d) => d.n === n && d.wd === wd)) days.push({ n, wd });
         }
@@ -175,7 +181,9 @@ export function parseRule(text: string, allDay: boolean): Rule {
 function checkCombination(rule: Rule, allDay: boolean): void {
   const freq = FREQS[rule.freq];
   if (rule.count !== null && rule.until !== null) throw new RuleError('COUNT', 'COUNT and UNTIL must not both appear');
-  if (rule.byWeekNo && rule.freq !== YEARLY) throw new RuleError(`BYWEEKNO`, `is only valid with FREQ=YEARLY (not ${freq})`);
+  if (rule.byWeekNo && rule.freq !== YEARLY) {
+    throw new RuleError(`BYWEEKNO`, `is only valid with FREQ=YEARLY (not ${freq})`);
+  }
   if (rule.byYearDay && (rule.freq === MONTHLY || rule.freq === WEEKLY || rule.freq === DAILY)) {
     throw new RuleError('BYYEARDAY', `is not valid with FREQ=${freq}`);
   }
@@ -186,7 +194,9 @@ function checkCombination(rule: Rule, allDay: boolean): void {
     if (rule.freq !== MONTHLY && rule.freq !== YEARLY) {
       throw new RuleError('BYDAY', `"${item}": an ordinal is only valid with FREQ=MONTHLY or FREQ=YEARLY`);
     }
-    if (rule.freq === YEARLY && rule.byWeekNo) throw new RuleError('BYDAY', `"${item}": an ordinal is not valid with BYWEEKNO`);
+    if (rule.freq === YEARLY && rule.byWeekNo) {
+      throw new RuleError('BYDAY', `"${item}": an ordinal is not valid with BYWEEKNO`);
+    }
     const over = rule.byDay.find((d) => Math.abs(d.n) > 5);
     if (over && (rule.freq === MONTHLY || rule.byMonth)) {
       throw new RuleError('BYDAY', `"${over.n}${WEEKDAYS[over.wd]}": an ordinal within a month is limited to ±5`);
@@ -197,7 +207,9 @@ function checkCombination(rule: Rule, allDay: boolean): void {
     throw new RuleError('BYSETPOS', 'needs another BYxxx part to select from');
   }
   if (allDay) {
-    if (rule.freq > DAILY) throw new RuleError(`FREQ=${freq}`, 'an all-day series repeats by days at the most (DAILY, WEEKLY, MONTHLY, YEARLY)');
+    if (rule.freq > DAILY) {
+      throw new RuleError(`FREQ=${freq}`, 'an all-day series repeats by days at the most (DAILY, WEEKLY, MONTHLY, YEARLY)');
+    }
     for (const [name, v] of [['BYHOUR', rule.byHour], ['BYMINUTE', rule.byMinute], ['BYSECOND', rule.bySecond]] as const) {
       if (v) throw new RuleError(name, 'an all-day series has no time of day');
     }

@@ -86,7 +86,9 @@ function instant(naive: number, tz: string): number {
 }
 
 /** Instances of one rule at or after naive `from` (some before it may come first), up to about `to`. */
-function* ruleInstances(r: SetRule, dtstart: number, tz: string, allDay: boolean, from: number, to: number): Generator<number, void, undefined> {
+function* ruleInstances(
+  r: SetRule, dtstart: number, tz: string, allDay: boolean, from: number, to: number,
+): Generator<number, void, undefined> {
   if (r.empty) return;
   const plan = planFor(r.rule, dtstart);
   let stop = to;
@@ -118,7 +120,9 @@ function* fromArray(a: readonly number[], from: number): Generator<number, void,
  * once. Without `to` an unbounded set is an endless iterable. A rule without COUNT starts at the
  * window (expand.ts), so a window a century out costs what a window next week costs.
  */
-export function* occurrences(set: RecurrenceSet, series: SeriesTime, from = -Infinity, to = Infinity): Generator<Occurrence, void, undefined> {
+export function* occurrences(
+  set: RecurrenceSet, series: SeriesTime, from = -Infinity, to = Infinity,
+): Generator<Occurrence, void, undefined> {
   const tz = series.timezone;
   const dtstart = seriesStart(series);
   const allDay = set.allDay;
@@ -178,7 +182,28 @@ function timeOfDayOf(start: string): number {
   return m ? (+m[1] * 3600 + +m[2] * 60 + +m[3]) * 1000 : 0;
 }
 
-/** The unit of a FREQ in ms (a month and a year at their longest), for estimates. */
+/** The period of a FREQ in ms (a month and a year at their shortest), for upper bounds. */
 export function freqUnitMs(freq: number): number {
-  return [366 * DAY_MS, 31 * DAY_MS, 7 * DAY_MS, DAY_MS, 3_600_000, 60_000, 1000][freq];
+  return [365 * DAY_MS, 28 * DAY_MS, 7 * DAY_MS, DAY_MS, 3_600_000, 60_000, 1000][freq];
+}
+
+/**
+ * The occurrence starting at wall-clock time `local` ('YYYY-MM-DD HH:MM:SS' in the series' zone,
+ * as `occurrences` shows it; all-day: that day at the series' start time), or null when the set
+ * has none there.
+ */
+export function occurrenceAt(set: RecurrenceSet, series: SeriesTime, local: string): Occurrence | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(local);
+  if (!m) return null;
+  const utc = zonedToEpoch(Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]), series.timezone);
+  for (const o of occurrences(set, series, utc, utc + 1)) return o.local === local || set.allDay ? o : null;
+  return null;
+}
+
+/** The last occurrence of a bounded set (null for an open-ended one): what its series ends with. */
+export function lastOccurrence(set: RecurrenceSet, series: SeriesTime): Occurrence | null {
+  if (!isBounded(set)) return null;
+  let last: Occurrence | null = null;
+  for (const o of occurrences(set, series)) last = o;
+  return last;
 }

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { occurrences, parseRecurrence, representRecurrence, isBounded, addExclusion, untilBefore } from '../../src/recurrence/index.ts';
+import { occurrences, occurrenceAt, lastOccurrence, parseRecurrence, representRecurrence, isBounded, addExclusion, untilBefore } from '../../src/recurrence/index.ts';
 import type { SeriesTime } from '../../src/recurrence/index.ts';
 
 const series = (start: string, timezone = 'Europe/Paris', allDay = false): SeriesTime => ({ start, timezone, allDay });
@@ -146,6 +146,27 @@ edits('untilBefore ends the series before an occurrence: UNTIL one second earlie
   assert.equal([...occurrences(open, s)].length, 3);
   const counted = untilBefore(parseRecurrence('FREQ=DAILY;COUNT=10', s)!, '2030-01-04 09:00:00', s);
   assert.equal(representRecurrence(counted, s).rules, ['FREQ=DAILY;COUNT=3']);
+});
+
+edits('occurrenceAt finds an occurrence by its wall clock; lastOccurrence ends a bounded set', () => {
+  const s = series('2030-03-09 02:30:00', 'America/New_York');
+  const set = parseRecurrence('FREQ=DAILY;COUNT=3', s)!;
+  assert.equal(occurrenceAt(set, s, '2030-03-10 03:30:00'), { local: '2030-03-10 03:30:00', utc: Date.UTC(2030, 2, 10, 7, 30) });
+  assert.is(occurrenceAt(set, s, '2030-03-10 04:30:00'), null);
+  assert.is(occurrenceAt(set, s, 'tomorrow'), null);
+  assert.equal(lastOccurrence(set, s)?.local, '2030-03-11 02:30:00');
+  assert.is(lastOccurrence(parseRecurrence('FREQ=DAILY', s)!, s), null);
+});
+
+edits('all-day: exclusion by day, split by day', () => {
+  const s = series('2030-01-01 00:00:00', 'Europe/Paris', true);
+  const set = parseRecurrence('FREQ=WEEKLY;COUNT=5', s)!;
+  const without = addExclusion(set, '2030-01-08');
+  assert.equal([...occurrences(without, s)].map((o) => o.local.slice(0, 10)), ['2030-01-01', '2030-01-15', '2030-01-22', '2030-01-29']);
+  const before = untilBefore(parseRecurrence('FREQ=WEEKLY', s)!, '2030-01-22 00:00:00', s);
+  assert.equal(representRecurrence(before, s).rules, ['FREQ=WEEKLY;UNTIL=20300121']);
+  assert.equal([...occurrences(before, s)].length, 3);
+  assert.throws(() => untilBefore(set, '2030-01-01 00:00:00', s), /Invalid parameter/);
 });
 
 edits.run();
