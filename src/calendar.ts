@@ -560,16 +560,9 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   }
   const cal = new Calendar(engine, site, users, store, cacheBytes, feed);
   // (after the store: its replay named every file that must stay; only temp files are swept)
-  cal.media = new MediaLibrary(() => cal.collections.core, opts.dir ? DiskFiles.open(path.join(opts.dir, 'uploads'), opts.readOnly) : new MemoryFiles(), {
-    limit: uploadLimit,
-    // media writes are refused as the calendar's other writes are: read-only, or a store with a fault
-    ready: async () => {
-      if (!cal.guard) return;
-      await cal.guard.ready();
-      const refusal = cal.guard.refusal();
-      if (refusal) throw refusal;
-    },
-  });
+  // (media writes are refused as the calendar's other writes are: read-only, or a store with a fault)
+  cal.media = new MediaLibrary(() => cal.collections.core, opts.dir ? DiskFiles.open(path.join(opts.dir, 'uploads'), opts.readOnly) : new MemoryFiles(),
+    { limit: uploadLimit, ready: async () => cal.guard?.admit() });
   if (opts.dir && log && !opts.readOnly) cal.changeLog = openChangeLog(opts.dir, feed, log, snapshotSeq);
   if (store) cal.guard = storeGuard(store, (fresh) => cal.useEngine(fresh), opts.faultProbeMs);
   cal.webhooks = webhooks;
