@@ -262,13 +262,15 @@ export class MediaLibrary {
       const rec: AttachmentRecord = {
         id, authorId: actor!.id, url: UPLOADS_PATH + media.file, extension: ext, date: tx.stamps.local, dateUtc: tx.stamps.utc, media,
       };
-      await core.commit([{ t: 'attachment', a: 'put', rec }], actor).catch(async (err: unknown) => {
-        // refused before the journal took it (read-only, a storage fault): no record will name the files
+      try {
+        await core.commit([{ t: 'attachment', a: 'put', rec }], actor); // (may throw before it returns a promise)
+      } catch (err) {
+        // refused, not durable (read-only, a storage fault): no record will name the files
         if (err instanceof CalendarError && (err.code.startsWith('storage_') || err.code === 'calendar_read_only')) {
           await this.files.remove(writes.map((w) => w.rel)).catch(() => {});
         }
         throw err;
-      });
+      }
       const site = core.site.config;
       return {
         status: 201,

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openCalendar } from '../../src/calendar.ts';
 import type { DiskFiles, WriteStep } from '../../src/media/files.ts';
+import { StoreFaultError } from '../../src/store/faults.ts';
 import { makeImage, NOW, startMediaServer } from './helper.ts';
 
 const F = suite('media :: faults');
@@ -114,6 +115,41 @@ F('the embedding API answers the same storage error', async () => {
     assert.equal(filesBelow(path.join(dir, 'uploads')), []);
   } finally {
     console.error = error;
+    await cal.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+F('a store fault between the durable files and the commit: the files go, the answer is the fault, the next upload works', async () => {
+  const dir = tmp();
+  const { error, warn } = console;
+  console.error = console.warn = () => {};
+  const cal = await openCalendar({ dir, now: () => NOW, faultProbeMs: 0 });
+  try {
+    const journal = path.join(dir, 'journal.jsonl');
+    // the journal fails while the files are written: the guard holds the fault when the record is committed
+    cal.media.afterFilesWritten = () => {
+      assert.ok(filesBelow(path.join(dir, 'uploads')).includes('2030/01/late.jpg'), 'the files are in place');
+      cal.guard!.failed(new StoreFaultError({
+        kind: 'io', errno: 'EIO', file: journal, message: `input/output error (EIO) writing ${journal}`, since: NOW.toISOString(),
+      }));
+    };
+    await cal.media.create({ data: await makeImage(200, 200), filename: 'late.jpg' }).then(
+      () => assert.unreachable('the commit must be refused'),
+      (err: { status: number; code: string; data: Record<string, unknown> }) => {
+        assert.is(err.status, 503);
+        assert.is(err.code, 'storage_io_error');
+        assert.is(err.data.file, 'journal.jsonl');
+      },
+    );
+    assert.equal(filesBelow(path.join(dir, 'uploads')), [], 'no file that no record names');
+    cal.media.afterFilesWritten = undefined;
+    // the disk is fine: the next write probes it, the state is rebuilt, the upload goes through
+    const ok = await cal.media.create({ data: await makeImage(200, 200), filename: 'late.jpg' });
+    assert.is((ok.media_details as { file: string }).file, '2030/01/late.jpg');
+    assert.is((await cal.media.list()).total, 1);
+  } finally {
+    Object.assign(console, { error, warn });
     await cal.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
