@@ -561,8 +561,10 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   const cal = new Calendar(engine, site, users, store, cacheBytes, feed);
   // (after the store: its replay named every file that must stay; only temp files are swept)
   // (media writes are refused as the calendar's other writes are: read-only, or a store with a fault)
-  cal.media = new MediaLibrary(() => cal.collections.core, opts.dir ? DiskFiles.open(path.join(opts.dir, 'uploads'), opts.readOnly) : new MemoryFiles(),
-    { limit: uploadLimit, ready: async () => cal.guard?.admit() });
+  const files = opts.dir ? DiskFiles.open(path.join(opts.dir, 'uploads'), opts.readOnly) : new MemoryFiles();
+  cal.media = new MediaLibrary(() => cal.collections.core, files, {
+    limit: uploadLimit, ready: async () => cal.guard?.admit(),
+  });
   if (opts.dir && log && !opts.readOnly) cal.changeLog = openChangeLog(opts.dir, feed, log, snapshotSeq);
   if (store) cal.guard = storeGuard(store, (fresh) => cal.useEngine(fresh), opts.faultProbeMs);
   cal.webhooks = webhooks;

@@ -434,7 +434,9 @@ export class MediaLibrary {
     // (a disk that refuses it leaves them: the delete is done, the files are harmless)
     await this.files.remove([m.file, ...Object.values(m.sizes).map((s) => folder + s.file)]).catch((err: unknown) => {
       const e = this.refused(err, 'the item is deleted; its files stay until removed by hand');
-      if (!(e instanceof CalendarError)) this.log(`calendar-engine: media: could not remove the files of ${id}: ${String(e)}`);
+      if (!(e instanceof CalendarError)) {
+        this.log(`calendar-engine: media: could not remove the files of ${id}: ${String(e)}`);
+      }
     });
     return { status: 200, headers: {}, data: { deleted: true, previous } };
   }

@@ -42,7 +42,7 @@ const event = JSON.stringify({
   description: `<p>${'A long description that fills the disk. '.repeat(200)}</p>`,
 });
 
-D('a full tmpfs: 507 storage_full and no file left; a full journal refuses uploads; uploads resume once space returns', async () => {
+D('a full tmpfs: 507 storage_full, no file left; a full journal refuses uploads; uploads resume', async () => {
   await withTmpfs(4096, (m) => quiet(async () => {
     const dir = path.join(m.dir, 'store');
     const uploads = path.join(dir, 'uploads');
@@ -69,7 +69,9 @@ D('a full tmpfs: 507 storage_full and no file left; a full journal refuses uploa
       // the server goes on: reads, the served file, and a write the journal has room for
       assert.is((await s.call('/wp-json/wp/v2/media', { as: 'editor' })).json.length, 1);
       assert.is((await s.call('/wp-content/uploads/2030/01/small.jpg')).status, 200);
-      const ev = await s.call('/wp-json/tribe/events/v1/events', { method: 'POST', as: 'editor', json: JSON.parse(event) });
+      const events = '/wp-json/tribe/events/v1/events';
+      const post = () => s.call(events, { method: 'POST', as: 'editor', json: JSON.parse(event) });
+      const ev = await post();
       assert.is(ev.status, 201, ev.text);
 
       // 2. the journal fills the disk: the store is degraded, and media writes get its fault
@@ -77,7 +79,7 @@ D('a full tmpfs: 507 storage_full and no file left; a full journal refuses uploa
       const filler2 = fill(m, 0);
       let refused: Res | undefined;
       for (let i = 0; i < 20 && !refused; i++) {
-        const w = await s.call('/wp-json/tribe/events/v1/events', { method: 'POST', as: 'editor', json: JSON.parse(event) });
+        const w = await post();
         if (w.status !== 201) refused = w;
       }
       assert.ok(refused, 'the journal filled the disk');
@@ -87,7 +89,8 @@ D('a full tmpfs: 507 storage_full and no file left; a full journal refuses uploa
       assert.is(up.status, 507, up.text);
       assert.is(up.json.code, 'storage_full');
       assert.is(up.json.data.file, refused!.json.data.file, "the store's fault, not a media file's");
-      const edit = await s.call(`/wp-json/wp/v2/media/${first.json.id}`, { method: 'POST', as: 'author', json: { alt_text: 'x' } });
+      const item = `/wp-json/wp/v2/media/${first.json.id}`;
+      const edit = await s.call(item, { method: 'POST', as: 'author', json: { alt_text: 'x' } });
       assert.is(edit.status, 507, edit.text);
       const del = await s.call(`/wp-json/wp/v2/media/${first.json.id}?force=true`, { method: 'DELETE', as: 'author' });
       assert.is(del.status, 507, del.text);

@@ -43,7 +43,7 @@ const CASES: Array<[errno: string, step: WriteStep, status: number, code: string
 ];
 
 for (const [errno, step, status, code] of CASES) {
-  F(`${errno} at the file's ${step}: ${status} ${code}, nothing left behind, the server up, uploads work again after`, async () => {
+  F(`${errno} at the file's ${step}: ${status} ${code}, nothing left, the server up, uploads work after`, async () => {
     const dir = tmp();
     const lines: string[] = [];
     const { error } = console;
@@ -120,7 +120,7 @@ F('the embedding API answers the same storage error', async () => {
   }
 });
 
-F('a store fault between the durable files and the commit: the files go, the answer is the fault, the next upload works', async () => {
+F('a store fault between the durable files and the commit: the files go, the fault answers', async () => {
   const dir = tmp();
   const { error, warn } = console;
   console.error = console.warn = () => {};
@@ -131,7 +131,8 @@ F('a store fault between the durable files and the commit: the files go, the ans
     cal.media.afterFilesWritten = () => {
       assert.ok(filesBelow(path.join(dir, 'uploads')).includes('2030/01/late.jpg'), 'the files are in place');
       cal.guard!.failed(new StoreFaultError({
-        kind: 'io', errno: 'EIO', file: journal, message: `input/output error (EIO) writing ${journal}`, since: NOW.toISOString(),
+        kind: 'io', errno: 'EIO', file: journal, since: NOW.toISOString(),
+        message: `input/output error (EIO) writing ${journal}`,
       }));
     };
     await cal.media.create({ data: await makeImage(200, 200), filename: 'late.jpg' }).then(
@@ -155,7 +156,7 @@ F('a store fault between the durable files and the commit: the files go, the ans
   }
 });
 
-F('a delete whose files the disk refuses to remove: the item is deleted, the answer is 200, the files stay', async () => {
+F('a delete whose files the disk refuses to remove: the item is deleted (200), the files stay', async () => {
   const dir = tmp();
   const lines: string[] = [];
   const s = await startMediaServer({ dir });
@@ -180,7 +181,7 @@ F('a delete whose files the disk refuses to remove: the item is deleted, the ans
   }
 });
 
-F('a calendar opened read-only refuses uploads, edits and deletes with 503 calendar_read_only and serves the files', async () => {
+F('read-only: uploads, edits and deletes answer 503 calendar_read_only; the files are served', async () => {
   const dir = tmp();
   try {
     const first = await startMediaServer({ dir });
@@ -210,11 +211,13 @@ F('a calendar opened read-only refuses uploads, edits and deletes with 503 calen
     const url = `http://127.0.0.1:${port}`;
     const auth: [string, string] = ['author', passwords.author];
     try {
+      const raw = { 'content-type': 'image/jpeg', 'content-disposition': 'attachment; filename="new.jpg"' };
       const refusedUpload = await request(url, '/wp-json/wp/v2/media', {
-        method: 'POST', auth, body: image, headers: { 'content-type': 'image/jpeg', 'content-disposition': 'attachment; filename="new.jpg"' },
+        method: 'POST', auth, body: image, headers: raw,
       });
       const edit = await request(url, `/wp-json/wp/v2/media/${up.json.id}`, {
-        method: 'POST', auth, body: JSON.stringify({ alt_text: 'changed' }), headers: { 'content-type': 'application/json' },
+        method: 'POST', auth, body: JSON.stringify({ alt_text: 'changed' }),
+        headers: { 'content-type': 'application/json' },
       });
       const del = await request(url, `/wp-json/wp/v2/media/${up.json.id}?force=true`, { method: 'DELETE', auth });
       for (const r of [refusedUpload, edit, del]) {
@@ -223,9 +226,7 @@ F('a calendar opened read-only refuses uploads, edits and deletes with 503 calen
         assert.is(r.json.data.status, 503);
       }
       // permissions still come first
-      const anon = await request(url, '/wp-json/wp/v2/media', {
-        method: 'POST', body: image, headers: { 'content-type': 'image/jpeg', 'content-disposition': 'attachment; filename="new.jpg"' },
-      });
+      const anon = await request(url, '/wp-json/wp/v2/media', { method: 'POST', body: image, headers: raw });
       assert.is(anon.status, 401, anon.text);
       await cal.media.create({ data: image, filename: 'embedded.jpg' }).then(
         () => assert.unreachable('a read-only calendar must refuse uploads'),
