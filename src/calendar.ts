@@ -213,6 +213,7 @@ export class Calendar {
   /** The store's state for the health route: ok, read-only or degraded (with the fault). */
   health(): StoreHealth | { status: 'ok'; seq: number } {
     const warnings = this.changeLog?.fault ? [this.changeLog.fault] : [];
+    if (this.media?.fault) warnings.push(this.media.fault);
     return this.guard ? this.guard.health(this.seq, warnings) : { status: 'ok', seq: this.seq };
   }
 
@@ -587,7 +588,11 @@ export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar
   }
   const cal = new Calendar(engine, site, users, store, cacheBytes, feed);
   // (after the store: its replay named every file that must stay; only temp files are swept)
-  cal.media = new MediaLibrary(() => cal.collections.core, opts.dir ? DiskFiles.open(path.join(opts.dir, 'uploads'), opts.readOnly) : new MemoryFiles(), { limit: uploadLimit });
+  // (media writes are refused as the calendar's other writes are: read-only, or a store with a fault)
+  const files = opts.dir ? DiskFiles.open(path.join(opts.dir, 'uploads'), opts.readOnly) : new MemoryFiles();
+  cal.media = new MediaLibrary(() => cal.collections.core, files, {
+    limit: uploadLimit, ready: async () => cal.guard?.admit(),
+  });
   if (opts.dir && log && !opts.readOnly) cal.changeLog = openChangeLog(opts.dir, feed, log, snapshotSeq);
   if (store) cal.guard = storeGuard(store, (fresh) => cal.useEngine(fresh), opts.faultProbeMs);
   cal.webhooks = webhooks;

@@ -82,6 +82,14 @@ export class StoreGuard {
     if (refusal) throw refusal;
   }
 
+  /** Before a write that is not a commit (an upload's files): ready(), then the refusal if any
+   *  (a read-only store included). */
+  async admit(): Promise<void> {
+    await this.ready();
+    const refusal = this.refusal();
+    if (refusal) throw refusal;
+  }
+
   /** One probe at a time: rebuild the state if it is stale, then let the store test the disk. */
   probe(): Promise<boolean> {
     this.probing ??= (async () => {

@@ -3,11 +3,14 @@
 // file beside it (`.tmp-` prefix), fsync, rename, fsync of the folder. A crash before the rename
 // leaves only a temp file, which opening the store removes; a crash after it leaves a whole file
 // that no record names (its name stays taken). Nothing a record names is ever removed at start.
+// A write the disk refuses (full, over quota, failing, read-only) removes what it wrote, temp
+// files and renamed ones alike, and throws a StoreFaultError naming the file it was writing.
 
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { nameFile } from '../store/faults.ts';
 
 export const TEMP_PREFIX = '.tmp-';
 
@@ -36,7 +39,13 @@ export function safeRel(rel: string): string | undefined {
   return parts.join('/');
 }
 
+/** The steps of a durable write (and of a removal), for the test hook. */
+export type WriteStep = 'mkdir' | 'open' | 'write' | 'sync' | 'rename' | 'sync-dir' | 'remove';
+
 export class DiskFiles implements MediaFiles {
+  /** test hook: runs before each step of a write or removal (`file` is the path); may throw as the disk would */
+  beforeStep: ((step: WriteStep, file: string) => void) | undefined;
+
   constructor(readonly root: string) {}
 
   /** Removes temp files a crash left (below root; every other file stays). Read-only (a store
@@ -67,30 +76,48 @@ export class DiskFiles implements MediaFiles {
   async write(files: ReadonlyArray<{ rel: string; data: Buffer }>): Promise<void> {
     const dirs = new Set<string>();
     const temps: string[] = [];
+    const renamed: string[] = [];
+    let target = this.root;
+    const step = (name: WriteStep, file: string) => this.beforeStep?.(name, file);
     try {
       for (const f of files) {
-        const target = path.join(this.root, f.rel);
+        target = path.join(this.root, f.rel);
         const dir = path.dirname(target);
         if (!dirs.has(dir)) {
+          step('mkdir', dir);
           await fsp.mkdir(dir, { recursive: true });
           dirs.add(dir);
         }
         const tmp = path.join(dir, `${TEMP_PREFIX}${randomBytes(6).toString('hex')}-${path.basename(target)}`);
-        temps.push(tmp);
+        step('open', tmp);
         const fh = await fsp.open(tmp, 'wx', 0o644);
+        temps.push(tmp);
         try {
+          step('write', tmp);
           await fh.writeFile(f.data);
+          step('sync', tmp);
           await fh.sync();
         } finally {
-          await fh.close();
+          await fh.close().catch(() => {});
         }
       }
       // every file is whole on disk before any takes its name
-      for (let i = 0; i < files.length; i++) await fsp.rename(temps[i], path.join(this.root, files[i].rel));
+      for (let i = 0; i < files.length; i++) {
+        target = path.join(this.root, files[i].rel);
+        step('rename', target);
+        await fsp.rename(temps[i], target);
+        renamed.push(target);
+      }
       temps.length = 0;
-      for (const dir of dirs) await syncDir(dir);
-    } finally {
-      for (const t of temps) await fsp.rm(t, { force: true });
+      for (const dir of dirs) {
+        target = dir;
+        step('sync-dir', dir);
+        await syncDir(dir);
+      }
+    } catch (err) {
+      // nothing of a refused write stays: no record will name these files
+      for (const p of [...temps, ...renamed]) await fsp.rm(p, { force: true }).catch(() => {});
+      throw nameFile(err, target);
     }
   }
 
@@ -107,14 +134,23 @@ export class DiskFiles implements MediaFiles {
     return fs.createReadStream(path.join(this.root, rel), { start, end });
   }
 
+  /** Removes files no record names any more. A disk that refuses it leaves them (harmless: no
+   *  record names them, their names stay taken) and throws the first error once all are tried. */
   async remove(rels: readonly string[]): Promise<void> {
     const dirs = new Set<string>();
+    let first: unknown;
     for (const rel of rels) {
       const p = path.join(this.root, rel);
-      await fsp.rm(p, { force: true });
+      try {
+        this.beforeStep?.('remove', p);
+        await fsp.rm(p, { force: true });
+      } catch (err) {
+        first ??= nameFile(err, p);
+      }
       dirs.add(path.dirname(p));
     }
     for (const dir of dirs) await syncDir(dir).catch(() => {});
+    if (first !== undefined) throw first;
   }
 }
 

@@ -3,7 +3,12 @@
 // durably (files.ts), and only then its record committed as one `attachment` put op: journaled,
 // replayed and snapshotted like every other record. A delete commits its op first and then
 // removes the files. The HTTP shell (http.ts) and the embedding API (cal.media) both call here.
+// Writes ask the calendar first (`ready`): a read-only calendar or a store with a storage fault
+// refuses them with its error before a byte is written. A file the disk refuses is answered with
+// the same storage errors (507 storage_full...) and leaves nothing behind; the next upload tries
+// the disk again.
 
+import { basename } from 'node:path';
 import type { AttachmentRecord, MediaRecord, MediaSize } from '../engine/records.ts';
 import { Tx, type Core } from '../api/context.ts';
 import { canEditPost, canReadPost, canUnfilteredHtml, canUpload, resolveActor } from '../api/wordpress/auth.ts';
@@ -11,6 +16,7 @@ import { CalendarError, invalidParams } from '../api/wordpress/errors.ts';
 import { asId, asString, has, Problems } from '../api/wordpress/params.ts';
 import { kses, sanitizeSlug, sanitizeTextField } from '../api/wordpress/text.ts';
 import type { Actor, AsArg, Page, Params } from '../api/wordpress/types.ts';
+import { StoreFaultError, faultError } from '../store/faults.ts';
 import type { MediaFiles } from './files.ts';
 import { processImage, sniffImage } from './images.ts';
 import { splitExtension, storedName, typeOfExtension, uniqueName } from './names.ts';
@@ -40,6 +46,11 @@ export interface MediaOptions {
   limit?: number;
   /** why uploads and edits are refused here (a cluster node), if they are */
   readOnly?: string;
+  /** before a write: resolves when the calendar takes writes, else rejects with its error
+   *  (calendar_read_only, or the store's storage fault) */
+  ready?: () => Promise<void>;
+  /** where a refused file write is logged (with the full path); default console.error */
+  log?: (line: string) => void;
 }
 
 const MEDIA_TYPES = ['image', 'video', 'text', 'application', 'audio'];
@@ -56,14 +67,29 @@ export class MediaLibrary {
   private readonly reserved = new Set<string>();
   /** test hook: runs after an upload's files are durable, before its record is committed */
   afterFilesWritten: (() => void) | undefined;
+  /** the last file write the disk refused (its log line), until a write succeeds: for the health route */
+  fault: string | undefined;
+  private readonly ready: () => Promise<void>;
+  private readonly log: (line: string) => void;
 
   constructor(private readonly core: () => Core, readonly files: MediaFiles, opts: MediaOptions = {}) {
     this.limit = opts.limit ?? DEFAULT_UPLOAD_LIMIT;
     this.readOnly = opts.readOnly;
+    this.ready = opts.ready ?? (() => Promise.resolve());
+    this.log = opts.log ?? ((line) => console.error(line));
   }
 
   private writable(): void {
     if (this.readOnly) throw new CalendarError('rest_media_read_only', 501, this.readOnly);
+  }
+
+  /** A storage fault of the files layer as the REST error (logged with the full path); others as they are. */
+  private refused(err: unknown, what: string): unknown {
+    if (!(err instanceof StoreFaultError)) return err;
+    this.log(`calendar-engine: media: ${err.fault.message}; ${what}`);
+    // (the file's name only: the health route is public)
+    this.fault = `media: ${err.fault.message.split(err.fault.file).join(basename(err.fault.file))}; ${what}`;
+    return faultError(err.fault);
   }
 
   /** The item of an upload, or undefined (also for an image known by URL only). */
@@ -185,6 +211,7 @@ export class MediaLibrary {
     this.writable();
     if (!canUpload(actor)) throw denied(actor, 'rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.');
     const fields = this.fields(actor, fieldParams ?? (typeof source === 'function' ? {} : source.params ?? {}), true);
+    await this.ready();
     const input = typeof source === 'function' ? source() : source;
     const unknown = input.fromForm ? 'rest_upload_unknown_error' : 'rest_upload_sideload_error';
     if (input.data.length === 0) throw new CalendarError('rest_upload_no_data', 400, 'No data supplied.');
@@ -217,7 +244,12 @@ export class MediaLibrary {
     }
     for (const w of writes) this.reserved.add(w.rel);
     try {
-      await this.files.write(writes);
+      try {
+        await this.files.write(writes);
+      } catch (err) {
+        throw this.refused(err, 'the upload is refused and nothing of it is kept');
+      }
+      this.fault = undefined;
       this.afterFilesWritten?.();
       const title = fields.title ?? (input.fromForm ? sanitizeTextField(splitExtension(input.filename)[0]) : base);
       const id = core.engine.allocPostId();
@@ -230,7 +262,15 @@ export class MediaLibrary {
       const rec: AttachmentRecord = {
         id, authorId: actor!.id, url: UPLOADS_PATH + media.file, extension: ext, date: tx.stamps.local, dateUtc: tx.stamps.utc, media,
       };
-      await core.commit([{ t: 'attachment', a: 'put', rec }], actor);
+      try {
+        await core.commit([{ t: 'attachment', a: 'put', rec }], actor); // (may throw before it returns a promise)
+      } catch (err) {
+        // refused, not durable (read-only, a storage fault): no record will name the files
+        if (err instanceof CalendarError && (err.code.startsWith('storage_') || err.code === 'calendar_read_only')) {
+          await this.files.remove(writes.map((w) => w.rel)).catch(() => {});
+        }
+        throw err;
+      }
       const site = core.site.config;
       return {
         status: 201,
@@ -365,6 +405,7 @@ export class MediaLibrary {
       throw denied(actor, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
     }
     const fields = this.fields(actor, params, false);
+    await this.ready();
     const core = this.core();
     const tx = new Tx(core, actor);
     const media: MediaRecord = { ...att.media!, ...fields, modified: tx.stamps.local, modifiedUtc: tx.stamps.utc };
@@ -383,13 +424,20 @@ export class MediaLibrary {
     if (!(force === true || force === 'true' || force === '1' || force === 1)) {
       throw new CalendarError('rest_trash_not_supported', 501, "The post does not support trashing. Set 'force=true' to delete.");
     }
+    await this.ready();
     const core = this.core();
     const previous = mediaObject(core.site.config, att);
     await core.commit([{ t: 'attachment', a: 'delete', id }], actor);
     // the record is gone for good: its files go after it (a crash between leaves files no record names)
     const m = att.media!;
     const folder = folderOf(m);
-    await this.files.remove([m.file, ...Object.values(m.sizes).map((s) => folder + s.file)]);
+    // (a disk that refuses it leaves them: the delete is done, the files are harmless)
+    await this.files.remove([m.file, ...Object.values(m.sizes).map((s) => folder + s.file)]).catch((err: unknown) => {
+      const e = this.refused(err, 'the item is deleted; its files stay until removed by hand');
+      if (!(e instanceof CalendarError)) {
+        this.log(`calendar-engine: media: could not remove the files of ${id}: ${String(e)}`);
+      }
+    });
     return { status: 200, headers: {}, data: { deleted: true, previous } };
   }
 }
