@@ -4,7 +4,7 @@
 // crash test's killed writers; the benchmark runner's child) beside everything else, so that
 // their waits overlap the rest's work. The other process's output is streamed; the waiting
 // files' output is held and printed after it, so neither interleaves.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -20,6 +20,8 @@ const pattern = process.argv[2] ?? '\\.test\\.ts$';
 const WAITING = '^(cluster(/|$)|store/crash\\.|bench/run\\.|media/store\\.)';
 /** every name that WAITING does not match, bar the folders that hold waiting files */
 const NOT_WAITING = '^(?!(cluster|store|bench|media)$)(?!cluster/|store/crash\\.|bench/run\\.|media/store\\.)';
+/** never test files, whatever the pattern: the child programs tests spawn, and shared helpers */
+const NOT_TESTS = '^(fixtures|helpers)$';
 
 // Every temporary store, user file and binary copy the tests make goes under one folder that is
 // removed when the suite ends (os.tmpdir() follows TMPDIR, in child processes too).
@@ -36,7 +38,10 @@ interface Outcome {
 function runUvu(ignore: string, stream: boolean): Promise<Outcome> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(root, 'node_modules/uvu/bin.js'), 'test', pattern, '--ignore', ignore, '--no-color'],
+    [
+      '--import', 'tsx', path.join(root, 'node_modules/uvu/bin.js'), 'test', pattern,
+      '--ignore', ignore, '--ignore', NOT_TESTS, '--no-color',
+    ],
     { cwd: root, env: { ...process.env, TMPDIR: tmp, TZ: 'America/New_York', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   let out = '';
@@ -90,12 +95,24 @@ function testFiles(dir = path.join(root, 'test'), prefix = ''): string[] {
   const out: string[] = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const name = prefix + e.name;
+    if (new RegExp(NOT_TESTS).test(name)) continue;
     if (e.isDirectory()) out.push(...testFiles(path.join(dir, e.name), `${name}/`));
     else if (new RegExp(pattern, 'i').test(name)) out.push(name);
   }
   return out;
 }
 
+/**
+ * The checkout's untracked files that git does not ignore (undefined outside a git checkout): a
+ * test that writes into the checkout instead of under os.tmpdir() leaves new ones behind.
+ */
+function untracked(): Set<string> | undefined {
+  const r = spawnSync('git', ['status', '--porcelain', '-z', '--untracked-files=all'], { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0 || r.error) return undefined;
+  return new Set(r.stdout.split('\0').filter((e) => e.startsWith('?? ')).map((e) => e.slice(3)));
+}
+
+const untrackedBefore = untracked();
 const files = testFiles();
 const waitingRe = new RegExp(WAITING, 'i');
 const runs: Array<Promise<Outcome>> = [];
@@ -107,6 +124,12 @@ const outcomes = await Promise.all(runs);
 fs.rmSync(tmp, { recursive: true, force: true });
 for (const o of outcomes) process.stdout.write(o.held);
 const passed = outcomes.reduce((n, o) => n + o.passed, 0);
-const failed = outcomes.reduce((n, o) => n + o.failed, 0);
+let failed = outcomes.reduce((n, o) => n + o.failed, 0);
+// the suite must leave the checkout as it found it: new untracked files count as one failure
+const left = untrackedBefore && [...(untracked() ?? [])].filter((f) => !untrackedBefore.has(f));
+if (left && left.length > 0) {
+  process.stdout.write(`\n  FAIL  the suite left new untracked files in the checkout: ${left.join(', ')}\n\n`);
+  failed++;
+}
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
