@@ -9,7 +9,6 @@ import { resolveActor } from './api/wordpress/auth.ts';
 import { Collections, targetOf } from './api/collections.ts';
 import { ResourceApi } from './resource-api.ts';
 import type { Core } from './api/context.ts';
-import { isValidTimezone } from './api/wordpress/dates.ts';
 import { CalendarError, fail } from './api/wordpress/errors.ts';
 import { ChangeFeed, changeOf, describeWrite, type Change, type ChangeType, type HeldChange } from './changes/feed.ts';
 import { changeFilter, checkSince, followChanges, subscribeWrites, type ChangePageQuery, type ChangeWindow } from './changes/follow.ts';
@@ -24,7 +23,8 @@ import { readCsvRecords, type CsvType } from './io/csv.ts';
 import { icalFeed, type FeedSite } from './io/ical.ts';
 import { readIcsRecords } from './io/ical-import.ts';
 import { createSite } from './api/representation/represent.ts';
-import { DEFAULT_CACHE_BYTES, Renderer } from './api/representation/render.ts';
+import { Renderer } from './api/representation/render.ts';
+import { embeddedOptions } from './options/options.ts';
 import type { Actor, AsArg, Page, Params, RestCall, RestResult, SiteConfig } from './api/wordpress/types.ts';
 import { UserRegistry } from './api/wordpress/users.ts';
 import { openStore, type Store } from './store/store.ts';
@@ -102,7 +102,7 @@ export class Calendar {
     readonly site: SiteConfig,
     readonly users: UserRegistry,
     private readonly store: Store | undefined,
-    private readonly cacheBytes = DEFAULT_CACHE_BYTES,
+    private readonly cacheBytes: number,
     feed?: ChangeFeed,
   ) {
     this.engine = engine;
@@ -456,17 +456,12 @@ export class Calendar {
   }
 }
 
-export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar> {
-  const timezone = opts.timezone ?? 'UTC';
-  if (!isValidTimezone(timezone)) throw new CalendarError('invalid_option', 400, `Unknown time zone: ${timezone}`);
-  const perPage = opts.perPage ?? 12;
-  const cacheBytes = opts.cacheBytes ?? DEFAULT_CACHE_BYTES;
-  for (const [name, v] of [['changesRetainCount', opts.changesRetainCount], ['changesRetainMs', opts.changesRetainMs], ['changesRetainBytes', opts.changesRetainBytes]] as const) {
-    if (v !== undefined && !(typeof v === 'number' && v > 0)) throw new CalendarError('invalid_option', 400, `${name} must be a number > 0, got ${String(v)}`);
-  }
-  if (!(Number.isFinite(cacheBytes) && cacheBytes >= 0)) throw new CalendarError('invalid_option', 400, `cacheBytes must be a number of bytes >= 0, got ${cacheBytes}`);
-  if (!Number.isInteger(perPage) || perPage < 1) throw new CalendarError('invalid_option', 400, `perPage must be a positive integer, got ${perPage}`);
-  const restPrefix = '/' + (opts.restPrefix ?? '/wp-json').replace(/^\/+|\/+$/g, '');
+export async function openCalendar(options: CalendarOptions = {}): Promise<Calendar> {
+  // checked and defaulted by the options table (src/options/options.ts)
+  const { options: opts, problem } = embeddedOptions(options);
+  if (problem) throw new CalendarError('invalid_option', 400, problem);
+  const { timezone, perPage, cacheBytes } = opts as Required<Pick<CalendarOptions, 'timezone' | 'perPage' | 'cacheBytes'>>;
+  const restPrefix = '/' + (opts.restPrefix ?? '').replace(/^\/+|\/+$/g, '');
   const site: SiteConfig = {
     timezone, perPage, restPrefix: restPrefix === '/' ? '' : restPrefix,
     siteUrl: (opts.siteUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, ''),
