@@ -9,7 +9,7 @@ import { resolveActor } from './api/wordpress/auth.ts';
 import { Collections, targetOf } from './api/collections.ts';
 import { ResourceApi } from './resource-api.ts';
 import type { Core } from './api/context.ts';
-import { CalendarError, fail } from './api/wordpress/errors.ts';
+import { CalendarError, fail, type ErrorCode } from './api/wordpress/errors.ts';
 import { ChangeFeed, changeOf, describeWrite, type Change, type ChangeType, type HeldChange } from './changes/feed.ts';
 import { changeFilter, checkSince, followChanges, subscribeWrites, type ChangePageQuery, type ChangeWindow } from './changes/follow.ts';
 import type { DispatchOptions } from './changes/webhooks.ts';
@@ -125,7 +125,7 @@ export class Calendar {
   /** One REST operation, transport-free; rejects with CalendarError. In a cluster, a write that
    *  reaches a follower runs on the writer, and resolves once this node has applied it. */
   async rest(call: RestCall): Promise<RestResult> {
-    if (this.closed) throw new CalendarError('calendar_closed', 503, 'The calendar is closed.');
+    if (this.closed) throw fail('calendar_closed');
     if (!this.cluster || call.action === 'list' || call.action === 'get') return this.collections.rest(call);
     if (!this.cluster.isWriter) {
       const { result, seq } = await this.cluster.forward(call);
@@ -199,7 +199,7 @@ export class Calendar {
 
   /** list/get as fresh objects (the embedding API's read path); throws CalendarError. */
   read(call: RestCall): Page<Item> | Item {
-    if (this.closed) throw new CalendarError('calendar_closed', 503, 'The calendar is closed.');
+    if (this.closed) throw fail('calendar_closed');
     return this.collections.read(call);
   }
 
@@ -240,7 +240,7 @@ export class Calendar {
   /** In-process listeners: `fn` hears every change (every status), once its write is durable. A
    *  listener that throws never breaks a write. Returns a function that removes the listener. */
   on(event: 'change', fn: (change: Change) => void): () => void {
-    if (event !== 'change') throw new CalendarError('invalid_option', 400, `on: expected 'change', got ${String(event)}`);
+    if (event !== 'change') throw fail('invalid_option', [`on: expected 'change', got ${String(event)}`]);
     return this.feed.on((changes) => {
       for (const c of changes) fn(changeOf(c)); // a fresh object for each listener
     });
@@ -358,7 +358,7 @@ export class Calendar {
       ev = this.read({ resource: 'events', action: 'get', target, params: {}, actor }) as Record<string, unknown>;
     } catch (err) {
       // an event page that does not exist is a 404 (the REST route says 400 for an unknown id)
-      if (err instanceof CalendarError && (err.status === 400 || err.status === 404)) throw new CalendarError('rest_post_invalid_id', 404, 'Invalid event ID.');
+      if (err instanceof CalendarError && (err.status === 400 || err.status === 404)) throw fail('rest_post_invalid_id');
       throw err;
     }
     return icalFeed([ev], this.feedSite());
@@ -397,7 +397,7 @@ export class Calendar {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       const message = code === 'ENOENT' ? `${file}: no such file` : (err as Error).message;
-      throw new CalendarError('rest_invalid_param', 400, `import: ${message}`);
+      throw fail('rest_invalid_param', [], {}, { message: `import: ${message}` });
     }
     const builder = new ImportBuilder(core);
     const index: Record<string, number> = {};
@@ -406,7 +406,10 @@ export class Calendar {
         if (r.update !== undefined) builder.add(r.kind, r.rec, { index: r.row }, r.update);
         else builder.add(r.kind, r.rec, { index: (index[r.kind] = (index[r.kind] ?? -1) + 1) });
       } catch (err) {
-        if (err instanceof CalendarError) throw new CalendarError(err.code, err.status, `import: ${file}: row ${r.row}: ${err.message.replace(/^import: \S+\[\d+\]( \(id \d+\))?: /, '')}`, err.data);
+        if (err instanceof CalendarError) {
+          const message = `import: ${file}: row ${r.row}: ${err.message.replace(/^import: \S+\[\d+\]( \(id \d+\))?: /, '')}`;
+          throw fail(err.code as ErrorCode, [], err.data, { status: err.status, message });
+        }
         throw err;
       }
     }
@@ -459,7 +462,7 @@ export class Calendar {
 export async function openCalendar(options: CalendarOptions = {}): Promise<Calendar> {
   // checked and defaulted by the options table (src/options/options.ts)
   const { options: opts, problem } = embeddedOptions(options);
-  if (problem) throw new CalendarError('invalid_option', 400, problem);
+  if (problem) throw fail('invalid_option', [problem]);
   const { timezone, perPage, cacheBytes } = opts as Required<Pick<CalendarOptions, 'timezone' | 'perPage' | 'cacheBytes'>>;
   const restPrefix = '/' + (opts.restPrefix ?? '').replace(/^\/+|\/+$/g, '');
   const site: SiteConfig = {

@@ -1,5 +1,8 @@
 // One error class for everything a caller can do wrong, carrying the REST code, the HTTP
-// status and WordPress-shaped `data`. Codes are the real service's, verbatim (spec/errors.md).
+// status and WordPress-shaped `data`, and one table of every code the project emits with its
+// status and message: the WordPress ones verbatim, then the project's own (options, a closed
+// calendar, the change feed, a cluster). Every error is built by `fail()` from this table;
+// docs/errors.md lists it (a test compares them).
 
 const TABLE = {
   rest_no_route: [404, 'No route was found matching the URL and request method.'],
@@ -38,9 +41,25 @@ const TABLE = {
   term_exists: [400, 'A term with the name provided already exists with this parent.'],
   duplicate_term_slug: [400, 'The slug "%s" is already in use by another term.'],
   internal_error: [500, 'The server encountered an internal error.'],
+  rest_post_invalid_id: [404, 'Invalid event ID.'],
+  rest_callback_invalid: [400, 'Invalid JSONP callback function.'],
+  rest_bad_request: [400, 'Malformed HTTP request.'],
+  // the project's own
+  invalid_option: [400, '%s'],
+  calendar_closed: [503, 'The calendar is closed.'],
+  rest_changes_expired: [410, 'The changes after seq %s are no longer retained (the oldest retained follows seq %s): resynchronise from the lists, then follow from the current head.'],
+  rest_cluster_behind: [503, 'This node has not reached write %s within %s s (it is at %s). Retry, or read from another node.'],
+  rest_cluster_not_writer: [503, 'This node is not the writer of the cluster. Retry.'],
+  rest_cluster_no_writer: [503, 'No node of the cluster is the writer right now (an election is under way, or NATS lost its quorum). Retry.'],
+  rest_cluster_write_failed: [503, 'The write was not stored: this node is no longer the writer. Retry.'],
+  rest_cluster_write_unknown: [503, 'The writer did not answer (it stopped, or another node took over): the write may or may not have been made. Check before retrying.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof TABLE;
+
+/** Every code with its status and message template (docs/errors.md is made from it). */
+export const ERROR_CODES: ReadonlyArray<{ code: ErrorCode; status: number; message: string }> = Object.entries(TABLE)
+  .map(([code, [status, message]]) => ({ code: code as ErrorCode, status, message }));
 
 export class CalendarError extends Error {
   readonly code: string;
@@ -61,12 +80,17 @@ export class CalendarError extends Error {
   }
 }
 
-/** Build the error for `code`, substituting each `%s` of its message template in turn. */
-export function fail(code: ErrorCode, args: Array<string | number> = [], data: Record<string, unknown> = {}): CalendarError {
+/**
+ * Build the error for `code`, substituting each `%s` of its message template in turn. `instead`
+ * is for the few places that say more than the table's words (an import's record and field, the
+ * acting user) or answer with another status (401 rather than 403 for an anonymous caller, as
+ * WordPress does; 409 for an import sent to a cluster node that is not the writer).
+ */
+export function fail(code: ErrorCode, args: Array<string | number> = [], data: Record<string, unknown> = {}, instead: { status?: number; message?: string } = {}): CalendarError {
   const [status, template] = TABLE[code];
   let i = 0;
-  const message = template.replace(/%s/g, () => String(args[i++] ?? ''));
-  return new CalendarError(code, status, message, data);
+  const message = instead.message ?? template.replace(/%s/g, () => String(args[i++] ?? ''));
+  return new CalendarError(code, instead.status ?? status, message, data);
 }
 
 /**
