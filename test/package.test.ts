@@ -77,7 +77,7 @@ pkg('the tarball holds the built package, its types, README, LICENSE and docs; n
   for (const f of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/index.js.map', 'dist/cli/main.js', 'dist/api/import-worker.js', 'data/demo.json', 'docs/embedding.md']) {
     assert.ok(files.includes(f), `${f} in the tarball`);
   }
-  for (const f of files) assert.not.match(f, /^(src|test|bench|scripts|examples|bin)\/|^dist\/calendar-engine$|^tsconfig/, `${f} should not be in the tarball`);
+  for (const f of files) assert.not.match(f, /^(src|test|bench|scripts|examples|bin)\/|^dist\/(calendar-engine|\.built)$|^tsconfig/, `${f} should not be in the tarball`);
   assert.ok(fs.readFileSync(path.join(ROOT, 'dist/cli/main.js'), 'utf8').startsWith('#!/usr/bin/env node\n'), 'the bin has a shebang');
 });
 
