@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type {
 import { mulberry32 } from '../bench/stats.ts';
+import type {
   DemoFile, ImportCategory, ImportEvent, ImportOrganizer, ImportTag, ImportVenue,
 } from '../src/cli/seed.ts';
 

@@ -6,6 +6,9 @@
 //   2. node --experimental-sea-config turns it into a preparation blob;
 //   3. a copy of this node binary gets the blob injected with postject.
 // The bundle is checked: no better-sqlite3, no bench code, no import.meta left to misbehave.
+// The image library (sharp, a native module) cannot be inside: it is copied beside the binary,
+// to node_modules/ next to it, where the binary loads it from (src/media/images.ts); without
+// that folder the binary runs the same, and only uploads are refused (501).
 // Usage: npm run build:binary [-- --out FILE] [--no-strip] [--quiet]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -95,7 +98,7 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
     if (bad.length) throw new Error(`the bundle must not contain ${bad.join(', ')}`);
     // import.meta may only appear (emptied) in the files that guard it (import-workers.ts: the
     // binary's workers run the bundled worker, never the sources import.meta.url would find)
-    const metaUsers = inputs.filter((file) => !/^(dist\/cli\/(main|seed)\.js|dist\/api\/import-workers\.js|data\/demo\.json|package\.json)$/.test(file)
+    const metaUsers = inputs.filter((file) => !/^(dist\/cli\/(main|seed)\.js|dist\/api\/import-workers\.js|dist\/media\/images\.js|data\/demo\.json|package\.json)$/.test(file)
       && !file.endsWith('.json') && usesImportMeta(fs.readFileSync(path.join(ROOT, file), 'utf8')));
     if (metaUsers.length) throw new Error(`import.meta is empty in the CommonJS bundle, but used by ${metaUsers.join(', ')}`);
     // a SEA main script on Node 20 can require() built-ins only, and has no import() at all
@@ -155,10 +158,43 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
+  const libBytes = copyImageLibrary(path.join(path.dirname(out), 'node_modules'));
+  log(`${path.relative(process.cwd(), path.join(path.dirname(out), 'node_modules')) || 'node_modules'}: the image library (sharp), ${(libBytes / 1024 / 1024).toFixed(1)} MiB`);
   const bytes = fs.statSync(out).size;
   const ms = performance.now() - started;
   log(`${path.relative(process.cwd(), out) || out}: ${(bytes / 1024 / 1024).toFixed(1)} MiB, built in ${(ms / 1000).toFixed(1)} s`);
   return { out, bytes, bundleBytes, ms };
+}
+
+/**
+ * sharp and the packages it loads (its dependencies and the installed optional ones: the prebuilt
+ * @img/sharp-<platform> and @img/sharp-libvips-<platform>), copied into `modules`. Returns bytes.
+ */
+export function copyImageLibrary(modules: string): number {
+  const done = new Set<string>();
+  let bytes = 0;
+  const visit = (name: string, from: string) => {
+    if (done.has(name)) return;
+    // node's lookup: node_modules/NAME in `from` and each folder above it (package.json itself
+    // is not among the files sharp's `exports` let require() resolve)
+    let manifest: string | undefined;
+    for (let d = from; !manifest; d = path.dirname(d)) {
+      const candidate = path.join(d, 'node_modules', name, 'package.json');
+      if (fs.existsSync(candidate)) manifest = candidate;
+      else if (path.dirname(d) === d) return; // not installed: an optional dependency of another platform
+    }
+    done.add(name);
+    const dir = path.dirname(manifest);
+    const target = path.join(modules, name);
+    fs.rmSync(target, { recursive: true, force: true });
+    fs.cpSync(dir, target, { recursive: true, dereference: true });
+    const pkg = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+    for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })) visit(dep, dir);
+  };
+  visit('sharp', ROOT);
+  const size = (p: string): number => fs.statSync(p).isDirectory() ? fs.readdirSync(p).reduce((n, e) => n + size(path.join(p, e)), 0) : fs.statSync(p).size;
+  for (const name of done) bytes += size(path.join(modules, name));
+  return bytes;
 }
 
 function packageVersion(): string {

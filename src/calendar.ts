@@ -28,8 +28,12 @@ import { embeddedOptions } from './options/options.ts';
 import type { Actor, AsArg, Page, Params, RestCall, RestResult, SiteConfig } from './api/wordpress/types.ts';
 import { UserRegistry } from './api/wordpress/users.ts';
 import { openStore, type Store } from './store/store.ts';
+import { StoreGuard, storeGuard, type StoreHealth } from './faults/guard.ts';
 import type { SnapshotStream } from './store/snapshot-stream.ts';
 import type { ClusterNode, ClusterOptions } from './cluster/node.ts';
+import { MediaLibrary } from './media/library.ts';
+import { DiskFiles, MemoryFiles } from './media/files.ts';
+import path from 'node:path';
 
 export interface CalendarOptions {
   /** store directory (snapshot + journal); omitted = memory only */
@@ -66,6 +70,13 @@ export interface CalendarOptions {
   /** run as one node of a replicated calendar on NATS JetStream (docs/cluster.md) instead of a
    *  local store: the state comes from the cluster's snapshot and log; `dir` then holds users only */
   cluster?: ClusterOptions;
+  /** open the store without writing anything to it (no lock, no change log, no webhooks): reads
+   *  work, writes are refused with 503 calendar_read_only (docs/faults.md) */
+  readOnly?: boolean;
+  /** how often a store whose disk failed is probed, ms (default 2000; it is also probed at each write) */
+  faultProbeMs?: number;
+  /** largest file the media library accepts, in bytes (default 20 MiB) */
+  uploadLimit?: number;
 }
 
 type Item = Record<string, unknown>;
@@ -76,7 +87,10 @@ export class Calendar {
   readonly organizers: ResourceApi;
   readonly categories: ResourceApi;
   readonly tags: ResourceApi;
-  private collections!: Collections;
+  /** the media library (/wp/v2/media): uploads kept in DIR/uploads, or in memory without a dir */
+  media: MediaLibrary;
+  /** @internal the five collections (the media library reaches the calendar's core through them) */
+  collections!: Collections;
   /** the cache of rendered representations (its stats() say how full it is) */
   render!: Renderer;
   /** the engine (replaced as a whole only when a cluster node rebuilds its state) */
@@ -84,6 +98,8 @@ export class Calendar {
   /** this calendar's node of a cluster (docs/cluster.md) */
   cluster: ClusterNode | undefined;
   private seqWaiters: Array<{ seq: number; resolve: (reached: boolean) => void }> = [];
+  /** refuses writes while the store's disk fails, and takes back what it refused (src/faults/) */
+  guard: StoreGuard | undefined;
   private broken: Error | undefined;
   private closed = false;
   /** every acknowledged write as change records (src/changes/feed.ts) */
@@ -114,6 +130,7 @@ export class Calendar {
     this.organizers = new ResourceApi(this, 'organizers');
     this.categories = new ResourceApi(this, 'categories');
     this.tags = new ResourceApi(this, 'tags');
+    this.media = new MediaLibrary(() => this.collections.core, new MemoryFiles());
   }
 
   private wire(engine: Engine, siteInfo: Core['site']): void {
@@ -126,6 +143,7 @@ export class Calendar {
    *  reaches a follower runs on the writer, and resolves once this node has applied it. */
   async rest(call: RestCall): Promise<RestResult> {
     if (this.closed) throw fail('calendar_closed');
+    if (this.guard && call.action !== 'list' && call.action !== 'get') await this.guard.ready();
     if (!this.cluster || call.action === 'list' || call.action === 'get') return this.collections.rest(call);
     if (!this.cluster.isWriter) {
       const { result, seq } = await this.cluster.forward(call);
@@ -185,10 +203,21 @@ export class Calendar {
     this.seqReached();
   }
 
-  /** Cluster: the state was rebuilt from a snapshot at `seq`; serve from `engine` from now on. */
-  replaceEngine(engine: Engine, seq: number): void {
+  /** Serve from `engine` from now on (a rebuilt state). */
+  useEngine(engine: Engine): void {
     this.engine = engine;
     this.wire(engine, this.collections.core.site);
+  }
+
+  /** The store's state for the health route: ok, read-only or degraded (with the fault). */
+  health(): StoreHealth | { status: 'ok'; seq: number } {
+    const warnings = this.changeLog?.fault ? [this.changeLog.fault] : [];
+    return this.guard ? this.guard.health(this.seq, warnings) : { status: 'ok', seq: this.seq };
+  }
+
+  /** Cluster: the state was rebuilt from a snapshot at `seq`; serve from `engine` from now on. */
+  replaceEngine(engine: Engine, seq: number): void {
+    this.useEngine(engine);
     // a snapshot more than one write past the feed (this node was far behind) skips the changes
     // between: the feed's window starts at it (at head + 1 it is an import's marker, not a change)
     if (seq > this.feed.head + 1) this.feed.skipTo(seq);
@@ -206,6 +235,8 @@ export class Calendar {
   /** Apply in one tick, then wait for durability. A failed journal write stops further writes. */
   private commit(ops: Op[], actor?: Actor): Promise<void> {
     if (this.broken) throw fail('internal_error');
+    const refusal = this.guard?.refusal(); // before anything is applied
+    if (refusal) throw refusal;
     const time = new Date().toISOString();
     const author = actor?.id ?? 0;
     const seq = this.cluster ? this.cluster.nextSeq() : this.store ? this.store.seq + 1 : ++this.memorySeq;
@@ -219,6 +250,8 @@ export class Calendar {
     return this.store.commit(ops, { time, author }).then(
       () => this.acknowledged(seq, held),
       (err: Error) => {
+        const fault = this.guard?.failed(err); // the disk refused it: taken back from memory, writes refused meanwhile
+        if (fault) throw fault;
         this.broken = err;
         console.error(`calendar-engine: journal write failed, refusing further writes: ${err.message}`);
         throw fail('internal_error');
@@ -333,9 +366,14 @@ export class Calendar {
       this.feed.add([], await this.cluster.bulkLoad(load));
       return this.seqReached();
     }
+    const refusal = this.guard?.refusal();
+    if (refusal) throw refusal;
     load();
     if (streamed && this.engine.eventRowCount !== streamed.rows) throw new Error(`import: expected the ${streamed.rows} rows streamed to the snapshot, got ${this.engine.eventRowCount} events`);
-    if (this.store) await this.store.compact({ alone: opts.alone, ...(streamed && { streamed: { stream: streamed.stream, head: [this.engine.snapshotHead()] } }) });
+    // an import is durable once its snapshot is: one the disk refuses is taken back
+    if (this.store) await this.store.compact({ alone: opts.alone, ...(streamed && { streamed: { stream: streamed.stream, head: [this.engine.snapshotHead()] } }) }).catch((err) => {
+      throw this.guard?.failed(err) ?? err;
+    });
   }
 
   /**
@@ -358,7 +396,7 @@ export class Calendar {
       ev = this.read({ resource: 'events', action: 'get', target, params: {}, actor }) as Record<string, unknown>;
     } catch (err) {
       // an event page that does not exist is a 404 (the REST route says 400 for an unknown id)
-      if (err instanceof CalendarError && (err.status === 400 || err.status === 404)) throw fail('rest_post_invalid_id');
+      if (err instanceof CalendarError && (err.status === 400 || err.status === 404)) throw fail('rest_post_invalid_id', [], {}, { message: 'Invalid event ID.' });
       throw err;
     }
     return icalFeed([ev], this.feedSite());
@@ -425,7 +463,7 @@ export class Calendar {
    * between two steps of the iteration may or may not be in it.
    */
   export(): Iterable<ExportRecord> {
-    return exportRecords(this.engine, this.collections.core.site.origin);
+    return exportRecords(this.engine, this.collections.core.site.origin, this.site.siteUrl);
   }
 
   /** Write export() to a stream as the import shape (`json`) or JSON Lines (`jsonl`). */
@@ -451,6 +489,7 @@ export class Calendar {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.guard?.stop();
     await this.webhooks?.stop();
     this.changeLog?.stop();
     await this.cluster?.close();
@@ -463,7 +502,7 @@ export async function openCalendar(options: CalendarOptions = {}): Promise<Calen
   // checked and defaulted by the options table (src/options/options.ts)
   const { options: opts, problem } = embeddedOptions(options);
   if (problem) throw fail('invalid_option', [problem]);
-  const { timezone, perPage, cacheBytes } = opts as Required<Pick<CalendarOptions, 'timezone' | 'perPage' | 'cacheBytes'>>;
+  const { timezone, perPage, cacheBytes, uploadLimit } = opts as Required<Pick<CalendarOptions, 'timezone' | 'perPage' | 'cacheBytes' | 'uploadLimit'>>;
   const restPrefix = '/' + (opts.restPrefix ?? '').replace(/^\/+|\/+$/g, '');
   const site: SiteConfig = {
     timezone, perPage, restPrefix: restPrefix === '/' ? '' : restPrefix,
@@ -476,7 +515,13 @@ export async function openCalendar(options: CalendarOptions = {}): Promise<Calen
     // loaded only for a cluster: a single process never loads the NATS client
     const { openNode } = await import('./cluster/open.ts');
     const retain = { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs, retainBytes: opts.changesRetainBytes };
-    return openNode(opts.cluster, engine, (seq) => new Calendar(engine, site, users, undefined, cacheBytes, new ChangeFeed(seq, retain)), opts.webhooks);
+    return openNode(opts.cluster, engine, (seq) => {
+      const node = new Calendar(engine, site, users, undefined, cacheBytes, new ChangeFeed(seq, retain));
+      node.media = new MediaLibrary(() => node.collections.core, new MemoryFiles(), {
+        limit: uploadLimit, readOnly: 'Uploads are not available on a node of a cluster: files are kept by a single calendar\'s data folder.',
+      });
+      return node;
+    }, opts.webhooks);
   }
   let store: Store | undefined;
   // the changes of the writes replayed from the journal (those since the last snapshot)
@@ -491,7 +536,7 @@ export async function openCalendar(options: CalendarOptions = {}): Promise<Calen
       snapshotChunks: () => engine.snapshotChunks(),
       // the engine's snapshotChunks() copies its columns when called and builds chunks from the
       // copies: compaction pauses writers for that copy only
-    }, { detachedChunks: true, ...(opts.compactBytes ? { compactBytes: opts.compactBytes } : {}) });
+    }, { detachedChunks: true, readOnly: opts.readOnly, ...(opts.compactBytes ? { compactBytes: opts.compactBytes } : {}) });
     // the snapshot load left the block statistics and the search index to be built: now, between requests
     engine.warmInBackground();
   }
@@ -499,7 +544,7 @@ export async function openCalendar(options: CalendarOptions = {}): Promise<Calen
   const feed = new ChangeFeed(head, { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs, retainBytes: opts.changesRetainBytes });
   // (the options were checked before the store was opened)
   // webhooks pin the feed at their positions before it is filled: what they lack is kept
-  const webhooks = opts.dir && opts.webhooks !== false ? storeDispatcher(opts.dir, feed, typeof opts.webhooks === 'object' ? opts.webhooks : {}) : undefined;
+  const webhooks = opts.dir && opts.webhooks !== false && !opts.readOnly ? storeDispatcher(opts.dir, feed, typeof opts.webhooks === 'object' ? opts.webhooks : {}) : undefined;
   // the feed starts with the logged changes (DIR/changes.jsonl) and the writes replayed after them
   const snapshotSeq = replayed.length > 0 ? replayed[0].seq - 1 : head;
   const log = opts.dir ? readChangeLogFile(opts.dir) : undefined;
@@ -509,7 +554,10 @@ export async function openCalendar(options: CalendarOptions = {}): Promise<Calen
     for (const w of start) feed.add(w.held, w.seq);
   }
   const cal = new Calendar(engine, site, users, store, cacheBytes, feed);
-  if (opts.dir && log) cal.changeLog = openChangeLog(opts.dir, feed, log, snapshotSeq);
+  // (after the store: its replay named every file that must stay; only temp files are swept)
+  cal.media = new MediaLibrary(() => cal.collections.core, opts.dir ? DiskFiles.open(path.join(opts.dir, 'uploads'), opts.readOnly) : new MemoryFiles(), { limit: uploadLimit });
+  if (opts.dir && log && !opts.readOnly) cal.changeLog = openChangeLog(opts.dir, feed, log, snapshotSeq);
+  if (store) cal.guard = storeGuard(store, (fresh) => cal.useEngine(fresh), opts.faultProbeMs);
   cal.webhooks = webhooks;
   webhooks?.start();
   return cal;

@@ -1,7 +1,8 @@
 // The single executable (npm run build:binary, scripts/build-binary.ts): built (or reused when
 // newer than every source), copied ALONE into an empty folder and run there with no
 // node_modules, no sources and no NODE_OPTIONS: --version, serve (demo calendar, Basic auth
-// write, SIGTERM exit 0, restart finds the write), user add/list, snapshot, import.
+// write, SIGTERM exit 0, restart finds the write), user add/list, snapshot, import; then uploads,
+// refused alone and working once the image library built beside it (dist/node_modules) is copied.
 // Skipped, with a printed reason, only when the build tooling is missing.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -28,6 +29,8 @@ function newestSource(): number {
     else newest = Math.max(newest, st.mtimeMs);
   };
   for (const p of ['src', 'data/demo.json', 'package.json', 'scripts/build-binary.ts', 'scripts/build.mjs', 'tsconfig.build.json']) visit(path.join(ROOT, p));
+  // the image library copied beside it (node_modules/sharp) must be there too
+  if (!fs.existsSync(path.join(path.dirname(BINARY), 'node_modules', 'sharp', 'package.json'))) return Infinity;
   return Math.max(newest, fs.statSync(process.execPath).mtimeMs);
 }
 
@@ -266,6 +269,39 @@ if (missing) {
     const bad = run(['import', 'missing.json', '--data', './other']);
     assert.is(bad.code, 1);
     assert.match(bad.stderr, /missing\.json/);
+  });
+
+  bin('uploads: refused (501) with the binary alone, working with node_modules/ (sharp) beside it', async () => {
+    // a 200×200 JPEG made by the sharp of this checkout (the binary's own is not loaded here)
+    const sharp = (await import('sharp')).default;
+    const jpeg = await sharp({ create: { width: 200, height: 200, channels: 3, background: { r: 10, g: 120, b: 200 } } }).jpeg().toBuffer();
+    const upload = (base: string, name: string) => fetch(`${base.replace(/\/tribe\/events\/v1$/, '')}/wp/v2/media`, {
+      method: 'POST', body: jpeg,
+      headers: { authorization: basic('admin', ADMIN_PASSWORD), 'content-type': 'image/jpeg', 'content-disposition': `attachment; filename="${name}"` },
+    });
+    const alone = await serve(['--port', '0', '--data', './media-store']);
+    try {
+      const r = await upload(alone.base, 'alone.jpg');
+      assert.is(r.status, 501);
+      assert.is(((await r.json()) as { code: string }).code, 'rest_upload_image_library_missing');
+    } finally {
+      assert.is(await stop(alone.child), 0);
+    }
+    fs.cpSync(path.join(path.dirname(BINARY), 'node_modules'), path.join(dir, 'node_modules'), { recursive: true });
+    const beside = await serve(['--port', '0', '--data', './media-store']);
+    try {
+      const r = await upload(beside.base, 'beside.jpg');
+      const m = (await r.json()) as { media_details: { sizes: { thumbnail: { source_url: string; width: number } } } };
+      assert.is(r.status, 201, JSON.stringify(m));
+      assert.is(m.media_details.sizes.thumbnail.width, 150);
+      const thumb = await fetch(m.media_details.sizes.thumbnail.source_url);
+      assert.is(thumb.status, 200);
+      assert.is(thumb.headers.get('content-type'), 'image/jpeg');
+      const meta = await sharp(Buffer.from(await thumb.arrayBuffer())).metadata();
+      assert.equal([meta.width, meta.height], [150, 150]);
+    } finally {
+      assert.is(await stop(beside.child), 0);
+    }
   });
 }
 

@@ -35,7 +35,8 @@ readme('is short, and every link to docs/ points at a file', () => {
   const text = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
   assert.ok(Buffer.byteLength(text) <= 15 * 1024, `${Buffer.byteLength(text)} bytes`);
   for (const [, target] of text.matchAll(/\]\((docs\/[^)#]+)/g)) assert.ok(fs.existsSync(path.join(root, target)), target);
-  for (const doc of fs.readdirSync(path.join(root, 'docs'))) {
+  for (const [, target] of text.matchAll(/src="(docs\/[^"]+)"/g)) assert.ok(fs.existsSync(path.join(root, target)), target);
+  for (const doc of fs.readdirSync(path.join(root, 'docs')).filter((d) => d.endsWith('.md'))) {
     const body = fs.readFileSync(path.join(root, 'docs', doc), 'utf8');
     for (const [, target] of body.matchAll(/\]\(((?:\.\.\/)?[\w./-]+\.(?:md|ts|js|json))(?:#[^)]*)?\)/g)) {
       assert.ok(fs.existsSync(path.join(root, 'docs', target)), `${doc}: ${target}`);

@@ -17,9 +17,9 @@ const pattern = process.argv[2] ?? '\\.test\\.ts$';
  * directories by their own name as it walks). Within that process they run in name order, one
  * at a time: bench/run's blocking spawnSync ends before the cluster tests start their nodes.
  */
-const WAITING = '^(cluster(/|$)|store/crash\\.|bench/run\\.)';
+const WAITING = '^(cluster(/|$)|store/crash\\.|bench/run\\.|media/store\\.)';
 /** every name that WAITING does not match, bar the folders that hold waiting files */
-const NOT_WAITING = '^(?!(cluster|store|bench)$)(?!cluster/|store/crash\\.|bench/run\\.)';
+const NOT_WAITING = '^(?!(cluster|store|bench|media)$)(?!cluster/|store/crash\\.|bench/run\\.|media/store\\.)';
 
 // Every temporary store, user file and binary copy the tests make goes under one folder that is
 // removed when the suite ends (os.tmpdir() follows TMPDIR, in child processes too).

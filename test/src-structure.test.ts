@@ -13,7 +13,7 @@ function sources(dir: string, out: string[] = []): string[] {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) sources(p, out);
-    else if (p.endsWith('.ts')) out.push(p);
+    else if (p.endsWith('.ts') || p.endsWith('.tsx')) out.push(p);
   }
   return out;
 }

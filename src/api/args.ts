@@ -4,7 +4,7 @@
 // built from this one table, so what is documented is exactly what is routed.
 // Sources: INTERFACE.md 2 and 4, spec/filters.md, spec/writes.md, spec/decisions.md.
 
-import type { Action, Resource } from './wordpress/types.ts';
+import type { Action, Resource, WpResource } from './wordpress/types.ts';
 
 export type ArgType = 'integer' | 'number' | 'string' | 'boolean' | 'array' | 'object';
 
@@ -32,7 +32,8 @@ export const EDITABLE: readonly Method[] = ['POST', 'PUT', 'PATCH'];
 export const DELETABLE: readonly Method[] = ['DELETE'];
 
 /** What a method of a route does. 'index' and 'doc' are answered by the HTTP shell itself. */
-export type Operation = { resource: Resource; action: Action } | { resource: 'index' | 'doc'; action: 'get' };
+export type Operation = { resource: Resource | WpResource; action: Action } | { resource: 'index' | 'doc' | 'health'; action: 'get' }
+  | { resource: 'media'; action: Action };
 
 export interface EndpointSpec {
   methods: readonly Method[];
@@ -44,6 +45,8 @@ export interface EndpointSpec {
 }
 
 export interface RouteSpec {
+  /** the route's namespace when it is not tribe/events/v1 (the WordPress core routes: 'wp/v2') */
+  namespace?: string;
   /** path below the namespace in OpenAPI form: '', '/doc', '/events', '/events/{id}', '/events/by-slug/{slug}' */
   path: string;
   /** the same path as a WordPress route pattern: '/events/(?P<id>\d+)' */
@@ -337,6 +340,17 @@ export function routeTable(opts: ArgsOptions): RouteSpec[] {
       path: '/doc',
       pattern: '/doc',
       endpoints: [{ methods: READABLE, op: { resource: 'doc', action: 'get' }, summary: 'This OpenAPI document', args: {}, responses: { '200': 'an OpenAPI 3.0 document' } }],
+    },
+    {
+      path: '/health',
+      pattern: '/health',
+      endpoints: [{
+        methods: READABLE,
+        op: { resource: 'health', action: 'get' },
+        summary: 'The store\'s state: ok, read-only, or degraded (writes refused) with the fault, its cause and file; the journal\'s size and the last snapshot',
+        args: {},
+        responses: { '200': 'the store\'s state (status ok, read-only or degraded)' },
+      }],
     },
     ...collectionRoutes('events', eventListArgs(perPage), eventFields(true), eventFields(false), true),
     ...collectionRoutes('venues', linkedListArgs(perPage, 'venues'), venueFields(true), venueFields(false), true),

@@ -17,6 +17,7 @@ import { eventSingleObject, organizerObject, termObject, toJson, venueObject } f
 import { listTerms } from './terms/list.ts';
 import { stageTerm } from './terms/write.ts';
 import type { Page, Params, RestCall, RestResult } from './wordpress/types.ts';
+import { WpCore, isWpResource } from '../wp-core/rest.ts';
 
 type Item = Record<string, unknown>;
 
@@ -45,7 +46,12 @@ function badTarget(name: 'id' | 'slug'): CalendarError {
 }
 
 export class Collections {
-  constructor(readonly core: Core) {}
+  /** the WordPress core routes (wp/v2) over the same records */
+  private readonly wp: WpCore;
+
+  constructor(readonly core: Core) {
+    this.wp = new WpCore(core, (tx, render) => this.write(tx, render));
+  }
 
   rest(call: RestCall): Promise<RestResult> {
     try {
@@ -55,6 +61,7 @@ export class Collections {
         case 'organizers': return this.linked('organizer', call);
         case 'categories': return this.terms('tribe_events_cat', call);
         case 'tags': return this.terms('post_tag', call);
+        default: if (isWpResource(call.resource)) return this.wp.rest(call);
       }
     } catch (e) {
       return Promise.reject(e);

@@ -16,7 +16,7 @@ import type { Core } from './context.ts';
 import { parseCost } from './wordpress/cost.ts';
 import { epochToZoned } from './wordpress/dates.ts';
 import { computeDatesMs } from './events/write.ts';
-import { IMAGE_EXTENSIONS } from './wordpress/images.ts';
+import { IMAGE_EXTENSIONS, ownUpload } from './wordpress/images.ts';
 import { asId, asNumber, asString } from './wordpress/params.ts';
 import { sanitizeSlug } from './wordpress/text.ts';
 import {
@@ -109,7 +109,8 @@ export class Importer {
     if (!url || !validUrl(url)) bad('image must be an attachment id or an image URL');
     const ext = /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase();
     if (!ext || !IMAGE_EXTENSIONS.has(ext)) bad('image URL must end in an image file extension');
-    const known = this.attachmentsByUrl.get(url) ?? this.core.engine.attachmentByUrl(url);
+    const own = ownUpload(this.core.site.config.siteUrl, url);
+    const known = this.attachmentsByUrl.get(url) ?? this.core.engine.attachmentByUrl(own ?? url);
     if (known) return known.id;
     const rec: AttachmentRecord = {
       id: this.core.engine.allocPostId(), authorId: 0, url, extension: ext, date: this.stamps.local, dateUtc: this.stamps.utc,

@@ -2,7 +2,7 @@
 // generated from the route table of args.ts so that it describes exactly what is routed.
 
 import { NAMESPACE, type ArgSpec, type ArgType, type RouteSpec } from './args.ts';
-import type { Resource, SiteConfig } from './wordpress/types.ts';
+import type { Resource, SiteConfig, WpResource } from './wordpress/types.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -50,7 +50,25 @@ const postCommon: Record<string, Schema> = {
   json_ld: { type: 'object', description: 'schema.org data; single GET only' },
 };
 
+const MEDIA_SIZE: Schema = { type: 'object', properties: { file: str, width: int, height: int, filesize: int, mime_type: str, source_url: str } };
+const RENDERED: Schema = { type: 'object', properties: { rendered: str } };
+
 const COMPONENTS: Record<string, Schema> = {
+  Media: {
+    type: 'object',
+    description: 'a media library item, as WordPress core\'s /wp/v2/media shows it',
+    properties: {
+      id: int, date: str, date_gmt: str, guid: RENDERED, modified: str, modified_gmt: str, slug: str,
+      status: { type: 'string', enum: ['inherit'] }, type: { type: 'string', enum: ['attachment'] }, link: str,
+      title: RENDERED, author: int, description: RENDERED, caption: RENDERED, alt_text: str,
+      media_type: { type: 'string', enum: ['image'] }, mime_type: str,
+      media_details: {
+        type: 'object',
+        properties: { width: int, height: int, file: str, filesize: int, sizes: { type: 'object', additionalProperties: MEDIA_SIZE }, image_meta: { type: 'object' } },
+      },
+      post: { type: 'integer', nullable: true }, source_url: str, _links: { type: 'object' },
+    },
+  },
   ImageSize: { type: 'object', properties: { width: int, height: int, 'mime-type': str, url: str } },
   Image: {
     type: 'object',
@@ -137,12 +155,56 @@ const COMPONENTS: Record<string, Schema> = {
   },
 };
 
-const ITEM_SCHEMA: Record<Resource, string> = {
+const ITEM_SCHEMA: Record<Resource | WpResource, string> = {
   events: 'Event',
   venues: 'Venue',
   organizers: 'Organizer',
   categories: 'Term',
   tags: 'Term',
+  'wp-tags': 'WpTerm',
+  'wp-categories': 'WpTerm',
+  'wp-events': 'WpPost',
+  'wp-venues': 'WpPost',
+  'wp-organizers': 'WpPost',
+  'wp-users': 'WpUser',
+  'wp-me': 'WpUser',
+};
+
+const rendered = { type: 'object', properties: { rendered: str } };
+const links = { type: 'object', description: 'HAL links (self, collection, about, wp:term ... and curies)' };
+
+/** The WordPress core representations of the wp/v2 routes (view context). */
+const WP_COMPONENTS: Record<string, Schema> = {
+  WpTerm: {
+    type: 'object',
+    properties: {
+      id: int, count: int, description: str, link: str, name: str, slug: str, taxonomy: str,
+      parent: { type: 'integer', description: 'event categories only' }, meta: { type: 'array' }, _links: links,
+    },
+  },
+  WpPost: {
+    type: 'object',
+    properties: {
+      id: int, date: str, date_gmt: str, guid: rendered, modified: str, modified_gmt: str, slug: str, status: str, type: str,
+      link: str, title: rendered,
+      content: { type: 'object', properties: { rendered: str, protected: bool } },
+      excerpt: { type: 'object', description: 'events only', properties: { rendered: str, protected: bool } },
+      author: { type: 'integer', description: 'events only' },
+      featured_media: { type: 'integer', description: 'events only' },
+      template: str,
+      meta: { type: 'object', description: "events only: the meta keys the plugin registers (_EventStartDate ...)" },
+      tribe_events_cat: { type: 'array', items: int, description: 'events only' },
+      tags: { type: 'array', items: int, description: 'events only' },
+      _links: links,
+    },
+  },
+  WpUser: {
+    type: 'object',
+    properties: {
+      id: int, name: str, url: str, description: str, link: str, slug: str,
+      avatar_urls: { type: 'object', additionalProperties: str }, meta: { type: 'array' }, _links: links,
+    },
+  },
 };
 
 const ERROR_SCHEMA: Schema = {
@@ -208,11 +270,31 @@ const INDEX_SCHEMA: Schema = {
   },
 };
 
-function responseBody(resource: Resource | 'doc' | 'index', action: string, status: string): Schema | undefined {
+const HEALTH_SCHEMA: Schema = {
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: ['ok', 'read-only', 'degraded'] },
+    seq: int,
+    journal_bytes: int,
+    last_snapshot: { type: 'object', nullable: true, description: 'seq, created_at and bytes of the newest snapshot' },
+    fault: { type: 'object', nullable: true, description: 'while degraded: kind (full, quota, io, read-only), cause (ENOSPC...), file, since, message' },
+    compaction_error: { type: 'string', nullable: true },
+    warnings: { type: 'array', items: str },
+  },
+};
+
+function responseBody(resource: Resource | WpResource | 'doc' | 'index' | 'health' | 'media', action: string, status: string): Schema | undefined {
   if (!status.startsWith('2')) return ERROR_SCHEMA;
+  if (resource === 'media') return action === 'list' ? { type: 'array', items: ref('Media') } : action === 'delete' ? { type: 'object', properties: { deleted: bool, previous: ref('Media') } } : ref('Media');
   if (resource === 'doc') return { type: 'object' };
+  if (resource === 'health') return HEALTH_SCHEMA;
   if (resource === 'index') return INDEX_SCHEMA;
   const item = ref(ITEM_SCHEMA[resource]);
+  if (resource.startsWith('wp-')) {
+    if (action === 'list') return { type: 'array', items: item };
+    if (action === 'delete') return { type: 'object', properties: { deleted: bool, previous: item } };
+    return item;
+  }
   if (action !== 'list') return item;
   return {
     type: 'object',
@@ -226,6 +308,12 @@ function responseBody(resource: Resource | 'doc' | 'index', action: string, stat
     },
   };
 }
+
+const WP_LIST_HEADERS = {
+  'X-WP-Total': { description: 'the number of matching records on all pages', schema: int },
+  'X-WP-TotalPages': { description: 'the number of pages', schema: int },
+  Link: { description: 'the previous and next pages (rel="prev", rel="next")', schema: str },
+};
 
 const LIST_HEADERS = {
   'X-TEC-Total': { description: 'the number of matching records on all pages', schema: int },
@@ -247,9 +335,12 @@ const MIN_SEQ_PARAM: Schema = {
 export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of table) {
-    // the namespace index (GET {root}tribe/events/v1) is the path '/' below the server URL
-    const path = route.path === '' ? '/' : route.path;
+    // the namespace index (GET {root}tribe/events/v1) is the path '/' below the server URL; a
+    // route of another namespace (wp/v2) is written in full, below its own server (the API root)
+    const other = route.namespace !== undefined && route.namespace !== NAMESPACE;
+    const path = other ? `/${route.namespace}${route.path}` : route.path === '' ? '/' : route.path;
     const item: Record<string, unknown> = {};
+    if (other) item.servers = [{ url: `${site.siteUrl}${site.restPrefix}` }];
     for (const ep of route.endpoints) {
       const { resource, action } = ep.op;
       for (const method of ep.methods) {
@@ -268,12 +359,20 @@ export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
         }
         const op: Record<string, unknown> = {
           summary: ep.summary,
-          operationId: route.path === '' ? `${method.toLowerCase()}Index`
-            : `${method.toLowerCase()}${route.path.replace(/[{}]/g, '').replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase())}`,
-          tags: [resource === 'doc' || resource === 'index' ? 'documentation' : resource],
+          operationId: route.path === '' && !other ? `${method.toLowerCase()}Index`
+            : `${method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[/_-](\w)/g, (_, c: string) => c.toUpperCase())}`,
+          tags: [resource === 'doc' || resource === 'index' ? 'documentation' : resource === 'health' ? 'operations' : other ? 'wp/v2' : resource],
         };
         op.parameters = [...parameters, MIN_SEQ_PARAM];
-        if (inBody) {
+        if (resource === 'media' && action === 'create') {
+          op.requestBody = {
+            required: true,
+            content: {
+              'image/*': { schema: { type: 'string', format: 'binary', description: 'the file; with Content-Disposition: attachment; filename=NAME' } },
+              'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' }, ...properties }, required: ['file'] } },
+            },
+          };
+        } else if (inBody) {
           const schema: Schema = { type: 'object', properties };
           if (required.length) schema.required = required;
           op.requestBody = {
@@ -286,7 +385,8 @@ export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
           const body = responseBody(resource, action, status);
           const r: Record<string, unknown> = { description };
           if (body) r.content = { 'application/json': { schema: body } };
-          r.headers = action === 'list' && status === '200' ? { ...LIST_HEADERS, ...SEQ_HEADER } : SEQ_HEADER;
+          const listHeaders = other ? WP_LIST_HEADERS : LIST_HEADERS;
+          r.headers = action === 'list' && status === '200' ? { ...listHeaders, ...SEQ_HEADER } : SEQ_HEADER;
           responses[status] = r;
         }
         op.responses = responses;
@@ -302,11 +402,12 @@ export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
       version: '1.0.0',
       title: 'The Events Calendar REST API',
       description:
-        'The Events Calendar REST API (tribe/events/v1) served by calendar-engine: events, venues, organizers, event categories and tags. ' +
+        'The Events Calendar REST API (tribe/events/v1) served by calendar-engine: events, venues, organizers, event categories and tags; ' +
+        'and the WordPress core routes (wp/v2) over the same records: tags, tribe_events_cat, tribe_events, tribe_venue, tribe_organizer, users. ' +
         'Writes authenticate with HTTP Basic and a WordPress application password.',
     },
     components: {
-      schemas: COMPONENTS,
+      schemas: { ...COMPONENTS, ...WP_COMPONENTS },
       securitySchemes: { applicationPassword: { type: 'http', scheme: 'basic' } },
     },
     servers: [{ url: `${site.siteUrl}${site.restPrefix}/${NAMESPACE}/` }],

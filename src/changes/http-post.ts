@@ -5,8 +5,18 @@
 // (request and response objects, header validation, the agent's bookkeeping): measured on this
 // machine, signature included, node:http 280-390 µs against 170-310 µs through dispatch.
 // http: and https: URLs; user:password@ in the URL becomes Basic authorization, as node:http does.
+// Unless the webhook allows private addresses, the receiver's address is checked at every
+// connection (src/security/addresses.ts): an IP literal before the POST, a name through the
+// connection's own resolver, so the address connected to is the one checked (DNS rebinding). No
+// redirect is followed.
 
 import { Client, type Dispatcher } from 'undici';
+import { checkUrlLiteral, guardedLookup } from '../security/addresses.ts';
+
+export interface PostOptions {
+  /** may connect to loopback, private, link-local and this host's own addresses */
+  allowPrivate?: boolean;
+}
 
 /**
  * One receiver's keep-alive connection, a POST at a time. post() answers the status code as text
@@ -22,10 +32,14 @@ export class PostConnection {
   /** ends the POST in flight (destroy(), a timeout) */
   private finish: ((status: string) => void) | undefined;
 
-  /** `fixed`: headers every POST has. Throws on a URL it cannot POST to. */
-  constructor(url: string, fixed: Record<string, string>) {
+  private readonly allowPrivate: boolean;
+
+  /** `fixed`: headers every POST has. Throws on a URL it cannot POST to (or may not reach). */
+  constructor(url: string, fixed: Record<string, string>, opts: PostOptions = {}) {
     const u = new URL(url);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`${u.protocol} URLs are not supported (http: or https:)`);
+    this.allowPrivate = opts.allowPrivate === true;
+    if (!this.allowPrivate) checkUrlLiteral(url);
     this.origin = u.origin;
     this.path = `${u.pathname}${u.search}`;
     this.fixed = [];
@@ -38,7 +52,8 @@ export class PostConnection {
   /** POSTs `body` with the fixed headers and `headers`. */
   post(headers: Record<string, string>, body: Buffer, timeoutMs: number): Promise<string> {
     if (this.finish !== undefined) return Promise.reject(new Error('a POST is already in flight on this connection'));
-    const client = (this.client ??= new Client(this.origin, { pipelining: 1 }));
+    const guard = this.allowPrivate ? {} : { connect: { lookup: guardedLookup } };
+    const client = (this.client ??= new Client(this.origin, { pipelining: 1, ...guard }));
     const all = this.fixed.slice();
     for (const k in headers) all.push(k, headers[k]);
     return new Promise<string>((resolve) => {

@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { appendAll } from '../store/atomic-file.ts';
+import { writeFault } from '../store/faults.ts';
 import { holdChange, type Change, type ChangeFeed, type ChangeType, type HeldChange } from './feed.ts';
 
 const CHANGE_LOG = 'changes.jsonl';
@@ -145,10 +146,13 @@ export function logLine(seq: number, held: readonly HeldChange[]): string {
 
 /** The log of a feed filled from `log` and the writes replayed after it: the file kept when it holds
  *  the writes the feed starts with (logMeets), written again otherwise. */
-export function openChangeLog(dir: string, feed: ChangeFeed, log: ChangeLogFile, snapshotSeq: number): ChangeLog {
+export function openChangeLog(dir: string, feed: ChangeFeed, log: ChangeLogFile, snapshotSeq: number, warn?: (line: string) => void): ChangeLog {
   const kept = log.whole && logMeets(log.writes, snapshotSeq) ? { ...log.whole, seq: log.writes[log.writes.length - 1].seq } : undefined;
-  return new ChangeLog(dir, feed, kept);
+  return new ChangeLog(dir, feed, kept, warn);
 }
+
+/** how often a change log that could not be written tries again (ms) */
+const RETRY_MS = 2_000;
 
 /** The lines of `writes`, one after the other. */
 const linesOf = (writes: LoggedWrite[]): string => writes.map((w) => logLine(w.seq, w.held)).join('');
@@ -158,7 +162,13 @@ export class ChangeLog {
   /** the file, kept open for appends between rewrites (one system call a flush, not three) */
   private fd: number | undefined;
   private readonly off: () => void;
-  private lines: number;
+  private lines = 0;
+  /** set while the file cannot be written (disk full, I/O error...): what happened. The journal
+   *  holds every write meanwhile and the feed its window: once the disk takes writes again the
+   *  file is written again whole from the feed, so nothing the feed retains is missing from it. */
+  fault: string | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private readonly warn: (line: string) => void;
 
   /**
    * Starts with the feed as filled. `kept`: the file as readChangeLogFile found it, when the feed
@@ -166,25 +176,52 @@ export class ChangeLog {
    * line and the feed's writes after them (replayed from the journal) are appended, instead of
    * writing the window again.
    */
-  constructor(private readonly dir: string, private readonly feed: ChangeFeed, kept?: { bytes: number; lines: number; seq: number }) {
-    if (kept !== undefined && !this.tooLong(kept.lines)) {
-      const file = path.join(dir, CHANGE_LOG);
-      fs.truncateSync(file, kept.bytes);
-      const after = feed.retainedWrites(kept.seq);
-      this.fd = fs.openSync(file, 'a');
-      if (after.length > 0) appendAll(this.fd, linesOf(after));
-      this.lines = kept.lines + after.length;
-    } else {
-      // the file holds exactly the feed's window from now on (the writes replayed from the journal included)
-      const start = feed.retainedWrites();
-      this.rewrite(start);
-      this.lines = start.length;
+  constructor(
+    private readonly dir: string, private readonly feed: ChangeFeed, kept?: { bytes: number; lines: number; seq: number },
+    warn: (line: string) => void = (line) => console.error(line),
+  ) {
+    this.warn = warn;
+    try {
+      if (kept !== undefined && !this.tooLong(kept.lines)) {
+        const file = path.join(dir, CHANGE_LOG);
+        fs.truncateSync(file, kept.bytes);
+        const after = feed.retainedWrites(kept.seq);
+        this.fd = fs.openSync(file, 'a');
+        if (after.length > 0) appendAll(this.fd, linesOf(after));
+        this.lines = kept.lines + after.length;
+      } else {
+        // the file holds exactly the feed's window from now on (the writes replayed from the journal included)
+        this.rewriteWindow();
+      }
+    } catch (err) {
+      this.failed(err);
     }
     this.off = feed.on((held) => {
       if (this.pending === '') setImmediate(() => this.flush());
       this.pending += logLine(held[0].seq, held);
       this.lines++;
     });
+  }
+
+  private rewriteWindow(): void {
+    const retained = this.feed.retainedWrites();
+    this.rewrite(retained);
+    this.lines = retained.length;
+  }
+
+  /** The file could not be written: drop what is pending (the feed holds it) and retry later. */
+  private failed(err: unknown): void {
+    const fault = writeFault(err, path.join(this.dir, CHANGE_LOG));
+    if (this.fault === undefined) this.warn(`calendar-engine: change log not written: ${fault.message}; writes go on (the journal holds them), the log is written again once the disk takes it`);
+    this.fault = fault.message;
+    this.pending = '';
+    try {
+      this.close();
+    } catch {
+      this.fd = undefined; // closing a file whose write failed may fail too
+    }
+    this.retry ??= setInterval(() => this.flush(true), RETRY_MS);
+    this.retry.unref();
   }
 
   /** once the feed retains much less than the file holds, the file follows (the count of
@@ -196,18 +233,36 @@ export class ChangeLog {
   private rewrite(writes: LoggedWrite[]): void {
     this.close();
     const file = path.join(this.dir, CHANGE_LOG), tmp = `${file}.tmp-${process.pid}`;
-    fs.writeFileSync(tmp, linesOf(writes));
-    fs.renameSync(tmp, file);
+    try {
+      fs.writeFileSync(tmp, linesOf(writes));
+      fs.renameSync(tmp, file);
+    } catch (err) {
+      try { fs.unlinkSync(tmp); } catch { /* not there */ }
+      throw err;
+    }
   }
 
-  flush(): void {
-    if (this.pending === '') return;
-    appendAll((this.fd ??= fs.openSync(path.join(this.dir, CHANGE_LOG), 'a')), this.pending);
-    this.pending = '';
-    if (this.tooLong(this.lines)) {
-      const retained = this.feed.retainedWrites();
-      this.rewrite(retained);
-      this.lines = retained.length;
+  /** Appends what is pending; never throws (a failed write is logged and retried: failed()). */
+  flush(retry = false): void {
+    try {
+      if (this.fault !== undefined) {
+        // after a failure the file may end with part of a line: written again whole from the
+        // feed, by the retry timer (or at stop), not at every write while the disk is full
+        this.pending = '';
+        if (!retry) return;
+        this.rewriteWindow();
+        this.warn(`calendar-engine: change log ${path.join(this.dir, CHANGE_LOG)} written again; the disk takes writes again`);
+        this.fault = undefined;
+        clearInterval(this.retry);
+        this.retry = undefined;
+        return;
+      }
+      if (this.pending === '') return;
+      appendAll((this.fd ??= fs.openSync(path.join(this.dir, CHANGE_LOG), 'a')), this.pending);
+      this.pending = '';
+      if (this.tooLong(this.lines)) this.rewriteWindow();
+    } catch (err) {
+      this.failed(err);
     }
   }
 
@@ -218,7 +273,14 @@ export class ChangeLog {
 
   stop(): void {
     this.off();
-    this.flush();
-    this.close();
+    clearInterval(this.retry);
+    this.retry = undefined;
+    this.flush(true);
+    clearInterval(this.retry);
+    try {
+      this.close();
+    } catch (err) {
+      this.warn(`calendar-engine: change log: ${(err as Error).message}`);
+    }
   }
 }

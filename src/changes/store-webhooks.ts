@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic, writeFileAtomicSync } from '../store/atomic-file.ts';
+import { isStorageError, nameFile } from '../store/faults.ts';
 import type { ChangeFeed } from './feed.ts';
 import { WebhookDispatcher, type DispatchOptions, type WebhookBackend } from './webhooks.ts';
 import { REGISTRY, STATE, readWebhookState, readWebhooks, type Webhook, type WebhookState } from './webhook-registry.ts';
@@ -37,12 +38,24 @@ export class StoreWebhooks implements WebhookBackend {
     return Promise.resolve({ hooks: readWebhooks(this.dir), states: {} });
   }
 
+  /** (a failed save is logged by the dispatcher and made again at the next change: the file's
+   *  name is in the error, a full disk's own message says only `write`) */
   save(states: Record<string, WebhookState>): Promise<void> {
-    return writeFileAtomic(path.join(this.dir, STATE), stateText(states));
+    const file = path.join(this.dir, STATE);
+    return writeFileAtomic(file, stateText(states)).catch((err: unknown) => {
+      throw nameFile(err, file);
+    });
   }
 
+  /** At stop: a disk that refuses it costs deliveries made again after the restart, not the stop. */
   saveFinal(states: Record<string, WebhookState>): void {
-    writeFileAtomicSync(path.join(this.dir, STATE), stateText(states));
+    const file = path.join(this.dir, STATE);
+    try {
+      writeFileAtomicSync(file, stateText(states));
+    } catch (err) {
+      if (!isStorageError(err)) throw err;
+      console.error(`calendar-engine: webhooks: positions not saved at stop (${(nameFile(err, file) as Error).message}); deliveries since the last save come again`);
+    }
   }
 
   active(): boolean {

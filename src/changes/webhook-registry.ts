@@ -1,6 +1,8 @@
 // The webhooks' registry and signatures: what `calendar-engine webhook add|list|remove` and the
 // server share. Files in the store directory:
 //  - webhooks.json        the registry: id, url, types, secret. The server re-reads it within a second.
+//                         Changed under webhooks.json.lock (read, change, replace atomically), so
+//                         that commands run at once never lose one another's change.
 //  - webhooks-state.json  what the dispatcher knows per webhook: the last seq a receiver
 //                         acknowledged with a 2xx, the last status, the failures in a row.
 // The changes not yet delivered are those after a webhook's position in the change log
@@ -13,6 +15,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHmac, randomBytes } from 'node:crypto';
 import { writeFileAtomicSync } from '../store/atomic-file.ts';
+import { lockFile } from '../io/file-lock.ts';
+import { checkUrlLiteral } from '../security/addresses.ts';
 import { CHANGE_TYPES, type ChangeType } from './feed.ts';
 
 export interface Webhook {
@@ -22,6 +26,8 @@ export interface Webhook {
   types: ChangeType[];
   secret: string;
   created: string;
+  /** may deliver to loopback, private, link-local and this host's own addresses (src/security/addresses.ts) */
+  allowPrivate?: true;
 }
 
 export interface WebhookState {
@@ -65,46 +71,101 @@ export function readWebhooks(dir: string): Webhook[] {
 }
 
 function writeWebhooks(dir: string, hooks: Webhook[]): void {
-  fs.mkdirSync(dir, { recursive: true });
   writeFileAtomicSync(path.join(dir, REGISTRY), JSON.stringify({ webhooks: hooks }, null, 2) + '\n', { mode: 0o600 });
 }
 
-/** A new webhook's record, its URL, types and secret checked. */
-export function newWebhook(url: string, types: ChangeType[] = [], secret?: string): Webhook {
+/** Read, change and write the registry under its lock. */
+function changeWebhooks<T>(dir: string, change: (hooks: Webhook[]) => { hooks: Webhook[]; result: T }): T {
+  fs.mkdirSync(dir, { recursive: true });
+  const release = lockFile(path.join(dir, REGISTRY + '.lock'));
+  try {
+    const { hooks, result } = change(readWebhooks(dir));
+    writeWebhooks(dir, hooks);
+    return result;
+  } finally {
+    release();
+  }
+}
+
+export interface NewWebhookOptions {
+  /** may deliver to loopback, private, link-local and this host's own addresses */
+  allowPrivate?: boolean;
+}
+
+/**
+ * A new webhook's record, its URL, types and secret checked. A URL whose host is an IP address
+ * that may not be reached (or localhost) is refused here unless allowPrivate; a host name is
+ * resolved and checked by checkUrlTarget (src/security/addresses.ts), and again at every delivery.
+ */
+export function newWebhook(
+  url: string, types: ChangeType[] = [], secret?: string, opts: NewWebhookOptions = {},
+): Webhook {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new WebhookError(`not a URL: '${url}'`);
+    throw new WebhookError(`not a URL: '${redactUrl(url)}'`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new WebhookError(`expected an http or https URL, got '${url}'`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new WebhookError(`expected an http or https URL, got '${redactUrl(url)}'`);
+  }
   for (const t of types) if (!CHANGE_TYPES.includes(t)) throw new WebhookError(`unknown change type '${t}' (expected ${CHANGE_TYPES.join(', ')})`);
   if (secret !== undefined && secret.length < 16) throw new WebhookError('the secret must be at least 16 characters');
-  return { id: `wh_${randomBytes(6).toString('hex')}`, url, types, secret: secret ?? randomBytes(24).toString('base64url'), created: new Date().toISOString() };
+  if (!opts.allowPrivate) {
+    try {
+      checkUrlLiteral(url);
+    } catch (err) {
+      throw new WebhookError((err as Error).message);
+    }
+  }
+  return {
+    id: `wh_${randomBytes(6).toString('hex')}`, url, types, secret: secret ?? randomBytes(24).toString('base64url'),
+    created: new Date().toISOString(),
+    ...(opts.allowPrivate ? { allowPrivate: true as const } : {}),
+  };
 }
 
-export function addWebhook(dir: string, url: string, types: ChangeType[] = [], secret?: string): Webhook {
-  return saveWebhook(dir, newWebhook(url, types, secret));
+export function addWebhook(
+  dir: string, url: string, types: ChangeType[] = [], secret?: string, opts: NewWebhookOptions = {},
+): Webhook {
+  return saveWebhook(dir, newWebhook(url, types, secret, opts));
 }
 
 /** Adds `hook` (from newWebhook) to the store's registry. */
 export function saveWebhook(dir: string, hook: Webhook): Webhook {
-  writeWebhooks(dir, [...readWebhooks(dir), hook]);
-  return hook;
+  return changeWebhooks(dir, (hooks) => ({ hooks: [...hooks, hook], result: hook }));
 }
 
 /** The webhook named by its id or URL. */
 export function findWebhook(hooks: Webhook[], idOrUrl: string): Webhook {
   const hook = hooks.find((h) => h.id === idOrUrl || h.url === idOrUrl);
-  if (!hook) throw new WebhookError(`no webhook '${idOrUrl}'`);
+  if (!hook) throw new WebhookError(`no webhook '${redactUrl(idOrUrl)}'`);
   return hook;
 }
 
 export function removeWebhook(dir: string, idOrUrl: string): Webhook {
-  const hooks = readWebhooks(dir);
-  const hook = findWebhook(hooks, idOrUrl);
-  writeWebhooks(dir, hooks.filter((h) => h !== hook));
-  return hook;
+  return changeWebhooks(dir, (hooks) => {
+    const hook = findWebhook(hooks, idOrUrl);
+    return { hooks: hooks.filter((h) => h !== hook), result: hook };
+  });
+}
+
+/**
+ * A URL as it may be shown (listed, logged): the password of its user information and the
+ * values of its query replaced by `***` (either may hold a credential). Not a URL: shown cut
+ * at its first '@', ':' after the scheme, or '?'.
+ */
+export function redactUrl(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    const cut = url.search(/[@?]/);
+    return cut < 0 ? url : `${url.slice(0, cut)}***`;
+  }
+  if (u.password !== '') u.password = '***';
+  if (u.search !== '') u.search = [...u.searchParams.keys()].map((k) => `${encodeURIComponent(k)}=***`).join('&');
+  return u.href.replace(/=%2A%2A%2A/g, '=***');
 }
 
 export function readWebhookState(dir: string): Record<string, WebhookState> {
@@ -119,5 +180,6 @@ export function readWebhookState(dir: string): Record<string, WebhookState> {
 export function describeWebhook(h: Webhook, st: WebhookState | undefined, backlog: number): string {
   const last = st ? `${st.lastStatus}${st.lastAttempt ? ` at ${st.lastAttempt}` : ''}${st.failures ? `, ${st.failures} failures in a row` : ''}` : 'not started yet';
   const skipped = st?.skipped ? ` skipped=${st.skipped}` : '';
-  return `${h.id} ${h.url} types=${h.types.length ? h.types.join(',') : 'all'} delivered=${st?.delivered ?? '-'} backlog=${backlog}${skipped} last=${last}`;
+  const types = `types=${h.types.length ? h.types.join(',') : 'all'}${h.allowPrivate ? ' allow-private' : ''}`;
+  return `${h.id} ${redactUrl(h.url)} ${types} delivered=${st?.delivered ?? '-'} backlog=${backlog}${skipped} last=${last}`;
 }

@@ -327,10 +327,12 @@ export class WebhookDispatcher {
   /** The webhook's connection (a new one when its URL changed). Throws on a URL it cannot POST to. */
   private connection(hook: Webhook): PostConnection {
     const had = this.connections.get(hook.id);
-    if (had !== undefined && had.url === hook.url) return had.conn;
+    const key = `${hook.allowPrivate ? 'private ' : ''}${hook.url}`;
+    if (had !== undefined && had.url === key) return had.conn;
     had?.conn.destroy();
-    const conn = new PostConnection(hook.url, { 'Content-Type': 'application/json', 'X-Calendar-Webhook': hook.id });
-    this.connections.set(hook.id, { url: hook.url, conn });
+    const headers = { 'Content-Type': 'application/json', 'X-Calendar-Webhook': hook.id };
+    const conn = new PostConnection(hook.url, headers, { allowPrivate: hook.allowPrivate === true });
+    this.connections.set(hook.id, { url: key, conn });
     return conn;
   }
 

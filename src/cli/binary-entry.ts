@@ -1,10 +1,13 @@
 // Entry of the single executable (`npm run build:binary`, scripts/build-binary.ts): esbuild bundles
 // this file into one CommonJS script, so nothing here may use top-level await or import.meta.
-// The package version and the demo calendar are bundled in; nothing is read beside the binary.
+// The package version and the demo calendar are bundled in; nothing else is read beside the
+// binary but the image library, from node_modules/ next to it, when an upload needs it.
 import demo from '../../data/demo.json' with { type: 'json' };
 import { embedded, type DemoFile } from './embedded.ts';
 import { importWorkerSource } from '../api/import-workers.ts';
 import { runCli } from './main.ts';
+import { imageLibrary } from '../media/images.ts';
+import path from 'node:path';
 
 /** The package version, set by scripts/build-binary.ts (esbuild `define`), so package.json is not bundled. */
 declare const CALENDAR_ENGINE_VERSION: string;
@@ -19,5 +22,8 @@ process.removeAllListeners('warning');
 embedded.version = CALENDAR_ENGINE_VERSION;
 importWorkerSource.text = CALENDAR_ENGINE_IMPORT_WORKER;
 embedded.demo = demo as unknown as DemoFile;
+// sharp (a native module) is not inside the binary: it is loaded from node_modules/ beside it,
+// where npm run build:binary copies it (uploads answer 501 without it; nothing else needs it)
+imageLibrary.from = path.join(path.dirname(process.execPath), 'calendar-engine.js');
 
 void runCli(process.argv.slice(2));

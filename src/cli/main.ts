@@ -16,6 +16,8 @@ Commands:
   user add LOGIN --role ROLE             create a user; prints its application password once
   user list | remove LOGIN | reset LOGIN manage users and their application passwords
   snapshot                               compact the store (new snapshot, empty journal)
+  check                                  verify the store without starting it (exit 0 when sound)
+  repair                                 repair a damaged store, deleting nothing (then checks it)
   import FILE                            bulk-load a calendar (JSON or JSON Lines, streamed)
   export [--format json|jsonl] [--out F] write the calendar in the shape import reads
   webhook add URL | list | remove ID     deliver the change feed to URLs, signed
@@ -34,6 +36,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./serve.ts')).serveCommand,
   user: async () => (await import('./user.ts')).userCommand,
   snapshot: async () => (await import('./snapshot.ts')).snapshotCommand,
+  check: async () => (await import('./check.ts')).checkCommand,
+  repair: async () => (await import('./check.ts')).repairCommand,
   import: async () => (await import('./import.ts')).importCommand,
   export: async () => (await import('./export.ts')).exportCommand,
   webhook: async () => (await import('./webhook.ts')).webhookCommand,

@@ -1,12 +1,15 @@
 // calendar-engine serve: options (over env, over defaults), open the store, seed the demo calendar
 // into an empty one, listen, and on SIGINT/SIGTERM drain, snapshot and exit 0.
 import net from 'node:net'; // static: the single executable (CommonJS) cannot import() at run time
+import path from 'node:path';
 import v8 from 'node:v8';
 import { OptionProblem, optionValue, parseArgsOptions, usageLines, type Retention } from '../options/options.ts';
 import { UserError } from '../api/wordpress/users.ts';
+import { isStorageError } from '../store/faults.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, openStore, parseCommand, seconds, showPath, type CliIo } from './common.ts';
 import { CLUSTER_USAGE, checkName, pick, resolveClusterTarget, writeClusterMarker, type ClusterTarget } from './cluster-options.ts';
 import { demoCalendar } from './seed.ts';
+import type { AuthOptions } from '../http/auth.ts';
 import type { ClusterOptions } from '../cluster/node.ts';
 
 export const SERVE_USAGE = `Usage: calendar-engine serve [options]
@@ -43,8 +46,16 @@ export interface ServeOptions {
   changesRetain: { ms: number } | { count: number };
   /** at most about this many bytes of retained changes */
   changesBytes: number;
+  /** the largest upload the media library accepts, bytes */
+  uploadBytes: number;
   seed: boolean;
+  /** open the store without writing to it: reads only */
+  readOnly: boolean;
+  /** the public pages (src/site/): false = API only; the stylesheet override is DIR/site.css */
+  site: { title: string; locale: string } | false;
   adminPassword: string | undefined;
+  /** limits on failed logins, and how they are answered */
+  auth?: AuthOptions;
   /** one node of a cluster (docs/cluster.md) */
   cluster?: ClusterTarget & { node?: string; leaseMs?: number; snapshotEvery?: number; credsFile?: string };
 }
@@ -78,6 +89,9 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
   const cacheBytes = value<number>('cache-mb', values, io);
   const changesRetain = value<Retention>('changes-retain', values, io);
   const changesBytes = value<number>('changes-mb', values, io);
+  const uploadBytes = value<number>('upload-mb', values, io);
+  const siteTitle = value<string>('site-title', values, io);
+  const siteLocale = value<string>('site-locale', values, io);
   let dir: string;
   try {
     dir = dataDir(values.data as string | undefined, io);
@@ -85,14 +99,32 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
     throw bad((err as Error).message);
   }
   const cluster = resolveCluster(values, io);
+  const readOnly = value<boolean>('read-only', values, io);
+  if (readOnly && cluster) throw bad('--read-only serves a store directory; a cluster node reads from the cluster');
   // set but empty is a mistake here, not "unset" (a password that is all blanks likewise)
   if (io.env.CALENDAR_ADMIN_PASSWORD === '') throw bad('CALENDAR_ADMIN_PASSWORD is set but empty');
   const adminPassword = value<string | undefined>('CALENDAR_ADMIN_PASSWORD', values, io);
+  const auth = resolveLogin(values, io);
   return {
-    host, port, dir, timezone, perPage, restPrefix, siteUrl, cacheBytes, changesRetain, changesBytes,
-    seed: values['no-seed'] !== true && !cluster,
+    host, port, dir, timezone, perPage, restPrefix, siteUrl, cacheBytes, changesRetain, changesBytes, uploadBytes,
+    seed: values['no-seed'] !== true && !cluster && !readOnly,
+    readOnly,
+    site: values['no-site'] === true ? false : { title: siteTitle, locale: siteLocale },
     adminPassword,
+    ...(auth ? { auth } : {}),
     ...(cluster ? { cluster } : {}),
+  };
+}
+
+/** The limits on failed logins and how they are answered; undefined when none is given. */
+function resolveLogin(values: Record<string, unknown>, io: CliIo): AuthOptions | undefined {
+  const perClient = value<number | undefined>('login-limit', values, io);
+  const perLogin = value<number | undefined>('login-user-limit', values, io);
+  const errors = value<'wordpress' | 'uniform' | undefined>('login-errors', values, io);
+  if (perClient === undefined && perLogin === undefined && errors === undefined) return undefined;
+  return {
+    loginLimits: { ...(perClient !== undefined ? { perClient } : {}), ...(perLogin !== undefined ? { perLogin } : {}) },
+    ...(errors ? { loginErrors: errors } : {}),
   };
 }
 
@@ -133,8 +165,11 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
     dir: opts.dir, timezone: opts.timezone, perPage: opts.perPage, siteUrl, restPrefix: opts.restPrefix, cacheBytes: opts.cacheBytes,
     ...('count' in opts.changesRetain ? { changesRetainCount: opts.changesRetain.count, changesRetainMs: Number.POSITIVE_INFINITY } : { changesRetainMs: opts.changesRetain.ms }),
     changesRetainBytes: opts.changesBytes,
+    ...(opts.readOnly ? { readOnly: true } : {}),
+    uploadLimit: opts.uploadBytes,
     ...(opts.cluster ? { cluster: clusterOptions(opts.cluster, log) } : {}),
   }, io);
+  if (opts.readOnly) log(`calendar-engine: serving ${showPath(opts.dir, io)} read-only: writes are refused`);
   try {
     if (opts.cluster) {
       try {
@@ -147,7 +182,10 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
       try {
         await cal.users.apply({ action: 'ensure', login: 'admin', role: 'administrator', password: opts.adminPassword });
       } catch (err) {
-        throw err instanceof UserError ? new CliError(`CALENDAR_ADMIN_PASSWORD: ${err.message}`) : err;
+        if (err instanceof UserError) throw new CliError(`CALENDAR_ADMIN_PASSWORD: ${err.message}`);
+        // a disk that refuses writes does not stop a server that can still serve reads
+        if (!isStorageError(err)) throw err;
+        log(`calendar-engine: CALENDAR_ADMIN_PASSWORD not applied: ${(err as Error).message}`);
       }
     }
     if (opts.seed && cal.isEmpty()) {
@@ -159,7 +197,8 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
     }
     let server;
     try {
-      server = await startServer(cal, { host: opts.host, port, log });
+      const site = opts.site === false ? false : { ...opts.site, stylesheetFile: path.join(opts.dir, 'site.css') };
+      server = await startServer(cal, { host: opts.host, port, log, site, ...opts.auth });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE') throw new CliError(`port ${port} on ${opts.host} is already in use (choose another with --port, or 0 for a free one)`);
@@ -181,8 +220,11 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
       shutdown() {
         closing ??= (async () => {
           await server.close();
-          // a cluster's writer snapshots on its own schedule; a node leaving needs none
-          if (!calendar.cluster) await calendar.snapshot();
+          // a cluster's writer snapshots on its own schedule; a node leaving needs none; a store
+          // opened read-only, or whose disk fails, keeps its journal (which holds every write)
+          if (!calendar.cluster && !opts.readOnly && !calendar.guard?.refusal()) {
+            await calendar.snapshot().catch((err: Error) => log(`calendar-engine: no snapshot written at shutdown (${err.message}); the journal holds every write`));
+          }
           await calendar.close();
         })();
         return closing;

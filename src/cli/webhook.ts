@@ -5,24 +5,32 @@
 import { CHANGE_TYPES, type ChangeType } from '../changes/feed.ts';
 import { readChangeLog } from '../changes/log.ts';
 import {
-  WebhookError, describeWebhook, findWebhook, newWebhook, readWebhookState, readWebhooks, removeWebhook, saveWebhook, type Webhook,
+  WebhookError, describeWebhook, findWebhook, newWebhook, readWebhookState, readWebhooks, redactUrl, removeWebhook, saveWebhook,
+  type Webhook,
 } from '../changes/webhook-registry.ts';
+import { checkUrlTarget } from '../security/addresses.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, parseCommand, showPath, usageError, type CliIo } from './common.ts';
 import { CLUSTER_OPTIONS, CLUSTER_USAGE, readClusterMarker, resolveClusterTarget, type ClusterTarget } from './cluster-options.ts';
 
 export const WEBHOOK_USAGE = `Usage:
-  calendar-engine webhook add URL [--types T,...] [--secret S] [--data DIR | --cluster URLS --cluster-name N]
+  calendar-engine webhook add URL [--types T,...] [--secret S] [--allow-private]
+                                  [--data DIR | --cluster URLS --cluster-name N]
   calendar-engine webhook list [--data DIR | --cluster URLS --cluster-name N]
   calendar-engine webhook remove ID|URL [--data DIR | --cluster URLS --cluster-name N]
 
 Delivers the change feed to URL: POSTs of {"changes": [...]} in order, signed with
 X-Calendar-Signature: t=UNIX,v1=HEX (HMAC-SHA256 of "t.body" with the secret), retried with
 exponential backoff until the receiver answers 2xx. A new webhook gets the writes made after
-the server notices it (within a second).
+the server notices it (within a second). A URL whose host is or resolves to a loopback,
+private, link-local or other reserved address, or to one of this host's own addresses, is
+refused, when added and at every delivery, unless it was added with --allow-private. A password
+in the URL and the values of its query are shown as *** (list, messages).
 
 Options:
   --types T,...  only these change types: ${CHANGE_TYPES.join(', ')} (default all)
   --secret S     the signing secret, 16 characters or more (default: generated, printed once)
+  --allow-private  this webhook may deliver to loopback, private and link-local addresses and
+                 to this host's own (a receiver on the same machine or network)
   --data DIR     the store directory (env CALENDAR_DATA, default ./data/store); a cluster
                  node's (DIR/cluster.json, written by serve --cluster) reaches its cluster
   -h, --help     show this help
@@ -30,7 +38,10 @@ Options:
 A cluster's webhooks instead (kept in its NATS KV bucket, delivered by its writer node):
 ${CLUSTER_USAGE}`;
 
-const OPTIONS = { data: { type: 'string' }, types: { type: 'string' }, secret: { type: 'string' }, ...CLUSTER_OPTIONS } as const;
+const OPTIONS = {
+  data: { type: 'string' }, types: { type: 'string' }, secret: { type: 'string' }, 'allow-private': { type: 'boolean' },
+  ...CLUSTER_OPTIONS,
+} as const;
 
 /** What the command does, on a store directory or on a cluster's bucket. */
 interface Registry {
@@ -106,7 +117,10 @@ export async function webhookCommand(args: string[], io: CliIo): Promise<number>
     return EXIT_OK;
   }
   const values = parsed.values as Record<string, string | undefined>;
-  if (action !== 'add' && (values.types !== undefined || values.secret !== undefined)) throw usageError('--types and --secret go with webhook add', WEBHOOK_USAGE);
+  const addOnly = values.types !== undefined || values.secret !== undefined || parsed.values['allow-private'] !== undefined;
+  if (action !== 'add' && addOnly) {
+    throw usageError('--types, --secret and --allow-private go with webhook add', WEBHOOK_USAGE);
+  }
   const dir = dataDir(values.data, io);
   // a cluster named by the options or the environment, else by DIR/cluster.json (a cluster node's
   // data folder, as for 'user')
@@ -121,15 +135,20 @@ export async function webhookCommand(args: string[], io: CliIo): Promise<number>
       for (const t of types) {
         if (!(CHANGE_TYPES as readonly string[]).includes(t)) throw new CliError(`--types: unknown change type '${t}' (expected ${CHANGE_TYPES.join(', ')})`, EXIT_USAGE);
       }
-      const hook = newWebhook(parsed.positionals[0], types as ChangeType[], values.secret);
+      const allowPrivate = parsed.values['allow-private'] === true;
+      const hook = newWebhook(parsed.positionals[0], types as ChangeType[], values.secret, { allowPrivate });
+      if (!allowPrivate) await checkUrlTarget(hook.url).catch((err: Error) => {
+        throw new WebhookError(err.message);
+      });
       await registry.add(hook);
-      io.stdout.write(`added webhook ${hook.id} → ${hook.url} (${hook.types.length ? hook.types.join(', ') : 'all changes'}) in ${registry.where}\n`);
+      const wanted = hook.types.length ? hook.types.join(', ') : 'all changes';
+      io.stdout.write(`added webhook ${hook.id} → ${redactUrl(hook.url)} (${wanted}) in ${registry.where}\n`);
       if (values.secret === undefined) io.stdout.write(`signing secret, shown only this once:\n${hook.secret}\n`);
       return EXIT_OK;
     }
     if (action === 'remove') {
       const hook = await registry.remove(parsed.positionals[0]);
-      io.stdout.write(`removed webhook ${hook.id} (${hook.url})\n`);
+      io.stdout.write(`removed webhook ${hook.id} (${redactUrl(hook.url)})\n`);
       return EXIT_OK;
     }
     const lines = await registry.list();

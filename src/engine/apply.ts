@@ -28,6 +28,7 @@ export function applyOp(st: CalendarState, op: Op): void {
       case 'venue': return trashLinkedPost(st, 'venue', op.id, op.modified, op.modifiedUtc);
       case 'organizer': return trashLinkedPost(st, 'organizer', op.id, op.modified, op.modifiedUtc);
       case 'term': return deleteTerm(st, op.id);
+      case 'attachment': return deleteAttachment(st, op.id);
     }
   }
   throw new Error(`apply: expected a known op, got ${JSON.stringify(op).slice(0, 200)}`);
@@ -109,6 +110,30 @@ function putAttachment(st: CalendarState, rec: AttachmentRecord): void {
   st.ids.setPost(rec.id, 'attachment');
   st.entities.putAttachment({ ...rec });
   st.hooks.postChanged(rec.id);
+}
+
+/** Remove an attachment for good; the events, venues and organizers showing it lose their image. */
+function deleteAttachment(st: CalendarState, id: number): void {
+  if (!st.entities.removeAttachment(id)) throw new Error(`attachment delete: expected an existing attachment id, got ${id}`);
+  const t = st.table;
+  for (let row = 0; row < t.count; row++) {
+    if (t.imageIds[row] !== id) continue;
+    t.imageIds[row] = 0;
+    st.hooks.eventChanged(row);
+  }
+  for (const v of st.entities.venues.values()) {
+    if (v.imageId !== id) continue;
+    st.entities.venues.put({ ...v, imageId: 0 });
+    st.hooks.postChanged(v.id);
+    st.embeddedChanged(st.venuePostings, v.id);
+  }
+  for (const o of st.entities.organizers.values()) {
+    if (o.imageId !== id) continue;
+    st.entities.organizers.put({ ...o, imageId: 0 });
+    st.hooks.postChanged(o.id);
+    st.embeddedChanged(st.organizerPostings, o.id);
+  }
+  st.hooks.postChanged(id);
 }
 
 function putTerm(st: CalendarState, rec: TermRecord): void {

@@ -78,6 +78,8 @@ export interface EngineApi {
   linkedNewestFirst(kind: LinkKind): readonly (VenueRecord | OrganizerRecord)[];
   attachment(id: number): AttachmentRecord | undefined;
   attachmentByUrl(url: string): AttachmentRecord | undefined;
+  /** every attachment, in id order of their first put */
+  attachments(): Iterable<AttachmentRecord>;
   term(id: number): TermRecord | undefined;
   termBySlug(taxonomy: Taxonomy, slug: string): TermRecord | undefined;
   /** case-insensitive name match within the taxonomy, optionally at a given parent */

@@ -197,6 +197,10 @@ export class Engine implements EngineApi {
     return this.state.entities.attachments.get(id);
   }
 
+  attachments(): Iterable<AttachmentRecord> {
+    return this.state.entities.attachments.values();
+  }
+
   attachmentByUrl(url: string): AttachmentRecord | undefined {
     return this.state.entities.attachmentByUrl(url);
   }

@@ -64,6 +64,15 @@ export class Entities {
     this.attachmentUrls.set(rec.url, rec.id);
   }
 
+  /** Remove an attachment; returns it, or undefined when there was none. */
+  removeAttachment(id: number): AttachmentRecord | undefined {
+    const prev = this.attachments.get(id);
+    if (!prev) return undefined;
+    if (this.attachmentUrls.get(prev.url) === id) this.attachmentUrls.delete(prev.url);
+    this.attachments.delete(id);
+    return prev;
+  }
+
   attachmentByUrl(url: string): AttachmentRecord | undefined {
     const id = this.attachmentUrls.get(url);
     return id === undefined ? undefined : this.attachments.get(id);

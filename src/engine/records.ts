@@ -104,15 +104,49 @@ export interface TermRecord {
   parent: number;
 }
 
-/** A featured image. Shares the post id space with events, venues and organizers. */
+/** A featured image. Shares the post id space with events, venues and organizers. An image known
+ *  by its URL only has no `media`; an upload to the media library (src/media/) has. */
 export interface AttachmentRecord {
   id: number;
   authorId: number;
+  /** the image's absolute URL; for an upload, its path below the site ('/wp-content/uploads/2026/05/a.jpg') */
   url: string;
   /** file extension of the image, lower case, e.g. 'jpg' */
   extension: string;
   date: string;
   dateUtc: string;
+  /** an uploaded file and its library fields */
+  media?: MediaRecord;
+}
+
+/** One generated size of an uploaded image: a file beside the original. */
+export interface MediaSize {
+  /** file name, in the original's folder ('photo-150x150.jpg') */
+  file: string;
+  width: number;
+  height: number;
+  filesize: number;
+}
+
+/** What the media library keeps of an upload (WordPress's post fields and attachment metadata). */
+export interface MediaRecord {
+  /** path below the uploads folder: 'YYYY/MM/name.ext' */
+  file: string;
+  mime: string;
+  width: number;
+  height: number;
+  filesize: number;
+  /** generated sizes by name (thumbnail, medium, medium_large, large), only those smaller than the original */
+  sizes: Record<string, MediaSize>;
+  slug: string;
+  title: string;
+  caption: string;
+  alt: string;
+  description: string;
+  /** the post the file is attached to (an event, venue or organizer id), 0 = none */
+  parent: number;
+  modified: string;
+  modifiedUtc: string;
 }
 
 export type PostKind = 'event' | 'venue' | 'organizer' | 'attachment';
@@ -125,6 +159,8 @@ export type PostKind = 'event' | 'venue' | 'organizer' | 'attachment';
  * - delete of an event: move to trash (status 'trash', slug + '__trashed', modified stamps).
  * - delete of a venue/organizer: move to trash as above and unlink it from every event.
  * - delete of a term: remove permanently and unlink it from every event.
+ * - delete of an attachment: remove permanently; every event, venue and organizer that shows it
+ *   as its image loses it (WordPress deletes the `_thumbnail_id` meta that names it).
  */
 export type Op =
   | { t: 'event'; a: 'put'; rec: EventRecord }
@@ -133,7 +169,8 @@ export type Op =
   | { t: 'term'; a: 'put'; rec: TermRecord }
   | { t: 'attachment'; a: 'put'; rec: AttachmentRecord }
   | { t: 'event' | 'venue' | 'organizer'; a: 'delete'; id: number; modified: string; modifiedUtc: string }
-  | { t: 'term'; a: 'delete'; id: number };
+  | { t: 'term'; a: 'delete'; id: number }
+  | { t: 'attachment'; a: 'delete'; id: number };
 
 /** One acknowledged write = one journal line. All its ops apply together or not at all. */
 export interface Write {

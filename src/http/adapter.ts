@@ -6,14 +6,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CalendarError, fail, isCalendarError } from '../api/wordpress/errors.ts';
 import { toJson } from '../api/representation/represent.ts';
-import { Authenticator } from './auth.ts';
+import { Authenticator, type AuthOptions } from './auth.ts';
 import { DEFAULT_BODY_LIMIT, hasBody, readBody } from './body.ts';
 import { BodyBuffers } from './body-buffers.ts';
 import { createRoutes, JSON_TYPE, type Reply, type RestService, type Routes } from './routes.ts';
 import { changePageText, changeQuery, streamChanges, wantsEventStream, type ChangeSource } from './changes.ts';
 import { finishParams, parseUrlEncoded } from './body.ts';
+import { MULTIPART_ALLOWANCE, serveUpload } from '../media/http.ts';
+import { tooBig } from '../media/library.ts';
+import { UPLOADS_PATH } from '../media/represent.ts';
+import { SitePages, type PageSource, type SiteOptions } from '../site/pages.ts';
 
-export interface ListenerOptions {
+export interface ListenerOptions extends AuthOptions {
   /** largest accepted request body in bytes (default 1 MiB); larger → 413 */
   bodyLimit?: number;
   /** one line per internal error (never credentials or bodies) */
@@ -22,6 +26,9 @@ export interface ListenerOptions {
   heartbeatMs?: number;
   /** how long a request with X-Calendar-Min-Seq waits for this node to reach that seq (default 5 s) */
   minSeqWaitMs?: number;
+  /** the calendar's public pages (src/site/): their options, or false for an API-only service;
+   *  served by default when the calendar can read in process (has `read`) */
+  site?: SiteOptions | false;
 }
 
 /** itty needs an absolute URL; links are built from cal.site, never from this. */
@@ -150,7 +157,10 @@ export function errorReply(err: unknown, what: string, log: (line: string) => vo
     e = fail('internal_error');
   }
   const status = Number.isInteger(e.status) && e.status >= 400 && e.status <= 599 ? e.status : 500;
-  return { status, headers: {}, body: toJson(e.toJSON()) };
+  // a write refused while the store's disk fails: worth trying again shortly (the store probes it)
+  const headers: Record<string, string> = e.code.startsWith('storage_') ? { 'Retry-After': '5' } : {};
+  if (typeof e.data.retry_after === 'number') headers['Retry-After'] = String(e.data.retry_after);
+  return { status, headers, body: toJson(e.toJSON()) };
 }
 
 interface Extras {
@@ -198,40 +208,36 @@ export interface Listener {
   endStreams(): void;
 }
 
-/** How long, and how many bytes, the rest of a refused body is read before answering anyway. */
-const LINGER_MS = 5_000;
-const LINGER_BYTES = 64 * 1024 * 1024;
+/** How long, and how many bytes, the rest of a refused body is read after the answer, at most. */
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 8 * 1024 * 1024;
 
 /**
- * Read and drop the rest of a request body before answering 413 (a lingering close): closing a
- * socket with the client's data unread makes the kernel reset the connection, and a client still
- * sending would get a broken pipe instead of the answer. Bounded: after LINGER_BYTES or LINGER_MS
- * the answer goes out anyway (and the connection is closed after it, as for every 413).
+ * A body too large is answered 413 at once (with Connection: close), unread: its Content-Length
+ * said so, or its chunks reached the limit. Closing a socket with the client's data unread makes
+ * the kernel reset the connection, which can destroy the answer on its way to a client still
+ * sending; so once the answer is written, the connection's sending side is shut and what still
+ * comes is read and dropped, for at most LINGER_MS and LINGER_BYTES (a lingering close, as
+ * nginx's), then the connection is closed.
  */
-function drainBody(req: IncomingMessage): Promise<void> {
-  if (req.complete || req.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    let dropped = 0;
-    const done = () => {
-      clearTimeout(timer);
-      req.off('data', drop);
-      req.off('end', done);
-      req.off('error', done);
-      req.off('close', done);
-      resolve();
-    };
-    const drop = (chunk: Buffer) => {
-      dropped += chunk.length;
-      if (dropped > LINGER_BYTES) done();
-    };
-    const timer = setTimeout(done, LINGER_MS);
-    timer.unref();
-    req.on('data', drop);
-    req.once('end', done);
-    req.once('error', done);
-    req.once('close', done);
+function lingerAfterAnswer(req: IncomingMessage): void {
+  const socket = req.socket;
+  if (req.complete || socket.destroyed) return;
+  // node:http ends a Connection: close answer with socket.destroySoon() (end, then destroy)
+  socket.destroySoon = function lingeringClose(this: typeof socket) {
+    // the parser goes on reading (and dropping) the body; watch how much of it came
+    const start = this.bytesRead;
+    const t0 = Date.now();
+    const watch = setInterval(() => {
+      if (req.complete || this.bytesRead - start > LINGER_BYTES || Date.now() - t0 >= LINGER_MS) this.destroy();
+    }, 20);
+    watch.unref();
+    this.once('close', () => clearInterval(watch));
+    // a body cut off at the limit was paused by readBody: drop the rest as it comes
+    req.on('data', () => {});
     req.resume();
-  });
+    this.end();
+  };
 }
 
 /**
@@ -252,7 +258,7 @@ async function awaitMinSeq(cal: RestService, header: string | string[] | undefin
 /** The request listener for one calendar. Never throws and never leaves a request unanswered. */
 export function createListener(cal: RestService, opts: ListenerOptions = {}): Listener {
   const routes = createRoutes(cal);
-  const auth = new Authenticator(cal.users);
+  const auth = new Authenticator(cal.users, Date.now, { loginLimits: opts.loginLimits, loginErrors: opts.loginErrors });
   const limit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const site = cal.site;
@@ -267,6 +273,12 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     const m = /^\/event\/([^/]+)\/?$/.exec(rest);
     return m ? { slug: decodeURIComponent(m[1]) } : undefined;
   };
+  // uploaded files, below the site URL's path; an upload's body may be larger than other bodies
+  const uploadsPath = sitePath + UPLOADS_PATH;
+  const mediaPath = new RegExp(`^${site.restPrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/wp/v2/media/*$`, 'i');
+  // the public pages (one dispatch point below: every GET/HEAD outside the REST prefix)
+  const pages = opts.site !== false && typeof cal.read === 'function' ? new SitePages(cal as PageSource, opts.site ?? {}) : undefined;
+  const restPath = site.restPrefix === '' ? undefined : site.restPrefix + '/';
   /** what list bodies are copied into on their way to the socket (body-buffers.ts) */
   const bodies = new BodyBuffers();
   /** open Server-Sent Events streams: ended when the server closes */
@@ -306,6 +318,20 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     }
   };
 
+  const sendPage = (res: ServerResponse, page: { status: number; headers: Record<string, string>; body: string }, head: boolean) => {
+    const headers: Record<string, string | number> = {
+      ...page.headers,
+      'Content-Length': Buffer.byteLength(page.body),
+      Link: link,
+      'X-Content-Type-Options': 'nosniff',
+    };
+    if (cal.seq !== undefined) headers['X-Calendar-Seq'] = cal.seq;
+    if (listener.closing) headers.Connection = 'close';
+    res.writeHead(page.status, headers);
+    if (head) res.end();
+    else res.end(page.body);
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const { url, query } = rewriteTarget(req.url ?? '/', site.restPrefix);
     const method = effectiveMethod(req.method ?? 'GET', query, req.headers['x-http-method-override']);
@@ -313,8 +339,24 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     let extras: Extras | null = null;
     try {
       extras = readExtras(query);
-      const body = WRITE_METHODS.has(method) && hasBody(req) ? await readBody(req, limit) : null;
-      const actor = await auth.authenticate(req.headers.authorization);
+      const path = url.split('?')[0];
+      if (cal.media && (method === 'GET' || head) && path.startsWith(uploadsPath)) {
+        await serveUpload(cal.media, path.slice(uploadsPath.length), req, res, head, listener.closing);
+        return;
+      }
+      let body: Buffer | null = null;
+      if (WRITE_METHODS.has(method) && hasBody(req)) {
+        if (cal.media && method === 'POST' && mediaPath.test(path)) {
+          // an upload: the file may be up to the upload limit (a form's other fields on top);
+          // a Content-Length past it is refused before a byte of the body is read
+          const media = cal.media;
+          const form = /^\s*multipart\//i.test(req.headers['content-type'] ?? '');
+          body = await readBody(req, media.limit + (form ? MULTIPART_ALLOWANCE : 0)).catch((err: unknown) => {
+            throw isCalendarError(err) && err.status === 413 ? tooBig(media.limit) : err;
+          });
+        } else body = await readBody(req, limit);
+      }
+      const actor = await auth.authenticate(req.headers.authorization, req.socket.remoteAddress);
       await awaitMinSeq(cal, req.headers['x-calendar-min-seq'], opts.minSeqWaitMs ?? 5_000);
       const feed = icalTarget(url.split('?')[0], query);
       if (feed && cal.ical && cal.icalEvent && (method === 'GET' || head)) {
@@ -344,15 +386,27 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
         send(req, res, { status: 200, headers: {}, body: changePageText(page), ascii: true }, head, extras, false);
         return;
       }
+      if (pages && (method === 'GET' || head)) {
+        const path = url.split('?')[0];
+        if (restPath === undefined || !(path + '/').startsWith(restPath)) {
+          const page = pages.answer(path, query, actor, req.headers.accept);
+          if (page !== undefined) {
+            sendPage(res, page, head);
+            return;
+          }
+        }
+      }
       const reply = await routes.fetch(
         { method: head ? 'GET' : method, url: ORIGIN + url },
-        { actor, body, contentType: req.headers['content-type'] },
+        { actor, body, contentType: req.headers['content-type'], headers: req.headers },
       );
       if (reply === undefined) throw fail('rest_no_route');
+      // the site's root is the home page for browsers and this index for the others
+      if (pages && (url.split('?')[0] === sitePath + '/' || url.split('?')[0] === (sitePath || '/'))) reply.headers = { ...reply.headers, Vary: 'Accept' };
       send(req, res, reply, head, extras, false);
     } catch (err) {
       const tooLarge = isCalendarError(err) && err.status === 413;
-      if (tooLarge) await drainBody(req);
+      if (tooLarge) lingerAfterAnswer(req);
       const path = url.split('?')[0];
       send(req, res, errorReply(err, `${method} ${path}`, log), head, extras?.envelope || extras?.jsonp ? { ...extras, fields: null } : null, tooLarge);
     }

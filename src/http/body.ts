@@ -9,6 +9,11 @@ import type { Params } from '../api/wordpress/types.ts';
 /** Default cap on a request body: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
+/** Brackets a parameter's key may nest (`a[b][c]` nests 2): PHP's max_input_nesting_level. */
+export const MAX_KEY_NESTING = 64;
+/** Arrays and objects a JSON body may nest: the depth WordPress's json_decode allows. */
+export const MAX_JSON_DEPTH = 512;
+
 type Bag = Record<string, unknown>;
 
 function bag(): Bag {
@@ -43,6 +48,7 @@ export function setParam(target: Bag, key: string, value: string): void {
     if (close < 0) return void (target[key] = value);
     path.push(key.slice(i + 1, close));
     i = close + 1;
+    if (path.length > MAX_KEY_NESTING + 1) throw tooDeep(key);
   }
   let cur = target;
   for (let d = 0; d < path.length; d++) {
@@ -121,6 +127,9 @@ export function mergeBody(query: Bag, raw: Buffer | null, contentType: string | 
     const kind = bodyKind(contentType);
     if (kind === 'json') {
       const text = raw.toString('utf8');
+      if (jsonDepth(text) > MAX_JSON_DEPTH) {
+        throw fail('rest_invalid_json', [], { json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' });
+      }
       let data: unknown;
       try {
         data = JSON.parse(text);
@@ -187,6 +196,32 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       reject(err);
     });
   });
+}
+
+/** 400 rest_input_too_deep for a key nested past MAX_KEY_NESTING (its first 40 characters named). */
+function tooDeep(key: string): CalendarError {
+  const name = key.slice(0, key.indexOf('['));
+  const shown = name.length > 40 ? `${name.slice(0, 40)}…` : name;
+  return fail('rest_input_too_deep', [shown, MAX_KEY_NESTING], { max_depth: MAX_KEY_NESTING });
+}
+
+/** How deep a JSON text's arrays and objects nest, without parsing it (brackets in strings skipped). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \\ */) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++depth > max) max = depth;
+    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
+  }
+  return max;
 }
 
 function tooLarge(limit: number): CalendarError {

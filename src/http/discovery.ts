@@ -25,7 +25,14 @@ export interface IndexRoute {
 
 /** The route key WordPress uses: '/tribe/events/v1/events/(?P<id>\d+)'. */
 export function routeKey(route: RouteSpec): string {
-  return `/${NAMESPACE}${route.pattern}`;
+  return `/${route.namespace ?? NAMESPACE}${route.pattern}`;
+}
+
+/** The namespaces of the table, in the order their first route comes. */
+export function namespacesOf(table: RouteSpec[]): string[] {
+  const out: string[] = [];
+  for (const r of table) if (!out.includes(r.namespace ?? NAMESPACE)) out.push(r.namespace ?? NAMESPACE);
+  return out;
 }
 
 function indexArgs(args: Args): Record<string, IndexArg> {
@@ -47,12 +54,13 @@ function indexArgs(args: Args): Record<string, IndexArg> {
 export function indexRoute(route: RouteSpec, apiRoot: string): IndexRoute {
   const methods: string[] = [];
   for (const ep of route.endpoints) for (const m of ep.methods) if (!methods.includes(m)) methods.push(m);
+  const namespace = route.namespace ?? NAMESPACE;
   const entry: IndexRoute = {
-    namespace: NAMESPACE,
+    namespace,
     methods,
     endpoints: route.endpoints.map((ep) => ({ methods: [...ep.methods], args: indexArgs(ep.args) })),
   };
-  if (!route.pattern.includes('(?P<')) entry._links = { self: [{ href: `${apiRoot}${NAMESPACE}${route.pattern}` }] };
+  if (!route.pattern.includes('(?P<')) entry._links = { self: [{ href: `${apiRoot}${namespace}${route.pattern}` }] };
   return entry;
 }
 
@@ -61,12 +69,12 @@ export function apiRootUrl(site: SiteConfig): string {
   return `${site.siteUrl}${site.restPrefix}/`;
 }
 
-/** The namespace index: GET {restPrefix}/tribe/events/v1 (spec/endpoints.md, "Namespace index"). */
-export function namespaceIndex(table: RouteSpec[], site: SiteConfig): object {
+/** A namespace index: GET {restPrefix}/tribe/events/v1 (or /wp/v2): the routes of that namespace. */
+export function namespaceIndex(table: RouteSpec[], site: SiteConfig, namespace = NAMESPACE): object {
   const root = apiRootUrl(site);
   const routes: Record<string, IndexRoute> = {};
-  for (const r of table) routes[routeKey(r)] = indexRoute(r, root);
-  return { namespace: NAMESPACE, routes, _links: { up: [{ href: root }] } };
+  for (const r of table) if ((r.namespace ?? NAMESPACE) === namespace) routes[routeKey(r)] = indexRoute(r, root);
+  return { namespace, routes, _links: { up: [{ href: root }] } };
 }
 
 /** Hours east of UTC for a site time zone ('America/New_York' → -5 or -4; 'UTC+5.5' → 5.5). */
@@ -85,7 +93,7 @@ export function gmtOffset(timezone: string, at: Date): number {
   }
 }
 
-/** The site index: GET {restPrefix}/ (WordPress core's shape, with this one namespace). */
+/** The site index: GET {restPrefix}/ (WordPress core's shape, with the namespaces of the table). */
 export function siteIndex(table: RouteSpec[], site: SiteConfig): object {
   const root = apiRootUrl(site);
   const isOffset = /^UTC[+-]/i.test(site.timezone);
@@ -105,7 +113,7 @@ export function siteIndex(table: RouteSpec[], site: SiteConfig): object {
     home: site.siteUrl,
     gmt_offset: gmtOffset(site.timezone, site.now()),
     timezone_string: isOffset ? '' : site.timezone,
-    namespaces: [NAMESPACE],
+    namespaces: namespacesOf(table),
     authentication: {
       'application-passwords': {
         endpoints: { authorization: `${site.siteUrl}/wp-admin/authorize-application.php` },

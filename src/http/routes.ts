@@ -1,5 +1,6 @@
 // The itty-router table of the HTTP shell: every route and method of src/api/args.ts under
-// `{restPrefix}/tribe/events/v1`, plus the site index at `{restPrefix}/`. Routes are given to
+// `{restPrefix}/tribe/events/v1` and of src/wp-core/args.ts under `{restPrefix}/wp/v2`, plus
+// the site index at `{restPrefix}/`. Routes are given to
 // IttyRouter as ready RegExps (ids are `\d+`, matched case-insensitively as WordPress does), so
 // `/events/foo` matches nothing and falls through to 404 rest_no_route. Handlers get a plain
 // request object and return a Reply; nothing here touches node:http.
@@ -10,10 +11,16 @@ import { IttyRouter } from 'itty-router';
 import { routeTable, NAMESPACE, type RouteSpec, type Method } from '../api/args.ts';
 import { buildOpenApi } from '../api/openapi.ts';
 import { toJson } from '../api/representation/represent.ts';
-import type { RestCall, RestResult, SiteConfig, User } from '../api/wordpress/types.ts';
+import type { Page, RestCall, RestResult, SiteConfig, User } from '../api/wordpress/types.ts';
 import { mergeBody, paramsFromQuery } from './body.ts';
-import { indexRoute, namespaceIndex, siteIndex, apiRootUrl } from './discovery.ts';
+import { indexRoute, namespaceIndex, namespacesOf, siteIndex, apiRootUrl } from './discovery.ts';
+import { wpRouteTable } from '../wp-core/args.ts';
 import type { UserVerifier } from './auth.ts';
+import type { IncomingHttpHeaders } from 'node:http';
+import { fail } from '../api/wordpress/errors.ts';
+import type { MediaLibrary } from '../media/library.ts';
+import { mediaCall } from '../media/http.ts';
+import { mediaRoutes } from '../media/args.ts';
 
 /** What the HTTP shell needs from a calendar (src/calendar.ts's Calendar satisfies it). */
 export interface RestService extends Partial<ChangeSource> {
@@ -21,6 +28,8 @@ export interface RestService extends Partial<ChangeSource> {
   /** iCalendar feeds ({site}/events/?ical=1 and {site}/event/{slug}/?ical=1), when the calendar serves them */
   ical?(query: Record<string, unknown>, as: Actor): string;
   icalEvent?(idOrSlug: string, as: Actor): string;
+  /** list/get as objects, in process (the public pages of src/site/ are rendered from them) */
+  read?(call: RestCall): Page<Record<string, unknown>> | Record<string, unknown>;
   readonly site: SiteConfig;
   readonly users: UserVerifier;
   /** the seq of the newest write the calendar reflects (sent as X-Calendar-Seq) */
@@ -31,6 +40,10 @@ export interface RestService extends Partial<ChangeSource> {
   waitForSeq?(seq: number, ms?: number): Promise<boolean>;
   /** true when every body rest() answers is ASCII (the calendar's JSON is: see Reply) */
   readonly asciiJson?: boolean;
+  /** the store's state for GET .../health (a calendar without a store is always ok) */
+  health?(): { status: string };
+  /** the media library (/wp/v2/media and the uploaded files) */
+  readonly media?: MediaLibrary;
 }
 
 /** A finished HTTP answer before the adapter adds the common headers. `ascii`: the body is known
@@ -53,6 +66,8 @@ export interface RouteContext {
   actor: User | null;
   body: Buffer | null;
   contentType: string | undefined;
+  /** the request's headers (an upload's Content-Disposition, Content-MD5) */
+  headers?: IncomingHttpHeaders;
 }
 
 type Handler = (req: RoutedRequest, ctx: RouteContext) => Promise<Reply> | Reply;
@@ -110,12 +125,12 @@ export interface Routes {
  */
 export function createRoutes(cal: RestService): Routes {
   const site = cal.site;
-  const table = routeTable({ perPage: site.perPage });
-  const base = `${site.restPrefix.replace(/\/+$/, '')}/${NAMESPACE}`;
+  const table = [...routeTable({ perPage: site.perPage }), ...wpRouteTable(), ...mediaRoutes()];
+  const prefix = site.restPrefix.replace(/\/+$/, '');
   const root = apiRootUrl(site);
   const entries: RouteEntry[] = [];
 
-  const namespaceBody = toJson(namespaceIndex(table, site));
+  const namespaceBodies = new Map(namespacesOf(table).map((ns) => [ns, toJson(namespaceIndex(table, site, ns))]));
   let docBody: string | undefined;
 
   const add = (method: string, source: string, handler: Handler, path: string) => {
@@ -123,6 +138,8 @@ export function createRoutes(cal: RestService): Routes {
   };
 
   for (const route of table) {
+    const namespace = route.namespace ?? NAMESPACE;
+    const base = `${prefix}/${namespace}`;
     const source = escapeRegExp(base) + patternSource(route.pattern);
     const path = base + route.path.replace(/\{(\w+)\}/g, ':$1');
     const allow = new Set<Method>();
@@ -130,9 +147,19 @@ export function createRoutes(cal: RestService): Routes {
       const op = ep.op;
       let handler: Handler;
       if (op.resource === 'index') {
+        const namespaceBody = namespaceBodies.get(namespace)!;
         handler = () => ({ status: 200, headers: {}, body: namespaceBody });
       } else if (op.resource === 'doc') {
         handler = () => ({ status: 200, headers: {}, body: (docBody ??= toJson(buildOpenApi(table, site))) });
+      } else if (op.resource === 'health') {
+        handler = () => jsonReply(200, cal.health ? cal.health() : { status: 'ok', seq: cal.seq ?? 0 }, { 'Cache-Control': 'no-store' });
+      } else if (op.resource === 'media') {
+        const action = op.action;
+        handler = (req, ctx) => {
+          if (!cal.media) throw fail('rest_no_route');
+          const id = req.params.id !== undefined ? Number(req.params.id) : undefined;
+          return mediaCall(cal.media, action, id, req.query, ctx);
+        };
       } else {
         const { resource, action } = op;
         handler = (req, ctx) => {
@@ -158,10 +185,10 @@ export function createRoutes(cal: RestService): Routes {
   // The site index: {restPrefix}/ and, for discovery from the bare site URL, /.
   const siteBody = toJson(siteIndex(table, site));
   const siteHandler: Handler = () => ({ status: 200, headers: {}, body: siteBody });
-  const prefix = escapeRegExp(site.restPrefix.replace(/\/+$/, ''));
+  const prefixSource = escapeRegExp(prefix);
   for (const m of ['GET', 'OPTIONS']) {
-    add(m, prefix, siteHandler, `${site.restPrefix}/`);
-    if (prefix !== '') add(m, '', siteHandler, '/');
+    add(m, prefixSource, siteHandler, `${site.restPrefix}/`);
+    if (prefixSource !== '') add(m, '', siteHandler, '/');
   }
 
   const router = IttyRouter({ routes: entries as never });

@@ -5,6 +5,7 @@
 // calendar as one string.
 
 import type { EngineApi } from '../engine/engine-api.ts';
+import { attachmentUrl } from '../media/represent.ts';
 import type { EventRecord, OrganizerRecord, PostRecord, TermRecord, VenueRecord } from '../engine/records.ts';
 import type { ImportKind } from '../api/import.ts';
 import type { ImportFormat } from './read-records.ts';
@@ -23,13 +24,14 @@ const LIST_OF: Record<ExportType, ImportKind> = {
   category: 'categories', tag: 'tags', venue: 'venues', organizer: 'organizers', event: 'events',
 };
 
-/** The calendar's records in import order. `origin` is the site's global-id origin (lineage). */
-export function* exportRecords(engine: EngineApi, origin: string): Generator<ExportRecord> {
+/** The calendar's records in import order. `origin` is the site's global-id origin (lineage);
+ *  `siteUrl` makes the URLs of uploaded images absolute. */
+export function* exportRecords(engine: EngineApi, origin: string, siteUrl = ''): Generator<ExportRecord> {
   for (const t of engine.terms('tribe_events_cat')) yield term('category', t);
   for (const t of engine.terms('post_tag')) yield term('tag', t);
-  for (const v of engine.venues()) yield venue(engine, origin, v);
-  for (const o of engine.organizers()) yield organizer(engine, origin, o);
-  for (let row = 0; row < engine.eventRowCount; row++) yield event(engine, origin, engine.eventRecord(row));
+  for (const v of engine.venues()) yield venue(engine, origin, siteUrl, v);
+  for (const o of engine.organizers()) yield organizer(engine, origin, siteUrl, o);
+  for (let row = 0; row < engine.eventRowCount; row++) yield event(engine, origin, siteUrl, engine.eventRecord(row));
 }
 
 function term(type: 'category' | 'tag', t: TermRecord): ExportRecord {
@@ -38,7 +40,7 @@ function term(type: 'category' | 'tag', t: TermRecord): ExportRecord {
   return r;
 }
 
-function post(engine: EngineApi, origin: string, type: ExportType, titleField: string, p: PostRecord): ExportRecord {
+function post(engine: EngineApi, origin: string, siteUrl: string, type: ExportType, titleField: string, p: PostRecord): ExportRecord {
   const r: ExportRecord = {
     type, id: p.id, author: p.authorId, status: p.status,
     date: p.date, date_utc: p.dateUtc, modified: p.modified, modified_utc: p.modifiedUtc,
@@ -47,28 +49,28 @@ function post(engine: EngineApi, origin: string, type: ExportType, titleField: s
   if (p.slug !== '') r.slug = p.slug; // an unpublished post without a slug stays without one
   if (p.imageId !== 0) {
     const att = engine.attachment(p.imageId);
-    if (att) r.image = att.url;
+    if (att) r.image = attachmentUrl(siteUrl, att);
   }
   if (p.lineage !== undefined) r.global_id_lineage = [`${origin}?id=${p.id}`, ...p.lineage];
   return r;
 }
 
-function venue(engine: EngineApi, origin: string, v: VenueRecord): ExportRecord {
+function venue(engine: EngineApi, origin: string, siteUrl: string, v: VenueRecord): ExportRecord {
   return {
-    ...post(engine, origin, 'venue', 'venue', v),
+    ...post(engine, origin, siteUrl, 'venue', 'venue', v),
     address: v.address, city: v.city, country: v.country, province: v.province, state: v.state, stateprovince: v.stateprovince,
     zip: v.zip, phone: v.phone, website: v.website, show_map: v.showMap, show_map_link: v.showMapLink,
     geo_lat: v.geoLat, geo_lng: v.geoLng,
   };
 }
 
-function organizer(engine: EngineApi, origin: string, o: OrganizerRecord): ExportRecord {
-  return { ...post(engine, origin, 'organizer', 'organizer', o), phone: o.phone, email: o.email, website: o.website };
+function organizer(engine: EngineApi, origin: string, siteUrl: string, o: OrganizerRecord): ExportRecord {
+  return { ...post(engine, origin, siteUrl, 'organizer', 'organizer', o), phone: o.phone, email: o.email, website: o.website };
 }
 
-function event(engine: EngineApi, origin: string, e: EventRecord): ExportRecord {
+function event(engine: EngineApi, origin: string, siteUrl: string, e: EventRecord): ExportRecord {
   const r: ExportRecord = {
-    ...post(engine, origin, 'event', 'title', e),
+    ...post(engine, origin, siteUrl, 'event', 'title', e),
     timezone: e.timezone, all_day: e.allDay, start_date: e.startLocal, end_date: e.endLocal,
     cost: e.costs, currency_symbol: e.currencySymbol, currency_position: e.currencyPosition, currency_code: e.currencyCode,
     show_map: e.showMap, show_map_link: e.showMapLink, hide_from_listings: e.hideFromListings,

@@ -16,6 +16,16 @@ export const DEFAULT_CACHE_BYTES = 64 * MIB;
 export const DEFAULT_RETAIN_COUNT = 100_000;
 export const DEFAULT_RETAIN_MS = 7 * DAY_MS;
 export const DEFAULT_RETAIN_BYTES = 128 * MIB;
+/** The largest file the media library accepts when none is given. */
+export const DEFAULT_UPLOAD_LIMIT = 20 * MIB;
+/** How often a store whose disk failed is probed when none is given, ms. */
+export const DEFAULT_PROBE_MS = 2_000;
+/** The public pages' title and locale when none are given. */
+export const DEFAULT_SITE_TITLE = 'Events';
+export const DEFAULT_SITE_LOCALE = 'en-US';
+/** Failed logins allowed per minute, per client address and per login name, when none are given. */
+export const DEFAULT_LOGIN_PER_CLIENT = 10;
+export const DEFAULT_LOGIN_PER_LOGIN = 30;
 
 /** A flag's or variable's text that cannot be used; the message says what was expected. */
 export class OptionProblem extends Error {}
@@ -50,13 +60,31 @@ export interface OptionRow {
   cluster?: true;
 }
 
-const mib = (min: '>= 0' | '> 0') => (text: string): number => {
+const mib = (min: '>= 0' | '> 0', max = 1_048_576) => (text: string): number => {
   const n = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || n > 1_048_576 || (min === '> 0' && n === 0)) {
-    throw new OptionProblem(`expected a number of MiB ${min === '>= 0' ? 'from 0 to 1048576' : 'above 0, at most 1048576'}, got '${text}'`);
+  if (!/^\d+(\.\d+)?$/.test(text) || n > max || (min === '> 0' && n === 0)) {
+    throw new OptionProblem(`expected a number of MiB ${min === '>= 0' ? `from 0 to ${max}` : `above 0, at most ${max}`}, got '${text}'`);
   }
   return Math.round(n * MIB);
 };
+const switchText = (text: string): boolean => {
+  const t = text.trim().toLowerCase();
+  if (t === '1' || t === 'true' || t === 'yes') return true;
+  if (t === '0' || t === 'false' || t === 'no' || t === '') return false;
+  throw new OptionProblem(`expected 1 or 0 (true/false, yes/no), got '${text}'`);
+};
+const loginCount = (text: string): number => {
+  if (!/^\d{1,9}$/.test(text.trim())) throw new OptionProblem(`expected a whole number of failed logins (0: no limit), got '${text}'`);
+  return Number(text);
+};
+/** a BCP 47 tag that Intl formats dates in (not one it silently replaces by its default) */
+function validLocale(tag: string): boolean {
+  try {
+    return Intl.DateTimeFormat.supportedLocalesOf([tag]).length === 1;
+  } catch {
+    return false;
+  }
+}
 const positive = (unit: string) => (v: unknown): string | undefined =>
   typeof v === 'number' && v > 0 ? undefined : `must be a number${unit} > 0, got ${String(v)}`;
 const plain = (text: string): string => text;
@@ -152,7 +180,60 @@ export const OPTIONS: readonly OptionRow[] = [
     parse: mib('> 0'),
     check: positive(' of bytes'),
   },
+  {
+    flag: 'upload-mb', arg: 'N', env: 'CALENDAR_UPLOAD_MB', embed: 'uploadLimit', shown: '20', value: DEFAULT_UPLOAD_LIMIT,
+    help: 'largest file /wp/v2/media accepts, MiB',
+    doc: 'the largest file `POST /wp/v2/media` accepts, MiB (larger: `413 rest_upload_file_too_big`, refused from `Content-Length` before the body is read; openCalendar: `uploadLimit`, in bytes); see [The media library](media.md)',
+    parse: mib('> 0', 4096),
+    check: (v) => (Number.isInteger(v) && (v as number) > 0 ? undefined : `must be a whole number of bytes > 0, got ${String(v)}`),
+  },
   { flag: 'no-seed', boolean: true, shown: 'seeding on', help: 'do not load the demo calendar into an empty store' },
+  {
+    flag: 'read-only', boolean: true, env: 'CALENDAR_READ_ONLY', embed: 'readOnly', shown: 'off', value: false, parse: switchText,
+    help: 'serve the store without writing to it (a full or read-only disk): reads work, writes answer 503 calendar_read_only; the variable takes 1 or 0',
+    doc: 'serve the store without writing to it (a full or read-only disk): no lock, no seeding, no change log, no webhooks, no snapshot at shutdown; writes answer `503 calendar_read_only`; the variable takes `1` or `0` (`true`/`false`, `yes`/`no`); openCalendar: `readOnly`, and `faultProbeMs` (how often a store whose disk failed is probed, default 2000) ([Faults](faults.md))',
+    check: (v) => (typeof v === 'boolean' ? undefined : `must be true or false, got ${String(v)}`),
+  },
+  {
+    embed: 'faultProbeMs', shown: '2000', value: DEFAULT_PROBE_MS, help: 'how often a store whose disk failed is probed, ms (0: only at each write)',
+    check: (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : `must be a number of ms >= 0, got ${String(v)}`),
+  },
+  { flag: 'no-site', boolean: true, shown: 'pages on', help: 'API only: no public pages (docs/site.md); the ?ical=1 feeds stay', doc: 'API only: no HTML pages at the API\'s URLs (the `?ical=1` feeds stay); see [The public pages](site.md)' },
+  {
+    flag: 'site-title', arg: 'T', env: 'CALENDAR_SITE_TITLE', shown: DEFAULT_SITE_TITLE, value: DEFAULT_SITE_TITLE, help: "the public pages' site title",
+    parse: (text) => {
+      if (text.trim() === '' || text.length > 200 || /[\u0000-\u001f]/.test(text)) throw new OptionProblem(`expected a title of 1 to 200 characters on one line, got '${text}'`);
+      return text.trim();
+    },
+  },
+  {
+    flag: 'site-locale', arg: 'L', env: 'CALENDAR_SITE_LOCALE', shown: DEFAULT_SITE_LOCALE, value: DEFAULT_SITE_LOCALE,
+    help: "locale of the pages' dates and times, BCP 47",
+    doc: "locale of the pages' dates and times (BCP 47); `DIR/site.css`, when present, replaces their stylesheet",
+    parse: (text) => {
+      if (!validLocale(text)) throw new OptionProblem(`not a locale this Node.js knows (expected e.g. en-US, fr-FR, de), got '${text}'`);
+      return text;
+    },
+  },
+  {
+    flag: 'login-limit', arg: 'N', env: 'CALENDAR_LOGIN_LIMIT', shown: String(DEFAULT_LOGIN_PER_CLIENT), parse: loginCount,
+    help: 'failed logins per client address per minute, then 429 with Retry-After; 0 turns the limit off',
+    doc: 'failed logins one client address may make a minute, then `429` with `Retry-After`; `0` turns it off; see [Security](security.md#failed-logins)',
+  },
+  {
+    flag: 'login-user-limit', arg: 'N', env: 'CALENDAR_LOGIN_USER_LIMIT', shown: String(DEFAULT_LOGIN_PER_LOGIN), parse: loginCount,
+    help: 'failed logins per login name per minute, from all addresses together; 0 turns it off',
+    doc: 'failed logins for one login name a minute, from all addresses together; `0` turns it off',
+  },
+  {
+    flag: 'login-errors', arg: 'E', env: 'CALENDAR_LOGIN_ERRORS', shown: 'wordpress',
+    help: 'wordpress: an unknown login and a wrong password answer differently, as WordPress does; uniform: alike',
+    doc: '`wordpress`: an unknown login (`invalid_username`) and a wrong password (`incorrect_password`) answer differently, as WordPress does; `uniform`: both answer `invalid_credentials` ([what the answers reveal](security.md#what-a-wrong-login-reveals))',
+    parse: (text) => {
+      if (text !== 'wordpress' && text !== 'uniform') throw new OptionProblem(`expected wordpress or uniform, got '${text}'`);
+      return text;
+    },
+  },
   {
     env: 'CALENDAR_ADMIN_PASSWORD', shown: 'unset', help: "when set, user 'admin' (administrator) exists with this application password",
     doc: 'when set, user `admin` (role administrator) exists with this application password',
@@ -228,7 +309,8 @@ export function given(row: OptionRow, values: Record<string, unknown>, env: Reco
   let text: string | undefined;
   let from = '';
   const v = row.flag ? values[row.flag] : undefined;
-  if (row.boolean) return v === true ? { value: true, from: `--${row.flag}`, text: '' } : undefined;
+  if (row.boolean && v === true) return { value: true, from: `--${row.flag}`, text: '' };
+  if (row.boolean && !row.env) return undefined;
   if (typeof v === 'string') [text, from] = [v, `--${row.flag}`];
   else if (row.env && env[row.env] !== undefined && env[row.env] !== '') [text, from] = [env[row.env]!, row.env];
   if (text === undefined) return undefined;
@@ -303,7 +385,7 @@ export function docsTable(): string {
   for (const o of OPTIONS) {
     if (!o.flag && !o.env) continue;
     const flag = o.flag ? `\`--${o.flag}${o.arg ? ` ${o.arg}` : ''}\`` : '';
-    const shown = /^(unset|random|seeding on|system CAs)$/.test(o.shown) ? o.shown : `\`${o.shown}\``;
+    const shown = /^(unset|random|seeding on|pages on|off|system CAs)$/.test(o.shown) ? o.shown : `\`${o.shown}\``;
     lines.push(`| ${flag} | ${o.env ? `\`${o.env}\`` : ''} | ${shown} | ${o.doc ?? o.help} |`);
   }
   return `${lines.join('\n')}\n`;

@@ -4,14 +4,25 @@
 // flight at a time (`write` of the whole batch, then `datasync`); lines queued meanwhile ride
 // the next flush together, and every waiter resolves when its own batch is durable.
 //
-// Reading tolerates exactly one kind of damage: a torn LAST line (no trailing newline, or an
-// unparseable final line). It was never acknowledged (its datasync never returned), so it is
-// dropped with a warning and truncated away. Any other bad line stops start-up.
+// Each line ends with its checksum, `"sum":"<crc32 of the line without it, 8 hex digits>"`, the
+// line's last member (lines written before checksums were added have none and still load).
+//
+// Reading tolerates exactly one kind of damage: a torn LAST line (no trailing newline, an
+// unparseable final line, or one failing its checksum). It was never acknowledged (its datasync
+// never returned), so it is dropped with a warning and truncated away. Any other bad line stops
+// start-up, naming the file and the line.
+//
+// A failed write or datasync (disk full, I/O error, read-only file system) is a state, not a
+// crash: every line not yet durable is refused, the journal remembers where its durable part ends
+// (durableBytes, durableSeq) and recover() probes the disk, cuts the file back to that point and
+// reopens it, so that appends resume where the durable lines end.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
 import type { Write } from '../engine/records.ts';
 import { fsyncDir, tempPathFor } from './atomic-file.ts';
+import { StoreFaultError, nameFile, writeFault, type StoreFault } from './faults.ts';
 
 export const JOURNAL_FILE = 'journal.jsonl';
 
@@ -46,6 +57,39 @@ export interface JournalScan {
   lines: number;
   /** length of the valid prefix (after truncating a torn tail) */
   bytes: number;
+  /** bytes of a torn last line left out (0: none) */
+  torn?: number;
+}
+
+/** A journal line that is damaged and not the last one; `at` is the byte where it starts. */
+export class CorruptJournalError extends Error {
+  constructor(readonly file: string, readonly line: number, readonly at: number, message: string) {
+    super(message);
+    this.name = 'CorruptJournalError';
+  }
+}
+
+/** the checksum member that ends a line: `,"sum":"` + 8 hex digits + `"}` */
+const SUM_TAIL = 18;
+const SUM_OPEN = Buffer.from(',"sum":"');
+
+/** One journal line: the write's JSON with its checksum as the last member, and a newline. */
+export function journalLine(body: string): string {
+  const sum = crc32(body).toString(16).padStart(8, '0');
+  return `${body.slice(0, -1)},"sum":"${sum}"}\n`;
+}
+
+/** The checksum of the line buf[start, end) (without its newline): 'ok', 'none' (an older line
+ *  without one) or 'bad'. */
+export function checkLineSum(buf: Buffer, start: number, end: number): 'ok' | 'none' | 'bad' {
+  const at = end - SUM_TAIL;
+  const tail = at > start && buf[end - 1] === 0x7d && buf[end - 2] === 0x22;
+  if (!tail || buf.compare(SUM_OPEN, 0, SUM_OPEN.length, at, at + SUM_OPEN.length) !== 0) {
+    return 'none';
+  }
+  const want = buf.toString('latin1', at + SUM_OPEN.length, end - 2);
+  const got = crc32('}', crc32(buf.subarray(start, at))).toString(16).padStart(8, '0');
+  return got === want ? 'ok' : 'bad';
 }
 
 function isWrite(value: unknown): value is Write {
@@ -65,14 +109,17 @@ export async function scanJournal(
   file: string,
   onWrite: (write: Write, line: number, startByte: number) => void,
   warn: (message: string) => void,
+  opts: { limit?: number; readOnly?: boolean } = {},
 ): Promise<JournalScan | undefined> {
   let buf: Buffer;
   try {
     buf = await fsp.readFile(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
+    throw new Error(`store: cannot read journal ${file}: ${(err as Error).message}`, { cause: err });
   }
+  // only the durable part (a reload after a failed write: what follows was never acknowledged)
+  if (opts.limit !== undefined && buf.length > opts.limit) buf = buf.subarray(0, opts.limit);
   const scan: JournalScan = { firstSeq: 0, lastSeq: 0, lines: 0, bytes: 0 };
   let pos = 0;
   let lineNo = 0;
@@ -90,20 +137,33 @@ export async function scanJournal(
       try {
         value = JSON.parse(buf.toString('utf8', pos, end));
         if (!isWrite(value)) problem = 'not a {seq, ops} write';
+        else {
+          const sum = checkLineSum(buf, pos, end);
+          if (sum === 'bad' || (sum === 'none' && 'sum' in value)) problem = 'its checksum does not match its text';
+        }
       } catch (err) {
         problem = `unparseable JSON (${(err as Error).message})`;
       }
     }
     if (problem !== undefined) {
-      if (!isLast) throw new Error(`store: corrupt journal ${file} line ${lineNo}: ${problem}; refusing to start (a write would be lost)`);
-      warn(`store: dropped torn last line ${lineNo} of ${file} (${buf.length - pos} bytes, ${problem}); it was never acknowledged`);
-      await truncateFile(file, pos);
+      if (!isLast) {
+        throw new CorruptJournalError(file, lineNo, pos, `store: corrupt journal ${file} line ${lineNo}: ${problem}; refusing to start `
+          + `(a write would be lost; 'calendar-engine repair' cuts the journal there after keeping a copy)`);
+      }
+      if (opts.readOnly) {
+        warn(`store: torn last line ${lineNo} of ${file} (${buf.length - pos} bytes, ${problem}) left out; it was never acknowledged`);
+      } else {
+        warn(`store: dropped torn last line ${lineNo} of ${file} (${buf.length - pos} bytes, ${problem}); it was never acknowledged`);
+        await truncateFile(file, pos);
+      }
+      scan.torn = buf.length - pos;
       break;
     }
-    const write = value as Write;
+    const write = value as Write & { sum?: string };
+    delete write.sum; // the line's, not the write's
     const start = pos;
     if (scan.lines > 0 && write.seq !== scan.lastSeq + 1) {
-      throw new Error(`store: corrupt journal ${file} line ${lineNo}: seq ${write.seq} follows seq ${scan.lastSeq} (expected ${scan.lastSeq + 1})`);
+      throw new CorruptJournalError(file, lineNo, pos, `store: corrupt journal ${file} line ${lineNo}: seq ${write.seq} follows seq ${scan.lastSeq} (expected ${scan.lastSeq + 1})`);
     }
     if (scan.lines === 0) scan.firstSeq = write.seq;
     scan.lastSeq = write.seq;
@@ -116,12 +176,16 @@ export async function scanJournal(
 }
 
 async function truncateFile(file: string, length: number): Promise<void> {
-  const fh = await fsp.open(file, 'r+');
   try {
-    await fh.truncate(length);
-    await fh.datasync();
-  } finally {
-    await fh.close();
+    const fh = await fsp.open(file, 'r+');
+    try {
+      await fh.truncate(length);
+      await fh.datasync();
+    } finally {
+      await fh.close();
+    }
+  } catch (err) {
+    throw new StoreFaultError(writeFault(err, file), err);
   }
 }
 
@@ -144,39 +208,66 @@ export class Journal {
   readonly stats: JournalStats = { commits: 0, flushes: 0, bytes: 0 };
   queuedBytes: number;
   writtenBytes: number;
-  /** set once a write or datasync failed: the file's durable state is unknown, refuse further writes */
-  failed: Error | undefined;
+  /** the file's length up to its last datasync'ed line, and that line's seq */
+  durableBytes: number;
+  durableSeq: number;
+  /** counts failures: a position taken before one (a compaction's cut) means nothing after it */
+  epoch = 0;
+  /** set while a write or datasync has failed: the file's state past durableBytes is unknown, so
+   *  further writes are refused until recover() has cut it back and reopened it */
+  failed: StoreFaultError | undefined;
 
   private fh: fsp.FileHandle;
   private pendingLines: string[] = [];
   private pendingWaiters: Waiter[] = [];
   private flushing: Promise<void> | undefined;
+  private recovering: Promise<boolean> | undefined;
+  /** bytes of the batch that failed: a probe asks for at least that much room */
+  private failedBatch = 0;
   private holds = 0;
   private readonly testPoint: TestPointHook | undefined;
   private readonly onFlushed: () => void;
+  private readonly onFailed: (fault: StoreFault) => void;
 
-  private constructor(file: string, fh: fsp.FileHandle, size: number, testPoint: TestPointHook | undefined, onFlushed: () => void) {
+  private constructor(
+    file: string, fh: fsp.FileHandle, size: number, seq: number, testPoint: TestPointHook | undefined,
+    onFlushed: () => void, onFailed: (fault: StoreFault) => void,
+  ) {
     this.file = file;
     this.fh = fh;
     this.queuedBytes = size;
     this.writtenBytes = size;
+    this.durableBytes = size;
+    this.durableSeq = seq;
     this.testPoint = testPoint;
     this.onFlushed = onFlushed;
+    this.onFailed = onFailed;
   }
 
-  /** Opens (creating if needed) the journal for appending; `size` is its current valid length. */
-  static async open(file: string, size: number, options: { testPoint?: TestPointHook; onFlushed?: () => void } = {}): Promise<Journal> {
-    const fh = await fsp.open(file, 'a');
+  /** Opens (creating if needed) the journal for appending; `size` is its current valid length,
+   *  `seq` the seq of its last line (or of the snapshot before it). */
+  static async open(
+    file: string, size: number,
+    options: { seq?: number; testPoint?: TestPointHook; onFlushed?: () => void; onFailed?: (fault: StoreFault) => void } = {},
+  ): Promise<Journal> {
+    let fh: fsp.FileHandle;
+    try {
+      fh = await fsp.open(file, 'a');
+    } catch (err) {
+      throw new StoreFaultError(writeFault(err, file), err);
+    }
     try {
       const { size: actual } = await fh.stat();
       if (actual !== size) throw new Error(`store: journal ${file} is ${actual} bytes, expected ${size}`);
       // a newly created journal's directory entry must be durable before the first ack
-      await fsyncDir(path.dirname(file));
+      await fsyncDir(path.dirname(file)).catch((err: unknown) => {
+        throw new StoreFaultError(writeFault(err, path.dirname(file)), err);
+      });
     } catch (err) {
       await fh.close();
       throw err;
     }
-    return new Journal(file, fh, size, options.testPoint, options.onFlushed ?? (() => {}));
+    return new Journal(file, fh, size, options.seq ?? 0, options.testPoint, options.onFlushed ?? (() => {}), options.onFailed ?? (() => {}));
   }
 
   /** Queues one line (must end in '\n'); resolves with `seq` once it is written and datasync'ed. */
@@ -214,18 +305,99 @@ export class Journal {
         await this.fh.datasync();
       } catch (err) {
         // After a failed write or fsync the kernel's view of the file is unknown (fsyncgate):
-        // fail this batch and everything after it; the owner must reopen the store.
-        this.failed = new Error(`store: journal ${this.file} write failed: ${(err as Error).message}`, { cause: err });
-        for (const w of waiters) w.reject(this.failed);
-        for (const w of this.pendingWaiters) w.reject(this.failed);
-        this.pendingLines = [];
-        this.pendingWaiters = [];
+        // fail this batch and everything queued after it; nothing of them was acknowledged.
+        // recover() cuts the file back to durableBytes before anything is appended again.
+        this.failedBatch = data.length;
+        this.fail(err, waiters);
         return;
       }
+      this.durableBytes = this.writtenBytes;
+      this.durableSeq = waiters[waiters.length - 1]!.seq;
       this.stats.flushes++;
       this.stats.bytes += data.length;
       for (const w of waiters) w.resolve(w.seq);
       this.onFlushed();
+    }
+  }
+
+  /** Enters the failed state: `waiters` (a batch in flight) and everything queued are refused. */
+  private fail(err: unknown, waiters: Waiter[]): void {
+    const failed = new StoreFaultError(writeFault(err, this.file), err);
+    this.failed = failed;
+    this.epoch++;
+    for (const w of waiters) w.reject(failed);
+    for (const w of this.pendingWaiters) w.reject(failed);
+    this.pendingLines = [];
+    this.pendingWaiters = [];
+    this.queuedBytes = this.writtenBytes = this.durableBytes;
+    this.onFailed(failed.fault);
+  }
+
+  /**
+   * After a failure: probes the disk (a temp file of at least the failed batch's size, written
+   * and datasync'ed, then removed), cuts the journal back to its durable length (any part of the
+   * failed batch that reached it goes) and reopens it. True when appends may resume; false (and
+   * `failed` names what failed now) when the disk still refuses.
+   */
+  recover(): Promise<boolean> {
+    if (!this.failed) return Promise.resolve(true);
+    this.recovering ??= this.recoverNow().finally(() => (this.recovering = undefined));
+    return this.recovering;
+  }
+
+  private async recoverNow(): Promise<boolean> {
+    await this.flushing;
+    const previous = this.failed!;
+    try {
+      // the probe stands for the journal's next appends: a fault it meets is reported as the journal's
+      const probe = tempPathFor(this.file);
+      this.testPoint?.('journal:write', { path: probe });
+      const fh = await fsp.open(probe, 'wx');
+      try {
+        await writeAll(fh, Buffer.alloc(Math.max(PROBE_BYTES, this.failedBatch)));
+        this.testPoint?.('journal:written', { path: probe });
+        await fh.datasync();
+      } finally {
+        await fh.close().catch(() => {});
+        await fsp.unlink(probe).catch(() => {});
+      }
+      const cut = await fsp.open(this.file, 'r+');
+      try {
+        await cut.truncate(this.durableBytes);
+        await cut.datasync();
+      } finally {
+        await cut.close();
+      }
+      const reopened = await fsp.open(this.file, 'a');
+      const { size } = await reopened.stat();
+      if (size !== this.durableBytes) {
+        await reopened.close();
+        throw new Error(`store: journal ${this.file} is ${size} bytes after the cut, expected ${this.durableBytes}`);
+      }
+      const old = this.fh;
+      this.fh = reopened;
+      await old.close().catch(() => {}); // its last write failed: closing may report it again
+    } catch (err) {
+      const fault = writeFault(err, this.file);
+      // the same fault goes on since it was first seen
+      if (fault.errno === previous.fault.errno) fault.since = previous.fault.since;
+      this.failed = new StoreFaultError(fault, err);
+      return false;
+    }
+    this.failed = undefined;
+    this.failedBatch = 0;
+    return true;
+  }
+
+  /** Resolves once every line queued before byte `cut` (taken at `epoch`) is durable; throws if
+   *  the journal failed since (those lines may never be). */
+  async durableTo(cut: number, epoch: number): Promise<void> {
+    for (;;) {
+      if (this.epoch !== epoch || this.failed) throw this.failed ?? new Error(`store: journal ${this.file} failed meanwhile`);
+      if (this.durableBytes >= cut) return;
+      this.kick();
+      if (!this.flushing) throw new Error(`store: journal ${this.file} holds ${this.durableBytes} durable bytes, expected ${cut}`);
+      await this.flushing;
     }
   }
 
@@ -262,7 +434,9 @@ export class Journal {
       await this.flushing;
     }
     const tmp = tempPathFor(this.file);
-    const out = await fsp.open(tmp, 'wx');
+    const out = await fsp.open(tmp, 'wx').catch((err: unknown) => {
+      throw nameFile(err, tmp);
+    });
     const src = await fsp.open(this.file, 'r');
     let held = false;
     let outClosed = false;
@@ -283,19 +457,21 @@ export class Journal {
       await fsp.unlink(tmp).catch(() => {});
       await src.close();
       if (held) this.release();
-      throw err;
+      throw nameFile(err, tmp);
     }
     await src.close();
+    // the file at this.file is now the tail: positions follow it (recover() cuts and reopens it by name)
+    this.writtenBytes -= cut;
+    this.queuedBytes -= cut;
+    this.durableBytes -= cut;
     try {
       await fsyncDir(path.dirname(this.file));
       const old = this.fh;
       this.fh = await fsp.open(this.file, 'a');
       await old.close();
-      this.writtenBytes -= cut;
-      this.queuedBytes -= cut;
       this.testPoint?.('journal:renamed', { path: this.file });
     } catch (err) {
-      this.failed ??= new Error(`store: journal ${this.file} could not be reopened after compaction: ${(err as Error).message}`, { cause: err });
+      if (!this.failed) this.fail(err, []);
       throw this.failed;
     } finally {
       this.release();
@@ -305,7 +481,9 @@ export class Journal {
   /** Flushes what is queued and closes the file. */
   async close(): Promise<void> {
     await this.drain();
-    await this.fh.close();
+    await this.recovering;
+    if (this.failed) await this.fh.close().catch(() => {});
+    else await this.fh.close();
   }
 }
 
@@ -318,6 +496,8 @@ async function writeAll(fh: fsp.FileHandle, data: Uint8Array): Promise<void> {
 }
 
 const COPY_BLOCK = 1 << 20;
+/** the least room a recovery probe asks for */
+const PROBE_BYTES = 64 * 1024;
 
 /** Copies src[from, to) to out at position (from - base); returns `to`. */
 async function copyRange(src: fsp.FileHandle, out: fsp.FileHandle, from: number, to: number, base: number): Promise<number> {

@@ -18,7 +18,7 @@ export function isPidAlive(pid: number): boolean {
   }
 }
 
-function readLockPid(lockPath: string): number | undefined {
+export function readLockPid(lockPath: string): number | undefined {
   let text: string;
   try {
     text = fs.readFileSync(lockPath, 'utf8');

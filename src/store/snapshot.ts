@@ -18,6 +18,7 @@ import { isAscii } from 'node:buffer';
 import { escapeNonAscii } from '../ascii-json.ts';
 import { fsyncDir, writeFileAtomic } from './atomic-file.ts';
 import type { TestPointHook } from './journal.ts';
+import { nameFile } from './faults.ts';
 
 export const SNAPSHOT_FILE = 'snapshot.json';
 export const SNAPSHOT_VERSION = 1;
@@ -162,7 +163,9 @@ export async function writeParts(
   do {
     const file = partFileName(seq, tag, parts.length);
     const full = path.join(dir, file);
-    const fh = await fsp.open(full, 'w');
+    const fh = await fsp.open(full, 'w').catch((err: unknown) => {
+      throw nameFile(err, full);
+    });
     const hash = createHash('sha256');
     let bytes = 0;
     let chunks = 0;
@@ -188,8 +191,10 @@ export async function writeParts(
         if (options.syncEachBlock !== false) await fh.datasync();
       }
       await fh.datasync();
+    } catch (err) {
+      throw nameFile(err, full);
     } finally {
-      await fh.close();
+      await fh.close().catch(() => {});
     }
     parts.push({ file, bytes, chunks, sha256: hash.digest('hex') });
   } while (!next.done);
@@ -199,11 +204,16 @@ export async function writeParts(
 /** The commit point of a snapshot whose parts are written and synced: their names made durable,
  *  then the manifest listing them (in load order) replaces the old one. */
 export async function commitParts(dir: string, seq: number, parts: SnapshotPart[], testPoint?: TestPointHook): Promise<SnapshotManifest> {
-  await fsyncDir(dir); // the parts' names are durable before the manifest can point at them
-  testPoint?.('snapshot:part-written', { path: path.join(dir, parts[0]!.file) });
-  const manifest: SnapshotManifest = { version: SNAPSHOT_VERSION, seq, createdAt: new Date().toISOString(), parts };
-  await writeFileAtomic(path.join(dir, SNAPSHOT_FILE), JSON.stringify(manifest, null, 2) + '\n');
-  return manifest;
+  const file = path.join(dir, SNAPSHOT_FILE);
+  try {
+    await fsyncDir(dir); // the parts' names are durable before the manifest can point at them
+    testPoint?.('snapshot:part-written', { path: path.join(dir, parts[0]!.file) });
+    const manifest: SnapshotManifest = { version: SNAPSHOT_VERSION, seq, createdAt: new Date().toISOString(), parts };
+    await writeFileAtomic(file, JSON.stringify(manifest, null, 2) + '\n');
+    return manifest;
+  } catch (err) {
+    throw nameFile(err, file);
+  }
 }
 
 /** Reads and checks DIR/snapshot.json; undefined when there is none. Throws naming the file when it is bad. */
@@ -396,12 +406,26 @@ export function readSnapshotChunks(dir: string, manifest: SnapshotManifest, opti
   return new SnapshotReader(dir, manifest, options).chunks();
 }
 
-/** Removes snapshot parts that the current manifest does not list (older snapshots, crashed writes). */
-export async function removeUnlistedParts(dir: string, manifest: SnapshotManifest | undefined): Promise<string[]> {
+/** The seq a part's file name carries (snapshot.<seq>.<tag>.<n>.jsonl). */
+export function partSeq(name: string): number {
+  return Number(PART_NAME.exec(name)?.[1] ?? NaN);
+}
+
+/** Snapshot part files in `dir` that `manifest` does not list. */
+export async function unlistedParts(dir: string, manifest: SnapshotManifest | undefined): Promise<string[]> {
   const keep = new Set(manifest?.parts.map((p) => p.file));
+  return (await fsp.readdir(dir)).filter((name) => isPartFileName(name) && !keep.has(name)).sort();
+}
+
+/**
+ * Removes snapshot parts that the current manifest does not list (older snapshots, crashed
+ * writes), those of a seq up to `upTo` only: the manifest's snapshot and the journal hold
+ * every write such a part holds. Callers check first that no other part is left (openStore).
+ */
+export async function removeUnlistedParts(dir: string, manifest: SnapshotManifest | undefined, upTo = Infinity): Promise<string[]> {
   const removed: string[] = [];
-  for (const name of await fsp.readdir(dir)) {
-    if (isPartFileName(name) && !keep.has(name)) {
+  for (const name of await unlistedParts(dir, manifest)) {
+    if (partSeq(name) <= upTo) {
       await fsp.unlink(path.join(dir, name));
       removed.push(name);
     }

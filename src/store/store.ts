@@ -1,18 +1,25 @@
 // The durable store: a snapshot (snapshot.ts) plus a journal of every acknowledged write since
 // (journal.ts), one writer at a time (lock.ts). It deals in opaque JSON: it never looks inside
 // ops or chunks. See docs/readme-store.md for the layout, the guarantees and the crash analysis.
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Op, Write } from '../engine/records.ts';
-import { isTempPath } from './atomic-file.ts';
-import { JOURNAL_FILE, Journal, scanJournal, type JournalStats, type TestPointHook } from './journal.ts';
+import { fsyncDir, isTempPath } from './atomic-file.ts';
+import { JOURNAL_FILE, Journal, journalLine, scanJournal, type JournalStats, type TestPointHook } from './journal.ts';
 import { LOCK_FILE, acquireLock, isPidAlive } from './lock.ts';
 import {
-  SNAPSHOT_FILE, SnapshotReader, commitParts, encodeChunks, writeParts, encodeChunksSliced, encodeDetachedChunks, readManifest, removeUnlistedParts, writeSnapshot, type SnapshotManifest,
+  SNAPSHOT_FILE, SnapshotReader, commitParts, encodeChunks, writeParts, encodeChunksSliced, encodeDetachedChunks, readManifest, removeUnlistedParts,
+  partSeq, unlistedParts, type SnapshotManifest, type SnapshotPart,
 } from './snapshot.ts';
+import { StoreFaultError, nameFile, type StoreFault } from './faults.ts';
+import { randomBytes } from 'node:crypto';
 import { SnapshotStream } from './snapshot-stream.ts';
 
 export type { StoreTestPoint, JournalStats } from './journal.ts';
+
+/** where start-up moves snapshot parts it cannot place (never deleting them) */
+export const UNPLACED_DIR = 'unplaced';
 
 /** Journal size that triggers an automatic compaction. */
 export const DEFAULT_COMPACT_BYTES = 64 * 1024 * 1024;
@@ -55,6 +62,8 @@ export interface StoreOptions {
   hashWorkerMinBytes?: number;
   /** test-only: called at named points of the write paths, so a crash test can stop right there */
   testPoint?: TestPointHook;
+  /** open without writing anything (no lock, no clean-up); commits and compactions are refused */
+  readOnly?: boolean;
 }
 
 export interface CompactOptions {
@@ -90,85 +99,204 @@ export interface Store {
   readonly stats: Readonly<StoreStats>;
   /** flush pending commits, release the lock. */
   close(): Promise<void>;
+  /** opened read-only: commits are refused */
+  readonly readOnly: boolean;
+  /** set while writes are refused because the disk failed (full, I/O error, read-only); the
+   *  store's seq is then that of the last durable write */
+  readonly fault: StoreFault | undefined;
+  /** after a fault: probes the disk and, when it takes writes again, cuts the journal back to its
+   *  durable lines and reopens it; true when commits may resume */
+  recover(): Promise<boolean>;
+  /** feeds the durable state (snapshot + the journal's durable lines) to `hooks`, writing nothing:
+   *  what a restart would load; the calendar rebuilds its state from it after a fault */
+  reload(hooks: Pick<StoreHooks, 'loadSnapshot' | 'replay'>): Promise<void>;
+  /** what the health route shows */
+  info(): StoreInfo;
+}
+
+export interface StoreInfo {
+  journalBytes: number;
+  snapshot: { seq: number; createdAt: string; bytes: number } | undefined;
+  /** the last compaction's failure, until one succeeds */
+  compactError: string | undefined;
 }
 
 /**
  * Opens (creating if needed) the store in `dir`: takes the lock, loads the newest snapshot,
  * replays the journal after it, and returns the store ready for commits.
- * Throws (and releases the lock) when anything on disk is damaged beyond a torn last journal line.
+ * Throws (and releases the lock) when anything on disk is damaged beyond a torn last journal line,
+ * or when snapshot parts are there that no manifest lists and the journal does not cover (a
+ * deleted snapshot.json): those hold data, so the store refuses to start rather than lose them.
+ * `readOnly`: nothing is written (no lock, no clean-up, a torn tail left as it is); commits are refused.
  */
 export async function openStore(dir: string, hooks: StoreHooks, options: StoreOptions = {}): Promise<Store> {
   const warn = hooks.warn?.bind(hooks) ?? ((message: string) => console.warn(message));
-  await fsp.mkdir(dir, { recursive: true });
-  const lock = acquireLock(dir, warn);
+  const readOnly = options.readOnly === true;
+  if (readOnly) {
+    if (!fs.existsSync(dir)) throw new Error(`store: no store at ${dir} (a read-only start needs one)`);
+  } else {
+    await fsp.mkdir(dir, { recursive: true }).catch((err: unknown) => {
+      throw startError(nameFile(err, dir));
+    });
+  }
+  let lock: { release(): void } = { release() {} };
+  if (!readOnly) {
+    try {
+      lock = acquireLock(dir, warn);
+    } catch (err) {
+      throw startError(nameFile(err, path.join(dir, LOCK_FILE)));
+    }
+  }
   let journal: Journal | undefined;
   try {
     const manifest = await readManifest(dir);
-    const snapshotSeq = manifest?.seq ?? 0;
-    if (manifest) {
-      const reader = new SnapshotReader(dir, manifest, { hashWorkerMinBytes: options.hashWorkerMinBytes });
-      try {
-        hooks.loadSnapshot(reader.chunks());
-        reader.verifyStarted(); // in case loadSnapshot stopped before the end of a part
-      } catch (err) {
-        reader.verifyStarted(); // a damaged part that was still being checked is the better error
-        throw err;
-      } finally {
-        reader.close();
-      }
-    }
-
     const journalPath = path.join(dir, JOURNAL_FILE);
-    let cut = -1; // byte offset of the first line after the snapshot
-    const scan = await scanJournal(journalPath, (write, line, startByte) => {
-      if (write.seq <= snapshotSeq) return; // the snapshot holds it
-      if (cut < 0) {
-        if (write.seq !== snapshotSeq + 1) {
-          const after = manifest ? `${path.join(dir, SNAPSHOT_FILE)} ends at seq ${snapshotSeq}` : `there is no ${SNAPSHOT_FILE}`;
-          throw new Error(`store: journal ${journalPath} line ${line} has seq ${write.seq} but ${after}: writes ${snapshotSeq + 1}..${write.seq - 1} are missing`);
-        }
-        cut = startByte;
-      }
-      hooks.replay(write);
-    }, warn);
+    const { scan, snapshotSeq, cut } = await loadState(dir, manifest, hooks, warn, { readOnly, hashWorkerMinBytes: options.hashWorkerMinBytes });
+    const journalLines = (scan?.lines ?? 0) > 0;
+    await placeUnlistedParts(dir, manifest, scan?.lastSeq ?? 0, journalLines, readOnly, warn);
 
     const store = new DurableStore(dir, hooks, options, warn, lock.release, manifest, Math.max(snapshotSeq, scan?.lastSeq ?? 0));
+    if (readOnly) return store;
     journal = await Journal.open(journalPath, scan?.bytes ?? 0, {
+      seq: store.seq,
       testPoint: options.testPoint,
       onFlushed: () => store.maybeAutoCompact(),
+      onFailed: (fault) => store.failed(fault),
     });
     store.journal = journal;
     // A crash between a snapshot's manifest and its journal rewrite leaves lines the snapshot
     // holds: drop them now, so new lines continue right after the snapshot's seq.
     if (scan && scan.lines > 0 && scan.firstSeq <= snapshotSeq) await journal.rewriteFrom(cut < 0 ? scan.bytes : cut);
-    await removeLeftovers(dir, manifest, warn);
+    await removeLeftovers(dir, manifest, journalLines ? Infinity : Math.max(snapshotSeq, scan?.lastSeq ?? 0), warn);
     return store;
   } catch (err) {
     await journal?.close().catch(() => {});
     lock.release();
-    throw err;
+    throw startError(err);
   }
 }
 
-/** Orphans of interrupted snapshots/rewrites: unlisted parts and our temp files. */
-async function removeLeftovers(dir: string, manifest: SnapshotManifest | undefined, warn: (message: string) => void): Promise<void> {
-  const removed = await removeUnlistedParts(dir, manifest);
-  for (const name of await fsp.readdir(dir)) {
-    if (!isTempPath(name)) continue;
-    const ownerPid = Number(/\.tmp-(\d+)-/.exec(name)?.[1]);
-    const ours = name.startsWith(`${JOURNAL_FILE}.`) || name.startsWith(`${SNAPSHOT_FILE}.`);
-    // a lock temp belongs to whoever is acquiring right now, unless that process is gone
-    const deadLockTemp = name.startsWith(`${LOCK_FILE}.`) && ownerPid !== process.pid && !isPidAlive(ownerPid);
-    if (ours || deadLockTemp) {
-      await fsp.unlink(path.join(dir, name));
-      removed.push(name);
+/** A start-up error: a storage fault says what to do about it. */
+function startError(err: unknown): unknown {
+  if (err instanceof StoreFaultError) {
+    const hint = err.fault.kind === 'read-only' ? 'make the folder writable' : err.fault.kind === 'io' ? 'check the disk' : 'free some space';
+    return new StoreFaultError(err.fault, err.cause ?? err, `store: cannot start: ${err.fault.message}; ${hint}, or serve it read-only (--read-only)`);
+  }
+  return err;
+}
+
+/** Feeds the snapshot and the journal after it to `hooks`; `limit`: only the journal's first bytes. */
+async function loadState(
+  dir: string, manifest: SnapshotManifest | undefined, hooks: Pick<StoreHooks, 'loadSnapshot' | 'replay'>, warn: (m: string) => void,
+  opts: { readOnly?: boolean; limit?: number; hashWorkerMinBytes?: number },
+): Promise<{ scan: Awaited<ReturnType<typeof scanJournal>>; snapshotSeq: number; cut: number }> {
+  const snapshotSeq = manifest?.seq ?? 0;
+  if (manifest) {
+    const reader = new SnapshotReader(dir, manifest, { hashWorkerMinBytes: opts.hashWorkerMinBytes });
+    try {
+      hooks.loadSnapshot(reader.chunks());
+      reader.verifyStarted(); // in case loadSnapshot stopped before the end of a part
+    } catch (err) {
+      reader.verifyStarted(); // a damaged part that was still being checked is the better error
+      throw err;
+    } finally {
+      reader.close();
+    }
+  } else {
+    // parts of seq 0 hold an import (no journal line covers them); any part then means that
+    // snapshot.json is gone, unless a journal from seq 1 goes past it (a first snapshot interrupted)
+    const parts = await unlistedParts(dir, undefined);
+    const firstLine = parts.length > 0 ? await firstJournalSeq(path.join(dir, JOURNAL_FILE)) : 0;
+    if (parts.some((name) => partSeq(name) === 0 || firstLine !== 1)) {
+      throw new Error(`store: ${path.join(dir, SNAPSHOT_FILE)} is missing but snapshot parts are there (${parts.join(', ')}): `
+        + `they hold the calendar, so the store does not start empty; 'calendar-engine repair --data ${dir}' rebuilds the manifest `
+        + `from them (if an import was interrupted before it finished, its parts are incomplete: move them away instead)`);
     }
   }
-  if (removed.length > 0) warn(`store: removed leftovers of an interrupted snapshot in ${dir}: ${removed.join(', ')}`);
+  const journalPath = path.join(dir, JOURNAL_FILE);
+  let cut = -1; // byte offset of the first line after the snapshot
+  const scan = await scanJournal(journalPath, (write, line, startByte) => {
+    if (write.seq <= snapshotSeq) return; // the snapshot holds it
+    if (cut < 0) {
+      if (write.seq !== snapshotSeq + 1) {
+        const after = manifest ? `${path.join(dir, SNAPSHOT_FILE)} ends at seq ${snapshotSeq}` : `there is no ${SNAPSHOT_FILE}`;
+        throw new Error(`store: journal ${journalPath} line ${line} has seq ${write.seq} but ${after}: writes ${snapshotSeq + 1}..${write.seq - 1} are missing`
+          + ` (was ${SNAPSHOT_FILE} or a snapshot part deleted? 'calendar-engine check --data ${dir}' lists what is there)`);
+      }
+      cut = startByte;
+    }
+    hooks.replay(write);
+  }, warn, opts);
+  return { scan, snapshotSeq, cut };
+}
+
+/** The seq of the journal's first line (0: no journal, or no whole first line). */
+async function firstJournalSeq(file: string): Promise<number> {
+  let head: Buffer;
+  try {
+    const fh = await fsp.open(file, 'r');
+    try {
+      const { buffer, bytesRead } = await fh.read(Buffer.alloc(64), 0, 64, 0);
+      head = buffer.subarray(0, bytesRead);
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    return 0;
+  }
+  return Number(/^\{"seq":(\d+),/.exec(head.toString('latin1'))?.[1] ?? 0);
+}
+
+/**
+ * Unlisted snapshot parts of a seq past everything the store holds. With journal lines before
+ * them, the journal was never cut after their snapshot (a committed snapshot cuts it): they are
+ * leftovers of a snapshot that was never committed, whose writes were never acknowledged, and go
+ * with the other leftovers. Without any journal line they might also be a newer snapshot whose
+ * snapshot.json was lost: they are moved to DIR/unplaced/ (never deleted) with a warning naming
+ * the repair, and the store starts from what it can place.
+ */
+async function placeUnlistedParts(
+  dir: string, manifest: SnapshotManifest | undefined, journalSeq: number, journalLines: boolean, readOnly: boolean, warn: (m: string) => void,
+): Promise<void> {
+  const held = Math.max(manifest?.seq ?? 0, journalSeq);
+  const beyond = (await unlistedParts(dir, manifest)).filter((name) => partSeq(name) > held);
+  if (beyond.length === 0 || journalLines) return;
+  const what = `snapshot parts ${beyond.join(', ')} in ${dir} hold writes past seq ${held}, which neither ${SNAPSHOT_FILE} nor ${JOURNAL_FILE} holds: `
+    + `an interrupted snapshot of writes never acknowledged, or a newer ${SNAPSHOT_FILE} that was lost`;
+  if (readOnly) return warn(`store: ${what}; left where they are`);
+  const aside = path.join(dir, UNPLACED_DIR);
+  await fsp.mkdir(aside, { recursive: true });
+  for (const name of beyond) await fsp.rename(path.join(dir, name), path.join(aside, name));
+  await fsyncDir(dir);
+  warn(`store: ${what}; moved to ${aside}. If ${SNAPSHOT_FILE} was lost, stop the server, move them back and run `
+    + `'calendar-engine repair --data ${dir}'`);
+}
+
+/** Orphans of interrupted snapshots/rewrites: unlisted parts whose writes the store holds, and our temp files. */
+async function removeLeftovers(dir: string, manifest: SnapshotManifest | undefined, heldSeq: number, warn: (message: string) => void): Promise<void> {
+  try {
+    const removed = await removeUnlistedParts(dir, manifest, heldSeq);
+    for (const name of await fsp.readdir(dir)) {
+      if (!isTempPath(name)) continue;
+      const ownerPid = Number(/\.tmp-(\d+)-/.exec(name)?.[1]);
+      const ours = name.startsWith(`${JOURNAL_FILE}.`) || name.startsWith(`${SNAPSHOT_FILE}.`);
+      // a lock temp belongs to whoever is acquiring right now, unless that process is gone
+      const deadLockTemp = name.startsWith(`${LOCK_FILE}.`) && ownerPid !== process.pid && !isPidAlive(ownerPid);
+      if (ours || deadLockTemp) {
+        await fsp.unlink(path.join(dir, name));
+        removed.push(name);
+      }
+    }
+    if (removed.length > 0) warn(`store: removed leftovers of an interrupted snapshot in ${dir}: ${removed.join(', ')}`);
+  } catch (err) {
+    // leftovers only take room: a start on a failing disk goes on without removing them
+    warn(`store: leftovers in ${dir} not removed: ${(err as Error).message}`);
+  }
 }
 
 class DurableStore implements Store {
   readonly dir: string;
+  /** (undefined in a read-only store) */
   journal!: Journal;
   private seqValue: number;
   private manifest: SnapshotManifest | undefined;
@@ -182,6 +310,8 @@ class DurableStore implements Store {
   private compactChain: Promise<void> = Promise.resolve();
   private compactRunning = 0;
   private closed: Promise<void> | undefined;
+  private compactError: string | undefined;
+  readonly readOnly: boolean;
 
   constructor(
     dir: string, hooks: StoreHooks, options: StoreOptions, warn: (message: string) => void,
@@ -196,6 +326,7 @@ class DurableStore implements Store {
     this.seqValue = seq;
     this.compactBytes = options.compactBytes === undefined ? DEFAULT_COMPACT_BYTES : options.compactBytes || Infinity;
     this.autoCompactAt = this.compactBytes;
+    this.readOnly = options.readOnly === true;
   }
 
   get seq(): number {
@@ -203,21 +334,60 @@ class DurableStore implements Store {
   }
 
   get stats(): StoreStats {
-    return { ...this.journal.stats, compactions: this.compactions };
+    return { ...(this.journal?.stats ?? { commits: 0, flushes: 0, bytes: 0 }), compactions: this.compactions };
+  }
+
+  get fault(): StoreFault | undefined {
+    return this.journal?.failed?.fault;
+  }
+
+  /** The journal failed: the writes it refused were never durable, so the seq goes back. */
+  failed(fault: StoreFault): void {
+    this.seqValue = this.journal.durableSeq;
+    this.warn(`store: ${fault.message}; writes are refused until the disk takes them again (checked every few seconds)`);
+  }
+
+  recover(): Promise<boolean> {
+    if (this.readOnly || this.closed) return Promise.resolve(false);
+    const was = this.journal.failed;
+    return this.journal.recover().then((ok) => {
+      if (ok && was) this.warn(`store: ${this.journal.file} takes writes again (after ${was.fault.message}); writes resume`);
+      return ok;
+    });
+  }
+
+  async reload(hooks: Pick<StoreHooks, 'loadSnapshot' | 'replay'>): Promise<void> {
+    // (a failure during the reload makes the journal's positions move back further: read again)
+    for (;;) {
+      const epoch = this.journal.epoch;
+      await loadState(this.dir, this.manifest, hooks, this.warn, { readOnly: true, limit: this.journal.durableBytes });
+      if (epoch === this.journal.epoch) return;
+    }
+  }
+
+  info(): StoreInfo {
+    const m = this.manifest;
+    return {
+      journalBytes: this.journal?.durableBytes ?? fileSize(path.join(this.dir, JOURNAL_FILE)),
+      snapshot: m && { seq: m.seq, createdAt: m.createdAt, bytes: m.parts.reduce((n, p) => n + p.bytes, 0) },
+      compactError: this.compactError,
+    };
   }
 
   commit(ops: Op[], meta: { time?: string; author?: number } = {}): Promise<number> {
     if (this.closed) return Promise.reject(new Error(`store: ${this.dir} is closed`));
+    if (this.readOnly) return Promise.reject(new Error(`store: ${this.dir} is open read-only`));
     if (this.journal.failed) return Promise.reject(this.journal.failed);
     const seq = this.seqValue + 1;
     // time and author (for the change feed) follow seq and ops: lines without them still read
-    const line = JSON.stringify({ seq, ops, ...meta }) + '\n'; // before taking the seq: a throw here leaves no gap
+    const line = journalLine(JSON.stringify({ seq, ops, ...meta })); // before taking the seq: a throw here leaves no gap
     this.seqValue = seq;
     return this.journal.append(line, seq);
   }
 
   compact(opts: CompactOptions = {}): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`store: ${this.dir} is closed`));
+    if (this.readOnly) return Promise.reject(new Error(`store: ${this.dir} is open read-only`));
     // Idle: capture right now, in the caller's tick. Busy: capture when the running one is done.
     const run = (this.compactRunning === 0 ? this.compactNow(opts) : this.compactChain.then(() => this.compactNow(opts)))
       .finally(() => this.compactRunning--);
@@ -232,13 +402,24 @@ class DurableStore implements Store {
     this.compact().catch((err: Error) => {
       // retry only after another compactBytes of journal, not after every flush
       this.autoCompactAt = this.journal.writtenBytes + this.compactBytes;
-      this.warn(`store: automatic compaction of ${this.dir} failed: ${err.message}`);
+      this.warn(`store: automatic compaction of ${this.dir} failed (the journal still holds every write): ${err.message}`);
     });
   }
 
   private async compactNow(opts: CompactOptions): Promise<void> {
+    try {
+      await this.compactOnce(opts);
+      this.compactError = undefined;
+    } catch (err) {
+      this.compactError = (err as Error).message;
+      throw err;
+    }
+  }
+
+  private async compactOnce(opts: CompactOptions): Promise<void> {
     const journal = this.journal;
     if (journal.failed) throw journal.failed;
+    const epoch = journal.epoch;
     // The consistent point: seq, journal position and state are read in one synchronous block.
     // Every write with seq <= `seq` is in memory (callers apply in the commit's tick) and its
     // line lies before byte `cut` of the journal; every later write lies after it.
@@ -250,7 +431,7 @@ class DurableStore implements Store {
       if (stream.seq !== seq) throw new Error(`store: a snapshot streamed from seq ${stream.seq} cannot hold the writes up to seq ${seq}`);
       // the head is one part, part 0 (a part closes only past partBytes), before the stream's 1, 2...
       const headParts = await writeParts(this.dir, seq, stream.tag, encodeChunks(head), { partBytes: Infinity, syncEachBlock: false });
-      this.manifest = await commitParts(this.dir, seq, [...headParts, ...(await stream.parts())], this.options.testPoint);
+      await this.commitSnapshot(seq, [...headParts, ...(await stream.parts())], cut, epoch);
       return this.afterSnapshot(cut);
     }
     if (this.options.detachedChunks) {
@@ -263,9 +444,37 @@ class DurableStore implements Store {
       lines = encodeChunks(this.hooks.snapshotChunks());
     }
     // From here on, writers run freely: the snapshot is written while commits keep appending.
-    const manifest = await writeSnapshot(this.dir, seq, lines, { partBytes: this.options.partBytes, testPoint: this.options.testPoint, syncEachBlock: !opts.alone });
-    this.manifest = manifest;
+    const tag = randomBytes(4).toString('hex');
+    let parts: SnapshotPart[];
+    try {
+      parts = await writeParts(this.dir, seq, tag, lines, { partBytes: this.options.partBytes, testPoint: this.options.testPoint, syncEachBlock: !opts.alone });
+    } catch (err) {
+      await this.dropParts(seq, tag);
+      throw err;
+    }
+    await this.commitSnapshot(seq, parts, cut, epoch);
     return this.afterSnapshot(cut);
+  }
+
+  /** The manifest listing `parts` (the state up to `seq`) is committed only once every write up
+   *  to `seq` is durable: a snapshot must never hold a write whose journal line then failed (the
+   *  calendar forgets those). Otherwise its parts are removed, and nothing else changes. */
+  private async commitSnapshot(seq: number, parts: SnapshotPart[], cut: number, epoch: number): Promise<void> {
+    try {
+      await this.journal.durableTo(cut, epoch);
+      this.manifest = await commitParts(this.dir, seq, parts, this.options.testPoint);
+    } catch (err) {
+      await this.dropParts(seq, parts[0]?.file.split('.')[2] ?? '');
+      throw err;
+    }
+  }
+
+  /** Removes the parts of a snapshot that was not committed (they are listed nowhere). */
+  private async dropParts(seq: number, tag: string): Promise<void> {
+    const prefix = `snapshot.${seq}.${tag}.`;
+    for (const name of await unlistedParts(this.dir, this.manifest).catch(() => [] as string[])) {
+      if (name.startsWith(prefix) && partSeq(name) === seq) await fsp.unlink(path.join(this.dir, name)).catch(() => {});
+    }
   }
 
   /** The new snapshot is committed (this.manifest): the journal keeps only what came after `cut`. */
@@ -287,11 +496,19 @@ class DurableStore implements Store {
     this.closed ??= (async () => {
       try {
         await this.compactChain;
-        await this.journal.close();
+        await this.journal?.close();
       } finally {
         this.releaseLock();
       }
     })();
     return this.closed;
+  }
+}
+
+function fileSize(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
   }
 }

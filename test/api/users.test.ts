@@ -37,16 +37,39 @@ passwords('generated passwords look like WordPress application passwords', () =>
 passwords('verify: right, wrong, spaces ignored, unknown login', () => {
   const reg = UserRegistry.open();
   const { user, password } = reg.add('alice', 'editor');
-  assert.equal(reg.verify('alice', password), user);
-  assert.equal(reg.verify('alice', password.replace(/ /g, '')), user);
-  assert.equal(reg.verify('alice', ` ${password.replace(/ /g, '  ')} `), user);
-  assert.equal(reg.verify('ALICE', password), user, '~> logins are case-insensitive, as in WordPress');
-  assert.is(reg.verify('alice', password.slice(0, -1) + (password.endsWith('a') ? 'b' : 'a')), null);
-  assert.is(reg.verify('alice', ''), null);
-  assert.is(reg.verify('bob', password), null);
+  assert.equal(reg.verifySync('alice', password), user);
+  assert.equal(reg.verifySync('alice', password.replace(/ /g, '')), user);
+  assert.equal(reg.verifySync('alice', ` ${password.replace(/ /g, '  ')} `), user);
+  assert.equal(reg.verifySync('ALICE', password), user, '~> logins are case-insensitive, as in WordPress');
+  assert.is(reg.verifySync('alice', password.slice(0, -1) + (password.endsWith('a') ? 'b' : 'a')), null);
+  assert.is(reg.verifySync('alice', ''), null);
+  assert.is(reg.verifySync('bob', password), null);
   // a cached success does not let a different password through
-  assert.equal(reg.verify('alice', password), user);
-  assert.is(reg.verify('alice', 'x' + password), null);
+  assert.equal(reg.verifySync('alice', password), user);
+  assert.is(reg.verifySync('alice', 'x' + password), null);
+});
+
+passwords('verify (async): off the event loop, same answers, a reset forgets the cached success', async () => {
+  const reg = UserRegistry.open();
+  const { user, password } = reg.add('alice', 'editor');
+  assert.is(reg.known('alice', password), undefined, '~> nothing known before a first success');
+  // while a wrong password is hashed on the thread pool, the event loop keeps turning
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 1);
+  const wrong = await Promise.all([reg.verify('alice', 'nope'), reg.verify('alice', 'nope2'), reg.verify('bob', 'x'), reg.verify('alice', 'y')]);
+  clearInterval(timer);
+  assert.equal(wrong, [null, null, null, null]);
+  assert.ok(ticks >= 3, `~> the event loop ran while hashing (${ticks} ticks)`);
+  assert.equal(await reg.verify('alice', password), user);
+  assert.equal(reg.known('alice', password), user, '~> a success is remembered');
+  assert.is(reg.known('alice', password + 'x'), undefined);
+  const fresh = reg.reset('alice');
+  assert.is(reg.known('alice', password), undefined, '~> a reset forgets it');
+  assert.is(await reg.verify('alice', password), null);
+  assert.equal(await reg.verify('alice', fresh), user);
+  reg.remove('alice');
+  assert.is(reg.known('alice', fresh), undefined, '~> a removal forgets it');
+  assert.is(await reg.verify('alice', fresh), null);
 });
 
 passwords.run();
@@ -68,12 +91,12 @@ registry('add, list, byLogin, byId, remove, reset', () => {
 
   const fresh = reg.reset('alice');
   assert.is.not(fresh, a.password);
-  assert.is(reg.verify('alice', a.password), null, '~> the old password stops working');
-  assert.equal(reg.verify('alice', fresh), a.user);
+  assert.is(reg.verifySync('alice', a.password), null, '~> the old password stops working');
+  assert.equal(reg.verifySync('alice', fresh), a.user);
 
   reg.remove('alice');
   assert.is(reg.byLogin('alice'), undefined);
-  assert.is(reg.verify('alice', fresh), null);
+  assert.is(reg.verifySync('alice', fresh), null);
   assert.equal(reg.list(), [b.user]);
 });
 
@@ -95,12 +118,12 @@ registry('ensure creates, keeps, and updates role and password', () => {
   reg.add('alice', 'editor');
   const admin = reg.ensure('admin', 'administrator', 's3cret pass');
   assert.equal(admin, { id: 2, login: 'admin', role: 'administrator' });
-  assert.equal(reg.verify('admin', 's3cretpass'), admin);
+  assert.equal(reg.verifySync('admin', 's3cretpass'), admin);
   assert.equal(reg.ensure('admin', 'administrator', 's3cret pass'), admin);
   const changed = reg.ensure('admin', 'editor', 'other');
   assert.equal(changed, { id: 2, login: 'admin', role: 'editor' });
-  assert.is(reg.verify('admin', 's3cret pass'), null);
-  assert.equal(reg.verify('admin', 'other'), changed);
+  assert.is(reg.verifySync('admin', 's3cret pass'), null);
+  assert.equal(reg.verifySync('admin', 'other'), changed);
   throwsUserError(() => reg.ensure('admin', 'administrator', '   '), /empty/);
 });
 
@@ -125,7 +148,7 @@ file('persists hashes only, 0600, and reopens the same users', () => {
 
   const again = UserRegistry.open(dir);
   assert.equal(again.list(), [user]);
-  assert.equal(again.verify('alice', password), user);
+  assert.equal(again.verifySync('alice', password), user);
 });
 
 file('a missing file means no users; a missing dir is created on the first add', () => {
@@ -183,14 +206,14 @@ file('watch sees another process\'s change within a second', async () => {
   const t0 = Date.now();
   while (!server.byLogin('alice') && Date.now() - t0 < 1500) await new Promise((r) => setTimeout(r, 25));
   assert.ok(Date.now() - t0 < 1000, `~> seen after ${Date.now() - t0} ms`);
-  assert.equal(server.verify('alice', password), user);
+  assert.equal(server.verifySync('alice', password), user);
   assert.ok(changes >= 1);
 
   const fresh = cli.reset('alice');
   const t1 = Date.now();
-  while (server.verify('alice', password) && Date.now() - t1 < 1500) await new Promise((r) => setTimeout(r, 25));
+  while (server.verifySync('alice', password) && Date.now() - t1 < 1500) await new Promise((r) => setTimeout(r, 25));
   assert.ok(Date.now() - t1 < 1000, '~> reset seen within a second');
-  assert.equal(server.verify('alice', fresh), user);
+  assert.equal(server.verifySync('alice', fresh), user);
 
   cli.remove('alice');
   const t2 = Date.now();

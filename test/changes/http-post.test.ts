@@ -7,6 +7,9 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { PostConnection } from '../../src/changes/http-post.ts';
 
+/** these receivers listen on loopback */
+const LOOPBACK = { allowPrivate: true };
+
 const post = suite('webhook HTTP client');
 
 async function server(handler: http.RequestListener): Promise<{ url: string; server: http.Server; close(): Promise<void> }> {
@@ -31,7 +34,7 @@ post('a POST: its head, headers and body as sent; the connection kept for the ne
     });
   });
   const url = srv.url.replace('http://', 'http://user%40x:p%3Ass@') + '/hook/a?b=1';
-  const c = new PostConnection(url, { 'Content-Type': 'application/json', 'X-Calendar-Webhook': 'wh_1' });
+  const c = new PostConnection(url, { 'Content-Type': 'application/json', 'X-Calendar-Webhook': 'wh_1' }, LOOPBACK);
   const body = Buffer.from(JSON.stringify({ changes: [{ name: 'é' }] }));
   assert.is(await c.post({ 'X-Calendar-Signature': 't=1,v1=ab' }, body, 5000), '204');
   assert.is(await c.post({ 'X-Calendar-Signature': 't=2,v1=cd' }, body, 5000), '200');
@@ -67,7 +70,7 @@ post('a new connection after the receiver closes one (Connection: close, or an i
       if (n === 2) res.on('finish', () => setTimeout(() => req.socket.destroy(), 50)); // an idle connection closed
     });
   });
-  const c = new PostConnection(srv.url, {});
+  const c = new PostConnection(srv.url, {}, LOOPBACK);
   const body = Buffer.from('{}');
   assert.is(await c.post({}, body, 5000), '500');
   assert.is(await c.post({}, body, 5000), '204');
@@ -83,17 +86,17 @@ post('a new connection after the receiver closes one (Connection: close, or an i
   // one that answers garbage
   const junk = net.createServer((s) => s.once('data', () => s.end('220 smtp.example ready\r\n\r\n')));
   await new Promise<void>((resolve) => junk.listen(0, '127.0.0.1', resolve));
-  const j = new PostConnection(`http://127.0.0.1:${(junk.address() as AddressInfo).port}/`, {});
+  const j = new PostConnection(`http://127.0.0.1:${(junk.address() as AddressInfo).port}/`, {}, LOOPBACK);
   assert.match(await j.post({}, body, 5000), /^error: /);
   // one that hangs up without answering
   const rude = net.createServer((s) => s.once('data', () => s.destroy()));
   await new Promise<void>((resolve) => rude.listen(0, '127.0.0.1', resolve));
-  const r = new PostConnection(`http://127.0.0.1:${(rude.address() as AddressInfo).port}/`, {});
+  const r = new PostConnection(`http://127.0.0.1:${(rude.address() as AddressInfo).port}/`, {}, LOOPBACK);
   assert.match(await r.post({}, body, 5000), /^error: /);
   // destroy() ends a POST in flight
   const silent = net.createServer(() => {});
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  const s = new PostConnection(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, {});
+  const s = new PostConnection(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, {}, LOOPBACK);
   const pending = s.post({}, body, 5000);
   setTimeout(() => s.destroy(), 50);
   assert.is(await pending, 'aborted');

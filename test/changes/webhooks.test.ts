@@ -10,6 +10,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openCalendar } from '../../src/index.ts';
 import { addWebhook, readWebhooks, removeWebhook, signature, verifySignature, WebhookError } from '../../src/changes/webhook-registry.ts';
+
+/** the receivers of these tests listen on loopback: their webhooks must allow private addresses */
+const LOOPBACK = { allowPrivate: true };
 import type { Change } from '../../src/changes/feed.ts';
 import { NOW } from '../helpers/calendar.ts';
 
@@ -54,7 +57,7 @@ async function failingHook(): Promise<{ dir: string; rx: Receiver }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-hooks-'));
   let secret = '';
   const rx = await receiver(() => secret);
-  secret = addWebhook(dir, rx.url).secret;
+  secret = addWebhook(dir, rx.url, [], undefined, LOOPBACK).secret;
   rx.failNext = 1_000;
   return { dir, rx };
 }
@@ -96,7 +99,7 @@ hooks('a flaky receiver, down across a restart: every change arrives once, in or
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-hooks-'));
   let secret = '';
   const rx = await receiver(() => secret);
-  const hook = addWebhook(dir, rx.url, ['tag', 'category']);
+  const hook = addWebhook(dir, rx.url, ['tag', 'category'], undefined, LOOPBACK);
   secret = hook.secret;
   let cal = await openCalendar({ dir, now: () => NOW, webhooks: FAST });
   rx.failNext = 3; // the first deliveries fail
@@ -179,7 +182,7 @@ hooks('close() while a POST is in flight: its 2xx is recorded and it is not deli
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const hook = addWebhook(dir, `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`);
+  const hook = addWebhook(dir, `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, [], undefined, LOOPBACK);
   const state = () => (JSON.parse(fs.readFileSync(path.join(dir, 'webhooks-state.json'), 'utf8')) as Record<string, { delivered: number; lastStatus: string }>)[hook.id];
   const opts = { dir, now: () => NOW, webhooks: { ...FAST, timeoutMs: 60_000, stopWaitMs: 30_000 } };
 
@@ -246,13 +249,13 @@ hooks('a receiver that never answers times out and is retried; an unreachable on
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const hanging = addWebhook(dir, `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow`);
+  const hanging = addWebhook(dir, `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow`, [], undefined, LOOPBACK);
   // a port nothing listens on: taken, then released
   const probe = http.createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const deadPort = (probe.address() as AddressInfo).port;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
-  const dead = addWebhook(dir, `http://127.0.0.1:${deadPort}/gone`);
+  const dead = addWebhook(dir, `http://127.0.0.1:${deadPort}/gone`, [], undefined, LOOPBACK);
   const cal = await openCalendar({ dir, now: () => NOW, webhooks: { ...FAST, timeoutMs: 100 } });
   await cal.tags.create({ name: 'patient' });
   const state = () => JSON.parse(fs.readFileSync(path.join(dir, 'webhooks-state.json'), 'utf8')) as Record<string, { lastStatus: string; failures: number; delivered: number }>;
@@ -300,7 +303,7 @@ hooks('webhooks that keep up linger together: each delivery of a steady stream o
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const paths = ['/a', '/b', '/c', '/d', '/e', '/f'];
-  for (const p of paths) addWebhook(dir, base + p);
+  for (const p of paths) addWebhook(dir, base + p, [], undefined, LOOPBACK);
   const cal = await openCalendar({ dir, now: () => NOW, webhooks: { ...FAST, lingerMs: 150 } });
   // writes one after the other for 600 ms: a few ms apart, so that webhooks lingering on clocks
   // of their own (their deliveries end at different times) would soon ask for different batches

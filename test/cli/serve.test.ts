@@ -27,7 +27,8 @@ const options = suite('cli :: serve options');
 options('defaults', () => {
   assert.equal(resolve({}), {
     host: '127.0.0.1', port: 8080, dir: '/srv/app/data/store', timezone: 'UTC', perPage: 12,
-    restPrefix: '/wp-json', siteUrl: undefined, cacheBytes: 64 * 1024 * 1024, changesRetain: { ms: 7 * 86_400_000 }, changesBytes: 128 * 1024 * 1024, seed: true, adminPassword: undefined,
+    restPrefix: '/wp-json', siteUrl: undefined, cacheBytes: 64 * 1024 * 1024, changesRetain: { ms: 7 * 86_400_000 }, changesBytes: 128 * 1024 * 1024, seed: true, readOnly: false, adminPassword: undefined,
+    site: { title: 'Events', locale: 'en-US' }, uploadBytes: 20 * 1024 * 1024,
   });
 });
 
@@ -39,16 +40,28 @@ options('env, and options over env', () => {
   };
   assert.equal(resolve({}, env), {
     host: '0.0.0.0', port: 9000, dir: '/srv/app/store', timezone: 'Europe/Paris', perPage: 20,
-    restPrefix: '/api', siteUrl: 'https://events.example.com', cacheBytes: 16 * 1024 * 1024, changesRetain: { ms: 12 * 3_600_000 }, changesBytes: 32 * 1024 * 1024, seed: true, adminPassword: 'abcd efgh',
+    restPrefix: '/api', siteUrl: 'https://events.example.com', cacheBytes: 16 * 1024 * 1024, changesRetain: { ms: 12 * 3_600_000 }, changesBytes: 32 * 1024 * 1024, seed: true, readOnly: false, adminPassword: 'abcd efgh',
+    site: { title: 'Events', locale: 'en-US' }, uploadBytes: 20 * 1024 * 1024,
   });
   const o = resolve({
     host: '::1', port: '0', data: '/var/cal', timezone: 'America/New_York', 'per-page': '5', 'rest-prefix': '/wp-json/',
-    'site-url': 'http://localhost:3000/blog', 'no-seed': true, 'cache-mb': '0.5', 'changes-retain': '5000', 'changes-mb': '0.25',
+    'site-url': 'http://localhost:3000/blog', 'no-seed': true, 'cache-mb': '0.5', 'changes-retain': '5000', 'changes-mb': '0.25', 'upload-mb': '2.5',
   }, env);
   assert.equal(o, {
     host: '::1', port: 0, dir: path.resolve('/var/cal'), timezone: 'America/New_York', perPage: 5,
-    restPrefix: '/wp-json', siteUrl: 'http://localhost:3000/blog', cacheBytes: 512 * 1024, changesRetain: { count: 5000 }, changesBytes: 256 * 1024, seed: false, adminPassword: 'abcd efgh',
+    restPrefix: '/wp-json', siteUrl: 'http://localhost:3000/blog', cacheBytes: 512 * 1024, changesRetain: { count: 5000 }, changesBytes: 256 * 1024, seed: false, readOnly: false, adminPassword: 'abcd efgh',
+    site: { title: 'Events', locale: 'en-US' },
+    uploadBytes: 2.5 * 1024 * 1024,
   });
+});
+
+options('the public pages: --no-site, --site-title and --site-locale over their variables', () => {
+  assert.equal(resolve({ 'no-site': true }, { CALENDAR_SITE_TITLE: 'Ignored' }).site, false);
+  assert.equal(resolve({}, { CALENDAR_SITE_TITLE: ' Town Hall ', CALENDAR_SITE_LOCALE: 'fr-FR' }).site, { title: 'Town Hall', locale: 'fr-FR' });
+  assert.equal(resolve({ 'site-title': 'Library', 'site-locale': 'de' }, { CALENDAR_SITE_TITLE: 'Town Hall' }).site, { title: 'Library', locale: 'de' });
+  rejects({ 'site-title': '  ' }, {}, /^--site-title: expected a title of 1 to 200 characters on one line/);
+  rejects({}, { CALENDAR_SITE_TITLE: 'a\nb' }, /^CALENDAR_SITE_TITLE: expected a title/);
+  rejects({ 'site-locale': 'not a locale!' }, {}, /^--site-locale: not a locale this Node.js knows/);
 });
 
 options('every bad value is a clear usage error naming where it came from', () => {
@@ -72,6 +85,8 @@ options('every bad value is a clear usage error naming where it came from', () =
   rejects({}, { CALENDAR_CHANGES_RETAIN: '0' }, /^CALENDAR_CHANGES_RETAIN: expected a duration/);
   rejects({ 'changes-mb': '0' }, {}, /^--changes-mb: expected a number of MiB above 0, at most 1048576, got '0'$/);
   rejects({}, { CALENDAR_CHANGES_MB: '1G' }, /^CALENDAR_CHANGES_MB: expected a number of MiB/);
+  rejects({ 'upload-mb': '0' }, {}, /^--upload-mb: expected a number of MiB above 0, at most 4096, got '0'$/);
+  rejects({}, { CALENDAR_UPLOAD_MB: '20M' }, /^CALENDAR_UPLOAD_MB: expected a number of MiB/);
   rejects({}, { CALENDAR_ADMIN_PASSWORD: '  ' }, /^CALENDAR_ADMIN_PASSWORD is set but empty$/);
 });
 
@@ -104,12 +119,31 @@ options('--cluster: NATS URLs, a name, a node id; env too; checked before anythi
   rejects({ cluster: 'nats://127.0.0.1:4222', 'cluster-name': 'x' }, { CALENDAR_CLUSTER_LEASE_MS: '10' }, /CALENDAR_CLUSTER_LEASE_MS: expected a whole number >= 300/);
 });
 
+options('--read-only and CALENDAR_READ_ONLY: no seeding, no cluster', () => {
+  assert.is(resolve({ 'read-only': true }).readOnly, true);
+  assert.is(resolve({ 'read-only': true }).seed, false, 'a read-only store is never seeded');
+  assert.is(resolve({}, { CALENDAR_READ_ONLY: '1' }).readOnly, true);
+  assert.is(resolve({}, { CALENDAR_READ_ONLY: 'no' }).readOnly, false);
+  assert.is(resolve({}, { CALENDAR_READ_ONLY: '' }).readOnly, false);
+  rejects({}, { CALENDAR_READ_ONLY: 'maybe' }, /CALENDAR_READ_ONLY: expected 1 or 0/);
+  rejects({ 'read-only': true, cluster: 'nats://127.0.0.1:4222', 'cluster-name': 'x' }, {}, /--read-only serves a store directory/);
+});
+
 options('the heap growth it bounds after the load, unless node was started with its own --heap-growing-percent', () => {
   assert.is(heapGrowingFlag([]), `--heap-growing-percent=${SERVE_HEAP_GROWING_PERCENT}`);
   assert.is(heapGrowingFlag(['--import', 'tsx', '--max-semi-space-size=64']), `--heap-growing-percent=${SERVE_HEAP_GROWING_PERCENT}`);
   assert.is(heapGrowingFlag(['--heap-growing-percent=20']), undefined);
   assert.is(heapGrowingFlag(['--heap_growing_percent', '0']), undefined);
   assert.is(heapGrowingFlag(['--heap-growing-percentage=5']), `--heap-growing-percent=${SERVE_HEAP_GROWING_PERCENT}`, 'not the flag');
+});
+
+options('login limits and errors: options over env, bad values refused', () => {
+  assert.is(resolve({}).auth, undefined, '~> nothing set: the listener\'s defaults');
+  assert.equal(resolve({}, { CALENDAR_LOGIN_LIMIT: '5', CALENDAR_LOGIN_ERRORS: 'uniform' }).auth, { loginLimits: { perClient: 5 }, loginErrors: 'uniform' });
+  assert.equal(resolve({ 'login-limit': '0', 'login-user-limit': '7' }, { CALENDAR_LOGIN_LIMIT: '5' }).auth, { loginLimits: { perClient: 0, perLogin: 7 } });
+  rejects({ 'login-limit': 'many' }, {}, /^--login-limit: expected a whole number of failed logins/);
+  rejects({}, { CALENDAR_LOGIN_USER_LIMIT: '-1' }, /^CALENDAR_LOGIN_USER_LIMIT: expected a whole number/);
+  rejects({ 'login-errors': 'quiet' }, {}, /^--login-errors: expected wordpress or uniform, got 'quiet'$/);
 });
 
 options.run();

@@ -26,7 +26,7 @@ user('add: first line names the id, last line is the password alone, and it veri
   assert.match(a.lines[0], /^created user 1 \(alice, editor\)/);
   const password = a.lines[a.lines.length - 1];
   assert.match(password, /^[A-Za-z0-9]{4}( [A-Za-z0-9]{4}){5}$/);
-  assert.equal(UserRegistry.open(dir).verify('alice', password), { id: 1, login: 'alice', role: 'editor' });
+  assert.equal(UserRegistry.open(dir).verifySync('alice', password), { id: 1, login: 'alice', role: 'editor' });
   assert.not.ok(fs.readFileSync(path.join(dir, 'users.json'), 'utf8').includes(password));
 
   const b = await run(['user', 'add', 'bob', '--data', dir, '--role=author']);
@@ -44,7 +44,7 @@ user('list prints "id login role" per user; remove and reset', async () => {
   assert.is(reset.code, 0);
   const fresh = reset.lines[reset.lines.length - 1];
   assert.match(fresh, /^[A-Za-z0-9]{4}( [A-Za-z0-9]{4}){5}$/);
-  assert.ok(UserRegistry.open(dir).verify('bob', fresh));
+  assert.ok(UserRegistry.open(dir).verifySync('bob', fresh));
 
   const removed = await run(['user', 'remove', 'alice', '--data', dir]);
   assert.is(removed.code, 0);

@@ -4,6 +4,8 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.ts';
 import { memoryIo } from './io.ts';
 
@@ -20,7 +22,7 @@ cli('add prints the id and the secret once; list shows it; remove takes it away'
   assert.match(list.out(), new RegExp(`^${m![1]} https://example.org/hook types=event,venue delivered=- backlog=0 last=not started yet\\n$`));
   assert.not.match(list.out(), new RegExp(m![2].replace(/[-]/g, '\\-')), 'list never shows the secret');
   const given = memoryIo({}, dir);
-  assert.is(await main(['webhook', 'add', 'http://127.0.0.1:9/x', '--secret', 'a-long-enough-secret', '--data', 'store'], given), 0);
+  assert.is(await main(['webhook', 'add', 'http://127.0.0.1:9/x', '--secret', 'a-long-enough-secret', '--allow-private', '--data', 'store'], given), 0, given.err());
   assert.not.match(given.out(), /shown only this once/);
   const rm = memoryIo({}, dir);
   assert.is(await main(['webhook', 'remove', m![1], '--data', 'store'], rm), 0);
@@ -40,7 +42,8 @@ cli('bad command lines and values: one-line errors, exit 2 or 1', async () => {
     [['webhook', 'add', 'ftp://x/h'], 1, /expected an http or https URL/],
     [['webhook', 'add', 'https://x/h', '--secret', 'short'], 1, /at least 16 characters/],
     [['webhook', 'remove', 'wh_nope'], 1, /no webhook 'wh_nope'/],
-    [['webhook', 'list', '--types', 'event'], 2, /--types and --secret go with webhook add/],
+    [['webhook', 'list', '--types', 'event'], 2, /--types, --secret and --allow-private go with webhook add/],
+    [['webhook', 'remove', 'wh_x', '--allow-private'], 2, /--types, --secret and --allow-private go with webhook add/],
   ];
   for (const [args, code, message] of cases) {
     const io = memoryIo({}, dir);
@@ -86,6 +89,107 @@ cli("--data DIR of a cluster node: its cluster.json names the cluster; a broken 
       assert.is(bad.err().trim().split('\n').length, 1, 'one line');
     }
   }
+});
+
+cli('loopback, private and link-local URLs, in any spelling, are refused unless --allow-private', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-hook-'));
+  const refused: Array<[string, RegExp]> = [
+    ['http://127.0.0.1:8080/wp-json/tribe/events/v1/events', /127\.0\.0\.1 is loopback: refused/],
+    ['http://0x7f.1/hook', /127\.0\.0\.1 is loopback/],
+    ['http://2130706433/hook', /127\.0\.0\.1 is loopback/],
+    ['http://0177.0.0.1/hook', /127\.0\.0\.1 is loopback/],
+    ['http://[::1]:9/hook', /::1 is loopback/],
+    ['http://[::ffff:127.0.0.1]/hook', /is loopback, as 127\.0\.0\.1/],
+    ['http://localhost:9/hook', /localhost is loopback/],
+    ['http://10.0.0.5/hook', /10\.0\.0\.5 is private/],
+    ['http://192.168.1.1/hook', /is private/],
+    ['http://172.20.0.1/hook', /is private/],
+    ['http://169.254.169.254/latest/meta-data/', /is link-local/],
+    ['http://[fd00::1]/hook', /is private \(unique local\)/],
+    ['http://0.0.0.0:8080/', /is unspecified/],
+  ];
+  for (const [url, message] of refused) {
+    const io = memoryIo({}, dir);
+    assert.is(await main(['webhook', 'add', url, '--data', 'store'], io), 1, url);
+    assert.match(io.err(), message, url);
+    assert.match(io.err(), /--allow-private/, url);
+  }
+  const none = memoryIo({}, dir);
+  await main(['webhook', 'list', '--data', 'store'], none);
+  assert.is(none.out(), '', '~> nothing was added');
+  const ok = memoryIo({}, dir);
+  assert.is(await main(['webhook', 'add', 'http://[::1]:9/hook', '--allow-private', '--data', 'store'], ok), 0, ok.err());
+  const list = memoryIo({}, dir);
+  await main(['webhook', 'list', '--data', 'store'], list);
+  assert.match(list.out(), /^wh_[0-9a-f]{12} http:\/\/\[::1\]:9\/hook types=all allow-private delivered=/);
+});
+
+cli('credentials in a URL are never printed: add, list, remove show *** for the password and query values', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-hook-'));
+  const url = 'https://hookuser:s3cr3t-pass@example.org/hook?token=abcdef123&x=1';
+  const add = memoryIo({}, dir);
+  assert.is(await main(['webhook', 'add', url, '--secret', 'a-long-enough-secret', '--data', 'store'], add), 0, add.err());
+  const list = memoryIo({}, dir);
+  await main(['webhook', 'list', '--data', 'store'], list);
+  const rm = memoryIo({}, dir);
+  assert.is(await main(['webhook', 'remove', url, '--data', 'store'], rm), 0, rm.err());
+  for (const io of [add, list, rm]) {
+    const out = io.out() + io.err();
+    assert.not.match(out, /s3cr3t-pass|abcdef123|a-long-enough-secret/, out);
+    assert.match(out, /https:\/\/hookuser:\*\*\*@example\.org\/hook\?token=\*\*\*&x=\*\*\*/, out);
+  }
+  const missing = memoryIo({}, dir);
+  assert.is(await main(['webhook', 'remove', url, '--data', 'store'], missing), 1);
+  assert.not.match(missing.err(), /s3cr3t-pass|abcdef123/);
+});
+
+cli('concurrent webhook add and remove commands (separate processes) never lose one', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-hook-'));
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const run = (args: string[]) => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/main.ts'), 'webhook', ...args, '--data', dir], { cwd: root });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    child.on('close', (code) => resolve({ code, out, err }));
+  });
+  const N = 4;
+  const added = await Promise.all(Array.from({ length: N }, (_, i) => run(['add', `https://example.org/hook-${i}`, '--secret', 'a-long-enough-secret'])));
+  for (const r of added) assert.is(r.code, 0, r.err);
+  const listed = () => JSON.parse(fs.readFileSync(path.join(dir, 'webhooks.json'), 'utf8')).webhooks as Array<{ id: string; url: string }>;
+  assert.is(listed().length, N, '~> every concurrent add is kept');
+  // half removed while as many are added, all at once
+  const gone = listed().slice(0, N / 2);
+  const mixed = await Promise.all([
+    ...gone.map((h) => run(['remove', h.id])),
+    ...Array.from({ length: N / 2 }, (_, i) => run(['add', `https://example.org/more-${i}`, '--secret', 'a-long-enough-secret'])),
+  ]);
+  for (const r of mixed) assert.is(r.code, 0, r.err);
+  const after = listed();
+  assert.is(after.length, N);
+  for (const h of gone) assert.not.ok(after.some((a) => a.id === h.id), `~> ${h.id} removed`);
+  assert.is(after.filter((h) => h.url.includes('/more-')).length, N / 2);
+  assert.not.ok(fs.existsSync(path.join(dir, 'webhooks.json.lock')), '~> the lock is released');
+
+  // the same code in tight loops, four processes at once: their read-change-write windows overlap
+  const loops = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-hook-'));
+  const script = (body: string) => new Promise<number | null>((resolve) => {
+    const code = `import { addWebhook, removeWebhook, readWebhooks } from ${JSON.stringify(path.join(root, 'src/changes/webhook-registry.ts'))};\n${body}`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('close', resolve);
+  });
+  const P = 4, EACH = 40;
+  const codes = await Promise.all(Array.from({ length: P }, (_, p) =>
+    script(`for (let i = 0; i < ${EACH}; i++) addWebhook(${JSON.stringify(loops)}, 'https://example.org/p${p}-' + i, [], 'a-long-enough-secret');`)));
+  assert.equal(codes, Array(P).fill(0));
+  const urls = JSON.parse(fs.readFileSync(path.join(loops, 'webhooks.json'), 'utf8')).webhooks.map((h: { url: string }) => h.url);
+  assert.is(urls.length, P * EACH, `~> ${P * EACH - urls.length} adds lost`);
+  const removals = await Promise.all(Array.from({ length: P }, (_, p) =>
+    script(`for (let i = 0; i < ${EACH}; i += 2) removeWebhook(${JSON.stringify(loops)}, 'https://example.org/p${p}-' + i);`)));
+  assert.equal(removals, Array(P).fill(0));
+  const left = JSON.parse(fs.readFileSync(path.join(loops, 'webhooks.json'), 'utf8')).webhooks.map((h: { url: string }) => h.url);
+  assert.is(left.length, (P * EACH) / 2, '~> every remove is kept, and nothing else went');
 });
 
 cli.run();

@@ -73,7 +73,7 @@ test('registered through the CLI, delivered by the writer, resumed by the next o
   const nodes = await Promise.all(['a', 'b'].map((id) => set!.start(id)));
   const writer = await waitForWriter(nodes);
   const follower = nodes.find((n) => n !== writer)!;
-  assert.match(await cli(['add', url, '--types', 'event', '--secret', SECRET]), /^added webhook wh_[0-9a-f]{12} → .* in cluster hooks\n$/);
+  assert.match(await cli(['add', url, '--types', 'event', '--secret', SECRET, '--allow-private']), /^added webhook wh_[0-9a-f]{12} → .* in cluster hooks\n$/);
   const id = /wh_[0-9a-f]{12}/.exec(await cli(['list']))![0];
 
   // writes through the follower (forwarded to the writer) until well after the kill
@@ -117,7 +117,7 @@ test('registered through the CLI, delivered by the writer, resumed by the next o
   // the position is in the bucket, visible to the CLI; remove takes the webhook away everywhere
   const head = Math.max(...deliveries.flatMap((d) => d.changes.map((c) => c.seq)));
   await new Promise((r) => setTimeout(r, 300)); // saved within 100 ms of the last 2xx
-  assert.match(await cli(['list']), new RegExp(`^${id} ${url} types=event delivered=${head} backlog=0 last=204 at `));
+  assert.match(await cli(['list']), new RegExp(`^${id} ${url} types=event allow-private delivered=${head} backlog=0 last=204 at `));
   assert.match(await cli(['remove', id]), /^removed webhook/);
   const io = memoryIo();
   await main(['webhook', 'list', '--cluster', nats.urls, '--cluster-name', 'hooks'], io);

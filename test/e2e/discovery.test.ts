@@ -14,7 +14,7 @@ D('site index at {prefix}/: namespaces, routes, authentication; Link header poin
   const r = await request(t.url, '/wp-json/');
   assert.is(r.status, 200);
   assert.is(r.headers.link, `<${t.url}/wp-json/>; rel="https://api.w.org/"`);
-  assert.equal(r.json.namespaces, ['tribe/events/v1']);
+  assert.equal(r.json.namespaces, ['tribe/events/v1', 'wp/v2']);
   assert.is(r.json.url, t.url);
   assert.is(r.json.timezone_string, 'UTC');
   assert.is(r.json.gmt_offset, 0);

@@ -179,6 +179,51 @@ S('a client still sending an oversized body reads its 413 (lingering close), dec
   }
 });
 
+S('a declared 100 MB body is refused before it is read; a chunked one is cut off at the limit', async ({ srv }) => {
+  const port = Number(new URL(srv.url).port);
+  let serverRead = 0;
+  const onConnection = (s: net.Socket) => s.on('close', () => (serverRead = s.bytesRead));
+  srv.server.on('connection', onConnection);
+  try {
+    for (const chunked of [false, true]) {
+      const total = 100 * 1024 * 1024;
+      const result = await new Promise<{ response: string; sentAtAnswer: number }>((resolve) => {
+        const sock = net.connect(port, '127.0.0.1');
+        let response = '';
+        let sent = 0;
+        let sentAtAnswer = -1;
+        sock.on('data', (c) => {
+          if (sentAtAnswer < 0) sentAtAnswer = sent;
+          response += c.toString('latin1');
+        });
+        sock.on('error', () => {});
+        sock.on('close', () => resolve({ response, sentAtAnswer }));
+        sock.write(chunked
+          ? `POST ${NS}/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`
+          : `POST ${NS}/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${total}\r\n\r\n`);
+        const piece = Buffer.alloc(64 * 1024, 0x61);
+        const pump = () => {
+          // a client that keeps sending until it has its answer
+          while (sent < total && sentAtAnswer < 0 && !sock.destroyed) {
+            sent += piece.length;
+            const data = chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece;
+            if (!sock.write(data)) return void sock.once('drain', pump);
+          }
+          if (sentAtAnswer >= 0) sock.end();
+        };
+        pump();
+      });
+      assert.match(result.response, /^HTTP\/1\.1 413 /, `chunked ${chunked}`);
+      assert.match(result.response, /\r\nConnection: close\r\n/i);
+      assert.ok(result.sentAtAnswer < 16 * 1024 * 1024, `~> chunked ${chunked}: answered after ${result.sentAtAnswer} bytes sent`);
+      await new Promise((r) => setTimeout(r, 50));
+      assert.ok(serverRead < 16 * 1024 * 1024, `~> chunked ${chunked}: the server read ${serverRead} bytes of ${total}`);
+    }
+  } finally {
+    srv.server.off('connection', onConnection);
+  }
+});
+
 S('route match comes before body errors (404 for a wrong route with bad JSON)', async ({ srv }) => {
   const r = await request(srv.url, `${NS}/nope`, { method: 'POST', headers: JSON_HEADERS, body: '{' });
   assert.is(r.status, 404);
@@ -249,6 +294,39 @@ S('a malformed request line gets a JSON 400, the server lives on', async ({ srv 
 S.run();
 
 // ---
+
+// ---
+
+const N = suite<Ctx>('server :: nesting bounds (default body limit)', {} as Ctx);
+
+N.before(async (ctx) => {
+  ctx.cal = fakeCalendar();
+  ctx.password = ctx.cal.users.add('ed', 'editor').password;
+  ctx.srv = await startServer(ctx.cal, { port: 0, log: () => {} });
+});
+N.after(async (ctx) => {
+  await ctx.srv.close();
+});
+
+N('keys nested past 64 brackets: 400 rest_input_too_deep (form body and query), JSON past 512 levels: 400', async ({ srv, password }) => {
+  const deep = 'title' + '[x]'.repeat(10_000);
+  const form = await request(srv.url, `${NS}/events`, { method: 'POST', headers: FORM_HEADERS, body: `${deep}=1` });
+  assert.is(form.status, 400);
+  assert.equal(form.json, {
+    code: 'rest_input_too_deep', message: 'Parameter title nests more than 64 levels of brackets.', data: { status: 400, max_depth: 64 },
+  });
+  const query = await request(srv.url, `${NS}/events?categories${'[]'.repeat(65)}=1`);
+  assert.equal([query.status, query.json.code], [400, 'rest_input_too_deep']);
+  const ok = await request(srv.url, `${NS}/events?categories${'[]'.repeat(64)}=1`);
+  assert.is(ok.status, 200, '~> 64 levels are fine');
+  const auth = { authorization: 'Basic ' + Buffer.from(`ed:${password}`).toString('base64') };
+  const json = await request(srv.url, `${NS}/events`, { method: 'POST', headers: { ...JSON_HEADERS, ...auth }, body: `{"a":${'['.repeat(512)}${']'.repeat(512)}}` });
+  assert.equal([json.status, json.json.code, json.json.data.json_error_message], [400, 'rest_invalid_json', 'Maximum stack depth exceeded']);
+  const fine = await request(srv.url, `${NS}/events`, { method: 'POST', headers: { ...JSON_HEADERS, ...auth }, body: `{"a":${'['.repeat(400)}"]]]["${']'.repeat(400)}}` });
+  assert.is.not(fine.json.code, 'rest_invalid_json', '~> brackets in strings do not count');
+});
+
+N.run();
 
 const C = suite('server :: close');
 

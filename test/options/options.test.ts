@@ -30,8 +30,12 @@ options('serve --help names every flag and variable once', () => {
 options('openCalendar: each embedded option defaulted and checked by its row', async () => {
   const { options: filled, problem } = embeddedOptions({});
   assert.is(problem, undefined);
-  assert.equal(filled, { timezone: 'UTC', perPage: 12, restPrefix: '/wp-json', cacheBytes: DEFAULT_CACHE_BYTES, changesRetainMs: 7 * 86_400_000, changesRetainCount: 100_000, changesRetainBytes: 128 * 1024 * 1024 });
-  const bad: Record<string, unknown> = { timezone: 'Mars/Olympus', perPage: 0, cacheBytes: -1, changesRetainMs: 0, changesRetainCount: -5, changesRetainBytes: Number.NaN };
+  assert.equal(filled, { timezone: 'UTC', perPage: 12, restPrefix: '/wp-json', cacheBytes: DEFAULT_CACHE_BYTES, changesRetainMs: 7 * 86_400_000, changesRetainCount: 100_000, changesRetainBytes: 128 * 1024 * 1024,
+    uploadLimit: 20 * 1024 * 1024, readOnly: false, faultProbeMs: 2000,
+  });
+  const bad: Record<string, unknown> = { timezone: 'Mars/Olympus', perPage: 0, cacheBytes: -1, changesRetainMs: 0, changesRetainCount: -5, changesRetainBytes: Number.NaN,
+    uploadLimit: 1.5, readOnly: 'yes', faultProbeMs: -1,
+  };
   for (const [key, value] of Object.entries(bad)) {
     try {
       await openCalendar({ [key]: value });

@@ -158,7 +158,7 @@ Append('append :: a failed write rejects its batch and every later append', asyn
   const j = await Journal.open('/dev/full', 0);
   await j.append(line(1), 1).then(
     () => assert.unreachable('should have rejected'),
-    (err: Error) => assert.match(err.message, 'write failed'),
+    (err: Error) => assert.match(err.message, 'no space left on device (ENOSPC) writing /dev/full'),
   );
   assert.ok(j.failed);
   await j.append(line(2), 2).then(

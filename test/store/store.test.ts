@@ -259,12 +259,13 @@ Store_('recovery :: leftovers of an interrupted snapshot are removed with a warn
   await writeMany(a.store, a.state, 5);
   await a.store.compact();
   await a.store.close();
-  fs.writeFileSync(path.join(dir, 'snapshot.9.0badf00d.0.jsonl'), '{}\n');
+  // an older snapshot's part (the store holds every write it holds): it goes
+  fs.writeFileSync(path.join(dir, 'snapshot.3.0badf00d.0.jsonl'), '{}\n');
   fs.writeFileSync(path.join(dir, 'journal.jsonl.tmp-1-0badf00d'), '');
   fs.writeFileSync(path.join(dir, 'lock.tmp-999999999-0badf00d'), '999999999\n'); // its owner is gone
   const b = await reopen(dir);
   assert.is(b.warnings.length, 1);
-  assert.match(b.warnings[0]!, 'snapshot.9.0badf00d.0.jsonl');
+  assert.match(b.warnings[0]!, 'snapshot.3.0badf00d.0.jsonl');
   assert.equal(fs.readdirSync(dir).filter((f) => f.includes('0badf00d')), []);
   await b.store.close();
 });
@@ -309,8 +310,61 @@ Store_('errors :: journal starting past the snapshot (lost writes) stops start-u
   await a.store.compact();
   await writeMany(a.store, a.state, 5);
   await a.store.close();
-  fs.unlinkSync(path.join(dir, 'snapshot.json'));
+  // the whole snapshot gone (manifest and part): the journal's writes alone do not start at 1
+  for (const f of fs.readdirSync(dir)) if (f.startsWith('snapshot.')) fs.unlinkSync(path.join(dir, f));
   await expectOpenError(dir, 'line 1 has seq 6', 'writes 1..5 are missing');
+});
+
+Store_('errors :: a missing snapshot.json with its part there stops start-up naming both; nothing is removed', async () => {
+  const dir = tmpDir();
+  const a = await reopen(dir);
+  await writeMany(a.store, a.state, 5);
+  await a.store.compact(); // the journal is empty now: the part holds writes 1..5 alone
+  await a.store.close();
+  fs.unlinkSync(path.join(dir, 'snapshot.json'));
+  const part = fs.readdirSync(dir).find((f) => f.startsWith('snapshot.5.'))!;
+  await expectOpenError(dir, `${path.join(dir, 'snapshot.json')} is missing`, part, `calendar-engine repair --data ${dir}`);
+  assert.ok(fs.existsSync(path.join(dir, part)), 'the part is still there');
+});
+
+Store_('recovery :: an unlisted part past what the store holds, no journal line: moved to unplaced/, not deleted', async () => {
+  const dir = tmpDir();
+  const a = await reopen(dir);
+  await writeMany(a.store, a.state, 5);
+  await a.store.compact();
+  await a.store.close();
+  fs.writeFileSync(path.join(dir, 'snapshot.9.0badf00d.0.jsonl'), '{}\n');
+  const b = await reopen(dir);
+  assert.ok(b.state.equals(expectedState(5)));
+  assert.match(b.warnings.join('\n'), 'snapshot.9.0badf00d.0.jsonl');
+  assert.match(b.warnings.join('\n'), 'calendar-engine repair');
+  assert.ok(fs.existsSync(path.join(dir, 'unplaced', 'snapshot.9.0badf00d.0.jsonl')), 'kept aside');
+  await b.store.close();
+});
+
+Store_('recovery :: an unlisted part past the journal\'s last durable line (a snapshot never committed) is a leftover', async () => {
+  const dir = tmpDir();
+  const a = await reopen(dir);
+  await writeMany(a.store, a.state, 5);
+  await a.store.close();
+  fs.writeFileSync(path.join(dir, 'snapshot.9.0badf00d.0.jsonl'), '{}\n');
+  const b = await reopen(dir);
+  assert.ok(b.state.equals(expectedState(5)));
+  assert.not.ok(fs.existsSync(path.join(dir, 'snapshot.9.0badf00d.0.jsonl')));
+  await b.store.close();
+});
+
+Store_('recovery :: an interrupted first snapshot (no manifest yet, the journal from seq 1 covers it) is a leftover', async () => {
+  const dir = tmpDir();
+  const a = await reopen(dir);
+  await writeMany(a.store, a.state, 5);
+  await a.store.close();
+  fs.writeFileSync(path.join(dir, 'snapshot.4.0badf00d.0.jsonl'), '{}\n');
+  const b = await reopen(dir);
+  assert.ok(b.state.equals(expectedState(5)));
+  assert.match(b.warnings.join('\n'), 'snapshot.4.0badf00d.0.jsonl');
+  assert.not.ok(fs.existsSync(path.join(dir, 'snapshot.4.0badf00d.0.jsonl')));
+  await b.store.close();
 });
 
 Store_('lock :: a second open of the same dir throws; after close it opens', async () => {

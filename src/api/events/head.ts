@@ -5,6 +5,7 @@
 // data: test/api/read.test.ts checks that objects and texts agree, key order included, on
 // random calendars.
 
+import { pluginImage, pluginImageText } from '../../media/represent.ts';
 import { jsonSafe } from '../../ascii-json.ts';
 import type { EngineApi } from '../../engine/engine-api.ts';
 import { FLAG_ALL_DAY, FLAG_FEATURED, FLAG_HIDDEN, FLAG_SHOW_MAP, FLAG_SHOW_MAP_LINK, FLAG_STICKY } from '../../engine/event-table.ts';
@@ -29,7 +30,8 @@ export interface EventHead {
   id: number; global_id: string; global_id_lineage: string[]; author: string; status: string;
   date: string; date_utc: string; modified: string; modified_utc: string;
   url: string; rest_url: string; title: string; description: string; excerpt: string; slug: string;
-  image: false | { url: string; id: number; extension: string }; all_day: boolean;
+  /** the plugin's image object (src/media/represent.ts: pluginImage), or false */
+  image: false | Record<string, unknown>; all_day: boolean;
   start_date: string; start_date_details: DateDetails; end_date: string; end_date_details: DateDetails;
   utc_start_date: string; utc_start_date_details: DateDetails; utc_end_date: string; utc_end_date_details: DateDetails;
   timezone: string; timezone_abbr: string; cost: string; cost_details: CostDetails; website: string;
@@ -88,7 +90,7 @@ export function eventHead(site: Site, engine: EngineApi, row: number): EventHead
     date: t.date.get(row), date_utc: t.dateUtc.get(row), modified: t.modified.get(row), modified_utc: t.modifiedUtc.get(row),
     url, rest_url: site.root + 'events/' + id,
     title: displayTitle(t.titles[row]), description: displayContent(t.descriptions[row]), excerpt: displayExcerpt(t.excerpts[row]),
-    slug, image: att ? { url: att.url, id: att.id, extension: att.extension } : false, all_day: (flags & FLAG_ALL_DAY) !== 0,
+    slug, image: att ? pluginImage(site.config.siteUrl, att) : false, all_day: (flags & FLAG_ALL_DAY) !== 0,
     start_date: startLocal, start_date_details: details(startLocal),
     end_date: endLocal, end_date_details: details(endLocal),
     utc_start_date: startUtc, utc_start_date_details: details(startUtc),
@@ -121,7 +123,7 @@ export function eventObjectOf(h: EventHead, categories: unknown[], tags: unknown
     id: h.id, global_id: h.global_id, global_id_lineage: h.global_id_lineage.slice(), author: h.author, status: h.status,
     date: h.date, date_utc: h.date_utc, modified: h.modified, modified_utc: h.modified_utc,
     url: h.url, rest_url: h.rest_url, title: h.title, description: h.description, excerpt: h.excerpt, slug: h.slug,
-    image: h.image === false ? false : { url: h.image.url, id: h.image.id, extension: h.image.extension }, all_day: h.all_day,
+    image: h.image === false ? false : structuredClone(h.image), all_day: h.all_day,
     start_date: h.start_date, start_date_details: copyDetails(h.start_date_details),
     end_date: h.end_date, end_date_details: copyDetails(h.end_date_details),
     utc_start_date: h.utc_start_date, utc_start_date_details: copyDetails(h.utc_start_date_details),
@@ -339,7 +341,7 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
   const imageId = t.imageIds[row];
   const att = imageId === 0 ? undefined : engine.attachment(imageId);
   const allDay = (f & FLAG_ALL_DAY) !== 0 ? 1 : 0;
-  const image = att ? `","image":{"url":"${jsonText(att.url)}","id":${att.id},"extension":"${jsonText(att.extension)}"}${ALL_DAY[allDay]}` : '';
+  const image = att ? `","image":${pluginImageText(site.config.siteUrl, att)}${ALL_DAY[allDay]}` : '';
   const website = t.websites[row];
   // the four post dates are often one or two values (modified = date until an edit, UTC = local
   // in a UTC site): each distinct one is made once (an odd date's ms is NaN, equal to nothing)

@@ -24,6 +24,12 @@ export function defaultStatusMask(actor: Actor): number {
   return canEditPosts(actor) ? EDITOR_MASK : PUBLISH_MASK;
 }
 
+/** The `status` a list's URLs carry when none was asked for: what TEC queried, `any` for callers
+ *  who may edit the post type (contributor and up), else `publish`. */
+export function defaultStatusArg(actor: Actor): string {
+  return canEditPosts(actor) ? 'any' : 'publish';
+}
+
 /** `status` list parameter (events, venues, organizers): a bit mask, or undefined when invalid. */
 export function statusMaskParam(value: unknown, actor: Actor): number | undefined {
   const items = asList(value);
@@ -144,7 +150,10 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
       q.statusMask = mask;
       urlArgs.push(['status', (asList(params.status) ?? []).join(',')]);
     }
-  }
+  } else urlArgs.push(['status', defaultStatusArg(actor)]);
+  // `featured` is added to the URL after the query's own arguments (TEC's extra arguments)
+  const featuredAt = urlArgs.findIndex((a) => a[0] === 'featured');
+  if (featuredAt >= 0) urlArgs.push(urlArgs.splice(featuredAt, 1)[0]);
   if (has(params, 'include')) {
     const items = asList(params.include);
     let bad = !items;

@@ -11,7 +11,7 @@ import { fail } from '../wordpress/errors.ts';
 import { resolveImage } from '../wordpress/images.ts';
 import { stageLinked } from '../linked/write.ts';
 import { Problems, asId, asList, asString, has, isTruthy } from '../wordpress/params.ts';
-import { defaultStatus, finalSlug, floatingDates, readPostFields } from '../wordpress/post-fields.ts';
+import { defaultStatus, finalSlug, floatingDates, publishIfDue, readPostFields } from '../wordpress/post-fields.ts';
 import { resolveEventTerms } from '../terms/write.ts';
 import { isValidUrl } from '../wordpress/text.ts';
 import type { Params } from '../wordpress/types.ts';
@@ -76,9 +76,15 @@ function resolveVenue(tx: Tx, value: unknown): number[] | undefined | null {
   return id !== undefined && tx.engine.postKind(id) === 'venue' ? [id] : null;
 }
 
-/** `organizer`: id, CSV of ids, or an array of ids / {id} / organizer data. null = invalid. */
+/** `organizer`: id, CSV of ids, or an array of ids / {id} / organizer data. null = invalid.
+ *  One object of organizer data, not in a list, is refused as the plugin refuses it (it reads
+ *  the object's values as entries, and a name alone makes no organizer). */
 function resolveOrganizers(tx: Tx, value: unknown): number[] | null {
   if (isEmptyLink(value)) return [];
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const obj = value as Params;
+    if (!has(obj, 'id') || has(obj, 'organizer')) throw fail('could-not-create-organizer');
+  }
   const entries: unknown[] = Array.isArray(value)
     ? value
     : typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter((s) => s !== '') : [value];
@@ -231,6 +237,7 @@ export function stageEvent(tx: Tx, params: Params, existing: EventRecord | undef
     if (tagIds) rec.tagIds = tagIds;
     if (parentId !== undefined) rec.parentId = parentId;
   }
+  publishIfDue(tx, rec);
   floatingDates(tx, rec, params, existing);
   rec.slug = finalSlug(tx, 'event', rec, explicitSlug);
   tx.ops.push({ t: 'event', a: 'put', rec });

@@ -6,7 +6,7 @@ import { naiveFromString } from '../../engine/naive-time.ts';
 import { POST_STATUSES, type OrganizerRecord, type VenueRecord } from '../../engine/records.ts';
 import type { Core } from '../context.ts';
 import { invalidParams } from '../wordpress/errors.ts';
-import { defaultStatusMask, readPaging, statusMaskParam, type Paging } from '../events/list.ts';
+import { defaultStatusArg, defaultStatusMask, readPaging, statusMaskParam, type Paging } from '../events/list.ts';
 import { Problems, asId, asString, has, isTruthy } from '../wordpress/params.ts';
 import { foldForSearch, linkedPostSearchWords } from '../wordpress/text.ts';
 import type { Actor, Params } from '../wordpress/types.ts';
@@ -31,12 +31,13 @@ export function listLinked(core: Core, kind: 'venue' | 'organizer', params: Para
   const paging = readPaging(core, params, problems);
   const urlArgs: Array<[string, string]> = [];
   let statusMask = defaultStatusMask(actor);
+  let statusArg = defaultStatusArg(actor);
   if (has(params, 'status')) {
     const mask = statusMaskParam(params.status, actor);
     if (mask === undefined) problems.add('status');
     else {
       statusMask = mask;
-      urlArgs.push(['status', String(params.status)]);
+      statusArg = String(params.status);
     }
   }
   let words: string[] | undefined;
@@ -62,6 +63,7 @@ export function listLinked(core: Core, kind: 'venue' | 'organizer', params: Para
   if (hasEvents !== undefined) urlArgs.push(['has_events', String(params.has_events)]);
   const upcoming = has(params, 'only_with_upcoming') && isTruthy(params.only_with_upcoming);
   if (upcoming) urlArgs.push(['only_with_upcoming', '1']);
+  urlArgs.push(['status', statusArg]);
 
   const eventLinks = eventId !== undefined ? new Set(engine.eventRecord(engine.eventRow(eventId))[kind === 'venue' ? 'venueIds' : 'organizerIds']) : undefined;
   const nowMs = Math.floor(core.site.config.now().getTime() / 1000) * 1000;

@@ -6,7 +6,7 @@ import type { OrganizerRecord, VenueRecord } from '../../engine/records.ts';
 import type { Tx } from '../context.ts';
 import { resolveImage } from '../wordpress/images.ts';
 import { Problems, asNumber, asString, has, isTruthy } from '../wordpress/params.ts';
-import { defaultStatus, finalSlug, floatingDates, readPostFields } from '../wordpress/post-fields.ts';
+import { defaultStatus, finalSlug, floatingDates, publishIfDue, readPostFields } from '../wordpress/post-fields.ts';
 import { isValidUrl, sanitizeTextField } from '../wordpress/text.ts';
 import type { Params } from '../wordpress/types.ts';
 
@@ -134,6 +134,7 @@ export function stageLinked(tx: Tx, kind: LinkedKind, params: Params, existing: 
     rec.dateUtc = tx.stamps.utc;
   }
   finishVenue(rec, params, meta);
+  publishIfDue(tx, rec);
   floatingDates(tx, rec, params, created ? undefined : target);
   rec.slug = finalSlug(tx, kind, rec, explicitSlug);
   return stage(tx, kind, rec, created);

@@ -7,17 +7,38 @@ import type { RestResult } from '../wordpress/types.ts';
 import { jsonText, toJson } from './represent.ts';
 
 /**
- * Push the JSON text of a page's URL onto the parts: `{base}?page=P&per_page=N&a=1&b=2`, values
- * not URL-encoded, as TEC builds it. Escaped piece by piece (JSON escapes are per character, and
- * the names are ASCII), so the URL is never built as a string of its own. `page` undefined: no
- * page argument (the previous link to page 1).
+ * Push the JSON text of the archive's own URL (`rest_url`) onto the parts:
+ * `{base}?page=P&per_page=N&a=1&b=2`, values not URL-encoded, as TEC builds it. Escaped piece
+ * by piece (JSON escapes are per character, and the names are ASCII), so the URL is never built
+ * as a string of its own.
  */
-function pushUrl(parts: string[], baseText: string, page: number | undefined, paging: Paging, urlArgs: Array<[string, string]>): void {
-  parts.push('"', baseText);
-  if (page !== undefined) parts.push('?page=', String(page), '&per_page=', String(paging.perPage));
-  else parts.push('?per_page=', String(paging.perPage));
+function pushUrl(parts: string[], baseText: string, paging: Paging, urlArgs: Array<[string, string]>): void {
+  parts.push('"', baseText, '?page=', String(paging.page), '&per_page=', String(paging.perPage));
   for (let i = 0; i < urlArgs.length; i++) parts.push('&', urlArgs[i][0], '=', jsonText(urlArgs[i][1]));
   parts.push('"');
+}
+
+/**
+ * Push the JSON text of a neighbouring page's URL: the arguments of `rest_url` without `page`,
+ * every value URL-encoded as PHP's urlencode does (`2031-01-01+00%3A00%3A00`), then `page`
+ * last (TEC builds it with remove_query_arg and add_query_arg, which encode the query again).
+ * `page` undefined: no page argument (the previous link to page 1).
+ */
+function pushPageUrl(parts: string[], baseText: string, page: number | undefined, paging: Paging, urlArgs: Array<[string, string]>): void {
+  parts.push('"', baseText, '?per_page=', String(paging.perPage));
+  for (let i = 0; i < urlArgs.length; i++) parts.push('&', urlArgs[i][0], '=', phpUrlencode(urlArgs[i][1]));
+  if (page !== undefined) parts.push('&page=', String(page));
+  parts.push('"');
+}
+
+const UNRESERVED = /^[A-Za-z0-9_.-]*$/;
+
+/** PHP's urlencode: letters, digits, '-', '_' and '.' kept, a space as '+', every other byte %XX. */
+export function phpUrlencode(s: string): string {
+  if (UNRESERVED.test(s)) return s;
+  return encodeURIComponent(s)
+    .replace(/%20/g, '+')
+    .replace(/[!'()*~]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 }
 
 /** Push the items' texts, comma-separated, onto the parts. */
@@ -43,14 +64,14 @@ export function openArchive(key: string): string[] {
 export function closeArchive(parts: string[], baseText: string, total: number, paging: Paging, urlArgs: Array<[string, string]>): void {
   const totalPages = total === 0 ? 0 : Math.ceil(total / paging.perPage);
   parts.push('],"rest_url":');
-  pushUrl(parts, baseText, paging.page, paging, urlArgs);
+  pushUrl(parts, baseText, paging, urlArgs);
   if (paging.page < totalPages) {
     parts.push(',"next_rest_url":');
-    pushUrl(parts, baseText, paging.page + 1, paging, urlArgs);
+    pushPageUrl(parts, baseText, paging.page + 1, paging, urlArgs);
   }
   if (paging.page > 1 && paging.page - 1 <= totalPages) {
     parts.push(',"previous_rest_url":');
-    pushUrl(parts, baseText, paging.page - 1 === 1 ? undefined : paging.page - 1, paging, urlArgs);
+    pushPageUrl(parts, baseText, paging.page - 1 === 1 ? undefined : paging.page - 1, paging, urlArgs);
   }
   parts.push(',"total":', String(total), ',"total_pages":', String(totalPages), '}');
 }

@@ -459,7 +459,7 @@ export class Renderer implements ChangeHooks {
 /** A venue/organizer template copied: new object, image and lineage; json_ld is never in a template. */
 function copyLinked(tmpl: Obj): Obj {
   const c = { ...tmpl };
-  if (tmpl.image !== undefined) c.image = { ...(tmpl.image as Obj) };
+  if (tmpl.image !== undefined) c.image = structuredClone(tmpl.image as Obj);
   c.global_id_lineage = (tmpl.global_id_lineage as string[]).slice();
   return c;
 }

@@ -2,6 +2,7 @@
 // writes it, venue, organizer and term objects, and the single-GET extras (JSON-LD). An event's
 // own fields are read from the columns by events/head.ts; render.ts caches and joins the pieces.
 
+import { pluginImage } from '../../media/represent.ts';
 import { escapeJsonText, escapeNonAscii } from '../../ascii-json.ts';
 import type { EngineApi } from '../../engine/engine-api.ts';
 import { naiveFromString } from '../../engine/naive-time.ts';
@@ -42,10 +43,10 @@ export function createSite(config: SiteConfig): Site {
   };
 }
 
-const DRAFTISH = new Set(['draft', 'pending', 'future', 'auto-draft']);
+const DRAFTISH = new Set(['draft', 'pending', 'future', 'auto-draft', 'trash']);
 
-/** Whether a post's permalink is the plain `?post_type=…&p=ID` form (no slug, or not published
- *  yet) rather than `/{base}/{slug}/`. */
+/** Whether a post's permalink is the plain `?post_type=…&p=ID` form (no slug, not published yet,
+ *  or in the trash, as the plugin shows a trashed post) rather than `/{base}/{slug}/`. */
 export const plainPermalink = (slug: string, status: string): boolean => slug === '' || DRAFTISH.has(status);
 
 /**
@@ -109,9 +110,14 @@ export function eventUrl(site: Site, rec: { id: number; slug: string; status: st
   return permalink(site, 'event', 'tribe_events', rec);
 }
 
-function imageObject(att: AttachmentRecord | undefined): Record<string, unknown> | undefined {
-  if (!att) return undefined;
-  return { url: att.url, id: att.id, extension: att.extension };
+/** The permalink of an event, venue or organizer (`/{kind}/{slug}/`, or the plain form). */
+export function postUrl(site: Site, kind: 'event' | 'venue' | 'organizer', rec: { id: number; slug: string; status: string }): string {
+  return permalink(site, kind, kind === 'event' ? 'tribe_events' : `tribe_${kind}`, rec);
+}
+
+/** The plugin's image object (src/media/represent.ts), or undefined without an attachment. */
+function imageObject(site: Site, att: AttachmentRecord | undefined): Record<string, unknown> | undefined {
+  return att ? pluginImage(site.config.siteUrl, att) : undefined;
 }
 
 /** Drop every empty value (empty string, false, 0, '0', empty array, null), as TEC's linked-post builders do. */
@@ -135,7 +141,7 @@ export function venueObject(site: Site, engine: EngineApi, v: VenueRecord, jsonL
     date: v.date, date_utc: v.dateUtc, modified: v.modified, modified_utc: v.modifiedUtc,
     url: permalink(site, 'venue', 'tribe_venue', v),
     venue: displayTitle(v.title), description: displayContent(v.description), excerpt: displayExcerpt(v.excerpt),
-    slug: v.slug, image: imageObject(engine.attachment(v.imageId)),
+    slug: v.slug, image: imageObject(site, engine.attachment(v.imageId)),
     address: v.address, city: v.city, country: v.country, province: v.province, state: v.state,
     zip: v.zip, phone: v.phone, website: escapeUrl(v.website), stateprovince: v.stateprovince,
   });
@@ -158,7 +164,7 @@ export function organizerObject(site: Site, engine: EngineApi, o: OrganizerRecor
     date: o.date, date_utc: o.dateUtc, modified: o.modified, modified_utc: o.modifiedUtc,
     url: permalink(site, 'organizer', 'tribe_organizer', o),
     organizer: displayTitle(o.title), description: displayContent(o.description), excerpt: displayExcerpt(o.excerpt),
-    slug: o.slug, image: imageObject(engine.attachment(o.imageId)),
+    slug: o.slug, image: imageObject(site, engine.attachment(o.imageId)),
     phone: o.phone, website: escapeUrl(o.website), email: o.email,
     json_ld: jsonLd ? organizerJsonLd(site, o) : undefined,
     global_id: globalId, global_id_lineage: lineage,
@@ -285,7 +291,7 @@ function eventJsonLd(site: Site, e: EventRecord, obj: Record<string, unknown>, v
   return ld;
 }
 
-/** Attachments are immutable; their image object for create responses of linked posts. */
-export function imageOf(engine: EngineApi, id: number): Record<string, unknown> | undefined {
-  return imageObject(engine.attachment(id));
+/** An attachment's image object, as events, venues and organizers show it. */
+export function imageOf(site: Site, engine: EngineApi, id: number): Record<string, unknown> | undefined {
+  return imageObject(site, engine.attachment(id));
 }

@@ -12,8 +12,11 @@ const TABLE = {
   rest_not_logged_in: [401, 'You are not currently logged in.'],
   incorrect_password: [401, 'The provided password is an invalid application password.'],
   invalid_username: [401, 'Unknown username. Check again or try your email address.'],
+  invalid_credentials: [401, 'Unknown username or incorrect application password.'],
+  too_many_login_attempts: [429, 'Too many failed login attempts. Try again in %s seconds.'],
   rest_invalid_json: [400, 'Invalid JSON body passed.'],
   rest_payload_too_large: [413, 'The request body is too large.'],
+  rest_input_too_deep: [400, 'Parameter %s nests more than %s levels of brackets.'],
   rest_unsupported_media_type: [415, 'Unsupported content type: %s'],
   'event-archive-page-not-found': [404, 'The requested event archive page does not exist'],
   'venue-archive-page-not-found': [404, 'The requested venue archive page does not exist'],
@@ -40,11 +43,27 @@ const TABLE = {
   'invalid-linked-post-id': [400, 'The provided linked post ID is not valid.'],
   term_exists: [400, 'A term with the name provided already exists with this parent.'],
   duplicate_term_slug: [400, 'The slug "%s" is already in use by another term.'],
+  rest_forbidden_context: [403, 'Sorry, you are not allowed to edit %s.'],
+  rest_forbidden_status: [403, 'Status is forbidden.'],
+  rest_cannot_create: [403, 'Sorry, you are not allowed to create terms in this taxonomy.'],
+  rest_cannot_update: [403, 'Sorry, you are not allowed to edit this term.'],
+  rest_cannot_delete: [403, 'Sorry, you are not allowed to delete this term.'],
+  rest_term_invalid: [404, 'Term does not exist.'],
+  rest_taxonomy_not_hierarchical: [400, 'Cannot set parent term, taxonomy is not hierarchical.'],
+  rest_trash_not_supported: [501, "Terms do not support trashing. Set 'force=true' to delete."],
+  rest_post_invalid_id: [404, 'Invalid post ID.'],
+  rest_post_invalid_page_number: [400, 'The page number requested is larger than the number of pages available.'],
+  rest_user_invalid_id: [404, 'Invalid user ID.'],
+  rest_user_cannot_view: [403, 'Sorry, you are not allowed to list users.'],
   internal_error: [500, 'The server encountered an internal error.'],
-  rest_post_invalid_id: [404, 'Invalid event ID.'],
   rest_callback_invalid: [400, 'Invalid JSONP callback function.'],
   rest_bad_request: [400, 'Malformed HTTP request.'],
   // the project's own
+  storage_full: [507, 'The calendar cannot store this write: no space left on its disk (writing %s). Reads still work.'],
+  storage_quota_exceeded: [507, 'The calendar cannot store this write: its disk quota is exceeded (writing %s). Reads still work.'],
+  storage_io_error: [503, 'The calendar cannot store this write: its disk failed (%s: %s). Reads still work.'],
+  storage_read_only: [503, 'The calendar cannot store this write: its disk is read-only (%s: %s). Reads still work.'],
+  calendar_read_only: [503, 'The calendar is served read-only: writes are refused.'],
   invalid_option: [400, '%s'],
   calendar_closed: [503, 'The calendar is closed.'],
   rest_changes_expired: [410, 'The changes after seq %s are no longer retained (the oldest retained follows seq %s): resynchronise from the lists, then follow from the current head.'],
@@ -105,6 +124,15 @@ export function invalidParams(reasons: Record<string, string>, details: Record<s
 /** 400 rest_missing_callback_param listing the missing names (data.params is an array). */
 export function missingParams(names: string[]): CalendarError {
   return fail('rest_missing_callback_param', [names.join(', ')], { params: names });
+}
+
+/**
+ * A permission failure of a WordPress core route: its code and message, with the status
+ * rest_authorization_required_code() gives (401 logged out, 403 logged in).
+ */
+export function denied(code: ErrorCode, loggedIn: boolean, args: Array<string | number> = []): CalendarError {
+  const e = fail(code, args);
+  return loggedIn ? e : new CalendarError(e.code, 401, e.message);
 }
 
 export function isCalendarError(e: unknown): e is CalendarError {

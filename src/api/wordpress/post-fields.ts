@@ -92,6 +92,16 @@ function readPublicationDate(tx: Tx, params: Params, problems: Problems, dateZon
   }
 }
 
+/**
+ * wp_insert_post's scheduling rule, one way: a post saved as `future` whose publication date is
+ * less than a minute ahead of now is published instead. Call once the record's status and
+ * dates are final.
+ */
+export function publishIfDue(tx: Tx, rec: PostRecord): void {
+  if (rec.status !== 'future' || rec.dateUtc === NO_DATE) return;
+  if (naiveFromString(rec.dateUtc) - tx.core.site.config.now().getTime() < 60_000) rec.status = 'publish';
+}
+
 /** The GMT date WordPress leaves on an unpublished post whose date was never fixed. */
 export const NO_DATE = '0000-00-00 00:00:00';
 

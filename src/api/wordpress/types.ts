@@ -22,12 +22,16 @@ export type AsArg = string | { role: Role; id?: number; login?: string } | null 
 export type Resource = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
 export type Action = 'list' | 'get' | 'create' | 'update' | 'delete';
 
+/** The WordPress core routes (`wp/v2`) over the same records (src/wp-core/): the two taxonomies,
+ *  the three post types, and the users (`wp-me`: the acting user, /wp/v2/users/me). */
+export type WpResource = 'wp-tags' | 'wp-categories' | 'wp-events' | 'wp-venues' | 'wp-organizers' | 'wp-users' | 'wp-me';
+
 /** Query and body parameters merged, as WordPress merges them (body wins over query). */
 export type Params = Record<string, unknown>;
 
 /** One REST operation, transport-free. The HTTP shell builds these from routes. */
 export interface RestCall {
-  resource: Resource;
+  resource: Resource | WpResource;
   action: Action;
   /** the path target for get/update/delete: an id (`/events/12`) or a slug (`/events/by-slug/x`) */
   target?: { id: number } | { slug: string };
@@ -60,6 +64,8 @@ export interface Page<T = Record<string, unknown>> {
 export interface UserDirectory {
   byLogin(login: string): User | undefined;
   byId(id: number): User | undefined;
+  /** every user, by id (the wp/v2 users list) */
+  list?(): User[];
 }
 
 /** Site-wide settings every representation and default depends on. */

@@ -13,10 +13,11 @@
 // compare-and-set on that copy, and every node installs each new version as it is written.
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHmac, randomBytes, randomInt, scryptSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomInt, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
 import { ROLES, type Role, type User, type UserDirectory } from './types.ts';
 import { writeFileAtomicSync } from '../../store/atomic-file.ts';
-import { isPidAlive } from '../../store/lock.ts';
+import { nameFile } from '../../store/faults.ts';
+import { lockFile } from '../../io/file-lock.ts';
 
 export const USERS_FILE = 'users.json';
 const LOCK_SUFFIX = '.lock';
@@ -87,16 +88,61 @@ function hashPassword(password: string): string {
   return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
-/** Constant-time check of `password` against a stored `scrypt$...` string; false when malformed. */
-function checkHash(password: string, stored: string): boolean {
+/** The parts of a stored `scrypt$N$r$p$salt$hash` string, or undefined when it is malformed. */
+function parseHash(stored: string): { N: number; r: number; p: number; salt: Buffer; expected: Buffer } | undefined {
   const parts = stored.split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return undefined;
   const [N, r, p] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
   const salt = Buffer.from(parts[4], 'base64');
   const expected = Buffer.from(parts[5], 'base64');
-  if (!Number.isInteger(N) || !Number.isInteger(r) || !Number.isInteger(p) || expected.length === 0) return false;
+  if (!Number.isInteger(N) || !Number.isInteger(r) || !Number.isInteger(p) || expected.length === 0) return undefined;
+  return { N, r, p, salt, expected };
+}
+
+/** Constant-time check of `password` against a stored `scrypt$...` string; false when malformed. Blocks. */
+function checkHash(password: string, stored: string): boolean {
+  const h = parseHash(stored);
+  if (h === undefined) return false;
+  const { N, r, p, salt, expected } = h;
   const actual = scryptSync(normalizePassword(password), salt, expected.length, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 });
   return timingSafeEqual(actual, expected);
+}
+
+/**
+ * checkHash on libuv's thread pool, so the event loop keeps answering while the hash is made.
+ * One runs at a time (SCRYPT_PARALLEL; the others queue): the pool also does the file system's
+ * work, and a flood of wrong passwords must take neither its threads from the store nor more
+ * than one core from the event loop.
+ */
+function checkHashAsync(password: string, stored: string): Promise<boolean> {
+  const h = parseHash(stored);
+  if (h === undefined) return Promise.resolve(false);
+  const { N, r, p, salt, expected } = h;
+  return hashSlot(() => new Promise<boolean>((resolve, reject) => {
+    const options = { N, r, p, maxmem: 256 * N * r + 1024 * 1024 };
+    scrypt(normalizePassword(password), salt, expected.length, options, (err, actual) => {
+      if (err) reject(err);
+      else resolve(timingSafeEqual(actual, expected));
+    });
+  }));
+}
+
+/** scrypt computations at once on the thread pool (its default size is 4) */
+const SCRYPT_PARALLEL = 1;
+let hashing = 0;
+const hashQueue: Array<() => void> = [];
+
+/** Runs `fn` when fewer than SCRYPT_PARALLEL others run (first come, first served). */
+async function hashSlot<T>(fn: () => Promise<T>): Promise<T> {
+  if (hashing >= SCRYPT_PARALLEL) await new Promise<void>((resolve) => hashQueue.push(resolve));
+  else hashing++;
+  try {
+    return await fn();
+  } finally {
+    const next = hashQueue.shift();
+    if (next !== undefined) next(); // the slot passes on
+    else hashing--;
+  }
 }
 
 /** A hash compared against when the login is unknown, so both cases cost the same. */
@@ -173,10 +219,6 @@ function publicUser(u: StoredUser): User {
   return { id: u.id, login: u.login, role: u.role };
 }
 
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
 export class UserRegistry implements UserDirectory {
   /** null = memory only */
   readonly file: string | null;
@@ -242,7 +284,7 @@ export class UserRegistry implements UserDirectory {
   /** `login` as it is when it already has this role and password (ensure has nothing to do). */
   private unchanged(login: string, role: Role, password: string): User | undefined {
     const current = this.byLoginKey.get(login.toLowerCase());
-    return current && current.role === role && this.verify(login, password) ? publicUser(current) : undefined;
+    return current && current.role === role && this.verifySync(login, password) ? publicUser(current) : undefined;
   }
 
   /**
@@ -355,11 +397,31 @@ export class UserRegistry implements UserDirectory {
 
   /**
    * The user whose application password this is, or null. Whitespace in `password` is ignored.
-   * The first success costs one scrypt; later requests with the same password compare an
-   * HMAC (keyed by a per-process secret) instead, so Basic auth on every request stays cheap.
-   * Unknown logins cost a scrypt too, so timing does not tell which logins exist.
+   * The first success costs one scrypt, made on libuv's thread pool (the event loop goes on
+   * answering meanwhile); later requests with the same password compare an HMAC (keyed by a
+   * per-process secret) instead, so Basic auth on every request stays cheap (known()). A reset
+   * or a removal of the user forgets it. Unknown logins cost a scrypt too, so timing does not
+   * tell which logins exist.
    */
-  verify(login: string, password: string): User | null {
+  async verify(login: string, password: string): Promise<User | null> {
+    const key = login.toLowerCase();
+    const u = this.byLoginKey.get(key);
+    if (!u) {
+      dummyHash ??= hashPassword(generatePassword());
+      await checkHashAsync(password, dummyHash);
+      return null;
+    }
+    const mac = this.mac(password);
+    if (this.knownMac(key, u, mac)) return publicUser(u);
+    const stored = u.password;
+    if (!(await checkHashAsync(password, stored))) return null;
+    // the user may have been reset or removed while the hash was made: remember only the same one
+    if (this.byLoginKey.get(key)?.password === stored) this.verified.set(key, { stored, mac });
+    return publicUser(u);
+  }
+
+  /** verify(), blocking the thread for the scrypt (the command line, ensure()). */
+  verifySync(login: string, password: string): User | null {
     const key = login.toLowerCase();
     const u = this.byLoginKey.get(key);
     if (!u) {
@@ -367,16 +429,30 @@ export class UserRegistry implements UserDirectory {
       checkHash(password, dummyHash);
       return null;
     }
-    const mac = createHmac('sha256', this.macKey).update(normalizePassword(password)).digest();
-    const hit = this.verified.get(key);
-    if (hit && hit.stored === u.password) return timingSafeEqual(hit.mac, mac) ? publicUser(u) : this.slowVerify(key, u, password, mac);
-    return this.slowVerify(key, u, password, mac);
-  }
-
-  private slowVerify(key: string, u: StoredUser, password: string, mac: Buffer): User | null {
+    const mac = this.mac(password);
+    if (this.knownMac(key, u, mac)) return publicUser(u);
     if (!checkHash(password, u.password)) return null;
     this.verified.set(key, { stored: u.password, mac });
     return publicUser(u);
+  }
+
+  /**
+   * The user when this very password verified before (against the user's current hash): no
+   * scrypt, an HMAC only. undefined when that is not known (verify() decides).
+   */
+  known(login: string, password: string): User | undefined {
+    const key = login.toLowerCase();
+    const u = this.byLoginKey.get(key);
+    return u !== undefined && this.knownMac(key, u, this.mac(password)) ? publicUser(u) : undefined;
+  }
+
+  private mac(password: string): Buffer {
+    return createHmac('sha256', this.macKey).update(normalizePassword(password)).digest();
+  }
+
+  private knownMac(key: string, u: StoredUser, mac: Buffer): boolean {
+    const hit = this.verified.get(key);
+    return hit !== undefined && hit.stored === u.password && timingSafeEqual(hit.mac, mac);
   }
 
   /**
@@ -437,9 +513,10 @@ export class UserRegistry implements UserDirectory {
       return result;
     }
     const file = this.file;
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    const release = lockUsers(file + LOCK_SUFFIX);
+    let release: (() => void) | undefined;
     try {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      release = lockFile(file + LOCK_SUFFIX);
       this.reload();
       const copy: UsersFile = structuredClone(this.data);
       const result = change(copy);
@@ -447,44 +524,11 @@ export class UserRegistry implements UserDirectory {
       writeFileAtomicSync(file, text, { mode: 0o600 });
       this.install(copy, text);
       return result;
-    } finally {
-      release();
-    }
-  }
-}
-
-/** A short-lived exclusive lock around one read-modify-write of users.json (waits up to ~5 s). */
-function lockUsers(lockPath: string): () => void {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      fs.writeFileSync(lockPath, `${process.pid}\n`, { flag: 'wx' });
-      return () => {
-        try {
-          fs.unlinkSync(lockPath);
-        } catch {
-          /* already gone */
-        }
-      };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      // a full or read-only disk: say which file (the system's message says only `write`)
+      throw nameFile(err, file);
+    } finally {
+      release?.();
     }
-    let text: string;
-    try {
-      text = fs.readFileSync(lockPath, 'utf8').trim();
-    } catch {
-      continue; // released meanwhile
-    }
-    const pid = /^\d+$/.test(text) ? Number(text) : NaN;
-    // a crashed writer's lock goes at once; an unreadable one (being written) after a few tries
-    if ((pid > 0 && !isPidAlive(pid)) || (Number.isNaN(pid) && attempt > 5)) {
-      try {
-        fs.unlinkSync(lockPath);
-      } catch {
-        /* someone else removed it */
-      }
-      continue;
-    }
-    if (attempt > 250) throw new Error(`${lockPath} is held by pid ${pid}; remove it if that process is gone`);
-    sleepSync(20);
   }
 }

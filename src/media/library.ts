@@ -1,0 +1,399 @@
+// The media library: WordPress core's /wp/v2/media over the calendar's attachments. An upload is
+// checked (permission, size, type from the bytes), its sizes made (images.ts), its files written
+// durably (files.ts), and only then its record committed as one `attachment` put op: journaled,
+// replayed and snapshotted like every other record. A delete commits its op first and then
+// removes the files. The HTTP shell (http.ts) and the embedding API (cal.media) both call here.
+
+import type { AttachmentRecord, MediaRecord, MediaSize } from '../engine/records.ts';
+import { Tx, type Core } from '../api/context.ts';
+import { canEditPost, canReadPost, canUnfilteredHtml, canUpload, resolveActor } from '../api/wordpress/auth.ts';
+import { CalendarError, invalidParams } from '../api/wordpress/errors.ts';
+import { asId, asString, has, Problems } from '../api/wordpress/params.ts';
+import { kses, sanitizeSlug, sanitizeTextField } from '../api/wordpress/text.ts';
+import type { Actor, AsArg, Page, Params } from '../api/wordpress/types.ts';
+import type { MediaFiles } from './files.ts';
+import { DEFAULT_UPLOAD_LIMIT } from '../options/options.ts';
+import { processImage, sniffImage } from './images.ts';
+import { splitExtension, storedName, typeOfExtension, uniqueName } from './names.ts';
+import { folderOf, mediaObject, UPLOADS_PATH } from './represent.ts';
+
+/** One file to add: its bytes and the name it was sent under, with the fields of the new item. */
+export interface UploadInput {
+  data: Buffer;
+  filename: string;
+  /** sent as a multipart/form-data `file` field (WordPress's errors then say "unknown error") */
+  fromForm?: boolean;
+  /** title, caption, alt_text, description, post */
+  params?: Params;
+}
+
+export interface MediaAnswer {
+  status: number;
+  headers: Record<string, string>;
+  data: unknown;
+}
+
+export interface MediaOptions {
+  /** largest upload in bytes */
+  limit?: number;
+  /** why uploads and edits are refused here (a cluster node), if they are */
+  readOnly?: string;
+}
+
+const MEDIA_TYPES = ['image', 'video', 'text', 'application', 'audio'];
+const ORDERBY = ['author', 'date', 'id', 'include', 'modified', 'parent', 'relevance', 'slug', 'include_slugs', 'title'];
+const MAX_PER_PAGE = 100;
+
+const denied = (actor: Actor, code: string, message: string): CalendarError =>
+  new CalendarError(code, actor === null ? 401 : 403, message);
+
+export class MediaLibrary {
+  readonly limit: number;
+  readOnly: string | undefined;
+  /** names (below the uploads folder) an upload in progress has chosen: no other may take them */
+  private readonly reserved = new Set<string>();
+  /** test hook: runs after an upload's files are durable, before its record is committed */
+  afterFilesWritten: (() => void) | undefined;
+
+  constructor(private readonly core: () => Core, readonly files: MediaFiles, opts: MediaOptions = {}) {
+    this.limit = opts.limit ?? DEFAULT_UPLOAD_LIMIT;
+    this.readOnly = opts.readOnly;
+  }
+
+  private writable(): void {
+    if (this.readOnly) throw new CalendarError('rest_media_read_only', 501, this.readOnly);
+  }
+
+  /** The item of an upload, or undefined (also for an image known by URL only). */
+  private item(id: number): AttachmentRecord | undefined {
+    const att = this.core().engine.attachment(id);
+    return att?.media ? att : undefined;
+  }
+
+  private found(id: number): AttachmentRecord {
+    const att = this.item(id);
+    if (!att) throw new CalendarError('rest_post_invalid_id', 404, 'Invalid post ID.');
+    return att;
+  }
+
+  /** Whether the actor may see an item: always, unless it is attached to a post they may not read. */
+  private readable(actor: Actor, att: AttachmentRecord): boolean {
+    const parent = att.media!.parent;
+    if (parent === 0) return true;
+    const post = this.postOf(parent);
+    return !post || canReadPost(actor, post);
+  }
+
+  private postOf(id: number): { authorId: number; status: string } | undefined {
+    const e = this.core().engine;
+    const kind = e.postKind(id);
+    if (kind === 'event') {
+      const row = e.eventRow(id);
+      return row < 0 ? undefined : { authorId: e.eventTable.authorIds[row], status: e.eventStatus(row) };
+    }
+    if (kind === 'venue') return e.venue(id);
+    if (kind === 'organizer') return e.organizer(id);
+    return undefined;
+  }
+
+  /** `post`: 0, or an event, venue or organizer the actor may edit. */
+  private parentOf(actor: Actor, v: unknown, problems: Problems, upload: boolean): number | undefined {
+    const id = v === null || v === '' ? 0 : asId(v) ?? (v === 0 || v === '0' ? 0 : undefined);
+    if (id === undefined) return void problems.add('post');
+    if (id === 0) return 0;
+    const post = this.postOf(id);
+    if (!post) return void problems.add('post', 'Invalid parent type.');
+    if (!canEditPost(actor, post)) {
+      throw denied(actor, 'rest_cannot_edit', upload ? 'Sorry, you are not allowed to upload media to this post.' : 'Sorry, you are not allowed to edit this post.');
+    }
+    return id;
+  }
+
+  /** title, caption, description, alt_text and post of a create or update. */
+  private fields(actor: Actor, params: Params, upload: boolean): Partial<MediaRecord> {
+    const problems = new Problems();
+    const out: Partial<MediaRecord> = {};
+    const html = (name: string): string | undefined => {
+      let v = params[name];
+      if (v !== null && typeof v === 'object' && !Array.isArray(v) && 'raw' in v) v = (v as { raw: unknown }).raw;
+      const s = asString(v);
+      if (s === undefined) return void problems.add(name);
+      return (canUnfilteredHtml(actor) ? s : kses(s)).trim();
+    };
+    if (has(params, 'title')) out.title = html('title');
+    if (has(params, 'caption')) out.caption = html('caption');
+    if (has(params, 'description')) out.description = html('description');
+    if (has(params, 'alt_text')) {
+      const s = asString(params.alt_text);
+      if (s === undefined) problems.add('alt_text');
+      else out.alt = sanitizeTextField(s);
+    }
+    if (has(params, 'post')) out.parent = this.parentOf(actor, params.post, problems, upload);
+    if (problems.any) throw invalidParams(problems.reasons);
+    return out;
+  }
+
+  private uniqueSlug(tx: Tx, base: string, selfId: number): string {
+    const e = this.core().engine;
+    const taken = (s: string): boolean => {
+      for (const a of e.attachments()) if (a.media && a.id !== selfId && a.media.slug === s) return true;
+      return tx.slugTaken('event', s, selfId) || tx.slugTaken('venue', s, selfId) || tx.slugTaken('organizer', s, selfId);
+    };
+    let slug = base;
+    for (let n = 2; taken(slug); n++) slug = `${base}-${n}`;
+    return slug;
+  }
+
+  // ---- the embedding API (cal.media): `as` as for the other collections, plain objects back -----
+
+  /** Upload a file: `{ data, filename, params? }` (params: title, caption, alt_text, description, post). */
+  async create(input: UploadInput, as?: AsArg): Promise<Record<string, unknown>> {
+    return (await this.createAs(input, this.actor(as))).data as Record<string, unknown>;
+  }
+
+  async list(query: Params = {}, as?: AsArg): Promise<Page<Record<string, unknown>>> {
+    const a = this.listAs(query, this.actor(as));
+    return { items: a.data as Record<string, unknown>[], total: Number(a.headers['X-WP-Total']), totalPages: Number(a.headers['X-WP-TotalPages']) };
+  }
+
+  async get(id: number, as?: AsArg): Promise<Record<string, unknown>> {
+    return this.getAs(id, this.actor(as)).data as Record<string, unknown>;
+  }
+
+  async update(id: number, fields: Params, as?: AsArg): Promise<Record<string, unknown>> {
+    return (await this.updateAs(id, fields, this.actor(as))).data as Record<string, unknown>;
+  }
+
+  /** Delete an item and its files for good (the item as it was). */
+  async delete(id: number, as?: AsArg): Promise<Record<string, unknown>> {
+    return ((await this.deleteAs(id, { force: true }, this.actor(as))).data as { previous: Record<string, unknown> }).previous;
+  }
+
+  private actor(as: AsArg): Actor {
+    return resolveActor(as, this.core().users);
+  }
+
+  // ---- create -------------------------------------------------------------------------
+
+  /**
+   * Adds a file. `input` may be a function: it is called (and may throw the body's errors) only
+   * once the caller is known to be allowed to upload, as WordPress checks permissions first.
+   */
+  async createAs(source: UploadInput | (() => UploadInput), actor: Actor, fieldParams?: Params): Promise<MediaAnswer> {
+    this.writable();
+    if (!canUpload(actor)) throw denied(actor, 'rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.');
+    const fields = this.fields(actor, fieldParams ?? (typeof source === 'function' ? {} : source.params ?? {}), true);
+    const input = typeof source === 'function' ? source() : source;
+    const unknown = input.fromForm ? 'rest_upload_unknown_error' : 'rest_upload_sideload_error';
+    if (input.data.length === 0) throw new CalendarError('rest_upload_no_data', 400, 'No data supplied.');
+    if (input.data.length > this.limit) throw tooBig(this.limit);
+    const [, givenExt] = splitExtension(input.filename);
+    if (!typeOfExtension(givenExt)) {
+      throw new CalendarError(unknown, 400, `Sorry, you are not allowed to upload this file type. Only JPEG, PNG, GIF and WebP images are accepted (got '${input.filename}').`);
+    }
+    const mime = sniffImage(input.data);
+    if (!mime) {
+      throw new CalendarError(unknown, 400, `The file is not a valid image: '${input.filename}' is not JPEG, PNG, GIF or WebP data.`);
+    }
+    const image = await processImage(input.data, mime).catch((err: unknown) => {
+      if (err instanceof CalendarError && err.code === 'rest_upload_sideload_error') throw new CalendarError(unknown, 400, err.message);
+      throw err;
+    });
+
+    const core = this.core();
+    const tx = new Tx(core, actor);
+    const folder = tx.stamps.local.slice(0, 4) + '/' + tx.stamps.local.slice(5, 7) + '/';
+    const suffixes = image.sizes.map((s) => `${s.width}x${s.height}`);
+    const name = uniqueName(storedName(input.filename, mime), suffixes, (n) => this.reserved.has(folder + n) || this.files.exists(folder + n));
+    const [base, ext] = splitExtension(name);
+    const writes = [{ rel: folder + name, data: input.data }];
+    const sizes: Record<string, MediaSize> = {};
+    for (const s of image.sizes) {
+      const file = `${base}-${s.width}x${s.height}.${ext}`;
+      sizes[s.name] = { file, width: s.width, height: s.height, filesize: s.data.length };
+      if (!writes.some((w) => w.rel === folder + file)) writes.push({ rel: folder + file, data: s.data });
+    }
+    for (const w of writes) this.reserved.add(w.rel);
+    try {
+      await this.files.write(writes);
+      this.afterFilesWritten?.();
+      const title = fields.title ?? (input.fromForm ? sanitizeTextField(splitExtension(input.filename)[0]) : base);
+      const id = core.engine.allocPostId();
+      const media: MediaRecord = {
+        file: folder + name, mime, width: image.width, height: image.height, filesize: input.data.length, sizes,
+        slug: '', title, caption: fields.caption ?? '', alt: fields.alt ?? '', description: fields.description ?? '',
+        parent: fields.parent ?? 0, modified: tx.stamps.local, modifiedUtc: tx.stamps.utc,
+      };
+      media.slug = this.uniqueSlug(tx, sanitizeSlug(title) || String(id), id);
+      const rec: AttachmentRecord = {
+        id, authorId: actor!.id, url: UPLOADS_PATH + media.file, extension: ext, date: tx.stamps.local, dateUtc: tx.stamps.utc, media,
+      };
+      await core.commit([{ t: 'attachment', a: 'put', rec }], actor);
+      const site = core.site.config;
+      return {
+        status: 201,
+        headers: { Location: `${site.siteUrl}${site.restPrefix}/wp/v2/media/${id}` },
+        data: mediaObject(site, core.engine.attachment(id)!),
+      };
+    } finally {
+      for (const w of writes) this.reserved.delete(w.rel);
+    }
+  }
+
+  // ---- read ---------------------------------------------------------------------------
+
+  getAs(id: number, actor: Actor): MediaAnswer {
+    const att = this.found(id);
+    if (!this.readable(actor, att)) throw denied(actor, 'rest_forbidden', 'Sorry, you are not allowed to view this post.');
+    return { status: 200, headers: {}, data: mediaObject(this.core().site.config, att) };
+  }
+
+  listAs(params: Params, actor: Actor): MediaAnswer {
+    const problems = new Problems();
+    const int = (name: string, def: number, min: number, max: number): number => {
+      if (!has(params, name)) return def;
+      const v = params[name];
+      const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN;
+      if (!Number.isInteger(n)) return problems.add(name, `${name} is not of type integer.`), def;
+      if (n < min || n > max) return problems.add(name, max === Infinity ? `${name} must be greater than or equal to ${min}` : `${name} must be between ${min} (inclusive) and ${max} (inclusive)`), def;
+      return n;
+    };
+    const ids = (name: string): number[] | undefined => {
+      if (!has(params, name)) return undefined;
+      const v = params[name];
+      const items = Array.isArray(v) ? v : String(v).split(/[\s,]+/).filter((s) => s !== '');
+      const out: number[] = [];
+      for (const item of items) {
+        const n = asId(item) ?? (item === 0 || item === '0' ? 0 : undefined);
+        if (n === undefined) return problems.add(name, `${name}[${out.length}] is not of type integer.`), undefined;
+        out.push(n);
+      }
+      return out;
+    };
+    const strings = (name: string): string[] | undefined => {
+      if (!has(params, name)) return undefined;
+      const v = params[name];
+      return (Array.isArray(v) ? v.map(String) : String(v).split(',')).map((s) => s.trim()).filter((s) => s !== '');
+    };
+    const page = int('page', 1, 1, Infinity);
+    const perPage = int('per_page', 10, 1, MAX_PER_PAGE);
+    const search = has(params, 'search') ? asString(params.search) ?? (problems.add('search'), '') : '';
+    const mediaTypes = strings('media_type');
+    if (mediaTypes?.some((t) => !MEDIA_TYPES.includes(t))) problems.add('media_type', `media_type is not one of ${MEDIA_TYPES.join(', ')}.`);
+    const mimeTypes = strings('mime_type');
+    const parents = ids('parent'), parentExclude = ids('parent_exclude');
+    const include = ids('include'), exclude = ids('exclude');
+    const authors = ids('author'), authorExclude = ids('author_exclude');
+    const orderby = has(params, 'orderby') ? asString(params.orderby) ?? '' : 'date';
+    if (!ORDERBY.includes(orderby)) problems.add('orderby', `orderby is not one of ${ORDERBY.join(', ')}.`);
+    const order = has(params, 'order') ? asString(params.order) ?? '' : 'desc';
+    if (order !== 'asc' && order !== 'desc') problems.add('order', 'order is not one of asc and desc.');
+    if (orderby === 'relevance' && search === '') problems.add('orderby', 'You need to define a search term to order by relevance.');
+    if (orderby === 'include' && !include) problems.add('orderby', 'You need to define an include parameter to order by include.');
+    if (problems.any) throw invalidParams(problems.reasons);
+
+    const words = search.toLowerCase().split(/\s+/).filter((w) => w !== '');
+    const core = this.core();
+    const items: AttachmentRecord[] = [];
+    for (const att of core.engine.attachments()) {
+      const m = att.media;
+      if (!m) continue;
+      if (mediaTypes && !mediaTypes.includes('image')) continue;
+      if (mimeTypes && !mimeTypes.includes(m.mime)) continue;
+      if (parents && !parents.includes(m.parent)) continue;
+      if (parentExclude?.includes(m.parent)) continue;
+      if (include && !include.includes(att.id)) continue;
+      if (exclude?.includes(att.id)) continue;
+      if (authors && !authors.includes(att.authorId)) continue;
+      if (authorExclude?.includes(att.authorId)) continue;
+      if (words.length > 0) {
+        const text = `${m.title}\n${m.caption}\n${m.description}\n${m.file.slice(folderOf(m).length)}`.toLowerCase();
+        if (!words.every((w) => text.includes(w))) continue;
+      }
+      if (!this.readable(actor, att)) continue;
+      items.push(att);
+    }
+    const dir = order === 'asc' ? 1 : -1;
+    const key = (a: AttachmentRecord): string | number => {
+      const m = a.media!;
+      switch (orderby) {
+        case 'author': return a.authorId;
+        case 'id': return a.id;
+        case 'include': return include!.indexOf(a.id);
+        case 'modified': return m.modifiedUtc;
+        case 'parent': return m.parent;
+        case 'slug': case 'include_slugs': return m.slug;
+        case 'title': return m.title.toLowerCase();
+        default: return a.dateUtc;
+      }
+    };
+    items.sort((a, b) => {
+      const ka = key(a), kb = key(b);
+      const c = ka < kb ? -1 : ka > kb ? 1 : 0;
+      return orderby === 'include' ? c : c !== 0 ? c * dir : (a.id - b.id) * dir;
+    });
+    const total = items.length;
+    const totalPages = Math.ceil(total / perPage);
+    if (page > totalPages && total > 0) {
+      throw new CalendarError('rest_post_invalid_page_number', 400, 'The page number requested is larger than the number of pages available.');
+    }
+    const site = core.site.config;
+    const pageItems = items.slice((page - 1) * perPage, page * perPage).map((a) => mediaObject(site, a));
+    const headers: Record<string, string> = { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(totalPages) };
+    const links: string[] = [];
+    const base = `${site.siteUrl}${site.restPrefix}/wp/v2/media`;
+    const link = (p: number): string => {
+      const q = new URLSearchParams();
+      for (const [k, v] of Object.entries(params)) if (k !== 'page' && (typeof v === 'string' || typeof v === 'number')) q.set(k, String(v));
+      q.set('page', String(p));
+      return `${base}?${q.toString()}`;
+    };
+    if (page > 1) links.push(`<${link(Math.min(page - 1, Math.max(totalPages, 1)))}>; rel="prev"`);
+    if (page < totalPages) links.push(`<${link(page + 1)}>; rel="next"`);
+    if (links.length > 0) headers.Link = links.join(', ');
+    return { status: 200, headers, data: pageItems };
+  }
+
+  // ---- update and delete --------------------------------------------------------------
+
+  async updateAs(id: number, params: Params, actor: Actor): Promise<MediaAnswer> {
+    this.writable();
+    const att = this.found(id);
+    if (!canEditPost(actor, { authorId: att.authorId, status: 'inherit' })) {
+      throw denied(actor, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
+    }
+    const fields = this.fields(actor, params, false);
+    const core = this.core();
+    const tx = new Tx(core, actor);
+    const media: MediaRecord = { ...att.media!, ...fields, modified: tx.stamps.local, modifiedUtc: tx.stamps.utc };
+    const rec: AttachmentRecord = { ...att, media };
+    await core.commit([{ t: 'attachment', a: 'put', rec }], actor);
+    return { status: 200, headers: {}, data: mediaObject(core.site.config, core.engine.attachment(id)!) };
+  }
+
+  async deleteAs(id: number, params: Params, actor: Actor): Promise<MediaAnswer> {
+    this.writable();
+    const att = this.found(id);
+    if (!canEditPost(actor, { authorId: att.authorId, status: 'inherit' })) {
+      throw denied(actor, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
+    }
+    const force = params.force;
+    if (!(force === true || force === 'true' || force === '1' || force === 1)) {
+      throw new CalendarError('rest_trash_not_supported', 501, "The post does not support trashing. Set 'force=true' to delete.");
+    }
+    const core = this.core();
+    const previous = mediaObject(core.site.config, att);
+    await core.commit([{ t: 'attachment', a: 'delete', id }], actor);
+    // the record is gone for good: its files go after it (a crash between leaves files no record names)
+    const m = att.media!;
+    const folder = folderOf(m);
+    await this.files.remove([m.file, ...Object.values(m.sizes).map((s) => folder + s.file)]);
+    return { status: 200, headers: {}, data: { deleted: true, previous } };
+  }
+}
+
+/** 413 rest_upload_file_too_big, naming the limit as WordPress does (in KB). */
+export function tooBig(limit: number): CalendarError {
+  return new CalendarError('rest_upload_file_too_big', 413,
+    `This file is too big. Files must be less than ${Math.floor(limit / 1024).toLocaleString('en-US')} KB in size.`, { limit });
+}
