@@ -7,7 +7,7 @@
 import type { AttachmentRecord, MediaRecord, MediaSize } from '../engine/records.ts';
 import { Tx, type Core } from '../api/context.ts';
 import { canEditPost, canReadPost, canUnfilteredHtml, canUpload, resolveActor } from '../api/wordpress/auth.ts';
-import { CalendarError, invalidParams } from '../api/wordpress/errors.ts';
+import { CalendarError, fail, invalidParams, type ErrorCode } from '../api/wordpress/errors.ts';
 import { asId, asString, has, Problems } from '../api/wordpress/params.ts';
 import { kses, sanitizeSlug, sanitizeTextField } from '../api/wordpress/text.ts';
 import type { Actor, AsArg, Page, Params } from '../api/wordpress/types.ts';
@@ -44,8 +44,8 @@ const MEDIA_TYPES = ['image', 'video', 'text', 'application', 'audio'];
 const ORDERBY = ['author', 'date', 'id', 'include', 'modified', 'parent', 'relevance', 'slug', 'include_slugs', 'title'];
 const MAX_PER_PAGE = 100;
 
-const denied = (actor: Actor, code: string, message: string): CalendarError =>
-  new CalendarError(code, actor === null ? 401 : 403, message);
+const denied = (actor: Actor, code: ErrorCode, message: string): CalendarError =>
+  fail(code, [], {}, { status: actor === null ? 401 : 403, message });
 
 export class MediaLibrary {
   readonly limit: number;
@@ -61,7 +61,7 @@ export class MediaLibrary {
   }
 
   private writable(): void {
-    if (this.readOnly) throw new CalendarError('rest_media_read_only', 501, this.readOnly);
+    if (this.readOnly) throw fail('rest_media_read_only', [this.readOnly]);
   }
 
   /** The item of an upload, or undefined (also for an image known by URL only). */
@@ -72,7 +72,7 @@ export class MediaLibrary {
 
   private found(id: number): AttachmentRecord {
     const att = this.item(id);
-    if (!att) throw new CalendarError('rest_post_invalid_id', 404, 'Invalid post ID.');
+    if (!att) throw fail('rest_post_invalid_id');
     return att;
   }
 
@@ -185,18 +185,18 @@ export class MediaLibrary {
     const fields = this.fields(actor, fieldParams ?? (typeof source === 'function' ? {} : source.params ?? {}), true);
     const input = typeof source === 'function' ? source() : source;
     const unknown = input.fromForm ? 'rest_upload_unknown_error' : 'rest_upload_sideload_error';
-    if (input.data.length === 0) throw new CalendarError('rest_upload_no_data', 400, 'No data supplied.');
+    if (input.data.length === 0) throw fail('rest_upload_no_data');
     if (input.data.length > this.limit) throw tooBig(this.limit);
     const [, givenExt] = splitExtension(input.filename);
     if (!typeOfExtension(givenExt)) {
-      throw new CalendarError(unknown, 400, `Sorry, you are not allowed to upload this file type. Only JPEG, PNG, GIF and WebP images are accepted (got '${input.filename}').`);
+      throw fail(unknown, [], {}, { message: `Sorry, you are not allowed to upload this file type. Only JPEG, PNG, GIF and WebP images are accepted (got '${input.filename}').` });
     }
     const mime = sniffImage(input.data);
     if (!mime) {
-      throw new CalendarError(unknown, 400, `The file is not a valid image: '${input.filename}' is not JPEG, PNG, GIF or WebP data.`);
+      throw fail(unknown, [], {}, { message: `The file is not a valid image: '${input.filename}' is not JPEG, PNG, GIF or WebP data.` });
     }
     const image = await processImage(input.data, mime).catch((err: unknown) => {
-      if (err instanceof CalendarError && err.code === 'rest_upload_sideload_error') throw new CalendarError(unknown, 400, err.message);
+      if (err instanceof CalendarError && err.code === 'rest_upload_sideload_error') throw fail(unknown, [], {}, { message: err.message });
       throw err;
     });
 
@@ -335,7 +335,7 @@ export class MediaLibrary {
     const total = items.length;
     const totalPages = Math.ceil(total / perPage);
     if (page > totalPages && total > 0) {
-      throw new CalendarError('rest_post_invalid_page_number', 400, 'The page number requested is larger than the number of pages available.');
+      throw fail('rest_post_invalid_page_number');
     }
     const site = core.site.config;
     const pageItems = items.slice((page - 1) * perPage, page * perPage).map((a) => mediaObject(site, a));
@@ -379,7 +379,7 @@ export class MediaLibrary {
     }
     const force = params.force;
     if (!(force === true || force === 'true' || force === '1' || force === 1)) {
-      throw new CalendarError('rest_trash_not_supported', 501, "The post does not support trashing. Set 'force=true' to delete.");
+      throw fail('rest_trash_not_supported', [], {}, { message: "The post does not support trashing. Set 'force=true' to delete." });
     }
     const core = this.core();
     const previous = mediaObject(core.site.config, att);
@@ -394,6 +394,5 @@ export class MediaLibrary {
 
 /** 413 rest_upload_file_too_big, naming the limit as WordPress does (in KB). */
 export function tooBig(limit: number): CalendarError {
-  return new CalendarError('rest_upload_file_too_big', 413,
-    `This file is too big. Files must be less than ${Math.floor(limit / 1024).toLocaleString('en-US')} KB in size.`, { limit });
+  return fail('rest_upload_file_too_big', [Math.floor(limit / 1024).toLocaleString('en-US')], { limit });
 }
