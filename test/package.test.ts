@@ -35,7 +35,7 @@ function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 function run(file: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { cwd, env: userEnv(), encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(file, args, { cwd, env: userEnv({ FORCE_COLOR: '0', NO_COLOR: '1' }), encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });
