@@ -1,7 +1,8 @@
 // npm run build (also `prepare`, which npm runs on install from a clone or git and before
 // `npm pack`/`npm publish`): the TypeScript in src/ compiled by tsc (tsconfig.build.json) into
 // dist/: .js, .d.ts and source maps of both. What an earlier build left in dist/ goes first, so a
-// removed source leaves nothing behind; dist/calendar-engine (npm run build:binary) stays.
+// removed source leaves nothing behind; dist/calendar-engine and the image library beside it in
+// dist/node_modules/ (npm run build:binary) stay.
 // `--if-stale`: do nothing when dist/ is newer than every source (what the single-executable
 // build and the tests that run dist/ use). Plain JavaScript: it runs before anything is built.
 import { spawnSync } from 'node:child_process';
@@ -14,7 +15,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
 /** written last by a build that succeeded: its time is the build's */
 const STAMP = path.join(DIST, '.built');
-const KEEP = new Set(['calendar-engine']);
+const KEEP = new Set(['calendar-engine', 'node_modules']);
 
 /** Newest modification time under `p` (a file or a folder, recursively). */
 function newest(p) {

@@ -10,11 +10,9 @@ import { Collections, targetOf } from './api/collections.ts';
 import { ResourceApi } from './resource-api.ts';
 import type { Core } from './api/context.ts';
 import { horizonOps } from './recurrence/series.ts';
-import { isValidTimezone } from './api/wordpress/dates.ts';
-import { CalendarError, fail } from './api/wordpress/errors.ts';
+import { CalendarError, fail, type ErrorCode } from './api/wordpress/errors.ts';
 import { ChangeFeed, changeOf, describeWrite, type Change, type ChangeType, type HeldChange } from './changes/feed.ts';
 import { changeFilter, checkSince, followChanges, subscribeWrites, type ChangePageQuery, type ChangeWindow } from './changes/follow.ts';
-import type { DispatchOptions } from './changes/webhooks.ts';
 import { storeDispatcher } from './changes/store-webhooks.ts';
 import { ChangeLog, openChangeLog, readChangeLogFile, startingWrites } from './changes/log.ts';
 import { ImportBuilder, prepareImport, type ImportData, type ImportKind, type ImportProgress, type ImportSummary } from './api/import.ts';
@@ -22,63 +20,23 @@ import { exportRecords, writeExport, type ExportRecord, type ExportSink } from '
 import type { ImportFormat } from './io/read-records.ts';
 import { stageImportFile } from './api/import-file.ts';
 import { readCsvRecords, type CsvType } from './io/csv.ts';
-import { icalFeed, type FeedSite } from './io/ical.ts';
+import { eventFeed, listFeed } from './io/feeds.ts';
 import { readIcsRecords } from './io/ical-import.ts';
 import { createSite } from './api/representation/represent.ts';
-import { DEFAULT_CACHE_BYTES, Renderer } from './api/representation/render.ts';
+import { Renderer } from './api/representation/render.ts';
+import { embeddedOptions } from './options/options.ts';
 import type { Actor, AsArg, Page, Params, RestCall, RestResult, SiteConfig } from './api/wordpress/types.ts';
 import { UserRegistry } from './api/wordpress/users.ts';
 import { openStore, type Store } from './store/store.ts';
 import { StoreGuard, storeGuard, type StoreHealth } from './faults/guard.ts';
 import type { SnapshotStream } from './store/snapshot-stream.ts';
-import type { ClusterNode, ClusterOptions } from './cluster/node.ts';
-import { DEFAULT_UPLOAD_LIMIT, MediaLibrary } from './media/library.ts';
+import type { ClusterNode } from './cluster/node.ts';
+import type { CalendarOptions } from './calendar-options.ts';
+import { MediaLibrary } from './media/library.ts';
 import { DiskFiles, MemoryFiles } from './media/files.ts';
 import path from 'node:path';
 
-export interface CalendarOptions {
-  /** store directory (snapshot + journal); omitted = memory only */
-  dir?: string;
-  /** site time zone: IANA id or 'UTC+2' style; default 'UTC' */
-  timezone?: string;
-  /** default per_page of every list; default 12 */
-  perPage?: number;
-  /** the clock behind every default ("today", "upcoming"); default the real clock */
-  now?: () => Date;
-  /** base of every link; default 'http://127.0.0.1:8080' */
-  siteUrl?: string;
-  /** REST prefix before /tribe/events/v1; default '/wp-json' */
-  restPrefix?: string;
-  /** users (default: DIR/users.json, or memory-only without a dir) */
-  users?: UserRegistry;
-  /** journal size that triggers an automatic compaction (bytes) */
-  compactBytes?: number;
-  /**
-   * byte budget of the cache of rendered representations (JSON texts and object templates of
-   * events, venues, organizers, terms), least recently used evicted first; default 64 MiB, 0 = none
-   */
-  cacheBytes?: number;
-  /** the change feed keeps at most this many changes (default 100,000) ... */
-  changesRetainCount?: number;
-  /** ... no older than this, ms (default 7 days) ... */
-  changesRetainMs?: number;
-  /** ... and at most about this many bytes of them, even those a webhook still lacks (default
-   *  128 MiB; a change costs its JSON text's length and 160 bytes) */
-  changesRetainBytes?: number;
-  /** deliver the change feed to the webhooks of DIR/webhooks.json (default true with a dir);
-   *  an object tunes the retries (src/changes/webhooks.ts) */
-  webhooks?: boolean | DispatchOptions;
-  /** run as one node of a replicated calendar on NATS JetStream (docs/cluster.md) instead of a
-   *  local store: the state comes from the cluster's snapshot and log; `dir` then holds users only */
-  cluster?: ClusterOptions;
-  /** open the store without writing anything to it (no lock, no change log, no webhooks): reads
-   *  work, writes are refused with 503 calendar_read_only (docs/faults.md) */
-  readOnly?: boolean;
-  /** how often a store whose disk failed is probed, ms (default 2000; it is also probed at each write) */
-  faultProbeMs?: number;
-  /** largest file the media library accepts, in bytes (default 20 MiB) */
-  uploadLimit?: number;
-}
+export type { CalendarOptions } from './calendar-options.ts';
 
 type Item = Record<string, unknown>;
 
@@ -119,7 +77,7 @@ export class Calendar {
     readonly site: SiteConfig,
     readonly users: UserRegistry,
     private readonly store: Store | undefined,
-    private readonly cacheBytes = DEFAULT_CACHE_BYTES,
+    private readonly cacheBytes: number,
     feed?: ChangeFeed,
   ) {
     this.engine = engine;
@@ -143,7 +101,7 @@ export class Calendar {
   /** One REST operation, transport-free; rejects with CalendarError. In a cluster, a write that
    *  reaches a follower runs on the writer, and resolves once this node has applied it. */
   async rest(call: RestCall): Promise<RestResult> {
-    if (this.closed) throw new CalendarError('calendar_closed', 503, 'The calendar is closed.');
+    if (this.closed) throw fail('calendar_closed');
     if (this.guard && call.action !== 'list' && call.action !== 'get') await this.guard.ready();
     if (!this.cluster || call.action === 'list' || call.action === 'get') return this.collections.rest(call);
     if (!this.cluster.isWriter) {
@@ -230,7 +188,7 @@ export class Calendar {
 
   /** list/get as fresh objects (the embedding API's read path); throws CalendarError. */
   read(call: RestCall): Page<Item> | Item {
-    if (this.closed) throw new CalendarError('calendar_closed', 503, 'The calendar is closed.');
+    if (this.closed) throw fail('calendar_closed');
     return this.collections.read(call);
   }
 
@@ -275,7 +233,7 @@ export class Calendar {
   /** In-process listeners: `fn` hears every change (every status), once its write is durable. A
    *  listener that throws never breaks a write. Returns a function that removes the listener. */
   on(event: 'change', fn: (change: Change) => void): () => void {
-    if (event !== 'change') throw new CalendarError('invalid_option', 400, `on: expected 'change', got ${String(event)}`);
+    if (event !== 'change') throw fail('invalid_option', [`on: expected 'change', got ${String(event)}`]);
     return this.feed.on((changes) => {
       for (const c of changes) fn(changeOf(c)); // a fresh object for each listener
     });
@@ -387,38 +345,12 @@ export class Calendar {
    * default 30), as the plugin serves `{site}/events/?ical=1`. Throws CalendarError as list() does.
    */
   ical(query: Params = {}, as?: AsArg): string {
-    const actor = as === undefined ? null : resolveActor(as, this.users);
-    const page = this.read({ resource: 'events', action: 'list', params: { per_page: 30, ...query }, actor }) as Page<Record<string, unknown>>;
-    return icalFeed(page.items, this.feedSite(), (id) => this.seriesItem(id, actor));
+    return listFeed(this, query, as === undefined ? null : resolveActor(as, this.users));
   }
 
   /** The iCalendar text of one event (by id or slug), as `{site}/event/{slug}/?ical=1` serves it. */
   icalEvent(idOrSlug: number | string, as?: AsArg): string {
-    const actor = as === undefined ? null : resolveActor(as, this.users);
-    const target = targetOf(idOrSlug);
-    let ev: Record<string, unknown>;
-    try {
-      ev = this.read({ resource: 'events', action: 'get', target, params: {}, actor }) as Record<string, unknown>;
-    } catch (err) {
-      // an event page that does not exist is a 404 (the REST route says 400 for an unknown id)
-      if (err instanceof CalendarError && (err.status === 400 || err.status === 404)) throw new CalendarError('rest_post_invalid_id', 404, 'Invalid event ID.');
-      throw err;
-    }
-    return icalFeed([ev], this.feedSite(), (id) => this.seriesItem(id, actor));
-  }
-
-  /** A series' representation for a feed of its occurrences (undefined when the caller cannot read it). */
-  private seriesItem(id: number, actor: Actor): Record<string, unknown> | undefined {
-    try {
-      return this.read({ resource: 'events', action: 'get', target: { id }, params: {}, actor }) as Record<string, unknown>;
-    } catch (err) {
-      if (!(err instanceof CalendarError)) throw err;
-    }
-  }
-
-  private feedSite(): FeedSite {
-    const url = new URL(this.site.siteUrl);
-    return { name: url.hostname, url: this.site.siteUrl, host: url.hostname, now: this.site.now() };
+    return eventFeed(this, targetOf(idOrSlug), as === undefined ? null : resolveActor(as, this.users));
   }
 
   /**
@@ -445,7 +377,7 @@ export class Calendar {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       const message = code === 'ENOENT' ? `${file}: no such file` : (err as Error).message;
-      throw new CalendarError('rest_invalid_param', 400, `import: ${message}`);
+      throw fail('rest_invalid_param', [], {}, { message: `import: ${message}` });
     }
     const builder = new ImportBuilder(core);
     const index: Record<string, number> = {};
@@ -454,7 +386,10 @@ export class Calendar {
         if (r.update !== undefined) builder.add(r.kind, r.rec, { index: r.row }, r.update);
         else builder.add(r.kind, r.rec, { index: (index[r.kind] = (index[r.kind] ?? -1) + 1) });
       } catch (err) {
-        if (err instanceof CalendarError) throw new CalendarError(err.code, err.status, `import: ${file}: row ${r.row}: ${err.message.replace(/^import: \S+\[\d+\]( \(id \d+\))?: /, '')}`, err.data);
+        if (err instanceof CalendarError) {
+          const message = `import: ${file}: row ${r.row}: ${err.message.replace(/^import: \S+\[\d+\]( \(id \d+\))?: /, '')}`;
+          throw fail(err.code as ErrorCode, [], err.data, { status: err.status, message });
+        }
         throw err;
       }
     }
@@ -522,19 +457,12 @@ export class Calendar {
   }
 }
 
-export async function openCalendar(opts: CalendarOptions = {}): Promise<Calendar> {
-  const timezone = opts.timezone ?? 'UTC';
-  if (!isValidTimezone(timezone)) throw new CalendarError('invalid_option', 400, `Unknown time zone: ${timezone}`);
-  const perPage = opts.perPage ?? 12;
-  const cacheBytes = opts.cacheBytes ?? DEFAULT_CACHE_BYTES;
-  for (const [name, v] of [['changesRetainCount', opts.changesRetainCount], ['changesRetainMs', opts.changesRetainMs], ['changesRetainBytes', opts.changesRetainBytes]] as const) {
-    if (v !== undefined && !(typeof v === 'number' && v > 0)) throw new CalendarError('invalid_option', 400, `${name} must be a number > 0, got ${String(v)}`);
-  }
-  if (!(Number.isFinite(cacheBytes) && cacheBytes >= 0)) throw new CalendarError('invalid_option', 400, `cacheBytes must be a number of bytes >= 0, got ${cacheBytes}`);
-  if (!Number.isInteger(perPage) || perPage < 1) throw new CalendarError('invalid_option', 400, `perPage must be a positive integer, got ${perPage}`);
-  const uploadLimit = opts.uploadLimit ?? DEFAULT_UPLOAD_LIMIT;
-  if (!(Number.isInteger(uploadLimit) && uploadLimit > 0)) throw new CalendarError('invalid_option', 400, `uploadLimit must be a whole number of bytes > 0, got ${String(opts.uploadLimit)}`);
-  const restPrefix = '/' + (opts.restPrefix ?? '/wp-json').replace(/^\/+|\/+$/g, '');
+export async function openCalendar(options: CalendarOptions = {}): Promise<Calendar> {
+  // checked and defaulted by the options table (src/options/options.ts)
+  const { options: opts, problem } = embeddedOptions(options);
+  if (problem) throw fail('invalid_option', [problem]);
+  const { timezone, perPage, cacheBytes, uploadLimit } = opts as Required<Pick<CalendarOptions, 'timezone' | 'perPage' | 'cacheBytes' | 'uploadLimit'>>;
+  const restPrefix = '/' + (opts.restPrefix ?? '').replace(/^\/+|\/+$/g, '');
   const site: SiteConfig = {
     timezone, perPage, restPrefix: restPrefix === '/' ? '' : restPrefix,
     siteUrl: (opts.siteUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, ''),

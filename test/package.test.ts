@@ -35,7 +35,7 @@ function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 function run(file: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { cwd, env: userEnv(), encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(file, args, { cwd, env: userEnv({ FORCE_COLOR: '0', NO_COLOR: '1' }), encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });
@@ -77,7 +77,7 @@ pkg('the tarball holds the built package, its types, README, LICENSE and docs; n
   for (const f of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/index.js.map', 'dist/cli/main.js', 'dist/api/import-worker.js', 'data/demo.json', 'docs/embedding.md']) {
     assert.ok(files.includes(f), `${f} in the tarball`);
   }
-  for (const f of files) assert.not.match(f, /^(src|test|bench|scripts|examples|bin)\/|^dist\/calendar-engine$|^tsconfig/, `${f} should not be in the tarball`);
+  for (const f of files) assert.not.match(f, /^(src|test|bench|scripts|examples|bin)\/|^dist\/(calendar-engine|\.built)$|^tsconfig/, `${f} should not be in the tarball`);
   assert.ok(fs.readFileSync(path.join(ROOT, 'dist/cli/main.js'), 'utf8').startsWith('#!/usr/bin/env node\n'), 'the bin has a shebang');
 });
 

@@ -15,7 +15,7 @@ import { ImportWorkers, importWorkersAvailable } from './import-workers.ts';
 import type { Core } from './context.ts';
 import { ImportBuilder } from './import.ts';
 import type { ImportProgress, ImportSummary } from './import-shape.ts';
-import { CalendarError } from './wordpress/errors.ts';
+import { CalendarError, fail } from './wordpress/errors.ts';
 
 /**
  * A JSON (or JSON Lines) file this large or larger is read by worker threads too (when there is a core for them).
@@ -79,7 +79,7 @@ export async function stageImportFile(
     if (err instanceof CalendarError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     const message = code === 'ENOENT' ? `${file}: no such file` : err instanceof ImportFileError ? err.message : `${file}: ${(err as Error).message}`;
-    throw new CalendarError('rest_invalid_param', 400, `import: ${message}`);
+    throw fail('rest_invalid_param', [], {}, { message: `import: ${message}` });
   } finally {
     await workers?.close();
   }

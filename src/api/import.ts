@@ -15,7 +15,7 @@ import type { EventRecord } from '../engine/records.ts';
 import { growInt32 } from '../engine/columns.ts';
 import type { EventTable } from '../engine/event-table.ts';
 import type { Core } from './context.ts';
-import { CalendarError } from './wordpress/errors.ts';
+import { CalendarError, fail } from './wordpress/errors.ts';
 import { Importer } from './import-records.ts';
 
 export type {
@@ -39,9 +39,9 @@ export interface RecordPlace {
 
 function recordError(kind: ImportKind, place: RecordPlace, id: unknown, message: string): CalendarError {
   const where = `${kind}[${place.index}]${id !== undefined ? ` (id ${String(id)})` : ''}${place.line !== undefined ? ` at line ${place.line}` : ''}`;
-  return new CalendarError('rest_invalid_param', 400, `import: ${where}: ${message}`, {
+  return fail('rest_invalid_param', [], {
     params: { [kind]: message }, index: place.index, id, ...(place.line !== undefined ? { line: place.line } : {}),
-  });
+  }, { message: `import: ${where}: ${message}` });
 }
 
 /**
@@ -154,7 +154,7 @@ export class ImportBuilder {
     try {
       im.checkParents();
     } catch (e) {
-      throw new CalendarError('rest_invalid_param', 400, `import: ${(e as Error).message}`);
+      throw fail('rest_invalid_param', [], {}, { message: `import: ${(e as Error).message}` });
     }
     const t = im.table;
     for (let row = 0; row < t.count; row++) {
@@ -172,11 +172,11 @@ export class ImportBuilder {
 /** Validate the whole import shape into engine records; throws CalendarError naming the record. */
 export function prepareImport(core: Core, data: ImportData, onProgress?: ImportProgress): { set: ImportSet; table: EventTable; updates: EventRecord[] } {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new CalendarError('rest_invalid_param', 400, 'The import must be one JSON object {categories, tags, venues, organizers, events}.');
+    throw fail('rest_invalid_param', [], {}, { message: 'The import must be one JSON object {categories, tags, venues, organizers, events}.' });
   }
   for (const name of IMPORT_KINDS) {
     if (data[name] !== undefined && !Array.isArray(data[name])) {
-      throw new CalendarError('rest_invalid_param', 400, `import: "${name}" must be an array`);
+      throw fail('rest_invalid_param', [], {}, { message: `import: "${name}" must be an array` });
     }
   }
   const builder = new ImportBuilder(core);

@@ -8,6 +8,7 @@
 
 import type { EngineApi } from '../engine/engine-api.ts';
 import type { EventRecord, Op, OrganizerRecord, TermRecord, VenueRecord } from '../engine/records.ts';
+import { DEFAULT_RETAIN_BYTES, DEFAULT_RETAIN_COUNT, DEFAULT_RETAIN_MS } from '../options/options.ts';
 
 export type ChangeType = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 export type ChangeAction = 'created' | 'updated' | 'trashed' | 'deleted';
@@ -168,7 +169,6 @@ type Listener = (changes: HeldChange[]) => void;
 /** what a retained change costs beside its text (its object, its time's string, its slot) */
 export const HELD_OVERHEAD = 160;
 const heldBytes = (h: HeldChange): number => h.text.length + HELD_OVERHEAD;
-export const DEFAULT_RETAIN_BYTES = 128 * 1024 * 1024;
 
 /** The retained changes, in seq order, and the listeners that follow new ones. */
 export class ChangeFeed {
@@ -193,8 +193,8 @@ export class ChangeFeed {
   constructor(head: number, opts: FeedOptions = {}) {
     this.head = head;
     this.floor = head;
-    this.retainCount = opts.retainCount ?? 100_000;
-    this.retainMs = opts.retainMs ?? 7 * 86_400_000;
+    this.retainCount = opts.retainCount ?? DEFAULT_RETAIN_COUNT;
+    this.retainMs = opts.retainMs ?? DEFAULT_RETAIN_MS;
     this.retainBytes = opts.retainBytes ?? DEFAULT_RETAIN_BYTES;
     this.now = opts.now ?? Date.now;
   }

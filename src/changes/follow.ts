@@ -2,7 +2,7 @@
 // after a seq, then live ones) as an async iterator, for the embedding API and the HTTP route.
 
 import { canReadPost } from '../api/wordpress/auth.ts';
-import { CalendarError } from '../api/wordpress/errors.ts';
+import { CalendarError, fail } from '../api/wordpress/errors.ts';
 import type { Actor } from '../api/wordpress/types.ts';
 import { CHANGE_TYPES, changeOf, type Change, type ChangeFeed, type ChangeType, type HeldChange } from './feed.ts';
 
@@ -24,14 +24,12 @@ export function changeFilter(types: readonly ChangeType[] | undefined, actor: Ac
 
 /** 410: the changes after `since` are no longer all retained. */
 export function expired(since: number, floor: number): CalendarError {
-  return new CalendarError('rest_changes_expired', 410,
-    `The changes after seq ${since} are no longer retained (the oldest retained follows seq ${floor}): resynchronise from the lists, then follow from the current head.`,
-    { oldest: floor });
+  return fail('rest_changes_expired', [since, floor], { oldest: floor });
 }
 
 export function checkSince(feed: ChangeFeed, since: number): void {
   if (!Number.isSafeInteger(since) || since < 0) {
-    throw new CalendarError('rest_invalid_param', 400, 'Invalid parameter(s): since', { params: { since: 'since must be a non-negative integer (a change seq)' } });
+    throw fail('rest_invalid_param', ['since'], { params: { since: 'since must be a non-negative integer (a change seq)' } });
   }
   if (since < feed.floor) throw expired(since, feed.floor);
 }

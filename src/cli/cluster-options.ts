@@ -6,32 +6,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { CliError, EXIT_USAGE, type CliIo } from './common.ts';
+import { OptionProblem, parseArgsOptions, pickOption, usageLines } from '../options/options.ts';
 
-export const CLUSTER_OPTIONS = {
-  cluster: { type: 'string' },
-  'cluster-name': { type: 'string' },
-  'cluster-creds': { type: 'string' },
-  'cluster-user': { type: 'string' },
-  'cluster-password': { type: 'string' },
-  'cluster-token': { type: 'string' },
-  'cluster-tls-ca': { type: 'string' },
-  'cluster-tls-cert': { type: 'string' },
-  'cluster-tls-key': { type: 'string' },
-} as const;
+/** The cluster's flags (the rows of src/options/options.ts marked `cluster`). */
+export const CLUSTER_OPTIONS = parseArgsOptions((o) => o.cluster === true);
 
-export const CLUSTER_USAGE = `  --cluster URLS     CALENDAR_CLUSTER      the NATS servers (nats://host:port or tls://host:port,
-                                           comma-separated)
-  --cluster-name N   CALENDAR_CLUSTER_NAME the calendar's name in the cluster (required with --cluster)
-  --cluster-creds F  CALENDAR_CLUSTER_CREDS        NATS credentials file (.creds: user JWT and NKey seed)
-  --cluster-user U   CALENDAR_CLUSTER_USER         NATS user (with a password)
-  --cluster-password P  CALENDAR_CLUSTER_PASSWORD  its password (prefer the variable: arguments show in ps)
-  --cluster-token T  CALENDAR_CLUSTER_TOKEN        NATS token (prefer the variable)
-  --cluster-tls-ca F CALENDAR_CLUSTER_TLS_CA       PEM CA certificate(s) that signed the servers' certificates
-  --cluster-tls-cert F  CALENDAR_CLUSTER_TLS_CERT  PEM client certificate (with --cluster-tls-key)
-  --cluster-tls-key F   CALENDAR_CLUSTER_TLS_KEY   PEM client private key
-                     CALENDAR_CLUSTER_REPLICAS     replicas of the calendar's stream and buckets when
-                                                   a node makes them (default 3; 1 for one NATS server)
-`;
+/** Their lines of `--help` (with the variables that have no flag). */
+export const CLUSTER_USAGE = usageLines((o) => o.cluster === true);
 
 /** What the command line hands to the cluster code: ClusterConnection's fields. */
 export interface ClusterTarget {
@@ -48,13 +29,16 @@ function bad(message: string): CliError {
   return new CliError(message, EXIT_USAGE);
 }
 
-/** Option value, else env value, else undefined; tells which one it came from for messages. */
-export function pick(values: Record<string, unknown>, io: CliIo, option: string, env: string): { value: string; from: string } | undefined {
-  const v = values[option];
-  if (typeof v === 'string') return { value: v, from: `--${option}` };
-  const e = io.env[env];
-  if (e !== undefined && e !== '') return { value: e, from: env };
-  return undefined;
+/** Option value, else env value, else undefined (through the options table, which names the
+ *  variable); tells which one it came from for messages. */
+export function pick(values: Record<string, unknown>, io: CliIo, option: string): { value: string; from: string } | undefined {
+  let g;
+  try {
+    g = pickOption(option, values, io.env);
+  } catch (err) {
+    throw err instanceof OptionProblem ? bad(err.message) : err;
+  }
+  return g ? { value: g.text, from: g.from } : undefined;
 }
 
 /** A cluster's or a node's name: 1-64 letters, digits, '_' or '-' (it names NATS subjects and buckets). */
@@ -64,15 +48,15 @@ export function checkName(opt: { value: string; from: string }): void {
 
 /** The cluster the options (or env) name, or undefined without --cluster / CALENDAR_CLUSTER. */
 export function resolveClusterTarget(values: Record<string, unknown>, io: CliIo): ClusterTarget | undefined {
-  const urls = pick(values, io, 'cluster', 'CALENDAR_CLUSTER');
-  const name = pick(values, io, 'cluster-name', 'CALENDAR_CLUSTER_NAME');
-  const creds = pick(values, io, 'cluster-creds', 'CALENDAR_CLUSTER_CREDS');
-  const user = pick(values, io, 'cluster-user', 'CALENDAR_CLUSTER_USER');
-  const password = pick(values, io, 'cluster-password', 'CALENDAR_CLUSTER_PASSWORD');
-  const token = pick(values, io, 'cluster-token', 'CALENDAR_CLUSTER_TOKEN');
-  const ca = pick(values, io, 'cluster-tls-ca', 'CALENDAR_CLUSTER_TLS_CA');
-  const cert = pick(values, io, 'cluster-tls-cert', 'CALENDAR_CLUSTER_TLS_CERT');
-  const key = pick(values, io, 'cluster-tls-key', 'CALENDAR_CLUSTER_TLS_KEY');
+  const urls = pick(values, io, 'cluster');
+  const name = pick(values, io, 'cluster-name');
+  const creds = pick(values, io, 'cluster-creds');
+  const user = pick(values, io, 'cluster-user');
+  const password = pick(values, io, 'cluster-password');
+  const token = pick(values, io, 'cluster-token');
+  const ca = pick(values, io, 'cluster-tls-ca');
+  const cert = pick(values, io, 'cluster-tls-cert');
+  const key = pick(values, io, 'cluster-tls-key');
   if (!urls) {
     const stray = [name, creds, user, password, token, ca, cert, key].find(Boolean);
     if (stray) throw bad(`${stray.from} needs --cluster (the NATS servers)`);
@@ -87,11 +71,8 @@ export function resolveClusterTarget(values: Record<string, unknown>, io: CliIo)
   checkName(name);
 
   const target: ClusterTarget = { servers, name: name.value };
-  const replicas = io.env.CALENDAR_CLUSTER_REPLICAS;
-  if (replicas !== undefined && replicas !== '') {
-    if (!/^[1-5]$/.test(replicas)) throw bad(`CALENDAR_CLUSTER_REPLICAS: expected 1 to 5 (JetStream's limit), got '${replicas}'`);
-    target.replicas = Number(replicas);
-  }
+  const replicas = pick(values, io, 'CALENDAR_CLUSTER_REPLICAS');
+  if (replicas) target.replicas = Number(replicas.value);
   const nats: NonNullable<ClusterTarget['nats']> = {};
   const ways = [creds, user ?? password, token].filter(Boolean);
   if (ways.length > 1) throw bad(`${ways[0]!.from} and ${ways[1]!.from}: give one way to log in to NATS (a credentials file, a user and password, or a token)`);

@@ -3,16 +3,12 @@
 import net from 'node:net'; // static: the single executable (CommonJS) cannot import() at run time
 import path from 'node:path';
 import v8 from 'node:v8';
-import { isValidTimezone } from '../api/wordpress/dates.ts';
-import { DEFAULT_CACHE_BYTES } from '../api/representation/render.ts';
-import { DEFAULT_RETAIN_BYTES } from '../changes/feed.ts';
+import { OptionProblem, optionValue, parseArgsOptions, usageLines, type Retention } from '../options/options.ts';
 import { UserError } from '../api/wordpress/users.ts';
 import { isStorageError } from '../store/faults.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, openStore, parseCommand, seconds, showPath, type CliIo } from './common.ts';
-import { CLUSTER_OPTIONS, CLUSTER_USAGE, checkName, pick, resolveClusterTarget, writeClusterMarker, type ClusterTarget } from './cluster-options.ts';
+import { CLUSTER_USAGE, checkName, pick, resolveClusterTarget, writeClusterMarker, type ClusterTarget } from './cluster-options.ts';
 import { demoCalendar } from './seed.ts';
-import { DEFAULT_SITE_LOCALE, DEFAULT_SITE_TITLE } from '../site/pages.ts';
-import { LOGIN_OPTIONS, LOGIN_USAGE, resolveLoginOptions } from './login-options.ts';
 import type { AuthOptions } from '../http/auth.ts';
 import type { ClusterOptions } from '../cluster/node.ts';
 
@@ -21,58 +17,18 @@ export const SERVE_USAGE = `Usage: calendar-engine serve [options]
 Serves the calendar over HTTP: {site-url}{rest-prefix}/tribe/events/v1/...
 
 Options (each overrides its environment variable):
-  --host H           HOST                  address to listen on (default 127.0.0.1)
-  --port P           PORT                  port, 0 picks a free one (default 8080)
-  --data DIR         CALENDAR_DATA         the store directory (default ./data/store)
-  --timezone TZ      CALENDAR_TIMEZONE     site time zone, IANA name (default UTC)
-  --per-page N       CALENDAR_PER_PAGE     default per_page of every list (default 12)
-  --rest-prefix P    CALENDAR_REST_PREFIX  prefix before /tribe/events/v1 (default /wp-json)
-  --site-url URL     CALENDAR_SITE_URL     base of every link in responses (default http://HOST:PORT)
-  --cache-mb N       CALENDAR_CACHE_MB     memory for rendered responses, MiB; 0 caches nothing (default 64)
-  --changes-retain R CALENDAR_CHANGES_RETAIN  how long the change feed keeps changes: a duration
-                                           (30m, 12h, 7d) or a number of changes (default 7d)
-  --changes-mb N     CALENDAR_CHANGES_MB   memory the change feed's window may take, MiB (default 128)
-  --upload-mb N      CALENDAR_UPLOAD_MB    largest file /wp/v2/media accepts, MiB (default 20)
-  --no-seed                                do not load the demo calendar into an empty store
-  --read-only        CALENDAR_READ_ONLY=1  serve the store without writing to it (a full or read-only
-                                           disk): reads work, writes answer 503 calendar_read_only
-  --no-site                                API only: no public pages (docs/site.md); the ?ical=1 feeds stay
-  --site-title T     CALENDAR_SITE_TITLE   the public pages' site title (default Events)
-  --site-locale L    CALENDAR_SITE_LOCALE  locale of the pages' dates and times, BCP 47 (default en-US)
-${LOGIN_USAGE}  Cluster (docs/cluster.md): run as one node of a replicated calendar; the state and the users
+${usageLines((o) => !o.cluster && !o.flag?.startsWith('node-') && !o.env?.startsWith('CALENDAR_CLUSTER_') && o.flag !== undefined)}\
+  Cluster (docs/cluster.md): run as one node of a replicated calendar; the state and the users
   live in NATS JetStream, --data keeps only DIR/cluster.json (which cluster, for 'user')
-${CLUSTER_USAGE}  --node-id ID       CALENDAR_NODE_ID      this node's id in the cluster (default: random)
-  -h, --help                               show this help
+${CLUSTER_USAGE}${usageLines((o) => o.flag === 'node-id')}\
+  -h, --help            show this help
 
 Environment only:
-  CALENDAR_ADMIN_PASSWORD   when set, user 'admin' (administrator) exists with this application password
-  CALENDAR_CLUSTER_LEASE_MS        cluster: the writer lease, ms (default 3000)
-  CALENDAR_CLUSTER_SNAPSHOT_EVERY  cluster: the writer snapshots after this many writes (default 100000)
-
+${usageLines((o) => !o.flag && !o.cluster)}
 SIGINT/SIGTERM: stop accepting, finish in-flight requests, write a snapshot, exit 0.
 `;
 
-const OPTIONS = {
-  host: { type: 'string' },
-  port: { type: 'string' },
-  data: { type: 'string' },
-  timezone: { type: 'string' },
-  'per-page': { type: 'string' },
-  'rest-prefix': { type: 'string' },
-  'site-url': { type: 'string' },
-  'cache-mb': { type: 'string' },
-  'changes-retain': { type: 'string' },
-  'changes-mb': { type: 'string' },
-  'upload-mb': { type: 'string' },
-  'no-seed': { type: 'boolean' },
-  'read-only': { type: 'boolean' },
-  'no-site': { type: 'boolean' },
-  'site-title': { type: 'string' },
-  'site-locale': { type: 'string' },
-  ...LOGIN_OPTIONS,
-  ...CLUSTER_OPTIONS,
-  'node-id': { type: 'string' },
-} as const;
+const OPTIONS = parseArgsOptions(() => true);
 
 export interface ServeOptions {
   host: string;
@@ -91,7 +47,7 @@ export interface ServeOptions {
   /** at most about this many bytes of retained changes */
   changesBytes: number;
   /** the largest upload the media library accepts, bytes */
-  uploadBytes?: number;
+  uploadBytes: number;
   seed: boolean;
   /** open the store without writing to it: reads only */
   readOnly: boolean;
@@ -109,29 +65,13 @@ function bad(message: string): CliError {
   return new CliError(message, EXIT_USAGE);
 }
 
-export function parsePort(value: string, from: string): number {
-  if (!/^\d{1,5}$/.test(value.trim()) || Number(value) > 65535) {
-    throw bad(`${from}: expected a port number from 0 to 65535, got '${value}'`);
-  }
-  return Number(value);
-}
-
-export function parseRestPrefix(value: string, from: string): string {
-  if (!value.startsWith('/')) throw bad(`${from}: the REST prefix must start with '/', got '${value}'`);
-  if (/[\s?#%\\]/.test(value) || value.includes('//')) throw bad(`${from}: not a usable path prefix: '${value}'`);
-  return value.replace(/\/+$/, '');
-}
-
-export function parseSiteUrl(value: string, from: string): string {
-  let url: URL;
+/** One option's value through the table (src/options/options.ts), a bad one a usage error. */
+function value<T>(name: string, values: Record<string, unknown>, io: CliIo): T {
   try {
-    url = new URL(value);
-  } catch {
-    throw bad(`${from}: not a URL: '${value}' (expected e.g. https://example.com)`);
+    return optionValue<T>(name, values, io.env);
+  } catch (err) {
+    throw err instanceof OptionProblem ? bad(err.message) : err;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw bad(`${from}: expected an http or https URL, got '${value}'`);
-  if (url.search || url.hash || url.username || url.password) throw bad(`${from}: the site URL takes no query, fragment or credentials: '${value}'`);
-  return url.href.replace(/\/+$/, '');
 }
 
 /** http://HOST:PORT as the contract defines the default site URL (IPv6 hosts in brackets). */
@@ -140,45 +80,18 @@ export function defaultSiteUrl(host: string, port: number): string {
 }
 
 export function resolveServeOptions(values: Record<string, unknown>, io: CliIo): ServeOptions {
-  const host = pick(values, io, 'host', 'HOST');
-  if (host && !/^[A-Za-z0-9.:[\]%_-]+$/.test(host.value)) throw bad(`${host.from}: not a host name or address: '${host.value}'`);
-  const port = pick(values, io, 'port', 'PORT');
-  const tz = pick(values, io, 'timezone', 'CALENDAR_TIMEZONE');
-  if (tz && !isValidTimezone(tz.value)) {
-    throw bad(`${tz.from}: unknown time zone '${tz.value}' (expected an IANA name such as Europe/Paris, or UTC)`);
-  }
-  const perPage = pick(values, io, 'per-page', 'CALENDAR_PER_PAGE');
-  if (perPage && (!/^\d+$/.test(perPage.value) || Number(perPage.value) < 1)) {
-    throw bad(`${perPage.from}: expected a positive integer, got '${perPage.value}'`);
-  }
-  const prefix = pick(values, io, 'rest-prefix', 'CALENDAR_REST_PREFIX');
-  const site = pick(values, io, 'site-url', 'CALENDAR_SITE_URL');
-  const cacheMb = pick(values, io, 'cache-mb', 'CALENDAR_CACHE_MB');
-  if (cacheMb && !(/^\d+(\.\d+)?$/.test(cacheMb.value) && Number(cacheMb.value) <= 1_048_576)) {
-    throw bad(`${cacheMb.from}: expected a number of MiB from 0 to 1048576, got '${cacheMb.value}'`);
-  }
-  const retain = pick(values, io, 'changes-retain', 'CALENDAR_CHANGES_RETAIN');
-  let changesRetain: ServeOptions['changesRetain'] = { ms: 7 * 86_400_000 };
-  if (retain) {
-    const m = /^(\d+)([smhd]?)$/.exec(retain.value.trim());
-    if (!m || Number(m[1]) < 1) throw bad(`${retain.from}: expected a duration such as 30m, 12h or 7d, or a number of changes, got '${retain.value}'`);
-    const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 's' | 'm' | 'h' | 'd'];
-    changesRetain = m[2] === '' ? { count: Number(m[1]) } : { ms: Number(m[1]) * unit };
-  }
-  const changesMb = pick(values, io, 'changes-mb', 'CALENDAR_CHANGES_MB');
-  if (changesMb && !(/^\d+(\.\d+)?$/.test(changesMb.value) && Number(changesMb.value) > 0 && Number(changesMb.value) <= 1_048_576)) {
-    throw bad(`${changesMb.from}: expected a number of MiB above 0, at most 1048576, got '${changesMb.value}'`);
-  }
-  const siteTitle = pick(values, io, 'site-title', 'CALENDAR_SITE_TITLE');
-  if (siteTitle && (siteTitle.value.trim() === '' || siteTitle.value.length > 200 || /[\u0000-\u001f]/.test(siteTitle.value))) {
-    throw bad(`${siteTitle.from}: expected a title of 1 to 200 characters on one line, got '${siteTitle.value}'`);
-  }
-  const siteLocale = pick(values, io, 'site-locale', 'CALENDAR_SITE_LOCALE');
-  if (siteLocale && !validLocale(siteLocale.value)) throw bad(`${siteLocale.from}: not a locale this Node.js knows (expected e.g. en-US, fr-FR, de), got '${siteLocale.value}'`);
-  const uploadMb = pick(values, io, 'upload-mb', 'CALENDAR_UPLOAD_MB');
-  if (uploadMb && !(/^\d+(\.\d+)?$/.test(uploadMb.value) && Number(uploadMb.value) > 0 && Number(uploadMb.value) <= 4096)) {
-    throw bad(`${uploadMb.from}: expected a number of MiB above 0, at most 4096, got '${uploadMb.value}'`);
-  }
+  const host = value<string>('host', values, io);
+  const port = value<number>('port', values, io);
+  const timezone = value<string>('timezone', values, io);
+  const perPage = value<number>('per-page', values, io);
+  const restPrefix = value<string>('rest-prefix', values, io);
+  const siteUrl = value<string | undefined>('site-url', values, io);
+  const cacheBytes = value<number>('cache-mb', values, io);
+  const changesRetain = value<Retention>('changes-retain', values, io);
+  const changesBytes = value<number>('changes-mb', values, io);
+  const uploadBytes = value<number>('upload-mb', values, io);
+  const siteTitle = value<string>('site-title', values, io);
+  const siteLocale = value<string>('site-locale', values, io);
   let dir: string;
   try {
     dir = dataDir(values.data as string | undefined, io);
@@ -186,67 +99,46 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
     throw bad((err as Error).message);
   }
   const cluster = resolveCluster(values, io);
-  const readOnly = resolveReadOnly(values, io);
+  const readOnly = value<boolean>('read-only', values, io);
   if (readOnly && cluster) throw bad('--read-only serves a store directory; a cluster node reads from the cluster');
-  const adminPassword = io.env.CALENDAR_ADMIN_PASSWORD;
-  if (adminPassword !== undefined && adminPassword.trim() === '') throw bad('CALENDAR_ADMIN_PASSWORD is set but empty');
-  const auth = resolveLoginOptions(values, io);
+  // set but empty is a mistake here, not "unset" (a password that is all blanks likewise)
+  if (io.env.CALENDAR_ADMIN_PASSWORD === '') throw bad('CALENDAR_ADMIN_PASSWORD is set but empty');
+  const adminPassword = value<string | undefined>('CALENDAR_ADMIN_PASSWORD', values, io);
+  const auth = resolveLogin(values, io);
   return {
-    host: host?.value ?? '127.0.0.1',
-    port: port ? parsePort(port.value, port.from) : 8080,
-    dir,
-    timezone: tz?.value ?? 'UTC',
-    perPage: perPage ? Number(perPage.value) : 12,
-    restPrefix: prefix ? parseRestPrefix(prefix.value, prefix.from) : '/wp-json',
-    siteUrl: site ? parseSiteUrl(site.value, site.from) : undefined,
-    cacheBytes: cacheMb ? Math.round(Number(cacheMb.value) * 1024 * 1024) : DEFAULT_CACHE_BYTES,
-    changesRetain,
-    changesBytes: changesMb ? Math.round(Number(changesMb.value) * 1024 * 1024) : DEFAULT_RETAIN_BYTES,
-    ...(uploadMb ? { uploadBytes: Math.round(Number(uploadMb.value) * 1024 * 1024) } : {}),
+    host, port, dir, timezone, perPage, restPrefix, siteUrl, cacheBytes, changesRetain, changesBytes, uploadBytes,
     seed: values['no-seed'] !== true && !cluster && !readOnly,
     readOnly,
-    site: values['no-site'] === true ? false : { title: siteTitle?.value.trim() ?? DEFAULT_SITE_TITLE, locale: siteLocale?.value ?? DEFAULT_SITE_LOCALE },
+    site: values['no-site'] === true ? false : { title: siteTitle, locale: siteLocale },
     adminPassword,
     ...(auth ? { auth } : {}),
     ...(cluster ? { cluster } : {}),
   };
 }
 
-/** --read-only, else CALENDAR_READ_ONLY (1/true/yes or 0/false/no/empty). */
-function resolveReadOnly(values: Record<string, unknown>, io: CliIo): boolean {
-  if (values['read-only'] === true) return true;
-  const env = io.env.CALENDAR_READ_ONLY?.trim().toLowerCase();
-  if (env === undefined || env === '' || env === '0' || env === 'false' || env === 'no') return false;
-  if (env === '1' || env === 'true' || env === 'yes') return true;
-  throw bad(`CALENDAR_READ_ONLY: expected 1 or 0 (true/false, yes/no), got '${io.env.CALENDAR_READ_ONLY}'`);
-}
-
-/** a BCP 47 tag that Intl formats dates in (not one it silently replaces by its default) */
-function validLocale(tag: string): boolean {
-  try {
-    return Intl.DateTimeFormat.supportedLocalesOf([tag]).length === 1;
-  } catch {
-    return false;
-  }
+/** The limits on failed logins and how they are answered; undefined when none is given. */
+function resolveLogin(values: Record<string, unknown>, io: CliIo): AuthOptions | undefined {
+  const perClient = value<number | undefined>('login-limit', values, io);
+  const perLogin = value<number | undefined>('login-user-limit', values, io);
+  const errors = value<'wordpress' | 'uniform' | undefined>('login-errors', values, io);
+  if (perClient === undefined && perLogin === undefined && errors === undefined) return undefined;
+  return {
+    loginLimits: { ...(perClient !== undefined ? { perClient } : {}), ...(perLogin !== undefined ? { perLogin } : {}) },
+    ...(errors ? { loginErrors: errors } : {}),
+  };
 }
 
 function resolveCluster(values: Record<string, unknown>, io: CliIo): ServeOptions['cluster'] {
   const target = resolveClusterTarget(values, io);
-  const node = pick(values, io, 'node-id', 'CALENDAR_NODE_ID');
+  const node = pick(values, io, 'node-id');
   if (!target) {
     if (node) throw bad(`${node.from} needs --cluster (the NATS servers)`);
     return undefined;
   }
   if (node) checkName(node);
-  const env = (key: string, min: number): number | undefined => {
-    const v = io.env[key];
-    if (v === undefined || v === '') return undefined;
-    if (!/^\d+$/.test(v) || Number(v) < min) throw bad(`${key}: expected a whole number >= ${min}, got '${v}'`);
-    return Number(v);
-  };
-  const leaseMs = env('CALENDAR_CLUSTER_LEASE_MS', 300);
-  const snapshotEvery = env('CALENDAR_CLUSTER_SNAPSHOT_EVERY', 0);
-  const credsFile = pick(values, io, 'cluster-creds', 'CALENDAR_CLUSTER_CREDS')?.value;
+  const leaseMs = value<number | undefined>('CALENDAR_CLUSTER_LEASE_MS', values, io);
+  const snapshotEvery = value<number | undefined>('CALENDAR_CLUSTER_SNAPSHOT_EVERY', values, io);
+  const credsFile = pick(values, io, 'cluster-creds')?.value;
   return {
     ...target, ...(node ? { node: node.value } : {}), ...(credsFile ? { credsFile } : {}),
     ...(leaseMs !== undefined ? { leaseMs } : {}), ...(snapshotEvery !== undefined ? { snapshotEvery } : {}),
@@ -274,7 +166,7 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
     ...('count' in opts.changesRetain ? { changesRetainCount: opts.changesRetain.count, changesRetainMs: Number.POSITIVE_INFINITY } : { changesRetainMs: opts.changesRetain.ms }),
     changesRetainBytes: opts.changesBytes,
     ...(opts.readOnly ? { readOnly: true } : {}),
-    ...(opts.uploadBytes ? { uploadLimit: opts.uploadBytes } : {}),
+    uploadLimit: opts.uploadBytes,
     ...(opts.cluster ? { cluster: clusterOptions(opts.cluster, log) } : {}),
   }, io);
   if (opts.readOnly) log(`calendar-engine: serving ${showPath(opts.dir, io)} read-only: writes are refused`);

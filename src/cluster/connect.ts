@@ -1,6 +1,6 @@
 // The connection of a cluster node (or of the command line) to the NATS servers.
 import { connect, credsAuthenticator, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
-import { CalendarError } from '../api/wordpress/errors.ts';
+import { fail } from '../api/wordpress/errors.ts';
 import { sleep } from './forward.ts';
 
 /** What calendar `name` is called in NATS: its stream and subjects, and its buckets. */
@@ -33,7 +33,7 @@ export interface ClusterConnection {
  */
 export async function connectNats(opts: ClusterConnection, until: number): Promise<NatsConnection> {
   const servers = typeof opts.servers === 'string' ? opts.servers.split(',').map((s) => s.trim()).filter(Boolean) : opts.servers;
-  if (!Array.isArray(servers) || servers.length === 0) throw new CalendarError('invalid_option', 400, 'cluster.servers: expected one or more nats:// URLs');
+  if (!Array.isArray(servers) || servers.length === 0) throw fail('invalid_option', ['cluster.servers: expected one or more nats:// URLs']);
   const auth = opts.creds ? { authenticator: credsAuthenticator(new TextEncoder().encode(opts.creds)) } : {};
   return retry(until, () => connect({ name: `calendar-${opts.name}`, maxReconnectAttempts: -1, reconnectTimeWait: 250, ...auth, ...opts.nats, servers }), isRefused);
 }

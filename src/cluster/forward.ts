@@ -5,7 +5,7 @@
 // writes uniformly), nodes need not know each other's HTTP addresses, and the embedding API on a
 // follower works the same.
 import type { NatsConnection } from '@nats-io/transport-node';
-import { CalendarError } from '../api/wordpress/errors.ts';
+import { CalendarError, fail } from '../api/wordpress/errors.ts';
 import type { RestCall, RestResult } from '../api/wordpress/types.ts';
 
 interface Forwarded {
@@ -15,7 +15,7 @@ interface Forwarded {
 }
 
 export function notWriter(): CalendarError {
-  return new CalendarError('rest_cluster_not_writer', 503, 'This node is not the writer of the cluster. Retry.');
+  return fail('rest_cluster_not_writer');
 }
 
 export function sleep(ms: number): Promise<void> {
@@ -29,7 +29,7 @@ export async function answerForwarded(data: Uint8Array, run: (call: RestCall) =>
     const ok = await run(JSON.parse(Buffer.from(data).toString('utf8')) as RestCall);
     reply = { ok, seq: seq() };
   } catch (err) {
-    const e = err instanceof CalendarError ? err : new CalendarError('internal_error', 500, 'The writer failed the write.');
+    const e = err instanceof CalendarError ? err : fail('internal_error', [], {}, { message: 'The writer failed the write.' });
     reply = { error: { code: e.code, status: e.status, message: e.message, data: e.data }, seq: seq() };
   }
   return JSON.stringify(reply);
@@ -69,8 +69,8 @@ export class Forwarder {
           await sleep(100);
           continue;
         }
-        if (noWriter) throw new CalendarError('rest_cluster_no_writer', 503, 'No node of the cluster is the writer right now (an election is under way, or NATS lost its quorum). Retry.');
-        throw new CalendarError('rest_cluster_write_unknown', 503, 'The writer did not answer (it stopped, or another node took over): the write may or may not have been made. Check before retrying.');
+        if (noWriter) throw fail('rest_cluster_no_writer');
+        throw fail('rest_cluster_write_unknown');
       } finally {
         this.pending.delete(writerChanged);
       }

@@ -12,7 +12,7 @@ import { Objm, setSha256Backend, type ObjectStore } from '@nats-io/obj';
 import { randomBytes } from 'node:crypto';
 import { Engine } from '../engine/engine.ts';
 import type { Op, Write } from '../engine/records.ts';
-import { CalendarError } from '../api/wordpress/errors.ts';
+import { fail } from '../api/wordpress/errors.ts';
 import type { RestCall, RestResult } from '../api/wordpress/types.ts';
 import { Forwarder, answerForwarded, notWriter, sleep } from './forward.ts';
 import { Lease } from './lease.ts';
@@ -119,7 +119,7 @@ export class ClusterNode {
   /** Connects and makes sure the stream, the lease bucket and the snapshot store exist. */
   static async connect(opts: ClusterOptions): Promise<ClusterNode> {
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(opts.name ?? '')) {
-      throw new CalendarError('invalid_option', 400, `cluster.name must be 1-64 letters, digits, '_' or '-', got ${JSON.stringify(opts.name)}`);
+      throw fail('invalid_option', [`cluster.name must be 1-64 letters, digits, '_' or '-', got ${JSON.stringify(opts.name)}`]);
     }
     const replicas = opts.replicas ?? 3;
     // the object store checks every snapshot's SHA-256: node:crypto, not the pure-JS default
@@ -301,7 +301,7 @@ export class ClusterNode {
    */
   async bulkLoad(load: () => void): Promise<number> {
     if (!this.isWriter) {
-      throw new CalendarError('rest_cluster_not_writer', 409, `Imports into a cluster run on the writer node (${this.writer ?? 'none right now'}), not on node ${this.node}.`);
+      throw fail('rest_cluster_not_writer', [], {}, { status: 409, message: `Imports into a cluster run on the writer node (${this.writer ?? 'none right now'}), not on node ${this.node}.` });
     }
     let open!: () => void;
     while (this.gate) await this.gate;
@@ -316,7 +316,7 @@ export class ClusterNode {
         if (ack.seq !== seq) throw new Error(`stored as seq ${ack.seq}`);
       } catch (err) {
         void this.resync(`the import's marker at seq ${seq} was not stored: ${(err as Error).message}`);
-        throw new CalendarError('rest_cluster_write_failed', 503, 'The import was not stored: this node is no longer the writer or the log is unreachable.');
+        throw fail('rest_cluster_write_failed', [], {}, { message: 'The import was not stored: this node is no longer the writer or the log is unreachable.' });
       }
       this.snapshotSeq = seq;
       this.writesSinceSnapshot = 0;
@@ -433,8 +433,8 @@ export class ClusterNode {
           void this.resync(`append of seq ${seq} failed: ${(err as Error).message}`);
           // rejected: certainly not in the log; anything else (a timeout while NATS lost its
           // quorum...) may still be committed once the quorum is back
-          if (rejected) throw new CalendarError('rest_cluster_write_failed', 503, 'The write was not stored: this node is no longer the writer. Retry.', { seq });
-          throw new CalendarError('rest_cluster_write_unknown', 503, 'The log did not acknowledge the write in time (NATS unreachable or without quorum): it may or may not be made. Check before retrying.', { seq });
+          if (rejected) throw fail('rest_cluster_write_failed', [], { seq });
+          throw fail('rest_cluster_write_unknown', [], { seq }, { message: 'The log did not acknowledge the write in time (NATS unreachable or without quorum): it may or may not be made. Check before retrying.' });
         }
       }
     } finally {

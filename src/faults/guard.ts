@@ -7,6 +7,7 @@ import { fail, type CalendarError } from '../api/wordpress/errors.ts';
 import { StoreFaultError, faultError, type StoreFault } from '../store/faults.ts';
 import type { Store } from '../store/store.ts';
 import { Engine } from '../engine/engine.ts';
+import { DEFAULT_PROBE_MS } from '../options/options.ts';
 
 /** The guard of a calendar's store: after a fault the state is rebuilt as a fresh engine from
  *  what the disk holds (the writes it refused are not there) and handed to `use`. */
@@ -23,7 +24,6 @@ export function storeGuard(store: Store, use: (engine: Engine) => void, probeMs?
 }
 
 /** how often a store with a fault is probed (ms), unless the calendar is told otherwise */
-export const DEFAULT_PROBE_MS = 2_000;
 
 export interface StoreHealth {
   /** ok; read-only: opened read-only; degraded: writes refused because of `fault` */

@@ -188,7 +188,7 @@ function decorate(reply: Reply, x: Extras): { reply: Reply; contentType: string 
   }
   if (x.jsonp !== null) {
     if (!/^[\w.]+$/.test(x.jsonp)) {
-      const err = new CalendarError('rest_callback_invalid', 400, 'Invalid JSONP callback function.');
+      const err = fail('rest_callback_invalid');
       return { reply: { status: 400, headers: {}, body: toJson(err.toJSON()) }, contentType: JSON_TYPE };
     }
     return { reply: { status, headers, body: `/**/${x.jsonp}(${body})`, ascii }, contentType: 'application/javascript; charset=UTF-8' };
@@ -248,10 +248,10 @@ async function awaitMinSeq(cal: RestService, header: string | string[] | undefin
   if (header === undefined || !cal.waitForSeq) return;
   const value = Array.isArray(header) ? header[0] : header;
   if (!/^\d{1,15}$/.test(value.trim())) {
-    throw new CalendarError('rest_invalid_param', 400, `X-Calendar-Min-Seq: expected a write's seq (a whole number), got '${value}'.`);
+    throw fail('rest_invalid_param', [], {}, { message: `X-Calendar-Min-Seq: expected a write's seq (a whole number), got '${value}'.` });
   }
   if (!(await cal.waitForSeq(Number(value), ms))) {
-    throw new CalendarError('rest_cluster_behind', 503, `This node has not reached write ${value} within ${ms / 1000} s (it is at ${cal.seq ?? 0}). Retry, or read from another node.`, { seq: cal.seq ?? 0 });
+    throw fail('rest_cluster_behind', [value, ms / 1000, cal.seq ?? 0], { seq: cal.seq ?? 0 });
   }
 }
 

@@ -7,7 +7,7 @@
 // batch is compressed once for all the streams that are sent it (src/http/gzip-pieces.ts).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CalendarError } from '../api/wordpress/errors.ts';
+import { CalendarError, fail } from '../api/wordpress/errors.ts';
 import type { Actor } from '../api/wordpress/types.ts';
 import { CHANGE_TYPES, joinTexts, type ChangeType, type HeldChange } from '../changes/feed.ts';
 import type { ChangePageQuery, ChangeWindow } from '../changes/follow.ts';
@@ -43,7 +43,7 @@ function writeText(changes: readonly HeldChange[]): string {
 }
 
 function bad(name: string, message: string): CalendarError {
-  return new CalendarError('rest_invalid_param', 400, `Invalid parameter(s): ${name}`, { params: { [name]: message } });
+  return fail('rest_invalid_param', [name], { params: { [name]: message } });
 }
 
 function one(v: string | string[] | undefined): string | undefined {

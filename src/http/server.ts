@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createListener, type Listener, type ListenerOptions } from './adapter.ts';
 import type { RestService } from './routes.ts';
+import { fail } from '../api/wordpress/errors.ts';
 
 export type { RestService } from './routes.ts';
 
@@ -38,7 +39,7 @@ export async function startServer(cal: RestService, opts: ServerOptions = {}): P
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const body = JSON.stringify({ code: 'rest_bad_request', message: 'Malformed HTTP request.', data: { status } });
+    const body = JSON.stringify(fail('rest_bad_request', [], {}, { status }).toJSON());
     socket.end(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=UTF-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

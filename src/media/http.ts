@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { toJson } from '../api/representation/represent.ts';
-import { CalendarError } from '../api/wordpress/errors.ts';
+import { fail } from '../api/wordpress/errors.ts';
 import type { Action, Actor, Params } from '../api/wordpress/types.ts';
 import { finishParams, mergeBody, paramsFromQuery, setParam } from '../http/body.ts';
 import { safeRel, TEMP_PREFIX } from './files.ts';
@@ -54,7 +54,7 @@ export async function mediaCall(lib: MediaLibrary, action: Action, id: number | 
         const form = parseMultipart(ctx.body ?? Buffer.alloc(0), ctx.contentType!);
         params = { ...params, ...form.fields };
         input = () => {
-          if (!form.file) throw new CalendarError('rest_upload_no_data', 400, 'No data supplied.');
+          if (!form.file) throw fail('rest_upload_no_data');
           return { data: form.file.data, filename: form.file.filename, fromForm: true, params };
         };
       } else {
@@ -69,18 +69,17 @@ export async function mediaCall(lib: MediaLibrary, action: Action, id: number | 
 
 /** upload_from_data: the file is the body; its name comes from Content-Disposition. */
 function rawUpload(body: Buffer | null, headers: IncomingHttpHeaders | undefined, contentType: string | undefined, params: Params): UploadInput {
-  if (!body || body.length === 0) throw new CalendarError('rest_upload_no_data', 400, 'No data supplied.');
-  if (!contentType) throw new CalendarError('rest_upload_no_content_type', 400, 'No Content-Type supplied.');
+  if (!body || body.length === 0) throw fail('rest_upload_no_data');
+  if (!contentType) throw fail('rest_upload_no_content_type');
   const disposition = header(headers, 'content-disposition');
-  if (!disposition) throw new CalendarError('rest_upload_no_content_disposition', 400, 'No Content-Disposition supplied.');
+  if (!disposition) throw fail('rest_upload_no_content_disposition');
   const filename = filenameOf(disposition);
   if (!filename) {
-    throw new CalendarError('rest_upload_invalid_disposition', 400,
-      'Invalid Content-Disposition supplied. Content-Disposition needs to be formatted as `attachment; filename="image.png"` or similar.');
+    throw fail('rest_upload_invalid_disposition');
   }
   const md5 = header(headers, 'content-md5');
   if (md5 !== undefined && md5.trim() !== createHash('md5').update(body).digest('hex')) {
-    throw new CalendarError('rest_upload_hash_mismatch', 412, 'Content hash did not match expected.');
+    throw fail('rest_upload_hash_mismatch');
   }
   return { data: body, filename, params };
 }
@@ -118,20 +117,20 @@ interface Form {
 /** multipart/form-data: the `file` part and the plain fields (PHP bracket names nest). */
 export function parseMultipart(body: Buffer, contentType: string): Form {
   const m = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
-  if (!m) throw new CalendarError('rest_upload_unknown_error', 400, 'The multipart/form-data body has no boundary in its Content-Type.');
+  if (!m) throw fail('rest_upload_unknown_error', ['The multipart/form-data body has no boundary in its Content-Type.']);
   const delimiter = Buffer.from(`--${m[1] ?? m[2]}`);
   const form: Form = { fields: {} };
   const fields = Object.create(null) as Record<string, unknown>;
   let pos = body.indexOf(delimiter);
-  if (pos < 0) throw new CalendarError('rest_upload_unknown_error', 400, 'The multipart/form-data body has no part.');
+  if (pos < 0) throw fail('rest_upload_unknown_error', ['The multipart/form-data body has no part.']);
   for (;;) {
     pos += delimiter.length;
     if (body[pos] === 0x2d && body[pos + 1] === 0x2d) break; // closing '--'
     if (body[pos] === 0x0d && body[pos + 1] === 0x0a) pos += 2;
     const headEnd = body.indexOf('\r\n\r\n', pos);
-    if (headEnd < 0) throw new CalendarError('rest_upload_unknown_error', 400, 'A multipart/form-data part has no end of headers.');
+    if (headEnd < 0) throw fail('rest_upload_unknown_error', ['A multipart/form-data part has no end of headers.']);
     const next = body.indexOf(Buffer.concat([Buffer.from('\r\n'), delimiter]), headEnd + 4);
-    if (next < 0) throw new CalendarError('rest_upload_unknown_error', 400, 'The multipart/form-data body ends before its closing boundary.');
+    if (next < 0) throw fail('rest_upload_unknown_error', ['The multipart/form-data body ends before its closing boundary.']);
     const head = body.subarray(pos, headEnd).toString('utf8');
     const data = body.subarray(headEnd + 4, next);
     const disposition = /^content-disposition:(.*)$/im.exec(head)?.[1] ?? '';

@@ -7,7 +7,7 @@
 
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { CalendarError } from '../api/wordpress/errors.ts';
+import { CalendarError, fail } from '../api/wordpress/errors.ts';
 import { SIZES, resizePlan } from './sizes.ts';
 
 type Sharp = typeof import('sharp').default;
@@ -26,8 +26,7 @@ export function loadSharp(): Sharp {
     return sharpLib;
   } catch (err) {
     const where = from ? path.dirname(from.replace(/^file:\/\//, '')) : 'here';
-    throw new CalendarError('rest_upload_image_library_missing', 501,
-      `Images cannot be processed: the image library (sharp) could not be loaded from ${where}: ${(err as Error).message.split('\n')[0]}`);
+    throw fail('rest_upload_image_library_missing', [where, (err as Error).message.split('\n')[0]!]);
   }
 }
 
@@ -118,5 +117,5 @@ export async function processImage(data: Buffer, mime: string): Promise<Processe
 function notAnImage(err: unknown): CalendarError {
   if (err instanceof CalendarError) return err;
   const why = (err as Error).message.split('\n')[0].replace(/^Input buffer (contains|has) /, '');
-  return new CalendarError('rest_upload_sideload_error', 400, `The file is not a valid image: ${why}`);
+  return fail('rest_upload_sideload_error', [why]);
 }

@@ -12,18 +12,16 @@ import { basename } from 'node:path';
 import type { AttachmentRecord, MediaRecord, MediaSize } from '../engine/records.ts';
 import { Tx, type Core } from '../api/context.ts';
 import { canEditPost, canReadPost, canUnfilteredHtml, canUpload, resolveActor } from '../api/wordpress/auth.ts';
-import { CalendarError, invalidParams } from '../api/wordpress/errors.ts';
+import { CalendarError, fail, invalidParams, type ErrorCode } from '../api/wordpress/errors.ts';
 import { asId, asString, has, Problems } from '../api/wordpress/params.ts';
 import { kses, sanitizeSlug, sanitizeTextField } from '../api/wordpress/text.ts';
 import type { Actor, AsArg, Page, Params } from '../api/wordpress/types.ts';
 import { StoreFaultError, faultError } from '../store/faults.ts';
 import type { MediaFiles } from './files.ts';
+import { DEFAULT_UPLOAD_LIMIT } from '../options/options.ts';
 import { processImage, sniffImage } from './images.ts';
 import { splitExtension, storedName, typeOfExtension, uniqueName } from './names.ts';
 import { folderOf, mediaObject, UPLOADS_PATH } from './represent.ts';
-
-/** Default largest upload: 20 MiB. */
-export const DEFAULT_UPLOAD_LIMIT = 20 * 1024 * 1024;
 
 /** One file to add: its bytes and the name it was sent under, with the fields of the new item. */
 export interface UploadInput {
@@ -57,8 +55,8 @@ const MEDIA_TYPES = ['image', 'video', 'text', 'application', 'audio'];
 const ORDERBY = ['author', 'date', 'id', 'include', 'modified', 'parent', 'relevance', 'slug', 'include_slugs', 'title'];
 const MAX_PER_PAGE = 100;
 
-const denied = (actor: Actor, code: string, message: string): CalendarError =>
-  new CalendarError(code, actor === null ? 401 : 403, message);
+const denied = (actor: Actor, code: ErrorCode, message: string): CalendarError =>
+  fail(code, [], {}, { status: actor === null ? 401 : 403, message });
 
 export class MediaLibrary {
   readonly limit: number;
@@ -80,7 +78,7 @@ export class MediaLibrary {
   }
 
   private writable(): void {
-    if (this.readOnly) throw new CalendarError('rest_media_read_only', 501, this.readOnly);
+    if (this.readOnly) throw fail('rest_media_read_only', [this.readOnly]);
   }
 
   /** A storage fault of the files layer as the REST error (logged with the full path); others as they are. */
@@ -100,7 +98,7 @@ export class MediaLibrary {
 
   private found(id: number): AttachmentRecord {
     const att = this.item(id);
-    if (!att) throw new CalendarError('rest_post_invalid_id', 404, 'Invalid post ID.');
+    if (!att) throw fail('rest_post_invalid_id');
     return att;
   }
 
@@ -214,18 +212,18 @@ export class MediaLibrary {
     await this.ready();
     const input = typeof source === 'function' ? source() : source;
     const unknown = input.fromForm ? 'rest_upload_unknown_error' : 'rest_upload_sideload_error';
-    if (input.data.length === 0) throw new CalendarError('rest_upload_no_data', 400, 'No data supplied.');
+    if (input.data.length === 0) throw fail('rest_upload_no_data');
     if (input.data.length > this.limit) throw tooBig(this.limit);
     const [, givenExt] = splitExtension(input.filename);
     if (!typeOfExtension(givenExt)) {
-      throw new CalendarError(unknown, 400, `Sorry, you are not allowed to upload this file type. Only JPEG, PNG, GIF and WebP images are accepted (got '${input.filename}').`);
+      throw fail(unknown, [], {}, { message: `Sorry, you are not allowed to upload this file type. Only JPEG, PNG, GIF and WebP images are accepted (got '${input.filename}').` });
     }
     const mime = sniffImage(input.data);
     if (!mime) {
-      throw new CalendarError(unknown, 400, `The file is not a valid image: '${input.filename}' is not JPEG, PNG, GIF or WebP data.`);
+      throw fail(unknown, [], {}, { message: `The file is not a valid image: '${input.filename}' is not JPEG, PNG, GIF or WebP data.` });
     }
     const image = await processImage(input.data, mime).catch((err: unknown) => {
-      if (err instanceof CalendarError && err.code === 'rest_upload_sideload_error') throw new CalendarError(unknown, 400, err.message);
+      if (err instanceof CalendarError && err.code === 'rest_upload_sideload_error') throw fail(unknown, [], {}, { message: err.message });
       throw err;
     });
 
@@ -377,7 +375,7 @@ export class MediaLibrary {
     const total = items.length;
     const totalPages = Math.ceil(total / perPage);
     if (page > totalPages && total > 0) {
-      throw new CalendarError('rest_post_invalid_page_number', 400, 'The page number requested is larger than the number of pages available.');
+      throw fail('rest_post_invalid_page_number');
     }
     const site = core.site.config;
     const pageItems = items.slice((page - 1) * perPage, page * perPage).map((a) => mediaObject(site, a));
@@ -422,7 +420,7 @@ export class MediaLibrary {
     }
     const force = params.force;
     if (!(force === true || force === 'true' || force === '1' || force === 1)) {
-      throw new CalendarError('rest_trash_not_supported', 501, "The post does not support trashing. Set 'force=true' to delete.");
+      throw fail('rest_trash_not_supported', [], {}, { message: "The post does not support trashing. Set 'force=true' to delete." });
     }
     await this.ready();
     const core = this.core();
@@ -444,6 +442,5 @@ export class MediaLibrary {
 
 /** 413 rest_upload_file_too_big, naming the limit as WordPress does (in KB). */
 export function tooBig(limit: number): CalendarError {
-  return new CalendarError('rest_upload_file_too_big', 413,
-    `This file is too big. Files must be less than ${Math.floor(limit / 1024).toLocaleString('en-US')} KB in size.`, { limit });
+  return fail('rest_upload_file_too_big', [Math.floor(limit / 1024).toLocaleString('en-US')], { limit });
 }

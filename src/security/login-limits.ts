@@ -6,6 +6,7 @@
 // never refused (src/http/auth.ts), so a flood against a login does not lock its owner out.
 
 import { isIP } from 'node:net';
+import { DEFAULT_LOGIN_PER_CLIENT, DEFAULT_LOGIN_PER_LOGIN } from '../options/options.ts';
 
 export interface LoginLimitOptions {
   /** failed logins one client address may make per window before it is refused (default 10; 0: no limit) */
@@ -18,7 +19,7 @@ export interface LoginLimitOptions {
   maxKeys?: number;
 }
 
-export const DEFAULT_LOGIN_LIMITS = { perClient: 10, perLogin: 30, windowMs: 60_000, maxKeys: 100_000 } as const;
+export const DEFAULT_LOGIN_LIMITS = { perClient: DEFAULT_LOGIN_PER_CLIENT, perLogin: DEFAULT_LOGIN_PER_LOGIN, windowMs: 60_000, maxKeys: 100_000 } as const;
 
 interface Bucket {
   level: number;

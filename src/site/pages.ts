@@ -3,6 +3,7 @@
 // the REST answers), and the HTML rendered from them. The HTTP adapter asks `answer()` first for
 // every GET or HEAD outside the REST prefix; undefined means "not a page".
 
+import { DEFAULT_SITE_LOCALE, DEFAULT_SITE_TITLE } from '../options/options.ts';
 import { h, type VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { nowIn } from '../api/wordpress/dates.ts';
@@ -36,9 +37,6 @@ export interface SiteOptions {
   /** a stylesheet that replaces the built-in one when the file exists (read again when it changes) */
   stylesheetFile?: string;
 }
-
-export const DEFAULT_SITE_TITLE = 'Events';
-export const DEFAULT_SITE_LOCALE = 'en-US';
 
 export interface PageAnswer {
   status: number;

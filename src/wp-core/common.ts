@@ -4,7 +4,7 @@
 
 import type { Core } from '../api/context.ts';
 import { phpUrlencode } from '../api/representation/envelope.ts';
-import { CalendarError, fail } from '../api/wordpress/errors.ts';
+import { fail, type CalendarError, type ErrorCode } from '../api/wordpress/errors.ts';
 import { Problems, asStrictBoolean, asString, has } from '../api/wordpress/params.ts';
 import type { Params, RestResult } from '../api/wordpress/types.ts';
 import { WP_MAX_PER_PAGE, WP_NAMESPACE, WP_PER_PAGE } from './args.ts';
@@ -176,8 +176,8 @@ function pageUrl(base: string, params: Params, page: number): string {
 }
 
 /** An error with this code and message and the status rest_authorization_required_code() gives. */
-export function authError(code: string, message: string, loggedIn: boolean): CalendarError {
-  return new CalendarError(code, loggedIn ? 403 : 401, message);
+export function authError(code: ErrorCode, message: string, loggedIn: boolean): CalendarError {
+  return fail(code, [], {}, { status: loggedIn ? 403 : 401, message });
 }
 
 /** MySQL's datetime as rest_ensure_response writes it: 'Y-m-d\TH:i:s'. */

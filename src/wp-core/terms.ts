@@ -7,7 +7,7 @@ import type { Taxonomy, TermRecord } from '../engine/records.ts';
 import { Tx, type Core } from '../api/context.ts';
 import { termLink, toJson } from '../api/representation/represent.ts';
 import { terms as termRules } from './capabilities.ts';
-import { CalendarError, fail, invalidParams, missingParams } from '../api/wordpress/errors.ts';
+import { fail, invalidParams, missingParams } from '../api/wordpress/errors.ts';
 import { Problems } from '../api/wordpress/params.ts';
 import { foldForSearch } from '../api/wordpress/text.ts';
 import { stageTerm } from '../api/terms/write.ts';
@@ -152,7 +152,7 @@ export class WpTerms {
     if (taxonomy !== 'tribe_events_cat') throw fail('rest_taxonomy_not_hierarchical');
     const id = Number(params.parent);
     if (id !== 0 && this.core.engine.term(id)?.taxonomy !== 'tribe_events_cat') {
-      throw new CalendarError('rest_term_invalid', 400, 'Parent term does not exist.');
+      throw fail('rest_term_invalid', [], {}, { status: 400, message: 'Parent term does not exist.' });
     }
   }
 

@@ -28,7 +28,7 @@ options('defaults', () => {
   assert.equal(resolve({}), {
     host: '127.0.0.1', port: 8080, dir: '/srv/app/data/store', timezone: 'UTC', perPage: 12,
     restPrefix: '/wp-json', siteUrl: undefined, cacheBytes: 64 * 1024 * 1024, changesRetain: { ms: 7 * 86_400_000 }, changesBytes: 128 * 1024 * 1024, seed: true, readOnly: false, adminPassword: undefined,
-    site: { title: 'Events', locale: 'en-US' },
+    site: { title: 'Events', locale: 'en-US' }, uploadBytes: 20 * 1024 * 1024,
   });
 });
 
@@ -41,7 +41,7 @@ options('env, and options over env', () => {
   assert.equal(resolve({}, env), {
     host: '0.0.0.0', port: 9000, dir: '/srv/app/store', timezone: 'Europe/Paris', perPage: 20,
     restPrefix: '/api', siteUrl: 'https://events.example.com', cacheBytes: 16 * 1024 * 1024, changesRetain: { ms: 12 * 3_600_000 }, changesBytes: 32 * 1024 * 1024, seed: true, readOnly: false, adminPassword: 'abcd efgh',
-    site: { title: 'Events', locale: 'en-US' },
+    site: { title: 'Events', locale: 'en-US' }, uploadBytes: 20 * 1024 * 1024,
   });
   const o = resolve({
     host: '::1', port: '0', data: '/var/cal', timezone: 'America/New_York', 'per-page': '5', 'rest-prefix': '/wp-json/',

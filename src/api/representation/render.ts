@@ -21,8 +21,6 @@ import { flat, oneByte, organizerObject, termEmbeddedObject, termObject, toJson,
 
 type Obj = Record<string, unknown>;
 
-export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
-
 /** What a cached string costs beyond its one byte per character (V8 header and alignment). */
 const STRING_OVERHEAD = 24;
 /** An entry object and its slot. */
@@ -99,7 +97,7 @@ export class Renderer implements ChangeHooks {
   /** a category or tag list (the engine's interned array) → its terms' ids by name (orderOf) */
   private readonly orders = new Map<readonly number[], readonly number[]>();
 
-  constructor(readonly site: Site, readonly engine: EngineApi, cacheBytes = DEFAULT_CACHE_BYTES) {
+  constructor(readonly site: Site, readonly engine: EngineApi, cacheBytes: number) {
     this.cache = new PieceCache(cacheBytes, true);
     engine.setHooks(this);
   }

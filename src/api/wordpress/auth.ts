@@ -52,7 +52,7 @@ export function canReadPost(actor: Actor, post: Owned): boolean {
 /** WordPress answers a failed permission check with 401 when logged out, 403 when logged in. */
 export function forbidden(actor: Actor): CalendarError {
   return actor === null
-    ? new CalendarError('rest_forbidden', 401, 'Sorry, you are not allowed to do that.')
+    ? fail('rest_forbidden', [], {}, { status: 401 })
     : fail('rest_forbidden');
 }
 
@@ -68,7 +68,5 @@ export function resolveActor(as: AsArg, users: UserDirectory | undefined): Actor
   if (typeof as === 'object' && (ROLES as readonly string[]).includes(as.role)) {
     return { id: as.id ?? 0, login: as.login ?? '', role: as.role };
   }
-  throw new CalendarError('rest_invalid_param', 400, 'Invalid acting user: expected a login, { role } or null.', {
-    params: { as: 'Invalid parameter.' },
-  });
+  throw fail('rest_invalid_param', [], { params: { as: 'Invalid parameter.' } }, { message: 'Invalid acting user: expected a login, { role } or null.' });
 }
