@@ -109,11 +109,17 @@ async function main(): Promise<void> {
   const flooders = Math.round(num('flooders', 4));
   const other = arg('root');
   const root = other === undefined ? HERE : path.resolve(other);
-  const configs: Array<[string, string[]]> = other === undefined
-    ? [['limits off', ['--login-limit', '0', '--login-user-limit', '0']], ['default limits', []]]
-    : [[`${root} as is`, []]];
-  console.log(`anonymous GET /events, ${seconds} s quiet then ${seconds} s with ${flooders} clients sending wrong passwords`
-    + ` (node ${process.version}, ${os.cpus().length} CPUs)`);
+  const configs: Array<[string, string[]]> =
+    other === undefined
+      ? [
+          ['limits off', ['--login-limit', '0', '--login-user-limit', '0']],
+          ['default limits', []],
+        ]
+      : [[`${root} as is`, []]];
+  console.log(
+    `anonymous GET /events, ${seconds} s quiet then ${seconds} s with ${flooders} clients sending wrong passwords` +
+      ` (node ${process.version}, ${os.cpus().length} CPUs)`,
+  );
   for (const [name, flags] of configs) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'auth-flood-'));
     const { child, url } = await startServe(root, dir, flags);
@@ -123,8 +129,10 @@ async function main(): Promise<void> {
       const f = (x: number) => x.toFixed(2);
       console.log(`${name}:`);
       console.log(`  quiet    p50 ${f(quiet.p50)} ms  p99 ${f(quiet.p99)} ms  (${quiet.reads} reads)`);
-      console.log(`  flooded  p50 ${f(flood.p50)} ms  p99 ${f(flood.p99)} ms  (${flood.reads} reads; `
-        + `${flood.attempts} wrong passwords, answered ${JSON.stringify(flood.statuses)})`);
+      console.log(
+        `  flooded  p50 ${f(flood.p50)} ms  p99 ${f(flood.p99)} ms  (${flood.reads} reads; ` +
+          `${flood.attempts} wrong passwords, answered ${JSON.stringify(flood.statuses)})`,
+      );
       console.log(`  p99 flooded/quiet ${(flood.p99 / quiet.p99).toFixed(2)}x (target <= 2x)`);
     } finally {
       child.kill('SIGTERM');

@@ -25,14 +25,29 @@ import path from 'node:path';
 import { quantileOf } from './stats.ts';
 import { CLIENT_CPUS, PIN, SERVER_CPU, agent, arg, child, createTag, message } from './changes-roles.ts';
 
-interface Window { on: boolean; writesPerSecond: number; cpuPerWrite: number; systemPerWrite: number }
+interface Window {
+  on: boolean;
+  writesPerSecond: number;
+  cpuPerWrite: number;
+  systemPerWrite: number;
+}
 
-interface Config { name: string; followers: number; hooks: number }
+interface Config {
+  name: string;
+  followers: number;
+  hooks: number;
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One configuration: its server, the write load, and 2 × pairs + 1 windows. */
-async function configuration(c: Config, pairs: number, windowMs: number, settleMs: number, writers: number): Promise<Window[]> {
+async function configuration(
+  c: Config,
+  pairs: number,
+  windowMs: number,
+  settleMs: number,
+  writers: number,
+): Promise<Window[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-bench-paired-'));
   const clientCpus = PIN ? CLIENT_CPUS : undefined;
   const receiver = c.hooks > 0 ? child(['--as-receiver'], undefined, clientCpus) : undefined;
@@ -44,14 +59,20 @@ async function configuration(c: Config, pairs: number, windowMs: number, settleM
     server.send({ cmd: 'cpu' });
     return reply;
   };
-  let acked = 0, stop = false;
-  const load = Promise.all(Array.from({ length: writers }, async () => {
-    while (!stop) {
-      await createTag(url);
-      acked++;
-    }
-  }));
-  const followers = c.followers > 0 ? child(['--as-toggled-followers', url, arg('sse-encoding', 'gzip')], undefined, clientCpus) : undefined;
+  let acked = 0,
+    stop = false;
+  const load = Promise.all(
+    Array.from({ length: writers }, async () => {
+      while (!stop) {
+        await createTag(url);
+        acked++;
+      }
+    }),
+  );
+  const followers =
+    c.followers > 0
+      ? child(['--as-toggled-followers', url, arg('sse-encoding', 'gzip')], undefined, clientCpus)
+      : undefined;
   if (followers) await message(followers, (m) => m.ready === true);
   let streamed = 0;
   const switchTo = async (on: boolean): Promise<void> => {
@@ -72,12 +93,23 @@ async function configuration(c: Config, pairs: number, windowMs: number, settleM
     const on = i % 2 === 1;
     await switchTo(on);
     await sleep(c.hooks > 0 ? Math.max(settleMs, 1500) : settleMs);
-    const a0 = acked, cpu0 = await serverCpu(), t0 = performance.now();
+    const a0 = acked,
+      cpu0 = await serverCpu(),
+      t0 = performance.now();
     await sleep(windowMs);
-    const a1 = acked, cpu1 = await serverCpu(), t1 = performance.now();
+    const a1 = acked,
+      cpu1 = await serverCpu(),
+      t1 = performance.now();
     const writes = Math.max(1, a1 - a0);
-    windows.push({ on, writesPerSecond: ((a1 - a0) * 1000) / (t1 - t0), cpuPerWrite: ((cpu1.cpuTotalMs - cpu0.cpuTotalMs) * 1000) / writes, systemPerWrite: ((cpu1.cpuSystemMs - cpu0.cpuSystemMs) * 1000) / writes });
-    console.error(`  ${c.name}, window ${i + 1} (${on ? 'on' : 'off'}): ${Math.round(windows[i].writesPerSecond)} writes/s, ${windows[i].cpuPerWrite.toFixed(0)} µs server CPU a write (${windows[i].systemPerWrite.toFixed(0)} of it in the kernel)`);
+    windows.push({
+      on,
+      writesPerSecond: ((a1 - a0) * 1000) / (t1 - t0),
+      cpuPerWrite: ((cpu1.cpuTotalMs - cpu0.cpuTotalMs) * 1000) / writes,
+      systemPerWrite: ((cpu1.cpuSystemMs - cpu0.cpuSystemMs) * 1000) / writes,
+    });
+    console.error(
+      `  ${c.name}, window ${i + 1} (${on ? 'on' : 'off'}): ${Math.round(windows[i].writesPerSecond)} writes/s, ${windows[i].cpuPerWrite.toFixed(0)} µs server CPU a write (${windows[i].systemPerWrite.toFixed(0)} of it in the kernel)`,
+    );
   }
   stop = true;
   await load;
@@ -111,25 +143,32 @@ export async function paired(): Promise<void> {
   const writers = Number(arg('writers', '32'));
   const hooks = Number(arg('hooks', '10'));
   const configs: Config[] = [
-    ...arg('followers', '1,100').split(',').map(Number).filter((n) => n > 0).map((n) => ({ name: `${n} follower${n === 1 ? '' : 's'}`, followers: n, hooks: 0 })),
+    ...arg('followers', '1,100')
+      .split(',')
+      .map(Number)
+      .filter((n) => n > 0)
+      .map((n) => ({ name: `${n} follower${n === 1 ? '' : 's'}`, followers: n, hooks: 0 })),
     ...(hooks > 0 ? [{ name: `${hooks} webhooks`, followers: 0, hooks }] : []),
   ];
   const rows: Array<Record<string, string>> = [];
   const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
   for (const c of configs) {
     const ws = await configuration(c, pairs, windowMs, settleMs, writers);
-    const rate = ratios(ws, (w) => w.writesPerSecond), cpu = ratios(ws, (w) => w.cpuPerWrite);
+    const rate = ratios(ws, (w) => w.writesPerSecond),
+      cpu = ratios(ws, (w) => w.cpuPerWrite);
     const offRates = ws.filter((w) => !w.on).map((w) => w.writesPerSecond);
     rows.push({
       configuration: c.name,
       'writes/s off (median)': Math.round(quantileOf(offRates, 0.5)).toString(),
       'on vs off: writes/s (median)': pct(quantileOf(rate, 0.5)),
-      'quartiles': `${pct(quantileOf(rate, 0.25))}-${pct(quantileOf(rate, 0.75))}`,
+      quartiles: `${pct(quantileOf(rate, 0.25))}-${pct(quantileOf(rate, 0.75))}`,
       'each pair': rate.map((x) => (x * 100).toFixed(0)).join(' '),
       'server CPU a write, on vs off': pct(quantileOf(cpu, 0.5)),
     });
   }
-  console.log(`calendar-engine change feed, paired windows: ${writers} writers (creating tags, fsynced store), ${pairs} pairs of ${windowMs / 1000} s windows after ${settleMs / 1000} s to settle${PIN ? ', server pinned to CPU 0' : ''}, followers' streams ${arg('sse-encoding', 'gzip')}, node ${process.version}`);
+  console.log(
+    `calendar-engine change feed, paired windows: ${writers} writers (creating tags, fsynced store), ${pairs} pairs of ${windowMs / 1000} s windows after ${settleMs / 1000} s to settle${PIN ? ', server pinned to CPU 0' : ''}, followers' streams ${arg('sse-encoding', 'gzip')}, node ${process.version}`,
+  );
   console.table(rows);
   agent.destroy();
 }

@@ -22,7 +22,12 @@ export function arg(name: string, dflt: string): string {
 
 // ---------------------------------------------------------------- the server (child)
 
-export async function runServer(dir: string, hookUrl: string | undefined, hooks: number, hooksAtStart = true): Promise<void> {
+export async function runServer(
+  dir: string,
+  hookUrl: string | undefined,
+  hooks: number,
+  hooksAtStart = true,
+): Promise<void> {
   const { openCalendar } = await import('../src/calendar.ts');
   if (hookUrl && hooksAtStart) {
     const { addWebhook } = await import('../src/changes/webhook-registry.ts');
@@ -33,16 +38,19 @@ export async function runServer(dir: string, hookUrl: string | undefined, hooks:
   cal.users.ensure('admin', 'administrator', PASSWORD);
   const srv = await startServer(cal, { port: 0, log: () => {} });
   process.send!({ url: srv.url });
-  let cpu0 = process.cpuUsage(), cpu1: NodeJS.CpuUsage | undefined;
+  let cpu0 = process.cpuUsage(),
+    cpu1: NodeJS.CpuUsage | undefined;
   process.on('message', async (m: unknown) => {
     if (m === 'mark') return void (cpu0 = process.cpuUsage()); // the measured part begins
     if (m === 'end') return void (cpu1 = process.cpuUsage(cpu0)); // and ends
     const cmd = (m as { cmd?: string; on?: boolean }).cmd;
-    if (cmd === 'cpu') { // the CPU used so far (bench:changes --paired: per window)
+    if (cmd === 'cpu') {
+      // the CPU used so far (bench:changes --paired: per window)
       const c = process.cpuUsage();
       return void process.send!({ cpuTotalMs: (c.user + c.system) / 1000, cpuSystemMs: c.system / 1000 });
     }
-    if (cmd === 'hooks') { // --paired: `hooks` webhooks registered (on) or none (off); the
+    if (cmd === 'hooks') {
+      // --paired: `hooks` webhooks registered (on) or none (off); the
       // dispatcher sees the registry within its reload period (1 s)
       const registry = await import('../src/changes/webhook-registry.ts');
       for (const h of registry.readWebhooks(dir)) registry.removeWebhook(dir, h.id);
@@ -64,8 +72,15 @@ export async function runServer(dir: string, hookUrl: string | undefined, hooks:
 
 /** A Server-Sent Events stream of the changes from now on, on a connection of its own, asking
  *  for gzip as browsers do (`encoding` 'gzip') or for none. */
-function openStream(url: string, encoding: string, onResponse: (res: http.IncomingMessage) => void): http.ClientRequest {
-  const headers = { accept: 'text/event-stream', ...(encoding === 'gzip' ? { 'accept-encoding': 'gzip, deflate, br' } : {}) };
+function openStream(
+  url: string,
+  encoding: string,
+  onResponse: (res: http.IncomingMessage) => void,
+): http.ClientRequest {
+  const headers = {
+    accept: 'text/event-stream',
+    ...(encoding === 'gzip' ? { 'accept-encoding': 'gzip, deflate, br' } : {}),
+  };
   return http.get(`${url}${NS}/changes`, { headers, agent: false }, onResponse);
 }
 
@@ -80,7 +95,8 @@ export async function runFollowers(url: string, n: number, encoding: string): Pr
   for (let i = 0; i < n; i++) {
     const req = openStream(url, encoding, (res) => {
       if (++open === n) process.send!({ ready: true });
-      if ((res.headers['content-encoding'] ?? 'identity') !== encoding) throw new Error(`followers: asked for ${encoding}, sent ${res.headers['content-encoding']}`);
+      if ((res.headers['content-encoding'] ?? 'identity') !== encoding)
+        throw new Error(`followers: asked for ${encoding}, sent ${res.headers['content-encoding']}`);
       // one follower reads the events (for the lag); the others only count the bytes (which must
       // come to as many as the first one's), so that the load generator's decoding and parsing do
       // not eat the cores the server needs (2 on the bench machine)
@@ -169,7 +185,9 @@ export async function runReceiver(): Promise<void> {
       res.writeHead(204).end();
     });
   });
-  server.listen(0, '127.0.0.1', () => process.send!({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}` }));
+  server.listen(0, '127.0.0.1', () =>
+    process.send!({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}` }),
+  );
   let cpu0 = process.cpuUsage();
   process.on('message', async (m: { cmd: string; expect?: number }) => {
     if (m.cmd === 'mark') return void (cpu0 = process.cpuUsage());
@@ -191,22 +209,28 @@ let tagNo = 0;
 export function createTag(url: string): Promise<{ id: number; at: number }> {
   return new Promise((resolve, reject) => {
     const body = JSON.stringify({ name: `bench tag ${process.pid}-${tagNo++}` });
-    const req = http.request(`${url}${NS}/tags`, { method: 'POST', agent, headers: { authorization: auth, 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => {
-        const at = performance.timeOrigin + performance.now();
-        if (res.statusCode !== 201) return reject(new Error(`create: ${res.statusCode} ${text.slice(0, 200)}`));
-        resolve({ id: (JSON.parse(text) as { id: number }).id, at });
-      });
-    });
+    const req = http.request(
+      `${url}${NS}/tags`,
+      { method: 'POST', agent, headers: { authorization: auth, 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => {
+          const at = performance.timeOrigin + performance.now();
+          if (res.statusCode !== 201) return reject(new Error(`create: ${res.statusCode} ${text.slice(0, 200)}`));
+          resolve({ id: (JSON.parse(text) as { id: number }).id, at });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
 export function child(args: string[], profile?: string, cpu?: string): ChildProcess {
-  const c = fork(SELF, args, { execArgv: ['--import', 'tsx', ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [])] });
+  const c = fork(SELF, args, {
+    execArgv: ['--import', 'tsx', ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [])],
+  });
   if (cpu !== undefined && c.pid !== undefined) pin(c.pid, cpu);
   return c;
 }
@@ -223,7 +247,8 @@ export function pin(pid: number, cpus: string): void {
     throw new Error(`bench:changes --pin: taskset failed (${(err as Error).message}); it is in util-linux`);
   }
 }
-export const SERVER_CPU = '0', CLIENT_CPUS = `1-${Math.max(1, os.cpus().length - 1)}`;
+export const SERVER_CPU = '0',
+  CLIENT_CPUS = `1-${Math.max(1, os.cpus().length - 1)}`;
 
 export function message<T>(c: ChildProcess, pick: (m: Record<string, unknown>) => boolean): Promise<T> {
   return new Promise((resolve) => {
@@ -250,7 +275,14 @@ export function machineBusy(): number | undefined {
 }
 
 // children are told apart by a first argument no option of the bench uses (`--followers` is one)
-if (process.argv[2] === '--as-server') void runServer(process.argv[3], process.argv[4] || undefined, Number(process.argv[5] ?? 0), process.argv[6] !== 'off');
+if (process.argv[2] === '--as-server')
+  void runServer(
+    process.argv[3],
+    process.argv[4] || undefined,
+    Number(process.argv[5] ?? 0),
+    process.argv[6] !== 'off',
+  );
 else if (process.argv[2] === '--as-receiver') void runReceiver();
 else if (process.argv[2] === '--as-toggled-followers') void runToggledFollowers(process.argv[3], process.argv[4]);
-else if (process.argv[2] === '--as-followers') void runFollowers(process.argv[3], Number(process.argv[4]), process.argv[5]);
+else if (process.argv[2] === '--as-followers')
+  void runFollowers(process.argv[3], Number(process.argv[4]), process.argv[5]);

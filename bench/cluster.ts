@@ -33,7 +33,6 @@ function arg(name: string, dflt: string): string {
   return i > 0 ? process.argv[i + 1] : dflt;
 }
 
-
 const quiet = () => {};
 const ev = (i: number) => {
   const day = `2027-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`;
@@ -41,7 +40,11 @@ const ev = (i: number) => {
 };
 
 /** W loops creating events through `cal` for `seconds`; acknowledged writes/s and latencies. */
-async function writeLoad(cal: Calendar, writers: number, seconds: number): Promise<{ wps: number; p50: number; p99: number; failed: number }> {
+async function writeLoad(
+  cal: Calendar,
+  writers: number,
+  seconds: number,
+): Promise<{ wps: number; p50: number; p99: number; failed: number }> {
   let n = 0;
   let failed = 0;
   const lat: number[] = [];
@@ -89,12 +92,15 @@ async function benchWrites(nats: NatsCluster, writers: number, seconds: number):
   const fw = await writeLoad(f, writers, seconds);
   await f.close();
   await w.close();
-  const fmt = (r: { wps: number; p50: number; p99: number; failed: number }) => `${r.wps.toFixed(0)} writes/s (latency p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms${r.failed ? `, ${r.failed} failed` : ''})`;
+  const fmt = (r: { wps: number; p50: number; p99: number; failed: number }) =>
+    `${r.wps.toFixed(0)} writes/s (latency p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms${r.failed ? `, ${r.failed} failed` : ''})`;
   console.log(`writes, ${writers} concurrent writers, ${seconds} s each (embedding API, events.create):`);
   console.log(`  single process (journal + fdatasync): ${fmt(s)}`);
   console.log(`  cluster writer (JetStream R3 ack):    ${fmt(c)}  = ${(c.wps / s.wps).toFixed(2)}x the single process`);
   console.log(`  cluster, through a follower:          ${fmt(fw)}  = ${(fw.wps / s.wps).toFixed(2)}x`);
-  console.log(`  follower lag (acknowledged on the writer -> applied on a follower), ${lag.length} writes: p50 ${quantileOf(lag, 0.5).toFixed(2)} ms, p99 ${quantileOf(lag, 0.99).toFixed(2)} ms (negative: applied before the writer saw its ack)`);
+  console.log(
+    `  follower lag (acknowledged on the writer -> applied on a follower), ${lag.length} writes: p50 ${quantileOf(lag, 0.5).toFixed(2)} ms, p99 ${quantileOf(lag, 0.99).toFixed(2)} ms (negative: applied before the writer saw its ack)`,
+  );
 }
 
 // ---------------------------------------------------------------- reads
@@ -139,7 +145,9 @@ async function runClient(): Promise<void> {
 
 function load(urls: string[], seconds: number, conns: number): Promise<{ rps: number; done: number; failed: number }> {
   return new Promise((resolve, reject) => {
-    const child = fork(SELF, ['--client', urls.join(','), String(seconds), String(conns)], { execArgv: ['--import', 'tsx'] });
+    const child = fork(SELF, ['--client', urls.join(','), String(seconds), String(conns)], {
+      execArgv: ['--import', 'tsx'],
+    });
     child.once('message', (m) => resolve(m as { rps: number; done: number; failed: number }));
     child.once('exit', (code) => code !== 0 && reject(new Error(`load generator exited with ${code}`)));
   });
@@ -153,24 +161,36 @@ function cpuSeconds(pid: number): number {
 
 async function benchReads(nats: NatsCluster, events: number, seconds: number, conns: number): Promise<void> {
   // the data: imported by an in-process writer (snapshot + marker), then served by 3 processes
-  const seeder = await openCalendar({ users: UserRegistry.open(), cluster: { servers: nats.urls, name: 'benchr', node: 'seeder', warn: quiet, snapshotEvery: 0 } });
+  const seeder = await openCalendar({
+    users: UserRegistry.open(),
+    cluster: { servers: nats.urls, name: 'benchr', node: 'seeder', warn: quiet, snapshotEvery: 0 },
+  });
   while (!seeder.cluster!.isWriter) await new Promise((r) => setTimeout(r, 20));
   await seeder.import(generateCalendar({ events, seed: 7, now: new Date() }));
   const set = nodeSet(nats.urls, 'benchr');
   try {
     const nodes = await Promise.all(['r1', 'r2', 'r3'].map((id) => set.start(id)));
     const q = '/wp-json/tribe/events/v1/events?per_page=12&start_date=2000-01-01';
-    for (const node of nodes) await fetch(`${node.url}${q}`, { headers: { 'X-Calendar-Min-Seq': String(seeder.seq) } }).then((r) => r.text());
-    console.log(`reads, ${events} events, GET events?per_page=12 (first page), ${conns} connections, ${seconds} s, load from one child process:`);
+    for (const node of nodes)
+      await fetch(`${node.url}${q}`, { headers: { 'X-Calendar-Min-Seq': String(seeder.seq) } }).then((r) => r.text());
+    console.log(
+      `reads, ${events} events, GET events?per_page=12 (first page), ${conns} connections, ${seconds} s, load from one child process:`,
+    );
     let base = 0;
     for (const k of [1, 2, 3]) {
       const use = nodes.slice(0, k);
       const before = use.map((n) => cpuSeconds(n.proc.pid!));
-      const r = await load(use.map((n) => n.url + q), seconds, conns);
+      const r = await load(
+        use.map((n) => n.url + q),
+        seconds,
+        conns,
+      );
       const cpu = use.map((n, i) => cpuSeconds(n.proc.pid!) - before[i]);
       const perReq = cpu.map((c) => (c / (r.done / k)) * 1e6);
       if (k === 1) base = r.rps;
-      console.log(`  ${k} node${k > 1 ? 's' : ' '}: ${r.rps.toFixed(0)} requests/s (${(r.rps / base).toFixed(2)}x one node${r.failed ? `, ${r.failed} failed` : ''}); CPU per request on each node: ${perReq.map((u) => `${u.toFixed(0)} us`).join(', ')}`);
+      console.log(
+        `  ${k} node${k > 1 ? 's' : ' '}: ${r.rps.toFixed(0)} requests/s (${(r.rps / base).toFixed(2)}x one node${r.failed ? `, ${r.failed} failed` : ''}); CPU per request on each node: ${perReq.map((u) => `${u.toFixed(0)} us`).join(', ')}`,
+      );
     }
   } finally {
     await set.stopAll();
@@ -183,7 +203,10 @@ async function benchReads(nats: NatsCluster, events: number, seconds: number, co
 async function runLateNode(): Promise<void> {
   const [urls, name, lastText] = process.argv.slice(3);
   const t0 = performance.now();
-  const cal = await openCalendar({ users: UserRegistry.open(), cluster: { servers: urls, name, node: 'late', writer: false, warn: quiet } });
+  const cal = await openCalendar({
+    users: UserRegistry.open(),
+    cluster: { servers: urls, name, node: 'late', writer: false, warn: quiet },
+  });
   const loaded = performance.now() - t0;
   const snapshotSeq = cal.cluster!.snapshotSeq;
   const ok = await cal.waitForSeq(Number(lastText), 600_000);
@@ -194,27 +217,39 @@ async function runLateNode(): Promise<void> {
 }
 
 async function benchCatchup(nats: NatsCluster, sizes: number[], tail: number): Promise<void> {
-  console.log(`catch-up of a node started late (newest object-store snapshot + a tail of ${tail} writes in the stream):`);
+  console.log(
+    `catch-up of a node started late (newest object-store snapshot + a tail of ${tail} writes in the stream):`,
+  );
   for (const events of sizes) {
     const name = `benchc${events}`;
-    const writer = await openCalendar({ users: UserRegistry.open(), cluster: { servers: nats.urls, name, node: 'w', warn: quiet, snapshotEvery: 0, leaseMs: 120_000 } });
+    const writer = await openCalendar({
+      users: UserRegistry.open(),
+      cluster: { servers: nats.urls, name, node: 'w', warn: quiet, snapshotEvery: 0, leaseMs: 120_000 },
+    });
     // (a long lease: the import's synchronous steps hold the event loop for seconds, docs/cluster.md)
     while (!writer.cluster!.isWriter) await new Promise((r) => setTimeout(r, 20));
     const t0 = performance.now();
     await writer.import(generateCalendar({ events, seed: 11, now: new Date() }));
     const importMs = performance.now() - t0;
-    for (let i = 0; i < tail; i += 50) await Promise.all(Array.from({ length: 50 }, (_, k) => writer.events.create(ev(i + k))));
+    for (let i = 0; i < tail; i += 50)
+      await Promise.all(Array.from({ length: 50 }, (_, k) => writer.events.create(ev(i + k))));
     const state = await writer.cluster!.streamState();
     const snapBytes = state.snapshotBytes;
-    const r = await new Promise<{ loaded: number; total: number; ok: boolean; snapshotSeq: number; rss: number }>((resolve, reject) => {
-      const child = fork(SELF, ['--late', nats.urls, name, String(writer.seq)], { execArgv: ['--import', 'tsx', '--max-old-space-size=12000'] });
-      child.once('message', (m) => resolve(m as never));
-      child.once('exit', (code) => code !== 0 && reject(new Error(`late node exited with ${code}`)));
-    });
+    const r = await new Promise<{ loaded: number; total: number; ok: boolean; snapshotSeq: number; rss: number }>(
+      (resolve, reject) => {
+        const child = fork(SELF, ['--late', nats.urls, name, String(writer.seq)], {
+          execArgv: ['--import', 'tsx', '--max-old-space-size=12000'],
+        });
+        child.once('message', (m) => resolve(m as never));
+        child.once('exit', (code) => code !== 0 && reject(new Error(`late node exited with ${code}`)));
+      },
+    );
     await writer.close();
-    console.log(`  ${events} events (snapshot ${(snapBytes / 1e6).toFixed(0)} MB at seq ${r.snapshotSeq}, stream ${state.messages} messages): `
-      + `snapshot loaded ${(r.loaded / 1000).toFixed(1)} s after start, serving seq ${writer.seq} after ${(r.total / 1000).toFixed(1)} s${r.ok ? '' : ' (NOT reached)'}; `
-      + `late node RSS ${(r.rss / 1e9).toFixed(2)} GB; (the import on the writer, snapshot upload included: ${(importMs / 1000).toFixed(1)} s)`);
+    console.log(
+      `  ${events} events (snapshot ${(snapBytes / 1e6).toFixed(0)} MB at seq ${r.snapshotSeq}, stream ${state.messages} messages): ` +
+        `snapshot loaded ${(r.loaded / 1000).toFixed(1)} s after start, serving seq ${writer.seq} after ${(r.total / 1000).toFixed(1)} s${r.ok ? '' : ' (NOT reached)'}; ` +
+        `late node RSS ${(r.rss / 1e9).toFixed(2)} GB; (the import on the writer, snapshot upload included: ${(importMs / 1000).toFixed(1)} s)`,
+    );
   }
 }
 
@@ -231,17 +266,24 @@ async function main(): Promise<void> {
   const only = arg('only', '');
   const seconds = Number(arg('seconds', '5'));
   const nats = await startNatsCluster(3, { bin });
-  console.log(`${os.cpus().length} cores, node ${process.version}, nats-server ${bin}; 3 NATS servers on loopback, streams R3`);
+  console.log(
+    `${os.cpus().length} cores, node ${process.version}, nats-server ${bin}; 3 NATS servers on loopback, streams R3`,
+  );
   try {
     if (!only || only === 'writes') await benchWrites(nats, Number(arg('writers', '32')), seconds);
-    if (!only || only === 'reads') await benchReads(nats, Number(arg('read-events', '10000')), seconds, Number(arg('conns', '32')));
-    if (!only || only === 'catchup') await benchCatchup(nats, arg('catchup', '100000,1000000').split(',').map(Number), Number(arg('tail', '1000')));
+    if (!only || only === 'reads')
+      await benchReads(nats, Number(arg('read-events', '10000')), seconds, Number(arg('conns', '32')));
+    if (!only || only === 'catchup')
+      await benchCatchup(nats, arg('catchup', '100000,1000000').split(',').map(Number), Number(arg('tail', '1000')));
   } finally {
     await nats.stop();
   }
 }
 
-main().then(() => process.exit(0), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -22,7 +22,15 @@ import { openCalendar } from '../src/index.ts';
 import { readManifest, readSnapshotChunks } from '../src/store/snapshot.ts';
 import { FloorBaseline } from './baselines/floor.ts';
 import { NOW, type BenchQuery } from './queries.ts';
-import { heapUsedAfterGc, memoryAfterGc, sink, timeCase, timeInterleaved, type Timing, type TimingOptions } from './stats.ts';
+import {
+  heapUsedAfterGc,
+  memoryAfterGc,
+  sink,
+  timeCase,
+  timeInterleaved,
+  type Timing,
+  type TimingOptions,
+} from './stats.ts';
 
 export interface EngineAnswer {
   name: string;
@@ -54,11 +62,26 @@ export interface EngineReport {
    *  events changed, as by a write, before each call: rendered as if never seen) and an evicted
    *  one (the page's events pushed out of the cache before each call: what they need of filters
    *  and escaping is still known, as after an eviction) */
-  timings: { name: string; engine: Timing; floor: Timing; objects: Timing; warm: Timing; cold: Timing; evicted: Timing }[];
+  timings: {
+    name: string;
+    engine: Timing;
+    floor: Timing;
+    objects: Timing;
+    warm: Timing;
+    cold: Timing;
+    evicted: Timing;
+  }[];
   /** number of event rows, the cache budget, and memory cold / warm / after writes */
   rows: number;
   cacheBudget: number;
-  memory: { cold: MemoryState; warm: MemoryState; afterWrites: MemoryState; writes: number; readMs: number; writeMs: number };
+  memory: {
+    cold: MemoryState;
+    warm: MemoryState;
+    afterWrites: MemoryState;
+    writes: number;
+    readMs: number;
+    writeMs: number;
+  };
   /** queries whose object page is not the JSON page parsed (should be none) */
   objectMismatches: string[];
   sink: number;
@@ -67,12 +90,25 @@ export interface EngineReport {
 const dir = process.argv[2];
 const manifest = dir ? await readManifest(dir) : undefined;
 if (!manifest) {
-  console.error('usage: node --expose-gc --import tsx bench/engine-child.ts DIR (a folder holding snapshot.json) < queries and timing as JSON');
+  console.error(
+    'usage: node --expose-gc --import tsx bench/engine-child.ts DIR (a folder holding snapshot.json) < queries and timing as JSON',
+  );
   process.exit(2);
 }
-const input = JSON.parse(fs.readFileSync(0, 'utf8')) as { queries: BenchQuery[]; timing: TimingOptions; perPage: number; cacheBytes?: number; writes?: number };
+const input = JSON.parse(fs.readFileSync(0, 'utf8')) as {
+  queries: BenchQuery[];
+  timing: TimingOptions;
+  perPage: number;
+  cacheBytes?: number;
+  writes?: number;
+};
 
-const cal = await openCalendar({ timezone: 'UTC', perPage: input.perPage, now: () => NOW, ...(input.cacheBytes !== undefined ? { cacheBytes: input.cacheBytes } : {}) });
+const cal = await openCalendar({
+  timezone: 'UTC',
+  perPage: input.perPage,
+  now: () => NOW,
+  ...(input.cacheBytes !== undefined ? { cacheBytes: input.cacheBytes } : {}),
+});
 const h0 = heapUsedAfterGc();
 let t = performance.now();
 cal.engine.loadSnapshotChunks(readSnapshotChunks(dir, manifest));
@@ -83,7 +119,8 @@ const searchMs = performance.now() - t;
 const bytesPerEvent = (heapUsedAfterGc() - h0) / cal.engine.eventRowCount;
 
 type Actor = Parameters<typeof cal.rest>[0]['actor'];
-const call = (q: BenchQuery) => cal.rest({ resource: 'events', action: 'list', params: q.params, actor: q.actor as Actor });
+const call = (q: BenchQuery) =>
+  cal.rest({ resource: 'events', action: 'list', params: q.params, actor: q.actor as Actor });
 const floor = new FloorBaseline();
 const answers: EngineAnswer[] = [];
 /** an answer or, for an error (which rest() rejects with), its status and message */
@@ -99,8 +136,11 @@ for (const q of input.queries) {
   const a = await answer(q);
   const parsed = JSON.parse(a.body) as { events?: { id: number }[]; total?: number };
   answers.push({
-    name: q.name, status: a.status, body: a.body,
-    total: a.status === 200 ? parsed.total ?? 0 : 0, ids: a.status === 200 ? (parsed.events ?? []).map((e) => e.id) : [],
+    name: q.name,
+    status: a.status,
+    body: a.body,
+    total: a.status === 200 ? (parsed.total ?? 0) : 0,
+    ids: a.status === 200 ? (parsed.events ?? []).map((e) => e.id) : [],
   });
   floor.set(q.name, parsed);
 }
@@ -125,7 +165,11 @@ async function objects(q: BenchQuery): Promise<unknown> {
 // grows with the heap: 5.9x with one second at 1,000,000 events), lets that pass before anything
 // is timed, as a server that has been answering for a while would be.
 const settleUntil = performance.now() + 1000 + cal.engine.eventRowCount / 250;
-while (performance.now() < settleUntil) for (const q of input.queries) { await answer(q); await objects(q); }
+while (performance.now() < settleUntil)
+  for (const q of input.queries) {
+    await answer(q);
+    await objects(q);
+  }
 
 // the object mode answers the same pages: same ids, and equal to the parsed JSON text
 const objectMismatches: string[] = [];
@@ -133,11 +177,13 @@ for (const [i, q] of input.queries.entries()) {
   const o = await objects(q);
   const a = answers[i];
   if (typeof o === 'number' || a.status !== 200) {
-    if ((typeof o === 'number' ? o : 200) !== a.status) objectMismatches.push(`${q.name}: status ${String(o)} vs ${a.status}`);
+    if ((typeof o === 'number' ? o : 200) !== a.status)
+      objectMismatches.push(`${q.name}: status ${String(o)} vs ${a.status}`);
     continue;
   }
   const page = o as { items: unknown[] };
-  if (JSON.stringify(page.items) !== JSON.stringify(JSON.parse(a.body).events)) objectMismatches.push(`${q.name}: objects differ from the JSON text`);
+  if (JSON.stringify(page.items) !== JSON.stringify(JSON.parse(a.body).events))
+    objectMismatches.push(`${q.name}: objects differ from the JSON text`);
 }
 
 const timings: EngineReport['timings'] = [];
@@ -155,11 +201,28 @@ for (const [i, q] of input.queries.entries()) {
 for (const [i, q] of input.queries.entries()) {
   // cold: the page's events leave the cache before each call (12 removals, timed with the call)
   const rows = answers[i].ids.map((id) => cal.engine.eventRow(id));
-  const forget = (): void => { for (const r of rows) cal.render.eventChanged(r); };
+  const forget = (): void => {
+    for (const r of rows) cal.render.eventChanged(r);
+  };
   // evicted: the pieces leave the cache as the least recently used do (12 removals, timed too)
-  const evict = (): void => { for (const r of rows) cal.render.cache.dropRow(r); };
+  const evict = (): void => {
+    for (const r of rows) cal.render.cache.dropRow(r);
+  };
   // warm, cold and evicted timed in turn, in batches, so that their ratios share the machine's moods
-  const [warm, c, ev] = await timeInterleaved([() => answer(q), () => { forget(); return answer(q); }, () => { evict(); return answer(q); }], input.timing);
+  const [warm, c, ev] = await timeInterleaved(
+    [
+      () => answer(q),
+      () => {
+        forget();
+        return answer(q);
+      },
+      () => {
+        evict();
+        return answer(q);
+      },
+    ],
+    input.timing,
+  );
   timings.push({ name: q.name, ...warmTimings[i], warm, cold: c, evicted: ev });
 }
 
@@ -167,9 +230,19 @@ for (const [i, q] of input.queries.entries()) {
 // status, the whole date range, as an editor), then a write load of updates and creates
 let t0 = performance.now();
 const editor = { role: 'editor' as const, id: 0 };
-const everything = { per_page: 50, start_date: '1000-01-01', end_date: '9999-12-31', status: 'publish,future,draft,pending,private' };
+const everything = {
+  per_page: 50,
+  start_date: '1000-01-01',
+  end_date: '9999-12-31',
+  status: 'publish,future,draft,pending,private',
+};
 for (let page = 1; ; page++) {
-  const res = await cal.rest({ resource: 'events', action: 'list', params: { ...everything, page }, actor: { id: 0, login: 'editor', role: 'editor' } });
+  const res = await cal.rest({
+    resource: 'events',
+    action: 'list',
+    params: { ...everything, page },
+    actor: { id: 0, login: 'editor', role: 'editor' },
+  });
   sink.value = (sink.value + res.body.length) | 0;
   const objs = await cal.events.list({ ...everything, page }, editor);
   if (page >= objs.totalPages) break;
@@ -181,7 +254,12 @@ t0 = performance.now();
 const total = cal.engine.eventRowCount;
 for (let i = 0; i < writes; i++) {
   if (i % 10 === 9) {
-    await cal.events.create({ title: `Bench write ${i}`, start_date: '2025-07-01 10:00:00', end_date: '2025-07-01 12:00:00', categories: [] });
+    await cal.events.create({
+      title: `Bench write ${i}`,
+      start_date: '2025-07-01 10:00:00',
+      end_date: '2025-07-01 12:00:00',
+      categories: [],
+    });
   } else {
     const id = cal.engine.eventId(Math.floor((i * 7919) % total));
     await cal.events.update(id, { title: `Updated ${i}` });
@@ -196,7 +274,15 @@ await cal.rest({ resource: 'events', action: 'list', params: { search: 'pottery'
 const afterWrites = state();
 await cal.close();
 const report: EngineReport = {
-  loadMs, searchMs, bytesPerEvent, answers, timings, rows: total, cacheBudget: cal.render.stats().budget,
-  memory: { cold, warm, afterWrites, writes, readMs, writeMs }, objectMismatches, sink: sink.value,
+  loadMs,
+  searchMs,
+  bytesPerEvent,
+  answers,
+  timings,
+  rows: total,
+  cacheBudget: cal.render.stats().budget,
+  memory: { cold, warm, afterWrites, writes, readMs, writeMs },
+  objectMismatches,
+  sink: sink.value,
 };
 process.stdout.write(JSON.stringify(report) + '\n');

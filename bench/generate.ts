@@ -10,33 +10,155 @@
 
 import { mulberry32 } from './stats.ts';
 import type {
-  ImportCalendar, ImportCalendar as ImportData, ImportCategory, ImportEvent, ImportOrganizer, ImportTag, ImportVenue,
+  ImportCalendar,
+  ImportCalendar as ImportData,
+  ImportCategory,
+  ImportEvent,
+  ImportOrganizer,
+  ImportTag,
+  ImportVenue,
 } from '../src/api/import.ts';
 
 export type { ImportCalendar as ImportData, ImportCategory, ImportEvent, ImportOrganizer, ImportTag, ImportVenue };
 
-export interface GenerateOptions { events: number; seed: number; now: Date }
+export interface GenerateOptions {
+  events: number;
+  seed: number;
+  now: Date;
+}
 
-interface City { name: string; lat: number; lng: number; tz: string; country: string; state?: string; province?: string; weight: number }
+interface City {
+  name: string;
+  lat: number;
+  lng: number;
+  tz: string;
+  country: string;
+  state?: string;
+  province?: string;
+  weight: number;
+}
 
 // Real coordinates (city centre) and zones. weight = how many venues cluster there, relatively.
 const CITIES: City[] = [
-  { name: 'New York', lat: 40.7128, lng: -74.006, tz: 'America/New_York', country: 'United States', state: 'NY', weight: 10 },
-  { name: 'Boston', lat: 42.3601, lng: -71.0589, tz: 'America/New_York', country: 'United States', state: 'MA', weight: 3 },
-  { name: 'Chicago', lat: 41.8781, lng: -87.6298, tz: 'America/Chicago', country: 'United States', state: 'IL', weight: 6 },
-  { name: 'Austin', lat: 30.2672, lng: -97.7431, tz: 'America/Chicago', country: 'United States', state: 'TX', weight: 3 },
-  { name: 'Denver', lat: 39.7392, lng: -104.9903, tz: 'America/Denver', country: 'United States', state: 'CO', weight: 2 },
-  { name: 'Phoenix', lat: 33.4484, lng: -112.074, tz: 'America/Phoenix', country: 'United States', state: 'AZ', weight: 2 },
-  { name: 'Los Angeles', lat: 34.0522, lng: -118.2437, tz: 'America/Los_Angeles', country: 'United States', state: 'CA', weight: 7 },
-  { name: 'San Francisco', lat: 37.7749, lng: -122.4194, tz: 'America/Los_Angeles', country: 'United States', state: 'CA', weight: 5 },
-  { name: 'Seattle', lat: 47.6062, lng: -122.3321, tz: 'America/Los_Angeles', country: 'United States', state: 'WA', weight: 3 },
-  { name: 'Honolulu', lat: 21.3069, lng: -157.8583, tz: 'Pacific/Honolulu', country: 'United States', state: 'HI', weight: 1 },
-  { name: 'Vancouver', lat: 49.2827, lng: -123.1207, tz: 'America/Vancouver', country: 'Canada', province: 'BC', weight: 3 },
+  {
+    name: 'New York',
+    lat: 40.7128,
+    lng: -74.006,
+    tz: 'America/New_York',
+    country: 'United States',
+    state: 'NY',
+    weight: 10,
+  },
+  {
+    name: 'Boston',
+    lat: 42.3601,
+    lng: -71.0589,
+    tz: 'America/New_York',
+    country: 'United States',
+    state: 'MA',
+    weight: 3,
+  },
+  {
+    name: 'Chicago',
+    lat: 41.8781,
+    lng: -87.6298,
+    tz: 'America/Chicago',
+    country: 'United States',
+    state: 'IL',
+    weight: 6,
+  },
+  {
+    name: 'Austin',
+    lat: 30.2672,
+    lng: -97.7431,
+    tz: 'America/Chicago',
+    country: 'United States',
+    state: 'TX',
+    weight: 3,
+  },
+  {
+    name: 'Denver',
+    lat: 39.7392,
+    lng: -104.9903,
+    tz: 'America/Denver',
+    country: 'United States',
+    state: 'CO',
+    weight: 2,
+  },
+  {
+    name: 'Phoenix',
+    lat: 33.4484,
+    lng: -112.074,
+    tz: 'America/Phoenix',
+    country: 'United States',
+    state: 'AZ',
+    weight: 2,
+  },
+  {
+    name: 'Los Angeles',
+    lat: 34.0522,
+    lng: -118.2437,
+    tz: 'America/Los_Angeles',
+    country: 'United States',
+    state: 'CA',
+    weight: 7,
+  },
+  {
+    name: 'San Francisco',
+    lat: 37.7749,
+    lng: -122.4194,
+    tz: 'America/Los_Angeles',
+    country: 'United States',
+    state: 'CA',
+    weight: 5,
+  },
+  {
+    name: 'Seattle',
+    lat: 47.6062,
+    lng: -122.3321,
+    tz: 'America/Los_Angeles',
+    country: 'United States',
+    state: 'WA',
+    weight: 3,
+  },
+  {
+    name: 'Honolulu',
+    lat: 21.3069,
+    lng: -157.8583,
+    tz: 'Pacific/Honolulu',
+    country: 'United States',
+    state: 'HI',
+    weight: 1,
+  },
+  {
+    name: 'Vancouver',
+    lat: 49.2827,
+    lng: -123.1207,
+    tz: 'America/Vancouver',
+    country: 'Canada',
+    province: 'BC',
+    weight: 3,
+  },
   { name: 'Toronto', lat: 43.6532, lng: -79.3832, tz: 'America/Toronto', country: 'Canada', province: 'ON', weight: 4 },
-  { name: 'Montréal', lat: 45.5019, lng: -73.5674, tz: 'America/Toronto', country: 'Canada', province: 'QC', weight: 3 },
+  {
+    name: 'Montréal',
+    lat: 45.5019,
+    lng: -73.5674,
+    tz: 'America/Toronto',
+    country: 'Canada',
+    province: 'QC',
+    weight: 3,
+  },
   { name: 'Mexico City', lat: 19.4326, lng: -99.1332, tz: 'America/Mexico_City', country: 'Mexico', weight: 3 },
   { name: 'São Paulo', lat: -23.5558, lng: -46.6396, tz: 'America/Sao_Paulo', country: 'Brazil', weight: 3 },
-  { name: 'Buenos Aires', lat: -34.6037, lng: -58.3816, tz: 'America/Argentina/Buenos_Aires', country: 'Argentina', weight: 2 },
+  {
+    name: 'Buenos Aires',
+    lat: -34.6037,
+    lng: -58.3816,
+    tz: 'America/Argentina/Buenos_Aires',
+    country: 'Argentina',
+    weight: 2,
+  },
   { name: 'London', lat: 51.5074, lng: -0.1278, tz: 'Europe/London', country: 'United Kingdom', weight: 9 },
   { name: 'Dublin', lat: 53.3498, lng: -6.2603, tz: 'Europe/Dublin', country: 'Ireland', weight: 2 },
   { name: 'Paris', lat: 48.8566, lng: 2.3522, tz: 'Europe/Paris', country: 'France', weight: 7 },
@@ -72,21 +194,110 @@ const CATEGORY_TREE: [string, (string | [string, string[]])[]][] = [
 ];
 
 const TOPICS = [
-  'Jazz', 'Pottery', 'Watercolour', 'Python', 'Startup', 'Wine', 'Cheese', 'Bread', 'Sushi', 'Tango', 'Salsa',
-  'Poetry', 'Chess', 'Robotics', 'Astronomy', 'Birdwatching', 'Photography', 'Film', 'Theatre', 'Opera',
-  'Ballet', 'Marathon', 'Cycling', 'Yoga', 'Meditation', 'Gardening', 'Beekeeping', 'Coffee', 'Craft Beer',
-  'Vinyl', 'Comics', 'Fashion', 'Design', 'Architecture', 'History', 'Science', 'Mathematics', 'Climate',
-  'Startup Pitch', 'Blockchain', 'Data', 'Typography', 'Calligraphy', 'Knitting', 'Woodworking', 'Ceramics',
-  'Crème Brûlée', 'Café', 'Fiesta', 'Soirée', 'Flamenco', 'Piñata', 'Smørrebrød', 'Naïve Art', 'Über Techno',
-  'Improv', 'Stand-up', 'Trivia', 'Karaoke', 'Salsa Verde',
+  'Jazz',
+  'Pottery',
+  'Watercolour',
+  'Python',
+  'Startup',
+  'Wine',
+  'Cheese',
+  'Bread',
+  'Sushi',
+  'Tango',
+  'Salsa',
+  'Poetry',
+  'Chess',
+  'Robotics',
+  'Astronomy',
+  'Birdwatching',
+  'Photography',
+  'Film',
+  'Theatre',
+  'Opera',
+  'Ballet',
+  'Marathon',
+  'Cycling',
+  'Yoga',
+  'Meditation',
+  'Gardening',
+  'Beekeeping',
+  'Coffee',
+  'Craft Beer',
+  'Vinyl',
+  'Comics',
+  'Fashion',
+  'Design',
+  'Architecture',
+  'History',
+  'Science',
+  'Mathematics',
+  'Climate',
+  'Startup Pitch',
+  'Blockchain',
+  'Data',
+  'Typography',
+  'Calligraphy',
+  'Knitting',
+  'Woodworking',
+  'Ceramics',
+  'Crème Brûlée',
+  'Café',
+  'Fiesta',
+  'Soirée',
+  'Flamenco',
+  'Piñata',
+  'Smørrebrød',
+  'Naïve Art',
+  'Über Techno',
+  'Improv',
+  'Stand-up',
+  'Trivia',
+  'Karaoke',
+  'Salsa Verde',
 ];
 const KINDS = [
-  'Workshop', 'Night', 'Festival', 'Meetup', 'Class', 'Masterclass', 'Talk', 'Tour', 'Fair', 'Market', 'Gala',
-  'Concert', 'Party', 'Retreat', 'Summit', 'Showcase', 'Marathon', 'Brunch', 'Screening', 'Exhibition',
+  'Workshop',
+  'Night',
+  'Festival',
+  'Meetup',
+  'Class',
+  'Masterclass',
+  'Talk',
+  'Tour',
+  'Fair',
+  'Market',
+  'Gala',
+  'Concert',
+  'Party',
+  'Retreat',
+  'Summit',
+  'Showcase',
+  'Marathon',
+  'Brunch',
+  'Screening',
+  'Exhibition',
 ];
 const ADJECTIVES = [
-  'Annual', 'Late', 'Summer', 'Winter', 'Spring', 'Autumn', 'Grand', 'Little', 'Open', 'Community', 'Family',
-  'Midnight', 'Sunday', 'Friday', 'International', 'Local', 'Beginner', 'Advanced', 'Pop-up', 'Secret',
+  'Annual',
+  'Late',
+  'Summer',
+  'Winter',
+  'Spring',
+  'Autumn',
+  'Grand',
+  'Little',
+  'Open',
+  'Community',
+  'Family',
+  'Midnight',
+  'Sunday',
+  'Friday',
+  'International',
+  'Local',
+  'Beginner',
+  'Advanced',
+  'Pop-up',
+  'Secret',
 ];
 // Description vocabulary, most common first (drawn with a Zipf distribution).
 const WORDS = (
@@ -103,11 +314,65 @@ const WORDS = (
   'telescope nebula eclipse meteor orbit algorithm dataset robotics sensor prototype ' +
   'vineyard sommelier espresso sourdough fermentation harvest orchard foraging mushroom beekeeping'
 ).split(/\s+/);
-const STREETS = ['Main Street', 'High Street', 'Market Square', 'Harbour Road', 'Rue du Temple', 'Avenue des Arts', 'Kingsway', 'Elm Street', 'Station Road', 'Calle Mayor', 'Via Roma', 'Hauptstraße'];
-const VENUE_NOUNS = ['Hall', 'Theatre', 'Gallery', 'Loft', 'Studio', 'Warehouse', 'Garden', 'Library', 'Arena', 'Club', 'Centre', 'Pavilion', 'Brewery', 'Café'];
-const VENUE_ADJ = ['Old', 'Blue', 'Grand', 'Riverside', 'Union', 'Velvet', 'Copper', 'Royal', 'Harbour', 'Green', 'North', 'Lantern'];
+const STREETS = [
+  'Main Street',
+  'High Street',
+  'Market Square',
+  'Harbour Road',
+  'Rue du Temple',
+  'Avenue des Arts',
+  'Kingsway',
+  'Elm Street',
+  'Station Road',
+  'Calle Mayor',
+  'Via Roma',
+  'Hauptstraße',
+];
+const VENUE_NOUNS = [
+  'Hall',
+  'Theatre',
+  'Gallery',
+  'Loft',
+  'Studio',
+  'Warehouse',
+  'Garden',
+  'Library',
+  'Arena',
+  'Club',
+  'Centre',
+  'Pavilion',
+  'Brewery',
+  'Café',
+];
+const VENUE_ADJ = [
+  'Old',
+  'Blue',
+  'Grand',
+  'Riverside',
+  'Union',
+  'Velvet',
+  'Copper',
+  'Royal',
+  'Harbour',
+  'Green',
+  'North',
+  'Lantern',
+];
 const ORG_FIRST = ['Friends of', 'The', 'Society for', 'Collective of', 'Association of', 'Club'];
-const ORG_NOUNS = ['Music', 'Arts', 'Makers', 'Runners', 'Readers', 'Gardeners', 'Coders', 'Foodies', 'Dancers', 'Film Lovers', 'Historians', 'Astronomers'];
+const ORG_NOUNS = [
+  'Music',
+  'Arts',
+  'Makers',
+  'Runners',
+  'Readers',
+  'Gardeners',
+  'Coders',
+  'Foodies',
+  'Dancers',
+  'Film Lovers',
+  'Historians',
+  'Astronomers',
+];
 
 const DAY_MS = 86_400_000;
 
@@ -115,12 +380,20 @@ const DAY_MS = 86_400_000;
 function zipfSampler(n: number, s: number, rand: () => number): () => number {
   const cum = new Float64Array(n);
   let acc = 0;
-  for (let k = 0; k < n; k++) { acc += 1 / Math.pow(k + 1, s); cum[k] = acc; }
+  for (let k = 0; k < n; k++) {
+    acc += 1 / Math.pow(k + 1, s);
+    cum[k] = acc;
+  }
   return () => {
     const x = rand() * acc;
     // first k with cum[k] > x
-    let lo = 0, hi = n - 1;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (cum[mid] > x) hi = mid; else lo = mid + 1; }
+    let lo = 0,
+      hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cum[mid] > x) hi = mid;
+      else lo = mid + 1;
+    }
     return lo;
   };
 }
@@ -128,7 +401,10 @@ function zipfSampler(n: number, s: number, rand: () => number): () => number {
 function weightedSampler(weights: number[], rand: () => number): () => number {
   const cum: number[] = [];
   let acc = 0;
-  for (const w of weights) { acc += w; cum.push(acc); }
+  for (const w of weights) {
+    acc += w;
+    cum.push(acc);
+  }
   return () => {
     const x = rand() * acc;
     let i = 0;
@@ -137,7 +413,9 @@ function weightedSampler(weights: number[], rand: () => number): () => number {
   };
 }
 
-function pad2(n: number): string { return n < 10 ? '0' + n : String(n); }
+function pad2(n: number): string {
+  return n < 10 ? '0' + n : String(n);
+}
 
 /** naive ms (wall clock read as UTC) → 'Y-m-d H:i:s' */
 export function formatNaive(ms: number): string {
@@ -146,11 +424,18 @@ export function formatNaive(ms: number): string {
 }
 
 export function slugify(s: string): string {
-  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/&/g, 'and')
-    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&/g, 'and')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
-function capitalize(w: string): string { return w.charAt(0).toUpperCase() + w.slice(1); }
+function capitalize(w: string): string {
+  return w.charAt(0).toUpperCase() + w.slice(1);
+}
 
 /** Build the calendar. Post ids (venues, organizers, events) share one space, term ids another. */
 export function generateCalendar(opts: GenerateOptions): ImportData {
@@ -185,9 +470,28 @@ export function generateCalendar(opts: GenerateOptions): ImportData {
   const leafCats = categories.filter((c) => !hasChild.has(c.id));
 
   const tags: ImportTag[] = [];
-  const tagWords = ['free', 'outdoor', 'indoor', 'kids', 'family', 'beginner', 'advanced', 'evening', 'weekend',
-    'online', 'hybrid', 'accessible', 'pet-friendly', 'vegan', 'live', 'seasonal', 'charity', 'students',
-    'seniors', 'networking'];
+  const tagWords = [
+    'free',
+    'outdoor',
+    'indoor',
+    'kids',
+    'family',
+    'beginner',
+    'advanced',
+    'evening',
+    'weekend',
+    'online',
+    'hybrid',
+    'accessible',
+    'pet-friendly',
+    'vegan',
+    'live',
+    'seasonal',
+    'charity',
+    'students',
+    'seniors',
+    'networking',
+  ];
   for (let i = 0; i < 100; i++) {
     const base = i < tagWords.length ? tagWords[i] : `${pick(TOPICS).toLowerCase()} ${tagWords[i % tagWords.length]}`;
     const name = i < tagWords.length ? base : `${base} ${i}`;
@@ -198,7 +502,10 @@ export function generateCalendar(opts: GenerateOptions): ImportData {
   let postId = 1;
   const numVenues = Math.max(50, Math.round(n / 500));
   const numOrganizers = Math.max(20, Math.round(n / 1000));
-  const pickCity = weightedSampler(CITIES.map((c) => c.weight), rand);
+  const pickCity = weightedSampler(
+    CITIES.map((c) => c.weight),
+    rand,
+  );
   const venues: ImportVenue[] = [];
   const venueCity: City[] = [];
   for (let i = 0; i < numVenues; i++) {
@@ -206,12 +513,23 @@ export function generateCalendar(opts: GenerateOptions): ImportData {
     const name = `${pick(VENUE_ADJ)} ${pick(VENUE_NOUNS)} ${city.name}`;
     const id = postId++;
     const v: ImportVenue = {
-      id, author: int(1, 5), status: rand() < 0.95 ? 'publish' : 'draft', date: pastDate(2000),
-      venue: name, description: `A ${pick(['cosy', 'spacious', 'historic', 'modern'])} venue in ${city.name}.`,
-      slug: `${slugify(name)}-${id}`, address: `${int(1, 250)} ${pick(STREETS)}`, city: city.name,
-      state: city.state ?? '', province: city.province ?? '', country: city.country, zip: String(int(10000, 99999)),
-      phone: `+1 555 ${int(100, 999)} ${int(1000, 9999)}`, website: `https://venue${id}.example.org`,
-      show_map: true, show_map_link: rand() < 0.9,
+      id,
+      author: int(1, 5),
+      status: rand() < 0.95 ? 'publish' : 'draft',
+      date: pastDate(2000),
+      venue: name,
+      description: `A ${pick(['cosy', 'spacious', 'historic', 'modern'])} venue in ${city.name}.`,
+      slug: `${slugify(name)}-${id}`,
+      address: `${int(1, 250)} ${pick(STREETS)}`,
+      city: city.name,
+      state: city.state ?? '',
+      province: city.province ?? '',
+      country: city.country,
+      zip: String(int(10000, 99999)),
+      phone: `+1 555 ${int(100, 999)} ${int(1000, 9999)}`,
+      website: `https://venue${id}.example.org`,
+      show_map: true,
+      show_map_link: rand() < 0.9,
     };
     if (rand() >= 0.04) {
       // clustered within ~15 km of the centre (triangular spread)
@@ -227,10 +545,16 @@ export function generateCalendar(opts: GenerateOptions): ImportData {
     const id = postId++;
     const name = `${pick(ORG_FIRST)} ${pick(ORG_NOUNS)} ${i + 1}`;
     organizers.push({
-      id, author: int(1, 5), status: rand() < 0.95 ? 'publish' : 'draft', date: pastDate(2000),
-      organizer: name, description: `${name} has organised gatherings since ${int(1990, 2020)}.`,
-      slug: `${slugify(name)}-${id}`, phone: `+44 20 ${int(1000, 9999)} ${int(1000, 9999)}`,
-      email: `hello${id}@example.org`, website: `https://org${id}.example.org`,
+      id,
+      author: int(1, 5),
+      status: rand() < 0.95 ? 'publish' : 'draft',
+      date: pastDate(2000),
+      organizer: name,
+      description: `${name} has organised gatherings since ${int(1990, 2020)}.`,
+      slug: `${slugify(name)}-${id}`,
+      phone: `+44 20 ${int(1000, 9999)} ${int(1000, 9999)}`,
+      email: `hello${id}@example.org`,
+      website: `https://org${id}.example.org`,
     });
   }
 
@@ -255,59 +579,98 @@ export function generateCalendar(opts: GenerateOptions): ImportData {
     const dayMs = todayMs + (int(0, 2 * spanDays) - spanDays) * DAY_MS;
 
     // times are naive local wall clock in `tz`, chosen away from DST transition hours
-    let startMs: number, endMs: number, allDay = false;
+    let startMs: number,
+      endMs: number,
+      allDay = false;
     const shape = rand();
-    if (shape < 0.7) { // 1–3 h
+    if (shape < 0.7) {
+      // 1–3 h
       startMs = dayMs + int(8, 21) * 3_600_000 + int(0, 3) * 900_000;
       endMs = startMs + int(2, 6) * 1_800_000;
-    } else if (shape < 0.75) { // short
+    } else if (shape < 0.75) {
+      // short
       startMs = dayMs + int(8, 20) * 3_600_000 + int(0, 3) * 900_000;
       endMs = startMs + int(2, 3) * 900_000;
-    } else if (shape < 0.85) { // all-day, sometimes over 2–3 days
+    } else if (shape < 0.85) {
+      // all-day, sometimes over 2–3 days
       allDay = true;
       startMs = dayMs;
       endMs = dayMs + (rand() < 0.75 ? 0 : int(1, 2)) * DAY_MS + 86_399_000;
-    } else if (shape < 0.97) { // multi-day, 2–10 days
+    } else if (shape < 0.97) {
+      // multi-day, 2–10 days
       startMs = dayMs + int(9, 18) * 3_600_000;
       endMs = dayMs + int(1, 9) * DAY_MS + int(10, 20) * 3_600_000;
-    } else { // long: exhibitions, seasons
+    } else {
+      // long: exhibitions, seasons
       startMs = dayMs + 10 * 3_600_000;
       endMs = dayMs + int(30, 120) * DAY_MS + 18 * 3_600_000;
     }
 
     const r = rand();
     const status = r < 0.88 ? 'publish' : r < 0.91 ? 'future' : r < 0.95 ? 'draft' : r < 0.975 ? 'pending' : 'private';
-    const published = status === 'future'
-      ? nowMs + int(1, 60) * DAY_MS + int(0, 86_399) * 1000
-      : Math.min(nowMs - int(0, 86_399) * 1000, startMs - int(1, 120) * DAY_MS + int(0, 86_399) * 1000);
+    const published =
+      status === 'future'
+        ? nowMs + int(1, 60) * DAY_MS + int(0, 86_399) * 1000
+        : Math.min(nowMs - int(0, 86_399) * 1000, startMs - int(1, 120) * DAY_MS + int(0, 86_399) * 1000);
 
     const topic = pick(TOPICS);
     const title = `${rand() < 0.6 ? pick(ADJECTIVES) + ' ' : ''}${topic} ${pick(KINDS)}`;
     const cats: number[] = [];
     const cr = rand();
     if (cr < 0.9) cats.push(pick(leafCats).id);
-    if (cr < 0.2) { const c = pick(categories).id; if (!cats.includes(c)) cats.push(c); }
+    if (cr < 0.2) {
+      const c = pick(categories).id;
+      if (!cats.includes(c)) cats.push(c);
+    }
     const tagIds: number[] = [];
     const numTags = int(0, 4);
-    for (let k = 0; k < numTags; k++) { const t = tags[tagRank()].id; if (!tagIds.includes(t)) tagIds.push(t); }
+    for (let k = 0; k < numTags; k++) {
+      const t = tags[tagRank()].id;
+      if (!tagIds.includes(t)) tagIds.push(t);
+    }
     const orgs: number[] = [];
     const or = rand();
     if (or < 0.7) orgs.push(organizers[orgRank()].id);
-    if (or < 0.15) { const o = organizers[orgRank()].id; if (!orgs.includes(o)) orgs.push(o); }
+    if (or < 0.15) {
+      const o = organizers[orgRank()].id;
+      if (!orgs.includes(o)) orgs.push(o);
+    }
     const costR = rand();
-    const cost = costR < 0.3 ? '' : costR < 0.45 ? '0' : costR < 0.9 ? String(int(1, 20) * 5) : `${int(1, 4) * 5} - ${int(5, 12) * 5}`;
+    const cost =
+      costR < 0.3
+        ? ''
+        : costR < 0.45
+          ? '0'
+          : costR < 0.9
+            ? String(int(1, 20) * 5)
+            : `${int(1, 4) * 5} - ${int(5, 12) * 5}`;
 
     const ev: ImportEvent = {
-      id, author: int(1, 5), status, date: formatNaive(published),
+      id,
+      author: int(1, 5),
+      status,
+      date: formatNaive(published),
       title,
-      description: `${sentence(6, 14)} ${topic} ${pick(KINDS).toLowerCase()} ${sentence(4, 10)} ${rand() < 0.5 ? sentence(5, 12) : ''}`.trim(),
+      description:
+        `${sentence(6, 14)} ${topic} ${pick(KINDS).toLowerCase()} ${sentence(4, 10)} ${rand() < 0.5 ? sentence(5, 12) : ''}`.trim(),
       excerpt: rand() < 0.6 ? sentence(4, 9) : '',
       slug: `${slugify(title)}-${id}`,
-      timezone: tz, all_day: allDay, start_date: formatNaive(startMs), end_date: formatNaive(endMs),
-      cost, website: rand() < 0.5 ? `https://tickets.example.com/e/${id}` : '',
-      show_map: rand() < 0.95, show_map_link: rand() < 0.9,
-      hide_from_listings: rand() < 0.02, sticky: rand() < 0.01, featured: rand() < 0.05, ticketed: rand() < 0.1,
-      categories: cats, tags: tagIds, venue: venueIdx >= 0 ? venues[venueIdx].id : 0, organizer: orgs,
+      timezone: tz,
+      all_day: allDay,
+      start_date: formatNaive(startMs),
+      end_date: formatNaive(endMs),
+      cost,
+      website: rand() < 0.5 ? `https://tickets.example.com/e/${id}` : '',
+      show_map: rand() < 0.95,
+      show_map_link: rand() < 0.9,
+      hide_from_listings: rand() < 0.02,
+      sticky: rand() < 0.01,
+      featured: rand() < 0.05,
+      ticketed: rand() < 0.1,
+      categories: cats,
+      tags: tagIds,
+      venue: venueIdx >= 0 ? venues[venueIdx].id : 0,
+      organizer: orgs,
     };
     // ~1% are recurrence children of a recent earlier event
     if (events.length > 10 && rand() < 0.01) ev.post_parent = events[events.length - int(1, 10)].id;

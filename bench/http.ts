@@ -143,7 +143,10 @@ async function main(): Promise<void> {
   const cat = data.categories[0];
   const queries: Array<[string, string]> = [
     ['events, default window (page 1)', '/wp-json/tribe/events/v1/events'],
-    [`events, category + per_page=20 (page 2)`, `/wp-json/tribe/events/v1/events?categories=${cat.id}&per_page=20&page=2&start_date=2024-01-01`],
+    [
+      `events, category + per_page=20 (page 2)`,
+      `/wp-json/tribe/events/v1/events?categories=${cat.id}&per_page=20&page=2&start_date=2024-01-01`,
+    ],
     ['venues, per_page=50', '/wp-json/tribe/events/v1/venues?per_page=50'],
   ];
 
@@ -164,7 +167,13 @@ async function main(): Promise<void> {
   const calendarUs = async (path: string): Promise<number> => {
     const [p, q = ''] = path.split('?');
     const resource = p.split('/').pop() as 'events' | 'venues';
-    const run = () => cal.rest({ resource, action: 'list', params: finishParams(parseUrlEncoded(q)) as Record<string, unknown>, actor: null });
+    const run = () =>
+      cal.rest({
+        resource,
+        action: 'list',
+        params: finishParams(parseUrlEncoded(q)) as Record<string, unknown>,
+        actor: null,
+      });
     for (let i = 0; i < 100; i++) await run();
     const batches: number[] = [];
     const until = performance.now() + 1000;
@@ -179,18 +188,20 @@ async function main(): Promise<void> {
   const rows: Array<Record<string, string | number>> = [];
   for (const [name, path] of queries) {
     const us = await calendarUs(path);
-    const f: number[] = [], e: number[] = [];
+    const f: number[] = [],
+      e: number[] = [];
     let errors = 0;
     for (let i = 0; i < rounds; i++) {
       const floorFirst = i % 2 === 0;
       const a = floorFirst ? await load(floor.url + path, seconds, conns) : undefined;
       const b = await load(srv.url + path, seconds, conns);
-      const fa = a ?? await load(floor.url + path, seconds, conns);
+      const fa = a ?? (await load(floor.url + path, seconds, conns));
       f.push(fa.rps);
       e.push(b.rps);
       errors += fa.failed + b.failed;
     }
-    const fm = median(f), em = median(e);
+    const fm = median(f),
+      em = median(e);
     const ratios = e.map((x, i) => x / f[i]);
     rows.push({
       query: name,
@@ -203,8 +214,10 @@ async function main(): Promise<void> {
       errors,
     });
   }
-  console.log(`calendar-engine HTTP bench: ${events} events, ${conns} keep-alive connections, ${seconds} s per run, ` +
-    `${rounds} rounds (floor and engine next to each other, in alternating order); engine/floor is the median of the rounds' ratios; node ${process.version}`);
+  console.log(
+    `calendar-engine HTTP bench: ${events} events, ${conns} keep-alive connections, ${seconds} s per run, ` +
+      `${rounds} rounds (floor and engine next to each other, in alternating order); engine/floor is the median of the rounds' ratios; node ${process.version}`,
+  );
   console.table(rows);
 
   await floor.close();

@@ -32,32 +32,48 @@ const insPoint = db.prepare('INSERT INTO venue_points VALUES (?,?,?,?,?)');
 
 /** the baseline's fold (NFD, marks stripped, lower case), with a fast path for ASCII text (same result) */
 // eslint-disable-next-line no-control-regex
-const fold = (s: string): string => (/^[\x00-\x7f]*$/.test(s) ? s.toLowerCase() : s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase());
+const fold = (s: string): string =>
+  /^[\x00-\x7f]*$/.test(s) ? s.toLowerCase() : s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 const ids = (v: unknown): number[] => (Array.isArray(v) ? (v as number[]) : []);
 type Rec = Record<string, unknown>;
 
 let events = 0;
 db.exec('BEGIN');
-for await (const batch of readImportBatches(file)) for (const { kind, rec } of batch as FileRecord[]) {
-  const r = rec as Rec;
-  if (kind === 'venues') {
-    const lat = typeof r.geo_lat === 'number' ? r.geo_lat : null, lng = typeof r.geo_lng === 'number' ? r.geo_lng : null;
-    insVenue.run(r.id, lat, lng);
-    if (lat !== null && lng !== null) insPoint.run(r.id, lat, lat, lng, lng);
-  } else if (kind === 'events') {
-    const cats = ids(r.categories), tags = ids(r.tags), orgs = ids(r.organizer);
-    insEvent.run(
-      r.id, r.status ?? 'publish', r.date ?? '', r.start_date, r.end_date, r.hide_from_listings ? 1 : 0, r.featured ? 1 : 0,
-      r.ticketed ? 1 : 0, typeof r.venue === 'number' ? r.venue : 0, r.post_parent ?? 0,
-      fold(`${r.title ?? ''}\u0001${r.excerpt ?? ''}\u0001${r.description ?? ''}`),
-      cats.join(','), tags.join(','), orgs.join(','), JSON.stringify(r),
-    );
-    for (const t of cats) insTerm.run(t, r.id);
-    for (const t of tags) insTerm.run(t, r.id);
-    for (const o of orgs) insOrg.run(o, r.id);
-    events++;
+for await (const batch of readImportBatches(file))
+  for (const { kind, rec } of batch as FileRecord[]) {
+    const r = rec as Rec;
+    if (kind === 'venues') {
+      const lat = typeof r.geo_lat === 'number' ? r.geo_lat : null,
+        lng = typeof r.geo_lng === 'number' ? r.geo_lng : null;
+      insVenue.run(r.id, lat, lng);
+      if (lat !== null && lng !== null) insPoint.run(r.id, lat, lat, lng, lng);
+    } else if (kind === 'events') {
+      const cats = ids(r.categories),
+        tags = ids(r.tags),
+        orgs = ids(r.organizer);
+      insEvent.run(
+        r.id,
+        r.status ?? 'publish',
+        r.date ?? '',
+        r.start_date,
+        r.end_date,
+        r.hide_from_listings ? 1 : 0,
+        r.featured ? 1 : 0,
+        r.ticketed ? 1 : 0,
+        typeof r.venue === 'number' ? r.venue : 0,
+        r.post_parent ?? 0,
+        fold(`${r.title ?? ''}\u0001${r.excerpt ?? ''}\u0001${r.description ?? ''}`),
+        cats.join(','),
+        tags.join(','),
+        orgs.join(','),
+        JSON.stringify(r),
+      );
+      for (const t of cats) insTerm.run(t, r.id);
+      for (const t of tags) insTerm.run(t, r.id);
+      for (const o of orgs) insOrg.run(o, r.id);
+      events++;
+    }
   }
-}
 db.exec(INDEXES);
 db.exec('COMMIT');
 db.close();

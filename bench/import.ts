@@ -28,14 +28,24 @@ import { DIST_MAIN, ensureDist } from '../test/helpers/dist.ts';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TIME = '/usr/bin/time';
 
-interface Run { ms: number; peakKb: number; userS: number; sysS: number }
+interface Run {
+  ms: number;
+  peakKb: number;
+  userS: number;
+  sysS: number;
+}
 
 /** Runs a command under /usr/bin/time; wall time measured here (spawn to exit). */
 function timed(cmd: string[], what: string, env?: NodeJS.ProcessEnv): Run {
   const hasTime = fs.existsSync(TIME);
   const argv = hasTime ? [TIME, '-f', 'TIME %M %U %S', ...cmd] : cmd;
   const t0 = performance.now();
-  const r = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 64 << 20, cwd: ROOT, env: env ?? process.env });
+  const r = spawnSync(argv[0], argv.slice(1), {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    cwd: ROOT,
+    env: env ?? process.env,
+  });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${what} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
   const m = /TIME (\d+) ([\d.]+) ([\d.]+)\s*$/.exec(r.stderr);
@@ -46,23 +56,36 @@ const mib = (kb: number) => `${(kb / 1024).toFixed(0)} MiB`;
 const sec = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 export function runImportBench(opts: {
-  events: number; seed: number; rounds: number; dir?: string; log: (s?: string) => void; sqlite?: boolean; workers?: (number | undefined)[];
+  events: number;
+  seed: number;
+  rounds: number;
+  dir?: string;
+  log: (s?: string) => void;
+  sqlite?: boolean;
+  workers?: (number | undefined)[];
 }): void {
   const { events, seed, rounds, log } = opts;
-  const withSqlite = opts.sqlite ?? true, counts = opts.workers ?? [undefined];
+  const withSqlite = opts.sqlite ?? true,
+    counts = opts.workers ?? [undefined];
   const label = (w: number | undefined) => (w === undefined ? 'engine' : `engine w=${w}`);
   const dir = opts.dir ?? DEFAULT_IMPORT_DIR;
   let t = performance.now();
   const { file, made } = importFile(events, seed, dir);
   const bytes = fs.statSync(file).size;
-  log(`import bench: ${events.toLocaleString('en-US')} events, seed ${seed}, ${rounds} round(s); node ${process.version}, ` +
-    `${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}`);
-  log(`file ${file}: ${(bytes / 2 ** 20).toFixed(0)} MiB, ${made ? `written in ${sec(performance.now() - t)}` : 'reused'}`);
+  log(
+    `import bench: ${events.toLocaleString('en-US')} events, seed ${seed}, ${rounds} round(s); node ${process.version}, ` +
+      `${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}`,
+  );
+  log(
+    `file ${file}: ${(bytes / 2 ** 20).toFixed(0)} MiB, ${made ? `written in ${sec(performance.now() - t)}` : 'reused'}`,
+  );
   // the package's program (dist/cli/main.js, plain node), built first when older than a source
   ensureDist();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'calendar-engine-import-bench-'));
-  const store = path.join(work, 'store'), db = path.join(work, 'sqlite.db');
-  const byCount = counts.map(() => [] as Run[]), sqlite: Run[] = [];
+  const store = path.join(work, 'store'),
+    db = path.join(work, 'sqlite.db');
+  const byCount = counts.map(() => [] as Run[]),
+    sqlite: Run[] = [];
   const engine = byCount[counts.length - 1];
   try {
     for (let round = 0; round < rounds; round++) {
@@ -77,36 +100,74 @@ export function runImportBench(opts: {
           byCount[run.i].push(r);
         } else {
           for (const f of [db, `${db}-journal`]) fs.rmSync(f, { force: true });
-          r = timed([process.execPath, '--import', 'tsx', path.join(ROOT, 'bench/import-sqlite.ts'), file, db], 'the SQLite import');
+          r = timed(
+            [process.execPath, '--import', 'tsx', path.join(ROOT, 'bench/import-sqlite.ts'), file, db],
+            'the SQLite import',
+          );
           sqlite.push(r);
         }
-        log(`  round ${round + 1} ${(run ? label(run.w) : 'sqlite').padEnd(12)} ${sec(r.ms).padStart(8)}  peak RSS ${mib(r.peakKb).padStart(9)}  (user ${r.userS} s, sys ${r.sysS} s)  load ${os.loadavg()[0].toFixed(2)}`);
+        log(
+          `  round ${round + 1} ${(run ? label(run.w) : 'sqlite').padEnd(12)} ${sec(r.ms).padStart(8)}  peak RSS ${mib(r.peakKb).padStart(9)}  (user ${r.userS} s, sys ${r.sysS} s)  load ${os.loadavg()[0].toFixed(2)}`,
+        );
       }
     }
     // the store of the engine's last run: its calendar, loaded as serve loads it
-    const loaded = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(ROOT, 'bench/import-loaded.ts'), store], { encoding: 'utf8', cwd: ROOT });
+    const loaded = spawnSync(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', path.join(ROOT, 'bench/import-loaded.ts'), store],
+      { encoding: 'utf8', cwd: ROOT },
+    );
     if (loaded.status !== 0) throw new Error(`bench/import-loaded.ts failed:\n${loaded.stderr}`);
-    const mem = JSON.parse(loaded.stdout.trim().split('\n').pop()!) as { events: number; loaded: { rss: number; heap: number }; searched: { rss: number; heap: number } };
+    const mem = JSON.parse(loaded.stdout.trim().split('\n').pop()!) as {
+      events: number;
+      loaded: { rss: number; heap: number };
+      searched: { rss: number; heap: number };
+    };
     if (mem.events !== events) throw new Error(`the store holds ${mem.events} events, expected ${events}`);
-    const snapshotBytes = fs.readdirSync(store).filter((f) => f.endsWith('.jsonl') && f.startsWith('snapshot.')).reduce((n, f) => n + fs.statSync(path.join(store, f)).size, 0);
+    const snapshotBytes = fs
+      .readdirSync(store)
+      .filter((f) => f.endsWith('.jsonl') && f.startsWith('snapshot.'))
+      .reduce((n, f) => n + fs.statSync(path.join(store, f)).size, 0);
 
-    const e = median(engine.map((r) => r.ms)), s = withSqlite ? median(sqlite.map((r) => r.ms)) : NaN;
-    const ePeak = median(engine.map((r) => r.peakKb)), sPeak = withSqlite ? median(sqlite.map((r) => r.peakKb)) : NaN;
+    const e = median(engine.map((r) => r.ms)),
+      s = withSqlite ? median(sqlite.map((r) => r.ms)) : NaN;
+    const ePeak = median(engine.map((r) => r.peakKb)),
+      sPeak = withSqlite ? median(sqlite.map((r) => r.peakKb)) : NaN;
     const loadedKb = mem.loaded.rss / 1024;
     log();
     log('| import of the file, process start to exit | median | min | max | peak RSS (median) |');
     log('|:--|--:|--:|--:|--:|');
-    const row = (name: string, runs: Run[]) => log(`| ${name} | ${sec(median(runs.map((r) => r.ms)))} | ${sec(Math.min(...runs.map((r) => r.ms)))} | ` +
-      `${sec(Math.max(...runs.map((r) => r.ms)))} | ${mib(median(runs.map((r) => r.peakKb)))} |`);
-    counts.forEach((w, i) => row(`${w === undefined ? 'engine' : `engine, ${w} workers`}: \`calendar-engine import\` (validate, load, snapshot)`, byCount[i]));
+    const row = (name: string, runs: Run[]) =>
+      log(
+        `| ${name} | ${sec(median(runs.map((r) => r.ms)))} | ${sec(Math.min(...runs.map((r) => r.ms)))} | ` +
+          `${sec(Math.max(...runs.map((r) => r.ms)))} | ${mib(median(runs.map((r) => r.peakKb)))} |`,
+      );
+    counts.forEach((w, i) =>
+      row(
+        `${w === undefined ? 'engine' : `engine, ${w} workers`}: \`calendar-engine import\` (validate, load, snapshot)`,
+        byCount[i],
+      ),
+    );
     if (withSqlite) row('sqlite: same reader, insert + indexes, one transaction', sqlite);
     log();
-    if (withSqlite) log(`sqlite / engine (medians): ${(s / e).toFixed(2)}x   (${rounds} rounds each; engine ${(events / (e / 1000)).toFixed(0)} events/s)`);
+    if (withSqlite)
+      log(
+        `sqlite / engine (medians): ${(s / e).toFixed(2)}x   (${rounds} rounds each; engine ${(events / (e / 1000)).toFixed(0)} events/s)`,
+      );
     else log(`sqlite skipped (--no-sqlite); engine ${(events / (e / 1000)).toFixed(0)} events/s`);
-    log(`the calendar made: ${mem.events} events, snapshot ${(snapshotBytes / 2 ** 20).toFixed(0)} MiB; loaded as serve loads it: RSS ${mib(loadedKb)} ` +
-      `(heap + array buffers ${mib(mem.loaded.heap / 1024)}), with its search index built: RSS ${mib(mem.searched.rss / 1024)}`);
-    log(`import peak RSS / loaded calendar RSS: ${(ePeak / loadedKb).toFixed(2)}x${withSqlite ? `   (sqlite's peak: ${mib(sPeak)})` : ''}`);
-    log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+    log(
+      `the calendar made: ${mem.events} events, snapshot ${(snapshotBytes / 2 ** 20).toFixed(0)} MiB; loaded as serve loads it: RSS ${mib(loadedKb)} ` +
+        `(heap + array buffers ${mib(mem.loaded.heap / 1024)}), with its search index built: RSS ${mib(mem.searched.rss / 1024)}`,
+    );
+    log(
+      `import peak RSS / loaded calendar RSS: ${(ePeak / loadedKb).toFixed(2)}x${withSqlite ? `   (sqlite's peak: ${mib(sPeak)})` : ''}`,
+    );
+    log(
+      `load average at the end: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(', ')}`,
+    );
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

@@ -30,12 +30,16 @@ const { values: opt } = parseArgs({
     writers: { type: 'string', default: '2' },
   },
 });
-const UPLOADS = Number(opt.uploads), EVENTS = Number(opt.events), SECONDS = Number(opt.seconds), WRITERS = Number(opt.writers);
+const UPLOADS = Number(opt.uploads),
+  EVENTS = Number(opt.events),
+  SECONDS = Number(opt.seconds),
+  WRITERS = Number(opt.writers);
 const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
 
 /** A photo-like JPEG of about `target` bytes: smooth gradients with seeded noise, at 4000×3000. */
 async function photo(target: number): Promise<Buffer> {
-  const w = 4000, h = 3000;
+  const w = 4000,
+    h = 3000;
   const raw = Buffer.alloc(w * h * 3);
   const rnd = mulberry32(7);
   for (let y = 0; y < h; y++) {
@@ -50,7 +54,9 @@ async function photo(target: number): Promise<Buffer> {
   // the quality whose file is nearest the target size
   let best = Buffer.alloc(0);
   for (const quality of [60, 70, 75, 80, 85, 90, 95]) {
-    const jpeg = await sharp(raw, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality }).toBuffer();
+    const jpeg = await sharp(raw, { raw: { width: w, height: h, channels: 3 } })
+      .jpeg({ quality })
+      .toBuffer();
     if (Math.abs(jpeg.length - target) < Math.abs(best.length - target)) best = jpeg;
   }
   return best;
@@ -60,12 +66,15 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-media-'));
 try {
   const data = await photo(Number(opt['photo-mb']) * 1024 * 1024);
   const cal = await openCalendar({ dir, siteUrl: 'http://127.0.0.1:1', now: () => new Date('2030-01-15T12:00:00Z') });
-  console.log(`photo: 4000x3000 JPEG, ${mb(data.length)} MB; store ${dir}; ${os.cpus().length} cores, UV_THREADPOOL_SIZE ${process.env.UV_THREADPOOL_SIZE ?? '4 (default)'}`);
+  console.log(
+    `photo: 4000x3000 JPEG, ${mb(data.length)} MB; store ${dir}; ${os.cpus().length} cores, UV_THREADPOOL_SIZE ${process.env.UV_THREADPOOL_SIZE ?? '4 (default)'}`,
+  );
 
   // 1. uploads
   const times: number[] = [];
   const mem0 = process.memoryUsage();
-  let peakRss = mem0.rss, peakExternal = mem0.external;
+  let peakRss = mem0.rss,
+    peakExternal = mem0.external;
   const sampler = setInterval(() => {
     const m = process.memoryUsage();
     peakRss = Math.max(peakRss, m.rss);
@@ -79,25 +88,50 @@ try {
     ids.push(m.id as number);
   }
   clearInterval(sampler);
-  const sizes = (await cal.media.get(ids[0])).media_details as { sizes: Record<string, { width: number; height: number; filesize: number }> };
+  const sizes = (await cal.media.get(ids[0])).media_details as {
+    sizes: Record<string, { width: number; height: number; filesize: number }>;
+  };
   console.log('\n1. upload of the photo and its sizes (cal.media.create, files fsynced, record journaled)');
-  console.log(`   ${UPLOADS} uploads: median ${median(times).toFixed(0)} ms, min ${Math.min(...times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms`);
-  console.log(`   sizes: ${Object.entries(sizes.sizes).filter(([k]) => k !== 'full').map(([k, s]) => `${k} ${s.width}x${s.height} ${(s.filesize / 1024).toFixed(0)} KB`).join(', ')}`);
-  console.log(`   memory: RSS ${mb(mem0.rss)} -> peak ${mb(peakRss)} MB (+${mb(peakRss - mem0.rss)}); external ${mb(mem0.external)} -> peak ${mb(peakExternal)} MB`);
+  console.log(
+    `   ${UPLOADS} uploads: median ${median(times).toFixed(0)} ms, min ${Math.min(...times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms`,
+  );
+  console.log(
+    `   sizes: ${Object.entries(sizes.sizes)
+      .filter(([k]) => k !== 'full')
+      .map(([k, s]) => `${k} ${s.width}x${s.height} ${(s.filesize / 1024).toFixed(0)} KB`)
+      .join(', ')}`,
+  );
+  console.log(
+    `   memory: RSS ${mb(mem0.rss)} -> peak ${mb(peakRss)} MB (+${mb(peakRss - mem0.rss)}); external ${mb(mem0.external)} -> peak ${mb(peakExternal)} MB`,
+  );
 
   // 2. a page of 50 events with images against one without: warm in the store's calendar, cold
   // in a memory-only one without a representation cache (every answer rendered from the columns)
-  const cold = await openCalendar({ cacheBytes: 0, siteUrl: 'http://127.0.0.1:1', now: () => new Date('2030-01-15T12:00:00Z') });
+  const cold = await openCalendar({
+    cacheBytes: 0,
+    siteUrl: 'http://127.0.0.1:1',
+    now: () => new Date('2030-01-15T12:00:00Z'),
+  });
   const coldIds = [(await cold.media.create({ data, filename: 'cold.jpg' })).id as number];
   const make = async (c: typeof cal, imageIds: number[], n: number, image: boolean, day: string) => {
     for (let i = 0; i < n; i += 100) {
-      await Promise.all(Array.from({ length: Math.min(100, n - i) }, (_, k) => c.events.create({
-        title: `Event ${i + k}`, start_date: `${day} 10:00:00`, end_date: `${day} 12:00:00`, status: 'publish',
-        ...(image ? { image: String(imageIds[(i + k) % imageIds.length]) } : {}),
-      })));
+      await Promise.all(
+        Array.from({ length: Math.min(100, n - i) }, (_, k) =>
+          c.events.create({
+            title: `Event ${i + k}`,
+            start_date: `${day} 10:00:00`,
+            end_date: `${day} 12:00:00`,
+            status: 'publish',
+            ...(image ? { image: String(imageIds[(i + k) % imageIds.length]) } : {}),
+          }),
+        ),
+      );
     }
   };
-  for (const [c, imageIds] of [[cal, ids], [cold, coldIds]] as const) {
+  for (const [c, imageIds] of [
+    [cal, ids],
+    [cold, coldIds],
+  ] as const) {
     await make(c, imageIds, EVENTS, true, '2030-02-01');
     await make(c, imageIds, EVENTS, false, '2030-03-01');
   }
@@ -106,18 +140,28 @@ try {
     let bytes = 0;
     for (let i = 0; i < 300; i++) {
       const t = performance.now();
-      const r = await c.rest({ resource: 'events', action: 'list', params: { per_page: 50, start_date: day, end_date: day }, actor: null });
+      const r = await c.rest({
+        resource: 'events',
+        action: 'list',
+        params: { per_page: 50, start_date: day, end_date: day },
+        actor: null,
+      });
       xs.push((performance.now() - t) * 1000);
       bytes = r.body.length;
     }
     return { p50: quantileOf(xs.slice(50), 0.5), p99: quantileOf(xs.slice(50), 0.99), bytes };
   };
   console.log('\n2. a page of 50 events (cal.rest list, JSON text), µs');
-  for (const [name, c] of [['warm', cal], ['cold', cold]] as const) {
+  for (const [name, c] of [
+    ['warm', cal],
+    ['cold', cold],
+  ] as const) {
     const withImg = await timePage(c, '2030-02-01');
     const without = await timePage(c, '2030-03-01');
-    console.log(`   ${name}: with images p50 ${withImg.p50.toFixed(0)} p99 ${withImg.p99.toFixed(0)} (${(withImg.bytes / 1024).toFixed(0)} KB); ` +
-      `without p50 ${without.p50.toFixed(0)} p99 ${without.p99.toFixed(0)} (${(without.bytes / 1024).toFixed(0)} KB)`);
+    console.log(
+      `   ${name}: with images p50 ${withImg.p50.toFixed(0)} p99 ${withImg.p99.toFixed(0)} (${(withImg.bytes / 1024).toFixed(0)} KB); ` +
+        `without p50 ${without.p50.toFixed(0)} p99 ${without.p99.toFixed(0)} (${(without.bytes / 1024).toFixed(0)} KB)`,
+    );
   }
   await cold.close();
 
@@ -163,16 +207,31 @@ try {
       }
     }));
     console.log(done);`;
-  const child = spawn(process.execPath, ['--input-type=commonjs', '-e', `(async () => {${script}})().catch((e) => { console.error(e); process.exit(1); })`,
-    `${srv.url}/wp-json/wp/v2/media`, auth, photoFile, String(SECONDS * 1000 + 500), String(WRITERS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [
+      '--input-type=commonjs',
+      '-e',
+      `(async () => {${script}})().catch((e) => { console.error(e); process.exit(1); })`,
+      `${srv.url}/wp-json/wp/v2/media`,
+      auth,
+      photoFile,
+      String(SECONDS * 1000 + 500),
+      String(WRITERS),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let childOut = '';
   child.stdout.on('data', (c: Buffer) => (childOut += c.toString()));
-  const childDone = new Promise<void>((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`uploaders exited ${code}`)))));
+  const childDone = new Promise<void>((resolve, reject) =>
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`uploaders exited ${code}`)))),
+  );
   await new Promise((r) => setTimeout(r, 300)); // the first uploads are under way
   const during = await listFor(SECONDS * 1000);
   await childDone;
   const uploaded = Number(childOut.trim());
-  const fmt = (xs: number[]) => `p50 ${quantileOf(xs, 0.5).toFixed(2)} ms, p99 ${quantileOf(xs, 0.99).toFixed(2)} ms, max ${Math.max(...xs).toFixed(1)} ms (${xs.length} requests)`;
+  const fmt = (xs: number[]) =>
+    `p50 ${quantileOf(xs, 0.5).toFixed(2)} ms, p99 ${quantileOf(xs, 0.99).toFixed(2)} ms, max ${Math.max(...xs).toFixed(1)} ms (${xs.length} requests)`;
   console.log(`\n3. GET /events?per_page=50 (events with images) over HTTP, one after another, ${SECONDS} s each`);
   console.log(`   alone:                          ${fmt(alone)}; ${aloneLoop}`);
   console.log(`   while ${WRITERS} clients upload the photo: ${fmt(during)}; ${lastLoop}; ${uploaded} uploads done`);

@@ -16,7 +16,10 @@ import type { EventRecord } from '../src/engine/records.ts';
 const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
 
 /** Make `share` of the events series and append their occurrences; returns the counts. */
-export function addSeries(data: ImportData, opts: { seed: number; now: Date; share?: number }): { series: number; occurrences: number } {
+export function addSeries(
+  data: ImportData,
+  opts: { seed: number; now: Date; share?: number },
+): { series: number; occurrences: number } {
   const rand = mulberry32(opts.seed * 7919 + 17);
   const share = opts.share ?? 0.1;
   let nextId = 1;
@@ -28,16 +31,23 @@ export function addSeries(data: ImportData, opts: { seed: number; now: Date; sha
   const parents = new Set(data.events.map((e) => e.post_parent ?? 0));
   for (const e of data.events) {
     if (rand() >= share || parents.has(e.id!) || e.post_parent) continue;
-    const start = String(e.start_date), tz = e.timezone || 'UTC', allDay = e.all_day === true;
+    const start = String(e.start_date),
+      tz = e.timezone || 'UTC',
+      allDay = e.all_day === true;
     const day = WEEKDAYS[(new Date(start.slice(0, 10) + 'T00:00:00Z').getUTCDay() + 6) % 7];
-    const r = rand(), bound = rand();
+    const r = rand(),
+      bound = rand();
     const end = bound < 0.4 ? '' : bound < 0.7 ? ';COUNT=' : ';UNTIL=';
     let rule: string;
-    if (r < 0.05) rule = 'FREQ=DAILY' + (end === ';COUNT=' ? end + 365 : end === ';UNTIL=' ? end + untilAfter(start, 400) : '');
+    if (r < 0.05)
+      rule = 'FREQ=DAILY' + (end === ';COUNT=' ? end + 365 : end === ';UNTIL=' ? end + untilAfter(start, 400) : '');
     else if (r < 0.6) {
       const days = rand() < 0.5 ? day : `${day},${WEEKDAYS[(WEEKDAYS.indexOf(day) + 2) % 7]}`;
-      rule = `FREQ=WEEKLY;BYDAY=${days}` + (end === ';COUNT=' ? end + 52 : end === ';UNTIL=' ? end + untilAfter(start, 730) : '');
-    } else rule = 'FREQ=MONTHLY' + (end === ';COUNT=' ? end + 24 : end === ';UNTIL=' ? end + untilAfter(start, 900) : '');
+      rule =
+        `FREQ=WEEKLY;BYDAY=${days}` +
+        (end === ';COUNT=' ? end + 52 : end === ';UNTIL=' ? end + untilAfter(start, 730) : '');
+    } else
+      rule = 'FREQ=MONTHLY' + (end === ';COUNT=' ? end + 24 : end === ';UNTIL=' ? end + untilAfter(start, 900) : '');
     e.recurrence = `RRULE:${rule}`;
     series++;
     const st = { start, timezone: tz, allDay };
@@ -49,11 +59,17 @@ export function addSeries(data: ImportData, opts: { seed: number; now: Date; sha
       if (occ.local === start) continue;
       const at = naiveFromString(occ.local);
       const o: ImportEvent = {
-        ...e, id: nextId++, post_parent: e.id, recurrence_id: occ.local, is_exception: false,
-        start_date: occ.local, end_date: naiveToString(at + duration),
+        ...e,
+        id: nextId++,
+        post_parent: e.id,
+        recurrence_id: occ.local,
+        is_exception: false,
+        start_date: occ.local,
+        end_date: naiveToString(at + duration),
       };
       delete o.recurrence;
-      if (e.slug) o.slug = `${e.slug}-${occ.local.slice(0, 10)}${occ.local.slice(11) === start.slice(11) ? '' : '-' + occ.local.slice(11, 13)}`;
+      if (e.slug)
+        o.slug = `${e.slug}-${occ.local.slice(0, 10)}${occ.local.slice(11) === start.slice(11) ? '' : '-' + occ.local.slice(11, 13)}`;
       added.push(o);
     }
   }

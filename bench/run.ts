@@ -60,21 +60,41 @@ const { values: opt } = parseArgs({
   },
   allowPositionals: false,
 });
-const N = Number(opt.events), SEED = Number(opt.seed);
+const N = Number(opt.events),
+  SEED = Number(opt.seed);
 if (opt.import) {
   const rounds = Number(opt.rounds);
-  if (!(Number.isInteger(N) && N > 0 && Number.isInteger(SEED) && Number.isInteger(rounds) && rounds > 0)) throw new Error('--import expects --events, --seed and --rounds to be positive integers');
-  const workers = opt.workers === undefined ? [undefined] : opt.workers.split(',').map((w) => {
-    if (!/^\d+$/.test(w)) throw new Error(`--workers expects a comma-separated list of counts, got ${opt.workers}`);
-    return Number(w);
+  if (!(Number.isInteger(N) && N > 0 && Number.isInteger(SEED) && Number.isInteger(rounds) && rounds > 0))
+    throw new Error('--import expects --events, --seed and --rounds to be positive integers');
+  const workers =
+    opt.workers === undefined
+      ? [undefined]
+      : opt.workers.split(',').map((w) => {
+          if (!/^\d+$/.test(w))
+            throw new Error(`--workers expects a comma-separated list of counts, got ${opt.workers}`);
+          return Number(w);
+        });
+  runImportBench({
+    events: N,
+    seed: SEED,
+    rounds,
+    dir: opt.dir,
+    sqlite: !opt['no-sqlite'],
+    workers,
+    log: (s = '') => process.stdout.write(s + '\n'),
   });
-  runImportBench({ events: N, seed: SEED, rounds, dir: opt.dir, sqlite: !opt['no-sqlite'], workers, log: (s = '') => process.stdout.write(s + '\n') });
   process.exit(0);
 }
-const CACHE_BYTES = Number(opt['cache-mb']) * 1024 * 1024, WRITES = Number(opt.writes);
-if (!(CACHE_BYTES >= 0) || !Number.isInteger(WRITES) || WRITES < 0) throw new Error('--cache-mb and --writes expect numbers >= 0');
+const CACHE_BYTES = Number(opt['cache-mb']) * 1024 * 1024,
+  WRITES = Number(opt.writes);
+if (!(CACHE_BYTES >= 0) || !Number.isInteger(WRITES) || WRITES < 0)
+  throw new Error('--cache-mb and --writes expect numbers >= 0');
 const timing: TimingOptions = {
-  runs: Number(opt.runs), minRuns: Number(opt['min-runs']), warmup: Number(opt.warmup), warmupMs: Number(opt['warmup-ms']), budgetMs: Number(opt['budget-ms']),
+  runs: Number(opt.runs),
+  minRuns: Number(opt['min-runs']),
+  warmup: Number(opt.warmup),
+  warmupMs: Number(opt['warmup-ms']),
+  budgetMs: Number(opt['budget-ms']),
 };
 for (const [k, v] of Object.entries({ events: N, seed: SEED, ...timing })) {
   if (!Number.isInteger(v) || v < 0) throw new Error(`--${k} expects a non-negative integer, got ${v}`);
@@ -84,9 +104,14 @@ for (const [k, v] of Object.entries({ events: N, seed: SEED, ...timing })) {
 // default heap: re-run this same command with a larger one.
 const wantHeapMb = Math.max(4096, Math.ceil(2048 + N * 0.008));
 if (v8.getHeapStatistics().heap_size_limit < wantHeapMb * 1024 * 1024 && !process.env.BENCH_HEAP_REEXEC) {
-  const r = spawnSync(process.execPath, [...process.execArgv, `--max-old-space-size=${wantHeapMb}`, ...process.argv.slice(1)], {
-    stdio: 'inherit', env: { ...process.env, BENCH_HEAP_REEXEC: '1' },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [...process.execArgv, `--max-old-space-size=${wantHeapMb}`, ...process.argv.slice(1)],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, BENCH_HEAP_REEXEC: '1' },
+    },
+  );
   process.exit(r.status ?? 1);
 }
 const hasGc = typeof (globalThis as { gc?: unknown }).gc === 'function';
@@ -116,7 +141,13 @@ async function loadEngine(): Promise<OpenCalendar | string> {
 /** A deep copy made record by record, as a fresh load from JSON would produce (flat strings, no sharing). */
 function cloneData(d: ImportData): ImportData {
   const c = <T>(xs: T[]): T[] => xs.map((x) => JSON.parse(JSON.stringify(x)) as T);
-  return { categories: c(d.categories), tags: c(d.tags), venues: c(d.venues), organizers: c(d.organizers), events: c(d.events) };
+  return {
+    categories: c(d.categories),
+    tags: c(d.tags),
+    venues: c(d.venues),
+    organizers: c(d.organizers),
+    events: c(d.events),
+  };
 }
 
 /** one cached snapshot folder per calendar and snapshot code version (src/engine/snapshot.ts hashed) */
@@ -134,12 +165,19 @@ function fmtRatio(x: number | undefined): string {
   if (x === undefined || !Number.isFinite(x)) return '-';
   return x < 10 ? x.toFixed(2) + 'x' : x.toFixed(0) + 'x';
 }
-function fmtBytes(x: number): string { return Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '-'; }
+function fmtBytes(x: number): string {
+  return Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '-';
+}
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (r: string[]) => '| ' + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ') + ' |';
-  return [line(header), '|' + widths.map((w, i) => (i === 0 ? ':' : '') + '-'.repeat(w + 1) + (i === 0 ? '' : ':')).join('|') + '|', ...rows.map(line)].join('\n');
+  const line = (r: string[]) =>
+    '| ' + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ') + ' |';
+  return [
+    line(header),
+    '|' + widths.map((w, i) => (i === 0 ? ':' : '') + '-'.repeat(w + 1) + (i === 0 ? '' : ':')).join('|') + '|',
+    ...rows.map(line),
+  ].join('\n');
 }
 
 function differ(a: ListResult, b: ListResult): string | undefined {
@@ -152,25 +190,32 @@ function differ(a: ListResult, b: ListResult): string | undefined {
 
 // ---- main ----------------------------------------------------------------------------------
 log(`calendar-engine bench: ${N.toLocaleString('en-US')} events, seed ${SEED}, now ${NOW.toISOString()}`);
-log(`node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}, heap limit ${Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20)} MB` +
-  (hasGc ? '' : ' (no --expose-gc: memory figures unavailable)'));
+log(
+  `node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}, heap limit ${Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20)} MB` +
+    (hasGc ? '' : ' (no --expose-gc: memory figures unavailable)'),
+);
 
 let t0 = performance.now();
 let data: ImportData = generateCalendar({ events: N, seed: SEED, now: NOW });
 if (opt.recurring) {
   const r = addSeries(data, { seed: SEED, now: NOW });
-  log(`recurring: ${r.series} of the events made series, with ${r.occurrences} occurrences (${data.events.length} rows)`);
+  log(
+    `recurring: ${r.series} of the events made series, with ${r.occurrences} occurrences (${data.events.length} rows)`,
+  );
 }
 const generateMs = performance.now() - t0;
 let queries: BenchQuery[] = buildQueries(data, SEED);
 if (opt.only) {
   const wanted = opt.only.split(',').map((s) => s.trim());
   const unknown = wanted.filter((w) => !queries.some((q) => q.name === w));
-  if (unknown.length) throw new Error(`--only: unknown query ${unknown.join(', ')}; known: ${queries.map((q) => q.name).join(', ')}`);
+  if (unknown.length)
+    throw new Error(`--only: unknown query ${unknown.join(', ')}; known: ${queries.map((q) => q.name).join(', ')}`);
   queries = queries.filter((q) => wanted.includes(q.name));
 }
-log(`generated ${data.events.length} events, ${data.venues.length} venues, ${data.organizers.length} organizers, ` +
-  `${data.categories.length} categories, ${data.tags.length} tags in ${fmtMs(generateMs)} ms`);
+log(
+  `generated ${data.events.length} events, ${data.venues.length} venues, ${data.organizers.length} organizers, ` +
+    `${data.categories.length} categories, ${data.tags.length} tags in ${fmtMs(generateMs)} ms`,
+);
 
 // plain objects: bytes of a fresh copy of the records, alone
 let h0 = heapUsedAfterGc();
@@ -183,7 +228,9 @@ plainCopy = null;
 // snapshot as the store does and hand it to bench/engine-child.ts, which loads, answers and
 // times the engine in a process of its own (see there why)
 const openCalendar = await loadEngine();
-let engineLoadMs = NaN, engineBytes = NaN, snapshotBytes = NaN;
+let engineLoadMs = NaN,
+  engineBytes = NaN,
+  snapshotBytes = NaN;
 let engineNote = '';
 let engineReport: EngineReport | undefined;
 if (typeof openCalendar === 'string') {
@@ -191,7 +238,9 @@ if (typeof openCalendar === 'string') {
 } else {
   const cacheDir = opt.cache ? engineCachePath(opt.cache) : undefined;
   const cached = cacheDir ? await readManifest(cacheDir).catch(() => undefined) : undefined;
-  let snapshotDir: string, manifest: SnapshotManifest, temporary = false;
+  let snapshotDir: string,
+    manifest: SnapshotManifest,
+    temporary = false;
   if (cacheDir && cached) {
     snapshotDir = cacheDir;
     manifest = cached;
@@ -205,7 +254,9 @@ if (typeof openCalendar === 'string') {
     engineLoadMs = performance.now() - t0;
     copy = null;
     engineBytes = (heapUsedAfterGc() - h0) / N;
-    const dir = cacheDir ? `${cacheDir}.${process.pid}.tmp` : fs.mkdtempSync(path.join(os.tmpdir(), 'calendar-engine-bench-'));
+    const dir = cacheDir
+      ? `${cacheDir}.${process.pid}.tmp`
+      : fs.mkdtempSync(path.join(os.tmpdir(), 'calendar-engine-bench-'));
     fs.mkdirSync(dir, { recursive: true });
     manifest = await writeSnapshot(dir, 0, encodeChunks(cal.engine.snapshotChunks()));
     if (cacheDir) {
@@ -219,11 +270,23 @@ if (typeof openCalendar === 'string') {
     await cal.close();
   }
   snapshotBytes = manifest.parts.reduce((n, p) => n + p.bytes, 0);
-  const child = spawnSync(process.execPath, ['--expose-gc', `--max-old-space-size=${Math.max(4096, Math.ceil(N / 250))}`, '--import', 'tsx',
-    fileURLToPath(new URL('./engine-child.ts', import.meta.url)), snapshotDir], {
-    encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['pipe', 'pipe', 'inherit'],
-    input: JSON.stringify({ queries, timing, perPage: SITE.perPage, cacheBytes: CACHE_BYTES, writes: WRITES }),
-  });
+  const child = spawnSync(
+    process.execPath,
+    [
+      '--expose-gc',
+      `--max-old-space-size=${Math.max(4096, Math.ceil(N / 250))}`,
+      '--import',
+      'tsx',
+      fileURLToPath(new URL('./engine-child.ts', import.meta.url)),
+      snapshotDir,
+    ],
+    {
+      encoding: 'utf8',
+      maxBuffer: 256 << 20,
+      stdio: ['pipe', 'pipe', 'inherit'],
+      input: JSON.stringify({ queries, timing, perPage: SITE.perPage, cacheBytes: CACHE_BYTES, writes: WRITES }),
+    },
+  );
   if (temporary) fs.rmSync(snapshotDir, { recursive: true, force: true });
   try {
     engineReport = JSON.parse(child.stdout.trim().split('\n').pop() ?? '') as EngineReport;
@@ -237,7 +300,8 @@ const arrays = new ArraysBaseline(data, SITE);
 const arraysLoadMs = performance.now() - t0;
 
 let sqlite: SqliteBaseline | undefined;
-let sqliteLoadMs = NaN, sqliteNote = '';
+let sqliteLoadMs = NaN,
+  sqliteNote = '';
 if (opt['no-sqlite']) sqliteNote = 'sqlite baseline skipped (--no-sqlite)';
 else {
   const Ctor = await loadSqlite();
@@ -264,7 +328,10 @@ for (const [i, q] of queries.entries()) {
   if (eng) others.push(['engine', eng]);
   for (const [name, r] of others) {
     const d = differ(r, ref);
-    if (d) { mismatches++; log(`MISMATCH ${q.name}: ${name} vs arrays: ${d}`); }
+    if (d) {
+      mismatches++;
+      log(`MISMATCH ${q.name}: ${name} vs arrays: ${d}`);
+    }
   }
   if (sqlite && eng) {
     const d = differ(eng, others[0][1]);
@@ -272,10 +339,26 @@ for (const [i, q] of queries.entries()) {
   }
   if (!engineReport) floor.set(q.name, JSON.parse(ref.body));
 }
-log(mismatches === 0 ? `cross-check: ${queries.length} queries, every implementation agrees on total and page ids` : `cross-check: ${mismatches} MISMATCH(es)`);
+log(
+  mismatches === 0
+    ? `cross-check: ${queries.length} queries, every implementation agrees on total and page ids`
+    : `cross-check: ${mismatches} MISMATCH(es)`,
+);
 
 // ---- timing (the engine and the floor were timed in the engine's process) --------------------
-interface Row { q: BenchQuery; engine?: Timing; arrays: Timing; sqlite?: Timing; floor: Timing; bytes: number; objects?: Timing; sqliteObjects?: Timing; warm?: Timing; cold?: Timing; evicted?: Timing }
+interface Row {
+  q: BenchQuery;
+  engine?: Timing;
+  arrays: Timing;
+  sqlite?: Timing;
+  floor: Timing;
+  bytes: number;
+  objects?: Timing;
+  sqliteObjects?: Timing;
+  warm?: Timing;
+  cold?: Timing;
+  evicted?: Timing;
+}
 const rows: Row[] = [];
 for (const [i, q] of queries.entries()) {
   if (process.stderr.isTTY) process.stderr.write(`timing ${q.name}...\r`);
@@ -285,49 +368,131 @@ for (const [i, q] of queries.entries()) {
   const timed = engineReport?.timings[i];
   const f = timed ? timed.floor : await timeCase(() => floor.list(q.name), timing);
   const bytes = engineReport ? engineReport.answers[i].body.length : floor.list(q.name).length;
-  rows.push({ q, engine: timed?.engine, arrays: a, sqlite: s, floor: f, bytes, objects: timed?.objects, sqliteObjects: so, warm: timed?.warm, cold: timed?.cold, evicted: timed?.evicted });
+  rows.push({
+    q,
+    engine: timed?.engine,
+    arrays: a,
+    sqlite: s,
+    floor: f,
+    bytes,
+    objects: timed?.objects,
+    sqliteObjects: so,
+    warm: timed?.warm,
+    cold: timed?.cold,
+    evicted: timed?.evicted,
+  });
 }
 if (process.stderr.isTTY) process.stderr.write(' '.repeat(40) + '\r');
 
 const ratio = (a: Timing | undefined, b: Timing | undefined) => (a && b ? a.median / b.median : undefined);
-const header = ['query', 'total', 'bytes', 'engine med', 'engine p99', 'arrays med', 'sqlite med', 'floor med', 'sqlite/engine', 'arrays/engine', 'engine/floor'];
+const header = [
+  'query',
+  'total',
+  'bytes',
+  'engine med',
+  'engine p99',
+  'arrays med',
+  'sqlite med',
+  'floor med',
+  'sqlite/engine',
+  'arrays/engine',
+  'engine/floor',
+];
 const body = rows.map((r) => [
-  r.q.name, String(totals.get(r.q.name)), String(r.bytes), fmtMs(r.engine?.median), fmtMs(r.engine?.p99), fmtMs(r.arrays.median),
-  fmtMs(r.sqlite?.median), fmtMs(r.floor.median), fmtRatio(ratio(r.sqlite, r.engine)), fmtRatio(ratio(r.arrays, r.engine)),
+  r.q.name,
+  String(totals.get(r.q.name)),
+  String(r.bytes),
+  fmtMs(r.engine?.median),
+  fmtMs(r.engine?.p99),
+  fmtMs(r.arrays.median),
+  fmtMs(r.sqlite?.median),
+  fmtMs(r.floor.median),
+  fmtRatio(ratio(r.sqlite, r.engine)),
+  fmtRatio(ratio(r.arrays, r.engine)),
   fmtRatio(ratio(r.engine, r.floor)),
 ]);
-const gm = (f: (r: Row) => number | undefined) => geometricMean(rows.map(f).filter((x): x is number => x !== undefined));
+const gm = (f: (r: Row) => number | undefined) =>
+  geometricMean(rows.map(f).filter((x): x is number => x !== undefined));
 body.push([
-  'geometric mean', '', '', fmtMs(gm((r) => r.engine?.median)), fmtMs(gm((r) => r.engine?.p99)), fmtMs(gm((r) => r.arrays.median)),
-  fmtMs(gm((r) => r.sqlite?.median)), fmtMs(gm((r) => r.floor.median)), fmtRatio(gm((r) => ratio(r.sqlite, r.engine))),
-  fmtRatio(gm((r) => ratio(r.arrays, r.engine))), fmtRatio(gm((r) => ratio(r.engine, r.floor))),
+  'geometric mean',
+  '',
+  '',
+  fmtMs(gm((r) => r.engine?.median)),
+  fmtMs(gm((r) => r.engine?.p99)),
+  fmtMs(gm((r) => r.arrays.median)),
+  fmtMs(gm((r) => r.sqlite?.median)),
+  fmtMs(gm((r) => r.floor.median)),
+  fmtRatio(gm((r) => ratio(r.sqlite, r.engine))),
+  fmtRatio(gm((r) => ratio(r.arrays, r.engine))),
+  fmtRatio(gm((r) => ratio(r.engine, r.floor))),
 ]);
 log();
 log('latency in ms per GET /events call (median / p99 over the samples); ratios of medians; bytes = response body;');
-log('engine and floor timed in the engine\'s own process (loaded from its snapshot), arrays and sqlite in this one');
+log("engine and floor timed in the engine's own process (loaded from its snapshot), arrays and sqlite in this one");
 log(table(header, body));
 const samples = rows.map((r) => [r.engine?.samples, r.arrays.samples, r.sqlite?.samples, r.floor.samples]);
-const minSamples = (i: number) => { const m = Math.min(...samples.map((s) => s[i] ?? Infinity)); return Number.isFinite(m) ? String(m) : "-"; };
-log(`samples per cell (min): engine ${minSamples(0)}, arrays ${minSamples(1)}, sqlite ${minSamples(2)}, floor ${minSamples(3)} ` +
-  `(runs ${timing.runs}, min ${timing.minRuns}, budget ${timing.budgetMs} ms, warm-up ${timing.warmup} calls and ${timing.warmupMs} ms)`);
+const minSamples = (i: number) => {
+  const m = Math.min(...samples.map((s) => s[i] ?? Infinity));
+  return Number.isFinite(m) ? String(m) : '-';
+};
+log(
+  `samples per cell (min): engine ${minSamples(0)}, arrays ${minSamples(1)}, sqlite ${minSamples(2)}, floor ${minSamples(3)} ` +
+    `(runs ${timing.runs}, min ${timing.minRuns}, budget ${timing.budgetMs} ms, warm-up ${timing.warmup} calls and ${timing.warmupMs} ms)`,
+);
 
 if (engineReport) {
-  const oHeader = ['query', 'objects med', 'objects p99', 'p99/med', 'sqlite obj med', 'sqlite obj/objects', 'json warm med', 'json cold med', 'cold/warm', 'evicted med', 'evicted/warm'];
+  const oHeader = [
+    'query',
+    'objects med',
+    'objects p99',
+    'p99/med',
+    'sqlite obj med',
+    'sqlite obj/objects',
+    'json warm med',
+    'json cold med',
+    'cold/warm',
+    'evicted med',
+    'evicted/warm',
+  ];
   const oBody = rows.map((r) => [
-    r.q.name, fmtMs(r.objects?.median), fmtMs(r.objects?.p99), fmtRatio(r.objects ? r.objects.p99 / r.objects.median : undefined),
-    fmtMs(r.sqliteObjects?.median), fmtRatio(ratio(r.sqliteObjects, r.objects)), fmtMs(r.warm?.median), fmtMs(r.cold?.median), fmtRatio(ratio(r.cold, r.warm)),
-    fmtMs(r.evicted?.median), fmtRatio(ratio(r.evicted, r.warm)),
+    r.q.name,
+    fmtMs(r.objects?.median),
+    fmtMs(r.objects?.p99),
+    fmtRatio(r.objects ? r.objects.p99 / r.objects.median : undefined),
+    fmtMs(r.sqliteObjects?.median),
+    fmtRatio(ratio(r.sqliteObjects, r.objects)),
+    fmtMs(r.warm?.median),
+    fmtMs(r.cold?.median),
+    fmtRatio(ratio(r.cold, r.warm)),
+    fmtMs(r.evicted?.median),
+    fmtRatio(ratio(r.evicted, r.warm)),
   ]);
   oBody.push([
-    'geometric mean', fmtMs(gm((r) => r.objects?.median)), fmtMs(gm((r) => r.objects?.p99)), fmtRatio(gm((r) => (r.objects ? r.objects.p99 / r.objects.median : undefined))),
-    fmtMs(gm((r) => r.sqliteObjects?.median)), fmtRatio(gm((r) => ratio(r.sqliteObjects, r.objects))), fmtMs(gm((r) => r.warm?.median)),
-    fmtMs(gm((r) => r.cold?.median)), fmtRatio(gm((r) => ratio(r.cold, r.warm))), fmtMs(gm((r) => r.evicted?.median)), fmtRatio(gm((r) => ratio(r.evicted, r.warm))),
+    'geometric mean',
+    fmtMs(gm((r) => r.objects?.median)),
+    fmtMs(gm((r) => r.objects?.p99)),
+    fmtRatio(gm((r) => (r.objects ? r.objects.p99 / r.objects.median : undefined))),
+    fmtMs(gm((r) => r.sqliteObjects?.median)),
+    fmtRatio(gm((r) => ratio(r.sqliteObjects, r.objects))),
+    fmtMs(gm((r) => r.warm?.median)),
+    fmtMs(gm((r) => r.cold?.median)),
+    fmtRatio(gm((r) => ratio(r.cold, r.warm))),
+    fmtMs(gm((r) => r.evicted?.median)),
+    fmtRatio(gm((r) => ratio(r.evicted, r.warm))),
   ]);
   log();
-  log('object mode: cal.events.list() returning fresh objects, against SQLite hydrating the same objects (page query, then one');
-  log('query per join table); json cold = cal.rest() with the page\'s events changed before each call, as by a write (rendered as');
-  log('never seen); evicted = the page\'s events pushed out of the cache before each call (what their texts need is still known);');
-  log('json warm, cold and evicted timed in turn in batches of 10 calls, so that their ratios share the machine\'s moods');
+  log(
+    'object mode: cal.events.list() returning fresh objects, against SQLite hydrating the same objects (page query, then one',
+  );
+  log(
+    "query per join table); json cold = cal.rest() with the page's events changed before each call, as by a write (rendered as",
+  );
+  log(
+    "never seen); evicted = the page's events pushed out of the cache before each call (what their texts need is still known);",
+  );
+  log(
+    "json warm, cold and evicted timed in turn in batches of 10 calls, so that their ratios share the machine's moods",
+  );
   log(table(oHeader, oBody));
   if (engineReport.objectMismatches.length) {
     mismatches += engineReport.objectMismatches.length;
@@ -336,26 +501,41 @@ if (engineReport) {
 }
 log();
 log('load');
-log(`  engine import:        ${fmtMs(engineLoadMs)} ms` + (engineReport ? `; snapshot load (fresh process: read + sha256 + JSON.parse + loadSnapshotChunks): ` +
-  `${fmtMs(engineReport.loadMs)} ms from ${fmtBytes(snapshotBytes)} bytes, then its search index (built in the background after a load; ` +
-  `finished by a first search): ${fmtMs(engineReport.searchMs)} ms` : ''));
+log(
+  `  engine import:        ${fmtMs(engineLoadMs)} ms` +
+    (engineReport
+      ? `; snapshot load (fresh process: read + sha256 + JSON.parse + loadSnapshotChunks): ` +
+        `${fmtMs(engineReport.loadMs)} ms from ${fmtBytes(snapshotBytes)} bytes, then its search index (built in the background after a load; ` +
+        `finished by a first search): ${fmtMs(engineReport.searchMs)} ms`
+      : ''),
+);
 log(`  arrays baseline:      ${fmtMs(arraysLoadMs)} ms (fold search text, build term/venue/organizer objects)`);
 log(`  sqlite baseline:      ${fmtMs(sqliteLoadMs)} ms (one transaction, prepared inserts, then indexes)`);
 log('memory (heapUsed delta after gc, per event)');
-log(`  engine:               ${hasGc ? fmtBytes(engineBytes) : '-'} bytes/event` +
-  (engineReport ? `  (engine loaded from its snapshot: ${fmtBytes(engineReport.bytesPerEvent)})` : ''));
+log(
+  `  engine:               ${hasGc ? fmtBytes(engineBytes) : '-'} bytes/event` +
+    (engineReport ? `  (engine loaded from its snapshot: ${fmtBytes(engineReport.bytesPerEvent)})` : ''),
+);
 log(`  plain objects:        ${hasGc ? fmtBytes(plainBytes) : '-'} bytes/event (the import records, freshly parsed)`);
 if (engineReport) {
-  const m = engineReport.memory, n = engineReport.rows, mib = (x: number) => (x / 2 ** 20).toFixed(1) + ' MiB';
+  const m = engineReport.memory,
+    n = engineReport.rows,
+    mib = (x: number) => (x / 2 ** 20).toFixed(1) + ' MiB';
   const line = (name: string, st: typeof m.cold) =>
-    log(`  ${name.padEnd(34)} ${fmtBytes(st.bytes / n)} bytes/event (${mib(st.bytes)} heap + array buffers; rss ${mib(st.rss)}; cache ${mib(st.cacheBytes)})`);
-  log(`memory of the engine's process, after gc (budget of the representation cache ${mib(engineReport.cacheBudget)}):`);
+    log(
+      `  ${name.padEnd(34)} ${fmtBytes(st.bytes / n)} bytes/event (${mib(st.bytes)} heap + array buffers; rss ${mib(st.rss)}; cache ${mib(st.cacheBytes)})`,
+    );
+  log(
+    `memory of the engine's process, after gc (budget of the representation cache ${mib(engineReport.cacheBudget)}):`,
+  );
   line('cold (after the load):', m.cold);
   line('warm (all read once):', m.warm);
   line(`after ${m.writes} writes, then a search:`, m.afterWrites);
   const limit = m.cold.bytes * 1.1 + engineReport.cacheBudget;
-  log(`  warm + writes vs cold + budget + 10%: ${mib(m.afterWrites.bytes)} vs ${mib(limit)} (${m.afterWrites.bytes <= limit ? 'within' : 'OVER'}); ` +
-    `reading every event took ${fmtMs(m.readMs)} ms, the writes ${fmtMs(m.writeMs)} ms`);
+  log(
+    `  warm + writes vs cold + budget + 10%: ${mib(m.afterWrites.bytes)} vs ${mib(limit)} (${m.afterWrites.bytes <= limit ? 'within' : 'OVER'}); ` +
+      `reading every event took ${fmtMs(m.readMs)} ms, the writes ${fmtMs(m.writeMs)} ms`,
+  );
 }
 log(`sink ${sink.value} ${engineReport?.sink ?? ''}`);
 sqlite?.close();

@@ -24,7 +24,9 @@ function arg(name: string, dflt: number): number {
 /** bench/http.ts's load generator: requests/s of one URL over `conns` keep-alive connections */
 function load(url: string, seconds: number, conns: number): Promise<{ rps: number; failed: number }> {
   return new Promise((resolve, reject) => {
-    const child = fork(HTTP_BENCH, ['--client', url, String(seconds), String(conns)], { execArgv: ['--import', 'tsx'] });
+    const child = fork(HTTP_BENCH, ['--client', url, String(seconds), String(conns)], {
+      execArgv: ['--import', 'tsx'],
+    });
     child.once('message', (m) => resolve(m as { rps: number; failed: number }));
     child.once('error', reject);
     child.once('exit', (code) => code !== 0 && reject(new Error(`load generator exited with ${code}`)));
@@ -39,17 +41,19 @@ interface Captured {
 
 function capture(url: string): Promise<Captured> {
   return new Promise((resolve, reject) => {
-    http.get(url, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) {
-          if (k !== 'date' && k !== 'connection' && k !== 'keep-alive' && typeof v === 'string') headers[k] = v;
-        }
-        resolve({ status: res.statusCode!, headers, body: Buffer.concat(chunks) });
-      });
-    }).on('error', reject);
+    http
+      .get(url, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const headers: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers)) {
+            if (k !== 'date' && k !== 'connection' && k !== 'keep-alive' && typeof v === 'string') headers[k] = v;
+          }
+          resolve({ status: res.statusCode!, headers, body: Buffer.concat(chunks) });
+        });
+      })
+      .on('error', reject);
   });
 }
 
@@ -121,7 +125,8 @@ async function main(): Promise<void> {
       pages.answer(path, '', null, 'text/html');
       ms.push(performance.now() - s);
     }
-    const f: number[] = [], e: number[] = [];
+    const f: number[] = [],
+      e: number[] = [];
     let errors = 0;
     for (let i = 0; i < rounds; i++) {
       const a = await load(floor.url + path, seconds, conns);
@@ -141,8 +146,10 @@ async function main(): Promise<void> {
       errors,
     });
   }
-  console.log(`calendar-engine site bench: ${events} events (generated and imported in ${(loaded / 1000).toFixed(1)} s), ${conns} keep-alive connections, ` +
-    `${seconds} s per run, ${rounds} round(s), ${samples} timed renders per page; node ${process.version}`);
+  console.log(
+    `calendar-engine site bench: ${events} events (generated and imported in ${(loaded / 1000).toFixed(1)} s), ${conns} keep-alive connections, ` +
+      `${seconds} s per run, ${rounds} round(s), ${samples} timed renders per page; node ${process.version}`,
+  );
   console.table(rows);
   await floor.close();
   await srv.close();

@@ -55,11 +55,32 @@ function request(url: string, method = 'GET', body?: string): Promise<{ status: 
   });
 }
 
-async function startServe(dir: string, cacheMb: number, nodeFlags: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'serve', '--port', '0', '--data', dir, '--no-seed', '--cache-mb', String(cacheMb)], {
-    env: { ...process.env, CALENDAR_ADMIN_PASSWORD: PASSWORD },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+async function startServe(
+  dir: string,
+  cacheMb: number,
+  nodeFlags: string[],
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    process.execPath,
+    [
+      ...nodeFlags,
+      '--import',
+      'tsx',
+      path.join(ROOT, 'src/cli/main.ts'),
+      'serve',
+      '--port',
+      '0',
+      '--data',
+      dir,
+      '--no-seed',
+      '--cache-mb',
+      String(cacheMb),
+    ],
+    {
+      env: { ...process.env, CALENDAR_ADMIN_PASSWORD: PASSWORD },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
@@ -92,8 +113,10 @@ async function main(): Promise<void> {
     await cal.import(data as never);
     await cal.close();
   }
-  const catIds = data.categories.map((c) => c.id), tagIds = data.tags.map((t) => t.id);
-  const venueIds = data.venues.map((v) => v.id), orgIds = data.organizers.map((o) => o.id);
+  const catIds = data.categories.map((c) => c.id),
+    tagIds = data.tags.map((t) => t.id);
+  const venueIds = data.venues.map((v) => v.id),
+    orgIds = data.organizers.map((o) => o.id);
   const words = ['jazz', 'market', 'festival', 'yoga', 'concert', 'art', 'talk'];
 
   const i = process.argv.indexOf('--node-flags');
@@ -107,7 +130,8 @@ async function main(): Promise<void> {
 
   // warm-up, 1: every published event read once (a crawl)
   const t0 = Date.now();
-  let page = 1, pages = 1;
+  let page = 1,
+    pages = 1;
   while (page <= pages) {
     const r = await request(`${base}?${whole}&per_page=50&page=${page}`);
     if (r.status !== 200) throw new Error(`warm-up page ${page}: ${r.status} ${r.body.slice(0, 200)}`);
@@ -133,10 +157,14 @@ async function main(): Promise<void> {
   let created = 0;
   /** The mixed load for `secs` seconds: `conns` readers and one writer spreading `creates` creates. */
   async function phase(secs: number, creates: number) {
-    let reads = 0, pastEnd = 0, writes = 0, failures = 0;
+    let reads = 0,
+      pastEnd = 0,
+      writes = 0,
+      failures = 0;
     const latencies: number[] = [];
     const samples: number[] = [];
-    const start = Date.now(), end = start + secs * 1000;
+    const start = Date.now(),
+      end = start + secs * 1000;
     const reader = async () => {
       while (Date.now() < end) {
         const q = pick(kinds)();
@@ -159,18 +187,31 @@ async function main(): Promise<void> {
       for (let i = k; i < creates && Date.now() < end; i += writers) {
         const due = start + i * interval;
         if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
-        const n = created++, day = 1 + (n % 28);
-        const r = await request(base, 'POST', JSON.stringify({
-          title: `Soak ${n} ${pick(words)}`, description: `<p>created under load, ${n}</p>`,
-          start_date: `2025-07-${String(day).padStart(2, '0')} 18:00:00`, end_date: `2025-07-${String(day).padStart(2, '0')} 20:00:00`,
-          categories: [pick(catIds)], tags: [pick(tagIds)], venue: pick(venueIds), organizer: [pick(orgIds)],
-        }));
+        const n = created++,
+          day = 1 + (n % 28);
+        const r = await request(
+          base,
+          'POST',
+          JSON.stringify({
+            title: `Soak ${n} ${pick(words)}`,
+            description: `<p>created under load, ${n}</p>`,
+            start_date: `2025-07-${String(day).padStart(2, '0')} 18:00:00`,
+            end_date: `2025-07-${String(day).padStart(2, '0')} 20:00:00`,
+            categories: [pick(catIds)],
+            tags: [pick(tagIds)],
+            venue: pick(venueIds),
+            organizer: [pick(orgIds)],
+          }),
+        );
         if (r.status === 201) writes++;
         else failures++;
       }
     };
     const sampler = setInterval(() => samples.push(rssOf(pid)), 1000);
-    await Promise.all([...Array.from({ length: writers }, (_, k) => writer(k)), ...Array.from({ length: conns }, reader)]);
+    await Promise.all([
+      ...Array.from({ length: writers }, (_, k) => writer(k)),
+      ...Array.from({ length: conns }, reader),
+    ]);
     clearInterval(sampler);
     return { reads, pastEnd, writes, failures, latencies, samples };
   }
@@ -190,16 +231,36 @@ async function main(): Promise<void> {
 
   const ratio = rssEnd / rssWarm;
   const lat = summarize(latencies);
-  console.log(`calendar-engine soak: ${events} events, serve --cache-mb ${cacheMb}, ${conns} readers + ${writers} writers for ${seconds} s `
-    + `after a crawl and ${warmup} s of warm-up, node ${process.version}`);
-  console.table([{
-    'rss start': mb(rssStart), 'rss crawled': mb(rssCrawled), 'rss warm': mb(rssWarm), 'rss max': mb(Math.max(...samples, rssEnd)), 'rss end': mb(rssEnd),
-    'end/warm': ratio.toFixed(2), 'warm-up s': warmSeconds.toFixed(1), 'reads/s': Math.round(reads / seconds),
-    'read p50 ms': lat.median.toFixed(1), 'read p99 ms': lat.p99.toFixed(1),
-    creates: writes, 'past end': pastEnd, failures,
-  }]);
-  console.log(`rss every 5 s (MB): ${samples.filter((_, i) => i % 5 === 4).map((b) => Math.round(b / 1048576)).join(' ')}`);
-  console.log(`target: rss end <= 1.5x rss after start-up and warm-up: ${ratio <= 1.5 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x)`);
+  console.log(
+    `calendar-engine soak: ${events} events, serve --cache-mb ${cacheMb}, ${conns} readers + ${writers} writers for ${seconds} s ` +
+      `after a crawl and ${warmup} s of warm-up, node ${process.version}`,
+  );
+  console.table([
+    {
+      'rss start': mb(rssStart),
+      'rss crawled': mb(rssCrawled),
+      'rss warm': mb(rssWarm),
+      'rss max': mb(Math.max(...samples, rssEnd)),
+      'rss end': mb(rssEnd),
+      'end/warm': ratio.toFixed(2),
+      'warm-up s': warmSeconds.toFixed(1),
+      'reads/s': Math.round(reads / seconds),
+      'read p50 ms': lat.median.toFixed(1),
+      'read p99 ms': lat.p99.toFixed(1),
+      creates: writes,
+      'past end': pastEnd,
+      failures,
+    },
+  ]);
+  console.log(
+    `rss every 5 s (MB): ${samples
+      .filter((_, i) => i % 5 === 4)
+      .map((b) => Math.round(b / 1048576))
+      .join(' ')}`,
+  );
+  console.log(
+    `target: rss end <= 1.5x rss after start-up and warm-up: ${ratio <= 1.5 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x)`,
+  );
   if (failures > 0) console.log(`${failures} requests failed`);
 }
 

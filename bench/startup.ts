@@ -38,7 +38,16 @@ const { values: args } = parseArgs({
 const EVENTS = Number(args.events);
 const ROUNDS = Number(args.rounds);
 const CHANGES = Number(args.changes);
-if (!(Number.isInteger(EVENTS) && EVENTS >= 0 && Number.isInteger(ROUNDS) && ROUNDS > 0 && Number.isInteger(CHANGES) && CHANGES >= 0)) {
+if (
+  !(
+    Number.isInteger(EVENTS) &&
+    EVENTS >= 0 &&
+    Number.isInteger(ROUNDS) &&
+    ROUNDS > 0 &&
+    Number.isInteger(CHANGES) &&
+    CHANGES >= 0
+  )
+) {
   console.error('usage: npm run bench:startup -- [--events N] [--rounds R] [--dir DIR] [--changes C] [--bin FILE]');
   process.exit(2);
 }
@@ -59,15 +68,23 @@ async function makeStore(): Promise<string> {
     // on the real clock: the log's window keeps changes 7 days
     const w = await openCalendar({ dir: store, timezone: 'UTC' });
     let next = 0;
-    await Promise.all(Array.from({ length: 32 }, async () => {
-      for (let i = next++; i < CHANGES; i = next++) await w.events.update(w.engine.eventId(i % w.engine.eventRowCount), { title: `Updated title ${i}` });
-    }));
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        for (let i = next++; i < CHANGES; i = next++)
+          await w.events.update(w.engine.eventId(i % w.engine.eventRowCount), { title: `Updated title ${i}` });
+      }),
+    );
     await w.close();
   }
   return `made in ${Math.round(performance.now() - t)} ms (generate + import + snapshot${CHANGES > 0 ? ` + ${CHANGES} updates` : ''})`;
 }
 
-interface Round { listenMs: number; searchMs: number; listMs: number; rssMb: number }
+interface Round {
+  listenMs: number;
+  searchMs: number;
+  listMs: number;
+  rssMb: number;
+}
 
 function serveOnce(): Promise<Round> {
   return new Promise((resolve, reject) => {
@@ -76,7 +93,9 @@ function serveOnce(): Promise<Round> {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'CALENDAR_ADMIN_PASSWORD')),
     });
-    let out = '', err = '', listening = false;
+    let out = '',
+      err = '',
+      listening = false;
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     child.on('error', reject);
     child.on('exit', (code) => {
@@ -110,20 +129,31 @@ function serveOnce(): Promise<Round> {
 }
 
 try {
-  console.log(`calendar-engine start-up: ${EVENTS.toLocaleString('en-US')} events, node ${process.version}, ${os.cpus().length} cpus; ${BIN}`);
+  console.log(
+    `calendar-engine start-up: ${EVENTS.toLocaleString('en-US')} events, node ${process.version}, ${os.cpus().length} cpus; ${BIN}`,
+  );
   console.log(`store ${store}: ${await makeStore()}`);
-  const bytes = fs.readdirSync(store).filter((f) => f.startsWith('snapshot')).reduce((n, f) => n + fs.statSync(path.join(store, f)).size, 0);
+  const bytes = fs
+    .readdirSync(store)
+    .filter((f) => f.startsWith('snapshot'))
+    .reduce((n, f) => n + fs.statSync(path.join(store, f)).size, 0);
   const log = path.join(store, 'changes.jsonl');
   const logBytes = fs.existsSync(log) ? fs.statSync(log).size : 0;
-  console.log(`snapshot: ${(bytes / 2 ** 20).toFixed(1)} MiB on disk; change log ${(logBytes / 2 ** 20).toFixed(1)} MiB`);
+  console.log(
+    `snapshot: ${(bytes / 2 ** 20).toFixed(1)} MiB on disk; change log ${(logBytes / 2 ** 20).toFixed(1)} MiB`,
+  );
   const rounds: Round[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     const r = await serveOnce();
     rounds.push(r);
-    console.log(`round ${i + 1}: listening after ${Math.round(r.listenMs)} ms; first list ${r.listMs.toFixed(1)} ms; first search ${Math.round(r.searchMs)} ms; RSS ${Math.round(r.rssMb)} MiB`);
+    console.log(
+      `round ${i + 1}: listening after ${Math.round(r.listenMs)} ms; first list ${r.listMs.toFixed(1)} ms; first search ${Math.round(r.searchMs)} ms; RSS ${Math.round(r.rssMb)} MiB`,
+    );
   }
-  console.log(`median: spawn → listening line ${Math.round(median(rounds.map((r) => r.listenMs)))} ms (process start, module loading, snapshot read + sha256 + parse + load, journal replay); ` +
-    `first search ${Math.round(median(rounds.map((r) => r.searchMs)))} ms; RSS ${Math.round(median(rounds.map((r) => r.rssMb)))} MiB`);
+  console.log(
+    `median: spawn → listening line ${Math.round(median(rounds.map((r) => r.listenMs)))} ms (process start, module loading, snapshot read + sha256 + parse + load, journal replay); ` +
+      `first search ${Math.round(median(rounds.map((r) => r.searchMs)))} ms; RSS ${Math.round(median(rounds.map((r) => r.rssMb)))} MiB`,
+  );
 } finally {
   if (!args.dir) fs.rmSync(base, { recursive: true, force: true });
 }

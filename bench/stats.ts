@@ -118,7 +118,8 @@ export function summarize(samples: number[]): Timing {
 export function quantile(sorted: Float64Array, q: number): number {
   if (sorted.length === 0) return NaN;
   const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos), hi = Math.ceil(pos);
+  const lo = Math.floor(pos),
+    hi = Math.ceil(pos);
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
@@ -140,7 +141,10 @@ export function geometricMean(xs: number[]): number {
  */
 export function memoryAfterGc(): { bytes: number; rss: number } {
   const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc) { gc(); gc(); }
+  if (gc) {
+    gc();
+    gc();
+  }
   const m = process.memoryUsage();
   return { bytes: m.heapUsed + m.arrayBuffers, rss: m.rss };
 }
@@ -148,6 +152,9 @@ export function memoryAfterGc(): { bytes: number; rss: number } {
 /** Heap bytes in use after a full collection (needs node --expose-gc). */
 export function heapUsedAfterGc(): number {
   const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc) { gc(); gc(); }
+  if (gc) {
+    gc();
+    gc();
+  }
   return process.memoryUsage().heapUsed;
 }

@@ -7,7 +7,9 @@ const N = Number(process.argv[2] ?? 100_000);
 const NOW = new Date('2026-06-01T12:00:00Z');
 const cal = await openCalendar({ now: () => NOW });
 await cal.import(generateCalendar({ events: N, seed: 7, now: NOW }));
-const cats = JSON.parse((await cal.rest({ resource: 'wp-categories', action: 'list', params: { per_page: 5 }, actor: null })).body);
+const cats = JSON.parse(
+  (await cal.rest({ resource: 'wp-categories', action: 'list', params: { per_page: 5 }, actor: null })).body,
+);
 async function time(label: string, params: Record<string, unknown>, resource = 'wp-events') {
   for (let i = 0; i < 20; i++) await cal.rest({ resource: resource as never, action: 'list', params, actor: null });
   const t: number[] = [];

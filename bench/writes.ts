@@ -35,9 +35,11 @@ fs.mkdirSync(args.dir!, { recursive: true }); // --dir may name a folder that do
 const BASE = fs.mkdtempSync(path.join(args.dir!, 'bench-writes-'));
 const CONCURRENCY = [1, 4, 32];
 
-
 const rnd = mulberry32(42);
-const WORDS = 'concert jazz market workshop meetup festival talk yoga run brunch gallery tour night open session community river park'.split(' ');
+const WORDS =
+  'concert jazz market workshop meetup festival talk yoga run brunch gallery tour night open session community river park'.split(
+    ' ',
+  );
 const pad = (n: number) => String(n).padStart(2, '0');
 const words = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(rnd() * WORDS.length)]).join(' ');
 
@@ -49,14 +51,41 @@ function makeEvent(id: number): EventRecord {
   const end = `${start.slice(0, 11)}${pad(hour + 2)}:00:00`;
   const title = words(4);
   return {
-    id, authorId: 1, status: 'publish', date: '2029-12-01 10:00:00', dateUtc: '2029-12-01 10:00:00',
-    modified: '2029-12-01 10:00:00', modifiedUtc: '2029-12-01 10:00:00',
-    title, description: `<p>${words(70)}</p>`, excerpt: words(12), slug: `${title.replaceAll(' ', '-')}-${id}`, imageId: 0,
-    timezone: 'America/New_York', timezoneAbbr: 'EST', allDay: false,
-    startLocal: start, endLocal: end, startUtc: start, endUtc: end,
-    costs: ['20'], currencySymbol: '$', currencyPosition: 'prefix', currencyCode: 'USD', website: null,
-    showMap: true, showMapLink: true, hideFromListings: false, sticky: false, featured: rnd() < 0.1, ticketed: false,
-    venueIds: [], organizerIds: [], categoryIds: [], tagIds: [], parentId: 0,
+    id,
+    authorId: 1,
+    status: 'publish',
+    date: '2029-12-01 10:00:00',
+    dateUtc: '2029-12-01 10:00:00',
+    modified: '2029-12-01 10:00:00',
+    modifiedUtc: '2029-12-01 10:00:00',
+    title,
+    description: `<p>${words(70)}</p>`,
+    excerpt: words(12),
+    slug: `${title.replaceAll(' ', '-')}-${id}`,
+    imageId: 0,
+    timezone: 'America/New_York',
+    timezoneAbbr: 'EST',
+    allDay: false,
+    startLocal: start,
+    endLocal: end,
+    startUtc: start,
+    endUtc: end,
+    costs: ['20'],
+    currencySymbol: '$',
+    currencyPosition: 'prefix',
+    currencyCode: 'USD',
+    website: null,
+    showMap: true,
+    showMapLink: true,
+    hideFromListings: false,
+    sticky: false,
+    featured: rnd() < 0.1,
+    ticketed: false,
+    venueIds: [],
+    organizerIds: [],
+    categoryIds: [],
+    tagIds: [],
+    parentId: 0,
   };
 }
 
@@ -65,21 +94,33 @@ const OP_BYTES = Math.round(OPS.reduce((n, ops) => n + JSON.stringify(ops).lengt
 
 // ---
 
-interface Row { name: string; writers: number | string; perSec: number; perFlush: string; note: string }
+interface Row {
+  name: string;
+  writers: number | string;
+  perSec: number;
+  perFlush: string;
+  note: string;
+}
 const rows: Row[] = [];
 
 async function benchStore(writers: number): Promise<void> {
   const dir = path.join(BASE, `store-${writers}`);
-  const store: Store = await openStore(dir, { loadSnapshot() {}, replay() {}, snapshotChunks: () => [] }, { compactBytes: 0 });
+  const store: Store = await openStore(
+    dir,
+    { loadSnapshot() {}, replay() {}, snapshotChunks: () => [] },
+    { compactBytes: 0 },
+  );
   const run = async (ms: number) => {
     const until = performance.now() + ms;
     let done = 0;
-    await Promise.all(Array.from({ length: writers }, async (_, w) => {
-      for (let i = w; performance.now() < until; i += writers) {
-        await store.commit(OPS[i % OPS.length]!);
-        done++;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: writers }, async (_, w) => {
+        for (let i = w; performance.now() < until; i += writers) {
+          await store.commit(OPS[i % OPS.length]!);
+          done++;
+        }
+      }),
+    );
     return done;
   };
   await run(200); // warm-up
@@ -89,11 +130,19 @@ async function benchStore(writers: number): Promise<void> {
   const secs = (performance.now() - t0) / 1000;
   const flushes = store.stats.flushes - flushes0;
   await store.close();
-  rows.push({ name: 'store journal', writers, perSec: done / secs, perFlush: (done / flushes).toFixed(1), note: `${flushes} datasyncs` });
+  rows.push({
+    name: 'store journal',
+    writers,
+    perSec: done / secs,
+    perFlush: (done / flushes).toFixed(1),
+    note: `${flushes} datasyncs`,
+  });
 }
 
 /** the slice of better-sqlite3 used here (it ships no types) */
-type SqliteCtor = new (file: string) => {
+type SqliteCtor = new (
+  file: string,
+) => {
   pragma(sql: string): unknown;
   exec(sql: string): void;
   prepare(sql: string): { run(...params: unknown[]): unknown };
@@ -129,7 +178,13 @@ async function benchSqlite(): Promise<void> {
   const done = run(SECONDS * 1000);
   const secs = (performance.now() - t0) / 1000;
   db.close();
-  rows.push({ name: 'SQLite WAL, synchronous=FULL', writers: '1..32', perSec: done / secs, perFlush: '1.0', note: 'synchronous driver: concurrency cannot help' });
+  rows.push({
+    name: 'SQLite WAL, synchronous=FULL',
+    writers: '1..32',
+    perSec: done / secs,
+    perFlush: '1.0',
+    note: 'synchronous driver: concurrency cannot help',
+  });
 }
 
 // ---
@@ -150,7 +205,11 @@ async function sourceEngine(Engine: new () => EngineApi): Promise<{ engine: Engi
     await cal.import(data as unknown as Parameters<typeof cal.import>[0]);
     const ms = performance.now() - t;
     const engine = cal.engine as unknown as EngineApi;
-    return { engine, nextId: engine.allocPostId() + 1000, what: `bench calendar (bench/generate.ts; cal.import ${Math.round(ms)} ms = ${(ms * 1000 / EVENTS).toFixed(1)} us/event)` };
+    return {
+      engine,
+      nextId: engine.allocPostId() + 1000,
+      what: `bench calendar (bench/generate.ts; cal.import ${Math.round(ms)} ms = ${((ms * 1000) / EVENTS).toFixed(1)} us/event)`,
+    };
   }
   const engine = new Engine();
   const events: EventRecord[] = [];
@@ -180,7 +239,7 @@ async function benchStartup(): Promise<void> {
   const modes = [
     { name: 'default: build + stringify at the point', options: {} },
     { name: 'stableChunks: build at the point', options: { stableChunks: true } },
-    { name: 'detachedChunks (the calendar\'s): copy at the point', options: { detachedChunks: true } },
+    { name: "detachedChunks (the calendar's): copy at the point", options: { detachedChunks: true } },
   ];
   for (const [i, mode] of modes.entries()) {
     dir = path.join(BASE, `startup-${i}`); // a fresh store over the already filled engine
@@ -209,15 +268,23 @@ async function benchStartup(): Promise<void> {
     await Promise.all(writers);
     await store.close();
     table.push({ step: `compact() total, ${mode.name}`, ms: Math.round(compactMs) });
-    table.push({ step: `  longest commit during it (writers' pause); ${during} commits acked meanwhile`, ms: Math.round(maxCommitMs) });
+    table.push({
+      step: `  longest commit during it (writers' pause); ${during} commits acked meanwhile`,
+      ms: Math.round(maxCommitMs),
+    });
   }
-  const bytes = fs.readdirSync(dir).filter((f) => f.startsWith('snapshot.')).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
+  const bytes = fs
+    .readdirSync(dir)
+    .filter((f) => f.startsWith('snapshot.'))
+    .reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
 
   globalThis.gc?.();
   const heap0 = process.memoryUsage().heapUsed;
   const target = new Engine() as EngineInternals;
   // phases: time spent inside the chunk iterator (read, parse, waiting for the hash worker) and in rebuildIndexes
-  let iterMs = 0, loadMs = 0, indexMs = 0;
+  let iterMs = 0,
+    loadMs = 0,
+    indexMs = 0;
   const rebuild = target.state.rebuildIndexes.bind(target.state);
   target.state.rebuildIndexes = () => {
     const t = performance.now();
@@ -235,14 +302,18 @@ async function benchStartup(): Promise<void> {
     }
   }
   const t1 = performance.now();
-  const reopened = await openStore(dir, {
-    ...hooksFor(target),
-    loadSnapshot: (chunks: Iterable<unknown>) => {
-      const t = performance.now();
-      target.loadSnapshotChunks(timed(chunks));
-      loadMs = performance.now() - t;
+  const reopened = await openStore(
+    dir,
+    {
+      ...hooksFor(target),
+      loadSnapshot: (chunks: Iterable<unknown>) => {
+        const t = performance.now();
+        target.loadSnapshotChunks(timed(chunks));
+        loadMs = performance.now() - t;
+      },
     },
-  }, { compactBytes: 0 });
+    { compactBytes: 0 },
+  );
   const openMs = performance.now() - t1;
   await reopened.close();
   globalThis.gc?.();
@@ -253,9 +324,14 @@ async function benchStartup(): Promise<void> {
   table.push({ step: 'open: read + sha256 + parse + loadSnapshotChunks + replay', ms: Math.round(openMs) });
   table.push({ step: '  in the chunk iterator: read, JSON.parse, wait for the sha256 worker', ms: Math.round(iterMs) });
   table.push({ step: '  rebuildIndexes (main index, posting lists, counts)', ms: Math.round(indexMs) });
-  table.push({ step: '  rest of loadSnapshotChunks (columns, ids; the search index is built afterwards, in the background)', ms: Math.round(loadMs - iterMs - indexMs) });
+  table.push({
+    step: '  rest of loadSnapshotChunks (columns, ids; the search index is built afterwards, in the background)',
+    ms: Math.round(loadMs - iterMs - indexMs),
+  });
   table.push({ step: '  search index build alone (run again after open)', ms: Math.round(searchMs) });
-  console.log(`\nsnapshot of ${target.eventRowCount} events, ${built.what}: ${(bytes / 2 ** 20).toFixed(1)} MiB on disk; engine heap after open ~${Math.round(heapMb)} MiB`);
+  console.log(
+    `\nsnapshot of ${target.eventRowCount} events, ${built.what}: ${(bytes / 2 ** 20).toFixed(1)} MiB on disk; engine heap after open ~${Math.round(heapMb)} MiB`,
+  );
   console.table(table);
 }
 
@@ -266,10 +342,19 @@ try {
   if (!args['startup-only']) {
     for (const w of CONCURRENCY) await benchStore(w);
     await benchSqlite();
-    console.table(rows.map((r) => ({ target: r.name, writers: r.writers, 'acked writes/s': Math.round(r.perSec), 'writes/datasync': r.perFlush, note: r.note })));
+    console.table(
+      rows.map((r) => ({
+        target: r.name,
+        writers: r.writers,
+        'acked writes/s': Math.round(r.perSec),
+        'writes/datasync': r.perFlush,
+        note: r.note,
+      })),
+    );
     const sqlite = rows.find((r) => r.name.startsWith('SQLite'));
     if (sqlite) {
-      for (const r of rows.filter((x) => x !== sqlite)) console.log(`store at ${r.writers} writers: ${(r.perSec / sqlite.perSec).toFixed(2)}x SQLite`);
+      for (const r of rows.filter((x) => x !== sqlite))
+        console.log(`store at ${r.writers} writers: ${(r.perSec / sqlite.perSec).toFixed(2)}x SQLite`);
     }
   }
   await benchStartup();

@@ -17,8 +17,18 @@ const ev = await cal.events.create({
 console.log(ev.id, ev.start_date, ev.utc_start_date, ev.timezone_abbr, ev.cost);
 
 // Lists take REST query names and return exactly the REST representations.
-const page = await cal.events.list({ categories: 'jazz', geoloc_lat: 48.86, geoloc_lng: 2.35, geoloc_radius: 5, geoloc_unit: 'km' });
-console.log(page.total, page.totalPages, page.items.map((e) => e.title));
+const page = await cal.events.list({
+  categories: 'jazz',
+  geoloc_lat: 48.86,
+  geoloc_lng: 2.35,
+  geoloc_radius: 5,
+  geoloc_unit: 'km',
+});
+console.log(
+  page.total,
+  page.totalPages,
+  page.items.map((e) => e.title),
+);
 
 // Act as someone else: a login, { role } or null (anonymous).
 try {

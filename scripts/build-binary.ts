@@ -38,14 +38,20 @@ const builtinImportsAsRequire: esbuild.Plugin = {
     build.onLoad({ filter: /[\\/]node_modules[\\/]@nats-io[\\/].*\.js$/ }, (args) => {
       const text = fs.readFileSync(args.path, 'utf8');
       if (!/\bimport\(\s*["']node:/.test(text)) return undefined;
-      return { contents: text.replace(/\bimport\(\s*(["']node:[\w/]+["'])\s*\)/g, 'Promise.resolve(require($1))'), loader: 'js' };
+      return {
+        contents: text.replace(/\bimport\(\s*(["']node:[\w/]+["'])\s*\)/g, 'Promise.resolve(require($1))'),
+        loader: 'js',
+      };
     });
   },
 };
 
 /** Runs npm run build (scripts/build.mjs) unless dist/ is newer than every source. */
 function ensureBuilt(): void {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs'), '--if-stale'], { encoding: 'utf8', env: withoutNodeOptions(process.env) });
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs'), '--if-stale'], {
+    encoding: 'utf8',
+    env: withoutNodeOptions(process.env),
+  });
   if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stderr}${r.stdout}`);
 }
 
@@ -74,8 +80,15 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
     // imports) bundled first into a script of its own, which the binary hands to its workers as
     // text (binary-entry.ts: importWorkerSource), there being no source files beside it
     const common = {
-      bundle: true, platform: 'node', format: 'cjs', target: 'node20', minifySyntax: true, legalComments: 'none',
-      metafile: true, logLevel: 'silent', absWorkingDir: ROOT,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      minifySyntax: true,
+      legalComments: 'none',
+      metafile: true,
+      logLevel: 'silent',
+      absWorkingDir: ROOT,
     } as const;
     const worker = await esbuild.build({ ...common, entryPoints: [WORKER], write: false });
     const workerBad = Object.keys(worker.metafile.inputs).filter((file) => FORBIDDEN.some((re) => re.test(file)));
@@ -86,39 +99,62 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
       entryPoints: [ENTRY],
       outfile: bundle,
       // the version only (binary-entry.ts): package.json itself stays out of the binary
-      define: { CALENDAR_ENGINE_VERSION: JSON.stringify(packageVersion()), CALENDAR_ENGINE_IMPORT_WORKER: JSON.stringify(worker.outputFiles[0].text) },
+      define: {
+        CALENDAR_ENGINE_VERSION: JSON.stringify(packageVersion()),
+        CALENDAR_ENGINE_IMPORT_WORKER: JSON.stringify(worker.outputFiles[0].text),
+      },
       // dist/cli/main.js and seed.js test import.meta.url and fall back when it is empty, which is
       // exactly what esbuild gives in CommonJS output (binary-entry.ts supplies the files instead).
       logOverride: { 'empty-import-meta': 'silent' },
       plugins: [builtinImportsAsRequire],
     });
-    for (const w of result.warnings) log(`esbuild: ${w.text}${w.location ? ` (${w.location.file}:${w.location.line})` : ''}`);
+    for (const w of result.warnings)
+      log(`esbuild: ${w.text}${w.location ? ` (${w.location.file}:${w.location.line})` : ''}`);
     const inputs = Object.keys(result.metafile.inputs);
     const bad = inputs.filter((file) => FORBIDDEN.some((re) => re.test(file)));
     if (bad.length) throw new Error(`the bundle must not contain ${bad.join(', ')}`);
     // import.meta may only appear (emptied) in the files that guard it (import-workers.ts: the
     // binary's workers run the bundled worker, never the sources import.meta.url would find)
-    const metaUsers = inputs.filter((file) => !/^(dist\/cli\/(main|seed)\.js|dist\/api\/import-workers\.js|dist\/media\/images\.js|data\/demo\.json|package\.json)$/.test(file)
-      && !file.endsWith('.json') && usesImportMeta(fs.readFileSync(path.join(ROOT, file), 'utf8')));
-    if (metaUsers.length) throw new Error(`import.meta is empty in the CommonJS bundle, but used by ${metaUsers.join(', ')}`);
+    const metaUsers = inputs.filter(
+      (file) =>
+        !/^(dist\/cli\/(main|seed)\.js|dist\/api\/import-workers\.js|dist\/media\/images\.js|data\/demo\.json|package\.json)$/.test(
+          file,
+        ) &&
+        !file.endsWith('.json') &&
+        usesImportMeta(fs.readFileSync(path.join(ROOT, file), 'utf8')),
+    );
+    if (metaUsers.length)
+      throw new Error(`import.meta is empty in the CommonJS bundle, but used by ${metaUsers.join(', ')}`);
     // a SEA main script on Node 20 can require() built-ins only, and has no import() at all
     // (a line of a comment does not count: undici's JSDoc types say `{import('node:stream').Duplex}`)
-    const dynamic = [...fs.readFileSync(bundle, 'utf8').matchAll(/^(.*?)\bimport\(\s*["'`].{0,40}/gm)].find((m) => !/^\s*(\*|\/\/|\/\*)/.test(m[1]));
-    if (dynamic) throw new Error(`the bundle still has a dynamic import, which a single executable cannot run: ${dynamic[0].trim()}`);
+    const dynamic = [...fs.readFileSync(bundle, 'utf8').matchAll(/^(.*?)\bimport\(\s*["'`].{0,40}/gm)].find(
+      (m) => !/^\s*(\*|\/\/|\/\*)/.test(m[1]),
+    );
+    if (dynamic)
+      throw new Error(
+        `the bundle still has a dynamic import, which a single executable cannot run: ${dynamic[0].trim()}`,
+      );
     bundleBytes = fs.statSync(bundle).size;
     log(`bundle: ${inputs.length} inputs, ${(bundleBytes / 1024).toFixed(0)} KiB`);
 
     // 2. the preparation blob
     const blob = path.join(work, 'sea-prep.blob');
     const config = path.join(work, 'sea-config.json');
-    fs.writeFileSync(config, JSON.stringify({
-      main: bundle,
-      output: blob,
-      disableExperimentalSEAWarning: true,
-      // no code cache: it saves nothing measurable here (~60 ms to --version either way), and V8 may
-      // reject it ("Warning: Code cache data rejected." on stderr, printed before any code of ours)
-      useCodeCache: false,
-    }, null, 2));
+    fs.writeFileSync(
+      config,
+      JSON.stringify(
+        {
+          main: bundle,
+          output: blob,
+          disableExperimentalSEAWarning: true,
+          // no code cache: it saves nothing measurable here (~60 ms to --version either way), and V8 may
+          // reject it ("Warning: Code cache data rejected." on stderr, printed before any code of ours)
+          useCodeCache: false,
+        },
+        null,
+        2,
+      ),
+    );
     const sea = spawnSync(process.execPath, ['--experimental-sea-config', config], {
       cwd: work,
       encoding: 'utf8',
@@ -128,23 +164,32 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
 
     // 3. copy node, inject the blob
     const node = fs.readFileSync(process.execPath);
-    if (!node.includes(SEA_FUSE)) throw new Error(`${process.execPath} has no single executable support (fuse not found)`);
+    if (!node.includes(SEA_FUSE))
+      throw new Error(`${process.execPath} has no single executable support (fuse not found)`);
     const tmp = `${out}.tmp-${process.pid}`;
     fs.writeFileSync(tmp, node, { mode: 0o755 });
     try {
       if (options.strip !== false && process.platform === 'linux') {
         // symbols only (.symtab, debug info); the dynamic symbols that addons link against stay
         const strip = spawnSync('strip', ['--strip-all', tmp], { encoding: 'utf8' });
-        if (strip.error) log('strip not found: the binary keeps node\'s symbol tables');
+        if (strip.error) log("strip not found: the binary keeps node's symbol tables");
         else if (strip.status !== 0) throw new Error(`strip failed: ${strip.stderr}`);
       }
       // postject's CLI in a child: its ELF library prints harmless warnings ("Can't find string
       // offset for section name") that are shown only when the injection fails
-      const postject = spawnSync(process.execPath, [
-        require.resolve('postject/dist/cli.js'), tmp, 'NODE_SEA_BLOB', blob,
-        '--sentinel-fuse', SEA_FUSE,
-        ...(process.platform === 'darwin' ? ['--macho-segment-name', 'NODE_SEA'] : []),
-      ], { encoding: 'utf8', env: withoutNodeOptions(process.env) });
+      const postject = spawnSync(
+        process.execPath,
+        [
+          require.resolve('postject/dist/cli.js'),
+          tmp,
+          'NODE_SEA_BLOB',
+          blob,
+          '--sentinel-fuse',
+          SEA_FUSE,
+          ...(process.platform === 'darwin' ? ['--macho-segment-name', 'NODE_SEA'] : []),
+        ],
+        { encoding: 'utf8', env: withoutNodeOptions(process.env) },
+      );
       if (postject.status !== 0) throw new Error(`postject failed:\n${postject.stderr}${postject.stdout}`);
       if (process.platform === 'darwin') {
         const sign = spawnSync('codesign', ['--sign', '-', tmp], { encoding: 'utf8' });
@@ -159,10 +204,14 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
     fs.rmSync(work, { recursive: true, force: true });
   }
   const libBytes = copyImageLibrary(path.join(path.dirname(out), 'node_modules'));
-  log(`${path.relative(process.cwd(), path.join(path.dirname(out), 'node_modules')) || 'node_modules'}: the image library (sharp), ${(libBytes / 1024 / 1024).toFixed(1)} MiB`);
+  log(
+    `${path.relative(process.cwd(), path.join(path.dirname(out), 'node_modules')) || 'node_modules'}: the image library (sharp), ${(libBytes / 1024 / 1024).toFixed(1)} MiB`,
+  );
   const bytes = fs.statSync(out).size;
   const ms = performance.now() - started;
-  log(`${path.relative(process.cwd(), out) || out}: ${(bytes / 1024 / 1024).toFixed(1)} MiB, built in ${(ms / 1000).toFixed(1)} s`);
+  log(
+    `${path.relative(process.cwd(), out) || out}: ${(bytes / 1024 / 1024).toFixed(1)} MiB, built in ${(ms / 1000).toFixed(1)} s`,
+  );
   return { out, bytes, bundleBytes, ms };
 }
 
@@ -188,11 +237,17 @@ export function copyImageLibrary(modules: string): number {
     const target = path.join(modules, name);
     fs.rmSync(target, { recursive: true, force: true });
     fs.cpSync(dir, target, { recursive: true, dereference: true });
-    const pkg = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+    const pkg = JSON.parse(fs.readFileSync(manifest, 'utf8')) as {
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
     for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })) visit(dep, dir);
   };
   visit('sharp', ROOT);
-  const size = (p: string): number => fs.statSync(p).isDirectory() ? fs.readdirSync(p).reduce((n, e) => n + size(path.join(p, e)), 0) : fs.statSync(p).size;
+  const size = (p: string): number =>
+    fs.statSync(p).isDirectory()
+      ? fs.readdirSync(p).reduce((n, e) => n + size(path.join(p, e)), 0)
+      : fs.statSync(p).size;
   for (const name of done) bytes += size(path.join(modules, name));
   return bytes;
 }
@@ -214,8 +269,14 @@ function withoutNodeOptions(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 const isMain = process.argv[1] && import.meta.url === pathToFileURL(fs.realpathSync(process.argv[1])).href;
 if (isMain) {
-  const { values } = parseArgs({ options: { out: { type: 'string' }, quiet: { type: 'boolean' }, 'no-strip': { type: 'boolean' } } });
-  buildBinary({ out: values.out, strip: !values['no-strip'], log: values.quiet ? undefined : (line) => console.log(line) }).catch((err: Error) => {
+  const { values } = parseArgs({
+    options: { out: { type: 'string' }, quiet: { type: 'boolean' }, 'no-strip': { type: 'boolean' } },
+  });
+  buildBinary({
+    out: values.out,
+    strip: !values['no-strip'],
+    log: values.quiet ? undefined : (line) => console.log(line),
+  }).catch((err: Error) => {
     console.error(`build:binary: ${err.message}`);
     process.exit(1);
   });

@@ -28,7 +28,9 @@ function newest(p) {
 
 function fresh() {
   if (!fs.existsSync(STAMP)) return false;
-  const sources = Math.max(...['src', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'].map((p) => newest(path.join(ROOT, p))));
+  const sources = Math.max(
+    ...['src', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'].map((p) => newest(path.join(ROOT, p))),
+  );
   return fs.statSync(STAMP).mtimeMs > sources;
 }
 

@@ -21,10 +21,26 @@ const port = 18_000 + Math.floor(Math.random() * 2000);
 const cal = await openCalendar({ now: () => NOW, timezone: 'America/New_York', siteUrl: `http://127.0.0.1:${port}` });
 await cal.import(demoCalendar(NOW));
 const srv = await startServer(cal, { port, site: { title: 'Riverside Events' } });
-const browser = await chromium.launch({ executablePath, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+const browser = await chromium.launch({
+  executablePath,
+  headless: true,
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
 try {
   const page = await browser.newPage({ viewport: { width: 960, height: 600 }, deviceScaleFactor: 0.7 });
-  for (const [name, p] of [['site-month', '/events/month/2026-11/'], ['site-list', '/events/list/']]) {
+  for (const [name, p] of [
+    ['site-month', '/events/month/2026-11/'],
+    ['site-list', '/events/list/'],
+  ]) {
     await page.goto(srv.url + p);
     const file = path.join(root, 'docs/images', `${name}.png`);
     await page.screenshot({ path: file });

@@ -12,10 +12,21 @@ export function escapeNonAscii(json: string): string {
   return HAS_NON_ASCII.test(json) ? json.replace(NON_ASCII, escapeUnit) : json;
 }
 
-const SHORT_ESCAPES: Record<number, string> = { 0x22: '\\"', 0x5c: '\\\\', 0x08: '\\b', 0x09: '\\t', 0x0a: '\\n', 0x0c: '\\f', 0x0d: '\\r' };
+const SHORT_ESCAPES: Record<number, string> = {
+  0x22: '\\"',
+  0x5c: '\\\\',
+  0x08: '\\b',
+  0x09: '\\t',
+  0x0a: '\\n',
+  0x0c: '\\f',
+  0x0d: '\\r',
+};
 /** the escape of each unit below 0x100 that needs one (undefined: ASCII from 0x20 on, itself) */
 const LOW_ESCAPES: (string | undefined)[] = Array.from({ length: 0x100 }, (_, c) =>
-  c >= 0x20 && c < 0x80 && c !== 0x22 && c !== 0x5c ? undefined : SHORT_ESCAPES[c] ?? escapeUnit(String.fromCharCode(c)));
+  c >= 0x20 && c < 0x80 && c !== 0x22 && c !== 0x5c
+    ? undefined
+    : (SHORT_ESCAPES[c] ?? escapeUnit(String.fromCharCode(c))),
+);
 
 /** a unit that needs escaping: below 0x20, the quote, the backslash, above 0x7f (DEL itself is
  *  left as it is, as JSON.stringify leaves it) */
@@ -40,9 +51,11 @@ export function jsonSafe(s: string): boolean {
  */
 export function escapeJsonText(s: string): string {
   if (jsonSafe(s)) return s;
-  let out = '', last = 0;
+  let out = '',
+    last = 0;
   do {
-    const i = NEEDS_ESCAPE.lastIndex - 1, c = s.charCodeAt(i);
+    const i = NEEDS_ESCAPE.lastIndex - 1,
+      c = s.charCodeAt(i);
     out += s.slice(last, i) + (c < 0x100 ? LOW_ESCAPES[c] : escapeUnit(s[i]));
     last = i + 1;
   } while (NEEDS_ESCAPE.test(s));

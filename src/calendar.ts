@@ -12,10 +12,24 @@ import type { Core } from './api/context.ts';
 import { horizonOps } from './recurrence/series.ts';
 import { CalendarError, fail, type ErrorCode } from './api/wordpress/errors.ts';
 import { ChangeFeed, changeOf, describeWrite, type Change, type ChangeType, type HeldChange } from './changes/feed.ts';
-import { changeFilter, checkSince, followChanges, subscribeWrites, type ChangePageQuery, type ChangeWindow } from './changes/follow.ts';
+import {
+  changeFilter,
+  checkSince,
+  followChanges,
+  subscribeWrites,
+  type ChangePageQuery,
+  type ChangeWindow,
+} from './changes/follow.ts';
 import { storeDispatcher } from './changes/store-webhooks.ts';
 import { ChangeLog, openChangeLog, readChangeLogFile, startingWrites } from './changes/log.ts';
-import { ImportBuilder, prepareImport, type ImportData, type ImportKind, type ImportProgress, type ImportSummary } from './api/import.ts';
+import {
+  ImportBuilder,
+  prepareImport,
+  type ImportData,
+  type ImportKind,
+  type ImportProgress,
+  type ImportSummary,
+} from './api/import.ts';
 import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './io/export.ts';
 import type { ImportFormat } from './io/read-records.ts';
 import { stageImportFile } from './api/import-file.ts';
@@ -94,7 +108,13 @@ export class Calendar {
 
   private wire(engine: Engine, siteInfo: Core['site']): void {
     this.render = new Renderer(siteInfo, engine, this.cacheBytes);
-    const core: Core = { engine, site: siteInfo, render: this.render, users: this.users, commit: (ops, actor) => this.commit(ops, actor) };
+    const core: Core = {
+      engine,
+      site: siteInfo,
+      render: this.render,
+      users: this.users,
+      commit: (ops, actor) => this.commit(ops, actor),
+    };
     this.collections = new Collections(core);
   }
 
@@ -268,7 +288,10 @@ export class Calendar {
 
   /** The feed a write at a time, for a Server-Sent Events reader (default: from now on): the
    *  retained writes at once, then each new one as it is acknowledged; returns the unsubscribe. */
-  subscribeWrites(opts: { since?: number; types?: ChangeType[]; actor: Actor }, onWrite: (changes: readonly HeldChange[]) => void): () => void {
+  subscribeWrites(
+    opts: { since?: number; types?: ChangeType[]; actor: Actor },
+    onWrite: (changes: readonly HeldChange[]) => void,
+  ): () => void {
     return subscribeWrites(this.feed, opts.since ?? this.feed.head, changeFilter(opts.types, opts.actor), onWrite);
   }
 
@@ -279,7 +302,9 @@ export class Calendar {
     const events = table.count;
     await this.loadImport(set, table);
     return {
-      events, venues: set.venues.length, organizers: set.organizers.length,
+      events,
+      venues: set.venues.length,
+      organizers: set.organizers.length,
       categories: set.terms.filter((t) => t.taxonomy === 'tribe_events_cat').length,
       tags: set.terms.filter((t) => t.taxonomy === 'post_tag').length,
     };
@@ -295,12 +320,29 @@ export class Calendar {
    * load, the snapshot written without pausing for writers. `workers`: worker threads that read a
    * JSON file's events (default 2 for a file of 128 MiB or more when there are 2 cores; 0: none).
    */
-  async importFile(file: string, opts: { format?: ImportFormat; onProgress?: ImportProgress; alone?: boolean; workers?: number; blockBytes?: number } = {}): Promise<ImportSummary> {
+  async importFile(
+    file: string,
+    opts: {
+      format?: ImportFormat;
+      onProgress?: ImportProgress;
+      alone?: boolean;
+      workers?: number;
+      blockBytes?: number;
+    } = {},
+  ): Promise<ImportSummary> {
     // alone into a store-backed calendar without events, the staged rows become its rows as they
     // are: the snapshot's events are written (by a worker thread) while the file is still read
-    const stream = opts.alone && this.store && !this.cluster && this.engine.eventRowCount === 0 ? this.store.beginSnapshot() : undefined;
+    const stream =
+      opts.alone && this.store && !this.cluster && this.engine.eventRowCount === 0
+        ? this.store.beginSnapshot()
+        : undefined;
     try {
-      const { set, table, summary, chunkedRows } = await stageImportFile(this.collections.core, file, opts, stream && ((chunk) => stream.add(chunk)));
+      const { set, table, summary, chunkedRows } = await stageImportFile(
+        this.collections.core,
+        file,
+        opts,
+        stream && ((chunk) => stream.add(chunk)),
+      );
       await this.loadImport(set, table, opts, [], stream && { stream, rows: chunkedRows });
       return summary;
     } catch (err) {
@@ -314,7 +356,11 @@ export class Calendar {
    *  left to the first read that needs them, no search index is built after the load, and the
    *  snapshot does not pause for concurrent writers. */
   private async loadImport(
-    set: ImportSet, table: EventTable, opts: { alone?: boolean } = {}, updates: EventRecord[] = [], streamed?: { stream: SnapshotStream; rows: number },
+    set: ImportSet,
+    table: EventTable,
+    opts: { alone?: boolean } = {},
+    updates: EventRecord[] = [],
+    streamed?: { stream: SnapshotStream; rows: number },
   ): Promise<void> {
     const load = () => {
       this.engine.bulkLoad(set, table, { searchIndex: !opts.alone, deferIndexes: opts.alone });
@@ -329,11 +375,20 @@ export class Calendar {
       const refusal = this.guard?.refusal();
       if (refusal) throw refusal;
       load();
-      if (streamed && this.engine.eventRowCount !== streamed.rows) throw new Error(`import: expected the ${streamed.rows} rows streamed to the snapshot, got ${this.engine.eventRowCount} events`);
+      if (streamed && this.engine.eventRowCount !== streamed.rows)
+        throw new Error(
+          `import: expected the ${streamed.rows} rows streamed to the snapshot, got ${this.engine.eventRowCount} events`,
+        );
       // an import is durable once its snapshot is: one the disk refuses is taken back
-      if (this.store) await this.store.compact({ alone: opts.alone, ...(streamed && { streamed: { stream: streamed.stream, head: [this.engine.snapshotHead()] } }) }).catch((err) => {
-        throw this.guard?.failed(err) ?? err;
-      });
+      if (this.store)
+        await this.store
+          .compact({
+            alone: opts.alone,
+            ...(streamed && { streamed: { stream: streamed.stream, head: [this.engine.snapshotHead()] } }),
+          })
+          .catch((err) => {
+            throw this.guard?.failed(err) ?? err;
+          });
     }
     // series imported without (all) their occurrences get them, in a write of their own
     await this.extendHorizon();
@@ -369,7 +424,10 @@ export class Calendar {
     return this.importRecords(file, async () => readIcsRecords(file, this.engine, this.site.timezone));
   }
 
-  private async importRecords(file: string, read: () => Promise<Array<{ kind: ImportKind; rec: Record<string, unknown>; row: number; update?: number }>>): Promise<ImportSummary> {
+  private async importRecords(
+    file: string,
+    read: () => Promise<Array<{ kind: ImportKind; rec: Record<string, unknown>; row: number; update?: number }>>,
+  ): Promise<ImportSummary> {
     const core = this.collections.core;
     let records;
     try {
@@ -416,10 +474,13 @@ export class Calendar {
   /** True when the calendar holds no records at all. */
   isEmpty(): boolean {
     const e = this.engine;
-    return e.eventRowCount === 0 && e.venues()[Symbol.iterator]().next().done === true
-      && e.organizers()[Symbol.iterator]().next().done === true
-      && e.terms('tribe_events_cat')[Symbol.iterator]().next().done === true
-      && e.terms('post_tag')[Symbol.iterator]().next().done === true;
+    return (
+      e.eventRowCount === 0 &&
+      e.venues()[Symbol.iterator]().next().done === true &&
+      e.organizers()[Symbol.iterator]().next().done === true &&
+      e.terms('tribe_events_cat')[Symbol.iterator]().next().done === true &&
+      e.terms('post_tag')[Symbol.iterator]().next().done === true
+    );
   }
 
   /** Compact the store: a new snapshot and an empty journal. No-op in memory. */
@@ -440,7 +501,8 @@ export class Calendar {
   }
 
   startHorizon(): void {
-    const run = () => this.extendHorizon().catch((err: Error) => console.error(`calendar-engine: recurrence horizon: ${err.message}`));
+    const run = () =>
+      this.extendHorizon().catch((err: Error) => console.error(`calendar-engine: recurrence horizon: ${err.message}`));
     (this.horizonTimer ??= setInterval(run, 3_600_000)).unref?.();
   }
 
@@ -461,10 +523,14 @@ export async function openCalendar(options: CalendarOptions = {}): Promise<Calen
   // checked and defaulted by the options table (src/options/options.ts)
   const { options: opts, problem } = embeddedOptions(options);
   if (problem) throw fail('invalid_option', [problem]);
-  const { timezone, perPage, cacheBytes, uploadLimit } = opts as Required<Pick<CalendarOptions, 'timezone' | 'perPage' | 'cacheBytes' | 'uploadLimit'>>;
+  const { timezone, perPage, cacheBytes, uploadLimit } = opts as Required<
+    Pick<CalendarOptions, 'timezone' | 'perPage' | 'cacheBytes' | 'uploadLimit'>
+  >;
   const restPrefix = '/' + (opts.restPrefix ?? '').replace(/^\/+|\/+$/g, '');
   const site: SiteConfig = {
-    timezone, perPage, restPrefix: restPrefix === '/' ? '' : restPrefix,
+    timezone,
+    perPage,
+    restPrefix: restPrefix === '/' ? '' : restPrefix,
     siteUrl: (opts.siteUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, ''),
     now: opts.now ?? (() => new Date()),
   };
@@ -473,14 +539,25 @@ export async function openCalendar(options: CalendarOptions = {}): Promise<Calen
   if (opts.cluster) {
     // loaded only for a cluster: a single process never loads the NATS client
     const { openNode } = await import('./cluster/open.ts');
-    const retain = { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs, retainBytes: opts.changesRetainBytes };
-    const node = await openNode(opts.cluster, engine, (seq) => {
-      const node = new Calendar(engine, site, users, undefined, cacheBytes, new ChangeFeed(seq, retain));
-      node.media = new MediaLibrary(() => node.collections.core, new MemoryFiles(), {
-        limit: uploadLimit, readOnly: 'Uploads are not available on a node of a cluster: files are kept by a single calendar\'s data folder.',
-      });
-      return node;
-    }, opts.webhooks);
+    const retain = {
+      retainCount: opts.changesRetainCount,
+      retainMs: opts.changesRetainMs,
+      retainBytes: opts.changesRetainBytes,
+    };
+    const node = await openNode(
+      opts.cluster,
+      engine,
+      (seq) => {
+        const node = new Calendar(engine, site, users, undefined, cacheBytes, new ChangeFeed(seq, retain));
+        node.media = new MediaLibrary(() => node.collections.core, new MemoryFiles(), {
+          limit: uploadLimit,
+          readOnly:
+            "Uploads are not available on a node of a cluster: files are kept by a single calendar's data folder.",
+        });
+        return node;
+      },
+      opts.webhooks,
+    );
     node.startHorizon();
     return node;
   }
@@ -488,24 +565,42 @@ export async function openCalendar(options: CalendarOptions = {}): Promise<Calen
   // the changes of the writes replayed from the journal (those since the last snapshot)
   const replayed: Array<{ seq: number; held: HeldChange[] }> = [];
   if (opts.dir) {
-    store = await openStore(opts.dir, {
-      loadSnapshot: (chunks) => engine.loadSnapshotChunks(chunks),
-      replay: (write) => {
-        replayed.push({ seq: write.seq, held: describeWrite(engine, write.ops, write.seq, write.time ?? '', write.author ?? 0) });
-        engine.apply(write.ops);
+    store = await openStore(
+      opts.dir,
+      {
+        loadSnapshot: (chunks) => engine.loadSnapshotChunks(chunks),
+        replay: (write) => {
+          replayed.push({
+            seq: write.seq,
+            held: describeWrite(engine, write.ops, write.seq, write.time ?? '', write.author ?? 0),
+          });
+          engine.apply(write.ops);
+        },
+        snapshotChunks: () => engine.snapshotChunks(),
+        // the engine's snapshotChunks() copies its columns when called and builds chunks from the
+        // copies: compaction pauses writers for that copy only
       },
-      snapshotChunks: () => engine.snapshotChunks(),
-      // the engine's snapshotChunks() copies its columns when called and builds chunks from the
-      // copies: compaction pauses writers for that copy only
-    }, { detachedChunks: true, readOnly: opts.readOnly, ...(opts.compactBytes ? { compactBytes: opts.compactBytes } : {}) });
+      {
+        detachedChunks: true,
+        readOnly: opts.readOnly,
+        ...(opts.compactBytes ? { compactBytes: opts.compactBytes } : {}),
+      },
+    );
     // the snapshot load left the block statistics and the search index to be built: now, between requests
     engine.warmInBackground();
   }
   const head = store?.seq ?? 0;
-  const feed = new ChangeFeed(head, { retainCount: opts.changesRetainCount, retainMs: opts.changesRetainMs, retainBytes: opts.changesRetainBytes });
+  const feed = new ChangeFeed(head, {
+    retainCount: opts.changesRetainCount,
+    retainMs: opts.changesRetainMs,
+    retainBytes: opts.changesRetainBytes,
+  });
   // (the options were checked before the store was opened)
   // webhooks pin the feed at their positions before it is filled: what they lack is kept
-  const webhooks = opts.dir && opts.webhooks !== false && !opts.readOnly ? storeDispatcher(opts.dir, feed, typeof opts.webhooks === 'object' ? opts.webhooks : {}) : undefined;
+  const webhooks =
+    opts.dir && opts.webhooks !== false && !opts.readOnly
+      ? storeDispatcher(opts.dir, feed, typeof opts.webhooks === 'object' ? opts.webhooks : {})
+      : undefined;
   // the feed starts with the logged changes (DIR/changes.jsonl) and the writes replayed after them
   const snapshotSeq = replayed.length > 0 ? replayed[0].seq - 1 : head;
   const log = opts.dir ? readChangeLogFile(opts.dir) : undefined;
@@ -519,7 +614,8 @@ export async function openCalendar(options: CalendarOptions = {}): Promise<Calen
   // (media writes are refused as the calendar's other writes are: read-only, or a store with a fault)
   const files = opts.dir ? DiskFiles.open(path.join(opts.dir, 'uploads'), opts.readOnly) : new MemoryFiles();
   cal.media = new MediaLibrary(() => cal.collections.core, files, {
-    limit: uploadLimit, ready: async () => cal.guard?.admit(),
+    limit: uploadLimit,
+    ready: async () => cal.guard?.admit(),
   });
   if (opts.dir && log && !opts.readOnly) cal.changeLog = openChangeLog(opts.dir, feed, log, snapshotSeq);
   if (store) cal.guard = storeGuard(store, (fresh) => cal.useEngine(fresh), opts.faultProbeMs);

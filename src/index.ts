@@ -3,5 +3,15 @@ export { openCalendar, Calendar, type CalendarOptions } from './calendar.ts';
 export { ResourceApi } from './resource-api.ts';
 export { CalendarError } from './api/wordpress/errors.ts';
 export type { ImportData, ImportSummary } from './api/import.ts';
-export type { Actor, AsArg, Page, Params, RestCall, RestResult, Role, User, SiteConfig } from './api/wordpress/types.ts';
+export type {
+  Actor,
+  AsArg,
+  Page,
+  Params,
+  RestCall,
+  RestResult,
+  Role,
+  User,
+  SiteConfig,
+} from './api/wordpress/types.ts';
 export { ROLES } from './api/wordpress/types.ts';

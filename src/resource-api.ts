@@ -17,7 +17,10 @@ export interface CalendarCalls {
 
 /** list/get/create/update/delete of one resource, with REST names and REST representations. */
 export class ResourceApi {
-  constructor(private readonly cal: CalendarCalls, private readonly resource: Resource) {}
+  constructor(
+    private readonly cal: CalendarCalls,
+    private readonly resource: Resource,
+  ) {}
 
   /** A page of REST representations as fresh plain objects (yours to keep and change). */
   async list(query: Params = {}, as?: AsArg): Promise<Page<Item>> {
@@ -42,11 +45,21 @@ export class ResourceApi {
     return JSON.parse((await this.call('delete', idOrSlug, params, as)).body) as Item;
   }
 
-  private call(action: RestCall['action'], idOrSlug: number | string | undefined, params: Params, as: AsArg): Promise<RestResult> {
+  private call(
+    action: RestCall['action'],
+    idOrSlug: number | string | undefined,
+    params: Params,
+    as: AsArg,
+  ): Promise<RestResult> {
     return this.cal.rest(this.callOf(action, idOrSlug, params, as));
   }
 
-  private callOf(action: RestCall['action'], idOrSlug: number | string | undefined, params: Params, as: AsArg): RestCall {
+  private callOf(
+    action: RestCall['action'],
+    idOrSlug: number | string | undefined,
+    params: Params,
+    as: AsArg,
+  ): RestCall {
     const actor = resolveActor(as, this.cal.users);
     const target = idOrSlug === undefined ? undefined : targetOf(idOrSlug);
     return { resource: this.resource, action, target, params: params ?? {}, actor };

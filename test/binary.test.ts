@@ -28,7 +28,15 @@ function newestSource(): number {
     if (st.isDirectory()) for (const name of fs.readdirSync(p)) visit(path.join(p, name));
     else newest = Math.max(newest, st.mtimeMs);
   };
-  for (const p of ['src', 'data/demo.json', 'package.json', 'scripts/build-binary.ts', 'scripts/build.mjs', 'tsconfig.build.json']) visit(path.join(ROOT, p));
+  for (const p of [
+    'src',
+    'data/demo.json',
+    'package.json',
+    'scripts/build-binary.ts',
+    'scripts/build.mjs',
+    'tsconfig.build.json',
+  ])
+    visit(path.join(ROOT, p));
   // the image library copied beside it (node_modules/sharp) must be there too
   if (!fs.existsSync(path.join(path.dirname(BINARY), 'node_modules', 'sharp', 'package.json'))) return Infinity;
   return Math.max(newest, fs.statSync(process.execPath).mtimeMs);
@@ -40,7 +48,8 @@ function isFresh(): boolean {
 
 /** Why the binary cannot be built here, or null when it can. */
 function missingTooling(): string | null {
-  if (Number(process.versions.node.split('.')[0]) < 20) return `Node ${process.version} has no single executable applications (needs 20+)`;
+  if (Number(process.versions.node.split('.')[0]) < 20)
+    return `Node ${process.version} has no single executable applications (needs 20+)`;
   const require = createRequire(import.meta.url);
   for (const name of ['esbuild', 'postject']) {
     try {
@@ -59,7 +68,8 @@ function missingTooling(): string | null {
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (k === 'NODE_OPTIONS' || k.startsWith('CALENDAR_') || k === 'HOST' || k === 'PORT' || k.startsWith('npm_')) continue;
+    if (k === 'NODE_OPTIONS' || k.startsWith('CALENDAR_') || k === 'HOST' || k === 'PORT' || k.startsWith('npm_'))
+      continue;
     env[k] = v;
   }
   return { ...env, ...extra };
@@ -85,15 +95,28 @@ if (missing) {
   };
 
   /** Starts `serve`, resolves with the URL of its listening line. */
-  const serve = (args: string[]): Promise<{ child: ChildProcess; base: string; out: () => string; err: () => string }> => {
-    const child = spawn(exe, ['serve', ...args], { cwd: dir, env: cleanEnv({ CALENDAR_ADMIN_PASSWORD: ADMIN_PASSWORD }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const serve = (
+    args: string[],
+  ): Promise<{ child: ChildProcess; base: string; out: () => string; err: () => string }> => {
+    const child = spawn(exe, ['serve', ...args], {
+      cwd: dir,
+      env: cleanEnv({ CALENDAR_ADMIN_PASSWORD: ADMIN_PASSWORD }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.add(child);
     let out = '';
     let err = '';
-    child.stdout!.setEncoding('utf8').on('data', (s: string) => { out += s; });
-    child.stderr!.setEncoding('utf8').on('data', (s: string) => { err += s; });
+    child.stdout!.setEncoding('utf8').on('data', (s: string) => {
+      out += s;
+    });
+    child.stderr!.setEncoding('utf8').on('data', (s: string) => {
+      err += s;
+    });
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no listening line in 20 s; stdout: ${out} stderr: ${err}`)), 20_000);
+      const timer = setTimeout(
+        () => reject(new Error(`no listening line in 20 s; stdout: ${out} stderr: ${err}`)),
+        20_000,
+      );
       const check = (): void => {
         const m = /calendar-engine listening on (http:\/\/\S+)\n/.exec(out);
         if (!m) return;
@@ -109,18 +132,19 @@ if (missing) {
     });
   };
 
-  const stop = (child: ChildProcess): Promise<number | string> => new Promise((resolve, reject) => {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      resolve(child.exitCode ?? child.signalCode!);
-      return;
-    }
-    const timer = setTimeout(() => reject(new Error('serve did not exit within 15 s of SIGTERM')), 15_000);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve(code ?? signal!);
+  const stop = (child: ChildProcess): Promise<number | string> =>
+    new Promise((resolve, reject) => {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        resolve(child.exitCode ?? child.signalCode!);
+        return;
+      }
+      const timer = setTimeout(() => reject(new Error('serve did not exit within 15 s of SIGTERM')), 15_000);
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        resolve(code ?? signal!);
+      });
+      child.kill('SIGTERM');
     });
-    child.kill('SIGTERM');
-  });
 
   const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
 
@@ -137,12 +161,14 @@ if (missing) {
 
   /** SIGKILL whatever still runs, and wait until it is gone (its store lock dies with it). */
   const killAll = async (): Promise<void> => {
-    await Promise.all([...children].map((child) => {
-      if (child.exitCode !== null || child.signalCode !== null) return undefined;
-      const gone = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      return gone;
-    }));
+    await Promise.all(
+      [...children].map((child) => {
+        if (child.exitCode !== null || child.signalCode !== null) return undefined;
+        const gone = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        return gone;
+      }),
+    );
   };
 
   bin.after(async () => {
@@ -171,98 +197,165 @@ if (missing) {
     assert.is(help.stderr, '');
   });
 
-  bin('serve --port 0 --data ./store: demo calendar, Basic-auth write, SIGTERM exit 0, restart keeps the write', async () => {
-    try {
-      const first = await serve(['--port', '0', '--data', './store']);
-      const base = first.base;
-      assert.match(base, /^http:\/\/127\.0\.0\.1:\d+\/wp-json\/tribe\/events\/v1$/);
-      assert.ok(fs.existsSync(path.join(dir, 'store')), 'the store is made relative to the working folder');
+  bin(
+    'serve --port 0 --data ./store: demo calendar, Basic-auth write, SIGTERM exit 0, restart keeps the write',
+    async () => {
+      try {
+        const first = await serve(['--port', '0', '--data', './store']);
+        const base = first.base;
+        assert.match(base, /^http:\/\/127\.0\.0\.1:\d+\/wp-json\/tribe\/events\/v1$/);
+        assert.ok(fs.existsSync(path.join(dir, 'store')), 'the store is made relative to the working folder');
 
-      const demo = JSON.parse(fs.readFileSync(path.join(ROOT, 'data/demo.json'), 'utf8')) as { events: { title: string }[] };
-      // titles are served rendered (wptexturize: ' -> &#8217;), as WordPress shows them
-      const demoTitles = new Set(demo.events.map((e) => displayTitle(e.title)));
-      const listRes = await fetch(`${base}/events?per_page=50`);
-      assert.is(listRes.status, 200);
-      const list = (await listRes.json()) as { events: { title: string }[]; total: number };
-      assert.ok(list.events.length > 0, 'the demo calendar is served');
-      assert.ok(list.events.every((e) => demoTitles.has(e.title)), 'the events are the demo calendar');
-      const everything = `${base}/events?per_page=1&start_date=2000-01-01&end_date=2100-12-31`;
-      const total = ((await (await fetch(everything)).json()) as { total: number }).total;
-      assert.ok(total >= list.total && total > 0, `total ${total}`);
+        const demo = JSON.parse(fs.readFileSync(path.join(ROOT, 'data/demo.json'), 'utf8')) as {
+          events: { title: string }[];
+        };
+        // titles are served rendered (wptexturize: ' -> &#8217;), as WordPress shows them
+        const demoTitles = new Set(demo.events.map((e) => displayTitle(e.title)));
+        const listRes = await fetch(`${base}/events?per_page=50`);
+        assert.is(listRes.status, 200);
+        const list = (await listRes.json()) as { events: { title: string }[]; total: number };
+        assert.ok(list.events.length > 0, 'the demo calendar is served');
+        assert.ok(
+          list.events.every((e) => demoTitles.has(e.title)),
+          'the events are the demo calendar',
+        );
+        const everything = `${base}/events?per_page=1&start_date=2000-01-01&end_date=2100-12-31`;
+        const total = ((await (await fetch(everything)).json()) as { total: number }).total;
+        assert.ok(total >= list.total && total > 0, `total ${total}`);
 
-      const fields = JSON.stringify({ title: 'Binary launch party', start_date: '2031-05-02 18:00:00', end_date: '2031-05-02 21:00:00' });
-      const anonymous = await fetch(`${base}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: fields });
-      assert.is(anonymous.status, 401);
-      await anonymous.arrayBuffer();
-      const wrong = await fetch(`${base}/events`, {
-        method: 'POST', headers: { 'content-type': 'application/json', authorization: basic('admin', 'not-the-password') }, body: fields,
-      });
-      assert.is(wrong.status, 401);
-      await wrong.arrayBuffer();
+        const fields = JSON.stringify({
+          title: 'Binary launch party',
+          start_date: '2031-05-02 18:00:00',
+          end_date: '2031-05-02 21:00:00',
+        });
+        const anonymous = await fetch(`${base}/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: fields,
+        });
+        assert.is(anonymous.status, 401);
+        await anonymous.arrayBuffer();
+        const wrong = await fetch(`${base}/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: basic('admin', 'not-the-password') },
+          body: fields,
+        });
+        assert.is(wrong.status, 401);
+        await wrong.arrayBuffer();
 
-      const created = await fetch(`${base}/events`, {
-        method: 'POST', headers: { 'content-type': 'application/json', authorization: basic('admin', ADMIN_PASSWORD) }, body: fields,
-      });
-      const body = (await created.json()) as { id: number; title: string };
-      assert.is(created.status, 201, JSON.stringify(body));
-      assert.is(body.title, 'Binary launch party');
+        const created = await fetch(`${base}/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: basic('admin', ADMIN_PASSWORD) },
+          body: fields,
+        });
+        const body = (await created.json()) as { id: number; title: string };
+        assert.is(created.status, 201, JSON.stringify(body));
+        assert.is(body.title, 'Binary launch party');
 
-      assert.is(await stop(first.child), 0, first.err());
-      assert.not.match(first.err(), /warning/i);
-      assert.ok(fs.existsSync(path.join(dir, 'store/snapshot.json')), 'a snapshot is written on SIGTERM');
+        assert.is(await stop(first.child), 0, first.err());
+        assert.not.match(first.err(), /warning/i);
+        assert.ok(fs.existsSync(path.join(dir, 'store/snapshot.json')), 'a snapshot is written on SIGTERM');
 
-      // a user added by the command line while nothing runs, then the server started again
-      const added = run(['user', 'add', 'ed', '--role', 'editor', '--data', './store']);
-      assert.is(added.code, 0, added.stderr);
-      const edPassword = added.stdout.trimEnd().split('\n').pop()!;
-      assert.match(added.stdout, /^created user \d+ \(ed, editor\)/);
-      const users = run(['user', 'list', '--data', './store']);
-      assert.is(users.code, 0, users.stderr);
-      assert.match(users.stdout, /\bed\b.*\beditor\b/);
+        // a user added by the command line while nothing runs, then the server started again
+        const added = run(['user', 'add', 'ed', '--role', 'editor', '--data', './store']);
+        assert.is(added.code, 0, added.stderr);
+        const edPassword = added.stdout.trimEnd().split('\n').pop()!;
+        assert.match(added.stdout, /^created user \d+ \(ed, editor\)/);
+        const users = run(['user', 'list', '--data', './store']);
+        assert.is(users.code, 0, users.stderr);
+        assert.match(users.stdout, /\bed\b.*\beditor\b/);
 
-      const second = await serve(['--port', '0', '--data', './store']);
-      const again = await fetch(`${second.base}/events/${body.id}`);
-      assert.is(again.status, 200);
-      assert.is(((await again.json()) as { title: string }).title, 'Binary launch party');
-      const totalAgain = ((await (await fetch(everything.replace(base, second.base))).json()) as { total: number }).total;
-      assert.is(totalAgain, total + 1, 'not seeded twice, the write kept');
-      const byEditor = await fetch(`${second.base}/events`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: basic('ed', edPassword) },
-        body: JSON.stringify({ title: 'Editor event', start_date: '2031-05-03 18:00:00', end_date: '2031-05-03 19:00:00' }),
-      });
-      assert.is(byEditor.status, 201, await byEditor.text());
-      assert.is(await stop(second.child), 0, second.err());
-    } finally {
-      await killAll();
-    }
-  });
+        const second = await serve(['--port', '0', '--data', './store']);
+        const again = await fetch(`${second.base}/events/${body.id}`);
+        assert.is(again.status, 200);
+        assert.is(((await again.json()) as { title: string }).title, 'Binary launch party');
+        const totalAgain = ((await (await fetch(everything.replace(base, second.base))).json()) as { total: number })
+          .total;
+        assert.is(totalAgain, total + 1, 'not seeded twice, the write kept');
+        const byEditor = await fetch(`${second.base}/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: basic('ed', edPassword) },
+          body: JSON.stringify({
+            title: 'Editor event',
+            start_date: '2031-05-03 18:00:00',
+            end_date: '2031-05-03 19:00:00',
+          }),
+        });
+        assert.is(byEditor.status, 201, await byEditor.text());
+        assert.is(await stop(second.child), 0, second.err());
+      } finally {
+        await killAll();
+      }
+    },
+  );
 
   bin('snapshot and import run from the binary too', () => {
     const snap = run(['snapshot', '--data', './store']);
     assert.is(snap.code, 0, snap.stderr);
     assert.is(fs.statSync(path.join(dir, 'store/journal.jsonl')).size, 0, 'the journal is empty after a snapshot');
 
-    fs.writeFileSync(path.join(dir, 'cal.json'), JSON.stringify({
-      categories: [{ id: 3, name: 'Music', slug: 'music', description: '', parent: 0 }],
-      tags: [], venues: [], organizers: [],
-      events: [{
-        id: 100, author: 1, status: 'publish', date: '2030-01-01 10:00:00', title: 'Imported gig', slug: 'imported-gig', description: '', excerpt: '',
-        timezone: 'America/Chicago', all_day: false, start_date: '2030-02-01 20:00:00', end_date: '2030-02-01 22:00:00', cost: '', website: '',
-        show_map: true, show_map_link: true, hide_from_listings: false, sticky: false, featured: false, ticketed: false,
-        categories: [3], tags: [], venue: 0, organizer: [],
-      }],
-    }));
+    fs.writeFileSync(
+      path.join(dir, 'cal.json'),
+      JSON.stringify({
+        categories: [{ id: 3, name: 'Music', slug: 'music', description: '', parent: 0 }],
+        tags: [],
+        venues: [],
+        organizers: [],
+        events: [
+          {
+            id: 100,
+            author: 1,
+            status: 'publish',
+            date: '2030-01-01 10:00:00',
+            title: 'Imported gig',
+            slug: 'imported-gig',
+            description: '',
+            excerpt: '',
+            timezone: 'America/Chicago',
+            all_day: false,
+            start_date: '2030-02-01 20:00:00',
+            end_date: '2030-02-01 22:00:00',
+            cost: '',
+            website: '',
+            show_map: true,
+            show_map_link: true,
+            hide_from_listings: false,
+            sticky: false,
+            featured: false,
+            ticketed: false,
+            categories: [3],
+            tags: [],
+            venue: 0,
+            organizer: [],
+          },
+        ],
+      }),
+    );
     const imported = run(['import', 'cal.json', '--data', './other']);
     assert.is(imported.code, 0, imported.stderr);
     assert.match(imported.stdout, /imported 1 events/);
     // the parallel import's worker threads run the worker bundled into the binary: a file of one
     // event a line, read by two workers (forced: the file is far below the size that gets them)
-    const events = Array.from({ length: 300 }, (_, i) => JSON.stringify({
-      id: 1000 + i, author: 1, status: 'publish', date: '2030-01-01 10:00:00', title: `Caf\u00e9 gig ${i}`, description: '', excerpt: '',
-      timezone: 'Europe/Paris', all_day: false, start_date: '2030-02-01 20:00:00', end_date: '2030-02-01 22:00:00', categories: [3],
-    }));
-    fs.writeFileSync(path.join(dir, 'many.json'), `{"categories":[{"id":3,"name":"Music","slug":"music","description":"","parent":0}],\n"events":[\n${events.join(',\n')}\n]}\n`);
+    const events = Array.from({ length: 300 }, (_, i) =>
+      JSON.stringify({
+        id: 1000 + i,
+        author: 1,
+        status: 'publish',
+        date: '2030-01-01 10:00:00',
+        title: `Caf\u00e9 gig ${i}`,
+        description: '',
+        excerpt: '',
+        timezone: 'Europe/Paris',
+        all_day: false,
+        start_date: '2030-02-01 20:00:00',
+        end_date: '2030-02-01 22:00:00',
+        categories: [3],
+      }),
+    );
+    fs.writeFileSync(
+      path.join(dir, 'many.json'),
+      `{"categories":[{"id":3,"name":"Music","slug":"music","description":"","parent":0}],\n"events":[\n${events.join(',\n')}\n]}\n`,
+    );
     const parallel = run(['import', 'many.json', '--data', './parallel'], { CALENDAR_IMPORT_WORKERS: '2' });
     assert.is(parallel.code, 0, parallel.stderr);
     assert.match(parallel.stdout, /imported 300 events/);
@@ -274,11 +367,21 @@ if (missing) {
   bin('uploads: refused (501) with the binary alone, working with node_modules/ (sharp) beside it', async () => {
     // a 200×200 JPEG made by the sharp of this checkout (the binary's own is not loaded here)
     const sharp = (await import('sharp')).default;
-    const jpeg = await sharp({ create: { width: 200, height: 200, channels: 3, background: { r: 10, g: 120, b: 200 } } }).jpeg().toBuffer();
-    const upload = (base: string, name: string) => fetch(`${base.replace(/\/tribe\/events\/v1$/, '')}/wp/v2/media`, {
-      method: 'POST', body: jpeg,
-      headers: { authorization: basic('admin', ADMIN_PASSWORD), 'content-type': 'image/jpeg', 'content-disposition': `attachment; filename="${name}"` },
-    });
+    const jpeg = await sharp({
+      create: { width: 200, height: 200, channels: 3, background: { r: 10, g: 120, b: 200 } },
+    })
+      .jpeg()
+      .toBuffer();
+    const upload = (base: string, name: string) =>
+      fetch(`${base.replace(/\/tribe\/events\/v1$/, '')}/wp/v2/media`, {
+        method: 'POST',
+        body: jpeg,
+        headers: {
+          authorization: basic('admin', ADMIN_PASSWORD),
+          'content-type': 'image/jpeg',
+          'content-disposition': `attachment; filename="${name}"`,
+        },
+      });
     const alone = await serve(['--port', '0', '--data', './media-store']);
     try {
       const r = await upload(alone.base, 'alone.jpg');

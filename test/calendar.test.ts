@@ -10,12 +10,27 @@ import { NOW, baseEvent, rejects } from './helpers/calendar.ts';
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'cal-test-'));
 
 const importData = {
-  categories: [{ id: 10, name: 'Music', slug: 'music' }, { id: 11, name: 'Jazz', parent: 10 }],
+  categories: [
+    { id: 10, name: 'Music', slug: 'music' },
+    { id: 11, name: 'Jazz', parent: 10 },
+  ],
   tags: [{ id: 20, name: 'outdoor' }],
   venues: [{ id: 100, venue: 'Hall', city: 'Paris', geo_lat: 48.85, geo_lng: 2.35 }],
   organizers: [{ id: 200, organizer: 'Org', email: 'org@example.com' }],
   events: [
-    { id: 300, title: 'Jazz night', start_date: '2026-03-10 20:00:00', end_date: '2026-03-10 23:00:00', timezone: 'Europe/Paris', categories: [11], tags: [20], venue: 100, organizer: [200], cost: '15€', utc_start_date: 'ignored' },
+    {
+      id: 300,
+      title: 'Jazz night',
+      start_date: '2026-03-10 20:00:00',
+      end_date: '2026-03-10 23:00:00',
+      timezone: 'Europe/Paris',
+      categories: [11],
+      tags: [20],
+      venue: 100,
+      organizer: [200],
+      cost: '15€',
+      utc_start_date: 'ignored',
+    },
     { id: 301, title: 'Draft', status: 'draft', start_date: '2026-03-11 20:00:00', end_date: '2026-03-11 21:00:00' },
   ],
 };
@@ -29,7 +44,10 @@ cal('import keeps ids, recomputes derived fields, links by id', async () => {
   assert.is(ev.utc_start_date, '2026-03-10 19:00:00');
   assert.is(ev.timezone_abbr, 'CET');
   assert.is((ev.venue as { id: number }).id, 100);
-  assert.equal((ev.categories as Array<{ id: number }>).map((t) => t.id), [11]);
+  assert.equal(
+    (ev.categories as Array<{ id: number }>).map((t) => t.id),
+    [11],
+  );
   assert.is((await c.events.list({ categories: 'music' }, null)).total, 1, 'parent category matches its child');
   assert.is((await c.events.list({}, null)).total, 1);
   const next = await c.events.create(baseEvent);
@@ -38,12 +56,31 @@ cal('import keeps ids, recomputes derived fields, links by id', async () => {
 
 cal('a bad record is reported with its index and id, and nothing is imported', async () => {
   const c = await openCalendar({ now: () => NOW });
-  const bad = { ...importData, events: [importData.events[0], { id: 302, title: 'No venue', start_date: '2026-03-10 20:00:00', end_date: '2026-03-10 21:00:00', venue: 999 }] };
+  const bad = {
+    ...importData,
+    events: [
+      importData.events[0],
+      { id: 302, title: 'No venue', start_date: '2026-03-10 20:00:00', end_date: '2026-03-10 21:00:00', venue: 999 },
+    ],
+  };
   const err = await rejects(c.import(bad), 'rest_invalid_param', 400);
   assert.match(err.message, /events\[1\] \(id 302\)/);
   assert.ok(c.isEmpty());
-  await rejects(c.import({ events: [{ id: 1, title: '', start_date: 'x', end_date: 'y' }] }), 'rest_invalid_param', 400);
-  await rejects(c.import({ venues: [{ id: 5, venue: 'A' }, { id: 5, venue: 'B' }] }), 'rest_invalid_param', 400);
+  await rejects(
+    c.import({ events: [{ id: 1, title: '', start_date: 'x', end_date: 'y' }] }),
+    'rest_invalid_param',
+    400,
+  );
+  await rejects(
+    c.import({
+      venues: [
+        { id: 5, venue: 'A' },
+        { id: 5, venue: 'B' },
+      ],
+    }),
+    'rest_invalid_param',
+    400,
+  );
   assert.ok(c.isEmpty());
 });
 

@@ -11,7 +11,10 @@ examples.before(() => ensureDist());
 
 examples('embed.ts :: creates, lists and refuses an anonymous delete', () => {
   const file = fileURLToPath(new URL('../examples/embed.ts', import.meta.url));
-  const out = execFileSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', env: { ...process.env, TZ: 'America/New_York', FORCE_COLOR: '0' } }); // no colours, however the suite is run
+  const out = execFileSync(process.execPath, ['--import', 'tsx', file], {
+    encoding: 'utf8',
+    env: { ...process.env, TZ: 'America/New_York', FORCE_COLOR: '0' },
+  }); // no colours, however the suite is run
   const lines = out.trim().split('\n');
   assert.match(lines[0], /^\d+ \d{4}-\d\d-\d\d 19:00:00 \d{4}-\d\d-\d\d 1[78]:00:00 CES?T 15€$/);
   assert.is(lines[1], "1 1 [ 'Launch party' ]");

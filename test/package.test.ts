@@ -27,7 +27,8 @@ function npm(args: string[], cwd: string, timeout = 180_000) {
 function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (k === 'NODE_OPTIONS' || k.startsWith('npm_') || k.startsWith('CALENDAR_') || k === 'HOST' || k === 'PORT') continue;
+    if (k === 'NODE_OPTIONS' || k.startsWith('npm_') || k.startsWith('CALENDAR_') || k === 'HOST' || k === 'PORT')
+      continue;
     env[k] = v;
   }
   return { ...env, ...extra };
@@ -35,9 +36,14 @@ function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 function run(file: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { cwd, env: userEnv({ FORCE_COLOR: '0', NO_COLOR: '1' }), encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      file,
+      args,
+      { cwd, env: userEnv({ FORCE_COLOR: '0', NO_COLOR: '1' }), encoding: 'utf8', timeout: 60_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -58,9 +64,20 @@ pkg.before(() => {
   files = info.files.map((f) => f.path);
   app = path.join(work, 'app');
   fs.mkdirSync(app);
-  fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }, null, 2));
+  fs.writeFileSync(
+    path.join(app, 'package.json'),
+    JSON.stringify({ name: 'app', private: true, type: 'module' }, null, 2),
+  );
   // from the cache alone first; then allowed to fetch what the cache lacks
-  const common = ['install', tarball, '--omit=optional', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'];
+  const common = [
+    'install',
+    tarball,
+    '--omit=optional',
+    '--ignore-scripts',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+  ];
   let installed = npm([...common, '--offline'], app);
   if (installed.status !== 0) installed = npm([...common, '--prefer-offline'], app);
   if (installed.status !== 0) {
@@ -74,18 +91,38 @@ pkg.after(() => {
 });
 
 pkg('the tarball holds the built package, its types, README, LICENSE and docs; no sources, tests or benchmarks', () => {
-  for (const f of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/index.js.map', 'dist/cli/main.js', 'dist/api/import-worker.js', 'data/demo.json', 'docs/embedding.md']) {
+  for (const f of [
+    'package.json',
+    'README.md',
+    'LICENSE',
+    'dist/index.js',
+    'dist/index.d.ts',
+    'dist/index.js.map',
+    'dist/cli/main.js',
+    'dist/api/import-worker.js',
+    'data/demo.json',
+    'docs/embedding.md',
+  ]) {
     assert.ok(files.includes(f), `${f} in the tarball`);
   }
-  for (const f of files) assert.not.match(f, /^(src|test|bench|scripts|examples|bin)\/|^dist\/(calendar-engine|\.built)$|^tsconfig/, `${f} should not be in the tarball`);
-  assert.ok(fs.readFileSync(path.join(ROOT, 'dist/cli/main.js'), 'utf8').startsWith('#!/usr/bin/env node\n'), 'the bin has a shebang');
+  for (const f of files)
+    assert.not.match(
+      f,
+      /^(src|test|bench|scripts|examples|bin)\/|^dist\/(calendar-engine|\.built)$|^tsconfig/,
+      `${f} should not be in the tarball`,
+    );
+  assert.ok(
+    fs.readFileSync(path.join(ROOT, 'dist/cli/main.js'), 'utf8').startsWith('#!/usr/bin/env node\n'),
+    'the bin has a shebang',
+  );
 });
 
 pkg('installed without tsx or any devDependency', () => {
   if (skipped) return console.log(`  (skipped: ${skipped})`);
   const modules = path.join(app, 'node_modules');
   assert.ok(fs.existsSync(path.join(modules, 'calendar-engine/dist/index.js')));
-  for (const dev of ['tsx', 'esbuild', 'typescript', 'uvu']) assert.not.ok(fs.existsSync(path.join(modules, dev)), `${dev} was installed`);
+  for (const dev of ['tsx', 'esbuild', 'typescript', 'uvu'])
+    assert.not.ok(fs.existsSync(path.join(modules, dev)), `${dev} was installed`);
 });
 
 pkg("the README's embedding example runs with plain node (ESM)", async () => {
@@ -127,22 +164,42 @@ console.log(wrong);
 await cal.close();
 `;
 
-for (const [resolution, module] of [['node16', 'node16'], ['bundler', 'esnext']] as const) {
+for (const [resolution, module] of [
+  ['node16', 'node16'],
+  ['bundler', 'esnext'],
+] as const) {
   pkg(`a TypeScript consumer type-checks against the shipped .d.ts (moduleResolution ${resolution})`, () => {
     if (skipped) return console.log(`  (skipped: ${skipped})`);
     const dir = path.join(app, `ts-${resolution}`);
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'consumer.ts'), CONSUMER);
-    fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: {
-        // the declarations themselves checked once (node16), to keep the time down
-        target: 'ES2022', module, moduleResolution: resolution, strict: true, noEmit: true, skipLibCheck: resolution !== 'node16',
-        lib: ['ES2022'], types: ['node'], typeRoots: [path.join(ROOT, 'node_modules/@types')],
-      },
-      files: ['consumer.ts'],
-    }, null, 2));
+    fs.writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify(
+        {
+          compilerOptions: {
+            // the declarations themselves checked once (node16), to keep the time down
+            target: 'ES2022',
+            module,
+            moduleResolution: resolution,
+            strict: true,
+            noEmit: true,
+            skipLibCheck: resolution !== 'node16',
+            lib: ['ES2022'],
+            types: ['node'],
+            typeRoots: [path.join(ROOT, 'node_modules/@types')],
+          },
+          files: ['consumer.ts'],
+        },
+        null,
+        2,
+      ),
+    );
     // the repository's TypeScript and Node types: the scratch project has neither
-    const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8', env: userEnv() });
+    const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir], {
+      encoding: 'utf8',
+      env: userEnv(),
+    });
     assert.is(tsc.status, 0, `tsc (${resolution}):\n${tsc.stdout}${tsc.stderr}`);
   });
 }
@@ -157,15 +214,24 @@ pkg('npx calendar-engine --help, and serve --port 0 answers a request', async ()
 
   // the bin npx ran, started directly: npx does not pass SIGTERM on to it
   const store = path.join(app, 'store');
-  const child = spawn(path.join(app, 'node_modules/.bin/calendar-engine'), ['serve', '--port', '0', '--data', store], { cwd: app, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(path.join(app, 'node_modules/.bin/calendar-engine'), ['serve', '--port', '0', '--data', store], {
+    cwd: app,
+    env: userEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
-  child.stdout.setEncoding('utf8').on('data', (s: string) => { out += s; });
-  child.stderr.setEncoding('utf8').on('data', (s: string) => { err += s; });
+  child.stdout.setEncoding('utf8').on('data', (s: string) => {
+    out += s;
+  });
+  child.stderr.setEncoding('utf8').on('data', (s: string) => {
+    err += s;
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   try {
     const t0 = Date.now();
-    while (!out.includes('\n') && child.exitCode === null && Date.now() - t0 < 30_000) await new Promise((r) => setTimeout(r, 20));
+    while (!out.includes('\n') && child.exitCode === null && Date.now() - t0 < 30_000)
+      await new Promise((r) => setTimeout(r, 20));
     const m = /^calendar-engine listening on (http:\/\/127\.0\.0\.1:\d+\/wp-json\/tribe\/events\/v1)\n/.exec(out);
     assert.ok(m, `listening line: ${JSON.stringify(out)} ${err}`);
     const res = await fetch(`${m![1]}/events?per_page=2`);

@@ -24,7 +24,11 @@ readme('the embedding example runs and prints what it says', () => {
   try {
     const file = path.join(dir, 'example.ts');
     fs.writeFileSync(file, block!);
-    const out = execFileSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', cwd: root, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } });
+    const out = execFileSync(process.execPath, ['--import', 'tsx', file], {
+      encoding: 'utf8',
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+    });
     assert.is(out.trim(), expected);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -34,8 +38,10 @@ readme('the embedding example runs and prints what it says', () => {
 readme('is short, and every link to docs/ points at a file', () => {
   const text = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
   assert.ok(Buffer.byteLength(text) <= 15 * 1024, `${Buffer.byteLength(text)} bytes`);
-  for (const [, target] of text.matchAll(/\]\((docs\/[^)#]+)/g)) assert.ok(fs.existsSync(path.join(root, target)), target);
-  for (const [, target] of text.matchAll(/src="(docs\/[^"]+)"/g)) assert.ok(fs.existsSync(path.join(root, target)), target);
+  for (const [, target] of text.matchAll(/\]\((docs\/[^)#]+)/g))
+    assert.ok(fs.existsSync(path.join(root, target)), target);
+  for (const [, target] of text.matchAll(/src="(docs\/[^"]+)"/g))
+    assert.ok(fs.existsSync(path.join(root, target)), target);
   for (const doc of fs.readdirSync(path.join(root, 'docs')).filter((d) => d.endsWith('.md'))) {
     const body = fs.readFileSync(path.join(root, 'docs', doc), 'utf8');
     for (const [, target] of body.matchAll(/\]\(((?:\.\.\/)?[\w./-]+\.(?:md|ts|js|json))(?:#[^)]*)?\)/g)) {

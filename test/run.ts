@@ -39,10 +39,22 @@ function runUvu(ignore: string, stream: boolean): Promise<Outcome> {
   const child = spawn(
     process.execPath,
     [
-      '--import', 'tsx', path.join(root, 'node_modules/uvu/bin.js'), 'test', pattern,
-      '--ignore', ignore, '--ignore', NOT_TESTS, '--no-color',
+      '--import',
+      'tsx',
+      path.join(root, 'node_modules/uvu/bin.js'),
+      'test',
+      pattern,
+      '--ignore',
+      ignore,
+      '--ignore',
+      NOT_TESTS,
+      '--no-color',
     ],
-    { cwd: root, env: { ...process.env, TMPDIR: tmp, TZ: 'America/New_York', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'inherit'] },
+    {
+      cwd: root,
+      env: { ...process.env, TMPDIR: tmp, TZ: 'America/New_York', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
   );
   let out = '';
   let stuck: NodeJS.Timeout | undefined;
@@ -56,7 +68,9 @@ function runUvu(ignore: string, stream: boolean): Promise<Outcome> {
     // left running (a server, a timer after a failed test); stop it (its exit then counts as a failure)
     if (!stuck && /Duration:\s+[\d.]+ms/.test(out)) {
       stuck = setTimeout(() => {
-        process.stderr.write(`test/run.ts: WARNING: uvu (ignore ${ignore}) still running 15 s after its summary: a test left something running (a ref'd timer or handle); stopping it. Its tests' results stand as reported; a failed test still counts\n`);
+        process.stderr.write(
+          `test/run.ts: WARNING: uvu (ignore ${ignore}) still running 15 s after its summary: a test left something running (a ref'd timer or handle); stopping it. Its tests' results stand as reported; a failed test still counts\n`,
+        );
         stopped = true;
         child.kill('SIGKILL');
       }, 15_000);
@@ -66,11 +80,15 @@ function runUvu(ignore: string, stream: boolean): Promise<Outcome> {
   child.on('exit', () => clearTimeout(stuck));
   // a process a test started and left running keeps the output pipe open after uvu has exited:
   // give the pipe a moment to drain, then stop waiting on it
-  child.on('exit', () => setTimeout(() => {
-    if (child.stdout.destroyed) return;
-    process.stderr.write(`test/run.ts: a process started by a test still holds uvu's output open (ignore ${ignore}); not waiting for it\n`);
-    child.stdout.destroy();
-  }, 3_000).unref());
+  child.on('exit', () =>
+    setTimeout(() => {
+      if (child.stdout.destroyed) return;
+      process.stderr.write(
+        `test/run.ts: a process started by a test still holds uvu's output open (ignore ${ignore}); not waiting for it\n`,
+      );
+      child.stdout.destroy();
+    }, 3_000).unref(),
+  );
   return new Promise((resolve) => {
     child.on('close', (code) => {
       const clean = out.replace(/\x1b\[[0-9;]*m/g, '');
@@ -109,7 +127,12 @@ function testFiles(dir = path.join(root, 'test'), prefix = ''): string[] {
 function untracked(): Set<string> | undefined {
   const r = spawnSync('git', ['status', '--porcelain', '-z', '--untracked-files=all'], { cwd: root, encoding: 'utf8' });
   if (r.status !== 0 || r.error) return undefined;
-  return new Set(r.stdout.split('\0').filter((e) => e.startsWith('?? ')).map((e) => e.slice(3)));
+  return new Set(
+    r.stdout
+      .split('\0')
+      .filter((e) => e.startsWith('?? '))
+      .map((e) => e.slice(3)),
+  );
 }
 
 const untrackedBefore = untracked();

@@ -24,7 +24,8 @@ export function importGraph(files: string[]): Map<string, string[]> {
   for (const f of files) {
     const text = fs.readFileSync(f, 'utf8');
     const deps: string[] = [];
-    for (const m of text.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+'(\.{1,2}\/[^']+)'/gm)) deps.push(path.resolve(path.dirname(f), m[1]));
+    for (const m of text.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+'(\.{1,2}\/[^']+)'/gm))
+      deps.push(path.resolve(path.dirname(f), m[1]));
     graph.set(path.resolve(f), deps);
   }
   return graph;
@@ -49,14 +50,30 @@ export function cyclesOf(graph: Map<string, string[]>): string[][] {
 }
 
 structure('the cycle finder finds a cycle (a.ts → b.ts → a.ts) and none in a chain', () => {
-  const g = new Map([['a', ['b']], ['b', ['a']], ['c', ['a']]]);
+  const g = new Map([
+    ['a', ['b']],
+    ['b', ['a']],
+    ['c', ['a']],
+  ]);
   assert.equal(cyclesOf(g), [['a', 'b', 'a']]);
-  assert.equal(cyclesOf(new Map([['a', ['b']], ['b', ['c']], ['c', []]])), []);
+  assert.equal(
+    cyclesOf(
+      new Map([
+        ['a', ['b']],
+        ['b', ['c']],
+        ['c', []],
+      ]),
+    ),
+    [],
+  );
 });
 
 structure('src/ has no import cycle', () => {
   const cycles = cyclesOf(importGraph(sources(SRC)));
-  assert.equal(cycles.map((c) => c.map((f) => path.relative(SRC, f)).join(' → ')), []);
+  assert.equal(
+    cycles.map((c) => c.map((f) => path.relative(SRC, f)).join(' → ')),
+    [],
+  );
 });
 
 structure('every import in src/ names a file that exists', () => {

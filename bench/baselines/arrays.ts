@@ -6,8 +6,19 @@
 import type { ImportData, ImportEvent } from '../generate.ts';
 import { buildLinkedObjects, representEvent, type LinkedObjects } from './represent.ts';
 import {
-  BadRequest, badRequestResult, createVocabulary, envelopeObject, fold, haversineKm, PAGE_NOT_FOUND_BODY,
-  resolveQuery, type BenchActor, type ListResult, type QueryParams, type SiteContext, type Vocabulary,
+  BadRequest,
+  badRequestResult,
+  createVocabulary,
+  envelopeObject,
+  fold,
+  haversineKm,
+  PAGE_NOT_FOUND_BODY,
+  resolveQuery,
+  type BenchActor,
+  type ListResult,
+  type QueryParams,
+  type SiteContext,
+  type Vocabulary,
 } from './semantics.ts';
 
 export class ArraysBaseline {
@@ -17,20 +28,26 @@ export class ArraysBaseline {
   private readonly vocab: Vocabulary;
   private readonly linked: LinkedObjects;
 
-  constructor(data: ImportData, private readonly site: SiteContext) {
+  constructor(
+    data: ImportData,
+    private readonly site: SiteContext,
+  ) {
     this.events = data.events;
     // one haystack per event; \u0001 never occurs in a term, so a term matches the joined
     // string exactly when it matches one of the three fields
     this.folded = data.events.map((e) => fold(e.title + '\u0001' + e.excerpt + '\u0001' + e.description));
     this.venueCoords = new Map();
-    for (const v of data.venues) if (v.geo_lat != null && v.geo_lng != null) this.venueCoords.set(v.id, [v.geo_lat, v.geo_lng]);
+    for (const v of data.venues)
+      if (v.geo_lat != null && v.geo_lng != null) this.venueCoords.set(v.id, [v.geo_lat, v.geo_lng]);
     this.vocab = createVocabulary(data);
     this.linked = buildLinkedObjects(data, site);
   }
 
   list(params: QueryParams, actor: BenchActor): ListResult {
     let f;
-    try { f = resolveQuery(params, actor, this.vocab, this.site); } catch (e) {
+    try {
+      f = resolveQuery(params, actor, this.vocab, this.site);
+    } catch (e) {
       if (e instanceof BadRequest) return badRequestResult(e);
       throw e;
     }
@@ -40,7 +57,8 @@ export class ArraysBaseline {
     const venues = f.venueIds && new Set(f.venueIds);
     const orgs = f.organizerIds && new Set(f.organizerIds);
     const include = f.includeIds && new Set(f.includeIds);
-    let geoVenues: Set<number> | undefined, geoWanted = true;
+    let geoVenues: Set<number> | undefined,
+      geoWanted = true;
     if (f.geo) {
       geoVenues = new Set();
       const g = f.geo;
@@ -84,7 +102,12 @@ export class ArraysBaseline {
     const ids = page.map((e) => e.id);
     if (f.page > 1 && page.length === 0) return { status: 404, total: matches.length, ids, body: PAGE_NOT_FOUND_BODY };
     const objects = page.map((e) => representEvent(e, this.linked, this.site));
-    return { status: 200, total: matches.length, ids, body: JSON.stringify(envelopeObject(f, objects, matches.length)) };
+    return {
+      status: 200,
+      total: matches.length,
+      ids,
+      body: JSON.stringify(envelopeObject(f, objects, matches.length)),
+    };
   }
 
   /** The page's objects, ready to stringify (the floor baseline uses this when the engine is absent). */

@@ -6,9 +6,13 @@ export class FloorBaseline {
   private readonly pages = new Map<string, unknown>();
 
   /** Remember the page objects of a named query (parsed from a reference answer). */
-  set(name: string, pageObject: unknown): void { this.pages.set(name, pageObject); }
+  set(name: string, pageObject: unknown): void {
+    this.pages.set(name, pageObject);
+  }
 
-  has(name: string): boolean { return this.pages.has(name); }
+  has(name: string): boolean {
+    return this.pages.has(name);
+  }
 
   list(name: string): string {
     const page = this.pages.get(name);

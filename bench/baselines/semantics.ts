@@ -76,7 +76,8 @@ export function createVocabulary(data: Pick<ImportData, 'categories' | 'tags'>):
   for (const c of data.categories) {
     if (!c.parent) continue;
     const list = childrenOf.get(c.parent);
-    if (list) list.push(c.id); else childrenOf.set(c.parent, [c.id]);
+    if (list) list.push(c.id);
+    else childrenOf.set(c.parent, [c.id]);
   }
   return {
     categoryBySlug: new Map(data.categories.map((c) => [c.slug, c.id])),
@@ -91,14 +92,20 @@ const EDIT_ROLES = new Set(['administrator', 'editor', 'author', 'contributor'])
 const ALL_BUT_TRASH = ['publish', 'future', 'draft', 'pending', 'private'];
 const REGISTERED = new Set(['publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft', 'inherit']);
 const TRUTHY = new Set(['1', 'true', 'yes', 'y', 'on', 'enable', 'enabled']);
-const STOPWORDS = new Set(('about an are as at be by com for from how in is it of on or that the this to was what ' +
-  'when where who will with www').split(' '));
+const STOPWORDS = new Set(
+  (
+    'about an are as at be by com for from how in is it of on or that the this to was what ' +
+    'when where who will with www'
+  ).split(' '),
+);
 export const EARTH_RADIUS_KM = 6371.0088;
 const KM_PER_MILE = 1.609344;
 
 /** A rejected request (400): the baselines only need the status to compare. */
 export class BadRequest extends Error {
-  constructor(message: string) { super(message); }
+  constructor(message: string) {
+    super(message);
+  }
 }
 
 /** list parameter: comma string (or array) → trimmed non-empty items */
@@ -114,7 +121,9 @@ function wpBool(v: string): boolean {
   throw new BadRequest(`not a boolean: ${v}`);
 }
 
-function pad2(n: number): string { return n < 10 ? '0' + n : String(n); }
+function pad2(n: number): string {
+  return n < 10 ? '0' + n : String(n);
+}
 
 function formatUtc(ms: number): string {
   const d = new Date(ms);
@@ -151,7 +160,8 @@ export function parseSearch(q: string): { include: string[]; exclude: string[] }
     terms.push(term);
   }
   if (terms.length === 0 || terms.length > 9) terms = [q];
-  const include: string[] = [], exclude: string[] = [];
+  const include: string[] = [],
+    exclude: string[] = [];
   for (const t of terms) {
     if (t.length > 1 && t.startsWith('-')) exclude.push(fold(t.slice(1)));
     else include.push(fold(t));
@@ -162,7 +172,8 @@ export function parseSearch(q: string): { include: string[]; exclude: string[] }
 /** Great-circle distance in km (haversine on a sphere of radius 6371.0088 km). */
 export function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
   const rad = Math.PI / 180;
-  const dLat = (lat2 - lat1) * rad, dLng = (lng2 - lng1) * rad;
+  const dLat = (lat2 - lat1) * rad,
+    dLng = (lng2 - lng1) * rad;
   const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLng / 2) ** 2;
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
 }
@@ -196,7 +207,12 @@ function positiveInts(v: string, what: string): number[] {
 }
 
 /** REST parameters + actor → EventFilter; throws BadRequest where the service answers 400. */
-export function resolveQuery(params: QueryParams, actor: BenchActor, vocab: Vocabulary, site: SiteContext): EventFilter {
+export function resolveQuery(
+  params: QueryParams,
+  actor: BenchActor,
+  vocab: Vocabulary,
+  site: SiteContext,
+): EventFilter {
   const p = params;
   const has = (k: string) => p[k] !== undefined;
   const canEdit = actor !== null && EDIT_ROLES.has(actor.role);
@@ -204,12 +220,18 @@ export function resolveQuery(params: QueryParams, actor: BenchActor, vocab: Voca
   // ---- paging
   const page = has('page') ? Number(p.page) : 1;
   const perPageRaw = has('per_page') ? Number(p.per_page) : site.perPage;
-  if (!Number.isInteger(page) || page <= 0 || !Number.isInteger(perPageRaw) || perPageRaw <= 0) throw new BadRequest('bad paging');
+  if (!Number.isInteger(page) || page <= 0 || !Number.isInteger(perPageRaw) || perPageRaw <= 0)
+    throw new BadRequest('bad paging');
   const perPage = Math.min(50, perPageRaw);
 
   const f: EventFilter = {
-    statuses: canEdit ? ALL_BUT_TRASH : ['publish'], page, perPage, offset: (page - 1) * perPage,
-    restUrl: '', restBase: `${site.siteUrl}${site.restPrefix}/tribe/events/v1/events/`, restArgs: [],
+    statuses: canEdit ? ALL_BUT_TRASH : ['publish'],
+    page,
+    perPage,
+    offset: (page - 1) * perPage,
+    restUrl: '',
+    restBase: `${site.siteUrl}${site.restPrefix}/tribe/events/v1/events/`,
+    restArgs: [],
   };
   const args: [string, string][] = [];
 
@@ -237,15 +259,42 @@ export function resolveQuery(params: QueryParams, actor: BenchActor, vocab: Voca
     if (has('end_date')) end = parseDateParam(p.end_date);
     else if (!relative) {
       const d = new Date(nowMs); // now + 24 months on the UTC clock (PHP month overflow)
-      end = formatUtc(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 24, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()));
+      end = formatUtc(
+        Date.UTC(
+          d.getUTCFullYear(),
+          d.getUTCMonth() + 24,
+          d.getUTCDate(),
+          d.getUTCHours(),
+          d.getUTCMinutes(),
+          d.getUTCSeconds(),
+        ),
+      );
     }
     const round = (s: string, toEnd: boolean) => (strict ? s : toEnd ? dayEnd(s) : dayStart(s));
-    if (start !== undefined) { f.startGte = round(start, false); args.push(['start_date', f.startGte]); }
-    if (end !== undefined) { f.endLte = round(end, true); args.push(['end_date', f.endLte]); }
-    if (has('starts_before')) { f.startLt = round(parseDateParam(p.starts_before), true); args.push(['starts_before', f.startLt]); }
-    if (has('starts_after')) { f.startGt = round(parseDateParam(p.starts_after), true); args.push(['starts_after', f.startGt]); }
-    if (has('ends_before')) { f.endLt = round(parseDateParam(p.ends_before), true); args.push(['ends_before', f.endLt]); }
-    if (has('ends_after')) { f.endGt = round(parseDateParam(p.ends_after), true); args.push(['ends_after', f.endGt]); }
+    if (start !== undefined) {
+      f.startGte = round(start, false);
+      args.push(['start_date', f.startGte]);
+    }
+    if (end !== undefined) {
+      f.endLte = round(end, true);
+      args.push(['end_date', f.endLte]);
+    }
+    if (has('starts_before')) {
+      f.startLt = round(parseDateParam(p.starts_before), true);
+      args.push(['starts_before', f.startLt]);
+    }
+    if (has('starts_after')) {
+      f.startGt = round(parseDateParam(p.starts_after), true);
+      args.push(['starts_after', f.startGt]);
+    }
+    if (has('ends_before')) {
+      f.endLt = round(parseDateParam(p.ends_before), true);
+      args.push(['ends_before', f.endLt]);
+    }
+    if (has('ends_after')) {
+      f.endGt = round(parseDateParam(p.ends_after), true);
+      args.push(['ends_after', f.endGt]);
+    }
     if (strict) args.push(['strict_dates', 'true']);
   }
 
@@ -255,17 +304,30 @@ export function resolveQuery(params: QueryParams, actor: BenchActor, vocab: Voca
     f.categoryIds = withDescendants(ids, vocab.childrenOf);
   }
   if (has('tags')) f.tagIds = [...new Set(resolveTerms(listItems(p.tags), vocab.tagBySlug, vocab.tagIds, 'tag'))];
-  if (has('venue')) { f.venueIds = positiveInts(p.venue, 'venue'); args.push(['venue', f.venueIds.join(',')]); }
-  if (has('organizer')) { f.organizerIds = positiveInts(p.organizer, 'organizer'); args.push(['organizer', f.organizerIds.join(',')]); }
-  if (has('featured')) { f.featured = wpBool(p.featured); args.push(['featured', f.featured ? '1' : '0']); }
+  if (has('venue')) {
+    f.venueIds = positiveInts(p.venue, 'venue');
+    args.push(['venue', f.venueIds.join(',')]);
+  }
+  if (has('organizer')) {
+    f.organizerIds = positiveInts(p.organizer, 'organizer');
+    args.push(['organizer', f.organizerIds.join(',')]);
+  }
+  if (has('featured')) {
+    f.featured = wpBool(p.featured);
+    args.push(['featured', f.featured ? '1' : '0']);
+  }
   if (has('ticketed')) f.ticketed = wpBool(p.ticketed);
   if (has('post_parent')) f.parentId = positiveInts(p.post_parent, 'post_parent')[0];
-  if (has('search') && p.search !== '') { f.search = parseSearch(p.search); args.push(['search', p.search]); }
+  if (has('search') && p.search !== '') {
+    f.search = parseSearch(p.search);
+    args.push(['search', p.search]);
+  }
 
   // ---- geo (decisions.md "Geo")
   if (has('geoloc_lat') !== has('geoloc_lng')) throw new BadRequest('geoloc_lat and geoloc_lng go together');
   if (has('geoloc_lat')) {
-    const lat = Number(p.geoloc_lat), lng = Number(p.geoloc_lng);
+    const lat = Number(p.geoloc_lat),
+      lng = Number(p.geoloc_lng);
     const radius = has('geoloc_radius') ? Number(p.geoloc_radius) : 25;
     const unit = has('geoloc_unit') ? p.geoloc_unit : 'mi';
     if (!Number.isFinite(lat) || !Number.isFinite(lng) || !Number.isFinite(radius)) throw new BadRequest('bad geo');
@@ -307,9 +369,16 @@ export function envelopeObject(f: EventFilter, events: unknown[], total: number)
 }
 
 export const PAGE_NOT_FOUND_BODY = JSON.stringify({
-  code: 'event-archive-page-not-found', message: 'The requested event archive page does not exist', data: { status: 404 },
+  code: 'event-archive-page-not-found',
+  message: 'The requested event archive page does not exist',
+  data: { status: 404 },
 });
 
 export function badRequestResult(e: BadRequest): ListResult {
-  return { status: 400, total: 0, ids: [], body: JSON.stringify({ code: 'rest_invalid_param', message: e.message, data: { status: 400 } }) };
+  return {
+    status: 400,
+    total: 0,
+    ids: [],
+    body: JSON.stringify({ code: 'rest_invalid_param', message: e.message, data: { status: 400 } }),
+  };
 }

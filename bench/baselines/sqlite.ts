@@ -13,12 +13,28 @@
 import type { ImportData } from '../generate.ts';
 import { buildLinkedObjects, eventOwnFields } from './represent.ts';
 import {
-  BadRequest, badRequestResult, createVocabulary, envelopeJson, fold, haversineKm, PAGE_NOT_FOUND_BODY,
-  resolveQuery, type BenchActor, type EventFilter, type ListResult, type QueryParams, type SiteContext, type Vocabulary,
+  BadRequest,
+  badRequestResult,
+  createVocabulary,
+  envelopeJson,
+  fold,
+  haversineKm,
+  PAGE_NOT_FOUND_BODY,
+  resolveQuery,
+  type BenchActor,
+  type EventFilter,
+  type ListResult,
+  type QueryParams,
+  type SiteContext,
+  type Vocabulary,
 } from './semantics.ts';
 
 // The few better-sqlite3 shapes used here (the package ships no types in this project).
-interface Statement { run(...args: unknown[]): unknown; get(...args: unknown[]): unknown; all(...args: unknown[]): unknown[] }
+interface Statement {
+  run(...args: unknown[]): unknown;
+  get(...args: unknown[]): unknown;
+  all(...args: unknown[]): unknown[];
+}
 interface Database {
   exec(sql: string): void;
   prepare(sql: string): Statement;
@@ -68,7 +84,14 @@ CREATE INDEX event_organizers_event ON event_organizers (event_id);
 ANALYZE;
 `;
 
-interface PageRow { id: number; json: string; venue_id: number; cat_ids: string; tag_ids: string; organizer_ids: string }
+interface PageRow {
+  id: number;
+  json: string;
+  venue_id: number;
+  cat_ids: string;
+  tag_ids: string;
+  organizer_ids: string;
+}
 
 export class SqliteBaseline {
   private readonly db: Database;
@@ -79,7 +102,11 @@ export class SqliteBaseline {
   private readonly organizerJson = new Map<number, string>();
   private readonly linkedObjects: ReturnType<typeof buildLinkedObjects>;
 
-  constructor(Ctor: DatabaseCtor, data: ImportData, private readonly site: SiteContext) {
+  constructor(
+    Ctor: DatabaseCtor,
+    data: ImportData,
+    private readonly site: SiteContext,
+  ) {
     const db = (this.db = new Ctor(':memory:'));
     db.function('haversine', { deterministic: true }, (lat1, lng1, lat2, lng2) => haversineKm(lat1, lng1, lat2, lng2));
     db.exec(SCHEMA);
@@ -101,9 +128,21 @@ export class SqliteBaseline {
       }
       for (const e of data.events) {
         insEvent.run(
-          e.id, e.status, e.date, e.start_date, e.end_date, e.hide_from_listings ? 1 : 0, e.featured ? 1 : 0,
-          e.ticketed ? 1 : 0, e.venue, e.post_parent ?? 0, fold(e.title + '\u0001' + e.excerpt + '\u0001' + e.description),
-          e.categories.join(','), e.tags.join(','), e.organizer.join(','), JSON.stringify(eventOwnFields(e, site)),
+          e.id,
+          e.status,
+          e.date,
+          e.start_date,
+          e.end_date,
+          e.hide_from_listings ? 1 : 0,
+          e.featured ? 1 : 0,
+          e.ticketed ? 1 : 0,
+          e.venue,
+          e.post_parent ?? 0,
+          fold(e.title + '\u0001' + e.excerpt + '\u0001' + e.description),
+          e.categories.join(','),
+          e.tags.join(','),
+          e.organizer.join(','),
+          JSON.stringify(eventOwnFields(e, site)),
         );
         for (const t of e.categories) insTerm.run(t, e.id);
         for (const t of e.tags) insTerm.run(t, e.id);
@@ -113,11 +152,16 @@ export class SqliteBaseline {
     db.exec(INDEXES);
   }
 
-  close(): void { this.db.close(); }
+  close(): void {
+    this.db.close();
+  }
 
   private statement(sql: string): Statement {
     let s = this.statements.get(sql);
-    if (!s) { s = this.db.prepare(sql); this.statements.set(sql, s); }
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
     return s;
   }
 
@@ -125,9 +169,17 @@ export class SqliteBaseline {
   private where(f: EventFilter): { sql: string; args: unknown[] } {
     const conds = ['e.hidden = 0'];
     const args: unknown[] = [];
-    const inList = (col: string, xs: readonly unknown[]) => { conds.push(`${col} IN (${xs.map(() => '?').join(',')})`); args.push(...xs); };
+    const inList = (col: string, xs: readonly unknown[]) => {
+      conds.push(`${col} IN (${xs.map(() => '?').join(',')})`);
+      args.push(...xs);
+    };
     inList('e.status', f.statuses);
-    const cmp = (col: string, op: string, v: string | undefined) => { if (v !== undefined) { conds.push(`${col} ${op} ?`); args.push(v); } };
+    const cmp = (col: string, op: string, v: string | undefined) => {
+      if (v !== undefined) {
+        conds.push(`${col} ${op} ?`);
+        args.push(v);
+      }
+    };
     cmp('e.start_local', '>=', f.startGte);
     cmp('e.start_local', '>', f.startGt);
     cmp('e.start_local', '<', f.startLt);
@@ -142,12 +194,23 @@ export class SqliteBaseline {
     }
     if (f.venueIds) inList('e.venue_id', f.venueIds);
     if (f.organizerIds) {
-      conds.push(`e.id IN (SELECT event_id FROM event_organizers WHERE organizer_id IN (${f.organizerIds.map(() => '?').join(',')}))`);
+      conds.push(
+        `e.id IN (SELECT event_id FROM event_organizers WHERE organizer_id IN (${f.organizerIds.map(() => '?').join(',')}))`,
+      );
       args.push(...f.organizerIds);
     }
-    if (f.featured !== undefined) { conds.push('e.featured = ?'); args.push(f.featured ? 1 : 0); }
-    if (f.ticketed !== undefined) { conds.push('e.ticketed = ?'); args.push(f.ticketed ? 1 : 0); }
-    if (f.parentId !== undefined) { conds.push('e.parent_id = ?'); args.push(f.parentId); }
+    if (f.featured !== undefined) {
+      conds.push('e.featured = ?');
+      args.push(f.featured ? 1 : 0);
+    }
+    if (f.ticketed !== undefined) {
+      conds.push('e.ticketed = ?');
+      args.push(f.ticketed ? 1 : 0);
+    }
+    if (f.parentId !== undefined) {
+      conds.push('e.parent_id = ?');
+      args.push(f.parentId);
+    }
     if (f.geo?.kind === 'has-coords') {
       conds.push(`e.venue_id ${f.geo.value ? '' : 'NOT '}IN (SELECT id FROM venues WHERE lat IS NOT NULL)`);
     } else if (f.geo?.kind === 'radius') {
@@ -156,21 +219,31 @@ export class SqliteBaseline {
       const dLat = (radiusKm / 6371.0088) * (180 / Math.PI) * 1.01;
       const cosLat = Math.cos((Math.min(89.9, Math.abs(lat) + dLat) * Math.PI) / 180);
       const dLng = Math.abs(lat) + dLat >= 89.9 ? 360 : Math.min(360, dLat / cosLat);
-      conds.push('e.venue_id IN (SELECT p.id FROM venue_points p JOIN venues v ON v.id = p.id ' +
-        'WHERE p.max_lat >= ? AND p.min_lat <= ? AND p.max_lng >= ? AND p.min_lng <= ? AND haversine(?, ?, v.lat, v.lng) <= ?)');
+      conds.push(
+        'e.venue_id IN (SELECT p.id FROM venue_points p JOIN venues v ON v.id = p.id ' +
+          'WHERE p.max_lat >= ? AND p.min_lat <= ? AND p.max_lng >= ? AND p.min_lng <= ? AND haversine(?, ?, v.lat, v.lng) <= ?)',
+      );
       args.push(lat - dLat, lat + dLat, lng - dLng, lng + dLng, lat, lng, radiusKm);
     }
     if (f.search) {
       const like = (t: string) => '%' + t.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
-      for (const t of f.search.include) { conds.push("e.search_text LIKE ? ESCAPE '\\'"); args.push(like(t)); }
-      for (const t of f.search.exclude) { conds.push("e.search_text NOT LIKE ? ESCAPE '\\'"); args.push(like(t)); }
+      for (const t of f.search.include) {
+        conds.push("e.search_text LIKE ? ESCAPE '\\'");
+        args.push(like(t));
+      }
+      for (const t of f.search.exclude) {
+        conds.push("e.search_text NOT LIKE ? ESCAPE '\\'");
+        args.push(like(t));
+      }
     }
     return { sql: conds.join(' AND '), args };
   }
 
   list(params: QueryParams, actor: BenchActor): ListResult {
     let f: EventFilter;
-    try { f = resolveQuery(params, actor, this.vocab, this.site); } catch (e) {
+    try {
+      f = resolveQuery(params, actor, this.vocab, this.site);
+    } catch (e) {
       if (e instanceof BadRequest) return badRequestResult(e);
       throw e;
     }
@@ -187,9 +260,14 @@ export class SqliteBaseline {
   }
 
   /** The object mode: the same page as list(), as fresh objects hydrated from the rows. */
-  listObjects(params: QueryParams, actor: BenchActor): { status: number; total: number; ids: number[]; items: Record<string, unknown>[] } {
+  listObjects(
+    params: QueryParams,
+    actor: BenchActor,
+  ): { status: number; total: number; ids: number[]; items: Record<string, unknown>[] } {
     let f: EventFilter;
-    try { f = resolveQuery(params, actor, this.vocab, this.site); } catch (e) {
+    try {
+      f = resolveQuery(params, actor, this.vocab, this.site);
+    } catch (e) {
       if (e instanceof BadRequest) return { status: 400, total: 0, ids: [], items: [] };
       throw e;
     }
@@ -214,26 +292,52 @@ export class SqliteBaseline {
     });
     if (ids.length > 0) {
       const marks = ids.map(() => '?').join(',');
-      for (const link of this.statement(`SELECT event_id, term_id FROM event_terms WHERE event_id IN (${marks})`).all(...ids) as { event_id: number; term_id: number }[]) {
+      for (const link of this.statement(`SELECT event_id, term_id FROM event_terms WHERE event_id IN (${marks})`).all(
+        ...ids,
+      ) as { event_id: number; term_id: number }[]) {
         const t = this.linkedObjects.terms.get(link.term_id);
         if (!t) continue;
         const o = at.get(link.event_id)!;
-        (o[t.taxonomy === 'post_tag' ? 'tags' : 'categories'] as unknown[]).push({ ...t, urls: { ...(t.urls as object) } });
+        (o[t.taxonomy === 'post_tag' ? 'tags' : 'categories'] as unknown[]).push({
+          ...t,
+          urls: { ...(t.urls as object) },
+        });
       }
-      for (const link of this.statement(`SELECT event_id, organizer_id FROM event_organizers WHERE event_id IN (${marks})`).all(...ids) as { event_id: number; organizer_id: number }[]) {
+      for (const link of this.statement(
+        `SELECT event_id, organizer_id FROM event_organizers WHERE event_id IN (${marks})`,
+      ).all(...ids) as { event_id: number; organizer_id: number }[]) {
         const g = this.linkedObjects.organizers.get(link.organizer_id);
-        if (g) (at.get(link.event_id)!.organizer as unknown[]).push({ ...g, global_id_lineage: (g.global_id_lineage as string[]).slice() });
+        if (g)
+          (at.get(link.event_id)!.organizer as unknown[]).push({
+            ...g,
+            global_id_lineage: (g.global_id_lineage as string[]).slice(),
+          });
       }
     }
     return { status: 200, total, ids, items };
   }
 
   private eventJson(r: PageRow): string {
-    const list = (csv: string, m: Map<number, string>) => (csv === '' ? '' : csv.split(',').map((id) => m.get(Number(id))).filter((x) => x !== undefined).join(','));
-    return r.json.slice(0, -1) +
-      ',"categories":[' + list(r.cat_ids, this.termJson) + '],"tags":[' + list(r.tag_ids, this.termJson) +
-      '],"venue":' + (r.venue_id ? this.venueJson.get(r.venue_id) ?? '[]' : '[]') +
-      ',"organizer":[' + list(r.organizer_ids, this.organizerJson) + '],"custom_fields":[]}';
+    const list = (csv: string, m: Map<number, string>) =>
+      csv === ''
+        ? ''
+        : csv
+            .split(',')
+            .map((id) => m.get(Number(id)))
+            .filter((x) => x !== undefined)
+            .join(',');
+    return (
+      r.json.slice(0, -1) +
+      ',"categories":[' +
+      list(r.cat_ids, this.termJson) +
+      '],"tags":[' +
+      list(r.tag_ids, this.termJson) +
+      '],"venue":' +
+      (r.venue_id ? (this.venueJson.get(r.venue_id) ?? '[]') : '[]') +
+      ',"organizer":[' +
+      list(r.organizer_ids, this.organizerJson) +
+      '],"custom_fields":[]}'
+    );
   }
 
   /** Query plan of a list call (for docs / debugging). */
@@ -241,7 +345,9 @@ export class SqliteBaseline {
     const f = resolveQuery(params, actor, this.vocab, this.site);
     const { sql, args } = this.where(f);
     const order = f.includeIds ? 'e.date, e.id' : 'e.start_local, e.id';
-    const rows = this.db.prepare(`EXPLAIN QUERY PLAN SELECT e.id FROM events e WHERE ${sql} ORDER BY ${order} LIMIT 12`).all(...args) as { detail: string }[];
+    const rows = this.db
+      .prepare(`EXPLAIN QUERY PLAN SELECT e.id FROM events e WHERE ${sql} ORDER BY ${order} LIMIT 12`)
+      .all(...args) as { detail: string }[];
     return rows.map((r) => r.detail).join('; ');
   }
 }

@@ -32,7 +32,9 @@ export const EDITABLE: readonly Method[] = ['POST', 'PUT', 'PATCH'];
 export const DELETABLE: readonly Method[] = ['DELETE'];
 
 /** What a method of a route does. 'index' and 'doc' are answered by the HTTP shell itself. */
-export type Operation = { resource: Resource | WpResource; action: Action } | { resource: 'index' | 'doc' | 'health'; action: 'get' }
+export type Operation =
+  | { resource: Resource | WpResource; action: Action }
+  | { resource: 'index' | 'doc' | 'health'; action: 'get' }
   | { resource: 'media'; action: Action };
 
 export interface EndpointSpec {
@@ -64,18 +66,41 @@ export interface ArgsOptions {
 
 // ---
 
-const id = (what: string): ArgSpec => ({ type: 'integer', in: 'path', required: true, description: `the ${what} post ID` });
-const termId = (what: string): ArgSpec => ({ type: 'integer', in: 'path', required: true, description: `the ${what} term ID` });
-const slug = (what: string): ArgSpec => ({ type: 'string', in: 'path', required: true, description: `the ${what} post name (slug)` });
+const id = (what: string): ArgSpec => ({
+  type: 'integer',
+  in: 'path',
+  required: true,
+  description: `the ${what} post ID`,
+});
+const termId = (what: string): ArgSpec => ({
+  type: 'integer',
+  in: 'path',
+  required: true,
+  description: `the ${what} term ID`,
+});
+const slug = (what: string): ArgSpec => ({
+  type: 'string',
+  in: 'path',
+  required: true,
+  description: `the ${what} post name (slug)`,
+});
 const ints = (description: string): ArgSpec => ({ type: 'array', items: { type: 'integer' }, description });
-const idsOrSlugs = (description: string): ArgSpec => ({ type: 'array', items: { type: ['integer', 'string'] }, description });
+const idsOrSlugs = (description: string): ArgSpec => ({
+  type: 'array',
+  items: { type: ['integer', 'string'] },
+  description,
+});
 const dateArg = (description: string): ArgSpec => ({
   type: 'string',
   format: 'date-time',
   description: `${description} (a Unix timestamp or any date string PHP strtotime reads, e.g. "YYYY-MM-DD HH:MM:SS")`,
 });
 const str = (description: string, extra: Partial<ArgSpec> = {}): ArgSpec => ({ type: 'string', description, ...extra });
-const bool = (description: string, extra: Partial<ArgSpec> = {}): ArgSpec => ({ type: 'boolean', description, ...extra });
+const bool = (description: string, extra: Partial<ArgSpec> = {}): ArgSpec => ({
+  type: 'boolean',
+  description,
+  ...extra,
+});
 
 function paging(perPage: number, what: string): Args {
   return {
@@ -88,18 +113,25 @@ function paging(perPage: number, what: string): Args {
   };
 }
 
-const POST_STATUS = 'a post status (publish, future, draft, pending, private, trash); callers who cannot edit this type may only ask for publish';
+const POST_STATUS =
+  'a post status (publish, future, draft, pending, private, trash); callers who cannot edit this type may only ask for publish';
 
 function eventListArgs(perPage: number): Args {
   return {
     ...paging(perPage, 'events'),
-    start_date: dateArg('events that start on or after this date; whole days unless strict_dates; default yesterday 23:59, site time'),
-    end_date: dateArg('events that end on or before this date; whole days unless strict_dates; default now + 24 months'),
+    start_date: dateArg(
+      'events that start on or after this date; whole days unless strict_dates; default yesterday 23:59, site time',
+    ),
+    end_date: dateArg(
+      'events that end on or before this date; whole days unless strict_dates; default now + 24 months',
+    ),
     starts_before: dateArg('events that start before this date'),
     starts_after: dateArg('events that start after this date'),
     ends_before: dateArg('events that end before this date'),
     ends_after: dateArg('events that end after this date'),
-    strict_dates: str('when truthy, the date filters use the exact time given instead of whole days', { default: 'false' }),
+    strict_dates: str('when truthy, the date filters use the exact time given instead of whole days', {
+      default: 'false',
+    }),
     search: str('events whose title, excerpt or description contain every word of this string'),
     categories: idsOrSlugs('event category ids or slugs (array or comma-separated); events in any of them'),
     tags: idsOrSlugs('tag ids or slugs (array or comma-separated); events with any of them'),
@@ -107,10 +139,23 @@ function eventListArgs(perPage: number): Args {
     organizer: ints('organizer ids (array or comma-separated); events with any of them'),
     featured: bool('true: only featured events; false: only events that are not featured'),
     status: { type: ['string', 'array'], items: { type: 'string' }, description: POST_STATUS },
-    geoloc: bool("true: events whose venue has coordinates; false: events whose venue has none, or no venue"),
-    geoloc_lat: { type: 'number', format: 'double', description: 'latitude of the centre of a distance filter; geoloc_lng must also be given' },
-    geoloc_lng: { type: 'number', format: 'double', description: 'longitude of the centre of a distance filter; geoloc_lat must also be given' },
-    geoloc_radius: { type: 'number', format: 'double', default: 25, description: 'radius of the distance filter, in geoloc_unit' },
+    geoloc: bool('true: events whose venue has coordinates; false: events whose venue has none, or no venue'),
+    geoloc_lat: {
+      type: 'number',
+      format: 'double',
+      description: 'latitude of the centre of a distance filter; geoloc_lng must also be given',
+    },
+    geoloc_lng: {
+      type: 'number',
+      format: 'double',
+      description: 'longitude of the centre of a distance filter; geoloc_lat must also be given',
+    },
+    geoloc_radius: {
+      type: 'number',
+      format: 'double',
+      default: 25,
+      description: 'radius of the distance filter, in geoloc_unit',
+    },
     geoloc_unit: str('unit of geoloc_radius', { enum: ['mi', 'km'], default: 'mi' }),
     include: ints('only events with these post ids (array or comma-separated); date filters are ignored'),
     post_parent: { type: 'integer', description: 'only events whose parent is this event id' },
@@ -124,7 +169,9 @@ function linkedListArgs(perPage: number, what: string): Args {
     ...paging(perPage, what),
     search: str(`${what} whose title, description, excerpt or details contain every word of this string`),
     event: { type: 'integer', description: `only ${what} linked to this event id` },
-    has_events: str(`truthy: only ${what} linked to at least one event that is not a draft or pending; falsy: only the others`),
+    has_events: str(
+      `truthy: only ${what} linked to at least one event that is not a draft or pending; falsy: only the others`,
+    ),
     only_with_upcoming: str(`truthy: only ${what} linked to upcoming events`, { default: 'false' }),
     status: { type: ['string', 'array'], items: { type: 'string' }, description: POST_STATUS },
   };
@@ -142,7 +189,9 @@ function termListArgs(perPage: number, what: string, hierarchical: boolean): Arg
       default: 'name',
     }),
     hide_empty: bool(`hide ${what} not assigned to any event`, { default: true }),
-    ...(hierarchical ? { parent: { type: 'integer', description: 'only direct children of this category id' } as ArgSpec } : {}),
+    ...(hierarchical
+      ? { parent: { type: 'integer', description: 'only direct children of this category id' } as ArgSpec }
+      : {}),
     post: { type: 'integer', description: `only ${what} assigned to this event id` },
     event: { type: 'integer', description: 'alias of post; wins when both are given' },
     slug: str(`only the ${what} with this slug`),
@@ -171,7 +220,11 @@ function eventFields(create: boolean): Args {
     all_day: bool('whether the event lasts all day', create ? { default: false } : {}),
     start_date: { ...dateArg('the start date and time, in the event time zone'), required: create },
     end_date: { ...dateArg('the end date and time, in the event time zone'), required: create },
-    cost: { type: ['string', 'array'], items: { type: 'string' }, description: 'the cost, or several costs (e.g. "20$", ["0", "20$"])' },
+    cost: {
+      type: ['string', 'array'],
+      items: { type: 'string' },
+      description: 'the cost, or several costs (e.g. "20$", ["0", "20$"])',
+    },
     website: str('the event website URL', { format: 'uri' }),
     show_map: bool('whether to show a map'),
     show_map_link: bool('whether to show a map link'),
@@ -191,7 +244,8 @@ function eventFields(create: boolean): Args {
     },
     recurrence: {
       type: ['string', 'object', 'boolean'],
-      description: 'makes the event a series: RFC 5545 lines (RRULE:, RDATE, EXDATE) or {"rules": [...], "rdates": [...], ' +
+      description:
+        'makes the event a series: RFC 5545 lines (RRULE:, RDATE, EXDATE) or {"rules": [...], "rdates": [...], ' +
         '"exdates": [...]}, in the event time zone; null, false or "" makes it a single event again',
     },
     recurrence_scope: SCOPE_ARG,
@@ -199,8 +253,10 @@ function eventFields(create: boolean): Args {
 }
 
 const SCOPE_ARG: ArgSpec = {
-  type: 'string', enum: ['this', 'following', 'all'],
-  description: 'on an occurrence: this (default: it becomes an exception, or an exclusion when deleted), following ' +
+  type: 'string',
+  enum: ['this', 'following', 'all'],
+  description:
+    'on an occurrence: this (default: it becomes an exception, or an exclusion when deleted), following ' +
     '(the series splits before it) or all (the whole series)',
 };
 
@@ -270,7 +326,10 @@ function singleResponses(resource: Resource, action: Action): Record<string, str
   else if (action === 'get') r['200'] = `the ${one}`;
   else if (action === 'update') r['200'] = `the updated ${one}`;
   else r['200'] = posts ? `the ${one} as it is after moving it to the trash` : `the ${one} as it was before deletion`;
-  r['400'] = action === 'create' ? 'a required parameter is missing or a parameter is invalid' : `a parameter is invalid, or (${resource === 'events' ? 'slug routes' : 'id and slug routes'}) no such ${one}`;
+  r['400'] =
+    action === 'create'
+      ? 'a required parameter is missing or a parameter is invalid'
+      : `a parameter is invalid, or (${resource === 'events' ? 'slug routes' : 'id and slug routes'}) no such ${one}`;
   if (action !== 'get') r['401'] = 'not logged in';
   r['403'] = action === 'get' ? `the ${one} is not accessible to the caller` : 'logged in without the capability';
   if (resource === 'events' && action !== 'create') r['404'] = 'no event with this id';
@@ -278,7 +337,13 @@ function singleResponses(resource: Resource, action: Action): Record<string, str
   return r;
 }
 
-function collectionRoutes(resource: Resource, listArgs: Args, create: Args, update: Args, bySlug: boolean): RouteSpec[] {
+function collectionRoutes(
+  resource: Resource,
+  listArgs: Args,
+  create: Args,
+  update: Args,
+  bySlug: boolean,
+): RouteSpec[] {
   const one = SINGULAR[resource];
   const terms = resource === 'categories' || resource === 'tags';
   const idArg = terms ? termId(one) : id(one);
@@ -287,8 +352,20 @@ function collectionRoutes(resource: Resource, listArgs: Args, create: Args, upda
       path: `/${resource}`,
       pattern: `/${resource}`,
       endpoints: [
-        { methods: READABLE, op: { resource, action: 'list' }, summary: `List ${resource}`, args: listArgs, responses: listResponses(resource) },
-        { methods: CREATABLE, op: { resource, action: 'create' }, summary: `Create a ${one}`, args: create, responses: singleResponses(resource, 'create') },
+        {
+          methods: READABLE,
+          op: { resource, action: 'list' },
+          summary: `List ${resource}`,
+          args: listArgs,
+          responses: listResponses(resource),
+        },
+        {
+          methods: CREATABLE,
+          op: { resource, action: 'create' },
+          summary: `Create a ${one}`,
+          args: create,
+          responses: singleResponses(resource, 'create'),
+        },
       ],
     },
     {
@@ -299,13 +376,25 @@ function collectionRoutes(resource: Resource, listArgs: Args, create: Args, upda
           methods: READABLE,
           op: { resource, action: 'get' },
           summary: `Get a ${one} by id`,
-          args: resource === 'events' ? { id: idArg, password: str('the post password of a password-protected event') } : { id: idArg },
+          args:
+            resource === 'events'
+              ? { id: idArg, password: str('the post password of a password-protected event') }
+              : { id: idArg },
           responses: singleResponses(resource, 'get'),
         },
-        { methods: EDITABLE, op: { resource, action: 'update' }, summary: `Update a ${one} by id`, args: { id: idArg, ...update }, responses: singleResponses(resource, 'update') },
         {
-          methods: DELETABLE, op: { resource, action: 'delete' }, summary: `Delete a ${one} by id`,
-          args: resource === 'events' ? { id: idArg, recurrence_scope: SCOPE_ARG } : { id: idArg }, responses: singleResponses(resource, 'delete'),
+          methods: EDITABLE,
+          op: { resource, action: 'update' },
+          summary: `Update a ${one} by id`,
+          args: { id: idArg, ...update },
+          responses: singleResponses(resource, 'update'),
+        },
+        {
+          methods: DELETABLE,
+          op: { resource, action: 'delete' },
+          summary: `Delete a ${one} by id`,
+          args: resource === 'events' ? { id: idArg, recurrence_scope: SCOPE_ARG } : { id: idArg },
+          responses: singleResponses(resource, 'delete'),
         },
       ],
     },
@@ -320,11 +409,26 @@ function collectionRoutes(resource: Resource, listArgs: Args, create: Args, upda
           methods: READABLE,
           op: { resource, action: 'get' },
           summary: `Get a ${one} by slug`,
-          args: resource === 'events' ? { slug: slugArg, password: str('the post password of a password-protected event') } : { slug: slugArg },
+          args:
+            resource === 'events'
+              ? { slug: slugArg, password: str('the post password of a password-protected event') }
+              : { slug: slugArg },
           responses: singleResponses(resource, 'get'),
         },
-        { methods: EDITABLE, op: { resource, action: 'update' }, summary: `Update a ${one} by slug`, args: { slug: slugArg, ...update }, responses: singleResponses(resource, 'update') },
-        { methods: DELETABLE, op: { resource, action: 'delete' }, summary: `Delete a ${one} by slug`, args: { slug: slugArg }, responses: singleResponses(resource, 'delete') },
+        {
+          methods: EDITABLE,
+          op: { resource, action: 'update' },
+          summary: `Update a ${one} by slug`,
+          args: { slug: slugArg, ...update },
+          responses: singleResponses(resource, 'update'),
+        },
+        {
+          methods: DELETABLE,
+          op: { resource, action: 'delete' },
+          summary: `Delete a ${one} by slug`,
+          args: { slug: slugArg },
+          responses: singleResponses(resource, 'delete'),
+        },
       ],
     });
   }
@@ -354,24 +458,53 @@ export function routeTable(opts: ArgsOptions): RouteSpec[] {
     {
       path: '/doc',
       pattern: '/doc',
-      endpoints: [{ methods: READABLE, op: { resource: 'doc', action: 'get' }, summary: 'This OpenAPI document', args: {}, responses: { '200': 'an OpenAPI 3.0 document' } }],
+      endpoints: [
+        {
+          methods: READABLE,
+          op: { resource: 'doc', action: 'get' },
+          summary: 'This OpenAPI document',
+          args: {},
+          responses: { '200': 'an OpenAPI 3.0 document' },
+        },
+      ],
     },
     {
       path: '/health',
       pattern: '/health',
-      endpoints: [{
-        methods: READABLE,
-        op: { resource: 'health', action: 'get' },
-        summary: 'The store\'s state: ok, read-only, or degraded (writes refused) with the fault, its cause and file; the journal\'s size and the last snapshot',
-        args: {},
-        responses: { '200': 'the store\'s state (status ok, read-only or degraded)' },
-      }],
+      endpoints: [
+        {
+          methods: READABLE,
+          op: { resource: 'health', action: 'get' },
+          summary:
+            "The store's state: ok, read-only, or degraded (writes refused) with the fault, its cause and file; the journal's size and the last snapshot",
+          args: {},
+          responses: { '200': "the store's state (status ok, read-only or degraded)" },
+        },
+      ],
     },
     ...collectionRoutes('events', eventListArgs(perPage), eventFields(true), eventFields(false), true),
     ...collectionRoutes('venues', linkedListArgs(perPage, 'venues'), venueFields(true), venueFields(false), true),
-    ...collectionRoutes('organizers', linkedListArgs(perPage, 'organizers'), organizerFields(true), organizerFields(false), true),
-    ...collectionRoutes('categories', termListArgs(perPage, 'categories', true), termFields(true, true), termFields(false, true), false),
-    ...collectionRoutes('tags', termListArgs(perPage, 'tags', false), termFields(true, false), termFields(false, false), false),
+    ...collectionRoutes(
+      'organizers',
+      linkedListArgs(perPage, 'organizers'),
+      organizerFields(true),
+      organizerFields(false),
+      true,
+    ),
+    ...collectionRoutes(
+      'categories',
+      termListArgs(perPage, 'categories', true),
+      termFields(true, true),
+      termFields(false, true),
+      false,
+    ),
+    ...collectionRoutes(
+      'tags',
+      termListArgs(perPage, 'tags', false),
+      termFields(true, false),
+      termFields(false, false),
+      false,
+    ),
   ];
 }
 

@@ -4,7 +4,15 @@
 // Writes apply in one tick, render, then resolve once the write is durable.
 
 import type { EventRecord, OrganizerRecord, Taxonomy, TermRecord, VenueRecord } from '../engine/records.ts';
-import { canDeletePost, canEditOthers, canEditPost, canEditPosts, canPublish, canReadPost, forbidden } from './wordpress/auth.ts';
+import {
+  canDeletePost,
+  canEditOthers,
+  canEditPost,
+  canEditPosts,
+  canPublish,
+  canReadPost,
+  forbidden,
+} from './wordpress/auth.ts';
 import { Tx, type Core } from './context.ts';
 import { CalendarError, fail, invalidParams, missingParams } from './wordpress/errors.ts';
 import { archiveParts, archiveResult, closeArchive, openArchive, termEnvelope } from './representation/envelope.ts';
@@ -56,12 +64,18 @@ export class Collections {
   rest(call: RestCall): Promise<RestResult> {
     try {
       switch (call.resource) {
-        case 'events': return this.events(call);
-        case 'venues': return this.linked('venue', call);
-        case 'organizers': return this.linked('organizer', call);
-        case 'categories': return this.terms('tribe_events_cat', call);
-        case 'tags': return this.terms('post_tag', call);
-        default: if (isWpResource(call.resource)) return this.wp.rest(call);
+        case 'events':
+          return this.events(call);
+        case 'venues':
+          return this.linked('venue', call);
+        case 'organizers':
+          return this.linked('organizer', call);
+        case 'categories':
+          return this.terms('tribe_events_cat', call);
+        case 'tags':
+          return this.terms('post_tag', call);
+        default:
+          if (isWpResource(call.resource)) return this.wp.rest(call);
       }
     } catch (e) {
       return Promise.reject(e);
@@ -97,14 +111,22 @@ export class Collections {
         const kind = call.resource === 'venues' ? 'venue' : 'organizer';
         if (!list) return this.linkedSingle(kind, call);
         const res = this.linkedList(kind, call);
-        return page(res.records.map((r) => render.linkedCopy(r, kind)), res.total, res.paging.perPage);
+        return page(
+          res.records.map((r) => render.linkedCopy(r, kind)),
+          res.total,
+          res.paging.perPage,
+        );
       }
       case 'categories':
       case 'tags': {
         const taxonomy = call.resource === 'tags' ? 'post_tag' : 'tribe_events_cat';
         if (!list) return render.termCopy(this.termTarget(taxonomy, call));
         const res = listTerms(this.core, taxonomy, call.params);
-        return page(res.terms.map((t) => render.termCopy(t)), res.total, res.paging.perPage);
+        return page(
+          res.terms.map((t) => render.termCopy(t)),
+          res.total,
+          res.paging.perPage,
+        );
       }
     }
     throw fail('rest_no_route');
@@ -205,7 +227,9 @@ export class Collections {
     const plural = kind === 'venue' ? 'venues' : 'organizers';
     const json = (id: number): string => {
       const rec = kind === 'venue' ? engine.venue(id) : engine.organizer(id);
-      return kind === 'venue' ? core.render.venueJson(rec as VenueRecord) : core.render.organizerJson(rec as OrganizerRecord);
+      return kind === 'venue'
+        ? core.render.venueJson(rec as VenueRecord)
+        : core.render.organizerJson(rec as OrganizerRecord);
     };
     if (call.action === 'list') {
       const res = this.linkedList(kind, call);
@@ -235,7 +259,8 @@ export class Collections {
       return this.write(tx, () => ok(200, json(existing.id)));
     }
     if (!canDeletePost(actor, existing)) throw forbidden(actor);
-    if (existing.status === 'trash') throw fail(kind === 'venue' ? 'venue-is-in-trash' : 'organizer-is-in-trash', [existing.id]);
+    if (existing.status === 'trash')
+      throw fail(kind === 'venue' ? 'venue-is-in-trash' : 'organizer-is-in-trash', [existing.id]);
     const tx = new Tx(core, actor);
     tx.ops.push({ t: kind, a: 'delete', id: existing.id, modified: tx.stamps.local, modifiedUtc: tx.stamps.utc });
     return this.write(tx, () => ok(200, json(existing.id)));
@@ -243,7 +268,8 @@ export class Collections {
 
   private linkedList(kind: 'venue' | 'organizer', call: RestCall): ReturnType<typeof listLinked> {
     const { params } = call;
-    if (has(params, 'search') && typeof params.search === 'object') throw invalidParams({ search: 'Invalid parameter.' });
+    if (has(params, 'search') && typeof params.search === 'object')
+      throw invalidParams({ search: 'Invalid parameter.' });
     const res = listLinked(this.core, kind, params, call.actor);
     if (res.paging.page > 1 && res.records.length === 0) {
       throw fail(kind === 'venue' ? 'venue-archive-page-not-found' : 'organizer-archive-page-not-found');
@@ -254,7 +280,8 @@ export class Collections {
   /** The single-GET representation of a readable venue/organizer (with json_ld), a fresh object. */
   private linkedSingle(kind: 'venue' | 'organizer', call: RestCall): Item {
     const existing = this.linkedTarget(kind, call);
-    if (!canReadPost(call.actor, existing)) throw fail(kind === 'venue' ? 'venue-not-accessible' : 'organizer-not-accessible');
+    if (!canReadPost(call.actor, existing))
+      throw fail(kind === 'venue' ? 'venue-not-accessible' : 'organizer-not-accessible');
     const { site, engine } = this.core;
     return kind === 'venue'
       ? venueObject(site, engine, existing as VenueRecord, true)
@@ -326,7 +353,6 @@ export class Collections {
   }
 }
 
-
 function page(items: Item[], total: number, perPage: number): Page<Item> {
   return { items, total, totalPages: total === 0 ? 0 : Math.ceil(total / perPage) };
 }
@@ -337,4 +363,3 @@ export function targetOf(idOrSlug: number | string): { id: number } | { slug: st
   const s = asString(idOrSlug) ?? '';
   return /^\d+$/.test(s) ? { id: Number(s) } : { slug: s };
 }
-

@@ -39,7 +39,10 @@ export class Tx {
   readonly newAttachments: AttachmentRecord[] = [];
   private readonly reserved = new Map<SlugKind, Set<string>>();
 
-  constructor(readonly core: Core, readonly actor: Actor) {
+  constructor(
+    readonly core: Core,
+    readonly actor: Actor,
+  ) {
     const now = core.site.config.now();
     const epoch = now.getTime();
     this.stamps = {

@@ -41,7 +41,9 @@ export interface StagedFile {
 
 /** Throws CalendarError naming the record (list, index, id, line) or the place in the file. */
 export async function stageImportFile(
-  core: Core, file: string, opts: { format?: ImportFormat; onProgress?: ImportProgress; workers?: number; blockBytes?: number },
+  core: Core,
+  file: string,
+  opts: { format?: ImportFormat; onProgress?: ImportProgress; workers?: number; blockBytes?: number },
   onChunk?: (chunk: unknown) => Promise<void> | undefined,
 ): Promise<StagedFile> {
   const builder = new ImportBuilder(core);
@@ -61,10 +63,20 @@ export async function stageImportFile(
     const format = opts.format ?? detectFormat(file);
     // by default, two workers for a large file when there is a second core; the importing thread
     // checks their events against the calendar, and the snapshot writer shares the cores too
-    const count = opts.workers ?? envWorkers() ?? (total >= PARALLEL_BYTES && os.availableParallelism() > 1 && importWorkersAvailable() ? 2 : 0);
-    if (count > 0 && (format === 'json' || format === 'jsonl')) workers = await ImportWorkers.start(count, builder.workerData());
+    const count =
+      opts.workers ??
+      envWorkers() ??
+      (total >= PARALLEL_BYTES && os.availableParallelism() > 1 && importWorkersAvailable() ? 2 : 0);
+    if (count > 0 && (format === 'json' || format === 'jsonl'))
+      workers = await ImportWorkers.start(count, builder.workerData());
     const parallel = workers && { workers, blockBytes: opts.blockBytes };
-    for await (const batch of readImportBatches(file, format, (bytes) => opts.onProgress?.(bytes, total), undefined, parallel)) {
+    for await (const batch of readImportBatches(
+      file,
+      format,
+      (bytes) => opts.onProgress?.(bytes, total),
+      undefined,
+      parallel,
+    )) {
       if (Array.isArray(batch)) {
         for (const r of batch) {
           builder.add(r.kind, r.rec, { index: r.index, line: r.line });
@@ -78,7 +90,12 @@ export async function stageImportFile(
   } catch (err) {
     if (err instanceof CalendarError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    const message = code === 'ENOENT' ? `${file}: no such file` : err instanceof ImportFileError ? err.message : `${file}: ${(err as Error).message}`;
+    const message =
+      code === 'ENOENT'
+        ? `${file}: no such file`
+        : err instanceof ImportFileError
+          ? err.message
+          : `${file}: ${(err as Error).message}`;
     throw fail('rest_invalid_param', [], {}, { message: `import: ${message}` });
   } finally {
     await workers?.close();

@@ -68,7 +68,8 @@ export function flagOf(v: unknown, fallback: boolean): boolean {
 }
 
 /** a positive integer that fits the engine's id columns */
-export const isPlainId = (x: unknown): x is number => typeof x === 'number' && x > 0 && x <= 0x7fffffff && Math.floor(x) === x;
+export const isPlainId = (x: unknown): x is number =>
+  typeof x === 'number' && x > 0 && x <= 0x7fffffff && Math.floor(x) === x;
 
 /** every item is a plain id, none twice */
 function distinctIds(list: unknown[]): boolean {
@@ -93,7 +94,11 @@ export class RecordReader {
   private readonly zoneOk = new Map<string, boolean>();
 
   /** `now`: the site's clock (relative dates such as "tomorrow" are read against it) */
-  constructor(readonly siteZone: string, private readonly now: () => Date, stampsMs: { local: number; utc: number }) {
+  constructor(
+    readonly siteZone: string,
+    private readonly now: () => Date,
+    stampsMs: { local: number; utc: number },
+  ) {
     this.stampsMs = stampsMs;
   }
 
@@ -125,7 +130,8 @@ export class RecordReader {
   stampsOf(r: Rec): void {
     const d = this.dates;
     this.stampPair(r.date, r.date_utc, 'date', 'date_utc', 4);
-    const modified = r.modified, modifiedUtc = r.modified_utc;
+    const modified = r.modified,
+      modifiedUtc = r.modified_utc;
     if (modified === undefined && modifiedUtc === undefined) {
       d[6] = d[4];
       d[7] = d[5];
@@ -134,8 +140,10 @@ export class RecordReader {
 
   /** One local/UTC stamp pair (the values of fields localName, utcName) into this.dates[at], [at + 1]. */
   private stampPair(localValue: unknown, utcValue: unknown, localName: string, utcName: string, at: number): void {
-    const tz = this.siteZone, d = this.dates;
-    const local = this.dateOf(localValue, localName, tz), utc = this.dateOf(utcValue, utcName, 'UTC');
+    const tz = this.siteZone,
+      d = this.dates;
+    const local = this.dateOf(localValue, localName, tz),
+      utc = this.dateOf(utcValue, utcName, 'UTC');
     if (local !== undefined) {
       d[at] = local;
       d[at + 1] = utc ?? zonedToEpoch(local, tz);
@@ -155,7 +163,9 @@ export class RecordReader {
   /** status() of the field's value */
   statusOf(v: unknown): PostStatus {
     const s = strOf(v, 'status', 'publish');
-    return (POST_STATUSES as readonly string[]).includes(s) ? (s as PostStatus) : bad(`status ${JSON.stringify(s)} is not a post status`);
+    return (POST_STATUSES as readonly string[]).includes(s)
+      ? (s as PostStatus)
+      : bad(`status ${JSON.stringify(s)} is not a post status`);
   }
 
   /** The id a record gives: undefined when it gives none (the importer allocates one). */
@@ -182,7 +192,9 @@ export class RecordReader {
     if (Array.isArray(v) && distinctIds(v)) return v as number[];
     const items = Array.isArray(v)
       ? v.map((x) => (typeof x === 'object' && x !== null ? (x as Rec).id : x))
-      : typeof v === 'object' ? [(v as Rec).id] : asList(v) ?? bad(`${name} must be ids`);
+      : typeof v === 'object'
+        ? [(v as Rec).id]
+        : (asList(v) ?? bad(`${name} must be ids`));
     const ids: number[] = [];
     for (const item of items) {
       const id = asId(item);

@@ -16,26 +16,60 @@ import { statusCode } from '../engine/records.ts';
 import { listHash, ListInterner } from '../engine/list-interner.ts';
 import { computeDatesMs } from './events/write.ts';
 import { slugHash } from './import-slugs.ts';
-import { bad, flagOf, noImage, RecordError, reqOf, strOf, validUrl, type Rec, type RecordReader } from './import-local.ts';
+import {
+  bad,
+  flagOf,
+  noImage,
+  RecordError,
+  reqOf,
+  strOf,
+  validUrl,
+  type Rec,
+  type RecordReader,
+} from './import-local.ts';
 import { asId } from './wordpress/params.ts';
 import { sanitizeSlug } from './wordpress/text.ts';
 
 /** Int32 slots a packed event has (P_* indexes). */
 export const P_INTS = 20;
-export const P_ID = 0, P_AUTHOR = 1, P_STATUS = 2, P_FLAGS = 3, P_PARENT = 4, P_ZONE = 5, P_ABBR = 6, P_COST = 7;
-export const P_SYMBOL = 8, P_POSITION = 9, P_CODE = 10, P_VENUES = 11, P_ORGANIZERS = 12, P_CATEGORIES = 13, P_TAGS = 14, P_LINE = 15;
+export const P_ID = 0,
+  P_AUTHOR = 1,
+  P_STATUS = 2,
+  P_FLAGS = 3,
+  P_PARENT = 4,
+  P_ZONE = 5,
+  P_ABBR = 6,
+  P_COST = 7;
+export const P_SYMBOL = 8,
+  P_POSITION = 9,
+  P_CODE = 10,
+  P_VENUES = 11,
+  P_ORGANIZERS = 12,
+  P_CATEGORIES = 13,
+  P_TAGS = 14,
+  P_LINE = 15;
 /** the slugHash of the slug as wanted (when not ''), and the listHash of the organizer, category
  *  and tag lists (when not a singleton of a small id): what the importing thread finds them by */
-export const P_SLUG_HASH = 16, P_ORGANIZERS_HASH = 17, P_CATEGORIES_HASH = 18, P_TAGS_HASH = 19;
+export const P_SLUG_HASH = 16,
+  P_ORGANIZERS_HASH = 17,
+  P_CATEGORIES_HASH = 18,
+  P_TAGS_HASH = 19;
 /** strings a packed event has: title, description, excerpt, slug as wanted, website (or null) */
 export const P_STRINGS = 5;
 /** P_STATUS of an event handed back as its text (a record-local check failed) */
 export const P_REDO = 255;
 /** P_ID of an event without an id; P_COST/P_SYMBOL/P_POSITION: no value (-1), P_COST: a value in extras (-2) */
-export const P_NONE = -1, P_EXTRA = -2;
+export const P_NONE = -1,
+  P_EXTRA = -2;
 
 // P_FLAGS bits
-export const B_ALL_DAY = 1, B_SHOW_MAP = 2, B_SHOW_MAP_LINK = 4, B_HIDDEN = 8, B_STICKY = 16, B_FEATURED = 32, B_TICKETED = 64;
+export const B_ALL_DAY = 1,
+  B_SHOW_MAP = 2,
+  B_SHOW_MAP_LINK = 4,
+  B_HIDDEN = 8,
+  B_STICKY = 16,
+  B_FEATURED = 32,
+  B_TICKETED = 64;
 /** no slug: none wanted and none given (a draft without one) */
 export const B_NO_SLUG = 128;
 
@@ -148,7 +182,8 @@ class Packer {
  * needs the calendar: its id is taken, its slug made unique, its image and cost looked up there.
  */
 function packEvent(rd: RecordReader, p: Packer, r: Rec, k: number): void {
-  const i = k * P_INTS, ints = p.i32;
+  const i = k * P_INTS,
+    ints = p.i32;
   // postBase's checks, in its order (the id's use, the unique slug and the image: the importer's);
   // fields read by name here (see import-local.ts: the *Of checks)
   // series and occurrences are read on the importing thread (their recurrence needs the calendar's zone)
@@ -157,10 +192,16 @@ function packEvent(rd: RecordReader, p: Packer, r: Rec, k: number): void {
   const title = reqOf(r.title, 'title');
   const status = rd.statusOf(r.status);
   const slug = r.slug;
-  const wanted = slug === undefined || slug === '' ? (status === 'draft' || status === 'pending' ? '' : sanitizeSlug(title)) : sanitizeSlug(strOf(slug, 'slug'));
+  const wanted =
+    slug === undefined || slug === ''
+      ? status === 'draft' || status === 'pending'
+        ? ''
+        : sanitizeSlug(title)
+      : sanitizeSlug(strOf(slug, 'slug'));
   rd.stampsOf(r);
   const author = asId(r.author ?? 0) ?? bad('author must be a user id');
-  const description = strOf(r.description, 'description'), excerpt = strOf(r.excerpt, 'excerpt');
+  const description = strOf(r.description, 'description'),
+    excerpt = strOf(r.excerpt, 'excerpt');
   // eventFields' checks, in its order
   const tz = rd.zone(strOf(r.timezone, 'timezone').trim());
   const allDay = flagOf(r.all_day, false);
@@ -171,19 +212,28 @@ function packEvent(rd: RecordReader, p: Packer, r: Rec, k: number): void {
   if (website && !validUrl(website)) bad('website must be a URL');
   const parent = asId(r.post_parent ?? r.parent ?? 0) ?? bad('post_parent must be an event id');
   const abbr = computeDatesMs(tz, start, end, allDay, rd.dates);
-  const symbolValue = r.currency_symbol, positionValue = r.currency_position;
+  const symbolValue = r.currency_symbol,
+    positionValue = r.currency_position;
   const symbol = symbolValue === undefined ? P_NONE : p.small(strOf(symbolValue, 'currency_symbol'));
   const position = positionValue === undefined ? P_NONE : p.small(strOf(positionValue, 'currency_position'));
   const code = p.small(strOf(r.currency_code, 'currency_code'));
-  const venues = rd.linkIdsOf(r.venue, 'venue'), organizers = rd.linkIdsOf(r.organizer, 'organizer');
-  const categories = rd.linkIdsOf(r.categories, 'categories'), tags = rd.linkIdsOf(r.tags, 'tags');
+  const venues = rd.linkIdsOf(r.venue, 'venue'),
+    organizers = rd.linkIdsOf(r.organizer, 'organizer');
+  const categories = rd.linkIdsOf(r.categories, 'categories'),
+    tags = rd.linkIdsOf(r.tags, 'tags');
 
   ints[i + P_ID] = id ?? P_NONE;
   ints[i + P_AUTHOR] = author;
   ints[i + P_STATUS] = statusCode(status);
-  ints[i + P_FLAGS] = (allDay ? B_ALL_DAY : 0) | (flagOf(r.show_map, true) ? B_SHOW_MAP : 0) | (flagOf(r.show_map_link, true) ? B_SHOW_MAP_LINK : 0) |
-    (flagOf(r.hide_from_listings, false) ? B_HIDDEN : 0) | (flagOf(r.sticky, false) ? B_STICKY : 0) | (flagOf(r.featured, false) ? B_FEATURED : 0) |
-    (flagOf(r.ticketed, false) ? B_TICKETED : 0) | (wanted === '' && slug === undefined ? B_NO_SLUG : 0);
+  ints[i + P_FLAGS] =
+    (allDay ? B_ALL_DAY : 0) |
+    (flagOf(r.show_map, true) ? B_SHOW_MAP : 0) |
+    (flagOf(r.show_map_link, true) ? B_SHOW_MAP_LINK : 0) |
+    (flagOf(r.hide_from_listings, false) ? B_HIDDEN : 0) |
+    (flagOf(r.sticky, false) ? B_STICKY : 0) |
+    (flagOf(r.featured, false) ? B_FEATURED : 0) |
+    (flagOf(r.ticketed, false) ? B_TICKETED : 0) |
+    (wanted === '' && slug === undefined ? B_NO_SLUG : 0);
   ints[i + P_PARENT] = parent;
   ints[i + P_ZONE] = p.small(tz);
   ints[i + P_ABBR] = p.small(abbr);
@@ -202,9 +252,16 @@ function packEvent(rd: RecordReader, p: Packer, r: Rec, k: number): void {
   ints[i + P_TAGS_HASH] = Packer.hash(tags);
   p.f64.set(rd.dates, k * 8);
   p.strs.push(title, description, excerpt, wanted, website);
-  const lineage = Array.isArray(r.global_id_lineage) ? (r.global_id_lineage as unknown[]).slice(1).map(String) : undefined;
+  const lineage = Array.isArray(r.global_id_lineage)
+    ? (r.global_id_lineage as unknown[]).slice(1).map(String)
+    : undefined;
   if (ints[i + P_COST] === P_EXTRA || !noImage(r.image) || lineage !== undefined) {
-    p.extras.push({ k, ...(ints[i + P_COST] === P_EXTRA && { cost }), ...(!noImage(r.image) && { image: r.image }), ...(lineage && { lineage }) });
+    p.extras.push({
+      k,
+      ...(ints[i + P_COST] === P_EXTRA && { cost }),
+      ...(!noImage(r.image) && { image: r.image }),
+      ...(lineage && { lineage }),
+    });
   }
 }
 
@@ -223,29 +280,49 @@ export function packEventLines(rd: RecordReader, block: Uint8Array, len: number,
   // time); `at` and `sat` are where a line begins, in bytes and in characters (a newline is
   // one of each, and UTF-8 decoding never joins one to the bytes around it)
   const str = decodeUtf8(buf);
-  let at = 0, sat = 0, line = 0, comma = true, stop = -1, stopLine = 0;
+  let at = 0,
+    sat = 0,
+    line = 0,
+    comma = true,
+    stop = -1,
+    stopLine = 0;
   while (at < len) {
-    const nl = buf.indexOf(0x0a, at), snl = str.indexOf('\n', sat);
-    const lineEnd = nl < 0 ? len : nl, sEnd = snl < 0 ? str.length : snl;
+    const nl = buf.indexOf(0x0a, at),
+      snl = str.indexOf('\n', sat);
+    const lineEnd = nl < 0 ? len : nl,
+      sEnd = snl < 0 ? str.length : snl;
     let a = sat;
     while (a < sEnd && isSpace(str.charCodeAt(a))) a++;
     if (a < sEnd) {
       // not an event where one may begin: the scanner's business
-      if (!comma || str.charCodeAt(a) !== 0x7b) { stop = at; stopLine = line; break; }
+      if (!comma || str.charCodeAt(a) !== 0x7b) {
+        stop = at;
+        stopLine = line;
+        break;
+      }
       let end = sEnd;
       while (end > a && isSpace(str.charCodeAt(end - 1))) end--;
       const endsComma = !jsonl && str.charCodeAt(end - 1) === 0x2c;
       if (endsComma) end--;
-      if (str.charCodeAt(end - 1) !== 0x7d) { stop = at; stopLine = line; break; }
+      if (str.charCodeAt(end - 1) !== 0x7d) {
+        stop = at;
+        stopLine = line;
+        break;
+      }
       const text = str.slice(a, end);
       let rec: unknown;
       try {
         rec = JSON.parse(text);
       } catch {
-        stop = at; stopLine = line;
+        stop = at;
+        stopLine = line;
         break;
       }
-      if (jsonl && (typeof rec !== 'object' || rec === null || (rec as { type?: unknown }).type !== 'event')) { stop = at; stopLine = line; break; }
+      if (jsonl && (typeof rec !== 'object' || rec === null || (rec as { type?: unknown }).type !== 'event')) {
+        stop = at;
+        stopLine = line;
+        break;
+      }
       const k = p.next();
       try {
         if (typeof rec !== 'object' || rec === null || Array.isArray(rec)) bad('must be an object');
@@ -264,11 +341,25 @@ export function packEventLines(rd: RecordReader, block: Uint8Array, len: number,
     at = lineEnd + 1;
     sat = sEnd + 1;
   }
-  if (stop < 0) { stop = len; stopLine = line; }
+  if (stop < 0) {
+    stop = len;
+    stopLine = line;
+  }
   let lines = stopLine;
   for (let i = buf.indexOf(0x0a, stop); i >= 0 && i < len; i = buf.indexOf(0x0a, i + 1)) lines++;
   return {
-    n: p.n, f64: p.f64.slice(0, p.n * 8), i32: p.i32.slice(0, p.n * P_INTS), links: p.links.slice(0, p.nLinks), strs: p.strs, pool: p.pool,
-    extras: p.extras, redo: p.redo, stop, stopLine, lines, comma, jsonl,
+    n: p.n,
+    f64: p.f64.slice(0, p.n * 8),
+    i32: p.i32.slice(0, p.n * P_INTS),
+    links: p.links.slice(0, p.nLinks),
+    strs: p.strs,
+    pool: p.pool,
+    extras: p.extras,
+    redo: p.redo,
+    stop,
+    stopLine,
+    lines,
+    comma,
+    jsonl,
   };
 }

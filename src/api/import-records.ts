@@ -6,12 +6,28 @@
 import type { ImportSet } from '../engine/engine-api.ts';
 import { naiveFromString, naiveToString } from '../engine/naive-time.ts';
 import {
-  type AttachmentRecord, type EventRecord, type OrganizerRecord, type PostKind, type PostStatus, type TermRecord, type VenueRecord,
+  type AttachmentRecord,
+  type EventRecord,
+  type OrganizerRecord,
+  type PostKind,
+  type PostStatus,
+  type TermRecord,
+  type VenueRecord,
 } from '../engine/records.ts';
 import { IdMap } from '../engine/columns.ts';
 import { EMPTY_IDS, RowParts, type EventTable, type StagedEvent } from '../engine/event-table.ts';
 import { SlugSet, slugHash } from './import-slugs.ts';
-import { BlockMaps, FLAGS_OF, internPacked, NO_COST, POOL_ABBR, POOL_CODE, POOL_POSITION, POOL_SYMBOL, POOL_ZONE } from './import-blocks.ts';
+import {
+  BlockMaps,
+  FLAGS_OF,
+  internPacked,
+  NO_COST,
+  POOL_ABBR,
+  POOL_CODE,
+  POOL_POSITION,
+  POOL_SYMBOL,
+  POOL_ZONE,
+} from './import-blocks.ts';
 import type { Core } from './context.ts';
 import { parseCost } from './wordpress/cost.ts';
 import { epochToZoned } from './wordpress/dates.ts';
@@ -23,9 +39,30 @@ import { CalendarError } from './wordpress/errors.ts';
 import { parseRecurrence } from '../recurrence/index.ts';
 import { storedOf } from '../recurrence/stored.ts';
 import {
-  B_NO_SLUG, P_AUTHOR, P_CATEGORIES, P_CODE, P_COST, P_EXTRA, P_FLAGS,
-  P_ID, P_INTS, P_NONE, P_ORGANIZERS, P_PARENT, P_POSITION, P_STATUS, P_STRINGS, P_SYMBOL, P_TAGS, P_VENUES, P_ZONE, P_ABBR,
-  P_CATEGORIES_HASH, P_ORGANIZERS_HASH, P_SLUG_HASH, P_TAGS_HASH,
+  B_NO_SLUG,
+  P_AUTHOR,
+  P_CATEGORIES,
+  P_CODE,
+  P_COST,
+  P_EXTRA,
+  P_FLAGS,
+  P_ID,
+  P_INTS,
+  P_NONE,
+  P_ORGANIZERS,
+  P_PARENT,
+  P_POSITION,
+  P_STATUS,
+  P_STRINGS,
+  P_SYMBOL,
+  P_TAGS,
+  P_VENUES,
+  P_ZONE,
+  P_ABBR,
+  P_CATEGORIES_HASH,
+  P_ORGANIZERS_HASH,
+  P_SLUG_HASH,
+  P_TAGS_HASH,
   type PackedEvents,
 } from './import-pack.ts';
 import { bad, flag, noImage, RecordError, RecordReader, req, str, validUrl, type Rec } from './import-local.ts';
@@ -50,8 +87,14 @@ export class Importer {
     this.table = core.engine.stagingTable();
     const now = core.site.config.now().getTime();
     const siteZone = core.site.config.timezone;
-    this.stamps = { local: naiveToString(epochToZoned(now, siteZone)), utc: naiveToString(Math.floor(now / 1000) * 1000) };
-    this.rd = new RecordReader(siteZone, () => core.site.config.now(), { local: naiveFromString(this.stamps.local), utc: naiveFromString(this.stamps.utc) });
+    this.stamps = {
+      local: naiveToString(epochToZoned(now, siteZone)),
+      utc: naiveToString(Math.floor(now / 1000) * 1000),
+    };
+    this.rd = new RecordReader(siteZone, () => core.site.config.now(), {
+      local: naiveFromString(this.stamps.local),
+      utc: naiveFromString(this.stamps.utc),
+    });
     this.dates = this.rd.dates;
   }
 
@@ -62,7 +105,8 @@ export class Importer {
   /** `given` (a checked positive id), or a new one when undefined, as the id of a new post of `kind`. */
   takeId(given: number | undefined, kind: PostKind): number {
     const id = given ?? this.core.engine.allocPostId();
-    if (this.kinds.has(id) || this.core.engine.postKind(id) !== undefined) bad(`id ${id} is already used by another post`);
+    if (this.kinds.has(id) || this.core.engine.postKind(id) !== undefined)
+      bad(`id ${id} is already used by another post`);
     this.kinds.set(id, kind);
     return id;
   }
@@ -116,7 +160,12 @@ export class Importer {
     const known = this.attachmentsByUrl.get(url) ?? this.core.engine.attachmentByUrl(own ?? url);
     if (known) return known.id;
     const rec: AttachmentRecord = {
-      id: this.core.engine.allocPostId(), authorId: 0, url, extension: ext, date: this.stamps.local, dateUtc: this.stamps.utc,
+      id: this.core.engine.allocPostId(),
+      authorId: 0,
+      url,
+      extension: ext,
+      date: this.stamps.local,
+      dateUtc: this.stamps.utc,
     };
     this.kinds.set(rec.id, 'attachment');
     this.attachmentsByUrl.set(url, rec);
@@ -128,11 +177,20 @@ export class Importer {
     const id = this.postId(r, kind);
     const title = req(r, titleName);
     const status = this.status(r);
-    const wanted = r.slug === undefined || r.slug === '' ? (status === 'draft' || status === 'pending' ? '' : sanitizeSlug(title)) : sanitizeSlug(str(r, 'slug'));
+    const wanted =
+      r.slug === undefined || r.slug === ''
+        ? status === 'draft' || status === 'pending'
+          ? ''
+          : sanitizeSlug(title)
+        : sanitizeSlug(str(r, 'slug'));
     this.stampsOf(r);
     return {
-      id, authorId: asId(r.author ?? 0) ?? bad('author must be a user id'), status,
-      title, description: str(r, 'description'), excerpt: str(r, 'excerpt'),
+      id,
+      authorId: asId(r.author ?? 0) ?? bad('author must be a user id'),
+      status,
+      title,
+      description: str(r, 'description'),
+      excerpt: str(r, 'excerpt'),
       slug: wanted === '' && r.slug === undefined ? '' : this.uniqueSlug(kind, wanted, id, exists),
       imageId: this.image(r),
       lineage: Array.isArray(r.global_id_lineage) ? (r.global_id_lineage as unknown[]).slice(1).map(String) : undefined,
@@ -142,7 +200,12 @@ export class Importer {
   /** The stamps postBase read, as the strings a venue or organizer record keeps. */
   private stampStrings(): { date: string; dateUtc: string; modified: string; modifiedUtc: string } {
     const d = this.dates;
-    return { date: naiveToString(d[4]), dateUtc: naiveToString(d[5]), modified: naiveToString(d[6]), modifiedUtc: naiveToString(d[7]) };
+    return {
+      date: naiveToString(d[4]),
+      dateUtc: naiveToString(d[5]),
+      modified: naiveToString(d[6]),
+      modifiedUtc: naiveToString(d[7]),
+    };
   }
 
   term(r: Rec, taxonomy: 'tribe_events_cat' | 'post_tag'): void {
@@ -150,8 +213,13 @@ export class Importer {
     if (id === undefined || id === 0) bad('id must be a positive integer');
     if (this.termIds.has(id) || this.core.engine.term(id)) bad(`term id ${id} is already used`);
     const name = req(r, 'name');
-    const parent = taxonomy === 'tribe_events_cat' ? asId(r.parent ?? 0) ?? bad('parent must be a category id') : 0;
-    const slug = this.uniqueSlug(taxonomy, sanitizeSlug(str(r, 'slug') || name), id, (s) => this.core.engine.termBySlug(taxonomy, s) !== undefined);
+    const parent = taxonomy === 'tribe_events_cat' ? (asId(r.parent ?? 0) ?? bad('parent must be a category id')) : 0;
+    const slug = this.uniqueSlug(
+      taxonomy,
+      sanitizeSlug(str(r, 'slug') || name),
+      id,
+      (s) => this.core.engine.termBySlug(taxonomy, s) !== undefined,
+    );
     const rec: TermRecord = { id, taxonomy, name, slug, description: str(r, 'description'), parent };
     this.termIds.set(id, rec);
     this.set.terms.push(rec);
@@ -161,21 +229,40 @@ export class Importer {
     for (const t of this.set.terms) {
       if (t.parent === 0) continue;
       const p = this.termIds.get(t.parent) ?? this.core.engine.term(t.parent);
-      if (!p || p.taxonomy !== 'tribe_events_cat') throw new RecordError(`category ${t.id}: parent ${t.parent} is not a category`);
+      if (!p || p.taxonomy !== 'tribe_events_cat')
+        throw new RecordError(`category ${t.id}: parent ${t.parent} is not a category`);
     }
   }
 
   venue(r: Rec): void {
     const base = this.postBase(r, 'venue', 'venue', (s) => this.core.engine.venueBySlug(s) !== undefined);
-    const lat = r.geo_lat === undefined || r.geo_lat === null || r.geo_lat === '' ? null : asNumber(r.geo_lat) ?? bad('geo_lat must be a number');
-    const lng = r.geo_lng === undefined || r.geo_lng === null || r.geo_lng === '' ? null : asNumber(r.geo_lng) ?? bad('geo_lng must be a number');
+    const lat =
+      r.geo_lat === undefined || r.geo_lat === null || r.geo_lat === ''
+        ? null
+        : (asNumber(r.geo_lat) ?? bad('geo_lat must be a number'));
+    const lng =
+      r.geo_lng === undefined || r.geo_lng === null || r.geo_lng === ''
+        ? null
+        : (asNumber(r.geo_lng) ?? bad('geo_lng must be a number'));
     if ((lat === null) !== (lng === null)) bad('geo_lat and geo_lng come together');
     if (lat !== null && (lat < -90 || lat > 90)) bad('geo_lat must be within [-90, 90]');
     if (lng !== null && (lng < -180 || lng > 180)) bad('geo_lng must be within [-180, 180]');
     const v: VenueRecord = {
-      ...base, ...this.stampStrings(), address: str(r, 'address'), city: str(r, 'city'), country: str(r, 'country'), province: str(r, 'province'),
-      state: str(r, 'state'), zip: str(r, 'zip'), phone: str(r, 'phone'), stateprovince: '', website: str(r, 'website'),
-      showMap: flag(r, 'show_map', true), showMapLink: flag(r, 'show_map_link', true), geoLat: lat, geoLng: lng,
+      ...base,
+      ...this.stampStrings(),
+      address: str(r, 'address'),
+      city: str(r, 'city'),
+      country: str(r, 'country'),
+      province: str(r, 'province'),
+      state: str(r, 'state'),
+      zip: str(r, 'zip'),
+      phone: str(r, 'phone'),
+      stateprovince: '',
+      website: str(r, 'website'),
+      showMap: flag(r, 'show_map', true),
+      showMapLink: flag(r, 'show_map_link', true),
+      geoLat: lat,
+      geoLng: lng,
     };
     const given = r.stateprovince ?? r.stateProvince;
     const usa = v.country === '' || v.country === 'US' || v.country === 'United States';
@@ -186,7 +273,13 @@ export class Importer {
 
   organizer(r: Rec): void {
     const base = this.postBase(r, 'organizer', 'organizer', (s) => this.core.engine.organizerBySlug(s) !== undefined);
-    const o: OrganizerRecord = { ...base, ...this.stampStrings(), phone: str(r, 'phone'), email: str(r, 'email'), website: str(r, 'website') };
+    const o: OrganizerRecord = {
+      ...base,
+      ...this.stampStrings(),
+      phone: str(r, 'phone'),
+      email: str(r, 'email'),
+      website: str(r, 'website'),
+    };
     if (o.website !== '' && !validUrl(o.website)) bad('website must be a URL');
     this.set.organizers.push(o);
   }
@@ -196,7 +289,8 @@ export class Importer {
   }
 
   // (a calendar without events has no slugs: its slug lookup is not built for nothing)
-  private readonly eventSlugTaken = (s: string): boolean => this.core.engine.eventRowCount > 0 && this.core.engine.eventRowBySlug(s) !== -1;
+  private readonly eventSlugTaken = (s: string): boolean =>
+    this.core.engine.eventRowCount > 0 && this.core.engine.eventRowBySlug(s) !== -1;
   private readonly isVenue = (id: number): boolean => this.isKind(id, 'venue');
   private readonly isOrganizer = (id: number): boolean => this.isKind(id, 'organizer');
   private readonly isCategory = (id: number): boolean => this.isTerm(id, 'tribe_events_cat');
@@ -222,16 +316,31 @@ export class Importer {
    * `at`: where its link lists begin in p.links; `bm`: the block's pool indexes and costs as the
    * table has them. Returns where the next event's link lists begin.
    */
-  eventPacked(p: PackedEvents, k: number, extra: PackedEvents['extras'][number] | undefined, at: number, bm: BlockMaps): number {
-    const i = k * P_INTS, ints = p.i32, s = k * P_STRINGS, strs = p.strs, t = this.table, row = this.parts;
+  eventPacked(
+    p: PackedEvents,
+    k: number,
+    extra: PackedEvents['extras'][number] | undefined,
+    at: number,
+    bm: BlockMaps,
+  ): number {
+    const i = k * P_INTS,
+      ints = p.i32,
+      s = k * P_STRINGS,
+      strs = p.strs,
+      t = this.table,
+      row = this.parts;
     const givenId = ints[i + P_ID];
     const id = this.takeId(givenId === P_NONE ? undefined : givenId, 'event');
     const flags = ints[i + P_FLAGS];
-    row.slug = (flags & B_NO_SLUG) !== 0 ? '' : this.uniqueSlug('event', strs[s + 3]!, id, this.eventSlugTaken, ints[i + P_SLUG_HASH]);
+    row.slug =
+      (flags & B_NO_SLUG) !== 0
+        ? ''
+        : this.uniqueSlug('event', strs[s + 3]!, id, this.eventSlugTaken, ints[i + P_SLUG_HASH]);
     row.imageId = extra?.image === undefined ? 0 : this.image({ image: extra.image });
     const costAt = ints[i + P_COST];
     const cost = costAt === P_EXTRA ? bm.costOf(this.cost(extra!.cost)) : bm.cost(costAt);
-    const symbol = ints[i + P_SYMBOL], position = ints[i + P_POSITION];
+    const symbol = ints[i + P_SYMBOL],
+      position = ints[i + P_POSITION];
     row.id = id;
     row.authorId = ints[i + P_AUTHOR];
     row.status = ints[i + P_STATUS];
@@ -249,7 +358,10 @@ export class Importer {
     row.website = strs[s + 4];
     row.lineage = extra?.lineage;
     const links = p.links;
-    const nv = ints[i + P_VENUES], no = ints[i + P_ORGANIZERS], nc = ints[i + P_CATEGORIES], nt = ints[i + P_TAGS];
+    const nv = ints[i + P_VENUES],
+      no = ints[i + P_ORGANIZERS],
+      nc = ints[i + P_CATEGORIES],
+      nt = ints[i + P_TAGS];
     row.venue = nv > 0 ? links[at] : 0;
     if (nv > 1) {
       const venues: number[] = [];
@@ -286,18 +398,58 @@ export class Importer {
     this.kinds.set(id, 'event');
     const old = this.core.engine.eventRecord(row);
     const base = {
-      id, authorId: old.authorId, status: this.status(r), title: req(r, 'title'), description: str(r, 'description'), excerpt: str(r, 'excerpt'),
-      slug: old.slug, imageId: r.image === undefined ? old.imageId : this.image(r), lineage: old.lineage,
+      id,
+      authorId: old.authorId,
+      status: this.status(r),
+      title: req(r, 'title'),
+      description: str(r, 'description'),
+      excerpt: str(r, 'excerpt'),
+      slug: old.slug,
+      imageId: r.image === undefined ? old.imageId : this.image(r),
+      lineage: old.lineage,
     };
-    const e = this.eventFields(r, base, old.parentId), d = this.dates;
+    const e = this.eventFields(r, base, old.parentId),
+      d = this.dates;
     this.updates.push({
-      ...e, startLocal: naiveToString(d[0]), endLocal: naiveToString(d[1]), startUtc: naiveToString(d[2]), endUtc: naiveToString(d[3]),
-      date: old.date, dateUtc: old.dateUtc, modified: this.stamps.local, modifiedUtc: this.stamps.utc,
+      ...e,
+      startLocal: naiveToString(d[0]),
+      endLocal: naiveToString(d[1]),
+      startUtc: naiveToString(d[2]),
+      endUtc: naiveToString(d[3]),
+      date: old.date,
+      dateUtc: old.dateUtc,
+      modified: this.stamps.local,
+      modifiedUtc: this.stamps.utc,
     });
   }
 
   /** An event's fields from `r` and `base` (what postBase read); its dates into this.dates[0..3]. */
-  private eventFields(r: Rec, base: Omit<StagedEvent, 'timezone' | 'timezoneAbbr' | 'allDay' | 'costs' | 'currencySymbol' | 'currencyPosition' | 'currencyCode' | 'website' | 'showMap' | 'showMapLink' | 'hideFromListings' | 'sticky' | 'featured' | 'ticketed' | 'venueIds' | 'organizerIds' | 'categoryIds' | 'tagIds' | 'parentId'>, parentId: number): StagedEvent {
+  private eventFields(
+    r: Rec,
+    base: Omit<
+      StagedEvent,
+      | 'timezone'
+      | 'timezoneAbbr'
+      | 'allDay'
+      | 'costs'
+      | 'currencySymbol'
+      | 'currencyPosition'
+      | 'currencyCode'
+      | 'website'
+      | 'showMap'
+      | 'showMapLink'
+      | 'hideFromListings'
+      | 'sticky'
+      | 'featured'
+      | 'ticketed'
+      | 'venueIds'
+      | 'organizerIds'
+      | 'categoryIds'
+      | 'tagIds'
+      | 'parentId'
+    >,
+    parentId: number,
+  ): StagedEvent {
     const tz = this.zone(str(r, 'timezone').trim());
     const allDay = flag(r, 'all_day', false);
     const start = this.date(r, 'start_date', tz) ?? bad('start_date is required');
@@ -308,29 +460,53 @@ export class Importer {
     const parent = asId(r.post_parent ?? r.parent ?? parentId) ?? bad('post_parent must be an event id');
     const abbr = computeDatesMs(tz, start, end, allDay, this.dates);
     return {
-      id: base.id, authorId: base.authorId, status: base.status, title: base.title, description: base.description,
-      excerpt: base.excerpt, slug: base.slug, imageId: base.imageId, lineage: base.lineage,
-      timezone: tz, timezoneAbbr: abbr, allDay,
+      id: base.id,
+      authorId: base.authorId,
+      status: base.status,
+      title: base.title,
+      description: base.description,
+      excerpt: base.excerpt,
+      slug: base.slug,
+      imageId: base.imageId,
+      lineage: base.lineage,
+      timezone: tz,
+      timezoneAbbr: abbr,
+      allDay,
       costs: cost === NO_COST ? [] : cost.costs,
       currencySymbol: r.currency_symbol === undefined ? cost.currencySymbol : str(r, 'currency_symbol'),
       currencyPosition: r.currency_position === undefined ? cost.currencyPosition : str(r, 'currency_position'),
-      currencyCode: str(r, 'currency_code'), website,
-      showMap: flag(r, 'show_map', true), showMapLink: flag(r, 'show_map_link', true),
-      hideFromListings: flag(r, 'hide_from_listings', false), sticky: flag(r, 'sticky', false),
-      featured: flag(r, 'featured', false), ticketed: flag(r, 'ticketed', false),
-      venueIds: this.linkIds(r, 'venue'), organizerIds: this.linkIds(r, 'organizer'),
-      categoryIds: this.linkIds(r, 'categories'), tagIds: this.linkIds(r, 'tags'),
+      currencyCode: str(r, 'currency_code'),
+      website,
+      showMap: flag(r, 'show_map', true),
+      showMapLink: flag(r, 'show_map_link', true),
+      hideFromListings: flag(r, 'hide_from_listings', false),
+      sticky: flag(r, 'sticky', false),
+      featured: flag(r, 'featured', false),
+      ticketed: flag(r, 'ticketed', false),
+      venueIds: this.linkIds(r, 'venue'),
+      organizerIds: this.linkIds(r, 'organizer'),
+      categoryIds: this.linkIds(r, 'categories'),
+      tagIds: this.linkIds(r, 'tags'),
       parentId: parent,
       ...this.recurrenceFields(r, tz, allDay, parent),
     };
   }
 
   /** A series' recurrence, or an occurrence's original start (its parent is its series). */
-  private recurrenceFields(r: Rec, tz: string, allDay: boolean, parent: number): Pick<StagedEvent, 'recurrence' | 'recurrenceId' | 'exception'> {
+  private recurrenceFields(
+    r: Rec,
+    tz: string,
+    allDay: boolean,
+    parent: number,
+  ): Pick<StagedEvent, 'recurrence' | 'recurrenceId' | 'exception'> {
     const out: Pick<StagedEvent, 'recurrence' | 'recurrenceId' | 'exception'> = {};
     if (r.recurrence_id !== undefined) {
       const rid = r.recurrence_id;
-      if (typeof rid !== 'string' || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(rid) || naiveToString(naiveFromString(rid)) !== rid) {
+      if (
+        typeof rid !== 'string' ||
+        !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(rid) ||
+        naiveToString(naiveFromString(rid)) !== rid
+      ) {
         bad("recurrence_id must be a local date and time 'Y-m-d H:i:s'");
       }
       if (parent === 0) bad('an occurrence (recurrence_id) needs its series as post_parent');
@@ -375,16 +551,35 @@ export class Importer {
     const venue = t.venueIds[row];
     // one venue (nearly every event) found to be one: no list made for it, each venue looked up once
     // (all records are in: a venue then stays one)
-    const venueOk = extra === undefined && venue !== 0 && (this.venuesOk.has(venue) || (this.isVenue(venue) && this.venuesOk.add(venue) !== undefined));
-    return this.linksProblem(t.parentIds[row], venueOk ? EMPTY_IDS : extra ?? t.venueList(row), t.organizerIds[row], t.categoryIds[row], t.tagIds[row]);
+    const venueOk =
+      extra === undefined &&
+      venue !== 0 &&
+      (this.venuesOk.has(venue) || (this.isVenue(venue) && this.venuesOk.add(venue) !== undefined));
+    return this.linksProblem(
+      t.parentIds[row],
+      venueOk ? EMPTY_IDS : (extra ?? t.venueList(row)),
+      t.organizerIds[row],
+      t.categoryIds[row],
+      t.tagIds[row],
+    );
   }
 
   private readonly venuesOk = new Set<number>();
 
-  linksProblem(parent: number, venues: readonly number[], organizers: readonly number[], categories: readonly number[], tags: readonly number[]): string | undefined {
+  linksProblem(
+    parent: number,
+    venues: readonly number[],
+    organizers: readonly number[],
+    categories: readonly number[],
+    tags: readonly number[],
+  ): string | undefined {
     if (parent !== 0 && !this.isKind(parent, 'event')) return `post_parent ${parent} is not an event`;
-    return this.listProblem('venue', venues, this.isVenue) ?? this.listProblem('organizer', organizers, this.isOrganizer)
-      ?? this.listProblem('categories', categories, this.isCategory) ?? this.listProblem('tags', tags, this.isTag);
+    return (
+      this.listProblem('venue', venues, this.isVenue) ??
+      this.listProblem('organizer', organizers, this.isOrganizer) ??
+      this.listProblem('categories', categories, this.isCategory) ??
+      this.listProblem('tags', tags, this.isTag)
+    );
   }
 
   private readonly listsOk = new WeakSet<readonly number[]>();

@@ -1,8 +1,19 @@
 // The import shape of CONTRACT.md ("The store") as producers write it, and what an import
 // reports. Types only: src/api/import.ts validates and loads it.
 
-export interface ImportCategory { id: number; name: string; slug: string; description: string; parent: number }
-export interface ImportTag { id: number; name: string; slug: string; description: string }
+export interface ImportCategory {
+  id: number;
+  name: string;
+  slug: string;
+  description: string;
+  parent: number;
+}
+export interface ImportTag {
+  id: number;
+  name: string;
+  slug: string;
+  description: string;
+}
 
 interface ImportPost {
   id: number;

@@ -39,5 +39,8 @@ port.on('message', (m: { setup: ImportWorkerData } | { block: Uint8Array; len: n
   const p = reply.packed;
   const block = m.block.buffer as ArrayBuffer;
   reply.block = block;
-  port.postMessage(reply, p ? [p.f64.buffer as ArrayBuffer, p.i32.buffer as ArrayBuffer, p.links.buffer as ArrayBuffer, block] : [block]);
+  port.postMessage(
+    reply,
+    p ? [p.f64.buffer as ArrayBuffer, p.i32.buffer as ArrayBuffer, p.links.buffer as ArrayBuffer, block] : [block],
+  );
 });

@@ -19,7 +19,10 @@ export const importWorkerSource: { text?: string } = {};
 
 /** Whether workers can be started here: from source (tsx), or with the bundled worker. */
 export function importWorkersAvailable(): boolean {
-  return importWorkerSource.text !== undefined || (typeof import.meta.resolve === 'function' && /\.[jt]s$/.test(import.meta.url ?? ''));
+  return (
+    importWorkerSource.text !== undefined ||
+    (typeof import.meta.resolve === 'function' && /\.[jt]s$/.test(import.meta.url ?? ''))
+  );
 }
 
 /** Whether this module runs as built JavaScript (dist/) rather than from its TypeScript source. */
@@ -34,7 +37,12 @@ function bundledWorker(): Promise<string | undefined> {
       const esbuild = (await import(import.meta.resolve('esbuild'))) as typeof import('esbuild');
       const r = await esbuild.build({
         entryPoints: [fileURLToPath(new URL('./import-worker.ts', import.meta.url))],
-        bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'silent',
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        write: false,
+        logLevel: 'silent',
       });
       return r.outputFiles[0].text;
     } catch {
@@ -104,7 +112,11 @@ function keepWorker(worker: Worker): void {
 export class ImportWorkers {
   private readonly workers: Worker[] = [];
   /** each worker's listeners (removed when it is kept for another import) */
-  private readonly listeners: { message: (m: ImportWorkerReply) => void; error: (err: Error) => void; exit: (code: number) => void }[] = [];
+  private readonly listeners: {
+    message: (m: ImportWorkerReply) => void;
+    error: (err: Error) => void;
+    exit: (code: number) => void;
+  }[] = [];
   /** each worker's blocks not yet answered, in the order sent (a worker answers in order) */
   private readonly pending: Pending[][] = [];
   private turn = 0;
@@ -186,7 +198,8 @@ export class ImportWorkers {
   async close(): Promise<void> {
     const healthy = this.failed === undefined;
     this.failed ??= new Error('import: the workers were closed');
-    const workers = this.workers.splice(0), pending = this.pending.splice(0);
+    const workers = this.workers.splice(0),
+      pending = this.pending.splice(0);
     const stopping: Promise<number>[] = [];
     const listeners = this.listeners.splice(0);
     workers.forEach((w, i) => {

@@ -19,7 +19,15 @@ import { CalendarError, fail } from './wordpress/errors.ts';
 import { Importer } from './import-records.ts';
 
 export type {
-  ImportCalendar, ImportCategory, ImportData, ImportEvent, ImportOrganizer, ImportProgress, ImportSummary, ImportTag, ImportVenue,
+  ImportCalendar,
+  ImportCategory,
+  ImportData,
+  ImportEvent,
+  ImportOrganizer,
+  ImportProgress,
+  ImportSummary,
+  ImportTag,
+  ImportVenue,
 } from './import-shape.ts';
 import type { ImportData, ImportProgress, ImportSummary } from './import-shape.ts';
 import { P_ID, P_INTS, P_LINE, P_NONE, P_REDO, P_STATUS, type PackedEvents } from './import-pack.ts';
@@ -39,9 +47,17 @@ export interface RecordPlace {
 
 function recordError(kind: ImportKind, place: RecordPlace, id: unknown, message: string): CalendarError {
   const where = `${kind}[${place.index}]${id !== undefined ? ` (id ${String(id)})` : ''}${place.line !== undefined ? ` at line ${place.line}` : ''}`;
-  return fail('rest_invalid_param', [], {
-    params: { [kind]: message }, index: place.index, id, ...(place.line !== undefined ? { line: place.line } : {}),
-  }, { message: `import: ${where}: ${message}` });
+  return fail(
+    'rest_invalid_param',
+    [],
+    {
+      params: { [kind]: message },
+      index: place.index,
+      id,
+      ...(place.line !== undefined ? { line: place.line } : {}),
+    },
+    { message: `import: ${where}: ${message}` },
+  );
 }
 
 /**
@@ -87,13 +103,22 @@ export class ImportBuilder {
         return;
       }
       switch (kind) {
-        case 'categories': im.term(rec, 'tribe_events_cat'); break;
-        case 'tags': im.term(rec, 'post_tag'); break;
-        case 'venues': im.venue(rec); break;
-        case 'organizers': im.organizer(rec); break;
+        case 'categories':
+          im.term(rec, 'tribe_events_cat');
+          break;
+        case 'tags':
+          im.term(rec, 'post_tag');
+          break;
+        case 'venues':
+          im.venue(rec);
+          break;
+        case 'organizers':
+          im.organizer(rec);
+          break;
         case 'events': {
           const row = im.table.count;
-          if (row !== place.index) throw new Error(`import: expected events in index order, got events[${place.index}] as row ${row}`);
+          if (row !== place.index)
+            throw new Error(`import: expected events in index order, got events[${place.index}] as row ${row}`);
           im.event(rec);
           if (row >= this.lines.length) this.lines = growInt32(this.lines, row + 1);
           this.lines[row] = place.line ?? 0;
@@ -120,12 +145,15 @@ export class ImportBuilder {
    */
   addPacked(p: PackedEvents, index: number, line: number): void {
     const im = this.im;
-    let extra = 0, redo = 0, at = 0;
+    let extra = 0,
+      redo = 0,
+      at = 0;
     const bm = im.blockMaps(p);
     for (let k = 0; k < p.n; k++) {
       const i = k * P_INTS;
       // the event's place (no object made for it unless it is needed)
-      const ix = index + k, atLine = line + p.i32[i + P_LINE];
+      const ix = index + k,
+        atLine = line + p.i32[i + P_LINE];
       if (p.i32[i + P_STATUS] === P_REDO) {
         const rec = JSON.parse(p.redo[redo++].text) as Rec;
         if (p.jsonl) delete rec.type; // as the JSON Lines scanner does
@@ -139,7 +167,12 @@ export class ImportBuilder {
         at = im.eventPacked(p, k, e, at, bm);
       } catch (err) {
         if (!(err instanceof RecordError)) throw err;
-        throw recordError('events', { index: ix, line: atLine }, p.i32[i + P_ID] === P_NONE ? undefined : p.i32[i + P_ID], err.message);
+        throw recordError(
+          'events',
+          { index: ix, line: atLine },
+          p.i32[i + P_ID] === P_NONE ? undefined : p.i32[i + P_ID],
+          err.message,
+        );
       }
       if (row >= this.lines.length) this.lines = growInt32(this.lines, row + 1);
       this.lines[row] = atLine;
@@ -159,7 +192,13 @@ export class ImportBuilder {
     const t = im.table;
     for (let row = 0; row < t.count; row++) {
       const problem = im.eventLinksProblem(row);
-      if (problem !== undefined) throw recordError('events', { index: row, ...(this.lines[row] > 0 ? { line: this.lines[row] } : {}) }, t.ids[row], problem);
+      if (problem !== undefined)
+        throw recordError(
+          'events',
+          { index: row, ...(this.lines[row] > 0 ? { line: this.lines[row] } : {}) },
+          t.ids[row],
+          problem,
+        );
     }
     im.updates.forEach((e, i) => {
       const problem = im.linksProblem(e.parentId, e.venueIds, e.organizerIds, e.categoryIds, e.tagIds);
@@ -170,9 +209,18 @@ export class ImportBuilder {
 }
 
 /** Validate the whole import shape into engine records; throws CalendarError naming the record. */
-export function prepareImport(core: Core, data: ImportData, onProgress?: ImportProgress): { set: ImportSet; table: EventTable; updates: EventRecord[] } {
+export function prepareImport(
+  core: Core,
+  data: ImportData,
+  onProgress?: ImportProgress,
+): { set: ImportSet; table: EventTable; updates: EventRecord[] } {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw fail('rest_invalid_param', [], {}, { message: 'The import must be one JSON object {categories, tags, venues, organizers, events}.' });
+    throw fail(
+      'rest_invalid_param',
+      [],
+      {},
+      { message: 'The import must be one JSON object {categories, tags, venues, organizers, events}.' },
+    );
   }
   for (const name of IMPORT_KINDS) {
     if (data[name] !== undefined && !Array.isArray(data[name])) {

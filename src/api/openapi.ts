@@ -50,33 +50,71 @@ const postCommon: Record<string, Schema> = {
   json_ld: { type: 'object', description: 'schema.org data; single GET only' },
 };
 
-const MEDIA_SIZE: Schema = { type: 'object', properties: { file: str, width: int, height: int, filesize: int, mime_type: str, source_url: str } };
+const MEDIA_SIZE: Schema = {
+  type: 'object',
+  properties: { file: str, width: int, height: int, filesize: int, mime_type: str, source_url: str },
+};
 const RENDERED: Schema = { type: 'object', properties: { rendered: str } };
 
 const COMPONENTS: Record<string, Schema> = {
   Media: {
     type: 'object',
-    description: 'a media library item, as WordPress core\'s /wp/v2/media shows it',
+    description: "a media library item, as WordPress core's /wp/v2/media shows it",
     properties: {
-      id: int, date: str, date_gmt: str, guid: RENDERED, modified: str, modified_gmt: str, slug: str,
-      status: { type: 'string', enum: ['inherit'] }, type: { type: 'string', enum: ['attachment'] }, link: str,
-      title: RENDERED, author: int, description: RENDERED, caption: RENDERED, alt_text: str,
-      media_type: { type: 'string', enum: ['image'] }, mime_type: str,
+      id: int,
+      date: str,
+      date_gmt: str,
+      guid: RENDERED,
+      modified: str,
+      modified_gmt: str,
+      slug: str,
+      status: { type: 'string', enum: ['inherit'] },
+      type: { type: 'string', enum: ['attachment'] },
+      link: str,
+      title: RENDERED,
+      author: int,
+      description: RENDERED,
+      caption: RENDERED,
+      alt_text: str,
+      media_type: { type: 'string', enum: ['image'] },
+      mime_type: str,
       media_details: {
         type: 'object',
-        properties: { width: int, height: int, file: str, filesize: int, sizes: { type: 'object', additionalProperties: MEDIA_SIZE }, image_meta: { type: 'object' } },
+        properties: {
+          width: int,
+          height: int,
+          file: str,
+          filesize: int,
+          sizes: { type: 'object', additionalProperties: MEDIA_SIZE },
+          image_meta: { type: 'object' },
+        },
       },
-      post: { type: 'integer', nullable: true }, source_url: str, _links: { type: 'object' },
+      post: { type: 'integer', nullable: true },
+      source_url: str,
+      _links: { type: 'object' },
     },
   },
   ImageSize: { type: 'object', properties: { width: int, height: int, 'mime-type': str, url: str } },
   Image: {
     type: 'object',
-    properties: { url: str, id: int, extension: str, width: int, height: int, filesize: int, sizes: { type: 'object', additionalProperties: ref('ImageSize') } },
+    properties: {
+      url: str,
+      id: int,
+      extension: str,
+      width: int,
+      height: int,
+      filesize: int,
+      sizes: { type: 'object', additionalProperties: ref('ImageSize') },
+    },
   },
   CostDetails: {
     type: 'object',
-    properties: { currency_symbol: str, currency_code: str, currency_position: { type: 'string', enum: ['prefix', 'postfix', ''] }, values: strings },
+    properties: {
+      currency_symbol: str,
+      currency_code: str,
+      currency_position: { type: 'string', enum: ['prefix', 'postfix', ''] },
+      values: strings,
+    },
   },
   DateDetails: {
     type: 'object',
@@ -152,11 +190,15 @@ const COMPONENTS: Record<string, Schema> = {
       organizer: { type: 'array', items: ref('Organizer') },
       custom_fields: {},
       recurrence: {
-        type: 'object', description: 'a series only: its rules, extra and excluded dates, and their RFC 5545 lines',
+        type: 'object',
+        description: 'a series only: its rules, extra and excluded dates, and their RFC 5545 lines',
         properties: { rules: strings, rdates: strings, exdates: strings, text: str },
       },
       post_parent: { ...int, description: 'an occurrence only: its series' },
-      recurrence_id: { ...str, description: "an occurrence only: its original start, 'Y-m-d H:i:s' in the series' zone" },
+      recurrence_id: {
+        ...str,
+        description: "an occurrence only: its original start, 'Y-m-d H:i:s' in the series' zone",
+      },
       is_exception: { ...bool, description: 'an occurrence only: edited on its own' },
     },
   },
@@ -185,21 +227,38 @@ const WP_COMPONENTS: Record<string, Schema> = {
   WpTerm: {
     type: 'object',
     properties: {
-      id: int, count: int, description: str, link: str, name: str, slug: str, taxonomy: str,
-      parent: { type: 'integer', description: 'event categories only' }, meta: { type: 'array' }, _links: links,
+      id: int,
+      count: int,
+      description: str,
+      link: str,
+      name: str,
+      slug: str,
+      taxonomy: str,
+      parent: { type: 'integer', description: 'event categories only' },
+      meta: { type: 'array' },
+      _links: links,
     },
   },
   WpPost: {
     type: 'object',
     properties: {
-      id: int, date: str, date_gmt: str, guid: rendered, modified: str, modified_gmt: str, slug: str, status: str, type: str,
-      link: str, title: rendered,
+      id: int,
+      date: str,
+      date_gmt: str,
+      guid: rendered,
+      modified: str,
+      modified_gmt: str,
+      slug: str,
+      status: str,
+      type: str,
+      link: str,
+      title: rendered,
       content: { type: 'object', properties: { rendered: str, protected: bool } },
       excerpt: { type: 'object', description: 'events only', properties: { rendered: str, protected: bool } },
       author: { type: 'integer', description: 'events only' },
       featured_media: { type: 'integer', description: 'events only' },
       template: str,
-      meta: { type: 'object', description: "events only: the meta keys the plugin registers (_EventStartDate ...)" },
+      meta: { type: 'object', description: 'events only: the meta keys the plugin registers (_EventStartDate ...)' },
       tribe_events_cat: { type: 'array', items: int, description: 'events only' },
       tags: { type: 'array', items: int, description: 'events only' },
       _links: links,
@@ -208,8 +267,15 @@ const WP_COMPONENTS: Record<string, Schema> = {
   WpUser: {
     type: 'object',
     properties: {
-      id: int, name: str, url: str, description: str, link: str, slug: str,
-      avatar_urls: { type: 'object', additionalProperties: str }, meta: { type: 'array' }, _links: links,
+      id: int,
+      name: str,
+      url: str,
+      description: str,
+      link: str,
+      slug: str,
+      avatar_urls: { type: 'object', additionalProperties: str },
+      meta: { type: 'array' },
+      _links: links,
     },
   },
 };
@@ -222,7 +288,7 @@ const ERROR_SCHEMA: Schema = {
 const CHANGE_SCHEMA: Schema = {
   type: 'object',
   properties: {
-    seq: { ...int, description: 'the write\'s sequence number: the changes of one write share it' },
+    seq: { ...int, description: "the write's sequence number: the changes of one write share it" },
     time: { ...str, description: 'when the write was acknowledged, ISO 8601 UTC' },
     type: { type: 'string', enum: ['event', 'venue', 'organizer', 'category', 'tag'] },
     action: { type: 'string', enum: ['created', 'updated', 'trashed', 'deleted'] },
@@ -236,18 +302,43 @@ const CHANGE_SCHEMA: Schema = {
 const CHANGES_PATH = {
   get: {
     summary: 'The change feed: every acknowledged write as change records, in order',
-    description: 'A JSON page of the changes after `since` (pass `next` as the next `since`). With `Accept: text/event-stream`, '
-      + 'Server-Sent Events instead: one event per write (`id:` its seq, `event: changes`, `data:` the JSON array of its change '
-      + 'records), live, resumed from the `Last-Event-ID` header, with a heartbeat comment every 15 s; gzipped '
-      + '(`Content-Encoding: gzip`) when `Accept-Encoding` accepts gzip. Readers see the changes '
-      + 'of records they may read: anonymous readers those of published records, drafts only their readers.',
+    description:
+      'A JSON page of the changes after `since` (pass `next` as the next `since`). With `Accept: text/event-stream`, ' +
+      'Server-Sent Events instead: one event per write (`id:` its seq, `event: changes`, `data:` the JSON array of its change ' +
+      'records), live, resumed from the `Last-Event-ID` header, with a heartbeat comment every 15 s; gzipped ' +
+      '(`Content-Encoding: gzip`) when `Accept-Encoding` accepts gzip. Readers see the changes ' +
+      'of records they may read: anonymous readers those of published records, drafts only their readers.',
     operationId: 'getChanges',
     tags: ['changes'],
     parameters: [
-      { name: 'since', in: 'query', required: false, description: 'changes with a greater seq (default: the oldest retained; for a stream: from now on)', schema: { type: 'integer', minimum: 0 } },
-      { name: 'types', in: 'query', required: false, description: 'comma-separated: event, venue, organizer, category, tag', schema: { type: 'string' } },
-      { name: 'limit', in: 'query', required: false, description: 'at most this many changes (whole writes), 1 to 1000', schema: { type: 'integer', default: 100 } },
-      { name: 'Last-Event-ID', in: 'header', required: false, description: 'for a stream: resume after this seq', schema: { type: 'integer' } },
+      {
+        name: 'since',
+        in: 'query',
+        required: false,
+        description: 'changes with a greater seq (default: the oldest retained; for a stream: from now on)',
+        schema: { type: 'integer', minimum: 0 },
+      },
+      {
+        name: 'types',
+        in: 'query',
+        required: false,
+        description: 'comma-separated: event, venue, organizer, category, tag',
+        schema: { type: 'string' },
+      },
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: 'at most this many changes (whole writes), 1 to 1000',
+        schema: { type: 'integer', default: 100 },
+      },
+      {
+        name: 'Last-Event-ID',
+        in: 'header',
+        required: false,
+        description: 'for a stream: resume after this seq',
+        schema: { type: 'integer' },
+      },
     ],
     responses: {
       '200': {
@@ -263,7 +354,10 @@ const CHANGES_PATH = {
         },
       },
       '400': { description: 'a bad since, types or limit', content: { 'application/json': { schema: ERROR_SCHEMA } } },
-      '410': { description: 'rest_changes_expired: `since` is older than what is retained; resynchronise from the lists', content: { 'application/json': { schema: ERROR_SCHEMA } } },
+      '410': {
+        description: 'rest_changes_expired: `since` is older than what is retained; resynchronise from the lists',
+        content: { 'application/json': { schema: ERROR_SCHEMA } },
+      },
     },
   },
 };
@@ -284,15 +378,28 @@ const HEALTH_SCHEMA: Schema = {
     seq: int,
     journal_bytes: int,
     last_snapshot: { type: 'object', nullable: true, description: 'seq, created_at and bytes of the newest snapshot' },
-    fault: { type: 'object', nullable: true, description: 'while degraded: kind (full, quota, io, read-only), cause (ENOSPC...), file, since, message' },
+    fault: {
+      type: 'object',
+      nullable: true,
+      description: 'while degraded: kind (full, quota, io, read-only), cause (ENOSPC...), file, since, message',
+    },
     compaction_error: { type: 'string', nullable: true },
     warnings: { type: 'array', items: str },
   },
 };
 
-function responseBody(resource: Resource | WpResource | 'doc' | 'index' | 'health' | 'media', action: string, status: string): Schema | undefined {
+function responseBody(
+  resource: Resource | WpResource | 'doc' | 'index' | 'health' | 'media',
+  action: string,
+  status: string,
+): Schema | undefined {
   if (!status.startsWith('2')) return ERROR_SCHEMA;
-  if (resource === 'media') return action === 'list' ? { type: 'array', items: ref('Media') } : action === 'delete' ? { type: 'object', properties: { deleted: bool, previous: ref('Media') } } : ref('Media');
+  if (resource === 'media')
+    return action === 'list'
+      ? { type: 'array', items: ref('Media') }
+      : action === 'delete'
+        ? { type: 'object', properties: { deleted: bool, previous: ref('Media') } }
+        : ref('Media');
   if (resource === 'doc') return { type: 'object' };
   if (resource === 'health') return HEALTH_SCHEMA;
   if (resource === 'index') return INDEX_SCHEMA;
@@ -329,13 +436,21 @@ const LIST_HEADERS = {
 
 /** On every response: the write the answering calendar reflects (docs/cluster.md). */
 const SEQ_HEADER = {
-  'X-Calendar-Seq': { description: 'the seq of the newest write this calendar (this node, in a cluster) reflects; send it back as X-Calendar-Min-Seq to read your writes on any node', schema: int },
+  'X-Calendar-Seq': {
+    description:
+      'the seq of the newest write this calendar (this node, in a cluster) reflects; send it back as X-Calendar-Min-Seq to read your writes on any node',
+    schema: int,
+  },
 };
 
 /** Accepted by every route: wait (bounded) until the calendar reflects that write. */
 const MIN_SEQ_PARAM: Schema = {
-  name: 'X-Calendar-Min-Seq', in: 'header', required: false, schema: int,
-  description: 'answer only once this calendar (this node, in a cluster) reflects write N (an X-Calendar-Seq a response gave); 503 rest_cluster_behind after a bounded wait (5 s)',
+  name: 'X-Calendar-Min-Seq',
+  in: 'header',
+  required: false,
+  schema: int,
+  description:
+    'answer only once this calendar (this node, in a cluster) reflects write N (an X-Calendar-Seq a response gave); 503 rest_cluster_behind after a bounded wait (5 s)',
 };
 
 /** The OpenAPI 3.0 document for the routes of `table`, served at `{root}tribe/events/v1/doc`. */
@@ -356,27 +471,62 @@ export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
         const properties: Record<string, Schema> = {};
         const required: string[] = [];
         for (const [name, a] of Object.entries(ep.args)) {
-          if (a.in === 'path') parameters.push({ name, in: 'path', required: true, description: a.description, schema: argSchema({ ...a, description: '' }) });
+          if (a.in === 'path')
+            parameters.push({
+              name,
+              in: 'path',
+              required: true,
+              description: a.description,
+              schema: argSchema({ ...a, description: '' }),
+            });
           else if (inBody) {
             properties[name] = argSchema(a);
             if (a.required) required.push(name);
           } else {
-            parameters.push({ name, in: 'query', required: a.required === true, description: a.description, schema: argSchema({ ...a, description: '' }) });
+            parameters.push({
+              name,
+              in: 'query',
+              required: a.required === true,
+              description: a.description,
+              schema: argSchema({ ...a, description: '' }),
+            });
           }
         }
         const op: Record<string, unknown> = {
           summary: ep.summary,
-          operationId: route.path === '' && !other ? `${method.toLowerCase()}Index`
-            : `${method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[/_-](\w)/g, (_, c: string) => c.toUpperCase())}`,
-          tags: [resource === 'doc' || resource === 'index' ? 'documentation' : resource === 'health' ? 'operations' : other ? 'wp/v2' : resource],
+          operationId:
+            route.path === '' && !other
+              ? `${method.toLowerCase()}Index`
+              : `${method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[/_-](\w)/g, (_, c: string) => c.toUpperCase())}`,
+          tags: [
+            resource === 'doc' || resource === 'index'
+              ? 'documentation'
+              : resource === 'health'
+                ? 'operations'
+                : other
+                  ? 'wp/v2'
+                  : resource,
+          ],
         };
         op.parameters = [...parameters, MIN_SEQ_PARAM];
         if (resource === 'media' && action === 'create') {
           op.requestBody = {
             required: true,
             content: {
-              'image/*': { schema: { type: 'string', format: 'binary', description: 'the file; with Content-Disposition: attachment; filename=NAME' } },
-              'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' }, ...properties }, required: ['file'] } },
+              'image/*': {
+                schema: {
+                  type: 'string',
+                  format: 'binary',
+                  description: 'the file; with Content-Disposition: attachment; filename=NAME',
+                },
+              },
+              'multipart/form-data': {
+                schema: {
+                  type: 'object',
+                  properties: { file: { type: 'string', format: 'binary' }, ...properties },
+                  required: ['file'],
+                },
+              },
             },
           };
         } else if (inBody) {

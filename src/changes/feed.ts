@@ -46,7 +46,12 @@ export interface HeldChange {
 }
 
 /** A change as the feed holds it. */
-export function holdChange(change: Change, owner: number, before: string | undefined, after: string | undefined): HeldChange {
+export function holdChange(
+  change: Change,
+  owner: number,
+  before: string | undefined,
+  after: string | undefined,
+): HeldChange {
   return { seq: change.seq, time: change.time, type: change.type, text: JSON.stringify(change), owner, before, after };
 }
 
@@ -70,10 +75,23 @@ type AnyRecord = EventRecord | VenueRecord | OrganizerRecord | TermRecord;
 
 /** Engine field names → REST names, where they differ beyond camelCase → snake_case. */
 const REST_NAME: Record<string, string> = {
-  authorId: 'author', dateUtc: 'date_utc', modifiedUtc: 'modified_utc', imageId: 'image',
-  startLocal: 'start_date', endLocal: 'end_date', startUtc: 'utc_start_date', endUtc: 'utc_end_date',
-  costs: 'cost', venueIds: 'venue', organizerIds: 'organizer', categoryIds: 'categories', tagIds: 'tags',
-  parentId: 'post_parent', geoLat: 'geo_lat', geoLng: 'geo_lng', lineage: 'global_id_lineage',
+  authorId: 'author',
+  dateUtc: 'date_utc',
+  modifiedUtc: 'modified_utc',
+  imageId: 'image',
+  startLocal: 'start_date',
+  endLocal: 'end_date',
+  startUtc: 'utc_start_date',
+  endUtc: 'utc_end_date',
+  costs: 'cost',
+  venueIds: 'venue',
+  organizerIds: 'organizer',
+  categoryIds: 'categories',
+  tagIds: 'tags',
+  parentId: 'post_parent',
+  geoLat: 'geo_lat',
+  geoLng: 'geo_lng',
+  lineage: 'global_id_lineage',
   exception: 'is_exception',
 };
 const restNames = new Map<string, string>();
@@ -87,7 +105,14 @@ const restName = (k: string): string => {
 function same(x: unknown, y: unknown): boolean {
   if (x === y) return true;
   // a series' recurrence: equal when its lists are
-  if (typeof x === 'object' && typeof y === 'object' && x !== null && y !== null && !Array.isArray(x) && !Array.isArray(y)) {
+  if (
+    typeof x === 'object' &&
+    typeof y === 'object' &&
+    x !== null &&
+    y !== null &&
+    !Array.isArray(x) &&
+    !Array.isArray(y)
+  ) {
     return JSON.stringify(x) === JSON.stringify(y);
   }
   if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
@@ -97,7 +122,8 @@ function same(x: unknown, y: unknown): boolean {
 
 function diff(before: AnyRecord | undefined, after: AnyRecord): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const a = after as unknown as Record<string, unknown>, b = before as unknown as Record<string, unknown> | undefined;
+  const a = after as unknown as Record<string, unknown>,
+    b = before as unknown as Record<string, unknown> | undefined;
   for (const k in a) {
     if (k === 'id' || k === 'taxonomy') continue;
     if (b === undefined || !same(b[k], a[k])) out[restName(k)] = a[k];
@@ -111,10 +137,14 @@ function current(engine: EngineApi, t: Op['t'], id: number): AnyRecord | undefin
       const row = engine.eventRow(id);
       return row < 0 ? undefined : engine.eventRecord(row);
     }
-    case 'venue': return engine.venue(id);
-    case 'organizer': return engine.organizer(id);
-    case 'term': return engine.term(id);
-    default: return undefined;
+    case 'venue':
+      return engine.venue(id);
+    case 'organizer':
+      return engine.organizer(id);
+    case 'term':
+      return engine.term(id);
+    default:
+      return undefined;
   }
 }
 
@@ -123,7 +153,13 @@ function current(engine: EngineApi, t: Op['t'], id: number): AnyRecord | undefin
  * the state the ops before it in the same write left: a later op on the same record compares
  * with the earlier op's record). Attachments make no change records.
  */
-export function describeWrite(engine: EngineApi, ops: readonly Op[], seq: number, time: string, author: number): HeldChange[] {
+export function describeWrite(
+  engine: EngineApi,
+  ops: readonly Op[],
+  seq: number,
+  time: string,
+  author: number,
+): HeldChange[] {
   const out: HeldChange[] = [];
   const staged = new Map<string, AnyRecord>();
   for (const op of ops) {
@@ -131,7 +167,12 @@ export function describeWrite(engine: EngineApi, ops: readonly Op[], seq: number
     const id = op.a === 'put' ? op.rec.id : op.id;
     const key = `${op.t}:${id}`;
     const prev = staged.get(key) ?? current(engine, op.t, id);
-    const type: ChangeType = op.t === 'term' ? ((prev ?? (op.a === 'put' ? op.rec : undefined)) as TermRecord | undefined)?.taxonomy === 'post_tag' ? 'tag' : 'category' : op.t;
+    const type: ChangeType =
+      op.t === 'term'
+        ? ((prev ?? (op.a === 'put' ? op.rec : undefined)) as TermRecord | undefined)?.taxonomy === 'post_tag'
+          ? 'tag'
+          : 'category'
+        : op.t;
     let change: Change;
     let after: string | undefined;
     if (op.a === 'put') {
@@ -140,14 +181,20 @@ export function describeWrite(engine: EngineApi, ops: readonly Op[], seq: number
       after = 'status' in rec ? rec.status : 'publish';
       const before = prev && 'status' in prev ? prev.status : prev ? 'publish' : undefined;
       // an occurrence its series no longer generates is gone for good (status inherit: never shown)
-      const action: ChangeAction = !prev ? 'created' : after === 'trash' && before !== 'trash' ? 'trashed'
-        : after === 'inherit' && before !== 'inherit' ? 'deleted' : 'updated';
+      const action: ChangeAction = !prev
+        ? 'created'
+        : after === 'trash' && before !== 'trash'
+          ? 'trashed'
+          : after === 'inherit' && before !== 'inherit'
+            ? 'deleted'
+            : 'updated';
       change = { seq, time, type, action, id, author, fields: diff(prev, rec) };
     } else {
       after = op.t === 'term' ? undefined : 'trash';
       change = { seq, time, type, action: op.t === 'term' ? 'deleted' : 'trashed', id, author };
     }
-    const owner = prev && 'authorId' in prev ? prev.authorId : op.a === 'put' && 'authorId' in op.rec ? op.rec.authorId : 0;
+    const owner =
+      prev && 'authorId' in prev ? prev.authorId : op.a === 'put' && 'authorId' in op.rec ? op.rec.authorId : 0;
     out.push(holdChange(change, owner, prev ? ('status' in prev ? prev.status : 'publish') : undefined, after));
   }
   return out;
@@ -270,7 +317,8 @@ export class ChangeFeed {
       drop = Math.min(drop, Math.max(this.firstAfter(this.pinned) - this.start, over));
     }
     // the byte bound holds whatever else keeps changes (a webhook's pin included)
-    let excess = this.bytes - this.retainBytes, i = this.start;
+    let excess = this.bytes - this.retainBytes,
+      i = this.start;
     while (excess > 0 && i < this.held.length) excess -= heldBytes(this.held[i++]);
     drop = Math.max(drop, i - this.start);
     if (drop <= 0) return;
@@ -303,7 +351,8 @@ export class ChangeFeed {
   }
 
   private firstAfter(since: number): number {
-    let lo = this.start, hi = this.held.length;
+    let lo = this.start,
+      hi = this.held.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (this.held[mid].seq <= since) lo = mid + 1;
@@ -316,7 +365,9 @@ export class ChangeFeed {
    *  up to (the head once they reach it: writes without changes are passed over too). */
   writesAfter(since: number, maxWrites: number): { held: HeldChange[]; last: number } {
     const from = this.firstAfter(since);
-    let i = from, writes = 0, last = since;
+    let i = from,
+      writes = 0,
+      last = since;
     while (i < this.held.length && writes < maxWrites) {
       last = this.held[i].seq;
       while (i < this.held.length && this.held[i].seq === last) i++;

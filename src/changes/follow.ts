@@ -12,12 +12,16 @@ import { CHANGE_TYPES, changeOf, type Change, type ChangeFeed, type ChangeType, 
  * changes to published records (a published event being trashed included), a draft's changes
  * reach only those who may read the draft. Terms are public.
  */
-export function changeFilter(types: readonly ChangeType[] | undefined, actor: Actor | undefined): (c: HeldChange) => boolean {
+export function changeFilter(
+  types: readonly ChangeType[] | undefined,
+  actor: Actor | undefined,
+): (c: HeldChange) => boolean {
   const wanted = new Set(types ?? CHANGE_TYPES);
   return (c) => {
     if (!wanted.has(c.type)) return false;
     if (actor === undefined || c.type === 'category' || c.type === 'tag') return true;
-    const readable = (status: string | undefined) => status !== undefined && status !== 'trash' && canReadPost(actor, { authorId: c.owner, status });
+    const readable = (status: string | undefined) =>
+      status !== undefined && status !== 'trash' && canReadPost(actor, { authorId: c.owner, status });
     return readable(c.before) || readable(c.after);
   };
 }
@@ -29,7 +33,9 @@ export function expired(since: number, floor: number): CalendarError {
 
 export function checkSince(feed: ChangeFeed, since: number): void {
   if (!Number.isSafeInteger(since) || since < 0) {
-    throw fail('rest_invalid_param', ['since'], { params: { since: 'since must be a non-negative integer (a change seq)' } });
+    throw fail('rest_invalid_param', ['since'], {
+      params: { since: 'since must be a non-negative integer (a change seq)' },
+    });
   }
   if (since < feed.floor) throw expired(since, feed.floor);
 }
@@ -57,7 +63,12 @@ export interface ChangeWindow {
  * retained write after `since`, then synchronously for each new one, until the returned function
  * is called. No promise per write and reader: what a server with many streams wants.
  */
-export function subscribeWrites(feed: ChangeFeed, since: number, visible: (c: HeldChange) => boolean, onWrite: (changes: readonly HeldChange[]) => void): () => void {
+export function subscribeWrites(
+  feed: ChangeFeed,
+  since: number,
+  visible: (c: HeldChange) => boolean,
+  onWrite: (changes: readonly HeldChange[]) => void,
+): () => void {
   checkSince(feed, since);
   const first = feed.after(since, Number.POSITIVE_INFINITY, visible);
   let cursor = first.last;
@@ -70,7 +81,7 @@ export function subscribeWrites(feed: ChangeFeed, since: number, visible: (c: He
     if (out.length === changes.length) onWrite(changes);
     else if (out.length > 0) onWrite(out);
   });
-  for (let i = 0; i < first.changes.length;) {
+  for (let i = 0; i < first.changes.length; ) {
     let j = i + 1;
     while (j < first.changes.length && first.changes[j].seq === first.changes[i].seq) j++;
     onWrite(first.changes.slice(i, j));
@@ -81,7 +92,11 @@ export function subscribeWrites(feed: ChangeFeed, since: number, visible: (c: He
 
 /** The retained changes after `since`, then the live ones, until return() is called: each a
  *  fresh object. A queue filled by subscribeWrites, emptied by next(). */
-export function followChanges(feed: ChangeFeed, since: number, visible: (c: HeldChange) => boolean): AsyncIterableIterator<Change> {
+export function followChanges(
+  feed: ChangeFeed,
+  since: number,
+  visible: (c: HeldChange) => boolean,
+): AsyncIterableIterator<Change> {
   const queue: HeldChange[] = [];
   let wake: (() => void) | undefined;
   let done = false;

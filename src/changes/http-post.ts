@@ -37,7 +37,8 @@ export class PostConnection {
   /** `fixed`: headers every POST has. Throws on a URL it cannot POST to (or may not reach). */
   constructor(url: string, fixed: Record<string, string>, opts: PostOptions = {}) {
     const u = new URL(url);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`${u.protocol} URLs are not supported (http: or https:)`);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      throw new Error(`${u.protocol} URLs are not supported (http: or https:)`);
     this.allowPrivate = opts.allowPrivate === true;
     if (!this.allowPrivate) checkUrlLiteral(url);
     this.origin = u.origin;
@@ -45,7 +46,10 @@ export class PostConnection {
     this.fixed = [];
     for (const [k, v] of Object.entries(fixed)) this.fixed.push(k, v);
     if (u.username || u.password) {
-      this.fixed.push('authorization', `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`);
+      this.fixed.push(
+        'authorization',
+        `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`,
+      );
     }
   }
 

@@ -47,9 +47,12 @@ export function readChangeLogFile(dir: string): ChangeLogFile {
     return { writes: [], whole: undefined };
   }
   const out: LoggedWrite[] = [];
-  let bytes = 0, whole = true;
-  for (let s = 0; s < buf.length;) {
-    const nl = buf.indexOf(10, s), e = nl === -1 ? buf.length : nl, last = nl === -1 || nl + 1 === buf.length;
+  let bytes = 0,
+    whole = true;
+  for (let s = 0; s < buf.length; ) {
+    const nl = buf.indexOf(10, s),
+      e = nl === -1 ? buf.length : nl,
+      last = nl === -1 || nl + 1 === buf.length;
     let read = e === s; // an empty line is passed over
     if (!read) {
       // the last line may be torn: it is always parsed whole
@@ -72,7 +75,10 @@ export function readChangeLogFile(dir: string): ChangeLogFile {
 /** A logged line parsed whole; undefined for one that is not a logged write (torn, damaged). */
 function parseLine(buf: Buffer, s: number, e: number): LoggedWrite | undefined {
   try {
-    const w = JSON.parse(buf.toString('utf8', s, e)) as { seq: number; held: Array<{ change: Change; owner: number; before?: string; after?: string }> };
+    const w = JSON.parse(buf.toString('utf8', s, e)) as {
+      seq: number;
+      held: Array<{ change: Change; owner: number; before?: string; after?: string }>;
+    };
     if (!Number.isSafeInteger(w.seq) || !Array.isArray(w.held)) return undefined;
     return { seq: w.seq, held: w.held.map((h) => holdChange(h.change, h.owner, h.before, h.after)) };
   } catch {
@@ -80,7 +86,9 @@ function parseLine(buf: Buffer, s: number, e: number): LoggedWrite | undefined {
   }
 }
 
-const LINE_OPEN = Buffer.from('{"seq":'), HELD_OPEN = Buffer.from(',"held":[{"change":'), OWNER = Buffer.from(',"owner":');
+const LINE_OPEN = Buffer.from('{"seq":'),
+  HELD_OPEN = Buffer.from(',"held":[{"change":'),
+  OWNER = Buffer.from(',"owner":');
 const CHANGE_HEAD = /^\{"seq":(\d+),"time":"([^"\\]*)","type":"([a-z]+)",/;
 /** what follows a change's text: its owner and statuses (post statuses are lowercase keys) */
 const LINE_REST = /^"owner":(\d+)(?:,"before":"([a-z0-9_-]*)")?(?:,"after":"([a-z0-9_-]*)")?\}$/;
@@ -99,18 +107,27 @@ const holds = (buf: Buffer, at: number, bytes: Buffer): boolean =>
  * are not plain keys.
  */
 export function readLine(buf: Buffer, s: number, e: number): LoggedWrite | undefined {
-  if (e - s < 40 || buf[e - 1] !== 0x7d || buf[e - 2] !== 0x5d || buf[e - 3] !== 0x7d || !holds(buf, s, LINE_OPEN)) return undefined; // {"seq": … }]}
-  let seq = 0, i = s + LINE_OPEN.length;
+  if (e - s < 40 || buf[e - 1] !== 0x7d || buf[e - 2] !== 0x5d || buf[e - 3] !== 0x7d || !holds(buf, s, LINE_OPEN))
+    return undefined; // {"seq": … }]}
+  let seq = 0,
+    i = s + LINE_OPEN.length;
   for (; i < e && buf[i] >= 0x30 && buf[i] <= 0x39; i++) seq = seq * 10 + buf[i] - 0x30;
   if (i === s + LINE_OPEN.length || !Number.isSafeInteger(seq) || !holds(buf, i, HELD_OPEN)) return undefined;
-  const from = i + HELD_OPEN.length, owner = buf.lastIndexOf(OWNER, e - 1);
+  const from = i + HELD_OPEN.length,
+    owner = buf.lastIndexOf(OWNER, e - 1);
   if (owner <= from) return undefined;
   const text = buf.toString('utf8', from, owner);
-  if (text.charCodeAt(text.length - 1) !== 0x7d || text.includes(',"owner":') || text.indexOf('{"seq":', 1) !== -1) return undefined;
+  if (text.charCodeAt(text.length - 1) !== 0x7d || text.includes(',"owner":') || text.indexOf('{"seq":', 1) !== -1)
+    return undefined;
   const c = CHANGE_HEAD.exec(text);
   const rest = c === null || Number(c[1]) !== seq ? null : LINE_REST.exec(buf.toString('latin1', owner + 1, e - 2));
   if (rest === null) return undefined;
-  return { seq, held: [{ seq, time: c![2], type: c![3] as ChangeType, text, owner: Number(rest[1]), before: rest[2], after: rest[3] }] };
+  return {
+    seq,
+    held: [
+      { seq, time: c![2], type: c![3] as ChangeType, text, owner: Number(rest[1]), before: rest[2], after: rest[3] },
+    ],
+  };
 }
 
 /** Whether startingWrites uses the logged writes (they reach the journal's first write). */
@@ -146,8 +163,17 @@ export function logLine(seq: number, held: readonly HeldChange[]): string {
 
 /** The log of a feed filled from `log` and the writes replayed after it: the file kept when it holds
  *  the writes the feed starts with (logMeets), written again otherwise. */
-export function openChangeLog(dir: string, feed: ChangeFeed, log: ChangeLogFile, snapshotSeq: number, warn?: (line: string) => void): ChangeLog {
-  const kept = log.whole && logMeets(log.writes, snapshotSeq) ? { ...log.whole, seq: log.writes[log.writes.length - 1].seq } : undefined;
+export function openChangeLog(
+  dir: string,
+  feed: ChangeFeed,
+  log: ChangeLogFile,
+  snapshotSeq: number,
+  warn?: (line: string) => void,
+): ChangeLog {
+  const kept =
+    log.whole && logMeets(log.writes, snapshotSeq)
+      ? { ...log.whole, seq: log.writes[log.writes.length - 1].seq }
+      : undefined;
   return new ChangeLog(dir, feed, kept, warn);
 }
 
@@ -177,7 +203,9 @@ export class ChangeLog {
    * writing the window again.
    */
   constructor(
-    private readonly dir: string, private readonly feed: ChangeFeed, kept?: { bytes: number; lines: number; seq: number },
+    private readonly dir: string,
+    private readonly feed: ChangeFeed,
+    kept?: { bytes: number; lines: number; seq: number },
     warn: (line: string) => void = (line) => console.error(line),
   ) {
     this.warn = warn;
@@ -212,7 +240,10 @@ export class ChangeLog {
   /** The file could not be written: drop what is pending (the feed holds it) and retry later. */
   private failed(err: unknown): void {
     const fault = writeFault(err, path.join(this.dir, CHANGE_LOG));
-    if (this.fault === undefined) this.warn(`calendar-engine: change log not written: ${fault.message}; writes go on (the journal holds them), the log is written again once the disk takes it`);
+    if (this.fault === undefined)
+      this.warn(
+        `calendar-engine: change log not written: ${fault.message}; writes go on (the journal holds them), the log is written again once the disk takes it`,
+      );
     this.fault = fault.message;
     this.pending = '';
     try {
@@ -232,12 +263,17 @@ export class ChangeLog {
 
   private rewrite(writes: LoggedWrite[]): void {
     this.close();
-    const file = path.join(this.dir, CHANGE_LOG), tmp = `${file}.tmp-${process.pid}`;
+    const file = path.join(this.dir, CHANGE_LOG),
+      tmp = `${file}.tmp-${process.pid}`;
     try {
       fs.writeFileSync(tmp, linesOf(writes));
       fs.renameSync(tmp, file);
     } catch (err) {
-      try { fs.unlinkSync(tmp); } catch { /* not there */ }
+      try {
+        fs.unlinkSync(tmp);
+      } catch {
+        /* not there */
+      }
       throw err;
     }
   }
@@ -251,7 +287,9 @@ export class ChangeLog {
         this.pending = '';
         if (!retry) return;
         this.rewriteWindow();
-        this.warn(`calendar-engine: change log ${path.join(this.dir, CHANGE_LOG)} written again; the disk takes writes again`);
+        this.warn(
+          `calendar-engine: change log ${path.join(this.dir, CHANGE_LOG)} written again; the disk takes writes again`,
+        );
         this.fault = undefined;
         clearInterval(this.retry);
         this.retry = undefined;

@@ -9,7 +9,14 @@ import { writeFileAtomic, writeFileAtomicSync } from '../store/atomic-file.ts';
 import { isStorageError, nameFile } from '../store/faults.ts';
 import type { ChangeFeed } from './feed.ts';
 import { WebhookDispatcher, type DispatchOptions, type WebhookBackend } from './webhooks.ts';
-import { REGISTRY, STATE, readWebhookState, readWebhooks, type Webhook, type WebhookState } from './webhook-registry.ts';
+import {
+  REGISTRY,
+  STATE,
+  readWebhookState,
+  readWebhooks,
+  type Webhook,
+  type WebhookState,
+} from './webhook-registry.ts';
 
 /** The store directory's webhooks.json (re-read when its mtime or size changes) and webhooks-state.json. */
 export class StoreWebhooks implements WebhookBackend {
@@ -54,7 +61,9 @@ export class StoreWebhooks implements WebhookBackend {
       writeFileAtomicSync(file, stateText(states));
     } catch (err) {
       if (!isStorageError(err)) throw err;
-      console.error(`calendar-engine: webhooks: positions not saved at stop (${(nameFile(err, file) as Error).message}); deliveries since the last save come again`);
+      console.error(
+        `calendar-engine: webhooks: positions not saved at stop (${(nameFile(err, file) as Error).message}); deliveries since the last save come again`,
+      );
     }
   }
 

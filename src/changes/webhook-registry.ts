@@ -51,7 +51,13 @@ export function signature(secret: string, t: number, body: string | Buffer): str
 }
 
 /** For receivers: true when `header` signs `body` with `secret` (and is at most `toleranceS` old). */
-export function verifySignature(secret: string, header: string, body: string, nowS = Math.floor(Date.now() / 1000), toleranceS = 300): boolean {
+export function verifySignature(
+  secret: string,
+  header: string,
+  body: string,
+  nowS = Math.floor(Date.now() / 1000),
+  toleranceS = 300,
+): boolean {
   const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header);
   if (!m) return false;
   const t = Number(m[1]);
@@ -98,7 +104,10 @@ export interface NewWebhookOptions {
  * resolved and checked by checkUrlTarget (src/security/addresses.ts), and again at every delivery.
  */
 export function newWebhook(
-  url: string, types: ChangeType[] = [], secret?: string, opts: NewWebhookOptions = {},
+  url: string,
+  types: ChangeType[] = [],
+  secret?: string,
+  opts: NewWebhookOptions = {},
 ): Webhook {
   let parsed: URL;
   try {
@@ -109,7 +118,9 @@ export function newWebhook(
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new WebhookError(`expected an http or https URL, got '${redactUrl(url)}'`);
   }
-  for (const t of types) if (!CHANGE_TYPES.includes(t)) throw new WebhookError(`unknown change type '${t}' (expected ${CHANGE_TYPES.join(', ')})`);
+  for (const t of types)
+    if (!CHANGE_TYPES.includes(t))
+      throw new WebhookError(`unknown change type '${t}' (expected ${CHANGE_TYPES.join(', ')})`);
   if (secret !== undefined && secret.length < 16) throw new WebhookError('the secret must be at least 16 characters');
   if (!opts.allowPrivate) {
     try {
@@ -119,14 +130,21 @@ export function newWebhook(
     }
   }
   return {
-    id: `wh_${randomBytes(6).toString('hex')}`, url, types, secret: secret ?? randomBytes(24).toString('base64url'),
+    id: `wh_${randomBytes(6).toString('hex')}`,
+    url,
+    types,
+    secret: secret ?? randomBytes(24).toString('base64url'),
     created: new Date().toISOString(),
     ...(opts.allowPrivate ? { allowPrivate: true as const } : {}),
   };
 }
 
 export function addWebhook(
-  dir: string, url: string, types: ChangeType[] = [], secret?: string, opts: NewWebhookOptions = {},
+  dir: string,
+  url: string,
+  types: ChangeType[] = [],
+  secret?: string,
+  opts: NewWebhookOptions = {},
 ): Webhook {
   return saveWebhook(dir, newWebhook(url, types, secret, opts));
 }
@@ -178,7 +196,9 @@ export function readWebhookState(dir: string): Record<string, WebhookState> {
 
 /** One line of `webhook list`: the webhook, its position, the writes it still lacks, its last status. */
 export function describeWebhook(h: Webhook, st: WebhookState | undefined, backlog: number): string {
-  const last = st ? `${st.lastStatus}${st.lastAttempt ? ` at ${st.lastAttempt}` : ''}${st.failures ? `, ${st.failures} failures in a row` : ''}` : 'not started yet';
+  const last = st
+    ? `${st.lastStatus}${st.lastAttempt ? ` at ${st.lastAttempt}` : ''}${st.failures ? `, ${st.failures} failures in a row` : ''}`
+    : 'not started yet';
   const skipped = st?.skipped ? ` skipped=${st.skipped}` : '';
   const types = `types=${h.types.length ? h.types.join(',') : 'all'}${h.allowPrivate ? ' allow-private' : ''}`;
   return `${h.id} ${redactUrl(h.url)} ${types} delivered=${st?.delivered ?? '-'} backlog=${backlog}${skipped} last=${last}`;

@@ -57,7 +57,12 @@ const MAX_BACKLOG = 1_000_000;
 
 /** Pins `feed` at the lowest position of `hooks` (a webhook without one starts at the head), up
  *  to `maxBacklog` changes; unpinned without webhooks. */
-export function pinAtPositions(feed: ChangeFeed, hooks: readonly Webhook[], states: Record<string, WebhookState>, maxBacklog = MAX_BACKLOG): void {
+export function pinAtPositions(
+  feed: ChangeFeed,
+  hooks: readonly Webhook[],
+  states: Record<string, WebhookState>,
+  maxBacklog = MAX_BACKLOG,
+): void {
   let low = Number.POSITIVE_INFINITY;
   for (const h of hooks) low = Math.min(low, states[h.id]?.delivered ?? feed.head);
   feed.pin(low === Number.POSITIVE_INFINITY ? undefined : low, maxBacklog);
@@ -151,7 +156,12 @@ export class WebhookDispatcher {
   private adopt(hooks: Webhook[], states: Record<string, WebhookState>): void {
     this.hooks = hooks;
     for (const h of hooks) {
-      this.state[h.id] ??= states[h.id] ?? { delivered: this.feed.head, lastStatus: 'new', lastAttempt: '', failures: 0 };
+      this.state[h.id] ??= states[h.id] ?? {
+        delivered: this.feed.head,
+        lastStatus: 'new',
+        lastAttempt: '',
+        failures: 0,
+      };
       if (!this.running.has(h.id)) this.loop(h);
     }
     for (const id of Object.keys(this.state)) if (!hooks.some((h) => h.id === id)) delete this.state[id];
@@ -199,32 +209,34 @@ export class WebhookDispatcher {
     // A write wakes the loop only while it waits for writes (not while it posts, lingers, or
     // backs off after a failure: a failing receiver is not retried at every write); stop() wakes
     // it from any wait.
-    const sleep = (ms: number, forWrites: boolean) => new Promise<void>((resolve) => {
-      const t = setTimeout(() => {
-        wake = undefined;
-        resolve();
-      }, ms);
-      t.unref();
-      wake = (stopping) => {
-        if (!stopping && !forWrites) return;
-        wake = undefined;
-        clearTimeout(t);
-        resolve();
-      };
-    });
-    // after a delivery: until the dispatcher's linger gate opens (or stop())
-    const linger = () => new Promise<void>((resolve) => {
-      const leave = this.lingerGate(() => {
-        wake = undefined;
-        resolve();
+    const sleep = (ms: number, forWrites: boolean) =>
+      new Promise<void>((resolve) => {
+        const t = setTimeout(() => {
+          wake = undefined;
+          resolve();
+        }, ms);
+        t.unref();
+        wake = (stopping) => {
+          if (!stopping && !forWrites) return;
+          wake = undefined;
+          clearTimeout(t);
+          resolve();
+        };
       });
-      wake = (stopping) => {
-        if (!stopping) return;
-        wake = undefined;
-        leave();
-        resolve();
-      };
-    });
+    // after a delivery: until the dispatcher's linger gate opens (or stop())
+    const linger = () =>
+      new Promise<void>((resolve) => {
+        const leave = this.lingerGate(() => {
+          wake = undefined;
+          resolve();
+        });
+        wake = (stopping) => {
+          if (!stopping) return;
+          wake = undefined;
+          leave();
+          resolve();
+        };
+      });
     const live = () => !this.stopped && this.hooks.some((h) => h.id === hook.id) && this.backend.active();
     const done = (async () => {
       while (live()) {
@@ -302,7 +314,9 @@ export class WebhookDispatcher {
    *  or a calendar that started from a newer snapshot): say so in its state, and go on. */
   private skip(hook: Webhook, st: WebhookState): void {
     const lost = `writes ${st.delivered + 1}..${this.feed.floor}`;
-    this.log(`calendar-engine: webhook ${hook.id}: ${lost} are no longer retained and are skipped (at most ${this.maxBacklog} changes are kept for a lagging webhook)`);
+    this.log(
+      `calendar-engine: webhook ${hook.id}: ${lost} are no longer retained and are skipped (at most ${this.maxBacklog} changes are kept for a lagging webhook)`,
+    );
     st.skipped = (st.skipped ?? 0) + (this.feed.floor - st.delivered);
     st.lastStatus = `skipped ${lost}`;
     st.delivered = this.feed.floor;
@@ -315,7 +329,9 @@ export class WebhookDispatcher {
 
   /** `{"changes":[...]}` (UTF-8) of the changes that `types` wants; undefined: none. */
   private body(held: HeldChange[], types: readonly string[]): Buffer | undefined {
-    const key = types.join(','), a = held[0], b = held[held.length - 1];
+    const key = types.join(','),
+      a = held[0],
+      b = held[held.length - 1];
     const memo = this.lastBody;
     if (memo !== undefined && memo.first === a && memo.end === b && memo.types === key) return memo.body;
     const text = joinTexts(held, types.length === 0 ? undefined : (h) => types.includes(h.type));

@@ -62,8 +62,10 @@ async function report(dir: string, io: CliIo): Promise<number> {
   for (const line of r.notes) io.stdout.write(`note: ${line}\n`);
   if (!r.sound) {
     for (const line of r.problems) io.stderr.write(`problem: ${line}\n`);
-    throw new CliError(`the store ${showPath(dir, io)} is damaged (docs/faults.md says how to recover; 'calendar-engine repair' fixes a missing `
-      + `snapshot.json and a damaged journal line)`);
+    throw new CliError(
+      `the store ${showPath(dir, io)} is damaged (docs/faults.md says how to recover; 'calendar-engine repair' fixes a missing ` +
+        `snapshot.json and a damaged journal line)`,
+    );
   }
   for (const line of r.summary) io.stdout.write(`${line}\n`);
   io.stdout.write(`the store ${showPath(dir, io)} is sound\n`);

@@ -22,7 +22,12 @@ export interface ClusterTarget {
   replicas?: number;
   /** the content of a .creds file */
   creds?: string;
-  nats?: { user?: string; pass?: string; token?: string; tls?: { caFile?: string; certFile?: string; keyFile?: string } };
+  nats?: {
+    user?: string;
+    pass?: string;
+    token?: string;
+    tls?: { caFile?: string; certFile?: string; keyFile?: string };
+  };
 }
 
 function bad(message: string): CliError {
@@ -31,7 +36,11 @@ function bad(message: string): CliError {
 
 /** Option value, else env value, else undefined (through the options table, which names the
  *  variable); tells which one it came from for messages. */
-export function pick(values: Record<string, unknown>, io: CliIo, option: string): { value: string; from: string } | undefined {
+export function pick(
+  values: Record<string, unknown>,
+  io: CliIo,
+  option: string,
+): { value: string; from: string } | undefined {
   let g;
   try {
     g = pickOption(option, values, io.env);
@@ -43,7 +52,8 @@ export function pick(values: Record<string, unknown>, io: CliIo, option: string)
 
 /** A cluster's or a node's name: 1-64 letters, digits, '_' or '-' (it names NATS subjects and buckets). */
 export function checkName(opt: { value: string; from: string }): void {
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(opt.value)) throw bad(`${opt.from}: expected 1-64 letters, digits, '_' or '-', got '${opt.value}'`);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(opt.value))
+    throw bad(`${opt.from}: expected 1-64 letters, digits, '_' or '-', got '${opt.value}'`);
 }
 
 /** The cluster the options (or env) name, or undefined without --cluster / CALENDAR_CLUSTER. */
@@ -62,9 +72,13 @@ export function resolveClusterTarget(values: Record<string, unknown>, io: CliIo)
     if (stray) throw bad(`${stray.from} needs --cluster (the NATS servers)`);
     return undefined;
   }
-  const servers = urls.value.split(',').map((u) => u.trim()).filter(Boolean);
+  const servers = urls.value
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
   for (const u of servers) {
-    if (!/^(nats|tls):\/\/[^\s/]+:\d{1,5}$/.test(u)) throw bad(`${urls.from}: expected nats://host:port URLs, comma-separated, got '${u}'`);
+    if (!/^(nats|tls):\/\/[^\s/]+:\d{1,5}$/.test(u))
+      throw bad(`${urls.from}: expected nats://host:port URLs, comma-separated, got '${u}'`);
   }
   if (servers.length === 0) throw bad(`${urls.from}: expected nats://host:port URLs, comma-separated`);
   if (!name) throw bad(`--cluster needs --cluster-name (the calendar's name in the cluster)`);
@@ -75,7 +89,10 @@ export function resolveClusterTarget(values: Record<string, unknown>, io: CliIo)
   if (replicas) target.replicas = Number(replicas.value);
   const nats: NonNullable<ClusterTarget['nats']> = {};
   const ways = [creds, user ?? password, token].filter(Boolean);
-  if (ways.length > 1) throw bad(`${ways[0]!.from} and ${ways[1]!.from}: give one way to log in to NATS (a credentials file, a user and password, or a token)`);
+  if (ways.length > 1)
+    throw bad(
+      `${ways[0]!.from} and ${ways[1]!.from}: give one way to log in to NATS (a credentials file, a user and password, or a token)`,
+    );
   if (user && !password) throw bad(`${user.from} needs a password (--cluster-password or CALENDAR_CLUSTER_PASSWORD)`);
   if (password && !user) throw bad(`${password.from} needs a user (--cluster-user or CALENDAR_CLUSTER_USER)`);
   if (user && password) Object.assign(nats, { user: user.value, pass: password.value });
@@ -83,7 +100,9 @@ export function resolveClusterTarget(values: Record<string, unknown>, io: CliIo)
   if (creds) {
     const text = readFile(creds, 'a NATS credentials file');
     if (!/-----BEGIN NATS USER JWT-----/.test(text) || !/-----BEGIN USER NKEY SEED-----/.test(text)) {
-      throw bad(`${creds.from}: ${creds.value} is not a NATS credentials file (expected a user JWT and an NKey seed, as 'nsc generate creds' writes)`);
+      throw bad(
+        `${creds.from}: ${creds.value} is not a NATS credentials file (expected a user JWT and an NKey seed, as 'nsc generate creds' writes)`,
+      );
     }
     target.creds = text;
   }
@@ -112,7 +131,9 @@ function readFile(opt: { value: string; from: string }, what: string): string {
     return fs.readFileSync(opt.value, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw bad(`${opt.from}: cannot read ${what} '${opt.value}' (${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'a directory' : (err as Error).message})`);
+    throw bad(
+      `${opt.from}: cannot read ${what} '${opt.value}' (${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'a directory' : (err as Error).message})`,
+    );
   }
 }
 
@@ -131,7 +152,17 @@ const CLUSTER_MARKER = 'cluster.json';
 /** The cluster of a node's data folder (file paths only: never a password or token). */
 export function writeClusterMarker(dir: string, target: ClusterTarget, credsFile: string | undefined): void {
   const { servers, name, nats } = target;
-  const text = JSON.stringify({ servers, name, ...(credsFile ? { creds: path.resolve(credsFile) } : {}), ...(nats?.tls ? { tls: nats.tls } : {}) }, null, 2) + '\n';
+  const text =
+    JSON.stringify(
+      {
+        servers,
+        name,
+        ...(credsFile ? { creds: path.resolve(credsFile) } : {}),
+        ...(nats?.tls ? { tls: nats.tls } : {}),
+      },
+      null,
+      2,
+    ) + '\n';
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, CLUSTER_MARKER), text);
 }
@@ -145,17 +176,31 @@ export function readClusterMarker(dir: string): Record<string, string> | undefin
   } catch {
     return undefined;
   }
-  let m: { servers?: unknown; name?: unknown; creds?: string; tls?: { caFile?: string; certFile?: string; keyFile?: string } } | null;
+  let m: {
+    servers?: unknown;
+    name?: unknown;
+    creds?: string;
+    tls?: { caFile?: string; certFile?: string; keyFile?: string };
+  } | null;
   try {
     m = JSON.parse(text);
   } catch (err) {
-    throw new CliError(`${file}: not JSON (${(err as Error).message}); 'serve --cluster' writes it again, or name the cluster with --cluster and --cluster-name`);
+    throw new CliError(
+      `${file}: not JSON (${(err as Error).message}); 'serve --cluster' writes it again, or name the cluster with --cluster and --cluster-name`,
+    );
   }
-  if (m === null || typeof m !== 'object' || !Array.isArray(m.servers) || !m.servers.every((s) => typeof s === 'string') || typeof m.name !== 'string') {
+  if (
+    m === null ||
+    typeof m !== 'object' ||
+    !Array.isArray(m.servers) ||
+    !m.servers.every((s) => typeof s === 'string') ||
+    typeof m.name !== 'string'
+  ) {
     throw new CliError(`${file}: expected {"servers": [...], "name": ...}`);
   }
   return {
-    cluster: m.servers.join(','), 'cluster-name': m.name,
+    cluster: m.servers.join(','),
+    'cluster-name': m.name,
     ...(m.creds ? { 'cluster-creds': m.creds } : {}),
     ...(m.tls?.caFile ? { 'cluster-tls-ca': m.tls.caFile } : {}),
     ...(m.tls?.certFile ? { 'cluster-tls-cert': m.tls.certFile } : {}),

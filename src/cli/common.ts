@@ -21,7 +21,11 @@ export const EXIT_USAGE = 2;
 
 /** A failure to report as one line (no stack trace), with its exit code. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: number = EXIT_FAILURE, readonly usage?: string) {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT_FAILURE,
+    readonly usage?: string,
+  ) {
     super(message);
     this.name = 'CliError';
   }
@@ -39,11 +43,19 @@ type Options = NonNullable<ParseArgsConfig['options']>;
  * ("unknown option '--x'", "option '--port' needs a value") and `--help` / `-h` always known.
  */
 export function parseCommand<O extends Options>(
-  args: string[], options: O, usage: string, positionals: { min: number; max: number; names?: string },
+  args: string[],
+  options: O,
+  usage: string,
+  positionals: { min: number; max: number; names?: string },
 ): { values: Record<string, string | boolean | undefined>; positionals: string[]; help: boolean } {
   let parsed;
   try {
-    parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: true });
+    parsed = parseArgs({
+      args,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: true,
+    });
   } catch (err) {
     throw usageError(parseArgsMessage(err as Error & { code?: string }), usage);
   }
@@ -58,7 +70,10 @@ export function parseCommand<O extends Options>(
 function parseArgsMessage(err: Error & { code?: string }): string {
   // node writes "Option '-p, --port <value>' argument missing" / "Unknown option '--bogus'. To specify..."
   const quoted = /'(-[^']*)'/.exec(err.message)?.[1] ?? '';
-  const option = quoted.split(/[\s,]+/).filter((w) => w.startsWith('-')).pop();
+  const option = quoted
+    .split(/[\s,]+/)
+    .filter((w) => w.startsWith('-'))
+    .pop();
   switch (err.code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
       return option ? `unknown option '${option}'` : 'unknown option';

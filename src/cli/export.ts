@@ -20,7 +20,12 @@ Options:
 `;
 
 export async function exportCommand(args: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommand(args, { data: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } } as const, EXPORT_USAGE, { min: 0, max: 0, names: '' });
+  const parsed = parseCommand(
+    args,
+    { data: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } } as const,
+    EXPORT_USAGE,
+    { min: 0, max: 0, names: '' },
+  );
   if (parsed.help) {
     io.stdout.write(EXPORT_USAGE);
     return EXIT_OK;
@@ -48,7 +53,9 @@ export async function exportCommand(args: string[], io: CliIo): Promise<number> 
       fs.rmSync(tmp, { force: true });
       throw new CliError(`${outArg}: ${(err as Error).message}`);
     }
-    const summary = (['events', 'venues', 'organizers', 'categories', 'tags'] as const).map((k) => `${counts[k]} ${k}`).join(', ');
+    const summary = (['events', 'venues', 'organizers', 'categories', 'tags'] as const)
+      .map((k) => `${counts[k]} ${k}`)
+      .join(', ');
     io.stderr.write(`exported ${summary} from ${showPath(dir, io)} to ${outArg} in ${seconds(Date.now() - t0)}\n`);
     return EXIT_OK;
   } finally {

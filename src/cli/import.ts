@@ -5,7 +5,17 @@
 // summary line either way.
 import fs from 'node:fs';
 import path from 'node:path';
-import { CliError, EXIT_OK, EXIT_USAGE, dataDir, openStore, parseCommand, seconds, showPath, type CliIo } from './common.ts';
+import {
+  CliError,
+  EXIT_OK,
+  EXIT_USAGE,
+  dataDir,
+  openStore,
+  parseCommand,
+  seconds,
+  showPath,
+  type CliIo,
+} from './common.ts';
 import { createProgress } from './progress.ts';
 import type { ImportFormat } from '../io/read-records.ts';
 
@@ -36,12 +46,18 @@ Options:
 
 export function parseFormat(value: string | undefined): ImportFormat | undefined {
   if (value === undefined) return undefined;
-  if (value !== 'json' && value !== 'jsonl') throw new CliError(`--format: expected json or jsonl, got '${value}'`, EXIT_USAGE);
+  if (value !== 'json' && value !== 'jsonl')
+    throw new CliError(`--format: expected json or jsonl, got '${value}'`, EXIT_USAGE);
   return value;
 }
 
 export async function importCommand(args: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommand(args, { data: { type: 'string' }, format: { type: 'string' }, type: { type: 'string' } } as const, IMPORT_USAGE, { min: 1, max: 1, names: 'FILE' });
+  const parsed = parseCommand(
+    args,
+    { data: { type: 'string' }, format: { type: 'string' }, type: { type: 'string' } } as const,
+    IMPORT_USAGE,
+    { min: 1, max: 1, names: 'FILE' },
+  );
   if (parsed.help) {
     io.stdout.write(IMPORT_USAGE);
     return EXIT_OK;
@@ -61,7 +77,11 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
   } catch (err) {
     if (err instanceof CliError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    throw new CliError(code === 'ENOENT' ? `${parsed.positionals[0]}: no such file` : `${parsed.positionals[0]}: ${(err as Error).message}`);
+    throw new CliError(
+      code === 'ENOENT'
+        ? `${parsed.positionals[0]}: no such file`
+        : `${parsed.positionals[0]}: ${(err as Error).message}`,
+    );
   }
   const t0 = Date.now();
   const cal = await openStore({ dir }, io);
@@ -71,16 +91,21 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
     counts = ics
       ? await cal.importIcs(file)
       : csv
-      ? await cal.importCsv(file, (csvType ?? 'events') as 'events' | 'venues' | 'organizers')
-      // alone: nothing else uses the store, and this process ends after the import (the search
-      // index is built by whoever serves the store)
-      : await cal.importFile(file, { format, alone: true, onProgress: (done, total) => progress.update(Math.ceil(done / 1024), Math.ceil(total / 1024)) });
+        ? await cal.importCsv(file, (csvType ?? 'events') as 'events' | 'venues' | 'organizers')
+        : // alone: nothing else uses the store, and this process ends after the import (the search
+          // index is built by whoever serves the store)
+          await cal.importFile(file, {
+            format,
+            alone: true,
+            onProgress: (done, total) => progress.update(Math.ceil(done / 1024), Math.ceil(total / 1024)),
+          });
   } finally {
     progress.finish();
     await cal.close();
   }
-  const summary = (['events', 'venues', 'organizers', 'categories', 'tags'] as const).map((k) => `${counts[k]} ${k}`).join(', ')
-    + (counts.updated ? `; updated ${counts.updated} existing events` : '');
+  const summary =
+    (['events', 'venues', 'organizers', 'categories', 'tags'] as const).map((k) => `${counts[k]} ${k}`).join(', ') +
+    (counts.updated ? `; updated ${counts.updated} existing events` : '');
   io.stdout.write(`imported ${summary} into ${showPath(dir, io)} in ${seconds(Date.now() - t0)}\n`);
   return EXIT_OK;
 }

@@ -129,7 +129,9 @@ export function largeImportRespawn(argv: string[]): number | undefined {
     return undefined;
   }
   if (size < LARGE_IMPORT_BYTES || !process.argv[1]) return undefined;
-  const r = spawnSync(process.execPath, ['--max-semi-space-size=64', ...process.execArgv, process.argv[1], ...argv], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['--max-semi-space-size=64', ...process.execArgv, process.argv[1], ...argv], {
+    stdio: 'inherit',
+  });
   return r.status ?? 1;
 }
 

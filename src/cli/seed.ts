@@ -9,7 +9,14 @@ import { embedded, type DemoFile } from './embedded.ts';
 // ---- the import shape (CONTRACT.md, "The store"): typed in src/api/import.ts -----------------
 
 import type { ImportCalendar as ImportData } from '../api/import.ts';
-export type { ImportCalendar as ImportData, ImportCategory, ImportEvent, ImportOrganizer, ImportTag, ImportVenue } from '../api/import.ts';
+export type {
+  ImportCalendar as ImportData,
+  ImportCategory,
+  ImportEvent,
+  ImportOrganizer,
+  ImportTag,
+  ImportVenue,
+} from '../api/import.ts';
 
 export type { DemoFile } from './embedded.ts';
 

@@ -6,8 +6,25 @@ import v8 from 'node:v8';
 import { OptionProblem, optionValue, parseArgsOptions, usageLines, type Retention } from '../options/options.ts';
 import { UserError } from '../api/wordpress/users.ts';
 import { isStorageError } from '../store/faults.ts';
-import { CliError, EXIT_OK, EXIT_USAGE, dataDir, openStore, parseCommand, seconds, showPath, type CliIo } from './common.ts';
-import { CLUSTER_USAGE, checkName, pick, resolveClusterTarget, writeClusterMarker, type ClusterTarget } from './cluster-options.ts';
+import {
+  CliError,
+  EXIT_OK,
+  EXIT_USAGE,
+  dataDir,
+  openStore,
+  parseCommand,
+  seconds,
+  showPath,
+  type CliIo,
+} from './common.ts';
+import {
+  CLUSTER_USAGE,
+  checkName,
+  pick,
+  resolveClusterTarget,
+  writeClusterMarker,
+  type ClusterTarget,
+} from './cluster-options.ts';
 import { demoCalendar } from './seed.ts';
 import type { AuthOptions } from '../http/auth.ts';
 import type { ClusterOptions } from '../cluster/node.ts';
@@ -106,7 +123,17 @@ export function resolveServeOptions(values: Record<string, unknown>, io: CliIo):
   const adminPassword = value<string | undefined>('CALENDAR_ADMIN_PASSWORD', values, io);
   const auth = resolveLogin(values, io);
   return {
-    host, port, dir, timezone, perPage, restPrefix, siteUrl, cacheBytes, changesRetain, changesBytes, uploadBytes,
+    host,
+    port,
+    dir,
+    timezone,
+    perPage,
+    restPrefix,
+    siteUrl,
+    cacheBytes,
+    changesRetain,
+    changesBytes,
+    uploadBytes,
     seed: values['no-seed'] !== true && !cluster && !readOnly,
     readOnly,
     site: values['no-site'] === true ? false : { title: siteTitle, locale: siteLocale },
@@ -140,8 +167,11 @@ function resolveCluster(values: Record<string, unknown>, io: CliIo): ServeOption
   const snapshotEvery = value<number | undefined>('CALENDAR_CLUSTER_SNAPSHOT_EVERY', values, io);
   const credsFile = pick(values, io, 'cluster-creds')?.value;
   return {
-    ...target, ...(node ? { node: node.value } : {}), ...(credsFile ? { credsFile } : {}),
-    ...(leaseMs !== undefined ? { leaseMs } : {}), ...(snapshotEvery !== undefined ? { snapshotEvery } : {}),
+    ...target,
+    ...(node ? { node: node.value } : {}),
+    ...(credsFile ? { credsFile } : {}),
+    ...(leaseMs !== undefined ? { leaseMs } : {}),
+    ...(snapshotEvery !== undefined ? { snapshotEvery } : {}),
   };
 }
 
@@ -161,26 +191,43 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
   const port = opts.siteUrl === undefined && opts.port === 0 ? await freePort(opts.host) : opts.port;
   const siteUrl = opts.siteUrl ?? defaultSiteUrl(opts.host, port);
   const { startServer } = await import('../http/server.ts');
-  const cal = await openStore({
-    dir: opts.dir, timezone: opts.timezone, perPage: opts.perPage, siteUrl, restPrefix: opts.restPrefix, cacheBytes: opts.cacheBytes,
-    ...('count' in opts.changesRetain ? { changesRetainCount: opts.changesRetain.count, changesRetainMs: Number.POSITIVE_INFINITY } : { changesRetainMs: opts.changesRetain.ms }),
-    changesRetainBytes: opts.changesBytes,
-    ...(opts.readOnly ? { readOnly: true } : {}),
-    uploadLimit: opts.uploadBytes,
-    ...(opts.cluster ? { cluster: clusterOptions(opts.cluster, log) } : {}),
-  }, io);
+  const cal = await openStore(
+    {
+      dir: opts.dir,
+      timezone: opts.timezone,
+      perPage: opts.perPage,
+      siteUrl,
+      restPrefix: opts.restPrefix,
+      cacheBytes: opts.cacheBytes,
+      ...('count' in opts.changesRetain
+        ? { changesRetainCount: opts.changesRetain.count, changesRetainMs: Number.POSITIVE_INFINITY }
+        : { changesRetainMs: opts.changesRetain.ms }),
+      changesRetainBytes: opts.changesBytes,
+      ...(opts.readOnly ? { readOnly: true } : {}),
+      uploadLimit: opts.uploadBytes,
+      ...(opts.cluster ? { cluster: clusterOptions(opts.cluster, log) } : {}),
+    },
+    io,
+  );
   if (opts.readOnly) log(`calendar-engine: serving ${showPath(opts.dir, io)} read-only: writes are refused`);
   try {
     if (opts.cluster) {
       try {
         writeClusterMarker(opts.dir, opts.cluster, opts.cluster.credsFile);
       } catch (err) {
-        log(`calendar-engine: ${showPath(opts.dir, io)}/cluster.json not written (${(err as Error).message}): 'user --data' will not find this cluster; use 'user --cluster'`);
+        log(
+          `calendar-engine: ${showPath(opts.dir, io)}/cluster.json not written (${(err as Error).message}): 'user --data' will not find this cluster; use 'user --cluster'`,
+        );
       }
     }
     if (opts.adminPassword !== undefined) {
       try {
-        await cal.users.apply({ action: 'ensure', login: 'admin', role: 'administrator', password: opts.adminPassword });
+        await cal.users.apply({
+          action: 'ensure',
+          login: 'admin',
+          role: 'administrator',
+          password: opts.adminPassword,
+        });
       } catch (err) {
         if (err instanceof UserError) throw new CliError(`CALENDAR_ADMIN_PASSWORD: ${err.message}`);
         // a disk that refuses writes does not stop a server that can still serve reads
@@ -192,8 +239,10 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
       const t0 = Date.now();
       const demo = demoCalendar(new Date());
       await cal.import(demo);
-      log(`calendar-engine: seeded the demo calendar into ${showPath(opts.dir, io)} (${demo.events.length} events, `
-        + `${demo.venues.length} venues, ${demo.organizers.length} organizers) in ${seconds(Date.now() - t0)}; --no-seed skips this`);
+      log(
+        `calendar-engine: seeded the demo calendar into ${showPath(opts.dir, io)} (${demo.events.length} events, ` +
+          `${demo.venues.length} venues, ${demo.organizers.length} organizers) in ${seconds(Date.now() - t0)}; --no-seed skips this`,
+      );
     }
     let server;
     try {
@@ -201,14 +250,21 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
       server = await startServer(cal, { host: opts.host, port, log, site, ...opts.auth });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE') throw new CliError(`port ${port} on ${opts.host} is already in use (choose another with --port, or 0 for a free one)`);
-      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new CliError(`cannot listen on ${opts.host}: no such local address`);
-      if (code === 'EACCES') throw new CliError(`not allowed to listen on port ${port} (ports below 1024 need privileges)`);
+      if (code === 'EADDRINUSE')
+        throw new CliError(
+          `port ${port} on ${opts.host} is already in use (choose another with --port, or 0 for a free one)`,
+        );
+      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+        throw new CliError(`cannot listen on ${opts.host}: no such local address`);
+      if (code === 'EACCES')
+        throw new CliError(`not allowed to listen on port ${port} (ports below 1024 need privileges)`);
       throw err;
     }
     if (cal.cluster) {
       const c = cal.cluster;
-      log(`calendar-engine: cluster ${opts.cluster!.name}, node ${c.node}: started from ${c.snapshotSeq > 0 ? `the snapshot at seq ${c.snapshotSeq}` : 'the start of the stream'}, following the stream`);
+      log(
+        `calendar-engine: cluster ${opts.cluster!.name}, node ${c.node}: started from ${c.snapshotSeq > 0 ? `the snapshot at seq ${c.snapshotSeq}` : 'the start of the stream'}, following the stream`,
+      );
     }
     cal.users.watch(undefined, (err) => log(`calendar-engine: users.json not reloaded: ${err.message}`));
     const banner = `calendar-engine listening on ${server.url}${opts.restPrefix}/tribe/events/v1`;
@@ -223,7 +279,11 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
           // a cluster's writer snapshots on its own schedule; a node leaving needs none; a store
           // opened read-only, or whose disk fails, keeps its journal (which holds every write)
           if (!calendar.cluster && !opts.readOnly && !calendar.guard?.refusal()) {
-            await calendar.snapshot().catch((err: Error) => log(`calendar-engine: no snapshot written at shutdown (${err.message}); the journal holds every write`));
+            await calendar
+              .snapshot()
+              .catch((err: Error) =>
+                log(`calendar-engine: no snapshot written at shutdown (${err.message}); the journal holds every write`),
+              );
           }
           await calendar.close();
         })();
@@ -264,7 +324,9 @@ export const SERVE_HEAP_GROWING_PERCENT = 50;
  * started with its own `--heap-growing-percent` (0 restores V8's own choice), which is left as it is.
  */
 export function heapGrowingFlag(execArgv: readonly string[]): string | undefined {
-  return execArgv.some((a) => /^--heap[-_]growing[-_]percent\b/.test(a)) ? undefined : `--heap-growing-percent=${SERVE_HEAP_GROWING_PERCENT}`;
+  return execArgv.some((a) => /^--heap[-_]growing[-_]percent\b/.test(a))
+    ? undefined
+    : `--heap-growing-percent=${SERVE_HEAP_GROWING_PERCENT}`;
 }
 
 /**

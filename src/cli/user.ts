@@ -29,15 +29,21 @@ const OPTIONS = { data: { type: 'string' }, role: { type: 'string' }, ...CLUSTER
 export async function userCommand(args: string[], io: CliIo): Promise<number> {
   const [action, ...rest] = args;
   if (action === undefined || action === '--help' || action === '-h' || action === 'help' || action.startsWith('-')) {
-    if (action === undefined || action.startsWith('-') && action !== '--help' && action !== '-h') {
+    if (action === undefined || (action.startsWith('-') && action !== '--help' && action !== '-h')) {
       throw usageError('missing user command (add, list, remove or reset)', USER_USAGE);
     }
     io.stdout.write(USER_USAGE);
     return EXIT_OK;
   }
   const takesLogin = action === 'add' || action === 'remove' || action === 'reset';
-  if (!takesLogin && action !== 'list') throw usageError(`unknown user command '${action}' (expected add, list, remove or reset)`, USER_USAGE);
-  const parsed = parseCommand(rest, OPTIONS, USER_USAGE, takesLogin ? { min: 1, max: 1, names: 'LOGIN' } : { min: 0, max: 0 });
+  if (!takesLogin && action !== 'list')
+    throw usageError(`unknown user command '${action}' (expected add, list, remove or reset)`, USER_USAGE);
+  const parsed = parseCommand(
+    rest,
+    OPTIONS,
+    USER_USAGE,
+    takesLogin ? { min: 1, max: 1, names: 'LOGIN' } : { min: 0, max: 0 },
+  );
   if (parsed.help) {
     io.stdout.write(USER_USAGE);
     return EXIT_OK;
@@ -47,7 +53,8 @@ export async function userCommand(args: string[], io: CliIo): Promise<number> {
   if (values.role !== undefined && action !== 'add') throw usageError(`--role only goes with 'user add'`, USER_USAGE);
   let role: Role | undefined;
   if (action === 'add') {
-    if (typeof values.role !== 'string') throw usageError(`user add needs --role (one of ${ROLES.join(', ')})`, USER_USAGE);
+    if (typeof values.role !== 'string')
+      throw usageError(`user add needs --role (one of ${ROLES.join(', ')})`, USER_USAGE);
     try {
       checkRole(values.role);
     } catch (err) {
@@ -67,7 +74,9 @@ export async function userCommand(args: string[], io: CliIo): Promise<number> {
     try {
       ({ users, close } = await openClusterUsers({ ...target, connectTimeoutMs: 10_000 }));
     } catch (err) {
-      throw new CliError(`cannot reach cluster ${target.name} (${target.servers.join(',')}): ${(err as Error).message}`);
+      throw new CliError(
+        `cannot reach cluster ${target.name} (${target.servers.join(',')}): ${(err as Error).message}`,
+      );
     }
     where = `cluster ${target.name}`;
   } else {
@@ -86,7 +95,8 @@ export async function userCommand(args: string[], io: CliIo): Promise<number> {
       case 'list': {
         const list = users.list();
         for (const u of list) io.stdout.write(`${u.id} ${u.login} ${u.role}\n`);
-        if (list.length === 0) io.stderr.write(`no users in ${where} (add one: calendar-engine user add LOGIN --role ROLE)\n`);
+        if (list.length === 0)
+          io.stderr.write(`no users in ${where} (add one: calendar-engine user add LOGIN --role ROLE)\n`);
         return EXIT_OK;
       }
       case 'remove': {
@@ -96,7 +106,9 @@ export async function userCommand(args: string[], io: CliIo): Promise<number> {
       }
       default: {
         const { user, password } = await users.apply({ action: 'reset', login });
-        io.stdout.write(`new application password for user ${user?.id ?? '?'} (${user?.login ?? login}); the old one no longer works:\n`);
+        io.stdout.write(
+          `new application password for user ${user?.id ?? '?'} (${user?.login ?? login}); the old one no longer works:\n`,
+        );
         io.stdout.write(`${password}\n`);
         return EXIT_OK;
       }

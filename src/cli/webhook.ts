@@ -5,12 +5,26 @@
 import { CHANGE_TYPES, type ChangeType } from '../changes/feed.ts';
 import { readChangeLog } from '../changes/log.ts';
 import {
-  WebhookError, describeWebhook, findWebhook, newWebhook, readWebhookState, readWebhooks, redactUrl, removeWebhook, saveWebhook,
+  WebhookError,
+  describeWebhook,
+  findWebhook,
+  newWebhook,
+  readWebhookState,
+  readWebhooks,
+  redactUrl,
+  removeWebhook,
+  saveWebhook,
   type Webhook,
 } from '../changes/webhook-registry.ts';
 import { checkUrlTarget } from '../security/addresses.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, parseCommand, showPath, usageError, type CliIo } from './common.ts';
-import { CLUSTER_OPTIONS, CLUSTER_USAGE, readClusterMarker, resolveClusterTarget, type ClusterTarget } from './cluster-options.ts';
+import {
+  CLUSTER_OPTIONS,
+  CLUSTER_USAGE,
+  readClusterMarker,
+  resolveClusterTarget,
+  type ClusterTarget,
+} from './cluster-options.ts';
 
 export const WEBHOOK_USAGE = `Usage:
   calendar-engine webhook add URL [--types T,...] [--secret S] [--allow-private]
@@ -39,7 +53,10 @@ A cluster's webhooks instead (kept in its NATS KV bucket, delivered by its write
 ${CLUSTER_USAGE}`;
 
 const OPTIONS = {
-  data: { type: 'string' }, types: { type: 'string' }, secret: { type: 'string' }, 'allow-private': { type: 'boolean' },
+  data: { type: 'string' },
+  types: { type: 'string' },
+  secret: { type: 'string' },
+  'allow-private': { type: 'boolean' },
   ...CLUSTER_OPTIONS,
 } as const;
 
@@ -61,7 +78,9 @@ function storeRegistry(dir: string, io: CliIo): Registry {
     async list() {
       const state = readWebhookState(dir);
       const seqs = readChangeLog(dir).map((w) => w.seq);
-      return readWebhooks(dir).map((h) => describeWebhook(h, state[h.id], state[h.id] ? seqs.filter((s) => s > state[h.id].delivered).length : 0));
+      return readWebhooks(dir).map((h) =>
+        describeWebhook(h, state[h.id], state[h.id] ? seqs.filter((s) => s > state[h.id].delivered).length : 0),
+      );
     },
     close: async () => {},
   };
@@ -89,7 +108,9 @@ async function clusterRegistry(target: ClusterTarget): Promise<Registry> {
         const { hooks, states } = await cw.readClusterWebhooks(kv);
         const head = await cw.streamHead(nc, name);
         // writes after its position, whatever their types
-        return hooks.map((h) => describeWebhook(h, states[h.id], states[h.id] ? Math.max(0, head - states[h.id].delivered) : 0));
+        return hooks.map((h) =>
+          describeWebhook(h, states[h.id], states[h.id] ? Math.max(0, head - states[h.id].delivered) : 0),
+        );
       },
       close: () => nc.close(),
     };
@@ -111,13 +132,19 @@ export async function webhookCommand(args: string[], io: CliIo): Promise<number>
   if (action !== 'add' && action !== 'list' && action !== 'remove') {
     throw usageError(`unknown webhook command '${action}' (expected add, list or remove)`, WEBHOOK_USAGE);
   }
-  const parsed = parseCommand(rest, OPTIONS, WEBHOOK_USAGE, action === 'list' ? { min: 0, max: 0 } : { min: 1, max: 1, names: action === 'add' ? 'URL' : 'ID or URL' });
+  const parsed = parseCommand(
+    rest,
+    OPTIONS,
+    WEBHOOK_USAGE,
+    action === 'list' ? { min: 0, max: 0 } : { min: 1, max: 1, names: action === 'add' ? 'URL' : 'ID or URL' },
+  );
   if (parsed.help) {
     io.stdout.write(WEBHOOK_USAGE);
     return EXIT_OK;
   }
   const values = parsed.values as Record<string, string | undefined>;
-  const addOnly = values.types !== undefined || values.secret !== undefined || parsed.values['allow-private'] !== undefined;
+  const addOnly =
+    values.types !== undefined || values.secret !== undefined || parsed.values['allow-private'] !== undefined;
   if (action !== 'add' && addOnly) {
     throw usageError('--types, --secret and --allow-private go with webhook add', WEBHOOK_USAGE);
   }
@@ -131,15 +158,23 @@ export async function webhookCommand(args: string[], io: CliIo): Promise<number>
   try {
     registry = cluster ? await clusterRegistry(cluster) : storeRegistry(dir, io);
     if (action === 'add') {
-      const types = values.types === undefined ? [] : values.types.split(',').map((t) => t.trim()).filter(Boolean);
+      const types =
+        values.types === undefined
+          ? []
+          : values.types
+              .split(',')
+              .map((t) => t.trim())
+              .filter(Boolean);
       for (const t of types) {
-        if (!(CHANGE_TYPES as readonly string[]).includes(t)) throw new CliError(`--types: unknown change type '${t}' (expected ${CHANGE_TYPES.join(', ')})`, EXIT_USAGE);
+        if (!(CHANGE_TYPES as readonly string[]).includes(t))
+          throw new CliError(`--types: unknown change type '${t}' (expected ${CHANGE_TYPES.join(', ')})`, EXIT_USAGE);
       }
       const allowPrivate = parsed.values['allow-private'] === true;
       const hook = newWebhook(parsed.positionals[0], types as ChangeType[], values.secret, { allowPrivate });
-      if (!allowPrivate) await checkUrlTarget(hook.url).catch((err: Error) => {
-        throw new WebhookError(err.message);
-      });
+      if (!allowPrivate)
+        await checkUrlTarget(hook.url).catch((err: Error) => {
+          throw new WebhookError(err.message);
+        });
       await registry.add(hook);
       const wanted = hook.types.length ? hook.types.join(', ') : 'all changes';
       io.stdout.write(`added webhook ${hook.id} → ${redactUrl(hook.url)} (${wanted}) in ${registry.where}\n`);
@@ -153,7 +188,8 @@ export async function webhookCommand(args: string[], io: CliIo): Promise<number>
     }
     const lines = await registry.list();
     for (const line of lines) io.stdout.write(line + '\n');
-    if (lines.length === 0) io.stderr.write(`no webhooks in ${registry.where} (add one: calendar-engine webhook add URL)\n`);
+    if (lines.length === 0)
+      io.stderr.write(`no webhooks in ${registry.where} (add one: calendar-engine webhook add URL)\n`);
     return EXIT_OK;
   } catch (err) {
     if (err instanceof WebhookError) throw new CliError(err.message);

@@ -23,13 +23,18 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** The writer's side: runs one forwarded call, answers with the result (or the error) and its seq. */
-export async function answerForwarded(data: Uint8Array, run: (call: RestCall) => Promise<RestResult>, seq: () => number): Promise<string> {
+export async function answerForwarded(
+  data: Uint8Array,
+  run: (call: RestCall) => Promise<RestResult>,
+  seq: () => number,
+): Promise<string> {
   let reply: Forwarded;
   try {
     const ok = await run(JSON.parse(Buffer.from(data).toString('utf8')) as RestCall);
     reply = { ok, seq: seq() };
   } catch (err) {
-    const e = err instanceof CalendarError ? err : fail('internal_error', [], {}, { message: 'The writer failed the write.' });
+    const e =
+      err instanceof CalendarError ? err : fail('internal_error', [], {}, { message: 'The writer failed the write.' });
     reply = { error: { code: e.code, status: e.status, message: e.message, data: e.data }, seq: seq() };
   }
   return JSON.stringify(reply);
@@ -40,7 +45,10 @@ export class Forwarder {
   /** forwarded writes waiting for the writer's answer: rejected when another node takes the lease */
   private readonly pending = new Set<() => void>();
 
-  constructor(private readonly nc: NatsConnection, private readonly subject: string) {}
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly subject: string,
+  ) {}
 
   /** Another node took the lease: the one the pending writes went to may never answer. */
   writerChanged(): void {
@@ -57,7 +65,9 @@ export class Forwarder {
     for (;;) {
       let text: string;
       let writerChanged!: () => void;
-      const changed = new Promise<never>((_resolve, reject) => (writerChanged = () => reject(new Error('writer changed'))));
+      const changed = new Promise<never>(
+        (_resolve, reject) => (writerChanged = () => reject(new Error('writer changed'))),
+      );
       this.pending.add(writerChanged);
       try {
         const request = this.nc.request(this.subject, payload, { timeout: Math.max(1_000, until - Date.now()) });
@@ -79,7 +89,8 @@ export class Forwarder {
         await sleep(100);
         continue;
       }
-      if (reply.error) throw new CalendarError(reply.error.code, reply.error.status, reply.error.message, reply.error.data);
+      if (reply.error)
+        throw new CalendarError(reply.error.code, reply.error.status, reply.error.message, reply.error.data);
       return { result: reply.ok!, seq: reply.seq };
     }
   }

@@ -142,7 +142,9 @@ export class Lease {
     const epoch = this.epoch;
     let revision: number;
     try {
-      revision = entry ? await this.kv.update(LEASE_KEY, this.value(), entry.revision) : await this.kv.create(LEASE_KEY, this.value());
+      revision = entry
+        ? await this.kv.update(LEASE_KEY, this.value(), entry.revision)
+        : await this.kv.create(LEASE_KEY, this.value());
     } catch (err) {
       if (/wrong last sequence|key exists/i.test((err as Error).message)) return; // someone else won
       throw err;

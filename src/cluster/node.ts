@@ -6,7 +6,14 @@
 // whose state ever differs from the log (an append of its own rejected, a gap) rebuilds from the
 // newest snapshot (snapshots.ts) plus the stream after it.
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import {
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import { Objm, setSha256Backend, type ObjectStore } from '@nats-io/obj';
 import { randomBytes } from 'node:crypto';
@@ -119,7 +126,9 @@ export class ClusterNode {
   /** Connects and makes sure the stream, the lease bucket and the snapshot store exist. */
   static async connect(opts: ClusterOptions): Promise<ClusterNode> {
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(opts.name ?? '')) {
-      throw fail('invalid_option', [`cluster.name must be 1-64 letters, digits, '_' or '-', got ${JSON.stringify(opts.name)}`]);
+      throw fail('invalid_option', [
+        `cluster.name must be 1-64 letters, digits, '_' or '-', got ${JSON.stringify(opts.name)}`,
+      ]);
     }
     const replicas = opts.replicas ?? 3;
     // the object store checks every snapshot's SHA-256: node:crypto, not the pure-JS default
@@ -134,7 +143,12 @@ export class ClusterNode {
         try {
           await jsm.streams.info(names.stream);
         } catch {
-          await jsm.streams.add({ name: names.stream, subjects: [names.log], num_replicas: replicas, duplicate_window: 120_000_000_000 });
+          await jsm.streams.add({
+            name: names.stream,
+            subjects: [names.log],
+            num_replicas: replicas,
+            duplicate_window: 120_000_000_000,
+          });
         }
       });
       const kv = await retry(until, () => new Kvm(nc).create(names.lease, { replicas, history: 1 }));
@@ -152,16 +166,22 @@ export class ClusterNode {
     const until = Date.now() + (this.opts.connectTimeoutMs ?? 30_000);
     const closing = () => this.role === 'stopped';
     // listed again on each try: the writer may prune the one listed (two newer ones made since)
-    const { seq, chunks } = await retry(until, async () => {
-      if (closing()) throw new Error('the node is closing');
-      const seqs = await listSnapshots(this.os);
-      const newest = seqs.length > 0 ? seqs[seqs.length - 1] : 0;
-      return { seq: newest, chunks: newest > 0 ? await readSnapshot(this.os, newest) : [] };
-    }, closing);
+    const { seq, chunks } = await retry(
+      until,
+      async () => {
+        if (closing()) throw new Error('the node is closing');
+        const seqs = await listSnapshots(this.os);
+        const newest = seqs.length > 0 ? seqs[seqs.length - 1] : 0;
+        return { seq: newest, chunks: newest > 0 ? await readSnapshot(this.os, newest) : [] };
+      },
+      closing,
+    );
     if (seq > 0) engine.loadSnapshotChunks(chunks);
     const info = await retry(until, () => this.jsm.streams.info(this.stream));
     if (info.state.messages > 0 && info.state.first_seq > seq + 1) {
-      throw new Error(`cluster: stream ${this.stream} starts at seq ${info.state.first_seq} but the newest snapshot is at ${seq}: writes ${seq + 1}..${info.state.first_seq - 1} are missing`);
+      throw new Error(
+        `cluster: stream ${this.stream} starts at seq ${info.state.first_seq} but the newest snapshot is at ${seq}: writes ${seq + 1}..${info.state.first_seq - 1} are missing`,
+      );
     }
     this.applied = seq;
     this.snapshotSeq = seq;
@@ -171,13 +191,19 @@ export class ClusterNode {
   /** Starts following the stream and standing for writer. */
   start(host: ReplicaHost): void {
     this.host = host;
-    this.lease = new Lease(this.kv, this.node, this.opts.leaseMs ?? 3_000, {
-      acquired: () => void this.becomeWriter(),
-      lost: (reason) => this.stepDown(reason),
-      holderChanged: () => {
-        this.forwarder.writerChanged();
+    this.lease = new Lease(
+      this.kv,
+      this.node,
+      this.opts.leaseMs ?? 3_000,
+      {
+        acquired: () => void this.becomeWriter(),
+        lost: (reason) => this.stepDown(reason),
+        holderChanged: () => {
+          this.forwarder.writerChanged();
+        },
       },
-    }, () => this.opts.writer !== false && !this.resyncing && this.role !== 'stopped');
+      () => this.opts.writer !== false && !this.resyncing && this.role !== 'stopped',
+    );
     this.follow();
     this.watch();
     this.lease.start();
@@ -206,7 +232,10 @@ export class ClusterNode {
     void (async () => {
       while (generation === this.generation && this.role !== 'stopped') {
         try {
-          const consumer = await this.js.consumers.get(this.stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: this.applied + 1 });
+          const consumer = await this.js.consumers.get(this.stream, {
+            deliver_policy: DeliverPolicy.StartSequence,
+            opt_start_seq: this.applied + 1,
+          });
           const messages = await consumer.consume();
           this.messages = messages;
           for await (const m of messages) {
@@ -232,11 +261,16 @@ export class ClusterNode {
       // only this node's own appends (applied when made) come back at or below `applied`
       const mine = this.own.get(seq);
       this.own.delete(seq);
-      if (msgId !== mine) void this.resync(`seq ${seq} in the stream (message ${msgId}) is not the write this node applied as ${seq} (${mine ?? 'none'})`);
+      if (msgId !== mine)
+        void this.resync(
+          `seq ${seq} in the stream (message ${msgId}) is not the write this node applied as ${seq} (${mine ?? 'none'})`,
+        );
       return false;
     }
     if (seq !== this.applied + 1) {
-      void this.resync(`the stream jumped from seq ${this.applied} to ${seq} (purged below this node: it was far behind)`);
+      void this.resync(
+        `the stream jumped from seq ${this.applied} to ${seq} (purged below this node: it was far behind)`,
+      );
       return false;
     }
     if (this.role === 'writer') {
@@ -261,19 +295,24 @@ export class ClusterNode {
     let since = 0;
     this.watchdog = setInterval(() => {
       if (this.isStopped() || this.resyncing) return;
-      this.jsm.streams.info(this.stream).then((info) => {
-        this.streamLast = info.state.last_seq;
-        if (info.state.last_seq <= this.applied || this.applied !== stalledAt) {
-          stalledAt = this.applied;
+      this.jsm.streams.info(this.stream).then(
+        (info) => {
+          this.streamLast = info.state.last_seq;
+          if (info.state.last_seq <= this.applied || this.applied !== stalledAt) {
+            stalledAt = this.applied;
+            since = performance.now();
+            return;
+          }
+          if (performance.now() - since < 3_000 || this.resyncing || this.isStopped()) return;
+          this.warn(
+            `cluster ${this.opts.name}: node ${this.node} at seq ${this.applied} receives nothing while the stream is at ${info.state.last_seq}: following it again`,
+          );
+          this.messages?.stop();
+          this.follow();
           since = performance.now();
-          return;
-        }
-        if (performance.now() - since < 3_000 || this.resyncing || this.isStopped()) return;
-        this.warn(`cluster ${this.opts.name}: node ${this.node} at seq ${this.applied} receives nothing while the stream is at ${info.state.last_seq}: following it again`);
-        this.messages?.stop();
-        this.follow();
-        since = performance.now();
-      }, () => {});
+        },
+        () => {},
+      );
     }, 2_000);
     this.watchdog.unref?.();
   }
@@ -301,7 +340,15 @@ export class ClusterNode {
    */
   async bulkLoad(load: () => void): Promise<number> {
     if (!this.isWriter) {
-      throw fail('rest_cluster_not_writer', [], {}, { status: 409, message: `Imports into a cluster run on the writer node (${this.writer ?? 'none right now'}), not on node ${this.node}.` });
+      throw fail(
+        'rest_cluster_not_writer',
+        [],
+        {},
+        {
+          status: 409,
+          message: `Imports into a cluster run on the writer node (${this.writer ?? 'none right now'}), not on node ${this.node}.`,
+        },
+      );
     }
     let open!: () => void;
     while (this.gate) await this.gate;
@@ -312,11 +359,19 @@ export class ClusterNode {
       const seq = this.nextSeq();
       await putSnapshot(this.os, seq, this.host.engine.snapshotChunks());
       try {
-        const ack = await this.js.publish(this.subject, JSON.stringify({ ops: [], load: seq } satisfies LogEntry), { expect: { lastSequence: seq - 1 }, msgID: this.msgId(seq) });
+        const ack = await this.js.publish(this.subject, JSON.stringify({ ops: [], load: seq } satisfies LogEntry), {
+          expect: { lastSequence: seq - 1 },
+          msgID: this.msgId(seq),
+        });
         if (ack.seq !== seq) throw new Error(`stored as seq ${ack.seq}`);
       } catch (err) {
         void this.resync(`the import's marker at seq ${seq} was not stored: ${(err as Error).message}`);
-        throw fail('rest_cluster_write_failed', [], {}, { message: 'The import was not stored: this node is no longer the writer or the log is unreachable.' });
+        throw fail(
+          'rest_cluster_write_failed',
+          [],
+          {},
+          { message: 'The import was not stored: this node is no longer the writer or the log is unreachable.' },
+        );
       }
       this.snapshotSeq = seq;
       this.writesSinceSnapshot = 0;
@@ -387,9 +442,16 @@ export class ClusterNode {
       // a queue group: a request reaches one subscriber only (a writer that just lost its lease,
       // still subscribed, answers "not the writer" and the follower sends it again: with plain
       // subscriptions the new writer got the first copy too, and ran the write twice)
-      this.writeSub = this.nc.subscribe(this.restSubject, { queue: WRITER_QUEUE, callback: (_err, msg) => {
-        void answerForwarded(msg.data, (call) => (this.isWriter ? this.host.rest(call) : Promise.reject(notWriter())), () => this.applied).then((reply) => msg.respond(reply));
-      } });
+      this.writeSub = this.nc.subscribe(this.restSubject, {
+        queue: WRITER_QUEUE,
+        callback: (_err, msg) => {
+          void answerForwarded(
+            msg.data,
+            (call) => (this.isWriter ? this.host.rest(call) : Promise.reject(notWriter())),
+            () => this.applied,
+          ).then((reply) => msg.respond(reply));
+        },
+      });
       this.warn(`cluster ${this.opts.name}: node ${this.node} is the writer from seq ${last + 1}`);
     } catch (err) {
       await this.lease.release(`could not take over: ${(err as Error).message}`);
@@ -425,8 +487,12 @@ export class ClusterNode {
           this.maybeSnapshot();
           return;
         } catch (err) {
-          const code = (err as { api_error?: { err_code?: number } }).api_error?.err_code ?? (err as { code?: unknown }).code;
-          const rejected = code === WRONG_LAST_SEQ || code === String(WRONG_LAST_SEQ) || /wrong last sequence/i.test((err as Error).message);
+          const code =
+            (err as { api_error?: { err_code?: number } }).api_error?.err_code ?? (err as { code?: unknown }).code;
+          const rejected =
+            code === WRONG_LAST_SEQ ||
+            code === String(WRONG_LAST_SEQ) ||
+            /wrong last sequence/i.test((err as Error).message);
           // a timeout may or may not have stored it: the same msg id again is deduplicated
           if (!rejected && attempt < 2 && this.isWriter) continue;
           this.appendFailures++;
@@ -434,7 +500,15 @@ export class ClusterNode {
           // rejected: certainly not in the log; anything else (a timeout while NATS lost its
           // quorum...) may still be committed once the quorum is back
           if (rejected) throw fail('rest_cluster_write_failed', [], { seq });
-          throw fail('rest_cluster_write_unknown', [], { seq }, { message: 'The log did not acknowledge the write in time (NATS unreachable or without quorum): it may or may not be made. Check before retrying.' });
+          throw fail(
+            'rest_cluster_write_unknown',
+            [],
+            { seq },
+            {
+              message:
+                'The log did not acknowledge the write in time (NATS unreachable or without quorum): it may or may not be made. Check before retrying.',
+            },
+          );
         }
       }
     } finally {
@@ -494,7 +568,9 @@ export class ClusterNode {
       }
       this.writesSinceSnapshot = 0;
       if (this.resyncing || this.appendFailures !== failures) {
-        this.warn(`cluster ${this.opts.name}: node ${this.node}: no snapshot at seq ${seq}: an append failed, the state is being rebuilt from the log`);
+        this.warn(
+          `cluster ${this.opts.name}: node ${this.node}: no snapshot at seq ${seq}: an append failed, the state is being rebuilt from the log`,
+        );
         return;
       }
       if (seq === 0 || seq <= this.snapshotSeq) return;
@@ -515,12 +591,23 @@ export class ClusterNode {
   }
 
   /** Where the stream stands (for status pages and tests). */
-  async streamState(): Promise<{ first: number; last: number; messages: number; bytes: number; snapshots: number[]; snapshotBytes: number }> {
+  async streamState(): Promise<{
+    first: number;
+    last: number;
+    messages: number;
+    bytes: number;
+    snapshots: number[];
+    snapshotBytes: number;
+  }> {
     const info = await this.jsm.streams.info(this.stream);
     const snaps = await snapshotInfos(this.os);
     return {
-      first: info.state.first_seq, last: info.state.last_seq, messages: info.state.messages, bytes: info.state.bytes,
-      snapshots: snaps.map((s) => s.seq), snapshotBytes: snaps.length > 0 ? snaps[snaps.length - 1].bytes : 0,
+      first: info.state.first_seq,
+      last: info.state.last_seq,
+      messages: info.state.messages,
+      bytes: info.state.bytes,
+      snapshots: snaps.map((s) => s.seq),
+      snapshotBytes: snaps.length > 0 ? snaps[snaps.length - 1].bytes : 0,
     };
   }
 

@@ -23,14 +23,21 @@ export interface NodeCalendar {
 
 /** Connects, loads the newest snapshot into `engine` (empty), builds the calendar at that seq with
  *  `make`; the writer delivers the cluster's webhooks (webhooks.ts) unless `webhooks` is false. */
-export async function openNode<C extends NodeCalendar>(options: ClusterOptions, engine: Engine, make: (seq: number) => C, webhooks?: boolean | DispatchOptions): Promise<C> {
+export async function openNode<C extends NodeCalendar>(
+  options: ClusterOptions,
+  engine: Engine,
+  make: (seq: number) => C,
+  webhooks?: boolean | DispatchOptions,
+): Promise<C> {
   const node = await ClusterNode.connect(options);
   try {
     const seq = await node.load(engine);
     engine.warmInBackground();
     const cal = make(seq);
     // the users are the cluster's (users.ts), not DIR/users.json (which seeds them once, if none yet)
-    await cal.users.attach(node.users, (err) => (options.warn ?? console.warn)(`cluster ${options.name}: users not reloaded: ${err.message}`));
+    await cal.users.attach(node.users, (err) =>
+      (options.warn ?? console.warn)(`cluster ${options.name}: users not reloaded: ${err.message}`),
+    );
     cal.cluster = node;
     node.start({
       get engine() {
@@ -40,7 +47,8 @@ export async function openNode<C extends NodeCalendar>(options: ClusterOptions, 
       replaceEngine: (e, at) => cal.replaceEngine(e, at),
       rest: (call) => cal.restHere(call),
     });
-    if (webhooks !== false) cal.webhooks = await ClusterWebhooks.start(node, cal.feed, typeof webhooks === 'object' ? webhooks : {});
+    if (webhooks !== false)
+      cal.webhooks = await ClusterWebhooks.start(node, cal.feed, typeof webhooks === 'object' ? webhooks : {});
     return cal;
   } catch (err) {
     await node.close();

@@ -66,31 +66,42 @@ export async function pruneSnapshots(os: ObjectStore, keep: number, stored: numb
  * work and compressed and streamed to the server piece by piece, never as one string.
  * Returns the bytes of the lines and of the stored (compressed) object.
  */
-export async function putSnapshot(os: ObjectStore, seq: number, chunks: Iterable<unknown>): Promise<{ bytes: number; stored: number }> {
+export async function putSnapshot(
+  os: ObjectStore,
+  seq: number,
+  chunks: Iterable<unknown>,
+): Promise<{ bytes: number; stored: number }> {
   let bytes = 0;
-  const lines = Readable.from((async function* () {
-    const piece: string[] = [];
-    let size = 0;
-    for await (const line of encodeDetachedChunks(chunks)) {
-      piece.push(line);
-      size += line.length;
-      if (size >= 1 << 20) {
-        yield Buffer.from(piece.splice(0).join(''), 'latin1'); // chunk lines are ASCII (non-ASCII escaped)
-        bytes += size;
-        size = 0;
+  const lines = Readable.from(
+    (async function* () {
+      const piece: string[] = [];
+      let size = 0;
+      for await (const line of encodeDetachedChunks(chunks)) {
+        piece.push(line);
+        size += line.length;
+        if (size >= 1 << 20) {
+          yield Buffer.from(piece.splice(0).join(''), 'latin1'); // chunk lines are ASCII (non-ASCII escaped)
+          bytes += size;
+          size = 0;
+        }
       }
-    }
-    if (piece.length > 0) yield Buffer.from(piece.join(''), 'latin1');
-    bytes += size;
-  })());
+      if (piece.length > 0) yield Buffer.from(piece.join(''), 'latin1');
+      bytes += size;
+    })(),
+  );
   const compressed = lines.pipe(zlib.createBrotliCompress(COMPRESS));
   lines.once('error', (err) => compressed.destroy(err));
   const body = Readable.toWeb(compressed) as unknown as ReadableStream<Uint8Array>;
   // 512 KiB chunks (the default is 128 KiB): a quarter of the messages, under NATS's 1 MiB max payload
-  const info = await os.put({
-    name: snapshotName(seq), description: `calendar state after seq ${seq}`, metadata: { encoding: 'br' },
-    options: { max_chunk_size: 512 * 1024 },
-  }, body);
+  const info = await os.put(
+    {
+      name: snapshotName(seq),
+      description: `calendar state after seq ${seq}`,
+      metadata: { encoding: 'br' },
+      options: { max_chunk_size: 512 * 1024 },
+    },
+    body,
+  );
   return { bytes, stored: info.size };
 }
 
@@ -100,7 +111,8 @@ export async function readSnapshot(os: ObjectStore, seq: number): Promise<unknow
   if (!result) throw new Error(`cluster: snapshot ${snapshotName(seq)} is missing from the object store`);
   const stored = Readable.fromWeb(result.data as unknown as NodeReadableStream<Uint8Array>);
   const encoding = result.info.metadata?.encoding;
-  if (encoding !== undefined && encoding !== 'br') throw new Error(`cluster: snapshot ${snapshotName(seq)} has an unknown encoding '${encoding}'`);
+  if (encoding !== undefined && encoding !== 'br')
+    throw new Error(`cluster: snapshot ${snapshotName(seq)} has an unknown encoding '${encoding}'`);
   const source = encoding === 'br' ? stored.pipe(zlib.createBrotliDecompress(DECOMPRESS)) : stored;
   if (source !== stored) stored.once('error', (err) => source.destroy(err));
   const chunks: unknown[] = [];

@@ -33,13 +33,16 @@ export class KvUsers implements RemoteUsers {
   /** the watch loop (settled(): it has ended) */
   private loop: Promise<void> = Promise.resolve();
 
-  constructor(private readonly kv: KV, name: string) {
+  constructor(
+    private readonly kv: KV,
+    name: string,
+  ) {
     this.where = `the users of cluster ${name} (bucket ${natsNames(name).users})`;
   }
 
   /** The current version; retried for a while when JetStream does not answer (a bucket just made, an election). */
   async read(): Promise<{ text: string; revision: number }> {
-    for (const until = Date.now() + PATIENCE_MS; ;) {
+    for (const until = Date.now() + PATIENCE_MS; ; ) {
       try {
         const e = await this.kv.get(KEY);
         return { text: e?.operation === 'PUT' ? e.string() : '', revision: e?.revision ?? 0 };
@@ -56,7 +59,7 @@ export class KvUsers implements RemoteUsers {
    * salted hash or a new id, so finding it means this write made it).
    */
   async write(text: string, revision: number): Promise<boolean> {
-    for (const until = Date.now() + PATIENCE_MS; ;) {
+    for (const until = Date.now() + PATIENCE_MS; ; ) {
       try {
         if (revision === 0) await this.kv.create(KEY, text);
         else await this.kv.update(KEY, text, revision);
@@ -119,7 +122,9 @@ export class KvUsers implements RemoteUsers {
  * The users of cluster `opts.name` for the command line (`calendar-engine user ... --cluster`):
  * its own connection, closed by `close()`.
  */
-export async function openClusterUsers(opts: ClusterConnection): Promise<{ users: UserRegistry; close(): Promise<void> }> {
+export async function openClusterUsers(
+  opts: ClusterConnection,
+): Promise<{ users: UserRegistry; close(): Promise<void> }> {
   const until = Date.now() + (opts.connectTimeoutMs ?? 10_000);
   const nc = await connectNats(opts, until);
   try {

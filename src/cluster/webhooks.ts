@@ -17,7 +17,8 @@ import type { ClusterNode } from './node.ts';
 import { natsNames, retry } from './connect.ts';
 
 const webhookBucket = (name: string) => natsNames(name).webhooks;
-const HOOK = 'hook.', STATE = 'state.';
+const HOOK = 'hook.',
+  STATE = 'state.';
 
 /** The bucket, made if it is missing (a node at start). */
 export function createWebhookBucket(nc: NatsConnection, name: string, replicas: number): Promise<KV> {
@@ -30,7 +31,9 @@ export async function openWebhookBucket(nc: NatsConnection, name: string): Promi
   try {
     await jsm.streams.info(`KV_${webhookBucket(name)}`);
   } catch {
-    throw new WebhookError(`cluster '${name}' has no webhook bucket (${webhookBucket(name)}): start a node of it first (serve --cluster ... --cluster-name ${name})`);
+    throw new WebhookError(
+      `cluster '${name}' has no webhook bucket (${webhookBucket(name)}): start a node of it first (serve --cluster ... --cluster-name ${name})`,
+    );
   }
   return new Kvm(nc).open(webhookBucket(name));
 }
@@ -72,13 +75,19 @@ async function readHooks(kv: KV): Promise<Webhook[]> {
 }
 
 /** The registered webhooks, oldest first, and the stored positions. */
-export async function readClusterWebhooks(kv: KV, revisions?: Map<string, number>): Promise<{ hooks: Webhook[]; states: Record<string, WebhookState> }> {
+export async function readClusterWebhooks(
+  kv: KV,
+  revisions?: Map<string, number>,
+): Promise<{ hooks: Webhook[]; states: Record<string, WebhookState> }> {
   return { hooks: await readHooks(kv), states: Object.fromEntries(await values<WebhookState>(kv, STATE, revisions)) };
 }
 
 /** Registers a webhook; it starts with the writes after the stream's last seq now. */
 export async function addClusterWebhook(kv: KV, hook: Webhook, head: number): Promise<void> {
-  await kv.put(`${STATE}${hook.id}`, JSON.stringify({ delivered: head, lastStatus: 'new', lastAttempt: '', failures: 0 } satisfies WebhookState));
+  await kv.put(
+    `${STATE}${hook.id}`,
+    JSON.stringify({ delivered: head, lastStatus: 'new', lastAttempt: '', failures: 0 } satisfies WebhookState),
+  );
   await kv.put(`${HOOK}${hook.id}`, JSON.stringify(hook));
 }
 
@@ -93,7 +102,10 @@ class KvWebhooks implements WebhookBackend {
   private readonly saved = new Map<string, string>();
   private registry = '';
 
-  constructor(private readonly kv: KV, private readonly writer: () => boolean) {}
+  constructor(
+    private readonly kv: KV,
+    private readonly writer: () => boolean,
+  ) {}
 
   async initial(): Promise<{ hooks: Webhook[]; states: Record<string, WebhookState> }> {
     const got = await readClusterWebhooks(this.kv, this.revisions);
@@ -142,7 +154,10 @@ class KvWebhooks implements WebhookBackend {
       if (this.saved.get(id) === text) continue;
       const rev = this.revisions.get(key);
       try {
-        this.revisions.set(key, rev === undefined ? await this.kv.create(key, text) : await this.kv.update(key, text, rev));
+        this.revisions.set(
+          key,
+          rev === undefined ? await this.kv.create(key, text) : await this.kv.update(key, text, rev),
+        );
       } catch {
         const e = await this.kv.get(key);
         if (!e || e.operation !== 'PUT') continue; // removed
@@ -182,7 +197,12 @@ export class ClusterWebhooks {
 
   private readonly opts: DispatchOptions;
 
-  private constructor(private readonly node: ClusterNode, private readonly feed: ChangeFeed, private readonly kv: KV, opts: DispatchOptions) {
+  private constructor(
+    private readonly node: ClusterNode,
+    private readonly feed: ChangeFeed,
+    private readonly kv: KV,
+    opts: DispatchOptions,
+  ) {
     this.reloadMs = opts.reloadMs ?? 1_000;
     // the node's warnings (quiet where the node is)
     this.log = opts.log ?? node.opts.warn ?? ((line) => console.error(line));

@@ -16,19 +16,29 @@ export function trashedSlug(slug: string): string {
 export function applyOp(st: CalendarState, op: Op): void {
   if (op.a === 'put') {
     switch (op.t) {
-      case 'event': return putEvent(st, op.rec);
-      case 'venue': return putVenue(st, op.rec);
-      case 'organizer': return putOrganizer(st, op.rec);
-      case 'term': return putTerm(st, op.rec);
-      case 'attachment': return putAttachment(st, op.rec);
+      case 'event':
+        return putEvent(st, op.rec);
+      case 'venue':
+        return putVenue(st, op.rec);
+      case 'organizer':
+        return putOrganizer(st, op.rec);
+      case 'term':
+        return putTerm(st, op.rec);
+      case 'attachment':
+        return putAttachment(st, op.rec);
     }
   } else {
     switch (op.t) {
-      case 'event': return trashEvent(st, op.id, op.modified, op.modifiedUtc);
-      case 'venue': return trashLinkedPost(st, 'venue', op.id, op.modified, op.modifiedUtc);
-      case 'organizer': return trashLinkedPost(st, 'organizer', op.id, op.modified, op.modifiedUtc);
-      case 'term': return deleteTerm(st, op.id);
-      case 'attachment': return deleteAttachment(st, op.id);
+      case 'event':
+        return trashEvent(st, op.id, op.modified, op.modifiedUtc);
+      case 'venue':
+        return trashLinkedPost(st, 'venue', op.id, op.modified, op.modifiedUtc);
+      case 'organizer':
+        return trashLinkedPost(st, 'organizer', op.id, op.modified, op.modifiedUtc);
+      case 'term':
+        return deleteTerm(st, op.id);
+      case 'attachment':
+        return deleteAttachment(st, op.id);
     }
   }
   throw new Error(`apply: expected a known op, got ${JSON.stringify(op).slice(0, 200)}`);
@@ -37,7 +47,8 @@ export function applyOp(st: CalendarState, op: Op): void {
 export function putEvent(st: CalendarState, rec: EventRecord): void {
   checkEventRecord(rec);
   const kind = st.ids.postKind(rec.id);
-  if (kind !== undefined && kind !== 'event') throw new Error(`event put: expected post ${rec.id} to be an event, got a ${kind}`);
+  if (kind !== undefined && kind !== 'event')
+    throw new Error(`event put: expected post ${rec.id} to be an event, got a ${kind}`);
   const t = st.table;
   const deltas = new Map<number, number>();
   let row = st.ids.eventRow(rec.id);
@@ -87,7 +98,8 @@ function putVenue(st: CalendarState, rec: VenueRecord): void {
   st.hooks.postChanged(rec.id);
   st.embeddedChanged(st.venuePostings, rec.id);
   const had = !!prev && prev.geoLat !== null && prev.geoLng !== null;
-  if (had !== (rec.geoLat !== null && rec.geoLng !== null)) updateCoordsFlags(st, st.venuePostings.get(rec.id)?.toArray() ?? []);
+  if (had !== (rec.geoLat !== null && rec.geoLng !== null))
+    updateCoordsFlags(st, st.venuePostings.get(rec.id)?.toArray() ?? []);
 }
 
 /** Recompute the coords flag of the rows (their venues changed); the indexes follow. */
@@ -114,7 +126,8 @@ function putAttachment(st: CalendarState, rec: AttachmentRecord): void {
 
 /** Remove an attachment for good; the events, venues and organizers showing it lose their image. */
 function deleteAttachment(st: CalendarState, id: number): void {
-  if (!st.entities.removeAttachment(id)) throw new Error(`attachment delete: expected an existing attachment id, got ${id}`);
+  if (!st.entities.removeAttachment(id))
+    throw new Error(`attachment delete: expected an existing attachment id, got ${id}`);
   const t = st.table;
   for (let row = 0; row < t.count; row++) {
     if (t.imageIds[row] !== id) continue;
@@ -137,7 +150,8 @@ function deleteAttachment(st: CalendarState, id: number): void {
 }
 
 function putTerm(st: CalendarState, rec: TermRecord): void {
-  if (!(Number.isInteger(rec.id) && rec.id > 0)) throw new Error(`term put: expected a positive integer id, got ${rec.id}`);
+  if (!(Number.isInteger(rec.id) && rec.id > 0))
+    throw new Error(`term put: expected a positive integer id, got ${rec.id}`);
   st.ids.seeTermId(rec.id);
   // a new parent changes which closure lists hold the term's events
   if ((st.entities.terms.get(rec.id)?.parent ?? 0) !== rec.parent) st.closureDirty = true;
@@ -148,18 +162,34 @@ function putTerm(st: CalendarState, rec: TermRecord): void {
 }
 
 /** Trash a venue/organizer and unlink it from every event (through its posting list). */
-function trashLinkedPost(st: CalendarState, kind: 'venue' | 'organizer', id: number, modified: string, modifiedUtc: string): void {
+function trashLinkedPost(
+  st: CalendarState,
+  kind: 'venue' | 'organizer',
+  id: number,
+  modified: string,
+  modifiedUtc: string,
+): void {
   const table = kind === 'venue' ? st.entities.venues : st.entities.organizers;
   const prev = table.get(id);
   if (!prev) throw new Error(`${kind} delete: expected an existing ${kind} id, got ${id}`);
-  (table as { put(r: VenueRecord | OrganizerRecord): unknown }).put({ ...prev, status: 'trash', slug: trashedSlug(prev.slug), modified, modifiedUtc });
+  (table as { put(r: VenueRecord | OrganizerRecord): unknown }).put({
+    ...prev,
+    status: 'trash',
+    slug: trashedSlug(prev.slug),
+    modified,
+    modifiedUtc,
+  });
   st.hooks.postChanged(id);
   if (kind === 'venue') st.geo.markDirty();
   const t = st.table;
-  const rows = kind === 'venue' ? st.venuePostings.get(id)?.toArray() ?? [] : [];
+  const rows = kind === 'venue' ? (st.venuePostings.get(id)?.toArray() ?? []) : [];
   const idsOf = kind === 'venue' ? (row: number) => t.venueList(row) : (row: number) => t.organizerIds[row];
   unlinkAll(st, kind === 'venue' ? st.venuePostings : st.organizerPostings, id, idsOf, (row) => {
-    if (kind === 'venue') t.setVenues(row, t.venueList(row).filter((v) => v !== id));
+    if (kind === 'venue')
+      t.setVenues(
+        row,
+        t.venueList(row).filter((v) => v !== id),
+      );
     else t.organizerIds[row] = toIds(t.organizerIds[row].filter((v) => v !== id));
   });
   updateCoordsFlags(st, rows);
@@ -177,19 +207,37 @@ function deleteTerm(st: CalendarState, id: number): void {
     st.embeddedChanged(st.categoryPostings, childId);
   }
   const t = st.table;
-  unlinkAll(st, st.categoryPostings, id, (row) => t.categoryIds[row], (row) => {
-    t.categoryIds[row] = toIds(t.categoryIds[row].filter((v) => v !== id));
-  });
-  unlinkAll(st, st.tagPostings, id, (row) => t.tagIds[row], (row) => {
-    t.tagIds[row] = toIds(t.tagIds[row].filter((v) => v !== id));
-  });
+  unlinkAll(
+    st,
+    st.categoryPostings,
+    id,
+    (row) => t.categoryIds[row],
+    (row) => {
+      t.categoryIds[row] = toIds(t.categoryIds[row].filter((v) => v !== id));
+    },
+  );
+  unlinkAll(
+    st,
+    st.tagPostings,
+    id,
+    (row) => t.tagIds[row],
+    (row) => {
+      t.tagIds[row] = toIds(t.tagIds[row].filter((v) => v !== id));
+    },
+  );
   st.termCounts.delete(id);
   st.hooks.termChanged(id);
 }
 
 /** Every event in postings[id] drops that link (edit(row) rewrites its column, idsOf(row)
  *  reads it); the list goes, and each row leaves the pair lists of that id. */
-function unlinkAll(st: CalendarState, postings: Postings, id: number, idsOf: (row: number) => readonly number[], edit: (row: number) => void): void {
+function unlinkAll(
+  st: CalendarState,
+  postings: Postings,
+  id: number,
+  idsOf: (row: number) => readonly number[],
+  edit: (row: number) => void,
+): void {
   const list = postings.get(id);
   if (!list) return;
   for (let i = 0; i < list.count; i++) {

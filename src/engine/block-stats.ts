@@ -25,8 +25,13 @@ export const SUPER_SHIFT = 5;
 
 /** Combination index of a row: status * 16 + hidden + 2 featured + 4 ticketed + 8 coords. */
 export function comboOf(status: number, flags: number): number {
-  return (status << 4) | ((flags & FLAG_HIDDEN) !== 0 ? 1 : 0) | ((flags & FLAG_FEATURED) !== 0 ? 2 : 0) |
-    ((flags & FLAG_TICKETED) !== 0 ? 4 : 0) | ((flags & FLAG_COORDS) !== 0 ? 8 : 0);
+  return (
+    (status << 4) |
+    ((flags & FLAG_HIDDEN) !== 0 ? 1 : 0) |
+    ((flags & FLAG_FEATURED) !== 0 ? 2 : 0) |
+    ((flags & FLAG_TICKETED) !== 0 ? 4 : 0) |
+    ((flags & FLAG_COORDS) !== 0 ? 8 : 0)
+  );
 }
 
 /**
@@ -75,7 +80,9 @@ export class BlockStats {
     const bounds = new Int32Array(blocks + 1);
     for (let b = 0; b < blocks; b++) bounds[b] = b << BLOCK_SHIFT;
     bounds[blocks] = n;
-    const statusCodes = table.statusCodes, flags = table.flags, ends = table.ends;
+    const statusCodes = table.statusCodes,
+      flags = table.flags,
+      ends = table.ends;
     for (let i = 0; i < n; i++) {
       const row = rows[i];
       const b = i >> BLOCK_SHIFT;
@@ -103,11 +110,16 @@ export class BlockStats {
 
   /** Recompute the superblock counters and zone maps from the blocks'. */
   private sumSupers(): void {
-    const blocks = this.blocks, supers = (blocks + (1 << SUPER_SHIFT) - 1) >> SUPER_SHIFT;
-    const counts = this.counts, sc = new Int32Array(supers * COMBOS);
-    const smin = new Float64Array(supers).fill(Infinity), smax = new Float64Array(supers).fill(-Infinity);
+    const blocks = this.blocks,
+      supers = (blocks + (1 << SUPER_SHIFT) - 1) >> SUPER_SHIFT;
+    const counts = this.counts,
+      sc = new Int32Array(supers * COMBOS);
+    const smin = new Float64Array(supers).fill(Infinity),
+      smax = new Float64Array(supers).fill(-Infinity);
     for (let b = 0; b < blocks; b++) {
-      const s = b >> SUPER_SHIFT, base = s * COMBOS, from = b * COMBOS;
+      const s = b >> SUPER_SHIFT,
+        base = s * COMBOS,
+        from = b * COMBOS;
       for (let c = 0; c < COMBOS; c++) sc[base + c] += counts[from + c];
       if (this.minEnds[b] < smin[s]) smin[s] = this.minEnds[b];
       if (this.maxEnds[b] > smax[s]) smax[s] = this.maxEnds[b];
@@ -119,7 +131,8 @@ export class BlockStats {
 
   /** Sum of the counters of `combos` in superblock s. */
   countSuper(s: number, combos: Int32Array): number {
-    const base = s * COMBOS, counts = this.superCounts;
+    const base = s * COMBOS,
+      counts = this.superCounts;
     let n = 0;
     for (let i = 0; i < combos.length; i++) n += counts[base + combos[i]];
     return n;
@@ -137,7 +150,9 @@ export class BlockStats {
 
   /** Fill block b's segment with the (end, combo) of its rows, sorted by end. */
   private sortSegment(b: number, rows: Int32Array, table: EventTable): void {
-    const ends = table.ends, statusCodes = table.statusCodes, flags = table.flags;
+    const ends = table.ends,
+      statusCodes = table.statusCodes,
+      flags = table.flags;
     const order: number[] = [];
     for (let i = this.bounds[b]; i < this.bounds[b + 1]; i++) order.push(rows[i]);
     order.sort((x, y) => ends[x] - ends[y]);
@@ -152,7 +167,8 @@ export class BlockStats {
   /** First position in segment [from, to) whose end is > end (open) or >= end. */
   segLower(from: number, to: number, end: number, open: boolean): number {
     const segEnds = this.segEnds;
-    let lo = from, hi = to;
+    let lo = from,
+      hi = to;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const v = segEnds[mid];
@@ -164,9 +180,12 @@ export class BlockStats {
 
   /** Position of an entry (end, combo) in the segment of block b; throws when absent. */
   private segFind(b: number, end: number, combo: number): number {
-    const from = this.segBase(b), to = this.segEnd(b);
-    const segEnds = this.segEnds, segCombos = this.segCombos;
-    for (let q = this.segLower(from, to, end, false); q < to && segEnds[q] === end; q++) if (segCombos[q] === combo) return q;
+    const from = this.segBase(b),
+      to = this.segEnd(b);
+    const segEnds = this.segEnds,
+      segCombos = this.segCombos;
+    for (let q = this.segLower(from, to, end, false); q < to && segEnds[q] === end; q++)
+      if (segCombos[q] === combo) return q;
     throw new Error(`block stats: expected an entry (end ${end}, combo ${combo}) in block ${b}, got none`);
   }
 
@@ -176,7 +195,8 @@ export class BlockStats {
    */
   blockOf(pos: number): number {
     const bounds = this.bounds;
-    let lo = 0, hi = this.blocks;
+    let lo = 0,
+      hi = this.blocks;
     // last b in [0, blocks) with bounds[b] <= pos
     while (hi - lo > 1) {
       const mid = (lo + hi) >>> 1;
@@ -204,7 +224,8 @@ export class BlockStats {
     const bounds = this.bounds;
     if (this.segmented) {
       // the block holds at most 2 × BLOCK_SIZE rows before this one (it splits past that)
-      const from = this.segBase(b), to = this.segEnd(b);
+      const from = this.segBase(b),
+        to = this.segEnd(b);
       const q = this.segLower(from, to, end, true);
       this.segEnds.copyWithin(q + 1, q, to);
       this.segCombos.copyWithin(q + 1, q, to);
@@ -225,7 +246,8 @@ export class BlockStats {
     this.superCounts[(b >> SUPER_SHIFT) * COMBOS + combo]--;
     const bounds = this.bounds;
     if (this.segmented) {
-      const q = this.segFind(b, end, combo), to = this.segEnd(b);
+      const q = this.segFind(b, end, combo),
+        to = this.segEnd(b);
       this.segEnds.copyWithin(q, q + 1, to);
       this.segCombos.copyWithin(q, q + 1, to);
     }
@@ -238,19 +260,24 @@ export class BlockStats {
     const bounds = new Int32Array(n + 1);
     bounds.set(this.bounds.subarray(0, b + 1), 0);
     bounds.set(this.bounds.subarray(b + 1, this.blocks + 1), b + 2);
-    const from = this.bounds[b], to = this.bounds[b + 1];
+    const from = this.bounds[b],
+      to = this.bounds[b + 1];
     bounds[b + 1] = (from + to) >>> 1;
     const counts = new Int32Array(n * COMBOS);
     counts.set(this.counts.subarray(0, b * COMBOS), 0);
     counts.set(this.counts.subarray((b + 1) * COMBOS), (b + 2) * COMBOS);
-    const minEnds = new Float64Array(n), maxEnds = new Float64Array(n);
+    const minEnds = new Float64Array(n),
+      maxEnds = new Float64Array(n);
     minEnds.set(this.minEnds.subarray(0, b), 0);
     minEnds.set(this.minEnds.subarray(b + 1), b + 2);
     maxEnds.set(this.maxEnds.subarray(0, b), 0);
     maxEnds.set(this.maxEnds.subarray(b + 1), b + 2);
-    const statusCodes = table.statusCodes, flags = table.flags, ends = table.ends;
+    const statusCodes = table.statusCodes,
+      flags = table.flags,
+      ends = table.ends;
     for (const k of [b, b + 1]) {
-      let lo = Infinity, hi = -Infinity;
+      let lo = Infinity,
+        hi = -Infinity;
       for (let i = bounds[k]; i < bounds[k + 1]; i++) {
         const row = rows[i];
         counts[k * COMBOS + comboOf(statusCodes[row], flags[row])]++;
@@ -287,7 +314,8 @@ export class BlockStats {
     if (this.dirty) return;
     const b = this.blockOf(pos);
     const base = b * COMBOS;
-    if (this.counts[base + from] <= 0) throw new Error(`block stats: expected a row in combo ${from} of block ${b}, got none`);
+    if (this.counts[base + from] <= 0)
+      throw new Error(`block stats: expected a row in combo ${from} of block ${b}, got none`);
     this.counts[base + from]--;
     this.counts[base + to]++;
     const sbase = (b >> SUPER_SHIFT) * COMBOS;
@@ -298,7 +326,8 @@ export class BlockStats {
 
   /** Sum of the counters of `combos` in block b. */
   countBlock(b: number, combos: Int32Array): number {
-    const base = b * COMBOS, counts = this.counts;
+    const base = b * COMBOS,
+      counts = this.counts;
     let s = 0;
     for (let i = 0; i < combos.length; i++) s += counts[base + combos[i]];
     return s;

@@ -25,21 +25,33 @@ export function insertCapacity(current: number, need: number): number {
 
 type Capacity = (current: number, need: number) => number;
 
-export function growFloat64(a: Float64Array<ArrayBuffer>, need: number, capacity: Capacity = nextCapacity): Float64Array<ArrayBuffer> {
+export function growFloat64(
+  a: Float64Array<ArrayBuffer>,
+  need: number,
+  capacity: Capacity = nextCapacity,
+): Float64Array<ArrayBuffer> {
   if (need <= a.length) return a;
   const b = new Float64Array(capacity(a.length, need));
   b.set(a);
   return b;
 }
 
-export function growInt32(a: Int32Array<ArrayBuffer>, need: number, capacity: Capacity = nextCapacity): Int32Array<ArrayBuffer> {
+export function growInt32(
+  a: Int32Array<ArrayBuffer>,
+  need: number,
+  capacity: Capacity = nextCapacity,
+): Int32Array<ArrayBuffer> {
   if (need <= a.length) return a;
   const b = new Int32Array(capacity(a.length, need));
   b.set(a);
   return b;
 }
 
-export function growUint8(a: Uint8Array<ArrayBuffer>, need: number, capacity: Capacity = nextCapacity): Uint8Array<ArrayBuffer> {
+export function growUint8(
+  a: Uint8Array<ArrayBuffer>,
+  need: number,
+  capacity: Capacity = nextCapacity,
+): Uint8Array<ArrayBuffer> {
   if (need <= a.length) return a;
   const b = new Uint8Array(capacity(a.length, need));
   b.set(a);
@@ -79,7 +91,8 @@ export class StringPool {
     this.byValue.clear();
     this.lastValue = undefined;
     for (const v of values) this.intern(v);
-    if (this.values.length !== values.length) throw new Error(`string pool: expected ${values.length} distinct values, got ${this.values.length}`);
+    if (this.values.length !== values.length)
+      throw new Error(`string pool: expected ${values.length} distinct values, got ${this.values.length}`);
   }
 }
 
@@ -156,7 +169,10 @@ const RADIX = 1 << RADIX_BITS;
 export function sortRowsByStartId(rows: Int32Array, starts: Float64Array, ids: Int32Array): void {
   const n = rows.length;
   if (n < 2) return;
-  let min = Infinity, max = -Infinity, seconds = true, idMax = 0;
+  let min = Infinity,
+    max = -Infinity,
+    seconds = true,
+    idMax = 0;
   for (let i = 0; i < n; i++) {
     const r = rows[i];
     const s = starts[r];
@@ -175,8 +191,10 @@ export function sortRowsByStartId(rows: Int32Array, starts: Float64Array, ids: I
   }
   const keys = new Float64Array(n); // start keys by position, moved along with the rows
   for (let i = 0; i < n; i++) keys[i] = (starts[rows[i]] - min) / scale;
-  let src: Int32Array = rows, dst: Int32Array = new Int32Array(n);
-  let srcKeys: Float64Array = keys, dstKeys: Float64Array = new Float64Array(n);
+  let src: Int32Array = rows,
+    dst: Int32Array = new Int32Array(n);
+  let srcKeys: Float64Array = keys,
+    dstKeys: Float64Array = new Float64Array(n);
   const counts = new Int32Array(RADIX);
   const digits = new Uint16Array(n);
   /** one stable counting pass over digits[] (filled by the caller for the current order) */

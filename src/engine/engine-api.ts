@@ -2,7 +2,15 @@
 // `class Engine implements EngineApi`. Synchronous and pure in-memory: no I/O, no user input.
 
 import type {
-  AttachmentRecord, EventRecord, Op, OrganizerRecord, PostKind, PostStatus, Taxonomy, TermRecord, VenueRecord,
+  AttachmentRecord,
+  EventRecord,
+  Op,
+  OrganizerRecord,
+  PostKind,
+  PostStatus,
+  Taxonomy,
+  TermRecord,
+  VenueRecord,
 } from './records.ts';
 import type { EventQuery, QueryResult } from './types.ts';
 import type { EventTable } from './event-table.ts';

@@ -4,7 +4,15 @@
 import { applyOp } from './apply.ts';
 import type { EngineApi, ImportSet, LinkKind } from './engine-api.ts';
 import type {
-  AttachmentRecord, EventRecord, Op, OrganizerRecord, PostKind, PostStatus, Taxonomy, TermRecord, VenueRecord,
+  AttachmentRecord,
+  EventRecord,
+  Op,
+  OrganizerRecord,
+  PostKind,
+  PostStatus,
+  Taxonomy,
+  TermRecord,
+  VenueRecord,
 } from './records.ts';
 import { POST_STATUSES } from './records.ts';
 import { runQuery } from './query.ts';
@@ -58,7 +66,8 @@ export class Engine implements EngineApi {
     const st = this.state;
     const seen = new Set<number>();
     const checkNew = (id: number, what: string) => {
-      if (st.ids.postKind(id) !== undefined || seen.has(id)) throw new Error(`bulk load: expected a new post id for ${what}, got existing id ${id}`);
+      if (st.ids.postKind(id) !== undefined || seen.has(id))
+        throw new Error(`bulk load: expected a new post id for ${what}, got existing id ${id}`);
       seen.add(id);
     };
     for (const a of set.attachments) checkNew(a.id, 'an attachment');
@@ -69,12 +78,14 @@ export class Engine implements EngineApi {
       // the importer made the staged ids unique; here they must also be new to the calendar
       const ids = staged.ids;
       for (let row = 0; row < staged.count; row++) {
-        if (st.ids.postKind(ids[row]) !== undefined || seen.has(ids[row])) throw new Error(`bulk load: expected a new post id for an event, got existing id ${ids[row]}`);
+        if (st.ids.postKind(ids[row]) !== undefined || seen.has(ids[row]))
+          throw new Error(`bulk load: expected a new post id for an event, got existing id ${ids[row]}`);
       }
     }
     const termIds = new Set<number>();
     for (const term of set.terms) {
-      if (st.entities.terms.has(term.id) || termIds.has(term.id)) throw new Error(`bulk load: expected a new term id, got existing id ${term.id}`);
+      if (st.entities.terms.has(term.id) || termIds.has(term.id))
+        throw new Error(`bulk load: expected a new term id, got existing id ${term.id}`);
       termIds.add(term.id);
     }
 
@@ -149,7 +160,14 @@ export class Engine implements EngineApi {
   linkedEventRows(kind: LinkKind, id: number): readonly number[] {
     this.indexed();
     const st = this.state;
-    const postings = kind === 'venue' ? st.venuePostings : kind === 'organizer' ? st.organizerPostings : kind === 'category' ? st.categoryPostings : st.tagPostings;
+    const postings =
+      kind === 'venue'
+        ? st.venuePostings
+        : kind === 'organizer'
+          ? st.organizerPostings
+          : kind === 'category'
+            ? st.categoryPostings
+            : st.tagPostings;
     return postings.get(id)?.toArray() ?? [];
   }
 
@@ -172,7 +190,8 @@ export class Engine implements EngineApi {
 
   private checkRow(row: number): void {
     const n = this.state.table.count;
-    if (!(Number.isInteger(row) && row >= 0 && row < n)) throw new Error(`event row: expected an integer in [0, ${n}), got ${row}`);
+    if (!(Number.isInteger(row) && row >= 0 && row < n))
+      throw new Error(`event row: expected an integer in [0, ${n}), got ${row}`);
   }
 
   // ---- small tables ---------------------------------------------------------------------

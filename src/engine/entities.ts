@@ -41,7 +41,9 @@ export class PostTable<R extends { id: number; slug: string; date: string }> {
   /** Every record, newest publication date first, then the higher id (the order of GET /venues
    *  and /organizers): sorted once, kept until the next put. */
   newestFirst(): readonly R[] {
-    return (this.newest ??= [...this.byId.values()].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : b.id - a.id)));
+    return (this.newest ??= [...this.byId.values()].sort((a, b) =>
+      a.date < b.date ? 1 : a.date > b.date ? -1 : b.id - a.id,
+    ));
   }
 }
 

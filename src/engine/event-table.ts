@@ -72,16 +72,45 @@ export function foldText(s: string): string {
 }
 
 /** The date fields of an event record, in the order of EventTable.dateColumns(). */
-export const STAGED_DATES = ['startLocal', 'endLocal', 'startUtc', 'endUtc', 'date', 'dateUtc', 'modified', 'modifiedUtc'] as const;
+export const STAGED_DATES = [
+  'startLocal',
+  'endLocal',
+  'startUtc',
+  'endUtc',
+  'date',
+  'dateUtc',
+  'modified',
+  'modifiedUtc',
+] as const;
 /** An event record without its dates (appendStaged takes them as naive ms). */
 export type StagedEvent = Omit<EventRecord, (typeof STAGED_DATES)[number]>;
 
 const TYPED_COLUMNS = [
-  'ids', 'authorIds', 'statusCodes', 'flags', 'imageIds', 'parentIds', 'venueIds', 'timezones', 'abbrs',
-  'currencySymbols', 'currencyPositions', 'currencyCodes',
+  'ids',
+  'authorIds',
+  'statusCodes',
+  'flags',
+  'imageIds',
+  'parentIds',
+  'venueIds',
+  'timezones',
+  'abbrs',
+  'currencySymbols',
+  'currencyPositions',
+  'currencyCodes',
 ] as const;
 const ARRAY_COLUMNS = [
-  'titles', 'descriptions', 'excerpts', 'slugs', 'websites', 'costs', 'lineages', 'organizerIds', 'categoryIds', 'tagIds', 'folded',
+  'titles',
+  'descriptions',
+  'excerpts',
+  'slugs',
+  'websites',
+  'costs',
+  'lineages',
+  'organizerIds',
+  'categoryIds',
+  'tagIds',
+  'folded',
 ] as const;
 
 /** The parts of a row appendParts takes (one object, filled again for each row). */
@@ -123,11 +152,15 @@ export class RowParts {
  *  end (naive ms), end not before start. */
 function checkStaged(id: number, startMs: number, endMs: number): void {
   if (!(Number.isInteger(id) && id > 0)) throw new Error(`event: expected a positive integer id, got ${id}`);
-  const start = exactMs(startMs), end = exactMs(endMs);
+  const start = exactMs(startMs),
+    end = exactMs(endMs);
   if (start !== start || end !== end) {
-    throw new Error(`event ${id}: expected 'Y-m-d H:i:s' local start/end, got '${naiveToString(start)}' / '${naiveToString(end)}'`);
+    throw new Error(
+      `event ${id}: expected 'Y-m-d H:i:s' local start/end, got '${naiveToString(start)}' / '${naiveToString(end)}'`,
+    );
   }
-  if (end < start) throw new Error(`event ${id}: expected end >= start, got ${naiveToString(start)} > ${naiveToString(end)}`);
+  if (end < start)
+    throw new Error(`event ${id}: expected end >= start, got ${naiveToString(start)} > ${naiveToString(end)}`);
 }
 
 export class EventTable {
@@ -177,7 +210,11 @@ export class EventTable {
   folded: (string | undefined)[] = [];
 
   readonly pool: {
-    timezone: StringPool; abbr: StringPool; currencySymbol: StringPool; currencyPosition: StringPool; currencyCode: StringPool;
+    timezone: StringPool;
+    abbr: StringPool;
+    currencySymbol: StringPool;
+    currencyPosition: StringPool;
+    currencyCode: StringPool;
   };
 
   /**
@@ -227,7 +264,16 @@ export class EventTable {
 
   /** in the order of STAGED_DATES */
   dateColumns(): DateColumn[] {
-    return [this.startLocal, this.endLocal, this.startUtc, this.endUtc, this.date, this.dateUtc, this.modified, this.modifiedUtc];
+    return [
+      this.startLocal,
+      this.endLocal,
+      this.startUtc,
+      this.endUtc,
+      this.date,
+      this.dateUtc,
+      this.modified,
+      this.modifiedUtc,
+    ];
   }
 
   /**
@@ -299,8 +345,10 @@ export class EventTable {
    * columns may move here as they are). Returns the first new row.
    */
   appendTable(from: EventTable): number {
-    if (from.pool !== this.pool || from.idLists !== this.idLists) throw new Error('event table: expected a staging table sharing this table\'s pools');
-    const base = this.count, n = from.count;
+    if (from.pool !== this.pool || from.idLists !== this.idLists)
+      throw new Error("event table: expected a staging table sharing this table's pools");
+    const base = this.count,
+      n = from.count;
     const adopt = base === 0 && this.capacity === 0;
     if (adopt) {
       // an empty table takes the staged columns over: no copy
@@ -311,11 +359,13 @@ export class EventTable {
       this.reserve(base + n);
       for (const f of TYPED_COLUMNS) (this[f] as Int32Array).set((from[f] as Int32Array).subarray(0, n), base);
       for (const f of ARRAY_COLUMNS) {
-        const to = this[f] as unknown[], src = from[f] as unknown[];
+        const to = this[f] as unknown[],
+          src = from[f] as unknown[];
         for (let i = 0; i < n; i++) to[base + i] = src[i];
       }
     }
-    const dates = this.dateColumns(), staged = from.dateColumns();
+    const dates = this.dateColumns(),
+      staged = from.dateColumns();
     for (let c = 0; c < dates.length; c++) {
       if (adopt) dates[c].ms = staged[c].ms;
       else dates[c].ms.set(staged[c].ms.subarray(0, n), base);
@@ -329,7 +379,9 @@ export class EventTable {
   }
 
   private clear(): void {
-    for (const f of TYPED_COLUMNS) (this as unknown as Record<string, unknown>)[f] = this[f] instanceof Uint8Array ? new Uint8Array(0) : new Int32Array(0);
+    for (const f of TYPED_COLUMNS)
+      (this as unknown as Record<string, unknown>)[f] =
+        this[f] instanceof Uint8Array ? new Uint8Array(0) : new Int32Array(0);
     for (const f of ARRAY_COLUMNS) (this as unknown as Record<string, unknown>)[f] = [];
     for (const c of this.dateColumns()) {
       c.ms = new Float64Array(16);
@@ -370,8 +422,12 @@ export class EventTable {
     this.authorIds[row] = rec.authorId;
     this.statusCodes[row] = statusCode(rec.status);
     this.flags[row] =
-      (rec.allDay ? FLAG_ALL_DAY : 0) | (rec.featured ? FLAG_FEATURED : 0) | (rec.hideFromListings ? FLAG_HIDDEN : 0) |
-      (rec.sticky ? FLAG_STICKY : 0) | (rec.ticketed ? FLAG_TICKETED : 0) | (rec.showMap ? FLAG_SHOW_MAP : 0) |
+      (rec.allDay ? FLAG_ALL_DAY : 0) |
+      (rec.featured ? FLAG_FEATURED : 0) |
+      (rec.hideFromListings ? FLAG_HIDDEN : 0) |
+      (rec.sticky ? FLAG_STICKY : 0) |
+      (rec.ticketed ? FLAG_TICKETED : 0) |
+      (rec.showMap ? FLAG_SHOW_MAP : 0) |
       (rec.showMapLink ? FLAG_SHOW_MAP_LINK : 0);
     this.imageIds[row] = rec.imageId;
     this.parentIds[row] = rec.parentId;
@@ -420,7 +476,12 @@ export class EventTable {
   foldedText(row: number): string {
     let f = this.folded[row];
     if (f === undefined) {
-      f = foldText(this.titles[row]) + '\u0000' + foldText(this.excerpts[row]) + '\u0000' + foldText(this.descriptions[row]);
+      f =
+        foldText(this.titles[row]) +
+        '\u0000' +
+        foldText(this.excerpts[row]) +
+        '\u0000' +
+        foldText(this.descriptions[row]);
       this.folded[row] = f;
     }
     return f;
@@ -496,11 +557,15 @@ function recurInfoOf(rec: Pick<EventRecord, 'recurrence' | 'recurrenceId' | 'exc
 
 /** Throws when a record breaks a column invariant; called before anything is written. */
 export function checkEventRecord(rec: EventRecord): void {
-  if (!(Number.isInteger(rec.id) && rec.id > 0)) throw new Error(`event: expected a positive integer id, got ${rec.id}`);
+  if (!(Number.isInteger(rec.id) && rec.id > 0))
+    throw new Error(`event: expected a positive integer id, got ${rec.id}`);
   statusCode(rec.status);
-  const start = exactNaive(rec.startLocal), end = exactNaive(rec.endLocal);
+  const start = exactNaive(rec.startLocal),
+    end = exactNaive(rec.endLocal);
   if (start !== start || end !== end) {
-    throw new Error(`event ${rec.id}: expected 'Y-m-d H:i:s' local start/end, got '${rec.startLocal}' / '${rec.endLocal}'`);
+    throw new Error(
+      `event ${rec.id}: expected 'Y-m-d H:i:s' local start/end, got '${rec.startLocal}' / '${rec.endLocal}'`,
+    );
   }
   if (end < start) throw new Error(`event ${rec.id}: expected end >= start, got ${rec.startLocal} > ${rec.endLocal}`);
 }

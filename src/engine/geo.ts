@@ -84,7 +84,8 @@ export function searchBoxes(lat: number, lng: number, radiusKm: number): [number
   const angular = radiusKm / EARTH_RADIUS_KM; // radians
   const pad = 1e-9;
   const dLat = (angular / DEG) * (1 + 1e-9) + pad;
-  const minLat = lat - dLat, maxLat = lat + dLat;
+  const minLat = lat - dLat,
+    maxLat = lat + dLat;
   if (angular >= Math.PI || minLat <= -90 || maxLat >= 90) {
     // a pole is inside the circle (or nearly): every longitude
     return [[-180, Math.max(-90, minLat), 180, Math.min(90, maxLat)]];
@@ -92,8 +93,17 @@ export function searchBoxes(lat: number, lng: number, radiusKm: number): [number
   const ratio = Math.sin(angular) / Math.cos(lat * DEG);
   if (ratio >= 1) return [[-180, minLat, 180, maxLat]];
   const dLng = (Math.asin(ratio) / DEG) * (1 + 1e-9) + pad;
-  const minLng = lng - dLng, maxLng = lng + dLng;
-  if (minLng < -180) return [[minLng + 360, minLat, 180, maxLat], [-180, minLat, maxLng, maxLat]];
-  if (maxLng > 180) return [[minLng, minLat, 180, maxLat], [-180, minLat, maxLng - 360, maxLat]];
+  const minLng = lng - dLng,
+    maxLng = lng + dLng;
+  if (minLng < -180)
+    return [
+      [minLng + 360, minLat, 180, maxLat],
+      [-180, minLat, maxLng, maxLat],
+    ];
+  if (maxLng > 180)
+    return [
+      [minLng, minLat, 180, maxLat],
+      [-180, minLat, maxLng - 360, maxLat],
+    ];
   return [[minLng, minLat, maxLng, maxLat]];
 }

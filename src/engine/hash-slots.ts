@@ -16,7 +16,8 @@ export function stringHash(s: string): number {
 
 /** A slot table of `size` slots (a power of two) holding ids 0 … count - 1 by hashes[id]. */
 export function hashSlots(hashes: Int32Array, count: number, size: number): Int32Array<ArrayBuffer> {
-  const slots = new Int32Array(size), mask = size - 1;
+  const slots = new Int32Array(size),
+    mask = size - 1;
   for (let id = 0; id < count; id++) {
     let at = hashes[id] & mask;
     while (slots[at] !== 0) at = (at + 1) & mask;

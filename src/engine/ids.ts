@@ -87,10 +87,13 @@ export class IdRegistry {
   setPost(id: number, kind: PostKind, row = -1): void {
     if (!(Number.isInteger(id) && id > 0)) throw new Error(`ids: expected a positive integer post id, got ${id}`);
     if (kind === 'event' && row < 0) throw new Error(`ids: expected an event row >= 0 for post ${id}, got ${row}`);
-    const code = kind === 'event' ? row + ROW_BASE : kind === 'venue' ? VENUE : kind === 'organizer' ? ORGANIZER : ATTACHMENT;
+    const code =
+      kind === 'event' ? row + ROW_BASE : kind === 'venue' ? VENUE : kind === 'organizer' ? ORGANIZER : ATTACHMENT;
     const prev = this.code(id);
     if (prev !== 0 && prev !== code) {
-      throw new Error(`ids: expected post ${id} to stay ${this.postKind(id)}${prev >= ROW_BASE ? ` at row ${prev - ROW_BASE}` : ''}, got ${kind}${row >= 0 ? ` at row ${row}` : ''}`);
+      throw new Error(
+        `ids: expected post ${id} to stay ${this.postKind(id)}${prev >= ROW_BASE ? ` at row ${prev - ROW_BASE}` : ''}, got ${kind}${row >= 0 ? ` at row ${row}` : ''}`,
+      );
     }
     if (prev === 0) this.postCount++;
     if (id >= this.dense.length) this.reserve(id + 1);

@@ -44,7 +44,8 @@ export class ListInterner<T extends number | string> {
    * (a parallel import's workers compute it, src/api/import-pack.ts).
    */
   internHashed(src: ArrayLike<T>, from: number, n: number, key: number): readonly T[] {
-    const keys = this.slotKeys, mask = keys.length - 1;
+    const keys = this.slotKeys,
+      mask = keys.length - 1;
     let i = key & mask;
     for (let k = keys[i]; k !== -1; k = keys[(i = (i + 1) & mask)]) {
       if (k === key && sameRange(this.slotLists[i], src, from, n)) return this.slotLists[i];
@@ -58,8 +59,11 @@ export class ListInterner<T extends number | string> {
 
   /** The hashed lists in a table twice as large. */
   private growSlots(): void {
-    const oldKeys = this.slotKeys, oldLists = this.slotLists;
-    const keys = new Int32Array(oldKeys.length * 2).fill(-1), lists = new Array<T[]>(keys.length).fill(EMPTY as T[]), mask = keys.length - 1;
+    const oldKeys = this.slotKeys,
+      oldLists = this.slotLists;
+    const keys = new Int32Array(oldKeys.length * 2).fill(-1),
+      lists = new Array<T[]>(keys.length).fill(EMPTY as T[]),
+      mask = keys.length - 1;
     for (let j = 0; j < oldKeys.length; j++) {
       const key = oldKeys[j];
       if (key === -1) continue;

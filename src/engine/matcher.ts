@@ -40,7 +40,8 @@ export function makeIdTest(ids: ArrayLike<number>): IdTest {
   // large ids (posts: venues, organizers): a sorted array, no bit set as wide as the id space
   const sorted = Float64Array.from(ids).sort();
   return (id) => {
-    let lo = 0, hi = n;
+    let lo = 0,
+      hi = n;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (sorted[mid] < id) lo = mid + 1;
@@ -113,7 +114,10 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
   const mask = q.statusMask;
   // geoloc=true/false reads the derived coords flag (state.ts keeps it in step with venues)
   const coords = q.geo?.kind === 'has-coords' ? q.geo.value : undefined;
-  const flagMask = FLAG_HIDDEN | (q.featured !== undefined ? FLAG_FEATURED : 0) | (q.ticketed !== undefined ? FLAG_TICKETED : 0) |
+  const flagMask =
+    FLAG_HIDDEN |
+    (q.featured !== undefined ? FLAG_FEATURED : 0) |
+    (q.ticketed !== undefined ? FLAG_TICKETED : 0) |
     (coords !== undefined ? FLAG_COORDS : 0);
   const flagWant = (q.featured ? FLAG_FEATURED : 0) | (q.ticketed ? FLAG_TICKETED : 0) | (coords ? FLAG_COORDS : 0);
   const s = startRangeOf(q, false);
@@ -126,7 +130,8 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
   const checks: ((row: number) => boolean)[] = [];
   const kinds: string[] = [];
   if (q.parentId !== undefined) {
-    const parent = q.parentId, parentIds = t.parentIds;
+    const parent = q.parentId,
+      parentIds = t.parentIds;
     kinds.push('parent');
     checks.push((row) => parentIds[row] === parent);
   }
@@ -157,7 +162,8 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
     checks.push(venueCheck(t, makeIdTest(st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm))));
   }
   if (q.search && (q.search.include.length > 0 || q.search.exclude.length > 0)) {
-    const include = q.search.include, exclude = q.search.exclude;
+    const include = q.search.include,
+      exclude = q.search.exclude;
     kinds.push('search');
     checks.push((row) => {
       const text = t.foldedText(row);
@@ -170,8 +176,12 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
 
   const table = comboTable(mask, flagMask, flagWant);
   return {
-    match: rowPredicate(t, mask, flagMask, flagWant, s, e, checks), simple: nChecks === 0, only: nChecks === 1 ? kinds[0] : undefined,
-    end: e, combos: table.combos, comboOk: table.ok,
+    match: rowPredicate(t, mask, flagMask, flagWant, s, e, checks),
+    simple: nChecks === 0,
+    only: nChecks === 1 ? kinds[0] : undefined,
+    end: e,
+    combos: table.combos,
+    comboOk: table.ok,
   };
 }
 
@@ -210,9 +220,19 @@ function comboTable(mask: number, flagMask: number, flagWant: number): ComboTabl
 // name-defining wrapper from the TypeScript loader's keepNames on every call)
 
 /** The row predicate of buildMatcher. */
-function rowPredicate(t: EventTable, mask: number, flagMask: number, flagWant: number, s: StartRange, e: StartRange,
-  checks: ((row: number) => boolean)[]): (row: number) => boolean {
-  const starts = t.starts, ends = t.ends, statusCodes = t.statusCodes, flags = t.flags;
+function rowPredicate(
+  t: EventTable,
+  mask: number,
+  flagMask: number,
+  flagWant: number,
+  s: StartRange,
+  e: StartRange,
+  checks: ((row: number) => boolean)[],
+): (row: number) => boolean {
+  const starts = t.starts,
+    ends = t.ends,
+    statusCodes = t.statusCodes,
+    flags = t.flags;
   const hasStart = s.min !== -Infinity || s.max !== Infinity;
   const hasEnd = e.min !== -Infinity || e.max !== Infinity;
   const nChecks = checks.length;
@@ -234,7 +254,8 @@ function rowPredicate(t: EventTable, mask: number, flagMask: number, flagWant: n
 
 /** Some venue of the row passes `test` (a row without a venue never does). */
 function venueCheck(t: EventTable, test: IdTest): (row: number) => boolean {
-  const first = t.venueIds, extra = t.extraVenues;
+  const first = t.venueIds,
+    extra = t.extraVenues;
   return (row) => {
     const v = first[row];
     if (v === 0) return false;

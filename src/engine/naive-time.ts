@@ -19,9 +19,32 @@ export function wholeSecondMs(v: number): boolean {
 
 /** 'Y-m-d H:i:s' → naive ms; NaN when the string is not exactly in that form. Fast path for stored dates. */
 export function naiveFromString(s: string): NaiveMs {
-  if (s.length === 19 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45 && s.charCodeAt(13) === 58 && s.charCodeAt(16) === 58) {
-    const y = num4(s, 0), mo = num2(s, 5), d = num2(s, 8), h = num2(s, 11), mi = num2(s, 14), se = num2(s, 17);
-    if (y >= 0 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && se >= 0 && se <= 59) {
+  if (
+    s.length === 19 &&
+    s.charCodeAt(4) === 45 &&
+    s.charCodeAt(7) === 45 &&
+    s.charCodeAt(13) === 58 &&
+    s.charCodeAt(16) === 58
+  ) {
+    const y = num4(s, 0),
+      mo = num2(s, 5),
+      d = num2(s, 8),
+      h = num2(s, 11),
+      mi = num2(s, 14),
+      se = num2(s, 17);
+    if (
+      y >= 0 &&
+      mo >= 1 &&
+      mo <= 12 &&
+      d >= 1 &&
+      d <= 31 &&
+      h >= 0 &&
+      h <= 23 &&
+      mi >= 0 &&
+      mi <= 59 &&
+      se >= 0 &&
+      se <= 59
+    ) {
       return utc(y, mo - 1, d, h, mi, se);
     }
     return NaN;
@@ -41,8 +64,20 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
  */
 export function exactNaive(s: string): number {
   if (s.length !== 19) return NaN;
-  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 32 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return NaN;
-  const y = num4(s, 0), mo = num2(s, 5), d = num2(s, 8), h = num2(s, 11), mi = num2(s, 14), se = num2(s, 17);
+  if (
+    s.charCodeAt(4) !== 45 ||
+    s.charCodeAt(7) !== 45 ||
+    s.charCodeAt(10) !== 32 ||
+    s.charCodeAt(13) !== 58 ||
+    s.charCodeAt(16) !== 58
+  )
+    return NaN;
+  const y = num4(s, 0),
+    mo = num2(s, 5),
+    d = num2(s, 8),
+    h = num2(s, 11),
+    mi = num2(s, 14),
+    se = num2(s, 17);
   if (y < 1000 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) return NaN;
   const leap = mo === 2 && ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0);
   if (d > DAYS_IN_MONTH[mo - 1] + (leap ? 1 : 0)) return NaN;
@@ -54,7 +89,9 @@ export function exactNaive(s: string): number {
  *  form. Fast path for the dates of list filters (`start_date=2024-01-01`). */
 export function naiveFromDay(s: string): NaiveMs {
   if (s.length !== 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return NaN;
-  const y = num4(s, 0), mo = num2(s, 5), d = num2(s, 8);
+  const y = num4(s, 0),
+    mo = num2(s, 5),
+    d = num2(s, 8);
   return y >= 0 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 ? utc(y, mo - 1, d, 0, 0, 0) : NaN;
 }
 
@@ -100,11 +137,29 @@ export function naiveToString(ms: NaiveMs): string {
     const m = mp < 10 ? mp + 3 : mp - 9;
     const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
     const secs = Math.floor(rem / 1000);
-    const h = Math.floor(secs / 3600), mi = Math.floor(secs / 60) % 60, se = secs % 60;
+    const h = Math.floor(secs / 3600),
+      mi = Math.floor(secs / 60) % 60,
+      se = secs % 60;
     return String.fromCharCode(
-      48 + Math.floor(y / 1000), 48 + (Math.floor(y / 100) % 10), 48 + (Math.floor(y / 10) % 10), 48 + (y % 10), 45,
-      48 + Math.floor(m / 10), 48 + (m % 10), 45, 48 + Math.floor(d / 10), 48 + (d % 10), 32,
-      48 + Math.floor(h / 10), 48 + (h % 10), 58, 48 + Math.floor(mi / 10), 48 + (mi % 10), 58, 48 + Math.floor(se / 10), 48 + (se % 10),
+      48 + Math.floor(y / 1000),
+      48 + (Math.floor(y / 100) % 10),
+      48 + (Math.floor(y / 10) % 10),
+      48 + (y % 10),
+      45,
+      48 + Math.floor(m / 10),
+      48 + (m % 10),
+      45,
+      48 + Math.floor(d / 10),
+      48 + (d % 10),
+      32,
+      48 + Math.floor(h / 10),
+      48 + (h % 10),
+      58,
+      48 + Math.floor(mi / 10),
+      48 + (mi % 10),
+      58,
+      48 + Math.floor(se / 10),
+      48 + (se % 10),
     );
   }
   return naiveToStringByDate(ms);
@@ -127,12 +182,14 @@ export function endOfNaiveDay(ms: NaiveMs): NaiveMs {
 }
 
 function num2(s: string, i: number): number {
-  const a = s.charCodeAt(i) - 48, b = s.charCodeAt(i + 1) - 48;
+  const a = s.charCodeAt(i) - 48,
+    b = s.charCodeAt(i + 1) - 48;
   return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
 }
 
 function num4(s: string, i: number): number {
-  const a = num2(s, i), b = num2(s, i + 2);
+  const a = num2(s, i),
+    b = num2(s, i + 2);
   return a < 0 || b < 0 ? -1 : a * 100 + b;
 }
 

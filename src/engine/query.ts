@@ -11,7 +11,15 @@ import type { PostingList } from './sorted-index.ts';
 import type { CalendarState, Postings } from './state.ts';
 import type { EventQuery, QueryResult } from './types.ts';
 import { searchQuery } from './search-walk.ts';
-import { buildMatcher, endPasses, expandCategories, makeIdTest, startRangeOf, type Matcher, type StartRange } from './matcher.ts';
+import {
+  buildMatcher,
+  endPasses,
+  expandCategories,
+  makeIdTest,
+  startRangeOf,
+  type Matcher,
+  type StartRange,
+} from './matcher.ts';
 
 /**
  * For a matcher simple over the list: the exact number of matching rows in the whole block b.
@@ -20,17 +28,21 @@ import { buildMatcher, endPasses, expandCategories, makeIdTest, startRangeOf, ty
  */
 function blockCount(blocks: BlockStats, m: Matcher, b: number): number {
   const e = m.end;
-  const lo = blocks.minEnds[b], hi = blocks.maxEnds[b];
+  const lo = blocks.minEnds[b],
+    hi = blocks.maxEnds[b];
   if (hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max)) return 0;
   const n = blocks.countBlock(b, m.combos);
-  if (n === 0 || ((lo > e.min || (!e.minOpen && lo === e.min)) && (hi < e.max || (!e.maxOpen && hi === e.max)))) return n;
+  if (n === 0 || ((lo > e.min || (!e.minOpen && lo === e.min)) && (hi < e.max || (!e.maxOpen && hi === e.max))))
+    return n;
   if (!blocks.segmented) return -1;
   // the rows whose end passes are the segment positions [a, z); count the smaller side
-  const from = blocks.segBase(b), to = blocks.segEnd(b);
+  const from = blocks.segBase(b),
+    to = blocks.segEnd(b);
   const a = e.min === -Infinity ? from : blocks.segLower(from, to, e.min, e.minOpen);
   const z = e.max === Infinity ? to : blocks.segLower(from, to, e.max, !e.maxOpen);
   if (z <= a) return 0;
-  const ok = m.comboOk, segCombos = blocks.segCombos;
+  const ok = m.comboOk,
+    segCombos = blocks.segCombos;
   let c = 0;
   if (2 * (z - a) <= to - from) {
     for (let q = a; q < z; q++) c += ok[segCombos[q]];
@@ -48,13 +60,26 @@ function blockCount(blocks: BlockStats, m: Matcher, b: number): number {
  * list's inline combination bytes (and inline ends when the list has them, else the end
  * column), and the end is only read when the block's zone map straddles an end bound.
  */
-function countRange(rows: Int32Array, blocks: BlockStats, m: Matcher, from: number, to: number, combos: Uint8Array,
-  inlineEnds: Float64Array | undefined, tableEnds: Float64Array): number {
-  const e = m.end, ok = m.comboOk, minEnds = blocks.minEnds, maxEnds = blocks.maxEnds, bounds = blocks.bounds;
+function countRange(
+  rows: Int32Array,
+  blocks: BlockStats,
+  m: Matcher,
+  from: number,
+  to: number,
+  combos: Uint8Array,
+  inlineEnds: Float64Array | undefined,
+  tableEnds: Float64Array,
+): number {
+  const e = m.end,
+    ok = m.comboOk,
+    minEnds = blocks.minEnds,
+    maxEnds = blocks.maxEnds,
+    bounds = blocks.bounds;
   let total = 0;
   let i = from;
   if (i >= to) return 0;
-  const nBlocks = blocks.blocks, superSize = 1 << SUPER_SHIFT;
+  const nBlocks = blocks.blocks,
+    superSize = 1 << SUPER_SHIFT;
   for (let b = blocks.blockOf(i); i < to; b++) {
     const blockEnd = bounds[b + 1];
     if (blockEnd <= i) continue; // empty block (rows removed)
@@ -62,7 +87,9 @@ function countRange(rows: Int32Array, blocks: BlockStats, m: Matcher, from: numb
       // a whole superblock in the range, decided by its zone map: add or skip it at once
       const last = Math.min(b + superSize, nBlocks);
       if (bounds[last] <= to) {
-        const sb = b >> SUPER_SHIFT, lo = blocks.superMinEnds[sb], hi = blocks.superMaxEnds[sb];
+        const sb = b >> SUPER_SHIFT,
+          lo = blocks.superMinEnds[sb],
+          hi = blocks.superMaxEnds[sb];
         const none = hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max);
         if (none || ((lo > e.min || (!e.minOpen && lo === e.min)) && (hi < e.max || (!e.maxOpen && hi === e.max)))) {
           if (!none) total += blocks.countSuper(sb, m.combos);
@@ -73,7 +100,8 @@ function countRange(rows: Int32Array, blocks: BlockStats, m: Matcher, from: numb
       }
     }
     const stop = Math.min(blockEnd, to);
-    const lo = minEnds[b], hi = maxEnds[b];
+    const lo = minEnds[b],
+      hi = maxEnds[b];
     if (hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max)) {
       i = stop; // no row of the block passes the end bounds
       continue;
@@ -88,12 +116,17 @@ function countRange(rows: Int32Array, blocks: BlockStats, m: Matcher, from: numb
     }
     const endsPass = (lo > e.min || (!e.minOpen && lo === e.min)) && (hi < e.max || (!e.maxOpen && hi === e.max));
     if (endsPass) for (; i < stop; i++) total += ok[combos[i]];
-    else if (inlineEnds) for (; i < stop; i++) { if (ok[combos[i]] === 1 && endPasses(e, inlineEnds[i])) total++; }
-    else for (; i < stop; i++) { if (ok[combos[i]] === 1 && endPasses(e, tableEnds[rows[i]])) total++; }
+    else if (inlineEnds)
+      for (; i < stop; i++) {
+        if (ok[combos[i]] === 1 && endPasses(e, inlineEnds[i])) total++;
+      }
+    else
+      for (; i < stop; i++) {
+        if (ok[combos[i]] === 1 && endPasses(e, tableEnds[rows[i]])) total++;
+      }
   }
   return total;
 }
-
 
 /** A union of posting lists (of one link kind), each restricted to [lo, hi) positions. */
 interface ListDriver {
@@ -119,8 +152,15 @@ const tagLinks = (t: EventTable, row: number): ArrayLike<number> => t.tagIds[row
 const venueLinks = (t: EventTable, row: number): ArrayLike<number> => t.venueList(row);
 const organizerLinks = (t: EventTable, row: number): ArrayLike<number> => t.organizerIds[row];
 
-function listDriver(st: CalendarState, kind: string, links: (t: EventTable, row: number) => ArrayLike<number>, postings: Postings, ids: ArrayLike<number>, r: StartRange,
-  column?: readonly (readonly number[])[]): ListDriver {
+function listDriver(
+  st: CalendarState,
+  kind: string,
+  links: (t: EventTable, row: number) => ArrayLike<number>,
+  postings: Postings,
+  ids: ArrayLike<number>,
+  r: StartRange,
+  column?: readonly (readonly number[])[],
+): ListDriver {
   const starts = st.table.starts;
   const d: ListDriver = { kind, links, column, postings, lists: [], ids: [], los: [], his: [], cost: 0 };
   for (let i = 0; i < ids.length; i++) {
@@ -145,7 +185,11 @@ const NO_IDS: readonly number[] = [];
 class Pager {
   readonly rows: number[] = [];
   total = 0;
-  constructor(readonly match: (row: number) => boolean, readonly offset: number, readonly end: number) {}
+  constructor(
+    readonly match: (row: number) => boolean,
+    readonly offset: number,
+    readonly end: number,
+  ) {}
 
   visit(row: number): void {
     if (!this.match(row)) return;
@@ -160,21 +204,33 @@ class Pager {
 
 /** (start, id) order of the heads of two lists of a union walk. */
 function headLess(d: ListDriver, pos: number[], starts: Float64Array, ids: Int32Array, a: number, b: number): boolean {
-  const ra = d.lists[a].rows[pos[a]], rb = d.lists[b].rows[pos[b]];
-  const sa = starts[ra], sb = starts[rb];
+  const ra = d.lists[a].rows[pos[a]],
+    rb = d.lists[b].rows[pos[b]];
+  const sa = starts[ra],
+    sb = starts[rb];
   return sa < sb || (sa === sb && ids[ra] < ids[rb]);
 }
 
 /** Sift heap[i] down the binary min-heap of list indexes keyed by their heads. */
-function heapDown(heap: number[], i: number, d: ListDriver, pos: number[], starts: Float64Array, ids: Int32Array): void {
+function heapDown(
+  heap: number[],
+  i: number,
+  d: ListDriver,
+  pos: number[],
+  starts: Float64Array,
+  ids: Int32Array,
+): void {
   const n = heap.length;
   for (;;) {
-    const l = 2 * i + 1, r = l + 1;
+    const l = 2 * i + 1,
+      r = l + 1;
     let m = i;
     if (l < n && headLess(d, pos, starts, ids, heap[l], heap[m])) m = l;
     if (r < n && headLess(d, pos, starts, ids, heap[r], heap[m])) m = r;
     if (m === i) return;
-    const tmp = heap[i]; heap[i] = heap[m]; heap[m] = tmp;
+    const tmp = heap[i];
+    heap[i] = heap[m];
+    heap[m] = tmp;
     i = m;
   }
 }
@@ -196,13 +252,21 @@ function heapAdvance(heap: number[], d: ListDriver, pos: number[], starts: Float
  * is full; then counts the matching rows left over, in list order (no merge needed, a bit set
  * over rows drops rows seen in another list). Returns that count (0 when match is undefined).
  */
-function walkUnion(st: CalendarState, d: ListDriver, ok: Uint8Array, pager: Pager, match: ((row: number) => boolean) | undefined): number {
+function walkUnion(
+  st: CalendarState,
+  d: ListDriver,
+  ok: Uint8Array,
+  pager: Pager,
+  match: ((row: number) => boolean) | undefined,
+): number {
   const k = d.lists.length;
   if (k === 0) return 0;
   const pos = d.los.slice();
   if (k === 1) {
     // a row whose (status, flags) combination fails cannot match: its inline byte says so
-    const rows = d.lists[0].rows, combos = d.lists[0].combos, hi = d.his[0];
+    const rows = d.lists[0].rows,
+      combos = d.lists[0].combos,
+      hi = d.his[0];
     let i = pos[0];
     for (; i < hi && !pager.full; i++) if (ok[combos[i]] === 1) pager.visit(rows[i]);
     if (!match) return 0;
@@ -210,7 +274,8 @@ function walkUnion(st: CalendarState, d: ListDriver, ok: Uint8Array, pager: Page
     for (; i < hi; i++) if (ok[combos[i]] === 1 && match(rows[i])) rest++;
     return rest;
   }
-  const starts = st.table.starts, ids = st.table.ids;
+  const starts = st.table.starts,
+    ids = st.table.ids;
   const heap: number[] = [];
   for (let j = 0; j < k; j++) heap.push(j);
   for (let i = (heap.length >> 1) - 1; i >= 0; i--) heapDown(heap, i, d, pos, starts, ids);
@@ -230,7 +295,8 @@ function walkUnion(st: CalendarState, d: ListDriver, ok: Uint8Array, pager: Page
   const seen = new BitSet(st.table.count);
   let rest = 0;
   for (const j of heap) {
-    const rows = d.lists[j].rows, combos = d.lists[j].combos;
+    const rows = d.lists[j].rows,
+      combos = d.lists[j].combos;
     for (let i = pos[j], hi = d.his[j]; i < hi; i++) {
       const row = rows[i];
       if (seen.has(row)) continue;
@@ -252,7 +318,9 @@ function walkUnion(st: CalendarState, d: ListDriver, ok: Uint8Array, pager: Page
  * never visited: each of its rows that needs a correction also sits in a list visited before it.
  */
 function unionCount(st: CalendarState, m: Matcher, d: ListDriver, r: StartRange, queryIds: ArrayLike<number>): number {
-  const t = st.table, starts = t.starts, match = m.match;
+  const t = st.table,
+    starts = t.starts,
+    match = m.match;
   const k = d.lists.length;
   let total = 0;
   for (let j = 0; j < k; j++) {
@@ -270,7 +338,9 @@ function unionCount(st: CalendarState, m: Matcher, d: ListDriver, r: StartRange,
     return total - countRange(pair.rows, pair.blocks, m, lo, hi, pair.combos, undefined, t.ends);
   }
   const test = makeIdTest(queryIds);
-  const order = Array.from({ length: k }, (_, j) => j).sort((a, b) => (d.lists[a].multi?.count ?? 0) - (d.lists[b].multi?.count ?? 0));
+  const order = Array.from({ length: k }, (_, j) => j).sort(
+    (a, b) => (d.lists[a].multi?.count ?? 0) - (d.lists[b].multi?.count ?? 0),
+  );
   /** id → its list's place in `order` */
   const rank = new Map<number, number>();
   for (let o = 0; o < k; o++) rank.set(d.ids[order[o]], o);
@@ -279,17 +349,24 @@ function unionCount(st: CalendarState, m: Matcher, d: ListDriver, r: StartRange,
     const multi = d.lists[order[o]].multi;
     if (!multi || multi.count === 0) continue;
     const [lo, hi] = multi.range(starts, r.min, r.minOpen, r.max, r.maxOpen);
-    const rows = multi.rows, combos = multi.combos, ok = m.comboOk;
+    const rows = multi.rows,
+      combos = multi.combos,
+      ok = m.comboOk;
     for (let i = lo; i < hi; i++) {
       if (ok[combos[i]] === 0) continue;
       const row = rows[i];
       const ids = column ? column[row] : d.links(t, row);
-      let c = 0, first = k;
+      let c = 0,
+        first = k;
       for (let a = 0; a < ids.length; a++) {
         const id = ids[a];
         if (!test(id)) continue;
         let dup = false;
-        for (let z = 0; z < a; z++) if (ids[z] === id) { dup = true; break; }
+        for (let z = 0; z < a; z++)
+          if (ids[z] === id) {
+            dup = true;
+            break;
+          }
         if (dup) continue;
         c++;
         const at = rank.get(id);
@@ -304,7 +381,8 @@ function unionCount(st: CalendarState, m: Matcher, d: ListDriver, r: StartRange,
 export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
   const matcher = buildMatcher(st, q);
   const match = matcher.match;
-  const offset = Math.max(0, q.offset), end = offset + Math.max(0, q.limit);
+  const offset = Math.max(0, q.offset),
+    end = offset + Math.max(0, q.limit);
   const pager = new Pager(match, offset, end);
 
   if (q.includeIds !== undefined) {
@@ -321,18 +399,40 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
   let bestCost = hi - lo;
   let driverIds: ArrayLike<number> = NO_IDS;
   for (let c = 0; c < 6; c++) {
-    let d: ListDriver | undefined, ids: ArrayLike<number> = NO_IDS;
-    if (c === 0 && q.parentId !== undefined) d = listDriver(st, 'parent', parentLinks, st.parentPostings, (ids = [q.parentId]), r);
+    let d: ListDriver | undefined,
+      ids: ArrayLike<number> = NO_IDS;
+    if (c === 0 && q.parentId !== undefined)
+      d = listDriver(st, 'parent', parentLinks, st.parentPostings, (ids = [q.parentId]), r);
     else if (c === 1 && q.categoryIds !== undefined) {
       const cats = q.categoryIds;
       // one category: its closure list holds exactly the rows of it and its descendants
-      if (cats.length > 0 && cats.every((id) => id === cats[0])) d = listDriver(st, 'category', categoryLinks, st.ensureClosure(), (ids = [cats[0]]), r);
-      else d = listDriver(st, 'category', categoryLinks, st.categoryPostings, (ids = expandCategories(st, cats)), r, t.categoryIds);
-    } else if (c === 2 && q.tagIds !== undefined) d = listDriver(st, 'tag', tagLinks, st.tagPostings, (ids = q.tagIds), r, t.tagIds);
-    else if (c === 3 && q.venueIds !== undefined) d = listDriver(st, 'venue', venueLinks, st.venuePostings, (ids = q.venueIds), r);
-    else if (c === 4 && q.organizerIds !== undefined) d = listDriver(st, 'organizer', organizerLinks, st.organizerPostings, (ids = q.organizerIds), r, t.organizerIds);
+      if (cats.length > 0 && cats.every((id) => id === cats[0]))
+        d = listDriver(st, 'category', categoryLinks, st.ensureClosure(), (ids = [cats[0]]), r);
+      else
+        d = listDriver(
+          st,
+          'category',
+          categoryLinks,
+          st.categoryPostings,
+          (ids = expandCategories(st, cats)),
+          r,
+          t.categoryIds,
+        );
+    } else if (c === 2 && q.tagIds !== undefined)
+      d = listDriver(st, 'tag', tagLinks, st.tagPostings, (ids = q.tagIds), r, t.tagIds);
+    else if (c === 3 && q.venueIds !== undefined)
+      d = listDriver(st, 'venue', venueLinks, st.venuePostings, (ids = q.venueIds), r);
+    else if (c === 4 && q.organizerIds !== undefined)
+      d = listDriver(st, 'organizer', organizerLinks, st.organizerPostings, (ids = q.organizerIds), r, t.organizerIds);
     else if (c === 5 && q.geo?.kind === 'radius') {
-      d = listDriver(st, 'radius', venueLinks, st.venuePostings, (ids = st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm)), r);
+      d = listDriver(
+        st,
+        'radius',
+        venueLinks,
+        st.venuePostings,
+        (ids = st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm)),
+        r,
+      );
     }
     if (d && d.cost < bestCost) {
       best = d;
@@ -355,7 +455,10 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
     return { rows: pager.rows, total: pager.total + rest };
   }
   // walk in order until the page is full, then only count
-  const main = st.main, rows = main.rows, combos = main.combos, ok = matcher.comboOk;
+  const main = st.main,
+    rows = main.rows,
+    combos = main.combos,
+    ok = matcher.comboOk;
   let i = lo;
   if (!matcher.simple) {
     for (; i < hi && !pager.full; i++) if (ok[combos[i]] === 1) pager.visit(rows[i]);
@@ -365,7 +468,10 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
   }
   // every filter reads the inline start/end/combination columns; whole blocks before the page
   // are counted, not walked, and blocks without a match are skipped
-  const blocks = st.mainBlocks(), ends = main.ends, e = matcher.end, page = pager.rows;
+  const blocks = st.mainBlocks(),
+    ends = main.ends,
+    e = matcher.end,
+    page = pager.rows;
   let total = 0;
   for (let b = i < hi ? blocks.blockOf(i) : 0; i < hi && total < end; b++) {
     const stop = Math.min(blocks.bounds[b + 1], hi);
@@ -391,14 +497,18 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
 
 /** Distinct event rows of the include list, in (publication date, id) order. */
 function includeRows(st: CalendarState, includeIds: readonly number[]): number[] {
-  const t = st.table, dates = t.date.ms, ids = t.ids;
+  const t = st.table,
+    dates = t.date.ms,
+    ids = t.ids;
   // insertion into order as the rows come (the list is the caller's, a few dozen ids):
   // NaN dates (strings that are not 'Y-m-d H:i:s') first; a row given twice is kept once
-  const rows: number[] = [], keys: number[] = [];
+  const rows: number[] = [],
+    keys: number[] = [];
   for (let k = 0; k < includeIds.length; k++) {
     const row = st.ids.eventRow(includeIds[k]);
     if (row < 0) continue;
-    const key = dates[row] === dates[row] ? dates[row] : -Infinity, id = ids[row];
+    const key = dates[row] === dates[row] ? dates[row] : -Infinity,
+      id = ids[row];
     let i = rows.length;
     while (i > 0 && (keys[i - 1] > key || (keys[i - 1] === key && ids[rows[i - 1]] > id))) i--;
     if (i > 0 && rows[i - 1] === row) continue;

@@ -4,7 +4,16 @@
 // zone, slugs are unique, linked ids exist. The engine never parses user input.
 
 /** WordPress post statuses an event/venue/organizer can hold. */
-export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft', 'inherit'] as const;
+export const POST_STATUSES = [
+  'publish',
+  'future',
+  'draft',
+  'pending',
+  'private',
+  'trash',
+  'auto-draft',
+  'inherit',
+] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
 /** Numeric status code used in columns: index into POST_STATUSES. */

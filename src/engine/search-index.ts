@@ -34,7 +34,15 @@ import { hashSlots, withHash } from './hash-slots.ts';
 import { foldText, type EventTable } from './event-table.ts';
 import type { CalendarState } from './state.ts';
 import {
-  FNV_OFFSET, FNV_PRIME, NON_ASCII, WORD, findIn, foldUnit, joinWords, unitsToString, type Joined,
+  FNV_OFFSET,
+  FNV_PRIME,
+  NON_ASCII,
+  WORD,
+  findIn,
+  foldUnit,
+  joinWords,
+  unitsToString,
+  type Joined,
 } from './search-words.ts';
 
 const indexes = new WeakMap<CalendarState, SearchIndex>();
@@ -205,7 +213,8 @@ export class SearchIndex {
 
   /** Start a build: everything is reset; advance() does the work (writes in between are fine). */
   begin(st: CalendarState): void {
-    const t = st.table, n = t.count;
+    const t = st.table,
+      n = t.count;
     this.words = [];
     this.hashes = new Int32Array(1024);
     this.slots = new Int32Array(2048);
@@ -224,7 +233,9 @@ export class SearchIndex {
     this.rowWords.clear();
     this.blocks.clear();
     this.stale = false;
-    const titles = t.titles, excerpts = t.excerpts, descriptions = t.descriptions;
+    const titles = t.titles,
+      excerpts = t.excerpts,
+      descriptions = t.descriptions;
     let chars = 0;
     for (let row = 0; row < n; row++) chars += titles[row].length + excerpts[row].length + descriptions[row].length;
     this.seq = new Int32Array(Math.max(1024, Math.ceil(chars / 7))); // about one distinct word per 8 units of text
@@ -243,8 +254,12 @@ export class SearchIndex {
   advance(st: CalendarState, budget: number): boolean {
     const job = this.job;
     if (!job) return true;
-    const t = st.table, n = job.n, rowStarts = job.rowStarts;
-    const titles = t.titles, excerpts = t.excerpts, descriptions = t.descriptions;
+    const t = st.table,
+      n = job.n,
+      rowStarts = job.rowStarts;
+    const titles = t.titles,
+      excerpts = t.excerpts,
+      descriptions = t.descriptions;
     let row = job.next;
     for (const stop = Math.min(n, row + budget); row < stop; row++) {
       this.mark = row;
@@ -265,7 +280,8 @@ export class SearchIndex {
       else {
         order = new Int32Array(n);
         for (let r = 0; r < n; r++) order[r] = r;
-        const starts = t.starts, ids = t.ids;
+        const starts = t.starts,
+          ids = t.ids;
         order.sort((a, b) => starts[a] - starts[b] || ids[a] - ids[b]);
       }
       job.order = order;
@@ -277,7 +293,10 @@ export class SearchIndex {
       this.rows = new Int32Array(offsets[nWords]);
       job.cursor = offsets.slice(0, nWords);
     }
-    const order = job.order, rows = this.rows, cursor = job.cursor, seq = this.seq;
+    const order = job.order,
+      rows = this.rows,
+      cursor = job.cursor,
+      seq = this.seq;
     let i = job.at;
     for (const stop = Math.min(order.length, i + Math.max(1, budget)); i < stop; i++) {
       const r = order[i];
@@ -321,7 +340,9 @@ export class SearchIndex {
   /** Words of an ASCII or already folded string (A-Z lower-cased). */
   private scanUnits(s: string): void {
     const n = s.length;
-    let buf = this.buf, len = 0, h = FNV_OFFSET;
+    let buf = this.buf,
+      len = 0,
+      h = FNV_OFFSET;
     for (let k = 0; k <= n; k++) {
       const c = k < n ? s.charCodeAt(k) : 0;
       const w = c >= 128 ? c : WORD[c];
@@ -344,7 +365,9 @@ export class SearchIndex {
    */
   private scanFolding(s: string): boolean {
     const n = s.length;
-    let buf = this.buf, len = 0, h = FNV_OFFSET;
+    let buf = this.buf,
+      len = 0,
+      h = FNV_OFFSET;
     for (let k = 0; k <= n; k++) {
       const c = k < n ? s.charCodeAt(k) : 0;
       if (c < 128) {
@@ -397,7 +420,11 @@ export class SearchIndex {
 
   /** Id of the word buf[0, len) with hash h, created when new. */
   private wordId(len: number, h: number): number {
-    const words = this.words, hashes = this.hashes, slots = this.slots, mask = this.mask, buf = this.buf;
+    const words = this.words,
+      hashes = this.hashes,
+      slots = this.slots,
+      mask = this.mask,
+      buf = this.buf;
     let slot = h & mask;
     for (;;) {
       const v = slots[slot];
@@ -467,7 +494,8 @@ export class SearchIndex {
     }
     if (this.touchedCount > Math.max(4096, t.count >> 5)) this.stale = true;
     // rewriting the same rows with new words grows the dictionary, not the touched count
-    if (this.job === undefined && this.words.length - this.wordsBuilt > Math.max(16_384, this.wordsBuilt >> 3)) this.stale = true;
+    if (this.job === undefined && this.words.length - this.wordsBuilt > Math.max(16_384, this.wordsBuilt >> 3))
+      this.stale = true;
   }
 
   /** True when writes since the build passed the bound past which the index is rebuilt. */
@@ -484,13 +512,31 @@ export class SearchIndex {
     let extra = 0;
     for (const s of this.extra.values()) extra += 16 * s.size;
     for (const w of this.rowWords.values()) extra += w.byteLength + 32;
-    return this.rows.byteLength + this.offsets.byteLength + this.hashes.byteLength + this.slots.byteLength +
-      this.touched.byteLength + words + this.joined.text.length + this.joined.starts.byteLength + this.tail.text.length + this.tail.starts.byteLength + blocks + extra;
+    return (
+      this.rows.byteLength +
+      this.offsets.byteLength +
+      this.hashes.byteLength +
+      this.slots.byteLength +
+      this.touched.byteLength +
+      words +
+      this.joined.text.length +
+      this.joined.starts.byteLength +
+      this.tail.text.length +
+      this.tail.starts.byteLength +
+      blocks +
+      extra
+    );
   }
 
   /** Numbers for reports: words, list entries, touched rows. */
   stats(): { words: number; entries: number; touched: number; countedLists: number; building: boolean } {
-    return { words: this.words.length, entries: this.rows.length, touched: this.touchedCount, countedLists: this.blocks.size, building: this.building };
+    return {
+      words: this.words.length,
+      entries: this.rows.length,
+      touched: this.touchedCount,
+      countedLists: this.blocks.size,
+      building: this.building,
+    };
   }
 
   /** Ids of the vocabulary words that contain `piece` (a string without separator units). */
@@ -512,5 +558,4 @@ export class SearchIndex {
     }
     return out;
   }
-
 }

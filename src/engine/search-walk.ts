@@ -16,7 +16,8 @@ import type { EventQuery, QueryResult } from './types.ts';
  * not. Touched rows (stale positions) are stepped over.
  */
 function bound(si: SearchIndex, starts: Float64Array, lo: number, hi: number, key: number, open: boolean): number {
-  const rows = si.rows, touched = si.touched;
+  const rows = si.rows,
+    touched = si.touched;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     let m = mid;
@@ -33,15 +34,29 @@ function bound(si: SearchIndex, starts: Float64Array, lo: number, hi: number, ke
 }
 
 /** The window of word w's list for the start bounds. */
-function windowOf(si: SearchIndex, w: number, starts: Float64Array, min: number, minOpen: boolean, max: number, maxOpen: boolean): Window {
+function windowOf(
+  si: SearchIndex,
+  w: number,
+  starts: Float64Array,
+  min: number,
+  minOpen: boolean,
+  max: number,
+  maxOpen: boolean,
+): Window {
   if (w >= si.listCount) return { id: w, lo: 0, hi: 0 };
-  const a = si.offsets[w], b = si.offsets[w + 1];
+  const a = si.offsets[w],
+    b = si.offsets[w + 1];
   const lo = min === -Infinity ? a : bound(si, starts, a, b, min, minOpen);
   const hi = max === Infinity ? b : bound(si, starts, lo, b, max, !maxOpen);
   return { id: w, lo, hi: Math.max(lo, hi) };
 }
 
-function constraint(si: SearchIndex, ids: number[], starts: Float64Array, r: { min: number; minOpen: boolean; max: number; maxOpen: boolean }): Constraint {
+function constraint(
+  si: SearchIndex,
+  ids: number[],
+  starts: Float64Array,
+  r: { min: number; minOpen: boolean; max: number; maxOpen: boolean },
+): Constraint {
   const windows: Window[] = [];
   let size = 0;
   for (const id of ids) {
@@ -56,11 +71,17 @@ function constraint(si: SearchIndex, ids: number[], starts: Float64Array, r: { m
 function blocksOf(si: SearchIndex, t: EventTable, w: number): ListBlocks {
   const have = si.blocks.get(w);
   if (have && have.version === si.version) return have;
-  const a = si.offsets[w], n = si.offsets[w + 1] - a;
+  const a = si.offsets[w],
+    n = si.offsets[w + 1] - a;
   const nb = (n + BLOCK - 1) >> BLOCK_SHIFT;
   const counts = new Uint16Array(nb * COMBOS);
-  const minEnds = new Float64Array(nb).fill(Infinity), maxEnds = new Float64Array(nb).fill(-Infinity);
-  const rows = si.rows, touched = si.touched, statusCodes = t.statusCodes, flags = t.flags, ends = t.ends;
+  const minEnds = new Float64Array(nb).fill(Infinity),
+    maxEnds = new Float64Array(nb).fill(-Infinity);
+  const rows = si.rows,
+    touched = si.touched,
+    statusCodes = t.statusCodes,
+    flags = t.flags,
+    ends = t.ends;
   for (let i = 0; i < n; i++) {
     const row = rows[a + i];
     if (touched[row] === 1) continue;
@@ -79,22 +100,29 @@ function blocksOf(si: SearchIndex, t: EventTable, w: number): ListBlocks {
 function countWindow(si: SearchIndex, t: EventTable, win: Window, rest: Matcher): number {
   const a = si.offsets[win.id];
   const bl = blocksOf(si, t, win.id);
-  const rows = si.rows, touched = si.touched, match = rest.match, e = rest.end, combos = rest.combos;
+  const rows = si.rows,
+    touched = si.touched,
+    match = rest.match,
+    e = rest.end,
+    combos = rest.combos;
   const n = si.offsets[win.id + 1] - a;
   let total = 0;
   let i = win.lo - a;
   const to = win.hi - a;
   while (i < to) {
     const b = i >> BLOCK_SHIFT;
-    const blockStart = b << BLOCK_SHIFT, blockEnd = Math.min(blockStart + BLOCK, n);
+    const blockStart = b << BLOCK_SHIFT,
+      blockEnd = Math.min(blockStart + BLOCK, n);
     if (i === blockStart && blockEnd <= to) {
-      const lo = bl.minEnds[b], hi = bl.maxEnds[b];
+      const lo = bl.minEnds[b],
+        hi = bl.maxEnds[b];
       if (hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max)) {
         i = blockEnd;
         continue;
       }
       if ((lo > e.min || (!e.minOpen && lo === e.min)) && (hi < e.max || (!e.maxOpen && hi === e.max))) {
-        const base = b * COMBOS, counts = bl.counts;
+        const base = b * COMBOS,
+          counts = bl.counts;
         for (let c = 0; c < combos.length; c++) total += counts[base + combos[c]];
         i = blockEnd;
         continue;
@@ -125,12 +153,19 @@ function touchedRows(si: SearchIndex, ids: number[]): number[] {
  * term without any word unit) or when walking its candidates costs more than the planner's
  * driver (`driverCost` rows).
  */
-export function walk(si: SearchIndex, st: CalendarState, q: EventQuery, matcher: Matcher, driverCost: number): QueryResult | undefined {
+export function walk(
+  si: SearchIndex,
+  st: CalendarState,
+  q: EventQuery,
+  matcher: Matcher,
+  driverCost: number,
+): QueryResult | undefined {
   const search = q.search;
   if (!search || (search.include.length === 0 && search.exclude.length === 0)) return undefined;
   if (si.job) si.advance(st, Infinity); // a background build not done yet: finish it now
   if (si.stale) si.rebuild(st);
-  const t = st.table, starts = t.starts;
+  const t = st.table,
+    starts = t.starts;
   const window = startRangeOf(q, false);
 
   // constraints: one per word piece of every include term; excluded exact terms
@@ -154,8 +189,15 @@ export function walk(si: SearchIndex, st: CalendarState, q: EventQuery, matcher:
   let driver: Constraint | undefined = includes[0];
   for (const c of includes) if (c.size < driver.size) driver = c;
   const rest = buildMatcher(st, { ...q, search: undefined });
-  const countable = driver !== undefined && includes.length === 1 && excludes.length === 0 && !verify && driver.ids.length === 1 &&
-    rest.simple && q.geo === undefined && driver.size >= COUNTED_MIN;
+  const countable =
+    driver !== undefined &&
+    includes.length === 1 &&
+    excludes.length === 0 &&
+    !verify &&
+    driver.ids.length === 1 &&
+    rest.simple &&
+    q.geo === undefined &&
+    driver.size >= COUNTED_MIN;
   // the main index's start range is the planner's driver unless a posting list is smaller
   const [mainLo, mainHi] = st.main.range(window.min, window.minOpen, window.max, window.maxOpen);
   const mainSize = mainHi - mainLo;
@@ -168,7 +210,8 @@ export function walk(si: SearchIndex, st: CalendarState, q: EventQuery, matcher:
     walkMain = true; // bit tests instead of text checks over the main range
   } else return undefined;
 
-  const offset = Math.max(0, q.offset), end = offset + Math.max(0, q.limit);
+  const offset = Math.max(0, q.offset),
+    end = offset + Math.max(0, q.limit);
   const restMatch = rest.match;
   const textMatch = (row: number) => {
     const f = t.foldedText(row);
@@ -178,19 +221,24 @@ export function walk(si: SearchIndex, st: CalendarState, q: EventQuery, matcher:
   };
   // touched rows: their current words from the overflow sets, checked in full
   const fresh: number[] = [];
-  for (const row of driver ? touchedRows(si, driver.ids) : si.rowWords.keys()) if (restMatch(row) && textMatch(row)) fresh.push(row);
+  for (const row of driver ? touchedRows(si, driver.ids) : si.rowWords.keys())
+    if (restMatch(row) && textMatch(row)) fresh.push(row);
 
-  const rows = si.rows, touched = si.touched;
+  const rows = si.rows,
+    touched = si.touched;
   // untouched rows of a window already pass the start bounds: with only date/status/flag
   // filters besides search, the rest is a table lookup on (status, flags) and the end bounds
   const pass = rest.simple ? passTable(rest) : undefined;
-  const statusCodes = t.statusCodes, flags = t.flags, ends = t.ends, e = rest.end;
+  const statusCodes = t.statusCodes,
+    flags = t.flags,
+    ends = t.ends,
+    e = rest.end;
   const inRest = pass
     ? (row: number) => {
-      if (pass[(statusCodes[row] << 8) | flags[row]] === 0) return false;
-      const v = ends[row];
-      return !(v < e.min || (e.minOpen && v === e.min) || v > e.max || (e.maxOpen && v === e.max));
-    }
+        if (pass[(statusCodes[row] << 8) | flags[row]] === 0) return false;
+        const v = ends[row];
+        return !(v < e.min || (e.minOpen && v === e.min) || v > e.max || (e.maxOpen && v === e.max));
+      }
     : restMatch;
   if (countable) {
     const win = driver.windows[0];
@@ -221,7 +269,8 @@ export function walk(si: SearchIndex, st: CalendarState, q: EventQuery, matcher:
   const anyTouched = si.touchedCount > 0;
   if (walkMain) {
     if (driver) tests.push({ bits: bitsOf(driver), want: true });
-    const nt = tests.length, mrows = st.main.rows;
+    const nt = tests.length,
+      mrows = st.main.rows;
     const page: number[] = [];
     let total = 0;
     for (let i = mainLo; i < mainHi; i++) {
@@ -244,7 +293,8 @@ export function walk(si: SearchIndex, st: CalendarState, q: EventQuery, matcher:
   if (driver.windows.length === 1 && fresh.length === 0 && !verify && nTests <= 1) {
     // one list in order (the common case: one or two words): count, keep the page only
     const w = driver.windows[0];
-    const bits = nTests === 1 ? tests[0].bits : undefined, want = nTests === 1 && tests[0].want;
+    const bits = nTests === 1 ? tests[0].bits : undefined,
+      want = nTests === 1 && tests[0].want;
     const page: number[] = [];
     let total = 0;
     for (let p = w.lo; p < w.hi; p++) {
@@ -296,7 +346,8 @@ function passTable(m: Matcher): Uint8Array {
 
 /** Rows sorted by (local start, id). */
 function sortRows(t: EventTable, rows: number[]): number[] {
-  const starts = t.starts, ids = t.ids;
+  const starts = t.starts,
+    ids = t.ids;
   return rows.sort((r, s) => (starts[r] < starts[s] ? -1 : starts[r] > starts[s] ? 1 : ids[r] - ids[s]));
 }
 
@@ -305,7 +356,8 @@ function firstInOrder(t: EventTable, hits: number[], end: number): number[] {
   const total = hits.length;
   if (end <= 0) return [];
   if (end * 8 >= total) return sortRows(t, hits).slice(0, end);
-  const starts = t.starts, ids = t.ids;
+  const starts = t.starts,
+    ids = t.ids;
   const before = (r: number, s: number) => starts[r] < starts[s] || (starts[r] === starts[s] && ids[r] < ids[s]);
   // a sorted buffer of the first `end` rows, insertion from the back
   const top: number[] = [];
@@ -326,7 +378,12 @@ function firstInOrder(t: EventTable, hits: number[], end: number): number[] {
  * The query answered from the search index when that is cheaper than the chosen driver
  * (`driverCost` rows). Undefined = use the driver.
  */
-export function searchQuery(st: CalendarState, q: EventQuery, matcher: Matcher, driverCost: number): QueryResult | undefined {
+export function searchQuery(
+  st: CalendarState,
+  q: EventQuery,
+  matcher: Matcher,
+  driverCost: number,
+): QueryResult | undefined {
   if (!q.search || (q.search.include.length === 0 && q.search.exclude.length === 0)) return undefined;
   return walk(searchIndexOf(st), st, q, matcher, driverCost);
 }

@@ -49,7 +49,8 @@ export function wordPieces(s: string): string[] {
 /** The string of units buf[0, len). */
 export function unitsToString(buf: Uint16Array, len: number): string {
   let s = '';
-  for (let i = 0; i < len; i += 4096) s += String.fromCharCode.apply(null, Array.from(buf.subarray(i, Math.min(len, i + 4096))));
+  for (let i = 0; i < len; i += 4096)
+    s += String.fromCharCode.apply(null, Array.from(buf.subarray(i, Math.min(len, i + 4096))));
   return len > 4096 ? s.split('').join('') : s;
 }
 
@@ -73,7 +74,6 @@ export function foldUnit(c: number): string | null {
   return f;
 }
 
-
 /** Word texts joined for substring search: each word preceded by JOIN; starts[i] = where word i begins. */
 export interface Joined {
   text: string;
@@ -95,13 +95,16 @@ export function joinWords(words: string[], from: number, to: number): Joined {
  * piece has no separator unit, so a match lies inside one word.
  */
 export function findIn(j: Joined, piece: string, first: number, out: number[]): void {
-  const text = j.text, starts = j.starts, n = starts.length;
+  const text = j.text,
+    starts = j.starts,
+    n = starts.length;
   let from = 0;
   for (;;) {
     const at = text.indexOf(piece, from);
     if (at < 0) return;
     // the word holding position `at`: the last start <= at
-    let lo = 0, hi = n;
+    let lo = 0,
+      hi = n;
     while (hi - lo > 1) {
       const mid = (lo + hi) >>> 1;
       if (starts[mid] <= at) lo = mid;
@@ -116,5 +119,9 @@ export function findIn(j: Joined, piece: string, first: number, out: number[]): 
 /** true when one of the row's folded fields holds the folded term (fields never joined). */
 export function fieldsHold(t: EventTable, row: number, folded: string, term: string): boolean {
   if (!term.includes('\u0000')) return folded.includes(term);
-  return foldText(t.titles[row]).includes(term) || foldText(t.excerpts[row]).includes(term) || foldText(t.descriptions[row]).includes(term);
+  return (
+    foldText(t.titles[row]).includes(term) ||
+    foldText(t.excerpts[row]).includes(term) ||
+    foldText(t.descriptions[row]).includes(term)
+  );
 }

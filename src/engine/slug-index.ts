@@ -13,7 +13,10 @@ export class SlugIndex {
   private size = 0;
 
   /** The rows 0 … count - 1 of `slugs()` (read again on every call: the table may replace it). */
-  constructor(private readonly slugs: () => readonly string[], count: number) {
+  constructor(
+    private readonly slugs: () => readonly string[],
+    count: number,
+  ) {
     let n = 16;
     while (n < count * 2) n *= 2;
     this.slots = new Int32Array(n);
@@ -25,7 +28,9 @@ export class SlugIndex {
   /** The row whose slug is `slug`, -1 when none. */
   get(slug: string): number {
     if (slug === '') return -1;
-    const s = this.slugs(), slots = this.slots, mask = this.mask;
+    const s = this.slugs(),
+      slots = this.slots,
+      mask = this.mask;
     for (let at = stringHash(slug) & mask; ; at = (at + 1) & mask) {
       const k = slots[at];
       if (k === 0) return -1;
@@ -40,7 +45,8 @@ export class SlugIndex {
   }
 
   private put(s: readonly string[], slug: string, row: number): void {
-    const slots = this.slots, mask = this.mask;
+    const slots = this.slots,
+      mask = this.mask;
     let at = stringHash(slug) & mask;
     for (; ; at = (at + 1) & mask) {
       const k = slots[at];
@@ -57,7 +63,9 @@ export class SlugIndex {
   /** Removes `row`'s entry under `slug` (none when the slug is another row's now). Backward-shift
    *  deletion: the entries after it in its run move up to where their probes would find them. */
   private remove(slug: string, row: number): void {
-    const slots = this.slots, mask = this.mask, s = this.slugs();
+    const slots = this.slots,
+      mask = this.mask,
+      s = this.slugs();
     let at = stringHash(slug) & mask;
     for (; ; at = (at + 1) & mask) {
       const k = slots[at];
@@ -80,7 +88,8 @@ export class SlugIndex {
   }
 
   private grow(): void {
-    const old = this.slots, s = this.slugs();
+    const old = this.slots,
+      s = this.slugs();
     this.slots = new Int32Array(old.length * 2);
     this.mask = this.slots.length - 1;
     this.size = 0;

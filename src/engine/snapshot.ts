@@ -18,16 +18,44 @@ export interface SnapshotHeader {
   nextPostId: number;
   nextTermId: number;
   eventCount: number;
-  pools: { timezone: string[]; abbr: string[]; currencySymbol: string[]; currencyPosition: string[]; currencyCode: string[] };
+  pools: {
+    timezone: string[];
+    abbr: string[];
+    currencySymbol: string[];
+    currencyPosition: string[];
+    currencyCode: string[];
+  };
   venues: VenueRecord[];
   organizers: OrganizerRecord[];
   terms: TermRecord[];
   attachments: AttachmentRecord[];
 }
 
-const DATE_FIELDS = ['startLocal', 'endLocal', 'startUtc', 'endUtc', 'date', 'dateUtc', 'modified', 'modifiedUtc'] as const;
+const DATE_FIELDS = [
+  'startLocal',
+  'endLocal',
+  'startUtc',
+  'endUtc',
+  'date',
+  'dateUtc',
+  'modified',
+  'modifiedUtc',
+] as const;
 type DateField = (typeof DATE_FIELDS)[number];
-const INT_FIELDS = ['ids', 'authorIds', 'statusCodes', 'flags', 'imageIds', 'parentIds', 'venueIds', 'timezones', 'abbrs', 'currencySymbols', 'currencyPositions', 'currencyCodes'] as const;
+const INT_FIELDS = [
+  'ids',
+  'authorIds',
+  'statusCodes',
+  'flags',
+  'imageIds',
+  'parentIds',
+  'venueIds',
+  'timezones',
+  'abbrs',
+  'currencySymbols',
+  'currencyPositions',
+  'currencyCodes',
+] as const;
 type IntField = (typeof INT_FIELDS)[number];
 const LINK_FIELDS = ['organizerIds', 'categoryIds', 'tagIds'] as const;
 type LinkField = (typeof LINK_FIELDS)[number];
@@ -126,12 +154,22 @@ export function encodeSnapshot(st: CalendarState): Iterable<unknown> {
   const links = {} as Frozen['links'];
   for (const f of LINK_FIELDS) links[f] = t[f].slice(0, n);
   const frozen: Frozen = {
-    count: n, ints,
+    count: n,
+    ints,
     ms: DATE_FIELDS.map((f) => t[f].ms.slice(0, n)),
     odd: DATE_FIELDS.map((f) => new Map(t[f].odd)),
-    texts: { titles: t.titles.slice(0, n), descriptions: t.descriptions.slice(0, n), excerpts: t.excerpts.slice(0, n), slugs: t.slugs.slice(0, n) },
-    websites: t.websites.slice(0, n), costs: t.costs.slice(0, n), lineages: t.lineages.slice(0, n),
-    extraVenues: new Map(t.extraVenues), links, recur: new Map(t.recur),
+    texts: {
+      titles: t.titles.slice(0, n),
+      descriptions: t.descriptions.slice(0, n),
+      excerpts: t.excerpts.slice(0, n),
+      slugs: t.slugs.slice(0, n),
+    },
+    websites: t.websites.slice(0, n),
+    costs: t.costs.slice(0, n),
+    lineages: t.lineages.slice(0, n),
+    extraVenues: new Map(t.extraVenues),
+    links,
+    recur: new Map(t.recur),
   };
   return chunksOf(snapshotHeader(st), frozen);
 }
@@ -172,13 +210,24 @@ export function encodeRows(t: EventTable, from: number, to: number): unknown {
   for (const f of INT_FIELDS) ints[f] = t[f];
   const links = {} as Frozen['links'];
   for (const f of LINK_FIELDS) links[f] = t[f];
-  return encodeChunk({
-    count: t.count, ints,
-    ms: DATE_FIELDS.map((f) => t[f].ms),
-    odd: DATE_FIELDS.map((f) => t[f].odd),
-    texts: { titles: t.titles, descriptions: t.descriptions, excerpts: t.excerpts, slugs: t.slugs },
-    websites: t.websites, costs: t.costs, lineages: t.lineages, extraVenues: t.extraVenues, links, recur: t.recur,
-  }, from, to, true);
+  return encodeChunk(
+    {
+      count: t.count,
+      ints,
+      ms: DATE_FIELDS.map((f) => t[f].ms),
+      odd: DATE_FIELDS.map((f) => t[f].odd),
+      texts: { titles: t.titles, descriptions: t.descriptions, excerpts: t.excerpts, slugs: t.slugs },
+      websites: t.websites,
+      costs: t.costs,
+      lineages: t.lineages,
+      extraVenues: t.extraVenues,
+      links,
+      recur: t.recur,
+    },
+    from,
+    to,
+    true,
+  );
 }
 
 /** Distinct lists of rows [from, to) (by identity: the table shares equal lists) and an index per row. */
@@ -207,7 +256,8 @@ function listColumn<T>(col: readonly (readonly T[])[], from: number, to: number,
 
 function* chunksOf(header: SnapshotHeader, fz: Frozen): Generator<unknown> {
   yield header;
-  for (let from = 0; from < fz.count; from += EVENT_CHUNK_ROWS) yield encodeChunk(fz, from, Math.min(fz.count, from + EVENT_CHUNK_ROWS));
+  for (let from = 0; from < fz.count; from += EVENT_CHUNK_ROWS)
+    yield encodeChunk(fz, from, Math.min(fz.count, from + EVENT_CHUNK_ROWS));
 }
 
 /** `typed`: the number lists as typed arrays (Int32Array, Uint8Array; dates as a Float64Array
@@ -215,14 +265,17 @@ function* chunksOf(header: SnapshotHeader, fz: Frozen): Generator<unknown> {
 function encodeChunk(fz: Frozen, from: number, to: number, typed = false): EventChunk {
   const n = to - from;
   const ints = {} as Record<IntField, number[]>;
-  for (const f of INT_FIELDS) ints[f] = typed ? (fz.ints[f].slice(from, to) as unknown as number[]) : Array.from(fz.ints[f].subarray(from, to));
+  for (const f of INT_FIELDS)
+    ints[f] = typed ? (fz.ints[f].slice(from, to) as unknown as number[]) : Array.from(fz.ints[f].subarray(from, to));
   const ids = ints.ids;
   for (let i = n - 1; i > 0; i--) ids[i] -= ids[i - 1];
   const dates = {} as Record<DateField, (number | null)[]>;
   const oddDates: [number, number, string | number][] = [];
   const none = typed ? NaN : null;
   DATE_FIELDS.forEach((f, fi) => {
-    const ms = fz.ms[fi], b = DATE_BASE[fi], base = b < 0 ? undefined : fz.ms[b];
+    const ms = fz.ms[fi],
+      b = DATE_BASE[fi],
+      base = b < 0 ? undefined : fz.ms[b];
     const out = (typed ? new Float64Array(n) : new Array<number | null>(n)) as (number | null)[];
     for (let r = from; r < to; r++) {
       const v = ms[r];
@@ -245,7 +298,8 @@ function encodeChunk(fz: Frozen, from: number, to: number, typed = false): Event
   const lineages: [number, string[]][] = [];
   const extraVenues: [number, number[]][] = [];
   const recur: [number, RecurInfo][] = [];
-  const hasExtra = fz.extraVenues.size > 0, hasRecur = fz.recur.size > 0;
+  const hasExtra = fz.extraVenues.size > 0,
+    hasRecur = fz.recur.size > 0;
   for (let r = from; r < to; r++) {
     const l = fz.lineages[r];
     if (l) lineages.push([r - from, l]);
@@ -263,9 +317,21 @@ function encodeChunk(fz: Frozen, from: number, to: number, typed = false): Event
   for (const f of LINK_FIELDS) links[f] = listColumn(fz.links[f], from, to, typed);
   const tx = fz.texts;
   return {
-    type: 'events', from, count: n, ints, dates, oddDates,
-    titles: tx.titles.slice(from, to), descriptions: tx.descriptions.slice(from, to), excerpts: tx.excerpts.slice(from, to),
-    slugs: tx.slugs.slice(from, to), websites: fz.websites.slice(from, to), costs, lineages, extraVenues, links,
+    type: 'events',
+    from,
+    count: n,
+    ints,
+    dates,
+    oddDates,
+    titles: tx.titles.slice(from, to),
+    descriptions: tx.descriptions.slice(from, to),
+    excerpts: tx.excerpts.slice(from, to),
+    slugs: tx.slugs.slice(from, to),
+    websites: fz.websites.slice(from, to),
+    costs,
+    lineages,
+    extraVenues,
+    links,
     ...(recur.length > 0 ? { recur } : {}),
   };
 }
@@ -281,23 +347,30 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
     const chunk = raw as SnapshotHeader | EventChunk | EventChunkV1;
     if (!header) {
       if (chunk.type !== 'calendar-engine-snapshot' || (chunk.version !== 1 && chunk.version !== 2)) {
-        throw new Error(`snapshot load: expected a version 1 or 2 header first, got ${JSON.stringify((chunk as { type?: unknown }).type)} v${(chunk as { version?: unknown }).version}`);
+        throw new Error(
+          `snapshot load: expected a version 1 or 2 header first, got ${JSON.stringify((chunk as { type?: unknown }).type)} v${(chunk as { version?: unknown }).version}`,
+        );
       }
       header = chunk;
       loadHeader(st, header);
       continue;
     }
-    if (chunk.type !== 'events') throw new Error(`snapshot load: expected an events chunk, got ${JSON.stringify(chunk.type)}`);
-    if (chunk.from !== t.count) throw new Error(`snapshot load: expected a chunk starting at row ${t.count}, got ${chunk.from}`);
+    if (chunk.type !== 'events')
+      throw new Error(`snapshot load: expected an events chunk, got ${JSON.stringify(chunk.type)}`);
+    if (chunk.from !== t.count)
+      throw new Error(`snapshot load: expected a chunk starting at row ${t.count}, got ${chunk.from}`);
     if (!(Number.isInteger(chunk.count) && chunk.count > 0 && chunk.from + chunk.count <= header.eventCount)) {
-      throw new Error(`snapshot load: expected a chunk of 1..${header.eventCount - chunk.from} rows at row ${chunk.from}, got ${chunk.count}`);
+      throw new Error(
+        `snapshot load: expected a chunk of 1..${header.eventCount - chunk.from} rows at row ${chunk.from}, got ${chunk.count}`,
+      );
     }
     if (header.version === 1) loadChunkV1(st, chunk as EventChunkV1);
     else loadChunkV2(st, chunk as EventChunk);
     registerRows(st, chunk.from, chunk.from + chunk.count);
   }
   if (!header) throw new Error('snapshot load: expected a header chunk, got nothing');
-  if (t.count !== header.eventCount) throw new Error(`snapshot load: expected ${header.eventCount} events, got ${t.count}`);
+  if (t.count !== header.eventCount)
+    throw new Error(`snapshot load: expected ${header.eventCount} events, got ${t.count}`);
   // the plain-array columns grew by appends and keep their slack (up to a third of their
   // capacity; +27 bytes/event at a million): trimming them by copying cost ~0.35 s of the load
   st.rebuildIndexes();
@@ -342,7 +415,8 @@ function expectLength(what: string, got: { length: number } | undefined, n: numb
 
 /** The ids of the rows go into the id registry (slugs are looked up through it lazily). */
 function registerRows(st: CalendarState, from: number, to: number): void {
-  const ids = st.table.ids, slugs = st.table.slugs;
+  const ids = st.table.ids,
+    slugs = st.table.slugs;
   for (let r = from; r < to; r++) {
     st.ids.setPost(ids[r], 'event', r);
     st.ids.setEventSlug(r, undefined, slugs[r]);
@@ -357,7 +431,8 @@ function copyInto<T>(what: string, dst: T[], src: T[], from: number, n: number):
 
 function loadChunkV2(st: CalendarState, c: EventChunk): void {
   const t = st.table;
-  const from = c.from, n = c.count;
+  const from = c.from,
+    n = c.count;
   t.reserve(from + n);
   for (const f of INT_FIELDS) {
     const src = c.ints[f];
@@ -368,7 +443,9 @@ function loadChunkV2(st: CalendarState, c: EventChunk): void {
   for (let r = from + 1; r < from + n; r++) ids[r] += ids[r - 1];
   for (let fi = 0; fi < DATE_FIELDS.length; fi++) {
     const f = DATE_FIELDS[fi];
-    const ms = t[f].ms, src = c.dates[f], b = DATE_BASE[fi];
+    const ms = t[f].ms,
+      src = c.dates[f],
+      b = DATE_BASE[fi];
     expectLength(`dates.${f}`, src, n);
     if (b < 0) {
       for (let i = 0; i < n; i++) {
@@ -376,7 +453,8 @@ function loadChunkV2(st: CalendarState, c: EventChunk): void {
         ms[from + i] = v === null ? NaN : v * 1000;
       }
     } else {
-      const base = t[DATE_FIELDS[b]].ms, baseSrc = c.dates[DATE_FIELDS[b]];
+      const base = t[DATE_FIELDS[b]].ms,
+        baseSrc = c.dates[DATE_FIELDS[b]];
       for (let i = 0; i < n; i++) {
         const v = src[i];
         ms[from + i] = v === null ? NaN : baseSrc[i] === null ? v * 1000 : base[from + i] + v * 1000;
@@ -410,24 +488,39 @@ function loadChunkV2(st: CalendarState, c: EventChunk): void {
  * ones are kept as parsed (interning each chunk's lists again cost ~0.45 s of a 1M-event load; an
  * equal list in two chunks is two arrays, a few MB at a million events).
  */
-function listsOf<T extends number | string>(what: string, dst: (readonly T[])[], lists: ListInterner<T>, col: ListColumn<T>, from: number, n: number): void {
+function listsOf<T extends number | string>(
+  what: string,
+  dst: (readonly T[])[],
+  lists: ListInterner<T>,
+  col: ListColumn<T>,
+  from: number,
+  n: number,
+): void {
   expectLength(`${what}.rows`, col?.rows, n);
   const shared: (readonly T[])[] = [lists.empty];
   for (const list of col.lists) {
-    if (!Array.isArray(list) || list.length === 0) throw new Error(`snapshot load: expected non-empty ${what} lists, got ${JSON.stringify(list)}`);
+    if (!Array.isArray(list) || list.length === 0)
+      throw new Error(`snapshot load: expected non-empty ${what} lists, got ${JSON.stringify(list)}`);
     shared.push(list.length === 1 ? lists.intern(list) : list);
   }
   const rows = col.rows;
   for (let i = 0; i < n; i++) {
     const list = shared[rows[i]];
-    if (list === undefined) throw new Error(`snapshot load: expected a ${what} list index < ${shared.length}, got ${rows[i]}`);
+    if (list === undefined)
+      throw new Error(`snapshot load: expected a ${what} list index < ${shared.length}, got ${rows[i]}`);
     dst[from + i] = list;
   }
 }
 
 /** Per-row lists out of (count per row, values flattened), shared through the interner (version 1). */
 function flatLists<T extends number | string>(
-  what: string, dst: (readonly T[])[], lists: ListInterner<T>, counts: number[], values: T[], from: number, n: number,
+  what: string,
+  dst: (readonly T[])[],
+  lists: ListInterner<T>,
+  counts: number[],
+  values: T[],
+  from: number,
+  n: number,
 ): void {
   expectLength(`${what}.counts`, counts, n);
   let at = 0;
@@ -441,7 +534,8 @@ function flatLists<T extends number | string>(
 
 function loadChunkV1(st: CalendarState, c: EventChunkV1): void {
   const t = st.table;
-  const from = c.from, n = c.count;
+  const from = c.from,
+    n = c.count;
   t.reserve(from + n);
   for (const f of INT_FIELDS) {
     const src = c.ints[f];
@@ -449,7 +543,8 @@ function loadChunkV1(st: CalendarState, c: EventChunkV1): void {
     t[f].set(src, from);
   }
   DATE_FIELDS.forEach((f) => {
-    const ms = t[f].ms, src = c.dates[f];
+    const ms = t[f].ms,
+      src = c.dates[f];
     expectLength(`dates.${f}`, src, n);
     for (let i = 0; i < n; i++) {
       const v = src[i];

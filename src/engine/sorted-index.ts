@@ -45,7 +45,14 @@ export function bisectRight(keys: Float64Array, key: number, lo: number, hi: num
  * Returns i in [lo, hi] such that (keys, ties)[lo..i) < (key, tie) <= (keys, ties)[i..hi),
  * pairs compared lexicographically. (first position whose pair is >= (key, tie))
  */
-export function bisectPair(keys: Float64Array, ties: Int32Array, key: number, tie: number, lo: number, hi: number): number {
+export function bisectPair(
+  keys: Float64Array,
+  ties: Int32Array,
+  key: number,
+  tie: number,
+  lo: number,
+  hi: number,
+): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     const k = keys[mid];
@@ -110,7 +117,9 @@ export class SortedIndex {
     const n = this.count;
     const i = bisectPair(this.keys, this.ties, key, tie, 0, n);
     if (i >= n || this.keys[i] !== key || this.ties[i] !== tie || this.rows[i] !== row) {
-      throw new Error(`sorted index: expected row ${row} at (${key}, ${tie}), got ${i < n ? `row ${this.rows[i]} at (${this.keys[i]}, ${this.ties[i]})` : 'nothing'}`);
+      throw new Error(
+        `sorted index: expected row ${row} at (${key}, ${tie}), got ${i < n ? `row ${this.rows[i]} at (${this.keys[i]}, ${this.ties[i]})` : 'nothing'}`,
+      );
     }
     this.keys.copyWithin(i, i + 1, n);
     this.ties.copyWithin(i, i + 1, n);
@@ -125,7 +134,9 @@ export class SortedIndex {
   positionOf(key: number, tie: number, row: number): number {
     const i = bisectPair(this.keys, this.ties, key, tie, 0, this.count);
     if (i >= this.count || this.rows[i] !== row) {
-      throw new Error(`sorted index: expected row ${row} at (${key}, ${tie}), got ${i < this.count ? `row ${this.rows[i]}` : 'nothing'}`);
+      throw new Error(
+        `sorted index: expected row ${row} at (${key}, ${tie}), got ${i < this.count ? `row ${this.rows[i]}` : 'nothing'}`,
+      );
     }
     return i;
   }
@@ -201,7 +212,8 @@ export class PostingList {
 
   /** Returns i such that rows[0..i) sort before (key, tie) and rows[i..count) at or after it. */
   position(starts: Float64Array, ids: Int32Array, key: number, tie: number): number {
-    let lo = 0, hi = this.count;
+    let lo = 0,
+      hi = this.count;
     const rows = this.rows;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
@@ -216,7 +228,8 @@ export class PostingList {
   /** Position range [lo, hi) of rows whose start lies within the bounds (see SortedIndex.range). */
   range(starts: Float64Array, min: number, minOpen: boolean, max: number, maxOpen: boolean): [number, number] {
     const lo = min === -Infinity ? 0 : minOpen ? this.upperBound(starts, min) : this.lowerBound(starts, min);
-    const hi = max === Infinity ? this.count : maxOpen ? this.lowerBound(starts, max, lo) : this.upperBound(starts, max, lo);
+    const hi =
+      max === Infinity ? this.count : maxOpen ? this.lowerBound(starts, max, lo) : this.upperBound(starts, max, lo);
     return [lo, Math.max(lo, hi)];
   }
 
@@ -262,7 +275,9 @@ export class PostingList {
     const n = this.count;
     const i = this.position(starts, ids, start, id);
     if (i >= n || this.rows[i] !== row) {
-      throw new Error(`posting list: expected row ${row} at (${start}, ${id}), got ${i < n ? `row ${this.rows[i]}` : 'nothing'}`);
+      throw new Error(
+        `posting list: expected row ${row} at (${start}, ${id}), got ${i < n ? `row ${this.rows[i]}` : 'nothing'}`,
+      );
     }
     this.rows.copyWithin(i, i + 1, n);
     this.combos.copyWithin(i, i + 1, n);

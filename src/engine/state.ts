@@ -32,7 +32,11 @@ export interface ChangeHooks {
 
 const nothing = (): void => undefined;
 export const NO_HOOKS: ChangeHooks = {
-  eventChanged: nothing, embeddedChanged: nothing, postChanged: nothing, termChanged: nothing, termCountChanged: nothing,
+  eventChanged: nothing,
+  embeddedChanged: nothing,
+  postChanged: nothing,
+  termChanged: nothing,
+  termCountChanged: nothing,
 };
 
 export class CalendarState {
@@ -85,10 +89,16 @@ export class CalendarState {
 
   /** Calls fn(pair list) for each pair of the distinct ids that has a pair list (the list of the
    *  smaller id keeps it; pairList makes them); `create` makes missing ones. */
-  forEachPair(postings: Postings, ids: readonly number[], create: boolean, fn: (list: PostingList, lo: number, hi: number) => void): void {
+  forEachPair(
+    postings: Postings,
+    ids: readonly number[],
+    create: boolean,
+    fn: (list: PostingList, lo: number, hi: number) => void,
+  ): void {
     for (let i = 0; i < ids.length; i++) {
       for (let j = i + 1; j < ids.length; j++) {
-        const lo = Math.min(ids[i], ids[j]), hi = Math.max(ids[i], ids[j]);
+        const lo = Math.min(ids[i], ids[j]),
+          hi = Math.max(ids[i], ids[j]);
         const owner = postings.get(lo);
         if (!owner) {
           if (create) throw new Error(`postings: expected a list for id ${lo} before its pairs, got none`);
@@ -125,8 +135,10 @@ export class CalendarState {
    * no list. A rebuild of the postings drops every pair list.
    */
   pairList(postings: Postings, a: number, b: number): PostingList | undefined {
-    const lo = Math.min(a, b), hi = Math.max(a, b);
-    const owner = postings.get(lo), other = postings.get(hi);
+    const lo = Math.min(a, b),
+      hi = Math.max(a, b);
+    const owner = postings.get(lo),
+      other = postings.get(hi);
     if (!owner || !other || lo === hi) return undefined;
     let list = owner.pairs?.get(hi);
     if (list) return list;
@@ -143,7 +155,9 @@ export class CalendarState {
    *  hold the new one): the main index, its block counters and every list holding the row follow. */
   setRowCombo(row: number, from: number, to: number): void {
     if (from === to) return;
-    const t = this.table, starts = t.starts, ids = t.ids;
+    const t = this.table,
+      starts = t.starts,
+      ids = t.ids;
     const pos = this.main.positionOf(starts[row], ids[row], row);
     this.main.combos[pos] = to;
     this.blocks.moveCombo(pos, from, to, t.ends[row]);
@@ -164,7 +178,8 @@ export class CalendarState {
   /** Distinct categories of the row and all their ancestors, into out (cleared first). */
   closureOf(row: number, out: number[]): number[] {
     out.length = 0;
-    const cats = this.table.categoryIds[row], terms = this.entities.terms;
+    const cats = this.table.categoryIds[row],
+      terms = this.entities.terms;
     for (let i = 0; i < cats.length; i++) {
       // the parent chain; a cycle stops at the first id seen again
       for (let id = cats[i]; id !== 0 && !out.includes(id); id = terms.get(id)?.parent ?? 0) out.push(id);
@@ -177,7 +192,10 @@ export class CalendarState {
     if (!this.closureDirty) return this.categoryClosure;
     const closure = this.categoryClosure;
     closure.clear();
-    const rows = this.main.rows, combos = this.main.combos, n = this.main.count, ids: number[] = [];
+    const rows = this.main.rows,
+      combos = this.main.combos,
+      n = this.main.count,
+      ids: number[] = [];
     for (let i = 0; i < n; i++) {
       const row = rows[i];
       if (this.table.categoryIds[row].length === 0) continue;
@@ -255,7 +273,8 @@ export class CalendarState {
   /** Remove the row from the main index and its postings; call before its columns change. */
   unindexRow(row: number): void {
     const t = this.table;
-    const start = t.starts[row], id = t.ids[row];
+    const start = t.starts[row],
+      id = t.ids[row];
     const pos = this.main.remove(start, id, row);
     this.blocks.removeAt(pos, comboOf(t.statusCodes[row], t.flags[row]), t.ends[row]);
     this.forEachKind(row, (postings, ids) => {
@@ -332,15 +351,24 @@ export class CalendarState {
     this.main.load(n, t.starts, t.ids, t.ends, (row) => comboOf(codes[row], flags[row]));
     this.blocks.dirty = true;
     this.closureDirty = true;
-    for (const p of [this.categoryPostings, this.tagPostings, this.venuePostings, this.organizerPostings, this.parentPostings]) p.clear();
+    for (const p of [
+      this.categoryPostings,
+      this.tagPostings,
+      this.venuePostings,
+      this.organizerPostings,
+      this.parentPostings,
+    ])
+      p.clear();
     this.termCounts.clear();
-    const rows = this.main.rows, combos = this.main.combos;
+    const rows = this.main.rows,
+      combos = this.main.combos;
     // rows in index order go to the end of their lists, so every list comes out sorted;
     // term counts are tallied in a typed array by id, then moved to the map
     const counted = new Int32Array(Math.max(16, this.ids.nextTermId));
     const fill = new Filler(counted);
     for (let i = 0; i < n; i++) {
-      const row = rows[i], combo = combos[i];
+      const row = rows[i],
+        combo = combos[i];
       const published = statusCodes[row] === 0;
       fill.lists(this.categoryPostings, categoryIds[row], row, combo, published);
       fill.lists(this.tagPostings, tagIds[row], row, combo, published);
@@ -381,7 +409,11 @@ class Filler {
     for (let i = 0; i < k; i++) {
       const id = ids[i];
       let seen = false;
-      for (let j = 0; j < i; j++) if (ids[j] === id) { seen = true; break; }
+      for (let j = 0; j < i; j++)
+        if (ids[j] === id) {
+          seen = true;
+          break;
+        }
       if (seen) continue;
       pushOne(postings, id, row, combo, multi);
       if (count) this.count(id);
@@ -408,7 +440,11 @@ export function distinctIds(list: ArrayLike<number>): number[] {
   return out;
 }
 
-function eachLink(ids: ArrayLike<number>, postings: Postings, fn: (postings: Postings, id: number, multi: boolean) => void): void {
+function eachLink(
+  ids: ArrayLike<number>,
+  postings: Postings,
+  fn: (postings: Postings, id: number, multi: boolean) => void,
+): void {
   const multi = ids.length > 1 && distinctCount(ids) > 1;
   eachDistinct(ids, (id) => fn(postings, id, multi));
 }
@@ -426,7 +462,11 @@ export function eachDistinct(list: ArrayLike<number>, fn: (id: number) => void):
   for (let i = 0; i < n; i++) {
     const id = list[i];
     let seen = false;
-    for (let j = 0; j < i; j++) if (list[j] === id) { seen = true; break; }
+    for (let j = 0; j < i; j++)
+      if (list[j] === id) {
+        seen = true;
+        break;
+      }
     if (!seen) fn(id);
   }
 }

@@ -39,16 +39,22 @@ export async function checkStore(dir: string): Promise<CheckReport> {
   }
   const engine = new Engine();
   try {
-    const store = await openStore(dir, {
-      loadSnapshot: (chunks) => engine.loadSnapshotChunks(chunks),
-      replay: (write) => engine.apply(write.ops),
-      snapshotChunks: () => [],
-      warn: (message) => report.notes.push(message),
-    }, { readOnly: true });
+    const store = await openStore(
+      dir,
+      {
+        loadSnapshot: (chunks) => engine.loadSnapshotChunks(chunks),
+        replay: (write) => engine.apply(write.ops),
+        snapshotChunks: () => [],
+        warn: (message) => report.notes.push(message),
+      },
+      { readOnly: true },
+    );
     const info = store.info();
-    report.summary.push(info.snapshot
-      ? `snapshot: seq ${info.snapshot.seq}, ${info.snapshot.bytes} bytes, written ${info.snapshot.createdAt}`
-      : 'snapshot: none');
+    report.summary.push(
+      info.snapshot
+        ? `snapshot: seq ${info.snapshot.seq}, ${info.snapshot.bytes} bytes, written ${info.snapshot.createdAt}`
+        : 'snapshot: none',
+    );
     report.summary.push(`journal: ${info.journalBytes} bytes, the store's last write is seq ${store.seq}`);
     await store.close();
   } catch (err) {
@@ -56,9 +62,11 @@ export async function checkStore(dir: string): Promise<CheckReport> {
   }
   if (report.problems.length === 0) {
     const count = (it: Iterable<unknown>) => [...it].length;
-    report.summary.push(`records: ${engine.eventRowCount} events, ${count(engine.venues())} venues, `
-      + `${count(engine.organizers())} organizers, `
-      + `${count(engine.terms('tribe_events_cat'))} categories, ${count(engine.terms('post_tag'))} tags`);
+    report.summary.push(
+      `records: ${engine.eventRowCount} events, ${count(engine.venues())} venues, ` +
+        `${count(engine.organizers())} organizers, ` +
+        `${count(engine.terms('tribe_events_cat'))} categories, ${count(engine.terms('post_tag'))} tags`,
+    );
   }
   try {
     const users = UserRegistry.open(dir);
@@ -68,8 +76,10 @@ export async function checkStore(dir: string): Promise<CheckReport> {
   }
   const unplaced = path.join(dir, UNPLACED_DIR);
   if (fs.existsSync(unplaced)) {
-    report.notes.push(`${unplaced} holds snapshot parts a start could not place (${fs.readdirSync(unplaced).join(', ')}): `
-      + `if a newer snapshot.json was lost, move them back and run 'calendar-engine repair'`);
+    report.notes.push(
+      `${unplaced} holds snapshot parts a start could not place (${fs.readdirSync(unplaced).join(', ')}): ` +
+        `if a newer snapshot.json was lost, move them back and run 'calendar-engine repair'`,
+    );
   }
   const leftovers = fs.readdirSync(dir).filter((name) => isTempPath(name));
   if (leftovers.length > 0) report.notes.push(`temporary files a start removes: ${leftovers.join(', ')}`);
@@ -107,7 +117,12 @@ export async function repairStore(dir: string, warn: (message: string) => void =
     }
     const journal = path.join(dir, JOURNAL_FILE);
     try {
-      await scanJournal(journal, () => {}, () => {}, { readOnly: true });
+      await scanJournal(
+        journal,
+        () => {},
+        () => {},
+        { readOnly: true },
+      );
     } catch (err) {
       if (!(err instanceof CorruptJournalError)) throw err;
       const aside = `${journal}.damaged-${stamp()}`;
@@ -122,8 +137,10 @@ export async function repairStore(dir: string, warn: (message: string) => void =
         await fh.close();
       }
       const why = err.message.replace(/^.*?: /, '');
-      done.push(`journal ${journal} was damaged at line ${err.line} (${why}): copied whole to ${aside}, `
-        + `then cut before that line (${size - err.at} bytes; the writes from there on are only in the copy)`);
+      done.push(
+        `journal ${journal} was damaged at line ${err.line} (${why}): copied whole to ${aside}, ` +
+          `then cut before that line (${size - err.at} bytes; the writes from there on are only in the copy)`,
+      );
     }
   } finally {
     lock.release();
@@ -155,7 +172,9 @@ async function rebuildManifest(dir: string, parts: string[], damaged: boolean): 
     .filter((s) => s.files.every((f, i) => Number(f.split('.')[3]) === i))
     .sort((a, b) => b.seq - a.seq);
   if (whole.length === 0) {
-    throw new Error(`${path.join(dir, SNAPSHOT_FILE)} cannot be rebuilt: no set of snapshot parts numbered from 0 without a gap`);
+    throw new Error(
+      `${path.join(dir, SNAPSHOT_FILE)} cannot be rebuilt: no set of snapshot parts numbered from 0 without a gap`,
+    );
   }
   const chosen = whole[0]!;
   const done: string[] = [];

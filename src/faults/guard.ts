@@ -12,15 +12,20 @@ import { DEFAULT_PROBE_MS } from '../options/options.ts';
 /** The guard of a calendar's store: after a fault the state is rebuilt as a fresh engine from
  *  what the disk holds (the writes it refused are not there) and handed to `use`. */
 export function storeGuard(store: Store, use: (engine: Engine) => void, probeMs?: number): StoreGuard {
-  return new StoreGuard(store, async () => {
-    const fresh = new Engine();
-    await store.reload({
-      loadSnapshot: (chunks) => fresh.loadSnapshotChunks(chunks),
-      replay: (write) => fresh.apply(write.ops),
-    });
-    use(fresh);
-    fresh.warmInBackground();
-  }, (line) => console.error(line), probeMs);
+  return new StoreGuard(
+    store,
+    async () => {
+      const fresh = new Engine();
+      await store.reload({
+        loadSnapshot: (chunks) => fresh.loadSnapshotChunks(chunks),
+        replay: (write) => fresh.apply(write.ops),
+      });
+      use(fresh);
+      fresh.warmInBackground();
+    },
+    (line) => console.error(line),
+    probeMs,
+  );
 }
 
 /** how often a store with a fault is probed (ms), unless the calendar is told otherwise */
@@ -105,15 +110,22 @@ export class StoreGuard {
   }
 
   private rollBack(): Promise<void> {
-    this.rolling ??= this.rebuild().then(
-      () => {
-        this.log(`calendar-engine: the writes the disk refused are taken back; the calendar holds what ${this.store.dir} `
-          + 'holds');
-        this.stale = undefined;
-      },
-      (err: Error) => this.log(`calendar-engine: the state could not be read back from ${this.store.dir} yet `
-        + `(${err.message}); trying again`),
-    ).finally(() => (this.rolling = undefined));
+    this.rolling ??= this.rebuild()
+      .then(
+        () => {
+          this.log(
+            `calendar-engine: the writes the disk refused are taken back; the calendar holds what ${this.store.dir} ` +
+              'holds',
+          );
+          this.stale = undefined;
+        },
+        (err: Error) =>
+          this.log(
+            `calendar-engine: the state could not be read back from ${this.store.dir} yet ` +
+              `(${err.message}); trying again`,
+          ),
+      )
+      .finally(() => (this.rolling = undefined));
     return this.rolling;
   }
 
@@ -140,10 +152,15 @@ export class StoreGuard {
         ? { seq: info.snapshot.seq, created_at: info.snapshot.createdAt, bytes: info.snapshot.bytes }
         : null,
       // (the file's name only: the health route is public)
-      fault: fault ? {
-        kind: fault.kind, cause: fault.errno, file: path.basename(fault.file), since: fault.since,
-        message: fault.message.split(fault.file).join(path.basename(fault.file)),
-      } : null,
+      fault: fault
+        ? {
+            kind: fault.kind,
+            cause: fault.errno,
+            file: path.basename(fault.file),
+            since: fault.since,
+            message: fault.message.split(fault.file).join(path.basename(fault.file)),
+          }
+        : null,
       compaction_error: info.compactError ?? null,
       warnings,
     };

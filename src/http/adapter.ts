@@ -59,7 +59,10 @@ export function rewriteTarget(target: string, restPrefix: string): ParsedTarget 
     const route = sp.get('rest_route') ?? '/';
     sp.delete('rest_route');
     const rest = sp.toString();
-    const encoded = route.split('/').map((s) => encodeURIComponent(s)).join('/');
+    const encoded = route
+      .split('/')
+      .map((s) => encodeURIComponent(s))
+      .join('/');
     const prefix = restPrefix.replace(/\/+$/, '');
     const url = `${prefix}${encoded.startsWith('/') ? '' : '/'}${encoded}${rest ? `?${rest}` : ''}`;
     return { url, query: rest };
@@ -120,7 +123,10 @@ function applyMask(value: unknown, mask: Mask): unknown {
  * other name selects keys of each listed record.
  */
 export function filterFields(data: unknown, fields: string): unknown {
-  const names = fields.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const names = fields
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (names.length === 0 || data === null || typeof data !== 'object') return data;
   const obj = data as Record<string, unknown>;
   const listKey = Array.isArray(obj) ? undefined : LIST_KEYS.find((k) => Array.isArray(obj[k]) && 'rest_url' in obj);
@@ -191,7 +197,10 @@ function decorate(reply: Reply, x: Extras): { reply: Reply; contentType: string 
       const err = fail('rest_callback_invalid');
       return { reply: { status: 400, headers: {}, body: toJson(err.toJSON()) }, contentType: JSON_TYPE };
     }
-    return { reply: { status, headers, body: `/**/${x.jsonp}(${body})`, ascii }, contentType: 'application/javascript; charset=UTF-8' };
+    return {
+      reply: { status, headers, body: `/**/${x.jsonp}(${body})`, ascii },
+      contentType: 'application/javascript; charset=UTF-8',
+    };
   }
   return { reply: { status, headers, body, ascii }, contentType: JSON_TYPE };
 }
@@ -248,7 +257,12 @@ async function awaitMinSeq(cal: RestService, header: string | string[] | undefin
   if (header === undefined || !cal.waitForSeq) return;
   const value = Array.isArray(header) ? header[0] : header;
   if (!/^\d{1,15}$/.test(value.trim())) {
-    throw fail('rest_invalid_param', [], {}, { message: `X-Calendar-Min-Seq: expected a write's seq (a whole number), got '${value}'.` });
+    throw fail(
+      'rest_invalid_param',
+      [],
+      {},
+      { message: `X-Calendar-Min-Seq: expected a write's seq (a whole number), got '${value}'.` },
+    );
   }
   if (!(await cal.waitForSeq(Number(value), ms))) {
     throw fail('rest_cluster_behind', [value, ms / 1000, cal.seq ?? 0], { seq: cal.seq ?? 0 });
@@ -277,18 +291,33 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
   const uploadsPath = sitePath + UPLOADS_PATH;
   const mediaPath = new RegExp(`^${site.restPrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/wp/v2/media/*$`, 'i');
   // the public pages (one dispatch point below: every GET/HEAD outside the REST prefix)
-  const pages = opts.site !== false && typeof cal.read === 'function' ? new SitePages(cal as PageSource, opts.site ?? {}) : undefined;
+  const pages =
+    opts.site !== false && typeof cal.read === 'function'
+      ? new SitePages(cal as PageSource, opts.site ?? {})
+      : undefined;
   const restPath = site.restPrefix === '' ? undefined : site.restPrefix + '/';
   /** what list bodies are copied into on their way to the socket (body-buffers.ts) */
   const bodies = new BodyBuffers();
   /** open Server-Sent Events streams: ended when the server closes */
   const streams = new Set<{ stop(): void }>();
 
-  const send = (req: IncomingMessage, res: ServerResponse, reply: Reply, head: boolean, extras: Extras | null, close: boolean) => {
+  const send = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    reply: Reply,
+    head: boolean,
+    extras: Extras | null,
+    close: boolean,
+  ) => {
     let contentType = JSON_TYPE;
     if (extras !== null) ({ reply, contentType } = decorate(reply, extras));
     // (a list given as its parts is measured by them: its body is joined only if it is read)
-    const bytes = reply.ascii !== true ? Buffer.byteLength(reply.body) : reply.parts !== undefined ? partsLength(reply.parts) : reply.body.length;
+    const bytes =
+      reply.ascii !== true
+        ? Buffer.byteLength(reply.body)
+        : reply.parts !== undefined
+          ? partsLength(reply.parts)
+          : reply.body.length;
     const headers: Record<string, string | number> = {
       'Content-Type': contentType,
       'Content-Length': bytes,
@@ -303,8 +332,10 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
       headers['Access-Control-Allow-Origin'] = origin;
       headers['Access-Control-Allow-Methods'] = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
       headers['Access-Control-Allow-Credentials'] = 'true';
-      headers['Access-Control-Allow-Headers'] = 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type';
-      headers['Access-Control-Expose-Headers'] = 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, X-Calendar-Seq, X-Calendar-Node';
+      headers['Access-Control-Allow-Headers'] =
+        'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type';
+      headers['Access-Control-Expose-Headers'] =
+        'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, X-Calendar-Seq, X-Calendar-Node';
       headers.Vary = 'Origin';
     }
     if (close || listener.closing) headers.Connection = 'close';
@@ -313,12 +344,21 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     // where the UTF-8 encoder walks it character by character (JSON here is ASCII-escaped).
     // A list's pieces go straight into a reused buffer (body-buffers.ts); other bodies as text.
     if (head) res.end();
-    else if (reply.parts === undefined || reply.ascii !== true || extras !== null || !bodies.end(res, reply.parts, bytes)) {
+    else if (
+      reply.parts === undefined ||
+      reply.ascii !== true ||
+      extras !== null ||
+      !bodies.end(res, reply.parts, bytes)
+    ) {
       res.end(reply.body, bytes === reply.body.length ? 'latin1' : 'utf8');
     }
   };
 
-  const sendPage = (res: ServerResponse, page: { status: number; headers: Record<string, string>; body: string }, head: boolean) => {
+  const sendPage = (
+    res: ServerResponse,
+    page: { status: number; headers: Record<string, string>; body: string },
+    head: boolean,
+  ) => {
     const headers: Record<string, string | number> = {
       ...page.headers,
       'Content-Length': Buffer.byteLength(page.body),
@@ -365,7 +405,8 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
         const text = feed.slug === undefined ? cal.ical(params, actor) : cal.icalEvent(feed.slug, actor);
         const bytes = Buffer.byteLength(text);
         res.writeHead(200, {
-          'Content-Type': 'text/calendar; charset=UTF-8', 'Content-Length': bytes,
+          'Content-Type': 'text/calendar; charset=UTF-8',
+          'Content-Length': bytes,
           'Content-Disposition': `attachment; filename="${feed.slug ?? 'events'}.ics"`,
           ...(listener.closing ? { Connection: 'close' } : {}),
         });
@@ -402,13 +443,21 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
       );
       if (reply === undefined) throw fail('rest_no_route');
       // the site's root is the home page for browsers and this index for the others
-      if (pages && (url.split('?')[0] === sitePath + '/' || url.split('?')[0] === (sitePath || '/'))) reply.headers = { ...reply.headers, Vary: 'Accept' };
+      if (pages && (url.split('?')[0] === sitePath + '/' || url.split('?')[0] === (sitePath || '/')))
+        reply.headers = { ...reply.headers, Vary: 'Accept' };
       send(req, res, reply, head, extras, false);
     } catch (err) {
       const tooLarge = isCalendarError(err) && err.status === 413;
       if (tooLarge) lingerAfterAnswer(req);
       const path = url.split('?')[0];
-      send(req, res, errorReply(err, `${method} ${path}`, log), head, extras?.envelope || extras?.jsonp ? { ...extras, fields: null } : null, tooLarge);
+      send(
+        req,
+        res,
+        errorReply(err, `${method} ${path}`, log),
+        head,
+        extras?.envelope || extras?.jsonp ? { ...extras, fields: null } : null,
+        tooLarge,
+      );
     }
   };
 

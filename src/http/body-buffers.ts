@@ -18,7 +18,10 @@ export class BodyBuffers {
 
   /** `size`: the largest body sent this way (a larger one is written as a string); `keep`: how
    *  many free buffers are kept for the next responses */
-  constructor(readonly size = 256 * 1024, readonly keep = 16) {}
+  constructor(
+    readonly size = 256 * 1024,
+    readonly keep = 16,
+  ) {}
 
   /** Ends `res` with `parts` (ASCII, `bytes` characters in all) copied into a free buffer.
    *  False when they do not fit one (or are not `bytes` long): nothing is written. */

@@ -21,7 +21,10 @@ export interface ChangeSource {
   /** a page of changes as the feed holds them */
   changeWindow(opts: ChangePageQuery): ChangeWindow;
   /** a write at a time (the changes of one seq), pushed: the retained ones at once, then live; returns the unsubscribe */
-  subscribeWrites(opts: { since?: number; types?: ChangeType[]; actor: Actor }, onWrite: (changes: readonly HeldChange[]) => void): () => void;
+  subscribeWrites(
+    opts: { since?: number; types?: ChangeType[]; actor: Actor },
+    onWrite: (changes: readonly HeldChange[]) => void,
+  ): () => void;
 }
 
 export const DEFAULT_LIMIT = 100;
@@ -31,14 +34,17 @@ export const MAX_LIMIT = 1000;
 /** A JSON page: `{"changes":[...],"next":N,"head":N,"oldest":N}` written from the changes' texts
  *  (what toJson of the page with its changes as objects gives: ASCII, the same keys in order). */
 export function changePageText(w: ChangeWindow): string {
-  return oneByte(escapeNonAscii(`{"changes":[${joinTexts(w.held)}],"next":${w.next},"head":${w.head},"oldest":${w.oldest}}`));
+  return oneByte(
+    escapeNonAscii(`{"changes":[${joinTexts(w.held)}],"next":${w.next},"head":${w.head},"oldest":${w.oldest}}`),
+  );
 }
 
 /** One write's SSE event, made once for every stream that is sent the same changes. */
 const writeTexts = new WeakMap<readonly HeldChange[], string>();
 function writeText(changes: readonly HeldChange[]): string {
   let t = writeTexts.get(changes);
-  if (t === undefined) writeTexts.set(changes, (t = `id: ${changes[0].seq}\nevent: changes\ndata: [${joinTexts(changes)}]\n\n`));
+  if (t === undefined)
+    writeTexts.set(changes, (t = `id: ${changes[0].seq}\nevent: changes\ndata: [${joinTexts(changes)}]\n\n`));
   return t;
 }
 
@@ -66,18 +72,23 @@ export function changeQuery(query: string, lastEventId: string | undefined): Cha
     since = Number(sinceText);
   }
   let types: ChangeType[] | undefined;
-  const typesText = q.types === undefined ? undefined : (Array.isArray(q.types) ? q.types.join(',') : q.types);
+  const typesText = q.types === undefined ? undefined : Array.isArray(q.types) ? q.types.join(',') : q.types;
   if (typesText !== undefined && typesText !== '') {
     types = [];
-    for (const t of typesText.split(',').map((s) => s.trim()).filter(Boolean)) {
-      if (!(CHANGE_TYPES as readonly string[]).includes(t)) throw bad('types', `types must be among ${CHANGE_TYPES.join(', ')}`);
+    for (const t of typesText
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
+      if (!(CHANGE_TYPES as readonly string[]).includes(t))
+        throw bad('types', `types must be among ${CHANGE_TYPES.join(', ')}`);
       types.push(t as ChangeType);
     }
   }
   const limitText = one(q.limit);
   let limit = DEFAULT_LIMIT;
   if (limitText !== undefined) {
-    if (!/^\d+$/.test(limitText) || Number(limitText) < 1) throw bad('limit', `limit must be an integer from 1 to ${MAX_LIMIT}`);
+    if (!/^\d+$/.test(limitText) || Number(limitText) < 1)
+      throw bad('limit', `limit must be an integer from 1 to ${MAX_LIMIT}`);
     limit = Math.min(MAX_LIMIT, Number(limitText));
   }
   return { since, types, limit };
@@ -104,7 +115,8 @@ const SOCKET_WRITES_PER_SECOND = 500;
  *  without one at 5 ms, 96-109 % at 25 ms, in alternating bench:changes runs) */
 const MIN_INTERVAL_MS = 25;
 let openStreams = 0;
-const flushInterval = (): number => Math.max(MIN_INTERVAL_MS, Math.min(1000, (openStreams * 1000) / SOCKET_WRITES_PER_SECOND));
+const flushInterval = (): number =>
+  Math.max(MIN_INTERVAL_MS, Math.min(1000, (openStreams * 1000) / SOCKET_WRITES_PER_SECOND));
 
 interface Stream {
   res: ServerResponse;
@@ -117,7 +129,8 @@ interface Stream {
 }
 
 /** Texts every stream is sent, made (and compressed) once. */
-const OPENING = ': calendar-engine change feed\n\n', HEARTBEAT = ': heartbeat\n\n';
+const OPENING = ': calendar-engine change feed\n\n',
+  HEARTBEAT = ': heartbeat\n\n';
 let openingPiece: GzipPiece | undefined, heartbeatPiece: GzipPiece | undefined;
 
 /** Writes `text` to a stream (as it is, or gzipped); `piece` is its compressed form when it is had already. */
@@ -141,7 +154,12 @@ class StreamGroup {
   private lastFlush = 0;
   private readonly off: () => void;
 
-  constructor(source: ChangeSource, types: ChangeType[] | undefined, actor: Actor, private readonly onEmpty: () => void) {
+  constructor(
+    source: ChangeSource,
+    types: ChangeType[] | undefined,
+    actor: Actor,
+    private readonly onEmpty: () => void,
+  ) {
     this.off = source.subscribeWrites({ types, actor }, (changes) => {
       this.log.push(changes);
       this.schedule();
@@ -220,12 +238,18 @@ function groupOf(source: ChangeSource, types: ChangeType[] | undefined, actor: A
  * so errors are still ordinary JSON answers; then it joins the group of streams of the same reader.
  */
 export function streamChanges(
-  req: IncomingMessage, res: ServerResponse, source: ChangeSource, q: ChangeQuery, actor: Actor, heartbeatMs: number,
+  req: IncomingMessage,
+  res: ServerResponse,
+  source: ChangeSource,
+  q: ChangeQuery,
+  actor: Actor,
+  heartbeatMs: number,
 ): { stop(): void } {
   // the retained writes after `since`, up to now: read in this tick, before joining the group,
   // which is sent only writes made from now on
   let replay = '';
-  if (q.since !== undefined) source.subscribeWrites({ since: q.since, types: q.types, actor }, (changes) => (replay += writeText(changes)))();
+  if (q.since !== undefined)
+    source.subscribeWrites({ since: q.since, types: q.types, actor }, (changes) => (replay += writeText(changes)))();
   const gzip = acceptsGzip(req.headers['accept-encoding']);
   const stream: Stream = { res, pos: 0, replay, gzip: gzip ? new GzipState() : undefined };
   const group = groupOf(source, q.types, actor);
@@ -244,7 +268,10 @@ export function streamChanges(
     openingPiece ??= new GzipPiece(Buffer.from(OPENING));
   }
   send(stream, OPENING, openingPiece);
-  const heartbeat = setInterval(() => send(stream, HEARTBEAT, gzip ? (heartbeatPiece ??= new GzipPiece(Buffer.from(HEARTBEAT))) : undefined), heartbeatMs);
+  const heartbeat = setInterval(
+    () => send(stream, HEARTBEAT, gzip ? (heartbeatPiece ??= new GzipPiece(Buffer.from(HEARTBEAT))) : undefined),
+    heartbeatMs,
+  );
   let stopped = false;
   const stop = () => {
     if (stopped) return;

@@ -35,7 +35,8 @@ export const crc32: (buf: Uint8Array) => number = (zlib as { crc32?: (b: Uint8Ar
 
 /** a·b modulo the CRC polynomial (reflected), zlib's multmodp */
 function multmodp(a: number, b: number): number {
-  let m = 0x80000000, p = 0;
+  let m = 0x80000000,
+    p = 0;
   for (;;) {
     if (a & m) {
       p ^= b;
@@ -58,7 +59,8 @@ const X2N = (() => {
 
 /** x^(8·len) modulo the polynomial: what combining with a piece of `len` bytes multiplies by */
 export function shiftOf(len: number): number {
-  let p = 0x80000000, k = 3; // x^0
+  let p = 0x80000000,
+    k = 3; // x^0
   for (let n = len; n > 0; n = Math.floor(n / 2), k++) if (n & 1) p = multmodp(X2N[k & 31], p);
   return p;
 }

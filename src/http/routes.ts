@@ -152,7 +152,10 @@ export function createRoutes(cal: RestService): Routes {
       } else if (op.resource === 'doc') {
         handler = () => ({ status: 200, headers: {}, body: (docBody ??= toJson(buildOpenApi(table, site))) });
       } else if (op.resource === 'health') {
-        handler = () => jsonReply(200, cal.health ? cal.health() : { status: 'ok', seq: cal.seq ?? 0 }, { 'Cache-Control': 'no-store' });
+        handler = () =>
+          jsonReply(200, cal.health ? cal.health() : { status: 'ok', seq: cal.seq ?? 0 }, {
+            'Cache-Control': 'no-store',
+          });
       } else if (op.resource === 'media') {
         const action = op.action;
         handler = (req, ctx) => {
@@ -166,7 +169,12 @@ export function createRoutes(cal: RestService): Routes {
           const params = mergeBody(paramsFromQuery(req.query), ctx.body, ctx.contentType);
           for (const k of META_PARAMS) delete params[k];
           const p = req.params;
-          const target = p.id !== undefined ? { id: Number(p.id) } : p.slug !== undefined ? { slug: decodeSegment(p.slug) } : undefined;
+          const target =
+            p.id !== undefined
+              ? { id: Number(p.id) }
+              : p.slug !== undefined
+                ? { slug: decodeSegment(p.slug) }
+                : undefined;
           const answer = cal.rest({ resource, action, target, params, actor: ctx.actor, forSocket: true });
           return cal.asciiJson === true ? answer.then(asciiReply) : answer;
         };

@@ -23,24 +23,52 @@ export type CsvType = 'events' | 'venues' | 'organizers';
 /** column key → the importer's label */
 const COLUMNS: Record<CsvType, Record<string, string>> = {
   events: {
-    event_name: 'Event Name', event_description: 'Event Description', event_excerpt: 'Event Excerpt',
-    event_start_date: 'Event Start Date', event_start_time: 'Event Start Time', event_end_date: 'Event End Date',
-    event_end_time: 'Event End Time', event_all_day: 'All Day Event', event_timezone: 'Event Time Zone',
-    event_venue_name: 'Event Venue Name', event_organizer_name: 'Event Organizer Name', event_show_map_link: 'Event Show Map Link',
-    event_show_map: 'Event Show Map', event_cost: 'Event Cost', event_currency_symbol: 'Event Currency Symbol',
-    event_currency_position: 'Event Currency Position', event_category: 'Event Category', event_tags: 'Event Tags',
-    event_website: 'Event Website', event_hide: 'Hide from Event Listings', event_sticky: 'Sticky in Month View',
-    feature_event: 'Event Featured', featured_image: 'Event Featured Image',
+    event_name: 'Event Name',
+    event_description: 'Event Description',
+    event_excerpt: 'Event Excerpt',
+    event_start_date: 'Event Start Date',
+    event_start_time: 'Event Start Time',
+    event_end_date: 'Event End Date',
+    event_end_time: 'Event End Time',
+    event_all_day: 'All Day Event',
+    event_timezone: 'Event Time Zone',
+    event_venue_name: 'Event Venue Name',
+    event_organizer_name: 'Event Organizer Name',
+    event_show_map_link: 'Event Show Map Link',
+    event_show_map: 'Event Show Map',
+    event_cost: 'Event Cost',
+    event_currency_symbol: 'Event Currency Symbol',
+    event_currency_position: 'Event Currency Position',
+    event_category: 'Event Category',
+    event_tags: 'Event Tags',
+    event_website: 'Event Website',
+    event_hide: 'Hide from Event Listings',
+    event_sticky: 'Sticky in Month View',
+    feature_event: 'Event Featured',
+    featured_image: 'Event Featured Image',
   },
   venues: {
-    venue_name: 'Venue Name', venue_description: 'Venue Description', venue_country: 'Venue Country', venue_address: 'Venue Address',
-    venue_address2: 'Venue Address 2', venue_city: 'Venue City', venue_state: 'Venue State/Province', venue_zip: 'Venue Zip',
-    venue_phone: 'Venue Phone', venue_url: 'Venue Website', featured_image: 'Venue Featured Image',
-    venue_latitude: 'Venue Latitude', venue_longitude: 'Venue Longitude',
+    venue_name: 'Venue Name',
+    venue_description: 'Venue Description',
+    venue_country: 'Venue Country',
+    venue_address: 'Venue Address',
+    venue_address2: 'Venue Address 2',
+    venue_city: 'Venue City',
+    venue_state: 'Venue State/Province',
+    venue_zip: 'Venue Zip',
+    venue_phone: 'Venue Phone',
+    venue_url: 'Venue Website',
+    featured_image: 'Venue Featured Image',
+    venue_latitude: 'Venue Latitude',
+    venue_longitude: 'Venue Longitude',
   },
   organizers: {
-    organizer_name: 'Organizer Name', organizer_description: 'Organizer Description', organizer_email: 'Organizer Email',
-    organizer_website: 'Organizer Website', organizer_phone: 'Organizer Phone', featured_image: 'Organizer Featured Image',
+    organizer_name: 'Organizer Name',
+    organizer_description: 'Organizer Description',
+    organizer_email: 'Organizer Email',
+    organizer_website: 'Organizer Website',
+    organizer_phone: 'Organizer Phone',
+    featured_image: 'Organizer Featured Image',
   },
 };
 
@@ -50,7 +78,12 @@ const REQUIRED: Record<CsvType, string[]> = {
   organizers: ['organizer_name'],
 };
 
-const norm = (s: string) => s.replace(/^\uFEFF/, '').trim().toLowerCase().replace(/\s+/g, ' ');
+const norm = (s: string) =>
+  s
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, ' ');
 
 /** header cell → column key (labels or keys, any case); undefined for a column not imported. */
 function columnKey(type: CsvType, header: string): string | undefined {
@@ -85,11 +118,18 @@ function matchKeys(title: string, allDay: boolean, start: string, end: string): 
 /** The published events of the calendar by their match keys (the most recently published one
  *  of several: WordPress's get_posts order). */
 function existingEvents(engine: EngineApi): Map<string, number> {
-  const t = engine.eventTable, byKey = new Map<string, number>(), dates = new Map<number, string>();
+  const t = engine.eventTable,
+    byKey = new Map<string, number>(),
+    dates = new Map<number, string>();
   for (let row = 0; row < engine.eventRowCount; row++) {
     if (engine.eventStatus(row) !== 'publish') continue;
     const date = t.date.get(row);
-    for (const key of matchKeys(t.titles[row], (t.flags[row] & FLAG_ALL_DAY) !== 0, t.startLocal.get(row), t.endLocal.get(row))) {
+    for (const key of matchKeys(
+      t.titles[row],
+      (t.flags[row] & FLAG_ALL_DAY) !== 0,
+      t.startLocal.get(row),
+      t.endLocal.get(row),
+    )) {
       const seen = byKey.get(key);
       if (seen === undefined || (dates.get(seen) ?? '') < date) {
         byKey.set(key, t.ids[row]);
@@ -106,7 +146,10 @@ function delimiterOf(file: string): string {
   try {
     const buf = Buffer.alloc(8192);
     const n = fs.readSync(fd, buf, 0, buf.length, 0);
-    const line = buf.toString('utf8', 0, n).split(/\r?\n/)[0].replace(/"[^"]*"/g, '');
+    const line = buf
+      .toString('utf8', 0, n)
+      .split(/\r?\n/)[0]
+      .replace(/"[^"]*"/g, '');
     return (line.match(/;/g)?.length ?? 0) > (line.match(/,/g)?.length ?? 0) ? ';' : ',';
   } finally {
     fs.closeSync(fd);
@@ -118,15 +161,28 @@ function delimiterOf(file: string): string {
  * matched by name against `engine` and against each other (new ones get ids from the engine).
  * Throws ImportFileError naming the row for anything wrong.
  */
-export async function readCsvRecords(file: string, type: CsvType, engine: EngineApi, siteZone: string, now: Date): Promise<CsvRecord[]> {
+export async function readCsvRecords(
+  file: string,
+  type: CsvType,
+  engine: EngineApi,
+  siteZone: string,
+  now: Date,
+): Promise<CsvRecord[]> {
   const out: CsvRecord[] = [];
-  const parser = fs.createReadStream(file).pipe(parse({ bom: true, delimiter: delimiterOf(file), relax_quotes: false, skip_empty_lines: true, trim: false }));
+  const parser = fs
+    .createReadStream(file)
+    .pipe(parse({ bom: true, delimiter: delimiterOf(file), relax_quotes: false, skip_empty_lines: true, trim: false }));
   let keys: Array<string | undefined> | undefined;
   let row = 0;
   /** match keys → index in `out` of the event rows of this file; the calendar's, once needed */
   const madeHere = new Map<string, number>();
   let existing: Map<string, number> | undefined;
-  const created = { venues: new Map<string, number>(), organizers: new Map<string, number>(), categories: new Map<string, number>(), tags: new Map<string, number>() };
+  const created = {
+    venues: new Map<string, number>(),
+    organizers: new Map<string, number>(),
+    categories: new Map<string, number>(),
+    tags: new Map<string, number>(),
+  };
   const fail = (message: string): never => {
     throw new ImportFileError(`${file}: row ${row}: ${message}`);
   };
@@ -135,12 +191,18 @@ export async function readCsvRecords(file: string, type: CsvType, engine: Engine
       row++;
       if (!keys) {
         keys = cells.map((c) => columnKey(type, c));
-        for (const req of REQUIRED[type]) if (!keys.includes(req)) fail(`no "${COLUMNS[type][req]}" column (the header row names ${cells.map((c) => JSON.stringify(c.trim())).join(', ')})`);
+        for (const req of REQUIRED[type])
+          if (!keys.includes(req))
+            fail(
+              `no "${COLUMNS[type][req]}" column (the header row names ${cells.map((c) => JSON.stringify(c.trim())).join(', ')})`,
+            );
         continue;
       }
       if (cells.length !== keys.length) fail(`${cells.length} fields where the header row has ${keys.length}`);
       const v: Record<string, string> = {};
-      keys.forEach((k, i) => { if (k !== undefined) v[k] = cells[i].trim(); });
+      keys.forEach((k, i) => {
+        if (k !== undefined) v[k] = cells[i].trim();
+      });
       for (const req of REQUIRED[type]) if (!v[req]) fail(`"${COLUMNS[type][req]}" is empty`);
       if (type === 'events') matchEvent(eventRecord(v));
       else if (type === 'venues') out.push({ kind: 'venues', rec: venueRecord(v), row });
@@ -149,7 +211,9 @@ export async function readCsvRecords(file: string, type: CsvType, engine: Engine
   } catch (err) {
     if (err instanceof ImportFileError) throw err;
     const e = err as Error & { lines?: number };
-    throw new ImportFileError(`${file}: ${e.lines !== undefined ? `line ${e.lines}: ` : ''}${e.message.replace(/^Invalid Record Length: /, '')}`);
+    throw new ImportFileError(
+      `${file}: ${e.lines !== undefined ? `line ${e.lines}: ` : ''}${e.message.replace(/^Invalid Record Length: /, '')}`,
+    );
   }
   if (!keys) throw new ImportFileError(`${file}: empty: no header row`);
   return out;
@@ -157,7 +221,12 @@ export async function readCsvRecords(file: string, type: CsvType, engine: Engine
   /** A row's event: the update of the published event it matches, or of an event an earlier row
    *  of this file made or updated (the importer saves each row before it reads the next), or new. */
   function matchEvent(rec: Record<string, unknown>): void {
-    const [key, ...others] = matchKeys(rec.title as string, rec.all_day as boolean, rec.start_date as string, rec.end_date as string);
+    const [key, ...others] = matchKeys(
+      rec.title as string,
+      rec.all_day as boolean,
+      rec.start_date as string,
+      rec.end_date as string,
+    );
     const earlier = madeHere.get(key);
     if (earlier !== undefined) {
       out[earlier] = { ...out[earlier], rec, row };
@@ -170,7 +239,8 @@ export async function readCsvRecords(file: string, type: CsvType, engine: Engine
       out[updating] = { ...out[updating], rec, row };
       return;
     }
-    for (const k of [key, ...others, ...(id === undefined ? [] : [`u${id}`])]) if (!madeHere.has(k)) madeHere.set(k, out.length);
+    for (const k of [key, ...others, ...(id === undefined ? [] : [`u${id}`])])
+      if (!madeHere.has(k)) madeHere.set(k, out.length);
     out.push(id === undefined ? { kind: 'events', rec, row } : { kind: 'events', rec, row, update: id });
   }
 
@@ -185,34 +255,56 @@ export async function readCsvRecords(file: string, type: CsvType, engine: Engine
     if (!isValidTimezone(zone)) fail(`"Event Time Zone" ${JSON.stringify(zone)} is not a time zone`);
     const allDay = truthy(v.event_all_day);
     const start = when(v.event_start_date, allDay ? undefined : v.event_start_time, zone, '"Event Start Date"');
-    let end = v.event_end_date || v.event_end_time
-      ? when(v.event_end_date || v.event_start_date, allDay ? undefined : v.event_end_time, zone, '"Event End Date"')
-      : start;
+    let end =
+      v.event_end_date || v.event_end_time
+        ? when(v.event_end_date || v.event_start_date, allDay ? undefined : v.event_end_time, zone, '"Event End Date"')
+        : start;
     if (end < start) end = start; // as the importer does
     const rec: Record<string, unknown> = {
-      title: v.event_name, description: v.event_description ?? '', excerpt: v.event_excerpt ?? '',
-      timezone: zone, all_day: allDay,
-      start_date: naiveToString(start), end_date: naiveToString(allDay ? end + 86_399_000 - (end % 86_400_000) : end),
+      title: v.event_name,
+      description: v.event_description ?? '',
+      excerpt: v.event_excerpt ?? '',
+      timezone: zone,
+      all_day: allDay,
+      start_date: naiveToString(start),
+      end_date: naiveToString(allDay ? end + 86_399_000 - (end % 86_400_000) : end),
       show_map: v.event_show_map === undefined || v.event_show_map === '' ? true : truthy(v.event_show_map),
-      show_map_link: v.event_show_map_link === undefined || v.event_show_map_link === '' ? true : truthy(v.event_show_map_link),
-      hide_from_listings: truthy(v.event_hide), sticky: truthy(v.event_sticky), featured: truthy(v.feature_event),
-      categories: terms(v.event_category, 'categories', 'tribe_events_cat'), tags: terms(v.event_tags, 'tags', 'post_tag'),
+      show_map_link:
+        v.event_show_map_link === undefined || v.event_show_map_link === '' ? true : truthy(v.event_show_map_link),
+      hide_from_listings: truthy(v.event_hide),
+      sticky: truthy(v.event_sticky),
+      featured: truthy(v.feature_event),
+      categories: terms(v.event_category, 'categories', 'tribe_events_cat'),
+      tags: terms(v.event_tags, 'tags', 'post_tag'),
     };
     if (v.event_cost) rec.cost = v.event_cost;
     if (v.event_currency_symbol) rec.currency_symbol = v.event_currency_symbol;
-    if (v.event_currency_position) rec.currency_position = /^(after|suffix|postfix)$/i.test(v.event_currency_position) ? 'postfix' : 'prefix';
+    if (v.event_currency_position)
+      rec.currency_position = /^(after|suffix|postfix)$/i.test(v.event_currency_position) ? 'postfix' : 'prefix';
     if (v.event_website) rec.website = v.event_website;
     if (v.featured_image) rec.image = v.featured_image;
     if (v.event_venue_name) rec.venue = linked('venues', v.event_venue_name);
-    if (v.event_organizer_name) rec.organizer = v.event_organizer_name.split(',').map((n) => n.trim()).filter(Boolean).map((n) => linked('organizers', n));
+    if (v.event_organizer_name)
+      rec.organizer = v.event_organizer_name
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean)
+        .map((n) => linked('organizers', n));
     return rec;
   }
 
   function venueRecord(v: Record<string, string>): Record<string, unknown> {
     const rec: Record<string, unknown> = {
-      venue: v.venue_name, description: v.venue_description ?? '', country: v.venue_country ?? '',
-      address: [v.venue_address, v.venue_address2].filter(Boolean).join(', '), city: v.venue_city ?? '',
-      state: v.venue_state ?? '', province: v.venue_state ?? '', zip: v.venue_zip ?? '', phone: v.venue_phone ?? '', website: v.venue_url ?? '',
+      venue: v.venue_name,
+      description: v.venue_description ?? '',
+      country: v.venue_country ?? '',
+      address: [v.venue_address, v.venue_address2].filter(Boolean).join(', '),
+      city: v.venue_city ?? '',
+      state: v.venue_state ?? '',
+      province: v.venue_state ?? '',
+      zip: v.venue_zip ?? '',
+      phone: v.venue_phone ?? '',
+      website: v.venue_url ?? '',
     };
     if (v.venue_latitude || v.venue_longitude) {
       rec.geo_lat = v.venue_latitude;
@@ -224,8 +316,11 @@ export async function readCsvRecords(file: string, type: CsvType, engine: Engine
 
   function organizerRecord(v: Record<string, string>): Record<string, unknown> {
     const rec: Record<string, unknown> = {
-      organizer: v.organizer_name, description: v.organizer_description ?? '', email: v.organizer_email ?? '',
-      website: v.organizer_website ?? '', phone: v.organizer_phone ?? '',
+      organizer: v.organizer_name,
+      description: v.organizer_description ?? '',
+      email: v.organizer_email ?? '',
+      website: v.organizer_website ?? '',
+      phone: v.organizer_phone ?? '',
     };
     if (v.featured_image) rec.image = v.featured_image;
     return rec;
@@ -245,7 +340,11 @@ export async function readCsvRecords(file: string, type: CsvType, engine: Engine
   }
 
   /** Comma-separated names or slugs → term ids, new terms made (after the rows that first name them). */
-  function terms(list: string | undefined, kind: 'categories' | 'tags', taxonomy: 'tribe_events_cat' | 'post_tag'): number[] {
+  function terms(
+    list: string | undefined,
+    kind: 'categories' | 'tags',
+    taxonomy: 'tribe_events_cat' | 'post_tag',
+  ): number[] {
     const ids: number[] = [];
     for (const raw of (list ?? '').split(',')) {
       const name = raw.trim();
@@ -253,7 +352,8 @@ export async function readCsvRecords(file: string, type: CsvType, engine: Engine
       const key = name.toLowerCase();
       let id = created[kind].get(key);
       if (id === undefined) {
-        for (const t of engine.terms(taxonomy)) if (t.name.toLowerCase() === key || t.slug === sanitizeSlug(name)) id = t.id;
+        for (const t of engine.terms(taxonomy))
+          if (t.name.toLowerCase() === key || t.slug === sanitizeSlug(name)) id = t.id;
       }
       if (id === undefined) {
         id = engine.allocTermId();

@@ -21,7 +21,11 @@ export interface ExportRecord {
 const ORDER: readonly ImportKind[] = ['categories', 'tags', 'venues', 'organizers', 'events'];
 
 const LIST_OF: Record<ExportType, ImportKind> = {
-  category: 'categories', tag: 'tags', venue: 'venues', organizer: 'organizers', event: 'events',
+  category: 'categories',
+  tag: 'tags',
+  venue: 'venues',
+  organizer: 'organizers',
+  event: 'events',
 };
 
 /** The calendar's records in import order. `origin` is the site's global-id origin (lineage);
@@ -35,7 +39,8 @@ export function* exportRecords(engine: EngineApi, origin: string, siteUrl = ''):
   // longer generates (status inherit) are not written
   const recur = engine.eventTable.recur;
   for (let row = 0; row < engine.eventRowCount; row++) {
-    if (recur.size === 0 || recur.get(row)?.recurrenceId === undefined) yield event(engine, origin, siteUrl, engine.eventRecord(row));
+    if (recur.size === 0 || recur.get(row)?.recurrenceId === undefined)
+      yield event(engine, origin, siteUrl, engine.eventRecord(row));
   }
   if (recur.size === 0) return;
   for (let row = 0; row < engine.eventRowCount; row++) {
@@ -50,11 +55,26 @@ function term(type: 'category' | 'tag', t: TermRecord): ExportRecord {
   return r;
 }
 
-function post(engine: EngineApi, origin: string, siteUrl: string, type: ExportType, titleField: string, p: PostRecord): ExportRecord {
+function post(
+  engine: EngineApi,
+  origin: string,
+  siteUrl: string,
+  type: ExportType,
+  titleField: string,
+  p: PostRecord,
+): ExportRecord {
   const r: ExportRecord = {
-    type, id: p.id, author: p.authorId, status: p.status,
-    date: p.date, date_utc: p.dateUtc, modified: p.modified, modified_utc: p.modifiedUtc,
-    [titleField]: p.title, description: p.description, excerpt: p.excerpt,
+    type,
+    id: p.id,
+    author: p.authorId,
+    status: p.status,
+    date: p.date,
+    date_utc: p.dateUtc,
+    modified: p.modified,
+    modified_utc: p.modifiedUtc,
+    [titleField]: p.title,
+    description: p.description,
+    excerpt: p.excerpt,
   };
   if (p.slug !== '') r.slug = p.slug; // an unpublished post without a slug stays without one
   if (p.imageId !== 0) {
@@ -68,25 +88,53 @@ function post(engine: EngineApi, origin: string, siteUrl: string, type: ExportTy
 function venue(engine: EngineApi, origin: string, siteUrl: string, v: VenueRecord): ExportRecord {
   return {
     ...post(engine, origin, siteUrl, 'venue', 'venue', v),
-    address: v.address, city: v.city, country: v.country, province: v.province, state: v.state, stateprovince: v.stateprovince,
-    zip: v.zip, phone: v.phone, website: v.website, show_map: v.showMap, show_map_link: v.showMapLink,
-    geo_lat: v.geoLat, geo_lng: v.geoLng,
+    address: v.address,
+    city: v.city,
+    country: v.country,
+    province: v.province,
+    state: v.state,
+    stateprovince: v.stateprovince,
+    zip: v.zip,
+    phone: v.phone,
+    website: v.website,
+    show_map: v.showMap,
+    show_map_link: v.showMapLink,
+    geo_lat: v.geoLat,
+    geo_lng: v.geoLng,
   };
 }
 
 function organizer(engine: EngineApi, origin: string, siteUrl: string, o: OrganizerRecord): ExportRecord {
-  return { ...post(engine, origin, siteUrl, 'organizer', 'organizer', o), phone: o.phone, email: o.email, website: o.website };
+  return {
+    ...post(engine, origin, siteUrl, 'organizer', 'organizer', o),
+    phone: o.phone,
+    email: o.email,
+    website: o.website,
+  };
 }
 
 function event(engine: EngineApi, origin: string, siteUrl: string, e: EventRecord): ExportRecord {
   const r: ExportRecord = {
     ...post(engine, origin, siteUrl, 'event', 'title', e),
-    timezone: e.timezone, all_day: e.allDay, start_date: e.startLocal, end_date: e.endLocal,
-    cost: e.costs, currency_symbol: e.currencySymbol, currency_position: e.currencyPosition, currency_code: e.currencyCode,
-    show_map: e.showMap, show_map_link: e.showMapLink, hide_from_listings: e.hideFromListings,
-    sticky: e.sticky, featured: e.featured, ticketed: e.ticketed,
+    timezone: e.timezone,
+    all_day: e.allDay,
+    start_date: e.startLocal,
+    end_date: e.endLocal,
+    cost: e.costs,
+    currency_symbol: e.currencySymbol,
+    currency_position: e.currencyPosition,
+    currency_code: e.currencyCode,
+    show_map: e.showMap,
+    show_map_link: e.showMapLink,
+    hide_from_listings: e.hideFromListings,
+    sticky: e.sticky,
+    featured: e.featured,
+    ticketed: e.ticketed,
     venue: e.venueIds.length === 1 ? e.venueIds[0] : e.venueIds.length === 0 ? 0 : e.venueIds,
-    organizer: e.organizerIds, categories: e.categoryIds, tags: e.tagIds, post_parent: e.parentId,
+    organizer: e.organizerIds,
+    categories: e.categoryIds,
+    tags: e.tagIds,
+    post_parent: e.parentId,
   };
   if (e.website !== null) r.website = e.website;
   if (e.recurrence) r.recurrence = e.recurrence;
@@ -109,7 +157,11 @@ export interface ExportSink {
   off?(event: 'drain' | 'error', fn: (err?: Error) => void): unknown;
 }
 
-export async function writeExport(records: Iterable<ExportRecord>, format: ImportFormat, out: ExportSink): Promise<Record<ImportKind, number>> {
+export async function writeExport(
+  records: Iterable<ExportRecord>,
+  format: ImportFormat,
+  out: ExportSink,
+): Promise<Record<ImportKind, number>> {
   const counts: Record<ImportKind, number> = { categories: 0, tags: 0, venues: 0, organizers: 0, events: 0 };
   let buffer = '';
   /** json: lists opened so far (all five are written, in order, empty ones too) */
@@ -128,16 +180,17 @@ export async function writeExport(records: Iterable<ExportRecord>, format: Impor
     const ok = out.write(buffer);
     buffer = '';
     const { once, off } = out;
-    if (ok === false && once && off) await new Promise<void>((resolve, reject) => {
-      const done = (err?: Error) => {
-        off.call(out, 'drain', done);
-        off.call(out, 'error', done);
-        if (err) reject(err);
-        else resolve();
-      };
-      once.call(out, 'drain', done);
-      once.call(out, 'error', done);
-    });
+    if (ok === false && once && off)
+      await new Promise<void>((resolve, reject) => {
+        const done = (err?: Error) => {
+          off.call(out, 'drain', done);
+          off.call(out, 'error', done);
+          if (err) reject(err);
+          else resolve();
+        };
+        once.call(out, 'drain', done);
+        once.call(out, 'error', done);
+      });
   };
   if (format === 'json') buffer = '{';
   for (const rec of records) {

@@ -16,7 +16,12 @@ export interface FeedSource {
 
 /** The feed of the events a list call gives (`per_page` up to 50, default 30). */
 export function listFeed(src: FeedSource, query: Params, actor: Actor): string {
-  const page = src.read({ resource: 'events', action: 'list', params: { per_page: 30, ...query }, actor }) as Page<Item>;
+  const page = src.read({
+    resource: 'events',
+    action: 'list',
+    params: { per_page: 30, ...query },
+    actor,
+  }) as Page<Item>;
   return icalFeed(page.items, feedSite(src.site), (id) => seriesItem(src, id, actor));
 }
 

@@ -14,7 +14,8 @@ import { ImportFileError } from './read-records.ts';
 import type { CsvRecord } from './csv.ts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
-const ymdHis = (t: ICAL.Time) => `${t.year}-${pad(t.month)}-${pad(t.day)} ${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}`;
+const ymdHis = (t: ICAL.Time) =>
+  `${t.year}-${pad(t.month)}-${pad(t.day)} ${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}`;
 
 /** The records of an .ics file: events, series and their exceptions (after all the series). */
 export function readIcsRecords(file: string, engine: EngineApi, siteZone: string): CsvRecord[] {
@@ -22,7 +23,9 @@ export function readIcsRecords(file: string, engine: EngineApi, siteZone: string
   try {
     text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
   } catch (err) {
-    throw new ImportFileError((err as NodeJS.ErrnoException).code === 'ENOENT' ? `${file}: no such file` : `${file}: ${(err as Error).message}`);
+    throw new ImportFileError(
+      (err as NodeJS.ErrnoException).code === 'ENOENT' ? `${file}: no such file` : `${file}: ${(err as Error).message}`,
+    );
   }
   let root: ICAL.Component;
   try {
@@ -30,14 +33,19 @@ export function readIcsRecords(file: string, engine: EngineApi, siteZone: string
   } catch (err) {
     throw new ImportFileError(`${file}: not an iCalendar file: ${(err as Error).message}`);
   }
-  if (root.name !== 'vcalendar') throw new ImportFileError(`${file}: expected a VCALENDAR, got ${root.name.toUpperCase()}`);
+  if (root.name !== 'vcalendar')
+    throw new ImportFileError(`${file}: expected a VCALENDAR, got ${root.name.toUpperCase()}`);
   for (const vtz of root.getAllSubcomponents('vtimezone')) {
     const tz = new ICAL.Timezone(vtz);
     if (!ICAL.TimezoneService.has(tz.tzid)) ICAL.TimezoneService.register(tz);
   }
   const out: CsvRecord[] = [];
   const exceptions: CsvRecord[] = [];
-  const made = { venues: new Map<string, number>(), organizers: new Map<string, number>(), categories: new Map<string, number>() };
+  const made = {
+    venues: new Map<string, number>(),
+    organizers: new Map<string, number>(),
+    categories: new Map<string, number>(),
+  };
   const vevents = root.getAllSubcomponents('vevent');
   // series by UID: their id and zone, for their exceptions
   const series = new Map<string, { id: number; zone: string }>();
@@ -70,7 +78,9 @@ export function readIcsRecords(file: string, engine: EngineApi, siteZone: string
       // an override of one occurrence: an exception of its series, at its original start
       const rid = event.recurrenceId;
       rec.post_parent = of.id;
-      rec.recurrence_id = rid.isDate ? `${ymdHis(rid).slice(0, 10)} ${String(out.find((r) => r.rec.id === of.id)!.rec.start_date).slice(11)}` : wallIn(rid, of.zone);
+      rec.recurrence_id = rid.isDate
+        ? `${ymdHis(rid).slice(0, 10)} ${String(out.find((r) => r.rec.id === of.id)!.rec.start_date).slice(11)}`
+        : wallIn(rid, of.zone);
       rec.is_exception = true;
     }
     // (an override whose series the file lacks is an event of its own)
@@ -133,8 +143,11 @@ export function readIcsRecords(file: string, engine: EngineApi, siteZone: string
       if (f.compare(start) < 0) f = start.clone();
     }
     const rec: Record<string, unknown> = {
-      title: e.summary || '(no title)', description: (e.description ?? '').replace(/\n/g, '<br />\n'),
-      timezone: zone, all_day: allDay, start_date: allDay ? `${ymdHis(start).slice(0, 10)} 00:00:00` : wall(start),
+      title: e.summary || '(no title)',
+      description: (e.description ?? '').replace(/\n/g, '<br />\n'),
+      timezone: zone,
+      all_day: allDay,
+      start_date: allDay ? `${ymdHis(start).slice(0, 10)} 00:00:00` : wall(start),
       end_date: allDay ? `${ymdHis(f).slice(0, 10)} 23:59:59` : wall(f),
     };
     if (!/^\d{4}-/.test(String(rec.start_date))) fail('a DTSTART that is not a date');
@@ -163,11 +176,18 @@ export function readIcsRecords(file: string, engine: EngineApi, siteZone: string
     return rec;
   }
 
-  function linked(kind: 'venues' | 'organizers', name: string, geo: number[] | null, address?: string, email = ''): number {
+  function linked(
+    kind: 'venues' | 'organizers',
+    name: string,
+    geo: number[] | null,
+    address?: string,
+    email = '',
+  ): number {
     const key = name.toLowerCase();
     const known = made[kind].get(key);
     if (known !== undefined) return known;
-    for (const r of kind === 'venues' ? engine.venues() : engine.organizers()) if (r.status !== 'trash' && r.title.trim().toLowerCase() === key) return r.id;
+    for (const r of kind === 'venues' ? engine.venues() : engine.organizers())
+      if (r.status !== 'trash' && r.title.trim().toLowerCase() === key) return r.id;
     const id = engine.allocPostId();
     made[kind].set(key, id);
     const rec: Record<string, unknown> = kind === 'venues' ? { id, venue: name } : { id, organizer: name };

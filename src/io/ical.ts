@@ -19,12 +19,23 @@ function localTime(ymdHis: string, dateOnly = false): ICAL.Time {
   const [d, t = '00:00:00'] = ymdHis.split(' ');
   const [year, month, day] = d.split('-').map(Number);
   const [hour, minute, second] = t.split(':').map(Number);
-  return ICAL.Time.fromData({ year, month, day, hour: dateOnly ? 0 : hour, minute: dateOnly ? 0 : minute, second: dateOnly ? 0 : second, isDate: dateOnly });
+  return ICAL.Time.fromData({
+    year,
+    month,
+    day,
+    hour: dateOnly ? 0 : hour,
+    minute: dateOnly ? 0 : minute,
+    second: dateOnly ? 0 : second,
+    isDate: dateOnly,
+  });
 }
 
 function utcTime(ymdHis: string): ICAL.Time {
   const t = localTime(ymdHis);
-  return ICAL.Time.fromData({ year: t.year, month: t.month, day: t.day, hour: t.hour, minute: t.minute, second: t.second }, ICAL.Timezone.utcTimezone);
+  return ICAL.Time.fromData(
+    { year: t.year, month: t.month, day: t.day, hour: t.hour, minute: t.minute, second: t.second },
+    ICAL.Timezone.utcTimezone,
+  );
 }
 
 /** HTML → plain text, as the plugin writes DESCRIPTION (tags dropped, entities decoded, blank lines collapsed). */
@@ -35,7 +46,12 @@ export function plainText(html: string): string {
     .replace(/<[^>]*>/g, '')
     .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n)))
     .replace(/&#x([0-9a-f]+);/gi, (_, n: string) => String.fromCodePoint(parseInt(n, 16)))
-    .replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#039;/g, "'")
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#039;/g, "'")
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
@@ -90,7 +106,11 @@ function seriesOrder(events: Obj[], seriesOf: (id: number) => Obj | undefined): 
 }
 
 /** The feed of `events` (REST representations, as list() returns them) as iCalendar text. */
-export function icalFeed(eventList: Obj[], site: FeedSite, seriesOf: (id: number) => Obj | undefined = () => undefined): string {
+export function icalFeed(
+  eventList: Obj[],
+  site: FeedSite,
+  seriesOf: (id: number) => Obj | undefined = () => undefined,
+): string {
   const ordered = seriesOrder(eventList, seriesOf);
   const events = ordered.map((o) => o.e);
   const cal = new ICAL.Component(['vcalendar', [], []]);
@@ -120,7 +140,8 @@ export function icalFeed(eventList: Obj[], site: FeedSite, seriesOf: (id: number
     const v = new ICAL.Component('vevent');
     const allDay = e.all_day === true;
     const zone = String(e.timezone);
-    const start = String(e.start_date), end = String(e.end_date);
+    const start = String(e.start_date),
+      end = String(e.end_date);
     const setTime = (name: 'dtstart' | 'dtend', local: string, utc: string, endOfAllDay: boolean) => {
       let p: ICAL.Property;
       if (allDay) {
@@ -138,8 +159,10 @@ export function icalFeed(eventList: Obj[], site: FeedSite, seriesOf: (id: number
     setTime('dtstart', start, String(e.utc_start_date), false);
     setTime('dtend', end, String(e.utc_end_date), true);
     v.addPropertyWithValue('dtstamp', stamp);
-    if (e.date_utc && e.date_utc !== '0000-00-00 00:00:00') v.addPropertyWithValue('created', utcTime(String(e.date_utc)));
-    if (e.modified_utc && e.modified_utc !== '0000-00-00 00:00:00') v.addPropertyWithValue('last-modified', utcTime(String(e.modified_utc)));
+    if (e.date_utc && e.date_utc !== '0000-00-00 00:00:00')
+      v.addPropertyWithValue('created', utcTime(String(e.date_utc)));
+    if (e.modified_utc && e.modified_utc !== '0000-00-00 00:00:00')
+      v.addPropertyWithValue('last-modified', utcTime(String(e.modified_utc)));
     v.addPropertyWithValue('uid', uidOf(series ?? e));
     const recurrence = e.recurrence as { text: string } | undefined;
     if (recurrence && recurrence.text !== '') {
@@ -149,10 +172,16 @@ export function icalFeed(eventList: Obj[], site: FeedSite, seriesOf: (id: number
       // the occurrence's original start, in the series' zone
       const rid = String(e.recurrence_id);
       if (series.all_day === true) v.addPropertyWithValue('recurrence-id', localTime(rid, true));
-      else if (zones.get(String(series.timezone))) v.addPropertyWithValue('recurrence-id', localTime(rid)).setParameter('tzid', String(series.timezone));
+      else if (zones.get(String(series.timezone)))
+        v.addPropertyWithValue('recurrence-id', localTime(rid)).setParameter('tzid', String(series.timezone));
       else {
-        const shift = Date.parse(String(series.utc_start_date).replace(' ', 'T') + 'Z') - Date.parse(String(series.start_date).replace(' ', 'T') + 'Z');
-        const utc = new Date(Date.parse(rid.replace(' ', 'T') + 'Z') + shift).toISOString().slice(0, 19).replace('T', ' ');
+        const shift =
+          Date.parse(String(series.utc_start_date).replace(' ', 'T') + 'Z') -
+          Date.parse(String(series.start_date).replace(' ', 'T') + 'Z');
+        const utc = new Date(Date.parse(rid.replace(' ', 'T') + 'Z') + shift)
+          .toISOString()
+          .slice(0, 19)
+          .replace('T', ' ');
         v.addPropertyWithValue('recurrence-id', utcTime(utc));
       }
     }
@@ -162,20 +191,25 @@ export function icalFeed(eventList: Obj[], site: FeedSite, seriesOf: (id: number
     v.addPropertyWithValue('url', String(e.url));
     const venue = (Array.isArray(e.venue) ? e.venue[0] : e.venue) as Obj | undefined;
     if (venue && typeof venue === 'object' && venue.venue) {
-      const parts = [venue.venue, venue.address, venue.city, venue.stateprovince, venue.zip, venue.country].filter((x) => typeof x === 'string' && x !== '');
+      const parts = [venue.venue, venue.address, venue.city, venue.stateprovince, venue.zip, venue.country].filter(
+        (x) => typeof x === 'string' && x !== '',
+      );
       v.addPropertyWithValue('location', plainText(parts.join(', ')));
       if (typeof venue.geo_lat === 'number' && typeof venue.geo_lng === 'number') {
         v.addPropertyWithValue('geo', [venue.geo_lat, venue.geo_lng]);
       }
     }
-    const cats = (e.categories as Obj[] | undefined ?? []).map((c) => plainText(String(c.name)));
+    const cats = ((e.categories as Obj[] | undefined) ?? []).map((c) => plainText(String(c.name)));
     if (cats.length > 0) {
       const p = new ICAL.Property('categories');
       p.setValues(cats);
       v.addProperty(p);
     }
     for (const o of (e.organizer as Obj[] | undefined) ?? []) {
-      const p = v.addPropertyWithValue('organizer', o.email ? `MAILTO:${String(o.email)}` : 'MAILTO:noreply@' + site.host);
+      const p = v.addPropertyWithValue(
+        'organizer',
+        o.email ? `MAILTO:${String(o.email)}` : 'MAILTO:noreply@' + site.host,
+      );
       p.setParameter('cn', plainText(String(o.organizer)));
     }
     cal.addSubcomponent(v);

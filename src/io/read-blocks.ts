@@ -30,14 +30,21 @@ const BLOCK_BYTES = 1 << 20;
  * followed by ',' (or none was taken), how many events were taken and how many blocks were taken whole.
  */
 export async function* readEventBlocks(
-  fh: FileHandle, start: number, line: number, counts: Record<ImportKind, number>, parallel: ParallelRead, onBytes?: (bytes: number) => void,
+  fh: FileHandle,
+  start: number,
+  line: number,
+  counts: Record<ImportKind, number>,
+  parallel: ParallelRead,
+  onBytes?: (bytes: number) => void,
   jsonl = false,
 ): AsyncGenerator<PackedBatch, { offset: number; line: number; comma: boolean; took: number; blocks: number }> {
   const { workers } = parallel;
   const blockBytes = parallel.blockBytes ?? BLOCK_BYTES;
   const ahead = workers.size * 2;
   const inflight: { offset: number; len: number; result: Promise<PackedEvents> }[] = [];
-  let readPos = start, carry = Buffer.alloc(0), eof = false;
+  let readPos = start,
+    carry = Buffer.alloc(0),
+    eof = false;
   const fill = async () => {
     while (!eof && inflight.length < ahead) {
       const block = workers.block(carry.length + blockBytes);
@@ -61,7 +68,9 @@ export async function* readEventBlocks(
       inflight.push({ offset, len: nl + 1, result });
     }
   };
-  let comma = true, took = 0, blocks = 0;
+  let comma = true,
+    took = 0,
+    blocks = 0;
   for (;;) {
     await fill();
     const b = inflight.shift();
@@ -75,7 +84,8 @@ export async function* readEventBlocks(
       took += packed.n;
       comma = packed.comma;
     }
-    if (packed.stop < b.len) return { offset: b.offset + packed.stop, line: line + packed.stopLine, comma, took, blocks };
+    if (packed.stop < b.len)
+      return { offset: b.offset + packed.stop, line: line + packed.stopLine, comma, took, blocks };
     line += packed.lines;
     blocks++;
     onBytes?.(b.offset + b.len);

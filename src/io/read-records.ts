@@ -31,7 +31,11 @@ export interface FileRecord {
 export class ImportFileError extends Error {}
 
 const TYPE_TO_KIND: Record<string, ImportKind> = {
-  category: 'categories', tag: 'tags', venue: 'venues', organizer: 'organizers', event: 'events',
+  category: 'categories',
+  tag: 'tags',
+  venue: 'venues',
+  organizer: 'organizers',
+  event: 'events',
 };
 
 const CHUNK = 1 << 20;
@@ -44,12 +48,17 @@ export function detectFormat(file: string): ImportFormat {
   try {
     const buf = Buffer.alloc(64 * 1024);
     const n = fs.readSync(fd, buf, 0, buf.length, 0);
-    const text = buf.toString('utf8', 0, n).replace(/^\uFEFF/, '').trimStart();
+    const text = buf
+      .toString('utf8', 0, n)
+      .replace(/^\uFEFF/, '')
+      .trimStart();
     const nl = text.indexOf('\n');
     if (nl < 0) return 'json';
     try {
       const first = JSON.parse(text.slice(0, nl)) as unknown;
-      return typeof first === 'object' && first !== null && typeof (first as { type?: unknown }).type === 'string' ? 'jsonl' : 'json';
+      return typeof first === 'object' && first !== null && typeof (first as { type?: unknown }).type === 'string'
+        ? 'jsonl'
+        : 'json';
     } catch {
       return 'json';
     }
@@ -61,7 +70,10 @@ export function detectFormat(file: string): ImportFormat {
 /** The file's records, in file order. `onBytes` hears how many bytes were read so far;
  *  `chunkBytes` is the read size (tests make it tiny, so values span chunks everywhere). */
 export async function* readImportRecords(
-  file: string, format: ImportFormat = detectFormat(file), onBytes?: (bytes: number) => void, chunkBytes = CHUNK,
+  file: string,
+  format: ImportFormat = detectFormat(file),
+  onBytes?: (bytes: number) => void,
+  chunkBytes = CHUNK,
 ): AsyncGenerator<FileRecord> {
   for await (const batch of readImportBatches(file, format, onBytes, chunkBytes)) yield* batch as FileRecord[];
 }
@@ -71,7 +83,11 @@ export async function* readImportRecords(
  *  a second of a million-record file. With `parallel`, the events array of a JSON file in the
  *  one-event-a-line layout comes as blocks of events the workers read (read-blocks.ts). */
 export async function* readImportBatches(
-  file: string, format: ImportFormat = detectFormat(file), onBytes?: (bytes: number) => void, chunkBytes = CHUNK, parallel?: ParallelRead,
+  file: string,
+  format: ImportFormat = detectFormat(file),
+  onBytes?: (bytes: number) => void,
+  chunkBytes = CHUNK,
+  parallel?: ParallelRead,
 ): AsyncGenerator<FileRecord[] | PackedBatch> {
   const counts: Record<ImportKind, number> = { categories: 0, tags: 0, venues: 0, organizers: 0, events: 0 };
   if (format === 'json' && parallel !== undefined) {
@@ -100,7 +116,11 @@ export async function* readImportBatches(
 /** The import shape read as readImportBatches reads it, but where an events array's elements
  *  begin (at '{'), the workers take over until they stop; the scanner goes on from there. */
 function readParallel(
-  file: string, counts: Record<ImportKind, number>, onBytes: ((bytes: number) => void) | undefined, chunkBytes: number, parallel: ParallelRead,
+  file: string,
+  counts: Record<ImportKind, number>,
+  onBytes: ((bytes: number) => void) | undefined,
+  chunkBytes: number,
+  parallel: ParallelRead,
 ): AsyncGenerator<FileRecord[] | PackedBatch> {
   const scanner = new ShapeScanner(file, counts);
   return readHandingOver(file, scanner, onBytes, chunkBytes, async function* (fh, at) {
@@ -122,7 +142,11 @@ function readParallel(
  * read on this thread from there on).
  */
 function readParallelLines(
-  file: string, counts: Record<ImportKind, number>, onBytes: ((bytes: number) => void) | undefined, chunkBytes: number, parallel: ParallelRead,
+  file: string,
+  counts: Record<ImportKind, number>,
+  onBytes: ((bytes: number) => void) | undefined,
+  chunkBytes: number,
+  parallel: ParallelRead,
 ): AsyncGenerator<FileRecord[] | PackedBatch> {
   const scanner = new LineScanner(file, counts);
   return readHandingOver(file, scanner, onBytes, chunkBytes, async function* (fh, at) {
@@ -146,7 +170,10 @@ interface HandingScanner {
  *  `handOver` lets them read from that offset, yielding their blocks, and says where the scanner
  *  goes on. */
 async function* readHandingOver(
-  file: string, scanner: HandingScanner, onBytes: ((bytes: number) => void) | undefined, chunkBytes: number,
+  file: string,
+  scanner: HandingScanner,
+  onBytes: ((bytes: number) => void) | undefined,
+  chunkBytes: number,
   handOver: (fh: fs.promises.FileHandle, at: number) => AsyncGenerator<PackedBatch, number>,
 ): AsyncGenerator<FileRecord[] | PackedBatch> {
   scanner.handoff = true;
@@ -197,7 +224,10 @@ for (const c of [0x20, 0x09, 0x0a, 0x0d]) WS[c] = 1;
 abstract class Scanner {
   protected out: FileRecord[] = [];
   line = 1;
-  constructor(protected readonly file: string, protected readonly counts: Record<ImportKind, number>) {}
+  constructor(
+    protected readonly file: string,
+    protected readonly counts: Record<ImportKind, number>,
+  ) {}
   abstract push(chunk: Buffer): void;
   abstract end(): void;
   take(): FileRecord[] {
@@ -238,8 +268,14 @@ class LineScanner extends Scanner {
   push(chunk: Buffer): void {
     let from = 0;
     for (;;) {
-      if (this.handoff && this.pending.empty && this.line !== this.resumedAt && this.started
-        && chunk.length - from >= EVENT_LINE.length && chunk.compare(EVENT_LINE, 0, EVENT_LINE.length, from, from + EVENT_LINE.length) === 0) {
+      if (
+        this.handoff &&
+        this.pending.empty &&
+        this.line !== this.resumedAt &&
+        this.started &&
+        chunk.length - from >= EVENT_LINE.length &&
+        chunk.compare(EVENT_LINE, 0, EVENT_LINE.length, from, from + EVENT_LINE.length) === 0
+      ) {
         this.handoffAt = from;
         return;
       }
@@ -269,15 +305,24 @@ class LineScanner extends Scanner {
     if (typeof rec !== 'object' || rec === null || Array.isArray(rec)) this.fail('expected one JSON object per line');
     const type = (rec as { type?: unknown }).type;
     const kind = typeof type === 'string' ? TYPE_TO_KIND[type] : undefined;
-    if (kind === undefined) this.fail(`"type" must be one of ${Object.keys(TYPE_TO_KIND).join(', ')}, got ${JSON.stringify(type)}`);
+    if (kind === undefined)
+      this.fail(`"type" must be one of ${Object.keys(TYPE_TO_KIND).join(', ')}, got ${JSON.stringify(type)}`);
     delete (rec as { type?: unknown }).type;
     this.out.push({ kind, rec, index: this.counts[kind]++, line: this.line });
   }
 }
 
 // states of the import-shape scanner
-const S_START = 0, S_KEY = 1, S_COLON = 2, S_VALUE = 3, S_ARRAY = 4, S_AFTER_ELEMENT = 5, S_AFTER_MEMBER = 6, S_DONE = 7;
-const S_IN_KEY = 8, S_IN_VALUE = 9;
+const S_START = 0,
+  S_KEY = 1,
+  S_COLON = 2,
+  S_VALUE = 3,
+  S_ARRAY = 4,
+  S_AFTER_ELEMENT = 5,
+  S_AFTER_MEMBER = 6,
+  S_DONE = 7;
+const S_IN_KEY = 8,
+  S_IN_VALUE = 9;
 
 /** The import shape, one object of arrays: each array element becomes one record. */
 class ShapeScanner extends Scanner {
@@ -316,7 +361,10 @@ class ShapeScanner extends Scanner {
       switch (this.state) {
         case S_IN_VALUE: {
           // the hot loop: find the end of the value
-          let depth = this.depth, inString = this.inString, escaped = this.escaped, line = this.line;
+          let depth = this.depth,
+            inString = this.inString,
+            escaped = this.escaped,
+            line = this.line;
           if (this.scalar) {
             while (i < n) {
               const d = chunk[i];
@@ -334,12 +382,18 @@ class ShapeScanner extends Scanner {
                 else if (d === 0x5c) escaped = true;
                 else if (d === 0x22) {
                   inString = false;
-                  if (depth === 0) { i++; break; }
+                  if (depth === 0) {
+                    i++;
+                    break;
+                  }
                 }
               } else if (d === 0x22) inString = true;
               else if (d === 0x7b || d === 0x5b) depth++;
               else if (d === 0x7d || d === 0x5d) {
-                if (--depth === 0) { i++; break; }
+                if (--depth === 0) {
+                  i++;
+                  break;
+                }
               }
             }
             this.depth = depth;
@@ -370,14 +424,23 @@ class ShapeScanner extends Scanner {
         }
       }
       if (c === 0x0a) this.line++;
-      if (WS[c] === 1 || (this.state === S_START && (c === 0xef || c === 0xbb || c === 0xbf))) { i++; continue; } // a BOM, in any chunking
+      if (WS[c] === 1 || (this.state === S_START && (c === 0xef || c === 0xbb || c === 0xbf))) {
+        i++;
+        continue;
+      } // a BOM, in any chunking
       switch (this.state) {
         case S_START:
-          if (c !== 0x7b) this.fail('expected the import shape: one JSON object {"categories": [...], "tags": [...], "venues": [...], "organizers": [...], "events": [...]}');
+          if (c !== 0x7b)
+            this.fail(
+              'expected the import shape: one JSON object {"categories": [...], "tags": [...], "venues": [...], "organizers": [...], "events": [...]}',
+            );
           this.state = S_KEY;
           break;
         case S_KEY:
-          if (c === 0x7d) { this.state = S_DONE; break; }
+          if (c === 0x7d) {
+            this.state = S_DONE;
+            break;
+          }
           if (c !== 0x22) this.fail('expected a key (a string in double quotes)');
           this.state = S_IN_KEY;
           break;
@@ -401,14 +464,20 @@ class ShapeScanner extends Scanner {
           continue;
         }
         case S_ARRAY: {
-          if (c === 0x5d) { this.state = S_AFTER_MEMBER; break; }
+          if (c === 0x5d) {
+            this.state = S_AFTER_MEMBER;
+            break;
+          }
           if (c === 0x7b && this.handoff && this.kind === 'events') {
             this.handoffAt = i;
             return;
           }
           if (c === 0x7b) {
             const next = this.wholeLine(chunk, i);
-            if (next >= 0) { i = next; continue; }
+            if (next >= 0) {
+              i = next;
+              continue;
+            }
           }
           this.skipping = false;
           this.startValue(c);
@@ -496,7 +565,10 @@ class ShapeScanner extends Scanner {
     if (this.state !== S_DONE) {
       const inside = this.state === S_IN_VALUE && !this.skipping;
       const where = inside ? ` inside ${this.kind}[${this.counts[this.kind!]}] (begun at line ${this.startLine})` : '';
-      this.fail(`the file ends before the import object does${where}: is it truncated?`, inside ? this.startLine : this.line);
+      this.fail(
+        `the file ends before the import object does${where}: is it truncated?`,
+        inside ? this.startLine : this.line,
+      );
     }
     if (this.seenKinds.size === 0) this.fail(`none of ${IMPORT_KINDS.join(', ')} is present; nothing to import`);
   }

@@ -32,7 +32,12 @@ export interface MediaReply {
   ascii: true;
 }
 
-const reply = (a: MediaAnswer): MediaReply => ({ status: a.status, headers: a.headers, body: toJson(a.data), ascii: true });
+const reply = (a: MediaAnswer): MediaReply => ({
+  status: a.status,
+  headers: a.headers,
+  body: toJson(a.data),
+  ascii: true,
+});
 
 const header = (h: IncomingHttpHeaders | undefined, name: string): string | undefined => {
   const v = h?.[name];
@@ -40,12 +45,19 @@ const header = (h: IncomingHttpHeaders | undefined, name: string): string | unde
 };
 
 /** One /wp/v2/media call. */
-export async function mediaCall(lib: MediaLibrary, action: Action, id: number | undefined,
-  query: Record<string, string | string[] | undefined>, ctx: MediaContext): Promise<MediaReply> {
+export async function mediaCall(
+  lib: MediaLibrary,
+  action: Action,
+  id: number | undefined,
+  query: Record<string, string | string[] | undefined>,
+  ctx: MediaContext,
+): Promise<MediaReply> {
   const actor = ctx.actor;
   switch (action) {
-    case 'list': return reply(lib.listAs(finishParams(paramsFromQuery(query)) as Params, actor));
-    case 'get': return reply(lib.getAs(id!, actor));
+    case 'list':
+      return reply(lib.listAs(finishParams(paramsFromQuery(query)) as Params, actor));
+    case 'get':
+      return reply(lib.getAs(id!, actor));
     case 'create': {
       const isForm = /^\s*multipart\/form-data\s*(;|$)/i.test(ctx.contentType ?? '');
       let params = finishParams(paramsFromQuery(query)) as Params;
@@ -62,13 +74,20 @@ export async function mediaCall(lib: MediaLibrary, action: Action, id: number | 
       }
       return reply(await lib.createAs(input, actor, params));
     }
-    case 'update': return reply(await lib.updateAs(id!, mergeBody(paramsFromQuery(query), ctx.body, ctx.contentType), actor));
-    case 'delete': return reply(await lib.deleteAs(id!, mergeBody(paramsFromQuery(query), ctx.body, ctx.contentType), actor));
+    case 'update':
+      return reply(await lib.updateAs(id!, mergeBody(paramsFromQuery(query), ctx.body, ctx.contentType), actor));
+    case 'delete':
+      return reply(await lib.deleteAs(id!, mergeBody(paramsFromQuery(query), ctx.body, ctx.contentType), actor));
   }
 }
 
 /** upload_from_data: the file is the body; its name comes from Content-Disposition. */
-function rawUpload(body: Buffer | null, headers: IncomingHttpHeaders | undefined, contentType: string | undefined, params: Params): UploadInput {
+function rawUpload(
+  body: Buffer | null,
+  headers: IncomingHttpHeaders | undefined,
+  contentType: string | undefined,
+  params: Params,
+): UploadInput {
   if (!body || body.length === 0) throw fail('rest_upload_no_data');
   if (!contentType) throw fail('rest_upload_no_content_type');
   const disposition = header(headers, 'content-disposition');
@@ -117,7 +136,8 @@ interface Form {
 /** multipart/form-data: the `file` part and the plain fields (PHP bracket names nest). */
 export function parseMultipart(body: Buffer, contentType: string): Form {
   const m = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
-  if (!m) throw fail('rest_upload_unknown_error', ['The multipart/form-data body has no boundary in its Content-Type.']);
+  if (!m)
+    throw fail('rest_upload_unknown_error', ['The multipart/form-data body has no boundary in its Content-Type.']);
   const delimiter = Buffer.from(`--${m[1] ?? m[2]}`);
   const form: Form = { fields: {} };
   const fields = Object.create(null) as Record<string, unknown>;
@@ -130,7 +150,8 @@ export function parseMultipart(body: Buffer, contentType: string): Form {
     const headEnd = body.indexOf('\r\n\r\n', pos);
     if (headEnd < 0) throw fail('rest_upload_unknown_error', ['A multipart/form-data part has no end of headers.']);
     const next = body.indexOf(Buffer.concat([Buffer.from('\r\n'), delimiter]), headEnd + 4);
-    if (next < 0) throw fail('rest_upload_unknown_error', ['The multipart/form-data body ends before its closing boundary.']);
+    if (next < 0)
+      throw fail('rest_upload_unknown_error', ['The multipart/form-data body ends before its closing boundary.']);
     const head = body.subarray(pos, headEnd).toString('utf8');
     const data = body.subarray(headEnd + 4, next);
     const disposition = /^content-disposition:(.*)$/im.exec(head)?.[1] ?? '';
@@ -149,16 +170,32 @@ export function parseMultipart(body: Buffer, contentType: string): Form {
 
 // ---- /wp-content/uploads ---------------------------------------------------------------
 
-const CONTENT_TYPES: Record<string, string> = { 'image/jpeg': 'image/jpeg', 'image/png': 'image/png', 'image/gif': 'image/gif', 'image/webp': 'image/webp' };
+const CONTENT_TYPES: Record<string, string> = {
+  'image/jpeg': 'image/jpeg',
+  'image/png': 'image/png',
+  'image/gif': 'image/gif',
+  'image/webp': 'image/webp',
+};
 
 function notFound(res: ServerResponse, head: boolean, close: boolean): void {
   const body = toJson({ code: 'rest_no_route', message: 'No such file.', data: { status: 404 } });
-  res.writeHead(404, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': Buffer.byteLength(body), ...(close ? { Connection: 'close' } : {}) });
+  res.writeHead(404, {
+    'Content-Type': 'application/json; charset=UTF-8',
+    'Content-Length': Buffer.byteLength(body),
+    ...(close ? { Connection: 'close' } : {}),
+  });
   res.end(head ? undefined : body);
 }
 
 /** Serves a file below the uploads folder: GET or HEAD, conditional requests, one byte range. */
-export async function serveUpload(lib: MediaLibrary, relPath: string, req: IncomingMessage, res: ServerResponse, head: boolean, close: boolean): Promise<void> {
+export async function serveUpload(
+  lib: MediaLibrary,
+  relPath: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  close: boolean,
+): Promise<void> {
   let rel: string | undefined;
   try {
     rel = safeRel(decodeURIComponent(relPath));
@@ -167,30 +204,39 @@ export async function serveUpload(lib: MediaLibrary, relPath: string, req: Incom
   }
   const name = rel?.slice(rel.lastIndexOf('/') + 1) ?? '';
   const type = typeOfExtension(splitExtension(name)[1]);
-  const st = rel && type && !name.startsWith('.') && !name.startsWith(TEMP_PREFIX) ? await lib.files.stat(rel) : undefined;
+  const st =
+    rel && type && !name.startsWith('.') && !name.startsWith(TEMP_PREFIX) ? await lib.files.stat(rel) : undefined;
   if (!rel || !type || !st) return notFound(res, head, close);
   const size = st.size;
   const mtime = Math.floor(st.mtimeMs / 1000) * 1000;
   const etag = `"${size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
   const lastModified = new Date(mtime).toUTCString();
   const common: Record<string, string | number> = {
-    'Content-Type': CONTENT_TYPES[type], ETag: etag, 'Last-Modified': lastModified, 'Accept-Ranges': 'bytes',
-    'X-Content-Type-Options': 'nosniff', ...(close ? { Connection: 'close' } : {}),
+    'Content-Type': CONTENT_TYPES[type],
+    ETag: etag,
+    'Last-Modified': lastModified,
+    'Accept-Ranges': 'bytes',
+    'X-Content-Type-Options': 'nosniff',
+    ...(close ? { Connection: 'close' } : {}),
   };
   const inm = req.headers['if-none-match'];
   const ims = req.headers['if-modified-since'];
-  const notModified = inm !== undefined
-    ? inm.trim() === '*' || inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)
-    : ims !== undefined && !Number.isNaN(Date.parse(ims)) && Date.parse(ims) >= mtime;
+  const notModified =
+    inm !== undefined
+      ? inm.trim() === '*' || inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)
+      : ims !== undefined && !Number.isNaN(Date.parse(ims)) && Date.parse(ims) >= mtime;
   if (notModified) {
     res.writeHead(304, { ETag: etag, 'Last-Modified': lastModified, ...(close ? { Connection: 'close' } : {}) });
     res.end();
     return;
   }
-  let start = 0, end = size - 1, status = 200;
+  let start = 0,
+    end = size - 1,
+    status = 200;
   const range = req.headers.range;
   const ifRange = header(req.headers, 'if-range');
-  const rangeApplies = range !== undefined && (ifRange === undefined || ifRange.trim() === etag || ifRange.trim() === lastModified);
+  const rangeApplies =
+    range !== undefined && (ifRange === undefined || ifRange.trim() === etag || ifRange.trim() === lastModified);
   if (rangeApplies) {
     const r = /^bytes=(\d*)-(\d*)$/.exec(range!.trim());
     if (r && (r[1] !== '' || r[2] !== '')) {

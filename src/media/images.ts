@@ -33,9 +33,40 @@ export function loadSharp(): Sharp {
 /** The image type of a file from its first bytes (JPEG, PNG, GIF, WebP), or undefined. */
 export function sniffImage(b: Uint8Array): string | undefined {
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
-  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a) return 'image/png';
-  if (b.length >= 6 && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38 && (b[4] === 0x37 || b[4] === 0x39) && b[5] === 0x61) return 'image/gif';
-  if (b.length >= 12 && b[0] === 0x52 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x46 && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50) return 'image/webp';
+  if (
+    b.length >= 8 &&
+    b[0] === 0x89 &&
+    b[1] === 0x50 &&
+    b[2] === 0x4e &&
+    b[3] === 0x47 &&
+    b[4] === 0x0d &&
+    b[5] === 0x0a &&
+    b[6] === 0x1a &&
+    b[7] === 0x0a
+  )
+    return 'image/png';
+  if (
+    b.length >= 6 &&
+    b[0] === 0x47 &&
+    b[1] === 0x49 &&
+    b[2] === 0x46 &&
+    b[3] === 0x38 &&
+    (b[4] === 0x37 || b[4] === 0x39) &&
+    b[5] === 0x61
+  )
+    return 'image/gif';
+  if (
+    b.length >= 12 &&
+    b[0] === 0x52 &&
+    b[1] === 0x49 &&
+    b[2] === 0x46 &&
+    b[3] === 0x46 &&
+    b[8] === 0x57 &&
+    b[9] === 0x45 &&
+    b[10] === 0x42 &&
+    b[11] === 0x50
+  )
+    return 'image/webp';
   return undefined;
 }
 
@@ -56,7 +87,10 @@ export interface ProcessedImage {
 const QUALITY = { jpeg: 82, webp: 86 };
 
 const FORMAT: Record<string, 'jpeg' | 'png' | 'gif' | 'webp'> = {
-  'image/jpeg': 'jpeg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp',
+  'image/jpeg': 'jpeg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
 };
 
 /**
@@ -92,7 +126,14 @@ export async function processImage(data: Buffer, mime: string): Promise<Processe
       img = img.extract({ left: plan.left, top: plan.top, width: plan.cropWidth, height: plan.cropHeight });
     }
     img = img.resize(plan.width, plan.height, { fit: 'fill' });
-    img = format === 'jpeg' ? img.jpeg({ quality: QUALITY.jpeg }) : format === 'webp' ? img.webp({ quality: QUALITY.webp }) : format === 'png' ? img.png() : img.gif();
+    img =
+      format === 'jpeg'
+        ? img.jpeg({ quality: QUALITY.jpeg })
+        : format === 'webp'
+          ? img.webp({ quality: QUALITY.webp })
+          : format === 'png'
+            ? img.png()
+            : img.gif();
     let out: Buffer;
     try {
       out = await img.toBuffer();

@@ -52,7 +52,18 @@ export interface MediaOptions {
 }
 
 const MEDIA_TYPES = ['image', 'video', 'text', 'application', 'audio'];
-const ORDERBY = ['author', 'date', 'id', 'include', 'modified', 'parent', 'relevance', 'slug', 'include_slugs', 'title'];
+const ORDERBY = [
+  'author',
+  'date',
+  'id',
+  'include',
+  'modified',
+  'parent',
+  'relevance',
+  'slug',
+  'include_slugs',
+  'title',
+];
 const MAX_PER_PAGE = 100;
 
 const denied = (actor: Actor, code: ErrorCode, message: string): CalendarError =>
@@ -70,7 +81,11 @@ export class MediaLibrary {
   private readonly ready: () => Promise<void>;
   private readonly log: (line: string) => void;
 
-  constructor(private readonly core: () => Core, readonly files: MediaFiles, opts: MediaOptions = {}) {
+  constructor(
+    private readonly core: () => Core,
+    readonly files: MediaFiles,
+    opts: MediaOptions = {},
+  ) {
     this.limit = opts.limit ?? DEFAULT_UPLOAD_LIMIT;
     this.readOnly = opts.readOnly;
     this.ready = opts.ready ?? (() => Promise.resolve());
@@ -124,13 +139,19 @@ export class MediaLibrary {
 
   /** `post`: 0, or an event, venue or organizer the actor may edit. */
   private parentOf(actor: Actor, v: unknown, problems: Problems, upload: boolean): number | undefined {
-    const id = v === null || v === '' ? 0 : asId(v) ?? (v === 0 || v === '0' ? 0 : undefined);
+    const id = v === null || v === '' ? 0 : (asId(v) ?? (v === 0 || v === '0' ? 0 : undefined));
     if (id === undefined) return void problems.add('post');
     if (id === 0) return 0;
     const post = this.postOf(id);
     if (!post) return void problems.add('post', 'Invalid parent type.');
     if (!canEditPost(actor, post)) {
-      throw denied(actor, 'rest_cannot_edit', upload ? 'Sorry, you are not allowed to upload media to this post.' : 'Sorry, you are not allowed to edit this post.');
+      throw denied(
+        actor,
+        'rest_cannot_edit',
+        upload
+          ? 'Sorry, you are not allowed to upload media to this post.'
+          : 'Sorry, you are not allowed to edit this post.',
+      );
     }
     return id;
   }
@@ -163,7 +184,9 @@ export class MediaLibrary {
     const e = this.core().engine;
     const taken = (s: string): boolean => {
       for (const a of e.attachments()) if (a.media && a.id !== selfId && a.media.slug === s) return true;
-      return tx.slugTaken('event', s, selfId) || tx.slugTaken('venue', s, selfId) || tx.slugTaken('organizer', s, selfId);
+      return (
+        tx.slugTaken('event', s, selfId) || tx.slugTaken('venue', s, selfId) || tx.slugTaken('organizer', s, selfId)
+      );
     };
     let slug = base;
     for (let n = 2; taken(slug); n++) slug = `${base}-${n}`;
@@ -179,7 +202,11 @@ export class MediaLibrary {
 
   async list(query: Params = {}, as?: AsArg): Promise<Page<Record<string, unknown>>> {
     const a = this.listAs(query, this.actor(as));
-    return { items: a.data as Record<string, unknown>[], total: Number(a.headers['X-WP-Total']), totalPages: Number(a.headers['X-WP-TotalPages']) };
+    return {
+      items: a.data as Record<string, unknown>[],
+      total: Number(a.headers['X-WP-Total']),
+      totalPages: Number(a.headers['X-WP-TotalPages']),
+    };
   }
 
   async get(id: number, as?: AsArg): Promise<Record<string, unknown>> {
@@ -192,7 +219,8 @@ export class MediaLibrary {
 
   /** Delete an item and its files for good (the item as it was). */
   async delete(id: number, as?: AsArg): Promise<Record<string, unknown>> {
-    return ((await this.deleteAs(id, { force: true }, this.actor(as))).data as { previous: Record<string, unknown> }).previous;
+    return ((await this.deleteAs(id, { force: true }, this.actor(as))).data as { previous: Record<string, unknown> })
+      .previous;
   }
 
   private actor(as: AsArg): Actor {
@@ -207,8 +235,9 @@ export class MediaLibrary {
    */
   async createAs(source: UploadInput | (() => UploadInput), actor: Actor, fieldParams?: Params): Promise<MediaAnswer> {
     this.writable();
-    if (!canUpload(actor)) throw denied(actor, 'rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.');
-    const fields = this.fields(actor, fieldParams ?? (typeof source === 'function' ? {} : source.params ?? {}), true);
+    if (!canUpload(actor))
+      throw denied(actor, 'rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.');
+    const fields = this.fields(actor, fieldParams ?? (typeof source === 'function' ? {} : (source.params ?? {})), true);
     await this.ready();
     const input = typeof source === 'function' ? source() : source;
     const unknown = input.fromForm ? 'rest_upload_unknown_error' : 'rest_upload_sideload_error';
@@ -216,14 +245,27 @@ export class MediaLibrary {
     if (input.data.length > this.limit) throw tooBig(this.limit);
     const [, givenExt] = splitExtension(input.filename);
     if (!typeOfExtension(givenExt)) {
-      throw fail(unknown, [], {}, { message: `Sorry, you are not allowed to upload this file type. Only JPEG, PNG, GIF and WebP images are accepted (got '${input.filename}').` });
+      throw fail(
+        unknown,
+        [],
+        {},
+        {
+          message: `Sorry, you are not allowed to upload this file type. Only JPEG, PNG, GIF and WebP images are accepted (got '${input.filename}').`,
+        },
+      );
     }
     const mime = sniffImage(input.data);
     if (!mime) {
-      throw fail(unknown, [], {}, { message: `The file is not a valid image: '${input.filename}' is not JPEG, PNG, GIF or WebP data.` });
+      throw fail(
+        unknown,
+        [],
+        {},
+        { message: `The file is not a valid image: '${input.filename}' is not JPEG, PNG, GIF or WebP data.` },
+      );
     }
     const image = await processImage(input.data, mime).catch((err: unknown) => {
-      if (err instanceof CalendarError && err.code === 'rest_upload_sideload_error') throw fail(unknown, [], {}, { message: err.message });
+      if (err instanceof CalendarError && err.code === 'rest_upload_sideload_error')
+        throw fail(unknown, [], {}, { message: err.message });
       throw err;
     });
 
@@ -231,7 +273,11 @@ export class MediaLibrary {
     const tx = new Tx(core, actor);
     const folder = tx.stamps.local.slice(0, 4) + '/' + tx.stamps.local.slice(5, 7) + '/';
     const suffixes = image.sizes.map((s) => `${s.width}x${s.height}`);
-    const name = uniqueName(storedName(input.filename, mime), suffixes, (n) => this.reserved.has(folder + n) || this.files.exists(folder + n));
+    const name = uniqueName(
+      storedName(input.filename, mime),
+      suffixes,
+      (n) => this.reserved.has(folder + n) || this.files.exists(folder + n),
+    );
     const [base, ext] = splitExtension(name);
     const writes = [{ rel: folder + name, data: input.data }];
     const sizes: Record<string, MediaSize> = {};
@@ -252,13 +298,30 @@ export class MediaLibrary {
       const title = fields.title ?? (input.fromForm ? sanitizeTextField(splitExtension(input.filename)[0]) : base);
       const id = core.engine.allocPostId();
       const media: MediaRecord = {
-        file: folder + name, mime, width: image.width, height: image.height, filesize: input.data.length, sizes,
-        slug: '', title, caption: fields.caption ?? '', alt: fields.alt ?? '', description: fields.description ?? '',
-        parent: fields.parent ?? 0, modified: tx.stamps.local, modifiedUtc: tx.stamps.utc,
+        file: folder + name,
+        mime,
+        width: image.width,
+        height: image.height,
+        filesize: input.data.length,
+        sizes,
+        slug: '',
+        title,
+        caption: fields.caption ?? '',
+        alt: fields.alt ?? '',
+        description: fields.description ?? '',
+        parent: fields.parent ?? 0,
+        modified: tx.stamps.local,
+        modifiedUtc: tx.stamps.utc,
       };
       media.slug = this.uniqueSlug(tx, sanitizeSlug(title) || String(id), id);
       const rec: AttachmentRecord = {
-        id, authorId: actor!.id, url: UPLOADS_PATH + media.file, extension: ext, date: tx.stamps.local, dateUtc: tx.stamps.utc, media,
+        id,
+        authorId: actor!.id,
+        url: UPLOADS_PATH + media.file,
+        extension: ext,
+        date: tx.stamps.local,
+        dateUtc: tx.stamps.utc,
+        media,
       };
       try {
         await core.commit([{ t: 'attachment', a: 'put', rec }], actor); // (may throw before it returns a promise)
@@ -284,7 +347,8 @@ export class MediaLibrary {
 
   getAs(id: number, actor: Actor): MediaAnswer {
     const att = this.found(id);
-    if (!this.readable(actor, att)) throw denied(actor, 'rest_forbidden', 'Sorry, you are not allowed to view this post.');
+    if (!this.readable(actor, att))
+      throw denied(actor, 'rest_forbidden', 'Sorry, you are not allowed to view this post.');
     return { status: 200, headers: {}, data: mediaObject(this.core().site.config, att) };
   }
 
@@ -294,18 +358,31 @@ export class MediaLibrary {
       if (!has(params, name)) return def;
       const v = params[name];
       const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN;
-      if (!Number.isInteger(n)) return problems.add(name, `${name} is not of type integer.`), def;
-      if (n < min || n > max) return problems.add(name, max === Infinity ? `${name} must be greater than or equal to ${min}` : `${name} must be between ${min} (inclusive) and ${max} (inclusive)`), def;
+      if (!Number.isInteger(n)) return (problems.add(name, `${name} is not of type integer.`), def);
+      if (n < min || n > max)
+        return (
+          problems.add(
+            name,
+            max === Infinity
+              ? `${name} must be greater than or equal to ${min}`
+              : `${name} must be between ${min} (inclusive) and ${max} (inclusive)`,
+          ),
+          def
+        );
       return n;
     };
     const ids = (name: string): number[] | undefined => {
       if (!has(params, name)) return undefined;
       const v = params[name];
-      const items = Array.isArray(v) ? v : String(v).split(/[\s,]+/).filter((s) => s !== '');
+      const items = Array.isArray(v)
+        ? v
+        : String(v)
+            .split(/[\s,]+/)
+            .filter((s) => s !== '');
       const out: number[] = [];
       for (const item of items) {
         const n = asId(item) ?? (item === 0 || item === '0' ? 0 : undefined);
-        if (n === undefined) return problems.add(name, `${name}[${out.length}] is not of type integer.`), undefined;
+        if (n === undefined) return (problems.add(name, `${name}[${out.length}] is not of type integer.`), undefined);
         out.push(n);
       }
       return out;
@@ -317,22 +394,31 @@ export class MediaLibrary {
     };
     const page = int('page', 1, 1, Infinity);
     const perPage = int('per_page', 10, 1, MAX_PER_PAGE);
-    const search = has(params, 'search') ? asString(params.search) ?? (problems.add('search'), '') : '';
+    const search = has(params, 'search') ? (asString(params.search) ?? (problems.add('search'), '')) : '';
     const mediaTypes = strings('media_type');
-    if (mediaTypes?.some((t) => !MEDIA_TYPES.includes(t))) problems.add('media_type', `media_type is not one of ${MEDIA_TYPES.join(', ')}.`);
+    if (mediaTypes?.some((t) => !MEDIA_TYPES.includes(t)))
+      problems.add('media_type', `media_type is not one of ${MEDIA_TYPES.join(', ')}.`);
     const mimeTypes = strings('mime_type');
-    const parents = ids('parent'), parentExclude = ids('parent_exclude');
-    const include = ids('include'), exclude = ids('exclude');
-    const authors = ids('author'), authorExclude = ids('author_exclude');
-    const orderby = has(params, 'orderby') ? asString(params.orderby) ?? '' : 'date';
+    const parents = ids('parent'),
+      parentExclude = ids('parent_exclude');
+    const include = ids('include'),
+      exclude = ids('exclude');
+    const authors = ids('author'),
+      authorExclude = ids('author_exclude');
+    const orderby = has(params, 'orderby') ? (asString(params.orderby) ?? '') : 'date';
     if (!ORDERBY.includes(orderby)) problems.add('orderby', `orderby is not one of ${ORDERBY.join(', ')}.`);
-    const order = has(params, 'order') ? asString(params.order) ?? '' : 'desc';
+    const order = has(params, 'order') ? (asString(params.order) ?? '') : 'desc';
     if (order !== 'asc' && order !== 'desc') problems.add('order', 'order is not one of asc and desc.');
-    if (orderby === 'relevance' && search === '') problems.add('orderby', 'You need to define a search term to order by relevance.');
-    if (orderby === 'include' && !include) problems.add('orderby', 'You need to define an include parameter to order by include.');
+    if (orderby === 'relevance' && search === '')
+      problems.add('orderby', 'You need to define a search term to order by relevance.');
+    if (orderby === 'include' && !include)
+      problems.add('orderby', 'You need to define an include parameter to order by include.');
     if (problems.any) throw invalidParams(problems.reasons);
 
-    const words = search.toLowerCase().split(/\s+/).filter((w) => w !== '');
+    const words = search
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((w) => w !== '');
     const core = this.core();
     const items: AttachmentRecord[] = [];
     for (const att of core.engine.attachments()) {
@@ -357,18 +443,28 @@ export class MediaLibrary {
     const key = (a: AttachmentRecord): string | number => {
       const m = a.media!;
       switch (orderby) {
-        case 'author': return a.authorId;
-        case 'id': return a.id;
-        case 'include': return include!.indexOf(a.id);
-        case 'modified': return m.modifiedUtc;
-        case 'parent': return m.parent;
-        case 'slug': case 'include_slugs': return m.slug;
-        case 'title': return m.title.toLowerCase();
-        default: return a.dateUtc;
+        case 'author':
+          return a.authorId;
+        case 'id':
+          return a.id;
+        case 'include':
+          return include!.indexOf(a.id);
+        case 'modified':
+          return m.modifiedUtc;
+        case 'parent':
+          return m.parent;
+        case 'slug':
+        case 'include_slugs':
+          return m.slug;
+        case 'title':
+          return m.title.toLowerCase();
+        default:
+          return a.dateUtc;
       }
     };
     items.sort((a, b) => {
-      const ka = key(a), kb = key(b);
+      const ka = key(a),
+        kb = key(b);
       const c = ka < kb ? -1 : ka > kb ? 1 : 0;
       return orderby === 'include' ? c : c !== 0 ? c * dir : (a.id - b.id) * dir;
     });
@@ -384,7 +480,8 @@ export class MediaLibrary {
     const base = `${site.siteUrl}${site.restPrefix}/wp/v2/media`;
     const link = (p: number): string => {
       const q = new URLSearchParams();
-      for (const [k, v] of Object.entries(params)) if (k !== 'page' && (typeof v === 'string' || typeof v === 'number')) q.set(k, String(v));
+      for (const [k, v] of Object.entries(params))
+        if (k !== 'page' && (typeof v === 'string' || typeof v === 'number')) q.set(k, String(v));
       q.set('page', String(p));
       return `${base}?${q.toString()}`;
     };
@@ -420,7 +517,12 @@ export class MediaLibrary {
     }
     const force = params.force;
     if (!(force === true || force === 'true' || force === '1' || force === 1)) {
-      throw fail('rest_trash_not_supported', [], {}, { message: "The post does not support trashing. Set 'force=true' to delete." });
+      throw fail(
+        'rest_trash_not_supported',
+        [],
+        {},
+        { message: "The post does not support trashing. Set 'force=true' to delete." },
+      );
     }
     await this.ready();
     const core = this.core();

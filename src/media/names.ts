@@ -19,8 +19,41 @@ export function typeOfExtension(ext: string): string | undefined {
   return undefined;
 }
 
-const SPECIAL = ['?', '[', ']', '/', '\\', '=', '<', '>', ':', ';', ',', "'", '"', '&', '$', '#', '*', '(', ')', '|', '~',
-  '`', '!', '{', '}', '%', '+', '\u2019', '\u00ab', '\u00bb', '\u201d', '\u201c', '\0'];
+const SPECIAL = [
+  '?',
+  '[',
+  ']',
+  '/',
+  '\\',
+  '=',
+  '<',
+  '>',
+  ':',
+  ';',
+  ',',
+  "'",
+  '"',
+  '&',
+  '$',
+  '#',
+  '*',
+  '(',
+  ')',
+  '|',
+  '~',
+  '`',
+  '!',
+  '{',
+  '}',
+  '%',
+  '+',
+  '\u2019',
+  '\u00ab',
+  '\u00bb',
+  '\u201d',
+  '\u201c',
+  '\0',
+];
 
 /** sanitize_file_name, for the names we store (one extension, image types only). */
 export function sanitizeFileName(raw: string): string {
@@ -35,7 +68,10 @@ export function sanitizeFileName(raw: string): string {
   if (parts.length > 2) {
     const ext = parts.pop()!;
     const base = parts.shift()!;
-    s = base + parts.map((p) => (/^[a-zA-Z]{2,5}\d?$/.test(p) && !typeOfExtension(p) ? `.${p}_` : `.${p}`)).join('') + `.${ext}`;
+    s =
+      base +
+      parts.map((p) => (/^[a-zA-Z]{2,5}\d?$/.test(p) && !typeOfExtension(p) ? `.${p}_` : `.${p}`)).join('') +
+      `.${ext}`;
   }
   return s;
 }

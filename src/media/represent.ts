@@ -32,26 +32,59 @@ export function mediaObject(site: SiteConfig, att: AttachmentRecord): Record<str
   const base = site.siteUrl + UPLOADS_PATH + folderOf(m);
   const sizes: Record<string, unknown> = {};
   for (const [name, s] of Object.entries(m.sizes)) {
-    sizes[name] = { file: s.file, width: s.width, height: s.height, filesize: s.filesize, mime_type: m.mime, source_url: base + s.file };
+    sizes[name] = {
+      file: s.file,
+      width: s.width,
+      height: s.height,
+      filesize: s.filesize,
+      mime_type: m.mime,
+      source_url: base + s.file,
+    };
   }
   const fileName = m.file.slice(folderOf(m).length);
   sizes.full = { file: fileName, width: m.width, height: m.height, mime_type: m.mime, source_url: src };
   return {
     id: att.id,
-    date: wpDate(att.date), date_gmt: wpDate(att.dateUtc),
+    date: wpDate(att.date),
+    date_gmt: wpDate(att.dateUtc),
     guid: { rendered: src },
-    modified: wpDate(m.modified), modified_gmt: wpDate(m.modifiedUtc),
-    slug: m.slug, status: 'inherit', type: 'attachment', link: src,
+    modified: wpDate(m.modified),
+    modified_gmt: wpDate(m.modifiedUtc),
+    slug: m.slug,
+    status: 'inherit',
+    type: 'attachment',
+    link: src,
     title: { rendered: displayTitle(m.title) },
-    author: att.authorId, featured_media: 0, comment_status: 'open', ping_status: 'closed', template: '', meta: [],
+    author: att.authorId,
+    featured_media: 0,
+    comment_status: 'open',
+    ping_status: 'closed',
+    template: '',
+    meta: [],
     description: { rendered: descriptionHtml(m, src, base) },
     caption: { rendered: m.caption === '' ? '' : displayExcerpt(m.caption) + '\n' },
-    alt_text: m.alt, media_type: 'image', mime_type: m.mime,
+    alt_text: m.alt,
+    media_type: 'image',
+    mime_type: m.mime,
     media_details: {
-      width: m.width, height: m.height, file: m.file, filesize: m.filesize, sizes,
+      width: m.width,
+      height: m.height,
+      file: m.file,
+      filesize: m.filesize,
+      sizes,
       image_meta: {
-        aperture: '0', credit: '', camera: '', caption: '', created_timestamp: '0', copyright: '', focal_length: '0',
-        iso: '0', shutter_speed: '0', title: '', orientation: '0', keywords: [],
+        aperture: '0',
+        credit: '',
+        camera: '',
+        caption: '',
+        created_timestamp: '0',
+        copyright: '',
+        focal_length: '0',
+        iso: '0',
+        shutter_speed: '0',
+        title: '',
+        orientation: '0',
+        keywords: [],
       },
     },
     post: m.parent === 0 ? null : m.parent,
@@ -70,7 +103,8 @@ export function mediaObject(site: SiteConfig, att: AttachmentRecord): Record<str
 function descriptionHtml(m: MediaRecord, src: string, base: string): string {
   const medium = m.sizes.medium;
   const [w, h, url] = medium ? [medium.width, medium.height, base + medium.file] : [m.width, m.height, src];
-  const img = `<p class="attachment"><a href='${escapeHtml(src)}'><img width="${w}" height="${h}" src="${escapeHtml(url)}" ` +
+  const img =
+    `<p class="attachment"><a href='${escapeHtml(src)}'><img width="${w}" height="${h}" src="${escapeHtml(url)}" ` +
     `class="attachment-medium size-medium" alt="${escapeHtml(m.alt)}" decoding="async" loading="lazy" /></a></p>\n`;
   return m.description === '' ? img : img + displayContent(m.description);
 }
@@ -89,7 +123,13 @@ export function pluginImage(siteUrl: string, att: AttachmentRecord): Record<stri
     const sizes: Record<string, unknown> = {};
     for (const name of names) {
       const s = m.sizes[name];
-      sizes[name] = { width: s.width, height: s.height, 'mime-type': m.mime, ...(s.filesize ? { filesize: s.filesize } : {}), url: base + s.file };
+      sizes[name] = {
+        width: s.width,
+        height: s.height,
+        'mime-type': m.mime,
+        ...(s.filesize ? { filesize: s.filesize } : {}),
+        url: base + s.file,
+      };
     }
     out.sizes = sizes;
   }

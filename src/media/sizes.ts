@@ -22,7 +22,10 @@ export const SIZES: readonly SizeSpec[] = [
 /** wp_constrain_dimensions: the largest size of that aspect ratio within max (0 = unbounded). */
 export function constrain(w: number, h: number, maxW: number, maxH: number): [number, number] {
   if (!maxW && !maxH) return [w, h];
-  let wr = 1, hr = 1, didW = false, didH = false;
+  let wr = 1,
+    hr = 1,
+    didW = false,
+    didH = false;
   if (maxW > 0 && w > 0 && w > maxW) {
     wr = maxW / w;
     didW = true;
@@ -31,9 +34,11 @@ export function constrain(w: number, h: number, maxW: number, maxH: number): [nu
     hr = maxH / h;
     didH = true;
   }
-  const smaller = Math.min(wr, hr), larger = Math.max(wr, hr);
+  const smaller = Math.min(wr, hr),
+    larger = Math.max(wr, hr);
   const ratio = phpRound(w * larger) > maxW || phpRound(h * larger) > maxH ? smaller : larger;
-  let nw = Math.max(1, phpRound(w * ratio)), nh = Math.max(1, phpRound(h * ratio));
+  let nw = Math.max(1, phpRound(w * ratio)),
+    nh = Math.max(1, phpRound(h * ratio));
   // a side one pixel short of its limit is rounded up to it
   if (didW && nw === maxW - 1) nw = maxW;
   if (didH && nh === maxH - 1) nh = maxH;
@@ -59,7 +64,12 @@ export interface ResizePlan {
 /** image_resize_dimensions: undefined when the size would not be smaller than the original. */
 export function resizePlan(w: number, h: number, size: SizeSpec): ResizePlan | undefined {
   if (w <= 0 || h <= 0) return undefined;
-  let nw: number, nh: number, cw = w, ch = h, left = 0, top = 0;
+  let nw: number,
+    nh: number,
+    cw = w,
+    ch = h,
+    left = 0,
+    top = 0;
   if (size.crop) {
     const aspect = w / h;
     nw = Math.min(size.width, w);

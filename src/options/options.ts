@@ -60,13 +60,17 @@ export interface OptionRow {
   cluster?: true;
 }
 
-const mib = (min: '>= 0' | '> 0', max = 1_048_576) => (text: string): number => {
-  const n = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || n > max || (min === '> 0' && n === 0)) {
-    throw new OptionProblem(`expected a number of MiB ${min === '>= 0' ? `from 0 to ${max}` : `above 0, at most ${max}`}, got '${text}'`);
-  }
-  return Math.round(n * MIB);
-};
+const mib =
+  (min: '>= 0' | '> 0', max = 1_048_576) =>
+  (text: string): number => {
+    const n = Number(text);
+    if (!/^\d+(\.\d+)?$/.test(text) || n > max || (min === '> 0' && n === 0)) {
+      throw new OptionProblem(
+        `expected a number of MiB ${min === '>= 0' ? `from 0 to ${max}` : `above 0, at most ${max}`}, got '${text}'`,
+      );
+    }
+    return Math.round(n * MIB);
+  };
 const switchText = (text: string): boolean => {
   const t = text.trim().toLowerCase();
   if (t === '1' || t === 'true' || t === 'yes') return true;
@@ -74,7 +78,8 @@ const switchText = (text: string): boolean => {
   throw new OptionProblem(`expected 1 or 0 (true/false, yes/no), got '${text}'`);
 };
 const loginCount = (text: string): number => {
-  if (!/^\d{1,9}$/.test(text.trim())) throw new OptionProblem(`expected a whole number of failed logins (0: no limit), got '${text}'`);
+  if (!/^\d{1,9}$/.test(text.trim()))
+    throw new OptionProblem(`expected a whole number of failed logins (0: no limit), got '${text}'`);
   return Number(text);
 };
 /** a BCP 47 tag that Intl formats dates in (not one it silently replaces by its default) */
@@ -85,52 +90,91 @@ function validLocale(tag: string): boolean {
     return false;
   }
 }
-const positive = (unit: string) => (v: unknown): string | undefined =>
-  typeof v === 'number' && v > 0 ? undefined : `must be a number${unit} > 0, got ${String(v)}`;
+const positive =
+  (unit: string) =>
+  (v: unknown): string | undefined =>
+    typeof v === 'number' && v > 0 ? undefined : `must be a number${unit} > 0, got ${String(v)}`;
 const plain = (text: string): string => text;
 
 /** Every option, in the order `--help` and the docs list them. */
 export const OPTIONS: readonly OptionRow[] = [
   {
-    flag: 'host', arg: 'H', env: 'HOST', shown: '127.0.0.1', value: '127.0.0.1', help: 'address to listen on',
+    flag: 'host',
+    arg: 'H',
+    env: 'HOST',
+    shown: '127.0.0.1',
+    value: '127.0.0.1',
+    help: 'address to listen on',
     parse: (text) => {
       if (!/^[A-Za-z0-9.:[\]%_-]+$/.test(text)) throw new OptionProblem(`not a host name or address: '${text}'`);
       return text;
     },
   },
   {
-    flag: 'port', arg: 'P', env: 'PORT', shown: '8080', value: 8080, help: 'port, 0 picks a free one',
+    flag: 'port',
+    arg: 'P',
+    env: 'PORT',
+    shown: '8080',
+    value: 8080,
+    help: 'port, 0 picks a free one',
     doc: 'port; `0` picks a free one (the listening line shows it)',
     parse: (text) => {
-      if (!/^\d{1,5}$/.test(text.trim()) || Number(text) > 65535) throw new OptionProblem(`expected a port number from 0 to 65535, got '${text}'`);
+      if (!/^\d{1,5}$/.test(text.trim()) || Number(text) > 65535)
+        throw new OptionProblem(`expected a port number from 0 to 65535, got '${text}'`);
       return Number(text);
     },
   },
   {
-    flag: 'data', arg: 'DIR', env: 'CALENDAR_DATA', embed: 'dir', shown: './data/store', help: 'the store directory',
+    flag: 'data',
+    arg: 'DIR',
+    env: 'CALENDAR_DATA',
+    embed: 'dir',
+    shown: './data/store',
+    help: 'the store directory',
     doc: 'the store: snapshot, journal, `users.json` (openCalendar: `dir`, none = memory only)',
   },
   {
-    flag: 'timezone', arg: 'TZ', env: 'CALENDAR_TIMEZONE', embed: 'timezone', shown: 'UTC', value: 'UTC',
-    help: 'site time zone, IANA name', doc: 'site time zone (IANA name such as `Europe/Paris`, or `UTC+2`)',
+    flag: 'timezone',
+    arg: 'TZ',
+    env: 'CALENDAR_TIMEZONE',
+    embed: 'timezone',
+    shown: 'UTC',
+    value: 'UTC',
+    help: 'site time zone, IANA name',
+    doc: 'site time zone (IANA name such as `Europe/Paris`, or `UTC+2`)',
     parse: (text) => {
-      if (!isValidTimezone(text)) throw new OptionProblem(`unknown time zone '${text}' (expected an IANA name such as Europe/Paris, or UTC)`);
+      if (!isValidTimezone(text))
+        throw new OptionProblem(`unknown time zone '${text}' (expected an IANA name such as Europe/Paris, or UTC)`);
       return text;
     },
     check: (v) => (typeof v === 'string' && isValidTimezone(v) ? undefined : `is not a known time zone: ${String(v)}`),
   },
   {
-    flag: 'per-page', arg: 'N', env: 'CALENDAR_PER_PAGE', embed: 'perPage', shown: '12', value: 12,
-    help: 'default per_page of every list', doc: 'default `per_page` of every list (a request may ask up to 50)',
+    flag: 'per-page',
+    arg: 'N',
+    env: 'CALENDAR_PER_PAGE',
+    embed: 'perPage',
+    shown: '12',
+    value: 12,
+    help: 'default per_page of every list',
+    doc: 'default `per_page` of every list (a request may ask up to 50)',
     parse: (text) => {
-      if (!/^\d+$/.test(text) || Number(text) < 1) throw new OptionProblem(`expected a positive integer, got '${text}'`);
+      if (!/^\d+$/.test(text) || Number(text) < 1)
+        throw new OptionProblem(`expected a positive integer, got '${text}'`);
       return Number(text);
     },
-    check: (v) => (Number.isInteger(v) && (v as number) >= 1 ? undefined : `must be a positive integer, got ${String(v)}`),
+    check: (v) =>
+      Number.isInteger(v) && (v as number) >= 1 ? undefined : `must be a positive integer, got ${String(v)}`,
   },
   {
-    flag: 'rest-prefix', arg: 'P', env: 'CALENDAR_REST_PREFIX', embed: 'restPrefix', shown: '/wp-json', value: '/wp-json',
-    help: 'prefix before /tribe/events/v1', doc: 'prefix before `/tribe/events/v1`; must start with `/`',
+    flag: 'rest-prefix',
+    arg: 'P',
+    env: 'CALENDAR_REST_PREFIX',
+    embed: 'restPrefix',
+    shown: '/wp-json',
+    value: '/wp-json',
+    help: 'prefix before /tribe/events/v1',
+    doc: 'prefix before `/tribe/events/v1`; must start with `/`',
     parse: (text) => {
       if (!text.startsWith('/')) throw new OptionProblem(`the REST prefix must start with '/', got '${text}'`);
       if (/[\s?#%\\]/.test(text) || text.includes('//')) throw new OptionProblem(`not a usable path prefix: '${text}'`);
@@ -138,7 +182,11 @@ export const OPTIONS: readonly OptionRow[] = [
     },
   },
   {
-    flag: 'site-url', arg: 'URL', env: 'CALENDAR_SITE_URL', embed: 'siteUrl', shown: 'http://HOST:PORT',
+    flag: 'site-url',
+    arg: 'URL',
+    env: 'CALENDAR_SITE_URL',
+    embed: 'siteUrl',
+    shown: 'http://HOST:PORT',
     help: 'base of every link in responses',
     doc: 'base of every link in responses (`url`, `rest_url`, ...); put your public URL here behind a proxy (openCalendar: default `http://127.0.0.1:8080`)',
     parse: (text) => {
@@ -148,94 +196,175 @@ export const OPTIONS: readonly OptionRow[] = [
       } catch {
         throw new OptionProblem(`not a URL: '${text}' (expected e.g. https://example.com)`);
       }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OptionProblem(`expected an http or https URL, got '${text}'`);
-      if (url.search || url.hash || url.username || url.password) throw new OptionProblem(`the site URL takes no query, fragment or credentials: '${text}'`);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new OptionProblem(`expected an http or https URL, got '${text}'`);
+      if (url.search || url.hash || url.username || url.password)
+        throw new OptionProblem(`the site URL takes no query, fragment or credentials: '${text}'`);
       return url.href.replace(/\/+$/, '');
     },
   },
   {
-    flag: 'cache-mb', arg: 'N', env: 'CALENDAR_CACHE_MB', embed: 'cacheBytes', shown: '64', value: DEFAULT_CACHE_BYTES,
+    flag: 'cache-mb',
+    arg: 'N',
+    env: 'CALENDAR_CACHE_MB',
+    embed: 'cacheBytes',
+    shown: '64',
+    value: DEFAULT_CACHE_BYTES,
     help: 'memory for rendered responses, MiB; 0 caches nothing',
     doc: 'memory for rendered responses, in MiB (`0` caches nothing; openCalendar: `cacheBytes`, in bytes); see [Memory](memory.md)',
     parse: mib('>= 0'),
-    check: (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : `must be a number of bytes >= 0, got ${String(v)}`),
+    check: (v) =>
+      typeof v === 'number' && Number.isFinite(v) && v >= 0
+        ? undefined
+        : `must be a number of bytes >= 0, got ${String(v)}`,
   },
   {
-    flag: 'changes-retain', arg: 'R', env: 'CALENDAR_CHANGES_RETAIN', shown: '7d', value: { ms: DEFAULT_RETAIN_MS } satisfies Retention,
+    flag: 'changes-retain',
+    arg: 'R',
+    env: 'CALENDAR_CHANGES_RETAIN',
+    shown: '7d',
+    value: { ms: DEFAULT_RETAIN_MS } satisfies Retention,
     help: 'how long the change feed keeps changes: a duration (30m, 12h, 7d) or a number of changes',
     doc: 'how long the change feed keeps changes: a duration (`30m`, `12h`, `7d`) or a number of changes (openCalendar: `changesRetainMs`, `changesRetainCount`); see [The change feed](changes.md)',
     parse: (text): Retention => {
       const m = /^(\d+)([smhd]?)$/.exec(text.trim());
-      if (!m || Number(m[1]) < 1) throw new OptionProblem(`expected a duration such as 30m, 12h or 7d, or a number of changes, got '${text}'`);
+      if (!m || Number(m[1]) < 1)
+        throw new OptionProblem(`expected a duration such as 30m, 12h or 7d, or a number of changes, got '${text}'`);
       const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: DAY_MS }[m[2] as 's' | 'm' | 'h' | 'd'];
       return m[2] === '' ? { count: Number(m[1]) } : { ms: Number(m[1]) * unit };
     },
   },
-  { embed: 'changesRetainMs', shown: '7 days', value: DEFAULT_RETAIN_MS, help: 'the change feed keeps no change older than this, ms', check: positive(' of ms') },
-  { embed: 'changesRetainCount', shown: '100000', value: DEFAULT_RETAIN_COUNT, help: 'the change feed keeps at most this many changes', check: positive('') },
   {
-    flag: 'changes-mb', arg: 'N', env: 'CALENDAR_CHANGES_MB', embed: 'changesRetainBytes', shown: '128', value: DEFAULT_RETAIN_BYTES,
+    embed: 'changesRetainMs',
+    shown: '7 days',
+    value: DEFAULT_RETAIN_MS,
+    help: 'the change feed keeps no change older than this, ms',
+    check: positive(' of ms'),
+  },
+  {
+    embed: 'changesRetainCount',
+    shown: '100000',
+    value: DEFAULT_RETAIN_COUNT,
+    help: 'the change feed keeps at most this many changes',
+    check: positive(''),
+  },
+  {
+    flag: 'changes-mb',
+    arg: 'N',
+    env: 'CALENDAR_CHANGES_MB',
+    embed: 'changesRetainBytes',
+    shown: '128',
+    value: DEFAULT_RETAIN_BYTES,
     help: "memory the change feed's window may take, MiB",
     doc: "memory the change feed's window may take, MiB (a change counts as its JSON text and 160 bytes); the oldest changes go first, even those a webhook still lacks (openCalendar: `changesRetainBytes`, in bytes); see [The change feed](changes.md#retention)",
     parse: mib('> 0'),
     check: positive(' of bytes'),
   },
   {
-    flag: 'upload-mb', arg: 'N', env: 'CALENDAR_UPLOAD_MB', embed: 'uploadLimit', shown: '20', value: DEFAULT_UPLOAD_LIMIT,
+    flag: 'upload-mb',
+    arg: 'N',
+    env: 'CALENDAR_UPLOAD_MB',
+    embed: 'uploadLimit',
+    shown: '20',
+    value: DEFAULT_UPLOAD_LIMIT,
     help: 'largest file /wp/v2/media accepts, MiB',
     doc: 'the largest file `POST /wp/v2/media` accepts, MiB (larger: `413 rest_upload_file_too_big`, refused from `Content-Length` before the body is read; openCalendar: `uploadLimit`, in bytes); see [The media library](media.md)',
     parse: mib('> 0', 4096),
-    check: (v) => (Number.isInteger(v) && (v as number) > 0 ? undefined : `must be a whole number of bytes > 0, got ${String(v)}`),
+    check: (v) =>
+      Number.isInteger(v) && (v as number) > 0 ? undefined : `must be a whole number of bytes > 0, got ${String(v)}`,
   },
   { flag: 'no-seed', boolean: true, shown: 'seeding on', help: 'do not load the demo calendar into an empty store' },
   {
-    flag: 'read-only', boolean: true, env: 'CALENDAR_READ_ONLY', embed: 'readOnly', shown: 'off', value: false, parse: switchText,
+    flag: 'read-only',
+    boolean: true,
+    env: 'CALENDAR_READ_ONLY',
+    embed: 'readOnly',
+    shown: 'off',
+    value: false,
+    parse: switchText,
     help: 'serve the store without writing to it (a full or read-only disk): reads work, writes answer 503 calendar_read_only; the variable takes 1 or 0',
     doc: 'serve the store without writing to it (a full or read-only disk): no lock, no seeding, no change log, no webhooks, no snapshot at shutdown; writes answer `503 calendar_read_only`; the variable takes `1` or `0` (`true`/`false`, `yes`/`no`); openCalendar: `readOnly`, and `faultProbeMs` (how often a store whose disk failed is probed, default 2000) ([Faults](faults.md))',
     check: (v) => (typeof v === 'boolean' ? undefined : `must be true or false, got ${String(v)}`),
   },
   {
-    embed: 'faultProbeMs', shown: '2000', value: DEFAULT_PROBE_MS, help: 'how often a store whose disk failed is probed, ms (0: only at each write)',
-    check: (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : `must be a number of ms >= 0, got ${String(v)}`),
+    embed: 'faultProbeMs',
+    shown: '2000',
+    value: DEFAULT_PROBE_MS,
+    help: 'how often a store whose disk failed is probed, ms (0: only at each write)',
+    check: (v) =>
+      typeof v === 'number' && Number.isFinite(v) && v >= 0
+        ? undefined
+        : `must be a number of ms >= 0, got ${String(v)}`,
   },
-  { flag: 'no-site', boolean: true, shown: 'pages on', help: 'API only: no public pages (docs/site.md); the ?ical=1 feeds stay', doc: 'API only: no HTML pages at the API\'s URLs (the `?ical=1` feeds stay); see [The public pages](site.md)' },
   {
-    flag: 'site-title', arg: 'T', env: 'CALENDAR_SITE_TITLE', shown: DEFAULT_SITE_TITLE, value: DEFAULT_SITE_TITLE, help: "the public pages' site title",
+    flag: 'no-site',
+    boolean: true,
+    shown: 'pages on',
+    help: 'API only: no public pages (docs/site.md); the ?ical=1 feeds stay',
+    doc: "API only: no HTML pages at the API's URLs (the `?ical=1` feeds stay); see [The public pages](site.md)",
+  },
+  {
+    flag: 'site-title',
+    arg: 'T',
+    env: 'CALENDAR_SITE_TITLE',
+    shown: DEFAULT_SITE_TITLE,
+    value: DEFAULT_SITE_TITLE,
+    help: "the public pages' site title",
     parse: (text) => {
-      if (text.trim() === '' || text.length > 200 || /[\u0000-\u001f]/.test(text)) throw new OptionProblem(`expected a title of 1 to 200 characters on one line, got '${text}'`);
+      if (text.trim() === '' || text.length > 200 || /[\u0000-\u001f]/.test(text))
+        throw new OptionProblem(`expected a title of 1 to 200 characters on one line, got '${text}'`);
       return text.trim();
     },
   },
   {
-    flag: 'site-locale', arg: 'L', env: 'CALENDAR_SITE_LOCALE', shown: DEFAULT_SITE_LOCALE, value: DEFAULT_SITE_LOCALE,
+    flag: 'site-locale',
+    arg: 'L',
+    env: 'CALENDAR_SITE_LOCALE',
+    shown: DEFAULT_SITE_LOCALE,
+    value: DEFAULT_SITE_LOCALE,
     help: "locale of the pages' dates and times, BCP 47",
     doc: "locale of the pages' dates and times (BCP 47); `DIR/site.css`, when present, replaces their stylesheet",
     parse: (text) => {
-      if (!validLocale(text)) throw new OptionProblem(`not a locale this Node.js knows (expected e.g. en-US, fr-FR, de), got '${text}'`);
+      if (!validLocale(text))
+        throw new OptionProblem(`not a locale this Node.js knows (expected e.g. en-US, fr-FR, de), got '${text}'`);
       return text;
     },
   },
   {
-    flag: 'login-limit', arg: 'N', env: 'CALENDAR_LOGIN_LIMIT', shown: String(DEFAULT_LOGIN_PER_CLIENT), parse: loginCount,
+    flag: 'login-limit',
+    arg: 'N',
+    env: 'CALENDAR_LOGIN_LIMIT',
+    shown: String(DEFAULT_LOGIN_PER_CLIENT),
+    parse: loginCount,
     help: 'failed logins per client address per minute, then 429 with Retry-After; 0 turns the limit off',
     doc: 'failed logins one client address may make a minute, then `429` with `Retry-After`; `0` turns it off; see [Security](security.md#failed-logins)',
   },
   {
-    flag: 'login-user-limit', arg: 'N', env: 'CALENDAR_LOGIN_USER_LIMIT', shown: String(DEFAULT_LOGIN_PER_LOGIN), parse: loginCount,
+    flag: 'login-user-limit',
+    arg: 'N',
+    env: 'CALENDAR_LOGIN_USER_LIMIT',
+    shown: String(DEFAULT_LOGIN_PER_LOGIN),
+    parse: loginCount,
     help: 'failed logins per login name per minute, from all addresses together; 0 turns it off',
     doc: 'failed logins for one login name a minute, from all addresses together; `0` turns it off',
   },
   {
-    flag: 'login-errors', arg: 'E', env: 'CALENDAR_LOGIN_ERRORS', shown: 'wordpress',
+    flag: 'login-errors',
+    arg: 'E',
+    env: 'CALENDAR_LOGIN_ERRORS',
+    shown: 'wordpress',
     help: 'wordpress: an unknown login and a wrong password answer differently, as WordPress does; uniform: alike',
     doc: '`wordpress`: an unknown login (`invalid_username`) and a wrong password (`incorrect_password`) answer differently, as WordPress does; `uniform`: both answer `invalid_credentials` ([what the answers reveal](security.md#what-a-wrong-login-reveals))',
     parse: (text) => {
-      if (text !== 'wordpress' && text !== 'uniform') throw new OptionProblem(`expected wordpress or uniform, got '${text}'`);
+      if (text !== 'wordpress' && text !== 'uniform')
+        throw new OptionProblem(`expected wordpress or uniform, got '${text}'`);
       return text;
     },
   },
   {
-    env: 'CALENDAR_ADMIN_PASSWORD', shown: 'unset', help: "when set, user 'admin' (administrator) exists with this application password",
+    env: 'CALENDAR_ADMIN_PASSWORD',
+    shown: 'unset',
+    help: "when set, user 'admin' (administrator) exists with this application password",
     doc: 'when set, user `admin` (role administrator) exists with this application password',
     parse: (text) => {
       if (text.trim() === '') throw new OptionProblem('is set but empty');
@@ -243,38 +372,125 @@ export const OPTIONS: readonly OptionRow[] = [
     },
   },
   {
-    flag: 'cluster', arg: 'URLS', env: 'CALENDAR_CLUSTER', shown: 'unset', cluster: true, parse: plain,
+    flag: 'cluster',
+    arg: 'URLS',
+    env: 'CALENDAR_CLUSTER',
+    shown: 'unset',
+    cluster: true,
+    parse: plain,
     help: 'the NATS servers (nats://host:port or tls://host:port, comma-separated)',
     doc: 'run as one node of a replicated calendar on these NATS servers (`nats://host:port` or `tls://host:port`, comma-separated); the state and the users then live in the cluster and `--data` holds only `cluster.json` (which cluster, for the `user` commands); see [A replicated calendar](cluster.md)',
   },
-  { flag: 'cluster-name', arg: 'N', env: 'CALENDAR_CLUSTER_NAME', shown: 'unset', cluster: true, parse: plain, help: "the calendar's name in the cluster (required with --cluster)" },
-  { flag: 'cluster-creds', arg: 'F', env: 'CALENDAR_CLUSTER_CREDS', shown: 'unset', cluster: true, parse: plain, help: 'NATS credentials file (.creds: user JWT and NKey seed)', doc: 'NATS credentials file (`.creds`: a user JWT and its NKey seed, as `nsc generate creds` writes)' },
-  { flag: 'cluster-user', arg: 'U', env: 'CALENDAR_CLUSTER_USER', shown: 'unset', cluster: true, parse: plain, help: 'NATS user (with a password)' },
-  { flag: 'cluster-password', arg: 'P', env: 'CALENDAR_CLUSTER_PASSWORD', shown: 'unset', cluster: true, parse: plain, help: 'its password (prefer the variable: arguments show in ps)', doc: 'the NATS user\'s password (prefer the variable: arguments show in `ps`)' },
-  { flag: 'cluster-token', arg: 'T', env: 'CALENDAR_CLUSTER_TOKEN', shown: 'unset', cluster: true, parse: plain, help: 'NATS token (prefer the variable)', doc: 'NATS token (one way to log in: a credentials file, a user and password, or a token)' },
-  { flag: 'cluster-tls-ca', arg: 'F', env: 'CALENDAR_CLUSTER_TLS_CA', shown: 'system CAs', cluster: true, parse: plain, help: "PEM CA certificate(s) that signed the servers' certificates" },
-  { flag: 'cluster-tls-cert', arg: 'F', env: 'CALENDAR_CLUSTER_TLS_CERT', shown: 'unset', cluster: true, parse: plain, help: 'PEM client certificate (with --cluster-tls-key)' },
-  { flag: 'cluster-tls-key', arg: 'F', env: 'CALENDAR_CLUSTER_TLS_KEY', shown: 'unset', cluster: true, parse: plain, help: 'PEM client private key (unencrypted)' },
   {
-    env: 'CALENDAR_CLUSTER_REPLICAS', shown: '3', cluster: true, help: 'replicas of the stream and buckets when a node makes them (1 for one NATS server)',
+    flag: 'cluster-name',
+    arg: 'N',
+    env: 'CALENDAR_CLUSTER_NAME',
+    shown: 'unset',
+    cluster: true,
+    parse: plain,
+    help: "the calendar's name in the cluster (required with --cluster)",
+  },
+  {
+    flag: 'cluster-creds',
+    arg: 'F',
+    env: 'CALENDAR_CLUSTER_CREDS',
+    shown: 'unset',
+    cluster: true,
+    parse: plain,
+    help: 'NATS credentials file (.creds: user JWT and NKey seed)',
+    doc: 'NATS credentials file (`.creds`: a user JWT and its NKey seed, as `nsc generate creds` writes)',
+  },
+  {
+    flag: 'cluster-user',
+    arg: 'U',
+    env: 'CALENDAR_CLUSTER_USER',
+    shown: 'unset',
+    cluster: true,
+    parse: plain,
+    help: 'NATS user (with a password)',
+  },
+  {
+    flag: 'cluster-password',
+    arg: 'P',
+    env: 'CALENDAR_CLUSTER_PASSWORD',
+    shown: 'unset',
+    cluster: true,
+    parse: plain,
+    help: 'its password (prefer the variable: arguments show in ps)',
+    doc: "the NATS user's password (prefer the variable: arguments show in `ps`)",
+  },
+  {
+    flag: 'cluster-token',
+    arg: 'T',
+    env: 'CALENDAR_CLUSTER_TOKEN',
+    shown: 'unset',
+    cluster: true,
+    parse: plain,
+    help: 'NATS token (prefer the variable)',
+    doc: 'NATS token (one way to log in: a credentials file, a user and password, or a token)',
+  },
+  {
+    flag: 'cluster-tls-ca',
+    arg: 'F',
+    env: 'CALENDAR_CLUSTER_TLS_CA',
+    shown: 'system CAs',
+    cluster: true,
+    parse: plain,
+    help: "PEM CA certificate(s) that signed the servers' certificates",
+  },
+  {
+    flag: 'cluster-tls-cert',
+    arg: 'F',
+    env: 'CALENDAR_CLUSTER_TLS_CERT',
+    shown: 'unset',
+    cluster: true,
+    parse: plain,
+    help: 'PEM client certificate (with --cluster-tls-key)',
+  },
+  {
+    flag: 'cluster-tls-key',
+    arg: 'F',
+    env: 'CALENDAR_CLUSTER_TLS_KEY',
+    shown: 'unset',
+    cluster: true,
+    parse: plain,
+    help: 'PEM client private key (unencrypted)',
+  },
+  {
+    env: 'CALENDAR_CLUSTER_REPLICAS',
+    shown: '3',
+    cluster: true,
+    help: 'replicas of the stream and buckets when a node makes them (1 for one NATS server)',
     parse: (text) => {
       if (!/^[1-5]$/.test(text)) throw new OptionProblem(`expected 1 to 5 (JetStream's limit), got '${text}'`);
       return Number(text);
     },
   },
-  { flag: 'node-id', arg: 'ID', env: 'CALENDAR_NODE_ID', shown: 'random', parse: plain, help: "cluster: this node's id in the cluster" },
   {
-    env: 'CALENDAR_CLUSTER_LEASE_MS', shown: '3000', help: 'cluster: the writer lease, ms',
+    flag: 'node-id',
+    arg: 'ID',
+    env: 'CALENDAR_NODE_ID',
+    shown: 'random',
+    parse: plain,
+    help: "cluster: this node's id in the cluster",
+  },
+  {
+    env: 'CALENDAR_CLUSTER_LEASE_MS',
+    shown: '3000',
+    help: 'cluster: the writer lease, ms',
     parse: (text) => wholeAtLeast(text, 300),
   },
   {
-    env: 'CALENDAR_CLUSTER_SNAPSHOT_EVERY', shown: '100000', help: 'cluster: the writer snapshots after this many writes',
+    env: 'CALENDAR_CLUSTER_SNAPSHOT_EVERY',
+    shown: '100000',
+    help: 'cluster: the writer snapshots after this many writes',
     parse: (text) => wholeAtLeast(text, 0),
   },
 ];
 
 function wholeAtLeast(text: string, min: number): number {
-  if (!/^\d+$/.test(text) || Number(text) < min) throw new OptionProblem(`expected a whole number >= ${min}, got '${text}'`);
+  if (!/^\d+$/.test(text) || Number(text) < min)
+    throw new OptionProblem(`expected a whole number >= ${min}, got '${text}'`);
   return Number(text);
 }
 
@@ -305,7 +521,11 @@ export interface Given<T = unknown> {
  * The value of one row from the parsed flags, else its variable (an empty variable is unset),
  * parsed; undefined when neither gives it. A bad text throws OptionProblem("FROM: what was expected").
  */
-export function given(row: OptionRow, values: Record<string, unknown>, env: Record<string, string | undefined>): Given | undefined {
+export function given(
+  row: OptionRow,
+  values: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+): Given | undefined {
   let text: string | undefined;
   let from = '';
   const v = row.flag ? values[row.flag] : undefined;
@@ -317,18 +537,27 @@ export function given(row: OptionRow, values: Record<string, unknown>, env: Reco
   try {
     return { value: row.parse ? row.parse(text) : text, from, text };
   } catch (err) {
-    if (err instanceof OptionProblem) throw new OptionProblem(`${from}${err.message.startsWith('is ') ? ' ' : ': '}${err.message}`);
+    if (err instanceof OptionProblem)
+      throw new OptionProblem(`${from}${err.message.startsWith('is ') ? ' ' : ': '}${err.message}`);
     throw err;
   }
 }
 
 /** `given` of the row named (its flag, else its variable). */
-export function pickOption(name: string, values: Record<string, unknown>, env: Record<string, string | undefined>): Given | undefined {
+export function pickOption(
+  name: string,
+  values: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+): Given | undefined {
   return given(optionRow(name), values, env);
 }
 
 /** The value of a row: given, else its default. */
-export function optionValue<T>(name: string, values: Record<string, unknown>, env: Record<string, string | undefined>): T {
+export function optionValue<T>(
+  name: string,
+  values: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+): T {
   const row = optionRow(name);
   return (given(row, values, env)?.value ?? row.value) as T;
 }
@@ -373,10 +602,12 @@ export function usageLines(keep: (row: OptionRow) => boolean): string {
   // the same columns in every group, as wide as the widest row of the whole table
   const w1 = Math.max(...OPTIONS.map((o) => left(o).length)) + 2;
   const w2 = Math.max(...OPTIONS.map((o) => (o.env ?? '').length)) + 2;
-  return rows.map((o) => {
-    const words = o.shown === 'unset' || o.boolean ? o.help : `${o.help} (default ${o.shown})`;
-    return `  ${left(o).padEnd(w1)}${(o.env ?? '').padEnd(w2)}${wrap(words, 100 - 2 - w1 - w2, 2 + w1 + w2)}\n`;
-  }).join('');
+  return rows
+    .map((o) => {
+      const words = o.shown === 'unset' || o.boolean ? o.help : `${o.help} (default ${o.shown})`;
+      return `  ${left(o).padEnd(w1)}${(o.env ?? '').padEnd(w2)}${wrap(words, 100 - 2 - w1 - w2, 2 + w1 + w2)}\n`;
+    })
+    .join('');
 }
 
 /** The docs' table of `serve`'s options and variables (docs/operating.md), in Markdown. */

@@ -12,7 +12,18 @@
 // sorted, so BYSETPOS indexes it without building it.
 
 import {
-  DAILY, HOURLY, MINUTELY, MONTHLY, RECURRENCE_LIMITS, SECONDLY, WEEKLY, YEARLY, dayOf, isLeap, monthLength, weekday,
+  DAILY,
+  HOURLY,
+  MINUTELY,
+  MONTHLY,
+  RECURRENCE_LIMITS,
+  SECONDLY,
+  WEEKLY,
+  YEARLY,
+  dayOf,
+  isLeap,
+  monthLength,
+  weekday,
 } from './rule.ts';
 import type { Rule, WeekdayNum } from './rule.ts';
 
@@ -63,10 +74,14 @@ const ascending = (a: number, b: number) => a - b;
 export function planRule(rule: Rule, dtstart: number): Plan {
   const d0 = Math.floor(dtstart / DAY);
   const tod = Math.floor((dtstart - d0 * DAY) / 1000);
-  const h0 = Math.floor(tod / 3600), m0 = Math.floor(tod / 60) % 60, s0 = tod % 60;
+  const h0 = Math.floor(tod / 3600),
+    m0 = Math.floor(tod / 60) % 60,
+    s0 = tod % 60;
   civil(d0);
   const { freq } = rule;
-  let byMonth = rule.byMonth, byMonthDay = rule.byMonthDay, byDay = rule.byDay;
+  let byMonth = rule.byMonth,
+    byMonthDay = rule.byMonthDay,
+    byDay = rule.byDay;
   if (!rule.byWeekNo && !rule.byYearDay && !byMonthDay && !byDay) {
     if (freq === YEARLY) {
       byMonth ??= [cm];
@@ -77,7 +92,9 @@ export function planRule(rule: Rule, dtstart: number): Plan {
       byDay = [{ n: 0, wd: weekday(d0) }];
     }
   }
-  const hours = rule.byHour ?? [h0], minutes = rule.byMinute ?? [m0], seconds = rule.bySecond ?? [s0];
+  const hours = rule.byHour ?? [h0],
+    minutes = rule.byMinute ?? [m0],
+    seconds = rule.bySecond ?? [s0];
   const times: number[] = [];
   const subTimes: number[] = [];
   if (freq <= DAILY) {
@@ -103,7 +120,12 @@ export function planRule(rule: Rule, dtstart: number): Plan {
     byMonthDay,
     byYearDay: rule.byYearDay,
     byWeekNo: rule.byWeekNo,
-    byWeekday: byDay ? mask(plain.map((d) => d.wd), 7) : null,
+    byWeekday: byDay
+      ? mask(
+          plain.map((d) => d.wd),
+          7,
+        )
+      : null,
     byNthWeekday: nth.length ? nth : null,
     nthInMonth: freq === MONTHLY || byMonth !== null,
     times,
@@ -121,7 +143,9 @@ export function planRule(rule: Rule, dtstart: number): Plan {
 // Calendar arithmetic on day numbers (days since 1970-01-01)
 
 /** civil(day) leaves the date in these (H. Hinnant's civil_from_days) */
-let cy = 0, cm = 0, cd = 0;
+let cy = 0,
+  cm = 0,
+  cd = 0;
 
 function civil(day: number): void {
   const z = day + 719_468;
@@ -146,26 +170,42 @@ function week1Start(year: number, wkst: number): number {
 export function periodOf(plan: Plan, t: number): number {
   const day = Math.floor(t / DAY);
   switch (plan.freq) {
-    case YEARLY: civil(day); return cy;
-    case MONTHLY: civil(day); return cy * 12 + cm - 1;
-    case WEEKLY: return Math.floor((day + 3 - plan.wkst) / 7);
-    case DAILY: return day;
-    case HOURLY: return Math.floor(t / 3_600_000);
-    case MINUTELY: return Math.floor(t / 60_000);
-    default: return Math.floor(t / 1000);
+    case YEARLY:
+      civil(day);
+      return cy;
+    case MONTHLY:
+      civil(day);
+      return cy * 12 + cm - 1;
+    case WEEKLY:
+      return Math.floor((day + 3 - plan.wkst) / 7);
+    case DAILY:
+      return day;
+    case HOURLY:
+      return Math.floor(t / 3_600_000);
+    case MINUTELY:
+      return Math.floor(t / 60_000);
+    default:
+      return Math.floor(t / 1000);
   }
 }
 
 /** Naive ms at which period `p` starts. */
 function periodStart(plan: Plan, p: number): number {
   switch (plan.freq) {
-    case YEARLY: return dayOf(p, 1, 1) * DAY;
-    case MONTHLY: return dayOf(Math.floor(p / 12), (p % 12 + 12) % 12 + 1, 1) * DAY;
-    case WEEKLY: return (p * 7 - 3 + plan.wkst) * DAY;
-    case DAILY: return p * DAY;
-    case HOURLY: return p * 3_600_000;
-    case MINUTELY: return p * 60_000;
-    default: return p * 1000;
+    case YEARLY:
+      return dayOf(p, 1, 1) * DAY;
+    case MONTHLY:
+      return dayOf(Math.floor(p / 12), (((p % 12) + 12) % 12) + 1, 1) * DAY;
+    case WEEKLY:
+      return (p * 7 - 3 + plan.wkst) * DAY;
+    case DAILY:
+      return p * DAY;
+    case HOURLY:
+      return p * 3_600_000;
+    case MINUTELY:
+      return p * 60_000;
+    default:
+      return p * 1000;
   }
 }
 
@@ -230,14 +270,17 @@ function periodDays(plan: Plan, p: number, out: number[]): void {
     case YEARLY:
       for (let m = 1; m <= 12; m++) {
         if (plan.byMonth && !plan.byMonth[m]) continue;
-        const first = dayOf(p, m, 1), len = monthLength(p, m);
+        const first = dayOf(p, m, 1),
+          len = monthLength(p, m);
         for (let d = 1; d <= len; d++) if (dayMatches(plan, first + d - 1, p, m, d)) out.push(first + d - 1);
       }
       return;
     case MONTHLY: {
-      const y = Math.floor(p / 12), m = (p % 12 + 12) % 12 + 1;
+      const y = Math.floor(p / 12),
+        m = (((p % 12) + 12) % 12) + 1;
       if (plan.byMonth && !plan.byMonth[m]) return;
-      const first = dayOf(y, m, 1), len = monthLength(y, m);
+      const first = dayOf(y, m, 1),
+        len = monthLength(y, m);
       for (let d = 1; d <= len; d++) if (dayMatches(plan, first + d - 1, y, m, d)) out.push(first + d - 1);
       return;
     }
@@ -282,7 +325,12 @@ export function* expandRule(plan: Plan, from: number, stopAfter: number): Genera
     if (target > p) p += Math.floor((target - p) / interval) * interval;
   }
   // BYSETPOS beyond the single-period set of an HOURLY, MINUTELY or SECONDLY rule: nothing ever
-  if (plan.bySetPos && freq > DAILY && setPositions(plan.bySetPos, freq === SECONDLY ? 1 : plan.subTimes.length).length === 0) return;
+  if (
+    plan.bySetPos &&
+    freq > DAILY &&
+    setPositions(plan.bySetPos, freq === SECONDLY ? 1 : plan.subTimes.length).length === 0
+  )
+    return;
   // no instance for the Gregorian cycle (or two intervals, if longer): the rule has ended
   const dry = Math.max(DRY_MS, 2 * interval * [366, 31, 7, 1, 1 / 24, 1 / 1440, 1 / 86_400][freq] * DAY);
   let emitted = 0;
@@ -299,7 +347,8 @@ export function* expandRule(plan: Plan, from: number, stopAfter: number): Genera
       const { times } = plan;
       const nt = times.length;
       if (plan.bySetPos) {
-        for (const i of setPositions(plan.bySetPos, days.length * nt)) picks.push(days[Math.floor(i / nt)] * DAY + times[i % nt] * 1000);
+        for (const i of setPositions(plan.bySetPos, days.length * nt))
+          picks.push(days[Math.floor(i / nt)] * DAY + times[i % nt] * 1000);
       } else {
         for (const day of days) for (const t of times) picks.push(day * DAY + t * 1000);
       }

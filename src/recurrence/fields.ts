@@ -7,7 +7,11 @@ import { representRecurrence } from './index.ts';
 import { seriesTimeAt, setAt } from './stored.ts';
 
 /** The fields as an object (undefined for an event that is neither a series nor an occurrence). */
-export function recurrenceFields(engine: EngineApi, row: number, siteZone: string): Record<string, unknown> | undefined {
+export function recurrenceFields(
+  engine: EngineApi,
+  row: number,
+  siteZone: string,
+): Record<string, unknown> | undefined {
   const info = engine.eventTable.recur.size > 0 ? engine.eventTable.recur.get(row) : undefined;
   if (!info) return undefined;
   if (info.recurrence) {

@@ -41,9 +41,13 @@ export function parseDateValue(text: string, tz: string, tzid: string | null = n
     utc = m?.[7] === 'Z';
   }
   if (!m) throw new InputError(`"${text}" is not a date (YYYY-MM-DD[ HH:MM[:SS]], or YYYYMMDD[THHMMSS[Z]])`);
-  const y = +m[1], mo = +m[2], d = +m[3];
+  const y = +m[1],
+    mo = +m[2],
+    d = +m[3];
   const timed = m[4] !== undefined;
-  const h = timed ? +m[4] : 0, mi = timed ? +m[5] : 0, sec = timed && m[6] !== undefined ? +m[6] : 0;
+  const h = timed ? +m[4] : 0,
+    mi = timed ? +m[5] : 0,
+    sec = timed && m[6] !== undefined ? +m[6] : 0;
   if (!civilOk(y, mo, d, h, mi, sec)) throw new InputError(`"${text}" is not a real date (years 1000-9999)`);
   const naive = Date.UTC(y, mo - 1, d, h, mi, sec);
   if (!timed) return { day: Math.floor(naive / DAY_MS) };
@@ -93,7 +97,13 @@ function collectText(text: string, allDay: boolean, tz: string, out: Collected):
     for (const p of head.slice(1)) {
       const eq = p.indexOf('=');
       if (eq <= 0) throw new InputError(`${name}: parameter "${p}" is not NAME=VALUE`);
-      params.set(p.slice(0, eq).trim().toUpperCase(), p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1'));
+      params.set(
+        p.slice(0, eq).trim().toUpperCase(),
+        p
+          .slice(eq + 1)
+          .trim()
+          .replace(/^"(.*)"$/, '$1'),
+      );
     }
     if (name === 'RRULE') {
       if (params.size) throw new InputError(`RRULE: takes no parameters (got ${[...params.keys()].join(', ')})`);
@@ -170,7 +180,8 @@ function untilOf(rule: Rule, series: SeriesTime): number | null {
   if (series.allDay) return 'day' in v ? v.day : Math.floor(v.naive / DAY_MS);
   // a DATE UNTIL on a timed series (not RFC 5545, but written by some clients): through the end of that day
   if ('day' in v) return zonedToEpoch(v.day * DAY_MS + DAY_MS - 1000, series.timezone);
-  return /Z$/.test(rule.until) ? Date.parse(rule.until.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'))
+  return /Z$/.test(rule.until)
+    ? Date.parse(rule.until.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'))
     : zonedToEpoch(v.naive, series.timezone);
 }
 
@@ -189,12 +200,15 @@ function build(c: Collected, series: SeriesTime): RecurrenceSet {
   const allDay = series.allDay;
   const timeOfDay = dtstart - Math.floor(dtstart / DAY_MS) * DAY_MS;
   /** an added date: a day at the series' time of day (all-day: midnight), a date-time as it is (all-day: its day) */
-  const added = (d: DateValue) => ('day' in d ? d.day * DAY_MS + (allDay ? 0 : timeOfDay) : allDay ? Math.floor(d.naive / DAY_MS) * DAY_MS : d.naive);
+  const added = (d: DateValue) =>
+    'day' in d ? d.day * DAY_MS + (allDay ? 0 : timeOfDay) : allDay ? Math.floor(d.naive / DAY_MS) * DAY_MS : d.naive;
   for (const d of c.dtstart) {
     const t = added(d);
     if (t !== dtstart) {
-      throw new InputError(`DTSTART ${naiveToString(t)} differs from the event's start ${naiveToString(dtstart)} `
-        + '(a series starts at its event\'s start; leave DTSTART out)');
+      throw new InputError(
+        `DTSTART ${naiveToString(t)} differs from the event's start ${naiveToString(dtstart)} ` +
+          "(a series starts at its event's start; leave DTSTART out)",
+      );
     }
   }
   const rdates = c.rdates.map(added);
@@ -217,7 +231,11 @@ function build(c: Collected, series: SeriesTime): RecurrenceSet {
     return { rule, until, empty };
   });
   const set: RecurrenceSet = {
-    allDay, rules, rdates: sortedDistinct(rdates), exdates: sortedDistinct(exdates), exdays: sortedDistinct(exdays),
+    allDay,
+    rules,
+    rdates: sortedDistinct(rdates),
+    exdates: sortedDistinct(exdates),
+    exdays: sortedDistinct(exdays),
   };
   if (isBounded(set)) checkTotal(set, series);
   return set;
@@ -258,8 +276,10 @@ function checkTotal(set: RecurrenceSet, series: SeriesTime): void {
   let n = 0;
   for (const _ of occurrences(set, series)) {
     if (++n > max) {
-      throw new InputError(`the series would have more than ${max} occurrences (limit ${max}; `
-        + 'leave out COUNT and UNTIL for an open-ended series)');
+      throw new InputError(
+        `the series would have more than ${max} occurrences (limit ${max}; ` +
+          'leave out COUNT and UNTIL for an open-ended series)',
+      );
     }
   }
 }
@@ -269,7 +289,7 @@ function perPeriodBound(rule: Rule): number {
   const times = (rule.byHour?.length ?? 1) * (rule.byMinute?.length ?? 1) * (rule.bySecond?.length ?? 1);
   // without day parts, a rule takes DTSTART's day (in each BYMONTH month of a yearly rule)
   const dayParts = rule.byWeekNo || rule.byYearDay || rule.byMonthDay || rule.byDay;
-  const days = dayParts ? [366, 31, 7, 1, 1, 1, 1][rule.freq] : rule.freq === 0 ? rule.byMonth?.length ?? 1 : 1;
+  const days = dayParts ? [366, 31, 7, 1, 1, 1, 1][rule.freq] : rule.freq === 0 ? (rule.byMonth?.length ?? 1) : 1;
   const all = rule.freq <= 3 ? days * times : (rule.byMinute?.length ?? 1) * (rule.bySecond?.length ?? 1);
   return rule.bySetPos ? Math.min(all, rule.bySetPos.length) : all;
 }
@@ -292,8 +312,7 @@ export function parseRecurrence(input: unknown, series: SeriesTime, field = 'rec
     if (typeof input === 'string') collectText(input, series.allDay, series.timezone, c);
     else if (typeof input === 'object' && !Array.isArray(input)) {
       collectObject(input as Record<string, unknown>, series.allDay, series.timezone, c);
-    }
-    else throw new InputError('must be RFC 5545 text (RRULE:FREQ=...), an object {rules, rdates, exdates}, or null');
+    } else throw new InputError('must be RFC 5545 text (RRULE:FREQ=...), an object {rules, rdates, exdates}, or null');
     if (c.rules.length === 0 && c.rdates.length === 0) {
       if (c.exdates.length || c.dtstart.length) {
         throw new InputError('has no RRULE and no RDATE (EXDATE and DTSTART alone repeat nothing)');

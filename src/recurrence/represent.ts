@@ -29,7 +29,9 @@ const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 function icalOf(t: number, dateOnly: boolean, z = false): string {
   const d = new Date(t);
   const day = `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}`;
-  return dateOnly ? day : `${day}T${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}${z ? 'Z' : ''}`;
+  return dateOnly
+    ? day
+    : `${day}T${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}${z ? 'Z' : ''}`;
 }
 
 function untilText(r: SetRule, allDay: boolean): string | null {
@@ -57,10 +59,18 @@ export function representRecurrence(set: RecurrenceSet, series: SeriesTime): Rec
   const exdates = [...set.exdates.map(local), ...set.exdays.map((d) => naiveToString(d * DAY_MS).slice(0, 10))].sort();
   const lines = rules.map((r) => `RRULE:${r}`);
   if (set.rdates.length) {
-    lines.push(allDay ? `RDATE;VALUE=DATE:${set.rdates.map((t) => icalOf(t, true)).join(',')}` : dateTimeLine('RDATE', set.rdates, tz));
+    lines.push(
+      allDay
+        ? `RDATE;VALUE=DATE:${set.rdates.map((t) => icalOf(t, true)).join(',')}`
+        : dateTimeLine('RDATE', set.rdates, tz),
+    );
   }
   if (set.exdates.length) {
-    lines.push(allDay ? `EXDATE;VALUE=DATE:${set.exdates.map((t) => icalOf(t, true)).join(',')}` : dateTimeLine('EXDATE', set.exdates, tz));
+    lines.push(
+      allDay
+        ? `EXDATE;VALUE=DATE:${set.exdates.map((t) => icalOf(t, true)).join(',')}`
+        : dateTimeLine('EXDATE', set.exdates, tz),
+    );
   }
   if (set.exdays.length) lines.push(`EXDATE;VALUE=DATE:${set.exdays.map((d) => icalOf(d * DAY_MS, true)).join(',')}`);
   return { rules, rdates, exdates, text: lines.join('\n') };
@@ -97,12 +107,19 @@ export function addExclusion(set: RecurrenceSet, local: string, field = 'recurre
  * second earlier, or a smaller COUNT), and RDATEs and EXDATEs from it on are dropped. `local`
  * must be after the series' start.
  */
-export function untilBefore(set: RecurrenceSet, local: string, series: SeriesTime, field = 'recurrence'): RecurrenceSet {
+export function untilBefore(
+  set: RecurrenceSet,
+  local: string,
+  series: SeriesTime,
+  field = 'recurrence',
+): RecurrenceSet {
   const tz = series.timezone;
   const dtstart = seriesStart(series);
   const cut = localOf(set, local, tz, field);
   if (cut <= dtstart) {
-    throw invalidParams({ [field]: `${field}: ${local} is not after the series' start ${series.start} (edit the whole series instead)` });
+    throw invalidParams({
+      [field]: `${field}: ${local} is not after the series' start ${series.start} (edit the whole series instead)`,
+    });
   }
   const allDay = set.allDay;
   const cutInstant = allDay ? Math.floor(cut / DAY_MS) : zonedToEpoch(cut, tz);

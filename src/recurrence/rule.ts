@@ -7,7 +7,13 @@ import { daysFromCivil } from '../engine/naive-time.ts';
 
 /** FREQ values, in the RFC's order from the longest period to the shortest. */
 export const FREQS = ['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY', 'HOURLY', 'MINUTELY', 'SECONDLY'] as const;
-export const YEARLY = 0, MONTHLY = 1, WEEKLY = 2, DAILY = 3, HOURLY = 4, MINUTELY = 5, SECONDLY = 6;
+export const YEARLY = 0,
+  MONTHLY = 1,
+  WEEKLY = 2,
+  DAILY = 3,
+  HOURLY = 4,
+  MINUTELY = 5,
+  SECONDLY = 6;
 /** Weekday codes; index 0 = Monday (as `weekday()` below numbers days). */
 export const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const;
 
@@ -60,7 +66,10 @@ export interface Rule {
 
 /** A rule part that is not valid: `part` as written (e.g. 'BYMONTHDAY=32'), `reason` saying why and the limit. */
 export class RuleError extends Error {
-  constructor(readonly part: string, readonly reason: string) {
+  constructor(
+    readonly part: string,
+    readonly reason: string,
+  ) {
     super(`${part}: ${reason}`);
     this.name = 'RuleError';
   }
@@ -104,8 +113,21 @@ export function parseRule(text: string, allDay: boolean): Rule {
   if (/^RRULE:/i.test(body)) body = body.slice(6);
   if (body === '') throw new RuleError('RRULE', 'is empty (expected FREQ=... and other parts separated by ";")');
   const rule: Rule = {
-    freq: -1, interval: 1, count: null, until: null, bySecond: null, byMinute: null, byHour: null, byDay: null,
-    byMonthDay: null, byYearDay: null, byWeekNo: null, byMonth: null, bySetPos: null, wkst: 0, wkstGiven: false,
+    freq: -1,
+    interval: 1,
+    count: null,
+    until: null,
+    bySecond: null,
+    byMinute: null,
+    byHour: null,
+    byDay: null,
+    byMonthDay: null,
+    byYearDay: null,
+    byWeekNo: null,
+    byMonth: null,
+    bySetPos: null,
+    wkst: 0,
+    wkstGiven: false,
   };
   const seen = new Set<string>();
   for (const raw of body.split(';')) {
@@ -113,7 +135,10 @@ export function parseRule(text: string, allDay: boolean): Rule {
     const eq = raw.indexOf('=');
     if (eq <= 0) throw new RuleError(raw, 'is not a NAME=VALUE part');
     const name = raw.slice(0, eq).trim().toUpperCase();
-    const value = raw.slice(eq + 1).trim().toUpperCase();
+    const value = raw
+      .slice(eq + 1)
+      .trim()
+      .toUpperCase();
     const part = `${name}=${value}`;
     if (seen.has(name)) throw new RuleError(part, `${name} appears twice`);
     seen.add(name);
@@ -125,8 +150,12 @@ export function parseRule(text: string, allDay: boolean): Rule {
         rule.freq = f;
         break;
       }
-      case 'INTERVAL': rule.interval = positive(part, value, RECURRENCE_LIMITS.maxInterval, 'INTERVAL'); break;
-      case 'COUNT': rule.count = positive(part, value, RECURRENCE_LIMITS.maxCount, 'COUNT'); break;
+      case 'INTERVAL':
+        rule.interval = positive(part, value, RECURRENCE_LIMITS.maxInterval, 'INTERVAL');
+        break;
+      case 'COUNT':
+        rule.count = positive(part, value, RECURRENCE_LIMITS.maxCount, 'COUNT');
+        break;
       case 'UNTIL': {
         const m = UNTIL_SHAPE.exec(value);
         if (!m || !validDate(m[1]) || (m[2] && !validTime(m[2].slice(1, 7)))) {
@@ -135,20 +164,39 @@ export function parseRule(text: string, allDay: boolean): Rule {
         rule.until = value;
         break;
       }
-      case 'BYSECOND': rule.bySecond = intList(part, value, 0, 59, false); break;
-      case 'BYMINUTE': rule.byMinute = intList(part, value, 0, 59, false); break;
-      case 'BYHOUR': rule.byHour = intList(part, value, 0, 23, false); break;
-      case 'BYMONTHDAY': rule.byMonthDay = intList(part, value, 1, 31, true); break;
-      case 'BYYEARDAY': rule.byYearDay = intList(part, value, 1, 366, true); break;
-      case 'BYWEEKNO': rule.byWeekNo = intList(part, value, 1, 53, true); break;
-      case 'BYMONTH': rule.byMonth = intList(part, value, 1, 12, false); break;
-      case 'BYSETPOS': rule.bySetPos = intList(part, value, 1, 366, true); break;
+      case 'BYSECOND':
+        rule.bySecond = intList(part, value, 0, 59, false);
+        break;
+      case 'BYMINUTE':
+        rule.byMinute = intList(part, value, 0, 59, false);
+        break;
+      case 'BYHOUR':
+        rule.byHour = intList(part, value, 0, 23, false);
+        break;
+      case 'BYMONTHDAY':
+        rule.byMonthDay = intList(part, value, 1, 31, true);
+        break;
+      case 'BYYEARDAY':
+        rule.byYearDay = intList(part, value, 1, 366, true);
+        break;
+      case 'BYWEEKNO':
+        rule.byWeekNo = intList(part, value, 1, 53, true);
+        break;
+      case 'BYMONTH':
+        rule.byMonth = intList(part, value, 1, 12, false);
+        break;
+      case 'BYSETPOS':
+        rule.bySetPos = intList(part, value, 1, 366, true);
+        break;
       case 'BYDAY': {
         const days: WeekdayNum[] = [];
         for (const item of value.split(',')) {
           const m = BYDAY_ITEM.exec(item);
           if (!m) {
-            throw new RuleError(part, `"${item}" is not a weekday (MO, TU, WE, TH, FR, SA, SU, optionally preceded by ±1..53)`);
+            throw new RuleError(
+              part,
+              `"${item}" is not a weekday (MO, TU, WE, TH, FR, SA, SU, optionally preceded by ±1..53)`,
+            );
           }
           const n = m[1] === undefined ? 0 : Number(m[1]);
           if (m[1] !== undefined && (n === 0 || Math.abs(n) > 53)) {
@@ -168,8 +216,11 @@ export function parseRule(text: string, allDay: boolean): Rule {
         break;
       }
       default:
-        throw new RuleError(part, `unknown rule part ${name} (RFC 5545 §3.3.10 allows FREQ, UNTIL, COUNT, INTERVAL, BYSECOND, BYMINUTE, `
-          + 'BYHOUR, BYDAY, BYMONTHDAY, BYYEARDAY, BYWEEKNO, BYMONTH, BYSETPOS, WKST)');
+        throw new RuleError(
+          part,
+          `unknown rule part ${name} (RFC 5545 §3.3.10 allows FREQ, UNTIL, COUNT, INTERVAL, BYSECOND, BYMINUTE, ` +
+            'BYHOUR, BYDAY, BYMONTHDAY, BYYEARDAY, BYWEEKNO, BYMONTH, BYSETPOS, WKST)',
+        );
     }
   }
   if (rule.freq < 0) throw new RuleError('FREQ', 'is required');
@@ -202,26 +253,49 @@ function checkCombination(rule: Rule, allDay: boolean): void {
       throw new RuleError('BYDAY', `"${over.n}${WEEKDAYS[over.wd]}": an ordinal within a month is limited to ±5`);
     }
   }
-  if (rule.bySetPos && !(rule.bySecond || rule.byMinute || rule.byHour || rule.byDay || rule.byMonthDay || rule.byYearDay
-    || rule.byWeekNo || rule.byMonth)) {
+  if (
+    rule.bySetPos &&
+    !(
+      rule.bySecond ||
+      rule.byMinute ||
+      rule.byHour ||
+      rule.byDay ||
+      rule.byMonthDay ||
+      rule.byYearDay ||
+      rule.byWeekNo ||
+      rule.byMonth
+    )
+  ) {
     throw new RuleError('BYSETPOS', 'needs another BYxxx part to select from');
   }
   if (allDay) {
     if (rule.freq > DAILY) {
-      throw new RuleError(`FREQ=${freq}`, 'an all-day series repeats by days at the most (DAILY, WEEKLY, MONTHLY, YEARLY)');
+      throw new RuleError(
+        `FREQ=${freq}`,
+        'an all-day series repeats by days at the most (DAILY, WEEKLY, MONTHLY, YEARLY)',
+      );
     }
-    for (const [name, v] of [['BYHOUR', rule.byHour], ['BYMINUTE', rule.byMinute], ['BYSECOND', rule.bySecond]] as const) {
+    for (const [name, v] of [
+      ['BYHOUR', rule.byHour],
+      ['BYMINUTE', rule.byMinute],
+      ['BYSECOND', rule.bySecond],
+    ] as const) {
       if (v) throw new RuleError(name, 'an all-day series has no time of day');
     }
   }
   const times = (rule.byHour?.length ?? 1) * (rule.byMinute?.length ?? 1) * (rule.bySecond?.length ?? 1);
   if (times > RECURRENCE_LIMITS.maxTimesPerDay) {
-    throw new RuleError('BYHOUR', `BYHOUR × BYMINUTE × BYSECOND give ${times} times of day (limit ${RECURRENCE_LIMITS.maxTimesPerDay})`);
+    throw new RuleError(
+      'BYHOUR',
+      `BYHOUR × BYMINUTE × BYSECOND give ${times} times of day (limit ${RECURRENCE_LIMITS.maxTimesPerDay})`,
+    );
   }
 }
 
 function validDate(ymd: string): boolean {
-  const y = +ymd.slice(0, 4), m = +ymd.slice(4, 6), d = +ymd.slice(6, 8);
+  const y = +ymd.slice(0, 4),
+    m = +ymd.slice(4, 6),
+    d = +ymd.slice(6, 8);
   return y >= 1000 && m >= 1 && m <= 12 && d >= 1 && d <= monthLength(y, m);
 }
 
@@ -253,7 +327,9 @@ export function formatRule(rule: Rule, until: string | null): string {
   if (until !== null) parts.push(`UNTIL=${until}`);
   if (rule.count !== null) parts.push(`COUNT=${rule.count}`);
   if (rule.interval !== 1) parts.push(`INTERVAL=${rule.interval}`);
-  const list = (name: string, v: number[] | null) => { if (v) parts.push(`${name}=${v.join(',')}`); };
+  const list = (name: string, v: number[] | null) => {
+    if (v) parts.push(`${name}=${v.join(',')}`);
+  };
   list('BYSECOND', rule.bySecond);
   list('BYMINUTE', rule.byMinute);
   list('BYHOUR', rule.byHour);

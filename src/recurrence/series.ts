@@ -38,12 +38,22 @@ function slugBase(series: EventRecord, local: string): string {
 }
 
 /** The row of one generated occurrence: the series' fields at `local` (its original start). */
-export function occurrenceRecord(series: EventRecord, local: string, id: number, slug: string, siteZone: string): EventRecord {
+export function occurrenceRecord(
+  series: EventRecord,
+  local: string,
+  id: number,
+  slug: string,
+  siteZone: string,
+): EventRecord {
   const tz = series.timezone || siteZone;
   const start = naiveFromString(local);
   const duration = naiveFromString(series.endLocal) - naiveFromString(series.startLocal);
   const rec: EventRecord = {
-    ...series, id, slug, parentId: series.id, recurrenceId: local,
+    ...series,
+    id,
+    slug,
+    parentId: series.id,
+    recurrenceId: local,
     ...computeDates(tz, start, start + duration, series.allDay),
   };
   delete rec.recurrence;
@@ -133,14 +143,19 @@ export function stageOccurrences(tx: Tx, series: EventRecord, opts: StageOptions
     const base = slugBase(series, local);
     let slug = base;
     const oldSlug = old?.slug.replace(/__trashed$/, '');
-    if (base !== '') slug = oldSlug !== undefined && oldSlug.startsWith(base) ? oldSlug : tx.uniqueSlug('event', base, id);
+    if (base !== '')
+      slug = oldSlug !== undefined && oldSlug.startsWith(base) ? oldSlug : tx.uniqueSlug('event', base, id);
     if (series.status === 'trash' && slug !== '') slug = trashedSlug(slug);
     const rec = occurrenceRecord(series, local, id, slug, site.timezone);
     if (old === undefined || !sameRecord(rec, old)) tx.ops.push({ t: 'event', a: 'put', rec });
   }
   for (const [local, old] of existing) {
     if (seen.has(local) || opts.skip?.has(old.id) || old.status === 'inherit' || old.status === 'trash') continue;
-    tx.ops.push({ t: 'event', a: 'put', rec: { ...old, status: 'inherit', modified: series.modified, modifiedUtc: series.modifiedUtc } });
+    tx.ops.push({
+      t: 'event',
+      a: 'put',
+      rec: { ...old, status: 'inherit', modified: series.modified, modifiedUtc: series.modifiedUtc },
+    });
   }
 }
 
@@ -151,7 +166,8 @@ export function stageOccurrences(tx: Tx, series: EventRecord, opts: StageOptions
  * came without its generated occurrences (an import: none, or its exceptions alone) gets them here.
  */
 function stageHorizon(tx: Tx, row: number, kids: Kids | undefined, now: number): void {
-  const engine = tx.engine, siteZone = tx.core.site.config.timezone;
+  const engine = tx.engine,
+    siteZone = tx.core.site.config.timezone;
   const status = engine.eventStatus(row);
   if (status === 'trash' || status === 'inherit') return;
   const set = setAt(engine, row, siteZone);
@@ -189,7 +205,8 @@ export function shiftLocal(local: string, ms: number): string {
 /** The ops of the occurrences every series gains as the horizon moves on (a write by the site). */
 export function horizonOps(core: Core): Op[] {
   const tx = new Tx(core, null);
-  const engine = core.engine, t = engine.eventTable;
+  const engine = core.engine,
+    t = engine.eventTable;
   if (t.recur.size === 0) return tx.ops;
   // one pass over the occurrence rows: each series' original starts
   const kids = new Map<number, Kids>();

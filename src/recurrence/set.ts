@@ -87,7 +87,12 @@ function instant(naive: number, tz: string): number {
 
 /** Instances of one rule at or after naive `from` (some before it may come first), up to about `to`. */
 function* ruleInstances(
-  r: SetRule, dtstart: number, tz: string, allDay: boolean, from: number, to: number,
+  r: SetRule,
+  dtstart: number,
+  tz: string,
+  allDay: boolean,
+  from: number,
+  to: number,
 ): Generator<number, void, undefined> {
   if (r.empty) return;
   const plan = planFor(r.rule, dtstart);
@@ -101,7 +106,8 @@ function* ruleInstances(
 
 /** Index of the first element of ascending `a` that is >= v. */
 export function lowerBound(a: readonly number[], v: number): number {
-  let lo = 0, hi = a.length;
+  let lo = 0,
+    hi = a.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (a[mid] < v) lo = mid + 1;
@@ -121,7 +127,10 @@ function* fromArray(a: readonly number[], from: number): Generator<number, void,
  * window (expand.ts), so a window a century out costs what a window next week costs.
  */
 export function* occurrences(
-  set: RecurrenceSet, series: SeriesTime, from = -Infinity, to = Infinity,
+  set: RecurrenceSet,
+  series: SeriesTime,
+  from = -Infinity,
+  to = Infinity,
 ): Generator<Occurrence, void, undefined> {
   const tz = series.timezone;
   const dtstart = seriesStart(series);
@@ -129,7 +138,10 @@ export function* occurrences(
   const timeOfDay = allDay ? timeOfDayOf(series.start) : 0;
   const fromNaive = Number.isFinite(from) ? epochToZoned(from, tz) - SLACK_MS : -Infinity;
   const toNaive = Number.isFinite(to) ? epochToZoned(to, tz) + SLACK_MS : Infinity;
-  const streams: Array<Iterator<number, void, undefined>> = [fromArray([dtstart], fromNaive), fromArray(set.rdates, fromNaive)];
+  const streams: Array<Iterator<number, void, undefined>> = [
+    fromArray([dtstart], fromNaive),
+    fromArray(set.rdates, fromNaive),
+  ];
   for (const r of set.rules) streams.push(ruleInstances(r, dtstart, tz, allDay, fromNaive, toNaive));
   const heads: number[] = [];
   for (let i = 0; i < streams.length; i++) heads.push(nextOf(streams[i]));
@@ -141,7 +153,8 @@ export function* occurrences(
   }
   // waiting instances, sorted by instant: [naive, utc] pairs
   const buffer: number[][] = [];
-  let lastNaive = NaN, lastUtc = NaN;
+  let lastNaive = NaN,
+    lastUtc = NaN;
   for (;;) {
     // the smallest head (streams are few: DTSTART, RDATEs, at most maxRules rules)
     let k = -1;

@@ -25,7 +25,11 @@ export function setOf(rec: EventRecord, siteZone: string): RecurrenceSet | null 
 /** A series row's time, read from the table's columns. */
 export function seriesTimeAt(engine: EngineApi, row: number, siteZone: string): SeriesTime {
   const t = engine.eventTable;
-  return { start: t.startLocal.get(row), timezone: t.pool.timezone.get(t.timezones[row]) || siteZone, allDay: (t.flags[row] & FLAG_ALL_DAY) !== 0 };
+  return {
+    start: t.startLocal.get(row),
+    timezone: t.pool.timezone.get(t.timezones[row]) || siteZone,
+    allDay: (t.flags[row] & FLAG_ALL_DAY) !== 0,
+  };
 }
 
 /** Parsed sets by the table's recurrence entry of a series row: an entry is replaced, never

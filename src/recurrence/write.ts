@@ -11,9 +11,7 @@ import { naiveFromString } from '../engine/naive-time.ts';
 import type { EventRecord } from '../engine/records.ts';
 import { addExclusion, occurrences, parseRecurrence, untilBefore } from './index.ts';
 import { computeDates } from '../api/events/write.ts';
-import {
-  childrenOf, seriesTimeOf, setOf, shiftLocal, stageOccurrences, storedOf,
-} from './series.ts';
+import { childrenOf, seriesTimeOf, setOf, shiftLocal, stageOccurrences, storedOf } from './series.ts';
 
 export const SCOPES = ['this', 'following', 'all'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -60,9 +58,15 @@ function seriesOf(tx: Tx, occ: EventRecord): EventRecord {
  * the response shows (the series, the exception, or the new series of a split), or undefined when
  * `problems` has the reasons.
  */
-export function stageEventWrite(tx: Tx, params: Params, existing: EventRecord | undefined, problems: Problems): EventRecord | undefined {
+export function stageEventWrite(
+  tx: Tx,
+  params: Params,
+  existing: EventRecord | undefined,
+  problems: Problems,
+): EventRecord | undefined {
   const scope = scopeOf(params);
-  if (existing?.recurrenceId !== undefined && existing.parentId !== 0) return stageOccurrenceUpdate(tx, params, existing, scope, problems);
+  if (existing?.recurrenceId !== undefined && existing.parentId !== 0)
+    return stageOccurrenceUpdate(tx, params, existing, scope, problems);
   const rec = stageEvent(tx, params, existing, problems);
   if (!rec) return undefined;
   applyRecurrenceParam(tx, rec, params);
@@ -70,14 +74,22 @@ export function stageEventWrite(tx: Tx, params: Params, existing: EventRecord | 
   return rec;
 }
 
-function stageOccurrenceUpdate(tx: Tx, params: Params, occ: EventRecord, scope: Scope, problems: Problems): EventRecord | undefined {
+function stageOccurrenceUpdate(
+  tx: Tx,
+  params: Params,
+  occ: EventRecord,
+  scope: Scope,
+  problems: Problems,
+): EventRecord | undefined {
   const series = seriesOf(tx, occ);
   if (has(params, 'post_parent') && Number(params.post_parent) !== series.id) {
     throw invalidParams({ post_parent: 'An occurrence stays in its series.' });
   }
   if (scope === 'this') {
     if (has(params, 'recurrence')) {
-      throw invalidParams({ recurrence: 'An occurrence has no recurrence of its own: use recurrence_scope=following or all.' });
+      throw invalidParams({
+        recurrence: 'An occurrence has no recurrence of its own: use recurrence_scope=following or all.',
+      });
     }
     const rec = stageEvent(tx, params, occ, problems);
     if (!rec) return undefined;
@@ -99,7 +111,8 @@ function stageOccurrenceUpdate(tx: Tx, params: Params, occ: EventRecord, scope: 
     // the edit applied to the series; new times move its start and end as they move this
     // occurrence's (an exception's own times are not the series')
     const { start_date, end_date, ...rest } = params;
-    let moveStart = 0, moveEnd = 0;
+    let moveStart = 0,
+      moveEnd = 0;
     if (start_date !== undefined || end_date !== undefined) {
       const dates: Params = { start_date, end_date };
       for (const k of ['all_day', 'timezone'] as const) if (has(params, k)) dates[k] = params[k];
@@ -124,13 +137,21 @@ function stageOccurrenceUpdate(tx: Tx, params: Params, occ: EventRecord, scope: 
   const edited = stageEvent(tx, params, occ, problems);
   if (!edited) return undefined;
   unstage(tx, edited);
-  return stageSplit(tx, params, series, occ, edited, naiveFromString(edited.startLocal) - naiveFromString(occ.recurrenceId!));
+  return stageSplit(
+    tx,
+    params,
+    series,
+    occ,
+    edited,
+    naiveFromString(edited.startLocal) - naiveFromString(occ.recurrenceId!),
+  );
 }
 
 /** UTC copies of a record whose local start and end moved. */
 function restamp(tx: Tx, rec: EventRecord): void {
   const tz = rec.timezone || tx.core.site.config.timezone;
-  const start = naiveFromString(rec.startLocal), end = naiveFromString(rec.endLocal);
+  const start = naiveFromString(rec.startLocal),
+    end = naiveFromString(rec.endLocal);
   Object.assign(rec, computeDates(tz, start, end, rec.allDay));
 }
 
@@ -139,7 +160,14 @@ function restamp(tx: Tx, rec: EventRecord): void {
  * occurrence's row becomes the new series, keeping its id), with the edit applied and the same
  * rules (a COUNT reduced by the instances before), and takes over the later occurrence rows.
  */
-function stageSplit(tx: Tx, params: Params, series: EventRecord, occ: EventRecord, edited: EventRecord, startShift: number): EventRecord {
+function stageSplit(
+  tx: Tx,
+  params: Params,
+  series: EventRecord,
+  occ: EventRecord,
+  edited: EventRecord,
+  startShift: number,
+): EventRecord {
   const siteZone = tx.core.site.config.timezone;
   const st = seriesTimeOf(series, siteZone);
   const set = setOf(series, siteZone)!;
@@ -157,9 +185,12 @@ function stageSplit(tx: Tx, params: Params, series: EventRecord, occ: EventRecor
     return rule.replace(/COUNT=\d+/, `COUNT=${Math.max(1, Number(m[1]) - before)}`);
   });
   // the extra and excluded dates from this occurrence on go with the new series, moved as it is
-  const later = (dates: string[]) => dates.filter((d) => d >= at.slice(0, d.length)).map((d) => (d.length > 10 ? shiftLocal(d, startShift) : d));
+  const later = (dates: string[]) =>
+    dates.filter((d) => d >= at.slice(0, d.length)).map((d) => (d.length > 10 ? shiftLocal(d, startShift) : d));
   const next: EventRecord = {
-    ...edited, id: occ.id, parentId: 0,
+    ...edited,
+    id: occ.id,
+    parentId: 0,
     recurrence: { rules, rdates: later(series.recurrence!.rdates), exdates: later(series.recurrence!.exdates) },
   };
   delete next.recurrenceId;
@@ -173,7 +204,12 @@ function stageSplit(tx: Tx, params: Params, series: EventRecord, occ: EventRecor
     if (parsed) next.recurrence = storedOf(parsed, nst);
     else delete next.recurrence;
   }
-  const first: EventRecord = { ...series, recurrence: storedOf(untilBefore(set, at, st), st), modified: tx.stamps.local, modifiedUtc: tx.stamps.utc };
+  const first: EventRecord = {
+    ...series,
+    recurrence: storedOf(untilBefore(set, at, st), st),
+    modified: tx.stamps.local,
+    modifiedUtc: tx.stamps.utc,
+  };
   const moving = new Map<string, EventRecord>();
   for (const [local, rec] of childrenOf(tx.engine, series.id)) {
     if (local > at && rec.status !== 'inherit') moving.set(shiftLocal(local, startShift), rec);
@@ -201,7 +237,12 @@ export function stageEventDelete(tx: Tx, existing: EventRecord, params: Params):
     const st = seriesTimeOf(series, siteZone);
     const set = setOf(series, siteZone);
     if (scope === 'this') {
-      if (set) tx.ops.push({ t: 'event', a: 'put', rec: { ...series, recurrence: storedOf(addExclusion(set, existing.recurrenceId), st) } });
+      if (set)
+        tx.ops.push({
+          t: 'event',
+          a: 'put',
+          rec: { ...series, recurrence: storedOf(addExclusion(set, existing.recurrenceId), st) },
+        });
       trash(existing.id);
       return;
     }

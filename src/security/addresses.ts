@@ -129,7 +129,7 @@ export function refusedAddress(address: string): string | undefined {
   if (kind === 0) return 'not an IP address';
   if (kind === 4) {
     const n = v4Number(address);
-    for (const r of V4) if (((n & r.mask) >>> 0) === r.first) return r.why;
+    for (const r of V4) if ((n & r.mask) >>> 0 === r.first) return r.why;
   } else {
     const b = v6Bytes(address);
     const v4 = embeddedV4(b);
@@ -191,7 +191,9 @@ export function checkUrlLiteral(url: string): void {
 }
 
 type LookupCallback = (
-  err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number,
+  err: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
 ) => void;
 
 /**
@@ -209,7 +211,6 @@ export function guardedLookup(hostname: string, options: dns.LookupOptions, call
     if (options.all) callback(null, addresses);
     else if (addresses.length === 0) {
       callback(Object.assign(new Error(`${hostname}: no address`), { code: 'ENOTFOUND' }), []);
-    }
-    else callback(null, addresses[0].address, addresses[0].family);
+    } else callback(null, addresses[0].address, addresses[0].family);
   });
 }

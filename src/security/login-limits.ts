@@ -19,7 +19,12 @@ export interface LoginLimitOptions {
   maxKeys?: number;
 }
 
-export const DEFAULT_LOGIN_LIMITS = { perClient: DEFAULT_LOGIN_PER_CLIENT, perLogin: DEFAULT_LOGIN_PER_LOGIN, windowMs: 60_000, maxKeys: 100_000 } as const;
+export const DEFAULT_LOGIN_LIMITS = {
+  perClient: DEFAULT_LOGIN_PER_CLIENT,
+  perLogin: DEFAULT_LOGIN_PER_LOGIN,
+  windowMs: 60_000,
+  maxKeys: 100_000,
+} as const;
 
 interface Bucket {
   level: number;
@@ -113,7 +118,10 @@ export class LoginLimiter {
   private readonly clients: Buckets;
   private readonly logins: Buckets;
 
-  constructor(opts: LoginLimitOptions = {}, private readonly now: () => number = Date.now) {
+  constructor(
+    opts: LoginLimitOptions = {},
+    private readonly now: () => number = Date.now,
+  ) {
     const { perClient, perLogin, windowMs, maxKeys } = { ...DEFAULT_LOGIN_LIMITS, ...opts };
     this.clients = new Buckets(perClient, windowMs, maxKeys);
     this.logins = new Buckets(perLogin, windowMs, maxKeys);

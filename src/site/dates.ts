@@ -109,7 +109,10 @@ export class Dates {
 }
 
 /** When an event happens, in words: one day or a range, with times unless it lasts all day. */
-export function eventWhen(d: Dates, ev: { start_date?: unknown; end_date?: unknown; all_day?: unknown; timezone_abbr?: unknown }): string {
+export function eventWhen(
+  d: Dates,
+  ev: { start_date?: unknown; end_date?: unknown; all_day?: unknown; timezone_abbr?: unknown },
+): string {
   const start = naiveOf(ev.start_date);
   const end = naiveOf(ev.end_date);
   if (Number.isNaN(start)) return '';

@@ -48,7 +48,13 @@ export function googleCalendarUrl(ev: Record<string, unknown>, location: string,
     const b = Date.parse(`${String(ev.end_date ?? '').slice(0, 10)}T00:00:00Z`) + DAY_MS;
     dates = `${compact(a)}/${compact(Number.isNaN(b) ? a : dayKey(b))}`;
   } else dates = `${compact(start)}Z/${compact(end)}Z`;
-  const q = new URLSearchParams({ action: 'TEMPLATE', text: String(ev.titleText ?? ''), dates, details: details.slice(0, 1000), location });
+  const q = new URLSearchParams({
+    action: 'TEMPLATE',
+    text: String(ev.titleText ?? ''),
+    dates,
+    details: details.slice(0, 1000),
+    location,
+  });
   if (typeof ev.timezone === 'string' && /\//.test(ev.timezone)) q.set('ctz', ev.timezone);
   return `https://www.google.com/calendar/render?${q.toString()}`;
 }

@@ -61,7 +61,11 @@ function existingMode(target: string): number | undefined {
  * file or the complete new one. `mode` applies when the file does not exist yet (default 0666 & ~umask);
  * an existing file keeps its mode.
  */
-export async function writeFileAtomic(filePath: string, data: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(
+  filePath: string,
+  data: string | Uint8Array,
+  options: { mode?: number } = {},
+): Promise<void> {
   const tmp = tempPathFor(filePath);
   const mode = existingMode(filePath) ?? options.mode ?? 0o666;
   let fh: fsp.FileHandle | undefined;
@@ -81,7 +85,11 @@ export async function writeFileAtomic(filePath: string, data: string | Uint8Arra
 }
 
 /** Sync twin of `writeFileAtomic` (for command-line tools and shutdown paths). */
-export function writeFileAtomicSync(filePath: string, data: string | Uint8Array, options: { mode?: number } = {}): void {
+export function writeFileAtomicSync(
+  filePath: string,
+  data: string | Uint8Array,
+  options: { mode?: number } = {},
+): void {
   const tmp = tempPathFor(filePath);
   const mode = existingMode(filePath) ?? options.mode ?? 0o666;
   let fd = -1;
@@ -94,9 +102,17 @@ export function writeFileAtomicSync(filePath: string, data: string | Uint8Array,
     fs.renameSync(tmp, filePath);
   } catch (err) {
     if (fd >= 0) {
-      try { fs.closeSync(fd); } catch { /* already failing */ }
+      try {
+        fs.closeSync(fd);
+      } catch {
+        /* already failing */
+      }
     }
-    try { fs.unlinkSync(tmp); } catch { /* may not exist */ }
+    try {
+      fs.unlinkSync(tmp);
+    } catch {
+      /* may not exist */
+    }
     throw err;
   }
   fsyncDirSync(path.dirname(filePath));
@@ -105,5 +121,5 @@ export function writeFileAtomicSync(filePath: string, data: string | Uint8Array,
 /** Append `text` to the file open as `fd` (a whole write, however the system splits it). */
 export function appendAll(fd: number, text: string): void {
   const bytes = Buffer.from(text, 'utf8');
-  for (let done = 0; done < bytes.length;) done += fs.writeSync(fd, bytes, done, bytes.length - done);
+  for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done);
 }

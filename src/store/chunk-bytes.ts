@@ -87,5 +87,7 @@ function chunkBytes(chunk) {
 `;
 
 /** The writer's chunkBytes (the bytes of chunkLine(chunk)), for tests. */
-const writerChunkBytes = new Function('Buffer', `${CHUNK_BYTES_SOURCE}\nreturn chunkBytes;`)(Buffer) as (chunk: unknown) => Buffer;
+const writerChunkBytes = new Function('Buffer', `${CHUNK_BYTES_SOURCE}\nreturn chunkBytes;`)(Buffer) as (
+  chunk: unknown,
+) => Buffer;
 export const chunkBytes = (chunk: unknown): Buffer => Buffer.from(writerChunkBytes(chunk));

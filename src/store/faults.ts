@@ -71,7 +71,11 @@ export function writeFault(err: unknown, file: string): StoreFault {
 /** An Error whose message names the file and the cause (the system's own messages say `write`). */
 export class StoreFaultError extends Error {
   readonly code: string;
-  constructor(readonly fault: StoreFault, cause?: unknown, message = `store: ${fault.message}`) {
+  constructor(
+    readonly fault: StoreFault,
+    cause?: unknown,
+    message = `store: ${fault.message}`,
+  ) {
     super(message, { cause });
     this.name = 'StoreFaultError';
     this.code = fault.errno;
@@ -89,9 +93,13 @@ export function nameFile(err: unknown, file: string): unknown {
 export function faultError(fault: StoreFault): CalendarError {
   const data = { cause: fault.errno, file: path.basename(fault.file) };
   switch (fault.kind) {
-    case 'full': return fail('storage_full', [path.basename(fault.file)], data);
-    case 'quota': return fail('storage_quota_exceeded', [path.basename(fault.file)], data);
-    case 'io': return fail('storage_io_error', [path.basename(fault.file), fault.errno], data);
-    case 'read-only': return fail('storage_read_only', [path.basename(fault.file), fault.errno], data);
+    case 'full':
+      return fail('storage_full', [path.basename(fault.file)], data);
+    case 'quota':
+      return fail('storage_quota_exceeded', [path.basename(fault.file)], data);
+    case 'io':
+      return fail('storage_io_error', [path.basename(fault.file), fault.errno], data);
+    case 'read-only':
+      return fail('storage_read_only', [path.basename(fault.file), fault.errno], data);
   }
 }

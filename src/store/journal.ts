@@ -63,7 +63,12 @@ export interface JournalScan {
 
 /** A journal line that is damaged and not the last one; `at` is the byte where it starts. */
 export class CorruptJournalError extends Error {
-  constructor(readonly file: string, readonly line: number, readonly at: number, message: string) {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly at: number,
+    message: string,
+  ) {
     super(message);
     this.name = 'CorruptJournalError';
   }
@@ -88,7 +93,9 @@ export function checkLineSum(buf: Buffer, start: number, end: number): 'ok' | 'n
     return 'none';
   }
   const want = buf.toString('latin1', at + SUM_OPEN.length, end - 2);
-  const got = crc32('}', crc32(buf.subarray(start, at))).toString(16).padStart(8, '0');
+  const got = crc32('}', crc32(buf.subarray(start, at)))
+    .toString(16)
+    .padStart(8, '0');
   return got === want ? 'ok' : 'bad';
 }
 
@@ -147,13 +154,22 @@ export async function scanJournal(
     }
     if (problem !== undefined) {
       if (!isLast) {
-        throw new CorruptJournalError(file, lineNo, pos, `store: corrupt journal ${file} line ${lineNo}: ${problem}; refusing to start `
-          + `(a write would be lost; 'calendar-engine repair' cuts the journal there after keeping a copy)`);
+        throw new CorruptJournalError(
+          file,
+          lineNo,
+          pos,
+          `store: corrupt journal ${file} line ${lineNo}: ${problem}; refusing to start ` +
+            `(a write would be lost; 'calendar-engine repair' cuts the journal there after keeping a copy)`,
+        );
       }
       if (opts.readOnly) {
-        warn(`store: torn last line ${lineNo} of ${file} (${buf.length - pos} bytes, ${problem}) left out; it was never acknowledged`);
+        warn(
+          `store: torn last line ${lineNo} of ${file} (${buf.length - pos} bytes, ${problem}) left out; it was never acknowledged`,
+        );
       } else {
-        warn(`store: dropped torn last line ${lineNo} of ${file} (${buf.length - pos} bytes, ${problem}); it was never acknowledged`);
+        warn(
+          `store: dropped torn last line ${lineNo} of ${file} (${buf.length - pos} bytes, ${problem}); it was never acknowledged`,
+        );
         await truncateFile(file, pos);
       }
       scan.torn = buf.length - pos;
@@ -163,7 +179,12 @@ export async function scanJournal(
     delete write.sum; // the line's, not the write's
     const start = pos;
     if (scan.lines > 0 && write.seq !== scan.lastSeq + 1) {
-      throw new CorruptJournalError(file, lineNo, pos, `store: corrupt journal ${file} line ${lineNo}: seq ${write.seq} follows seq ${scan.lastSeq} (expected ${scan.lastSeq + 1})`);
+      throw new CorruptJournalError(
+        file,
+        lineNo,
+        pos,
+        `store: corrupt journal ${file} line ${lineNo}: seq ${write.seq} follows seq ${scan.lastSeq} (expected ${scan.lastSeq + 1})`,
+      );
     }
     if (scan.lines === 0) scan.firstSeq = write.seq;
     scan.lastSeq = write.seq;
@@ -230,8 +251,13 @@ export class Journal {
   private readonly onFailed: (fault: StoreFault) => void;
 
   private constructor(
-    file: string, fh: fsp.FileHandle, size: number, seq: number, testPoint: TestPointHook | undefined,
-    onFlushed: () => void, onFailed: (fault: StoreFault) => void,
+    file: string,
+    fh: fsp.FileHandle,
+    size: number,
+    seq: number,
+    testPoint: TestPointHook | undefined,
+    onFlushed: () => void,
+    onFailed: (fault: StoreFault) => void,
   ) {
     this.file = file;
     this.fh = fh;
@@ -247,8 +273,14 @@ export class Journal {
   /** Opens (creating if needed) the journal for appending; `size` is its current valid length,
    *  `seq` the seq of its last line (or of the snapshot before it). */
   static async open(
-    file: string, size: number,
-    options: { seq?: number; testPoint?: TestPointHook; onFlushed?: () => void; onFailed?: (fault: StoreFault) => void } = {},
+    file: string,
+    size: number,
+    options: {
+      seq?: number;
+      testPoint?: TestPointHook;
+      onFlushed?: () => void;
+      onFailed?: (fault: StoreFault) => void;
+    } = {},
   ): Promise<Journal> {
     let fh: fsp.FileHandle;
     try {
@@ -267,7 +299,15 @@ export class Journal {
       await fh.close();
       throw err;
     }
-    return new Journal(file, fh, size, options.seq ?? 0, options.testPoint, options.onFlushed ?? (() => {}), options.onFailed ?? (() => {}));
+    return new Journal(
+      file,
+      fh,
+      size,
+      options.seq ?? 0,
+      options.testPoint,
+      options.onFlushed ?? (() => {}),
+      options.onFailed ?? (() => {}),
+    );
   }
 
   /** Queues one line (must end in '\n'); resolves with `seq` once it is written and datasync'ed. */
@@ -393,10 +433,12 @@ export class Journal {
    *  the journal failed since (those lines may never be). */
   async durableTo(cut: number, epoch: number): Promise<void> {
     for (;;) {
-      if (this.epoch !== epoch || this.failed) throw this.failed ?? new Error(`store: journal ${this.file} failed meanwhile`);
+      if (this.epoch !== epoch || this.failed)
+        throw this.failed ?? new Error(`store: journal ${this.file} failed meanwhile`);
       if (this.durableBytes >= cut) return;
       this.kick();
-      if (!this.flushing) throw new Error(`store: journal ${this.file} holds ${this.durableBytes} durable bytes, expected ${cut}`);
+      if (!this.flushing)
+        throw new Error(`store: journal ${this.file} holds ${this.durableBytes} durable bytes, expected ${cut}`);
       await this.flushing;
     }
   }
@@ -500,7 +542,13 @@ const COPY_BLOCK = 1 << 20;
 const PROBE_BYTES = 64 * 1024;
 
 /** Copies src[from, to) to out at position (from - base); returns `to`. */
-async function copyRange(src: fsp.FileHandle, out: fsp.FileHandle, from: number, to: number, base: number): Promise<number> {
+async function copyRange(
+  src: fsp.FileHandle,
+  out: fsp.FileHandle,
+  from: number,
+  to: number,
+  base: number,
+): Promise<number> {
   const buf = Buffer.allocUnsafe(Math.min(COPY_BLOCK, Math.max(to - from, 1)));
   let pos = from;
   while (pos < to) {

@@ -67,7 +67,9 @@ export function acquireLock(dir: string, warn: (message: string) => void): Store
       if (!Number.isNaN(pid) && isPidAlive(pid)) {
         throw new Error(`store ${dir} is in use by pid ${pid} (lock file ${lockPath})`);
       }
-      warn(`store: removing stale lock ${lockPath} (${Number.isNaN(pid) ? 'unreadable' : `pid ${pid} is not running`})`);
+      warn(
+        `store: removing stale lock ${lockPath} (${Number.isNaN(pid) ? 'unreadable' : `pid ${pid} is not running`})`,
+      );
       try {
         fs.unlinkSync(lockPath);
       } catch (err) {

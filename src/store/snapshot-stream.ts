@@ -84,10 +84,17 @@ export class SnapshotStream {
 
   /** `seq`: the store's seq when the stream begins; nothing may be written to the store until it
    *  is committed (Store.compact checks). */
-  constructor(readonly dir: string, readonly seq: number, partBytes = PART_BYTES) {
+  constructor(
+    readonly dir: string,
+    readonly seq: number,
+    partBytes = PART_BYTES,
+  ) {
     this.prefix = partFileName(seq, this.tag, 0).slice(0, -'0.jsonl'.length);
     this.worker = new Worker(WRITER_SOURCE, {
-      eval: true, execArgv: [], stdout: false, stderr: false,
+      eval: true,
+      execArgv: [],
+      stdout: false,
+      stderr: false,
       workerData: { dir, names: { prefix: this.prefix, suffix: '.jsonl' }, partBytes },
     });
     this.result = new Promise<SnapshotPart[]>((resolve, reject) => {
@@ -104,7 +111,9 @@ export class SnapshotStream {
         reject(err);
       };
       this.worker.on('error', fail);
-      this.worker.on('exit', (code) => fail(new Error(`store: the snapshot writer stopped (exit ${code}) before it was done`)));
+      this.worker.on('exit', (code) =>
+        fail(new Error(`store: the snapshot writer stopped (exit ${code}) before it was done`)),
+      );
     });
     this.result.catch(() => {}); // parts() reports it; an abandoned stream's failure is nobody's
   }

@@ -157,8 +157,10 @@ export async function writeParts(
 ): Promise<SnapshotPart[]> {
   const partBytes = options.partBytes ?? PART_BYTES;
   const parts: SnapshotPart[] = [];
-  const it: Iterator<string> | AsyncIterator<string> = Symbol.asyncIterator in lines
-    ? (lines as AsyncIterable<string>)[Symbol.asyncIterator]() : (lines as Iterable<string>)[Symbol.iterator]();
+  const it: Iterator<string> | AsyncIterator<string> =
+    Symbol.asyncIterator in lines
+      ? (lines as AsyncIterable<string>)[Symbol.asyncIterator]()
+      : (lines as Iterable<string>)[Symbol.iterator]();
   let next = await it.next();
   do {
     const file = partFileName(seq, tag, parts.length);
@@ -203,7 +205,12 @@ export async function writeParts(
 
 /** The commit point of a snapshot whose parts are written and synced: their names made durable,
  *  then the manifest listing them (in load order) replaces the old one. */
-export async function commitParts(dir: string, seq: number, parts: SnapshotPart[], testPoint?: TestPointHook): Promise<SnapshotManifest> {
+export async function commitParts(
+  dir: string,
+  seq: number,
+  parts: SnapshotPart[],
+  testPoint?: TestPointHook,
+): Promise<SnapshotManifest> {
   const file = path.join(dir, SNAPSHOT_FILE);
   try {
     await fsyncDir(dir); // the parts' names are durable before the manifest can point at them
@@ -244,9 +251,12 @@ function manifestProblem(m: SnapshotManifest): string | undefined {
   if (!Array.isArray(m.parts) || m.parts.length === 0) return 'parts: expected a non-empty array';
   for (const [n, p] of m.parts.entries()) {
     const match = typeof p === 'object' && p !== null && typeof p.file === 'string' ? PART_NAME.exec(p.file) : null;
-    if (!match || Number(match[1]) !== m.seq || Number(match[3]) !== n) return `parts[${n}].file: expected snapshot.${m.seq}.<tag>.${n}.jsonl, got ${JSON.stringify(p?.file)}`;
-    if (!Number.isSafeInteger(p.bytes) || p.bytes < 0 || !Number.isSafeInteger(p.chunks) || p.chunks < 0) return `parts[${n}]: bad bytes/chunks`;
-    if (typeof p.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(p.sha256)) return `parts[${n}].sha256: expected 64 hex digits`;
+    if (!match || Number(match[1]) !== m.seq || Number(match[3]) !== n)
+      return `parts[${n}].file: expected snapshot.${m.seq}.<tag>.${n}.jsonl, got ${JSON.stringify(p?.file)}`;
+    if (!Number.isSafeInteger(p.bytes) || p.bytes < 0 || !Number.isSafeInteger(p.chunks) || p.chunks < 0)
+      return `parts[${n}]: bad bytes/chunks`;
+    if (typeof p.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(p.sha256))
+      return `parts[${n}].sha256: expected 64 hex digits`;
   }
   return undefined;
 }
@@ -304,7 +314,11 @@ export class SnapshotReader {
   /** checks still to be made on parts whose chunks were (partly) handed out */
   private pending: (() => void) | undefined;
 
-  constructor(private readonly dir: string, private readonly manifest: SnapshotManifest, private readonly options: ReadSnapshotOptions = {}) {}
+  constructor(
+    private readonly dir: string,
+    private readonly manifest: SnapshotManifest,
+    private readonly options: ReadSnapshotOptions = {},
+  ) {}
 
   *chunks(): Generator<unknown> {
     try {
@@ -336,15 +350,22 @@ export class SnapshotReader {
     try {
       buf = fs.readFileSync(file);
     } catch (err) {
-      throw new Error(`store: snapshot part ${file} (listed in ${SNAPSHOT_FILE}) cannot be read: ${(err as Error).message}`);
+      throw new Error(
+        `store: snapshot part ${file} (listed in ${SNAPSHOT_FILE}) cannot be read: ${(err as Error).message}`,
+      );
     }
-    if (buf.length !== part.bytes) throw new Error(`store: corrupt snapshot part ${file}: ${buf.length} bytes, manifest says ${part.bytes}`);
+    if (buf.length !== part.bytes)
+      throw new Error(`store: corrupt snapshot part ${file}: ${buf.length} bytes, manifest says ${part.bytes}`);
     const data = buf;
     const checkHash = () => {
       const sha = this.digestOf(file, data);
-      if (sha !== part.sha256) throw new Error(`store: corrupt snapshot part ${file}: sha256 ${sha} does not match the manifest's ${part.sha256}`);
+      if (sha !== part.sha256)
+        throw new Error(
+          `store: corrupt snapshot part ${file}: sha256 ${sha} does not match the manifest's ${part.sha256}`,
+        );
     };
-    if (!this.jobs.has(file)) checkHash(); // small part: verified before anything is handed out
+    if (!this.jobs.has(file))
+      checkHash(); // small part: verified before anything is handed out
     else this.pending = checkHash;
     let pos = 0;
     let line = 0;
@@ -368,7 +389,8 @@ export class SnapshotReader {
     }
     buf = undefined;
     this.verifyStarted();
-    if (line !== part.chunks) throw new Error(`store: corrupt snapshot part ${file}: ${line} chunks, manifest says ${part.chunks}`);
+    if (line !== part.chunks)
+      throw new Error(`store: corrupt snapshot part ${file}: ${line} chunks, manifest says ${part.chunks}`);
   }
 
   /** Starts the worker (once) and queues the file for hashing. */
@@ -402,7 +424,11 @@ export class SnapshotReader {
 }
 
 /** The snapshot's chunks, parsed lazily part by part (see SnapshotReader). */
-export function readSnapshotChunks(dir: string, manifest: SnapshotManifest, options?: ReadSnapshotOptions): Generator<unknown> {
+export function readSnapshotChunks(
+  dir: string,
+  manifest: SnapshotManifest,
+  options?: ReadSnapshotOptions,
+): Generator<unknown> {
   return new SnapshotReader(dir, manifest, options).chunks();
 }
 
@@ -422,7 +448,11 @@ export async function unlistedParts(dir: string, manifest: SnapshotManifest | un
  * writes), those of a seq up to `upTo` only: the manifest's snapshot and the journal hold
  * every write such a part holds. Callers check first that no other part is left (openStore).
  */
-export async function removeUnlistedParts(dir: string, manifest: SnapshotManifest | undefined, upTo = Infinity): Promise<string[]> {
+export async function removeUnlistedParts(
+  dir: string,
+  manifest: SnapshotManifest | undefined,
+  upTo = Infinity,
+): Promise<string[]> {
   const removed: string[] = [];
   for (const name of await unlistedParts(dir, manifest)) {
     if (partSeq(name) <= upTo) {

@@ -9,8 +9,19 @@ import { fsyncDir, isTempPath } from './atomic-file.ts';
 import { JOURNAL_FILE, Journal, journalLine, scanJournal, type JournalStats, type TestPointHook } from './journal.ts';
 import { LOCK_FILE, acquireLock, isPidAlive } from './lock.ts';
 import {
-  SNAPSHOT_FILE, SnapshotReader, commitParts, encodeChunks, writeParts, encodeChunksSliced, encodeDetachedChunks, readManifest, removeUnlistedParts,
-  partSeq, unlistedParts, type SnapshotManifest, type SnapshotPart,
+  SNAPSHOT_FILE,
+  SnapshotReader,
+  commitParts,
+  encodeChunks,
+  writeParts,
+  encodeChunksSliced,
+  encodeDetachedChunks,
+  readManifest,
+  removeUnlistedParts,
+  partSeq,
+  unlistedParts,
+  type SnapshotManifest,
+  type SnapshotPart,
 } from './snapshot.ts';
 import { StoreFaultError, nameFile, type StoreFault } from './faults.ts';
 import { randomBytes } from 'node:crypto';
@@ -151,11 +162,22 @@ export async function openStore(dir: string, hooks: StoreHooks, options: StoreOp
   try {
     const manifest = await readManifest(dir);
     const journalPath = path.join(dir, JOURNAL_FILE);
-    const { scan, snapshotSeq, cut } = await loadState(dir, manifest, hooks, warn, { readOnly, hashWorkerMinBytes: options.hashWorkerMinBytes });
+    const { scan, snapshotSeq, cut } = await loadState(dir, manifest, hooks, warn, {
+      readOnly,
+      hashWorkerMinBytes: options.hashWorkerMinBytes,
+    });
     const journalLines = (scan?.lines ?? 0) > 0;
     await placeUnlistedParts(dir, manifest, scan?.lastSeq ?? 0, journalLines, readOnly, warn);
 
-    const store = new DurableStore(dir, hooks, options, warn, lock.release, manifest, Math.max(snapshotSeq, scan?.lastSeq ?? 0));
+    const store = new DurableStore(
+      dir,
+      hooks,
+      options,
+      warn,
+      lock.release,
+      manifest,
+      Math.max(snapshotSeq, scan?.lastSeq ?? 0),
+    );
     if (readOnly) return store;
     journal = await Journal.open(journalPath, scan?.bytes ?? 0, {
       seq: store.seq,
@@ -179,15 +201,27 @@ export async function openStore(dir: string, hooks: StoreHooks, options: StoreOp
 /** A start-up error: a storage fault says what to do about it. */
 function startError(err: unknown): unknown {
   if (err instanceof StoreFaultError) {
-    const hint = err.fault.kind === 'read-only' ? 'make the folder writable' : err.fault.kind === 'io' ? 'check the disk' : 'free some space';
-    return new StoreFaultError(err.fault, err.cause ?? err, `store: cannot start: ${err.fault.message}; ${hint}, or serve it read-only (--read-only)`);
+    const hint =
+      err.fault.kind === 'read-only'
+        ? 'make the folder writable'
+        : err.fault.kind === 'io'
+          ? 'check the disk'
+          : 'free some space';
+    return new StoreFaultError(
+      err.fault,
+      err.cause ?? err,
+      `store: cannot start: ${err.fault.message}; ${hint}, or serve it read-only (--read-only)`,
+    );
   }
   return err;
 }
 
 /** Feeds the snapshot and the journal after it to `hooks`; `limit`: only the journal's first bytes. */
 async function loadState(
-  dir: string, manifest: SnapshotManifest | undefined, hooks: Pick<StoreHooks, 'loadSnapshot' | 'replay'>, warn: (m: string) => void,
+  dir: string,
+  manifest: SnapshotManifest | undefined,
+  hooks: Pick<StoreHooks, 'loadSnapshot' | 'replay'>,
+  warn: (m: string) => void,
   opts: { readOnly?: boolean; limit?: number; hashWorkerMinBytes?: number },
 ): Promise<{ scan: Awaited<ReturnType<typeof scanJournal>>; snapshotSeq: number; cut: number }> {
   const snapshotSeq = manifest?.seq ?? 0;
@@ -208,25 +242,36 @@ async function loadState(
     const parts = await unlistedParts(dir, undefined);
     const firstLine = parts.length > 0 ? await firstJournalSeq(path.join(dir, JOURNAL_FILE)) : 0;
     if (parts.some((name) => partSeq(name) === 0 || firstLine !== 1)) {
-      throw new Error(`store: ${path.join(dir, SNAPSHOT_FILE)} is missing but snapshot parts are there (${parts.join(', ')}): `
-        + `they hold the calendar, so the store does not start empty; 'calendar-engine repair --data ${dir}' rebuilds the manifest `
-        + `from them (if an import was interrupted before it finished, its parts are incomplete: move them away instead)`);
+      throw new Error(
+        `store: ${path.join(dir, SNAPSHOT_FILE)} is missing but snapshot parts are there (${parts.join(', ')}): ` +
+          `they hold the calendar, so the store does not start empty; 'calendar-engine repair --data ${dir}' rebuilds the manifest ` +
+          `from them (if an import was interrupted before it finished, its parts are incomplete: move them away instead)`,
+      );
     }
   }
   const journalPath = path.join(dir, JOURNAL_FILE);
   let cut = -1; // byte offset of the first line after the snapshot
-  const scan = await scanJournal(journalPath, (write, line, startByte) => {
-    if (write.seq <= snapshotSeq) return; // the snapshot holds it
-    if (cut < 0) {
-      if (write.seq !== snapshotSeq + 1) {
-        const after = manifest ? `${path.join(dir, SNAPSHOT_FILE)} ends at seq ${snapshotSeq}` : `there is no ${SNAPSHOT_FILE}`;
-        throw new Error(`store: journal ${journalPath} line ${line} has seq ${write.seq} but ${after}: writes ${snapshotSeq + 1}..${write.seq - 1} are missing`
-          + ` (was ${SNAPSHOT_FILE} or a snapshot part deleted? 'calendar-engine check --data ${dir}' lists what is there)`);
+  const scan = await scanJournal(
+    journalPath,
+    (write, line, startByte) => {
+      if (write.seq <= snapshotSeq) return; // the snapshot holds it
+      if (cut < 0) {
+        if (write.seq !== snapshotSeq + 1) {
+          const after = manifest
+            ? `${path.join(dir, SNAPSHOT_FILE)} ends at seq ${snapshotSeq}`
+            : `there is no ${SNAPSHOT_FILE}`;
+          throw new Error(
+            `store: journal ${journalPath} line ${line} has seq ${write.seq} but ${after}: writes ${snapshotSeq + 1}..${write.seq - 1} are missing` +
+              ` (was ${SNAPSHOT_FILE} or a snapshot part deleted? 'calendar-engine check --data ${dir}' lists what is there)`,
+          );
+        }
+        cut = startByte;
       }
-      cut = startByte;
-    }
-    hooks.replay(write);
-  }, warn, opts);
+      hooks.replay(write);
+    },
+    warn,
+    opts,
+  );
   return { scan, snapshotSeq, cut };
 }
 
@@ -256,24 +301,37 @@ async function firstJournalSeq(file: string): Promise<number> {
  * the repair, and the store starts from what it can place.
  */
 async function placeUnlistedParts(
-  dir: string, manifest: SnapshotManifest | undefined, journalSeq: number, journalLines: boolean, readOnly: boolean, warn: (m: string) => void,
+  dir: string,
+  manifest: SnapshotManifest | undefined,
+  journalSeq: number,
+  journalLines: boolean,
+  readOnly: boolean,
+  warn: (m: string) => void,
 ): Promise<void> {
   const held = Math.max(manifest?.seq ?? 0, journalSeq);
   const beyond = (await unlistedParts(dir, manifest)).filter((name) => partSeq(name) > held);
   if (beyond.length === 0 || journalLines) return;
-  const what = `snapshot parts ${beyond.join(', ')} in ${dir} hold writes past seq ${held}, which neither ${SNAPSHOT_FILE} nor ${JOURNAL_FILE} holds: `
-    + `an interrupted snapshot of writes never acknowledged, or a newer ${SNAPSHOT_FILE} that was lost`;
+  const what =
+    `snapshot parts ${beyond.join(', ')} in ${dir} hold writes past seq ${held}, which neither ${SNAPSHOT_FILE} nor ${JOURNAL_FILE} holds: ` +
+    `an interrupted snapshot of writes never acknowledged, or a newer ${SNAPSHOT_FILE} that was lost`;
   if (readOnly) return warn(`store: ${what}; left where they are`);
   const aside = path.join(dir, UNPLACED_DIR);
   await fsp.mkdir(aside, { recursive: true });
   for (const name of beyond) await fsp.rename(path.join(dir, name), path.join(aside, name));
   await fsyncDir(dir);
-  warn(`store: ${what}; moved to ${aside}. If ${SNAPSHOT_FILE} was lost, stop the server, move them back and run `
-    + `'calendar-engine repair --data ${dir}'`);
+  warn(
+    `store: ${what}; moved to ${aside}. If ${SNAPSHOT_FILE} was lost, stop the server, move them back and run ` +
+      `'calendar-engine repair --data ${dir}'`,
+  );
 }
 
 /** Orphans of interrupted snapshots/rewrites: unlisted parts whose writes the store holds, and our temp files. */
-async function removeLeftovers(dir: string, manifest: SnapshotManifest | undefined, heldSeq: number, warn: (message: string) => void): Promise<void> {
+async function removeLeftovers(
+  dir: string,
+  manifest: SnapshotManifest | undefined,
+  heldSeq: number,
+  warn: (message: string) => void,
+): Promise<void> {
   try {
     const removed = await removeUnlistedParts(dir, manifest, heldSeq);
     for (const name of await fsp.readdir(dir)) {
@@ -287,7 +345,8 @@ async function removeLeftovers(dir: string, manifest: SnapshotManifest | undefin
         removed.push(name);
       }
     }
-    if (removed.length > 0) warn(`store: removed leftovers of an interrupted snapshot in ${dir}: ${removed.join(', ')}`);
+    if (removed.length > 0)
+      warn(`store: removed leftovers of an interrupted snapshot in ${dir}: ${removed.join(', ')}`);
   } catch (err) {
     // leftovers only take room: a start on a failing disk goes on without removing them
     warn(`store: leftovers in ${dir} not removed: ${(err as Error).message}`);
@@ -314,8 +373,13 @@ class DurableStore implements Store {
   readonly readOnly: boolean;
 
   constructor(
-    dir: string, hooks: StoreHooks, options: StoreOptions, warn: (message: string) => void,
-    releaseLock: () => void, manifest: SnapshotManifest | undefined, seq: number,
+    dir: string,
+    hooks: StoreHooks,
+    options: StoreOptions,
+    warn: (message: string) => void,
+    releaseLock: () => void,
+    manifest: SnapshotManifest | undefined,
+    seq: number,
   ) {
     this.dir = dir;
     this.hooks = hooks;
@@ -344,14 +408,17 @@ class DurableStore implements Store {
   /** The journal failed: the writes it refused were never durable, so the seq goes back. */
   failed(fault: StoreFault): void {
     this.seqValue = this.journal.durableSeq;
-    this.warn(`store: ${fault.message}; writes are refused until the disk takes them again (checked every few seconds)`);
+    this.warn(
+      `store: ${fault.message}; writes are refused until the disk takes them again (checked every few seconds)`,
+    );
   }
 
   recover(): Promise<boolean> {
     if (this.readOnly || this.closed) return Promise.resolve(false);
     const was = this.journal.failed;
     return this.journal.recover().then((ok) => {
-      if (ok && was) this.warn(`store: ${this.journal.file} takes writes again (after ${was.fault.message}); writes resume`);
+      if (ok && was)
+        this.warn(`store: ${this.journal.file} takes writes again (after ${was.fault.message}); writes resume`);
       return ok;
     });
   }
@@ -389,8 +456,9 @@ class DurableStore implements Store {
     if (this.closed) return Promise.reject(new Error(`store: ${this.dir} is closed`));
     if (this.readOnly) return Promise.reject(new Error(`store: ${this.dir} is open read-only`));
     // Idle: capture right now, in the caller's tick. Busy: capture when the running one is done.
-    const run = (this.compactRunning === 0 ? this.compactNow(opts) : this.compactChain.then(() => this.compactNow(opts)))
-      .finally(() => this.compactRunning--);
+    const run = (
+      this.compactRunning === 0 ? this.compactNow(opts) : this.compactChain.then(() => this.compactNow(opts))
+    ).finally(() => this.compactRunning--);
     this.compactRunning++;
     this.compactChain = run.catch(() => {});
     return run;
@@ -402,7 +470,9 @@ class DurableStore implements Store {
     this.compact().catch((err: Error) => {
       // retry only after another compactBytes of journal, not after every flush
       this.autoCompactAt = this.journal.writtenBytes + this.compactBytes;
-      this.warn(`store: automatic compaction of ${this.dir} failed (the journal still holds every write): ${err.message}`);
+      this.warn(
+        `store: automatic compaction of ${this.dir} failed (the journal still holds every write): ${err.message}`,
+      );
     });
   }
 
@@ -428,9 +498,13 @@ class DurableStore implements Store {
     let lines: string[] | AsyncIterable<string>;
     if (opts.streamed) {
       const { stream, head } = opts.streamed;
-      if (stream.seq !== seq) throw new Error(`store: a snapshot streamed from seq ${stream.seq} cannot hold the writes up to seq ${seq}`);
+      if (stream.seq !== seq)
+        throw new Error(`store: a snapshot streamed from seq ${stream.seq} cannot hold the writes up to seq ${seq}`);
       // the head is one part, part 0 (a part closes only past partBytes), before the stream's 1, 2...
-      const headParts = await writeParts(this.dir, seq, stream.tag, encodeChunks(head), { partBytes: Infinity, syncEachBlock: false });
+      const headParts = await writeParts(this.dir, seq, stream.tag, encodeChunks(head), {
+        partBytes: Infinity,
+        syncEachBlock: false,
+      });
       await this.commitSnapshot(seq, [...headParts, ...(await stream.parts())], cut, epoch);
       return this.afterSnapshot(cut);
     }
@@ -447,7 +521,11 @@ class DurableStore implements Store {
     const tag = randomBytes(4).toString('hex');
     let parts: SnapshotPart[];
     try {
-      parts = await writeParts(this.dir, seq, tag, lines, { partBytes: this.options.partBytes, testPoint: this.options.testPoint, syncEachBlock: !opts.alone });
+      parts = await writeParts(this.dir, seq, tag, lines, {
+        partBytes: this.options.partBytes,
+        testPoint: this.options.testPoint,
+        syncEachBlock: !opts.alone,
+      });
     } catch (err) {
       await this.dropParts(seq, tag);
       throw err;

@@ -18,26 +18,48 @@ const EDIT: readonly Method[] = ['POST', 'PUT', 'PATCH'];
 const DELETE: readonly Method[] = ['DELETE'];
 
 const str = (description: string, extra: Partial<ArgSpec> = {}): ArgSpec => ({ type: 'string', description, ...extra });
-const int = (description: string, extra: Partial<ArgSpec> = {}): ArgSpec => ({ type: 'integer', description, ...extra });
-const ints = (description: string): ArgSpec => ({ type: 'array', items: { type: 'integer' }, description, default: [] });
-const strings = (description: string): ArgSpec => ({ type: 'array', items: { type: 'string' }, description });
-const context = (dflt = 'view'): ArgSpec => str('Scope under which the request is made; determines fields present in response.', {
-  enum: ['view', 'embed', 'edit'], default: dflt,
+const int = (description: string, extra: Partial<ArgSpec> = {}): ArgSpec => ({
+  type: 'integer',
+  description,
+  ...extra,
 });
+const ints = (description: string): ArgSpec => ({
+  type: 'array',
+  items: { type: 'integer' },
+  description,
+  default: [],
+});
+const strings = (description: string): ArgSpec => ({ type: 'array', items: { type: 'string' }, description });
+const context = (dflt = 'view'): ArgSpec =>
+  str('Scope under which the request is made; determines fields present in response.', {
+    enum: ['view', 'embed', 'edit'],
+    default: dflt,
+  });
 
 /** WP_REST_Controller::get_collection_params. */
 function collection(what: string): Args {
   return {
     context: context(),
     page: int('Current page of the collection.', { default: 1 }),
-    per_page: int(`Maximum number of ${what} to be returned in result set (1 to ${WP_MAX_PER_PAGE}).`, { default: WP_PER_PAGE }),
+    per_page: int(`Maximum number of ${what} to be returned in result set (1 to ${WP_MAX_PER_PAGE}).`, {
+      default: WP_PER_PAGE,
+    }),
     search: str('Limit results to those matching a string.'),
   };
 }
 
 // ---- terms --------------------------------------------------------------------------------
 
-export const TERM_ORDERBY = ['id', 'include', 'name', 'slug', 'include_slugs', 'term_group', 'description', 'count'] as const;
+export const TERM_ORDERBY = [
+  'id',
+  'include',
+  'name',
+  'slug',
+  'include_slugs',
+  'term_group',
+  'description',
+  'count',
+] as const;
 
 function termListArgs(hierarchical: boolean): Args {
   return {
@@ -69,7 +91,9 @@ function termRoutes(resource: WpResource, base: string, hierarchical: boolean): 
   const op = (action: Action) => ({ resource, action });
   return [
     {
-      namespace: WP_NAMESPACE, path: `/${base}`, pattern: `/${base}`,
+      namespace: WP_NAMESPACE,
+      path: `/${base}`,
+      pattern: `/${base}`,
       endpoints: [
         endpoint(GET, op('list'), `List ${base} terms`, termListArgs(hierarchical), {
           '200': 'an array of terms (empty past the last page); headers X-WP-Total, X-WP-TotalPages and Link',
@@ -79,29 +103,63 @@ function termRoutes(resource: WpResource, base: string, hierarchical: boolean): 
         }),
         endpoint(POST, op('create'), `Create a ${base} term`, termFields(hierarchical, true), {
           '201': 'the new term; header Location',
-          '400': 'a parameter is missing or invalid, the parent does not exist (rest_term_invalid), or the name is taken (term_exists)',
+          '400':
+            'a parameter is missing or invalid, the parent does not exist (rest_term_invalid), or the name is taken (term_exists)',
           '401': 'not logged in (rest_cannot_create)',
           '403': 'logged in without the capability (rest_cannot_create)',
         }),
       ],
     },
     {
-      namespace: WP_NAMESPACE, path: `/${base}/{id}`, pattern: `/${base}/(?P<id>[\\d]+)`,
+      namespace: WP_NAMESPACE,
+      path: `/${base}/{id}`,
+      pattern: `/${base}/(?P<id>[\\d]+)`,
       endpoints: [
-        endpoint(GET, op('get'), `Get a ${base} term`, { id, context: context() }, {
-          '200': 'the term', '404': 'no such term (rest_term_invalid)', '401': 'context=edit, logged out', '403': 'context=edit without the capability',
-        }),
-        endpoint(EDIT, op('update'), `Update a ${base} term`, { id, ...termFields(hierarchical, false) }, {
-          '200': 'the updated term', '400': 'a parameter is invalid', '401': 'not logged in (rest_cannot_update)',
-          '403': 'logged in without the capability (rest_cannot_update)', '404': 'no such term (rest_term_invalid)',
-        }),
-        endpoint(DELETE, op('delete'), `Delete a ${base} term`, {
-          id, force: { type: 'boolean', default: false, description: 'Required to be true, as terms do not support trashing.' },
-        }, {
-          '200': '{deleted: true, previous: the term as it was}', '401': 'not logged in (rest_cannot_delete)',
-          '403': 'logged in without the capability (rest_cannot_delete)', '404': 'no such term (rest_term_invalid)',
-          '501': 'force is not true (rest_trash_not_supported)',
-        }),
+        endpoint(
+          GET,
+          op('get'),
+          `Get a ${base} term`,
+          { id, context: context() },
+          {
+            '200': 'the term',
+            '404': 'no such term (rest_term_invalid)',
+            '401': 'context=edit, logged out',
+            '403': 'context=edit without the capability',
+          },
+        ),
+        endpoint(
+          EDIT,
+          op('update'),
+          `Update a ${base} term`,
+          { id, ...termFields(hierarchical, false) },
+          {
+            '200': 'the updated term',
+            '400': 'a parameter is invalid',
+            '401': 'not logged in (rest_cannot_update)',
+            '403': 'logged in without the capability (rest_cannot_update)',
+            '404': 'no such term (rest_term_invalid)',
+          },
+        ),
+        endpoint(
+          DELETE,
+          op('delete'),
+          `Delete a ${base} term`,
+          {
+            id,
+            force: {
+              type: 'boolean',
+              default: false,
+              description: 'Required to be true, as terms do not support trashing.',
+            },
+          },
+          {
+            '200': '{deleted: true, previous: the term as it was}',
+            '401': 'not logged in (rest_cannot_delete)',
+            '403': 'logged in without the capability (rest_cannot_delete)',
+            '404': 'no such term (rest_term_invalid)',
+            '501': 'force is not true (rest_trash_not_supported)',
+          },
+        ),
       ],
     },
   ];
@@ -109,8 +167,29 @@ function termRoutes(resource: WpResource, base: string, hierarchical: boolean): 
 
 // ---- posts --------------------------------------------------------------------------------
 
-export const POST_ORDERBY = ['author', 'date', 'id', 'include', 'modified', 'parent', 'relevance', 'slug', 'include_slugs', 'title'] as const;
-export const WP_POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft', 'inherit', 'any'] as const;
+export const POST_ORDERBY = [
+  'author',
+  'date',
+  'id',
+  'include',
+  'modified',
+  'parent',
+  'relevance',
+  'slug',
+  'include_slugs',
+  'title',
+] as const;
+export const WP_POST_STATUSES = [
+  'publish',
+  'future',
+  'draft',
+  'pending',
+  'private',
+  'trash',
+  'auto-draft',
+  'inherit',
+  'any',
+] as const;
 
 function postListArgs(events: boolean): Args {
   const iso = (description: string): ArgSpec => str(description, { format: 'date-time' });
@@ -133,15 +212,22 @@ function postListArgs(events: boolean): Args {
     orderby: str('Sort collection by post attribute.', { enum: POST_ORDERBY, default: 'date' }),
     slug: strings('Limit result set to posts with one or more specific slugs.'),
     status: {
-      type: 'array', items: { type: 'string' }, default: 'publish', enum: WP_POST_STATUSES,
+      type: 'array',
+      items: { type: 'string' },
+      default: 'publish',
+      enum: WP_POST_STATUSES,
       description: 'Limit result set to posts assigned one or more statuses (other than publish: contributors and up).',
     } as ArgSpec,
   });
   if (events) {
     Object.assign(args, {
       tax_relation: str('Limit result set based on relationship between multiple taxonomies.', { enum: ['AND', 'OR'] }),
-      tribe_events_cat: ints('Limit result set to items with specific terms assigned in the tribe_events_cat taxonomy (and their children).'),
-      tribe_events_cat_exclude: ints('Limit result set to items except those with specific terms assigned in the tribe_events_cat taxonomy.'),
+      tribe_events_cat: ints(
+        'Limit result set to items with specific terms assigned in the tribe_events_cat taxonomy (and their children).',
+      ),
+      tribe_events_cat_exclude: ints(
+        'Limit result set to items except those with specific terms assigned in the tribe_events_cat taxonomy.',
+      ),
       tags: ints('Limit result set to items with specific terms assigned in the tags taxonomy.'),
       tags_exclude: ints('Limit result set to items except those with specific terms assigned in the tags taxonomy.'),
     });
@@ -154,69 +240,137 @@ function postRoutes(resource: WpResource, base: string): RouteSpec[] {
   const id: ArgSpec = { type: 'integer', in: 'path', required: true, description: 'Unique identifier for the post.' };
   return [
     {
-      namespace: WP_NAMESPACE, path: `/${base}`, pattern: `/${base}`,
-      endpoints: [endpoint(GET, { resource, action: 'list' }, `List ${base} posts`, postListArgs(events), {
-        '200': 'an array of posts; headers X-WP-Total, X-WP-TotalPages and Link',
-        '400': 'a parameter is invalid (rest_invalid_param), or the page is past the last one (rest_post_invalid_page_number)',
-        '401': 'a status other than publish, or context=edit, logged out (rest_forbidden_status, rest_forbidden_context)',
-        '403': 'a status other than publish, or context=edit, without the capability',
-      })],
+      namespace: WP_NAMESPACE,
+      path: `/${base}`,
+      pattern: `/${base}`,
+      endpoints: [
+        endpoint(GET, { resource, action: 'list' }, `List ${base} posts`, postListArgs(events), {
+          '200': 'an array of posts; headers X-WP-Total, X-WP-TotalPages and Link',
+          '400':
+            'a parameter is invalid (rest_invalid_param), or the page is past the last one (rest_post_invalid_page_number)',
+          '401':
+            'a status other than publish, or context=edit, logged out (rest_forbidden_status, rest_forbidden_context)',
+          '403': 'a status other than publish, or context=edit, without the capability',
+        }),
+      ],
     },
     {
-      namespace: WP_NAMESPACE, path: `/${base}/{id}`, pattern: `/${base}/(?P<id>[\\d]+)`,
-      endpoints: [endpoint(GET, { resource, action: 'get' }, `Get a ${base} post`, {
-        id, context: context(), password: str('The password for the post if it is password protected.'),
-      }, {
-        '200': 'the post', '401': 'not readable by an anonymous caller (rest_forbidden)',
-        '403': 'not readable by the caller (rest_forbidden), or context=edit without the right to edit it',
-        '404': 'no such post of this type (rest_post_invalid_id)',
-      })],
+      namespace: WP_NAMESPACE,
+      path: `/${base}/{id}`,
+      pattern: `/${base}/(?P<id>[\\d]+)`,
+      endpoints: [
+        endpoint(
+          GET,
+          { resource, action: 'get' },
+          `Get a ${base} post`,
+          {
+            id,
+            context: context(),
+            password: str('The password for the post if it is password protected.'),
+          },
+          {
+            '200': 'the post',
+            '401': 'not readable by an anonymous caller (rest_forbidden)',
+            '403': 'not readable by the caller (rest_forbidden), or context=edit without the right to edit it',
+            '404': 'no such post of this type (rest_post_invalid_id)',
+          },
+        ),
+      ],
     },
   ];
 }
 
 // ---- users --------------------------------------------------------------------------------
 
-export const USER_ORDERBY = ['id', 'include', 'name', 'registered_date', 'slug', 'include_slugs', 'email', 'url'] as const;
+export const USER_ORDERBY = [
+  'id',
+  'include',
+  'name',
+  'registered_date',
+  'slug',
+  'include_slugs',
+  'email',
+  'url',
+] as const;
 
 function userRoutes(): RouteSpec[] {
   const id: ArgSpec = { type: 'integer', in: 'path', required: true, description: 'Unique identifier for the user.' };
   return [
     {
-      namespace: WP_NAMESPACE, path: '/users', pattern: '/users',
-      endpoints: [endpoint(GET, { resource: 'wp-users', action: 'list' }, 'List users', {
-        ...collection('users'),
-        exclude: ints('Ensure result set excludes specific IDs.'),
-        include: ints('Limit result set to specific IDs.'),
-        offset: int('Offset the result set by a specific number of items.'),
-        order: str('Order sort attribute ascending or descending.', { enum: ['asc', 'desc'], default: 'asc' }),
-        orderby: str('Sort collection by user attribute.', { enum: USER_ORDERBY, default: 'name' }),
-        slug: strings('Limit result set to users with one or more specific slugs.'),
-        roles: strings('Limit result set to users matching at least one specific role provided (list_users only).'),
-        who: str('Limit result set to users who are considered authors.', { enum: ['authors'] }),
-      }, {
-        '200': 'an array of users (without list_users: the authors of published posts); headers X-WP-Total, X-WP-TotalPages',
-        '400': 'a parameter is invalid', '401': 'context=edit, roles or who, logged out', '403': 'context=edit, roles or who without the capability',
-      })],
+      namespace: WP_NAMESPACE,
+      path: '/users',
+      pattern: '/users',
+      endpoints: [
+        endpoint(
+          GET,
+          { resource: 'wp-users', action: 'list' },
+          'List users',
+          {
+            ...collection('users'),
+            exclude: ints('Ensure result set excludes specific IDs.'),
+            include: ints('Limit result set to specific IDs.'),
+            offset: int('Offset the result set by a specific number of items.'),
+            order: str('Order sort attribute ascending or descending.', { enum: ['asc', 'desc'], default: 'asc' }),
+            orderby: str('Sort collection by user attribute.', { enum: USER_ORDERBY, default: 'name' }),
+            slug: strings('Limit result set to users with one or more specific slugs.'),
+            roles: strings('Limit result set to users matching at least one specific role provided (list_users only).'),
+            who: str('Limit result set to users who are considered authors.', { enum: ['authors'] }),
+          },
+          {
+            '200':
+              'an array of users (without list_users: the authors of published posts); headers X-WP-Total, X-WP-TotalPages',
+            '400': 'a parameter is invalid',
+            '401': 'context=edit, roles or who, logged out',
+            '403': 'context=edit, roles or who without the capability',
+          },
+        ),
+      ],
     },
     {
-      namespace: WP_NAMESPACE, path: '/users/{id}', pattern: '/users/(?P<id>[\\d]+)',
-      endpoints: [endpoint(GET, { resource: 'wp-users', action: 'get' }, 'Get a user', { id, context: context() }, {
-        '200': 'the user', '401': 'a user without published posts, logged out (rest_user_cannot_view)',
-        '403': 'a user without published posts, or context=edit, without list_users', '404': 'no such user (rest_user_invalid_id)',
-      })],
+      namespace: WP_NAMESPACE,
+      path: '/users/{id}',
+      pattern: '/users/(?P<id>[\\d]+)',
+      endpoints: [
+        endpoint(
+          GET,
+          { resource: 'wp-users', action: 'get' },
+          'Get a user',
+          { id, context: context() },
+          {
+            '200': 'the user',
+            '401': 'a user without published posts, logged out (rest_user_cannot_view)',
+            '403': 'a user without published posts, or context=edit, without list_users',
+            '404': 'no such user (rest_user_invalid_id)',
+          },
+        ),
+      ],
     },
     {
-      namespace: WP_NAMESPACE, path: '/users/me', pattern: '/users/me',
-      endpoints: [endpoint(GET, { resource: 'wp-me', action: 'get' }, 'The authenticated user', { context: context() }, {
-        '200': 'the user making the request', '401': 'not logged in (rest_not_logged_in)',
-      })],
+      namespace: WP_NAMESPACE,
+      path: '/users/me',
+      pattern: '/users/me',
+      endpoints: [
+        endpoint(
+          GET,
+          { resource: 'wp-me', action: 'get' },
+          'The authenticated user',
+          { context: context() },
+          {
+            '200': 'the user making the request',
+            '401': 'not logged in (rest_not_logged_in)',
+          },
+        ),
+      ],
     },
   ];
 }
 
 function endpoint(
-  methods: readonly Method[], op: { resource: WpResource; action: Action }, summary: string, args: Args, responses: Record<string, string>,
+  methods: readonly Method[],
+  op: { resource: WpResource; action: Action },
+  summary: string,
+  args: Args,
+  responses: Record<string, string>,
 ): EndpointSpec {
   return { methods, op, summary, args, responses };
 }
@@ -225,12 +379,21 @@ function endpoint(
 export function wpRouteTable(): RouteSpec[] {
   return [
     {
-      namespace: WP_NAMESPACE, path: '', pattern: '',
-      endpoints: [{
-        methods: GET, op: { resource: 'index', action: 'get' }, summary: 'The namespace index: every route of wp/v2 this service answers',
-        args: { namespace: str('the namespace', { default: WP_NAMESPACE }), context: str('the request context', { default: 'view' }) },
-        responses: { '200': 'the namespace index' },
-      }],
+      namespace: WP_NAMESPACE,
+      path: '',
+      pattern: '',
+      endpoints: [
+        {
+          methods: GET,
+          op: { resource: 'index', action: 'get' },
+          summary: 'The namespace index: every route of wp/v2 this service answers',
+          args: {
+            namespace: str('the namespace', { default: WP_NAMESPACE }),
+            context: str('the request context', { default: 'view' }),
+          },
+          responses: { '200': 'the namespace index' },
+        },
+      ],
     },
     ...postRoutes('wp-events', 'tribe_events'),
     ...postRoutes('wp-venues', 'tribe_venue'),

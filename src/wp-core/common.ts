@@ -58,7 +58,8 @@ export class WpParams {
     const n = asInteger(this.params[name]);
     if (n === undefined) this.problems.add(name, `${name} is not of type integer.`);
     else if (min !== undefined && n < min) this.problems.add(name, `${name} must be greater than or equal to ${min}`);
-    else if (max !== undefined && n > max) this.problems.add(name, `${name} must be between ${min ?? 0} (inclusive) and ${max} (inclusive)`);
+    else if (max !== undefined && n > max)
+      this.problems.add(name, `${name} must be between ${min ?? 0} (inclusive) and ${max} (inclusive)`);
     else return n;
     return undefined;
   }
@@ -146,7 +147,12 @@ export class WpParams {
  * WordPress's controllers build them.
  */
 export function collectionResult(
-  items: string[], total: number, perPage: number, page: number, base: string, params: Params,
+  items: string[],
+  total: number,
+  perPage: number,
+  page: number,
+  base: string,
+  params: Params,
 ): RestResult {
   const maxPages = Math.ceil(total / perPage);
   const headers: Record<string, string> = { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(maxPages) };
@@ -162,7 +168,10 @@ function pageUrl(base: string, params: Params, page: number): string {
   let placed = false;
   const push = (name: string, value: unknown): void => {
     if (Array.isArray(value)) value.forEach((v, i) => push(`${name}[${i}]`, v));
-    else pairs.push(`${phpUrlencode(name)}=${phpUrlencode(typeof value === 'string' ? value : JSON.stringify(value) ?? '')}`);
+    else
+      pairs.push(
+        `${phpUrlencode(name)}=${phpUrlencode(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''))}`,
+      );
   };
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined) continue;

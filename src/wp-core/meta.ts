@@ -6,9 +6,20 @@
 import type { EventRecord } from '../engine/records.ts';
 
 const STRING_KEYS_AFTER_LINKS = [
-  '_OrganizerEmail', '_OrganizerPhone', '_OrganizerWebsite',
-  '_VenueAddress', '_VenueCity', '_VenueCountry', '_VenueProvince', '_VenueState', '_VenueZip', '_VenuePhone', '_VenueURL',
-  '_VenueStateProvince', '_VenueLat', '_VenueLng',
+  '_OrganizerEmail',
+  '_OrganizerPhone',
+  '_OrganizerWebsite',
+  '_VenueAddress',
+  '_VenueCity',
+  '_VenueCountry',
+  '_VenueProvince',
+  '_VenueState',
+  '_VenueZip',
+  '_VenuePhone',
+  '_VenueURL',
+  '_VenueStateProvince',
+  '_VenueLat',
+  '_VenueLng',
 ];
 
 export function eventMeta(e: EventRecord): Record<string, unknown> {

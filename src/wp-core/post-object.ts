@@ -16,7 +16,11 @@ import { eventMeta } from './meta.ts';
 export type PostKindName = 'event' | 'venue' | 'organizer';
 export type AnyPost = EventRecord | VenueRecord | OrganizerRecord;
 
-export const TYPE: Record<PostKindName, string> = { event: 'tribe_events', venue: 'tribe_venue', organizer: 'tribe_organizer' };
+export const TYPE: Record<PostKindName, string> = {
+  event: 'tribe_events',
+  venue: 'tribe_venue',
+  organizer: 'tribe_organizer',
+};
 
 /** WP_REST_Posts_Controller::prepare_item_for_response for this service's post types. */
 export function postObject(core: Core, kind: PostKindName, rec: AnyPost, context: Context): Item {
@@ -52,7 +56,9 @@ export function postObject(core: Core, kind: PostKindName, rec: AnyPost, context
   if (kind === 'event') {
     const e = rec as EventRecord;
     const excerpt = excerptOf(e);
-    obj.excerpt = edit ? { raw: e.excerpt, rendered: excerpt, protected: false } : { rendered: excerpt, protected: false };
+    obj.excerpt = edit
+      ? { raw: e.excerpt, rendered: excerpt, protected: false }
+      : { rendered: excerpt, protected: false };
     obj.author = e.authorId;
     obj.featured_media = e.imageId;
     links.author = link(`${root}users/${e.authorId}`, { embeddable: true });
@@ -88,7 +94,8 @@ function gmt(core: Core, utc: string, local: string): string {
 function byName(core: Core, ids: readonly number[]): number[] {
   const { engine } = core;
   return [...ids].sort((a, b) => {
-    const x = engine.term(a)?.name.toLowerCase() ?? '', y = engine.term(b)?.name.toLowerCase() ?? '';
+    const x = engine.term(a)?.name.toLowerCase() ?? '',
+      y = engine.term(b)?.name.toLowerCase() ?? '';
     return x < y ? -1 : x > y ? 1 : a - b;
   });
 }

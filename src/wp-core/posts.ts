@@ -77,7 +77,9 @@ export class WpPosts {
     const date = (name: string): number | undefined => {
       const s = p.string(name);
       if (s === undefined) return undefined;
-      const v = RFC3339.test(s.trim()) ? parseDateInput(s.trim(), this.core.site.config.timezone, this.core.site.config.now()) : null;
+      const v = RFC3339.test(s.trim())
+        ? parseDateInput(s.trim(), this.core.site.config.timezone, this.core.site.config.now())
+        : null;
       if (v === null) p.problems.add(name, `Invalid date.`);
       return v ?? undefined;
     };
@@ -102,17 +104,24 @@ export class WpPosts {
       q.taxOr = p.oneOf('tax_relation', ['AND', 'OR'] as const) === 'OR';
     }
     const statuses = p.strings('status');
-    if (orderby === 'relevance' && !search) p.problems.add('orderby', 'You need to define a search term to order by relevance.');
-    if (orderby === 'include' && !q.include?.length) p.problems.add('orderby', 'You need to define an include parameter to order by include.');
+    if (orderby === 'relevance' && !search)
+      p.problems.add('orderby', 'You need to define a search term to order by relevance.');
+    if (orderby === 'include' && !q.include?.length)
+      p.problems.add('orderby', 'You need to define an include parameter to order by include.');
     p.check();
     const loggedIn = actor !== null;
     if (context === 'edit' && !canEditPosts(actor)) {
-      throw authError('rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.', loggedIn);
+      throw authError(
+        'rest_forbidden_context',
+        'Sorry, you are not allowed to edit posts in this post type.',
+        loggedIn,
+      );
     }
     if (statuses) {
       q.statuses = new Set();
       for (const s of statuses) {
-        if (s !== 'publish' && !canEditPosts(actor)) throw authError('rest_forbidden_status', 'Status is forbidden.', loggedIn);
+        if (s !== 'publish' && !canEditPosts(actor))
+          throw authError('rest_forbidden_status', 'Status is forbidden.', loggedIn);
         if (!(WP_POST_STATUSES as readonly string[]).includes(s)) {
           p.problems.add('status', `status[${statuses.indexOf(s)}] is not one of ${WP_POST_STATUSES.join(', ')}.`);
           p.check();
@@ -146,10 +155,24 @@ export class WpPosts {
   }
 
   /** The first `keep` matching event rows in the order asked for (ties by id the same way), and the number of matches. */
-  private topEvents(q: PostQuery, actor: Actor, key: NumericKey, asc: boolean, keep: number): { rows: number[]; total: number } {
+  private topEvents(
+    q: PostQuery,
+    actor: Actor,
+    key: NumericKey,
+    asc: boolean,
+    keep: number,
+  ): { rows: number[]; total: number } {
     const table = this.core.engine.eventTable;
-    const column = key === 'id' ? table.ids : key === 'author' ? table.authorIds : key === 'parent' ? table.parentIds
-      : key === 'modified' ? table.modified.ms : table.date.ms;
+    const column =
+      key === 'id'
+        ? table.ids
+        : key === 'author'
+          ? table.authorIds
+          : key === 'parent'
+            ? table.parentIds
+            : key === 'modified'
+              ? table.modified.ms
+              : table.date.ms;
     const text = key === 'modified' ? table.modified : table.date;
     const dated = key === 'date' || key === 'modified';
     const ids = table.ids;
@@ -171,7 +194,8 @@ export class WpPosts {
     };
     const down = (i: number): void => {
       for (;;) {
-        const l = 2 * i + 1, r = l + 1;
+        const l = 2 * i + 1,
+          r = l + 1;
         let m = i;
         if (l < heap.length && after(l, m)) m = l;
         if (r < heap.length && after(r, m)) m = r;
@@ -188,7 +212,7 @@ export class WpPosts {
       if (heap.length < keep) {
         heap.push(row);
         keys.push(k);
-        for (let i = heap.length - 1; i > 0;) {
+        for (let i = heap.length - 1; i > 0; ) {
           const parent = (i - 1) >> 1;
           if (!after(i, parent)) break;
           swap(i, parent);
@@ -216,8 +240,15 @@ export class WpPosts {
       const date = dateMs(table.date.ms[row], () => table.date.get(row));
       const modified = dateMs(table.modified.ms[row], () => table.modified.get(row));
       out.push({
-        row, rec: undefined, id: table.ids[row], date, modified, title: table.titles[row], slug: table.slugs[row],
-        authorId: table.authorIds[row], parentId: table.parentIds[row],
+        row,
+        rec: undefined,
+        id: table.ids[row],
+        date,
+        modified,
+        title: table.titles[row],
+        slug: table.slugs[row],
+        authorId: table.authorIds[row],
+        parentId: table.parentIds[row],
       });
     });
     return out;
@@ -232,13 +263,21 @@ export class WpPosts {
     const byTerms = this.termRows(q);
     if (q.include && q.include.length > 0) {
       rows = new Set(q.include.filter((id) => engine.postKind(id) === 'event').map((id) => engine.eventRow(id)));
-    }
-    else if (byTerms) rows = byTerms;
+    } else if (byTerms) rows = byTerms;
     const allowed = new Uint8Array(POST_STATUSES.length);
     for (const s of q.statuses) allowed[(POST_STATUSES as readonly string[]).indexOf(s)] = 1;
-    const plain = !q.exclude?.length && !q.authors?.length && !q.authorsOut?.length && !q.slugs?.length && q.after === undefined
-      && q.before === undefined && q.modifiedAfter === undefined && q.modifiedBefore === undefined && !q.categoriesOut?.length
-      && !q.tagsOut?.length && !q.search;
+    const plain =
+      !q.exclude?.length &&
+      !q.authors?.length &&
+      !q.authorsOut?.length &&
+      !q.slugs?.length &&
+      q.after === undefined &&
+      q.before === undefined &&
+      q.modifiedAfter === undefined &&
+      q.modifiedBefore === undefined &&
+      !q.categoriesOut?.length &&
+      !q.tagsOut?.length &&
+      !q.search;
     const count = table.count;
     const codes = table.statusCodes;
     if (!rows && plain && allowed[0] === 1 && q.statuses.size === 1) {
@@ -246,7 +285,11 @@ export class WpPosts {
       for (let row = 0; row < count; row++) if (codes[row] === 0) visit(row);
       return;
     }
-    const dated = q.after !== undefined || q.before !== undefined || q.modifiedAfter !== undefined || q.modifiedBefore !== undefined;
+    const dated =
+      q.after !== undefined ||
+      q.before !== undefined ||
+      q.modifiedAfter !== undefined ||
+      q.modifiedBefore !== undefined;
     const categoriesOut = q.categoriesOut?.length ? new Set(this.withDescendants(q.categoriesOut)) : undefined;
     const each = (row: number): void => {
       if (allowed[codes[row]] !== 1) return;
@@ -259,7 +302,14 @@ export class WpPosts {
       if (q.slugs?.length && !q.slugs.includes(table.slugs[row])) return;
       if (dated) {
         const date = dateMs(table.date.ms[row], () => table.date.get(row));
-        if (!inDates(q, date, dateMs(table.modified.ms[row], () => table.modified.get(row)))) return;
+        if (
+          !inDates(
+            q,
+            date,
+            dateMs(table.modified.ms[row], () => table.modified.get(row)),
+          )
+        )
+          return;
       }
       if (categoriesOut && table.categoryIds[row].some((t) => categoriesOut.has(t))) return;
       if (q.tagsOut?.length && table.tagIds[row].some((t) => q.tagsOut!.includes(t))) return;
@@ -278,12 +328,14 @@ export class WpPosts {
     const sets: Set<number>[] = [];
     if (q.categories?.length) {
       const s = new Set<number>();
-      for (const id of this.withDescendants(q.categories)) for (const row of engine.linkedEventRows('category', id)) s.add(row);
+      for (const id of this.withDescendants(q.categories))
+        for (const row of engine.linkedEventRows('category', id)) s.add(row);
       sets.push(s);
     }
     if (q.tags?.length) {
       const s = new Set<number>();
-      for (const id of q.tags) if (engine.term(id)?.taxonomy === 'post_tag') for (const row of engine.linkedEventRows('tag', id)) s.add(row);
+      for (const id of q.tags)
+        if (engine.term(id)?.taxonomy === 'post_tag') for (const row of engine.linkedEventRows('tag', id)) s.add(row);
       sets.push(s);
     }
     if (sets.length === 0) return undefined;
@@ -308,9 +360,10 @@ export class WpPosts {
   private matchingLinked(kind: PostKindName, q: PostQuery, actor: Actor): Match[] {
     const { engine } = this.core;
     const out: Match[] = [];
-    const records = q.include && q.include.length > 0
-      ? q.include.map((id) => this.record(kind, id)).filter((r): r is AnyPost => r !== undefined)
-      : engine.linkedNewestFirst(kind === 'venue' ? 'venue' : 'organizer');
+    const records =
+      q.include && q.include.length > 0
+        ? q.include.map((id) => this.record(kind, id)).filter((r): r is AnyPost => r !== undefined)
+        : engine.linkedNewestFirst(kind === 'venue' ? 'venue' : 'organizer');
     const seen = new Set<number>();
     for (const rec of records) {
       if (seen.has(rec.id)) continue;
@@ -318,18 +371,29 @@ export class WpPosts {
       if (!q.statuses.has(rec.status)) continue;
       if (q.exclude?.includes(rec.id)) continue;
       if (q.slugs?.length && !q.slugs.includes(rec.slug)) continue;
-      const date = naiveFromString(rec.date), modified = naiveFromString(rec.modified);
+      const date = naiveFromString(rec.date),
+        modified = naiveFromString(rec.modified);
       if (!inDates(q, date, modified)) continue;
       if (q.search) {
-        const text = foldForSearch(rec.title) + '\u0000' + foldForSearch(rec.excerpt) + '\u0000' + foldForSearch(rec.description);
+        const text =
+          foldForSearch(rec.title) + '\u0000' + foldForSearch(rec.excerpt) + '\u0000' + foldForSearch(rec.description);
         if (!matchesSearch(text, q.search)) continue;
       }
       if (rec.status !== 'publish' && !canReadPost(actor, rec)) continue;
-      out.push({ row: -1, rec, id: rec.id, date, modified, title: rec.title, slug: rec.slug, authorId: rec.authorId, parentId: 0 });
+      out.push({
+        row: -1,
+        rec,
+        id: rec.id,
+        date,
+        modified,
+        title: rec.title,
+        slug: rec.slug,
+        authorId: rec.authorId,
+        parentId: 0,
+      });
     }
     return out;
   }
-
 }
 
 interface Match {
@@ -345,7 +409,13 @@ interface Match {
 }
 
 type NumericKey = 'date' | 'modified' | 'id' | 'author' | 'parent';
-const NUMERIC_KEYS: Record<string, NumericKey | undefined> = { date: 'date', modified: 'modified', id: 'id', author: 'author', parent: 'parent' };
+const NUMERIC_KEYS: Record<string, NumericKey | undefined> = {
+  date: 'date',
+  modified: 'modified',
+  id: 'id',
+  author: 'author',
+  parent: 'parent',
+};
 
 function dateMs(ms: number, text: () => string): number {
   return ms === ms ? ms : naiveFromString(text());
@@ -368,17 +438,30 @@ function matchesSearch(folded: string, search: { include: string[]; exclude: str
 /** WP_Query's orders; ties by id in the same direction. `relevance`: title matches first, then date. */
 function sortPosts(matches: Match[], orderby: string, asc: boolean, q: PostQuery): void {
   const text = (a: string, b: string): number => {
-    const x = a.toLowerCase(), y = b.toLowerCase();
+    const x = a.toLowerCase(),
+      y = b.toLowerCase();
     return x < y ? -1 : x > y ? 1 : 0;
   };
   let cmp: (a: Match, b: Match) => number;
   switch (orderby) {
-    case 'id': cmp = (a, b) => a.id - b.id; break;
-    case 'modified': cmp = (a, b) => a.modified - b.modified; break;
-    case 'title': cmp = (a, b) => text(a.title, b.title); break;
-    case 'slug': cmp = (a, b) => text(a.slug, b.slug); break;
-    case 'author': cmp = (a, b) => a.authorId - b.authorId; break;
-    case 'parent': cmp = (a, b) => a.parentId - b.parentId; break;
+    case 'id':
+      cmp = (a, b) => a.id - b.id;
+      break;
+    case 'modified':
+      cmp = (a, b) => a.modified - b.modified;
+      break;
+    case 'title':
+      cmp = (a, b) => text(a.title, b.title);
+      break;
+    case 'slug':
+      cmp = (a, b) => text(a.slug, b.slug);
+      break;
+    case 'author':
+      cmp = (a, b) => a.authorId - b.authorId;
+      break;
+    case 'parent':
+      cmp = (a, b) => a.parentId - b.parentId;
+      break;
     case 'include': {
       const at = q.include ?? [];
       matches.sort((a, b) => at.indexOf(a.id) - at.indexOf(b.id));
@@ -395,7 +478,8 @@ function sortPosts(matches: Match[], orderby: string, asc: boolean, q: PostQuery
       matches.sort((a, b) => inTitle(b) - inTitle(a) || b.date - a.date || b.id - a.id);
       return;
     }
-    default: cmp = (a, b) => a.date - b.date;
+    default:
+      cmp = (a, b) => a.date - b.date;
   }
   matches.sort((a, b) => (asc ? cmp(a, b) || a.id - b.id : cmp(b, a) || b.id - a.id));
 }

@@ -15,7 +15,10 @@ export class WpCore {
   private readonly users: WpUsers;
 
   /** `commit`: how a write is applied, rendered and made durable (Collections' write path). */
-  constructor(core: Core, private readonly commit: (tx: Tx, render: () => RestResult) => Promise<RestResult>) {
+  constructor(
+    core: Core,
+    private readonly commit: (tx: Tx, render: () => RestResult) => Promise<RestResult>,
+  ) {
     this.terms = new WpTerms(core);
     this.posts = new WpPosts(core);
     this.users = new WpUsers(core);
@@ -23,13 +26,19 @@ export class WpCore {
 
   async rest(call: RestCall): Promise<RestResult> {
     switch (call.resource as WpResource) {
-      case 'wp-tags': return this.terms.rest('post_tag', call, this.commit);
-      case 'wp-categories': return this.terms.rest('tribe_events_cat', call, this.commit);
-      case 'wp-events': return this.posts.rest('event', call);
-      case 'wp-venues': return this.posts.rest('venue', call);
-      case 'wp-organizers': return this.posts.rest('organizer', call);
+      case 'wp-tags':
+        return this.terms.rest('post_tag', call, this.commit);
+      case 'wp-categories':
+        return this.terms.rest('tribe_events_cat', call, this.commit);
+      case 'wp-events':
+        return this.posts.rest('event', call);
+      case 'wp-venues':
+        return this.posts.rest('venue', call);
+      case 'wp-organizers':
+        return this.posts.rest('organizer', call);
       case 'wp-users':
-      case 'wp-me': return this.users.rest(call);
+      case 'wp-me':
+        return this.users.rest(call);
     }
     throw fail('rest_no_route');
   }

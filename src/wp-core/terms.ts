@@ -24,8 +24,13 @@ export function wpTermObject(core: Core, t: TermRecord): Item {
   const root = wpRoot(core);
   const base = `${root}${termBase(t.taxonomy)}`;
   const obj: Item = {
-    id: t.id, count: engine.termCount(t.id), description: t.description, link: termLink(core.site, engine, t),
-    name: t.name, slug: t.slug, taxonomy: t.taxonomy,
+    id: t.id,
+    count: engine.termCount(t.id),
+    description: t.description,
+    link: termLink(core.site, engine, t),
+    name: t.name,
+    slug: t.slug,
+    taxonomy: t.taxonomy,
   };
   if (t.taxonomy === 'tribe_events_cat') obj.parent = t.parent;
   obj.meta = [];
@@ -48,14 +53,19 @@ function embedded(obj: Item): Item {
 }
 
 const compareText = (a: string, b: string): number => {
-  const x = a.toLowerCase(), y = b.toLowerCase();
+  const x = a.toLowerCase(),
+    y = b.toLowerCase();
   return x < y ? -1 : x > y ? 1 : 0;
 };
 
 export class WpTerms {
   constructor(private readonly core: Core) {}
 
-  async rest(taxonomy: Taxonomy, call: RestCall, commit: (tx: Tx, render: () => RestResult) => Promise<RestResult>): Promise<RestResult> {
+  async rest(
+    taxonomy: Taxonomy,
+    call: RestCall,
+    commit: (tx: Tx, render: () => RestResult) => Promise<RestResult>,
+  ): Promise<RestResult> {
     const { core } = this;
     const { actor, params } = call;
     const rules = termRules(taxonomy);
@@ -78,30 +88,45 @@ export class WpTerms {
         this.readFields(p, taxonomy);
         if (!p.has('name')) throw missingParams(['name']);
         p.check();
-        if (!rules.create(actor)) throw authError('rest_cannot_create', 'Sorry, you are not allowed to create terms in this taxonomy.', loggedIn);
+        if (!rules.create(actor))
+          throw authError(
+            'rest_cannot_create',
+            'Sorry, you are not allowed to create terms in this taxonomy.',
+            loggedIn,
+          );
         this.checkParent(taxonomy, params);
         const tx = new Tx(core, actor);
         const rec = this.stage(tx, taxonomy, params, undefined);
         const location = `${wpRoot(core)}${termBase(taxonomy)}/${rec.id}`;
-        return commit(tx, () => ({ status: 201, headers: { Location: location }, body: toJson(this.shaped(core.engine.term(rec.id)!, 'edit')) }));
+        return commit(tx, () => ({
+          status: 201,
+          headers: { Location: location },
+          body: toJson(this.shaped(core.engine.term(rec.id)!, 'edit')),
+        }));
       }
       case 'update': {
         const p = new WpParams(params);
         this.readFields(p, taxonomy);
         p.check();
         const term = this.target(taxonomy, call);
-        if (!rules.edit(actor)) throw authError('rest_cannot_update', 'Sorry, you are not allowed to edit this term.', loggedIn);
+        if (!rules.edit(actor))
+          throw authError('rest_cannot_update', 'Sorry, you are not allowed to edit this term.', loggedIn);
         this.checkParent(taxonomy, params);
         const tx = new Tx(core, actor);
         const rec = this.stage(tx, taxonomy, params, term);
-        return commit(tx, () => ({ status: 200, headers: {}, body: toJson(this.shaped(core.engine.term(rec.id)!, 'edit')) }));
+        return commit(tx, () => ({
+          status: 200,
+          headers: {},
+          body: toJson(this.shaped(core.engine.term(rec.id)!, 'edit')),
+        }));
       }
       case 'delete': {
         const p = new WpParams(params);
         const force = p.boolean('force') ?? false;
         p.check();
         const term = this.target(taxonomy, call);
-        if (!rules.delete(actor)) throw authError('rest_cannot_delete', 'Sorry, you are not allowed to delete this term.', loggedIn);
+        if (!rules.delete(actor))
+          throw authError('rest_cannot_delete', 'Sorry, you are not allowed to delete this term.', loggedIn);
         if (!force) throw fail('rest_trash_not_supported');
         const previous = this.shaped(term, 'view');
         const tx = new Tx(core, actor);
@@ -143,7 +168,8 @@ export class WpTerms {
     p.string('description');
     p.string('slug');
     if (taxonomy === 'tribe_events_cat') p.integer('parent');
-    if (p.has('meta') && (typeof p.params.meta !== 'object' || p.params.meta === null)) p.problems.add('meta', 'meta is not of type object.');
+    if (p.has('meta') && (typeof p.params.meta !== 'object' || p.params.meta === null))
+      p.problems.add('meta', 'meta is not of type object.');
   }
 
   /** `parent` on a write: tags have none (400 rest_taxonomy_not_hierarchical); a category's must exist. */
@@ -171,13 +197,19 @@ export class WpTerms {
     const slugs = p.strings('slug');
     p.check();
     if (context === 'edit' && !termRules(taxonomy).edit(actor)) {
-      throw authError('rest_forbidden_context', 'Sorry, you are not allowed to edit terms in this taxonomy.', actor !== null);
+      throw authError(
+        'rest_forbidden_context',
+        'Sorry, you are not allowed to edit terms in this taxonomy.',
+        actor !== null,
+      );
     }
 
     // candidates: looked up by id or slug when either narrows the list, else the taxonomy's terms
     let candidates: Iterable<TermRecord>;
-    if (include && include.length > 0) candidates = include.map((id) => engine.term(id)).filter((t): t is TermRecord => t !== undefined);
-    else if (slugs && slugs.length > 0) candidates = slugs.map((s) => engine.termBySlug(taxonomy, s)).filter((t): t is TermRecord => t !== undefined);
+    if (include && include.length > 0)
+      candidates = include.map((id) => engine.term(id)).filter((t): t is TermRecord => t !== undefined);
+    else if (slugs && slugs.length > 0)
+      candidates = slugs.map((s) => engine.termBySlug(taxonomy, s)).filter((t): t is TermRecord => t !== undefined);
     else candidates = engine.terms(taxonomy);
     let postTerms: Set<number> | undefined;
     if (post) {
@@ -195,7 +227,8 @@ export class WpTerms {
       if (exclude?.includes(t.id)) continue;
       if (parent !== undefined && t.parent !== parent) continue;
       if (postTerms && !postTerms.has(t.id)) continue;
-      if (folded !== undefined && !foldForSearch(t.name).includes(folded) && !foldForSearch(t.slug).includes(folded)) continue;
+      if (folded !== undefined && !foldForSearch(t.name).includes(folded) && !foldForSearch(t.slug).includes(folded))
+        continue;
       if (hideEmpty && engine.termCount(t.id) === 0) continue;
       matches.push(t);
     }
@@ -203,23 +236,50 @@ export class WpTerms {
     const start = offset ?? (page - 1) * perPage;
     const items = matches.slice(start, start + perPage).map((t) => toJson(this.shaped(t, context)));
     const pageNo = offset !== undefined ? Math.ceil(offset / perPage + 1) : page;
-    return collectionResult(items, matches.length, perPage, pageNo, `${wpRoot(this.core)}${termBase(taxonomy)}`, params);
+    return collectionResult(
+      items,
+      matches.length,
+      perPage,
+      pageNo,
+      `${wpRoot(this.core)}${termBase(taxonomy)}`,
+      params,
+    );
   }
 }
 
 function sortTerms(
-  terms: TermRecord[], orderby: string, asc: boolean, include: number[] | undefined, slugs: string[] | undefined, count: (id: number) => number,
+  terms: TermRecord[],
+  orderby: string,
+  asc: boolean,
+  include: number[] | undefined,
+  slugs: string[] | undefined,
+  count: (id: number) => number,
 ): void {
   let cmp: ((a: TermRecord, b: TermRecord) => number) | undefined;
   switch (orderby) {
-    case 'id': cmp = (a, b) => a.id - b.id; break;
-    case 'slug': cmp = (a, b) => compareText(a.slug, b.slug); break;
-    case 'description': cmp = (a, b) => compareText(a.description, b.description); break;
-    case 'count': cmp = (a, b) => count(a.id) - count(b.id); break;
-    case 'term_group': cmp = () => 0; break;
-    case 'include': cmp = include?.length ? (a, b) => include.indexOf(a.id) - include.indexOf(b.id) : undefined; break;
-    case 'include_slugs': cmp = slugs?.length ? (a, b) => slugs.indexOf(a.slug) - slugs.indexOf(b.slug) : undefined; break;
-    default: cmp = (a, b) => compareText(a.name, b.name);
+    case 'id':
+      cmp = (a, b) => a.id - b.id;
+      break;
+    case 'slug':
+      cmp = (a, b) => compareText(a.slug, b.slug);
+      break;
+    case 'description':
+      cmp = (a, b) => compareText(a.description, b.description);
+      break;
+    case 'count':
+      cmp = (a, b) => count(a.id) - count(b.id);
+      break;
+    case 'term_group':
+      cmp = () => 0;
+      break;
+    case 'include':
+      cmp = include?.length ? (a, b) => include.indexOf(a.id) - include.indexOf(b.id) : undefined;
+      break;
+    case 'include_slugs':
+      cmp = slugs?.length ? (a, b) => slugs.indexOf(a.slug) - slugs.indexOf(b.slug) : undefined;
+      break;
+    default:
+      cmp = (a, b) => compareText(a.name, b.name);
   }
   if (!cmp) return;
   const c = cmp;

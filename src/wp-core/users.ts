@@ -58,9 +58,12 @@ export class WpUsers {
     p.check();
     const loggedIn = actor !== null;
     const admin = canListUsers(actor);
-    if (context === 'edit' && !admin) throw authError('rest_forbidden_context', 'Sorry, you are not allowed to list users.', loggedIn);
-    if (roles && !admin) throw authError('rest_user_cannot_view', 'Sorry, you are not allowed to filter users by role.', loggedIn);
-    if (who && !actor) throw authError('rest_forbidden_who', 'Sorry, you are not allowed to query users by this parameter.', loggedIn);
+    if (context === 'edit' && !admin)
+      throw authError('rest_forbidden_context', 'Sorry, you are not allowed to list users.', loggedIn);
+    if (roles && !admin)
+      throw authError('rest_user_cannot_view', 'Sorry, you are not allowed to filter users by role.', loggedIn);
+    if (who && !actor)
+      throw authError('rest_forbidden_who', 'Sorry, you are not allowed to query users by this parameter.', loggedIn);
     const authors = admin ? undefined : this.authors();
     const words = search?.toLowerCase().replace(/^\*|\*$/g, '');
     const users = (this.core.users?.list?.() ?? []).filter((u) => {
@@ -73,9 +76,11 @@ export class WpUsers {
       if (words && !u.login.toLowerCase().includes(words)) return false;
       return true;
     });
-    const key = (u: User): string | number => (orderby === 'id' ? u.id : orderby === 'include' ? (include ?? []).indexOf(u.id) : u.login.toLowerCase());
+    const key = (u: User): string | number =>
+      orderby === 'id' ? u.id : orderby === 'include' ? (include ?? []).indexOf(u.id) : u.login.toLowerCase();
     users.sort((a, b) => {
-      const x = key(a), y = key(b);
+      const x = key(a),
+        y = key(b);
       const c = x < y ? -1 : x > y ? 1 : a.id - b.id;
       return order === 'asc' ? c : -c;
     });

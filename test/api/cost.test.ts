@@ -4,7 +4,12 @@ import { costValues, formatCost, parseCost } from '../../src/api/wordpress/cost.
 
 function costOf(input: unknown): { cost: string; symbol: string; position: string; values: string[] } {
   const p = parseCost(input);
-  return { cost: formatCost(p.costs, p.currencySymbol, p.currencyPosition), symbol: p.currencySymbol, position: p.currencyPosition, values: costValues(p.costs) };
+  return {
+    cost: formatCost(p.costs, p.currencySymbol, p.currencyPosition),
+    symbol: p.currencySymbol,
+    position: p.currencyPosition,
+    values: costValues(p.costs),
+  };
 }
 
 const cost = suite('cost');
@@ -16,7 +21,12 @@ cost('parseCost :: 20$ → postfix $, stored as is (EventInsertionCest)', () => 
 
 cost('parseCost :: array 0$, 20$, 30$ → Free – 30$ (EventInsertionCest)', () => {
   assert.equal(parseCost(['0$', '20$', '30$']).costs, ['0$', '20$', '30$']);
-  assert.equal(costOf(['0$', '20$', '30$']), { cost: 'Free \u2013 30$', symbol: '$', position: 'postfix', values: ['0', '20', '30'] });
+  assert.equal(costOf(['0$', '20$', '30$']), {
+    cost: 'Free \u2013 30$',
+    symbol: '$',
+    position: 'postfix',
+    values: ['0', '20', '30'],
+  });
 });
 
 cost('parseCost :: $23 is a prefix symbol', () => {

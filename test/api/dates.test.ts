@@ -1,6 +1,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { epochToZoned, isValidTimezone, nowIn, offsetOf, parseDateInput, timezoneAbbr, zonedToEpoch } from '../../src/api/wordpress/dates.ts';
+import {
+  epochToZoned,
+  isValidTimezone,
+  nowIn,
+  offsetOf,
+  parseDateInput,
+  timezoneAbbr,
+  zonedToEpoch,
+} from '../../src/api/wordpress/dates.ts';
 import { naiveFromDay, naiveFromString, naiveToString } from '../../src/engine/naive-time.ts';
 import { resolve, scan } from '../../src/api/wordpress/strtotime.ts';
 import { formatInTimeZone } from 'date-fns-tz';
@@ -24,7 +32,19 @@ function parsesTo(input: unknown, tz: string, now: Date, expected: string | null
 const zones = suite('zones');
 
 zones('isValidTimezone :: IANA ids, UTC and WordPress offsets', () => {
-  for (const tz of ['America/New_York', 'Europe/Paris', 'Australia/Darwin', 'Asia/Hong_Kong', 'UTC', 'UTC+2', 'UTC-5', 'UTC+5:30', 'UTC+5.5', 'UTC+0', 'Etc/GMT+5']) {
+  for (const tz of [
+    'America/New_York',
+    'Europe/Paris',
+    'Australia/Darwin',
+    'Asia/Hong_Kong',
+    'UTC',
+    'UTC+2',
+    'UTC-5',
+    'UTC+5:30',
+    'UTC+5.5',
+    'UTC+0',
+    'Etc/GMT+5',
+  ]) {
     assert.ok(isValidTimezone(tz), tz);
   }
   for (const tz of ['', 'Foo/Bar', 'foo', 'america/new_york', '+01:00', 'UTC+15', 'UTC+2:75', 'GMT+1 ']) {
@@ -105,7 +125,8 @@ zones.run();
 const abbr = suite('abbr');
 
 abbr('timezoneAbbr :: every zone named in spec/writes.md', () => {
-  const jan = utc('2024-01-15 12:00:00'), jul = utc('2024-07-15 12:00:00');
+  const jan = utc('2024-01-15 12:00:00'),
+    jul = utc('2024-07-15 12:00:00');
   const table: [string, string, string][] = [
     ['America/New_York', 'EST', 'EDT'],
     ['America/Juneau', 'AKST', 'AKDT'],
@@ -163,9 +184,22 @@ parse('parse :: a date alone (the fast path) reads as the scanner reads it, days
     const st = scan(text, () => false);
     return st === null ? null : naiveToString(resolve(st, wall('2024-05-08 10:00:00')));
   };
-  const texts = ['2024-01-01', '2024-02-29', '2023-02-29', '2024-02-31', '2024-04-31', '2024-12-31', '1999-12-31', '0099-03-01', '9999-12-31', '2024-01-09'];
+  const texts = [
+    '2024-01-01',
+    '2024-02-29',
+    '2023-02-29',
+    '2024-02-31',
+    '2024-04-31',
+    '2024-12-31',
+    '1999-12-31',
+    '0099-03-01',
+    '9999-12-31',
+    '2024-01-09',
+  ];
   for (let i = 0; i < 200; i++) {
-    const y = 1900 + ((i * 37) % 300), mo = 1 + ((i * 7) % 12), d = 1 + ((i * 13) % 31);
+    const y = 1900 + ((i * 37) % 300),
+      mo = 1 + ((i * 7) % 12),
+      d = 1 + ((i * 13) % 31);
     texts.push(`${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`);
   }
   for (const text of texts) {
@@ -173,7 +207,8 @@ parse('parse :: a date alone (the fast path) reads as the scanner reads it, days
     parsesTo(text, ny, LATE, scanned(text));
   }
   // not a date alone: left to the scanner
-  for (const text of ['2024-13-01', '2024-00-10', '2024-01-00', '2024-1-01', '2024/01/01', '20240101', '2024-01-32']) assert.ok(Number.isNaN(naiveFromDay(text)), text);
+  for (const text of ['2024-13-01', '2024-00-10', '2024-01-00', '2024-1-01', '2024/01/01', '20240101', '2024-01-32'])
+    assert.ok(Number.isNaN(naiveFromDay(text)), text);
   parsesTo('2024-1-5', ny, LATE, '2024-01-05 00:00:00');
 });
 
@@ -320,7 +355,18 @@ parse('parse :: DST gap wall times are kept as written (conversion happens later
 });
 
 parse('parse :: unparseable or empty → null', () => {
-  for (const bad of ['not a strtotime parsable string', '"before my birthday"', 'foo', '', '   ', 'tomorrow 9am 10am', '2024-05-01 2024-06-01', '25:00', 'a', 'next']) {
+  for (const bad of [
+    'not a strtotime parsable string',
+    '"before my birthday"',
+    'foo',
+    '',
+    '   ',
+    'tomorrow 9am 10am',
+    '2024-05-01 2024-06-01',
+    '25:00',
+    'a',
+    'next',
+  ]) {
     parsesTo(bad, ny, LATE, null);
   }
   for (const bad of [null, undefined, true, {}, [], NaN, Infinity]) {
@@ -334,16 +380,34 @@ parse.run();
 const offsets = suite('dates :: offsets');
 
 offsets('offsetOf answers as date-fns-tz formatInTimeZone(.., "xxx") does, in every kind of zone, 1800-2150', () => {
-  const zones = ['Europe/Paris', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Africa/Casablanca', 'America/St_Johns',
-    'Pacific/Chatham', 'Asia/Kathmandu', 'Europe/Dublin', 'America/Sao_Paulo', 'Antarctica/Troll', 'Pacific/Apia', 'Europe/Amsterdam', 'Africa/Monrovia'];
+  const zones = [
+    'Europe/Paris',
+    'America/New_York',
+    'Asia/Kolkata',
+    'Australia/Lord_Howe',
+    'Africa/Casablanca',
+    'America/St_Johns',
+    'Pacific/Chatham',
+    'Asia/Kathmandu',
+    'Europe/Dublin',
+    'America/Sao_Paulo',
+    'Antarctica/Troll',
+    'Pacific/Apia',
+    'Europe/Amsterdam',
+    'Africa/Monrovia',
+  ];
   let seed = 3;
-  const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   for (const tz of zones) {
     for (let i = 0; i < 150; i++) {
       const ms = Math.floor((rand() * 350 - 170) * 365.25 * 86_400) * 1000;
       const s = formatInTimeZone(new Date(ms), tz, 'xxx');
       const minutes = +s.slice(1, 3) * 60 + +s.slice(4, 6);
-      assert.is(offsetOf(tz, ms), (s[0] === '-' ? -minutes : minutes) * 60_000, `${tz} at ${new Date(ms).toISOString()}`);
+      assert.is(
+        offsetOf(tz, ms),
+        (s[0] === '-' ? -minutes : minutes) * 60_000,
+        `${tz} at ${new Date(ms).toISOString()}`,
+      );
     }
   }
 });

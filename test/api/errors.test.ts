@@ -10,7 +10,11 @@ errors('fail :: builds code, status and message from the table', () => {
   assert.is(e.code, 'rest-event-not-found');
   assert.is(e.status, 404);
   assert.is(e.message, 'Event with ID 23 does not exist.');
-  assert.equal(e.toJSON(), { code: 'rest-event-not-found', message: 'Event with ID 23 does not exist.', data: { status: 404 } });
+  assert.equal(e.toJSON(), {
+    code: 'rest-event-not-found',
+    message: 'Event with ID 23 does not exist.',
+    data: { status: 404 },
+  });
 });
 
 errors('invalidParams :: lists every parameter like WordPress core', () => {
@@ -18,7 +22,11 @@ errors('invalidParams :: lists every parameter like WordPress core', () => {
   assert.is(e.code, 'rest_invalid_param');
   assert.is(e.status, 400);
   assert.is(e.message, 'Invalid parameter(s): start_date, page');
-  assert.equal(e.data, { status: 400, params: { start_date: 'Invalid parameter.', page: 'Invalid parameter.' }, details: {} });
+  assert.equal(e.data, {
+    status: 400,
+    params: { start_date: 'Invalid parameter.', page: 'Invalid parameter.' },
+    details: {},
+  });
 });
 
 errors('missingParams :: data.params is the array of names', () => {

@@ -18,7 +18,13 @@ const BAD_IMAGES: unknown[] = ['http://example.localhost/some-image.png', 'foo b
 /** An attachment as an upload to the media library leaves it (the catalog fixtures upload files directly). */
 function addAttachment(cal: Calendar, url: string, extension: string): number {
   const id = cal.engine.allocPostId();
-  cal.engine.apply([{ t: 'attachment', a: 'put', rec: { id, authorId: 0, url, extension, date: '2026-03-04 15:00:00', dateUtc: '2026-03-04 15:00:00' } }]);
+  cal.engine.apply([
+    {
+      t: 'attachment',
+      a: 'put',
+      rec: { id, authorId: 0, url, extension, date: '2026-03-04 15:00:00', dateUtc: '2026-03-04 15:00:00' },
+    },
+  ]);
   return id;
 }
 
@@ -47,8 +53,22 @@ function assertGenerated(ev: Obj): void {
   assert.is(ev.rest_url, `${ROOT}events/${ev.id}`);
   assert.is(ev.utc_start_date, '2026-03-05 09:00:00');
   assert.is(ev.utc_end_date, '2026-03-05 11:00:00');
-  assert.equal(ev.utc_start_date_details, { year: '2026', month: '03', day: '05', hour: '09', minutes: '00', seconds: '00' });
-  assert.equal(ev.utc_end_date_details, { year: '2026', month: '03', day: '05', hour: '11', minutes: '00', seconds: '00' });
+  assert.equal(ev.utc_start_date_details, {
+    year: '2026',
+    month: '03',
+    day: '05',
+    hour: '09',
+    minutes: '00',
+    seconds: '00',
+  });
+  assert.equal(ev.utc_end_date_details, {
+    year: '2026',
+    month: '03',
+    day: '05',
+    hour: '11',
+    minutes: '00',
+    seconds: '00',
+  });
   assert.equal(ev.start_date_details, ev.utc_start_date_details);
   assert.equal(ev.end_date_details, ev.utc_end_date_details);
   assert.is(ev.timezone_abbr, 'UTC');
@@ -58,24 +78,64 @@ function assertGenerated(ev: Obj): void {
 /** The catalog's four inline venues (US, Canada, South Africa, France). */
 const INLINE_VENUES: Obj[] = [
   {
-    venue: 'White House', address: '1600 Pennsylvania Ave NW', city: 'Washington', country: 'United States', state: 'DC',
-    province: '', stateProvince: 'DC', zip: '20500', phone: '+1 202-456-1111',
-    description: 'Home and office of the United States president', website: 'http://www.whitehouse.gov', show_map: true, show_map_link: true,
+    venue: 'White House',
+    address: '1600 Pennsylvania Ave NW',
+    city: 'Washington',
+    country: 'United States',
+    state: 'DC',
+    province: '',
+    stateProvince: 'DC',
+    zip: '20500',
+    phone: '+1 202-456-1111',
+    description: 'Home and office of the United States president',
+    website: 'http://www.whitehouse.gov',
+    show_map: true,
+    show_map_link: true,
   },
   {
-    venue: 'Parliament Hill', address: '111 Wellington St', city: 'Ottawa', country: 'Canada', state: '',
-    province: 'Ontario', stateProvince: 'Ontario', zip: 'K1A 0A9', phone: '+1 613-992-4793',
-    description: 'Home of the Parliament of Canada', website: 'http://www.parl.gc.ca', show_map: true, show_map_link: true,
+    venue: 'Parliament Hill',
+    address: '111 Wellington St',
+    city: 'Ottawa',
+    country: 'Canada',
+    state: '',
+    province: 'Ontario',
+    stateProvince: 'Ontario',
+    zip: 'K1A 0A9',
+    phone: '+1 613-992-4793',
+    description: 'Home of the Parliament of Canada',
+    website: 'http://www.parl.gc.ca',
+    show_map: true,
+    show_map_link: true,
   },
   {
-    venue: 'Union Buildings', address: 'Government Avenue', city: 'Pretoria', country: 'South Africa', state: '',
-    province: 'Gauteng', stateProvince: 'Gauteng', zip: '0002', phone: '+27 12 300 5200',
-    description: 'Official seat of the South African government', website: 'http://www.gov.za', show_map: true, show_map_link: true,
+    venue: 'Union Buildings',
+    address: 'Government Avenue',
+    city: 'Pretoria',
+    country: 'South Africa',
+    state: '',
+    province: 'Gauteng',
+    stateProvince: 'Gauteng',
+    zip: '0002',
+    phone: '+27 12 300 5200',
+    description: 'Official seat of the South African government',
+    website: 'http://www.gov.za',
+    show_map: true,
+    show_map_link: true,
   },
   {
-    venue: 'Palais de l‘Élysée', address: '55 Rue du Faubourg Saint-Honoré', city: 'Paris', country: 'France', state: '',
-    province: 'Île-de-France', stateProvince: 'Île-de-France', zip: '75008', phone: '+33 1 42 92 81 00',
-    description: 'Official residence of the President of France', website: 'http://www.elysee.fr', show_map: true, show_map_link: true,
+    venue: 'Palais de l‘Élysée',
+    address: '55 Rue du Faubourg Saint-Honoré',
+    city: 'Paris',
+    country: 'France',
+    state: '',
+    province: 'Île-de-France',
+    stateProvince: 'Île-de-France',
+    zip: '75008',
+    phone: '+33 1 42 92 81 00',
+    description: 'Official residence of the President of France',
+    website: 'http://www.elysee.fr',
+    show_map: true,
+    show_map_link: true,
   },
 ];
 
@@ -96,29 +156,35 @@ function assertInlineVenue(got: unknown, sent: Obj): void {
 // ---------------------------------------------------------------------------------------------
 const authz = suite('catalog :: AuthorizationCest');
 
-authz('unauthenticated_cannot_edit_draft_event: anonymous update of a contributor draft → 401, draft unchanged', async () => {
-  const { cal, users } = await makeCalendar();
-  const draft = await cal.events.create({ ...baseEvent, title: 'Contributor draft' }, users.contributor.login);
-  assert.is(draft.status, 'draft');
-  await rejects(cal.events.update(draft.id as number, { title: 'Hijacked' }, null), 'rest_forbidden', 401);
-  const after = await cal.events.get(draft.id as number, users.contributor.login);
-  assert.is(after.title, 'Contributor draft');
-  assert.is(after.status, 'draft');
-});
+authz(
+  'unauthenticated_cannot_edit_draft_event: anonymous update of a contributor draft → 401, draft unchanged',
+  async () => {
+    const { cal, users } = await makeCalendar();
+    const draft = await cal.events.create({ ...baseEvent, title: 'Contributor draft' }, users.contributor.login);
+    assert.is(draft.status, 'draft');
+    await rejects(cal.events.update(draft.id as number, { title: 'Hijacked' }, null), 'rest_forbidden', 401);
+    const after = await cal.events.get(draft.id as number, users.contributor.login);
+    assert.is(after.title, 'Contributor draft');
+    assert.is(after.status, 'draft');
+  },
+);
 
 authz.run();
 
 // ---------------------------------------------------------------------------------------------
 const insert = suite('catalog :: EventInsertionCest');
 
-insert('image bad values (unreachable URL, "foo bar", non-existent id 23) → 400 rest_invalid_param, nothing stored', async () => {
-  const { cal } = await makeCalendar();
-  for (const image of BAD_IMAGES) {
-    const err = await rejects(cal.events.create({ ...baseEvent, image }), 'rest_invalid_param', 400);
-    assert.ok('image' in (err.data.params as Obj), String(image));
-  }
-  assert.is((await cal.events.list()).total, 0);
-});
+insert(
+  'image bad values (unreachable URL, "foo bar", non-existent id 23) → 400 rest_invalid_param, nothing stored',
+  async () => {
+    const { cal } = await makeCalendar();
+    for (const image of BAD_IMAGES) {
+      const err = await rejects(cal.events.create({ ...baseEvent, image }), 'rest_invalid_param', 400);
+      assert.ok('image' in (err.data.params as Obj), String(image));
+    }
+    assert.is((await cal.events.list()).total, 0);
+  },
+);
 
 insert('image = id of a non-image attachment (.raw) → 400', async () => {
   const { cal } = await makeCalendar();
@@ -143,40 +209,56 @@ insert('image = jpg attachment id → 201, image.id is that id', async () => {
   assert.is((imageOf(await cal.events.get(ev.id as number)) as { id: number }).id, att);
 });
 
-insert('image = URL of an uploaded jpg → 201, the attachment is reused; a new image URL becomes an attachment', async () => {
-  const { cal } = await makeCalendar();
-  const att = addAttachment(cal, JPG_URL, 'jpg');
-  const ev = await cal.events.create({ ...baseEvent, image: JPG_URL });
-  const img = imageOf(ev) as { id: number; url: string };
-  assert.is(img.id, att);
-  assert.is(img.url, JPG_URL);
-  const fresh = await cal.events.create({ ...baseEvent, image: 'http://example.com/wp-content/uploads/new.png' });
-  const freshImg = imageOf(fresh) as { id: number; url: string; extension: string };
-  assert.type(freshImg.id, 'number');
-  assert.is.not(freshImg.id, att);
-  assert.is(freshImg.url, 'http://example.com/wp-content/uploads/new.png');
-  assert.is(freshImg.extension, 'png');
-});
+insert(
+  'image = URL of an uploaded jpg → 201, the attachment is reused; a new image URL becomes an attachment',
+  async () => {
+    const { cal } = await makeCalendar();
+    const att = addAttachment(cal, JPG_URL, 'jpg');
+    const ev = await cal.events.create({ ...baseEvent, image: JPG_URL });
+    const img = imageOf(ev) as { id: number; url: string };
+    assert.is(img.id, att);
+    assert.is(img.url, JPG_URL);
+    const fresh = await cal.events.create({ ...baseEvent, image: 'http://example.com/wp-content/uploads/new.png' });
+    const freshImg = imageOf(fresh) as { id: number; url: string; extension: string };
+    assert.type(freshImg.id, 'number');
+    assert.is.not(freshImg.id, att);
+    assert.is(freshImg.url, 'http://example.com/wp-content/uploads/new.png');
+    assert.is(freshImg.extension, 'png');
+  },
+);
 
 insert('image URL by a contributor (no upload permission) → 400 rest_invalid_param', async () => {
   const { cal, users } = await makeCalendar();
   addAttachment(cal, JPG_URL, 'jpg');
-  const err = await rejects(cal.events.create({ ...baseEvent, image: JPG_URL }, users.contributor.login), 'rest_invalid_param', 400);
+  const err = await rejects(
+    cal.events.create({ ...baseEvent, image: JPG_URL }, users.contributor.login),
+    'rest_invalid_param',
+    400,
+  );
   assert.ok('image' in (err.data.params as Obj));
 });
 
 insert('images of inline venue and organizers → venue.image.url and organizer[i].image.url', async () => {
   const { cal } = await makeCalendar();
   const venueImg = 'http://example.com/wp-content/uploads/venue.jpg';
-  const orgImgs = ['http://example.com/wp-content/uploads/organizer-1.jpg', 'http://example.com/wp-content/uploads/organizer-2.png'];
+  const orgImgs = [
+    'http://example.com/wp-content/uploads/organizer-1.jpg',
+    'http://example.com/wp-content/uploads/organizer-2.png',
+  ];
   const ev = await cal.events.create({
     ...baseEvent,
     venue: { venue: 'Venue with image', image: venueImg },
-    organizer: [{ organizer: 'Organizer one', image: orgImgs[0] }, { organizer: 'Organizer two', image: orgImgs[1] }],
+    organizer: [
+      { organizer: 'Organizer one', image: orgImgs[0] },
+      { organizer: 'Organizer two', image: orgImgs[1] },
+    ],
   });
   assert.is((ev.venue as { image: { url: string } }).image.url, venueImg);
   const orgs = ev.organizer as Array<{ image: { url: string; id: number } }>;
-  assert.equal(orgs.map((o) => o.image.url), orgImgs);
+  assert.equal(
+    orgs.map((o) => o.image.url),
+    orgImgs,
+  );
   assert.is.not(orgs[0].image.id, orgs[1].image.id);
 });
 
@@ -186,11 +268,14 @@ insert('website http://example.com → echoed', async () => {
   assert.is(ev.website, 'http://example.com');
 });
 
-insert('it_should_not_allow_overriding_generated_fields: all 10 read-only fields ignored → 201 with computed values', async () => {
-  const { cal } = await makeCalendar();
-  const ev = await cal.events.create({ ...baseEvent, ...GENERATED });
-  assertGenerated(ev);
-});
+insert(
+  'it_should_not_allow_overriding_generated_fields: all 10 read-only fields ignored → 201 with computed values',
+  async () => {
+    const { cal } = await makeCalendar();
+    const ev = await cal.events.create({ ...baseEvent, ...GENERATED });
+    assertGenerated(ev);
+  },
+);
 
 insert('tags by existing ids → 2 tags, in name order', async () => {
   const { cal } = await makeCalendar();
@@ -228,52 +313,97 @@ insert('categories [cat1_id, "cat2"] → 2 categories, first cat1; tags [tag1_id
   assert.is(tags[1].name, 'tag2');
 });
 
-insert('inline venues: US, Canada (province), South Africa, France → every field echoed, stateprovince as given', async () => {
-  const { cal } = await makeCalendar();
-  const seen = new Set<number>();
-  for (const inline of INLINE_VENUES) {
-    const ev = await cal.events.create({ ...baseEvent, venue: inline });
-    assertInlineVenue(ev.venue, inline);
-    seen.add((ev.venue as { id: number }).id);
-  }
-  assert.is(seen.size, 4);
-  assert.is((await cal.venues.list()).total, 4);
-});
+insert(
+  'inline venues: US, Canada (province), South Africa, France → every field echoed, stateprovince as given',
+  async () => {
+    const { cal } = await makeCalendar();
+    const seen = new Set<number>();
+    for (const inline of INLINE_VENUES) {
+      const ev = await cal.events.create({ ...baseEvent, venue: inline });
+      assertInlineVenue(ev.venue, inline);
+      seen.add((ev.venue as { id: number }).id);
+    }
+    assert.is(seen.size, 4);
+    assert.is((await cal.venues.list()).total, 4);
+  },
+);
 
 insert('inline venue without stateProvince: derived from state (US) or province (elsewhere)', async () => {
   const { cal } = await makeCalendar();
-  const fr = await cal.events.create({ ...baseEvent, venue: { venue: 'Elysee', country: 'France', state: 'Paris', province: 'Île-de-France' } });
+  const fr = await cal.events.create({
+    ...baseEvent,
+    venue: { venue: 'Elysee', country: 'France', state: 'Paris', province: 'Île-de-France' },
+  });
   assert.is((fr.venue as Obj).stateprovince, 'Île-de-France');
-  const us = await cal.events.create({ ...baseEvent, venue: { venue: 'Capitol', country: 'United States', state: 'DC', province: 'Nope' } });
+  const us = await cal.events.create({
+    ...baseEvent,
+    venue: { venue: 'Capitol', country: 'United States', state: 'DC', province: 'Nope' },
+  });
   assert.is((us.venue as Obj).stateprovince, 'DC');
 });
 
 insert('natural language dates in site zones America/Juneau, Australia/Sydney, Atlantic/Reykjavik', async () => {
   const cases: Array<[string, string, string, string, string, string]> = [
     // zone, local start, local end, utc start, utc end, abbr
-    ['America/Juneau', '2026-03-05 09:00:00', '2026-03-05 11:00:00', '2026-03-05 18:00:00', '2026-03-05 20:00:00', 'AKST'],
+    [
+      'America/Juneau',
+      '2026-03-05 09:00:00',
+      '2026-03-05 11:00:00',
+      '2026-03-05 18:00:00',
+      '2026-03-05 20:00:00',
+      'AKST',
+    ],
     // it is already Thursday 02:00 in Sydney: tomorrow is Friday
-    ['Australia/Sydney', '2026-03-06 09:00:00', '2026-03-06 11:00:00', '2026-03-05 22:00:00', '2026-03-06 00:00:00', 'AEDT'],
-    ['Atlantic/Reykjavik', '2026-03-05 09:00:00', '2026-03-05 11:00:00', '2026-03-05 09:00:00', '2026-03-05 11:00:00', 'GMT'],
+    [
+      'Australia/Sydney',
+      '2026-03-06 09:00:00',
+      '2026-03-06 11:00:00',
+      '2026-03-05 22:00:00',
+      '2026-03-06 00:00:00',
+      'AEDT',
+    ],
+    [
+      'Atlantic/Reykjavik',
+      '2026-03-05 09:00:00',
+      '2026-03-05 11:00:00',
+      '2026-03-05 09:00:00',
+      '2026-03-05 11:00:00',
+      'GMT',
+    ],
   ];
   for (const [zone, start, end, utcStart, utcEnd, abbr] of cases) {
     const { cal } = await makeCalendar({ timezone: zone });
     const ev = await cal.events.create({ title: 'NL', start_date: 'tomorrow 9am', end_date: 'tomorrow 11am' });
     assert.equal(
       [ev.timezone, ev.start_date, ev.end_date, ev.utc_start_date, ev.utc_end_date, ev.timezone_abbr],
-      [zone, start, end, utcStart, utcEnd, abbr], zone,
+      [zone, start, end, utcStart, utcEnd, abbr],
+      zone,
     );
   }
 });
 
 insert('timezone parameter UTC and Europe/Rome (site Australia/Darwin) → echoed, dates read in that zone', async () => {
   const { cal } = await makeCalendar({ timezone: 'Australia/Darwin' });
-  const utc = await cal.events.create({ title: 'UTC', start_date: 'tomorrow 11am', end_date: 'tomorrow 1pm', timezone: 'UTC' });
-  assert.equal([utc.timezone, utc.start_date, utc.end_date, utc.utc_start_date, utc.utc_end_date, utc.timezone_abbr],
-    ['UTC', '2026-03-05 11:00:00', '2026-03-05 13:00:00', '2026-03-05 11:00:00', '2026-03-05 13:00:00', 'UTC']);
-  const rome = await cal.events.create({ title: 'Rome', start_date: 'tomorrow 4pm', end_date: 'next wednesday 5pm', timezone: 'Europe/Rome' });
-  assert.equal([rome.timezone, rome.start_date, rome.end_date, rome.utc_start_date, rome.utc_end_date, rome.timezone_abbr],
-    ['Europe/Rome', '2026-03-05 16:00:00', '2026-03-11 17:00:00', '2026-03-05 15:00:00', '2026-03-11 16:00:00', 'CET']);
+  const utc = await cal.events.create({
+    title: 'UTC',
+    start_date: 'tomorrow 11am',
+    end_date: 'tomorrow 1pm',
+    timezone: 'UTC',
+  });
+  assert.equal(
+    [utc.timezone, utc.start_date, utc.end_date, utc.utc_start_date, utc.utc_end_date, utc.timezone_abbr],
+    ['UTC', '2026-03-05 11:00:00', '2026-03-05 13:00:00', '2026-03-05 11:00:00', '2026-03-05 13:00:00', 'UTC'],
+  );
+  const rome = await cal.events.create({
+    title: 'Rome',
+    start_date: 'tomorrow 4pm',
+    end_date: 'next wednesday 5pm',
+    timezone: 'Europe/Rome',
+  });
+  assert.equal(
+    [rome.timezone, rome.start_date, rome.end_date, rome.utc_start_date, rome.utc_end_date, rome.timezone_abbr],
+    ['Europe/Rome', '2026-03-05 16:00:00', '2026-03-11 17:00:00', '2026-03-05 15:00:00', '2026-03-11 16:00:00', 'CET'],
+  );
 });
 
 insert.run();
@@ -298,16 +428,25 @@ update('author on update → echoed as a string; date / date_utc on update (site
   assert.is(g.author, String(users.author.id));
 });
 
-update('bad optional values on update (author 23 / "", date foo, date_utc foo, website foo) → 400, event unchanged', async () => {
-  const { cal } = await makeCalendar();
-  const id = await fixture(cal, { website: 'http://kept.example.org' });
-  const before = await cal.events.get(id);
-  for (const bad of [{ author: 23 }, { author: '' }, { date: 'foo' }, { date_utc: 'foo' }, { website: 'foo' }] as Params[]) {
-    const err = await rejects(cal.events.update(id, bad), 'rest_invalid_param', 400);
-    assert.equal(Object.keys(err.data.params as Obj), Object.keys(bad));
-  }
-  assert.equal(await cal.events.get(id), before);
-});
+update(
+  'bad optional values on update (author 23 / "", date foo, date_utc foo, website foo) → 400, event unchanged',
+  async () => {
+    const { cal } = await makeCalendar();
+    const id = await fixture(cal, { website: 'http://kept.example.org' });
+    const before = await cal.events.get(id);
+    for (const bad of [
+      { author: 23 },
+      { author: '' },
+      { date: 'foo' },
+      { date_utc: 'foo' },
+      { website: 'foo' },
+    ] as Params[]) {
+      const err = await rejects(cal.events.update(id, bad), 'rest_invalid_param', 400);
+      assert.equal(Object.keys(err.data.params as Obj), Object.keys(bad));
+    }
+    assert.equal(await cal.events.get(id), before);
+  },
+);
 
 update('it_should_not_allow_overriding_generated_fields on update → 200 with computed values', async () => {
   const { cal } = await makeCalendar();
@@ -321,46 +460,66 @@ update('all_day on update (New York): single day 9am–11am → 00:00:00–23:59
   const { cal } = await makeCalendar({ timezone: 'America/New_York' });
   const id = await fixture(cal, { start_date: 'tomorrow 2pm', end_date: 'tomorrow 3pm' });
   const ev = await cal.events.update(id, { all_day: true, start_date: 'tomorrow 9am', end_date: 'tomorrow 11am' });
-  assert.equal([ev.all_day, ev.start_date, ev.end_date, ev.utc_start_date, ev.utc_end_date],
-    [true, '2026-03-05 00:00:00', '2026-03-05 23:59:59', '2026-03-05 05:00:00', '2026-03-06 04:59:59']);
+  assert.equal(
+    [ev.all_day, ev.start_date, ev.end_date, ev.utc_start_date, ev.utc_end_date],
+    [true, '2026-03-05 00:00:00', '2026-03-05 23:59:59', '2026-03-05 05:00:00', '2026-03-06 04:59:59'],
+  );
 });
 
-update('all_day on update (New York): multi-day tomorrow 9am → +5 days 11am → tomorrow 00:00:00 → +5 days 23:59:59', async () => {
-  const { cal } = await makeCalendar({ timezone: 'America/New_York' });
-  const id = await fixture(cal);
-  const ev = await cal.events.update(id, { all_day: 'true', start_date: 'tomorrow 9am', end_date: '+5 days 11am' });
-  // New York is on EDT from 2026-03-08
-  assert.equal([ev.all_day, ev.start_date, ev.end_date, ev.utc_start_date, ev.utc_end_date],
-    [true, '2026-03-05 00:00:00', '2026-03-09 23:59:59', '2026-03-05 05:00:00', '2026-03-10 03:59:59']);
-});
+update(
+  'all_day on update (New York): multi-day tomorrow 9am → +5 days 11am → tomorrow 00:00:00 → +5 days 23:59:59',
+  async () => {
+    const { cal } = await makeCalendar({ timezone: 'America/New_York' });
+    const id = await fixture(cal);
+    const ev = await cal.events.update(id, { all_day: 'true', start_date: 'tomorrow 9am', end_date: '+5 days 11am' });
+    // New York is on EDT from 2026-03-08
+    assert.equal(
+      [ev.all_day, ev.start_date, ev.end_date, ev.utc_start_date, ev.utc_end_date],
+      [true, '2026-03-05 00:00:00', '2026-03-09 23:59:59', '2026-03-05 05:00:00', '2026-03-10 03:59:59'],
+    );
+  },
+);
 
-update('image on update: bad values, .raw attachment, non-attachment id → 400; attachment id and URL → 200', async () => {
-  const { cal } = await makeCalendar();
-  const id = await fixture(cal);
-  const raw = addAttachment(cal, 'http://example.com/wp-content/uploads/photo.raw', 'raw');
-  const venue = await cal.venues.create({ venue: 'Not an image' });
-  for (const image of [...BAD_IMAGES, raw, venue.id]) {
-    await rejects(cal.events.update(id, { image }), 'rest_invalid_param', 400);
-  }
-  assert.is((await cal.events.get(id)).image, false);
-  const att = addAttachment(cal, JPG_URL, 'jpg');
-  assert.equal(imageOf(await cal.events.update(id, { image: att })), { url: JPG_URL, id: att, extension: 'jpg' });
-  const other = await fixture(cal);
-  const byUrl = imageOf(await cal.events.update(other, { image: JPG_URL })) as { id: number };
-  assert.is(byUrl.id, att);
-  // not sending an image leaves it in place
-  assert.is((imageOf(await cal.events.update(other, { title: 'still with image' })) as { id: number }).id, att);
-});
+update(
+  'image on update: bad values, .raw attachment, non-attachment id → 400; attachment id and URL → 200',
+  async () => {
+    const { cal } = await makeCalendar();
+    const id = await fixture(cal);
+    const raw = addAttachment(cal, 'http://example.com/wp-content/uploads/photo.raw', 'raw');
+    const venue = await cal.venues.create({ venue: 'Not an image' });
+    for (const image of [...BAD_IMAGES, raw, venue.id]) {
+      await rejects(cal.events.update(id, { image }), 'rest_invalid_param', 400);
+    }
+    assert.is((await cal.events.get(id)).image, false);
+    const att = addAttachment(cal, JPG_URL, 'jpg');
+    assert.equal(imageOf(await cal.events.update(id, { image: att })), { url: JPG_URL, id: att, extension: 'jpg' });
+    const other = await fixture(cal);
+    const byUrl = imageOf(await cal.events.update(other, { image: JPG_URL })) as { id: number };
+    assert.is(byUrl.id, att);
+    // not sending an image leaves it in place
+    assert.is((imageOf(await cal.events.update(other, { title: 'still with image' })) as { id: number }).id, att);
+  },
+);
 
 update('cost on update: "20$" and ["0$","20$","30$"]', async () => {
   const { cal } = await makeCalendar();
   const id = await fixture(cal);
   const one = await cal.events.update(id, { cost: '20$' });
   assert.is(one.cost, '20$');
-  assert.equal(one.cost_details, { currency_symbol: '$', currency_code: '', currency_position: 'postfix', values: ['20'] });
+  assert.equal(one.cost_details, {
+    currency_symbol: '$',
+    currency_code: '',
+    currency_position: 'postfix',
+    values: ['20'],
+  });
   const many = await cal.events.update(id, { cost: ['0$', '20$', '30$'] });
   assert.is(many.cost, 'Free – 30$');
-  assert.equal(many.cost_details, { currency_symbol: '$', currency_code: '', currency_position: 'postfix', values: ['0', '20', '30'] });
+  assert.equal(many.cost_details, {
+    currency_symbol: '$',
+    currency_code: '',
+    currency_position: 'postfix',
+    values: ['0', '20', '30'],
+  });
 });
 
 update('website http://example.com on update → echoed', async () => {
@@ -373,7 +532,10 @@ update('presentation flags: editor on an administrator event, author on own even
   const { cal, users } = await makeCalendar();
   const adminEvent = await fixture(cal, {}, users.administrator.login);
   const ownEvent = await fixture(cal, {}, users.author.login);
-  for (const [who, id] of [[users.editor.login, adminEvent], [users.author.login, ownEvent]] as const) {
+  for (const [who, id] of [
+    [users.editor.login, adminEvent],
+    [users.author.login, ownEvent],
+  ] as const) {
     for (const flag of ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured']) {
       const ev = await cal.events.update(id, { [flag]: true }, who);
       assert.is(ev[flag], true, `${who} ${flag}`);
@@ -417,9 +579,21 @@ update('organizers on update: one id, several in order, inline, inline + existin
   assert.is(inline.length, 1);
   assert.type(inline[0].id, 'number');
   assert.is(inline[0].organizer, 'Organizer A');
-  const three = await cal.events.update(id, { organizer: [{ organizer: 'Organizer A' }, { organizer: 'Organizer B' }, { organizer: 'Organizer C' }] });
-  assert.equal(names((three.organizer as Obj[]).map((o) => ({ name: o.organizer }))), ['Organizer A', 'Organizer B', 'Organizer C']);
-  const mixed = ids((await cal.events.update(id, { organizer: [{ organizer: 'Organizer A' }, { id: o1 }, { id: o2 }, { organizer: 'Organizer D' }] })).organizer);
+  const three = await cal.events.update(id, {
+    organizer: [{ organizer: 'Organizer A' }, { organizer: 'Organizer B' }, { organizer: 'Organizer C' }],
+  });
+  assert.equal(names((three.organizer as Obj[]).map((o) => ({ name: o.organizer }))), [
+    'Organizer A',
+    'Organizer B',
+    'Organizer C',
+  ]);
+  const mixed = ids(
+    (
+      await cal.events.update(id, {
+        organizer: [{ organizer: 'Organizer A' }, { id: o1 }, { id: o2 }, { organizer: 'Organizer D' }],
+      })
+    ).organizer,
+  );
   assert.is(mixed.length, 4);
   assert.ok(mixed.includes(o1) && mixed.includes(o2));
   // Organizer A was found again (duplicate detection), not created twice
@@ -430,42 +604,57 @@ update('images of inline venue and organizers on update → echoed', async () =>
   const { cal } = await makeCalendar();
   const id = await fixture(cal);
   const venueImg = 'http://example.com/wp-content/uploads/venue.jpg';
-  const orgImgs = ['http://example.com/wp-content/uploads/organizer-1.jpg', 'http://example.com/wp-content/uploads/organizer-2.jpg'];
+  const orgImgs = [
+    'http://example.com/wp-content/uploads/organizer-1.jpg',
+    'http://example.com/wp-content/uploads/organizer-2.jpg',
+  ];
   const ev = await cal.events.update(id, {
     venue: { venue: 'Venue with image', image: venueImg },
-    organizer: [{ organizer: 'Organizer one', image: orgImgs[0] }, { organizer: 'Organizer two', image: orgImgs[1] }],
+    organizer: [
+      { organizer: 'Organizer one', image: orgImgs[0] },
+      { organizer: 'Organizer two', image: orgImgs[1] },
+    ],
   });
   assert.is((ev.venue as { image: { url: string } }).image.url, venueImg);
-  assert.equal((ev.organizer as Array<{ image: { url: string } }>).map((o) => o.image.url), orgImgs);
+  assert.equal(
+    (ev.organizer as Array<{ image: { url: string } }>).map((o) => o.image.url),
+    orgImgs,
+  );
 });
 
-update('should_allow_removing_the_organizer_from_an_event: organizer=[] (with venue=[]) → organizer [], venue kept', async () => {
-  const { cal } = await makeCalendar();
-  const o = (await cal.organizers.create({ organizer: 'Organizer' })).id as number;
-  const v = (await cal.venues.create({ venue: 'Venue' })).id as number;
-  const id = await fixture(cal, { venue: v });
-  const linked = await cal.events.update(id, { organizer: o, venue: v });
-  assert.equal(ids(linked.organizer), [o]);
-  const removed = await cal.events.update(id, { venue: [], organizer: [] });
-  assert.equal(removed.organizer, []);
-  // writes.md: an empty venue leaves the venue as it is
-  assert.is((removed.venue as Obj).id, v);
-  assert.equal((await cal.events.get(id)).organizer, []);
-});
+update(
+  'should_allow_removing_the_organizer_from_an_event: organizer=[] (with venue=[]) → organizer [], venue kept',
+  async () => {
+    const { cal } = await makeCalendar();
+    const o = (await cal.organizers.create({ organizer: 'Organizer' })).id as number;
+    const v = (await cal.venues.create({ venue: 'Venue' })).id as number;
+    const id = await fixture(cal, { venue: v });
+    const linked = await cal.events.update(id, { organizer: o, venue: v });
+    assert.equal(ids(linked.organizer), [o]);
+    const removed = await cal.events.update(id, { venue: [], organizer: [] });
+    assert.equal(removed.organizer, []);
+    // writes.md: an empty venue leaves the venue as it is
+    assert.is((removed.venue as Obj).id, v);
+    assert.equal((await cal.events.get(id)).organizer, []);
+  },
+);
 
-update('venue=0 / [] / "" on update leaves the venue linked (writes.md); once the venue is gone, venue=0 → []', async () => {
-  const { cal } = await makeCalendar();
-  const id = await fixture(cal);
-  const v = (await cal.venues.create({ venue: 'Sticky venue' })).id as number;
-  assert.is(((await cal.events.update(id, { venue: v })).venue as Obj).id, v);
-  for (const empty of [0, '0', [], '']) {
-    assert.is(((await cal.events.update(id, { venue: empty })).venue as Obj).id, v, JSON.stringify(empty));
-  }
-  // the catalog clears the stored link directly; the API's way is deleting the venue, which unlinks it
-  await cal.venues.delete(v);
-  const ev = await cal.events.update(id, { venue: 0 });
-  assert.equal(ev.venue, []);
-});
+update(
+  'venue=0 / [] / "" on update leaves the venue linked (writes.md); once the venue is gone, venue=0 → []',
+  async () => {
+    const { cal } = await makeCalendar();
+    const id = await fixture(cal);
+    const v = (await cal.venues.create({ venue: 'Sticky venue' })).id as number;
+    assert.is(((await cal.events.update(id, { venue: v })).venue as Obj).id, v);
+    for (const empty of [0, '0', [], '']) {
+      assert.is(((await cal.events.update(id, { venue: empty })).venue as Obj).id, v, JSON.stringify(empty));
+    }
+    // the catalog clears the stored link directly; the API's way is deleting the venue, which unlinks it
+    await cal.venues.delete(v);
+    const ev = await cal.events.update(id, { venue: 0 });
+    assert.equal(ev.venue, []);
+  },
+);
 
 update('categories on update: ids (name order), names created, mixed; "" clears, absent keeps', async () => {
   const { cal } = await makeCalendar();
@@ -498,30 +687,95 @@ update('tags on update: ids (name order), names created, mixed; "" clears, absen
   assert.equal((await cal.events.get(id)).tags, []);
 });
 
-update('timezone on update (site Australia/Darwin): the catalog examples, then the same phrases in Europe/Paris', async () => {
-  const { cal } = await makeCalendar({ timezone: 'Australia/Darwin' });
-  const id = await fixture(cal);
-  // start, end, zone → local start, local end, utc start, utc end, abbr (Paris: the same phrases re-read in CET)
-  const cases: Array<[string, string, string, string, string, string, string, string, string, string, string]> = [
-    ['tomorrow 9am', 'tomorrow 11am', 'Australia/Sydney', '2026-03-06 09:00:00', '2026-03-06 11:00:00', '2026-03-05 22:00:00', '2026-03-06 00:00:00', 'AEDT',
-      '2026-03-05 09:00:00', '2026-03-05 08:00:00', '2026-03-05 10:00:00'],
-    ['tomorrow 9am', 'tomorrow 11am', 'America/New_York', '2026-03-05 09:00:00', '2026-03-05 11:00:00', '2026-03-05 14:00:00', '2026-03-05 16:00:00', 'EST',
-      '2026-03-05 09:00:00', '2026-03-05 08:00:00', '2026-03-05 10:00:00'],
-    ['tomorrow 11am', 'tomorrow 1pm', 'UTC', '2026-03-05 11:00:00', '2026-03-05 13:00:00', '2026-03-05 11:00:00', '2026-03-05 13:00:00', 'UTC',
-      '2026-03-05 11:00:00', '2026-03-05 10:00:00', '2026-03-05 12:00:00'],
-    ['2018-01-01 4pm', '2018-01-01 5pm', 'Asia/Hong_Kong', '2018-01-01 16:00:00', '2018-01-01 17:00:00', '2018-01-01 08:00:00', '2018-01-01 09:00:00', 'HKT',
-      '2018-01-01 16:00:00', '2018-01-01 15:00:00', '2018-01-01 16:00:00'],
-    ['next wednesday 4pm', 'next wednesday 5pm', 'Europe/Rome', '2026-03-11 16:00:00', '2026-03-11 17:00:00', '2026-03-11 15:00:00', '2026-03-11 16:00:00', 'CET',
-      '2026-03-11 16:00:00', '2026-03-11 15:00:00', '2026-03-11 16:00:00'],
-  ];
-  for (const [start, end, zone, ls, le, us, ue, abbr, parisStart, parisUs, parisUe] of cases) {
-    const ev = await cal.events.update(id, { start_date: start, end_date: end, timezone: zone });
-    assert.equal([ev.timezone, ev.start_date, ev.end_date, ev.utc_start_date, ev.utc_end_date, ev.timezone_abbr], [zone, ls, le, us, ue, abbr], zone);
-    const paris = await cal.events.update(id, { start_date: start, end_date: end, timezone: 'Europe/Paris' });
-    assert.equal([paris.timezone, paris.start_date, paris.utc_start_date, paris.utc_end_date, paris.timezone_abbr],
-      ['Europe/Paris', parisStart, parisUs, parisUe, 'CET'], `${zone} → Paris`);
-  }
-});
+update(
+  'timezone on update (site Australia/Darwin): the catalog examples, then the same phrases in Europe/Paris',
+  async () => {
+    const { cal } = await makeCalendar({ timezone: 'Australia/Darwin' });
+    const id = await fixture(cal);
+    // start, end, zone → local start, local end, utc start, utc end, abbr (Paris: the same phrases re-read in CET)
+    const cases: Array<[string, string, string, string, string, string, string, string, string, string, string]> = [
+      [
+        'tomorrow 9am',
+        'tomorrow 11am',
+        'Australia/Sydney',
+        '2026-03-06 09:00:00',
+        '2026-03-06 11:00:00',
+        '2026-03-05 22:00:00',
+        '2026-03-06 00:00:00',
+        'AEDT',
+        '2026-03-05 09:00:00',
+        '2026-03-05 08:00:00',
+        '2026-03-05 10:00:00',
+      ],
+      [
+        'tomorrow 9am',
+        'tomorrow 11am',
+        'America/New_York',
+        '2026-03-05 09:00:00',
+        '2026-03-05 11:00:00',
+        '2026-03-05 14:00:00',
+        '2026-03-05 16:00:00',
+        'EST',
+        '2026-03-05 09:00:00',
+        '2026-03-05 08:00:00',
+        '2026-03-05 10:00:00',
+      ],
+      [
+        'tomorrow 11am',
+        'tomorrow 1pm',
+        'UTC',
+        '2026-03-05 11:00:00',
+        '2026-03-05 13:00:00',
+        '2026-03-05 11:00:00',
+        '2026-03-05 13:00:00',
+        'UTC',
+        '2026-03-05 11:00:00',
+        '2026-03-05 10:00:00',
+        '2026-03-05 12:00:00',
+      ],
+      [
+        '2018-01-01 4pm',
+        '2018-01-01 5pm',
+        'Asia/Hong_Kong',
+        '2018-01-01 16:00:00',
+        '2018-01-01 17:00:00',
+        '2018-01-01 08:00:00',
+        '2018-01-01 09:00:00',
+        'HKT',
+        '2018-01-01 16:00:00',
+        '2018-01-01 15:00:00',
+        '2018-01-01 16:00:00',
+      ],
+      [
+        'next wednesday 4pm',
+        'next wednesday 5pm',
+        'Europe/Rome',
+        '2026-03-11 16:00:00',
+        '2026-03-11 17:00:00',
+        '2026-03-11 15:00:00',
+        '2026-03-11 16:00:00',
+        'CET',
+        '2026-03-11 16:00:00',
+        '2026-03-11 15:00:00',
+        '2026-03-11 16:00:00',
+      ],
+    ];
+    for (const [start, end, zone, ls, le, us, ue, abbr, parisStart, parisUs, parisUe] of cases) {
+      const ev = await cal.events.update(id, { start_date: start, end_date: end, timezone: zone });
+      assert.equal(
+        [ev.timezone, ev.start_date, ev.end_date, ev.utc_start_date, ev.utc_end_date, ev.timezone_abbr],
+        [zone, ls, le, us, ue, abbr],
+        zone,
+      );
+      const paris = await cal.events.update(id, { start_date: start, end_date: end, timezone: 'Europe/Paris' });
+      assert.equal(
+        [paris.timezone, paris.start_date, paris.utc_start_date, paris.utc_end_date, paris.timezone_abbr],
+        ['Europe/Paris', parisStart, parisUs, parisUe, 'CET'],
+        `${zone} → Paris`,
+      );
+    }
+  },
+);
 
 update.run();
 
@@ -533,25 +787,56 @@ single('fully populated event: GET by id and by-slug carry the full representati
   const imageUrl = 'http://example.com/wp-content/uploads/images/image.png';
   const imageId = addAttachment(cal, imageUrl, 'png');
   const venue = await cal.venues.create({
-    venue: 'Venue 01', description: 'Venue 01 description', excerpt: 'Venue 01 excerpt', slug: 'venue-01',
-    address: 'address', city: 'city', country: 'country', province: 'province', state: 'state', zip: 'zip',
-    phone: 'phone', website: 'http://venue.example.org', stateprovince: 'state_province',
+    venue: 'Venue 01',
+    description: 'Venue 01 description',
+    excerpt: 'Venue 01 excerpt',
+    slug: 'venue-01',
+    address: 'address',
+    city: 'city',
+    country: 'country',
+    province: 'province',
+    state: 'state',
+    zip: 'zip',
+    phone: 'phone',
+    website: 'http://venue.example.org',
+    stateprovince: 'state_province',
   });
   const organizer = await cal.organizers.create({
-    organizer: 'Organizer 01', description: 'Organizer 01 description', excerpt: 'Organizer 01 excerpt', slug: 'organizer-01',
-    phone: 'phone', website: 'http://organizer.example.org', email: 'organizer@example.org',
+    organizer: 'Organizer 01',
+    description: 'Organizer 01 description',
+    excerpt: 'Organizer 01 excerpt',
+    slug: 'organizer-01',
+    phone: 'phone',
+    website: 'http://organizer.example.org',
+    email: 'organizer@example.org',
   });
-  const tags = [await cal.tags.create({ name: 'tag-1', description: 'Tag 1 description' }), await cal.tags.create({ name: 'tag-2', description: 'Tag 2 description' })];
+  const tags = [
+    await cal.tags.create({ name: 'tag-1', description: 'Tag 1 description' }),
+    await cal.tags.create({ name: 'tag-2', description: 'Tag 2 description' }),
+  ];
   const cats = [
     await cal.categories.create({ name: 'category-1', description: 'Category 1 description' }),
     await cal.categories.create({ name: 'category-2', description: 'Category 2 description' }),
   ];
   const created = await cal.events.create({
-    title: 'Event 01', slug: 'event-01', description: 'Event 01 description', excerpt: 'Event 01 excerpt',
-    author: users.author.id, date: '2017-01-05 14:23:36', timezone: 'America/New_York',
-    start_date: '2017-01-05 14:23:36', end_date: '2017-01-05 16:23:36', cost: '$23', website: 'http://tri.be',
-    show_map: true, show_map_link: true, image: imageId, venue: venue.id, organizer: [organizer.id],
-    tags: tags.map((t) => t.id), categories: cats.map((c) => c.id),
+    title: 'Event 01',
+    slug: 'event-01',
+    description: 'Event 01 description',
+    excerpt: 'Event 01 excerpt',
+    author: users.author.id,
+    date: '2017-01-05 14:23:36',
+    timezone: 'America/New_York',
+    start_date: '2017-01-05 14:23:36',
+    end_date: '2017-01-05 16:23:36',
+    cost: '$23',
+    website: 'http://tri.be',
+    show_map: true,
+    show_map_link: true,
+    image: imageId,
+    venue: venue.id,
+    organizer: [organizer.id],
+    tags: tags.map((t) => t.id),
+    categories: cats.map((c) => c.id),
   });
   const id = created.id as number;
   const ev = await cal.events.get(id, null);
@@ -570,29 +855,79 @@ single('fully populated event: GET by id and by-slug carry the full representati
   assert.equal(ev.image, { url: imageUrl, id: imageId, extension: 'png' });
   assert.is(ev.all_day, false);
   assert.is(ev.start_date, '2017-01-05 14:23:36');
-  assert.equal(ev.start_date_details, { year: '2017', month: '01', day: '05', hour: '14', minutes: '23', seconds: '36' });
+  assert.equal(ev.start_date_details, {
+    year: '2017',
+    month: '01',
+    day: '05',
+    hour: '14',
+    minutes: '23',
+    seconds: '36',
+  });
   assert.is(ev.end_date, '2017-01-05 16:23:36');
   assert.equal(ev.end_date_details, { year: '2017', month: '01', day: '05', hour: '16', minutes: '23', seconds: '36' });
   assert.is(ev.utc_start_date, '2017-01-05 19:23:36');
-  assert.equal(ev.utc_start_date_details, { year: '2017', month: '01', day: '05', hour: '19', minutes: '23', seconds: '36' });
+  assert.equal(ev.utc_start_date_details, {
+    year: '2017',
+    month: '01',
+    day: '05',
+    hour: '19',
+    minutes: '23',
+    seconds: '36',
+  });
   assert.is(ev.utc_end_date, '2017-01-05 21:23:36');
-  assert.equal(ev.utc_end_date_details, { year: '2017', month: '01', day: '05', hour: '21', minutes: '23', seconds: '36' });
+  assert.equal(ev.utc_end_date_details, {
+    year: '2017',
+    month: '01',
+    day: '05',
+    hour: '21',
+    minutes: '23',
+    seconds: '36',
+  });
   assert.equal([ev.timezone, ev.timezone_abbr], ['America/New_York', 'EST']);
   assert.is(ev.cost, '$23');
-  assert.equal(ev.cost_details, { currency_symbol: '$', currency_code: '', currency_position: 'prefix', values: ['23'] });
+  assert.equal(ev.cost_details, {
+    currency_symbol: '$',
+    currency_code: '',
+    currency_position: 'prefix',
+    values: ['23'],
+  });
   assert.is(ev.website, 'http://tri.be');
-  assert.equal([ev.show_map, ev.show_map_link, ev.hide_from_listings, ev.sticky, ev.featured], [true, true, false, false, false]);
+  assert.equal(
+    [ev.show_map, ev.show_map_link, ev.hide_from_listings, ev.sticky, ev.featured],
+    [true, true, false, false, false],
+  );
 
   // the embedded venue and organizer are the full objects (single context: with their own json_ld)
   const v = ev.venue as Obj;
   assert.equal(v, await cal.venues.get(venue.id as number, null));
-  assert.equal([v.id, v.venue, v.stateprovince, v.province, v.state, v.address, v.zip, v.phone, v.website],
-    [venue.id, 'Venue 01', 'state_province', 'province', 'state', 'address', 'zip', 'phone', 'http://venue.example.org']);
+  assert.equal(
+    [v.id, v.venue, v.stateprovince, v.province, v.state, v.address, v.zip, v.phone, v.website],
+    [
+      venue.id,
+      'Venue 01',
+      'state_province',
+      'province',
+      'state',
+      'address',
+      'zip',
+      'phone',
+      'http://venue.example.org',
+    ],
+  );
   const orgs = ev.organizer as Obj[];
   assert.is(orgs.length, 1);
   assert.equal(orgs[0], await cal.organizers.get(organizer.id as number, null));
-  assert.equal([orgs[0].id, orgs[0].organizer, orgs[0].email, orgs[0].phone, orgs[0].website, orgs[0].description],
-    [organizer.id, 'Organizer 01', 'organizer@example.org', 'phone', 'http://organizer.example.org', '<p>Organizer 01 description</p>']);
+  assert.equal(
+    [orgs[0].id, orgs[0].organizer, orgs[0].email, orgs[0].phone, orgs[0].website, orgs[0].description],
+    [
+      organizer.id,
+      'Organizer 01',
+      'organizer@example.org',
+      'phone',
+      'http://organizer.example.org',
+      '<p>Organizer 01 description</p>',
+    ],
+  );
 
   const termFields = (xs: unknown) => (xs as Obj[]).map((t) => [t.id, t.name, t.slug, t.taxonomy, t.description]);
   assert.equal(termFields(ev.tags), [
@@ -604,7 +939,8 @@ single('fully populated event: GET by id and by-slug carry the full representati
     [cats[1].id, 'category-2', 'category-2', 'tribe_events_cat', 'Category 2 description'],
   ]);
   for (const t of ev.tags as Obj[]) assert.equal(t.urls, { self: `${ROOT}tags/${t.id}`, collection: `${ROOT}tags` });
-  for (const c of ev.categories as Obj[]) assert.equal(c.urls, { self: `${ROOT}categories/${c.id}`, collection: `${ROOT}categories` });
+  for (const c of ev.categories as Obj[])
+    assert.equal(c.urls, { self: `${ROOT}categories/${c.id}`, collection: `${ROOT}categories` });
 
   assert.ok('json_ld' in ev);
   assert.is((ev.json_ld as Obj)['@type'], 'Event');

@@ -15,7 +15,13 @@ create('required fields missing → rest_missing_callback_param listing them', a
 
 create('empty or unparseable required values → rest_invalid_param', async () => {
   const { cal } = await makeCalendar();
-  for (const bad of [{ title: '' }, { start_date: '' }, { start_date: 'not a strtotime parsable string' }, { end_date: '' }, { end_date: 'not a strtotime parsable string' }]) {
+  for (const bad of [
+    { title: '' },
+    { start_date: '' },
+    { start_date: 'not a strtotime parsable string' },
+    { end_date: '' },
+    { end_date: 'not a strtotime parsable string' },
+  ]) {
     const err = await rejects(cal.events.create({ ...baseEvent, ...bad }), 'rest_invalid_param', 400);
     assert.equal(Object.keys(err.data.params as object), Object.keys(bad));
   }
@@ -23,7 +29,15 @@ create('empty or unparseable required values → rest_invalid_param', async () =
 
 create('bad optional values → 400 each (author 23 / "", date foo, date_utc foo, website foo)', async () => {
   const { cal } = await makeCalendar();
-  for (const bad of [{ author: 23 }, { author: '' }, { date: 'foo' }, { date_utc: 'foo' }, { website: 'foo' }, { timezone: 'Mars/Olympus' }, { status: 'kinda' }]) {
+  for (const bad of [
+    { author: 23 },
+    { author: '' },
+    { date: 'foo' },
+    { date_utc: 'foo' },
+    { website: 'foo' },
+    { timezone: 'Mars/Olympus' },
+    { status: 'kinda' },
+  ]) {
     await rejects(cal.events.create({ ...baseEvent, ...bad }), 'rest_invalid_param', 400);
   }
 });
@@ -42,19 +56,34 @@ create('site New York: natural language dates, UTC copies and abbreviations', as
     assert.is(ev.timezone, 'America/New_York');
     assert.is(ev.timezone_abbr, abbr);
     assert.equal(ev.start_date_details, {
-      year: local.slice(0, 4), month: local.slice(5, 7), day: local.slice(8, 10), hour: local.slice(11, 13), minutes: '00', seconds: '00',
+      year: local.slice(0, 4),
+      month: local.slice(5, 7),
+      day: local.slice(8, 10),
+      hour: local.slice(11, 13),
+      minutes: '00',
+      seconds: '00',
     });
   }
 });
 
 create('timezone parameter: dates read in that zone (site Australia/Darwin)', async () => {
   const { cal } = await makeCalendar({ timezone: 'Australia/Darwin' });
-  const hk = await cal.events.create({ title: 'HK', start_date: '2018-01-01 4pm', end_date: '2018-01-01 5pm', timezone: 'Asia/Hong_Kong' });
+  const hk = await cal.events.create({
+    title: 'HK',
+    start_date: '2018-01-01 4pm',
+    end_date: '2018-01-01 5pm',
+    timezone: 'Asia/Hong_Kong',
+  });
   assert.is(hk.timezone, 'Asia/Hong_Kong');
   assert.is(hk.start_date, '2018-01-01 16:00:00');
   assert.is(hk.utc_start_date, '2018-01-01 08:00:00');
   assert.is(hk.utc_end_date, '2018-01-01 09:00:00');
-  const ny = await cal.events.create({ title: 'NY', start_date: 'tomorrow 9am', end_date: 'tomorrow 11am', timezone: 'America/New_York' });
+  const ny = await cal.events.create({
+    title: 'NY',
+    start_date: 'tomorrow 9am',
+    end_date: 'tomorrow 11am',
+    timezone: 'America/New_York',
+  });
   assert.is(ny.start_date, '2026-03-05 09:00:00');
   assert.is(ny.utc_start_date, '2026-03-05 14:00:00');
   const dflt = await cal.events.create({ title: 'site zone', start_date: 'tomorrow 9am', end_date: 'tomorrow 11am' });
@@ -66,12 +95,22 @@ create('timezone parameter: dates read in that zone (site Australia/Darwin)', as
 
 create('all-day: local bounds 00:00:00 → 23:59:59, multi-day keeps the last day', async () => {
   const { cal } = await makeCalendar({ timezone: 'America/New_York' });
-  const one = await cal.events.create({ title: 'All day', all_day: true, start_date: 'tomorrow 00:00:00', end_date: 'tomorrow 23:59:59' });
+  const one = await cal.events.create({
+    title: 'All day',
+    all_day: true,
+    start_date: 'tomorrow 00:00:00',
+    end_date: 'tomorrow 23:59:59',
+  });
   assert.is(one.all_day, true);
   assert.is(one.start_date, '2026-03-05 00:00:00');
   assert.is(one.end_date, '2026-03-05 23:59:59');
   assert.is(one.utc_start_date, '2026-03-05 05:00:00');
-  const multi = await cal.events.create({ title: 'Multi', all_day: 'true', start_date: 'tomorrow 9am', end_date: '+5 days 11am' });
+  const multi = await cal.events.create({
+    title: 'Multi',
+    all_day: 'true',
+    start_date: 'tomorrow 9am',
+    end_date: '+5 days 11am',
+  });
   assert.is(multi.start_date, '2026-03-05 00:00:00');
   assert.is(multi.end_date, '2026-03-09 23:59:59');
   assert.is(multi.utc_end_date, '2026-03-10 03:59:59');
@@ -79,13 +118,22 @@ create('all-day: local bounds 00:00:00 → 23:59:59, multi-day keeps the last da
 
 create('end before start → end moved to start', async () => {
   const { cal } = await makeCalendar();
-  const ev = await cal.events.create({ title: 'x', start_date: '2026-05-01 10:00:00', end_date: '2026-05-01 08:00:00' });
+  const ev = await cal.events.create({
+    title: 'x',
+    start_date: '2026-05-01 10:00:00',
+    end_date: '2026-05-01 08:00:00',
+  });
   assert.is(ev.end_date, '2026-05-01 10:00:00');
 });
 
 create('representation basics: content filters, slug, author, permalink website, flags default false', async () => {
   const { cal } = await makeCalendar();
-  const ev = await cal.events.create({ ...baseEvent, title: 'An event', description: 'An event content', excerpt: 'An event excerpt' });
+  const ev = await cal.events.create({
+    ...baseEvent,
+    title: 'An event',
+    description: 'An event content',
+    excerpt: 'An event excerpt',
+  });
   assert.is(ev.slug, 'an-event');
   assert.is(ev.description, '<p>An event content</p>');
   assert.is(ev.excerpt, '<p>An event excerpt</p>');
@@ -112,7 +160,14 @@ create('representation basics: content filters, slug, author, permalink website,
 
 create('read-only fields in the body are ignored', async () => {
   const { cal } = await makeCalendar();
-  const bogus = { url: 'http://x/', rest_url: 'http://example.com/api/x', utc_start_date: 'foo', timezone_abbr: 'XYZ', cost_details: 'foo', start_date_details: 'foo' };
+  const bogus = {
+    url: 'http://x/',
+    rest_url: 'http://example.com/api/x',
+    utc_start_date: 'foo',
+    timezone_abbr: 'XYZ',
+    cost_details: 'foo',
+    start_date_details: 'foo',
+  };
   const ev = await cal.events.create({ ...baseEvent, ...bogus });
   for (const [k, v] of Object.entries(bogus)) assert.not.equal(ev[k], v, k);
 });
@@ -121,7 +176,12 @@ create('cost as a string and as an array', async () => {
   const { cal } = await makeCalendar();
   const one = await cal.events.create({ ...baseEvent, cost: '20$' });
   assert.is(one.cost, '20$');
-  assert.equal(one.cost_details, { currency_symbol: '$', currency_code: '', currency_position: 'postfix', values: ['20'] });
+  assert.equal(one.cost_details, {
+    currency_symbol: '$',
+    currency_code: '',
+    currency_position: 'postfix',
+    values: ['20'],
+  });
   const many = await cal.events.create({ ...baseEvent, cost: ['0$', '20$', '30$'] });
   assert.is(many.cost, 'Free – 30$');
   assert.equal((many.cost_details as { values: string[] }).values, ['0', '20', '30']);
@@ -173,15 +233,24 @@ create('author and publication dates', async () => {
 });
 
 create('global_id and global_id_lineage use the host name without its port, plus the sub-folder', async () => {
-  for (const [siteUrl, origin] of [['http://127.0.0.1:8080', '127.0.0.1'], ['https://events.example.com:8443/blog', 'events.example.com/blog'], ['http://[::1]:9000', '[::1]']]) {
+  for (const [siteUrl, origin] of [
+    ['http://127.0.0.1:8080', '127.0.0.1'],
+    ['https://events.example.com:8443/blog', 'events.example.com/blog'],
+    ['http://[::1]:9000', '[::1]'],
+  ]) {
     const { cal } = await makeCalendar({ siteUrl });
     const ev = await cal.events.create({ ...baseEvent, venue: { venue: 'Hall' }, organizer: [{ organizer: 'Org' }] });
     assert.is(ev.global_id, `${origin}?id=${ev.id as number}`, siteUrl);
     assert.equal(ev.global_id_lineage, [ev.global_id]);
-    const venue = ev.venue as Record<string, unknown>, org = (ev.organizer as Array<Record<string, unknown>>)[0];
+    const venue = ev.venue as Record<string, unknown>,
+      org = (ev.organizer as Array<Record<string, unknown>>)[0];
     assert.is(venue.global_id, `${origin}?id=${venue.id as number}`);
     assert.is(org.global_id, `${origin}?id=${org.id as number}`);
-    assert.is(((await cal.events.list({}, null)).items[0] as Record<string, unknown>).global_id, ev.global_id, 'the list shows the same');
+    assert.is(
+      ((await cal.events.list({}, null)).items[0] as Record<string, unknown>).global_id,
+      ev.global_id,
+      'the list shows the same',
+    );
     await cal.close();
   }
 });
@@ -198,14 +267,25 @@ links('existing venue id and inline venues with every field', async () => {
   const ev = await cal.events.create({ ...baseEvent, venue: v.id });
   assert.is((ev.venue as { id: number }).id, v.id);
   const inline = {
-    venue: 'White House', address: '1600 Pennsylvania Ave NW', city: 'Washington', country: 'United States',
-    state: 'DC', province: '', stateProvince: 'DC', zip: '20500', phone: '+1 202-456-1111',
-    description: 'Home', website: 'http://whitehouse.gov', show_map: true, show_map_link: true,
+    venue: 'White House',
+    address: '1600 Pennsylvania Ave NW',
+    city: 'Washington',
+    country: 'United States',
+    state: 'DC',
+    province: '',
+    stateProvince: 'DC',
+    zip: '20500',
+    phone: '+1 202-456-1111',
+    description: 'Home',
+    website: 'http://whitehouse.gov',
+    show_map: true,
+    show_map_link: true,
   };
   const ev2 = await cal.events.create({ ...baseEvent, venue: inline });
   const venue = ev2.venue as Record<string, unknown>;
   assert.type(venue.id, 'number');
-  for (const k of ['address', 'city', 'country', 'zip', 'phone', 'website']) assert.is(venue[k], (inline as Record<string, unknown>)[k], k);
+  for (const k of ['address', 'city', 'country', 'zip', 'phone', 'website'])
+    assert.is(venue[k], (inline as Record<string, unknown>)[k], k);
   assert.is(venue.stateprovince, 'DC');
   assert.is(venue.description, '<p>Home</p>');
   assert.is(venue.show_map, true);
@@ -216,10 +296,16 @@ links('organizers: ids in order, inline creation, mixed', async () => {
   const o1 = await cal.organizers.create({ organizer: 'One' });
   const o2 = await cal.organizers.create({ organizer: 'Two' });
   const ev = await cal.events.create({ ...baseEvent, organizer: [o2.id, o1.id] });
-  assert.equal((ev.organizer as Array<{ id: number }>).map((o) => o.id), [o2.id, o1.id]);
+  assert.equal(
+    (ev.organizer as Array<{ id: number }>).map((o) => o.id),
+    [o2.id, o1.id],
+  );
   const single = await cal.events.create({ ...baseEvent, organizer: o1.id });
   assert.is((single.organizer as unknown[]).length, 1);
-  const mixed = await cal.events.create({ ...baseEvent, organizer: [{ organizer: 'Organizer A' }, { id: o1.id }, { id: o2.id }, { organizer: 'Organizer C' }] });
+  const mixed = await cal.events.create({
+    ...baseEvent,
+    organizer: [{ organizer: 'Organizer A' }, { id: o1.id }, { id: o2.id }, { organizer: 'Organizer C' }],
+  });
   const ids = (mixed.organizer as Array<{ id: number }>).map((o) => o.id);
   assert.is(ids.length, 4);
   assert.ok(ids.includes(o1.id as number) && ids.includes(o2.id as number));
@@ -229,9 +315,17 @@ links('organizers: ids in order, inline creation, mixed', async () => {
 
 links('a failed write leaves nothing behind (inline venue + bad organizer)', async () => {
   const { cal } = await makeCalendar();
-  await rejects(cal.events.create({ ...baseEvent, venue: { venue: 'Orphan Hall' }, organizer: [{ id: 424242 }] }), 'rest_invalid_param', 400);
+  await rejects(
+    cal.events.create({ ...baseEvent, venue: { venue: 'Orphan Hall' }, organizer: [{ id: 424242 }] }),
+    'rest_invalid_param',
+    400,
+  );
   assert.is((await cal.venues.list({ search: 'Orphan' })).total, 0);
-  await rejects(cal.events.create({ ...baseEvent, categories: 'brand-new', website: 'nope' }), 'rest_invalid_param', 400);
+  await rejects(
+    cal.events.create({ ...baseEvent, categories: 'brand-new', website: 'nope' }),
+    'rest_invalid_param',
+    400,
+  );
   assert.is((await cal.categories.list({ hide_empty: false })).total, 0);
 });
 
@@ -240,15 +334,36 @@ links('categories and tags: ids, names (created), empty, mixed; ordered by name'
   const cat2 = await cal.categories.create({ name: 'cat2' });
   const cat1 = await cal.categories.create({ name: 'cat1' });
   const ids = await cal.events.create({ ...baseEvent, categories: [cat2.id, cat1.id] });
-  assert.equal((ids.categories as Array<{ id: number }>).map((c) => c.id), [cat1.id, cat2.id]);
+  assert.equal(
+    (ids.categories as Array<{ id: number }>).map((c) => c.id),
+    [cat1.id, cat2.id],
+  );
   const named = await cal.events.create({ ...baseEvent, categories: 'cat3,cat4' });
-  assert.equal((named.categories as Array<{ name: string }>).map((c) => c.name), ['cat3', 'cat4']);
+  assert.equal(
+    (named.categories as Array<{ name: string }>).map((c) => c.name),
+    ['cat3', 'cat4'],
+  );
   const none = await cal.events.create({ ...baseEvent, categories: '' });
   assert.equal(none.categories, []);
   const mixed = await cal.events.create({ ...baseEvent, tags: [String(9999), 'tag2', 'tag1'] });
-  assert.equal((mixed.tags as Array<{ name: string }>).map((t) => t.name), ['tag1', 'tag2']);
+  assert.equal(
+    (mixed.tags as Array<{ name: string }>).map((t) => t.name),
+    ['tag1', 'tag2'],
+  );
   const term = (ids.categories as Array<Record<string, unknown>>)[0];
-  assert.equal(Object.keys(term), ['name', 'slug', 'term_group', 'term_taxonomy_id', 'taxonomy', 'description', 'parent', 'count', 'filter', 'id', 'urls']);
+  assert.equal(Object.keys(term), [
+    'name',
+    'slug',
+    'term_group',
+    'term_taxonomy_id',
+    'taxonomy',
+    'description',
+    'parent',
+    'count',
+    'filter',
+    'id',
+    'urls',
+  ]);
   assert.is(term.count, 1);
   assert.is(term.filter, 'raw');
 });
@@ -256,12 +371,18 @@ links('categories and tags: ids, names (created), empty, mixed; ordered by name'
 links('terms shown by name whatever the case, namesakes by id, whatever order they were given in', async () => {
   const { cal } = await makeCalendar();
   type Term = { id: number; name: string };
-  const byName = (terms: Term[]) => terms.slice().sort((a, b) => {
-    const x = a.name.toLowerCase(), y = b.name.toLowerCase();
-    return x < y ? -1 : x > y ? 1 : a.id - b.id;
-  }).map((t) => t.id);
+  const byName = (terms: Term[]) =>
+    terms
+      .slice()
+      .sort((a, b) => {
+        const x = a.name.toLowerCase(),
+          y = b.name.toLowerCase();
+        return x < y ? -1 : x > y ? 1 : a.id - b.id;
+      })
+      .map((t) => t.id);
   const tags: Term[] = [];
-  for (const name of ['beta', 'Alpha', 'Gamma', 'b', 'delta', 'ALPHAB', 'alpha b']) tags.push((await cal.tags.create({ name })) as Term);
+  for (const name of ['beta', 'Alpha', 'Gamma', 'b', 'delta', 'ALPHAB', 'alpha b'])
+    tags.push((await cal.tags.create({ name })) as Term);
   // categories of one name under different parents (WordPress allows namesakes there)
   const cats: Term[] = [];
   for (const parent of ['P1', 'P2', 'P3']) {
@@ -271,12 +392,24 @@ links('terms shown by name whatever the case, namesakes by id, whatever order th
   const shuffles = <T>(xs: T[]): T[][] => [xs, xs.slice().reverse(), xs.map((_, i) => xs[(i * 5 + 1) % xs.length])];
   for (const [i, tagOrder] of shuffles(tags).entries()) {
     const catOrder = shuffles(cats)[i];
-    const ev = await cal.events.create({ ...baseEvent, tags: tagOrder.map((t) => t.id), categories: catOrder.map((t) => t.id) });
+    const ev = await cal.events.create({
+      ...baseEvent,
+      tags: tagOrder.map((t) => t.id),
+      categories: catOrder.map((t) => t.id),
+    });
     // the object path and the JSON text of a list (written from the cached pieces)
-    const text = JSON.parse((await cal.rest({ resource: 'events', action: 'list', params: { include: String(ev.id) }, actor: null })).body).events[0];
+    const text = JSON.parse(
+      (await cal.rest({ resource: 'events', action: 'list', params: { include: String(ev.id) }, actor: null })).body,
+    ).events[0];
     for (const shown of [ev, text]) {
-      assert.equal((shown.tags as Term[]).map((t) => t.id), byName(tags));
-      assert.equal((shown.categories as Term[]).map((t) => t.id), byName(cats));
+      assert.equal(
+        (shown.tags as Term[]).map((t) => t.id),
+        byName(tags),
+      );
+      assert.equal(
+        (shown.categories as Term[]).map((t) => t.id),
+        byName(cats),
+      );
     }
   }
 });
@@ -308,7 +441,11 @@ update('dates change only when both are sent; timezone re-interprets', async () 
   const both = await cal.events.update(ev.id as number, { start_date: 'tomorrow 11am', end_date: 'tomorrow 1pm' });
   assert.is(both.start_date, '2026-03-05 11:00:00');
   assert.is(both.utc_start_date, '2026-03-05 16:00:00');
-  const paris = await cal.events.update(ev.id as number, { start_date: 'tomorrow 9am', end_date: 'tomorrow 11am', timezone: 'Europe/Paris' });
+  const paris = await cal.events.update(ev.id as number, {
+    start_date: 'tomorrow 9am',
+    end_date: 'tomorrow 11am',
+    timezone: 'Europe/Paris',
+  });
   assert.is(paris.timezone, 'Europe/Paris');
   assert.is(paris.start_date, '2026-03-05 09:00:00');
   assert.is(paris.utc_start_date, '2026-03-05 08:00:00');
@@ -318,7 +455,15 @@ update('dates change only when both are sent; timezone re-interprets', async () 
 update('update resets: flags, website, organizers; all-day turned off by dates without all_day', async () => {
   const { cal } = await makeCalendar();
   const o = await cal.organizers.create({ organizer: 'O' });
-  const ev = await cal.events.create({ ...baseEvent, featured: true, sticky: true, show_map: true, website: 'http://a.example.org', organizer: o.id, all_day: true });
+  const ev = await cal.events.create({
+    ...baseEvent,
+    featured: true,
+    sticky: true,
+    show_map: true,
+    website: 'http://a.example.org',
+    organizer: o.id,
+    all_day: true,
+  });
   const up = await cal.events.update(ev.id as number, { title: 'renamed' });
   assert.is(up.title, 'renamed');
   assert.is(up.featured, false);
@@ -351,15 +496,26 @@ update('not found, bad values, permissions per role and ownership', async () => 
     await rejects(cal.events.update(adminEvent.id as number, bad), 'rest_invalid_param', 400);
   }
   await rejects(cal.events.update(adminEvent.id as number, { title: 'x' }, null), 'rest_forbidden', 401);
-  await rejects(cal.events.update(adminEvent.id as number, { title: 'x' }, users.contributor.login), 'rest_forbidden', 403);
+  await rejects(
+    cal.events.update(adminEvent.id as number, { title: 'x' }, users.contributor.login),
+    'rest_forbidden',
+    403,
+  );
   assert.is((await cal.events.update(adminEvent.id as number, { title: 'ed' }, users.editor.login)).title, 'ed');
   const draft = await cal.events.create(baseEvent, users.contributor.login);
   assert.is((await cal.events.update(draft.id as number, { title: 'mine' }, users.contributor.login)).title, 'mine');
   const published = await cal.events.create({ ...baseEvent, status: 'publish', author: users.contributor.id });
-  await rejects(cal.events.update(published.id as number, { title: 'x' }, users.contributor.login), 'rest_forbidden', 403);
+  await rejects(
+    cal.events.update(published.id as number, { title: 'x' }, users.contributor.login),
+    'rest_forbidden',
+    403,
+  );
   await rejects(cal.events.delete(published.id as number, users.contributor.login), 'rest_forbidden', 403);
   const own = await cal.events.create({ ...baseEvent, status: 'publish' }, users.author.login);
-  assert.is((await cal.events.update(own.id as number, { title: 'author edits own' }, users.author.login)).title, 'author edits own');
+  assert.is(
+    (await cal.events.update(own.id as number, { title: 'author edits own' }, users.author.login)).title,
+    'author edits own',
+  );
 });
 
 update.run();
@@ -400,7 +556,10 @@ del('single GET: 404 for 0 and unknown ids, 400 for another post type, 403 for u
 del('single GET carries json_ld, also on the embedded venue and organizers', async () => {
   const { cal } = await makeCalendar({ timezone: 'America/New_York' });
   const ev = await cal.events.create({
-    ...baseEvent, cost: '$23', venue: { venue: 'V', city: 'Town' }, organizer: [{ organizer: 'O', email: 'o@example.com' }],
+    ...baseEvent,
+    cost: '$23',
+    venue: { venue: 'V', city: 'Town' },
+    organizer: [{ organizer: 'O', email: 'o@example.com' }],
   });
   const one = await cal.events.get(ev.id as number, null);
   const ld = one.json_ld as Record<string, unknown>;
@@ -408,7 +567,7 @@ del('single GET carries json_ld, also on the embedded venue and organizers', asy
   assert.is(ld.startDate, '2026-03-05T09:00:00-05:00');
   assert.is(ld.name, 'An event');
   assert.ok((one.venue as Record<string, unknown>).json_ld);
-  assert.ok(((one.organizer as Array<Record<string, unknown>>)[0]).json_ld);
+  assert.ok((one.organizer as Array<Record<string, unknown>>)[0].json_ld);
   assert.is(Object.keys(one).at(-1), 'json_ld');
 });
 

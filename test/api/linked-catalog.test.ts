@@ -20,14 +20,21 @@ async function make(cal: Calendar, kind: Kind, name: string, extra: Params = {},
   return (await api(cal, kind).create({ [kind]: name, ...extra }, as)).id as number;
 }
 
-async function many(cal: Calendar, kind: Kind, n: number, extra: Params = {}, prefix: string = kind): Promise<number[]> {
+async function many(
+  cal: Calendar,
+  kind: Kind,
+  n: number,
+  extra: Params = {},
+  prefix: string = kind,
+): Promise<number[]> {
   const out: number[] = [];
   for (let i = 1; i <= n; i++) out.push(await make(cal, kind, `${prefix} ${i}`, extra));
   return out;
 }
 
 /** The raw REST list answer: parsed body and headers. */
-const rawList = (cal: Calendar, kind: Kind, params: Params, actor: Actor = null) => restList(cal, plural(kind), params, actor);
+const rawList = (cal: Calendar, kind: Kind, params: Params, actor: Actor = null) =>
+  restList(cal, plural(kind), params, actor);
 
 const sorted = (xs: number[]) => xs.slice().sort((a, b) => a - b);
 const listIds = async (cal: Calendar, kind: Kind, q: Params, as?: string | null) =>
@@ -37,7 +44,15 @@ const listIds = async (cal: Calendar, kind: Kind, q: Params, as?: string | null)
 async function eventFor(cal: Calendar, kind: Kind, id: number, start: string, extra: Params = {}): Promise<number> {
   const end = start.replace(/ (\d\d):/, (_m, h: string) => ` ${String(Number(h) + 1).padStart(2, '0')}:`);
   const link = kind === 'venue' ? { venue: id } : { organizer: [id] };
-  return (await cal.events.create({ title: `Event for ${id} at ${start}`, start_date: start, end_date: end, ...link, ...extra })).id as number;
+  return (
+    await cal.events.create({
+      title: `Event for ${id} at ${start}`,
+      start_date: start,
+      end_date: end,
+      ...link,
+      ...extra,
+    })
+  ).id as number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -103,7 +118,8 @@ for (const kind of KINDS) {
     assert.equal(await listIds(cal, kind, { status: 'publish' }, ed), sorted(pub));
     assert.is((await api(cal, kind).list({ status: 'publish, draft' }, ed)).total, 6);
     assert.is((await api(cal, kind).list({ status: ['publish', 'draft', 'pending'] }, ed)).total, 9);
-    for (const bad of ['foo', 'foo, bar', 'foo, bar, publish']) await rejects(api(cal, kind).list({ status: bad }, ed), 'rest_invalid_param', 400);
+    for (const bad of ['foo', 'foo, bar', 'foo, bar, publish'])
+      await rejects(api(cal, kind).list({ status: bad }, ed), 'rest_invalid_param', 400);
     assert.equal(await listIds(cal, kind, { status: 'publish' }, null), sorted(pub));
     await rejects(api(cal, kind).list({ status: 'publish, draft' }, null), 'rest_invalid_param', 400);
   });
@@ -134,9 +150,30 @@ for (const kind of KINDS) {
 
 search('venues: by custom fields (phone, province, words in any order, country not searched)', async () => {
   const { cal } = await makeCalendar();
-  const baker = await make(cal, 'venue', 'Venue Baker', { address: '221b Baker St', city: 'London', country: 'United Kingdom', province: 'Greater London', zip: '223345', phone: '1111111' });
-  const picc = await make(cal, 'venue', 'Venue Piccadilly', { address: 'Piccadilly Circus', city: 'London', country: 'United Kingdom', province: 'Greater London', zip: '223345', phone: '2222222' });
-  const paris = await make(cal, 'venue', 'Venue Temple', { address: '100, Avenue du Temple', city: 'Paris', country: 'France', province: 'Ile de France', zip: '75003', phone: '3333333' });
+  const baker = await make(cal, 'venue', 'Venue Baker', {
+    address: '221b Baker St',
+    city: 'London',
+    country: 'United Kingdom',
+    province: 'Greater London',
+    zip: '223345',
+    phone: '1111111',
+  });
+  const picc = await make(cal, 'venue', 'Venue Piccadilly', {
+    address: 'Piccadilly Circus',
+    city: 'London',
+    country: 'United Kingdom',
+    province: 'Greater London',
+    zip: '223345',
+    phone: '2222222',
+  });
+  const paris = await make(cal, 'venue', 'Venue Temple', {
+    address: '100, Avenue du Temple',
+    city: 'Paris',
+    country: 'France',
+    province: 'Ile de France',
+    zip: '75003',
+    phone: '3333333',
+  });
   const ids = (s: string) => listIds(cal, 'venue', { search: s });
   assert.equal(await ids('Venue'), sorted([baker, picc, paris]));
   assert.equal(await ids('london'), sorted([baker, picc]));
@@ -152,9 +189,21 @@ search('venues: by custom fields (phone, province, words in any order, country n
 
 search('organizers: by phone, email and website', async () => {
   const { cal } = await makeCalendar();
-  const one = await make(cal, 'organizer', 'Organizer one', { phone: '111111111', email: 'one@common.com', website: 'http://one.com' });
-  const two = await make(cal, 'organizer', 'Organizer two', { phone: '111112222', email: 'two@common.com', website: 'http://two.com' });
-  const three = await make(cal, 'organizer', 'Organizer three', { phone: '222223333', email: 'three@three.com', website: 'http://three.com' });
+  const one = await make(cal, 'organizer', 'Organizer one', {
+    phone: '111111111',
+    email: 'one@common.com',
+    website: 'http://one.com',
+  });
+  const two = await make(cal, 'organizer', 'Organizer two', {
+    phone: '111112222',
+    email: 'two@common.com',
+    website: 'http://two.com',
+  });
+  const three = await make(cal, 'organizer', 'Organizer three', {
+    phone: '222223333',
+    email: 'three@three.com',
+    website: 'http://three.com',
+  });
   const ids = (s: string) => listIds(cal, 'organizer', { search: s });
   assert.equal(await ids('Organizer'), sorted([one, two, three]));
   assert.equal(await ids('1111'), sorted([one, two]));
@@ -184,15 +233,22 @@ for (const kind of KINDS) {
     assert.equal(await listIds(cal, kind, { has_events: 'false' }), sorted([r1, r2, r4]));
   });
 
-  related(`${kind}s: has_events=true with no linked record, has_events=false when all have events → empty`, async () => {
-    const { cal } = await makeCalendar();
-    const recs = await many(cal, kind, 3);
-    await cal.events.create({ title: 'unrelated', start_date: '2026-04-01 10:00:00', end_date: '2026-04-01 11:00:00' });
-    assertEmptyArchive(await rawList(cal, kind, { has_events: true }), plural(kind));
-    for (const id of recs) await eventFor(cal, kind, id, '2026-04-02 10:00:00');
-    assertEmptyArchive(await rawList(cal, kind, { has_events: false }), plural(kind));
-    assert.equal(await listIds(cal, kind, { has_events: true }), sorted(recs));
-  });
+  related(
+    `${kind}s: has_events=true with no linked record, has_events=false when all have events → empty`,
+    async () => {
+      const { cal } = await makeCalendar();
+      const recs = await many(cal, kind, 3);
+      await cal.events.create({
+        title: 'unrelated',
+        start_date: '2026-04-01 10:00:00',
+        end_date: '2026-04-01 11:00:00',
+      });
+      assertEmptyArchive(await rawList(cal, kind, { has_events: true }), plural(kind));
+      for (const id of recs) await eventFor(cal, kind, id, '2026-04-02 10:00:00');
+      assertEmptyArchive(await rawList(cal, kind, { has_events: false }), plural(kind));
+      assert.equal(await listIds(cal, kind, { has_events: true }), sorted(recs));
+    },
+  );
 
   related(`${kind}s: event=<id> → exactly the linked record; event=23 / foo → 400`, async () => {
     const { cal } = await makeCalendar();
@@ -211,7 +267,9 @@ for (const kind of KINDS) {
 
   related(`${kind}s: event without links, or no ${kind}s at all → 200 empty`, async () => {
     const { cal } = await makeCalendar();
-    const lonely = (await cal.events.create({ title: 'lonely', start_date: '2026-04-01 10:00:00', end_date: '2026-04-01 11:00:00' })).id;
+    const lonely = (
+      await cal.events.create({ title: 'lonely', start_date: '2026-04-01 10:00:00', end_date: '2026-04-01 11:00:00' })
+    ).id;
     assertEmptyArchive(await rawList(cal, kind, { event: lonely }), plural(kind));
     await many(cal, kind, 3);
     assertEmptyArchive(await rawList(cal, kind, { event: lonely }), plural(kind));
@@ -223,7 +281,10 @@ for (const kind of KINDS) {
     const ev = await eventFor(cal, kind, draft, '2026-04-01 10:00:00');
     assertEmptyArchive(await rawList(cal, kind, { event: ev }, null), plural(kind));
     const seen = await rawList(cal, kind, { event: ev }, users.editor);
-    assert.equal((seen.body[plural(kind)] as Array<{ id: number }>).map((x) => x.id), [draft]);
+    assert.equal(
+      (seen.body[plural(kind)] as Array<{ id: number }>).map((x) => x.id),
+      [draft],
+    );
     assert.is(seen.body.total, 1);
   });
 
@@ -252,7 +313,10 @@ for (const kind of KINDS) {
     await eventFor(cal, kind, r4, '2026-04-04 10:00:00', { status: 'draft' });
     await eventFor(cal, kind, r5, '2026-04-04 10:00:00', { status: 'pending' });
     assert.equal(await listIds(cal, kind, { only_with_upcoming: 'yes' }, null), [r1]);
-    assert.equal(await listIds(cal, kind, { only_with_upcoming: 'yes' }, users.editor.login), sorted([r1, r2, r3, r4, r5]));
+    assert.equal(
+      await listIds(cal, kind, { only_with_upcoming: 'yes' }, users.editor.login),
+      sorted([r1, r2, r3, r4, r5]),
+    );
   });
 }
 
@@ -262,15 +326,18 @@ for (const kind of KINDS) {
 // and compares it with _EventStartDate. So on a New York site at 15:00 UTC (10:00 New York):
 //   12:00 NY (17:00 UTC, really ahead) is NOT upcoming; 15:00 NY is (boundary, >=);
 //   20:00 Tokyo (11:00 UTC, already past) IS upcoming.
-related('only_with_upcoming compares local starts with the UTC wall clock (not instants), America/New_York site', async () => {
-  const { cal } = await makeCalendar({ timezone: 'America/New_York' });
-  const [noon, boundary, tokyo, before] = await many(cal, 'venue', 4);
-  await eventFor(cal, 'venue', noon, '2026-03-04 12:00:00');
-  await eventFor(cal, 'venue', boundary, '2026-03-04 15:00:00');
-  await eventFor(cal, 'venue', tokyo, '2026-03-04 20:00:00', { timezone: 'Asia/Tokyo' });
-  await eventFor(cal, 'venue', before, '2026-03-04 14:59:59');
-  assert.equal(await listIds(cal, 'venue', { only_with_upcoming: true }), sorted([boundary, tokyo]));
-});
+related(
+  'only_with_upcoming compares local starts with the UTC wall clock (not instants), America/New_York site',
+  async () => {
+    const { cal } = await makeCalendar({ timezone: 'America/New_York' });
+    const [noon, boundary, tokyo, before] = await many(cal, 'venue', 4);
+    await eventFor(cal, 'venue', noon, '2026-03-04 12:00:00');
+    await eventFor(cal, 'venue', boundary, '2026-03-04 15:00:00');
+    await eventFor(cal, 'venue', tokyo, '2026-03-04 20:00:00', { timezone: 'Asia/Tokyo' });
+    await eventFor(cal, 'venue', before, '2026-03-04 14:59:59');
+    assert.equal(await listIds(cal, 'venue', { only_with_upcoming: true }), sorted([boundary, tokyo]));
+  },
+);
 
 related.run();
 
@@ -304,14 +371,35 @@ insert('organizers: post fields (author, timestamp dates, description, draft sta
   const { cal, users } = await makeCalendar({ timezone: 'America/New_York' });
   const local9 = Date.UTC(2026, 2, 5, 14, 0, 0) / 1000; // tomorrow 9am New York
   const utc9 = Date.UTC(2026, 2, 5, 9, 0, 0) / 1000; // tomorrow 9am UTC
-  const o = await cal.organizers.create({ organizer: 'A organizer', author: users.editor.id, date: local9, date_utc: utc9, description: 'Organizer description', status: 'draft' });
-  assert.equal([o.organizer, o.author, o.date, o.date_utc, o.description], ['A organizer', String(users.editor.id), '2026-03-05 09:00:00', '2026-03-05 09:00:00', '<p>Organizer description</p>']);
+  const o = await cal.organizers.create({
+    organizer: 'A organizer',
+    author: users.editor.id,
+    date: local9,
+    date_utc: utc9,
+    description: 'Organizer description',
+    status: 'draft',
+  });
+  assert.equal(
+    [o.organizer, o.author, o.date, o.date_utc, o.description],
+    [
+      'A organizer',
+      String(users.editor.id),
+      '2026-03-05 09:00:00',
+      '2026-03-05 09:00:00',
+      '<p>Organizer description</p>',
+    ],
+  );
   assert.is((await cal.organizers.get(o.id as number, users.editor.login)).status, 'draft');
 });
 
 insert('organizers: bad post field values → 400 (author 23/foo, date foo, date_utc foo)', async () => {
   const { cal } = await makeCalendar();
-  for (const [k, v] of [['author', 23], ['author', 'foo'], ['date', 'foo'], ['date_utc', 'foo']] as const) {
+  for (const [k, v] of [
+    ['author', 23],
+    ['author', 'foo'],
+    ['date', 'foo'],
+    ['date_utc', 'foo'],
+  ] as const) {
     const e = await rejects(cal.organizers.create({ organizer: 'A organizer', [k]: v }), 'rest_invalid_param', 400);
     assert.ok(k in (e.data.params as Record<string, unknown>), k);
   }
@@ -333,60 +421,146 @@ for (const kind of KINDS) {
   });
 }
 
-insert('venues: duplicates — lower-cased name+description and lower-cased custom-field subsets return the first id', async () => {
-  const { cal } = await makeCalendar();
-  const first = await make(cal, 'venue', 'A venue', { description: 'A venue description' });
-  assert.is(await make(cal, 'venue', 'A venue', { description: 'A venue description' }), first);
-  assert.is(await make(cal, 'venue', 'A venue'), first);
-  assert.is(await make(cal, 'venue', 'a venue', { description: 'a venue description' }), first);
+insert(
+  'venues: duplicates — lower-cased name+description and lower-cased custom-field subsets return the first id',
+  async () => {
+    const { cal } = await makeCalendar();
+    const first = await make(cal, 'venue', 'A venue', { description: 'A venue description' });
+    assert.is(await make(cal, 'venue', 'A venue', { description: 'A venue description' }), first);
+    assert.is(await make(cal, 'venue', 'A venue'), first);
+    assert.is(await make(cal, 'venue', 'a venue', { description: 'a venue description' }), first);
 
-  const other = await makeCalendar();
-  const full = {
-    description: 'A venue description', address: 'A venue address', city: 'A venue city', country: 'A venue country',
-    province: 'A venue province', state: 'A venue state', stateprovince: 'A venue stateprovince', zip: 'A venue zip', phone: '11223344',
-  };
-  const x = await make(other.cal, 'venue', 'A venue', full);
-  assert.is(await make(other.cal, 'venue', 'A venue', full), x);
-  assert.is(await make(other.cal, 'venue', 'a venue', { country: 'a venue country', province: 'a venue province', state: 'a venue state', phone: '11223344' }), x);
-  assert.is(await make(other.cal, 'venue', 'a venue', { description: 'a venue description', phone: '11223344' }), x);
-  assert.is(await make(other.cal, 'venue', 'a venue', { description: 'a venue description', address: 'a venue address', city: 'a venue city', country: 'a venue country' }), x);
-  assert.is((await other.cal.venues.list()).total, 1);
-});
+    const other = await makeCalendar();
+    const full = {
+      description: 'A venue description',
+      address: 'A venue address',
+      city: 'A venue city',
+      country: 'A venue country',
+      province: 'A venue province',
+      state: 'A venue state',
+      stateprovince: 'A venue stateprovince',
+      zip: 'A venue zip',
+      phone: '11223344',
+    };
+    const x = await make(other.cal, 'venue', 'A venue', full);
+    assert.is(await make(other.cal, 'venue', 'A venue', full), x);
+    assert.is(
+      await make(other.cal, 'venue', 'a venue', {
+        country: 'a venue country',
+        province: 'a venue province',
+        state: 'a venue state',
+        phone: '11223344',
+      }),
+      x,
+    );
+    assert.is(await make(other.cal, 'venue', 'a venue', { description: 'a venue description', phone: '11223344' }), x);
+    assert.is(
+      await make(other.cal, 'venue', 'a venue', {
+        description: 'a venue description',
+        address: 'a venue address',
+        city: 'a venue city',
+        country: 'a venue country',
+      }),
+      x,
+    );
+    assert.is((await other.cal.venues.list()).total, 1);
+  },
+);
 
-insert('organizers: duplicates — name(+description, any case) and phone/email/website subsets return the first id', async () => {
-  const { cal } = await makeCalendar();
-  const first = await make(cal, 'organizer', 'An organizer', { description: 'An organizer description' });
-  assert.is(await make(cal, 'organizer', 'An organizer', { description: 'An organizer description' }), first);
-  assert.is(await make(cal, 'organizer', 'An organizer'), first);
-  assert.is(await make(cal, 'organizer', 'an organizer', { description: 'an organizer description' }), first);
+insert(
+  'organizers: duplicates — name(+description, any case) and phone/email/website subsets return the first id',
+  async () => {
+    const { cal } = await makeCalendar();
+    const first = await make(cal, 'organizer', 'An organizer', { description: 'An organizer description' });
+    assert.is(await make(cal, 'organizer', 'An organizer', { description: 'An organizer description' }), first);
+    assert.is(await make(cal, 'organizer', 'An organizer'), first);
+    assert.is(await make(cal, 'organizer', 'an organizer', { description: 'an organizer description' }), first);
 
-  const other = await makeCalendar();
-  const meta = { phone: '11223344', email: 'doe@anizer.org', website: 'http://anizer.org' };
-  const x = await make(other.cal, 'organizer', 'A organizer', meta);
-  assert.is(await make(other.cal, 'organizer', 'A organizer', meta), x);
-  assert.is(await make(other.cal, 'organizer', 'A organizer', { email: meta.email, website: meta.website }), x);
-  assert.is(await make(other.cal, 'organizer', 'A organizer', { phone: meta.phone, website: meta.website }), x);
-  assert.is(await make(other.cal, 'organizer', 'A organizer', { website: meta.website }), x);
-  assert.is((await other.cal.organizers.list()).total, 1);
-});
+    const other = await makeCalendar();
+    const meta = { phone: '11223344', email: 'doe@anizer.org', website: 'http://anizer.org' };
+    const x = await make(other.cal, 'organizer', 'A organizer', meta);
+    assert.is(await make(other.cal, 'organizer', 'A organizer', meta), x);
+    assert.is(await make(other.cal, 'organizer', 'A organizer', { email: meta.email, website: meta.website }), x);
+    assert.is(await make(other.cal, 'organizer', 'A organizer', { phone: meta.phone, website: meta.website }), x);
+    assert.is(await make(other.cal, 'organizer', 'A organizer', { website: meta.website }), x);
+    assert.is((await other.cal.organizers.list()).total, 1);
+  },
+);
 
 insert.run();
 
 // ---------------------------------------------------------------------------------------------
 const single = suite('catalog :: single and by-slug');
 
-const VENUE_KEYS = ['id', 'author', 'date', 'date_utc', 'modified', 'modified_utc', 'status', 'url', 'venue', 'description', 'excerpt',
-  'show_map', 'show_map_link', 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince',
-  'json_ld', 'global_id', 'global_id_lineage', 'image'];
-const ORGANIZER_KEYS = ['id', 'author', 'date', 'date_utc', 'modified', 'modified_utc', 'status', 'url', 'organizer', 'description', 'excerpt',
-  'image', 'phone', 'website', 'email', 'json_ld', 'global_id', 'global_id_lineage'];
+const VENUE_KEYS = [
+  'id',
+  'author',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'status',
+  'url',
+  'venue',
+  'description',
+  'excerpt',
+  'show_map',
+  'show_map_link',
+  'address',
+  'city',
+  'country',
+  'province',
+  'state',
+  'zip',
+  'phone',
+  'website',
+  'stateprovince',
+  'json_ld',
+  'global_id',
+  'global_id_lineage',
+  'image',
+];
+const ORGANIZER_KEYS = [
+  'id',
+  'author',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'status',
+  'url',
+  'organizer',
+  'description',
+  'excerpt',
+  'image',
+  'phone',
+  'website',
+  'email',
+  'json_ld',
+  'global_id',
+  'global_id_lineage',
+];
 
 single('venue: GET by id and by slug carry the catalog key set', async () => {
   const { cal, users } = await makeCalendar();
-  const v = await cal.venues.create({
-    venue: 'Full venue', description: 'Desc', excerpt: 'Exc', address: 'Addr 1', city: 'City', country: 'Country', province: 'Prov',
-    state: 'State', zip: '12345', phone: '555', website: 'http://venue.example.org', stateprovince: 'SP', image: IMAGE_URL,
-  }, users.administrator.login);
+  const v = await cal.venues.create(
+    {
+      venue: 'Full venue',
+      description: 'Desc',
+      excerpt: 'Exc',
+      address: 'Addr 1',
+      city: 'City',
+      country: 'Country',
+      province: 'Prov',
+      state: 'State',
+      zip: '12345',
+      phone: '555',
+      website: 'http://venue.example.org',
+      stateprovince: 'SP',
+      image: IMAGE_URL,
+    },
+    users.administrator.login,
+  );
   for (const got of [await cal.venues.get(v.id as number, null), await cal.venues.get(v.slug as string, null)]) {
     for (const k of VENUE_KEYS) assert.ok(k in got, `venue key ${k}`);
     assert.is(got.id, v.id);
@@ -395,10 +569,22 @@ single('venue: GET by id and by slug carry the catalog key set', async () => {
 
 single('organizer: GET by id and by slug carry the catalog key set', async () => {
   const { cal, users } = await makeCalendar();
-  const o = await cal.organizers.create({
-    organizer: 'Full organizer', description: 'Desc', excerpt: 'Exc', phone: '555', website: 'http://org.example.org', email: 'o@example.org', image: IMAGE_URL,
-  }, users.administrator.login);
-  for (const got of [await cal.organizers.get(o.id as number, null), await cal.organizers.get(o.slug as string, null)]) {
+  const o = await cal.organizers.create(
+    {
+      organizer: 'Full organizer',
+      description: 'Desc',
+      excerpt: 'Exc',
+      phone: '555',
+      website: 'http://org.example.org',
+      email: 'o@example.org',
+      image: IMAGE_URL,
+    },
+    users.administrator.login,
+  );
+  for (const got of [
+    await cal.organizers.get(o.id as number, null),
+    await cal.organizers.get(o.slug as string, null),
+  ]) {
     for (const k of ORGANIZER_KEYS) assert.ok(k in got, `organizer key ${k}`);
     assert.is(got.id, o.id);
   }
@@ -426,9 +612,26 @@ for (const kind of KINDS) {
     const id = await make(cal, kind, `A ${kind}`);
     const local9 = Date.UTC(2026, 2, 5, 14, 0, 0) / 1000;
     const utc9 = Date.UTC(2026, 2, 5, 9, 0, 0) / 1000;
-    const u = await api(cal, kind).update(id, { [kind]: `A ${kind}`, author: users.editor.id, date: local9, date_utc: utc9, description: `${kind} description`, status: 'draft' });
-    assert.equal([u.id, u[kind], u.author, u.date, u.date_utc, u.description, u.status],
-      [id, `A ${kind}`, String(users.editor.id), '2026-03-05 09:00:00', '2026-03-05 09:00:00', `<p>${kind} description</p>`, 'draft']);
+    const u = await api(cal, kind).update(id, {
+      [kind]: `A ${kind}`,
+      author: users.editor.id,
+      date: local9,
+      date_utc: utc9,
+      description: `${kind} description`,
+      status: 'draft',
+    });
+    assert.equal(
+      [u.id, u[kind], u.author, u.date, u.date_utc, u.description, u.status],
+      [
+        id,
+        `A ${kind}`,
+        String(users.editor.id),
+        '2026-03-05 09:00:00',
+        '2026-03-05 09:00:00',
+        `<p>${kind} description</p>`,
+        'draft',
+      ],
+    );
     await rejects(api(cal, kind).get(id, null), `${kind}-not-accessible`, 403);
   });
 
@@ -436,7 +639,13 @@ for (const kind of KINDS) {
     const { cal } = await makeCalendar();
     const id = await make(cal, kind, `A ${kind}`);
     const before = await api(cal, kind).get(id);
-    for (const [k, v] of [['author', 23], ['author', 'foo'], ['date', 'foo'], ['date_utc', 'foo'], ['status', 'kinda_thinking_about_it']] as const) {
+    for (const [k, v] of [
+      ['author', 23],
+      ['author', 'foo'],
+      ['date', 'foo'],
+      ['date_utc', 'foo'],
+      ['status', 'kinda_thinking_about_it'],
+    ] as const) {
       await rejects(api(cal, kind).update(id, { [kind]: `A ${kind}`, [k]: v }), 'rest_invalid_param', 400);
     }
     assert.equal(await api(cal, kind).get(id), before);
@@ -457,8 +666,24 @@ for (const kind of KINDS) {
 
 update('venues: country, province, state, zip, stateprovince sent empty are absent afterwards', async () => {
   const { cal } = await makeCalendar();
-  const v = await cal.venues.create({ venue: 'Clear me', country: 'Country', province: 'Prov', state: 'State', zip: '12345', stateprovince: 'SP', city: 'Kept' });
-  const u = await cal.venues.update(v.id as number, { show_map: 'false', show_map_link: 'false', country: '', province: '', state: '', zip: '', stateprovince: '' });
+  const v = await cal.venues.create({
+    venue: 'Clear me',
+    country: 'Country',
+    province: 'Prov',
+    state: 'State',
+    zip: '12345',
+    stateprovince: 'SP',
+    city: 'Kept',
+  });
+  const u = await cal.venues.update(v.id as number, {
+    show_map: 'false',
+    show_map_link: 'false',
+    country: '',
+    province: '',
+    state: '',
+    zip: '',
+    stateprovince: '',
+  });
   for (const k of ['country', 'province', 'state', 'zip', 'stateprovince']) assert.not.ok(k in u, k);
   assert.equal([u.city, u.show_map, u.show_map_link], ['Kept', false, false]);
 });

@@ -13,7 +13,12 @@ const START = '2026-03-05 15:00:00';
 const END = '2026-03-05 17:00:00';
 
 /** n events at now + 24 h (titles `<prefix> 0..n-1`), in creation (= id) order. */
-async function tomorrow(cal: Calendar, n: number, extra: Record<string, unknown> = {}, prefix = 'Event'): Promise<number[]> {
+async function tomorrow(
+  cal: Calendar,
+  n: number,
+  extra: Record<string, unknown> = {},
+  prefix = 'Event',
+): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
     const ev = await cal.events.create({ title: `${prefix} ${i}`, start_date: START, end_date: END, ...extra });
@@ -23,7 +28,8 @@ async function tomorrow(cal: Calendar, n: number, extra: Record<string, unknown>
 }
 
 /** GET /events (raw REST result) as `as` (a login; null = anonymous). */
-const raw = (cal: Calendar, params: Params, as: string | null = null) => restList(cal, 'events', params, resolveActor(as, cal.users));
+const raw = (cal: Calendar, params: Params, as: string | null = null) =>
+  restList(cal, 'events', params, resolveActor(as, cal.users));
 
 /** The catalog's "200 empty, totals 0, headers 0, no next/prev". */
 async function assertEmpty(cal: Calendar, params: Params, as: string | null = null): Promise<void> {
@@ -42,7 +48,11 @@ status('editor: status lists come back by start then id — published, then draf
   const ed = users.editor.login;
   assert.equal(ids(await cal.events.list({ status: 'publish' }, ed)), pub);
   assert.equal(ids(await cal.events.list({ status: 'publish, draft' }, ed)), [...pub, ...drafts]);
-  assert.equal(ids(await cal.events.list({ status: ['publish', 'draft', 'pending'] }, ed)), [...pub, ...drafts, ...pending]);
+  assert.equal(ids(await cal.events.list({ status: ['publish', 'draft', 'pending'] }, ed)), [
+    ...pub,
+    ...drafts,
+    ...pending,
+  ]);
   // the order is the events', not the order the statuses are listed in
   assert.equal(ids(await cal.events.list({ status: 'pending,publish' }, ed)), [...pub, ...pending]);
   // anonymous: the three published only, same order
@@ -72,7 +82,10 @@ byCategory('pagination on a category archive: 4 in cat1 + 4 others, per_page=3&p
   assert.equal([p2.items.length, p2.total, p2.totalPages], [1, 4, 2]);
   assert.equal(ids(p2), [inCat[3]]);
   const p1 = await raw(cal, { categories: ['cat1'], per_page: 3 });
-  assert.equal((p1.body.events as Array<{ id: number }>).map((e) => e.id), inCat.slice(0, 3));
+  assert.equal(
+    (p1.body.events as Array<{ id: number }>).map((e) => e.id),
+    inCat.slice(0, 3),
+  );
   assert.match(p1.body.next_rest_url as string, /[?&]page=2(&|$)/);
   assert.equal(p1.headers, { 'X-TEC-Total': '4', 'X-TEC-TotalPages': '2' });
   await rejects(cal.events.list({ categories: ['cat1'], per_page: 3, page: 3 }), 'event-archive-page-not-found', 404);
@@ -115,7 +128,10 @@ byTag('events for the tag: 3 tagged + 3 not → the 3 tagged', async () => {
   const tagged = await tomorrow(cal, 3, { tags: [tag1.id] });
   await tomorrow(cal, 3, {}, 'Plain');
   const res = await raw(cal, { tags: ['tag1'] });
-  assert.equal((res.body.events as Array<{ id: number }>).map((e) => e.id), tagged);
+  assert.equal(
+    (res.body.events as Array<{ id: number }>).map((e) => e.id),
+    tagged,
+  );
   assert.equal([res.body.total, res.body.total_pages], [3, 1]);
   assert.equal(res.headers, { 'X-TEC-Total': '3', 'X-TEC-TotalPages': '1' });
   assert.equal(ids(await cal.events.list({ tags: tag1.id })), tagged);
@@ -127,7 +143,10 @@ byTag('pagination on a tag archive: 4 tagged + 4 not, per_page=3&page=2 → 1', 
   const tagged = await tomorrow(cal, 4, { tags: ['tag1'] });
   await tomorrow(cal, 4, {}, 'Plain');
   const p2 = await raw(cal, { tags: ['tag1'], per_page: 3, page: 2 });
-  assert.equal((p2.body.events as Array<{ id: number }>).map((e) => e.id), [tagged[3]]);
+  assert.equal(
+    (p2.body.events as Array<{ id: number }>).map((e) => e.id),
+    [tagged[3]],
+  );
   assert.equal([p2.body.total, p2.body.total_pages], [4, 2]);
   assert.ok('previous_rest_url' in p2.body);
   assert.not.ok('next_rest_url' in p2.body);

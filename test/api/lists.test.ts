@@ -12,12 +12,14 @@ async function weekly(cal: Calendar, n: number, extra: Record<string, unknown> =
   const ids: number[] = [];
   for (let i = 1; i <= n; i++) {
     const start = NOW.getTime() + i * WEEK;
-    const ev = await cal.events.create({ title: `Event ${i}`, start_date: ymd(start), end_date: ymd(start + 7_200_000), ...extra }, as);
+    const ev = await cal.events.create(
+      { title: `Event ${i}`, start_date: ymd(start), end_date: ymd(start + 7_200_000), ...extra },
+      as,
+    );
     ids.push(ev.id as number);
   }
   return ids;
 }
-
 
 const events = suite('list :: events');
 
@@ -44,30 +46,46 @@ events('per_page default, explicit, cap at 50; bad page/per_page → 400', async
   assert.is((await big.cal.events.list({ per_page: 100 })).items.length, 50);
 });
 
-events('rest_url text: non-ASCII, quotes and backslashes in a search escape as wp_json_encode; the default window follows the clock and strict_dates', async () => {
-  let clock = NOW;
-  const { cal } = await makeCalendar({ now: () => clock });
-  await cal.events.create({ title: 'Café "x" a\\b', start_date: '2026-03-05 09:00:00', end_date: '2026-03-05 11:00:00' });
-  const body = async (q: Record<string, unknown>) => (await cal.rest({ resource: 'events', action: 'list', params: q, actor: null })).body;
-  const cafe = await body({ search: 'café' });
-  assert.ok(cafe.includes('search=caf\\u00e9'), cafe.slice(-200));
-  assert.is(JSON.parse(cafe).rest_url.split('search=')[1].split('&')[0], 'café');
-  const quoted = JSON.parse(await body({ search: '"x" a\\b' }));
-  assert.is(quoted.total, 1);
-  assert.match(quoted.rest_url, /search="x" a\\b/);
-  const base = JSON.parse(await body({})).rest_url;
-  assert.match(base, /start_date=2026-03-03 00:00:00&end_date=2028-03-04 23:59:59/);
-  clock = new Date(NOW.getTime() + 3 * 86_400_000); // three days later: the window moves with the clock
-  assert.match(JSON.parse(await body({})).rest_url, /start_date=2026-03-06 00:00:00&end_date=2028-03-07 23:59:59/);
-  assert.match(JSON.parse(await body({ strict_dates: 'true' })).rest_url, /start_date=2026-03-06 23:59:00&end_date=2028-03-07 15:00:00/);
-});
+events(
+  'rest_url text: non-ASCII, quotes and backslashes in a search escape as wp_json_encode; the default window follows the clock and strict_dates',
+  async () => {
+    let clock = NOW;
+    const { cal } = await makeCalendar({ now: () => clock });
+    await cal.events.create({
+      title: 'Café "x" a\\b',
+      start_date: '2026-03-05 09:00:00',
+      end_date: '2026-03-05 11:00:00',
+    });
+    const body = async (q: Record<string, unknown>) =>
+      (await cal.rest({ resource: 'events', action: 'list', params: q, actor: null })).body;
+    const cafe = await body({ search: 'café' });
+    assert.ok(cafe.includes('search=caf\\u00e9'), cafe.slice(-200));
+    assert.is(JSON.parse(cafe).rest_url.split('search=')[1].split('&')[0], 'café');
+    const quoted = JSON.parse(await body({ search: '"x" a\\b' }));
+    assert.is(quoted.total, 1);
+    assert.match(quoted.rest_url, /search="x" a\\b/);
+    const base = JSON.parse(await body({})).rest_url;
+    assert.match(base, /start_date=2026-03-03 00:00:00&end_date=2028-03-04 23:59:59/);
+    clock = new Date(NOW.getTime() + 3 * 86_400_000); // three days later: the window moves with the clock
+    assert.match(JSON.parse(await body({})).rest_url, /start_date=2026-03-06 00:00:00&end_date=2028-03-07 23:59:59/);
+    assert.match(
+      JSON.parse(await body({ strict_dates: 'true' })).rest_url,
+      /start_date=2026-03-06 23:59:00&end_date=2028-03-07 15:00:00/,
+    );
+  },
+);
 
 events('rest_url, next_rest_url, previous_rest_url, 404 past the last page', async () => {
   const { cal } = await makeCalendar({ perPage: 3 });
   await weekly(cal, 7);
-  const list = async (q: Record<string, unknown>) => JSON.parse((await cal.rest({ resource: 'events', action: 'list', params: q, actor: null })).body);
+  const list = async (q: Record<string, unknown>) =>
+    JSON.parse((await cal.rest({ resource: 'events', action: 'list', params: q, actor: null })).body);
   const p1 = await list({});
-  assert.ok(p1.rest_url.startsWith('http://example.com/wp-json/tribe/events/v1/events/?page=1&per_page=3&start_date=2026-03-03 00:00:00&end_date=2028-03-04 23:59:59'));
+  assert.ok(
+    p1.rest_url.startsWith(
+      'http://example.com/wp-json/tribe/events/v1/events/?page=1&per_page=3&start_date=2026-03-03 00:00:00&end_date=2028-03-04 23:59:59',
+    ),
+  );
   assert.match(p1.next_rest_url, /page=2/);
   const p2 = await list({ page: 2 });
   assert.not.match(p2.previous_rest_url, /[?&]page=/);
@@ -82,8 +100,8 @@ events('start_date / end_date with whole-day inclusivity (timestamps)', async ()
   const { cal } = await makeCalendar();
   await weekly(cal, 10);
   const now = NOW.getTime() / 1000;
-  assert.is((await cal.events.list({ start_date: now + 5 * WEEK / 1000, per_page: 50 })).total, 6);
-  assert.is((await cal.events.list({ end_date: now + 5 * WEEK / 1000 + 7200, per_page: 50 })).total, 5);
+  assert.is((await cal.events.list({ start_date: now + (5 * WEEK) / 1000, per_page: 50 })).total, 6);
+  assert.is((await cal.events.list({ end_date: now + (5 * WEEK) / 1000 + 7200, per_page: 50 })).total, 5);
   assert.is((await cal.events.list({ start_date: now + 10 * 86400, end_date: now + 30 * 86400 })).total, 3);
   await rejects(cal.events.list({ start_date: '"before my birthday"' }), 'rest_invalid_param', 400);
   await rejects(cal.events.list({ end_date: '"after my birthday"' }), 'rest_invalid_param', 400);
@@ -91,7 +109,8 @@ events('start_date / end_date with whole-day inclusivity (timestamps)', async ()
 
 events('default window: from yesterday 00:00 to 24 months ahead; relative params drop it', async () => {
   const { cal } = await makeCalendar();
-  const mk = (title: string, start: string, end: string) => cal.events.create({ title, start_date: start, end_date: end });
+  const mk = (title: string, start: string, end: string) =>
+    cal.events.create({ title, start_date: start, end_date: end });
   const past = await mk('long ago', '2026-03-01 10:00:00', '2026-03-01 11:00:00');
   const yesterday = await mk('yesterday', '2026-03-03 08:00:00', '2026-03-03 09:00:00');
   const running = await mk('running', '2026-03-02 08:00:00', '2026-03-06 09:00:00');
@@ -129,7 +148,8 @@ events('status: editors see all but trash by default; anonymous only publish; ba
   assert.is((await cal.events.list({ status: ['publish', 'draft', 'pending'] }, ed)).total, 9);
   assert.is((await cal.events.list({}, ed)).total, 9);
   assert.is((await cal.events.list({}, null)).total, 3);
-  for (const bad of ['foo', 'foo, bar', 'foo, bar, publish']) await rejects(cal.events.list({ status: bad }, ed), 'rest_invalid_param', 400);
+  for (const bad of ['foo', 'foo, bar', 'foo, bar, publish'])
+    await rejects(cal.events.list({ status: bad }, ed), 'rest_invalid_param', 400);
   assert.is((await cal.events.list({ status: 'publish' }, null)).total, 3);
   await rejects(cal.events.list({ status: 'publish, draft' }, null), 'rest_invalid_param', 400);
   assert.equal([drafts.length, pending.length], [3, 3]);
@@ -192,12 +212,23 @@ events('featured, ticketed/ticket, hide_from_listings always excluded', async ()
 
 events('include ignores dates, orders by publication date then id; post_parent', async () => {
   const { cal } = await makeCalendar();
-  const old = await cal.events.create({ title: 'old', start_date: '2020-01-01 10:00:00', end_date: '2020-01-01 11:00:00', date: '2020-01-01 00:00:00' });
+  const old = await cal.events.create({
+    title: 'old',
+    start_date: '2020-01-01 10:00:00',
+    end_date: '2020-01-01 11:00:00',
+    date: '2020-01-01 00:00:00',
+  });
   const [a, b] = await weekly(cal, 2);
   assert.equal(ids(await cal.events.list({ include: [b, old.id as number, a] })), [old.id, a, b]);
   assert.equal(ids(await cal.events.list({ include: `${a},${b}` })), [a, b]);
-  for (const bad of ['foo-bar,23,89', ['foo-bar', '23']]) await rejects(cal.events.list({ include: bad }), 'rest_invalid_param', 400);
-  const c1 = await cal.events.create({ title: 'child', start_date: '2026-03-06 10:00:00', end_date: '2026-03-06 11:00:00', post_parent: a });
+  for (const bad of ['foo-bar,23,89', ['foo-bar', '23']])
+    await rejects(cal.events.list({ include: bad }), 'rest_invalid_param', 400);
+  const c1 = await cal.events.create({
+    title: 'child',
+    start_date: '2026-03-06 10:00:00',
+    end_date: '2026-03-06 11:00:00',
+    post_parent: a,
+  });
   assert.equal(ids(await cal.events.list({ post_parent: a })), [c1.id]);
   await rejects(cal.events.list({ post_parent: 'foo-bar' }), 'rest_invalid_param', 400);
   await rejects(cal.events.list({ post_parent: 23 }), 'rest_invalid_param', 400);
@@ -215,8 +246,14 @@ events('geo: radius in miles (default 25) or km, geoloc true/false, lat without 
   const [n] = await weekly(cal, 1, { venue: nowhere.id });
   const [none] = await weekly(cal, 1);
   assert.equal(ids(await cal.events.list({ geoloc_lat: 48.8566, geoloc_lng: 2.3522 })), [p, v]);
-  assert.equal(ids(await cal.events.list({ geoloc_lat: 48.8566, geoloc_lng: 2.3522, geoloc_radius: 10, geoloc_unit: 'km' })), [p]);
-  assert.equal(ids(await cal.events.list({ geoloc_lat: 48.8566, geoloc_lng: 2.3522, geoloc_radius: 400, geoloc_unit: 'km' })), [p, v, l]);
+  assert.equal(
+    ids(await cal.events.list({ geoloc_lat: 48.8566, geoloc_lng: 2.3522, geoloc_radius: 10, geoloc_unit: 'km' })),
+    [p],
+  );
+  assert.equal(
+    ids(await cal.events.list({ geoloc_lat: 48.8566, geoloc_lng: 2.3522, geoloc_radius: 400, geoloc_unit: 'km' })),
+    [p, v, l],
+  );
   assert.equal(ids(await cal.events.list({ geoloc: true })), [p, v, l]);
   assert.equal(ids(await cal.events.list({ geoloc: false })), [n, none]);
   await rejects(cal.events.list({ geoloc_lat: 48 }), 'rest_invalid_param', 400);
@@ -233,17 +270,43 @@ linked('has_events, event, only_with_upcoming, search, status, paging', async ()
   const { cal, users } = await makeCalendar({ perPage: 50 });
   const v = [];
   for (const name of ['London Baker', 'London Piccadilly', 'Paris Temple', 'Empty']) {
-    v.push(await cal.venues.create({ venue: `Venue ${name}`, address: name === 'Paris Temple' ? '100, Avenue du Temple' : 'Street', zip: name.startsWith('London') ? '223345' : '75003' }));
+    v.push(
+      await cal.venues.create({
+        venue: `Venue ${name}`,
+        address: name === 'Paris Temple' ? '100, Avenue du Temple' : 'Street',
+        zip: name.startsWith('London') ? '223345' : '75003',
+      }),
+    );
   }
-  const ev = await cal.events.create({ title: 'up', start_date: '2026-04-04 10:00:00', end_date: '2026-04-04 11:00:00', venue: v[0].id });
-  await cal.events.create({ title: 'past', start_date: '2026-02-04 10:00:00', end_date: '2026-02-04 11:00:00', venue: v[1].id });
-  await cal.events.create({ title: 'draft', start_date: '2026-04-04 10:00:00', end_date: '2026-04-04 11:00:00', venue: v[2].id, status: 'draft' });
-  const names = async (q: Record<string, unknown>, as: string | null = null) => (await cal.venues.list(q, as)).items.map((x) => x.venue as string).sort();
+  const ev = await cal.events.create({
+    title: 'up',
+    start_date: '2026-04-04 10:00:00',
+    end_date: '2026-04-04 11:00:00',
+    venue: v[0].id,
+  });
+  await cal.events.create({
+    title: 'past',
+    start_date: '2026-02-04 10:00:00',
+    end_date: '2026-02-04 11:00:00',
+    venue: v[1].id,
+  });
+  await cal.events.create({
+    title: 'draft',
+    start_date: '2026-04-04 10:00:00',
+    end_date: '2026-04-04 11:00:00',
+    venue: v[2].id,
+    status: 'draft',
+  });
+  const names = async (q: Record<string, unknown>, as: string | null = null) =>
+    (await cal.venues.list(q, as)).items.map((x) => x.venue as string).sort();
   assert.equal(await names({ has_events: true }), ['Venue London Baker', 'Venue London Piccadilly']);
   assert.equal(await names({ has_events: 'false' }), ['Venue Empty', 'Venue Paris Temple']);
   assert.equal(await names({ event: ev.id }), ['Venue London Baker']);
   assert.equal(await names({ only_with_upcoming: 'yes' }), ['Venue London Baker']);
-  assert.equal(await names({ only_with_upcoming: 'yes' }, users.editor.login), ['Venue London Baker', 'Venue Paris Temple']);
+  assert.equal(await names({ only_with_upcoming: 'yes' }, users.editor.login), [
+    'Venue London Baker',
+    'Venue Paris Temple',
+  ]);
   assert.equal(await names({ search: 'london' }), ['Venue London Baker', 'Venue London Piccadilly']);
   assert.equal(await names({ search: 'temple avenue' }), ['Venue Paris Temple']);
   assert.equal(await names({ search: '223345' }), ['Venue London Baker', 'Venue London Piccadilly']);

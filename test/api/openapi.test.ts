@@ -5,7 +5,13 @@ import { buildOpenApi } from '../../src/api/openapi.ts';
 import { routeTable, argsOf } from '../../src/api/args.ts';
 import type { SiteConfig } from '../../src/api/wordpress/types.ts';
 
-const site: SiteConfig = { timezone: 'UTC', perPage: 4, siteUrl: 'http://example.test/sub', restPrefix: '/wp-json', now: () => new Date(0) };
+const site: SiteConfig = {
+  timezone: 'UTC',
+  perPage: 4,
+  siteUrl: 'http://example.test/sub',
+  restPrefix: '/wp-json',
+  now: () => new Date(0),
+};
 const table = routeTable({ perPage: 4 });
 const doc = buildOpenApi(table, site) as any;
 
@@ -26,14 +32,19 @@ D('info, servers and components per spec/endpoints.md', () => {
 });
 
 D('one path per routed path, each method of the table', () => {
-  assert.equal(Object.keys(doc.paths), [...table.map((r) => (r.path === '' ? '/' : r.path)), '/changes'], 'every route, the namespace index included, and the change feed');
+  assert.equal(
+    Object.keys(doc.paths),
+    [...table.map((r) => (r.path === '' ? '/' : r.path)), '/changes'],
+    'every route, the namespace index included, and the change feed',
+  );
   assert.ok(doc.paths['/'].get, 'GET /wp-json/tribe/events/v1, the namespace index');
   assert.is(doc.paths['/'].get.operationId, 'getIndex');
   assert.ok(doc.paths['/events'].get);
   assert.ok(doc.paths['/events/{id}'].get);
   for (const route of table) {
     if (route.path === '') continue;
-    for (const ep of route.endpoints) for (const m of ep.methods) assert.ok(doc.paths[route.path || '/'][m.toLowerCase()], `~> ${m} ${route.path}`);
+    for (const ep of route.endpoints)
+      for (const m of ep.methods) assert.ok(doc.paths[route.path || '/'][m.toLowerCase()], `~> ${m} ${route.path}`);
   }
   assert.equal(Object.keys(doc.paths['/events/by-slug/{slug}']), ['get', 'post', 'put', 'patch', 'delete']);
   assert.is(doc.paths['/categories/by-slug/{slug}'], undefined);
@@ -44,10 +55,14 @@ D('list parameters come from the args table, with defaults and enums', () => {
   const params = all.filter((p) => p.in !== 'header');
   const names = params.map((p) => p.name);
   // every route also takes X-Calendar-Min-Seq (read-your-writes in a cluster), and says X-Calendar-Seq
-  assert.equal(all.filter((p) => p.in === 'header').map((p) => p.name), ['X-Calendar-Min-Seq']);
+  assert.equal(
+    all.filter((p) => p.in === 'header').map((p) => p.name),
+    ['X-Calendar-Min-Seq'],
+  );
   assert.ok(doc.paths['/events'].get.responses['200'].headers['X-Calendar-Seq']);
   assert.equal(names, Object.keys(argsOf({ perPage: 4 }, 'events', 'list')));
-  for (const n of ['ticketed', 'geoloc_radius', 'geoloc_unit', 'starts_before', 'strict_dates']) assert.ok(names.includes(n), n);
+  for (const n of ['ticketed', 'geoloc_radius', 'geoloc_unit', 'starts_before', 'strict_dates'])
+    assert.ok(names.includes(n), n);
   const perPage = params.find((p) => p.name === 'per_page');
   assert.equal([perPage.in, perPage.schema.type, perPage.schema.default], ['query', 'integer', 4]);
   assert.equal(params.find((p) => p.name === 'geoloc_unit').schema.enum, ['mi', 'km']);
@@ -58,7 +73,13 @@ D('writes: path id parameter plus a request body; required fields on create only
   assert.equal(create.requestBody.content['application/json'].schema.required, ['title', 'start_date', 'end_date']);
   assert.ok(create.responses['201']);
   const update = doc.paths['/venues/{id}'].patch;
-  assert.equal(update.parameters.map((p: any) => [p.name, p.in, p.required]), [['id', 'path', true], ['X-Calendar-Min-Seq', 'header', false]]);
+  assert.equal(
+    update.parameters.map((p: any) => [p.name, p.in, p.required]),
+    [
+      ['id', 'path', true],
+      ['X-Calendar-Min-Seq', 'header', false],
+    ],
+  );
   assert.is(update.requestBody.content['application/json'].schema.required, undefined);
   assert.ok(update.requestBody.content['application/json'].schema.properties.geo_lat);
   assert.ok(doc.paths['/events/{id}'].delete.responses['410']);
@@ -81,7 +102,9 @@ A('every collection has list/create and id get/update/delete; slugs only for pos
 
 A('required create fields per INTERFACE.md 2', () => {
   const req = (res: 'events' | 'venues' | 'organizers' | 'categories' | 'tags') =>
-    Object.entries(argsOf({ perPage: 12 }, res, 'create')).filter(([, a]) => a.required).map(([n]) => n);
+    Object.entries(argsOf({ perPage: 12 }, res, 'create'))
+      .filter(([, a]) => a.required)
+      .map(([n]) => n);
   assert.equal(req('events'), ['title', 'start_date', 'end_date']);
   assert.equal(req('venues'), ['venue']);
   assert.equal(req('organizers'), ['organizer']);

@@ -10,7 +10,16 @@ function reference(v: unknown): string[] | undefined {
   const raw: unknown[] = Array.isArray(v) ? v : typeof v === 'object' && v !== null ? Object.values(v) : [v];
   const out: string[] = [];
   for (const item of raw) {
-    const s = typeof item === 'string' ? item : typeof item === 'number' && Number.isFinite(item) ? String(item) : typeof item === 'boolean' ? (item ? '1' : '') : undefined;
+    const s =
+      typeof item === 'string'
+        ? item
+        : typeof item === 'number' && Number.isFinite(item)
+          ? String(item)
+          : typeof item === 'boolean'
+            ? item
+              ? '1'
+              : ''
+            : undefined;
     if (s === undefined) return undefined;
     for (const part of s.split(',')) {
       const t = part.trim();
@@ -22,13 +31,30 @@ function reference(v: unknown): string[] | undefined {
 
 Params('params :: asList of strings equals split, trim and drop empties', () => {
   const rand = mulberry32(7);
-  const alphabet = ['1', '2', 'a', ',', ',', ' ', '\t', '\n', '\u00a0', '\u2003', '\u0085', '\u0001', 'é', '\ufeff', '\u3000'];
+  const alphabet = [
+    '1',
+    '2',
+    'a',
+    ',',
+    ',',
+    ' ',
+    '\t',
+    '\n',
+    '\u00a0',
+    '\u2003',
+    '\u0085',
+    '\u0001',
+    'é',
+    '\ufeff',
+    '\u3000',
+  ];
   for (let n = 0; n < 3000; n++) {
     let s = '';
     for (let i = Math.floor(rand() * 12); i > 0; i--) s += alphabet[Math.floor(rand() * alphabet.length)];
     assert.equal(asList(s), reference(s), JSON.stringify(s));
   }
-  for (const v of [['1, 2', ' 3 ,,'], { a: '4,5' }, 12, true, false, [1, null], '']) assert.equal(asList(v), reference(v), JSON.stringify(v));
+  for (const v of [['1, 2', ' 3 ,,'], { a: '4,5' }, 12, true, false, [1, null], ''])
+    assert.equal(asList(v), reference(v), JSON.stringify(v));
 });
 
 Params('params :: Problems keeps the first reason per name and counts names', () => {

@@ -45,7 +45,8 @@ cache('random gets, sets and drops agree with a reference LRU, evictions include
     const rng = new Rng(mulberry32(budget + 1));
     const c = new PieceCache(budget);
     const ref = new ReferenceLru(budget);
-    let hits = 0, misses = 0;
+    let hits = 0,
+      misses = 0;
     for (let step = 0; step < 20_000; step++) {
       const kind = rng.pick(KINDS);
       const id = rng.int(0, kind === KIND_EVENT ? 3_000 : 200);
@@ -73,7 +74,15 @@ cache('random gets, sets and drops agree with a reference LRU, evictions include
       }
       assert.ok(c.bytes <= budget, `step ${step}: ${c.bytes} bytes over the budget ${budget}`);
     }
-    assert.equal(c.stats(), { budget, bytes: ref.bytes, rejections: 0, entries: ref.map.size, hits, misses, evictions: ref.evictions });
+    assert.equal(c.stats(), {
+      budget,
+      bytes: ref.bytes,
+      rejections: 0,
+      entries: ref.map.size,
+      hits,
+      misses,
+      evictions: ref.evictions,
+    });
     // every key the reference still holds is held, with its value
     for (const [key, e] of ref.map) {
       const [kind, id] = key.split(':').map(Number);
@@ -111,27 +120,30 @@ cache('least recently used goes first: a read protects a piece', () => {
   assert.is(c.bytes, 210);
 });
 
-cache('admitOnSecondSight: a row is stored the second time it is offered; a crawl does not push out the rows read again', () => {
-  const c = new PieceCache(100 * 10, true);
-  for (let row = 0; row < 10; row++) c.setRow(row, `hot ${row}`, 100);
-  assert.is(c.entries, 0, 'nothing kept on first sight');
-  for (let row = 0; row < 10; row++) c.setRow(row, `hot ${row}`, 100);
-  assert.is(c.entries, 10, 'kept on second sight');
-  // a crawl over many rows, each offered once: none is kept, the hot rows stay
-  for (let row = 1000; row < 20_000; row++) c.setRow(row, 'cold', 100);
-  assert.is(c.entries, 10);
-  for (let row = 0; row < 10; row++) assert.is(c.getRow(row), `hot ${row}`);
-  assert.is(c.stats().rejections, 10 + 19_000);
-  // the window closes: a row seen long ago is on first sight again
-  c.setRow(1000, 'again', 100);
-  assert.is(c.getRow(1000), undefined, 'row 1000 was forgotten when the window closed');
-  // replacing a stored row needs no admission
-  c.setRow(3, 'replaced', 100);
-  assert.is(c.getRow(3), 'replaced');
-  // posts and terms are always stored
-  c.set(KIND_POST, 7, 'venue', 50);
-  assert.is(c.get(KIND_POST, 7), 'venue');
-});
+cache(
+  'admitOnSecondSight: a row is stored the second time it is offered; a crawl does not push out the rows read again',
+  () => {
+    const c = new PieceCache(100 * 10, true);
+    for (let row = 0; row < 10; row++) c.setRow(row, `hot ${row}`, 100);
+    assert.is(c.entries, 0, 'nothing kept on first sight');
+    for (let row = 0; row < 10; row++) c.setRow(row, `hot ${row}`, 100);
+    assert.is(c.entries, 10, 'kept on second sight');
+    // a crawl over many rows, each offered once: none is kept, the hot rows stay
+    for (let row = 1000; row < 20_000; row++) c.setRow(row, 'cold', 100);
+    assert.is(c.entries, 10);
+    for (let row = 0; row < 10; row++) assert.is(c.getRow(row), `hot ${row}`);
+    assert.is(c.stats().rejections, 10 + 19_000);
+    // the window closes: a row seen long ago is on first sight again
+    c.setRow(1000, 'again', 100);
+    assert.is(c.getRow(1000), undefined, 'row 1000 was forgotten when the window closed');
+    // replacing a stored row needs no admission
+    c.setRow(3, 'replaced', 100);
+    assert.is(c.getRow(3), 'replaced');
+    // posts and terms are always stored
+    c.set(KIND_POST, 7, 'venue', 50);
+    assert.is(c.get(KIND_POST, 7), 'venue');
+  },
+);
 
 cache('a bad budget is refused', () => {
   for (const b of [-1, Number.NaN, Number.POSITIVE_INFINITY]) assert.throws(() => new PieceCache(b), /byte budget/);

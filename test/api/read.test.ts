@@ -37,13 +37,19 @@ function query(rng: Rng, gen: Generator, resource: Resource, editor: boolean): P
     q.start_date = rng.bool(0.8) ? '2023-01-01' : dateOf(rng);
     if (rng.bool(0.3)) q.end_date = dateOf(rng);
     if (rng.bool(0.1)) q.strict_dates = 'true';
-    if (rng.bool(0.2) && gen.categoryIds.length) q.categories = rng.bool() ? rng.pick(gen.categoryIds) : `cat-${rng.pick(gen.categoryIds)}`;
+    if (rng.bool(0.2) && gen.categoryIds.length)
+      q.categories = rng.bool() ? rng.pick(gen.categoryIds) : `cat-${rng.pick(gen.categoryIds)}`;
     if (rng.bool(0.15) && gen.tagIds.length) q.tags = rng.pick(gen.tagIds);
     if (rng.bool(0.15)) q.venue = rng.pick(gen.venueIds);
     if (rng.bool(0.1)) q.organizer = rng.pick(gen.organizerIds);
     if (rng.bool(0.1)) q.featured = rng.bool();
     if (rng.bool(0.1)) q.include = rng.some(gen.eventIds, 6).join(',');
-    if (rng.bool(0.05)) { q.geoloc_lat = 40.5; q.geoloc_lng = -73.5; q.geoloc_radius = 200; q.geoloc_unit = 'km'; }
+    if (rng.bool(0.05)) {
+      q.geoloc_lat = 40.5;
+      q.geoloc_lng = -73.5;
+      q.geoloc_radius = 200;
+      q.geoloc_unit = 'km';
+    }
     if (rng.bool(0.03)) q.start_date = 'not a date';
   } else if (resource === 'venues' || resource === 'organizers') {
     if (rng.bool(0.2)) q.event = rng.pick(gen.eventIds);
@@ -62,11 +68,16 @@ function query(rng: Rng, gen: Generator, resource: Resource, editor: boolean): P
 
 function targets(rng: Rng, gen: Generator, resource: Resource): Array<number | string> {
   switch (resource) {
-    case 'events': return [rng.pick(gen.eventIds), `ev-${rng.pick(gen.eventIds)}`];
-    case 'venues': return [rng.pick(gen.venueIds), 999_999];
-    case 'organizers': return [rng.pick(gen.organizerIds)];
-    case 'categories': return gen.categoryIds.length ? [rng.pick(gen.categoryIds)] : [];
-    case 'tags': return gen.tagIds.length ? [rng.pick(gen.tagIds), 'no-such-tag'] : [];
+    case 'events':
+      return [rng.pick(gen.eventIds), `ev-${rng.pick(gen.eventIds)}`];
+    case 'venues':
+      return [rng.pick(gen.venueIds), 999_999];
+    case 'organizers':
+      return [rng.pick(gen.organizerIds)];
+    case 'categories':
+      return gen.categoryIds.length ? [rng.pick(gen.categoryIds)] : [];
+    case 'tags':
+      return gen.tagIds.length ? [rng.pick(gen.tagIds), 'no-such-tag'] : [];
   }
 }
 
@@ -96,12 +107,17 @@ function viaRead(cal: Calendar, call: RestCall): Outcome {
 /** Equal as values and as text (JSON.stringify sees key order, deep equality does not). */
 function same(objects: Outcome, rest: Outcome, what: string): void {
   assert.equal(objects, rest, what);
-  if (objects.ok && rest.ok) assert.is(JSON.stringify(objects.value), JSON.stringify(rest.value), `${what} (key order)`);
+  if (objects.ok && rest.ok)
+    assert.is(JSON.stringify(objects.value), JSON.stringify(rest.value), `${what} (key order)`);
 }
 
 /** Change everything reachable in a result: a later read must not see it. */
 function vandalise(value: unknown): void {
-  if (Array.isArray(value)) { for (const v of value) vandalise(v); value.push('junk'); return; }
+  if (Array.isArray(value)) {
+    for (const v of value) vandalise(v);
+    value.push('junk');
+    return;
+  }
   if (value === null || typeof value !== 'object') return;
   const o = value as Record<string, unknown>;
   for (const k of Object.keys(o)) {
@@ -111,7 +127,11 @@ function vandalise(value: unknown): void {
   o.junk = true;
 }
 
-for (const [budget, seeds] of [[0, [1, 2]], [6_000, [3, 4]], [64 << 20, [5, 6, 7]]] as const) {
+for (const [budget, seeds] of [
+  [0, [1, 2]],
+  [6_000, [3, 4]],
+  [64 << 20, [5, 6, 7]],
+] as const) {
   read(`cache budget ${budget} bytes: list and get equal the REST body through writes`, async () => {
     for (const seed of seeds) {
       const rng = new Rng(mulberry32(seed * 7919));
@@ -128,12 +148,20 @@ for (const [budget, seeds] of [[0, [1, 2]], [6_000, [3, 4]], [64 << 20, [5, 6, 7
       for (const rec of set.venues) model.apply({ t: 'venue', a: 'put', rec });
       for (const rec of set.organizers) model.apply({ t: 'organizer', a: 'put', rec });
       for (const rec of set.events) model.apply({ t: 'event', a: 'put', rec });
-      const actors: Array<[string, Actor | null]> = [['anonymous', null], ['editor', users.editor]];
+      const actors: Array<[string, Actor | null]> = [
+        ['anonymous', null],
+        ['editor', users.editor],
+      ];
       for (let round = 0; round < 12; round++) {
         for (const resource of RESOURCES) {
           for (const [who, actor] of actors) {
             for (let k = 0; k < 3; k++) {
-              const call: RestCall = { resource, action: 'list', params: query(rng, gen, resource, actor !== null), actor };
+              const call: RestCall = {
+                resource,
+                action: 'list',
+                params: query(rng, gen, resource, actor !== null),
+                actor,
+              };
               const what = `seed ${seed} round ${round} ${who} list ${resource} ${JSON.stringify(call.params)}`;
               const objects = viaRead(cal, call);
               same(objects, await viaRest(cal, call), what);
@@ -175,7 +203,12 @@ read('the objects of a list page are the JSON text of the page, byte for byte on
   const gen = new Generator(rng);
   const { cal } = await makeCalendar();
   cal.engine.bulkLoad(gen.initial(40));
-  const call: RestCall = { resource: 'events', action: 'list', params: { start_date: '2023-01-01', per_page: 50 }, actor: null };
+  const call: RestCall = {
+    resource: 'events',
+    action: 'list',
+    params: { start_date: '2023-01-01', per_page: 50 },
+    actor: null,
+  };
   const body = JSON.parse((await cal.rest(call)).body) as { events: unknown[] };
   assert.ok(body.events.length > 10);
   for (let pass = 0; pass < 2; pass++) {

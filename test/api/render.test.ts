@@ -14,15 +14,26 @@ async function calendar(cacheBytes?: number): Promise<Calendar> {
   const events = [];
   for (let i = 0; i < 30; i++) {
     events.push({
-      id: 1000 + i, title: `Event ${i}`, start_date: `2026-04-${String(1 + (i % 28)).padStart(2, '0')} 10:00:00`,
+      id: 1000 + i,
+      title: `Event ${i}`,
+      start_date: `2026-04-${String(1 + (i % 28)).padStart(2, '0')} 10:00:00`,
       end_date: `2026-04-${String(1 + (i % 28)).padStart(2, '0')} 12:00:00`,
-      venue: i < 10 ? 100 : 101, organizer: [200], categories: i % 2 === 0 ? [10, 11] : [11], tags: [20],
+      venue: i < 10 ? 100 : 101,
+      organizer: [200],
+      categories: i % 2 === 0 ? [10, 11] : [11],
+      tags: [20],
     });
   }
   await cal.import({
-    categories: [{ id: 10, name: 'Music' }, { id: 11, name: 'Art' }],
+    categories: [
+      { id: 10, name: 'Music' },
+      { id: 11, name: 'Art' },
+    ],
     tags: [{ id: 20, name: 'outdoor' }],
-    venues: [{ id: 100, venue: 'Hall' }, { id: 101, venue: 'Park' }],
+    venues: [
+      { id: 100, venue: 'Hall' },
+      { id: 101, venue: 'Park' },
+    ],
     organizers: [{ id: 200, organizer: 'Org' }],
     events,
   });
@@ -31,7 +42,8 @@ async function calendar(cacheBytes?: number): Promise<Calendar> {
 
 const all = { start_date: '2026-01-01', per_page: 50 };
 const rest = async (cal: Calendar, params: Obj): Promise<Obj[]> =>
-  (JSON.parse((await cal.rest({ resource: 'events', action: 'list', params, actor: null })).body) as { events: Obj[] }).events;
+  (JSON.parse((await cal.rest({ resource: 'events', action: 'list', params, actor: null })).body) as { events: Obj[] })
+    .events;
 
 render('renaming a venue shows in the events at it, and only their texts are joined again', async () => {
   const cal = await calendar();
@@ -61,7 +73,12 @@ render("a new event in a category changes that category's count everywhere it sh
   const count = (e: Obj, id: number) => (e.categories as Obj[]).find((c) => c.id === id)?.count;
   const first = await rest(cal, all);
   assert.is(count(first[0], 10), 15);
-  await cal.events.create({ title: 'New', start_date: '2026-05-01 10:00:00', end_date: '2026-05-01 11:00:00', categories: [10] });
+  await cal.events.create({
+    title: 'New',
+    start_date: '2026-05-01 10:00:00',
+    end_date: '2026-05-01 11:00:00',
+    categories: [10],
+  });
   const events = await rest(cal, all);
   const objects = (await cal.events.list(all)).items;
   assert.is(count(events[0], 10), 16, 'JSON text');
@@ -95,25 +112,33 @@ render('an update of one event drops that event only', async () => {
   await cal.close();
 });
 
-render('a cached head is settled (copied to one byte a character, its tail flattened) once it is read again (a two-byte slug would widen every page)', async () => {
-  const { cal } = await makeCalendar({});
-  // an ASCII slug held as a two-byte string, as String.normalize or a slice of a wider string makes
-  const wide = ('\u0113' + 'autumn-fair-7').slice(1);
-  await cal.import({ events: [{ id: 7, title: 'Autumn fair', slug: wide, start_date: '2026-04-01 10:00:00', end_date: '2026-04-01 12:00:00' }] });
-  const row = cal.engine.eventRow(7);
-  const entry = () => cal.render.cache.peekRow(row) as { head: string; settled: boolean } | undefined;
-  const bodies: string[] = [];
-  for (let i = 0; i < 3; i++) bodies.push((await cal.rest({ resource: 'events', action: 'list', params: all, actor: null })).body);
-  assert.is(entry()?.settled, true, 'copied on its first read from the cache');
-  assert.ok(entry()!.head.includes('"slug":"autumn-fair-7"'));
-  assert.is(bodies[1], bodies[0]);
-  assert.is(bodies[2], bodies[0]);
-  // a change makes it again, not yet settled
-  await cal.events.update(7, { title: 'Autumn fair!' });
-  await cal.rest({ resource: 'events', action: 'list', params: all, actor: null });
-  assert.is(entry()?.settled, false);
-  await cal.close();
-});
+render(
+  'a cached head is settled (copied to one byte a character, its tail flattened) once it is read again (a two-byte slug would widen every page)',
+  async () => {
+    const { cal } = await makeCalendar({});
+    // an ASCII slug held as a two-byte string, as String.normalize or a slice of a wider string makes
+    const wide = ('\u0113' + 'autumn-fair-7').slice(1);
+    await cal.import({
+      events: [
+        { id: 7, title: 'Autumn fair', slug: wide, start_date: '2026-04-01 10:00:00', end_date: '2026-04-01 12:00:00' },
+      ],
+    });
+    const row = cal.engine.eventRow(7);
+    const entry = () => cal.render.cache.peekRow(row) as { head: string; settled: boolean } | undefined;
+    const bodies: string[] = [];
+    for (let i = 0; i < 3; i++)
+      bodies.push((await cal.rest({ resource: 'events', action: 'list', params: all, actor: null })).body);
+    assert.is(entry()?.settled, true, 'copied on its first read from the cache');
+    assert.ok(entry()!.head.includes('"slug":"autumn-fair-7"'));
+    assert.is(bodies[1], bodies[0]);
+    assert.is(bodies[2], bodies[0]);
+    // a change makes it again, not yet settled
+    await cal.events.update(7, { title: 'Autumn fair!' });
+    await cal.rest({ resource: 'events', action: 'list', params: all, actor: null });
+    assert.is(entry()?.settled, false);
+    await cal.close();
+  },
+);
 
 render('the cache stays within its budget however much is read', async () => {
   const cal = await calendar(20_000);

@@ -19,7 +19,8 @@ represent('bodies are ASCII JSON: non-ASCII escaped as \\uXXXX like wp_json_enco
 represent('a term count change shows inside events rendered before it', async () => {
   const { cal } = await makeCalendar();
   await cal.events.create({ ...baseEvent, categories: 'jazz' });
-  const count = async () => ((await cal.events.list({}, null)).items[0].categories as Array<{ count: number }>)[0].count;
+  const count = async () =>
+    ((await cal.events.list({}, null)).items[0].categories as Array<{ count: number }>)[0].count;
   assert.is(await count(), 1);
   await cal.events.create({ ...baseEvent, categories: 'jazz' });
   assert.is(await count(), 2);

@@ -81,7 +81,8 @@ const tagList = suite('terms catalog :: TagArchiveCest filters');
 
 tagList('search by name or slug; no match → 200 empty', async () => {
   const { cal } = await makeCalendar();
-  for (const t of [{ name: 'Foo' }, { name: 'Bar' }, { name: 'Baz' }, { name: 'One', slug: 'foo-bar' }]) await cal.tags.create(t);
+  for (const t of [{ name: 'Foo' }, { name: 'Bar' }, { name: 'Baz' }, { name: 'One', slug: 'foo-bar' }])
+    await cal.tags.create(t);
   const foo = await cal.tags.list({ hide_empty: false, search: 'foo' });
   assert.equal([foo.total, foo.totalPages], [2, 1]);
   assert.equal(names(foo.items).sort(), ['Foo', 'One']);
@@ -166,35 +167,41 @@ tagList.run();
 
 const catList = suite('terms catalog :: CategoryArchiveCest gaps');
 
-catList('include of non-existent ids → 400; exclude all → 200 []; parent "" and post "" → 400; search no match → 200', async () => {
-  const { cal } = await makeCalendar();
-  const [a, b, c] = await makeTerms(cal, 'categories', ['a', 'b', 'c']);
-  const list = (q: Params) => cal.categories.list({ hide_empty: false, ...q });
-  await rejects(list({ include: [2389, 2390] }), 'rest_invalid_param', 400);
-  await rejects(list({ include: `${a},2389` }), 'rest_invalid_param', 400);
-  const none = await raw(cal, 'categories', { hide_empty: false, exclude: `${a},${b},${c}` });
-  assert.is(none.status, 200);
-  assert.equal([none.body.categories, none.body.total, none.body.total_pages], [[], 0, 0]);
-  assert.equal(none.headers, { 'X-TEC-Total': '0', 'X-TEC-TotalPages': '0' });
-  assert.is((await list({ exclude: [a, b] })).total, 1);
-  await rejects(list({ parent: '' }), 'rest_invalid_param', 400);
-  await rejects(list({ parent: 'foo' }), 'rest_invalid_param', 400);
-  await rejects(list({ post: '' }), 'rest_invalid_param', 400);
-  await rejects(list({ event: '' }), 'rest_invalid_param', 400);
-  const zoot = await raw(cal, 'categories', { hide_empty: false, search: 'zoot' });
-  assert.is(zoot.status, 200);
-  assert.equal([zoot.body.categories, zoot.body.total], [[], 0]);
-  // a tag id is not a category id
-  const tag = await cal.tags.create({ name: 'tag' });
-  await rejects(list({ include: [tag.id] }), 'rest_invalid_param', 400);
-  await rejects(list({ parent: tag.id }), 'rest_invalid_param', 400);
-  // filtering by parent: b with children A, D
-  const A = await cal.categories.create({ name: 'A', parent: b });
-  const D = await cal.categories.create({ name: 'D', parent: b });
-  const kids = await list({ parent: b });
-  assert.is(kids.total, 2);
-  assert.equal(kids.items.map((t) => t.id), [A.id, D.id]);
-});
+catList(
+  'include of non-existent ids → 400; exclude all → 200 []; parent "" and post "" → 400; search no match → 200',
+  async () => {
+    const { cal } = await makeCalendar();
+    const [a, b, c] = await makeTerms(cal, 'categories', ['a', 'b', 'c']);
+    const list = (q: Params) => cal.categories.list({ hide_empty: false, ...q });
+    await rejects(list({ include: [2389, 2390] }), 'rest_invalid_param', 400);
+    await rejects(list({ include: `${a},2389` }), 'rest_invalid_param', 400);
+    const none = await raw(cal, 'categories', { hide_empty: false, exclude: `${a},${b},${c}` });
+    assert.is(none.status, 200);
+    assert.equal([none.body.categories, none.body.total, none.body.total_pages], [[], 0, 0]);
+    assert.equal(none.headers, { 'X-TEC-Total': '0', 'X-TEC-TotalPages': '0' });
+    assert.is((await list({ exclude: [a, b] })).total, 1);
+    await rejects(list({ parent: '' }), 'rest_invalid_param', 400);
+    await rejects(list({ parent: 'foo' }), 'rest_invalid_param', 400);
+    await rejects(list({ post: '' }), 'rest_invalid_param', 400);
+    await rejects(list({ event: '' }), 'rest_invalid_param', 400);
+    const zoot = await raw(cal, 'categories', { hide_empty: false, search: 'zoot' });
+    assert.is(zoot.status, 200);
+    assert.equal([zoot.body.categories, zoot.body.total], [[], 0]);
+    // a tag id is not a category id
+    const tag = await cal.tags.create({ name: 'tag' });
+    await rejects(list({ include: [tag.id] }), 'rest_invalid_param', 400);
+    await rejects(list({ parent: tag.id }), 'rest_invalid_param', 400);
+    // filtering by parent: b with children A, D
+    const A = await cal.categories.create({ name: 'A', parent: b });
+    const D = await cal.categories.create({ name: 'D', parent: b });
+    const kids = await list({ parent: b });
+    assert.is(kids.total, 2);
+    assert.equal(
+      kids.items.map((t) => t.id),
+      [A.id, D.id],
+    );
+  },
+);
 
 catList.run();
 
@@ -205,13 +212,24 @@ const single = suite('terms catalog :: SingleCategoryCest / SingleTagCest');
 single('GET /categories/{id}: count, url, urls (self, collection, up), meta []', async () => {
   const { cal } = await makeCalendar();
   const parent = await cal.categories.create({ name: 'Foo parent', slug: 'foo-parent' });
-  const c = await cal.categories.create({ name: 'foo', slug: 'foo-bar', description: 'Term description', parent: parent.id });
+  const c = await cal.categories.create({
+    name: 'foo',
+    slug: 'foo-bar',
+    description: 'Term description',
+    parent: parent.id,
+  });
   await cal.events.create({ ...baseEvent, categories: [c.id] });
   await cal.events.create({ ...baseEvent, title: 'Another', categories: [c.id] });
   const got = await cal.categories.get(c.id as number, null);
   assert.equal(got, {
-    id: c.id, count: 2, description: 'Term description', name: 'foo', slug: 'foo-bar',
-    taxonomy: 'tribe_events_cat', parent: parent.id, meta: [],
+    id: c.id,
+    count: 2,
+    description: 'Term description',
+    name: 'foo',
+    slug: 'foo-bar',
+    taxonomy: 'tribe_events_cat',
+    parent: parent.id,
+    meta: [],
     url: 'http://example.com/events/category/foo-parent/foo-bar/',
     urls: {
       self: `${ROOT}categories/${c.id}`,
@@ -232,14 +250,20 @@ single('GET /tags/{id}: count, url, urls (self, collection), meta [], no parent'
   await cal.events.create({ ...baseEvent, title: 'Another', tags: [t.id] });
   const got = await cal.tags.get(t.id as number, null);
   assert.equal(got, {
-    id: t.id, count: 2, description: 'Term description', name: 'foo', slug: 'foo-bar',
-    taxonomy: 'post_tag', meta: [], url: 'http://example.com/tag/foo-bar/',
+    id: t.id,
+    count: 2,
+    description: 'Term description',
+    name: 'foo',
+    slug: 'foo-bar',
+    taxonomy: 'post_tag',
+    meta: [],
+    url: 'http://example.com/tag/foo-bar/',
     urls: { self: `${ROOT}tags/${t.id}`, collection: `${ROOT}tags` },
   });
   assert.equal(Object.keys(got), ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'meta', 'url', 'urls']);
 });
 
-single('GET of a non-existent id or another taxonomy\'s term → 400; non-numeric id → 404 rest_no_route', async () => {
+single("GET of a non-existent id or another taxonomy's term → 400; non-numeric id → 404 rest_no_route", async () => {
   const { cal } = await makeCalendar();
   const cat = await cal.categories.create({ name: 'cat' });
   await rejects(cal.tags.get(cat.id as number), 'rest_invalid_param', 400);
@@ -261,7 +285,11 @@ update('category update by subscriber or contributor → 403, unchanged', async 
   const { cal, users } = await makeCalendar();
   const c = await cal.categories.create({ name: 'foo' });
   for (const who of [users.subscriber.login, users.contributor.login]) {
-    await rejects(cal.categories.update(c.id as number, { name: 'bar', description: 'd', slug: 'bar' }, who), 'rest_forbidden', 403);
+    await rejects(
+      cal.categories.update(c.id as number, { name: 'bar', description: 'd', slug: 'bar' }, who),
+      'rest_forbidden',
+      403,
+    );
   }
   await rejects(cal.categories.update(c.id as number, { name: 'bar' }, null), 'rest_forbidden', 401);
   const now = await cal.categories.get(c.id as number);

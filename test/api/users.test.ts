@@ -56,7 +56,12 @@ passwords('verify (async): off the event loop, same answers, a reset forgets the
   // while a wrong password is hashed on the thread pool, the event loop keeps turning
   let ticks = 0;
   const timer = setInterval(() => ticks++, 1);
-  const wrong = await Promise.all([reg.verify('alice', 'nope'), reg.verify('alice', 'nope2'), reg.verify('bob', 'x'), reg.verify('alice', 'y')]);
+  const wrong = await Promise.all([
+    reg.verify('alice', 'nope'),
+    reg.verify('alice', 'nope2'),
+    reg.verify('bob', 'x'),
+    reg.verify('alice', 'y'),
+  ]);
   clearInterval(timer);
   assert.equal(wrong, [null, null, null, null]);
   assert.ok(ticks >= 3, `~> the event loop ran while hashing (${ticks} ticks)`);
@@ -105,7 +110,10 @@ registry('invalid logins, unknown roles, duplicates, missing users', () => {
   throwsUserError(() => reg.add('', 'editor'), /empty/);
   throwsUserError(() => reg.add('has space', 'editor'), /no spaces/);
   throwsUserError(() => reg.add('x'.repeat(61), 'editor'), /at most 60/);
-  throwsUserError(() => reg.add('carol', 'owner' as never), /unknown role "owner".*administrator, editor, author, contributor, subscriber/);
+  throwsUserError(
+    () => reg.add('carol', 'owner' as never),
+    /unknown role "owner".*administrator, editor, author, contributor, subscriber/,
+  );
   reg.add('carol', 'author');
   throwsUserError(() => reg.add('Carol', 'author'), /already exists/);
   throwsUserError(() => reg.remove('nobody'), /no user "nobody"/);
@@ -171,13 +179,18 @@ file('ids are never reused, also across reopen', () => {
   assert.is(again.add('d', 'author').user.id, 4);
 });
 
-file('two registries on one dir: a mutation merges with the other one\'s changes', () => {
+file("two registries on one dir: a mutation merges with the other one's changes", () => {
   const dir = tmpDir();
   const one = UserRegistry.open(dir);
   const two = UserRegistry.open(dir);
   one.add('a', 'author');
   two.add('b', 'editor'); // re-reads the file first, so 'a' survives and ids do not clash
-  assert.equal(UserRegistry.open(dir).list().map((u) => `${u.id} ${u.login}`), ['1 a', '2 b']);
+  assert.equal(
+    UserRegistry.open(dir)
+      .list()
+      .map((u) => `${u.id} ${u.login}`),
+    ['1 a', '2 b'],
+  );
 });
 
 file('a malformed file is a clear error', () => {
@@ -196,7 +209,7 @@ file('a stale lock of a dead process is taken over', () => {
   assert.not.ok(fs.existsSync(path.join(dir, USERS_FILE + '.lock')));
 });
 
-file('watch sees another process\'s change within a second', async () => {
+file("watch sees another process's change within a second", async () => {
   const dir = tmpDir();
   const server = UserRegistry.open(dir);
   let changes = 0;

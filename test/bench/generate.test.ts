@@ -46,7 +46,8 @@ Generate('generate :: references point at existing records', () => {
     for (const t of e.tags) assert.ok(tags.has(t), `~> event ${e.id} tag ${t}`);
     for (const o of e.organizer) assert.ok(orgs.has(o), `~> event ${e.id} organizer ${o}`);
     assert.ok(e.venue === 0 || venues.has(e.venue), `~> event ${e.id} venue ${e.venue}`);
-    if (e.post_parent !== undefined) assert.ok(events.has(e.post_parent) && e.post_parent < e.id, `~> event ${e.id} parent`);
+    if (e.post_parent !== undefined)
+      assert.ok(events.has(e.post_parent) && e.post_parent < e.id, `~> event ${e.id} parent`);
     assert.match(e.start_date, YMD_HIS);
     assert.match(e.end_date, YMD_HIS);
     assert.ok(e.start_date <= e.end_date, `~> event ${e.id} ends before it starts`);
@@ -64,9 +65,15 @@ Generate('generate :: realistic mix', () => {
   assert.ok(share((e) => e.ticketed) > 0.07 && share((e) => e.ticketed) < 0.13);
   assert.ok(share((e) => e.hide_from_listings) > 0.005 && share((e) => e.hide_from_listings) < 0.04);
   assert.ok(share((e) => e.all_day) > 0.05);
-  assert.ok(share((e) => e.start_date < '2025-06-15') > 0.3 && share((e) => e.start_date > '2025-06-16') > 0.3, 'past and future');
+  assert.ok(
+    share((e) => e.start_date < '2025-06-15') > 0.3 && share((e) => e.start_date > '2025-06-16') > 0.3,
+    'past and future',
+  );
   assert.ok(new Set(d.events.map((e) => e.timezone)).size >= 18, 'about 20 zones');
-  assert.ok(d.venues.some((v) => v.geo_lat === undefined), 'a few venues without coordinates');
+  assert.ok(
+    d.venues.some((v) => v.geo_lat === undefined),
+    'a few venues without coordinates',
+  );
 });
 
 // ---
@@ -101,7 +108,12 @@ Agree('arrays :: default window, ordering and paging', () => {
   assert.equal([...starts].sort(), starts, 'ordered by local start');
   for (const id of r.ids) {
     const e = byId.get(id)!;
-    assert.ok(e.status === 'publish' && !e.hide_from_listings && e.start_date >= '2025-06-14 00:00:00' && e.end_date <= '2027-06-15 23:59:59');
+    assert.ok(
+      e.status === 'publish' &&
+        !e.hide_from_listings &&
+        e.start_date >= '2025-06-14 00:00:00' &&
+        e.end_date <= '2027-06-15 23:59:59',
+    );
   }
   const body = JSON.parse(r.body);
   assert.is(body.total, r.total);
@@ -132,16 +144,23 @@ Agree('arrays and sqlite :: same totals, ids and bodies for the whole query mix'
   const s = new SqliteBaseline(Ctor, d, SITE);
   try {
     for (const q of buildQueries(d, 11)) {
-      const ra = a.list(q.params, q.actor), rs = s.list(q.params, q.actor);
+      const ra = a.list(q.params, q.actor),
+        rs = s.list(q.params, q.actor);
       assert.is(rs.status, ra.status, `~> ${q.name} status`);
       assert.is(rs.total, ra.total, `~> ${q.name} total`);
       assert.equal(rs.ids, ra.ids, `~> ${q.name} ids`);
       assert.is(rs.body, ra.body, `~> ${q.name} body`);
     }
     // a few more shapes than the mix has
-    const extra: QueryParams[] = [{ per_page: '50', page: '2' }, { ends_before: '2025-07-01', starts_after: '2025-06-01' }, { geoloc: 'false' }, { search: 'jazz -night' }];
+    const extra: QueryParams[] = [
+      { per_page: '50', page: '2' },
+      { ends_before: '2025-07-01', starts_after: '2025-06-01' },
+      { geoloc: 'false' },
+      { search: 'jazz -night' },
+    ];
     for (const params of extra) {
-      const ra = a.list(params, EDITOR), rs = s.list(params, EDITOR);
+      const ra = a.list(params, EDITOR),
+        rs = s.list(params, EDITOR);
       assert.is(rs.total, ra.total, `~> ${JSON.stringify(params)} total`);
       assert.equal(rs.ids, ra.ids, `~> ${JSON.stringify(params)} ids`);
     }

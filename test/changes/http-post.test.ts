@@ -12,24 +12,33 @@ const LOOPBACK = { allowPrivate: true };
 
 const post = suite('webhook HTTP client');
 
-async function server(handler: http.RequestListener): Promise<{ url: string; server: http.Server; close(): Promise<void> }> {
+async function server(
+  handler: http.RequestListener,
+): Promise<{ url: string; server: http.Server; close(): Promise<void> }> {
   const s = http.createServer(handler);
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, server: s,
-    close: () => new Promise((resolve) => { s.closeAllConnections(); s.close(() => resolve()); }),
+    url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
+    server: s,
+    close: () =>
+      new Promise((resolve) => {
+        s.closeAllConnections();
+        s.close(() => resolve());
+      }),
   };
 }
 
 post('a POST: its head, headers and body as sent; the connection kept for the next; auth from the URL', async () => {
-  const seen: Array<{ method: string; url: string; headers: http.IncomingHttpHeaders; body: string; port: number }> = [];
+  const seen: Array<{ method: string; url: string; headers: http.IncomingHttpHeaders; body: string; port: number }> =
+    [];
   const srv = await server((req, res) => {
     let body = '';
     req.setEncoding('latin1');
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       seen.push({ method: req.method!, url: req.url!, headers: req.headers, body, port: req.socket.remotePort! });
-      if (seen.length === 2) res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(100_000)); // chunked, large
+      if (seen.length === 2)
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(100_000)); // chunked, large
       else res.writeHead(204).end();
     });
   });
@@ -56,52 +65,56 @@ post('a POST: its head, headers and body as sent; the connection kept for the ne
   assert.is(seen[2].port, seen[0].port, 'the third too, after a large chunked answer');
 });
 
-post('a new connection after the receiver closes one (Connection: close, or an idle keep-alive timeout); errors and timeouts are statuses', async () => {
-  const ports: number[] = [];
-  let n = 0;
-  const srv = await server((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      ports.push(req.socket.remotePort!);
-      n++;
-      if (n === 1) res.writeHead(500, { connection: 'close' }).end('no');
-      else if (n === 4) setTimeout(() => res.writeHead(204).end(), 1000); // too slow
-      else res.writeHead(204).end();
-      if (n === 2) res.on('finish', () => setTimeout(() => req.socket.destroy(), 50)); // an idle connection closed
+post(
+  'a new connection after the receiver closes one (Connection: close, or an idle keep-alive timeout); errors and timeouts are statuses',
+  async () => {
+    const ports: number[] = [];
+    let n = 0;
+    const srv = await server((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        ports.push(req.socket.remotePort!);
+        n++;
+        if (n === 1) res.writeHead(500, { connection: 'close' }).end('no');
+        else if (n === 4)
+          setTimeout(() => res.writeHead(204).end(), 1000); // too slow
+        else res.writeHead(204).end();
+        if (n === 2) res.on('finish', () => setTimeout(() => req.socket.destroy(), 50)); // an idle connection closed
+      });
     });
-  });
-  const c = new PostConnection(srv.url, {}, LOOPBACK);
-  const body = Buffer.from('{}');
-  assert.is(await c.post({}, body, 5000), '500');
-  assert.is(await c.post({}, body, 5000), '204');
-  await new Promise((r) => setTimeout(r, 200)); // the server closes the idle connection
-  assert.is(await c.post({}, body, 5000), '204');
-  assert.is(ports.length, 3);
-  assert.is.not(ports[1], ports[0], 'after Connection: close');
-  assert.is.not(ports[2], ports[1], 'after the idle timeout');
-  assert.is(await c.post({}, body, 200), 'timeout');
-  // a receiver that is not there
-  await srv.close();
-  assert.match(await c.post({}, body, 5000), /^error: /);
-  // one that answers garbage
-  const junk = net.createServer((s) => s.once('data', () => s.end('220 smtp.example ready\r\n\r\n')));
-  await new Promise<void>((resolve) => junk.listen(0, '127.0.0.1', resolve));
-  const j = new PostConnection(`http://127.0.0.1:${(junk.address() as AddressInfo).port}/`, {}, LOOPBACK);
-  assert.match(await j.post({}, body, 5000), /^error: /);
-  // one that hangs up without answering
-  const rude = net.createServer((s) => s.once('data', () => s.destroy()));
-  await new Promise<void>((resolve) => rude.listen(0, '127.0.0.1', resolve));
-  const r = new PostConnection(`http://127.0.0.1:${(rude.address() as AddressInfo).port}/`, {}, LOOPBACK);
-  assert.match(await r.post({}, body, 5000), /^error: /);
-  // destroy() ends a POST in flight
-  const silent = net.createServer(() => {});
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  const s = new PostConnection(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, {}, LOOPBACK);
-  const pending = s.post({}, body, 5000);
-  setTimeout(() => s.destroy(), 50);
-  assert.is(await pending, 'aborted');
-  for (const x of [junk, rude, silent]) x.close();
-  assert.throws(() => new PostConnection('ftp://example.org/', {}), /not supported/);
-});
+    const c = new PostConnection(srv.url, {}, LOOPBACK);
+    const body = Buffer.from('{}');
+    assert.is(await c.post({}, body, 5000), '500');
+    assert.is(await c.post({}, body, 5000), '204');
+    await new Promise((r) => setTimeout(r, 200)); // the server closes the idle connection
+    assert.is(await c.post({}, body, 5000), '204');
+    assert.is(ports.length, 3);
+    assert.is.not(ports[1], ports[0], 'after Connection: close');
+    assert.is.not(ports[2], ports[1], 'after the idle timeout');
+    assert.is(await c.post({}, body, 200), 'timeout');
+    // a receiver that is not there
+    await srv.close();
+    assert.match(await c.post({}, body, 5000), /^error: /);
+    // one that answers garbage
+    const junk = net.createServer((s) => s.once('data', () => s.end('220 smtp.example ready\r\n\r\n')));
+    await new Promise<void>((resolve) => junk.listen(0, '127.0.0.1', resolve));
+    const j = new PostConnection(`http://127.0.0.1:${(junk.address() as AddressInfo).port}/`, {}, LOOPBACK);
+    assert.match(await j.post({}, body, 5000), /^error: /);
+    // one that hangs up without answering
+    const rude = net.createServer((s) => s.once('data', () => s.destroy()));
+    await new Promise<void>((resolve) => rude.listen(0, '127.0.0.1', resolve));
+    const r = new PostConnection(`http://127.0.0.1:${(rude.address() as AddressInfo).port}/`, {}, LOOPBACK);
+    assert.match(await r.post({}, body, 5000), /^error: /);
+    // destroy() ends a POST in flight
+    const silent = net.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const s = new PostConnection(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, {}, LOOPBACK);
+    const pending = s.post({}, body, 5000);
+    setTimeout(() => s.destroy(), 50);
+    assert.is(await pending, 'aborted');
+    for (const x of [junk, rude, silent]) x.close();
+    assert.throws(() => new PostConnection('ftp://example.org/', {}), /not supported/);
+  },
+);
 
 post.run();

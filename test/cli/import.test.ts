@@ -18,18 +18,73 @@ function writeJson(dir: string, name: string, data: unknown): string {
 }
 
 const calendar = {
-  categories: [{ id: 3, name: 'Music', slug: 'music', description: '', parent: 0 }, { id: 4, name: 'Jazz', slug: 'jazz', description: '', parent: 3 }],
+  categories: [
+    { id: 3, name: 'Music', slug: 'music', description: '', parent: 0 },
+    { id: 4, name: 'Jazz', slug: 'jazz', description: '', parent: 3 },
+  ],
   tags: [{ id: 9, name: 'Free', slug: 'free', description: '' }],
-  venues: [{ id: 20, author: 1, status: 'publish', date: '2030-01-01 10:00:00', venue: 'Hall', slug: 'hall', description: '', address: '1 Main St',
-    city: 'Springfield', country: 'United States', province: '', state: 'IL', zip: '62701', phone: '', website: '', show_map: true, show_map_link: true,
-    geo_lat: 39.8, geo_lng: -89.65 }],
-  organizers: [{ id: 21, author: 1, status: 'publish', date: '2030-01-01 10:00:00', organizer: 'Jazz Club', slug: 'jazz-club', description: '',
-    phone: '', email: 'a@example.com', website: '' }],
+  venues: [
+    {
+      id: 20,
+      author: 1,
+      status: 'publish',
+      date: '2030-01-01 10:00:00',
+      venue: 'Hall',
+      slug: 'hall',
+      description: '',
+      address: '1 Main St',
+      city: 'Springfield',
+      country: 'United States',
+      province: '',
+      state: 'IL',
+      zip: '62701',
+      phone: '',
+      website: '',
+      show_map: true,
+      show_map_link: true,
+      geo_lat: 39.8,
+      geo_lng: -89.65,
+    },
+  ],
+  organizers: [
+    {
+      id: 21,
+      author: 1,
+      status: 'publish',
+      date: '2030-01-01 10:00:00',
+      organizer: 'Jazz Club',
+      slug: 'jazz-club',
+      description: '',
+      phone: '',
+      email: 'a@example.com',
+      website: '',
+    },
+  ],
   events: [100, 101, 102].map((id, i) => ({
-    id, author: 1, status: 'publish', date: '2030-01-01 10:00:00', title: `Gig ${i}`, slug: `gig-${i}`, description: '', excerpt: '',
-    timezone: 'America/Chicago', all_day: false, start_date: `2030-02-0${i + 1} 20:00:00`, end_date: `2030-02-0${i + 1} 22:00:00`,
-    cost: '10', website: '', show_map: true, show_map_link: true, hide_from_listings: false, sticky: false, featured: i === 0, ticketed: false,
-    categories: [4], tags: [9], venue: 20, organizer: [21],
+    id,
+    author: 1,
+    status: 'publish',
+    date: '2030-01-01 10:00:00',
+    title: `Gig ${i}`,
+    slug: `gig-${i}`,
+    description: '',
+    excerpt: '',
+    timezone: 'America/Chicago',
+    all_day: false,
+    start_date: `2030-02-0${i + 1} 20:00:00`,
+    end_date: `2030-02-0${i + 1} 22:00:00`,
+    cost: '10',
+    website: '',
+    show_map: true,
+    show_map_link: true,
+    hide_from_listings: false,
+    sticky: false,
+    featured: i === 0,
+    ticketed: false,
+    categories: [4],
+    tags: [9],
+    venue: 20,
+    organizer: [21],
   })),
 };
 
@@ -57,7 +112,15 @@ imp('imports with ids kept; one summary line when stderr is not a terminal', asy
 
 imp('a terminal gets a progress bar on stderr, then the summary on stdout', async () => {
   const dir = tmpDir();
-  const many = { ...calendar, events: Array.from({ length: 12000 }, (_, i) => ({ ...calendar.events[0], id: 1000 + i, slug: `gig-x-${i}`, title: `Gig x${i}` })) };
+  const many = {
+    ...calendar,
+    events: Array.from({ length: 12000 }, (_, i) => ({
+      ...calendar.events[0],
+      id: 1000 + i,
+      slug: `gig-x-${i}`,
+      title: `Gig x${i}`,
+    })),
+  };
   writeJson(dir, 'cal.json', many);
   const io = memoryIo({}, dir, true);
   assert.is(await main(['import', 'cal.json', '--data', 'store'], io), 0, io.err());

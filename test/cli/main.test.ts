@@ -24,8 +24,12 @@ dispatch('--help and help print the usage on stdout', async () => {
 });
 
 dispatch('each command has --help', async () => {
-  for (const [command, words] of [['serve', /--rest-prefix P\s+CALENDAR_REST_PREFIX/], ['user', /user add LOGIN --role ROLE/],
-    ['snapshot', /calendar-engine snapshot \[--data DIR\]/], ['import', /calendar-engine import FILE/]] as const) {
+  for (const [command, words] of [
+    ['serve', /--rest-prefix P\s+CALENDAR_REST_PREFIX/],
+    ['user', /user add LOGIN --role ROLE/],
+    ['snapshot', /calendar-engine snapshot \[--data DIR\]/],
+    ['import', /calendar-engine import FILE/],
+  ] as const) {
     const io = memoryIo();
     assert.is(await main([command, '--help'], io), 0, `~> ${command} --help`);
     assert.match(io.out(), words);
@@ -36,7 +40,11 @@ dispatch('each command has --help', async () => {
 });
 
 dispatch('no command, unknown command, unknown option: message + usage on stderr, exit 2', async () => {
-  for (const [argv, message] of [[[], 'missing command'], [['frobnicate'], "unknown command 'frobnicate'"], [['--frob'], "unknown option '--frob'"]] as const) {
+  for (const [argv, message] of [
+    [[], 'missing command'],
+    [['frobnicate'], "unknown command 'frobnicate'"],
+    [['--frob'], "unknown option '--frob'"],
+  ] as const) {
     const io = memoryIo();
     assert.is(await main([...argv], io), 2);
     assert.is(io.out(), '');
@@ -45,7 +53,7 @@ dispatch('no command, unknown command, unknown option: message + usage on stderr
   }
 });
 
-dispatch('unknown option of a command names the option and shows that command\'s usage', async () => {
+dispatch("unknown option of a command names the option and shows that command's usage", async () => {
   const io = memoryIo();
   assert.is(await main(['serve', '--prot', '80'], io), 2);
   assert.ok(io.err().startsWith("calendar-engine serve: unknown option '--prot'\n"), io.err());

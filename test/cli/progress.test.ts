@@ -23,7 +23,10 @@ progress('on a terminal: one line redrawn with \\r, at most every 100 ms, cleare
   t = 160;
   p.update(100, 100); // the last one always shows
   const frames = text.split('\r').filter(Boolean);
-  assert.equal(frames.map((f) => /(\d+)\/100/.exec(f)?.[1]), ['10', '30', '100']);
+  assert.equal(
+    frames.map((f) => /(\d+)\/100/.exec(f)?.[1]),
+    ['10', '30', '100'],
+  );
   assert.not.ok(text.includes('\n'));
   p.finish();
   assert.ok(text.endsWith('\r'), '~> the bar is wiped so the summary starts clean');

@@ -37,12 +37,31 @@ demo('the file is a realistic demo calendar', () => {
   assert.ok(file.venues.length >= 12, 'venues');
   assert.ok(file.organizers.length >= 8, 'organizers');
   assert.ok(file.tags.length >= 12, 'tags');
-  assert.ok(file.venues.every((v) => typeof v.geo_lat === 'number' && typeof v.geo_lng === 'number' && v.address && v.city && v.country));
-  assert.ok(file.categories.some((c) => c.parent !== 0), 'nested categories');
-  assert.ok(file.events.some((e) => e.all_day), 'all-day events');
-  assert.ok(file.events.some((e) => !e.all_day && e.start_date.slice(0, 10) !== e.end_date.slice(0, 10)), 'multi-day timed events');
-  assert.ok(file.events.some((e) => e.featured), 'featured');
-  assert.ok(file.events.some((e) => e.status === 'draft'), 'drafts');
+  assert.ok(
+    file.venues.every(
+      (v) => typeof v.geo_lat === 'number' && typeof v.geo_lng === 'number' && v.address && v.city && v.country,
+    ),
+  );
+  assert.ok(
+    file.categories.some((c) => c.parent !== 0),
+    'nested categories',
+  );
+  assert.ok(
+    file.events.some((e) => e.all_day),
+    'all-day events',
+  );
+  assert.ok(
+    file.events.some((e) => !e.all_day && e.start_date.slice(0, 10) !== e.end_date.slice(0, 10)),
+    'multi-day timed events',
+  );
+  assert.ok(
+    file.events.some((e) => e.featured),
+    'featured',
+  );
+  assert.ok(
+    file.events.some((e) => e.status === 'draft'),
+    'drafts',
+  );
   assert.ok(new Set(file.events.map((e) => e.timezone)).size >= 5, 'several time zones');
   // post ids share one space, term ids another; references resolve
   const posts = [...file.venues, ...file.organizers, ...file.events].map((r) => r.id);
@@ -55,21 +74,34 @@ demo('the file is a realistic demo calendar', () => {
   const tagIds = new Set(file.tags.map((t) => t.id));
   for (const e of file.events) {
     assert.ok(e.venue === 0 || venueIds.has(e.venue), `event ${e.id} venue`);
-    assert.ok(e.organizer.every((id) => organizerIds.has(id)), `event ${e.id} organizer`);
-    assert.ok(e.categories.every((id) => categoryIds.has(id)) && e.tags.every((id) => tagIds.has(id)), `event ${e.id} terms`);
+    assert.ok(
+      e.organizer.every((id) => organizerIds.has(id)),
+      `event ${e.id} organizer`,
+    );
+    assert.ok(
+      e.categories.every((id) => categoryIds.has(id)) && e.tags.every((id) => tagIds.has(id)),
+      `event ${e.id} terms`,
+    );
     assert.ok(e.end_date >= e.start_date, `event ${e.id} ends after it starts`);
   }
 });
 
 demo('demoCalendar(now) starts in the week of now, keeps weekdays, shifts publication dates too', () => {
   const file = readDemoFile();
-  for (const now of [new Date('2026-11-22T04:30:00Z'), new Date('2031-02-14T12:00:00Z'), new Date(file.base_date + 'T10:00:00Z')]) {
+  for (const now of [
+    new Date('2026-11-22T04:30:00Z'),
+    new Date('2031-02-14T12:00:00Z'),
+    new Date(file.base_date + 'T10:00:00Z'),
+  ]) {
     const data = demoCalendar(now);
     const shiftDays = (dayOf(data.events[0].start_date) - dayOf(file.events[0].start_date)) / DAY;
     assert.is(shiftDays % 7, 0);
     const first = Math.min(...data.events.map((e) => dayOf(e.start_date)));
     const monday = dayOf(now.toISOString()) - ((now.getUTCDay() + 6) % 7) * DAY;
-    assert.ok(first >= monday && first < monday + 7 * DAY, `~> first event ${new Date(first).toISOString()} in the week of ${now.toISOString()}`);
+    assert.ok(
+      first >= monday && first < monday + 7 * DAY,
+      `~> first event ${new Date(first).toISOString()} in the week of ${now.toISOString()}`,
+    );
     file.events.forEach((e, i) => {
       const s = data.events[i];
       assert.is(s.id, e.id);

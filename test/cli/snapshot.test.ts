@@ -40,7 +40,12 @@ snap('a store held by a running server: clear message, exit 1', async () => {
   try {
     const io = memoryIo();
     assert.is(await main(['snapshot', '--data', dir], io), 1);
-    assert.match(io.err(), new RegExp(`^calendar-engine snapshot: the store .* is in use by a running server \\(pid ${process.pid}\\); stop it first`));
+    assert.match(
+      io.err(),
+      new RegExp(
+        `^calendar-engine snapshot: the store .* is in use by a running server \\(pid ${process.pid}\\); stop it first`,
+      ),
+    );
     const imp = memoryIo();
     fs.writeFileSync(path.join(dir, 'x.json'), '{"tags": []}');
     assert.is(await main(['import', path.join(dir, 'x.json'), '--data', dir], imp), 1);

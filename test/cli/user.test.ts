@@ -69,7 +69,11 @@ user('mistakes: exit codes and messages', async () => {
     [['user', 'rename', 'x'], 2, /^calendar-engine user: unknown user command 'rename'/],
     [['user', 'add', '--role', 'editor'], 2, /^calendar-engine user: missing LOGIN/],
     [['user', 'add', 'alice'], 2, /^calendar-engine user: user add needs --role/],
-    [['user', 'add', 'alice', '--role', 'owner'], 2, /^calendar-engine user: unknown role "owner": expected one of administrator, editor/],
+    [
+      ['user', 'add', 'alice', '--role', 'owner'],
+      2,
+      /^calendar-engine user: unknown role "owner": expected one of administrator, editor/,
+    ],
     [['user', 'add', 'al ice', '--role', 'editor'], 1, /^calendar-engine user: invalid login "al ice"/],
     [['user', 'add', 'a', 'b', '--role', 'editor'], 2, /^calendar-engine user: unexpected argument 'b'/],
     [['user', 'list', '--role', 'editor'], 2, /--role only goes with 'user add'/],

@@ -14,15 +14,41 @@ const cli = suite('cli :: webhook');
 cli('add prints the id and the secret once; list shows it; remove takes it away', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-hook-'));
   const add = memoryIo({}, dir);
-  assert.is(await main(['webhook', 'add', 'https://example.org/hook', '--types', 'event,venue', '--data', 'store'], add), 0, add.err());
-  const m = /^added webhook (wh_[0-9a-f]{12}) → https:\/\/example\.org\/hook \(event, venue\) in store\nsigning secret, shown only this once:\n(\S{24,})\n$/.exec(add.out());
+  assert.is(
+    await main(['webhook', 'add', 'https://example.org/hook', '--types', 'event,venue', '--data', 'store'], add),
+    0,
+    add.err(),
+  );
+  const m =
+    /^added webhook (wh_[0-9a-f]{12}) → https:\/\/example\.org\/hook \(event, venue\) in store\nsigning secret, shown only this once:\n(\S{24,})\n$/.exec(
+      add.out(),
+    );
   assert.ok(m, add.out());
   const list = memoryIo({}, dir);
   assert.is(await main(['webhook', 'list', '--data', 'store'], list), 0);
-  assert.match(list.out(), new RegExp(`^${m![1]} https://example.org/hook types=event,venue delivered=- backlog=0 last=not started yet\\n$`));
+  assert.match(
+    list.out(),
+    new RegExp(`^${m![1]} https://example.org/hook types=event,venue delivered=- backlog=0 last=not started yet\\n$`),
+  );
   assert.not.match(list.out(), new RegExp(m![2].replace(/[-]/g, '\\-')), 'list never shows the secret');
   const given = memoryIo({}, dir);
-  assert.is(await main(['webhook', 'add', 'http://127.0.0.1:9/x', '--secret', 'a-long-enough-secret', '--allow-private', '--data', 'store'], given), 0, given.err());
+  assert.is(
+    await main(
+      [
+        'webhook',
+        'add',
+        'http://127.0.0.1:9/x',
+        '--secret',
+        'a-long-enough-secret',
+        '--allow-private',
+        '--data',
+        'store',
+      ],
+      given,
+    ),
+    0,
+    given.err(),
+  );
   assert.not.match(given.out(), /shown only this once/);
   const rm = memoryIo({}, dir);
   assert.is(await main(['webhook', 'remove', m![1], '--data', 'store'], rm), 0);
@@ -55,12 +81,20 @@ cli('bad command lines and values: one-line errors, exit 2 or 1', async () => {
 cli('--cluster: one-line errors for a bad command line and for NATS out of reach', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-hook-'));
   const cases: Array<[string[], number, RegExp]> = [
-    [['webhook', 'list', '--cluster', 'nats://127.0.0.1:4222', '--cluster-name', 'x', '--data', 'store'], 2, /--data and --cluster: one or the other/],
+    [
+      ['webhook', 'list', '--cluster', 'nats://127.0.0.1:4222', '--cluster-name', 'x', '--data', 'store'],
+      2,
+      /--data and --cluster: one or the other/,
+    ],
     [['webhook', 'list', '--cluster-name', 'x'], 2, /--cluster-name needs --cluster/],
     [['webhook', 'list', '--cluster', 'nats://127.0.0.1:4222'], 2, /--cluster needs --cluster-name/],
     [['webhook', 'list', '--cluster', 'http://x', '--cluster-name', 'x'], 2, /expected nats:\/\/host:port URLs/],
     // a port nothing listens on
-    [['webhook', 'list', '--cluster', 'nats://127.0.0.1:1', '--cluster-name', 'x'], 1, /cannot reach NATS at nats:\/\/127\.0\.0\.1:1/],
+    [
+      ['webhook', 'list', '--cluster', 'nats://127.0.0.1:1', '--cluster-name', 'x'],
+      1,
+      /cannot reach NATS at nats:\/\/127\.0\.0\.1:1/,
+    ],
   ];
   for (const [args, code, message] of cases) {
     const io = memoryIo({}, dir);
@@ -69,7 +103,7 @@ cli('--cluster: one-line errors for a bad command line and for NATS out of reach
   }
 });
 
-cli("--data DIR of a cluster node: its cluster.json names the cluster; a broken one is named, not thrown", async () => {
+cli('--data DIR of a cluster node: its cluster.json names the cluster; a broken one is named, not thrown', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-hook-'));
   const store = path.join(dir, 'node');
   fs.mkdirSync(store);
@@ -80,9 +114,16 @@ cli("--data DIR of a cluster node: its cluster.json names the cluster; a broken 
   assert.is(await main(['webhook', 'list', '--data', 'node'], io), 1);
   assert.match(io.err(), /cannot reach NATS at nats:\/\/127\.0\.0\.1:1/);
   assert.not.ok(fs.existsSync(path.join(store, 'webhooks.json')), 'nothing written to the folder');
-  for (const [text, message] of [['{"servers": [', /cluster\.json: not JSON \(.+\); 'serve --cluster' writes it again/], ['[1, 2]', /cluster\.json: expected \{"servers": \[\.\.\.\], "name": \.\.\.\}/], ['null', /expected \{"servers"/]] as const) {
+  for (const [text, message] of [
+    ['{"servers": [', /cluster\.json: not JSON \(.+\); 'serve --cluster' writes it again/],
+    ['[1, 2]', /cluster\.json: expected \{"servers": \[\.\.\.\], "name": \.\.\.\}/],
+    ['null', /expected \{"servers"/],
+  ] as const) {
     fs.writeFileSync(marker, text);
-    for (const args of [['webhook', 'list', '--data', 'node'], ['user', 'list', '--data', 'node']]) {
+    for (const args of [
+      ['webhook', 'list', '--data', 'node'],
+      ['user', 'list', '--data', 'node'],
+    ]) {
       const bad = memoryIo({}, dir);
       assert.is(await main(args, bad), 1, `${args[0]} with cluster.json ${text}`);
       assert.match(bad.err(), message, `${args[0]} with cluster.json ${text}`);
@@ -118,77 +159,123 @@ cli('loopback, private and link-local URLs, in any spelling, are refused unless 
   await main(['webhook', 'list', '--data', 'store'], none);
   assert.is(none.out(), '', '~> nothing was added');
   const ok = memoryIo({}, dir);
-  assert.is(await main(['webhook', 'add', 'http://[::1]:9/hook', '--allow-private', '--data', 'store'], ok), 0, ok.err());
+  assert.is(
+    await main(['webhook', 'add', 'http://[::1]:9/hook', '--allow-private', '--data', 'store'], ok),
+    0,
+    ok.err(),
+  );
   const list = memoryIo({}, dir);
   await main(['webhook', 'list', '--data', 'store'], list);
   assert.match(list.out(), /^wh_[0-9a-f]{12} http:\/\/\[::1\]:9\/hook types=all allow-private delivered=/);
 });
 
-cli('credentials in a URL are never printed: add, list, remove show *** for the password and query values', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-hook-'));
-  const url = 'https://hookuser:s3cr3t-pass@example.org/hook?token=abcdef123&x=1';
-  const add = memoryIo({}, dir);
-  assert.is(await main(['webhook', 'add', url, '--secret', 'a-long-enough-secret', '--data', 'store'], add), 0, add.err());
-  const list = memoryIo({}, dir);
-  await main(['webhook', 'list', '--data', 'store'], list);
-  const rm = memoryIo({}, dir);
-  assert.is(await main(['webhook', 'remove', url, '--data', 'store'], rm), 0, rm.err());
-  for (const io of [add, list, rm]) {
-    const out = io.out() + io.err();
-    assert.not.match(out, /s3cr3t-pass|abcdef123|a-long-enough-secret/, out);
-    assert.match(out, /https:\/\/hookuser:\*\*\*@example\.org\/hook\?token=\*\*\*&x=\*\*\*/, out);
-  }
-  const missing = memoryIo({}, dir);
-  assert.is(await main(['webhook', 'remove', url, '--data', 'store'], missing), 1);
-  assert.not.match(missing.err(), /s3cr3t-pass|abcdef123/);
-});
+cli(
+  'credentials in a URL are never printed: add, list, remove show *** for the password and query values',
+  async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-hook-'));
+    const url = 'https://hookuser:s3cr3t-pass@example.org/hook?token=abcdef123&x=1';
+    const add = memoryIo({}, dir);
+    assert.is(
+      await main(['webhook', 'add', url, '--secret', 'a-long-enough-secret', '--data', 'store'], add),
+      0,
+      add.err(),
+    );
+    const list = memoryIo({}, dir);
+    await main(['webhook', 'list', '--data', 'store'], list);
+    const rm = memoryIo({}, dir);
+    assert.is(await main(['webhook', 'remove', url, '--data', 'store'], rm), 0, rm.err());
+    for (const io of [add, list, rm]) {
+      const out = io.out() + io.err();
+      assert.not.match(out, /s3cr3t-pass|abcdef123|a-long-enough-secret/, out);
+      assert.match(out, /https:\/\/hookuser:\*\*\*@example\.org\/hook\?token=\*\*\*&x=\*\*\*/, out);
+    }
+    const missing = memoryIo({}, dir);
+    assert.is(await main(['webhook', 'remove', url, '--data', 'store'], missing), 1);
+    assert.not.match(missing.err(), /s3cr3t-pass|abcdef123/);
+  },
+);
 
 cli('concurrent webhook add and remove commands (separate processes) never lose one', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-hook-'));
   const root = fileURLToPath(new URL('../../', import.meta.url));
-  const run = (args: string[]) => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/main.ts'), 'webhook', ...args, '--data', dir], { cwd: root });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
+  const run = (args: string[]) =>
+    new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', path.join(root, 'src/cli/main.ts'), 'webhook', ...args, '--data', dir],
+        { cwd: root },
+      );
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c) => (out += c));
+      child.stderr.on('data', (c) => (err += c));
+      child.on('close', (code) => resolve({ code, out, err }));
+    });
   const N = 4;
-  const added = await Promise.all(Array.from({ length: N }, (_, i) => run(['add', `https://example.org/hook-${i}`, '--secret', 'a-long-enough-secret'])));
+  const added = await Promise.all(
+    Array.from({ length: N }, (_, i) =>
+      run(['add', `https://example.org/hook-${i}`, '--secret', 'a-long-enough-secret']),
+    ),
+  );
   for (const r of added) assert.is(r.code, 0, r.err);
-  const listed = () => JSON.parse(fs.readFileSync(path.join(dir, 'webhooks.json'), 'utf8')).webhooks as Array<{ id: string; url: string }>;
+  const listed = () =>
+    JSON.parse(fs.readFileSync(path.join(dir, 'webhooks.json'), 'utf8')).webhooks as Array<{ id: string; url: string }>;
   assert.is(listed().length, N, '~> every concurrent add is kept');
   // half removed while as many are added, all at once
   const gone = listed().slice(0, N / 2);
   const mixed = await Promise.all([
     ...gone.map((h) => run(['remove', h.id])),
-    ...Array.from({ length: N / 2 }, (_, i) => run(['add', `https://example.org/more-${i}`, '--secret', 'a-long-enough-secret'])),
+    ...Array.from({ length: N / 2 }, (_, i) =>
+      run(['add', `https://example.org/more-${i}`, '--secret', 'a-long-enough-secret']),
+    ),
   ]);
   for (const r of mixed) assert.is(r.code, 0, r.err);
   const after = listed();
   assert.is(after.length, N);
-  for (const h of gone) assert.not.ok(after.some((a) => a.id === h.id), `~> ${h.id} removed`);
+  for (const h of gone)
+    assert.not.ok(
+      after.some((a) => a.id === h.id),
+      `~> ${h.id} removed`,
+    );
   assert.is(after.filter((h) => h.url.includes('/more-')).length, N / 2);
   assert.not.ok(fs.existsSync(path.join(dir, 'webhooks.json.lock')), '~> the lock is released');
 
   // the same code in tight loops, four processes at once: their read-change-write windows overlap
   const loops = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-hook-'));
-  const script = (body: string) => new Promise<number | null>((resolve) => {
-    const code = `import { addWebhook, removeWebhook, readWebhooks } from ${JSON.stringify(path.join(root, 'src/changes/webhook-registry.ts'))};\n${body}`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-    child.on('close', resolve);
-  });
-  const P = 4, EACH = 40;
-  const codes = await Promise.all(Array.from({ length: P }, (_, p) =>
-    script(`for (let i = 0; i < ${EACH}; i++) addWebhook(${JSON.stringify(loops)}, 'https://example.org/p${p}-' + i, [], 'a-long-enough-secret');`)));
+  const script = (body: string) =>
+    new Promise<number | null>((resolve) => {
+      const code = `import { addWebhook, removeWebhook, readWebhooks } from ${JSON.stringify(path.join(root, 'src/changes/webhook-registry.ts'))};\n${body}`;
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+        cwd: root,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      child.on('close', resolve);
+    });
+  const P = 4,
+    EACH = 40;
+  const codes = await Promise.all(
+    Array.from({ length: P }, (_, p) =>
+      script(
+        `for (let i = 0; i < ${EACH}; i++) addWebhook(${JSON.stringify(loops)}, 'https://example.org/p${p}-' + i, [], 'a-long-enough-secret');`,
+      ),
+    ),
+  );
   assert.equal(codes, Array(P).fill(0));
-  const urls = JSON.parse(fs.readFileSync(path.join(loops, 'webhooks.json'), 'utf8')).webhooks.map((h: { url: string }) => h.url);
+  const urls = JSON.parse(fs.readFileSync(path.join(loops, 'webhooks.json'), 'utf8')).webhooks.map(
+    (h: { url: string }) => h.url,
+  );
   assert.is(urls.length, P * EACH, `~> ${P * EACH - urls.length} adds lost`);
-  const removals = await Promise.all(Array.from({ length: P }, (_, p) =>
-    script(`for (let i = 0; i < ${EACH}; i += 2) removeWebhook(${JSON.stringify(loops)}, 'https://example.org/p${p}-' + i);`)));
+  const removals = await Promise.all(
+    Array.from({ length: P }, (_, p) =>
+      script(
+        `for (let i = 0; i < ${EACH}; i += 2) removeWebhook(${JSON.stringify(loops)}, 'https://example.org/p${p}-' + i);`,
+      ),
+    ),
+  );
   assert.equal(removals, Array(P).fill(0));
-  const left = JSON.parse(fs.readFileSync(path.join(loops, 'webhooks.json'), 'utf8')).webhooks.map((h: { url: string }) => h.url);
+  const left = JSON.parse(fs.readFileSync(path.join(loops, 'webhooks.json'), 'utf8')).webhooks.map(
+    (h: { url: string }) => h.url,
+  );
   assert.is(left.length, (P * EACH) / 2, '~> every remove is kept, and nothing else went');
 });
 

@@ -58,7 +58,14 @@ async function until(what: string, ok: () => boolean, ms = 3_000): Promise<void>
 }
 
 function events(): LeaseEvents & { acquired: () => void; count: number } {
-  const ev = { count: 0, acquired() { ev.count++; }, lost() {}, holderChanged() {} };
+  const ev = {
+    count: 0,
+    acquired() {
+      ev.count++;
+    },
+    lost() {},
+    holderChanged() {},
+  };
   return ev;
 }
 

@@ -23,23 +23,31 @@ test.after(async () => {
 
 async function node(id: string): Promise<Calendar> {
   const cal = await openCalendar({
-    siteUrl: 'http://calendar.test', timezone: 'Europe/Paris',
+    siteUrl: 'http://calendar.test',
+    timezone: 'Europe/Paris',
     cluster: { servers: nats!.urls, name: 'recur', node: id, leaseMs: 1_000, warn: () => {} },
   });
   open.push(cal);
   return cal;
 }
 
-const rows = async (cal: Calendar) => JSON.stringify((await cal.events.list({ start_date: '2027-01-01', end_date: '2027-12-31', per_page: 50 })).items);
+const rows = async (cal: Calendar) =>
+  JSON.stringify((await cal.events.list({ start_date: '2027-01-01', end_date: '2027-12-31', per_page: 50 })).items);
 
 test('series, exception and exclusion replicate with the same ids on every node', async () => {
   if (!nats) return;
   const a = await node('a');
   const b = await node('b');
-  for (const until = Date.now() + 10_000; !a.cluster!.isWriter && !b.cluster!.isWriter && Date.now() < until;) await new Promise((r) => setTimeout(r, 20));
-  const f = a.cluster!.isWriter ? b : a, w = f === a ? b : a;
+  for (const until = Date.now() + 10_000; !a.cluster!.isWriter && !b.cluster!.isWriter && Date.now() < until; )
+    await new Promise((r) => setTimeout(r, 20));
+  const f = a.cluster!.isWriter ? b : a,
+    w = f === a ? b : a;
   const series = await f.events.create({
-    title: 'Rehearsal', start_date: '2027-02-02 19:00:00', end_date: '2027-02-02 21:00:00', recurrence: 'RRULE:FREQ=WEEKLY;COUNT=8', status: 'publish',
+    title: 'Rehearsal',
+    start_date: '2027-02-02 19:00:00',
+    end_date: '2027-02-02 21:00:00',
+    recurrence: 'RRULE:FREQ=WEEKLY;COUNT=8',
+    status: 'publish',
   });
   const items = (await f.events.list({ start_date: '2027-01-01', per_page: 50 })).items;
   assert.is(items.length, 8);
@@ -47,9 +55,15 @@ test('series, exception and exclusion replicate with the same ids on every node'
   await f.events.delete(items[5].id as number);
   await w.waitForSeq(f.seq);
   assert.is(await rows(w), await rows(f));
-  const onWriter = (await w.events.list({ start_date: '2027-01-01', per_page: 50, post_parent: series.id as number })).items;
-  assert.equal(onWriter.map((e) => e.title), ['Rehearsal', 'Dress rehearsal', 'Rehearsal', 'Rehearsal', 'Rehearsal', 'Rehearsal']);
-  assert.equal(((await w.events.get(series.id as number)).recurrence as Record<string, unknown>).exdates, [items[5].start_date]);
+  const onWriter = (await w.events.list({ start_date: '2027-01-01', per_page: 50, post_parent: series.id as number }))
+    .items;
+  assert.equal(
+    onWriter.map((e) => e.title),
+    ['Rehearsal', 'Dress rehearsal', 'Rehearsal', 'Rehearsal', 'Rehearsal', 'Rehearsal'],
+  );
+  assert.equal(((await w.events.get(series.id as number)).recurrence as Record<string, unknown>).exdates, [
+    items[5].start_date,
+  ]);
 });
 
 test.run();

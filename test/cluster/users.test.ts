@@ -60,7 +60,8 @@ async function post(url: string, auth: string, title: string): Promise<number> {
 
 /** until `check` holds (the change reaches another node by a KV watch: within milliseconds) */
 async function eventually(check: () => Promise<boolean>, what: string, ms = 5_000): Promise<void> {
-  for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) if (await check()) return;
+  for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 50)))
+    if (await check()) return;
   assert.unreachable(what);
 }
 
@@ -73,59 +74,129 @@ test('users are cluster-wide: made through one node, they log in on another; res
   const seeded = UserRegistry.open(dirA).add('carried', 'author');
   // node A: serve, as an operator starts it (credentials by option, the admin by environment)
   const envA = { CALENDAR_ADMIN_PASSWORD: 'adminPass1', CALENDAR_CLUSTER_LEASE_MS: '1000' };
-  const optsA = resolveServeOptions({
-    port: '0', data: dirA, 'site-url': 'http://calendar.test', cluster: nats.urls, 'cluster-name': 'people', 'node-id': 'a',
-    'cluster-user': NATS_USER, 'cluster-password': NATS_PASS,
-  }, memoryIo(envA));
+  const optsA = resolveServeOptions(
+    {
+      port: '0',
+      data: dirA,
+      'site-url': 'http://calendar.test',
+      cluster: nats.urls,
+      'cluster-name': 'people',
+      'node-id': 'a',
+      'cluster-user': NATS_USER,
+      'cluster-password': NATS_PASS,
+    },
+    memoryIo(envA),
+  );
   const a: RunningServer = await startServe(optsA, memoryIo(envA));
   closers.push(() => a.shutdown());
   assert.ok(fs.existsSync(path.join(dirA, 'cluster.json')), 'serve --cluster names its cluster in DIR/cluster.json');
-  assert.not.ok(fs.readFileSync(path.join(dirA, 'cluster.json'), 'utf8').includes(NATS_PASS), 'never the NATS password');
+  assert.not.ok(
+    fs.readFileSync(path.join(dirA, 'cluster.json'), 'utf8').includes(NATS_PASS),
+    'never the NATS password',
+  );
   // node B: embedded, with an empty data folder of its own
   const b: Calendar = await openCalendar({
-    dir: dirB, siteUrl: 'http://calendar.test',
-    cluster: { servers: nats.urls, name: 'people', node: 'b', leaseMs: 1_000, warn: quiet, nats: { user: NATS_USER, pass: NATS_PASS } },
+    dir: dirB,
+    siteUrl: 'http://calendar.test',
+    cluster: {
+      servers: nats.urls,
+      name: 'people',
+      node: 'b',
+      leaseMs: 1_000,
+      warn: quiet,
+      nats: { user: NATS_USER, pass: NATS_PASS },
+    },
   });
   closers.push(() => b.close());
   const bs = await startServer(b, { port: 0, log: quiet });
   closers.push(() => bs.close());
 
-  assert.is(await post(bs.url, basic('admin', 'adminPass1'), 'By the admin'), 201, "node A's CALENDAR_ADMIN_PASSWORD works on B");
-  assert.is(await post(bs.url, basic('carried', seeded.password), 'By carried'), 201, "node A's users.json seeded the cluster");
+  assert.is(
+    await post(bs.url, basic('admin', 'adminPass1'), 'By the admin'),
+    201,
+    "node A's CALENDAR_ADMIN_PASSWORD works on B",
+  );
+  assert.is(
+    await post(bs.url, basic('carried', seeded.password), 'By carried'),
+    201,
+    "node A's users.json seeded the cluster",
+  );
 
   // user add through the cluster options, and a login on the other node at once
-  const add = await cli(['user', 'add', 'alice', '--role', 'editor', '--cluster', nats.urls, '--cluster-name', 'people'], NATS_ENV);
+  const add = await cli(
+    ['user', 'add', 'alice', '--role', 'editor', '--cluster', nats.urls, '--cluster-name', 'people'],
+    NATS_ENV,
+  );
   assert.is(add.code, 0, add.err);
   assert.match(add.out, /^created user \d+ \(alice, editor\) in cluster people\n/);
   const first = add.last;
-  await eventually(async () => (await post(bs.url, basic('alice', first), 'By alice')) === 201, 'alice logs in on node B');
+  await eventually(
+    async () => (await post(bs.url, basic('alice', first), 'By alice')) === 201,
+    'alice logs in on node B',
+  );
   assert.is(await post(a.url, basic('alice', first), 'By alice on A'), 201);
 
   // user reset against node A's data folder (its cluster.json): the old password stops on B
   const reset = await cli(['user', 'reset', 'alice', '--data', dirA], NATS_ENV);
   assert.is(reset.code, 0, reset.err);
-  await eventually(async () => (await post(bs.url, basic('alice', first), 'old')) === 401, 'the old password stops working on B');
+  await eventually(
+    async () => (await post(bs.url, basic('alice', first), 'old')) === 401,
+    'the old password stops working on B',
+  );
   assert.is(await post(bs.url, basic('alice', reset.last), 'By alice again'), 201);
-  assert.is(fs.existsSync(path.join(dirA, 'users.json')) && UserRegistry.open(dirA).byLogin('alice'), undefined, "a node's users.json is not the cluster's");
+  assert.is(
+    fs.existsSync(path.join(dirA, 'users.json')) && UserRegistry.open(dirA).byLogin('alice'),
+    undefined,
+    "a node's users.json is not the cluster's",
+  );
 
   // a node started later has every user
   const late = await openCalendar({
     siteUrl: 'http://calendar.test',
-    cluster: { servers: nats.urls, name: 'people', node: 'late', writer: false, warn: quiet, nats: { user: NATS_USER, pass: NATS_PASS } },
+    cluster: {
+      servers: nats.urls,
+      name: 'people',
+      node: 'late',
+      writer: false,
+      warn: quiet,
+      nats: { user: NATS_USER, pass: NATS_PASS },
+    },
   });
   closers.push(() => late.close());
-  assert.equal(late.users.list().map((u) => u.login).sort(), ['admin', 'alice', 'carried']);
+  assert.equal(
+    late.users
+      .list()
+      .map((u) => u.login)
+      .sort(),
+    ['admin', 'alice', 'carried'],
+  );
   const list = await cli(['user', 'list', '--data', dirA], NATS_ENV);
-  assert.equal(list.out.trim().split('\n').map((l) => l.split(' ')[1]).sort(), ['admin', 'alice', 'carried']);
+  assert.equal(
+    list.out
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ')[1])
+      .sort(),
+    ['admin', 'alice', 'carried'],
+  );
 
   // remove: gone on every node
-  assert.is((await cli(['user', 'remove', 'carried', '--cluster', nats.urls, '--cluster-name', 'people'], NATS_ENV)).code, 0);
-  await eventually(async () => (await post(bs.url, basic('carried', seeded.password), 'gone')) === 401, 'a removed user is refused on B');
+  assert.is(
+    (await cli(['user', 'remove', 'carried', '--cluster', nats.urls, '--cluster-name', 'people'], NATS_ENV)).code,
+    0,
+  );
+  await eventually(
+    async () => (await post(bs.url, basic('carried', seeded.password), 'gone')) === 401,
+    'a removed user is refused on B',
+  );
   await eventually(async () => late.users.byLogin('carried') === undefined, 'and gone on the late node');
 
   // wrong NATS credentials: refused at once, named
   const t0 = Date.now();
-  const wrong = await cli(['user', 'list', '--cluster', nats.urls, '--cluster-name', 'people'], { CALENDAR_CLUSTER_USER: NATS_USER, CALENDAR_CLUSTER_PASSWORD: 'wrong' });
+  const wrong = await cli(['user', 'list', '--cluster', nats.urls, '--cluster-name', 'people'], {
+    CALENDAR_CLUSTER_USER: NATS_USER,
+    CALENDAR_CLUSTER_PASSWORD: 'wrong',
+  });
   assert.is(wrong.code, 1);
   assert.match(wrong.err, /cannot reach cluster people .*(authorization|authentication)/i);
   assert.ok(Date.now() - t0 < 5_000, 'refused credentials are not retried until the timeout');
@@ -139,17 +210,83 @@ test('TLS: a NATS server with a certificate from its own CA, reached with --clus
     if (r.status !== 0) throw new Error(`openssl ${args.join(' ')}: ${r.stderr}`);
   };
   // a CA, and a server certificate for 127.0.0.1 signed by it
-  ssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=calendar test CA');
-  ssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
+  ssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=calendar test CA',
+  );
+  ssl(
+    'req',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    'server.key',
+    '-out',
+    'server.csr',
+    '-subj',
+    '/CN=127.0.0.1',
+  );
   fs.writeFileSync(path.join(dir, 'ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-  ssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'ext.cnf');
-  const tls = await startNatsCluster(1, { bin, args: ['--tls', '--tlscert', path.join(dir, 'server.pem'), '--tlskey', path.join(dir, 'server.key')] });
+  ssl(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.pem',
+    '-days',
+    '2',
+    '-extfile',
+    'ext.cnf',
+  );
+  const tls = await startNatsCluster(1, {
+    bin,
+    args: ['--tls', '--tlscert', path.join(dir, 'server.pem'), '--tlskey', path.join(dir, 'server.key')],
+  });
   try {
     const url = tls.servers[0].url.replace('nats://', 'tls://');
     const env = { CALENDAR_CLUSTER_REPLICAS: '1' };
-    const add = await cli(['user', 'add', 'tina', '--role', 'author', '--cluster', url, '--cluster-name', 'sealed', '--cluster-tls-ca', path.join(dir, 'ca.pem')], env);
+    const add = await cli(
+      [
+        'user',
+        'add',
+        'tina',
+        '--role',
+        'author',
+        '--cluster',
+        url,
+        '--cluster-name',
+        'sealed',
+        '--cluster-tls-ca',
+        path.join(dir, 'ca.pem'),
+      ],
+      env,
+    );
     assert.is(add.code, 0, add.err);
-    const list = await cli(['user', 'list', '--cluster', url, '--cluster-name', 'sealed', '--cluster-tls-ca', path.join(dir, 'ca.pem')], env);
+    const list = await cli(
+      ['user', 'list', '--cluster', url, '--cluster-name', 'sealed', '--cluster-tls-ca', path.join(dir, 'ca.pem')],
+      env,
+    );
     assert.match(list.out, /^\d+ tina author$/m);
     // without the CA the server's certificate is not trusted: refused, with the reason
     const untrusted = await cli(['user', 'list', '--cluster', url, '--cluster-name', 'sealed'], env);

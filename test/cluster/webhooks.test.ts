@@ -36,8 +36,14 @@ async function cli(args: string[]): Promise<string> {
 async function create(node: CalendarNode, title: string): Promise<number | undefined> {
   try {
     const res = await fetch(`${node.url}/wp-json/tribe/events/v1/events`, {
-      method: 'POST', headers: { Authorization: AUTH, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ title, start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 11:00:00', status: 'publish' }),
+      method: 'POST',
+      headers: { Authorization: AUTH, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        title,
+        start_date: '2027-03-01 10:00:00',
+        end_date: '2027-03-01 11:00:00',
+        status: 'publish',
+      }),
       signal: AbortSignal.timeout(15_000),
     });
     const body = (await res.json()) as { id?: number };
@@ -73,7 +79,10 @@ test('registered through the CLI, delivered by the writer, resumed by the next o
   const nodes = await Promise.all(['a', 'b'].map((id) => set!.start(id)));
   const writer = await waitForWriter(nodes);
   const follower = nodes.find((n) => n !== writer)!;
-  assert.match(await cli(['add', url, '--types', 'event', '--secret', SECRET, '--allow-private']), /^added webhook wh_[0-9a-f]{12} → .* in cluster hooks\n$/);
+  assert.match(
+    await cli(['add', url, '--types', 'event', '--secret', SECRET, '--allow-private']),
+    /^added webhook wh_[0-9a-f]{12} → .* in cluster hooks\n$/,
+  );
   const id = /wh_[0-9a-f]{12}/.exec(await cli(['list']))![0];
 
   // writes through the follower (forwarded to the writer) until well after the kill
@@ -87,7 +96,8 @@ test('registered through the CLI, delivered by the writer, resumed by the next o
     }
   })();
   const until = async (what: string, ok: () => boolean, ms = 15_000) => {
-    for (const end = Date.now() + ms; !ok(); await new Promise((r) => setTimeout(r, 20))) if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    for (const end = Date.now() + ms; !ok(); await new Promise((r) => setTimeout(r, 20)))
+      if (Date.now() > end) throw new Error(`timed out: ${what}`);
   };
   await until('deliveries by the first writer', () => deliveries.length >= 3);
   const killedAt = Date.now();
@@ -100,15 +110,25 @@ test('registered through the CLI, delivered by the writer, resumed by the next o
   const received = () => new Set(deliveries.flatMap((d) => d.changes.map((c) => c.id)));
   await until('every acknowledged write delivered', () => acked.every((x) => received().has(x)));
 
-  const before = deliveries.filter((d) => d.at < killedAt), after = deliveries.filter((d) => d.at > killedAt);
+  const before = deliveries.filter((d) => d.at < killedAt),
+    after = deliveries.filter((d) => d.at > killedAt);
   const seqs = deliveries.flatMap((d) => d.changes.map((c) => c.seq));
   const firsts = seqs.filter((s, i) => seqs.indexOf(s) === i);
   const dupes = seqs.length - firsts.length;
-  console.log(`  cluster webhooks: ${acked.length} writes acknowledged, ${before.length} deliveries before the SIGKILL, ${after.length} after, ${dupes} changes delivered twice`);
+  console.log(
+    `  cluster webhooks: ${acked.length} writes acknowledged, ${before.length} deliveries before the SIGKILL, ${after.length} after, ${dupes} changes delivered twice`,
+  );
   assert.is(badSignatures, 0);
   assert.ok(before.length > 0 && after.length > 0, 'both writers delivered');
-  assert.ok(deliveries.every((d) => d.changes.every((c, i) => c.type === 'event' && (i === 0 || c.seq > d.changes[i - 1].seq))), 'each delivery in order');
-  assert.equal(firsts, [...firsts].sort((x, y) => x - y), 'first arrivals in seq order');
+  assert.ok(
+    deliveries.every((d) => d.changes.every((c, i) => c.type === 'event' && (i === 0 || c.seq > d.changes[i - 1].seq))),
+    'each delivery in order',
+  );
+  assert.equal(
+    firsts,
+    [...firsts].sort((x, y) => x - y),
+    'first arrivals in seq order',
+  );
   const sent = before.flatMap((d) => d.changes.map((c) => c.seq));
   // the new writer resumed from the stored position: at most the old writer's last deliveries again
   assert.ok(dupes < sent.length, `${dupes} of the ${sent.length} changes sent before the kill came again`);
@@ -117,7 +137,10 @@ test('registered through the CLI, delivered by the writer, resumed by the next o
   // the position is in the bucket, visible to the CLI; remove takes the webhook away everywhere
   const head = Math.max(...deliveries.flatMap((d) => d.changes.map((c) => c.seq)));
   await new Promise((r) => setTimeout(r, 300)); // saved within 100 ms of the last 2xx
-  assert.match(await cli(['list']), new RegExp(`^${id} ${url} types=event allow-private delivered=${head} backlog=0 last=204 at `));
+  assert.match(
+    await cli(['list']),
+    new RegExp(`^${id} ${url} types=event allow-private delivered=${head} backlog=0 last=204 at `),
+  );
   assert.match(await cli(['remove', id]), /^removed webhook/);
   const io = memoryIo();
   await main(['webhook', 'list', '--cluster', nats.urls, '--cluster-name', 'hooks'], io);

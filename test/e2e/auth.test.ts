@@ -19,7 +19,12 @@ A('users added, reset and removed by another process show within a second', asyn
   const cli = UserRegistry.open(dir); // what `calendar-engine user add` does, in its own registry
   const NS = '/wp-json/tribe/events/v1';
   const create = (login: string, pw: string) =>
-    request(srv.url, `${NS}/tags`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"t' + Math.random() + '"}', auth: [login, pw] });
+    request(srv.url, `${NS}/tags`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"t' + Math.random() + '"}',
+      auth: [login, pw],
+    });
   const waitFor = async (fn: () => Promise<boolean>) => {
     const until = Date.now() + 1500;
     while (Date.now() < until) {
@@ -40,7 +45,10 @@ A('users added, reset and removed by another process show within a second', asyn
     assert.ok(Date.now() - t1 < 1000, `~> reset effective within a second (${Date.now() - t1} ms)`);
     assert.is((await create('ann', fresh)).status, 201);
     cli.remove('ann');
-    assert.ok(await waitFor(async () => (await create('ann', fresh)).json.code === 'invalid_username'), '~> removed user stops');
+    assert.ok(
+      await waitFor(async () => (await create('ann', fresh)).json.code === 'invalid_username'),
+      '~> removed user stops',
+    );
     const sub = cli.add('sam', 'subscriber');
     assert.ok(await waitFor(async () => (await create('sam', sub.password)).status === 403), '~> subscriber is 403');
   } finally {

@@ -22,9 +22,14 @@ D('site index at {prefix}/: namespaces, routes, authentication; Link header poin
   const ev = r.json.routes['/tribe/events/v1/events/(?P<id>\\d+)'];
   assert.equal(ev.methods, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
   assert.is(ev.namespace, 'tribe/events/v1');
-  assert.equal(Object.keys(r.json.routes['/tribe/events/v1/events'].endpoints[0].args).slice(0, 2), ['page', 'per_page']);
+  assert.equal(Object.keys(r.json.routes['/tribe/events/v1/events'].endpoints[0].args).slice(0, 2), [
+    'page',
+    'per_page',
+  ]);
   assert.is(r.json.routes['/tribe/events/v1/events'].endpoints[0].args.per_page.default, 12);
-  assert.equal(r.json.routes['/tribe/events/v1/events']._links.self, [{ href: `${t.url}/wp-json/tribe/events/v1/events` }]);
+  assert.equal(r.json.routes['/tribe/events/v1/events']._links.self, [
+    { href: `${t.url}/wp-json/tribe/events/v1/events` },
+  ]);
   assert.is((await request(t.url, '/?rest_route=/')).json.namespaces[0], 'tribe/events/v1');
 });
 
@@ -64,7 +69,10 @@ D('wpapi: discover, create with Basic auth, list with filters, update, delete', 
   });
   assert.is(created.title, 'Made by wpapi');
   const listed = await tec.events().param('categories', [cat.id]).param('venue', venue.id).perPage(5);
-  assert.equal(listed.events.map((e: any) => e.id), [created.id]);
+  assert.equal(
+    listed.events.map((e: any) => e.id),
+    [created.id],
+  );
   const updated = await tec.events().id(created.id).update({ title: 'Renamed by wpapi' });
   assert.is(updated.title, 'Renamed by wpapi');
   const bySlug = await tec.events().bySlug(updated.slug);

@@ -9,7 +9,12 @@ E.before(async (ctx) => {
 });
 E.after(async ({ t }) => t.close());
 
-const ev = (i: number, extra: Record<string, unknown> = {}) => ({ title: `Event ${i}`, start_date: day(i + 1), end_date: day(i + 1, 12), ...extra });
+const ev = (i: number, extra: Record<string, unknown> = {}) => ({
+  title: `Event ${i}`,
+  start_date: day(i + 1),
+  end_date: day(i + 1, 12),
+  ...extra,
+});
 
 E('list :: empty archive → 200, totals 0, headers 0, no next/previous', async ({ t }) => {
   const r = await t.call('/events');
@@ -43,13 +48,20 @@ E('create :: form body with PHP brackets (inline organizers, categories[])', asy
     '&organizer[0][organizer]=Org+A&organizer[1][organizer]=Org+B&categories[]=cat-one&venue[venue]=Hall';
   const r = await t.call('/events', { form, as: 'editor' });
   assert.is(r.status, 201, r.text);
-  assert.equal(r.json.organizer.map((o: any) => o.organizer), ['Org A', 'Org B']);
+  assert.equal(
+    r.json.organizer.map((o: any) => o.organizer),
+    ['Org A', 'Org B'],
+  );
   assert.is(r.json.venue.venue, 'Hall');
-  assert.equal(r.json.categories.map((c: any) => c.name), ['cat-one']);
+  assert.equal(
+    r.json.categories.map((c: any) => c.name),
+    ['cat-one'],
+  );
 });
 
 E('list :: pagination headers and next/previous urls (per_page default 3)', async ({ t }) => {
-  for (let i = 1; i <= 5; i++) assert.is((await t.call('/events', { json: ev(i + 5), as: 'administrator' })).status, 201);
+  for (let i = 1; i <= 5; i++)
+    assert.is((await t.call('/events', { json: ev(i + 5), as: 'administrator' })).status, 201);
   const p1 = await t.call('/events');
   assert.is(p1.json.events.length, 3);
   assert.equal([p1.json.total, p1.json.total_pages], [7, 3]);
@@ -81,7 +93,10 @@ E('list :: array parameters as brackets or CSV; _fields; HEAD', async ({ t }) =>
   const ids = list.json.events.slice(0, 2).map((e: any) => e.id);
   const a = await t.call(`/events?include[]=${ids[0]}&include[]=${ids[1]}&_fields=id`);
   const b = await t.call(`/events?include=${ids.join(',')}&_fields=id`);
-  assert.equal(a.json.events, ids.map((id: number) => ({ id })));
+  assert.equal(
+    a.json.events,
+    ids.map((id: number) => ({ id })),
+  );
   assert.equal(b.json, a.json);
   const h = await t.call('/events', { method: 'HEAD' });
   assert.equal([h.status, h.text, h.headers['x-tec-total']], [200, '', '7']);
@@ -112,37 +127,58 @@ E('single :: get, by-slug, 404s for bad ids, update via POST/PUT/PATCH and _meth
 E('writes :: 401 anonymous vs 403 contributor on others’ events; contributor own draft ok', async ({ t }) => {
   const adminEv = (await t.call('/events', { json: ev(30), as: 'administrator' })).json;
   assert.is((await t.call(`/events/${adminEv.id}`, { method: 'PUT', json: { title: 'x' } })).status, 401);
-  assert.is((await t.call(`/events/${adminEv.id}`, { method: 'PUT', json: { title: 'x' }, as: 'contributor' })).status, 403);
+  assert.is(
+    (await t.call(`/events/${adminEv.id}`, { method: 'PUT', json: { title: 'x' }, as: 'contributor' })).status,
+    403,
+  );
   assert.is((await t.call(`/events/${adminEv.id}`, { method: 'DELETE', as: 'contributor' })).status, 403);
   const own = await t.call('/events', { json: ev(31, { status: 'draft' }), as: 'contributor' });
   assert.is(own.status, 201);
-  assert.is((await t.call(`/events/${own.json.id}`, { method: 'PUT', json: { title: 'mine' }, as: 'contributor' })).status, 200);
+  assert.is(
+    (await t.call(`/events/${own.json.id}`, { method: 'PUT', json: { title: 'mine' }, as: 'contributor' })).status,
+    200,
+  );
   assert.is((await t.call(`/events/${own.json.id}`, { method: 'DELETE', as: 'contributor' })).status, 200);
 });
 
 E('errors :: wrong method on a collection → 404 rest_no_route; malformed JSON → 400', async ({ t }) => {
   const r = await t.call('/events', { method: 'DELETE', as: 'administrator' });
   assert.equal([r.status, r.json.code], [404, 'rest_no_route']);
-  const j = await t.call('/events', { method: 'POST', headers: { 'content-type': 'application/json' }, as: 'administrator' });
+  const j = await t.call('/events', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    as: 'administrator',
+  });
   assert.is(j.status, 400);
 });
 
-E('non-ASCII text :: every body is ASCII JSON with \\u escapes (lists, singles, _fields, errors), lengths exact', async ({ t }) => {
-  const c = await t.call('/events', { as: 'administrator', json: ev(40, { title: 'Café ☕ Überfest', slug: 'cafe-uberfest' }) });
-  assert.is(c.status, 201);
-  const ascii = /^[\x00-\x7f]*$/;
-  for (const path of [`/events/${c.json.id}`, '/events?search=caf%C3%A9', `/events?search=%C3%BCberfest&_fields=title`, '/events/by-slug/%C3%A9t%C3%A9-none']) {
-    const r = await t.call(path);
-    assert.ok(ascii.test(r.text), `${path}: ${r.text.slice(0, 120)}`);
-    assert.is(r.headers['content-length'], String(r.text.length), path);
-  }
-  const single = await t.call(`/events/${c.json.id}`);
-  assert.is(single.json.title, 'Café ☕ Überfest');
-  assert.match(single.text, '"title":"Caf\\u00e9 \\u2615 \\u00dcberfest"');
-  const fields = await t.call('/events?search=%C3%BCberfest&_fields=title');
-  assert.equal(fields.json.events, [{ title: 'Café ☕ Überfest' }]);
-  assert.match(fields.text, 'Caf\\u00e9');
-  await t.call(`/events/${c.json.id}?force=true`, { method: 'DELETE', as: 'administrator' });
-});
+E(
+  'non-ASCII text :: every body is ASCII JSON with \\u escapes (lists, singles, _fields, errors), lengths exact',
+  async ({ t }) => {
+    const c = await t.call('/events', {
+      as: 'administrator',
+      json: ev(40, { title: 'Café ☕ Überfest', slug: 'cafe-uberfest' }),
+    });
+    assert.is(c.status, 201);
+    const ascii = /^[\x00-\x7f]*$/;
+    for (const path of [
+      `/events/${c.json.id}`,
+      '/events?search=caf%C3%A9',
+      `/events?search=%C3%BCberfest&_fields=title`,
+      '/events/by-slug/%C3%A9t%C3%A9-none',
+    ]) {
+      const r = await t.call(path);
+      assert.ok(ascii.test(r.text), `${path}: ${r.text.slice(0, 120)}`);
+      assert.is(r.headers['content-length'], String(r.text.length), path);
+    }
+    const single = await t.call(`/events/${c.json.id}`);
+    assert.is(single.json.title, 'Café ☕ Überfest');
+    assert.match(single.text, '"title":"Caf\\u00e9 \\u2615 \\u00dcberfest"');
+    const fields = await t.call('/events?search=%C3%BCberfest&_fields=title');
+    assert.equal(fields.json.events, [{ title: 'Café ☕ Überfest' }]);
+    assert.match(fields.text, 'Caf\\u00e9');
+    await t.call(`/events/${c.json.id}?force=true`, { method: 'DELETE', as: 'administrator' });
+  },
+);
 
 E.run();

@@ -2,7 +2,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TestServer } from './server-helper.ts';
 
-for (const [resource, nameField] of [['venues', 'venue'], ['organizers', 'organizer']] as const) {
+for (const [resource, nameField] of [
+  ['venues', 'venue'],
+  ['organizers', 'organizer'],
+] as const) {
   const S = suite<{ t: TestServer }>(`e2e :: ${resource}`, {} as { t: TestServer });
   S.before(async (ctx) => {
     ctx.t = await startTestServer({ perPage: 2 });
@@ -19,7 +22,8 @@ for (const [resource, nameField] of [['venues', 'venue'], ['organizers', 'organi
   });
 
   S('list :: pagination, headers, 404 past the end', async ({ t }) => {
-    for (const n of ['Second', 'Third']) assert.is((await t.call(`/${resource}`, { json: { [nameField]: n }, as: 'administrator' })).status, 201);
+    for (const n of ['Second', 'Third'])
+      assert.is((await t.call(`/${resource}`, { json: { [nameField]: n }, as: 'administrator' })).status, 201);
     const p1 = await t.call(`/${resource}`);
     assert.equal([p1.status, p1.json[resource].length, p1.json.total, p1.json.total_pages], [200, 2, 3, 2]);
     assert.equal([p1.headers['x-tec-total'], p1.headers['x-tec-totalpages']], ['3', '2']);
@@ -33,11 +37,19 @@ for (const [resource, nameField] of [['venues', 'venue'], ['organizers', 'organi
     const one = list[0];
     assert.is((await t.call(`/${resource}/${one.id}`)).json.id, one.id);
     assert.is((await t.call(`/${resource}/by-slug/${one.slug}`)).json.id, one.id);
-    for (const p of [`/${resource}/foo`, `/${resource}/foo%20bar`, `/${resource}/foo-bar`]) assert.is((await t.call(p)).status, 404, p);
+    for (const p of [`/${resource}/foo`, `/${resource}/foo%20bar`, `/${resource}/foo-bar`])
+      assert.is((await t.call(p)).status, 404, p);
     assert.is((await t.call(`/${resource}/23999`)).status, 400);
     assert.is((await t.call(`/${resource}/${one.id}`, { method: 'PUT', json: { [nameField]: 'x' } })).status, 401);
-    assert.is((await t.call(`/${resource}/${one.id}`, { method: 'PUT', json: { [nameField]: 'x' }, as: 'contributor' })).status, 403);
-    const upd = await t.call(`/${resource}/by-slug/${one.slug}`, { method: 'PATCH', form: `${nameField}=Renamed`, as: 'editor' });
+    assert.is(
+      (await t.call(`/${resource}/${one.id}`, { method: 'PUT', json: { [nameField]: 'x' }, as: 'contributor' })).status,
+      403,
+    );
+    const upd = await t.call(`/${resource}/by-slug/${one.slug}`, {
+      method: 'PATCH',
+      form: `${nameField}=Renamed`,
+      as: 'editor',
+    });
     assert.equal([upd.status, upd.json[nameField]], [200, 'Renamed']);
     const del = await t.call(`/${resource}/${one.id}`, { method: 'DELETE', as: 'editor' });
     assert.equal([del.status, del.json.status], [200, 'trash']);

@@ -19,7 +19,10 @@ export interface TestServer {
   passwords: Record<Role, string>;
   ids: Record<Role, number>;
   /** request relative to root, optionally as a role */
-  call(path: string, opts?: { method?: string; as?: Role; json?: unknown; form?: string; headers?: Record<string, string> }): Promise<Res>;
+  call(
+    path: string,
+    opts?: { method?: string; as?: Role; json?: unknown; form?: string; headers?: Record<string, string> },
+  ): Promise<Res>;
   close(): Promise<void>;
 }
 
@@ -34,11 +37,17 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startTestServer(opts: { perPage?: number; timezone?: string; changesRetainCount?: number; heartbeatMs?: number } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { perPage?: number; timezone?: string; changesRetainCount?: number; heartbeatMs?: number } = {},
+): Promise<TestServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const cal = await openCalendar({
-    now: () => NOW, siteUrl: url, perPage: opts.perPage ?? 12, timezone: opts.timezone ?? 'UTC', changesRetainCount: opts.changesRetainCount,
+    now: () => NOW,
+    siteUrl: url,
+    perPage: opts.perPage ?? 12,
+    timezone: opts.timezone ?? 'UTC',
+    changesRetainCount: opts.changesRetainCount,
   });
   const srv = await startServer(cal, { port, log: () => {}, heartbeatMs: opts.heartbeatMs });
   const passwords = {} as Record<Role, string>;

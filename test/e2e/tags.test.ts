@@ -24,7 +24,10 @@ T('get, update with each editable method, delete; no by-slug route', async ({ t 
   const id = (await t.call('/tags', { json: { name: 'y' }, as: 'administrator' })).json.id;
   assert.is((await t.call(`/tags/${id}`)).json.name, 'y');
   for (const method of ['POST', 'PUT', 'PATCH']) {
-    assert.is((await t.call(`/tags/${id}`, { method, json: { description: method }, as: 'editor' })).json.description, method);
+    assert.is(
+      (await t.call(`/tags/${id}`, { method, json: { description: method }, as: 'editor' })).json.description,
+      method,
+    );
   }
   assert.is((await t.call('/tags/by-slug/y')).status, 404);
   assert.is((await t.call(`/tags/${id}`, { method: 'DELETE', as: 'editor' })).status, 200);

@@ -20,9 +20,40 @@ function seeded(): Engine {
     { t: 'venue', a: 'put', rec: makeVenue(21) },
     { t: 'organizer', a: 'put', rec: makeOrganizer(30) },
     { t: 'organizer', a: 'put', rec: makeOrganizer(31) },
-    { t: 'event', a: 'put', rec: makeEvent(100, { startLocal: '2024-03-02 10:00:00', endLocal: '2024-03-02 11:00:00', categoryIds: [3], tagIds: [4], venueIds: [20], organizerIds: [30, 31] }) },
-    { t: 'event', a: 'put', rec: makeEvent(101, { startLocal: '2024-03-01 10:00:00', endLocal: '2024-03-01 11:00:00', categoryIds: [2], venueIds: [20, 21], organizerIds: [31] }) },
-    { t: 'event', a: 'put', rec: makeEvent(102, { startLocal: '2024-03-01 10:00:00', endLocal: '2024-03-03 11:00:00', categoryIds: [1, 2], tagIds: [4], status: 'draft' }) },
+    {
+      t: 'event',
+      a: 'put',
+      rec: makeEvent(100, {
+        startLocal: '2024-03-02 10:00:00',
+        endLocal: '2024-03-02 11:00:00',
+        categoryIds: [3],
+        tagIds: [4],
+        venueIds: [20],
+        organizerIds: [30, 31],
+      }),
+    },
+    {
+      t: 'event',
+      a: 'put',
+      rec: makeEvent(101, {
+        startLocal: '2024-03-01 10:00:00',
+        endLocal: '2024-03-01 11:00:00',
+        categoryIds: [2],
+        venueIds: [20, 21],
+        organizerIds: [31],
+      }),
+    },
+    {
+      t: 'event',
+      a: 'put',
+      rec: makeEvent(102, {
+        startLocal: '2024-03-01 10:00:00',
+        endLocal: '2024-03-03 11:00:00',
+        categoryIds: [1, 2],
+        tagIds: [4],
+        status: 'draft',
+      }),
+    },
   ]);
   return e;
 }
@@ -45,7 +76,20 @@ Put('apply :: insert keeps (start, id) order and every posting', () => {
 Put('apply :: replace moves the row in the index and its postings', () => {
   const e = seeded();
   const row = e.eventRow(100);
-  e.apply([{ t: 'event', a: 'put', rec: makeEvent(100, { startLocal: '2024-02-01 10:00:00', endLocal: '2024-02-01 11:00:00', categoryIds: [1], venueIds: [21], organizerIds: [], slug: 'moved' }) }]);
+  e.apply([
+    {
+      t: 'event',
+      a: 'put',
+      rec: makeEvent(100, {
+        startLocal: '2024-02-01 10:00:00',
+        endLocal: '2024-02-01 11:00:00',
+        categoryIds: [1],
+        venueIds: [21],
+        organizerIds: [],
+        slug: 'moved',
+      }),
+    },
+  ]);
   assert.is(e.eventRow(100), row, 'row is kept');
   assert.is(e.eventRowCount, 3);
   assert.equal(list(e), [100, 101, 102]);
@@ -62,9 +106,15 @@ Put('apply :: replace moves the row in the index and its postings', () => {
 
 Put('apply :: a broken record throws before anything changes', () => {
   const e = seeded();
-  assert.throws(() => e.apply([{ t: 'event', a: 'put', rec: makeEvent(100, { endLocal: '2024-01-01 00:00:00' }) }]), /expected end >= start/);
+  assert.throws(
+    () => e.apply([{ t: 'event', a: 'put', rec: makeEvent(100, { endLocal: '2024-01-01 00:00:00' }) }]),
+    /expected end >= start/,
+  );
   assert.throws(() => e.apply([{ t: 'event', a: 'put', rec: makeEvent(20) }]), /expected post 20 to be an event/);
-  assert.throws(() => e.apply([{ t: 'event', a: 'put', rec: makeEvent(103, { status: 'nope' as 'publish' }) }]), /unknown status/);
+  assert.throws(
+    () => e.apply([{ t: 'event', a: 'put', rec: makeEvent(103, { status: 'nope' as 'publish' }) }]),
+    /unknown status/,
+  );
   assert.equal(list(e), [101, 102, 100]);
   assert.is(e.eventRowCount, 3);
 });
@@ -173,19 +223,42 @@ Counts('apply :: the hooks hear exactly what changed', () => {
     return [...new Set(heard)].sort();
   };
 
-  assert.equal(hear([{ t: 'event', a: 'put', rec: makeEvent(101, { startLocal: '2024-03-01 10:00:00', endLocal: '2024-03-01 11:00:00', categoryIds: [2, 1], venueIds: [20, 21], organizerIds: [31] }) }]),
-    ['count 1', 'event 101'], 'the event itself and the count of 1 (2 kept its count)');
-  assert.equal(hear([{ t: 'venue', a: 'delete', id: 21, modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' }]),
-    ['event 101', 'post 21'], 'the venue and the event it was unlinked from');
-  assert.equal(hear([{ t: 'organizer', a: 'put', rec: { ...e.organizer(31)!, title: 'Renamed' } }]),
-    ['embedded 100', 'embedded 101', 'post 31'], 'an organizer edit: its piece, and the events embedding it (not their own fields)');
+  assert.equal(
+    hear([
+      {
+        t: 'event',
+        a: 'put',
+        rec: makeEvent(101, {
+          startLocal: '2024-03-01 10:00:00',
+          endLocal: '2024-03-01 11:00:00',
+          categoryIds: [2, 1],
+          venueIds: [20, 21],
+          organizerIds: [31],
+        }),
+      },
+    ]),
+    ['count 1', 'event 101'],
+    'the event itself and the count of 1 (2 kept its count)',
+  );
+  assert.equal(
+    hear([{ t: 'venue', a: 'delete', id: 21, modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' }]),
+    ['event 101', 'post 21'],
+    'the venue and the event it was unlinked from',
+  );
+  assert.equal(
+    hear([{ t: 'organizer', a: 'put', rec: { ...e.organizer(31)!, title: 'Renamed' } }]),
+    ['embedded 100', 'embedded 101', 'post 31'],
+    'an organizer edit: its piece, and the events embedding it (not their own fields)',
+  );
   const before = e.linkedEventRows('category', 2).map((r) => e.eventId(r));
   const heardDelete = hear([{ t: 'term', a: 'delete', id: 2 }]);
   for (const id of before) assert.ok(heardDelete.includes(`event ${id}`), `~> event ${id} lost the term`);
   assert.ok(heardDelete.includes('term 2') && heardDelete.includes('term 3'), 'the term and its re-parented child');
   assert.not.ok(heardDelete.includes('term 4'));
-  assert.equal(hear([{ t: 'event', a: 'delete', id: 100, modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' }]),
-    ['count 3', 'count 4', 'event 100']);
+  assert.equal(
+    hear([{ t: 'event', a: 'delete', id: 100, modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' }]),
+    ['count 3', 'count 4', 'event 100'],
+  );
 });
 
 Counts.run();
@@ -202,10 +275,19 @@ Ids('ids :: counters hand out max(seen)+1 and never reuse', () => {
   assert.is(e.allocPostId(), 52, 'a lower id does not move the counter back');
   e.apply([{ t: 'event', a: 'delete', id: 50, modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' }]);
   assert.is(e.allocPostId(), 53);
-  e.apply([{ t: 'term', a: 'put', rec: makeTerm(7) }, { t: 'term', a: 'delete', id: 7 }]);
+  e.apply([
+    { t: 'term', a: 'put', rec: makeTerm(7) },
+    { t: 'term', a: 'delete', id: 7 },
+  ]);
   assert.is(e.allocTermId(), 8);
   assert.is(e.allocTermId(), 9);
-  e.bulkLoad({ events: [makeEvent(900)], venues: [], organizers: [], terms: [makeTerm(40)], attachments: [{ id: 950, authorId: 1, url: 'u', extension: 'jpg', date: '', dateUtc: '' }] });
+  e.bulkLoad({
+    events: [makeEvent(900)],
+    venues: [],
+    organizers: [],
+    terms: [makeTerm(40)],
+    attachments: [{ id: 950, authorId: 1, url: 'u', extension: 'jpg', date: '', dateUtc: '' }],
+  });
   assert.is(e.allocPostId(), 951);
   assert.is(e.allocTermId(), 41);
   assert.is(e.postKind(950), 'attachment');
@@ -217,8 +299,14 @@ Ids('ids :: counters hand out max(seen)+1 and never reuse', () => {
 
 Ids('ids :: bulk load refuses existing ids', () => {
   const e = seeded();
-  assert.throws(() => e.bulkLoad({ events: [makeEvent(100)], venues: [], organizers: [], terms: [], attachments: [] }), /existing id 100/);
-  assert.throws(() => e.bulkLoad({ events: [], venues: [], organizers: [], terms: [makeTerm(1)], attachments: [] }), /existing id 1/);
+  assert.throws(
+    () => e.bulkLoad({ events: [makeEvent(100)], venues: [], organizers: [], terms: [], attachments: [] }),
+    /existing id 100/,
+  );
+  assert.throws(
+    () => e.bulkLoad({ events: [], venues: [], organizers: [], terms: [makeTerm(1)], attachments: [] }),
+    /existing id 1/,
+  );
 });
 
 Ids('ids :: terms by name follow renames, deletes and namesakes (lowest id first)', () => {
@@ -226,11 +314,17 @@ Ids('ids :: terms by name follow renames, deletes and namesakes (lowest id first
   e.apply([{ t: 'term', a: 'put', rec: makeTerm(3, { parent: 2, name: 'Renamed' }) }]);
   assert.is(e.termByName('tribe_events_cat', 'term 3'), undefined);
   assert.is(e.termByName('tribe_events_cat', 'RENAMED')!.id, 3);
-  e.apply([{ t: 'term', a: 'put', rec: makeTerm(7, { name: 'renamed' }) }, { t: 'term', a: 'put', rec: makeTerm(5, { name: 'Renamed' }) }]);
+  e.apply([
+    { t: 'term', a: 'put', rec: makeTerm(7, { name: 'renamed' }) },
+    { t: 'term', a: 'put', rec: makeTerm(5, { name: 'Renamed' }) },
+  ]);
   assert.is(e.termByName('tribe_events_cat', 'renamed')!.id, 3);
   assert.is(e.termByName('tribe_events_cat', 'renamed', 0)!.id, 5);
   assert.is(e.termByName('post_tag', 'renamed'), undefined);
-  e.apply([{ t: 'term', a: 'delete', id: 3 }, { t: 'term', a: 'delete', id: 5 }]);
+  e.apply([
+    { t: 'term', a: 'delete', id: 3 },
+    { t: 'term', a: 'delete', id: 5 },
+  ]);
   assert.is(e.termByName('tribe_events_cat', 'renamed')!.id, 7);
   e.apply([{ t: 'term', a: 'delete', id: 7 }]);
   assert.is(e.termByName('tribe_events_cat', 'renamed'), undefined);
@@ -243,7 +337,10 @@ Ids('ids :: small tables lookups', () => {
   assert.is(e.termByName('tribe_events_cat', 'TERM 3')!.id, 3);
   assert.is(e.termByName('tribe_events_cat', 'term 3', 1), undefined);
   assert.is(e.termByName('tribe_events_cat', 'term 3', 2)!.id, 3);
-  assert.equal([...e.terms('tribe_events_cat')].map((t) => t.id), [1, 2, 3]);
+  assert.equal(
+    [...e.terms('tribe_events_cat')].map((t) => t.id),
+    [1, 2, 3],
+  );
   assert.equal(e.termChildren(1), [2]);
   assert.is(e.organizerBySlug('organizer-30')!.id, 30);
   assert.equal([...e.venues()].map((v) => v.id).sort(), [20, 21]);
@@ -257,9 +354,21 @@ const Bulk = suite('bulk load');
 
 Bulk('bulk load :: equals the same records applied one by one', () => {
   const records = [
-    makeEvent(10, { startLocal: '2024-03-05 10:00:00', endLocal: '2024-03-05 10:00:00', categoryIds: [1], venueIds: [5, 6] }),
+    makeEvent(10, {
+      startLocal: '2024-03-05 10:00:00',
+      endLocal: '2024-03-05 10:00:00',
+      categoryIds: [1],
+      venueIds: [5, 6],
+    }),
     makeEvent(11, { startLocal: '2024-03-05 10:00:00', endLocal: '2024-03-06 10:00:00', tagIds: [2], parentId: 10 }),
-    makeEvent(12, { startLocal: '2024-01-05 10:00:00', endLocal: '2024-01-05 10:00:00', categoryIds: [1], organizerIds: [7], date: '0000-00-00 00:00:00', dateUtc: '0000-00-00 00:00:00' }),
+    makeEvent(12, {
+      startLocal: '2024-01-05 10:00:00',
+      endLocal: '2024-01-05 10:00:00',
+      categoryIds: [1],
+      organizerIds: [7],
+      date: '0000-00-00 00:00:00',
+      dateUtc: '0000-00-00 00:00:00',
+    }),
   ];
   const terms = [makeTerm(1), makeTerm(2, { taxonomy: 'post_tag' })];
   const venues = [makeVenue(5, { geoLat: 1, geoLng: 1 }), makeVenue(6)];

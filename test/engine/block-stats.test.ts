@@ -15,7 +15,12 @@ const BASE = Date.UTC(2024, 0, 1);
 const Blocks = suite('block stats');
 
 /** Few distinct ends, so that bounds often sit exactly on a block's min or max end. */
-function calendar(n: number): { engine: Engine; starts: number[]; ends: number[]; rows: { s: number; e: number; status: number; featured: boolean; ticketed: boolean; hidden: boolean }[] } {
+function calendar(n: number): {
+  engine: Engine;
+  starts: number[];
+  ends: number[];
+  rows: { s: number; e: number; status: number; featured: boolean; ticketed: boolean; hidden: boolean }[];
+} {
   const rng = new Rng(mulberry32(42));
   const engine = new Engine();
   const rows = [];
@@ -24,9 +29,28 @@ function calendar(n: number): { engine: Engine; starts: number[]; ends: number[]
     const s = BASE + Math.floor(i / 300) * DAY;
     const e = s + rng.pick([0, 1, 2]) * DAY;
     const status = rng.pick(['publish', 'draft', 'trash'] as const);
-    const featured = rng.bool(0.3), ticketed = rng.bool(0.5), hidden = rng.bool(0.05);
-    events.push(makeEvent(i + 1, { startLocal: naiveToString(s), endLocal: naiveToString(e), status, featured, ticketed, hideFromListings: hidden }));
-    rows.push({ s, e, status: ['publish', 'draft', 'trash'].indexOf(status) === 2 ? 5 : ['publish', 'draft'].indexOf(status) === 1 ? 2 : 0, featured, ticketed, hidden });
+    const featured = rng.bool(0.3),
+      ticketed = rng.bool(0.5),
+      hidden = rng.bool(0.05);
+    events.push(
+      makeEvent(i + 1, {
+        startLocal: naiveToString(s),
+        endLocal: naiveToString(e),
+        status,
+        featured,
+        ticketed,
+        hideFromListings: hidden,
+      }),
+    );
+    rows.push({
+      s,
+      e,
+      status:
+        ['publish', 'draft', 'trash'].indexOf(status) === 2 ? 5 : ['publish', 'draft'].indexOf(status) === 1 ? 2 : 0,
+      featured,
+      ticketed,
+      hidden,
+    });
   }
   engine.bulkLoad({ events, venues: [], organizers: [], terms: [], attachments: [] });
   const starts = [...new Set(rows.map((r) => r.s))];
@@ -71,10 +95,16 @@ Blocks('block stats :: superblocks: long ranges equal a row-by-row count', () =>
     if (rng.bool(0.5)) q.endLte = rng.pick(ends);
     if (rng.bool(0.3)) q.endGt = rng.pick(ends);
     if (rng.bool(0.3)) q.featured = rng.bool();
-    const want = rows.filter((r) => !r.hidden && ((mask >> r.status) & 1) === 1 &&
-      (q.startGte === undefined || r.s >= q.startGte) && (q.startLt === undefined || r.s < q.startLt) &&
-      (q.endLte === undefined || r.e <= q.endLte) && (q.endGt === undefined || r.e > q.endGt) &&
-      (q.featured === undefined || r.featured === q.featured)).length;
+    const want = rows.filter(
+      (r) =>
+        !r.hidden &&
+        ((mask >> r.status) & 1) === 1 &&
+        (q.startGte === undefined || r.s >= q.startGte) &&
+        (q.startLt === undefined || r.s < q.startLt) &&
+        (q.endLte === undefined || r.e <= q.endLte) &&
+        (q.endGt === undefined || r.e > q.endGt) &&
+        (q.featured === undefined || r.featured === q.featured),
+    ).length;
     assert.is(engine.query(q).total, want, JSON.stringify(q));
   }
 });
@@ -93,12 +123,20 @@ Blocks('block stats :: counters follow writes (trash, moves, flag changes)', () 
   assert.is(engine.query(q).total, count());
   // events well past the first page, so that their blocks are counted, not walked
   const published = engine.query({ ...q, offset: 300, limit: 3 }).rows.map((r) => engine.eventId(r));
-  engine.apply([{ t: 'event', a: 'delete', id: published[0], modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' }]);
+  engine.apply([
+    { t: 'event', a: 'delete', id: published[0], modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' },
+  ]);
   assert.is(engine.query(q).total, count());
   const rec = engine.eventRecord(engine.eventRow(published[1]));
   engine.apply([{ t: 'event', a: 'put', rec: { ...rec, hideFromListings: true } }]);
   assert.is(engine.query(q).total, count());
-  engine.apply([{ t: 'event', a: 'put', rec: makeEvent(99999, { startLocal: '2030-01-01 00:00:00', endLocal: '2030-01-01 00:00:00' }) }]);
+  engine.apply([
+    {
+      t: 'event',
+      a: 'put',
+      rec: makeEvent(99999, { startLocal: '2030-01-01 00:00:00', endLocal: '2030-01-01 00:00:00' }),
+    },
+  ]);
   assert.is(engine.query(q).total, count());
 });
 
@@ -117,10 +155,17 @@ function linked(n: number): { engine: Engine; recs: Map<number, EventRecord> } {
     const e = s + rng.pick([0, 1, 3]) * DAY;
     const tagIds = rng.some([1, 2, 3, 4], rng.int(0, 3));
     if (rng.bool(0.05) && tagIds.length > 0) tagIds.push(tagIds[0]); // a repeated id counts once
-    events.push(makeEvent(i + 1, {
-      startLocal: naiveToString(s), endLocal: naiveToString(e), status: rng.pick(['publish', 'draft', 'trash'] as const),
-      featured: rng.bool(0.3), hideFromListings: rng.bool(0.05), tagIds, categoryIds: rng.some([5, 6, 7], rng.int(0, 2)),
-    }));
+    events.push(
+      makeEvent(i + 1, {
+        startLocal: naiveToString(s),
+        endLocal: naiveToString(e),
+        status: rng.pick(['publish', 'draft', 'trash'] as const),
+        featured: rng.bool(0.3),
+        hideFromListings: rng.bool(0.05),
+        tagIds,
+        categoryIds: rng.some([5, 6, 7], rng.int(0, 2)),
+      }),
+    );
   }
   const terms = [1, 2, 3, 4].map((id) => makeTerm(id, { taxonomy: 'post_tag' }));
   terms.push(makeTerm(5), makeTerm(6, { parent: 5 }), makeTerm(7, { parent: 6 }));
@@ -128,12 +173,18 @@ function linked(n: number): { engine: Engine; recs: Map<number, EventRecord> } {
   return { engine, recs: new Map(events.map((e) => [e.id, e])) };
 }
 
-function countOf(engine: Engine, recs: Map<number, EventRecord>, q: EventQuery, pick: (r: EventRecord) => boolean): void {
+function countOf(
+  engine: Engine,
+  recs: Map<number, EventRecord>,
+  q: EventQuery,
+  pick: (r: EventRecord) => boolean,
+): void {
   const statuses = ['publish', 'future', 'draft', 'pending', 'private', 'trash'];
   let want = 0;
   for (const r of recs.values()) {
     if (r.hideFromListings || !((q.statusMask >> statuses.indexOf(r.status)) & 1)) continue;
-    const s = Date.parse(r.startLocal.replace(' ', 'T') + 'Z'), e = Date.parse(r.endLocal.replace(' ', 'T') + 'Z');
+    const s = Date.parse(r.startLocal.replace(' ', 'T') + 'Z'),
+      e = Date.parse(r.endLocal.replace(' ', 'T') + 'Z');
     if (q.startGte !== undefined && s < q.startGte) continue;
     if (q.endGt !== undefined && e <= q.endGt) continue;
     if (q.featured !== undefined && r.featured !== q.featured) continue;
@@ -157,7 +208,9 @@ Unions('posting list counters :: union of overlapping tag lists counts each even
 Unions('posting list counters :: categories with descendants overlap with their children', () => {
   const { engine, recs } = linked(BLOCK_SIZE * 6);
   countOf(engine, recs, { statusMask: 1, offset: 0, limit: 3, categoryIds: [5] }, (r) => r.categoryIds.length > 0);
-  countOf(engine, recs, { statusMask: 1, offset: 0, limit: 3, categoryIds: [6] }, (r) => r.categoryIds.some((c) => c !== 5));
+  countOf(engine, recs, { statusMask: 1, offset: 0, limit: 3, categoryIds: [6] }, (r) =>
+    r.categoryIds.some((c) => c !== 5),
+  );
 });
 
 Unions('posting list counters :: counts follow inserts, removals, trash and link changes', () => {
@@ -170,12 +223,21 @@ Unions('posting list counters :: counts follow inserts, removals, trash and link
     const old = recs.get(id);
     const k = rng.int(0, 3);
     if (old && k === 0) {
-      engine.apply([{ t: 'event', a: 'delete', id, modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' }]);
-      recs.set(id, { ...old, status: 'trash', slug: old.slug + '__trashed', modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' });
+      engine.apply([
+        { t: 'event', a: 'delete', id, modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' },
+      ]);
+      recs.set(id, {
+        ...old,
+        status: 'trash',
+        slug: old.slug + '__trashed',
+        modified: '2024-05-01 00:00:00',
+        modifiedUtc: '2024-05-01 04:00:00',
+      });
     } else {
       const day = rng.int(0, 40);
       const rec = makeEvent(id, {
-        startLocal: naiveToString(BASE + day * DAY), endLocal: naiveToString(BASE + (day + 1) * DAY),
+        startLocal: naiveToString(BASE + day * DAY),
+        endLocal: naiveToString(BASE + (day + 1) * DAY),
         tagIds: rng.some([1, 2, 3], rng.int(0, 3)),
       });
       engine.apply([{ t: 'event', a: 'put', rec }]);
@@ -191,23 +253,37 @@ Unions('posting list counters :: counts follow inserts, removals, trash and link
 
 Unions('posting list counters :: category closure lists follow event writes and a changed tree', () => {
   const { engine, recs } = linked(BLOCK_SIZE * 6);
-  const parents = new Map([[5, 0], [6, 5], [7, 6]]);
+  const parents = new Map([
+    [5, 0],
+    [6, 5],
+    [7, 6],
+  ]);
   const under = (c: number, root: number) => {
     for (let id = c, hops = 0; id !== 0 && hops < 5; id = parents.get(id) ?? 0, hops++) if (id === root) return true;
     return false;
   };
   const check = (label: string) => {
-    for (const root of [5, 6, 7]) countOf(engine, recs, { statusMask: 1, offset: 1, limit: 3, categoryIds: [root] }, (r) => r.categoryIds.some((c) => under(c, root)));
+    for (const root of [5, 6, 7])
+      countOf(engine, recs, { statusMask: 1, offset: 1, limit: 3, categoryIds: [root] }, (r) =>
+        r.categoryIds.some((c) => under(c, root)),
+      );
     assert.ok(label);
   };
   check('initial');
   for (let i = 1; i <= 30; i++) {
     const old = recs.get(i * 7)!;
-    const rec = { ...old, categoryIds: [[], [7], [5, 7], [6]][i % 4], startLocal: naiveToString(BASE + i * DAY), endLocal: naiveToString(BASE + i * DAY) };
+    const rec = {
+      ...old,
+      categoryIds: [[], [7], [5, 7], [6]][i % 4],
+      startLocal: naiveToString(BASE + i * DAY),
+      endLocal: naiveToString(BASE + i * DAY),
+    };
     engine.apply([{ t: 'event', a: 'put', rec }]);
     recs.set(rec.id, rec);
     if (i % 5 === 0) {
-      engine.apply([{ t: 'event', a: 'delete', id: i, modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' }]);
+      engine.apply([
+        { t: 'event', a: 'delete', id: i, modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' },
+      ]);
       recs.set(i, { ...recs.get(i)!, status: 'trash' });
     }
   }
@@ -230,14 +306,28 @@ Coords('coords flag :: geoloc follows venue coordinate changes and venue trash',
   const events: EventRecord[] = [];
   for (let i = 0; i < BLOCK_SIZE * 5; i++) {
     const venueIds = i % 7 === 0 ? [2, 3] : i % 3 === 0 ? [] : [(i % 2) + 1];
-    events.push(makeEvent(100 + i, { startLocal: naiveToString(BASE + i * 3_600_000), endLocal: naiveToString(BASE + i * 3_600_000), venueIds }));
+    events.push(
+      makeEvent(100 + i, {
+        startLocal: naiveToString(BASE + i * 3_600_000),
+        endLocal: naiveToString(BASE + i * 3_600_000),
+        venueIds,
+      }),
+    );
   }
   engine.bulkLoad({ events, venues, organizers: [], terms: [], attachments: [] });
-  const coords = new Map<number, boolean>([[1, true], [2, false], [3, true]]);
+  const coords = new Map<number, boolean>([
+    [1, true],
+    [2, false],
+    [3, true],
+  ]);
   const check = (label: string) => {
     for (const value of [true, false]) {
       const want = events.filter((e) => e.venueIds.some((v) => coords.get(v)) === value).length;
-      assert.is(engine.query({ statusMask: 1, offset: 0, limit: 3, geo: { kind: 'has-coords', value } }).total, want, `~> ${label} geoloc=${value}`);
+      assert.is(
+        engine.query({ statusMask: 1, offset: 0, limit: 3, geo: { kind: 'has-coords', value } }).total,
+        want,
+        `~> ${label} geoloc=${value}`,
+      );
     }
   };
   check('initial');
@@ -247,7 +337,9 @@ Coords('coords flag :: geoloc follows venue coordinate changes and venue trash',
   engine.apply([{ t: 'venue', a: 'put', rec: makeVenue(1) }]);
   coords.set(1, false);
   check('venue 1 loses coordinates');
-  engine.apply([{ t: 'venue', a: 'delete', id: 3, modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' }]);
+  engine.apply([
+    { t: 'venue', a: 'delete', id: 3, modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' },
+  ]);
   for (const e of events) e.venueIds = e.venueIds.filter((v) => v !== 3);
   check('venue 3 trashed');
   const copy = new Engine();
@@ -277,7 +369,11 @@ function checkBlocks(engine: Engine, label: string): void {
       const e = table.ends[row];
       assert.ok(blocks.minEnds[b] <= e && e <= blocks.maxEnds[b], `~> ${label}: block ${b} zone map holds end ${e}`);
     }
-    assert.equal(Array.from(blocks.counts.subarray(b * COMBOS, (b + 1) * COMBOS)), Array.from(want), `~> ${label}: block ${b} counters`);
+    assert.equal(
+      Array.from(blocks.counts.subarray(b * COMBOS, (b + 1) * COMBOS)),
+      Array.from(want),
+      `~> ${label}: block ${b} counters`,
+    );
   }
 }
 
@@ -297,23 +393,48 @@ Incremental('block stats upkeep :: inserts, removals and splits keep counters wi
   // 3 blocks' worth of events on one start: they all land in one block, which must split
   const at = naiveToString(BASE + 2 * DAY);
   for (let i = 0; i < BLOCK_SIZE * 3; i++) {
-    engine.apply([{ t: 'event', a: 'put', rec: makeEvent(50_000 + i, { startLocal: at, endLocal: naiveToString(BASE + (i % 5) * DAY + 2 * DAY), featured: i % 2 === 0 }) }]);
+    engine.apply([
+      {
+        t: 'event',
+        a: 'put',
+        rec: makeEvent(50_000 + i, {
+          startLocal: at,
+          endLocal: naiveToString(BASE + (i % 5) * DAY + 2 * DAY),
+          featured: i % 2 === 0,
+        }),
+      },
+    ]);
   }
   checkBlocks(engine, 'after inserts');
   assert.ok(engine.state.blocks.blocks > before, 'a block was split');
   assert.is(engine.query(q).total, published());
   // moves (remove + insert elsewhere) and trash
   for (let i = 0; i < BLOCK_SIZE * 2; i++) {
-    const id = 50_000 + i * 3 % (BLOCK_SIZE * 3);
+    const id = 50_000 + ((i * 3) % (BLOCK_SIZE * 3));
     const rec = engine.eventRecord(engine.eventRow(id));
-    if (i % 4 === 0) engine.apply([{ t: 'event', a: 'delete', id, modified: rec.modified, modifiedUtc: rec.modifiedUtc }]);
-    else engine.apply([{ t: 'event', a: 'put', rec: { ...rec, startLocal: naiveToString(BASE + (i % 9) * DAY), endLocal: naiveToString(BASE + (i % 9) * DAY + DAY) } }]);
+    if (i % 4 === 0)
+      engine.apply([{ t: 'event', a: 'delete', id, modified: rec.modified, modifiedUtc: rec.modifiedUtc }]);
+    else
+      engine.apply([
+        {
+          t: 'event',
+          a: 'put',
+          rec: {
+            ...rec,
+            startLocal: naiveToString(BASE + (i % 9) * DAY),
+            endLocal: naiveToString(BASE + (i % 9) * DAY + DAY),
+          },
+        },
+      ]);
   }
   checkBlocks(engine, 'after moves');
   assert.is(engine.query(q).total, published());
   for (const bound of [BASE, BASE + 2 * DAY, BASE + 5 * DAY]) {
-    const want = [...Array(engine.eventRowCount).keys()].map((r) => engine.eventRecord(r))
-      .filter((r) => r.status === 'publish' && !r.hideFromListings && r.endLocal > naiveToString(bound) && r.featured).length;
+    const want = [...Array(engine.eventRowCount).keys()]
+      .map((r) => engine.eventRecord(r))
+      .filter(
+        (r) => r.status === 'publish' && !r.hideFromListings && r.endLocal > naiveToString(bound) && r.featured,
+      ).length;
     assert.is(engine.query({ ...q, endGt: bound, featured: true }).total, want, `~> endGt ${bound}`);
   }
   assert.ok(rows.length > 0);

@@ -11,8 +11,22 @@ import { makeEvent } from './build.ts';
 const table = suite('engine :: event table');
 
 const records: EventRecord[] = [
-  makeEvent(5, { venueIds: [1, 2], organizerIds: [3, 4, 5, 6], categoryIds: [7, 8], tagIds: [70_000, 1], costs: ['10', '20'], lineage: ['a'], website: 'https://x.example' }),
-  makeEvent(6, { date: '0999-05-01 10:00:00', modifiedUtc: '2024-02-30 10:00:00', allDay: true, featured: true, currencySymbol: '\u20ac' }),
+  makeEvent(5, {
+    venueIds: [1, 2],
+    organizerIds: [3, 4, 5, 6],
+    categoryIds: [7, 8],
+    tagIds: [70_000, 1],
+    costs: ['10', '20'],
+    lineage: ['a'],
+    website: 'https://x.example',
+  }),
+  makeEvent(6, {
+    date: '0999-05-01 10:00:00',
+    modifiedUtc: '2024-02-30 10:00:00',
+    allDay: true,
+    featured: true,
+    currencySymbol: '\u20ac',
+  }),
   makeEvent(7, { startLocal: '2030-01-01 00:00:00', endLocal: '2030-12-31 23:59:59', status: 'draft', tagIds: [2, 1] }),
 ];
 
@@ -25,7 +39,8 @@ function staged(rec: EventRecord): [StagedEvent, number[]] {
 }
 
 table('appendStaged stores what append stores with the dates written as strings (odd dates included)', () => {
-  const a = new EventTable(), b = new EventTable();
+  const a = new EventTable(),
+    b = new EventTable();
   for (const rec of records) {
     const written = { ...rec };
     for (const f of STAGED_DATES) written[f] = naiveToString(naiveFromString(rec[f]));
@@ -36,7 +51,14 @@ table('appendStaged stores what append stores with the dates written as strings 
   for (let row = 0; row < records.length; row++) assert.equal(b.record(row), a.record(row), `row ${row}`);
   assert.is(b.record(1).date, '0999-05-01 10:00:00');
   assert.is(b.record(1).modifiedUtc, '2024-03-01 10:00:00'); // Feb 30th as naiveFromString reads it (what an import stored before)
-  assert.throws(() => b.appendStaged(staged(makeEvent(8))[0], [0.5, 0, 0, 0, 0, 0, 0, 0].map((x, i) => (i < 2 ? naiveFromString('2030-01-02 00:00:00') - i * 1000 : x))), /expected end >= start/);
+  assert.throws(
+    () =>
+      b.appendStaged(
+        staged(makeEvent(8))[0],
+        [0.5, 0, 0, 0, 0, 0, 0, 0].map((x, i) => (i < 2 ? naiveFromString('2030-01-02 00:00:00') - i * 1000 : x)),
+      ),
+    /expected end >= start/,
+  );
 });
 
 table('appendTable: moved into an empty table, copied after existing rows; the staging table is emptied', () => {
@@ -48,7 +70,9 @@ table('appendTable: moved into an empty table, copied after existing rows; the s
   assert.is(live.count, 3);
   for (let row = 0; row < 3; row++) assert.equal(live.record(row), records[row]);
   const more = new EventTable(live);
-  more.append(makeEvent(9, { tagIds: [2, 1], organizerIds: [3, 4, 5, 6], date: '0500-01-01 00:00:00', venueIds: [4, 3] }));
+  more.append(
+    makeEvent(9, { tagIds: [2, 1], organizerIds: [3, 4, 5, 6], date: '0500-01-01 00:00:00', venueIds: [4, 3] }),
+  );
   more.append(makeEvent(10));
   assert.is(live.appendTable(more), 3);
   assert.is(live.count, 5);
@@ -65,7 +89,19 @@ table('appendTable: moved into an empty table, copied after existing rows; the s
 
 table('the list interner: one list per content, whatever the path (single, hashed, strings)', () => {
   const li = new ListInterner<number>(EMPTY_IDS);
-  const lists = [[], [3], [3, 4], [4, 3], [3, 4, 5], [3, 4, 5, 6], [70_000, 3], [3, 70_000], [65_535, 65_535, 65_535], [-1, 2], [1.5, 2]];
+  const lists = [
+    [],
+    [3],
+    [3, 4],
+    [4, 3],
+    [3, 4, 5],
+    [3, 4, 5, 6],
+    [70_000, 3],
+    [3, 70_000],
+    [65_535, 65_535, 65_535],
+    [-1, 2],
+    [1.5, 2],
+  ];
   const first = lists.map((l) => li.intern(l.slice()));
   lists.forEach((l, i) => {
     assert.equal([...first[i]], l);
@@ -74,7 +110,11 @@ table('the list interner: one list per content, whatever the path (single, hashe
   });
   assert.is(new Set(first).size, lists.length);
   // three lists of one hash key (found by search): each still its own list, found again
-  const same = [[1, 295, 7], [4, 2189, 7], [15585, 3721, 7]];
+  const same = [
+    [1, 295, 7],
+    [4, 2189, 7],
+    [15585, 3721, 7],
+  ];
   const shared = same.map((l) => li.intern(l.slice()));
   same.forEach((l, i) => {
     assert.equal([...shared[i]], l);

@@ -29,7 +29,11 @@ Geo('geo :: a venue exactly on the radius is inside', () => {
 });
 
 Geo('geo :: across the antimeridian', () => {
-  const venues = [makeVenue(1, { geoLat: 0, geoLng: 179.9 }), makeVenue(2, { geoLat: 0, geoLng: -179.9 }), makeVenue(3, { geoLat: 0, geoLng: 170 })];
+  const venues = [
+    makeVenue(1, { geoLat: 0, geoLng: 179.9 }),
+    makeVenue(2, { geoLat: 0, geoLng: -179.9 }),
+    makeVenue(3, { geoLat: 0, geoLng: 170 }),
+  ];
   const g = geoOf(venues);
   assert.equal(g.withinRadius(0, 179.95, 20), [1, 2]);
   assert.equal(g.withinRadius(0, -179.99, 30), [1, 2]);
@@ -37,7 +41,11 @@ Geo('geo :: across the antimeridian', () => {
 });
 
 Geo('geo :: near the poles every longitude is searched', () => {
-  const venues = [makeVenue(1, { geoLat: 89.9, geoLng: 0 }), makeVenue(2, { geoLat: 89.9, geoLng: 180 }), makeVenue(3, { geoLat: 80, geoLng: 90 })];
+  const venues = [
+    makeVenue(1, { geoLat: 89.9, geoLng: 0 }),
+    makeVenue(2, { geoLat: 89.9, geoLng: 180 }),
+    makeVenue(3, { geoLat: 80, geoLng: 90 }),
+  ];
   const g = geoOf(venues);
   const d = haversineKm(89.9, 0, 89.9, 180);
   assert.equal(g.withinRadius(89.9, 0, d), [1, 2]);

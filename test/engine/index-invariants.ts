@@ -21,8 +21,15 @@ export function checkIndexes(engine: Engine, label: string): void {
   assert.is(main.count, t.count, `${label}: main index holds every row`);
   for (let i = 0; i < main.count; i++) {
     const row = main.rows[i];
-    if (main.keys[i] !== t.starts[row] || main.ties[i] !== t.ids[row] || main.ends[i] !== t.ends[row] || main.combos[i] !== combo(row)) {
-      assert.unreachable(`${label}: main index entry ${i} (row ${row}): expected (${t.starts[row]}, ${t.ids[row]}, end ${t.ends[row]}, combo ${combo(row)}), got (${main.keys[i]}, ${main.ties[i]}, end ${main.ends[i]}, combo ${main.combos[i]})`);
+    if (
+      main.keys[i] !== t.starts[row] ||
+      main.ties[i] !== t.ids[row] ||
+      main.ends[i] !== t.ends[row] ||
+      main.combos[i] !== combo(row)
+    ) {
+      assert.unreachable(
+        `${label}: main index entry ${i} (row ${row}): expected (${t.starts[row]}, ${t.ids[row]}, end ${t.ends[row]}, combo ${combo(row)}), got (${main.keys[i]}, ${main.ties[i]}, end ${main.ends[i]}, combo ${main.combos[i]})`,
+      );
     }
   }
   if (!blocks.dirty) {
@@ -33,18 +40,26 @@ export function checkIndexes(engine: Engine, label: string): void {
       for (let c = 0; c < COMBOS; c++) want[sb * COMBOS + c] += blocks.counts[b * COMBOS + c];
       for (let i = blocks.bounds[b]; i < blocks.bounds[b + 1]; i++) {
         const e = t.ends[main.rows[i]];
-        if (!(blocks.superMinEnds[sb] <= e && e <= blocks.superMaxEnds[sb])) assert.unreachable(`${label}: superblock ${sb} zone map misses end ${e}`);
+        if (!(blocks.superMinEnds[sb] <= e && e <= blocks.superMaxEnds[sb]))
+          assert.unreachable(`${label}: superblock ${sb} zone map misses end ${e}`);
       }
     }
-    assert.equal(Array.from(blocks.superCounts), Array.from(want), `${label}: superblock counters = sums of their blocks'`);
+    assert.equal(
+      Array.from(blocks.superCounts),
+      Array.from(want),
+      `${label}: superblock counters = sums of their blocks'`,
+    );
     for (let b = 0; b < blocks.blocks; b++) {
-      const from = blocks.bounds[b], to = blocks.bounds[b + 1];
-      const want: string[] = [], got: string[] = [];
+      const from = blocks.bounds[b],
+        to = blocks.bounds[b + 1];
+      const want: string[] = [],
+        got: string[] = [];
       for (let i = from; i < to; i++) want.push(`${t.ends[main.rows[i]]}/${combo(main.rows[i])}`);
       for (let i = from; i < to; i++) {
         const q = blocks.segBase(b) + i - from;
         got.push(`${blocks.segEnds[q]}/${blocks.segCombos[q]}`);
-        if (i > from && blocks.segEnds[q] < blocks.segEnds[q - 1]) assert.unreachable(`${label}: segment of block ${b} not sorted by end at ${i}`);
+        if (i > from && blocks.segEnds[q] < blocks.segEnds[q - 1])
+          assert.unreachable(`${label}: segment of block ${b} not sorted by end at ${i}`);
       }
       assert.equal(got.sort(), want.sort(), `${label}: segment of block ${b} = its rows' (end, combo)`);
     }
@@ -54,7 +69,10 @@ export function checkIndexes(engine: Engine, label: string): void {
     const got = Array.from(list.rows.subarray(0, list.count));
     assert.equal(got, want, `${label}: ${what} rows`);
     for (let i = 0; i < list.count; i++) {
-      if (list.combos[i] !== combo(list.rows[i])) assert.unreachable(`${label}: ${what}: combo of row ${list.rows[i]} is ${list.combos[i]}, expected ${combo(list.rows[i])}`);
+      if (list.combos[i] !== combo(list.rows[i]))
+        assert.unreachable(
+          `${label}: ${what}: combo of row ${list.rows[i]} is ${list.combos[i]}, expected ${combo(list.rows[i])}`,
+        );
     }
   };
   const kinds: [string, Postings, (row: number) => ArrayLike<number>][] = [
@@ -64,7 +82,8 @@ export function checkIndexes(engine: Engine, label: string): void {
     ['organizer', st.organizerPostings, (row) => t.organizerIds[row]],
   ];
   for (const [kind, postings, idsOf] of kinds) {
-    const lists = new Map<number, number[]>(), pairs = new Map<string, number[]>();
+    const lists = new Map<number, number[]>(),
+      pairs = new Map<string, number[]>();
     for (let i = 0; i < main.count; i++) {
       const row = main.rows[i];
       const ids = distinct(idsOf(row));
@@ -84,7 +103,8 @@ export function checkIndexes(engine: Engine, label: string): void {
       checkList(list, lists.get(id) ?? [], `${kind} ${id}`);
       if (list.multi) {
         for (let i = 0; i < list.multi.count; i++) {
-          if (list.multi.combos[i] !== combo(list.multi.rows[i])) assert.unreachable(`${label}: ${kind} ${id} multi: stale combo of row ${list.multi.rows[i]}`);
+          if (list.multi.combos[i] !== combo(list.multi.rows[i]))
+            assert.unreachable(`${label}: ${kind} ${id} multi: stale combo of row ${list.multi.rows[i]}`);
         }
       }
       for (const [hi, pair] of list.pairs ?? []) {

@@ -16,7 +16,10 @@ lists('equal lists are one list, different ones are not, when hashes collide and
     // a few keys for all (every list collides with many), or the real hash
     const key = round % 2 ? rnd(7) : listHash(list, 0, list.length);
     const src = new Int32Array([9, ...list, 9]);
-    const got = key === listHash(list, 0, list.length) ? li.internRange(list, 0, list.length) : li.internHashed(src, 1, list.length, key);
+    const got =
+      key === listHash(list, 0, list.length)
+        ? li.internRange(list, 0, list.length)
+        : li.internHashed(src, 1, list.length, key);
     assert.equal([...got], list);
     const id = `${key}:${list}`;
     const before = seen.get(id);

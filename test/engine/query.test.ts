@@ -10,7 +10,9 @@ function check(engine: Engine, model: Model, q: EventQuery, label: string): void
   const want = model.query(q);
   const ids = got.rows.map((row) => engine.eventId(row));
   if (got.total !== want.total || ids.join(',') !== want.ids.join(',')) {
-    assert.unreachable(`${label}: query ${JSON.stringify(q)}\nexpected total ${want.total} ids ${want.ids.join(',')}\ngot      total ${got.total} ids ${ids.join(',')}`);
+    assert.unreachable(
+      `${label}: query ${JSON.stringify(q)}\nexpected total ${want.total} ids ${want.ids.join(',')}\ngot      total ${got.total} ids ${ids.join(',')}`,
+    );
   }
 }
 

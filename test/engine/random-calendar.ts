@@ -2,26 +2,55 @@
 // the engine property tests (not a test file itself).
 import { naiveFromString, naiveToString } from '../../src/engine/naive-time.ts';
 import { haversineKm } from '../../src/engine/geo.ts';
-import { POST_STATUSES, type EventRecord, type Op, type OrganizerRecord, type PostStatus, type TermRecord, type VenueRecord } from '../../src/engine/records.ts';
+import {
+  POST_STATUSES,
+  type EventRecord,
+  type Op,
+  type OrganizerRecord,
+  type PostStatus,
+  type TermRecord,
+  type VenueRecord,
+} from '../../src/engine/records.ts';
 import type { EventQuery } from '../../src/engine/types.ts';
 import type { ImportSet } from '../../src/engine/engine-api.ts';
 import { makeEvent, makeOrganizer, makeTerm, makeVenue } from './build.ts';
 export { mulberry32 } from '../../bench/stats.ts';
 
-
 export class Rng {
   constructor(readonly next: () => number) {}
-  int(lo: number, hi: number): number { return lo + Math.floor(this.next() * (hi - lo + 1)); }
-  bool(p = 0.5): boolean { return this.next() < p; }
-  pick<T>(list: readonly T[]): T { return list[Math.floor(this.next() * list.length)]; }
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.next() * (hi - lo + 1));
+  }
+  bool(p = 0.5): boolean {
+    return this.next() < p;
+  }
+  pick<T>(list: readonly T[]): T {
+    return list[Math.floor(this.next() * list.length)];
+  }
   some<T>(list: readonly T[], max: number): T[] {
-    const n = this.int(0, max), out: T[] = [];
+    const n = this.int(0, max),
+      out: T[] = [];
     for (let i = 0; i < n && list.length > 0; i++) out.push(this.pick(list));
     return out;
   }
 }
 
-const WORDS = ['concert', 'jazz', 'café', 'Über', 'naïve', 'market', 'yoga', 'FESTIVAL', 'talk', 'crème', 'brûlée', 'run', 'art', 'Ångström'];
+const WORDS = [
+  'concert',
+  'jazz',
+  'café',
+  'Über',
+  'naïve',
+  'market',
+  'yoga',
+  'FESTIVAL',
+  'talk',
+  'crème',
+  'brûlée',
+  'run',
+  'art',
+  'Ångström',
+];
 const BASE = Date.UTC(2024, 0, 1);
 const DAY = 86_400_000;
 
@@ -43,7 +72,11 @@ export class Model {
       else if (op.t === 'term') this.terms.set(rec.id, rec as TermRecord);
       return;
     }
-    const trash = <T extends { status: PostStatus; slug: string; modified: string; modifiedUtc: string }>(r: T, m: string, mu: string) => {
+    const trash = <T extends { status: PostStatus; slug: string; modified: string; modifiedUtc: string }>(
+      r: T,
+      m: string,
+      mu: string,
+    ) => {
       r.status = 'trash';
       if (!r.slug.endsWith('__trashed')) r.slug += '__trashed';
       r.modified = m;
@@ -69,7 +102,8 @@ export class Model {
 
   termCount(id: number): number {
     let n = 0;
-    for (const e of this.events.values()) if (e.status === 'publish' && (e.categoryIds.includes(id) || e.tagIds.includes(id))) n++;
+    for (const e of this.events.values())
+      if (e.status === 'publish' && (e.categoryIds.includes(id) || e.tagIds.includes(id))) n++;
     return n;
   }
 
@@ -78,7 +112,11 @@ export class Model {
     let grew = true;
     while (grew) {
       grew = false;
-      for (const t of this.terms.values()) if (out.has(t.parent) && !out.has(t.id)) { out.add(t.id); grew = true; }
+      for (const t of this.terms.values())
+        if (out.has(t.parent) && !out.has(t.id)) {
+          out.add(t.id);
+          grew = true;
+        }
     }
     return out;
   }
@@ -86,12 +124,16 @@ export class Model {
   /** ids of the matching events in result order, and the total */
   query(q: EventQuery): { ids: number[]; total: number } {
     const cats = q.categoryIds ? this.descendants(q.categoryIds) : undefined;
-    const hasCoords = (vid: number) => { const v = this.venues.get(vid); return !!v && v.geoLat !== null && v.geoLng !== null; };
+    const hasCoords = (vid: number) => {
+      const v = this.venues.get(vid);
+      return !!v && v.geoLat !== null && v.geoLng !== null;
+    };
     const out: EventRecord[] = [];
     for (const e of this.events.values()) {
       if (e.hideFromListings) continue;
       if (!(q.statusMask & (1 << POST_STATUSES.indexOf(e.status)))) continue;
-      const s = naiveFromString(e.startLocal), en = naiveFromString(e.endLocal);
+      const s = naiveFromString(e.startLocal),
+        en = naiveFromString(e.endLocal);
       if (q.startGte !== undefined && !(s >= q.startGte)) continue;
       if (q.startGt !== undefined && !(s > q.startGt)) continue;
       if (q.startLt !== undefined && !(s < q.startLt)) continue;
@@ -113,7 +155,9 @@ export class Model {
         const g = q.geo;
         const near = e.venueIds.some((vid) => {
           const v = this.venues.get(vid);
-          return !!v && v.geoLat !== null && v.geoLng !== null && haversineKm(g.lat, g.lng, v.geoLat, v.geoLng) <= g.radiusKm;
+          return (
+            !!v && v.geoLat !== null && v.geoLng !== null && haversineKm(g.lat, g.lng, v.geoLat, v.geoLng) <= g.radiusKm
+          );
         });
         if (!near) continue;
       }
@@ -163,11 +207,21 @@ export class Generator {
     if (!this.venueIds.includes(id)) this.venueIds.push(id);
     const r = this.rng;
     const kind = r.int(0, 5);
-    let lat: number | null = null, lng: number | null = null;
-    if (kind === 1) { lat = 40 + r.next(); lng = -74 + r.next(); }
-    else if (kind === 2) { lat = -10 + r.next() * 2; lng = r.bool() ? 179.5 + r.next() * 0.5 : -180 + r.next() * 0.5; }
-    else if (kind === 3) { lat = 89 + r.next(); lng = -180 + r.next() * 360; }
-    else if (kind === 4) { lat = -90 + r.next() * 180; lng = -180 + r.next() * 360; }
+    let lat: number | null = null,
+      lng: number | null = null;
+    if (kind === 1) {
+      lat = 40 + r.next();
+      lng = -74 + r.next();
+    } else if (kind === 2) {
+      lat = -10 + r.next() * 2;
+      lng = r.bool() ? 179.5 + r.next() * 0.5 : -180 + r.next() * 0.5;
+    } else if (kind === 3) {
+      lat = 89 + r.next();
+      lng = -180 + r.next() * 360;
+    } else if (kind === 4) {
+      lat = -90 + r.next() * 180;
+      lng = -180 + r.next() * 360;
+    }
     return makeVenue(id, { geoLat: lat, geoLng: lng, slug: `venue-${id}-${r.int(0, 9)}` });
   }
 
@@ -180,7 +234,12 @@ export class Generator {
   time(): number {
     const r = this.rng;
     if (this.starts.length > 0 && r.bool(0.2)) return r.pick(this.starts);
-    return BASE + r.int(0, 400) * DAY + r.pick([0, 9, 10, 12, 18, 23]) * 3_600_000 + r.pick([0, 0, 30 * 60_000, 59 * 60_000 + 59_000]);
+    return (
+      BASE +
+      r.int(0, 400) * DAY +
+      r.pick([0, 9, 10, 12, 18, 23]) * 3_600_000 +
+      r.pick([0, 0, 30 * 60_000, 59 * 60_000 + 59_000])
+    );
   }
 
   event(id = this.nextPost++): EventRecord {
@@ -191,8 +250,12 @@ export class Generator {
     const allDay = r.bool(0.15);
     // a few long events (weeks to months: exhibitions, seasons) straddle most end bounds; an
     // update of an existing id draws new times, so writes also change events' lengths
-    const length = r.bool(0.07) ? r.int(20, 150) * DAY + r.pick([0, 3_600_000]) : r.pick([0, 3_600_000, 7_200_000, r.int(1, 6) * DAY]);
-    const end = allDay ? Math.floor(start / DAY) * DAY + (r.bool(0.05) ? r.int(20, 90) : r.int(0, 3)) * DAY + DAY - 1000 : start + length;
+    const length = r.bool(0.07)
+      ? r.int(20, 150) * DAY + r.pick([0, 3_600_000])
+      : r.pick([0, 3_600_000, 7_200_000, r.int(1, 6) * DAY]);
+    const end = allDay
+      ? Math.floor(start / DAY) * DAY + (r.bool(0.05) ? r.int(20, 90) : r.int(0, 3)) * DAY + DAY - 1000
+      : start + length;
     const startAt = allDay ? Math.floor(start / DAY) * DAY : start;
     this.ends.push(end);
     const statuses: PostStatus[] = ['publish', 'publish', 'publish', 'draft', 'pending', 'private', 'future', 'trash'];
@@ -200,14 +263,27 @@ export class Generator {
     const pub = BASE - r.int(0, 30) * DAY + r.pick([0, 3_600_000]);
     const others = this.eventIds.filter((e) => e !== id);
     const rec = makeEvent(id, {
-      status: r.pick(statuses), allDay, title, slug: `ev-${id}`,
+      status: r.pick(statuses),
+      allDay,
+      title,
+      slug: `ev-${id}`,
       excerpt: r.bool(0.3) ? r.some(WORDS, 2).join(', ') : '',
       description: r.bool(0.5) ? `<p>${r.some(WORDS, 4).join(' ')}</p>` : '',
-      date: naiveToString(pub), dateUtc: naiveToString(pub + 5 * 3_600_000),
-      startLocal: naiveToString(startAt), endLocal: naiveToString(end),
-      startUtc: naiveToString(startAt + 5 * 3_600_000), endUtc: naiveToString(end + 5 * 3_600_000),
-      hideFromListings: r.bool(0.05), featured: r.bool(0.2), ticketed: r.bool(0.3), sticky: r.bool(0.05),
-      venueIds: r.bool(0.1) ? r.some(this.venueIds, 2) : r.bool(0.8) && this.venueIds.length > 0 ? [r.pick(this.venueIds)] : [],
+      date: naiveToString(pub),
+      dateUtc: naiveToString(pub + 5 * 3_600_000),
+      startLocal: naiveToString(startAt),
+      endLocal: naiveToString(end),
+      startUtc: naiveToString(startAt + 5 * 3_600_000),
+      endUtc: naiveToString(end + 5 * 3_600_000),
+      hideFromListings: r.bool(0.05),
+      featured: r.bool(0.2),
+      ticketed: r.bool(0.3),
+      sticky: r.bool(0.05),
+      venueIds: r.bool(0.1)
+        ? r.some(this.venueIds, 2)
+        : r.bool(0.8) && this.venueIds.length > 0
+          ? [r.pick(this.venueIds)]
+          : [],
       organizerIds: r.some(this.organizerIds, 3),
       categoryIds: r.some(this.categoryIds, 3),
       tagIds: r.some(this.tagIds, 3),
@@ -239,7 +315,8 @@ export class Generator {
     if (k < 72) return { t: 'event', a: 'delete', id: r.pick(this.eventIds), modified: stamp, modifiedUtc: stamp };
     if (k < 80) return { t: 'venue', a: 'put', rec: this.venue(r.bool(0.5) ? undefined : r.pick(this.venueIds)) };
     if (k < 83) return { t: 'venue', a: 'delete', id: r.pick(this.venueIds), modified: stamp, modifiedUtc: stamp };
-    if (k < 86) return { t: 'organizer', a: 'delete', id: r.pick(this.organizerIds), modified: stamp, modifiedUtc: stamp };
+    if (k < 86)
+      return { t: 'organizer', a: 'delete', id: r.pick(this.organizerIds), modified: stamp, modifiedUtc: stamp };
     if (k < 90) return { t: 'term', a: 'put', rec: r.bool() ? this.category() : this.tag() };
     if (k < 95 && this.categoryIds.length > 1) {
       // re-parent an existing category under a lower id (no cycles)
@@ -261,8 +338,17 @@ export class Generator {
 
   query(model: Model): EventQuery {
     const r = this.rng;
-    const q: EventQuery = { statusMask: r.bool(0.4) ? 1 : r.bool(0.5) ? 0b10011111 : r.int(0, 255), offset: r.bool(0.6) ? 0 : r.int(0, 60), limit: r.bool(0.1) ? 0 : r.int(1, 40) };
-    const bound = () => (r.bool(0.3) && this.ends.length > 0 ? r.pick(this.ends) : r.bool(0.5) ? this.time() : this.time() + r.pick([-1000, 1000, DAY]));
+    const q: EventQuery = {
+      statusMask: r.bool(0.4) ? 1 : r.bool(0.5) ? 0b10011111 : r.int(0, 255),
+      offset: r.bool(0.6) ? 0 : r.int(0, 60),
+      limit: r.bool(0.1) ? 0 : r.int(1, 40),
+    };
+    const bound = () =>
+      r.bool(0.3) && this.ends.length > 0
+        ? r.pick(this.ends)
+        : r.bool(0.5)
+          ? this.time()
+          : this.time() + r.pick([-1000, 1000, DAY]);
     if (r.bool(0.5)) q.startGte = bound();
     if (r.bool(0.15)) q.startGt = bound();
     if (r.bool(0.2)) q.startLt = bound();
@@ -283,14 +369,19 @@ export class Generator {
       if (r.bool(0.4)) q.geo = { kind: 'has-coords', value: r.bool() };
       else {
         const withCoords = [...model.venues.values()].filter((v) => v.geoLat !== null);
-        const a = r.pick(withCoords), b = r.pick(withCoords);
-        const lat = r.bool(0.7) ? a.geoLat! : -90 + r.next() * 180, lng = r.bool(0.7) ? a.geoLng! : -180 + r.next() * 360;
+        const a = r.pick(withCoords),
+          b = r.pick(withCoords);
+        const lat = r.bool(0.7) ? a.geoLat! : -90 + r.next() * 180,
+          lng = r.bool(0.7) ? a.geoLng! : -180 + r.next() * 360;
         // often exactly the distance to another venue: that venue is on the radius
-        const radiusKm = r.bool(0.5) ? haversineKm(lat, lng, b.geoLat!, b.geoLng!) : r.pick([0, 1, 50, 200, 3000, 25000]);
+        const radiusKm = r.bool(0.5)
+          ? haversineKm(lat, lng, b.geoLat!, b.geoLng!)
+          : r.pick([0, 1, 50, 200, 3000, 25000]);
         q.geo = { kind: 'radius', lat, lng, radiusKm };
       }
     }
-    if (r.bool(0.15)) q.search = { include: r.some(WORDS.map(fold), 2), exclude: r.bool(0.3) ? r.some(WORDS.map(fold), 1) : [] };
+    if (r.bool(0.15))
+      q.search = { include: r.some(WORDS.map(fold), 2), exclude: r.bool(0.3) ? r.some(WORDS.map(fold), 1) : [] };
     return q;
   }
 }

@@ -44,9 +44,12 @@ function event(r: Rand, id: number): EventRecord {
   const day = 1 + r.int(0, 27);
   const d = `2024-02-${String(day).padStart(2, '0')}`;
   return makeEvent(id, {
-    title: r.text(3) || 'x', excerpt: r.bool(0.5) ? r.text(4) : '', description: r.bool(0.6) ? `<p>${r.text(8)}</p>` : '',
+    title: r.text(3) || 'x',
+    excerpt: r.bool(0.5) ? r.text(4) : '',
+    description: r.bool(0.6) ? `<p>${r.text(8)}</p>` : '',
     status: r.bool(0.85) ? 'publish' : 'draft',
-    startLocal: `${d} ${String(r.int(8, 20)).padStart(2, '0')}:00:00`, endLocal: `${d} 22:00:00`,
+    startLocal: `${d} ${String(r.int(8, 20)).padStart(2, '0')}:00:00`,
+    endLocal: `${d} 22:00:00`,
   });
 }
 
@@ -54,7 +57,8 @@ function reference(events: Map<number, EventRecord>, q: EventQuery): { total: nu
   const rows = [...events.values()].filter((e) => {
     if (e.status !== 'publish' && e.status !== 'draft') return false;
     const fields = [fold(e.title), fold(e.excerpt), fold(e.description)];
-    const inc = q.search!.include, exc = q.search!.exclude;
+    const inc = q.search!.include,
+      exc = q.search!.exclude;
     return inc.every((w) => fields.some((f) => f.includes(w))) && !exc.some((w) => fields.some((f) => f.includes(w)));
   });
   rows.sort((a, b) => (a.startLocal < b.startLocal ? -1 : a.startLocal > b.startLocal ? 1 : a.id - b.id));
@@ -66,7 +70,9 @@ function check(engine: Engine, events: Map<number, EventRecord>, q: EventQuery, 
   const want = reference(events, q);
   const ids = got.rows.map((row) => engine.eventId(row));
   if (got.total !== want.total || ids.join(',') !== want.ids.join(',')) {
-    assert.unreachable(`${label}: ${JSON.stringify(q.search)} offset ${q.offset}\nexpected ${want.total} [${want.ids}]\ngot      ${got.total} [${ids}]`);
+    assert.unreachable(
+      `${label}: ${JSON.stringify(q.search)} offset ${q.offset}\nexpected ${want.total} [${want.ids}]\ngot      ${got.total} [${ids}]`,
+    );
   }
 }
 
@@ -74,7 +80,12 @@ function randomQuery(r: Rand): EventQuery {
   const include: string[] = [];
   for (let i = r.int(1, 3); i > 0; i--) include.push(r.term());
   const exclude: string[] = r.bool(0.3) ? [r.term()] : [];
-  return { statusMask: EDITOR_MASK, search: { include, exclude }, offset: r.bool(0.7) ? 0 : r.int(0, 40), limit: r.int(1, 15) };
+  return {
+    statusMask: EDITOR_MASK,
+    search: { include, exclude },
+    offset: r.bool(0.7) ? 0 : r.int(0, 40),
+    limit: r.int(1, 15),
+  };
 }
 
 const Index = suite('search index');
@@ -85,8 +96,18 @@ Index('search :: random texts, terms of length 1-7, accents, exclusions, edits a
     const events = new Map<number, EventRecord>();
     for (let id = 1; id <= 600; id++) events.set(id, event(r, id));
     const engine = new Engine();
-    if (seed === 1) engine.bulkLoad({ attachments: [], terms: [], venues: [], organizers: [], events: [...events.values()].map((e) => structuredClone(e)) });
-    else engine.apply([...events.values()].map((rec) => ({ t: 'event' as const, a: 'put' as const, rec: structuredClone(rec) })));
+    if (seed === 1)
+      engine.bulkLoad({
+        attachments: [],
+        terms: [],
+        venues: [],
+        organizers: [],
+        events: [...events.values()].map((e) => structuredClone(e)),
+      });
+    else
+      engine.apply(
+        [...events.values()].map((rec) => ({ t: 'event' as const, a: 'put' as const, rec: structuredClone(rec) })),
+      );
     for (let i = 0; i < 300; i++) check(engine, events, randomQuery(r), `seed ${seed} initial #${i}`);
     let nextId = 601;
     for (let round = 0; round < 6; round++) {
@@ -97,7 +118,8 @@ Index('search :: random texts, terms of length 1-7, accents, exclusions, edits a
           events.set(rec.id, rec);
           engine.apply([{ t: 'event', a: 'put', rec: structuredClone(rec) }]);
         } else if (x < 8) {
-          const id = r.int(1, nextId - 1), old = events.get(id)!;
+          const id = r.int(1, nextId - 1),
+            old = events.get(id)!;
           const rec = { ...event(r, id), slug: old.slug, status: old.status };
           if (r.bool(0.3)) rec.title = old.title; // text partly unchanged
           events.set(id, rec);
@@ -118,7 +140,16 @@ Index('search :: random texts, terms of length 1-7, accents, exclusions, edits a
 Index('search :: fixed cases (accents, short terms, spaces, unknown trigrams)', () => {
   const events = new Map<number, EventRecord>();
   const add = (id: number, title: string, excerpt = '', description = '') =>
-    events.set(id, makeEvent(id, { title, excerpt, description, startLocal: `2024-03-0${1 + (id % 9)} 10:00:00`, endLocal: `2024-03-0${1 + (id % 9)} 12:00:00` }));
+    events.set(
+      id,
+      makeEvent(id, {
+        title,
+        excerpt,
+        description,
+        startLocal: `2024-03-0${1 + (id % 9)} 10:00:00`,
+        endLocal: `2024-03-0${1 + (id % 9)} 12:00:00`,
+      }),
+    );
   add(1, 'Crème Brûlée night');
   add(2, 'Creme brulee class', 'no accents here');
   add(3, 'Jazz', '', '<p>café au lait</p>');
@@ -126,11 +157,28 @@ Index('search :: fixed cases (accents, short terms, spaces, unknown trigrams)', 
   add(5, 'cafe', 'crè', 'me');
   const engine = new Engine();
   engine.bulkLoad({ attachments: [], terms: [], venues: [], organizers: [], events: [...events.values()] });
-  const q = (include: string[], exclude: string[] = []): EventQuery => ({ statusMask: EDITOR_MASK, search: { include, exclude }, offset: 0, limit: 10 });
+  const q = (include: string[], exclude: string[] = []): EventQuery => ({
+    statusMask: EDITOR_MASK,
+    search: { include, exclude },
+    offset: 0,
+    limit: 10,
+  });
   for (const [inc, exc] of [
-    [['creme brulee'], []], [['creme', 'brulee'], []], [['cafe'], []], [['ca'], []], [['e'], []], [['angstrom'], []],
-    [['uber-cool'], []], [['creme'], ['night']], [['creme'], ['me']], [['zzz'], []], [['cremebrulee'], []],
-    [['me'], ['creme']], [['é'], []], [['e b'], []], [['ht c'], []],
+    [['creme brulee'], []],
+    [['creme', 'brulee'], []],
+    [['cafe'], []],
+    [['ca'], []],
+    [['e'], []],
+    [['angstrom'], []],
+    [['uber-cool'], []],
+    [['creme'], ['night']],
+    [['creme'], ['me']],
+    [['zzz'], []],
+    [['cremebrulee'], []],
+    [['me'], ['creme']],
+    [['é'], []],
+    [['e b'], []],
+    [['ht c'], []],
   ] as [string[], string[]][]) {
     check(engine, events, q(inc, exc), `${inc} -${exc}`);
   }
@@ -144,7 +192,8 @@ Index('search :: incremental upkeep answers as a fresh build', () => {
   engine.apply(recs.slice(0, 100).map((rec) => ({ t: 'event' as const, a: 'put' as const, rec })));
   engine.query({ statusMask: EDITOR_MASK, search: { include: ['kar'], exclude: [] }, offset: 0, limit: 1 }); // builds the index
   engine.apply(recs.slice(100).map((rec) => ({ t: 'event' as const, a: 'put' as const, rec })));
-  for (let id = 1; id <= 300; id += 3) engine.apply([{ t: 'event', a: 'put', rec: { ...event(r, id), slug: `event-${id}` } }]);
+  for (let id = 1; id <= 300; id += 3)
+    engine.apply([{ t: 'event', a: 'put', rec: { ...event(r, id), slug: `event-${id}` } }]);
   const st = engine.state;
   const live = searchIndexOf(st);
   assert.ok(live.stats().touched > 0, 'writes after the build are kept aside, not rebuilt');
@@ -154,7 +203,8 @@ Index('search :: incremental upkeep answers as a fresh build', () => {
   for (let i = 0; i < 300; i++) {
     const q = randomQuery(r);
     const m = buildMatcher(st, q);
-    const a = walk(live, st, q, m, Infinity), b = walk(fresh, st, q, m, Infinity);
+    const a = walk(live, st, q, m, Infinity),
+      b = walk(fresh, st, q, m, Infinity);
     assert.is(a === undefined, b === undefined, `both or neither answer ${JSON.stringify(q.search)}`);
     if (!a || !b) continue;
     assert.is(a.total, b.total, `total of ${JSON.stringify(q.search)}`);
@@ -162,30 +212,46 @@ Index('search :: incremental upkeep answers as a fresh build', () => {
   }
 });
 
-Index('search :: writes without searches keep the index bounded: past its bound it is dropped, and the next search builds it again', () => {
-  const engine = new Engine();
-  engine.apply([{ t: 'event', a: 'put', rec: makeEvent(1, { title: 'first words' }) }]);
-  const q: EventQuery = { statusMask: EDITOR_MASK, search: { include: ['word'], exclude: [] }, offset: 0, limit: 10 };
-  assert.is(engine.query(q).total, 1); // builds the index
-  const st = engine.state;
-  const built = searchIndexOf(st);
-  // one row rewritten with new words: the touched count stays 1, the dictionary grows
-  let n = 0;
-  for (; n < 40_000 && searchIndexOf(st) === built; n++) {
-    engine.apply([{ t: 'event', a: 'put', rec: makeEvent(1, { title: `take ${n} x${n.toString(36)}` }) }]);
-    if (searchIndexOf(st) !== built) break;
-  }
-  assert.ok(n < 40_000, 'the index was dropped once new words passed the bound');
-  const last = `x${n.toString(36)}`;
-  assert.is(engine.query({ ...q, search: { include: [last], exclude: [] } }).total, 1, 'the rebuilt index finds the latest words');
-  assert.is(engine.query({ ...q, search: { include: ['x0'], exclude: [] } }).total, 0, 'and not the old ones');
-  assert.ok(searchIndexOf(st).stats().words < 10, `${searchIndexOf(st).stats().words} words after the rebuild`);
-});
+Index(
+  'search :: writes without searches keep the index bounded: past its bound it is dropped, and the next search builds it again',
+  () => {
+    const engine = new Engine();
+    engine.apply([{ t: 'event', a: 'put', rec: makeEvent(1, { title: 'first words' }) }]);
+    const q: EventQuery = { statusMask: EDITOR_MASK, search: { include: ['word'], exclude: [] }, offset: 0, limit: 10 };
+    assert.is(engine.query(q).total, 1); // builds the index
+    const st = engine.state;
+    const built = searchIndexOf(st);
+    // one row rewritten with new words: the touched count stays 1, the dictionary grows
+    let n = 0;
+    for (; n < 40_000 && searchIndexOf(st) === built; n++) {
+      engine.apply([{ t: 'event', a: 'put', rec: makeEvent(1, { title: `take ${n} x${n.toString(36)}` }) }]);
+      if (searchIndexOf(st) !== built) break;
+    }
+    assert.ok(n < 40_000, 'the index was dropped once new words passed the bound');
+    const last = `x${n.toString(36)}`;
+    assert.is(
+      engine.query({ ...q, search: { include: [last], exclude: [] } }).total,
+      1,
+      'the rebuilt index finds the latest words',
+    );
+    assert.is(engine.query({ ...q, search: { include: ['x0'], exclude: [] } }).total, 0, 'and not the old ones');
+    assert.ok(searchIndexOf(st).stats().words < 10, `${searchIndexOf(st).stats().words} words after the rebuild`);
+  },
+);
 
 Index('search :: words are per field: a term across title and excerpt does not match', () => {
   const events = new Map<number, EventRecord>();
   const add = (id: number, title: string, excerpt = '', description = '') =>
-    events.set(id, makeEvent(id, { title, excerpt, description, startLocal: `2024-03-0${id} 10:00:00`, endLocal: `2024-03-0${id} 12:00:00` }));
+    events.set(
+      id,
+      makeEvent(id, {
+        title,
+        excerpt,
+        description,
+        startLocal: `2024-03-0${id} 10:00:00`,
+        endLocal: `2024-03-0${id} 12:00:00`,
+      }),
+    );
   add(1, 'cafe', 'crè', 'me'); // "crème" only across fields
   add(2, 'Crème brûlée');
   add(3, 'night', 'cafe crème');
@@ -206,14 +272,60 @@ Index('search :: words are per field: a term across title and excerpt does not m
 
 Index('search :: short terms (1-2 characters), accents, punctuation inside terms', () => {
   const events = new Map<number, EventRecord>();
-  const titles = ['Ωmega talk', 'ÉTÉ festival', 'e', 'x-ray night', 'hands-on pottery', 'Piñata party!', 'A.I. meetup', '3D printing'];
-  titles.forEach((title, i) => events.set(i + 1, makeEvent(i + 1, { title, startLocal: `2024-04-0${i + 1} 10:00:00`, endLocal: `2024-04-0${i + 1} 11:00:00` })));
+  const titles = [
+    'Ωmega talk',
+    'ÉTÉ festival',
+    'e',
+    'x-ray night',
+    'hands-on pottery',
+    'Piñata party!',
+    'A.I. meetup',
+    '3D printing',
+  ];
+  titles.forEach((title, i) =>
+    events.set(
+      i + 1,
+      makeEvent(i + 1, { title, startLocal: `2024-04-0${i + 1} 10:00:00`, endLocal: `2024-04-0${i + 1} 11:00:00` }),
+    ),
+  );
   const engine = new Engine();
   engine.bulkLoad({ attachments: [], terms: [], venues: [], organizers: [], events: [...events.values()] });
-  for (const inc of [['e'], ['ω'], ['et'], ['ete'], ['n'], ['x-'], ['-r'], ['s-o'], ['a.i.'], ['.'], ['!'], ['3d'], ['d'], ['pinata'], ['n', 'a'], ['ta p']]) {
-    check(engine, events, { statusMask: EDITOR_MASK, search: { include: inc, exclude: [] }, offset: 0, limit: 10 }, `[${inc}]`);
-    check(engine, events, { statusMask: EDITOR_MASK, search: { include: ['a'], exclude: inc }, offset: 0, limit: 10 }, `a -[${inc}]`);
-    check(engine, events, { statusMask: EDITOR_MASK, search: { include: [], exclude: inc }, offset: 1, limit: 3 }, `-[${inc}]`);
+  for (const inc of [
+    ['e'],
+    ['ω'],
+    ['et'],
+    ['ete'],
+    ['n'],
+    ['x-'],
+    ['-r'],
+    ['s-o'],
+    ['a.i.'],
+    ['.'],
+    ['!'],
+    ['3d'],
+    ['d'],
+    ['pinata'],
+    ['n', 'a'],
+    ['ta p'],
+  ]) {
+    check(
+      engine,
+      events,
+      { statusMask: EDITOR_MASK, search: { include: inc, exclude: [] }, offset: 0, limit: 10 },
+      `[${inc}]`,
+    );
+    check(
+      engine,
+      events,
+      { statusMask: EDITOR_MASK, search: { include: ['a'], exclude: inc }, offset: 0, limit: 10 },
+      `a -[${inc}]`,
+    );
+    check(
+      engine,
+      events,
+      { statusMask: EDITOR_MASK, search: { include: [], exclude: inc }, offset: 1, limit: 3 },
+      `-[${inc}]`,
+    );
   }
 });
 
@@ -228,35 +340,59 @@ Index('search :: long lists counted per block equal the reference: date windows,
     const hour = String(r.int(0, 22)).padStart(2, '0');
     const longEnd = new Date(Date.parse(day) + r.int(0, 40) * 86_400_000).toISOString().slice(0, 10);
     return makeEvent(id, {
-      title: `${pick()} ${pick()}`, excerpt: r.bool(0.3) ? pick() : '', description: r.bool(0.5) ? `<p>${pick()} ${pick()} ${pick()}</p>` : '',
-      status: statuses[r.int(0, statuses.length - 1)], hideFromListings: r.bool(0.05), featured: r.bool(0.2),
-      startLocal: `${day} ${hour}:00:00`, endLocal: r.bool(0.1) ? `${longEnd} 23:00:00` : `${day} ${hour}:30:00`,
+      title: `${pick()} ${pick()}`,
+      excerpt: r.bool(0.3) ? pick() : '',
+      description: r.bool(0.5) ? `<p>${pick()} ${pick()} ${pick()}</p>` : '',
+      status: statuses[r.int(0, statuses.length - 1)],
+      hideFromListings: r.bool(0.05),
+      featured: r.bool(0.2),
+      startLocal: `${day} ${hour}:00:00`,
+      endLocal: r.bool(0.1) ? `${longEnd} 23:00:00` : `${day} ${hour}:30:00`,
     });
   };
   const events = new Map<number, EventRecord>();
   for (let id = 1; id <= 9000; id++) events.set(id, make(id));
   const engine = new Engine();
-  engine.bulkLoad({ attachments: [], terms: [], venues: [], organizers: [], events: [...events.values()].map((e) => structuredClone(e)) });
+  engine.bulkLoad({
+    attachments: [],
+    terms: [],
+    venues: [],
+    organizers: [],
+    events: [...events.values()].map((e) => structuredClone(e)),
+  });
   const ms = (d: string) => Date.parse(d.replace(' ', 'T') + 'Z');
   const ref = (q: EventQuery) => {
     const rows = [...events.values()].filter((e) => {
-      if (((q.statusMask >>> ['publish', 'future', 'draft', 'pending', 'private', 'trash'].indexOf(e.status)) & 1) === 0) return false;
+      if (
+        ((q.statusMask >>> ['publish', 'future', 'draft', 'pending', 'private', 'trash'].indexOf(e.status)) & 1) ===
+        0
+      )
+        return false;
       if (e.hideFromListings) return false;
       if (q.featured !== undefined && e.featured !== q.featured) return false;
-      const s = ms(e.startLocal), en = ms(e.endLocal);
+      const s = ms(e.startLocal),
+        en = ms(e.endLocal);
       if (q.startGte !== undefined && s < q.startGte) return false;
       if (q.startLt !== undefined && s >= q.startLt) return false;
       if (q.endLte !== undefined && en > q.endLte) return false;
       if (q.endGt !== undefined && en <= q.endGt) return false;
       const fields = [fold(e.title), fold(e.excerpt), fold(e.description)];
-      return q.search!.include.every((w) => fields.some((f) => f.includes(w))) && !q.search!.exclude.some((w) => fields.some((f) => f.includes(w)));
+      return (
+        q.search!.include.every((w) => fields.some((f) => f.includes(w))) &&
+        !q.search!.exclude.some((w) => fields.some((f) => f.includes(w)))
+      );
     });
     rows.sort((a, b) => (a.startLocal < b.startLocal ? -1 : a.startLocal > b.startLocal ? 1 : a.id - b.id));
     return { total: rows.length, ids: rows.slice(q.offset, q.offset + q.limit).map((e) => e.id) };
   };
   const query = (): EventQuery => {
     const lo = Date.UTC(2024, 0, 1) + r.int(-10, 300) * 86_400_000;
-    const q: EventQuery = { statusMask: r.bool(0.5) ? 1 : EDITOR_MASK, search: { include: [pick()], exclude: [] }, offset: r.bool(0.8) ? 0 : r.int(0, 30), limit: r.int(1, 12) };
+    const q: EventQuery = {
+      statusMask: r.bool(0.5) ? 1 : EDITOR_MASK,
+      search: { include: [pick()], exclude: [] },
+      offset: r.bool(0.8) ? 0 : r.int(0, 30),
+      limit: r.int(1, 12),
+    };
     if (r.bool(0.8)) q.startGte = lo;
     if (r.bool(0.5)) q.startLt = lo + r.int(1, 120) * 86_400_000;
     if (r.bool(0.5)) q.endLte = lo + r.int(1, 120) * 86_400_000;
@@ -269,10 +405,13 @@ Index('search :: long lists counted per block equal the reference: date windows,
   const compare = (label: string) => {
     for (let i = 0; i < 150; i++) {
       const q = query();
-      const got = engine.query(q), want = ref(q);
+      const got = engine.query(q),
+        want = ref(q);
       const ids = got.rows.map((row) => engine.eventId(row));
       if (got.total !== want.total || ids.join(',') !== want.ids.join(',')) {
-        assert.unreachable(`${label} #${i}: ${JSON.stringify(q)}\nexpected ${want.total} [${want.ids}]\ngot      ${got.total} [${ids}]`);
+        assert.unreachable(
+          `${label} #${i}: ${JSON.stringify(q)}\nexpected ${want.total} [${want.ids}]\ngot      ${got.total} [${ids}]`,
+        );
       }
     }
   };
@@ -288,15 +427,21 @@ Index('search :: long lists counted per block equal the reference: date windows,
         engine.apply([{ t: 'event', a: 'put', rec: structuredClone(rec) }]);
       } else if (x < 8) {
         // moved in time, status or text changed (or not)
-        const id = r.int(1, nextId - 1), old = events.get(id)!;
+        const id = r.int(1, nextId - 1),
+          old = events.get(id)!;
         if (old.status === 'trash') continue;
         const fresh = make(id);
-        const rec = { ...old, ...(r.bool(0.5) ? { startLocal: fresh.startLocal, endLocal: fresh.endLocal } : {}),
-          ...(r.bool(0.4) ? { status: fresh.status } : {}), ...(r.bool(0.4) ? { title: fresh.title } : {}) };
+        const rec = {
+          ...old,
+          ...(r.bool(0.5) ? { startLocal: fresh.startLocal, endLocal: fresh.endLocal } : {}),
+          ...(r.bool(0.4) ? { status: fresh.status } : {}),
+          ...(r.bool(0.4) ? { title: fresh.title } : {}),
+        };
         events.set(id, rec);
         engine.apply([{ t: 'event', a: 'put', rec: structuredClone(rec) }]);
       } else {
-        const id = r.int(1, nextId - 1), old = events.get(id)!;
+        const id = r.int(1, nextId - 1),
+          old = events.get(id)!;
         if (old.status === 'trash') continue;
         events.set(id, { ...old, status: 'trash' });
         engine.apply([{ t: 'event', a: 'delete', id, modified: old.modified, modifiedUtc: old.modifiedUtc }]);
@@ -306,74 +451,89 @@ Index('search :: long lists counted per block equal the reference: date windows,
   }
 });
 
-Index('search :: a background build answers as the reference, with writes between its slices and searches before it ends', async () => {
-  for (const searchEarly of [false, true]) {
-    const r = new Rand(mulberry32(searchEarly ? 21 : 22));
-    const events = new Map<number, EventRecord>();
-    for (let id = 1; id <= 800; id++) events.set(id, event(r, id));
-    const engine = new Engine();
-    engine.bulkLoad({ attachments: [], terms: [], venues: [], organizers: [], events: [...events.values()].map((e) => structuredClone(e)) });
-    scheduleSearchIndexBuild(engine.state, 60);
-    const si = searchIndexOf(engine.state);
-    assert.ok(si.building, 'the build is pending after scheduling');
-    let nextId = 801, ticks = 0;
-    while (si.building) {
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      ticks++;
-      for (let k = r.int(0, 6); k > 0; k--) {
-        const x = r.int(0, 9);
-        if (x < 4) {
-          const rec = event(r, nextId++);
-          events.set(rec.id, rec);
-          engine.apply([{ t: 'event', a: 'put', rec: structuredClone(rec) }]);
-        } else if (x < 8) {
-          const id = r.int(1, nextId - 1), old = events.get(id)!;
-          const rec = { ...event(r, id), slug: old.slug, status: old.status };
-          events.set(id, rec);
-          engine.apply([{ t: 'event', a: 'put', rec: structuredClone(rec) }]);
-        } else {
-          const id = r.int(1, nextId - 1), old = events.get(id)!;
-          if (old.status === 'trash') continue;
-          events.set(id, { ...old, status: 'trash' });
-          engine.apply([{ t: 'event', a: 'delete', id, modified: old.modified, modifiedUtc: old.modifiedUtc }]);
+Index(
+  'search :: a background build answers as the reference, with writes between its slices and searches before it ends',
+  async () => {
+    for (const searchEarly of [false, true]) {
+      const r = new Rand(mulberry32(searchEarly ? 21 : 22));
+      const events = new Map<number, EventRecord>();
+      for (let id = 1; id <= 800; id++) events.set(id, event(r, id));
+      const engine = new Engine();
+      engine.bulkLoad({
+        attachments: [],
+        terms: [],
+        venues: [],
+        organizers: [],
+        events: [...events.values()].map((e) => structuredClone(e)),
+      });
+      scheduleSearchIndexBuild(engine.state, 60);
+      const si = searchIndexOf(engine.state);
+      assert.ok(si.building, 'the build is pending after scheduling');
+      let nextId = 801,
+        ticks = 0;
+      while (si.building) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        ticks++;
+        for (let k = r.int(0, 6); k > 0; k--) {
+          const x = r.int(0, 9);
+          if (x < 4) {
+            const rec = event(r, nextId++);
+            events.set(rec.id, rec);
+            engine.apply([{ t: 'event', a: 'put', rec: structuredClone(rec) }]);
+          } else if (x < 8) {
+            const id = r.int(1, nextId - 1),
+              old = events.get(id)!;
+            const rec = { ...event(r, id), slug: old.slug, status: old.status };
+            events.set(id, rec);
+            engine.apply([{ t: 'event', a: 'put', rec: structuredClone(rec) }]);
+          } else {
+            const id = r.int(1, nextId - 1),
+              old = events.get(id)!;
+            if (old.status === 'trash') continue;
+            events.set(id, { ...old, status: 'trash' });
+            engine.apply([{ t: 'event', a: 'delete', id, modified: old.modified, modifiedUtc: old.modifiedUtc }]);
+          }
         }
+        if (searchEarly && ticks === 3) {
+          check(engine, events, randomQuery(r), 'search during the build');
+          assert.not.ok(si.building, 'a search finishes the build');
+        }
+        if (ticks > 10_000) assert.unreachable('the background build never ended');
       }
-      if (searchEarly && ticks === 3) {
-        check(engine, events, randomQuery(r), 'search during the build');
-        assert.not.ok(si.building, 'a search finishes the build');
-      }
-      if (ticks > 10_000) assert.unreachable('the background build never ended');
+      if (!searchEarly) assert.ok(ticks > 3, `the build ran in several slices (${ticks} ticks)`);
+      for (let i = 0; i < 200; i++) check(engine, events, randomQuery(r), `after a background build #${i}`);
     }
-    if (!searchEarly) assert.ok(ticks > 3, `the build ran in several slices (${ticks} ticks)`);
-    for (let i = 0; i < 200; i++) check(engine, events, randomQuery(r), `after a background build #${i}`);
-  }
-});
+  },
+);
 
-Index('search :: a snapshot load leaves the index unbuilt (start-up does not wait); warmInBackground builds block stats, then the index in slices; searches are right before and after', async () => {
-  const r = new Rand(mulberry32(9));
-  const events = new Map<number, EventRecord>();
-  for (let id = 1; id <= 200; id++) events.set(id, event(r, id));
-  const a = new Engine();
-  a.bulkLoad({ attachments: [], terms: [], venues: [], organizers: [], events: [...events.values()] });
-  const chunks = JSON.parse(JSON.stringify([...a.snapshotChunks()]));
-  // searched at once: the first search builds the index
-  const b = new Engine();
-  b.loadSnapshotChunks(chunks);
-  for (let i = 0; i < 100; i++) check(b, events, randomQuery(r), `snapshot, searched at once #${i}`);
-  // built in the background, as the calendar starts it after opening its store
-  const c = new Engine();
-  c.loadSnapshotChunks(chunks);
-  c.warmInBackground();
-  assert.ok(c.state.blocks.dirty, 'nothing is built before the event loop turns');
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  assert.not.ok(c.state.blocks.dirty, 'the block statistics are built first');
-  const si = searchIndexOf(c.state);
-  assert.ok(si.building, 'then the search index build is pending');
-  for (let ticks = 0; si.building; ticks++) {
-    if (ticks > 1000) assert.unreachable('the background build never ended');
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-  for (let i = 0; i < 100; i++) check(c, events, randomQuery(r), `snapshot, built in the background #${i}`);
-});
+Index(
+  'search :: a snapshot load leaves the index unbuilt (start-up does not wait); warmInBackground builds block stats, then the index in slices; searches are right before and after',
+  async () => {
+    const r = new Rand(mulberry32(9));
+    const events = new Map<number, EventRecord>();
+    for (let id = 1; id <= 200; id++) events.set(id, event(r, id));
+    const a = new Engine();
+    a.bulkLoad({ attachments: [], terms: [], venues: [], organizers: [], events: [...events.values()] });
+    const chunks = JSON.parse(JSON.stringify([...a.snapshotChunks()]));
+    // searched at once: the first search builds the index
+    const b = new Engine();
+    b.loadSnapshotChunks(chunks);
+    for (let i = 0; i < 100; i++) check(b, events, randomQuery(r), `snapshot, searched at once #${i}`);
+    // built in the background, as the calendar starts it after opening its store
+    const c = new Engine();
+    c.loadSnapshotChunks(chunks);
+    c.warmInBackground();
+    assert.ok(c.state.blocks.dirty, 'nothing is built before the event loop turns');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.not.ok(c.state.blocks.dirty, 'the block statistics are built first');
+    const si = searchIndexOf(c.state);
+    assert.ok(si.building, 'then the search index build is pending');
+    for (let ticks = 0; si.building; ticks++) {
+      if (ticks > 1000) assert.unreachable('the background build never ended');
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    for (let i = 0; i < 100; i++) check(c, events, randomQuery(r), `snapshot, built in the background #${i}`);
+  },
+);
 
 Index.run();

@@ -22,12 +22,14 @@ index('answers as a Map of slug to row would, through random writes', () => {
     const ix = new SlugIndex(() => slugs, slugs.length);
     for (let step = 0; step < 20_000; step++) {
       if (slugs.length === 0 || rng.bool(0.3)) {
-        const row = slugs.length, slug = rng.bool(0.05) ? '' : rng.pick(pool);
+        const row = slugs.length,
+          slug = rng.bool(0.05) ? '' : rng.pick(pool);
         slugs.push(slug);
         ix.set(row, undefined, slug);
         if (slug !== '') model.set(slug, row);
       } else {
-        const row = rng.int(0, slugs.length - 1), old = slugs[row];
+        const row = rng.int(0, slugs.length - 1),
+          old = slugs[row];
         const slug = rng.bool(0.05) ? '' : rng.pick(pool);
         slugs[row] = slug; // the column first, as apply.ts writes it
         ix.set(row, old, slug);

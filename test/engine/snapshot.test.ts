@@ -16,7 +16,11 @@ import { Generator, Rng, mulberry32 } from './random-calendar.ts';
 
 const Snap = suite('snapshot');
 const fixture = (name: string) => new URL(`../fixtures/${name}`, import.meta.url);
-const lines = (text: string) => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown);
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as unknown);
 const roundTrip = (e: Engine): unknown[] => JSON.parse(JSON.stringify([...e.snapshotChunks()])) as unknown[];
 
 interface Expected {
@@ -73,14 +77,21 @@ Snap('a version 1 snapshot (fixture) loads with every record, count and answer',
   assert.equal([...e.venues()], expected.venues);
   assert.equal([...e.organizers()], expected.organizers);
   assert.equal([...e.terms('tribe_events_cat'), ...e.terms('post_tag')], expected.terms);
-  for (const [id, n] of Object.entries(expected.termCounts)) assert.is(e.termCount(Number(id)), n, `count of term ${id}`);
+  for (const [id, n] of Object.entries(expected.termCounts))
+    assert.is(e.termCount(Number(id)), n, `count of term ${id}`);
   // the fixture holds an odd date string, several costs, a lineage, two venues, a repeated category
   assert.ok(expected.events.some((r) => r.date === '0000-00-00 00:00:00'));
   assert.ok(expected.events.some((r) => r.costs.length === 2));
   assert.ok(expected.events.some((r) => r.venueIds.length === 2));
   // the same calendar built by bulk load answers the same
   const fresh = new Engine();
-  fresh.bulkLoad({ events: expected.events, venues: expected.venues, organizers: expected.organizers, terms: expected.terms, attachments: [] });
+  fresh.bulkLoad({
+    events: expected.events,
+    venues: expected.venues,
+    organizers: expected.organizers,
+    terms: expected.terms,
+    attachments: [],
+  });
   assert.equal(answers(e), answers(fresh));
   assert.is(e.allocPostId(), expected.nextPostId);
   // and re-saved, it is version 2 and loads to the same content
@@ -100,12 +111,34 @@ Snap('version 2 round trip: records, slugs, counts and answers are identical; th
   set.events[2] = { ...set.events[2], lineage: ['x?id=1'], website: 'https://e.example/1' };
   const e = new Engine();
   e.bulkLoad(set);
-  e.apply([{ t: 'event', a: 'delete', id: set.events[5].id, modified: '2024-05-01 00:00:00', modifiedUtc: '2024-05-01 04:00:00' }]);
+  e.apply([
+    {
+      t: 'event',
+      a: 'delete',
+      id: set.events[5].id,
+      modified: '2024-05-01 00:00:00',
+      modifiedUtc: '2024-05-01 04:00:00',
+    },
+  ]);
   const chunks = roundTrip(e);
-  const ev = chunks[1] as { ints: { ids: number[] }; dates: Record<string, (number | null)[]>; oddDates: unknown[]; links: { tagIds: { rows: number[]; lists: number[][] } } };
-  assert.ok(ev.ints.ids.slice(1).every((d) => Math.abs(d) < 1000), 'ids are differences');
-  assert.ok(ev.dates.endLocal.every((d) => d === null || Math.abs(d) < 1e9), 'ends are relative to starts');
-  assert.equal(ev.oddDates, [[4, 0, '2024-13-45 99:00:00'], [7, 0, '']]);
+  const ev = chunks[1] as {
+    ints: { ids: number[] };
+    dates: Record<string, (number | null)[]>;
+    oddDates: unknown[];
+    links: { tagIds: { rows: number[]; lists: number[][] } };
+  };
+  assert.ok(
+    ev.ints.ids.slice(1).every((d) => Math.abs(d) < 1000),
+    'ids are differences',
+  );
+  assert.ok(
+    ev.dates.endLocal.every((d) => d === null || Math.abs(d) < 1e9),
+    'ends are relative to starts',
+  );
+  assert.equal(ev.oddDates, [
+    [4, 0, '2024-13-45 99:00:00'],
+    [7, 0, ''],
+  ]);
   assert.is(ev.links.tagIds.rows.length, 400);
   assert.ok(ev.links.tagIds.lists.length < 400, 'distinct tag lists only');
   const copy = new Engine();
@@ -122,9 +155,21 @@ Snap('version 2 round trip: records, slugs, counts and answers are identical; th
 
 Snap('chunks are detached: writes after snapshotChunks() do not show in it', () => {
   const e = new Engine();
-  e.bulkLoad({ events: [makeEvent(10, { title: 'before', venueIds: [5] })], venues: [makeVenue(5)], organizers: [], terms: [], attachments: [] });
+  e.bulkLoad({
+    events: [makeEvent(10, { title: 'before', venueIds: [5] })],
+    venues: [makeVenue(5)],
+    organizers: [],
+    terms: [],
+    attachments: [],
+  });
   const chunks = e.snapshotChunks(); // captured here, iterated later
-  e.apply([{ t: 'event', a: 'put', rec: makeEvent(10, { title: 'after', startLocal: '2031-01-01 10:00:00', endLocal: '2031-01-01 11:00:00' }) }]);
+  e.apply([
+    {
+      t: 'event',
+      a: 'put',
+      rec: makeEvent(10, { title: 'after', startLocal: '2031-01-01 10:00:00', endLocal: '2031-01-01 11:00:00' }),
+    },
+  ]);
   e.apply([{ t: 'event', a: 'put', rec: makeEvent(11) }]);
   e.apply([{ t: 'venue', a: 'put', rec: makeVenue(5, { title: 'renamed' }) }]);
   const copy = new Engine();
@@ -151,9 +196,28 @@ Snap('bad chunks are refused with the field named', () => {
 
 Snap('rows share their link and cost lists', () => {
   const e = new Engine();
-  const events = Array.from({ length: 50 }, (_, i) => makeEvent(i + 1, { categoryIds: [7], tagIds: i % 2 ? [8, 9] : [9, 8], costs: ['10'] }));
-  e.bulkLoad({ events, venues: [], organizers: [], terms: [{ id: 7, taxonomy: 'tribe_events_cat', name: 'c', slug: 'c', description: '', parent: 0 }, { id: 8, taxonomy: 'post_tag', name: 't', slug: 't', description: '', parent: 0 }, { id: 9, taxonomy: 'post_tag', name: 'u', slug: 'u', description: '', parent: 0 }], attachments: [] });
-  for (const engine of [e, (() => { const c = new Engine(); c.loadSnapshotChunks(roundTrip(e)); return c; })()]) {
+  const events = Array.from({ length: 50 }, (_, i) =>
+    makeEvent(i + 1, { categoryIds: [7], tagIds: i % 2 ? [8, 9] : [9, 8], costs: ['10'] }),
+  );
+  e.bulkLoad({
+    events,
+    venues: [],
+    organizers: [],
+    terms: [
+      { id: 7, taxonomy: 'tribe_events_cat', name: 'c', slug: 'c', description: '', parent: 0 },
+      { id: 8, taxonomy: 'post_tag', name: 't', slug: 't', description: '', parent: 0 },
+      { id: 9, taxonomy: 'post_tag', name: 'u', slug: 'u', description: '', parent: 0 },
+    ],
+    attachments: [],
+  });
+  for (const engine of [
+    e,
+    (() => {
+      const c = new Engine();
+      c.loadSnapshotChunks(roundTrip(e));
+      return c;
+    })(),
+  ]) {
     const t = engine.state.table;
     assert.ok(t.categoryIds[0] === t.categoryIds[49]);
     assert.ok(t.tagIds[1] === t.tagIds[3] && t.tagIds[0] === t.tagIds[2] && t.tagIds[0] !== t.tagIds[1]);
@@ -166,7 +230,19 @@ Snap('rows share their link and cost lists', () => {
 
 Snap('ListInterner: equal content → one list; no collisions between shapes', () => {
   const li = new ListInterner<number>([]);
-  const lists = [[1], [65_537], [1, 1], [1, 65_537], [65_537, 1], [1, 2, 3], [12, 3], [1, 23], [70_000_000, 1], [-1], [1.5]];
+  const lists = [
+    [1],
+    [65_537],
+    [1, 1],
+    [1, 65_537],
+    [65_537, 1],
+    [1, 2, 3],
+    [12, 3],
+    [1, 23],
+    [70_000_000, 1],
+    [-1],
+    [1.5],
+  ];
   const got = lists.map((l) => li.intern(l));
   lists.forEach((l, i) => {
     assert.equal([...got[i]], l);
@@ -181,8 +257,16 @@ Snap('ListInterner: equal content → one list; no collisions between shapes', (
 
 Snap('sortRowsByStartId orders by (start, id) like a comparison sort', () => {
   const rnd = mulberry32(3);
-  for (const [n, spread, scale] of [[0, 1, 1000], [1, 1, 1000], [1000, 50, 1000], [5000, 1e9, 1000], [3000, 1e6, 1], [2000, 1e12, 1000]]) {
-    const starts = new Float64Array(n), ids = new Int32Array(n);
+  for (const [n, spread, scale] of [
+    [0, 1, 1000],
+    [1, 1, 1000],
+    [1000, 50, 1000],
+    [5000, 1e9, 1000],
+    [3000, 1e6, 1],
+    [2000, 1e12, 1000],
+  ]) {
+    const starts = new Float64Array(n),
+      ids = new Int32Array(n);
     for (let i = 0; i < n; i++) {
       starts[i] = Math.floor(rnd() * spread) * scale - spread * scale * 0.3;
       ids[i] = Math.floor(rnd() * 2 ** 31);
@@ -196,7 +280,10 @@ Snap('sortRowsByStartId orders by (start, id) like a comparison sort', () => {
 
 Snap('naiveToString: the arithmetic path gives what Date gives', () => {
   const rnd = mulberry32(5);
-  const values = [0, -1, 1, -62_167_219_200_000, -62_167_219_200_001, 253_402_300_799_000, 253_402_300_799_999, 253_402_300_800_000, 951_782_400_000, 951_868_800_000];
+  const values = [
+    0, -1, 1, -62_167_219_200_000, -62_167_219_200_001, 253_402_300_799_000, 253_402_300_799_999, 253_402_300_800_000,
+    951_782_400_000, 951_868_800_000,
+  ];
   for (let i = 0; i < 20_000; i++) values.push(Math.floor((rnd() * 2 - 0.6) * 2.6e14));
   for (const v of values) assert.is(naiveToString(v), naiveToStringByDate(v), String(v));
 });

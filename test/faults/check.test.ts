@@ -16,7 +16,13 @@ const NOW = new Date('2030-01-15T12:00:00Z');
 async function makeStore(events: number, opts: { snapshot?: boolean; after?: number } = {}): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-'));
   const cal = await openCalendar({ dir, now: () => NOW, webhooks: false });
-  const create = (i: number) => cal.events.create({ title: `Event ${i}`, start_date: '2030-02-01 10:00:00', end_date: '2030-02-01 11:00:00', status: 'publish' });
+  const create = (i: number) =>
+    cal.events.create({
+      title: `Event ${i}`,
+      start_date: '2030-02-01 10:00:00',
+      end_date: '2030-02-01 11:00:00',
+      status: 'publish',
+    });
   for (let i = 0; i < events; i++) await create(i);
   if (opts.snapshot) await cal.snapshot();
   for (let i = 0; i < (opts.after ?? 0); i++) await create(events + i);
@@ -47,55 +53,64 @@ Check('check: a sound store exits 0 with what it holds, and writes nothing', asy
   assert.match(r.out, 'records: 6 events');
   assert.match(r.out, /snapshot: seq \d+/);
   assert.match(r.out, 'is sound');
-  assert.equal(fs.readdirSync(dir).map((f) => [f, fs.statSync(path.join(dir, f)).mtimeMs]), before);
+  assert.equal(
+    fs.readdirSync(dir).map((f) => [f, fs.statSync(path.join(dir, f)).mtimeMs]),
+    before,
+  );
 });
 
-Check('a deleted snapshot.json: start refuses naming the part and the repair; check exits 1; repair rebuilds it; nothing was deleted', async () => {
-  const dir = await makeStore(5, { snapshot: true, after: 1 });
-  fs.unlinkSync(path.join(dir, 'snapshot.json'));
-  const part = fs.readdirSync(dir).find((f) => f.startsWith('snapshot.') && f.endsWith('.jsonl'))!;
-  await openCalendar({ dir, now: () => NOW }).then(
-    () => assert.unreachable('must not start an empty calendar'),
-    (err: Error) => {
-      assert.match(err.message, `${path.join(dir, 'snapshot.json')} is missing`);
-      assert.match(err.message, part);
-      assert.match(err.message, `calendar-engine repair --data ${dir}`);
-    },
-  );
-  assert.ok(fs.existsSync(path.join(dir, part)), 'the part is still there');
-  const c = await run('check', '--data', dir);
-  assert.is(c.code, 1);
-  assert.match(c.err, 'problem: ');
-  assert.match(c.err, 'snapshot.json is missing');
-  const r = await run('repair', '--data', dir);
-  assert.is(r.code, 0, r.err);
-  assert.match(r.out, `repaired: rebuilt ${path.join(dir, 'snapshot.json')} from ${part}`);
-  assert.match(r.out, 'is sound');
-  assert.is(await total(dir), 6);
-});
+Check(
+  'a deleted snapshot.json: start refuses naming the part and the repair; check exits 1; repair rebuilds it; nothing was deleted',
+  async () => {
+    const dir = await makeStore(5, { snapshot: true, after: 1 });
+    fs.unlinkSync(path.join(dir, 'snapshot.json'));
+    const part = fs.readdirSync(dir).find((f) => f.startsWith('snapshot.') && f.endsWith('.jsonl'))!;
+    await openCalendar({ dir, now: () => NOW }).then(
+      () => assert.unreachable('must not start an empty calendar'),
+      (err: Error) => {
+        assert.match(err.message, `${path.join(dir, 'snapshot.json')} is missing`);
+        assert.match(err.message, part);
+        assert.match(err.message, `calendar-engine repair --data ${dir}`);
+      },
+    );
+    assert.ok(fs.existsSync(path.join(dir, part)), 'the part is still there');
+    const c = await run('check', '--data', dir);
+    assert.is(c.code, 1);
+    assert.match(c.err, 'problem: ');
+    assert.match(c.err, 'snapshot.json is missing');
+    const r = await run('repair', '--data', dir);
+    assert.is(r.code, 0, r.err);
+    assert.match(r.out, `repaired: rebuilt ${path.join(dir, 'snapshot.json')} from ${part}`);
+    assert.match(r.out, 'is sound');
+    assert.is(await total(dir), 6);
+  },
+);
 
-Check('a damaged journal line: start refuses naming file and line; repair keeps a copy and cuts before it', async () => {
-  const dir = await makeStore(5);
-  const file = path.join(dir, 'journal.jsonl');
-  const lines = fs.readFileSync(file, 'utf8').split('\n');
-  lines[2] = lines[2]!.replace('Event 2', 'Event X'); // still JSON, still a write: only the checksum tells
-  fs.writeFileSync(file, lines.join('\n'));
-  const damaged = fs.readFileSync(file);
-  await openCalendar({ dir, now: () => NOW }).then(
-    () => assert.unreachable('must refuse a damaged line'),
-    (err: Error) => assert.match(err.message, `corrupt journal ${file} line 3: its checksum does not match`),
-  );
-  const c = await run('check', '--data', dir);
-  assert.is(c.code, 1);
-  assert.match(c.err, `${file} line 3`);
-  const r = await run('repair', '--data', dir);
-  assert.is(r.code, 0, r.err);
-  assert.match(r.out, 'damaged at line 3');
-  const copy = fs.readdirSync(dir).find((f) => f.startsWith('journal.jsonl.damaged-'))!;
-  assert.ok(copy, 'the damaged journal is kept');
-  assert.equal(fs.readFileSync(path.join(dir, copy)), damaged, 'byte for byte');
-  assert.is(await total(dir), 2, 'the writes before the damaged line');
-});
+Check(
+  'a damaged journal line: start refuses naming file and line; repair keeps a copy and cuts before it',
+  async () => {
+    const dir = await makeStore(5);
+    const file = path.join(dir, 'journal.jsonl');
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    lines[2] = lines[2]!.replace('Event 2', 'Event X'); // still JSON, still a write: only the checksum tells
+    fs.writeFileSync(file, lines.join('\n'));
+    const damaged = fs.readFileSync(file);
+    await openCalendar({ dir, now: () => NOW }).then(
+      () => assert.unreachable('must refuse a damaged line'),
+      (err: Error) => assert.match(err.message, `corrupt journal ${file} line 3: its checksum does not match`),
+    );
+    const c = await run('check', '--data', dir);
+    assert.is(c.code, 1);
+    assert.match(c.err, `${file} line 3`);
+    const r = await run('repair', '--data', dir);
+    assert.is(r.code, 0, r.err);
+    assert.match(r.out, 'damaged at line 3');
+    const copy = fs.readdirSync(dir).find((f) => f.startsWith('journal.jsonl.damaged-'))!;
+    assert.ok(copy, 'the damaged journal is kept');
+    assert.equal(fs.readFileSync(path.join(dir, copy)), damaged, 'byte for byte');
+    assert.is(await total(dir), 2, 'the writes before the damaged line');
+  },
+);
 
 Check('check on a folder that is not there exits 1', async () => {
   const r = await run('check', '--data', path.join(os.tmpdir(), 'no-such-store-here'));

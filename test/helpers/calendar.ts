@@ -59,7 +59,12 @@ export interface RawList {
 }
 
 /** A REST list answer as the server sends it: status, headers and the parsed body. */
-export async function restList(cal: Calendar, resource: Resource, params: Params, actor: Actor = null): Promise<RawList> {
+export async function restList(
+  cal: Calendar,
+  resource: Resource,
+  params: Params,
+  actor: Actor = null,
+): Promise<RawList> {
   const res = await cal.rest({ resource, action: 'list', params, actor });
   return { status: res.status, headers: res.headers, body: JSON.parse(res.body) as Record<string, unknown> };
 }

@@ -27,7 +27,12 @@ export interface NodeSet {
   stopAll(): Promise<void>;
 }
 
-export function nodeSet(natsUrls: string, name: string, env: Record<string, string> = {}, nodeArgs: string[] = []): NodeSet {
+export function nodeSet(
+  natsUrls: string,
+  name: string,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): NodeSet {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-nodes-'));
   const nodes: CalendarNode[] = [];
   const killAll = () => {
@@ -39,10 +44,33 @@ export function nodeSet(natsUrls: string, name: string, env: Record<string, stri
     async start(id, extraEnv = {}) {
       const dir = path.join(base, id);
       fs.mkdirSync(dir, { recursive: true });
-      const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'src/cli/main.ts'), 'serve', '--port', '0',
-        '--data', dir, '--site-url', SITE_URL, '--cluster', natsUrls, '--cluster-name', name, '--node-id', id], {
-        cwd: root, env: { ...process.env, CALENDAR_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const proc = spawn(
+        process.execPath,
+        [
+          ...nodeArgs,
+          '--import',
+          'tsx',
+          path.join(root, 'src/cli/main.ts'),
+          'serve',
+          '--port',
+          '0',
+          '--data',
+          dir,
+          '--site-url',
+          SITE_URL,
+          '--cluster',
+          natsUrls,
+          '--cluster-name',
+          name,
+          '--node-id',
+          id,
+        ],
+        {
+          cwd: root,
+          env: { ...process.env, CALENDAR_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env, ...extraEnv },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       const log: string[] = [];
       proc.stderr!.on('data', (d: Buffer) => log.push(d.toString()));
       const url = await new Promise<string>((resolve, reject) => {
@@ -84,7 +112,9 @@ export function nodeSet(natsUrls: string, name: string, env: Record<string, stri
 /** The role a node reports (X-Calendar-Node), or undefined when it does not answer. */
 export async function roleOf(node: CalendarNode): Promise<string | undefined> {
   try {
-    const res = await fetch(`${node.url}/wp-json/tribe/events/v1/categories?per_page=1`, { signal: AbortSignal.timeout(2_000) });
+    const res = await fetch(`${node.url}/wp-json/tribe/events/v1/categories?per_page=1`, {
+      signal: AbortSignal.timeout(2_000),
+    });
     await res.arrayBuffer();
     return /role=(\w+)/.exec(res.headers.get('x-calendar-node') ?? '')?.[1];
   } catch {

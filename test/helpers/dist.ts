@@ -12,5 +12,9 @@ export const DIST_MAIN = path.join(ROOT, 'dist/cli/main.js');
 export function ensureDist(): void {
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
-  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs'), '--if-stale'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs'), '--if-stale'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
 }

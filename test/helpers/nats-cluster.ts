@@ -15,7 +15,8 @@ export function natsServerPath(): string | undefined {
   return undefined;
 }
 
-export const NATS_MISSING = 'nats-server is not installed (Debian: apt-get install nats-server; see docs/cluster.md): cluster tests skipped';
+export const NATS_MISSING =
+  'nats-server is not installed (Debian: apt-get install nats-server; see docs/cluster.md): cluster tests skipped';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -75,7 +76,10 @@ async function distinctPorts(n: number): Promise<number[]> {
 const START_ATTEMPTS = 3;
 
 /** `args`: more nats-server arguments for every server (e.g. --user/--pass) */
-export async function startNatsCluster(n = 3, opts: { bin?: string; log?: boolean; args?: string[] } = {}): Promise<NatsCluster> {
+export async function startNatsCluster(
+  n = 3,
+  opts: { bin?: string; log?: boolean; args?: string[] } = {},
+): Promise<NatsCluster> {
   const bin = opts.bin ?? natsServerPath();
   if (!bin) throw new Error(NATS_MISSING);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'nats-'));
@@ -85,7 +89,12 @@ export async function startNatsCluster(n = 3, opts: { bin?: string; log?: boolea
   const choosePorts = async () => {
     const free = await distinctPorts(2 * n);
     ports = Array.from({ length: n }, (_, i) => ({ client: free[2 * i], route: free[2 * i + 1] }));
-    servers = ports.map((p, i) => ({ name: `n${i + 1}`, port: p.client, url: `nats://127.0.0.1:${p.client}`, proc: undefined }));
+    servers = ports.map((p, i) => ({
+      name: `n${i + 1}`,
+      port: p.client,
+      url: `nats://127.0.0.1:${p.client}`,
+      proc: undefined,
+    }));
     routes = ports.map((p) => `nats://127.0.0.1:${p.route}`).join(',');
   };
   /** one spawn of server i; rejects with its exit status and last stderr when it exits before listening */
@@ -93,8 +102,21 @@ export async function startNatsCluster(n = 3, opts: { bin?: string; log?: boolea
     const s = servers[i];
     const dir = path.join(root, s.name);
     fs.mkdirSync(dir, { recursive: true });
-    const args = ['-a', '127.0.0.1', '-p', String(s.port), '-n', s.name, '-js', '-sd', dir,
-      ...(n > 1 ? ['--cluster_name', 'calendar-test', '--cluster', `nats://127.0.0.1:${ports[i].route}`, '--routes', routes] : []), ...(opts.args ?? [])];
+    const args = [
+      '-a',
+      '127.0.0.1',
+      '-p',
+      String(s.port),
+      '-n',
+      s.name,
+      '-js',
+      '-sd',
+      dir,
+      ...(n > 1
+        ? ['--cluster_name', 'calendar-test', '--cluster', `nats://127.0.0.1:${ports[i].route}`, '--routes', routes]
+        : []),
+      ...(opts.args ?? []),
+    ];
     const proc = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     proc.stderr!.on('data', (chunk: Buffer) => {
@@ -142,7 +164,9 @@ export async function startNatsCluster(n = 3, opts: { bin?: string; log?: boolea
         process.off('exit', killAll);
         throw err;
       }
-      process.stderr.write(`nats-cluster: start attempt ${attempt} failed (${(err as Error).message}); trying fresh ports\n`);
+      process.stderr.write(
+        `nats-cluster: start attempt ${attempt} failed (${(err as Error).message}); trying fresh ports\n`,
+      );
       fs.rmSync(root, { recursive: true, force: true });
       fs.mkdirSync(root, { recursive: true });
     }
@@ -155,12 +179,17 @@ export async function startNatsCluster(n = 3, opts: { bin?: string; log?: boolea
     },
     start,
     async stop() {
-      await Promise.all(servers.map((s) => new Promise<void>((resolve) => {
-        const p = s.proc;
-        if (!p || p.exitCode !== null) return resolve();
-        p.once('exit', () => resolve());
-        p.kill('SIGKILL');
-      })));
+      await Promise.all(
+        servers.map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              const p = s.proc;
+              if (!p || p.exitCode !== null) return resolve();
+              p.once('exit', () => resolve());
+              p.kill('SIGKILL');
+            }),
+        ),
+      );
       process.off('exit', killAll);
       fs.rmSync(root, { recursive: true, force: true });
     },

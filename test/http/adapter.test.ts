@@ -10,12 +10,18 @@ rw('?rest_route= becomes the pretty path, other parameters kept', () => {
     url: '/wp-json/tribe/events/v1/events?page=2',
     query: 'page=2',
   });
-  assert.equal(rewriteTarget('/index.php?rest_route=%2Ftribe%2Fevents%2Fv1%2Fvenues%2F3', '/wp-json').url, '/wp-json/tribe/events/v1/venues/3');
+  assert.equal(
+    rewriteTarget('/index.php?rest_route=%2Ftribe%2Fevents%2Fv1%2Fvenues%2F3', '/wp-json').url,
+    '/wp-json/tribe/events/v1/venues/3',
+  );
   assert.equal(rewriteTarget('/?rest_route=/', '/wp-json').url, '/wp-json/');
 });
 
 rw('a slug with reserved characters survives the rewrite encoded', () => {
-  assert.is(rewriteTarget('/?rest_route=/tribe/events/v1/events/by-slug/a%3Fb', '/wp-json').url, '/wp-json/tribe/events/v1/events/by-slug/a%3Fb');
+  assert.is(
+    rewriteTarget('/?rest_route=/tribe/events/v1/events/by-slug/a%3Fb', '/wp-json').url,
+    '/wp-json/tribe/events/v1/events/by-slug/a%3Fb',
+  );
 });
 
 rw('pretty paths and other pages are untouched', () => {
@@ -40,7 +46,10 @@ rw.run();
 const ff = suite('adapter :: _fields');
 
 const list = {
-  events: [{ id: 1, title: 'A', venue: { id: 9, city: 'X' } }, { id: 2, title: 'B', venue: [] }],
+  events: [
+    { id: 1, title: 'A', venue: { id: 9, city: 'X' } },
+    { id: 2, title: 'B', venue: [] },
+  ],
   rest_url: 'u',
   total: 2,
   total_pages: 1,
@@ -74,9 +83,15 @@ ff.run();
 const er = suite('adapter :: errorReply');
 
 er('CalendarError keeps code, message, data and status', () => {
-  const r = errorReply(fail('rest_invalid_param', ['page'], { params: { page: 'Invalid parameter.' } }), 'GET /x', () => assert.unreachable());
+  const r = errorReply(fail('rest_invalid_param', ['page'], { params: { page: 'Invalid parameter.' } }), 'GET /x', () =>
+    assert.unreachable(),
+  );
   assert.is(r.status, 400);
-  assert.equal(JSON.parse(r.body), { code: 'rest_invalid_param', message: 'Invalid parameter(s): page', data: { status: 400, params: { page: 'Invalid parameter.' } } });
+  assert.equal(JSON.parse(r.body), {
+    code: 'rest_invalid_param',
+    message: 'Invalid parameter(s): page',
+    data: { status: 400, params: { page: 'Invalid parameter.' } },
+  });
 });
 
 er('anything else is a generic 500 and one log line', () => {

@@ -9,15 +9,28 @@ import { BodyBuffers } from '../../src/http/body-buffers.ts';
 function fakeResponse(): { res: ServerResponse; sent: Buffer[]; finish(): void } {
   const sent: Buffer[] = [];
   const pending: Array<() => void> = [];
-  const res = { end(data: Buffer, cb: () => void) { sent.push(data); pending.push(cb); } } as unknown as ServerResponse;
-  return { res, sent, finish: () => { for (const cb of pending.splice(0)) cb(); } };
+  const res = {
+    end(data: Buffer, cb: () => void) {
+      sent.push(data);
+      pending.push(cb);
+    },
+  } as unknown as ServerResponse;
+  return {
+    res,
+    sent,
+    finish: () => {
+      for (const cb of pending.splice(0)) cb();
+    },
+  };
 }
 
 const S = suite('http :: body buffers');
 
 S('the pieces are sent as one buffer; it is reused only once its response finished', () => {
   const bodies = new BodyBuffers(64, 4);
-  const a = fakeResponse(), b = fakeResponse(), c = fakeResponse();
+  const a = fakeResponse(),
+    b = fakeResponse(),
+    c = fakeResponse();
   assert.ok(bodies.end(a.res, ['{"events":[', '"x"', ']}'], 16));
   assert.is(a.sent[0].toString('latin1'), '{"events":["x"]}');
   // a's buffer is still the socket's: b gets another one, and a's bytes stay as they were
@@ -28,7 +41,7 @@ S('the pieces are sent as one buffer; it is reused only once its response finish
   a.finish();
   assert.is(bodies.kept, 1);
   assert.ok(bodies.end(c.res, ['{"organizers":[]}'], 17));
-  assert.is(c.sent[0].buffer, a.sent[0].buffer, 'the finished response\'s buffer is taken again');
+  assert.is(c.sent[0].buffer, a.sent[0].buffer, "the finished response's buffer is taken again");
   assert.is(c.sent[0].toString('latin1'), '{"organizers":[]}');
 });
 

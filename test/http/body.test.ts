@@ -54,7 +54,7 @@ php('a value then a nested key replaces the scalar', () => {
 
 php('itty query (repeated keys as arrays) in PHP style', () => {
   const q = { 'venue[]': ['1', '2'], status: 'publish', 'x[a]': 'y' };
-  assert.equal(finishParams(paramsFromQuery(q)), { 'venue': ['1', '2'], status: 'publish', x: { a: 'y' } });
+  assert.equal(finishParams(paramsFromQuery(q)), { venue: ['1', '2'], status: 'publish', x: { a: 'y' } });
 });
 
 php('setParam into a bag directly', () => {
@@ -91,12 +91,20 @@ merge('content types', () => {
 });
 
 merge('JSON body wins over the query', () => {
-  const out = mergeBody(q('title=q&page=2'), Buffer.from('{"title":"body","venue":{"venue":"X"},"tags":[1,2]}'), 'application/json');
+  const out = mergeBody(
+    q('title=q&page=2'),
+    Buffer.from('{"title":"body","venue":{"venue":"X"},"tags":[1,2]}'),
+    'application/json',
+  );
   assert.equal(out, { title: 'body', page: '2', venue: { venue: 'X' }, tags: [1, 2] });
 });
 
 merge('form body wins over the query', () => {
-  const out = mergeBody(q('title=q&x=1'), Buffer.from('title=form&categories[]=3'), 'application/x-www-form-urlencoded');
+  const out = mergeBody(
+    q('title=q&x=1'),
+    Buffer.from('title=form&categories[]=3'),
+    'application/x-www-form-urlencoded',
+  );
   assert.equal(out, { title: 'form', x: '1', categories: ['3'] });
 });
 
@@ -107,17 +115,32 @@ merge('empty body or JSON null: query only', () => {
 });
 
 merge('malformed JSON → 400 rest_invalid_json', () => {
-  assert.equal(codeOf(() => mergeBody(q(''), Buffer.from('{"title":'), 'application/json')), ['rest_invalid_json', 400]);
+  assert.equal(
+    codeOf(() => mergeBody(q(''), Buffer.from('{"title":'), 'application/json')),
+    ['rest_invalid_json', 400],
+  );
 });
 
 merge('JSON that is not an object → 400 rest_invalid_json', () => {
-  assert.equal(codeOf(() => mergeBody(q(''), Buffer.from('[1,2]'), 'application/json')), ['rest_invalid_json', 400]);
-  assert.equal(codeOf(() => mergeBody(q(''), Buffer.from('"x"'), 'application/json')), ['rest_invalid_json', 400]);
+  assert.equal(
+    codeOf(() => mergeBody(q(''), Buffer.from('[1,2]'), 'application/json')),
+    ['rest_invalid_json', 400],
+  );
+  assert.equal(
+    codeOf(() => mergeBody(q(''), Buffer.from('"x"'), 'application/json')),
+    ['rest_invalid_json', 400],
+  );
 });
 
 merge('unsupported content type with a body → 415', () => {
-  assert.equal(codeOf(() => mergeBody(q(''), Buffer.from('title=x'), 'text/plain')), ['rest_unsupported_media_type', 415]);
-  assert.equal(codeOf(() => mergeBody(q(''), Buffer.from('title=x'), undefined)), ['rest_unsupported_media_type', 415]);
+  assert.equal(
+    codeOf(() => mergeBody(q(''), Buffer.from('title=x'), 'text/plain')),
+    ['rest_unsupported_media_type', 415],
+  );
+  assert.equal(
+    codeOf(() => mergeBody(q(''), Buffer.from('title=x'), undefined)),
+    ['rest_unsupported_media_type', 415],
+  );
 });
 
 merge('JSON __proto__ member is dropped', () => {

@@ -31,21 +31,37 @@ export function fakeCalendar(site: Partial<SiteConfig> = {}): FakeCalendar {
       cal.calls.push(call);
       if (cal.delayMs > 0) await new Promise((r) => setTimeout(r, cal.delayMs));
       if (typeof call.params.throw === 'string') {
-        throw new CalendarError(call.params.throw, Number(call.params.status ?? 400), 'thrown on request', { params: ['x'] });
+        throw new CalendarError(call.params.throw, Number(call.params.status ?? 400), 'thrown on request', {
+          params: ['x'],
+        });
       }
       if (call.params.crash !== undefined) throw new Error('secret-internal-detail');
       if (call.action === 'list') {
-        const items = [{ id: 1, title: 'One', slug: 'one' }, { id: 2, title: 'Two', slug: 'two' }];
+        const items = [
+          { id: 1, title: 'One', slug: 'one' },
+          { id: 2, title: 'Two', slug: 'two' },
+        ];
         return {
           status: 200,
           headers: { 'X-TEC-Total': '2', 'X-TEC-TotalPages': '1' },
-          body: JSON.stringify({ [call.resource]: items, rest_url: `${cal.site.siteUrl}/x/`, total: 2, total_pages: 1 }),
+          body: JSON.stringify({
+            [call.resource]: items,
+            rest_url: `${cal.site.siteUrl}/x/`,
+            total: 2,
+            total_pages: 1,
+          }),
         };
       }
       return {
         status: call.action === 'create' ? 201 : 200,
         headers: {},
-        body: JSON.stringify({ resource: call.resource, action: call.action, target: call.target ?? null, params: call.params, actor: call.actor }),
+        body: JSON.stringify({
+          resource: call.resource,
+          action: call.action,
+          target: call.target ?? null,
+          params: call.params,
+          actor: call.actor,
+        }),
       };
     },
   };

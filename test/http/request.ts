@@ -16,7 +16,8 @@ export function request(
 ): Promise<Res> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.auth) headers.authorization = 'Basic ' + Buffer.from(`${opts.auth[0]}:${opts.auth[1]}`).toString('base64');
-  if (opts.body !== undefined && headers['content-length'] === undefined) headers['content-length'] = String(Buffer.byteLength(opts.body));
+  if (opts.body !== undefined && headers['content-length'] === undefined)
+    headers['content-length'] = String(Buffer.byteLength(opts.body));
   return new Promise((resolve, reject) => {
     const req = http.request(base + path, { method: opts.method ?? 'GET', headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];

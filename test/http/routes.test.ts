@@ -45,13 +45,19 @@ table('trailing slash and case are tolerated, as WordPress matches routes', asyn
   const routes = createRoutes(cal);
   assert.ok(await routes.fetch({ method: 'GET', url: `${ORIGIN}${NS}/events/` }, ctx));
   assert.ok(await routes.fetch({ method: 'GET', url: `${ORIGIN}${NS}/Events/5/` }, ctx));
-  assert.equal(cal.calls.map((c) => c.action), ['list', 'get']);
+  assert.equal(
+    cal.calls.map((c) => c.action),
+    ['list', 'get'],
+  );
 });
 
 table('query parameters arrive PHP-parsed; meta parameters are dropped', async () => {
   const cal = fakeCalendar();
   const routes = createRoutes(cal);
-  await routes.fetch({ method: 'GET', url: `${ORIGIN}${NS}/events?categories[]=3&categories[]=4&venue=1,2&_fields=id&_envelope=1` }, ctx);
+  await routes.fetch(
+    { method: 'GET', url: `${ORIGIN}${NS}/events?categories[]=3&categories[]=4&venue=1,2&_fields=id&_envelope=1` },
+    ctx,
+  );
   assert.equal(cal.calls[0].params, { categories: ['3', '4'], venue: '1,2' });
 });
 

@@ -92,7 +92,11 @@ S('Basic auth: the actor reaches the calendar; bad credentials → 401 on any ro
 });
 
 S('bodies: JSON, PHP-bracket form, query merged with body winning', async ({ srv }) => {
-  const j = await request(srv.url, `${NS}/events?title=q&page=1`, { method: 'POST', headers: JSON_HEADERS, body: '{"title":"J","venue":{"venue":"V"}}' });
+  const j = await request(srv.url, `${NS}/events?title=q&page=1`, {
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body: '{"title":"J","venue":{"venue":"V"}}',
+  });
   assert.is(j.status, 201);
   assert.equal(j.json.params, { title: 'J', page: '1', venue: { venue: 'V' } });
   const f = await request(srv.url, `${NS}/events/3`, {
@@ -100,13 +104,21 @@ S('bodies: JSON, PHP-bracket form, query merged with body winning', async ({ srv
     headers: FORM_HEADERS,
     body: 'organizer[0][organizer]=A&organizer[1][id]=3&categories[]=3&venue[venue]=X',
   });
-  assert.equal(f.json.params, { organizer: [{ organizer: 'A' }, { id: '3' }], categories: ['3'], venue: { venue: 'X' } });
+  assert.equal(f.json.params, {
+    organizer: [{ organizer: 'A' }, { id: '3' }],
+    categories: ['3'],
+    venue: { venue: 'X' },
+  });
   assert.is(f.json.action, 'update');
 });
 
 S('POST, PUT and PATCH all update', async ({ srv }) => {
   for (const method of ['POST', 'PUT', 'PATCH']) {
-    const r = await request(srv.url, `${NS}/venues/by-slug/v`, { method, headers: JSON_HEADERS, body: '{"venue":"X"}' });
+    const r = await request(srv.url, `${NS}/venues/by-slug/v`, {
+      method,
+      headers: JSON_HEADERS,
+      body: '{"venue":"X"}',
+    });
     assert.equal([r.status, r.json.action, r.json.target], [200, 'update', { slug: 'v' }]);
   }
 });
@@ -114,27 +126,43 @@ S('POST, PUT and PATCH all update', async ({ srv }) => {
 S('_method and X-HTTP-Method-Override', async ({ srv }) => {
   const a = await request(srv.url, `${NS}/events/3?_method=DELETE`, { method: 'POST' });
   assert.is(a.json.action, 'delete');
-  const b = await request(srv.url, `${NS}/events/3`, { method: 'POST', headers: { 'x-http-method-override': 'PUT', ...JSON_HEADERS }, body: '{}' });
+  const b = await request(srv.url, `${NS}/events/3`, {
+    method: 'POST',
+    headers: { 'x-http-method-override': 'PUT', ...JSON_HEADERS },
+    body: '{}',
+  });
   assert.is(b.json.action, 'update');
 });
 
 S('bad bodies: 400 rest_invalid_json, 415, 413 — never a 500', async ({ srv }) => {
   const j = await request(srv.url, `${NS}/events`, { method: 'POST', headers: JSON_HEADERS, body: '{"title":' });
   assert.equal([j.status, j.json.code, j.json.data.status], [400, 'rest_invalid_json', 400]);
-  const t = await request(srv.url, `${NS}/events`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+  const t = await request(srv.url, `${NS}/events`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain' },
+    body: 'hello',
+  });
   assert.equal([t.status, t.json.code], [415, 'rest_unsupported_media_type']);
-  const big = await request(srv.url, `${NS}/events`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ title: 'x'.repeat(2000) }) });
+  const big = await request(srv.url, `${NS}/events`, {
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ title: 'x'.repeat(2000) }),
+  });
   assert.equal([big.status, big.json.code, big.json.data.status], [413, 'rest_payload_too_large', 413]);
   assert.is(big.headers.connection, 'close');
 });
 
 S('413 for a chunked body over the limit', async ({ srv }) => {
   const r = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(`${srv.url}${NS}/events`, { method: 'POST', headers: JSON_HEADERS, agent: false }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body }));
-    });
+    const req = http.request(
+      `${srv.url}${NS}/events`,
+      { method: 'POST', headers: JSON_HEADERS, agent: false },
+      (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      },
+    );
     req.on('error', reject);
     req.write('{"title":"' + 'x'.repeat(800));
     req.write('y'.repeat(800) + '"}');
@@ -164,7 +192,9 @@ S('a client still sending an oversized body reads its 413 (lingering close), dec
       const pump = () => {
         while (sent < total) {
           sent += piece.length;
-          const data = chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece;
+          const data = chunked
+            ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
+            : piece;
           if (!sock.write(data)) return void sock.once('drain', pump);
         }
         if (chunked) sock.end('0\r\n\r\n');
@@ -172,7 +202,11 @@ S('a client still sending an oversized body reads its 413 (lingering close), dec
       };
       pump();
     });
-    assert.match(result.response, /^HTTP\/1\.1 413 /, `chunked ${chunked}: ${result.error ?? ''} ${result.response.slice(0, 80)}`);
+    assert.match(
+      result.response,
+      /^HTTP\/1\.1 413 /,
+      `chunked ${chunked}: ${result.error ?? ''} ${result.response.slice(0, 80)}`,
+    );
     const body = result.response.slice(result.response.indexOf('\r\n\r\n') + 4);
     assert.is(JSON.parse(body).code, 'rest_payload_too_large');
     assert.is(result.error, undefined, `chunked ${chunked}: the client saw no reset while sending`);
@@ -198,15 +232,19 @@ S('a declared 100 MB body is refused before it is read; a chunked one is cut off
         });
         sock.on('error', () => {});
         sock.on('close', () => resolve({ response, sentAtAnswer }));
-        sock.write(chunked
-          ? `POST ${NS}/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`
-          : `POST ${NS}/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${total}\r\n\r\n`);
+        sock.write(
+          chunked
+            ? `POST ${NS}/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`
+            : `POST ${NS}/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${total}\r\n\r\n`,
+        );
         const piece = Buffer.alloc(64 * 1024, 0x61);
         const pump = () => {
           // a client that keeps sending until it has its answer
           while (sent < total && sentAtAnswer < 0 && !sock.destroyed) {
             sent += piece.length;
-            const data = chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece;
+            const data = chunked
+              ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
+              : piece;
             if (!sock.write(data)) return void sock.once('drain', pump);
           }
           if (sentAtAnswer >= 0) sock.end();
@@ -215,9 +253,15 @@ S('a declared 100 MB body is refused before it is read; a chunked one is cut off
       });
       assert.match(result.response, /^HTTP\/1\.1 413 /, `chunked ${chunked}`);
       assert.match(result.response, /\r\nConnection: close\r\n/i);
-      assert.ok(result.sentAtAnswer < 16 * 1024 * 1024, `~> chunked ${chunked}: answered after ${result.sentAtAnswer} bytes sent`);
+      assert.ok(
+        result.sentAtAnswer < 16 * 1024 * 1024,
+        `~> chunked ${chunked}: answered after ${result.sentAtAnswer} bytes sent`,
+      );
       await new Promise((r) => setTimeout(r, 50));
-      assert.ok(serverRead < 16 * 1024 * 1024, `~> chunked ${chunked}: the server read ${serverRead} bytes of ${total}`);
+      assert.ok(
+        serverRead < 16 * 1024 * 1024,
+        `~> chunked ${chunked}: the server read ${serverRead} bytes of ${total}`,
+      );
     }
   } finally {
     srv.server.off('connection', onConnection);
@@ -239,7 +283,11 @@ S('an internal error: 500, generic body, one log line without credentials', asyn
   lines.length = 0;
   const r = await request(srv.url, `${NS}/events/1?crash=1`, { auth: ['ed', password] });
   assert.is(r.status, 500);
-  assert.equal(r.json, { code: 'internal_error', message: 'The server encountered an internal error.', data: { status: 500 } });
+  assert.equal(r.json, {
+    code: 'internal_error',
+    message: 'The server encountered an internal error.',
+    data: { status: 500 },
+  });
   assert.is(lines.length, 1);
   assert.match(lines[0], 'GET /wp-json/tribe/events/v1/events/1');
   assert.not.match(lines[0], password);
@@ -308,23 +356,39 @@ N.after(async (ctx) => {
   await ctx.srv.close();
 });
 
-N('keys nested past 64 brackets: 400 rest_input_too_deep (form body and query), JSON past 512 levels: 400', async ({ srv, password }) => {
-  const deep = 'title' + '[x]'.repeat(10_000);
-  const form = await request(srv.url, `${NS}/events`, { method: 'POST', headers: FORM_HEADERS, body: `${deep}=1` });
-  assert.is(form.status, 400);
-  assert.equal(form.json, {
-    code: 'rest_input_too_deep', message: 'Parameter title nests more than 64 levels of brackets.', data: { status: 400, max_depth: 64 },
-  });
-  const query = await request(srv.url, `${NS}/events?categories${'[]'.repeat(65)}=1`);
-  assert.equal([query.status, query.json.code], [400, 'rest_input_too_deep']);
-  const ok = await request(srv.url, `${NS}/events?categories${'[]'.repeat(64)}=1`);
-  assert.is(ok.status, 200, '~> 64 levels are fine');
-  const auth = { authorization: 'Basic ' + Buffer.from(`ed:${password}`).toString('base64') };
-  const json = await request(srv.url, `${NS}/events`, { method: 'POST', headers: { ...JSON_HEADERS, ...auth }, body: `{"a":${'['.repeat(512)}${']'.repeat(512)}}` });
-  assert.equal([json.status, json.json.code, json.json.data.json_error_message], [400, 'rest_invalid_json', 'Maximum stack depth exceeded']);
-  const fine = await request(srv.url, `${NS}/events`, { method: 'POST', headers: { ...JSON_HEADERS, ...auth }, body: `{"a":${'['.repeat(400)}"]]]["${']'.repeat(400)}}` });
-  assert.is.not(fine.json.code, 'rest_invalid_json', '~> brackets in strings do not count');
-});
+N(
+  'keys nested past 64 brackets: 400 rest_input_too_deep (form body and query), JSON past 512 levels: 400',
+  async ({ srv, password }) => {
+    const deep = 'title' + '[x]'.repeat(10_000);
+    const form = await request(srv.url, `${NS}/events`, { method: 'POST', headers: FORM_HEADERS, body: `${deep}=1` });
+    assert.is(form.status, 400);
+    assert.equal(form.json, {
+      code: 'rest_input_too_deep',
+      message: 'Parameter title nests more than 64 levels of brackets.',
+      data: { status: 400, max_depth: 64 },
+    });
+    const query = await request(srv.url, `${NS}/events?categories${'[]'.repeat(65)}=1`);
+    assert.equal([query.status, query.json.code], [400, 'rest_input_too_deep']);
+    const ok = await request(srv.url, `${NS}/events?categories${'[]'.repeat(64)}=1`);
+    assert.is(ok.status, 200, '~> 64 levels are fine');
+    const auth = { authorization: 'Basic ' + Buffer.from(`ed:${password}`).toString('base64') };
+    const json = await request(srv.url, `${NS}/events`, {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, ...auth },
+      body: `{"a":${'['.repeat(512)}${']'.repeat(512)}}`,
+    });
+    assert.equal(
+      [json.status, json.json.code, json.json.data.json_error_message],
+      [400, 'rest_invalid_json', 'Maximum stack depth exceeded'],
+    );
+    const fine = await request(srv.url, `${NS}/events`, {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, ...auth },
+      body: `{"a":${'['.repeat(400)}"]]]["${']'.repeat(400)}}`,
+    });
+    assert.is.not(fine.json.code, 'rest_invalid_json', '~> brackets in strings do not count');
+  },
+);
 
 N.run();
 

@@ -28,10 +28,19 @@ async function exportText(cal: Calendar, format: 'json' | 'jsonl'): Promise<stri
 
 async function everything(cal: Calendar, editor: Parameters<Calendar['events']['list']>[1]): Promise<unknown[]> {
   const out: unknown[] = [];
-  const wide = { per_page: 50, start_date: '1000-01-01', end_date: '9999-12-31', status: 'publish,future,draft,pending,private,trash' };
+  const wide = {
+    per_page: 50,
+    start_date: '1000-01-01',
+    end_date: '9999-12-31',
+    status: 'publish,future,draft,pending,private,trash',
+  };
   for (const resource of ['events', 'venues', 'organizers', 'categories', 'tags'] as Resource[]) {
-    const params: Record<string, unknown> = resource === 'events' ? wide : resource === 'venues' || resource === 'organizers'
-      ? { per_page: 50, status: 'publish,future,draft,pending,private,trash' } : { per_page: 50, hide_empty: false };
+    const params: Record<string, unknown> =
+      resource === 'events'
+        ? wide
+        : resource === 'venues' || resource === 'organizers'
+          ? { per_page: 50, status: 'publish,future,draft,pending,private,trash' }
+          : { per_page: 50, hide_empty: false };
     for (let page = 1; ; page++) {
       const res = await cal[resource].list({ ...params, page }, editor);
       out.push(resource, page, res.total, res.items);
@@ -42,48 +51,62 @@ async function everything(cal: Calendar, editor: Parameters<Calendar['events']['
 }
 
 for (const format of ['json', 'jsonl'] as const) {
-  roundTrip(`random calendars through ${format}: the import of an export exports the same text and answers the same`, async () => {
-    for (const seed of [1, 2, 3]) {
-      const rng = new Rng(mulberry32(seed * 104_729));
-      const gen = new Generator(rng);
-      const model = new Model();
-      const { cal: source, users } = await makeCalendar();
-      const set = gen.initial(rng.int(30, 80));
-      source.engine.bulkLoad(structuredClone(set));
-      for (const rec of set.terms) model.apply({ t: 'term', a: 'put', rec });
-      for (const rec of set.venues) model.apply({ t: 'venue', a: 'put', rec });
-      for (const rec of set.organizers) model.apply({ t: 'organizer', a: 'put', rec });
-      for (const rec of set.events) model.apply({ t: 'event', a: 'put', rec });
-      for (let i = 0; i < 40; i++) {
-        const op = gen.op(model);
-        model.apply(op);
-        source.engine.apply([structuredClone(op)]);
+  roundTrip(
+    `random calendars through ${format}: the import of an export exports the same text and answers the same`,
+    async () => {
+      for (const seed of [1, 2, 3]) {
+        const rng = new Rng(mulberry32(seed * 104_729));
+        const gen = new Generator(rng);
+        const model = new Model();
+        const { cal: source, users } = await makeCalendar();
+        const set = gen.initial(rng.int(30, 80));
+        source.engine.bulkLoad(structuredClone(set));
+        for (const rec of set.terms) model.apply({ t: 'term', a: 'put', rec });
+        for (const rec of set.venues) model.apply({ t: 'venue', a: 'put', rec });
+        for (const rec of set.organizers) model.apply({ t: 'organizer', a: 'put', rec });
+        for (const rec of set.events) model.apply({ t: 'event', a: 'put', rec });
+        for (let i = 0; i < 40; i++) {
+          const op = gen.op(model);
+          model.apply(op);
+          source.engine.apply([structuredClone(op)]);
+        }
+        // A: the source normalised through one import (the generator writes UTC copies as it likes)
+        const dir = tmp();
+        const first = path.join(dir, `a.${format}`);
+        fs.writeFileSync(first, await exportText(source, format));
+        const { cal: a } = await makeCalendar();
+        await a.importFile(first);
+        // B: A exported and imported again
+        const textA = await exportText(a, format);
+        const second = path.join(dir, `b.${format}`);
+        fs.writeFileSync(second, textA);
+        const { cal: b } = await makeCalendar();
+        const summary = await b.importFile(second);
+        assert.is(await exportText(b, format), textA, `seed ${seed}: the export of the import is the export`);
+        assert.equal(
+          await everything(b, users.editor),
+          await everything(a, users.editor),
+          `seed ${seed}: every representation`,
+        );
+        assert.is(summary.events, a.engine.eventRowCount);
+        // the source's own records came through: ids, slugs, statuses, links
+        // (the generator may repeat a term in one event, which no write through the API does: compared as sets)
+        const uniq = (v: unknown) => (Array.isArray(v) ? [...new Set(v)] : v);
+        const ids = (cal: Calendar) =>
+          [...cal.export()].map(
+            (r) =>
+              `${r.type}:${String(r.id)}:${String(r.slug)}:${String(r.status)}:${JSON.stringify(uniq(r.venue))}:${JSON.stringify(uniq(r.organizer))}:${JSON.stringify(uniq(r.categories))}:${JSON.stringify(uniq(r.tags))}:${String(r.post_parent)}:${String(r.parent)}`,
+          );
+        const [ia, is] = [ids(a), ids(source)];
+        assert.equal(
+          ia.filter((x, i) => x !== is[i]),
+          is.filter((x, i) => x !== ia[i]),
+          `seed ${seed}: ids, slugs, statuses and links of the source`,
+        );
+        await Promise.all([source.close(), a.close(), b.close()]);
       }
-      // A: the source normalised through one import (the generator writes UTC copies as it likes)
-      const dir = tmp();
-      const first = path.join(dir, `a.${format}`);
-      fs.writeFileSync(first, await exportText(source, format));
-      const { cal: a } = await makeCalendar();
-      await a.importFile(first);
-      // B: A exported and imported again
-      const textA = await exportText(a, format);
-      const second = path.join(dir, `b.${format}`);
-      fs.writeFileSync(second, textA);
-      const { cal: b } = await makeCalendar();
-      const summary = await b.importFile(second);
-      assert.is(await exportText(b, format), textA, `seed ${seed}: the export of the import is the export`);
-      assert.equal(await everything(b, users.editor), await everything(a, users.editor), `seed ${seed}: every representation`);
-      assert.is(summary.events, a.engine.eventRowCount);
-      // the source's own records came through: ids, slugs, statuses, links
-      // (the generator may repeat a term in one event, which no write through the API does: compared as sets)
-      const uniq = (v: unknown) => (Array.isArray(v) ? [...new Set(v)] : v);
-      const ids = (cal: Calendar) => [...cal.export()].map((r) =>
-        `${r.type}:${String(r.id)}:${String(r.slug)}:${String(r.status)}:${JSON.stringify(uniq(r.venue))}:${JSON.stringify(uniq(r.organizer))}:${JSON.stringify(uniq(r.categories))}:${JSON.stringify(uniq(r.tags))}:${String(r.post_parent)}:${String(r.parent)}`);
-      const [ia, is] = [ids(a), ids(source)];
-      assert.equal(ia.filter((x, i) => x !== is[i]), is.filter((x, i) => x !== ia[i]), `seed ${seed}: ids, slugs, statuses and links of the source`);
-      await Promise.all([source.close(), a.close(), b.close()]);
-    }
-  });
+    },
+  );
 }
 
 roundTrip('an empty calendar exports all five empty lists, and that imports', async () => {

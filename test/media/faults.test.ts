@@ -130,10 +130,15 @@ F('a store fault between the durable files and the commit: the files go, the fau
     // the journal fails while the files are written: the guard holds the fault when the record is committed
     cal.media.afterFilesWritten = () => {
       assert.ok(filesBelow(path.join(dir, 'uploads')).includes('2030/01/late.jpg'), 'the files are in place');
-      cal.guard!.failed(new StoreFaultError({
-        kind: 'io', errno: 'EIO', file: journal, since: NOW.toISOString(),
-        message: `input/output error (EIO) writing ${journal}`,
-      }));
+      cal.guard!.failed(
+        new StoreFaultError({
+          kind: 'io',
+          errno: 'EIO',
+          file: journal,
+          since: NOW.toISOString(),
+          message: `input/output error (EIO) writing ${journal}`,
+        }),
+      );
     };
     await cal.media.create({ data: await makeImage(200, 200), filename: 'late.jpg' }).then(
       () => assert.unreachable('the commit must be refused'),
@@ -213,10 +218,15 @@ F('read-only: uploads, edits and deletes answer 503 calendar_read_only; the file
     try {
       const raw = { 'content-type': 'image/jpeg', 'content-disposition': 'attachment; filename="new.jpg"' };
       const refusedUpload = await request(url, '/wp-json/wp/v2/media', {
-        method: 'POST', auth, body: image, headers: raw,
+        method: 'POST',
+        auth,
+        body: image,
+        headers: raw,
       });
       const edit = await request(url, `/wp-json/wp/v2/media/${up.json.id}`, {
-        method: 'POST', auth, body: JSON.stringify({ alt_text: 'changed' }),
+        method: 'POST',
+        auth,
+        body: JSON.stringify({ alt_text: 'changed' }),
         headers: { 'content-type': 'application/json' },
       });
       const del = await request(url, `/wp-json/wp/v2/media/${up.json.id}?force=true`, { method: 'DELETE', auth });

@@ -16,7 +16,10 @@ export interface MediaServer {
   passwords: Record<Role, string>;
   ids: Record<Role, number>;
   /** a request to {url}{path}, as a role when given */
-  call(path: string, opts?: { method?: string; as?: Role; body?: string | Buffer; headers?: Record<string, string>; json?: unknown }): Promise<Res>;
+  call(
+    path: string,
+    opts?: { method?: string; as?: Role; body?: string | Buffer; headers?: Record<string, string>; json?: unknown },
+  ): Promise<Res>;
   /** POST /wp-json/wp/v2/media with a raw body */
   upload(data: Buffer, filename: string, as?: Role, type?: string, query?: string): Promise<Res>;
   close(): Promise<void>;
@@ -42,7 +45,9 @@ export async function startMediaServer(opts: CalendarOptions = {}): Promise<Medi
   const ids = {} as Record<Role, number>;
   for (const role of ROLES) {
     const existing = cal.users.byLogin(role);
-    const { user, password } = existing ? { user: existing, password: cal.users.reset(role) } : cal.users.add(role, role);
+    const { user, password } = existing
+      ? { user: existing, password: cal.users.reset(role) }
+      : cal.users.add(role, role);
     passwords[role] = password;
     ids[role] = user.id;
   }
@@ -56,10 +61,19 @@ export async function startMediaServer(opts: CalendarOptions = {}): Promise<Medi
     return request(url, path, { method: o.method, headers, body, auth: o.as ? [o.as, passwords[o.as]] : undefined });
   };
   return {
-    cal, srv, url, passwords, ids, call,
-    upload: (data, filename, as = 'author', type = 'image/jpeg', query = '') => call(`/wp-json/wp/v2/media${query}`, {
-      method: 'POST', as, body: data, headers: { 'content-type': type, 'content-disposition': `attachment; filename="${filename}"` },
-    }),
+    cal,
+    srv,
+    url,
+    passwords,
+    ids,
+    call,
+    upload: (data, filename, as = 'author', type = 'image/jpeg', query = '') =>
+      call(`/wp-json/wp/v2/media${query}`, {
+        method: 'POST',
+        as,
+        body: data,
+        headers: { 'content-type': type, 'content-disposition': `attachment; filename="${filename}"` },
+      }),
     async close() {
       await srv.close();
       await cal.close();
@@ -68,7 +82,11 @@ export async function startMediaServer(opts: CalendarOptions = {}): Promise<Medi
 }
 
 /** A w×h image of a colour gradient (so that sizes differ in bytes), in the given format. */
-export async function makeImage(w: number, h: number, format: 'jpeg' | 'png' | 'gif' | 'webp' = 'jpeg'): Promise<Buffer> {
+export async function makeImage(
+  w: number,
+  h: number,
+  format: 'jpeg' | 'png' | 'gif' | 'webp' = 'jpeg',
+): Promise<Buffer> {
   const raw = Buffer.alloc(w * h * 3);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
@@ -79,18 +97,27 @@ export async function makeImage(w: number, h: number, format: 'jpeg' | 'png' | '
     }
   }
   const img = sharp(raw, { raw: { width: w, height: h, channels: 3 } });
-  return (format === 'jpeg' ? img.jpeg() : format === 'png' ? img.png() : format === 'gif' ? img.gif() : img.webp()).toBuffer();
+  return (
+    format === 'jpeg' ? img.jpeg() : format === 'png' ? img.png() : format === 'gif' ? img.gif() : img.webp()
+  ).toBuffer();
 }
 
 /** A multipart/form-data body: the fields, then the file as `file`. */
-export function multipart(fields: Record<string, string>, file?: { name: string; type: string; data: Buffer }): { body: Buffer; type: string } {
+export function multipart(
+  fields: Record<string, string>,
+  file?: { name: string; type: string; data: Buffer },
+): { body: Buffer; type: string } {
   const boundary = '----media-test-boundary-7f3a';
   const parts: Buffer[] = [];
   for (const [k, v] of Object.entries(fields)) {
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   }
   if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+      ),
+    );
     parts.push(file.data, Buffer.from('\r\n'));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));

@@ -23,7 +23,7 @@ U.before(async (ctx) => {
 });
 U.after(async ({ s }) => s.close());
 
-U('an author uploads a JPEG: 201, Location, WordPress\'s object and the four sizes', async ({ s, photo }) => {
+U("an author uploads a JPEG: 201, Location, WordPress's object and the four sizes", async ({ s, photo }) => {
   const r = await s.upload(photo, 'poster.jpg');
   assert.is(r.status, 201, r.text);
   const m = r.json;
@@ -41,11 +41,18 @@ U('an author uploads a JPEG: 201, Location, WordPress\'s object and the four siz
   assert.is(m.post, null);
   const d = m.media_details;
   assert.equal([d.width, d.height, d.file, d.filesize], [1200, 800, '2030/01/poster.jpg', photo.length]);
-  const dims = Object.fromEntries(Object.entries(d.sizes as Record<string, { width: number; height: number; file: string }>)
-    .map(([k, v]) => [k, `${v.width}x${v.height} ${v.file}`]));
+  const dims = Object.fromEntries(
+    Object.entries(d.sizes as Record<string, { width: number; height: number; file: string }>).map(([k, v]) => [
+      k,
+      `${v.width}x${v.height} ${v.file}`,
+    ]),
+  );
   assert.equal(dims, {
-    thumbnail: '150x150 poster-150x150.jpg', medium: '300x200 poster-300x200.jpg', medium_large: '768x512 poster-768x512.jpg',
-    large: '1024x683 poster-1024x683.jpg', full: '1200x800 poster.jpg',
+    thumbnail: '150x150 poster-150x150.jpg',
+    medium: '300x200 poster-300x200.jpg',
+    medium_large: '768x512 poster-768x512.jpg',
+    large: '1024x683 poster-1024x683.jpg',
+    full: '1200x800 poster.jpg',
   });
   assert.is(d.sizes.medium.source_url, `${s.url}/wp-content/uploads/2030/01/poster-300x200.jpg`);
   assert.is(d.sizes.medium.mime_type, 'image/jpeg');
@@ -55,7 +62,9 @@ U('an author uploads a JPEG: 201, Location, WordPress\'s object and the four siz
 
 U('the sizes are real images of their dimensions, served with their type', async ({ s, photo }) => {
   const m = (await s.upload(photo, 'sizes.jpg')).json;
-  for (const size of Object.values(m.media_details.sizes as Record<string, { width: number; height: number; source_url: string; filesize?: number }>)) {
+  for (const size of Object.values(
+    m.media_details.sizes as Record<string, { width: number; height: number; source_url: string; filesize?: number }>,
+  )) {
     const r = await fetch(size.source_url);
     assert.is(r.status, 200, size.source_url);
     assert.is(r.headers.get('content-type'), 'image/jpeg');
@@ -97,7 +106,11 @@ U('names are sanitised as WordPress does; the real type decides the extension', 
 });
 
 U('PNG, GIF and WebP keep their format in every size', async ({ s }) => {
-  for (const [format, mime] of [['png', 'image/png'], ['gif', 'image/gif'], ['webp', 'image/webp']] as const) {
+  for (const [format, mime] of [
+    ['png', 'image/png'],
+    ['gif', 'image/gif'],
+    ['webp', 'image/webp'],
+  ] as const) {
     const r = await s.upload(await makeImage(320, 240, format), `pic.${format}`, 'editor', mime);
     assert.is(r.status, 201, r.text);
     assert.is(r.json.mime_type, mime);
@@ -126,7 +139,11 @@ U('roles: editors and administrators upload; contributors and subscribers 403, a
     assert.is(r.json.code, 'rest_cannot_create');
     assert.is(r.json.message, 'Sorry, you are not allowed to upload media on this site.');
   }
-  const anon = await request(s.url, MEDIA, { method: 'POST', body: img, headers: { 'content-type': 'image/jpeg', 'content-disposition': 'attachment; filename=x.jpg' } });
+  const anon = await request(s.url, MEDIA, {
+    method: 'POST',
+    body: img,
+    headers: { 'content-type': 'image/jpeg', 'content-disposition': 'attachment; filename=x.jpg' },
+  });
   assert.is(anon.status, 401);
   assert.is(anon.json.code, 'rest_cannot_create');
 });
@@ -145,16 +162,27 @@ U('multipart/form-data: the file field with title, caption, alt_text and descrip
   assert.match(r.json.description.rendered, /<p>Printed in May<\/p>/);
   assert.is(r.json.media_details.file, '2030/01/festival.jpg');
   const untitled = multipart({}, { name: 'Summer Fair.jpg', type: 'image/jpeg', data: await makeImage(200, 200) });
-  const u = await s.call(MEDIA, { method: 'POST', as: 'author', body: untitled.body, headers: { 'content-type': untitled.type } });
+  const u = await s.call(MEDIA, {
+    method: 'POST',
+    as: 'author',
+    body: untitled.body,
+    headers: { 'content-type': untitled.type },
+  });
   assert.is(u.json.title.rendered, 'Summer Fair', '~> a form upload is titled by its original name');
   const none = multipart({ title: 'no file' });
-  const n = await s.call(MEDIA, { method: 'POST', as: 'author', body: none.body, headers: { 'content-type': none.type } });
+  const n = await s.call(MEDIA, {
+    method: 'POST',
+    as: 'author',
+    body: none.body,
+    headers: { 'content-type': none.type },
+  });
   assert.is(n.status, 400);
   assert.is(n.json.code, 'rest_upload_no_data');
 });
 
-U('WordPress\'s upload errors: no data, no Content-Type, no or bad Content-Disposition, hash', async ({ s, photo }) => {
-  const post = (headers: Record<string, string>, body?: Buffer) => s.call(MEDIA, { method: 'POST', as: 'author', body, headers });
+U("WordPress's upload errors: no data, no Content-Type, no or bad Content-Disposition, hash", async ({ s, photo }) => {
+  const post = (headers: Record<string, string>, body?: Buffer) =>
+    s.call(MEDIA, { method: 'POST', as: 'author', body, headers });
   let r = await post({ 'content-type': 'image/jpeg', 'content-disposition': 'attachment; filename=a.jpg' });
   assert.equal([r.status, r.json.code], [400, 'rest_upload_no_data']);
   r = await post({ 'content-disposition': 'attachment; filename=a.jpg' }, photo);
@@ -163,9 +191,19 @@ U('WordPress\'s upload errors: no data, no Content-Type, no or bad Content-Dispo
   assert.equal([r.status, r.json.code], [400, 'rest_upload_no_content_disposition']);
   r = await post({ 'content-type': 'image/jpeg', 'content-disposition': 'attachment' }, photo);
   assert.equal([r.status, r.json.code], [400, 'rest_upload_invalid_disposition']);
-  r = await post({ 'content-type': 'image/jpeg', 'content-disposition': 'attachment; filename=a.jpg', 'content-md5': '0'.repeat(32) }, photo);
+  r = await post(
+    {
+      'content-type': 'image/jpeg',
+      'content-disposition': 'attachment; filename=a.jpg',
+      'content-md5': '0'.repeat(32),
+    },
+    photo,
+  );
   assert.equal([r.status, r.json.code], [412, 'rest_upload_hash_mismatch']);
-  r = await post({ 'content-type': 'image/jpeg', 'content-disposition': "attachment; filename*=UTF-8''caf%C3%A9.jpg" }, photo);
+  r = await post(
+    { 'content-type': 'image/jpeg', 'content-disposition': "attachment; filename*=UTF-8''caf%C3%A9.jpg" },
+    photo,
+  );
   assert.equal([r.status, r.json.media_details?.file], [201, '2030/01/cafe.jpg']);
 });
 
@@ -194,14 +232,24 @@ U('over the upload limit: 413 rest_upload_file_too_big, also when only Content-L
   assert.match(r.json.message, /less than 390 KB/);
   // a declared 50 MB body: the answer comes before the body is sent
   const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(`${s.url}${MEDIA}`, {
-      method: 'POST', agent: false,
-      headers: { authorization: 'Basic ' + Buffer.from(`author:${s.passwords.author}`).toString('base64'), 'content-type': 'image/jpeg', 'content-disposition': 'attachment; filename=huge.jpg', 'content-length': String(50 * 1024 * 1024) },
-    }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body }));
-    });
+    const req = http.request(
+      `${s.url}${MEDIA}`,
+      {
+        method: 'POST',
+        agent: false,
+        headers: {
+          authorization: 'Basic ' + Buffer.from(`author:${s.passwords.author}`).toString('base64'),
+          'content-type': 'image/jpeg',
+          'content-disposition': 'attachment; filename=huge.jpg',
+          'content-length': String(50 * 1024 * 1024),
+        },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      },
+    );
     req.on('error', reject);
     req.write(Buffer.alloc(1000));
     // never sends the rest
@@ -214,18 +262,33 @@ U.run();
 
 // ---
 
-const L = suite<Ctx & { items: Record<string, number> }>('media :: list, get, update, delete', {} as Ctx & { items: Record<string, number> });
+const L = suite<Ctx & { items: Record<string, number> }>(
+  'media :: list, get, update, delete',
+  {} as Ctx & { items: Record<string, number> },
+);
 
 L.before(async (ctx) => {
   ctx.s = await startMediaServer();
   const s = ctx.s;
   const event = await s.call('/wp-json/tribe/events/v1/events', {
-    method: 'POST', as: 'editor', json: { title: 'Fair', start_date: '2030-02-01 10:00:00', end_date: '2030-02-01 12:00:00', status: 'publish' },
+    method: 'POST',
+    as: 'editor',
+    json: { title: 'Fair', start_date: '2030-02-01 10:00:00', end_date: '2030-02-01 12:00:00', status: 'publish' },
   });
   ctx.items = { event: event.json.id };
   ctx.items.a = (await s.upload(await makeImage(300, 300), 'alpha.jpg', 'author')).json.id;
-  ctx.items.b = (await s.upload(await makeImage(300, 300, 'png'), 'bravo.png', 'editor', 'image/png', `?post=${ctx.items.event}&title=Bravo%20night`)).json.id;
-  ctx.items.c = (await s.upload(await makeImage(300, 300), 'charlie.jpg', 'author', 'image/jpeg', '?alt_text=third')).json.id;
+  ctx.items.b = (
+    await s.upload(
+      await makeImage(300, 300, 'png'),
+      'bravo.png',
+      'editor',
+      'image/png',
+      `?post=${ctx.items.event}&title=Bravo%20night`,
+    )
+  ).json.id;
+  ctx.items.c = (
+    await s.upload(await makeImage(300, 300), 'charlie.jpg', 'author', 'image/jpeg', '?alt_text=third')
+  ).json.id;
 });
 L.after(async ({ s }) => s.close());
 
@@ -234,12 +297,18 @@ L('list: newest first, X-WP-Total and X-WP-TotalPages, pages and Link', async ({
   assert.is(r.status, 200);
   assert.is(r.headers['x-wp-total'], '3');
   assert.is(r.headers['x-wp-totalpages'], '1');
-  assert.equal(r.json.map((m: { id: number }) => m.id), [items.c, items.b, items.a]);
+  assert.equal(
+    r.json.map((m: { id: number }) => m.id),
+    [items.c, items.b, items.a],
+  );
   const p1 = await s.call(`${MEDIA}?per_page=2`);
   assert.is(p1.headers['x-wp-totalpages'], '2');
   assert.match(String(p1.headers.link), /rel="next"/);
   const p2 = await s.call(`${MEDIA}?per_page=2&page=2`);
-  assert.equal(p2.json.map((m: { id: number }) => m.id), [items.a]);
+  assert.equal(
+    p2.json.map((m: { id: number }) => m.id),
+    [items.a],
+  );
   const past = await s.call(`${MEDIA}?per_page=2&page=3`);
   assert.equal([past.status, past.json.code], [400, 'rest_post_invalid_page_number']);
   const bad = await s.call(`${MEDIA}?per_page=101`);
@@ -273,16 +342,31 @@ L('get: the item, or 404 rest_post_invalid_id (an event id is no media item)', a
 });
 
 L('update: title, caption, alt_text, description, post; authors only their own, editors any', async ({ s, items }) => {
-  const own = await s.call(`${MEDIA}/${items.a}`, { method: 'POST', as: 'author', json: { title: 'Alpha poster', alt_text: 'alt <b>x</b>', caption: 'Cap', description: 'Desc' } });
+  const own = await s.call(`${MEDIA}/${items.a}`, {
+    method: 'POST',
+    as: 'author',
+    json: { title: 'Alpha poster', alt_text: 'alt <b>x</b>', caption: 'Cap', description: 'Desc' },
+  });
   assert.is(own.status, 200, own.text);
-  assert.equal([own.json.title.rendered, own.json.alt_text, own.json.caption.rendered], ['Alpha poster', 'alt x', '<p>Cap</p>\n']);
+  assert.equal(
+    [own.json.title.rendered, own.json.alt_text, own.json.caption.rendered],
+    ['Alpha poster', 'alt x', '<p>Cap</p>\n'],
+  );
   const toOthers = await s.call(`${MEDIA}/${items.a}`, { method: 'POST', as: 'author', json: { post: items.event } });
-  assert.equal([toOthers.status, toOthers.json.code], [403, 'rest_cannot_edit'], '~> attaching to an event the author may not edit');
+  assert.equal(
+    [toOthers.status, toOthers.json.code],
+    [403, 'rest_cannot_edit'],
+    '~> attaching to an event the author may not edit',
+  );
   const attached = await s.call(`${MEDIA}/${items.a}`, { method: 'POST', as: 'editor', json: { post: items.event } });
   assert.is(attached.json.post, items.event);
   const others = await s.call(`${MEDIA}/${items.b}`, { method: 'POST', as: 'author', json: { title: 'mine now' } });
   assert.equal([others.status, others.json.code], [403, 'rest_cannot_edit']);
-  const ed = await s.call(`${MEDIA}/${items.a}`, { method: 'PUT', as: 'editor', json: { alt_text: 'by the editor', post: 0 } });
+  const ed = await s.call(`${MEDIA}/${items.a}`, {
+    method: 'PUT',
+    as: 'editor',
+    json: { alt_text: 'by the editor', post: 0 },
+  });
   assert.equal([ed.status, ed.json.alt_text, ed.json.post], [200, 'by the editor', null]);
   const anon = await s.call(`${MEDIA}/${items.a}`, { method: 'POST', json: { title: 'x' } });
   assert.equal([anon.status, anon.json.code], [401, 'rest_cannot_edit']);
@@ -292,7 +376,7 @@ L('update: title, caption, alt_text, description, post; authors only their own, 
   assert.equal([badTitle.status, badTitle.json.code], [400, 'rest_invalid_param']);
 });
 
-L('delete: force=true required (501), others\' items 403, then the item and every file go', async ({ s, items }) => {
+L("delete: force=true required (501), others' items 403, then the item and every file go", async ({ s, items }) => {
   const m = (await s.call(`${MEDIA}/${items.c}`)).json;
   const noForce = await s.call(`${MEDIA}/${items.c}`, { method: 'DELETE', as: 'author' });
   assert.equal([noForce.status, noForce.json.code], [501, 'rest_trash_not_supported']);
@@ -313,7 +397,10 @@ L.run();
 
 // ---
 
-const F = suite<Ctx & { m: Record<string, any> }>('media :: /wp-content/uploads', {} as Ctx & { m: Record<string, any> });
+const F = suite<Ctx & { m: Record<string, any> }>(
+  'media :: /wp-content/uploads',
+  {} as Ctx & { m: Record<string, any> },
+);
 
 F.before(async (ctx) => {
   ctx.s = await startMediaServer();
@@ -345,7 +432,10 @@ F('304 on If-None-Match and on If-Modified-Since', async ({ m }) => {
   assert.is((await fetch(m.source_url, { headers: { 'if-none-match': etag } })).status, 304);
   assert.is((await fetch(m.source_url, { headers: { 'if-none-match': '"other"' } })).status, 200);
   assert.is((await fetch(m.source_url, { headers: { 'if-modified-since': lm } })).status, 304);
-  assert.is((await fetch(m.source_url, { headers: { 'if-modified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' } })).status, 200);
+  assert.is(
+    (await fetch(m.source_url, { headers: { 'if-modified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' } })).status,
+    200,
+  );
 });
 
 F('ranges: 206 with Content-Range for a first, a middle and a last part; 416 past the end', async ({ m, photo }) => {
@@ -373,7 +463,10 @@ F('discovery, OPTIONS and /doc name /wp/v2/media', async ({ s }) => {
   assert.equal(index.routes['/wp/v2/media'].methods, ['GET', 'POST']);
   assert.equal(index.routes['/wp/v2/media/(?P<id>[\\d]+)'].methods, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
   const ns = (await s.call('/wp-json/tribe/events/v1')).json;
-  assert.not.ok(Object.keys(ns.routes).some((k) => k.startsWith('/wp/v2')), '~> the plugin\'s namespace index lists its own routes');
+  assert.not.ok(
+    Object.keys(ns.routes).some((k) => k.startsWith('/wp/v2')),
+    "~> the plugin's namespace index lists its own routes",
+  );
   const opt = await s.call(MEDIA, { method: 'OPTIONS' });
   assert.is(opt.status, 200);
   assert.is(opt.headers.allow, 'GET, POST');

@@ -37,11 +37,19 @@ S('uploads survive a restart and a compaction; a delete does too', async () => {
   const dir = tmp();
   try {
     let cal = await openCalendar({ dir, now: () => NOW });
-    const a = await cal.media.create({ data: await makeImage(500, 400), filename: 'a.jpg', params: { alt_text: 'first' } });
+    const a = await cal.media.create({
+      data: await makeImage(500, 400),
+      filename: 'a.jpg',
+      params: { alt_text: 'first' },
+    });
     const b = await cal.media.create({ data: await makeImage(300, 300, 'png'), filename: 'b.png' });
     await cal.close();
     assert.equal(filesBelow(path.join(dir, 'uploads')), [
-      '2030/01/a-150x150.jpg', '2030/01/a-300x240.jpg', '2030/01/a.jpg', '2030/01/b-150x150.png', '2030/01/b.png',
+      '2030/01/a-150x150.jpg',
+      '2030/01/a-300x240.jpg',
+      '2030/01/a.jpg',
+      '2030/01/b-150x150.png',
+      '2030/01/b.png',
     ]);
     cal = await openCalendar({ dir, now: () => NOW });
     assert.equal(await cal.media.get(a.id as number), a, '~> replayed from the journal');
@@ -54,7 +62,11 @@ S('uploads survive a restart and a compaction; a delete does too', async () => {
     await cal.close();
     cal = await openCalendar({ dir, now: () => NOW });
     assert.is((await cal.media.list()).total, 1);
-    assert.equal(filesBelow(path.join(dir, 'uploads')), ['2030/01/a-150x150.jpg', '2030/01/a-300x240.jpg', '2030/01/a.jpg']);
+    assert.equal(filesBelow(path.join(dir, 'uploads')), [
+      '2030/01/a-150x150.jpg',
+      '2030/01/a-300x240.jpg',
+      '2030/01/a.jpg',
+    ]);
     await cal.close();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -63,43 +75,65 @@ S('uploads survive a restart and a compaction; a delete does too', async () => {
 
 function runChild(dir: string, stage: string): Promise<{ acked?: number; unexpected?: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, stage], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '', err = '';
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, stage], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '',
+      err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     child.on('exit', (code, signal) => {
-      const seen = Object.assign({}, ...out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)));
+      const seen = Object.assign(
+        {},
+        ...out
+          .split('\n')
+          .filter((l) => l !== '')
+          .map((l) => JSON.parse(l)),
+      );
       return signal === 'SIGKILL' ? resolve(seen) : reject(new Error(`child exited with ${code}: ${err}`));
     });
   });
 }
 
 for (const stage of ['files', 'temp']) {
-  S(`a crash during an upload (${stage === 'files' ? 'files durable, record not journaled' : 'halfway through a file'}): nothing acknowledged lost, no half file`, async () => {
-    const dir = tmp();
-    try {
-      const seen = await runChild(dir, stage);
-      assert.ok(seen.acked, JSON.stringify(seen));
-      assert.not.ok(seen.unexpected);
-      const cal = await openCalendar({ dir, now: () => NOW });
-      const page = await cal.media.list();
-      assert.equal(page.items.map((m) => m.id), [seen.acked], '~> the acknowledged upload, and only it');
-      const files = filesBelow(path.join(dir, 'uploads'));
-      assert.not.ok(files.some((f) => path.basename(f).startsWith('.tmp-')), `~> no temp file left: ${files}`);
-      // every file there is a whole image
-      for (const f of files) {
-        const meta = await sharp(fs.readFileSync(path.join(dir, 'uploads', f))).stats().catch((e: Error) => e);
-        assert.not.instance(meta, Error, `~> ${f} is whole`);
+  S(
+    `a crash during an upload (${stage === 'files' ? 'files durable, record not journaled' : 'halfway through a file'}): nothing acknowledged lost, no half file`,
+    async () => {
+      const dir = tmp();
+      try {
+        const seen = await runChild(dir, stage);
+        assert.ok(seen.acked, JSON.stringify(seen));
+        assert.not.ok(seen.unexpected);
+        const cal = await openCalendar({ dir, now: () => NOW });
+        const page = await cal.media.list();
+        assert.equal(
+          page.items.map((m) => m.id),
+          [seen.acked],
+          '~> the acknowledged upload, and only it',
+        );
+        const files = filesBelow(path.join(dir, 'uploads'));
+        assert.not.ok(
+          files.some((f) => path.basename(f).startsWith('.tmp-')),
+          `~> no temp file left: ${files}`,
+        );
+        // every file there is a whole image
+        for (const f of files) {
+          const meta = await sharp(fs.readFileSync(path.join(dir, 'uploads', f)))
+            .stats()
+            .catch((e: Error) => e);
+          assert.not.instance(meta, Error, `~> ${f} is whole`);
+        }
+        // the crashed upload's name stays taken by its (whole, unrecorded) file: a new one moves on
+        const again = await cal.media.create({ data: await makeImage(200, 200), filename: 'crash.jpg' });
+        const want = stage === 'files' ? '2030/01/crash-1.jpg' : '2030/01/crash.jpg';
+        assert.is((again.media_details as { file: string }).file, want);
+        await cal.close();
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
       }
-      // the crashed upload's name stays taken by its (whole, unrecorded) file: a new one moves on
-      const again = await cal.media.create({ data: await makeImage(200, 200), filename: 'crash.jpg' });
-      const want = stage === 'files' ? '2030/01/crash-1.jpg' : '2030/01/crash.jpg';
-      assert.is((again.media_details as { file: string }).file, want);
-      await cal.close();
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 }
 
 S('a memory-only calendar keeps its uploads in memory', async () => {

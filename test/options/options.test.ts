@@ -24,17 +24,37 @@ options('serve --help names every flag and variable once', () => {
     if (o.flag) assert.is(SERVE_USAGE.match(new RegExp(`^  --${o.flag}( |$)`, 'gm'))?.length, 1, `--${o.flag}`);
     if (o.env) assert.ok(new RegExp(`\\b${o.env}\\b`).test(SERVE_USAGE), o.env);
   }
-  assert.ok(SERVE_USAGE.split('\n').every((line) => line.length <= 100), 'lines of 100 columns at most');
+  assert.ok(
+    SERVE_USAGE.split('\n').every((line) => line.length <= 100),
+    'lines of 100 columns at most',
+  );
 });
 
 options('openCalendar: each embedded option defaulted and checked by its row', async () => {
   const { options: filled, problem } = embeddedOptions({});
   assert.is(problem, undefined);
-  assert.equal(filled, { timezone: 'UTC', perPage: 12, restPrefix: '/wp-json', cacheBytes: DEFAULT_CACHE_BYTES, changesRetainMs: 7 * 86_400_000, changesRetainCount: 100_000, changesRetainBytes: 128 * 1024 * 1024,
-    uploadLimit: 20 * 1024 * 1024, readOnly: false, faultProbeMs: 2000,
+  assert.equal(filled, {
+    timezone: 'UTC',
+    perPage: 12,
+    restPrefix: '/wp-json',
+    cacheBytes: DEFAULT_CACHE_BYTES,
+    changesRetainMs: 7 * 86_400_000,
+    changesRetainCount: 100_000,
+    changesRetainBytes: 128 * 1024 * 1024,
+    uploadLimit: 20 * 1024 * 1024,
+    readOnly: false,
+    faultProbeMs: 2000,
   });
-  const bad: Record<string, unknown> = { timezone: 'Mars/Olympus', perPage: 0, cacheBytes: -1, changesRetainMs: 0, changesRetainCount: -5, changesRetainBytes: Number.NaN,
-    uploadLimit: 1.5, readOnly: 'yes', faultProbeMs: -1,
+  const bad: Record<string, unknown> = {
+    timezone: 'Mars/Olympus',
+    perPage: 0,
+    cacheBytes: -1,
+    changesRetainMs: 0,
+    changesRetainCount: -5,
+    changesRetainBytes: Number.NaN,
+    uploadLimit: 1.5,
+    readOnly: 'yes',
+    faultProbeMs: -1,
   };
   for (const [key, value] of Object.entries(bad)) {
     try {
@@ -61,7 +81,8 @@ options('every row is usable: a flag or a variable or an openCalendar name; pars
   for (const o of OPTIONS) {
     assert.ok(o.flag || o.env || o.embed, JSON.stringify(o));
     if (o.env) assert.match(o.env, /^(HOST|PORT|CALENDAR_[A-Z_]+)$/);
-    if (o.embed && o.value === undefined) assert.ok(o.embed === 'dir' || o.embed === 'siteUrl', `${o.embed} has a default`);
+    if (o.embed && o.value === undefined)
+      assert.ok(o.embed === 'dir' || o.embed === 'siteUrl', `${o.embed} has a default`);
   }
 });
 

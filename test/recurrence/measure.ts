@@ -7,7 +7,13 @@ import { occurrences, parseRecurrence } from '../../src/recurrence/index.ts';
 import type { SeriesTime } from '../../src/recurrence/index.ts';
 
 const series: SeriesTime = { start: '2026-01-05 09:00:00', timezone: 'America/New_York', allDay: false };
-const RULES = ['FREQ=DAILY', 'FREQ=WEEKLY;BYDAY=MO,WE,FR', 'FREQ=MONTHLY;BYDAY=-1FR', 'FREQ=MONTHLY;BYMONTHDAY=15', 'FREQ=YEARLY;BYMONTH=3;BYDAY=2SU'];
+const RULES = [
+  'FREQ=DAILY',
+  'FREQ=WEEKLY;BYDAY=MO,WE,FR',
+  'FREQ=MONTHLY;BYDAY=-1FR',
+  'FREQ=MONTHLY;BYMONTHDAY=15',
+  'FREQ=YEARLY;BYMONTH=3;BYDAY=2SU',
+];
 const END = Date.UTC(2046, 0, 1);
 let sink = 0;
 
@@ -54,7 +60,12 @@ for (const rule of RULES) {
       break;
     }
   });
-  console.log(rule.padEnd(32), String(n).padStart(11), String(Math.round(n / ours * 1000)).padStart(10),
-    String(Math.round(m / ical * 1000)).padStart(13), century.toFixed(3).padStart(16));
+  console.log(
+    rule.padEnd(32),
+    String(n).padStart(11),
+    String(Math.round((n / ours) * 1000)).padStart(10),
+    String(Math.round((m / ical) * 1000)).padStart(13),
+    century.toFixed(3).padStart(16),
+  );
 }
 console.log('(sink', sink > 0, ')');

@@ -40,12 +40,15 @@ export function wallAt(utc: number, tz: string): number {
   const key = `${tz}|${day}`;
   let entry = days.get(key);
   if (entry === undefined) {
-    const lo = day * D, hi = lo + D - 1000;
-    const a = intlWall(lo, tz) - lo, b = intlWall(hi, tz) - hi;
+    const lo = day * D,
+      hi = lo + D - 1000;
+    const a = intlWall(lo, tz) - lo,
+      b = intlWall(hi, tz) - hi;
     if (a === b) entry = a;
     else {
       // bisect to the second: offset(l) = a, offset(h) != a
-      let l = lo, h = hi;
+      let l = lo,
+        h = hi;
       while (h - l > 1000) {
         const mid = Math.floor((l + h) / 2000) * 1000;
         if (intlWall(mid, tz) - mid === a) l = mid;
@@ -62,7 +65,14 @@ function intlWall(utc: number, tz: string): number {
   let f = formats.get(tz);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     formats.set(tz, f);
   }
@@ -79,7 +89,8 @@ function intlWall(utc: number, tz: string): number {
  */
 export function instantOf(wall: number, tz: string): number {
   const offsets = new Set<number>();
-  for (const h of [-50, -26, -12, 0, 12, 26, 50]) offsets.add(wallAt(wall + h * 3_600_000, tz) - (wall + h * 3_600_000));
+  for (const h of [-50, -26, -12, 0, 12, 26, 50])
+    offsets.add(wallAt(wall + h * 3_600_000, tz) - (wall + h * 3_600_000));
   const valid = [...offsets].map((o) => wall - o).filter((u) => wallAt(u, tz) === wall);
   if (valid.length) return Math.min(...valid);
   // skipped: the skip happened after (wall - the later offset), so the offset just before that instant is the earlier one

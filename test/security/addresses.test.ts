@@ -15,13 +15,33 @@ const ranges = suite('security :: addresses');
 
 ranges('refused: loopback, private, link-local, reserved, also inside IPv6 forms; public passes', () => {
   const cases: Array<[string, RegExp | undefined]> = [
-    ['127.0.0.1', /^loopback$/], ['127.255.0.9', /^loopback$/], ['10.1.2.3', /^private$/], ['172.31.255.255', /^private$/],
-    ['192.168.0.1', /^private$/], ['169.254.169.254', /^link-local$/], ['100.64.0.1', /shared/], ['0.0.0.0', /unspecified/],
-    ['224.0.0.1', /multicast/], ['255.255.255.255', /broadcast/], ['198.18.0.1', /benchmarking/],
-    ['::1', /^loopback$/], ['::', /^unspecified$/], ['fe80::1', /^link-local$/], ['fd12:3456::1', /unique local/], ['ff02::1', /multicast/],
-    ['::ffff:127.0.0.1', /^loopback, as 127\.0\.0\.1$/], ['::ffff:7f00:1', /^loopback, as 127\.0\.0\.1$/], ['::ffff:a00:1', /^private, as 10\.0\.0\.1$/],
-    ['::127.0.0.1', /loopback/], ['64:ff9b::7f00:1', /loopback, as 127\.0\.0\.1/], ['2002:c0a8:101::1', /private, as 192\.168\.1\.1/],
-    ['8.8.8.8', undefined], ['1.1.1.1', undefined], ['172.32.0.1', undefined], ['2606:4700:4700::1111', undefined], ['::ffff:8.8.8.8', undefined],
+    ['127.0.0.1', /^loopback$/],
+    ['127.255.0.9', /^loopback$/],
+    ['10.1.2.3', /^private$/],
+    ['172.31.255.255', /^private$/],
+    ['192.168.0.1', /^private$/],
+    ['169.254.169.254', /^link-local$/],
+    ['100.64.0.1', /shared/],
+    ['0.0.0.0', /unspecified/],
+    ['224.0.0.1', /multicast/],
+    ['255.255.255.255', /broadcast/],
+    ['198.18.0.1', /benchmarking/],
+    ['::1', /^loopback$/],
+    ['::', /^unspecified$/],
+    ['fe80::1', /^link-local$/],
+    ['fd12:3456::1', /unique local/],
+    ['ff02::1', /multicast/],
+    ['::ffff:127.0.0.1', /^loopback, as 127\.0\.0\.1$/],
+    ['::ffff:7f00:1', /^loopback, as 127\.0\.0\.1$/],
+    ['::ffff:a00:1', /^private, as 10\.0\.0\.1$/],
+    ['::127.0.0.1', /loopback/],
+    ['64:ff9b::7f00:1', /loopback, as 127\.0\.0\.1/],
+    ['2002:c0a8:101::1', /private, as 192\.168\.1\.1/],
+    ['8.8.8.8', undefined],
+    ['1.1.1.1', undefined],
+    ['172.32.0.1', undefined],
+    ['2606:4700:4700::1111', undefined],
+    ['::ffff:8.8.8.8', undefined],
   ];
   for (const [address, why] of cases) {
     const got = refusedAddress(address);
@@ -31,13 +51,24 @@ ranges('refused: loopback, private, link-local, reserved, also inside IPv6 forms
 });
 
 ranges("this host's own interface addresses are refused", () => {
-  const own = Object.values(os.networkInterfaces()).flat().filter((a) => a !== undefined).map((a) => a!.address);
+  const own = Object.values(os.networkInterfaces())
+    .flat()
+    .filter((a) => a !== undefined)
+    .map((a) => a!.address);
   assert.ok(own.length > 0);
   for (const a of own) assert.ok(refusedAddress(a) !== undefined, a);
 });
 
 ranges('URL spellings: hex, decimal, octal, short IPv4, bracketed IPv6, localhost', async () => {
-  for (const url of ['http://0x7f.1/', 'http://2130706433/', 'http://0177.0.0.1/', 'http://127.1/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://localhost/']) {
+  for (const url of [
+    'http://0x7f.1/',
+    'http://2130706433/',
+    'http://0177.0.0.1/',
+    'http://127.1/',
+    'http://[::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://localhost/',
+  ]) {
     let err: Error | undefined;
     await checkUrlTarget(url).catch((e: Error) => (err = e));
     assert.ok(err, url);
@@ -100,13 +131,20 @@ delivery('a name that resolves to loopback at delivery (DNS rebinding) is not co
 delivery('a loopback webhook written into webhooks.json without allowPrivate is never delivered to', async () => {
   const rx = await receiver();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-ssrf-'));
-  const hook = { id: 'wh_000000000001', url: `${rx.url}/admin`, types: [], secret: 'a-long-enough-secret', created: new Date().toISOString() };
+  const hook = {
+    id: 'wh_000000000001',
+    url: `${rx.url}/admin`,
+    types: [],
+    secret: 'a-long-enough-secret',
+    created: new Date().toISOString(),
+  };
   fs.writeFileSync(path.join(dir, REGISTRY), JSON.stringify({ webhooks: [hook] }));
   const cal = await openCalendar({ dir, webhooks: { retryBaseMs: 20, retryMaxMs: 50, lingerMs: 0 } });
   try {
     await cal.events.create({ title: 'x', start_date: '2030-01-01 10:00', end_date: '2030-01-01 11:00' });
     const t0 = Date.now();
-    while (Date.now() - t0 < 3_000 && !(readWebhookState(dir)[hook.id]?.lastStatus ?? '').startsWith('error')) await new Promise((r) => setTimeout(r, 50));
+    while (Date.now() - t0 < 3_000 && !(readWebhookState(dir)[hook.id]?.lastStatus ?? '').startsWith('error'))
+      await new Promise((r) => setTimeout(r, 50));
     assert.is(rx.hits(), 0);
   } finally {
     await cal.close();

@@ -58,47 +58,69 @@ limiter.run();
 
 const http = suite('security :: login limits over HTTP');
 
-const basic = (login: string, pw: string): Record<string, string> => ({ authorization: 'Basic ' + Buffer.from(`${login}:${pw}`).toString('base64') });
+const basic = (login: string, pw: string): Record<string, string> => ({
+  authorization: 'Basic ' + Buffer.from(`${login}:${pw}`).toString('base64'),
+});
 
 async function serve(opts: Parameters<typeof startServer>[1] = {}) {
   const cal = await openCalendar({});
   const { password } = cal.users.add('ed', 'editor');
   const srv = await startServer(cal, { port: 0, log: () => {}, ...opts });
   const root = `${srv.url}/wp-json/tribe/events/v1`;
-  return { cal, srv, root, password, close: async () => { await srv.close(); await cal.close(); } };
+  return {
+    cal,
+    srv,
+    root,
+    password,
+    close: async () => {
+      await srv.close();
+      await cal.close();
+    },
+  };
 }
 
-http('wrong passwords from one address: 401 up to the limit, then 429 with Retry-After, loopback included', async () => {
-  const s = await serve({ loginLimits: { perClient: 3, perLogin: 100 } });
-  try {
-    // a password that verified before keeps working throughout (no hash, never limited)
-    assert.is((await request(s.root, '/events', { headers: basic('ed', s.password) })).status, 200);
-    for (let i = 0; i < 3; i++) {
-      const r = await request(s.root, '/events', { headers: basic('ed', `wrong${i}`) });
-      assert.is(r.status, 401);
-      assert.is(r.json.code, 'incorrect_password');
+http(
+  'wrong passwords from one address: 401 up to the limit, then 429 with Retry-After, loopback included',
+  async () => {
+    const s = await serve({ loginLimits: { perClient: 3, perLogin: 100 } });
+    try {
+      // a password that verified before keeps working throughout (no hash, never limited)
+      assert.is((await request(s.root, '/events', { headers: basic('ed', s.password) })).status, 200);
+      for (let i = 0; i < 3; i++) {
+        const r = await request(s.root, '/events', { headers: basic('ed', `wrong${i}`) });
+        assert.is(r.status, 401);
+        assert.is(r.json.code, 'incorrect_password');
+      }
+      const r = await request(s.root, '/events', { headers: basic('ed', 'wrong9') });
+      assert.is(r.status, 429);
+      assert.is(r.json.code, 'too_many_login_attempts');
+      assert.is(r.json.data.status, 429);
+      assert.ok(
+        Number(r.headers['retry-after']) >= 1 && Number(r.headers['retry-after']) <= 20,
+        `~> Retry-After ${r.headers['retry-after']}`,
+      );
+      assert.is(r.json.data.retry_after, Number(r.headers['retry-after']));
+      assert.match(r.json.message, /Try again in \d+ seconds/);
+      const unknown = await request(s.root, '/events', { headers: basic('nobody', 'x') });
+      assert.is(unknown.status, 429, '~> the address is limited, whatever the login');
+      assert.is(
+        (await request(s.root, '/events', { headers: basic('ed', s.password) })).status,
+        200,
+        '~> the owner still gets in',
+      );
+      assert.is((await request(s.root, '/events')).status, 200, '~> anonymous reads are not limited');
+    } finally {
+      await s.close();
     }
-    const r = await request(s.root, '/events', { headers: basic('ed', 'wrong9') });
-    assert.is(r.status, 429);
-    assert.is(r.json.code, 'too_many_login_attempts');
-    assert.is(r.json.data.status, 429);
-    assert.ok(Number(r.headers['retry-after']) >= 1 && Number(r.headers['retry-after']) <= 20, `~> Retry-After ${r.headers['retry-after']}`);
-    assert.is(r.json.data.retry_after, Number(r.headers['retry-after']));
-    assert.match(r.json.message, /Try again in \d+ seconds/);
-    const unknown = await request(s.root, '/events', { headers: basic('nobody', 'x') });
-    assert.is(unknown.status, 429, '~> the address is limited, whatever the login');
-    assert.is((await request(s.root, '/events', { headers: basic('ed', s.password) })).status, 200, '~> the owner still gets in');
-    assert.is((await request(s.root, '/events')).status, 200, '~> anonymous reads are not limited');
-  } finally {
-    await s.close();
-  }
-});
+  },
+);
 
 http('per login: a flood against one login is limited, other logins are not', async () => {
   const s = await serve({ loginLimits: { perClient: 0, perLogin: 2 } });
   try {
     const { password: other } = s.cal.users.add('ann', 'author');
-    for (let i = 0; i < 2; i++) assert.is((await request(s.root, '/events', { headers: basic('ed', `w${i}`) })).status, 401);
+    for (let i = 0; i < 2; i++)
+      assert.is((await request(s.root, '/events', { headers: basic('ed', `w${i}`) })).status, 401);
     assert.is((await request(s.root, '/events', { headers: basic('ED', 'w9') })).status, 429);
     assert.is((await request(s.root, '/events', { headers: basic('ann', other) })).status, 200);
   } finally {
@@ -110,7 +132,9 @@ http('attempts made at once count together: exactly the limit is checked, the re
   const s = await serve({ loginLimits: { perClient: 3, perLogin: 0 } });
   try {
     const t0 = Date.now();
-    const all = await Promise.all(Array.from({ length: 8 }, (_, i) => request(s.root, '/events', { headers: basic('ed', `x${i}`) })));
+    const all = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => request(s.root, '/events', { headers: basic('ed', `x${i}`) })),
+    );
     const statuses = all.map((r) => r.status).sort();
     assert.equal(statuses, [401, 401, 401, 429, 429, 429, 429, 429]);
     assert.ok(Date.now() - t0 >= 900, '~> a 429 is held for up to a second before it goes out');
@@ -122,10 +146,18 @@ http('attempts made at once count together: exactly the limit is checked, the re
 http('many requests at once with one valid password share one check and are not limited', async () => {
   const s = await serve({ loginLimits: { perClient: 3, perLogin: 3 } });
   try {
-    const all = await Promise.all(Array.from({ length: 30 }, () => request(s.root, '/events', { headers: basic('ed', s.password) })));
+    const all = await Promise.all(
+      Array.from({ length: 30 }, () => request(s.root, '/events', { headers: basic('ed', s.password) })),
+    );
     assert.equal([...new Set(all.map((r) => r.status))], [200]);
-    const again = await Promise.all(Array.from({ length: 10 }, () => request(s.root, '/events', { headers: basic('ed', 'same-wrong') })));
-    assert.equal([...new Set(again.map((r) => r.status))], [401], '~> one wrong guess sent ten times at once is one attempt');
+    const again = await Promise.all(
+      Array.from({ length: 10 }, () => request(s.root, '/events', { headers: basic('ed', 'same-wrong') })),
+    );
+    assert.equal(
+      [...new Set(again.map((r) => r.status))],
+      [401],
+      '~> one wrong guess sent ten times at once is one attempt',
+    );
   } finally {
     await s.close();
   }
@@ -142,7 +174,11 @@ http("loginErrors 'uniform': an unknown login and a wrong password answer alike"
     const c = await request(uni.root, '/events', { headers: { authorization: 'Basic %%%' } });
     for (const r of [a, b, c]) {
       assert.is(r.status, 401);
-      assert.equal(r.json, { code: 'invalid_credentials', message: 'Unknown username or incorrect application password.', data: { status: 401 } });
+      assert.equal(r.json, {
+        code: 'invalid_credentials',
+        message: 'Unknown username or incorrect application password.',
+        data: { status: 401 },
+      });
     }
   } finally {
     await wp.close();
@@ -153,7 +189,8 @@ http("loginErrors 'uniform': an unknown login and a wrong password answer alike"
 http('loginLimits false: no limit', async () => {
   const s = await serve({ loginLimits: false });
   try {
-    for (let i = 0; i < 15; i++) assert.is((await request(s.root, '/events', { headers: basic('ed', 'w') })).status, 401);
+    for (let i = 0; i < 15; i++)
+      assert.is((await request(s.root, '/events', { headers: basic('ed', 'w') })).status, 401);
   } finally {
     await s.close();
   }

@@ -8,7 +8,8 @@ import { request } from '../http/request.ts';
 import { HOSTILE_VENUE, siteFixture, type Fixture } from './fixture.ts';
 
 const HTML = { accept: 'text/html,application/xhtml+xml' };
-const get = (f: Fixture, p: string, opts: Parameters<typeof request>[2] = {}) => request(f.url, p, { ...opts, headers: { ...HTML, ...opts.headers } });
+const get = (f: Fixture, p: string, opts: Parameters<typeof request>[2] = {}) =>
+  request(f.url, p, { ...opts, headers: { ...HTML, ...opts.headers } });
 
 /** the JSON-LD blocks of a page */
 function jsonLd(html: string): unknown[] {
@@ -27,11 +28,20 @@ S.after(async ({ f }) => f.close());
 S('every kind of page answers 200 HTML with the plugin discovery headers and a CSP', async ({ f }) => {
   const root = `${f.url}/wp-json/tribe/events/v1/`;
   const pages: Array<[string, string]> = [
-    ['/', root], ['/events/', root], ['/events/list/', root], ['/events/list/page/2/', root], ['/events/month/', root],
-    ['/events/month/2026-03/', root], ['/events/today/', root], ['/events/2026-03-18/', root],
-    ['/event/spring-concert/', `${root}events/${f.ids.concert}`], ['/venue/hall-script-alertv-script-co/', `${root}events/?venue=${f.ids.venue}`],
-    ['/organizer/obrien-productions/', root], ['/events/category/music/jazz/', `${root}events/?categories=jazz`],
-    ['/tag/free/', `${root}events/?tags=free`], ['/events/tag/free/', `${root}events/?tags=free`],
+    ['/', root],
+    ['/events/', root],
+    ['/events/list/', root],
+    ['/events/list/page/2/', root],
+    ['/events/month/', root],
+    ['/events/month/2026-03/', root],
+    ['/events/today/', root],
+    ['/events/2026-03-18/', root],
+    ['/event/spring-concert/', `${root}events/${f.ids.concert}`],
+    ['/venue/hall-script-alertv-script-co/', `${root}events/?venue=${f.ids.venue}`],
+    ['/organizer/obrien-productions/', root],
+    ['/events/category/music/jazz/', `${root}events/?categories=jazz`],
+    ['/tag/free/', `${root}events/?tags=free`],
+    ['/events/tag/free/', `${root}events/?tags=free`],
   ];
   const venue = await f.cal.venues.get(f.ids.venue);
   pages[9][0] = new URL(String(venue.url)).pathname;
@@ -52,17 +62,31 @@ S('every kind of page answers 200 HTML with the plugin discovery headers and a C
     assert.match(r.text, `<link rel="alternate" type="text/calendar"`, p);
     assert.match(r.text, `<meta name="tec-api-origin" content="${f.url}"/>`, p);
     const head = await get(f, p, { method: 'HEAD' });
-    assert.equal([head.status, head.text, head.headers['content-length']], [200, '', r.headers['content-length']], `~> HEAD ${p}`);
+    assert.equal(
+      [head.status, head.text, head.headers['content-length']],
+      [200, '', r.headers['content-length']],
+      `~> HEAD ${p}`,
+    );
   }
 });
 
 S('hostile titles, descriptions and venue names never become markup', async ({ f }) => {
   const venue = await f.cal.venues.get(f.ids.venue);
-  for (const p of ['/event/hostile/', '/event/spring-concert/', new URL(String(venue.url)).pathname, '/events/month/2026-03/', '/events/list/', '/events/2026-03-05/']) {
+  for (const p of [
+    '/event/hostile/',
+    '/event/spring-concert/',
+    new URL(String(venue.url)).pathname,
+    '/events/month/2026-03/',
+    '/events/list/',
+    '/events/2026-03-05/',
+  ]) {
     const r = await get(f, p);
     assert.is(r.status, 200, p);
     const scripts = [...r.text.matchAll(/<script\b[^>]*>/gi)].map((m) => m[0]);
-    assert.ok(scripts.every((s) => s === '<script type="application/ld+json">'), `~> only JSON-LD scripts on ${p}: ${scripts}`);
+    assert.ok(
+      scripts.every((s) => s === '<script type="application/ld+json">'),
+      `~> only JSON-LD scripts on ${p}: ${scripts}`,
+    );
     // outside the JSON-LD data, no handler and no script URL survives
     const markup = r.text.replace(/<script type="application\/ld\+json">.*?<\/script>/gs, '');
     assert.not.match(markup, /onerror/i, p);
@@ -91,7 +115,10 @@ S('a single event page carries its REST json_ld, its details and links', async (
   assert.match(r.text, `href="${f.url}/tag/free/">Free</a>`);
   assert.match(r.text, 'href="mailto:hello@obrien.example.org"');
   assert.match(r.text, 'https://maps.google.com/maps?');
-  assert.match(r.text, 'https://www.google.com/calendar/render?action=TEMPLATE&amp;text=Spring+Concert&amp;dates=20260310T230000Z%2F20260311T010000Z');
+  assert.match(
+    r.text,
+    'https://www.google.com/calendar/render?action=TEMPLATE&amp;text=Spring+Concert&amp;dates=20260310T230000Z%2F20260311T010000Z',
+  );
   assert.match(r.text, `href="${f.url}/event/spring-concert/?ical=1"`);
   assert.match(r.text, '<meta property="og:type" content="article"/>');
   assert.match(r.text, '<dt>Cost</dt><dd>$15</dd>'.replace('$15', String(rest.cost)));
@@ -102,7 +129,10 @@ S('lists, days and months: the same events as the REST list queries', async ({ f
   // a busy day shows three events and "+2 more", linked to its day page
   assert.match(month.text, `<a href="${f.url}/events/2026-03-18/">+2 more`);
   // a multi-day event shows on each of its days
-  const cells = month.text.split('<td ').slice(1).filter((c) => c.includes('Three-Day Festival'));
+  const cells = month.text
+    .split('<td ')
+    .slice(1)
+    .filter((c) => c.includes('Three-Day Festival'));
   assert.is(cells.length, 3);
   const day = await get(f, '/events/2026-03-18/');
   assert.is([...day.text.matchAll(/class="event-title"/g)].length, 5);
@@ -126,11 +156,27 @@ S('lists, days and months: the same events as the REST list queries', async ({ f
   assert.match(bad.text, 'tribe-bar-date: expected a date as YYYY-MM-DD');
   // JSON-LD on list pages: one Event per listed event
   const lds = jsonLd(list.text)[0] as Array<Record<string, unknown>>;
-  assert.ok(Array.isArray(lds) && lds.length > 0 && lds.every((x) => x['@type'] === 'Event' && /T\d\d:\d\d:\d\d[-+]\d\d:\d\d$/.test(String(x.startDate))));
+  assert.ok(
+    Array.isArray(lds) &&
+      lds.length > 0 &&
+      lds.every((x) => x['@type'] === 'Event' && /T\d\d:\d\d:\d\d[-+]\d\d:\d\d$/.test(String(x.startDate))),
+  );
 });
 
 S('drafts, private and trashed records: a 404 page for the public, a preview for an editor', async ({ f }) => {
-  for (const p of ['/event/secret-draft/', `/?post_type=tribe_events&p=${f.ids.draft}`, '/event/private-meeting/', '/event/trashed-gig/', `/?post_type=tribe_events&p=${f.ids.trashed}`, '/event/no-such-event/', '/venue/nowhere/', '/events/category/jazz/', '/events/month/2026-13/', '/events/2026-02-30/', '/nope/']) {
+  for (const p of [
+    '/event/secret-draft/',
+    `/?post_type=tribe_events&p=${f.ids.draft}`,
+    '/event/private-meeting/',
+    '/event/trashed-gig/',
+    `/?post_type=tribe_events&p=${f.ids.trashed}`,
+    '/event/no-such-event/',
+    '/venue/nowhere/',
+    '/events/category/jazz/',
+    '/events/month/2026-13/',
+    '/events/2026-02-30/',
+    '/nope/',
+  ]) {
     const r = await get(f, p);
     assert.is(r.status, 404, p);
     assert.is(r.headers['content-type'], 'text/html; charset=UTF-8', p);
@@ -151,7 +197,12 @@ S('drafts, private and trashed records: a 404 page for the public, a preview for
 });
 
 S('feeds keep their paths (?ical=1), and listing pages have their own', async ({ f }) => {
-  for (const p of ['/events/?ical=1', '/event/spring-concert/?ical=1', '/events/category/music/jazz/?ical=1', '/events/month/2026-03/?ical=1']) {
+  for (const p of [
+    '/events/?ical=1',
+    '/event/spring-concert/?ical=1',
+    '/events/category/music/jazz/?ical=1',
+    '/events/month/2026-03/?ical=1',
+  ]) {
     const r = await get(f, p);
     assert.is(r.status, 200, p);
     assert.is(r.headers['content-type'], 'text/calendar; charset=UTF-8', p);
@@ -209,7 +260,11 @@ O('--no-site: no pages, the feeds stay', async () => {
 O('site title, locale, a stylesheet file, a site URL with a path and another REST prefix', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'site-css-'));
   const file = path.join(dir, 'site.css');
-  const f = await siteFixture({ site: { title: 'Town <Hall>', locale: 'fr-FR', stylesheetFile: file }, sitePath: '/cal', restPrefix: '/api' });
+  const f = await siteFixture({
+    site: { title: 'Town <Hall>', locale: 'fr-FR', stylesheetFile: file },
+    sitePath: '/cal',
+    restPrefix: '/api',
+  });
   try {
     assert.ok(f.url.endsWith('/cal'));
     const r = await get(f, '/event/spring-concert/');

@@ -58,11 +58,16 @@ function runChild(dir: string, ackFile: string, seed: number, mode: string, kill
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       clearTimeout(guard);
-      if (signal !== 'SIGKILL') return reject(new Error(`~> child exited with ${code ?? signal} before being killed:\n${err}`));
+      if (signal !== 'SIGKILL')
+        return reject(new Error(`~> child exited with ${code ?? signal} before being killed:\n${err}`));
       const ready = /ready (\d+)/.exec(out);
       if (!ready) return reject(new Error(`~> child died before opening the store:\n${err}`));
       const acks = fs.existsSync(ackFile)
-        ? fs.readFileSync(ackFile, 'utf8').split('\n').filter(Boolean).map((l) => Number(l.split(' ')[1]))
+        ? fs
+            .readFileSync(ackFile, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => Number(l.split(' ')[1]))
         : [];
       resolve({ acks, ready: Number(ready[1]), point: /point (\S+)/.exec(out)?.[1] });
     });
@@ -89,7 +94,11 @@ Crash('crash :: every acknowledged write survives SIGKILL at any point, nothing 
       const killAfter = kind === 'run' ? 20 + Math.floor(rnd() * 400) : 1500;
       const res = await runChild(path.join(dir, 'store'), ackFile, seed, mode, killAfter);
       if (res.point) pointsHit.add(`${kind}:${res.point}`);
-      assert.is(res.ready, expected.lastSeq, `~> round ${round}: the child opened at seq ${res.ready}, expected ${expected.lastSeq}`);
+      assert.is(
+        res.ready,
+        expected.lastSeq,
+        `~> round ${round}: the child opened at seq ${res.ready}, expected ${expected.lastSeq}`,
+      );
 
       const warnings: string[] = [];
       const restored = new ToyState();
@@ -100,13 +109,18 @@ Crash('crash :: every acknowledged write survives SIGKILL at any point, nothing 
         assert.ok(m >= expected.lastSeq, `~> round ${round}: restored seq ${m} went back from ${expected.lastSeq}`);
         // what this round issued, up to what was restored
         for (let seq = expected.lastSeq + 1; seq <= m; seq++) expected.apply({ seq, ops: opsFor(seed, seq) });
-        assert.ok(restored.equals(expected), `~> round ${round} (${mode}): restored state is not exactly the issued writes 1..${m}`);
+        assert.ok(
+          restored.equals(expected),
+          `~> round ${round} (${mode}): restored state is not exactly the issued writes 1..${m}`,
+        );
         for (const seq of res.acks) {
           assert.ok(seq <= m, `~> round ${round} (${mode}): acknowledged seq ${seq} lost (restored up to ${m})`);
         }
         totalAcks += res.acks.length;
         if (process.env.STORE_CRASH_VERBOSE) {
-          console.log(`round ${round} ${mode}: opened at ${res.ready}, ${res.acks.length} acks (max ${Math.max(0, ...res.acks)}), restored ${m}; ${warnings.join(' | ')}`);
+          console.log(
+            `round ${round} ${mode}: opened at ${res.ready}, ${res.acks.length} acks (max ${Math.max(0, ...res.acks)}), restored ${m}; ${warnings.join(' | ')}`,
+          );
         }
         if (fs.readdirSync(path.join(dir, 'store')).includes('snapshot.json')) compactedRounds++;
       } finally {

@@ -14,14 +14,20 @@ function line(seq: number): string {
   return JSON.stringify({ seq, ops: [{ t: 'term', a: 'delete', id: seq }] }) + '\n';
 }
 
-async function scan(file: string): Promise<{ seqs: number[]; lines: number[]; warnings: string[]; bytes: number | undefined }> {
+async function scan(
+  file: string,
+): Promise<{ seqs: number[]; lines: number[]; warnings: string[]; bytes: number | undefined }> {
   const seqs: number[] = [];
   const lines: number[] = [];
   const warnings: string[] = [];
-  const res = await scanJournal(file, (w: Write, l) => {
-    seqs.push(w.seq);
-    lines.push(l);
-  }, (m) => warnings.push(m));
+  const res = await scanJournal(
+    file,
+    (w: Write, l) => {
+      seqs.push(w.seq);
+      lines.push(l);
+    },
+    (m) => warnings.push(m),
+  );
   return { seqs, lines, warnings, bytes: res?.bytes };
 }
 
@@ -31,7 +37,14 @@ const Scan = suite('scanJournal');
 
 Scan('scan :: missing file is undefined', async () => {
   const dir = tmpDir();
-  assert.is(await scanJournal(path.join(dir, 'journal.jsonl'), () => {}, () => {}), undefined);
+  assert.is(
+    await scanJournal(
+      path.join(dir, 'journal.jsonl'),
+      () => {},
+      () => {},
+    ),
+    undefined,
+  );
 });
 
 Scan('scan :: reads every line in order with line numbers', async () => {

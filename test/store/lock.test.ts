@@ -34,7 +34,10 @@ Lock('lock :: acquire writes our pid; release removes it', () => {
 Lock('lock :: a second acquire while held throws naming the dir and pid', () => {
   const dir = tmpDir();
   const lock = acquireLock(dir, () => {});
-  assert.throws(() => acquireLock(dir, () => {}), (err: Error) => err.message.includes(`store ${dir} is in use by pid ${process.pid}`));
+  assert.throws(
+    () => acquireLock(dir, () => {}),
+    (err: Error) => err.message.includes(`store ${dir} is in use by pid ${process.pid}`),
+  );
   assert.equal(fs.readdirSync(dir), ['lock']);
   lock.release();
 });
@@ -44,7 +47,10 @@ Lock('lock :: a lock held by another live process is refused', async () => {
   const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
   try {
     fs.writeFileSync(path.join(dir, 'lock'), `${child.pid}\n`);
-    assert.throws(() => acquireLock(dir, () => {}), (err: Error) => err.message.includes(`in use by pid ${child.pid}`));
+    assert.throws(
+      () => acquireLock(dir, () => {}),
+      (err: Error) => err.message.includes(`in use by pid ${child.pid}`),
+    );
   } finally {
     child.kill('SIGKILL');
   }

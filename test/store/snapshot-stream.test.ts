@@ -17,7 +17,13 @@ stream('the parts hold chunkLine of each chunk, typed arrays as arrays; a fast p
   const dir = tmp();
   const s = new SnapshotStream(dir, 7, 4096);
   // every fourth chunk's text is Latin-1 only (chunkBytes escapes it in its bytes), the others' not
-  const chunks = Array.from({ length: 40 }, (_, i) => ({ type: 'events', from: i, title: i % 4 === 0 ? `caf\u00e9 ${i} \u00ff\u0080` : `caf\u00e9 ${i} \ud83c\udf89`, ints: { ids: new Int32Array([i, -i, 2 ** 31 - 1]) }, dates: new Float64Array([i / 2, NaN, -0]) }));
+  const chunks = Array.from({ length: 40 }, (_, i) => ({
+    type: 'events',
+    from: i,
+    title: i % 4 === 0 ? `caf\u00e9 ${i} \u00ff\u0080` : `caf\u00e9 ${i} \ud83c\udf89`,
+    ints: { ids: new Int32Array([i, -i, 2 ** 31 - 1]) },
+    dates: new Float64Array([i / 2, NaN, -0]),
+  }));
   let waits = 0;
   for (const c of chunks) {
     const wait = s.add(structuredClone(c));
@@ -29,31 +35,54 @@ stream('the parts hold chunkLine of each chunk, typed arrays as arrays; a fast p
   assert.ok(waits > 0, 'asked to wait at least once');
   const parts = await s.parts();
   assert.ok(parts.length > 1, 'parts split past partBytes');
-  assert.equal(parts.map((p) => p.file), parts.map((_, i) => `snapshot.7.${s.tag}.${i + 1}.jsonl`));
+  assert.equal(
+    parts.map((p) => p.file),
+    parts.map((_, i) => `snapshot.7.${s.tag}.${i + 1}.jsonl`),
+  );
   const text = parts.map((p) => fs.readFileSync(path.join(dir, p.file), 'latin1')).join('');
-  const plain = (c: (typeof chunks)[number]) => ({ ...c, ints: { ids: Array.from(c.ints.ids) }, dates: Array.from(c.dates) });
+  const plain = (c: (typeof chunks)[number]) => ({
+    ...c,
+    ints: { ids: Array.from(c.ints.ids) },
+    dates: Array.from(c.dates),
+  });
   assert.is(text, chunks.map((c, i) => chunkLine(plain(c), i)).join(''));
-  assert.is(parts.reduce((n, p) => n + p.chunks, 0), 40);
+  assert.is(
+    parts.reduce((n, p) => n + p.chunks, 0),
+    40,
+  );
 });
 
-stream('chunkBytes (the writer\'s) gives the bytes of chunkLine', () => {
+stream("chunkBytes (the writer's) gives the bytes of chunkLine", () => {
   const rnd = (() => {
     let x = 7;
     return (n: number) => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 8) % n;
   })();
   // strings of ASCII, Latin-1, wider units, escapes and lone surrogates, in lists, objects and alone
   const units = [0x61, 0x20, 0x22, 0x5c, 0x0a, 0x01, 0x7f, 0x80, 0xe9, 0xff, 0xaa, 0xbd, 0x100, 0x20ac, 0xd83c, 0xdf89];
-  const text = (wide: boolean) => String.fromCharCode(...Array.from({ length: rnd(12) }, () => units[rnd(wide ? units.length : 12)]));
+  const text = (wide: boolean) =>
+    String.fromCharCode(...Array.from({ length: rnd(12) }, () => units[rnd(wide ? units.length : 12)]));
   for (let round = 0; round < 300; round++) {
     const wide = round % 3 === 0;
     const chunk = {
-      type: 'events', from: round, titles: Array.from({ length: rnd(20) }, () => text(wide)), websites: [text(wide), null],
-      ints: { ids: [1, -2, 3.5] }, extra: { [text(wide)]: text(wide) }, odd: [[0, 1, text(wide)]], none: undefined, s: text(wide),
+      type: 'events',
+      from: round,
+      titles: Array.from({ length: rnd(20) }, () => text(wide)),
+      websites: [text(wide), null],
+      ints: { ids: [1, -2, 3.5] },
+      extra: { [text(wide)]: text(wide) },
+      odd: [[0, 1, text(wide)]],
+      none: undefined,
+      s: text(wide),
     };
     assert.is(chunkBytes(chunk).toString('latin1'), chunkLine(chunk, round));
     // typed arrays in its objects (not in its arrays) are lists of numbers, NaN and infinities null
-    const n = rnd(6), f64 = Float64Array.from({ length: n }, () => [0.5, -0, NaN, 1e21, -3, 2 ** 53, Infinity, 1 / 3][rnd(round % 2 ? 8 : 6)]);
-    const i32 = Int32Array.from({ length: n }, () => rnd(2 ** 31) * (rnd(2) ? 1 : -1)), u8 = Uint8Array.from({ length: n }, () => rnd(256));
+    const n = rnd(6),
+      f64 = Float64Array.from(
+        { length: n },
+        () => [0.5, -0, NaN, 1e21, -3, 2 ** 53, Infinity, 1 / 3][rnd(round % 2 ? 8 : 6)],
+      );
+    const i32 = Int32Array.from({ length: n }, () => rnd(2 ** 31) * (rnd(2) ? 1 : -1)),
+      u8 = Uint8Array.from({ length: n }, () => rnd(256));
     const typed = { a: f64, b: { c: i32, d: [new Uint8Array(2)], e: u8 }, s: text(wide) };
     const plain = { a: Array.from(f64), b: { c: Array.from(i32), d: typed.b.d, e: Array.from(u8) }, s: typed.s };
     assert.is(chunkBytes(typed).toString('latin1'), chunkLine(plain, round));

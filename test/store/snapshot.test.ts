@@ -4,7 +4,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  SNAPSHOT_FILE, SnapshotReader, encodeChunks, encodeChunksSliced, readManifest, readSnapshotChunks, removeUnlistedParts, writeSnapshot,
+  SNAPSHOT_FILE,
+  SnapshotReader,
+  encodeChunks,
+  encodeChunksSliced,
+  readManifest,
+  readSnapshotChunks,
+  removeUnlistedParts,
+  writeSnapshot,
 } from '../../src/store/snapshot.ts';
 
 function tmpDir(): string {
@@ -44,31 +51,52 @@ Snapshot('snapshot :: round trip keeps every chunk, in order', async () => {
   assert.equal([...readSnapshotChunks(dir, read!)], CHUNKS);
 });
 
-Snapshot('snapshot :: parts are ASCII (non-ASCII escaped as \\uXXXX) and read back exactly; UTF-8 parts of older snapshots still load', async () => {
-  const texts = ['Crème Brûlée', 'Soirée à Paris', '東京', 'emoji \u{1F389} pair', 'lone \ud800 surrogate', 'line\u2028sep', 'Zoë "q" \\ back', '\u0080\u00ff\uffff'];
-  const chunks: unknown[] = [{ type: 'h' }, { titles: texts, n: [1, 2.5, -3] }, texts.join('|')];
-  const dir = tmpDir();
-  const m = await writeSnapshot(dir, 5, encodeChunks(chunks));
-  for (const part of m.parts) {
-    const bytes = fs.readFileSync(path.join(dir, part.file));
-    assert.ok(bytes.every((b) => b < 0x80), `${part.file} is ASCII`);
-    assert.ok(bytes.includes('Cr\\u00e8me'), 'escaped as \\uXXXX');
-  }
-  assert.equal([...readSnapshotChunks(dir, (await readManifest(dir))!)], chunks);
-  // a part written as raw UTF-8 (before the escaping) is read as UTF-8
-  const old = tmpDir();
-  const utf8Lines = chunks.map((c) => JSON.stringify(c) + '\n');
-  const m2 = await writeSnapshot(old, 6, utf8Lines);
-  assert.ok(fs.readFileSync(path.join(old, m2.parts[0].file)).some((b) => b >= 0x80), 'the old-style part holds UTF-8 bytes');
-  assert.equal([...readSnapshotChunks(old, (await readManifest(old))!)], chunks);
-});
+Snapshot(
+  'snapshot :: parts are ASCII (non-ASCII escaped as \\uXXXX) and read back exactly; UTF-8 parts of older snapshots still load',
+  async () => {
+    const texts = [
+      'Crème Brûlée',
+      'Soirée à Paris',
+      '東京',
+      'emoji \u{1F389} pair',
+      'lone \ud800 surrogate',
+      'line\u2028sep',
+      'Zoë "q" \\ back',
+      '\u0080\u00ff\uffff',
+    ];
+    const chunks: unknown[] = [{ type: 'h' }, { titles: texts, n: [1, 2.5, -3] }, texts.join('|')];
+    const dir = tmpDir();
+    const m = await writeSnapshot(dir, 5, encodeChunks(chunks));
+    for (const part of m.parts) {
+      const bytes = fs.readFileSync(path.join(dir, part.file));
+      assert.ok(
+        bytes.every((b) => b < 0x80),
+        `${part.file} is ASCII`,
+      );
+      assert.ok(bytes.includes('Cr\\u00e8me'), 'escaped as \\uXXXX');
+    }
+    assert.equal([...readSnapshotChunks(dir, (await readManifest(dir))!)], chunks);
+    // a part written as raw UTF-8 (before the escaping) is read as UTF-8
+    const old = tmpDir();
+    const utf8Lines = chunks.map((c) => JSON.stringify(c) + '\n');
+    const m2 = await writeSnapshot(old, 6, utf8Lines);
+    assert.ok(
+      fs.readFileSync(path.join(old, m2.parts[0].file)).some((b) => b >= 0x80),
+      'the old-style part holds UTF-8 bytes',
+    );
+    assert.equal([...readSnapshotChunks(old, (await readManifest(old))!)], chunks);
+  },
+);
 
 Snapshot('snapshot :: small partBytes splits into several verified parts', async () => {
   const dir = tmpDir();
   const chunks = Array.from({ length: 40 }, (_, i) => ({ i, pad: 'p'.repeat(100) }));
   const m = await writeSnapshot(dir, 3, encodeChunks(chunks), { partBytes: 1000 });
   assert.ok(m.parts.length > 3, `~> ${m.parts.length} parts`);
-  assert.is(m.parts.reduce((n, p) => n + p.chunks, 0), 40);
+  assert.is(
+    m.parts.reduce((n, p) => n + p.chunks, 0),
+    40,
+  );
   for (const p of m.parts) assert.is(fs.statSync(path.join(dir, p.file)).size, p.bytes);
   assert.equal([...readSnapshotChunks(dir, (await readManifest(dir))!)], chunks);
 });
@@ -109,7 +137,15 @@ Snapshot('corrupt :: unparseable manifest names snapshot.json', async () => {
 
 Snapshot('corrupt :: manifest with a wrong shape is refused', async () => {
   const dir = tmpDir();
-  fs.writeFileSync(path.join(dir, SNAPSHOT_FILE), JSON.stringify({ version: 1, seq: 3, createdAt: '', parts: [{ file: '../etc/passwd', bytes: 1, chunks: 1, sha256: '0'.repeat(64) }] }));
+  fs.writeFileSync(
+    path.join(dir, SNAPSHOT_FILE),
+    JSON.stringify({
+      version: 1,
+      seq: 3,
+      createdAt: '',
+      parts: [{ file: '../etc/passwd', bytes: 1, chunks: 1, sha256: '0'.repeat(64) }],
+    }),
+  );
   await expectError(readManifest(dir), 'parts[0].file');
 });
 
@@ -138,44 +174,54 @@ Snapshot('corrupt :: a missing part is named', async () => {
   await expectError(() => [...readSnapshotChunks(dir, m)], m.parts[0]!.file);
 });
 
-Snapshot('worker hash :: parts hashed by the worker thread read back the same; a flipped byte is still named', async () => {
-  const dir = tmpDir();
-  const chunks = Array.from({ length: 30 }, (_, i) => ({ i, pad: 'ü'.repeat(200) }));
-  const m = await writeSnapshot(dir, 4, encodeChunks(chunks), { partBytes: 2000 });
-  assert.ok(m.parts.length > 2);
-  assert.equal([...readSnapshotChunks(dir, m, { hashWorkerMinBytes: 0 })], chunks);
-  // a flip inside a string still parses: caught by the digest after the part's chunks
-  const file = path.join(dir, m.parts[1]!.file);
-  const buf = fs.readFileSync(file);
-  const at = buf.indexOf('pad') + 8;
-  buf[at] = buf[at]! ^ 2;
-  fs.writeFileSync(file, buf);
-  const seen: unknown[] = [];
-  await expectError(() => {
-    for (const c of readSnapshotChunks(dir, m, { hashWorkerMinBytes: 0 })) seen.push(c);
-  }, `${file}: sha256`);
-  assert.is(seen.length, m.parts[0]!.chunks + m.parts[1]!.chunks, 'the damaged part is refused right after its own chunks');
-  // a flip that breaks the JSON is reported as the checksum failure, not as a parse error
-  buf[buf.indexOf('{')] = 0x5b;
-  fs.writeFileSync(file, buf);
-  await expectError(() => [...readSnapshotChunks(dir, m, { hashWorkerMinBytes: 0 })], `${file}: sha256`);
-});
+Snapshot(
+  'worker hash :: parts hashed by the worker thread read back the same; a flipped byte is still named',
+  async () => {
+    const dir = tmpDir();
+    const chunks = Array.from({ length: 30 }, (_, i) => ({ i, pad: 'ü'.repeat(200) }));
+    const m = await writeSnapshot(dir, 4, encodeChunks(chunks), { partBytes: 2000 });
+    assert.ok(m.parts.length > 2);
+    assert.equal([...readSnapshotChunks(dir, m, { hashWorkerMinBytes: 0 })], chunks);
+    // a flip inside a string still parses: caught by the digest after the part's chunks
+    const file = path.join(dir, m.parts[1]!.file);
+    const buf = fs.readFileSync(file);
+    const at = buf.indexOf('pad') + 8;
+    buf[at] = buf[at]! ^ 2;
+    fs.writeFileSync(file, buf);
+    const seen: unknown[] = [];
+    await expectError(() => {
+      for (const c of readSnapshotChunks(dir, m, { hashWorkerMinBytes: 0 })) seen.push(c);
+    }, `${file}: sha256`);
+    assert.is(
+      seen.length,
+      m.parts[0]!.chunks + m.parts[1]!.chunks,
+      'the damaged part is refused right after its own chunks',
+    );
+    // a flip that breaks the JSON is reported as the checksum failure, not as a parse error
+    buf[buf.indexOf('{')] = 0x5b;
+    fs.writeFileSync(file, buf);
+    await expectError(() => [...readSnapshotChunks(dir, m, { hashWorkerMinBytes: 0 })], `${file}: sha256`);
+  },
+);
 
-Snapshot('worker hash :: a consumer that fails on damaged chunks gets the checksum error from verifyStarted', async () => {
-  const dir = tmpDir();
-  const m = await writeSnapshot(dir, 4, encodeChunks([{ n: 1 }, { n: 2 }]));
-  const file = path.join(dir, m.parts[0]!.file);
-  fs.writeFileSync(file, fs.readFileSync(file).toString().replace('"n":2', '"n":3'));
-  const reader = new SnapshotReader(dir, m, { hashWorkerMinBytes: 0 });
-  try {
-    for (const c of reader.chunks()) if ((c as { n: number }).n === 3) throw new Error('consumer: bad value');
-    assert.unreachable('~> the consumer throws');
-  } catch (err) {
-    assert.match((err as Error).message, 'consumer: bad value');
-  }
-  await expectError(() => reader.verifyStarted(), `${file}: sha256`);
-  reader.close();
-});
+Snapshot(
+  'worker hash :: a consumer that fails on damaged chunks gets the checksum error from verifyStarted',
+  async () => {
+    const dir = tmpDir();
+    const m = await writeSnapshot(dir, 4, encodeChunks([{ n: 1 }, { n: 2 }]));
+    const file = path.join(dir, m.parts[0]!.file);
+    fs.writeFileSync(file, fs.readFileSync(file).toString().replace('"n":2', '"n":3'));
+    const reader = new SnapshotReader(dir, m, { hashWorkerMinBytes: 0 });
+    try {
+      for (const c of reader.chunks()) if ((c as { n: number }).n === 3) throw new Error('consumer: bad value');
+      assert.unreachable('~> the consumer throws');
+    } catch (err) {
+      assert.match((err as Error).message, 'consumer: bad value');
+    }
+    await expectError(() => reader.verifyStarted(), `${file}: sha256`);
+    reader.close();
+  },
+);
 
 Snapshot('cleanup :: removeUnlistedParts keeps the listed parts and other files', async () => {
   const dir = tmpDir();

@@ -25,7 +25,10 @@ async function writeMany(store: Store, state: ToyState, n: number): Promise<numb
   return Promise.all(all);
 }
 
-async function reopen(dir: string, options?: StoreOptions): Promise<{ store: Store; state: ToyState; warnings: string[] }> {
+async function reopen(
+  dir: string,
+  options?: StoreOptions,
+): Promise<{ store: Store; state: ToyState; warnings: string[] }> {
   const state = new ToyState();
   const warnings: string[] = [];
   const store = await openStore(dir, state.hooks(warnings, options?.detachedChunks === true), options);
@@ -52,7 +55,11 @@ async function expectOpenError(dir: string, ...texts: string[]): Promise<void> {
 }
 
 function journalLines(dir: string): number[] {
-  return fs.readFileSync(path.join(dir, 'journal.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).seq);
+  return fs
+    .readFileSync(path.join(dir, 'journal.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l).seq);
 }
 
 // ---
@@ -72,7 +79,10 @@ Store_('open :: empty dir starts at seq 0, creates journal and lock', async () =
 Store_('commit :: seqs increase by one; a restart replays everything', async () => {
   const dir = tmpDir();
   const a = await reopen(dir);
-  assert.equal(await writeMany(a.store, a.state, 50), Array.from({ length: 50 }, (_, i) => i + 1));
+  assert.equal(
+    await writeMany(a.store, a.state, 50),
+    Array.from({ length: 50 }, (_, i) => i + 1),
+  );
   await a.store.close();
   const b = await reopen(dir);
   assert.is(b.store.seq, 50);
@@ -144,26 +154,32 @@ Store_('compact :: snapshot + empty journal; seq continues after compaction and 
 });
 
 for (const mode of [{}, { stableChunks: true }, { detachedChunks: true }] as StoreOptions[]) {
-  Store_(`compact :: writers keep committing during a compaction; the journal keeps exactly the later lines (${JSON.stringify(mode)})`, async () => {
-    const dir = tmpDir();
-    const a = await reopen(dir, mode);
-    await writeMany(a.store, a.state, 100);
-    const compaction = a.store.compact(); // captures at seq 100 synchronously
-    const during = writeMany(a.store, a.state, 100);
-    await compaction;
-    await during;
-    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'snapshot.json'), 'utf8'));
-    assert.is(manifest.seq, 100);
-    assert.equal(journalLines(dir), Array.from({ length: 100 }, (_, i) => 101 + i));
-    // the snapshot alone holds exactly writes 1..100, though 101..200 were applied while it was encoded
-    const alone = new ToyState();
-    alone.load(readSnapshotChunks(dir, (await readManifest(dir))!));
-    assert.ok(alone.equals(expectedState(100)), 'snapshot = state at the consistent point');
-    await a.store.close();
-    const b = await reopen(dir);
-    assert.ok(b.state.equals(expectedState(200)));
-    await b.store.close();
-  });
+  Store_(
+    `compact :: writers keep committing during a compaction; the journal keeps exactly the later lines (${JSON.stringify(mode)})`,
+    async () => {
+      const dir = tmpDir();
+      const a = await reopen(dir, mode);
+      await writeMany(a.store, a.state, 100);
+      const compaction = a.store.compact(); // captures at seq 100 synchronously
+      const during = writeMany(a.store, a.state, 100);
+      await compaction;
+      await during;
+      const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'snapshot.json'), 'utf8'));
+      assert.is(manifest.seq, 100);
+      assert.equal(
+        journalLines(dir),
+        Array.from({ length: 100 }, (_, i) => 101 + i),
+      );
+      // the snapshot alone holds exactly writes 1..100, though 101..200 were applied while it was encoded
+      const alone = new ToyState();
+      alone.load(readSnapshotChunks(dir, (await readManifest(dir))!));
+      assert.ok(alone.equals(expectedState(100)), 'snapshot = state at the consistent point');
+      await a.store.close();
+      const b = await reopen(dir);
+      assert.ok(b.state.equals(expectedState(200)));
+      await b.store.close();
+    },
+  );
 }
 
 Store_('compact :: automatic once the journal passes compactBytes', async () => {
@@ -179,33 +195,40 @@ Store_('compact :: automatic once the journal passes compactBytes', async () => 
   const left = journalLines(dir);
   const snap = JSON.parse(fs.readFileSync(path.join(dir, 'snapshot.json'), 'utf8')).seq as number;
   assert.ok(snap > 0 && left.length < 200, `~> snapshot at seq ${snap}, journal of ${left.length} lines`);
-  assert.equal(left, Array.from({ length: 200 - snap }, (_, i) => snap + 1 + i), `~> journal from seq ${left[0]}, snapshot at ${snap}`);
+  assert.equal(
+    left,
+    Array.from({ length: 200 - snap }, (_, i) => snap + 1 + i),
+    `~> journal from seq ${left[0]}, snapshot at ${snap}`,
+  );
   const b = await reopen(dir);
   assert.ok(b.state.equals(expectedState(200)));
   await b.store.close();
 });
 
-Store_('recovery :: snapshot renamed but journal not yet rewritten — replay skips what the snapshot holds', async () => {
-  const dir = tmpDir();
-  const a = await reopen(dir);
-  await writeMany(a.store, a.state, 10);
-  await a.store.close();
-  const oldJournal = fs.readFileSync(path.join(dir, 'journal.jsonl'));
-  const b = await reopen(dir);
-  await b.store.compact();
-  await b.store.close();
-  // put back the old journal: lines 1..10, all held by the snapshot at seq 10
-  fs.writeFileSync(path.join(dir, 'journal.jsonl'), oldJournal);
-  const c = await reopen(dir);
-  assert.is(c.store.seq, 10);
-  assert.ok(c.state.equals(expectedState(10)));
-  assert.is(fs.statSync(path.join(dir, 'journal.jsonl')).size, 0, '~> covered lines are dropped at open');
-  assert.is(await write(c.store, c.state), 11);
-  await c.store.close();
-  const d = await reopen(dir);
-  assert.ok(d.state.equals(expectedState(11)));
-  await d.store.close();
-});
+Store_(
+  'recovery :: snapshot renamed but journal not yet rewritten — replay skips what the snapshot holds',
+  async () => {
+    const dir = tmpDir();
+    const a = await reopen(dir);
+    await writeMany(a.store, a.state, 10);
+    await a.store.close();
+    const oldJournal = fs.readFileSync(path.join(dir, 'journal.jsonl'));
+    const b = await reopen(dir);
+    await b.store.compact();
+    await b.store.close();
+    // put back the old journal: lines 1..10, all held by the snapshot at seq 10
+    fs.writeFileSync(path.join(dir, 'journal.jsonl'), oldJournal);
+    const c = await reopen(dir);
+    assert.is(c.store.seq, 10);
+    assert.ok(c.state.equals(expectedState(10)));
+    assert.is(fs.statSync(path.join(dir, 'journal.jsonl')).size, 0, '~> covered lines are dropped at open');
+    assert.is(await write(c.store, c.state), 11);
+    await c.store.close();
+    const d = await reopen(dir);
+    assert.ok(d.state.equals(expectedState(11)));
+    await d.store.close();
+  },
+);
 
 Store_('recovery :: snapshot holding writes whose journal lines never landed', async () => {
   const dir = tmpDir();
@@ -214,7 +237,10 @@ Store_('recovery :: snapshot holding writes whose journal lines never landed', a
   await a.store.compact();
   await a.store.close();
   // an old journal ending before the snapshot's seq (lines 1..6)
-  fs.writeFileSync(path.join(dir, 'journal.jsonl'), Array.from({ length: 6 }, (_, i) => JSON.stringify({ seq: i + 1, ops: opsFor(1, i + 1) }) + '\n').join(''));
+  fs.writeFileSync(
+    path.join(dir, 'journal.jsonl'),
+    Array.from({ length: 6 }, (_, i) => JSON.stringify({ seq: i + 1, ops: opsFor(1, i + 1) }) + '\n').join(''),
+  );
   const b = await reopen(dir);
   assert.is(b.store.seq, 10);
   assert.is(await write(b.store, b.state), 11);
@@ -266,7 +292,10 @@ Store_('recovery :: leftovers of an interrupted snapshot are removed with a warn
   const b = await reopen(dir);
   assert.is(b.warnings.length, 1);
   assert.match(b.warnings[0]!, 'snapshot.3.0badf00d.0.jsonl');
-  assert.equal(fs.readdirSync(dir).filter((f) => f.includes('0badf00d')), []);
+  assert.equal(
+    fs.readdirSync(dir).filter((f) => f.includes('0badf00d')),
+    [],
+  );
   await b.store.close();
 });
 
@@ -315,57 +344,74 @@ Store_('errors :: journal starting past the snapshot (lost writes) stops start-u
   await expectOpenError(dir, 'line 1 has seq 6', 'writes 1..5 are missing');
 });
 
-Store_('errors :: a missing snapshot.json with its part there stops start-up naming both; nothing is removed', async () => {
-  const dir = tmpDir();
-  const a = await reopen(dir);
-  await writeMany(a.store, a.state, 5);
-  await a.store.compact(); // the journal is empty now: the part holds writes 1..5 alone
-  await a.store.close();
-  fs.unlinkSync(path.join(dir, 'snapshot.json'));
-  const part = fs.readdirSync(dir).find((f) => f.startsWith('snapshot.5.'))!;
-  await expectOpenError(dir, `${path.join(dir, 'snapshot.json')} is missing`, part, `calendar-engine repair --data ${dir}`);
-  assert.ok(fs.existsSync(path.join(dir, part)), 'the part is still there');
-});
+Store_(
+  'errors :: a missing snapshot.json with its part there stops start-up naming both; nothing is removed',
+  async () => {
+    const dir = tmpDir();
+    const a = await reopen(dir);
+    await writeMany(a.store, a.state, 5);
+    await a.store.compact(); // the journal is empty now: the part holds writes 1..5 alone
+    await a.store.close();
+    fs.unlinkSync(path.join(dir, 'snapshot.json'));
+    const part = fs.readdirSync(dir).find((f) => f.startsWith('snapshot.5.'))!;
+    await expectOpenError(
+      dir,
+      `${path.join(dir, 'snapshot.json')} is missing`,
+      part,
+      `calendar-engine repair --data ${dir}`,
+    );
+    assert.ok(fs.existsSync(path.join(dir, part)), 'the part is still there');
+  },
+);
 
-Store_('recovery :: an unlisted part past what the store holds, no journal line: moved to unplaced/, not deleted', async () => {
-  const dir = tmpDir();
-  const a = await reopen(dir);
-  await writeMany(a.store, a.state, 5);
-  await a.store.compact();
-  await a.store.close();
-  fs.writeFileSync(path.join(dir, 'snapshot.9.0badf00d.0.jsonl'), '{}\n');
-  const b = await reopen(dir);
-  assert.ok(b.state.equals(expectedState(5)));
-  assert.match(b.warnings.join('\n'), 'snapshot.9.0badf00d.0.jsonl');
-  assert.match(b.warnings.join('\n'), 'calendar-engine repair');
-  assert.ok(fs.existsSync(path.join(dir, 'unplaced', 'snapshot.9.0badf00d.0.jsonl')), 'kept aside');
-  await b.store.close();
-});
+Store_(
+  'recovery :: an unlisted part past what the store holds, no journal line: moved to unplaced/, not deleted',
+  async () => {
+    const dir = tmpDir();
+    const a = await reopen(dir);
+    await writeMany(a.store, a.state, 5);
+    await a.store.compact();
+    await a.store.close();
+    fs.writeFileSync(path.join(dir, 'snapshot.9.0badf00d.0.jsonl'), '{}\n');
+    const b = await reopen(dir);
+    assert.ok(b.state.equals(expectedState(5)));
+    assert.match(b.warnings.join('\n'), 'snapshot.9.0badf00d.0.jsonl');
+    assert.match(b.warnings.join('\n'), 'calendar-engine repair');
+    assert.ok(fs.existsSync(path.join(dir, 'unplaced', 'snapshot.9.0badf00d.0.jsonl')), 'kept aside');
+    await b.store.close();
+  },
+);
 
-Store_('recovery :: an unlisted part past the journal\'s last durable line (a snapshot never committed) is a leftover', async () => {
-  const dir = tmpDir();
-  const a = await reopen(dir);
-  await writeMany(a.store, a.state, 5);
-  await a.store.close();
-  fs.writeFileSync(path.join(dir, 'snapshot.9.0badf00d.0.jsonl'), '{}\n');
-  const b = await reopen(dir);
-  assert.ok(b.state.equals(expectedState(5)));
-  assert.not.ok(fs.existsSync(path.join(dir, 'snapshot.9.0badf00d.0.jsonl')));
-  await b.store.close();
-});
+Store_(
+  "recovery :: an unlisted part past the journal's last durable line (a snapshot never committed) is a leftover",
+  async () => {
+    const dir = tmpDir();
+    const a = await reopen(dir);
+    await writeMany(a.store, a.state, 5);
+    await a.store.close();
+    fs.writeFileSync(path.join(dir, 'snapshot.9.0badf00d.0.jsonl'), '{}\n');
+    const b = await reopen(dir);
+    assert.ok(b.state.equals(expectedState(5)));
+    assert.not.ok(fs.existsSync(path.join(dir, 'snapshot.9.0badf00d.0.jsonl')));
+    await b.store.close();
+  },
+);
 
-Store_('recovery :: an interrupted first snapshot (no manifest yet, the journal from seq 1 covers it) is a leftover', async () => {
-  const dir = tmpDir();
-  const a = await reopen(dir);
-  await writeMany(a.store, a.state, 5);
-  await a.store.close();
-  fs.writeFileSync(path.join(dir, 'snapshot.4.0badf00d.0.jsonl'), '{}\n');
-  const b = await reopen(dir);
-  assert.ok(b.state.equals(expectedState(5)));
-  assert.match(b.warnings.join('\n'), 'snapshot.4.0badf00d.0.jsonl');
-  assert.not.ok(fs.existsSync(path.join(dir, 'snapshot.4.0badf00d.0.jsonl')));
-  await b.store.close();
-});
+Store_(
+  'recovery :: an interrupted first snapshot (no manifest yet, the journal from seq 1 covers it) is a leftover',
+  async () => {
+    const dir = tmpDir();
+    const a = await reopen(dir);
+    await writeMany(a.store, a.state, 5);
+    await a.store.close();
+    fs.writeFileSync(path.join(dir, 'snapshot.4.0badf00d.0.jsonl'), '{}\n');
+    const b = await reopen(dir);
+    assert.ok(b.state.equals(expectedState(5)));
+    assert.match(b.warnings.join('\n'), 'snapshot.4.0badf00d.0.jsonl');
+    assert.not.ok(fs.existsSync(path.join(dir, 'snapshot.4.0badf00d.0.jsonl')));
+    await b.store.close();
+  },
+);
 
 Store_('lock :: a second open of the same dir throws; after close it opens', async () => {
   const dir = tmpDir();

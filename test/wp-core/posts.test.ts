@@ -24,10 +24,15 @@ async function seeded(): Promise<{ cal: Calendar; editor: Actor }> {
     const day = String(1 + Math.floor(rnd() * 20)).padStart(2, '0');
     const as = rnd() < 0.5 ? users.editor : users.author;
     await cal.rest({
-      resource: 'events', action: 'create', actor: as,
+      resource: 'events',
+      action: 'create',
+      actor: as,
       params: {
-        title: `Event ${String.fromCharCode(65 + Math.floor(rnd() * 26))} ${i}`, date: `2026-01-${day} 10:00:00`,
-        start_date: '2026-05-01 10:00', end_date: '2026-05-01 11:00', status: rnd() < 0.2 ? 'draft' : 'publish',
+        title: `Event ${String.fromCharCode(65 + Math.floor(rnd() * 26))} ${i}`,
+        date: `2026-01-${day} 10:00:00`,
+        start_date: '2026-05-01 10:00',
+        end_date: '2026-05-01 11:00',
+        status: rnd() < 0.2 ? 'draft' : 'publish',
       },
     });
   }
@@ -40,19 +45,37 @@ posts('the page of every numeric order equals the same slice of a full sort (tie
   assert.is(all.length, 60);
   for (const orderby of ['date', 'id', 'author', 'modified']) {
     for (const order of ['asc', 'desc']) {
-      const key = (e: Obj): number | string => (orderby === 'id' ? e.id : orderby === 'author' ? e.author : orderby === 'modified' ? e.modified : e.date);
+      const key = (e: Obj): number | string =>
+        orderby === 'id' ? e.id : orderby === 'author' ? e.author : orderby === 'modified' ? e.modified : e.date;
       const dir = order === 'asc' ? 1 : -1;
-      const expected = [...all].sort((a, b) => {
-        const x = key(a), y = key(b);
-        return (x < y ? -dir : x > y ? dir : 0) || dir * (a.id - b.id);
-      }).map((e) => e.id);
-      for (const [page, perPage] of [[1, 7], [3, 7], [9, 7], [2, 25], [1, 100]]) {
+      const expected = [...all]
+        .sort((a, b) => {
+          const x = key(a),
+            y = key(b);
+          return (x < y ? -dir : x > y ? dir : 0) || dir * (a.id - b.id);
+        })
+        .map((e) => e.id);
+      for (const [page, perPage] of [
+        [1, 7],
+        [3, 7],
+        [9, 7],
+        [2, 25],
+        [1, 100],
+      ]) {
         const got = await list(cal, { per_page: perPage, page, orderby, order, status: 'any' }, editor);
-        assert.equal(got.items.map((e) => e.id), expected.slice((page - 1) * perPage, page * perPage), `~> ${orderby} ${order} page ${page}/${perPage}`);
+        assert.equal(
+          got.items.map((e) => e.id),
+          expected.slice((page - 1) * perPage, page * perPage),
+          `~> ${orderby} ${order} page ${page}/${perPage}`,
+        );
         assert.is(got.total, 60);
       }
       const offset = await list(cal, { per_page: 5, offset: 11, orderby, order, status: 'any' }, editor);
-      assert.equal(offset.items.map((e) => e.id), expected.slice(11, 16), `~> ${orderby} ${order} offset`);
+      assert.equal(
+        offset.items.map((e) => e.id),
+        expected.slice(11, 16),
+        `~> ${orderby} ${order} offset`,
+      );
     }
   }
   await cal.close();
@@ -63,7 +86,10 @@ posts('published only by default; the published-only path and the filtered path 
   const anon = await list(cal, { per_page: 100 });
   const statusPublish = await list(cal, { per_page: 100, status: 'publish', exclude: '999999' }, editor);
   assert.ok(anon.items.every((e) => e.status === 'publish'));
-  assert.equal(anon.items.map((e) => e.id), statusPublish.items.map((e) => e.id));
+  assert.equal(
+    anon.items.map((e) => e.id),
+    statusPublish.items.map((e) => e.id),
+  );
   assert.is(anon.total, anon.items.length);
   await cal.close();
 });

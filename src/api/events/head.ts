@@ -8,7 +8,14 @@
 import { pluginImage, pluginImageText } from '../../media/represent.ts';
 import { jsonSafe } from '../../ascii-json.ts';
 import type { EngineApi } from '../../engine/engine-api.ts';
-import { FLAG_ALL_DAY, FLAG_FEATURED, FLAG_HIDDEN, FLAG_SHOW_MAP, FLAG_SHOW_MAP_LINK, FLAG_STICKY } from '../../engine/event-table.ts';
+import {
+  FLAG_ALL_DAY,
+  FLAG_FEATURED,
+  FLAG_HIDDEN,
+  FLAG_SHOW_MAP,
+  FLAG_SHOW_MAP_LINK,
+  FLAG_STICKY,
+} from '../../engine/event-table.ts';
 import { POST_STATUSES } from '../../engine/records.ts';
 import type { DateColumn, EventTable } from '../../engine/event-table.ts';
 import { dateAndDetailsText, dateKey, dateString, type DateKey } from '../representation/date-text.ts';
@@ -18,30 +25,69 @@ import { displayContent, displayExcerpt, displayTitle, unfiltered, unfilteredSeq
 import { escapeUrl } from '../wordpress/text.ts';
 
 export interface DateDetails {
-  year: string; month: string; day: string; hour: string; minutes: string; seconds: string;
+  year: string;
+  month: string;
+  day: string;
+  hour: string;
+  minutes: string;
+  seconds: string;
 }
 
 export interface CostDetails {
-  currency_symbol: string; currency_code: string; currency_position: string; values: string[];
+  currency_symbol: string;
+  currency_code: string;
+  currency_position: string;
+  values: string[];
 }
 
 /** The event's own fields, in the order the real service emits them. */
 export interface EventHead {
-  id: number; global_id: string; global_id_lineage: string[]; author: string; status: string;
-  date: string; date_utc: string; modified: string; modified_utc: string;
-  url: string; rest_url: string; title: string; description: string; excerpt: string; slug: string;
+  id: number;
+  global_id: string;
+  global_id_lineage: string[];
+  author: string;
+  status: string;
+  date: string;
+  date_utc: string;
+  modified: string;
+  modified_utc: string;
+  url: string;
+  rest_url: string;
+  title: string;
+  description: string;
+  excerpt: string;
+  slug: string;
   /** the plugin's image object (src/media/represent.ts: pluginImage), or false */
-  image: false | Record<string, unknown>; all_day: boolean;
-  start_date: string; start_date_details: DateDetails; end_date: string; end_date_details: DateDetails;
-  utc_start_date: string; utc_start_date_details: DateDetails; utc_end_date: string; utc_end_date_details: DateDetails;
-  timezone: string; timezone_abbr: string; cost: string; cost_details: CostDetails; website: string;
-  show_map: boolean; show_map_link: boolean; hide_from_listings: boolean; sticky: boolean; featured: boolean;
+  image: false | Record<string, unknown>;
+  all_day: boolean;
+  start_date: string;
+  start_date_details: DateDetails;
+  end_date: string;
+  end_date_details: DateDetails;
+  utc_start_date: string;
+  utc_start_date_details: DateDetails;
+  utc_end_date: string;
+  utc_end_date_details: DateDetails;
+  timezone: string;
+  timezone_abbr: string;
+  cost: string;
+  cost_details: CostDetails;
+  website: string;
+  show_map: boolean;
+  show_map_link: boolean;
+  hide_from_listings: boolean;
+  sticky: boolean;
+  featured: boolean;
 }
 
 export function details(ymdHis: string): DateDetails {
   return {
-    year: ymdHis.slice(0, 4), month: ymdHis.slice(5, 7), day: ymdHis.slice(8, 10),
-    hour: ymdHis.slice(11, 13), minutes: ymdHis.slice(14, 16), seconds: ymdHis.slice(17, 19),
+    year: ymdHis.slice(0, 4),
+    month: ymdHis.slice(5, 7),
+    day: ymdHis.slice(8, 10),
+    hour: ymdHis.slice(11, 13),
+    minutes: ymdHis.slice(14, 16),
+    seconds: ymdHis.slice(17, 19),
   };
 }
 
@@ -53,9 +99,14 @@ export function details(ymdHis: string): DateDetails {
 const costMemo = new Map<string, { cost: string; values: readonly string[] }>();
 const COST_MEMO_MAX = 4096;
 
-function costOf(costs: readonly string[], symbol: string, position: string): { cost: string; values: readonly string[] } {
+function costOf(
+  costs: readonly string[],
+  symbol: string,
+  position: string,
+): { cost: string; values: readonly string[] } {
   if (costs.length === 0) return NO_COST;
-  const key = costs.length === 1 ? costs[0] + '\u0000' + symbol + '\u0000' + position : JSON.stringify([costs, symbol, position]);
+  const key =
+    costs.length === 1 ? costs[0] + '\u0000' + symbol + '\u0000' + position : JSON.stringify([costs, symbol, position]);
   let hit = costMemo.get(key);
   if (hit === undefined) {
     if (costMemo.size >= COST_MEMO_MAX) costMemo.clear();
@@ -77,38 +128,66 @@ export function eventHead(site: Site, engine: EngineApi, row: number): EventHead
   const globalId = site.origin + '?id=' + id;
   const lineage = t.lineages[row];
   const att = t.imageIds[row] === 0 ? undefined : engine.attachment(t.imageIds[row]);
-  const startLocal = t.startLocal.get(row), endLocal = t.endLocal.get(row);
-  const startUtc = t.startUtc.get(row), endUtc = t.endUtc.get(row);
+  const startLocal = t.startLocal.get(row),
+    endLocal = t.endLocal.get(row);
+  const startUtc = t.startUtc.get(row),
+    endUtc = t.endUtc.get(row);
   const pool = t.pool;
   const symbol = pool.currencySymbol.get(t.currencySymbols[row]);
   const position = pool.currencyPosition.get(t.currencyPositions[row]);
   const cost = costOf(t.costs[row], symbol, position);
   const website = t.websites[row];
   return {
-    id, global_id: globalId, global_id_lineage: lineage ? [globalId, ...lineage] : [globalId],
-    author: String(t.authorIds[row]), status,
-    date: t.date.get(row), date_utc: t.dateUtc.get(row), modified: t.modified.get(row), modified_utc: t.modifiedUtc.get(row),
-    url, rest_url: site.root + 'events/' + id,
-    title: displayTitle(t.titles[row]), description: displayContent(t.descriptions[row]), excerpt: displayExcerpt(t.excerpts[row]),
-    slug, image: att ? pluginImage(site.config.siteUrl, att) : false, all_day: (flags & FLAG_ALL_DAY) !== 0,
-    start_date: startLocal, start_date_details: details(startLocal),
-    end_date: endLocal, end_date_details: details(endLocal),
-    utc_start_date: startUtc, utc_start_date_details: details(startUtc),
-    utc_end_date: endUtc, utc_end_date_details: details(endUtc),
-    timezone: pool.timezone.get(t.timezones[row]), timezone_abbr: pool.abbr.get(t.abbrs[row]),
+    id,
+    global_id: globalId,
+    global_id_lineage: lineage ? [globalId, ...lineage] : [globalId],
+    author: String(t.authorIds[row]),
+    status,
+    date: t.date.get(row),
+    date_utc: t.dateUtc.get(row),
+    modified: t.modified.get(row),
+    modified_utc: t.modifiedUtc.get(row),
+    url,
+    rest_url: site.root + 'events/' + id,
+    title: displayTitle(t.titles[row]),
+    description: displayContent(t.descriptions[row]),
+    excerpt: displayExcerpt(t.excerpts[row]),
+    slug,
+    image: att ? pluginImage(site.config.siteUrl, att) : false,
+    all_day: (flags & FLAG_ALL_DAY) !== 0,
+    start_date: startLocal,
+    start_date_details: details(startLocal),
+    end_date: endLocal,
+    end_date_details: details(endLocal),
+    utc_start_date: startUtc,
+    utc_start_date_details: details(startUtc),
+    utc_end_date: endUtc,
+    utc_end_date_details: details(endUtc),
+    timezone: pool.timezone.get(t.timezones[row]),
+    timezone_abbr: pool.abbr.get(t.abbrs[row]),
     cost: cost.cost,
     cost_details: {
-      currency_symbol: symbol, currency_code: pool.currencyCode.get(t.currencyCodes[row]),
-      currency_position: position, values: cost.values.slice(),
+      currency_symbol: symbol,
+      currency_code: pool.currencyCode.get(t.currencyCodes[row]),
+      currency_position: position,
+      values: cost.values.slice(),
     },
     website: website === null ? url : escapeUrl(website),
-    show_map: (flags & FLAG_SHOW_MAP) !== 0, show_map_link: (flags & FLAG_SHOW_MAP_LINK) !== 0,
-    hide_from_listings: (flags & FLAG_HIDDEN) !== 0, sticky: (flags & FLAG_STICKY) !== 0, featured: (flags & FLAG_FEATURED) !== 0,
+    show_map: (flags & FLAG_SHOW_MAP) !== 0,
+    show_map_link: (flags & FLAG_SHOW_MAP_LINK) !== 0,
+    hide_from_listings: (flags & FLAG_HIDDEN) !== 0,
+    sticky: (flags & FLAG_STICKY) !== 0,
+    featured: (flags & FLAG_FEATURED) !== 0,
   };
 }
 
 const copyDetails = (d: DateDetails): DateDetails => ({
-  year: d.year, month: d.month, day: d.day, hour: d.hour, minutes: d.minutes, seconds: d.seconds,
+  year: d.year,
+  month: d.month,
+  day: d.day,
+  hour: d.hour,
+  minutes: d.minutes,
+  seconds: d.seconds,
 });
 
 /**
@@ -117,22 +196,60 @@ const copyDetails = (d: DateDetails): DateDetails => ({
  * with every key: V8 creates it from one boilerplate, where a spread copy that then gains keys
  * falls back to a slow dictionary object (measured 12 µs against well under 1 µs).
  */
-export function eventObjectOf(h: EventHead, categories: unknown[], tags: unknown[], venue: unknown, organizer: unknown[]): Record<string, unknown> {
+export function eventObjectOf(
+  h: EventHead,
+  categories: unknown[],
+  tags: unknown[],
+  venue: unknown,
+  organizer: unknown[],
+): Record<string, unknown> {
   const cd = h.cost_details;
   return {
-    id: h.id, global_id: h.global_id, global_id_lineage: h.global_id_lineage.slice(), author: h.author, status: h.status,
-    date: h.date, date_utc: h.date_utc, modified: h.modified, modified_utc: h.modified_utc,
-    url: h.url, rest_url: h.rest_url, title: h.title, description: h.description, excerpt: h.excerpt, slug: h.slug,
-    image: h.image === false ? false : structuredClone(h.image), all_day: h.all_day,
-    start_date: h.start_date, start_date_details: copyDetails(h.start_date_details),
-    end_date: h.end_date, end_date_details: copyDetails(h.end_date_details),
-    utc_start_date: h.utc_start_date, utc_start_date_details: copyDetails(h.utc_start_date_details),
-    utc_end_date: h.utc_end_date, utc_end_date_details: copyDetails(h.utc_end_date_details),
-    timezone: h.timezone, timezone_abbr: h.timezone_abbr, cost: h.cost,
-    cost_details: { currency_symbol: cd.currency_symbol, currency_code: cd.currency_code, currency_position: cd.currency_position, values: cd.values.slice() },
-    website: h.website, show_map: h.show_map, show_map_link: h.show_map_link, hide_from_listings: h.hide_from_listings,
-    sticky: h.sticky, featured: h.featured,
-    categories, tags, venue, organizer, custom_fields: [],
+    id: h.id,
+    global_id: h.global_id,
+    global_id_lineage: h.global_id_lineage.slice(),
+    author: h.author,
+    status: h.status,
+    date: h.date,
+    date_utc: h.date_utc,
+    modified: h.modified,
+    modified_utc: h.modified_utc,
+    url: h.url,
+    rest_url: h.rest_url,
+    title: h.title,
+    description: h.description,
+    excerpt: h.excerpt,
+    slug: h.slug,
+    image: h.image === false ? false : structuredClone(h.image),
+    all_day: h.all_day,
+    start_date: h.start_date,
+    start_date_details: copyDetails(h.start_date_details),
+    end_date: h.end_date,
+    end_date_details: copyDetails(h.end_date_details),
+    utc_start_date: h.utc_start_date,
+    utc_start_date_details: copyDetails(h.utc_start_date_details),
+    utc_end_date: h.utc_end_date,
+    utc_end_date_details: copyDetails(h.utc_end_date_details),
+    timezone: h.timezone,
+    timezone_abbr: h.timezone_abbr,
+    cost: h.cost,
+    cost_details: {
+      currency_symbol: cd.currency_symbol,
+      currency_code: cd.currency_code,
+      currency_position: cd.currency_position,
+      values: cd.values.slice(),
+    },
+    website: h.website,
+    show_map: h.show_map,
+    show_map_link: h.show_map_link,
+    hide_from_listings: h.hide_from_listings,
+    sticky: h.sticky,
+    featured: h.featured,
+    categories,
+    tags,
+    venue,
+    organizer,
+    custom_fields: [],
   };
 }
 
@@ -145,11 +262,21 @@ export function eventObjectOf(h: EventHead, categories: unknown[], tags: unknown
  * shown as it is (WEBSITE_PLAIN: esc_url leaves it, and it needs no escaping). A cold render of a known row then neither filters nor scans such texts.
  */
 export const TEXTS_KNOWN = 1;
-const TITLE_PLAIN = 2, DESCRIPTION_PLAIN = 4, EXCERPT_PLAIN = 8, TITLE_SAFE = 16, DESCRIPTION_SAFE = 32, EXCERPT_SAFE = 64, SLUG_SAFE = 128, WEBSITE_PLAIN = 256;
+const TITLE_PLAIN = 2,
+  DESCRIPTION_PLAIN = 4,
+  EXCERPT_PLAIN = 8,
+  TITLE_SAFE = 16,
+  DESCRIPTION_SAFE = 32,
+  EXCERPT_SAFE = 64,
+  SLUG_SAFE = 128,
+  WEBSITE_PLAIN = 256;
 
 export function textFlags(engine: EngineApi, row: number): number {
   const t = engine.eventTable;
-  let flags = TEXTS_KNOWN | titleFlags(t.titles[row]) | paragraphFlags(t.descriptions[row], DESCRIPTION_PLAIN, DESCRIPTION_SAFE) |
+  let flags =
+    TEXTS_KNOWN |
+    titleFlags(t.titles[row]) |
+    paragraphFlags(t.descriptions[row], DESCRIPTION_PLAIN, DESCRIPTION_SAFE) |
     paragraphFlags(t.excerpts[row], EXCERPT_PLAIN, EXCERPT_SAFE);
   if (jsonSafe(t.slugs[row])) flags |= SLUG_SAFE;
   const website = t.websites[row];
@@ -186,7 +313,7 @@ const escaped = (s: string, flags: number, safe: number): string => (flags & saf
 
 /** The display text of a row's title as JSON text without quotes. */
 const titleText = (s: string, flags: number): string =>
-  (flags & TITLE_PLAIN ? escaped(s, flags, TITLE_SAFE) : jsonText(displayTitle(s)));
+  flags & TITLE_PLAIN ? escaped(s, flags, TITLE_SAFE) : jsonText(displayTitle(s));
 
 /** A date column's value as JSON text without quotes. */
 function dateText(col: DateColumn, row: number): string {
@@ -200,8 +327,14 @@ function dateAndDetails(col: DateColumn, row: number, k: DateKey): string {
   const s = col.get(row); // '0000-00-00 00:00:00' of a draft, or a date outside years 1000-9999
   return `${k.lead}"${k.key}":${toJson(s)},"${k.key}_details":${toJson(details(s))}`;
 }
-const START = dateKey('start_date'), START_NO_IMAGE = [dateKey('start_date', '","image":false,"all_day":false,'), dateKey('start_date', '","image":false,"all_day":true,')];
-const END = dateKey('end_date', ','), UTC_START = dateKey('utc_start_date', ','), UTC_END = dateKey('utc_end_date', ',');
+const START = dateKey('start_date'),
+  START_NO_IMAGE = [
+    dateKey('start_date', '","image":false,"all_day":false,'),
+    dateKey('start_date', '","image":false,"all_day":true,'),
+  ];
+const END = dateKey('end_date', ','),
+  UTC_START = dateKey('utc_start_date', ','),
+  UTC_END = dateKey('utc_end_date', ',');
 
 type Pool = EventTable['pool'];
 /** the zone-and-cost texts by the cost list's identity (the engine interns cost lists, one array
@@ -216,11 +349,17 @@ const ZONE_COST_MEMO_MAX = 4096;
  * two look-ups, and the page's join copies one piece where there would be three.
  */
 function zoneCostText(t: EventTable, row: number): string {
-  const costs = t.costs[row], zone = t.timezones[row], abbr = t.abbrs[row];
-  const symbol = t.currencySymbols[row], code = t.currencyCodes[row], position = t.currencyPositions[row];
+  const costs = t.costs[row],
+    zone = t.timezones[row],
+    abbr = t.abbrs[row];
+  const symbol = t.currencySymbols[row],
+    code = t.currencyCodes[row],
+    position = t.currencyPositions[row];
   // the five indexes packed into one small integer while each is below 64, else a string
-  const key = (zone | abbr | symbol | code | position) < 64 ? (zone << 24) | (abbr << 18) | (symbol << 12) | (code << 6) | position
-    : `${zone},${abbr},${symbol},${code},${position}`;
+  const key =
+    (zone | abbr | symbol | code | position) < 64
+      ? (zone << 24) | (abbr << 18) | (symbol << 12) | (code << 6) | position
+      : `${zone},${abbr},${symbol},${code},${position}`;
   let byKey = zoneCostMemo.get(costs);
   let text = byKey?.get(key);
   if (text !== undefined) return text;
@@ -234,38 +373,58 @@ function zoneCostText(t: EventTable, row: number): string {
 }
 
 /** zoneCostText made: a flat one-byte string (oneByte), so that the heads holding it copy one piece */
-function zoneCostTextOf(pool: Pool, costs: readonly string[], zone: number, abbr: number, symbol: number, code: number, position: number): string {
-  const sym = pool.currencySymbol.get(symbol), pos = pool.currencyPosition.get(position);
+function zoneCostTextOf(
+  pool: Pool,
+  costs: readonly string[],
+  zone: number,
+  abbr: number,
+  symbol: number,
+  code: number,
+  position: number,
+): string {
+  const sym = pool.currencySymbol.get(symbol),
+    pos = pool.currencyPosition.get(position);
   const cost = costOf(costs, sym, pos);
   let values = '';
   for (let i = 0; i < cost.values.length; i++) values += (i > 0 ? ',"' : '"') + jsonText(cost.values[i]) + '"';
-  return oneByte(`,"timezone":"${jsonText(pool.timezone.get(zone))}","timezone_abbr":"${jsonText(pool.abbr.get(abbr))}",` +
-    `"cost":"${jsonText(cost.cost)}","cost_details":{"currency_symbol":"${jsonText(sym)}",` +
-    `"currency_code":"${jsonText(pool.currencyCode.get(code))}","currency_position":"${jsonText(pos)}","values":[${values}]},"website":"`);
+  return oneByte(
+    `,"timezone":"${jsonText(pool.timezone.get(zone))}","timezone_abbr":"${jsonText(pool.abbr.get(abbr))}",` +
+      `"cost":"${jsonText(cost.cost)}","cost_details":{"currency_symbol":"${jsonText(sym)}",` +
+      `"currency_code":"${jsonText(pool.currencyCode.get(code))}","currency_position":"${jsonText(pos)}","values":[${values}]},"website":"`,
+  );
 }
 
 /** A site's ready pieces of an event's head (the texts around the id, the URLs). */
 interface HeadPieces {
   /** `,"global_id":"ORIGIN?id=`, `","global_id_lineage":["ORIGIN?id=` */
-  globalId: string; lineage: string;
+  globalId: string;
+  lineage: string;
   /** `","url":"SITE/event/` and `/","rest_url":"ROOT/events/` (a published event's URL, then its REST URL) */
-  url: string; urlRest: string;
+  url: string;
+  urlRest: string;
   /** `","url":"SITE/?post_type=tribe_events&p=` and `","rest_url":"ROOT/events/` (a draft's plain permalink) */
-  plainUrl: string; plainRest: string;
+  plainUrl: string;
+  plainRest: string;
   /** the two URL forms alone (an event without a website of its own shows its URL there too):
    *  `SITE/event/` before the slug, `SITE/?post_type=tribe_events&p=` before the id */
-  eventBase: string; plainLink: string;
+  eventBase: string;
+  plainLink: string;
 }
 const pieces = new WeakMap<Site, HeadPieces>();
 function headPieces(site: Site): HeadPieces {
   let p = pieces.get(site);
   if (p === undefined) {
-    const eventBase = site.eventBaseText, plainLink = `${site.homeText}/?post_type=tribe_events&p=`;
+    const eventBase = site.eventBaseText,
+      plainLink = `${site.homeText}/?post_type=tribe_events&p=`;
     p = {
-      globalId: oneByte(`,"global_id":"${site.originText}?id=`), lineage: oneByte(`","global_id_lineage":["${site.originText}?id=`),
-      url: oneByte(`","url":"${eventBase}`), urlRest: oneByte(`/","rest_url":"${site.rootText}events/`),
-      plainUrl: oneByte(`","url":"${plainLink}`), plainRest: oneByte(`","rest_url":"${site.rootText}events/`),
-      eventBase: oneByte(eventBase), plainLink: oneByte(plainLink),
+      globalId: oneByte(`,"global_id":"${site.originText}?id=`),
+      lineage: oneByte(`","global_id_lineage":["${site.originText}?id=`),
+      url: oneByte(`","url":"${eventBase}`),
+      urlRest: oneByte(`/","rest_url":"${site.rootText}events/`),
+      plainUrl: oneByte(`","url":"${plainLink}`),
+      plainRest: oneByte(`","rest_url":"${site.rootText}events/`),
+      eventBase: oneByte(eventBase),
+      plainLink: oneByte(plainLink),
     };
     pieces.set(site, p);
   }
@@ -287,14 +446,20 @@ function authorText(author: number, status: number): string {
 }
 
 /** `","show_map":…,"featured":…,"categories":[` for each combination of the five flags (flagsIndex) */
-const FLAG_TEXTS = Array.from({ length: 32 }, (_, i) => oneByte(
-  `","show_map":${(i & 1) !== 0},"show_map_link":${(i & 2) !== 0},"hide_from_listings":${(i & 4) !== 0},` +
-  `"sticky":${(i & 8) !== 0},"featured":${(i & 16) !== 0},"categories":[`));
+const FLAG_TEXTS = Array.from({ length: 32 }, (_, i) =>
+  oneByte(
+    `","show_map":${(i & 1) !== 0},"show_map_link":${(i & 2) !== 0},"hide_from_listings":${(i & 4) !== 0},` +
+      `"sticky":${(i & 8) !== 0},"featured":${(i & 16) !== 0},"categories":[`,
+  ),
+);
 /** the same after the closing slash of a published event's URL (its website when it has none of its own) */
 const SLASH_FLAG_TEXTS = FLAG_TEXTS.map((text) => oneByte('/' + text));
 const flagsIndex = (f: number): number =>
-  ((f & FLAG_SHOW_MAP) !== 0 ? 1 : 0) | ((f & FLAG_SHOW_MAP_LINK) !== 0 ? 2 : 0) | ((f & FLAG_HIDDEN) !== 0 ? 4 : 0) |
-    ((f & FLAG_STICKY) !== 0 ? 8 : 0) | ((f & FLAG_FEATURED) !== 0 ? 16 : 0);
+  ((f & FLAG_SHOW_MAP) !== 0 ? 1 : 0) |
+  ((f & FLAG_SHOW_MAP_LINK) !== 0 ? 2 : 0) |
+  ((f & FLAG_HIDDEN) !== 0 ? 4 : 0) |
+  ((f & FLAG_STICKY) !== 0 ? 8 : 0) |
+  ((f & FLAG_FEATURED) !== 0 ? 16 : 0);
 
 /** the texts between the title and the slug, by whether the description and the excerpt are
  *  written in one paragraph here (their `<p>` and `</p>` in the pieces) */
@@ -335,7 +500,8 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
     for (const g of lineage) lineageText += `,"${jsonText(g)}"`;
     afterId = lineageText + afterId.slice(1);
   }
-  const description = t.descriptions[row], excerpt = t.excerpts[row];
+  const description = t.descriptions[row],
+    excerpt = t.excerpts[row];
   const descP = (flags & DESCRIPTION_PLAIN) !== 0 && description !== '' ? 1 : 0;
   const excP = (flags & EXCERPT_PLAIN) !== 0 && excerpt !== '' ? 1 : 0;
   const imageId = t.imageIds[row];
@@ -345,13 +511,17 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
   const website = t.websites[row];
   // the four post dates are often one or two values (modified = date until an edit, UTC = local
   // in a UTC site): each distinct one is made once (an odd date's ms is NaN, equal to nothing)
-  const dm = t.date.ms[row], dum = t.dateUtc.ms[row], mm = t.modified.ms[row], mum = t.modifiedUtc.ms[row];
+  const dm = t.date.ms[row],
+    dum = t.dateUtc.ms[row],
+    mm = t.modified.ms[row],
+    mum = t.modifiedUtc.ms[row];
   const date = dateText(t.date, row);
   const dateUtc = dum === dm ? date : dateText(t.dateUtc, row);
   const modified = mm === dm ? date : mm === dum ? dateUtc : dateText(t.modified, row);
   const modifiedUtc = mum === mm ? modified : mum === dum ? dateUtc : dateText(t.modifiedUtc, row);
   const url = plain ? p.plainUrl + id + p.plainRest : p.url + slugText + p.urlRest;
-  return `{"id":${id}${p.globalId}${id}${p.lineage}${id}${afterId}${date}","date_utc":"${dateUtc}",` +
+  return (
+    `{"id":${id}${p.globalId}${id}${p.lineage}${id}${afterId}${date}","date_utc":"${dateUtc}",` +
     `"modified":"${modified}","modified_utc":"${modifiedUtc}${url}${id}` +
     `","title":"${titleText(t.titles[row], flags)}${DESCRIPTION_OPEN[descP]}${descP ? escaped(description, flags, DESCRIPTION_SAFE) : jsonText(displayContent(description))}` +
     `${EXCERPT_OPEN[descP * 2 + excP]}${excP ? escaped(excerpt, flags, EXCERPT_SAFE) : jsonText(displayExcerpt(excerpt))}` +
@@ -359,6 +529,10 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
     `${dateAndDetails(t.startLocal, row, att ? START : START_NO_IMAGE[allDay])}${dateAndDetails(t.endLocal, row, END)}` +
     `${dateAndDetails(t.startUtc, row, UTC_START)}${dateAndDetails(t.endUtc, row, UTC_END)}` +
     zoneCostText(t, row) +
-    (website !== null ? (flags & WEBSITE_PLAIN ? website : jsonText(escapeUrl(website))) + FLAG_TEXTS[flagsIndex(f)]
-      : plain ? p.plainLink + id + FLAG_TEXTS[flagsIndex(f)] : p.eventBase + slugText + SLASH_FLAG_TEXTS[flagsIndex(f)]);
+    (website !== null
+      ? (flags & WEBSITE_PLAIN ? website : jsonText(escapeUrl(website))) + FLAG_TEXTS[flagsIndex(f)]
+      : plain
+        ? p.plainLink + id + FLAG_TEXTS[flagsIndex(f)]
+        : p.eventBase + slugText + SLASH_FLAG_TEXTS[flagsIndex(f)])
+  );
 }

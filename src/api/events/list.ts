@@ -9,7 +9,16 @@ import { canEditPosts } from '../wordpress/auth.ts';
 import type { Core } from '../context.ts';
 import { epochToZoned, nowIn, parseDateInput } from '../wordpress/dates.ts';
 import { invalidParams } from '../wordpress/errors.ts';
-import { Problems, asList, asNumber, asPositiveInt, asStrictBoolean, asString, has, isTruthy } from '../wordpress/params.ts';
+import {
+  Problems,
+  asList,
+  asNumber,
+  asPositiveInt,
+  asStrictBoolean,
+  asString,
+  has,
+  isTruthy,
+} from '../wordpress/params.ts';
 import { parseSearch } from '../wordpress/text.ts';
 import type { Actor, Params } from '../wordpress/types.ts';
 
@@ -18,7 +27,10 @@ const DAY = 86_400_000;
 
 const INHERIT_MASK = 1 << POST_STATUSES.indexOf('inherit');
 const PUBLISH_MASK = 1 << POST_STATUSES.indexOf('publish');
-const EDITOR_MASK = ['publish', 'future', 'draft', 'pending', 'private'].reduce((m, s) => m | (1 << POST_STATUSES.indexOf(s as never)), 0);
+const EDITOR_MASK = ['publish', 'future', 'draft', 'pending', 'private'].reduce(
+  (m, s) => m | (1 << POST_STATUSES.indexOf(s as never)),
+  0,
+);
 
 /** Statuses listed when none is asked for: everything but trash/auto-draft for editors of the type. */
 export function defaultStatusMask(actor: Actor): number {
@@ -35,7 +47,8 @@ export function defaultStatusArg(actor: Actor): string {
 export function statusMaskParam(value: unknown, actor: Actor): number | undefined {
   const items = asList(value);
   if (!items || items.length === 0) return undefined;
-  if (!canEditPosts(actor)) return items.length === 1 && items[0] === 'publish' ? 1 << POST_STATUSES.indexOf('publish') : undefined;
+  if (!canEditPosts(actor))
+    return items.length === 1 && items[0] === 'publish' ? 1 << POST_STATUSES.indexOf('publish') : undefined;
   let mask = 0;
   for (const s of items) {
     const i = (POST_STATUSES as readonly string[]).indexOf(s);
@@ -51,7 +64,8 @@ export interface Paging {
 }
 
 export function readPaging(core: Core, params: Params, problems: Problems): Paging {
-  let page = 1, perPage = core.site.config.perPage;
+  let page = 1,
+    perPage = core.site.config.perPage;
   if (has(params, 'page')) {
     const n = asPositiveInt(params.page);
     if (n === undefined) problems.add('page');
@@ -73,17 +87,29 @@ export interface EventListPlan {
 }
 
 const RELATIVE = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
-const TERM_PARAMS = [['categories', 'tribe_events_cat'], ['tags', 'post_tag']] as const;
+const TERM_PARAMS = [
+  ['categories', 'tribe_events_cat'],
+  ['tags', 'post_tag'],
+] as const;
 const POST_PARAMS = ['venue', 'organizer'] as const;
-const FLAG_PARAMS = [['featured', 'featured'], ['ticketed', 'ticketed'], ['ticket', 'ticketed']] as const;
+const FLAG_PARAMS = [
+  ['featured', 'featured'],
+  ['ticketed', 'ticketed'],
+  ['ticket', 'ticketed'],
+] as const;
 const GEO_PARAMS = ['geoloc', 'geoloc_lat', 'geoloc_lng', 'geoloc_radius', 'geoloc_unit'] as const;
 
 /** Groups of list parameters: a call that carries no name of a group skips the group whole
  *  (most calls carry two or three of the thirty names read here). */
-const G_DATES = 1, G_LINKS = 2, G_GEO = 4;
+const G_DATES = 1,
+  G_LINKS = 2,
+  G_GEO = 4;
 const PARAM_GROUP = new Map<string, number>([
   ...['strict_dates', 'start_date', 'end_date', ...RELATIVE].map((n): [string, number] => [n, G_DATES]),
-  ...[...TERM_PARAMS.map(([n]) => n), ...POST_PARAMS, ...FLAG_PARAMS.map(([n]) => n)].map((n): [string, number] => [n, G_LINKS]),
+  ...[...TERM_PARAMS.map(([n]) => n), ...POST_PARAMS, ...FLAG_PARAMS.map(([n]) => n)].map((n): [string, number] => [
+    n,
+    G_LINKS,
+  ]),
   ...GEO_PARAMS.map((n): [string, number] => [n, G_GEO]),
 ]);
 const NO_RELATIVE: readonly (number | undefined)[] = [undefined, undefined, undefined, undefined];
@@ -120,7 +146,8 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
   const urlArgs: Array<[string, string]> = [];
   const groups = paramGroups(params);
 
-  let strict = false, strictArg: string | undefined;
+  let strict = false,
+    strictArg: string | undefined;
   let startDate: number | undefined, endDate: number | undefined;
   let relative = NO_RELATIVE;
   if (groups & G_DATES) {
@@ -187,10 +214,12 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
 
   // Dates: include ignores every date filter (INTERFACE.md); starts_*/ends_* drop the defaults.
   if (!q.includeIds) {
-    const anyRelative = relative[0] !== undefined || relative[1] !== undefined || relative[2] !== undefined || relative[3] !== undefined;
+    const anyRelative =
+      relative[0] !== undefined || relative[1] !== undefined || relative[2] !== undefined || relative[3] !== undefined;
     const round = strict ? (n: number) => n : startOfNaiveDay;
     const roundEnd = strict ? (n: number) => n : endOfNaiveDay;
-    let lower = startDate, upper = endDate;
+    let lower = startDate,
+      upper = endDate;
     // a bound left out takes the default window's; its day-rounded text is ready unless strict
     let lowerText: string | undefined, upperText: string | undefined;
     if (!anyRelative && (lower === undefined || upper === undefined)) {
@@ -253,11 +282,25 @@ function defaultWindow(tz: string, now: Date): DefaultWindow {
   if (w !== undefined && w.sec === sec && w.tz === tz) return w;
   const lower = startOfNaiveDay(nowIn(tz, now)) - DAY + 23 * 3_600_000 + 59 * 60_000;
   const upper = addMonthsNaive(sec * 1000, 24);
-  return (lastWindow = { tz, sec, lower, upper, lowerText: naiveToString(startOfNaiveDay(lower)), upperText: naiveToString(endOfNaiveDay(upper)) });
+  return (lastWindow = {
+    tz,
+    sec,
+    lower,
+    upper,
+    lowerText: naiveToString(startOfNaiveDay(lower)),
+    upperText: naiveToString(endOfNaiveDay(upper)),
+  });
 }
 
 /** A boundary parameter as naive ms in the site zone (strict) or as the literal/UTC day (inclusive). */
-function boundary(params: Params, name: string, strict: boolean, siteTz: string, now: Date, problems: Problems): number | undefined {
+function boundary(
+  params: Params,
+  name: string,
+  strict: boolean,
+  siteTz: string,
+  now: Date,
+  problems: Problems,
+): number | undefined {
   if (!has(params, name)) return undefined;
   const raw = params[name];
   const digits = typeof raw === 'number' || (typeof raw === 'string' && /^\d+$/.test(raw.trim()));
@@ -276,7 +319,13 @@ function boundary(params: Params, name: string, strict: boolean, siteTz: string,
 }
 
 /** categories/tags (slugs or ids), venue/organizer (post ids) and the featured/ticketed flags. */
-function readLinks(core: Core, params: Params, problems: Problems, q: EventQuery, urlArgs: Array<[string, string]>): void {
+function readLinks(
+  core: Core,
+  params: Params,
+  problems: Problems,
+  q: EventQuery,
+  urlArgs: Array<[string, string]>,
+): void {
   const engine = core.engine;
   for (let k = 0; k < TERM_PARAMS.length; k++) {
     const [name, taxonomy] = TERM_PARAMS[k];
@@ -284,7 +333,8 @@ function readLinks(core: Core, params: Params, problems: Problems, q: EventQuery
     const items = asList(params[name]);
     const ids: number[] = [];
     for (const item of items ?? []) {
-      const t = engine.termBySlug(taxonomy, item) ?? (!Number.isNaN(digitsValue(item)) ? engine.term(Number(item)) : undefined);
+      const t =
+        engine.termBySlug(taxonomy, item) ?? (!Number.isNaN(digitsValue(item)) ? engine.term(Number(item)) : undefined);
       if (!t || t.taxonomy !== taxonomy) {
         problems.add(name);
         break;
@@ -332,7 +382,8 @@ function readGeo(params: Params, problems: Problems, q: EventQuery, urlArgs: Arr
       urlArgs.push(['geoloc', b ? '1' : '0']);
     }
   }
-  const hasLat = has(params, 'geoloc_lat'), hasLng = has(params, 'geoloc_lng');
+  const hasLat = has(params, 'geoloc_lat'),
+    hasLng = has(params, 'geoloc_lng');
   if (!hasLat && !hasLng) return;
   const lat = hasLat ? asNumber(params.geoloc_lat) : undefined;
   const lng = hasLng ? asNumber(params.geoloc_lng) : undefined;
@@ -353,7 +404,12 @@ function readGeo(params: Params, problems: Problems, q: EventQuery, urlArgs: Arr
   if (lat === undefined || lng === undefined || problems.any) return;
   const geo: GeoFilter = { kind: 'radius', lat, lng, radiusKm: unit === 'km' ? radius : radius * 1.609344 };
   q.geo = geo;
-  urlArgs.push(['geoloc_lat', String(lat)], ['geoloc_lng', String(lng)], ['geoloc_radius', String(radius)], ['geoloc_unit', unit]);
+  urlArgs.push(
+    ['geoloc_lat', String(lat)],
+    ['geoloc_lng', String(lng)],
+    ['geoloc_radius', String(radius)],
+    ['geoloc_unit', unit],
+  );
 }
 
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -363,20 +419,25 @@ function addMonthsNaive(ms: number, months: number): number {
   const days = Math.floor(ms / DAY);
   if (days >= 0 && days < 2_932_897) {
     // 1970-01-01 .. 9999-12-31: civil date arithmetic (H. Hinnant), no Date objects
-    const z = days + 719_468, era = Math.floor(z / 146_097), doe = z - era * 146_097;
+    const z = days + 719_468,
+      era = Math.floor(z / 146_097),
+      doe = z - era * 146_097;
     const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
     const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
     const mp = Math.floor((5 * doy + 2) / 153);
     const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
     const m0 = mp < 10 ? mp + 2 : mp - 10; // 0-based month
     const y = yoe + era * 400 + (m0 < 2 ? 1 : 0);
-    const total = y * 12 + m0 + months, ny = Math.floor(total / 12), nm = total - ny * 12;
+    const total = y * 12 + m0 + months,
+      ny = Math.floor(total / 12),
+      nm = total - ny * 12;
     const leap = (ny % 4 === 0 && ny % 100 !== 0) || ny % 400 === 0;
     const last = nm === 1 ? (leap ? 29 : 28) : MONTH_DAYS[nm];
     if (ny >= 100) return daysFromCivil(ny, nm + 1, Math.min(d, last)) * DAY + (ms - days * DAY);
   }
   const d = new Date(ms);
-  const y = d.getUTCFullYear(), m = d.getUTCMonth() + months;
+  const y = d.getUTCFullYear(),
+    m = d.getUTCMonth() + months;
   const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
   return Date.UTC(y, m, Math.min(d.getUTCDate(), lastDay), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds());
 }

@@ -29,15 +29,23 @@ export function computeDates(tz: string, start: number, end: number, allDay: boo
   const out = [0, 0, 0, 0];
   const abbr = computeDatesMs(tz, start, end, allDay, out);
   return {
-    startLocal: naiveToString(out[0]), endLocal: naiveToString(out[1]),
-    startUtc: naiveToString(out[2]), endUtc: naiveToString(out[3]),
+    startLocal: naiveToString(out[0]),
+    endLocal: naiveToString(out[1]),
+    startUtc: naiveToString(out[2]),
+    endUtc: naiveToString(out[3]),
     timezoneAbbr: abbr,
   };
 }
 
 /** computeDates as numbers: local start, local end (naive ms), UTC start, UTC end (epoch ms)
  *  into out[0..3]; returns the zone abbreviation at the start. */
-export function computeDatesMs(tz: string, start: number, end: number, allDay: boolean, out: { [i: number]: number }): string {
+export function computeDatesMs(
+  tz: string,
+  start: number,
+  end: number,
+  allDay: boolean,
+  out: { [i: number]: number },
+): string {
   if (allDay) {
     start = startOfNaiveDay(start);
     end = endOfNaiveDay(end);
@@ -87,7 +95,12 @@ function resolveOrganizers(tx: Tx, value: unknown): number[] | null {
   }
   const entries: unknown[] = Array.isArray(value)
     ? value
-    : typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter((s) => s !== '') : [value];
+    : typeof value === 'string'
+      ? value
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '')
+      : [value];
   const ids: number[] = [];
   for (const entry of entries) {
     let id: number | undefined;
@@ -117,7 +130,12 @@ function resolveOrganizers(tx: Tx, value: unknown): number[] | null {
  * organizers, terms and images first, the event last). Problems are collected; when any exist
  * nothing usable is returned (the caller throws and the whole write is dropped).
  */
-export function stageEvent(tx: Tx, params: Params, existing: EventRecord | undefined, problems: Problems): EventRecord | undefined {
+export function stageEvent(
+  tx: Tx,
+  params: Params,
+  existing: EventRecord | undefined,
+  problems: Problems,
+): EventRecord | undefined {
   const site = tx.core.site.config;
   const now = site.now();
 
@@ -164,7 +182,8 @@ export function stageEvent(tx: Tx, params: Params, existing: EventRecord | undef
   let parentId: number | undefined;
   if (has(params, 'post_parent')) {
     const id = asId(params.post_parent);
-    if (id === undefined || (id !== 0 && (tx.engine.postKind(id) !== 'event' || id === existing?.id))) problems.add('post_parent');
+    if (id === undefined || (id !== 0 && (tx.engine.postKind(id) !== 'event' || id === existing?.id)))
+      problems.add('post_parent');
     else parentId = id;
   }
   let venueIds: number[] | undefined;
@@ -193,23 +212,44 @@ export function stageEvent(tx: Tx, params: Params, existing: EventRecord | undef
   const explicitSlug = fields.slug;
   delete fields.slug;
   const flags = {
-    showMap: isTruthy(params.show_map), showMapLink: isTruthy(params.show_map_link),
-    sticky: isTruthy(params.sticky), featured: isTruthy(params.featured),
+    showMap: isTruthy(params.show_map),
+    showMapLink: isTruthy(params.show_map_link),
+    sticky: isTruthy(params.sticky),
+    featured: isTruthy(params.featured),
     hideFromListings: isTruthy(params.hide_from_listings),
   };
   let rec: EventRecord;
   if (!existing) {
     const allDay = allDayParam ?? false;
     rec = {
-      id: tx.engine.allocPostId(), authorId: tx.actor?.id ?? 0, status: defaultStatus(tx),
-      date: tx.stamps.local, dateUtc: tx.stamps.utc, modified: tx.stamps.local, modifiedUtc: tx.stamps.utc,
-      title: '', description: '', excerpt: '', slug: '', imageId: imageId ?? 0,
-      timezone: tz, allDay, ...computeDates(tz, start!, end!, allDay),
-      costs: cost?.costs ?? [], currencySymbol: cost?.currencySymbol ?? '', currencyPosition: cost?.currencyPosition ?? '',
-      currencyCode: '', website: website ? website : null, ...flags,
+      id: tx.engine.allocPostId(),
+      authorId: tx.actor?.id ?? 0,
+      status: defaultStatus(tx),
+      date: tx.stamps.local,
+      dateUtc: tx.stamps.utc,
+      modified: tx.stamps.local,
+      modifiedUtc: tx.stamps.utc,
+      title: '',
+      description: '',
+      excerpt: '',
+      slug: '',
+      imageId: imageId ?? 0,
+      timezone: tz,
+      allDay,
+      ...computeDates(tz, start!, end!, allDay),
+      costs: cost?.costs ?? [],
+      currencySymbol: cost?.currencySymbol ?? '',
+      currencyPosition: cost?.currencyPosition ?? '',
+      currencyCode: '',
+      website: website ? website : null,
+      ...flags,
       ticketed: isTruthy(params.ticketed ?? params.ticket),
-      venueIds: venueIds ?? [], organizerIds: organizerIds ?? [], categoryIds: categoryIds ?? [], tagIds: tagIds ?? [],
-      parentId: parentId ?? 0, ...fields,
+      venueIds: venueIds ?? [],
+      organizerIds: organizerIds ?? [],
+      categoryIds: categoryIds ?? [],
+      tagIds: tagIds ?? [],
+      parentId: parentId ?? 0,
+      ...fields,
     };
   } else {
     rec = { ...existing, ...fields, modified: tx.stamps.local, modifiedUtc: tx.stamps.utc, ...flags };
@@ -220,7 +260,8 @@ export function stageEvent(tx: Tx, params: Params, existing: EventRecord | undef
     } else if (allDayParam === true) {
       if (tzParam) rec.timezone = tzParam;
       rec.allDay = true;
-      const s = start ?? naiveFromString(existing.startLocal), e = end ?? naiveFromString(existing.endLocal);
+      const s = start ?? naiveFromString(existing.startLocal),
+        e = end ?? naiveFromString(existing.endLocal);
       Object.assign(rec, computeDates(rec.timezone || site.timezone, s, e, true));
     } else if (tzParam !== undefined) {
       // a zone change without dates changes the zone and its abbreviation, not the stored times

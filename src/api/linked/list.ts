@@ -13,7 +13,18 @@ import type { Actor, Params } from '../wordpress/types.ts';
 
 type Linked = VenueRecord | OrganizerRecord;
 
-const VENUE_FIELDS = ['title', 'description', 'excerpt', 'address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'] as const;
+const VENUE_FIELDS = [
+  'title',
+  'description',
+  'excerpt',
+  'address',
+  'city',
+  'province',
+  'state',
+  'stateprovince',
+  'zip',
+  'phone',
+] as const;
 const ORGANIZER_FIELDS = ['title', 'description', 'excerpt', 'phone', 'email', 'website'] as const;
 
 export interface LinkedListResult {
@@ -65,7 +76,10 @@ export function listLinked(core: Core, kind: 'venue' | 'organizer', params: Para
   if (upcoming) urlArgs.push(['only_with_upcoming', '1']);
   urlArgs.push(['status', statusArg]);
 
-  const eventLinks = eventId !== undefined ? new Set(engine.eventRecord(engine.eventRow(eventId))[kind === 'venue' ? 'venueIds' : 'organizerIds']) : undefined;
+  const eventLinks =
+    eventId !== undefined
+      ? new Set(engine.eventRecord(engine.eventRow(eventId))[kind === 'venue' ? 'venueIds' : 'organizerIds'])
+      : undefined;
   const nowMs = Math.floor(core.site.config.now().getTime() / 1000) * 1000;
   const upcomingMask = defaultStatusMask(actor);
   const fields = kind === 'venue' ? VENUE_FIELDS : ORGANIZER_FIELDS;
@@ -81,7 +95,9 @@ export function listLinked(core: Core, kind: 'venue' | 'organizer', params: Para
     if (hasEvents !== undefined || upcoming) {
       const rows = engine.linkedEventRows(kind, r.id);
       if (hasEvents !== undefined) {
-        const any = rows.some((row) => (COUNTS_FOR_HAS_EVENTS & (1 << POST_STATUSES.indexOf(engine.eventStatus(row)))) !== 0);
+        const any = rows.some(
+          (row) => (COUNTS_FOR_HAS_EVENTS & (1 << POST_STATUSES.indexOf(engine.eventStatus(row)))) !== 0,
+        );
         if (any !== hasEvents) continue;
       }
       if (upcoming && !rows.some((row) => isUpcoming(core, row, nowMs, upcomingMask))) continue;

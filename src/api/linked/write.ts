@@ -70,13 +70,35 @@ function deriveStateProvince(v: VenueRecord): string {
 
 function blank(tx: Tx, kind: LinkedKind, id: number): LinkedRecord {
   const base = {
-    id, authorId: tx.actor?.id ?? 0, status: defaultStatus(tx), date: tx.stamps.local, dateUtc: tx.stamps.utc,
-    modified: tx.stamps.local, modifiedUtc: tx.stamps.utc, title: '', description: '', excerpt: '', slug: '', imageId: 0,
+    id,
+    authorId: tx.actor?.id ?? 0,
+    status: defaultStatus(tx),
+    date: tx.stamps.local,
+    dateUtc: tx.stamps.utc,
+    modified: tx.stamps.local,
+    modifiedUtc: tx.stamps.utc,
+    title: '',
+    description: '',
+    excerpt: '',
+    slug: '',
+    imageId: 0,
   };
   if (kind === 'venue') {
     return {
-      ...base, address: '', city: '', country: '', province: '', state: '', zip: '', phone: '', stateprovince: '',
-      website: '', showMap: true, showMapLink: true, geoLat: null, geoLng: null,
+      ...base,
+      address: '',
+      city: '',
+      country: '',
+      province: '',
+      state: '',
+      zip: '',
+      phone: '',
+      stateprovince: '',
+      website: '',
+      showMap: true,
+      showMapLink: true,
+      geoLat: null,
+      geoLng: null,
     };
   }
   return { ...base, phone: '', email: '', website: '' };
@@ -85,11 +107,18 @@ function blank(tx: Tx, kind: LinkedKind, id: number): LinkedRecord {
 /** An existing, non-trashed record of that kind with the same name (and description when given), both
  *  compared case-insensitively as MySQL's default collation does (tests-catalog: "a venue" + "a venue
  *  description" finds "A venue" + "A venue description"). */
-export function findDuplicate(tx: Tx, kind: LinkedKind, title: string, description: string | undefined): LinkedRecord | undefined {
+export function findDuplicate(
+  tx: Tx,
+  kind: LinkedKind,
+  title: string,
+  description: string | undefined,
+): LinkedRecord | undefined {
   const name = title.trim().toLowerCase();
   const desc = description?.trim().toLowerCase();
   const matches = (r: LinkedRecord): boolean =>
-    r.status !== 'trash' && r.title.trim().toLowerCase() === name && (desc === undefined || r.description.trim().toLowerCase() === desc);
+    r.status !== 'trash' &&
+    r.title.trim().toLowerCase() === name &&
+    (desc === undefined || r.description.trim().toLowerCase() === desc);
   const pending: LinkedRecord[] = kind === 'venue' ? tx.newVenues : tx.newOrganizers;
   for (const r of pending) if (matches(r)) return r;
   const all: Iterable<LinkedRecord> = kind === 'venue' ? tx.engine.venues() : tx.engine.organizers();
@@ -106,8 +135,18 @@ export interface LinkedWriteResult {
  * Validate and stage a create (existing undefined) or an update of a venue/organizer.
  * Problems are collected; when any exist nothing is staged and undefined is returned.
  */
-export function stageLinked(tx: Tx, kind: LinkedKind, params: Params, existing: LinkedRecord | undefined, problems: Problems): LinkedWriteResult | undefined {
-  const fields = readPostFields(tx, params, problems, { titleParam: kind, nonEmptyText: false, dateZone: tx.core.site.config.timezone });
+export function stageLinked(
+  tx: Tx,
+  kind: LinkedKind,
+  params: Params,
+  existing: LinkedRecord | undefined,
+  problems: Problems,
+): LinkedWriteResult | undefined {
+  const fields = readPostFields(tx, params, problems, {
+    titleParam: kind,
+    nonEmptyText: false,
+    dateZone: tx.core.site.config.timezone,
+  });
   const meta = readMeta(tx, kind, params, problems);
   if (problems.any) return undefined;
 
@@ -171,7 +210,8 @@ function replacePending<T extends { id: number }>(list: T[], rec: T): void {
 
 /** Geo coordinates must come in pairs: a lone coordinate in a write is an error. */
 export function checkGeoPair(params: Params, existing: VenueRecord | undefined, problems: Problems): void {
-  const lat = has(params, 'geo_lat'), lng = has(params, 'geo_lng');
+  const lat = has(params, 'geo_lat'),
+    lng = has(params, 'geo_lng');
   if (lat === lng) return;
   const hasOther = existing && (lat ? existing.geoLng !== null : existing.geoLat !== null);
   const clearing = (lat ? params.geo_lat : params.geo_lng) === '' || (lat ? params.geo_lat : params.geo_lng) === null;

@@ -24,7 +24,13 @@ function pushUrl(parts: string[], baseText: string, paging: Paging, urlArgs: Arr
  * last (TEC builds it with remove_query_arg and add_query_arg, which encode the query again).
  * `page` undefined: no page argument (the previous link to page 1).
  */
-function pushPageUrl(parts: string[], baseText: string, page: number | undefined, paging: Paging, urlArgs: Array<[string, string]>): void {
+function pushPageUrl(
+  parts: string[],
+  baseText: string,
+  page: number | undefined,
+  paging: Paging,
+  urlArgs: Array<[string, string]>,
+): void {
   parts.push('"', baseText, '?per_page=', String(paging.perPage));
   for (let i = 0; i < urlArgs.length; i++) parts.push('&', urlArgs[i][0], '=', phpUrlencode(urlArgs[i][1]));
   if (page !== undefined) parts.push('&page=', String(page));
@@ -61,7 +67,13 @@ export function openArchive(key: string): string[] {
  * archive's URL as JSON text without quotes (Site.archiveText). The body is the parts' join
  * (archiveResult).
  */
-export function closeArchive(parts: string[], baseText: string, total: number, paging: Paging, urlArgs: Array<[string, string]>): void {
+export function closeArchive(
+  parts: string[],
+  baseText: string,
+  total: number,
+  paging: Paging,
+  urlArgs: Array<[string, string]>,
+): void {
   const totalPages = total === 0 ? 0 : Math.ceil(total / paging.perPage);
   parts.push('],"rest_url":');
   pushUrl(parts, baseText, paging, urlArgs);
@@ -77,7 +89,14 @@ export function closeArchive(parts: string[], baseText: string, total: number, p
 }
 
 /** The parts of the archive envelope of venues or organizers around their texts (see closeArchive). */
-export function archiveParts(key: string, baseText: string, items: readonly string[], total: number, paging: Paging, urlArgs: Array<[string, string]>): string[] {
+export function archiveParts(
+  key: string,
+  baseText: string,
+  items: readonly string[],
+  total: number,
+  paging: Paging,
+  urlArgs: Array<[string, string]>,
+): string[] {
   const parts = openArchive(key);
   pushItems(parts, items);
   closeArchive(parts, baseText, total, paging, urlArgs);
@@ -99,7 +118,10 @@ export function archiveResult(parts: string[], headers: Record<string, string>, 
 class PartsResult implements RestResult {
   readonly status = 200;
   private text: string | undefined;
-  constructor(readonly headers: Record<string, string>, readonly parts: readonly string[]) {}
+  constructor(
+    readonly headers: Record<string, string>,
+    readonly parts: readonly string[],
+  ) {}
   get body(): string {
     return (this.text ??= this.parts.join(''));
   }
@@ -112,11 +134,22 @@ class PartsResult implements RestResult {
 /** The term archive envelope as JSON text (its own key order; rest_url has no query string). */
 export function termEnvelope(key: string, base: string, items: string[], total: number, paging: Paging): string {
   const totalPages = total === 0 ? 0 : Math.ceil(total / paging.perPage);
-  const parts: string[] = ['{"rest_url":', toJson(base), ',"total":', String(total), ',"total_pages":', String(totalPages), ',"', key, '":['];
+  const parts: string[] = [
+    '{"rest_url":',
+    toJson(base),
+    ',"total":',
+    String(total),
+    ',"total_pages":',
+    String(totalPages),
+    ',"',
+    key,
+    '":[',
+  ];
   pushItems(parts, items);
   parts.push(']');
   if (paging.page < totalPages) parts.push(',"next_rest_url":', toJson(`${base}?page=${paging.page + 1}`));
-  if (paging.page > 1) parts.push(',"previous_rest_url":', toJson(paging.page === 2 ? base : `${base}?page=${paging.page - 1}`));
+  if (paging.page > 1)
+    parts.push(',"previous_rest_url":', toJson(paging.page === 2 ? base : `${base}?page=${paging.page - 1}`));
   parts.push('}');
   return parts.join('');
 }

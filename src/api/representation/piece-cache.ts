@@ -55,8 +55,12 @@ export class PieceCache {
    * that die evicted. The window closes when as many rows were seen as the cache holds entries
    * (at least 4,096). Pieces of posts and terms (few, shared by many events) are always stored.
    */
-  constructor(readonly budget: number, readonly admitOnSecondSight = false) {
-    if (!(Number.isFinite(budget) && budget >= 0)) throw new Error(`piece cache: expected a byte budget >= 0, got ${budget}`);
+  constructor(
+    readonly budget: number,
+    readonly admitOnSecondSight = false,
+  ) {
+    if (!(Number.isFinite(budget) && budget >= 0))
+      throw new Error(`piece cache: expected a byte budget >= 0, got ${budget}`);
   }
 
   /** True when a new row may be stored now (see admitOnSecondSight). */
@@ -94,8 +98,13 @@ export class PieceCache {
 
   stats(): CacheStats {
     return {
-      budget: this.budget, bytes: this.bytes, rejections: this.rejections, entries: this.entries,
-      hits: this.hits, misses: this.misses, evictions: this.evictions,
+      budget: this.budget,
+      bytes: this.bytes,
+      rejections: this.rejections,
+      entries: this.entries,
+      hits: this.hits,
+      misses: this.misses,
+      evictions: this.evictions,
     };
   }
 
@@ -176,7 +185,8 @@ export class PieceCache {
   /** Drop every piece of one kind. */
   dropKind(kind: Kind): void {
     if (kind === KIND_EVENT) {
-      for (let row = 0; row < this.rowSlots.length; row++) if (this.rowSlots[row] > 0) this.remove(this.rowSlots[row] - 1);
+      for (let row = 0; row < this.rowSlots.length; row++)
+        if (this.rowSlots[row] > 0) this.remove(this.rowSlots[row] - 1);
       return;
     }
     for (const s of [...this.idSlots[kind].values()]) this.remove(s);
@@ -241,7 +251,8 @@ export class PieceCache {
   }
 
   private unlink(s: number): void {
-    const p = this.prev[s], n = this.next[s];
+    const p = this.prev[s],
+      n = this.next[s];
     if (p !== -1) this.next[p] = n;
     else this.mru = n;
     if (n !== -1) this.prev[n] = p;
@@ -250,7 +261,11 @@ export class PieceCache {
 
   private grow(): void {
     const cap = this.prev.length * 2;
-    const g32 = (a: Int32Array) => { const b = new Int32Array(cap); b.set(a); return b; };
+    const g32 = (a: Int32Array) => {
+      const b = new Int32Array(cap);
+      b.set(a);
+      return b;
+    };
     this.prev = g32(this.prev);
     this.next = g32(this.next);
     this.keys = g32(this.keys);

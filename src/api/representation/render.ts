@@ -17,7 +17,16 @@ import type { OrganizerRecord, TermRecord, VenueRecord } from '../../engine/reco
 import { recurrenceFields, recurrenceJson } from '../../recurrence/fields.ts';
 import { eventHead, eventObjectOf, headText, textFlags, type EventHead } from '../events/head.ts';
 import { KIND_POST, KIND_TERM, PieceCache, type CacheStats } from './piece-cache.ts';
-import { flat, oneByte, organizerObject, termEmbeddedObject, termObject, toJson, venueObject, type Site } from './represent.ts';
+import {
+  flat,
+  oneByte,
+  organizerObject,
+  termEmbeddedObject,
+  termObject,
+  toJson,
+  venueObject,
+  type Site,
+} from './represent.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -33,7 +42,9 @@ const ENTRY_OVERHEAD = 96;
 const HEAD_OBJECT_OVERHEAD = 1600;
 const LINKED_OBJECT_OVERHEAD = 700;
 /** the separators a term's text comes with in an event's list (TermEntry.texts) */
-const TEXT_ALONE = 0, TEXT_COMMA = 1, TEXT_TAGS = 2;
+const TEXT_ALONE = 0,
+  TEXT_COMMA = 1,
+  TEXT_TAGS = 2;
 const TAGS_OPEN = '],"tags":[';
 /** distinct category or tag lists whose order by name is kept (Renderer.orders), outside the budget */
 const ORDERS_MAX = 16_384;
@@ -97,7 +108,11 @@ export class Renderer implements ChangeHooks {
   /** a category or tag list (the engine's interned array) → its terms' ids by name (orderOf) */
   private readonly orders = new Map<readonly number[], readonly number[]>();
 
-  constructor(readonly site: Site, readonly engine: EngineApi, cacheBytes: number) {
+  constructor(
+    readonly site: Site,
+    readonly engine: EngineApi,
+    cacheBytes: number,
+  ) {
     this.cache = new PieceCache(cacheBytes, true);
     engine.setHooks(this);
   }
@@ -141,7 +156,10 @@ export class Renderer implements ChangeHooks {
   termCountChanged(id: number): void {
     const t = this.cache.peek(KIND_TERM, id) as TermEntry | undefined;
     if (t !== undefined) {
-      t.bytes -= (t.texts ? 3 * strBytes(t.texts[0]) + 12 : 0) + strBytes(t.json) + (t.obj ? textBytes(t.obj) + LINKED_OBJECT_OVERHEAD : 0);
+      t.bytes -=
+        (t.texts ? 3 * strBytes(t.texts[0]) + 12 : 0) +
+        strBytes(t.json) +
+        (t.obj ? textBytes(t.obj) + LINKED_OBJECT_OVERHEAD : 0);
       t.texts = undefined;
       t.json = undefined;
       t.obj = undefined;
@@ -154,7 +172,15 @@ export class Renderer implements ChangeHooks {
   private eventEntry(row: number): EventEntry {
     let e = this.cache.getRow(row) as EventEntry | undefined;
     if (e === undefined) {
-      e = { head: undefined, tail: undefined, obj: undefined, categories: undefined, tags: undefined, settled: false, bytes: ENTRY_OVERHEAD };
+      e = {
+        head: undefined,
+        tail: undefined,
+        obj: undefined,
+        categories: undefined,
+        tags: undefined,
+        settled: false,
+        bytes: ENTRY_OVERHEAD,
+      };
     }
     return e;
   }
@@ -264,8 +290,10 @@ export class Renderer implements ChangeHooks {
     if (this.termOrder(row, e)) store = true;
     if (store) this.cache.setRow(row, e, e.bytes);
     parts.push(e.head);
-    const categories = e.categories!, tags = e.tags!;
-    for (let i = 0; i < categories.length; i++) parts.push(this.termText(categories[i], i > 0 ? TEXT_COMMA : TEXT_ALONE));
+    const categories = e.categories!,
+      tags = e.tags!;
+    for (let i = 0; i < categories.length; i++)
+      parts.push(this.termText(categories[i], i > 0 ? TEXT_COMMA : TEXT_ALONE));
     if (tags.length === 0) parts.push(TAGS_OPEN);
     for (let i = 0; i < tags.length; i++) parts.push(this.termText(tags[i], i > 0 ? TEXT_COMMA : TEXT_TAGS));
     parts.push(e.tail);
@@ -276,7 +304,10 @@ export class Renderer implements ChangeHooks {
   private tail(row: number): string {
     const t = this.engine.eventTable;
     const venueIds = t.venueList(row);
-    const venue = venueIds.length === 1 ? this.linkedJson(venueIds[0], 'venue') ?? '[]' : `[${this.linkedList(venueIds, 'venue')}]`;
+    const venue =
+      venueIds.length === 1
+        ? (this.linkedJson(venueIds[0], 'venue') ?? '[]')
+        : `[${this.linkedList(venueIds, 'venue')}]`;
     const recur = t.recur.size > 0 ? recurrenceJson(this.engine, row, this.site.config.timezone) : '';
     return `],"venue":${venue},"organizer":[${this.linkedList(t.organizerIds[row], 'organizer')}],"custom_fields":[]${recur}}`;
   }
@@ -309,8 +340,10 @@ export class Renderer implements ChangeHooks {
     }
     if (this.termOrder(row, e)) stored = true;
     if (stored) this.cache.setRow(row, e, e.bytes);
-    const engine = this.engine, t = engine.eventTable;
-    const categories: Obj[] = [], tags: Obj[] = [];
+    const engine = this.engine,
+      t = engine.eventTable;
+    const categories: Obj[] = [],
+      tags: Obj[] = [];
     for (const id of e.categories!) {
       const term = this.termObject(id);
       if (term !== undefined) categories.push(term);
@@ -404,7 +437,15 @@ export class Renderer implements ChangeHooks {
   private termEntry(term: TermRecord): TermEntry {
     let e = this.cache.get(KIND_TERM, term.id) as TermEntry | undefined;
     if (e === undefined) {
-      e = { pre: undefined, post: undefined, texts: undefined, embedded: undefined, json: undefined, obj: undefined, bytes: ENTRY_OVERHEAD };
+      e = {
+        pre: undefined,
+        post: undefined,
+        texts: undefined,
+        embedded: undefined,
+        json: undefined,
+        obj: undefined,
+        bytes: ENTRY_OVERHEAD,
+      };
     }
     return e;
   }

@@ -36,10 +36,14 @@ export function createSite(config: SiteConfig): Site {
   const text = (plural: string) => jsonText(root + plural + '/');
   const origin = url.hostname + path; // the host name without its port, as WordPress's global ids
   return {
-    config, root, origin,
+    config,
+    root,
+    origin,
     archiveText: { events: text('events'), venues: text('venues'), organizers: text('organizers') },
-    originText: jsonText(origin), rootText: jsonText(root),
-    homeText: jsonText(config.siteUrl), eventBaseText: jsonText(`${config.siteUrl}/event/`),
+    originText: jsonText(origin),
+    rootText: jsonText(root),
+    homeText: jsonText(config.siteUrl),
+    eventBaseText: jsonText(`${config.siteUrl}/event/`),
   };
 }
 
@@ -100,7 +104,12 @@ function globalIds(site: Site, id: number, lineage: string[] | undefined): [stri
   return [own, [own, ...(lineage ?? [])]];
 }
 
-function permalink(site: Site, base: string, postType: string, rec: { id: number; slug: string; status: string }): string {
+function permalink(
+  site: Site,
+  base: string,
+  postType: string,
+  rec: { id: number; slug: string; status: string },
+): string {
   const home = site.config.siteUrl;
   if (plainPermalink(rec.slug, rec.status)) return `${home}/?post_type=${postType}&p=${rec.id}`;
   return `${home}/${base}/${rec.slug}/`;
@@ -111,7 +120,11 @@ export function eventUrl(site: Site, rec: { id: number; slug: string; status: st
 }
 
 /** The permalink of an event, venue or organizer (`/{kind}/{slug}/`, or the plain form). */
-export function postUrl(site: Site, kind: 'event' | 'venue' | 'organizer', rec: { id: number; slug: string; status: string }): string {
+export function postUrl(
+  site: Site,
+  kind: 'event' | 'venue' | 'organizer',
+  rec: { id: number; slug: string; status: string },
+): string {
   return permalink(site, kind, kind === 'event' ? 'tribe_events' : `tribe_${kind}`, rec);
 }
 
@@ -137,13 +150,28 @@ export function venueObject(site: Site, engine: EngineApi, v: VenueRecord, jsonL
   const [globalId, lineage] = globalIds(site, v.id, v.lineage);
   const hasGeo = v.geoLat !== null && v.geoLng !== null;
   const base = dropEmpty({
-    id: v.id, author: String(v.authorId), status: v.status,
-    date: v.date, date_utc: v.dateUtc, modified: v.modified, modified_utc: v.modifiedUtc,
+    id: v.id,
+    author: String(v.authorId),
+    status: v.status,
+    date: v.date,
+    date_utc: v.dateUtc,
+    modified: v.modified,
+    modified_utc: v.modifiedUtc,
     url: permalink(site, 'venue', 'tribe_venue', v),
-    venue: displayTitle(v.title), description: displayContent(v.description), excerpt: displayExcerpt(v.excerpt),
-    slug: v.slug, image: imageObject(site, engine.attachment(v.imageId)),
-    address: v.address, city: v.city, country: v.country, province: v.province, state: v.state,
-    zip: v.zip, phone: v.phone, website: escapeUrl(v.website), stateprovince: v.stateprovince,
+    venue: displayTitle(v.title),
+    description: displayContent(v.description),
+    excerpt: displayExcerpt(v.excerpt),
+    slug: v.slug,
+    image: imageObject(site, engine.attachment(v.imageId)),
+    address: v.address,
+    city: v.city,
+    country: v.country,
+    province: v.province,
+    state: v.state,
+    zip: v.zip,
+    phone: v.phone,
+    website: escapeUrl(v.website),
+    stateprovince: v.stateprovince,
   });
   if (hasGeo) {
     base.geo_lat = v.geoLat;
@@ -157,17 +185,33 @@ export function venueObject(site: Site, engine: EngineApi, v: VenueRecord, jsonL
   return base;
 }
 
-export function organizerObject(site: Site, engine: EngineApi, o: OrganizerRecord, jsonLd = false): Record<string, unknown> {
+export function organizerObject(
+  site: Site,
+  engine: EngineApi,
+  o: OrganizerRecord,
+  jsonLd = false,
+): Record<string, unknown> {
   const [globalId, lineage] = globalIds(site, o.id, o.lineage);
   return dropEmpty({
-    id: o.id, author: String(o.authorId), status: o.status,
-    date: o.date, date_utc: o.dateUtc, modified: o.modified, modified_utc: o.modifiedUtc,
+    id: o.id,
+    author: String(o.authorId),
+    status: o.status,
+    date: o.date,
+    date_utc: o.dateUtc,
+    modified: o.modified,
+    modified_utc: o.modifiedUtc,
     url: permalink(site, 'organizer', 'tribe_organizer', o),
-    organizer: displayTitle(o.title), description: displayContent(o.description), excerpt: displayExcerpt(o.excerpt),
-    slug: o.slug, image: imageObject(site, engine.attachment(o.imageId)),
-    phone: o.phone, website: escapeUrl(o.website), email: o.email,
+    organizer: displayTitle(o.title),
+    description: displayContent(o.description),
+    excerpt: displayExcerpt(o.excerpt),
+    slug: o.slug,
+    image: imageObject(site, engine.attachment(o.imageId)),
+    phone: o.phone,
+    website: escapeUrl(o.website),
+    email: o.email,
     json_ld: jsonLd ? organizerJsonLd(site, o) : undefined,
-    global_id: globalId, global_id_lineage: lineage,
+    global_id: globalId,
+    global_id_lineage: lineage,
   });
 }
 
@@ -199,8 +243,16 @@ export function termLink(site: Site, engine: EngineApi, t: TermRecord): string {
 /** Term as embedded in an event (representation.md 5a). */
 export function termEmbeddedObject(site: Site, engine: EngineApi, t: TermRecord): Record<string, unknown> {
   return {
-    name: t.name, slug: t.slug, term_group: 0, term_taxonomy_id: t.id, taxonomy: t.taxonomy,
-    description: t.description, parent: t.parent, count: engine.termCount(t.id), filter: 'raw', id: t.id,
+    name: t.name,
+    slug: t.slug,
+    term_group: 0,
+    term_taxonomy_id: t.id,
+    taxonomy: t.taxonomy,
+    description: t.description,
+    parent: t.parent,
+    count: engine.termCount(t.id),
+    filter: 'raw',
+    id: t.id,
     urls: termUrls(site, t),
   };
 }
@@ -208,7 +260,12 @@ export function termEmbeddedObject(site: Site, engine: EngineApi, t: TermRecord)
 /** Term as returned by /categories and /tags (representation.md 5b). */
 export function termObject(site: Site, engine: EngineApi, t: TermRecord): Record<string, unknown> {
   const obj: Record<string, unknown> = {
-    id: t.id, count: engine.termCount(t.id), description: t.description, name: t.name, slug: t.slug, taxonomy: t.taxonomy,
+    id: t.id,
+    count: engine.termCount(t.id),
+    description: t.description,
+    name: t.name,
+    slug: t.slug,
+    taxonomy: t.taxonomy,
   };
   if (t.taxonomy === 'tribe_events_cat') obj.parent = t.parent;
   obj.meta = [];
@@ -220,7 +277,12 @@ export function termObject(site: Site, engine: EngineApi, t: TermRecord): Record
 // ---- single reads -----------------------------------------------------------------------
 
 /** Single-GET representation: the event's list object (fresh, changed in place) plus `json_ld`, embedded venue/organizers with their own. */
-export function eventSingleObject(site: Site, engine: EngineApi, row: number, listObject: Record<string, unknown>): Record<string, unknown> {
+export function eventSingleObject(
+  site: Site,
+  engine: EngineApi,
+  row: number,
+  listObject: Record<string, unknown>,
+): Record<string, unknown> {
   const obj = listObject;
   const e = engine.eventRecord(row);
   const venues = e.venueIds.map((id) => engine.venue(id)).filter((v): v is VenueRecord => v !== undefined);
@@ -238,7 +300,8 @@ function isoWithOffset(local: string, utc: string): string {
   const offsetMin = Math.round((naiveFromString(local) - naiveFromString(utc)) / 60000);
   const sign = offsetMin < 0 ? '-' : '+';
   const abs = Math.abs(offsetMin);
-  const hh = String(Math.floor(abs / 60)).padStart(2, '0'), mm = String(abs % 60).padStart(2, '0');
+  const hh = String(Math.floor(abs / 60)).padStart(2, '0'),
+    mm = String(abs % 60).padStart(2, '0');
   return `${local.replace(' ', 'T')}${sign}${hh}:${mm}`;
 }
 
@@ -248,34 +311,57 @@ function plain(html: string): string {
 
 function venueJsonLd(site: Site, v: VenueRecord): Record<string, unknown> {
   const ld: Record<string, unknown> = {
-    '@context': 'http://schema.org', '@type': 'Place', name: displayTitle(v.title),
-    description: plain(displayContent(v.description)), url: permalink(site, 'venue', 'tribe_venue', v),
+    '@context': 'http://schema.org',
+    '@type': 'Place',
+    name: displayTitle(v.title),
+    description: plain(displayContent(v.description)),
+    url: permalink(site, 'venue', 'tribe_venue', v),
     address: dropEmpty({
-      '@type': 'PostalAddress', streetAddress: v.address, addressLocality: v.city,
-      addressRegion: v.stateprovince || v.state || v.province, postalCode: v.zip, addressCountry: v.country,
+      '@type': 'PostalAddress',
+      streetAddress: v.address,
+      addressLocality: v.city,
+      addressRegion: v.stateprovince || v.state || v.province,
+      postalCode: v.zip,
+      addressCountry: v.country,
     }),
   };
   if (v.phone) ld.telephone = v.phone;
   if (v.website) ld.sameAs = v.website;
-  if (v.geoLat !== null && v.geoLng !== null) ld.geo = { '@type': 'GeoCoordinates', latitude: v.geoLat, longitude: v.geoLng };
+  if (v.geoLat !== null && v.geoLng !== null)
+    ld.geo = { '@type': 'GeoCoordinates', latitude: v.geoLat, longitude: v.geoLng };
   return ld;
 }
 
 function organizerJsonLd(site: Site, o: OrganizerRecord): Record<string, unknown> {
   return dropEmpty({
-    '@context': 'http://schema.org', '@type': 'Person', name: displayTitle(o.title),
-    description: plain(displayContent(o.description)), url: permalink(site, 'organizer', 'tribe_organizer', o),
-    telephone: o.phone, email: o.email, sameAs: o.website,
+    '@context': 'http://schema.org',
+    '@type': 'Person',
+    name: displayTitle(o.title),
+    description: plain(displayContent(o.description)),
+    url: permalink(site, 'organizer', 'tribe_organizer', o),
+    telephone: o.phone,
+    email: o.email,
+    sameAs: o.website,
   });
 }
 
-function eventJsonLd(site: Site, e: EventRecord, obj: Record<string, unknown>, venues: VenueRecord[], orgs: OrganizerRecord[]): Record<string, unknown> {
+function eventJsonLd(
+  site: Site,
+  e: EventRecord,
+  obj: Record<string, unknown>,
+  venues: VenueRecord[],
+  orgs: OrganizerRecord[],
+): Record<string, unknown> {
   const ld: Record<string, unknown> = {
-    '@context': 'http://schema.org', '@type': 'Event', name: displayTitle(e.title),
-    description: plain(displayContent(e.description)), url: obj.url,
+    '@context': 'http://schema.org',
+    '@type': 'Event',
+    name: displayTitle(e.title),
+    description: plain(displayContent(e.description)),
+    url: obj.url,
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
     eventStatus: 'https://schema.org/EventScheduled',
-    startDate: isoWithOffset(e.startLocal, e.startUtc), endDate: isoWithOffset(e.endLocal, e.endUtc),
+    startDate: isoWithOffset(e.startLocal, e.startUtc),
+    endDate: isoWithOffset(e.endLocal, e.endUtc),
   };
   if (obj.image && typeof obj.image === 'object') ld.image = (obj.image as { url: string }).url;
   if (venues.length) ld.location = venueJsonLd(site, venues[0]);
@@ -284,8 +370,13 @@ function eventJsonLd(site: Site, e: EventRecord, obj: Record<string, unknown>, v
   const values = costValues(e.costs).filter((v) => v !== '' && Number.isFinite(Number(v)));
   if (values.length) {
     ld.offers = {
-      '@type': 'Offer', price: values[0], priceCurrency: e.currencyCode || undefined,
-      url: obj.url, category: 'primary', availability: 'inStock', validFrom: isoWithOffset(e.date, e.dateUtc),
+      '@type': 'Offer',
+      price: values[0],
+      priceCurrency: e.currencyCode || undefined,
+      url: obj.url,
+      category: 'primary',
+      availability: 'inStock',
+      validFrom: isoWithOffset(e.date, e.dateUtc),
     };
   }
   return ld;

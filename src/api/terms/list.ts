@@ -14,7 +14,8 @@ export interface TermListResult {
 }
 
 const compareText = (a: string, b: string): number => {
-  const x = a.toLowerCase(), y = b.toLowerCase();
+  const x = a.toLowerCase(),
+    y = b.toLowerCase();
   return x < y ? -1 : x > y ? 1 : 0;
 };
 
@@ -80,27 +81,54 @@ export function listTerms(core: Core, taxonomy: Taxonomy, params: Params): TermL
     if (parent !== undefined && t.parent !== parent) continue;
     if (postTerms && !postTerms.has(t.id)) continue;
     if (slug !== undefined && t.slug !== slug) continue;
-    if (search !== undefined && !t.name.toLowerCase().includes(search) && !t.slug.toLowerCase().includes(search)) continue;
+    if (search !== undefined && !t.name.toLowerCase().includes(search) && !t.slug.toLowerCase().includes(search))
+      continue;
     if (hideEmpty && engine.termCount(t.id) === 0) continue;
     out.push(t);
   }
-  sortTerms(out, orderby ?? 'name', order === undefined || order.toLowerCase() === 'asc', include, (id) => engine.termCount(id));
+  sortTerms(out, orderby ?? 'name', order === undefined || order.toLowerCase() === 'asc', include, (id) =>
+    engine.termCount(id),
+  );
   const offset = (paging.page - 1) * paging.perPage;
   return { terms: out.slice(offset, offset + paging.perPage), total: out.length, paging };
 }
 
-function sortTerms(terms: TermRecord[], orderby: string, asc: boolean, include: number[] | undefined, count: (id: number) => number): void {
+function sortTerms(
+  terms: TermRecord[],
+  orderby: string,
+  asc: boolean,
+  include: number[] | undefined,
+  count: (id: number) => number,
+): void {
   let cmp: ((a: TermRecord, b: TermRecord) => number) | undefined;
   switch (orderby) {
-    case 'id': case 'term_id': cmp = (a, b) => a.id - b.id; break;
-    case 'slug': cmp = (a, b) => compareText(a.slug, b.slug); break;
-    case 'description': cmp = (a, b) => compareText(a.description, b.description); break;
-    case 'count': cmp = (a, b) => count(a.id) - count(b.id); break;
-    case 'parent': cmp = (a, b) => a.parent - b.parent; break;
-    case 'term_group': cmp = () => 0; break;
-    case 'include': cmp = include ? (a, b) => include.indexOf(a.id) - include.indexOf(b.id) : undefined; break;
-    case 'none': cmp = undefined; break;
-    default: cmp = (a, b) => compareText(a.name, b.name);
+    case 'id':
+    case 'term_id':
+      cmp = (a, b) => a.id - b.id;
+      break;
+    case 'slug':
+      cmp = (a, b) => compareText(a.slug, b.slug);
+      break;
+    case 'description':
+      cmp = (a, b) => compareText(a.description, b.description);
+      break;
+    case 'count':
+      cmp = (a, b) => count(a.id) - count(b.id);
+      break;
+    case 'parent':
+      cmp = (a, b) => a.parent - b.parent;
+      break;
+    case 'term_group':
+      cmp = () => 0;
+      break;
+    case 'include':
+      cmp = include ? (a, b) => include.indexOf(a.id) - include.indexOf(b.id) : undefined;
+      break;
+    case 'none':
+      cmp = undefined;
+      break;
+    default:
+      cmp = (a, b) => compareText(a.name, b.name);
   }
   if (!cmp) return;
   const c = cmp;

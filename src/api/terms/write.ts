@@ -14,8 +14,10 @@ function cleanName(tx: Tx, s: string): string {
 
 function findByName(tx: Tx, taxonomy: Taxonomy, name: string, parent: number): TermRecord | undefined {
   const lower = name.toLowerCase();
-  return tx.newTerms.find((t) => t.taxonomy === taxonomy && t.parent === parent && t.name.toLowerCase() === lower)
-    ?? tx.engine.termByName(taxonomy, name, parent);
+  return (
+    tx.newTerms.find((t) => t.taxonomy === taxonomy && t.parent === parent && t.name.toLowerCase() === lower) ??
+    tx.engine.termByName(taxonomy, name, parent)
+  );
 }
 
 /** True when making `parentId` the parent of `id` would create a loop. */
@@ -33,7 +35,12 @@ function makesLoop(tx: Tx, id: number, parentId: number): boolean {
  * collected; conflicts (term_exists, duplicate_term_slug) throw after validation.
  */
 export function stageTerm(
-  tx: Tx, taxonomy: Taxonomy, params: Params, existing: TermRecord | undefined, problems: Problems, authorize?: () => void,
+  tx: Tx,
+  taxonomy: Taxonomy,
+  params: Params,
+  existing: TermRecord | undefined,
+  problems: Problems,
+  authorize?: () => void,
 ): TermRecord | undefined {
   const next: TermRecord = existing
     ? { ...existing }
@@ -58,7 +65,8 @@ export function stageTerm(
     const id = asId(params.parent);
     const parent = id === undefined || id === 0 ? undefined : tx.engine.term(id);
     if (id === undefined || (id !== 0 && parent?.taxonomy !== 'tribe_events_cat')) problems.add('parent');
-    else if (existing && makesLoop(tx, existing.id, id)) problems.add('parent', 'A category cannot be its own ancestor.');
+    else if (existing && makesLoop(tx, existing.id, id))
+      problems.add('parent', 'A category cannot be its own ancestor.');
     else next.parent = id;
   }
   if (problems.any) return undefined;
@@ -92,8 +100,11 @@ export function resolveEventTerms(tx: Tx, taxonomy: Taxonomy, items: string[]): 
       if (t?.taxonomy === taxonomy) id = t.id;
     } else {
       const slug = sanitizeSlug(item);
-      const t = tx.engine.termBySlug(taxonomy, slug) ?? tx.newTerms.find((n) => n.taxonomy === taxonomy && n.slug === slug)
-        ?? tx.engine.termByName(taxonomy, item) ?? tx.newTerms.find((n) => n.taxonomy === taxonomy && n.name.toLowerCase() === item.toLowerCase());
+      const t =
+        tx.engine.termBySlug(taxonomy, slug) ??
+        tx.newTerms.find((n) => n.taxonomy === taxonomy && n.slug === slug) ??
+        tx.engine.termByName(taxonomy, item) ??
+        tx.newTerms.find((n) => n.taxonomy === taxonomy && n.name.toLowerCase() === item.toLowerCase());
       id = t?.id ?? stageTerm(tx, taxonomy, { name: item }, undefined, new Problems())?.id;
     }
     if (id !== undefined && !ids.includes(id)) ids.push(id);

@@ -51,9 +51,7 @@ export function canReadPost(actor: Actor, post: Owned): boolean {
 
 /** WordPress answers a failed permission check with 401 when logged out, 403 when logged in. */
 export function forbidden(actor: Actor): CalendarError {
-  return actor === null
-    ? fail('rest_forbidden', [], {}, { status: 401 })
-    : fail('rest_forbidden');
+  return actor === null ? fail('rest_forbidden', [], {}, { status: 401 }) : fail('rest_forbidden');
 }
 
 /** Resolve the `as` argument of the embedding API into an actor. */
@@ -68,5 +66,10 @@ export function resolveActor(as: AsArg, users: UserDirectory | undefined): Actor
   if (typeof as === 'object' && (ROLES as readonly string[]).includes(as.role)) {
     return { id: as.id ?? 0, login: as.login ?? '', role: as.role };
   }
-  throw fail('rest_invalid_param', [], { params: { as: 'Invalid parameter.' } }, { message: 'Invalid acting user: expected a login, { role } or null.' });
+  throw fail(
+    'rest_invalid_param',
+    [],
+    { params: { as: 'Invalid parameter.' } },
+    { message: 'Invalid acting user: expected a login, { role } or null.' },
+  );
 }

@@ -174,7 +174,12 @@ function costBy(values: string[], which: 'min' | 'max'): string {
  * several values → 'min – max' (en dash with spaces), e.g. 'Free – 30$'; a single non-numeric cost is shown as given.
  * The result is HTML-escaped like esc_html().
  */
-export function formatCost(costs: string[], currencySymbol: string, currencyPosition: string, defaultSymbol = '$'): string {
+export function formatCost(
+  costs: string[],
+  currencySymbol: string,
+  currencyPosition: string,
+  defaultSymbol = '$',
+): string {
   const values = eventCosts(costs).map((e) => cleanNumber(e.value));
   if (values.length === 0) return '';
   const symbol = currencySymbol !== '' ? currencySymbol : defaultSymbol;

@@ -97,17 +97,41 @@ export function isValidTimezone(tz: string): boolean {
  */
 function rawOffset(zone: Zone, epochMs: number): number {
   const dtf = (zone.offsetFormat ??= new Intl.DateTimeFormat('en-US', {
-    hourCycle: 'h23', timeZone: zone.id, year: 'numeric', month: 'numeric', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+    hourCycle: 'h23',
+    timeZone: zone.id,
+    year: 'numeric',
+    month: 'numeric',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
   }));
-  let y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
+  let y = 0,
+    mo = 0,
+    d = 0,
+    h = 0,
+    mi = 0,
+    s = 0;
   for (const p of dtf.formatToParts(epochMs)) {
     switch (p.type) {
-      case 'year': y = parseInt(p.value, 10); break;
-      case 'month': mo = parseInt(p.value, 10); break;
-      case 'day': d = parseInt(p.value, 10); break;
-      case 'hour': h = parseInt(p.value, 10); break;
-      case 'minute': mi = parseInt(p.value, 10); break;
-      case 'second': s = parseInt(p.value, 10); break;
+      case 'year':
+        y = parseInt(p.value, 10);
+        break;
+      case 'month':
+        mo = parseInt(p.value, 10);
+        break;
+      case 'day':
+        d = parseInt(p.value, 10);
+        break;
+      case 'hour':
+        h = parseInt(p.value, 10);
+        break;
+      case 'minute':
+        mi = parseInt(p.value, 10);
+        break;
+      case 'second':
+        s = parseInt(p.value, 10);
+        break;
     }
   }
   const wall = new Date(0); // setUTCFullYear: years below 100 as they are
@@ -130,9 +154,18 @@ function computeDay(zone: Zone, day: number): number | MixedDay {
 }
 
 /** Appends every instant in (lo, hi] where the offset changes; offLo = offset(lo) != offHi = offset(hi). */
-function findCuts(zone: Zone, lo: number, offLo: number, hi: number, offHi: number, cuts: number[], offsets: number[]): void {
+function findCuts(
+  zone: Zone,
+  lo: number,
+  offLo: number,
+  hi: number,
+  offHi: number,
+  cuts: number[],
+  offsets: number[],
+): void {
   // bisect in whole seconds: offset(lo) = offLo, offset(hi) != offLo
-  let l = lo / 1000, h = hi / 1000;
+  let l = lo / 1000,
+    h = hi / 1000;
   while (h - l > 1) {
     const mid = Math.floor((l + h) / 2);
     if (rawOffset(zone, mid * 1000) === offLo) l = mid;
@@ -236,7 +269,8 @@ const ABBR_TABLE: Record<string, Record<number, string>> = {
 
 /** Which English locales name which regions the way tzdata does. */
 function localesFor(tz: string): string[] {
-  if (tz.startsWith('America/') || tz.startsWith('US/') || tz.startsWith('Canada/') || tz === 'Pacific/Honolulu') return ['en-US', 'en-CA'];
+  if (tz.startsWith('America/') || tz.startsWith('US/') || tz.startsWith('Canada/') || tz === 'Pacific/Honolulu')
+    return ['en-US', 'en-CA'];
   if (tz.startsWith('Europe/') || tz.startsWith('Atlantic/')) return ['en-GB', 'en-IE'];
   if (tz.startsWith('Africa/')) return ['en-ZA', 'en-GB'];
   if (tz.startsWith('Australia/')) return ['en-AU'];
@@ -249,7 +283,8 @@ const fmtCache = new Map<string, Intl.DateTimeFormat>();
 
 function numericAbbr(offsetMs: number): string {
   const total = Math.round(Math.abs(offsetMs) / 60_000);
-  const h = Math.floor(total / 60), m = total % 60;
+  const h = Math.floor(total / 60),
+    m = total % 60;
   return (offsetMs < 0 ? '-' : '+') + String(h).padStart(2, '0') + (m ? String(m).padStart(2, '0') : '');
 }
 
@@ -287,7 +322,11 @@ export function timezoneAbbr(tz: string, epochMs: number): string {
       }
     }
   }
-  if (abbr === undefined && (tz === 'UTC' || tz === 'Etc/UTC' || tz === 'Etc/UCT' || tz === 'UCT' || tz === 'Etc/Universal')) abbr = 'UTC';
+  if (
+    abbr === undefined &&
+    (tz === 'UTC' || tz === 'Etc/UTC' || tz === 'Etc/UCT' || tz === 'UCT' || tz === 'Etc/Universal')
+  )
+    abbr = 'UTC';
   if (abbr === undefined) abbr = numericAbbr(offset);
   abbrCache.set(key, abbr);
   (zone.abbrs ??= new Map()).set(offset, abbr);

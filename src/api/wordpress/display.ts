@@ -76,7 +76,8 @@ export function texturize(s: string): string {
   return out;
 }
 
-const ALLBLOCKS = '(?:table|thead|tfoot|caption|col|colgroup|tbody|tr|td|th|div|dl|dd|dt|ul|ol|li|pre|form|map|area|blockquote|address|style|p|h[1-6]|hr|fieldset|legend|section|article|aside|hgroup|header|footer|nav|figure|figcaption|details|menu|summary)';
+const ALLBLOCKS =
+  '(?:table|thead|tfoot|caption|col|colgroup|tbody|tr|td|th|div|dl|dd|dt|ul|ol|li|pre|form|map|area|blockquote|address|style|p|h[1-6]|hr|fieldset|legend|section|article|aside|hgroup|header|footer|nav|figure|figcaption|details|menu|summary)';
 
 /** wpautop(): paragraphs (blank-line separated) wrapped in <p>, single newlines → <br />, no <p> around block elements, <pre> untouched. */
 export function autop(html: string, br = true): string {
@@ -91,7 +92,10 @@ export function autop(html: string, br = true): string {
     let idx = 0;
     for (const part of parts) {
       const start = part.indexOf('<pre');
-      if (start < 0) { text += part; continue; }
+      if (start < 0) {
+        text += part;
+        continue;
+      }
       const name = `<pre wp-pre-tag-${idx}></pre>`;
       preTags.set(name, part.slice(start) + '</pre>');
       text += part.slice(0, start) + name;
@@ -137,7 +141,10 @@ export function autop(html: string, br = true): string {
 
 /** convert_chars(): lone '&' → &#038;, <br>/<hr> → self-closing form. */
 export function convertChars(s: string): string {
-  return s.replace(/&([^#])(?![a-z1-4]{1,8};)/gi, '&#038;$1').replace(/<br>/g, '<br />').replace(/<hr>/g, '<hr />');
+  return s
+    .replace(/&([^#])(?![a-z1-4]{1,8};)/gi, '&#038;$1')
+    .replace(/<br>/g, '<br />')
+    .replace(/<hr>/g, '<hr />');
 }
 
 /**

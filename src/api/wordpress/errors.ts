@@ -60,7 +60,10 @@ const TABLE = {
   rest_upload_no_data: [400, 'No data supplied.'],
   rest_upload_no_content_type: [400, 'No Content-Type supplied.'],
   rest_upload_no_content_disposition: [400, 'No Content-Disposition supplied.'],
-  rest_upload_invalid_disposition: [400, 'Invalid Content-Disposition supplied. Content-Disposition needs to be formatted as `attachment; filename="image.png"` or similar.'],
+  rest_upload_invalid_disposition: [
+    400,
+    'Invalid Content-Disposition supplied. Content-Disposition needs to be formatted as `attachment; filename="image.png"` or similar.',
+  ],
   rest_upload_hash_mismatch: [412, 'Content hash did not match expected.'],
   rest_upload_unknown_error: [400, '%s'],
   rest_upload_sideload_error: [400, 'The file is not a valid image: %s'],
@@ -69,28 +72,50 @@ const TABLE = {
   rest_callback_invalid: [400, 'Invalid JSONP callback function.'],
   rest_bad_request: [400, 'Malformed HTTP request.'],
   // the project's own
-  storage_full: [507, 'The calendar cannot store this write: no space left on its disk (writing %s). Reads still work.'],
-  storage_quota_exceeded: [507, 'The calendar cannot store this write: its disk quota is exceeded (writing %s). Reads still work.'],
+  storage_full: [
+    507,
+    'The calendar cannot store this write: no space left on its disk (writing %s). Reads still work.',
+  ],
+  storage_quota_exceeded: [
+    507,
+    'The calendar cannot store this write: its disk quota is exceeded (writing %s). Reads still work.',
+  ],
   storage_io_error: [503, 'The calendar cannot store this write: its disk failed (%s: %s). Reads still work.'],
   storage_read_only: [503, 'The calendar cannot store this write: its disk is read-only (%s: %s). Reads still work.'],
   calendar_read_only: [503, 'The calendar is served read-only: writes are refused.'],
   invalid_option: [400, '%s'],
   rest_media_read_only: [501, '%s'],
-  rest_upload_image_library_missing: [501, 'Images cannot be processed: the image library (sharp) could not be loaded from %s: %s'],
+  rest_upload_image_library_missing: [
+    501,
+    'Images cannot be processed: the image library (sharp) could not be loaded from %s: %s',
+  ],
   calendar_closed: [503, 'The calendar is closed.'],
-  rest_changes_expired: [410, 'The changes after seq %s are no longer retained (the oldest retained follows seq %s): resynchronise from the lists, then follow from the current head.'],
-  rest_cluster_behind: [503, 'This node has not reached write %s within %s s (it is at %s). Retry, or read from another node.'],
+  rest_changes_expired: [
+    410,
+    'The changes after seq %s are no longer retained (the oldest retained follows seq %s): resynchronise from the lists, then follow from the current head.',
+  ],
+  rest_cluster_behind: [
+    503,
+    'This node has not reached write %s within %s s (it is at %s). Retry, or read from another node.',
+  ],
   rest_cluster_not_writer: [503, 'This node is not the writer of the cluster. Retry.'],
-  rest_cluster_no_writer: [503, 'No node of the cluster is the writer right now (an election is under way, or NATS lost its quorum). Retry.'],
+  rest_cluster_no_writer: [
+    503,
+    'No node of the cluster is the writer right now (an election is under way, or NATS lost its quorum). Retry.',
+  ],
   rest_cluster_write_failed: [503, 'The write was not stored: this node is no longer the writer. Retry.'],
-  rest_cluster_write_unknown: [503, 'The writer did not answer (it stopped, or another node took over): the write may or may not have been made. Check before retrying.'],
+  rest_cluster_write_unknown: [
+    503,
+    'The writer did not answer (it stopped, or another node took over): the write may or may not have been made. Check before retrying.',
+  ],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof TABLE;
 
 /** Every code with its status and message template (docs/errors.md is made from it). */
-export const ERROR_CODES: ReadonlyArray<{ code: ErrorCode; status: number; message: string }> = Object.entries(TABLE)
-  .map(([code, [status, message]]) => ({ code: code as ErrorCode, status, message }));
+export const ERROR_CODES: ReadonlyArray<{ code: ErrorCode; status: number; message: string }> = Object.entries(
+  TABLE,
+).map(([code, [status, message]]) => ({ code: code as ErrorCode, status, message }));
 
 export class CalendarError extends Error {
   readonly code: string;
@@ -117,7 +142,12 @@ export class CalendarError extends Error {
  * acting user) or answer with another status (401 rather than 403 for an anonymous caller, as
  * WordPress does; 409 for an import sent to a cluster node that is not the writer).
  */
-export function fail(code: ErrorCode, args: Array<string | number> = [], data: Record<string, unknown> = {}, instead: { status?: number; message?: string } = {}): CalendarError {
+export function fail(
+  code: ErrorCode,
+  args: Array<string | number> = [],
+  data: Record<string, unknown> = {},
+  instead: { status?: number; message?: string } = {},
+): CalendarError {
   const [status, template] = TABLE[code];
   let i = 0;
   const message = instead.message ?? template.replace(/%s/g, () => String(args[i++] ?? ''));

@@ -11,7 +11,19 @@ import { asId, asString } from './params.ts';
 import { isValidUrl } from './text.ts';
 import { UPLOADS_PATH } from '../../media/represent.ts';
 
-export const IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'jpe', 'png', 'gif', 'webp', 'avif', 'heic', 'bmp', 'ico', 'svg']);
+export const IMAGE_EXTENSIONS = new Set([
+  'jpg',
+  'jpeg',
+  'jpe',
+  'png',
+  'gif',
+  'webp',
+  'avif',
+  'heic',
+  'bmp',
+  'ico',
+  'svg',
+]);
 
 const SPECIAL_USE = /(^|\.)(localhost|invalid|test|example|local)$/i;
 
@@ -55,8 +67,12 @@ export function resolveImage(tx: Tx, value: unknown): number | undefined {
   const existing = tx.engine.attachmentByUrl(url) ?? tx.newAttachments.find((a) => a.url === url);
   if (existing) return existing.id;
   const rec = {
-    id: tx.engine.allocPostId(), authorId: tx.actor?.id ?? 0, url, extension: ext,
-    date: tx.stamps.local, dateUtc: tx.stamps.utc,
+    id: tx.engine.allocPostId(),
+    authorId: tx.actor?.id ?? 0,
+    url,
+    extension: ext,
+    date: tx.stamps.local,
+    dateUtc: tx.stamps.utc,
   };
   tx.newAttachments.push(rec);
   tx.ops.push({ t: 'attachment', a: 'put', rec });

@@ -92,7 +92,8 @@ function splitList(s: string, out: string[]): string[] {
   for (;;) {
     let to = s.indexOf(',', from);
     if (to < 0) to = s.length;
-    let a = from, b = to;
+    let a = from,
+      b = to;
     // String.prototype.trim's whitespace, in the common case of none: the slice as is
     if (a < b && (isSpace(s.charCodeAt(a)) || isSpace(s.charCodeAt(b - 1)))) {
       const t = s.slice(a, b).trim();
@@ -105,8 +106,18 @@ function splitList(s: string, out: string[]): string[] {
 
 /** Whether the code unit may be whitespace for String.prototype.trim (a superset is fine: such items take the exact trim). */
 function isSpace(c: number): boolean {
-  return c <= 32 || (c >= 0x7f && c <= 0xa0) || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
-    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c <= 32 ||
+    (c >= 0x7f && c <= 0xa0) ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /** Reasons collected while validating; `fail()` them all at once. */

@@ -20,7 +20,12 @@ export interface PostFieldOptions {
 }
 
 /** The post fields present in `params`, validated; problems are collected, not thrown. */
-export function readPostFields(tx: Tx, params: Params, problems: Problems, opts: PostFieldOptions): Partial<PostRecord> {
+export function readPostFields(
+  tx: Tx,
+  params: Params,
+  problems: Problems,
+  opts: PostFieldOptions,
+): Partial<PostRecord> {
   const out: Partial<PostRecord> = {};
   const unfiltered = canUnfilteredHtml(tx.actor);
   const clean = (s: string): string => (unfiltered ? s : kses(s)).trim();
@@ -70,7 +75,13 @@ export function defaultStatus(tx: Tx): PostStatus {
   return canPublish(tx.actor) ? 'publish' : 'draft';
 }
 
-function readPublicationDate(tx: Tx, params: Params, problems: Problems, dateZone: string, out: Partial<PostRecord>): void {
+function readPublicationDate(
+  tx: Tx,
+  params: Params,
+  problems: Problems,
+  dateZone: string,
+  out: Partial<PostRecord>,
+): void {
   const siteZone = tx.core.site.config.timezone;
   const now = tx.core.site.config.now();
   let local: number | null | undefined;
@@ -125,9 +136,15 @@ export function floatingDates(tx: Tx, rec: PostRecord, params: Params, before: P
 
 /** Slug for a post being saved: the given one, or derived from the title; an event keeps none
  *  while it is a draft or pending (venues and organizers get theirs at once, as WordPress gives them). */
-export function finalSlug(tx: Tx, kind: 'event' | 'venue' | 'organizer', rec: PostRecord, explicit: string | undefined): string {
+export function finalSlug(
+  tx: Tx,
+  kind: 'event' | 'venue' | 'organizer',
+  rec: PostRecord,
+  explicit: string | undefined,
+): string {
   if (explicit !== undefined) return tx.uniqueSlug(kind, explicit || String(rec.id), rec.id);
   if (rec.slug !== '') return rec.slug;
-  if (kind === 'event' && (rec.status === 'draft' || rec.status === 'pending' || rec.status === 'auto-draft')) return '';
+  if (kind === 'event' && (rec.status === 'draft' || rec.status === 'pending' || rec.status === 'auto-draft'))
+    return '';
   return tx.uniqueSlug(kind, sanitizeSlug(rec.title) || String(rec.id), rec.id);
 }

@@ -21,7 +21,11 @@ export function stripAllTags(s: string): string {
 
 /** esc_html(): &, <, >, " and ' as entities; existing entities kept. */
 export function escapeHtml(s: string): string {
-  return normalizeEntities(s).replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+  return normalizeEntities(s)
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#039;');
 }
 
 /** wp_kses_normalize_entities(), simplified: an '&' that does not start an entity becomes '&amp;'. */
@@ -34,18 +38,50 @@ function normalizeEntities(s: string): string {
 
 /** remove_accents(): Latin letters lose their marks; a few letters get WordPress's spelled-out forms. */
 const SPECIAL_LETTERS: Record<string, string> = {
-  ß: 'ss', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', đ: 'd', Đ: 'D', ð: 'd', Ð: 'D', þ: 'th', Þ: 'TH',
-  ł: 'l', Ł: 'L', ħ: 'h', Ħ: 'H', ı: 'i', ĳ: 'ij', Ĳ: 'IJ', ŀ: 'l', Ŀ: 'L', ŉ: 'n', ŋ: 'n', Ŋ: 'N', ſ: 's',
-  ª: 'a', º: 'o', '€': 'E',
+  ß: 'ss',
+  æ: 'ae',
+  Æ: 'AE',
+  œ: 'oe',
+  Œ: 'OE',
+  ø: 'o',
+  Ø: 'O',
+  đ: 'd',
+  Đ: 'D',
+  ð: 'd',
+  Ð: 'D',
+  þ: 'th',
+  Þ: 'TH',
+  ł: 'l',
+  Ł: 'L',
+  ħ: 'h',
+  Ħ: 'H',
+  ı: 'i',
+  ĳ: 'ij',
+  Ĳ: 'IJ',
+  ŀ: 'l',
+  Ŀ: 'L',
+  ŉ: 'n',
+  ŋ: 'n',
+  Ŋ: 'N',
+  ſ: 's',
+  ª: 'a',
+  º: 'o',
+  '€': 'E',
 };
 
 export function removeAccents(s: string): string {
   if (!/[^\x00-\x7f]/.test(s)) return s;
   let out = '';
   for (const ch of s) {
-    if (ch.charCodeAt(0) < 128) { out += ch; continue; }
+    if (ch.charCodeAt(0) < 128) {
+      out += ch;
+      continue;
+    }
     const special = SPECIAL_LETTERS[ch];
-    if (special !== undefined) { out += special; continue; }
+    if (special !== undefined) {
+      out += special;
+      continue;
+    }
     const base = ch.normalize('NFD');
     const first = base.charCodeAt(0);
     // only letters whose decomposition starts with an ASCII letter are transliterated
@@ -66,11 +102,17 @@ export function sanitizeSlug(s: string): string {
   if (CLEAN_SLUG.test(s)) return s; // imports and exports carry clean slugs
   let t = removeAccents(stripTags(String(s)));
   // keep escaped octets, drop other percent signs
-  t = t.replace(/%([a-fA-F0-9]{2})/g, '---$1---').replace(/%/g, '').replace(/---([a-fA-F0-9]{2})---/g, '%$1');
+  t = t
+    .replace(/%([a-fA-F0-9]{2})/g, '---$1---')
+    .replace(/%/g, '')
+    .replace(/---([a-fA-F0-9]{2})---/g, '%$1');
   t = t.toLowerCase();
   // typographic characters WordPress turns into dashes or drops, matched before URL-encoding
   t = t.replace(/[\u00a0\u2013\u2014\u2000-\u200a\u2028\u2029\u202f]/g, '-');
-  t = t.replace(/[\u00ad\u00a1\u00bf\u00ab\u00bb\u2039\u203a\u2018\u2019\u201c\u201d\u201a\u201b\u201e\u201f\u2022\u00a9\u00ae\u00b0\u2026\u2122\u00b4\u02ca\u0301\u0341\u0300\u0304\u030c]/g, '');
+  t = t.replace(
+    /[\u00ad\u00a1\u00bf\u00ab\u00bb\u2039\u203a\u2018\u2019\u201c\u201d\u201a\u201b\u201e\u201f\u2022\u00a9\u00ae\u00b0\u2026\u2122\u00b4\u02ca\u0301\u0341\u0300\u0304\u030c]/g,
+    '',
+  );
   t = t.replace(/\u00d7/g, 'x');
   t = t.replace(/&nbsp;|&#160;|&ndash;|&#8211;|&mdash;|&#8212;/g, '-');
   t = t.replace(/\//g, '-');
@@ -112,24 +154,138 @@ const GLOBAL_ATTRS = new Set(['class', 'id', 'style', 'title', 'dir', 'lang', 'r
 const CELL_ATTRS = ['colspan', 'rowspan', 'width', 'height', 'align', 'valign', 'headers', 'scope', 'abbr'];
 const ALLOWED_TAGS: Record<string, string[]> = {
   a: ['href', 'target', 'rel', 'name', 'download', 'hreflang', 'referrerpolicy'],
-  abbr: [], acronym: [], address: [], article: [], aside: [], b: [], bdo: [], big: [], blockquote: ['cite'],
-  br: [], caption: ['align'], cite: [], code: [], col: ['span', 'width', 'align', 'valign'], colgroup: ['span', 'width', 'align', 'valign'],
-  dd: [], del: ['datetime', 'cite'], details: ['open'], dfn: [], div: ['align'], dl: [], dt: [], em: [], figure: [], figcaption: [],
-  font: ['color', 'face', 'size'], footer: [], h1: ['align'], h2: ['align'], h3: ['align'], h4: ['align'], h5: ['align'], h6: ['align'],
-  header: [], hgroup: [], hr: ['align', 'noshade', 'size', 'width'], i: [],
-  img: ['src', 'alt', 'width', 'height', 'srcset', 'sizes', 'loading', 'align', 'border', 'hspace', 'vspace', 'longdesc', 'decoding'],
-  ins: ['datetime', 'cite'], kbd: [], label: ['for'], legend: ['align'], li: ['value', 'align'], main: [], mark: [], nav: [],
-  ol: ['start', 'type', 'reversed'], p: ['align'], pre: ['width'], q: ['cite'], s: [], samp: [], section: [], small: [], span: [],
-  strike: [], strong: [], sub: [], summary: [], sup: [],
+  abbr: [],
+  acronym: [],
+  address: [],
+  article: [],
+  aside: [],
+  b: [],
+  bdo: [],
+  big: [],
+  blockquote: ['cite'],
+  br: [],
+  caption: ['align'],
+  cite: [],
+  code: [],
+  col: ['span', 'width', 'align', 'valign'],
+  colgroup: ['span', 'width', 'align', 'valign'],
+  dd: [],
+  del: ['datetime', 'cite'],
+  details: ['open'],
+  dfn: [],
+  div: ['align'],
+  dl: [],
+  dt: [],
+  em: [],
+  figure: [],
+  figcaption: [],
+  font: ['color', 'face', 'size'],
+  footer: [],
+  h1: ['align'],
+  h2: ['align'],
+  h3: ['align'],
+  h4: ['align'],
+  h5: ['align'],
+  h6: ['align'],
+  header: [],
+  hgroup: [],
+  hr: ['align', 'noshade', 'size', 'width'],
+  i: [],
+  img: [
+    'src',
+    'alt',
+    'width',
+    'height',
+    'srcset',
+    'sizes',
+    'loading',
+    'align',
+    'border',
+    'hspace',
+    'vspace',
+    'longdesc',
+    'decoding',
+  ],
+  ins: ['datetime', 'cite'],
+  kbd: [],
+  label: ['for'],
+  legend: ['align'],
+  li: ['value', 'align'],
+  main: [],
+  mark: [],
+  nav: [],
+  ol: ['start', 'type', 'reversed'],
+  p: ['align'],
+  pre: ['width'],
+  q: ['cite'],
+  s: [],
+  samp: [],
+  section: [],
+  small: [],
+  span: [],
+  strike: [],
+  strong: [],
+  sub: [],
+  summary: [],
+  sup: [],
   table: ['border', 'cellpadding', 'cellspacing', 'width', 'align', 'bgcolor', 'summary'],
-  tbody: ['align', 'valign'], td: CELL_ATTRS, tfoot: ['align', 'valign'], th: CELL_ATTRS, thead: ['align', 'valign'],
-  tr: ['align', 'valign', 'bgcolor'], tt: [], u: [], ul: ['type'], var: [],
+  tbody: ['align', 'valign'],
+  td: CELL_ATTRS,
+  tfoot: ['align', 'valign'],
+  th: CELL_ATTRS,
+  thead: ['align', 'valign'],
+  tr: ['align', 'valign', 'bgcolor'],
+  tt: [],
+  u: [],
+  ul: ['type'],
+  var: [],
 };
 /** Elements removed together with everything inside them. */
-const DROPPED_WITH_CONTENT = new Set(['script', 'style', 'iframe', 'object', 'embed', 'form', 'applet', 'noscript', 'frameset', 'frame', 'textarea', 'select', 'title', 'head', 'svg', 'math', 'template']);
+const DROPPED_WITH_CONTENT = new Set([
+  'script',
+  'style',
+  'iframe',
+  'object',
+  'embed',
+  'form',
+  'applet',
+  'noscript',
+  'frameset',
+  'frame',
+  'textarea',
+  'select',
+  'title',
+  'head',
+  'svg',
+  'math',
+  'template',
+]);
 const VOID_ELEMENTS = new Set(['embed', 'frame']);
 const URL_ATTRS = new Set(['href', 'src', 'cite', 'longdesc', 'action', 'srcset']);
-const ALLOWED_PROTOCOLS = new Set(['http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed', 'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn']);
+const ALLOWED_PROTOCOLS = new Set([
+  'http',
+  'https',
+  'ftp',
+  'ftps',
+  'mailto',
+  'news',
+  'irc',
+  'irc6',
+  'ircs',
+  'gopher',
+  'nntp',
+  'feed',
+  'telnet',
+  'mms',
+  'rtsp',
+  'sms',
+  'svn',
+  'tel',
+  'fax',
+  'xmpp',
+  'webcal',
+  'urn',
+]);
 
 const ATTR = /([^\s=\/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+)))?/g;
 
@@ -183,7 +339,10 @@ export function kses(html: string): string {
   };
   while (i < n) {
     const lt = s.indexOf('<', i);
-    if (lt < 0) { text += s.slice(i); break; }
+    if (lt < 0) {
+      text += s.slice(i);
+      break;
+    }
     text += s.slice(i, lt);
     if (s.startsWith('<!--', lt)) {
       const end = s.indexOf('-->', lt + 4);
@@ -214,7 +373,10 @@ export function kses(html: string): string {
     }
     if (!(tag in ALLOWED_TAGS)) continue; // tag stripped, text kept
     flushText();
-    if (closing) { out += `</${tag}>`; continue; }
+    if (closing) {
+      out += `</${tag}>`;
+      continue;
+    }
     const selfClose = m[4] === '/' || /\/\s*$/.test(m[3]);
     const attrs = cleanAttributes(tag, m[3].replace(/\/\s*$/, ''));
     out += `<${tag}${attrs}${selfClose ? ' /' : ''}>`;
@@ -228,10 +390,43 @@ export function kses(html: string): string {
 
 /** NFD, combining marks stripped, lower case: the accent- and case-insensitive form both sides are compared in. */
 export function foldForSearch(s: string): string {
-  return String(s).normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+  return String(s)
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
-const STOPWORDS = new Set(['about', 'an', 'are', 'as', 'at', 'be', 'by', 'com', 'for', 'from', 'how', 'in', 'is', 'it', 'of', 'on', 'or', 'that', 'the', 'this', 'to', 'was', 'what', 'when', 'where', 'who', 'will', 'with', 'www']);
+const STOPWORDS = new Set([
+  'about',
+  'an',
+  'are',
+  'as',
+  'at',
+  'be',
+  'by',
+  'com',
+  'for',
+  'from',
+  'how',
+  'in',
+  'is',
+  'it',
+  'of',
+  'on',
+  'or',
+  'that',
+  'the',
+  'this',
+  'to',
+  'was',
+  'what',
+  'when',
+  'where',
+  'who',
+  'will',
+  'with',
+  'www',
+]);
 
 /**
  * WP_Query::parse_search(): quoted phrases stay whole, other terms split on spaces, tabs, commas, '+' and quotes;
@@ -267,7 +462,9 @@ export function parseSearch(s: string): { include: string[]; exclude: string[] }
 
 /** Venue/organizer search words (spec/filters.md §2): the folded string split on every run of characters other than ASCII letters, digits and '-'. */
 export function linkedPostSearchWords(s: string): string[] {
-  return foldForSearch(s).split(/[^A-Za-z0-9-]+/).filter((w) => w !== '');
+  return foldForSearch(s)
+    .split(/[^A-Za-z0-9-]+/)
+    .filter((w) => w !== '');
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -24,7 +24,14 @@ export type Action = 'list' | 'get' | 'create' | 'update' | 'delete';
 
 /** The WordPress core routes (`wp/v2`) over the same records (src/wp-core/): the two taxonomies,
  *  the three post types, and the users (`wp-me`: the acting user, /wp/v2/users/me). */
-export type WpResource = 'wp-tags' | 'wp-categories' | 'wp-events' | 'wp-venues' | 'wp-organizers' | 'wp-users' | 'wp-me';
+export type WpResource =
+  | 'wp-tags'
+  | 'wp-categories'
+  | 'wp-events'
+  | 'wp-venues'
+  | 'wp-organizers'
+  | 'wp-users'
+  | 'wp-me';
 
 /** Query and body parameters merged, as WordPress merges them (body wins over query). */
 export type Params = Record<string, unknown>;

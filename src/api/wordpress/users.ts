@@ -56,7 +56,8 @@ export function isRole(value: string): value is Role {
 
 export function checkLogin(login: string): void {
   if (typeof login !== 'string' || login.length === 0) throw new UserError('invalid login: it is empty');
-  if (login.length > LOGIN_MAX) throw new UserError(`invalid login: at most ${LOGIN_MAX} characters, got ${login.length}`);
+  if (login.length > LOGIN_MAX)
+    throw new UserError(`invalid login: at most ${LOGIN_MAX} characters, got ${login.length}`);
   if (!LOGIN_PATTERN.test(login)) {
     throw new UserError(`invalid login "${login}": use letters, digits and _ . @ - only (no spaces)`);
   }
@@ -104,7 +105,12 @@ function checkHash(password: string, stored: string): boolean {
   const h = parseHash(stored);
   if (h === undefined) return false;
   const { N, r, p, salt, expected } = h;
-  const actual = scryptSync(normalizePassword(password), salt, expected.length, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 });
+  const actual = scryptSync(normalizePassword(password), salt, expected.length, {
+    N,
+    r,
+    p,
+    maxmem: 256 * N * r + 1024 * 1024,
+  });
   return timingSafeEqual(actual, expected);
 }
 
@@ -118,13 +124,16 @@ function checkHashAsync(password: string, stored: string): Promise<boolean> {
   const h = parseHash(stored);
   if (h === undefined) return Promise.resolve(false);
   const { N, r, p, salt, expected } = h;
-  return hashSlot(() => new Promise<boolean>((resolve, reject) => {
-    const options = { N, r, p, maxmem: 256 * N * r + 1024 * 1024 };
-    scrypt(normalizePassword(password), salt, expected.length, options, (err, actual) => {
-      if (err) reject(err);
-      else resolve(timingSafeEqual(actual, expected));
-    });
-  }));
+  return hashSlot(
+    () =>
+      new Promise<boolean>((resolve, reject) => {
+        const options = { N, r, p, maxmem: 256 * N * r + 1024 * 1024 };
+        scrypt(normalizePassword(password), salt, expected.length, options, (err, actual) => {
+          if (err) reject(err);
+          else resolve(timingSafeEqual(actual, expected));
+        });
+      }),
+  );
 }
 
 /** scrypt computations at once on the thread pool (its default size is 4) */
@@ -140,7 +149,8 @@ async function hashSlot<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } finally {
     const next = hashQueue.shift();
-    if (next !== undefined) next(); // the slot passes on
+    if (next !== undefined)
+      next(); // the slot passes on
     else hashing--;
   }
 }
@@ -174,9 +184,18 @@ function parseFile(text: string, file: string): UsersFile {
   const users: StoredUser[] = [];
   let maxId = 0;
   for (const [i, u] of d.users.entries()) {
-    if (!u || typeof u !== 'object' || !Number.isInteger(u.id) || u.id <= 0 || typeof u.login !== 'string'
-      || typeof u.password !== 'string' || !isRole(String(u.role))) {
-      throw new Error(`${file}: user #${i} is malformed (needs a positive integer id, a login, a known role and a password hash)`);
+    if (
+      !u ||
+      typeof u !== 'object' ||
+      !Number.isInteger(u.id) ||
+      u.id <= 0 ||
+      typeof u.login !== 'string' ||
+      typeof u.password !== 'string' ||
+      !isRole(String(u.role))
+    ) {
+      throw new Error(
+        `${file}: user #${i} is malformed (needs a positive integer id, a login, a known role and a password hash)`,
+      );
     }
     users.push({ id: u.id, login: u.login, role: u.role, password: u.password, created: String(u.created ?? '') });
     maxId = Math.max(maxId, u.id);
@@ -278,7 +297,10 @@ export class UserRegistry implements UserDirectory {
 
   /** Creates or updates `login` so it has exactly this role and password (CALENDAR_ADMIN_PASSWORD). */
   ensure(login: string, role: Role, password: string): User {
-    return this.unchanged(login, role, password) ?? this.mutate(this.change({ action: 'ensure', login, role, password }).change)!;
+    return (
+      this.unchanged(login, role, password) ??
+      this.mutate(this.change({ action: 'ensure', login, role, password }).change)!
+    );
   }
 
   /** `login` as it is when it already has this role and password (ensure has nothing to do). */

@@ -2,13 +2,30 @@
 
 import { EventList, PagerNav, SearchBar, Section, type Card, type Pager } from './parts.tsx';
 
-export function ListBody(p: { heading: string; intro?: string; cards: Card[]; pager: Pager; search?: { action: string; search: string; date: string }; views?: Array<{ href: string; label: string }>; empty: string }) {
+export function ListBody(p: {
+  heading: string;
+  intro?: string;
+  cards: Card[];
+  pager: Pager;
+  search?: { action: string; search: string; date: string };
+  views?: Array<{ href: string; label: string }>;
+  empty: string;
+}) {
   return (
     <>
       <h1>{p.heading}</h1>
       {p.intro ? <p class="intro">{p.intro}</p> : null}
       {p.search ? <SearchBar {...p.search} /> : null}
-      {p.views ? <p class="views">{p.views.map((v, i) => <>{i > 0 ? ' · ' : ''}<a href={v.href}>{v.label}</a></>)}</p> : null}
+      {p.views ? (
+        <p class="views">
+          {p.views.map((v, i) => (
+            <>
+              {i > 0 ? ' · ' : ''}
+              <a href={v.href}>{v.label}</a>
+            </>
+          ))}
+        </p>
+      ) : null}
       <EventList cards={p.cards} empty={p.empty} />
       <PagerNav p={p.pager} label="More events" />
     </>
@@ -29,7 +46,13 @@ export interface MonthCell {
   more: number;
 }
 
-export function MonthBody(p: { heading: string; weekdays: Array<{ short: string; long: string }>; weeks: MonthCell[][]; pager: Pager; search: { action: string; search: string; date: string } }) {
+export function MonthBody(p: {
+  heading: string;
+  weekdays: Array<{ short: string; long: string }>;
+  weeks: MonthCell[][];
+  pager: Pager;
+  search: { action: string; search: string; date: string };
+}) {
   return (
     <>
       <h1>{p.heading}</h1>
@@ -37,18 +60,45 @@ export function MonthBody(p: { heading: string; weekdays: Array<{ short: string;
       <table class="month">
         <caption class="visually-hidden">Events in {p.heading}</caption>
         <thead>
-          <tr>{p.weekdays.map((w) => <th scope="col"><abbr title={w.long}>{w.short}</abbr></th>)}</tr>
+          <tr>
+            {p.weekdays.map((w) => (
+              <th scope="col">
+                <abbr title={w.long}>{w.short}</abbr>
+              </th>
+            ))}
+          </tr>
         </thead>
         <tbody>
           {p.weeks.map((week) => (
             <tr>
               {week.map((c) => (
-                <td class={[c.inMonth ? '' : 'other', c.today ? 'today' : '', c.events.length ? 'busy' : 'free'].filter(Boolean).join(' ')}>
-                  <a class="num" href={c.dayUrl}><span class="wd">{c.weekday} </span>{c.number}<span class="visually-hidden"> {c.month}</span></a>
+                <td
+                  class={[c.inMonth ? '' : 'other', c.today ? 'today' : '', c.events.length ? 'busy' : 'free']
+                    .filter(Boolean)
+                    .join(' ')}
+                >
+                  <a class="num" href={c.dayUrl}>
+                    <span class="wd">{c.weekday} </span>
+                    {c.number}
+                    <span class="visually-hidden"> {c.month}</span>
+                  </a>
                   {c.events.length ? (
                     <ul>
-                      {c.events.map((e) => <li><a href={e.url}>{e.time ? <span class="t">{e.time}</span> : null}{e.title}</a></li>)}
-                      {c.more > 0 ? <li class="more"><a href={c.dayUrl}>+{c.more} more<span class="visually-hidden"> on {c.label}</span></a></li> : null}
+                      {c.events.map((e) => (
+                        <li>
+                          <a href={e.url}>
+                            {e.time ? <span class="t">{e.time}</span> : null}
+                            {e.title}
+                          </a>
+                        </li>
+                      ))}
+                      {c.more > 0 ? (
+                        <li class="more">
+                          <a href={c.dayUrl}>
+                            +{c.more} more<span class="visually-hidden"> on {c.label}</span>
+                          </a>
+                        </li>
+                      ) : null}
                     </ul>
                   ) : null}
                 </td>
@@ -81,26 +131,70 @@ export interface Linked {
 export function LinkedBlock({ l }: { l: Linked }) {
   return (
     <div class="linked">
-      <p class="name"><a href={l.url}>{l.name}</a></p>
-      {l.lines.length ? <address>{l.lines.map((x, i) => <>{i > 0 ? <br /> : null}{x}</>)}</address> : null}
+      <p class="name">
+        <a href={l.url}>{l.name}</a>
+      </p>
+      {l.lines.length ? (
+        <address>
+          {l.lines.map((x, i) => (
+            <>
+              {i > 0 ? <br /> : null}
+              {x}
+            </>
+          ))}
+        </address>
+      ) : null}
       <ul class="contact">
-        {l.map ? <li><a href={l.map}>Map<span class="visually-hidden"> of {l.name}</span></a></li> : null}
-        {l.phone ? <li><a href={`tel:${l.phone.replace(/[^+\d]/g, '')}`}>{l.phone}</a></li> : null}
-        {l.email ? <li><a href={`mailto:${l.email}`}>{l.email}</a></li> : null}
-        {l.website ? <li><a href={l.website} rel="external">Website<span class="visually-hidden"> of {l.name}</span></a></li> : null}
+        {l.map ? (
+          <li>
+            <a href={l.map}>
+              Map<span class="visually-hidden"> of {l.name}</span>
+            </a>
+          </li>
+        ) : null}
+        {l.phone ? (
+          <li>
+            <a href={`tel:${l.phone.replace(/[^+\d]/g, '')}`}>{l.phone}</a>
+          </li>
+        ) : null}
+        {l.email ? (
+          <li>
+            <a href={`mailto:${l.email}`}>{l.email}</a>
+          </li>
+        ) : null}
+        {l.website ? (
+          <li>
+            <a href={l.website} rel="external">
+              Website<span class="visually-hidden"> of {l.name}</span>
+            </a>
+          </li>
+        ) : null}
       </ul>
     </div>
   );
 }
 
 export function EventBody(p: {
-  title: string; when: string; status?: string; image?: { url: string; alt: string }; description: string;
-  details: Detail[]; venues: Linked[]; organizers: Linked[]; google: string; ical: string; pager: Pager;
+  title: string;
+  when: string;
+  status?: string;
+  image?: { url: string; alt: string };
+  description: string;
+  details: Detail[];
+  venues: Linked[];
+  organizers: Linked[];
+  google: string;
+  ical: string;
+  pager: Pager;
 }) {
   return (
     <article class="single">
       <h1>{p.title}</h1>
-      {p.status ? <p class="status" role="note">Preview: this event is {p.status}; the public does not see it.</p> : null}
+      {p.status ? (
+        <p class="status" role="note">
+          Preview: this event is {p.status}; the public does not see it.
+        </p>
+      ) : null}
       <p class="when">{p.when}</p>
       {p.image ? <img class="hero" src={p.image.url} alt={p.image.alt} /> : null}
       {p.description ? <div class="description" dangerouslySetInnerHTML={{ __html: p.description }} /> : null}
@@ -109,17 +203,42 @@ export function EventBody(p: {
           {p.details.map((d) => (
             <div>
               <dt>{d.label}</dt>
-              <dd>{d.items.map((x, i) => <>{i > 0 ? ', ' : ''}{x.href ? <a href={x.href}>{x.text}</a> : x.text}</>)}</dd>
+              <dd>
+                {d.items.map((x, i) => (
+                  <>
+                    {i > 0 ? ', ' : ''}
+                    {x.href ? <a href={x.href}>{x.text}</a> : x.text}
+                  </>
+                ))}
+              </dd>
             </div>
           ))}
         </dl>
       </Section>
-      {p.venues.length ? <Section title={p.venues.length > 1 ? 'Venues' : 'Venue'} id="venue">{p.venues.map((l) => <LinkedBlock l={l} />)}</Section> : null}
-      {p.organizers.length ? <Section title={p.organizers.length > 1 ? 'Organizers' : 'Organizer'} id="organizer">{p.organizers.map((l) => <LinkedBlock l={l} />)}</Section> : null}
+      {p.venues.length ? (
+        <Section title={p.venues.length > 1 ? 'Venues' : 'Venue'} id="venue">
+          {p.venues.map((l) => (
+            <LinkedBlock l={l} />
+          ))}
+        </Section>
+      ) : null}
+      {p.organizers.length ? (
+        <Section title={p.organizers.length > 1 ? 'Organizers' : 'Organizer'} id="organizer">
+          {p.organizers.map((l) => (
+            <LinkedBlock l={l} />
+          ))}
+        </Section>
+      ) : null}
       <Section title="Add to calendar" id="add">
         <ul class="add">
-          <li><a href={p.google} rel="external">Google Calendar</a></li>
-          <li><a href={p.ical}>iCalendar (.ics)</a></li>
+          <li>
+            <a href={p.google} rel="external">
+              Google Calendar
+            </a>
+          </li>
+          <li>
+            <a href={p.ical}>iCalendar (.ics)</a>
+          </li>
         </ul>
       </Section>
       <PagerNav p={p.pager} label="Other events" />
@@ -127,11 +246,22 @@ export function EventBody(p: {
   );
 }
 
-export function LinkedBody(p: { l: Linked; status?: string; image?: { url: string; alt: string }; description: string; cards: Card[]; pager: Pager }) {
+export function LinkedBody(p: {
+  l: Linked;
+  status?: string;
+  image?: { url: string; alt: string };
+  description: string;
+  cards: Card[];
+  pager: Pager;
+}) {
   return (
     <>
       <h1>{p.l.name}</h1>
-      {p.status ? <p class="status" role="note">Preview: this {p.l.kind.toLowerCase()} is {p.status}; the public does not see it.</p> : null}
+      {p.status ? (
+        <p class="status" role="note">
+          Preview: this {p.l.kind.toLowerCase()} is {p.status}; the public does not see it.
+        </p>
+      ) : null}
       {p.image ? <img class="hero" src={p.image.url} alt={p.image.alt} /> : null}
       <LinkedBlock l={p.l} />
       {p.description ? <div class="description" dangerouslySetInnerHTML={{ __html: p.description }} /> : null}
@@ -143,18 +273,37 @@ export function LinkedBody(p: { l: Linked; status?: string; image?: { url: strin
   );
 }
 
-export function HomeBody(p: { heading: string; cards: Card[]; views: Array<{ href: string; label: string }>; categories: Array<{ name: string; href: string; count: number }>; search: { action: string; search: string; date: string } }) {
+export function HomeBody(p: {
+  heading: string;
+  cards: Card[];
+  views: Array<{ href: string; label: string }>;
+  categories: Array<{ name: string; href: string; count: number }>;
+  search: { action: string; search: string; date: string };
+}) {
   return (
     <>
       <h1>{p.heading}</h1>
       <SearchBar {...p.search} />
       <Section title="Upcoming events" id="upcoming">
         <EventList cards={p.cards} empty="No upcoming events." level={3} />
-        <p class="views">{p.views.map((v, i) => <>{i > 0 ? ' · ' : ''}<a href={v.href}>{v.label}</a></>)}</p>
+        <p class="views">
+          {p.views.map((v, i) => (
+            <>
+              {i > 0 ? ' · ' : ''}
+              <a href={v.href}>{v.label}</a>
+            </>
+          ))}
+        </p>
       </Section>
       {p.categories.length ? (
         <Section title="Categories" id="categories">
-          <ul class="terms">{p.categories.map((c) => <li><a href={c.href}>{c.name}</a> <span class="count">({c.count})</span></li>)}</ul>
+          <ul class="terms">
+            {p.categories.map((c) => (
+              <li>
+                <a href={c.href}>{c.name}</a> <span class="count">({c.count})</span>
+              </li>
+            ))}
+          </ul>
         </Section>
       ) : null}
     </>
@@ -166,7 +315,13 @@ export function ErrorBody(p: { heading: string; message: string; links: Array<{ 
     <>
       <h1>{p.heading}</h1>
       <p>{p.message}</p>
-      <ul>{p.links.map((l) => <li><a href={l.href}>{l.label}</a></li>)}</ul>
+      <ul>
+        {p.links.map((l) => (
+          <li>
+            <a href={l.href}>{l.label}</a>
+          </li>
+        ))}
+      </ul>
     </>
   );
 }

@@ -44,7 +44,9 @@ export function Layout({ f, children }: { f: Frame; children: ComponentChildren 
         <link rel="icon" href="data:," />
         <link rel="stylesheet" href={f.stylesheet} />
         <link rel="canonical" href={f.canonical} />
-        {f.feeds.map((x) => <link rel="alternate" type="text/calendar" title={x.title} href={x.href} />)}
+        {f.feeds.map((x) => (
+          <link rel="alternate" type="text/calendar" title={x.title} href={x.href} />
+        ))}
         {f.api ? <link rel="alternate" type="application/json" href={f.api} /> : null}
         <link rel="https://api.w.org/" href={f.restIndex} />
         <meta name="tec-api-version" content="v1" />
@@ -57,25 +59,43 @@ export function Layout({ f, children }: { f: Frame; children: ComponentChildren 
         {f.description ? <meta property="og:description" content={f.description} /> : null}
         {f.og.image ? <meta property="og:image" content={f.og.image} /> : null}
         <meta property="og:locale" content={f.lang.replace('-', '_')} />
-        {f.ld !== undefined ? <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonForScript(f.ld) }} /> : null}
+        {f.ld !== undefined ? (
+          <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonForScript(f.ld) }} />
+        ) : null}
       </head>
       <body>
-        <a class="skip" href="#main">Skip to content</a>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
         <header class="site">
-          <a class="site-title" href={f.home}>{f.siteTitle}</a>
+          <a class="site-title" href={f.home}>
+            {f.siteTitle}
+          </a>
           <nav aria-label="Calendar views">
             <ul>
               {f.nav.map((n) => (
-                <li><a href={n.href} aria-current={n.current ? 'page' : undefined}>{n.label}</a></li>
+                <li>
+                  <a href={n.href} aria-current={n.current ? 'page' : undefined}>
+                    {n.label}
+                  </a>
+                </li>
               ))}
             </ul>
           </nav>
         </header>
-        <main id="main" tabIndex={-1}>{children}</main>
+        <main id="main" tabIndex={-1}>
+          {children}
+        </main>
         <footer class="site">
           <ul>
-            {f.feeds.slice(0, 1).map((x) => <li><a href={x.href}>iCalendar feed</a></li>)}
-            <li><a href={f.apiRoot}>REST API</a></li>
+            {f.feeds.slice(0, 1).map((x) => (
+              <li>
+                <a href={x.href}>iCalendar feed</a>
+              </li>
+            ))}
+            <li>
+              <a href={f.apiRoot}>REST API</a>
+            </li>
           </ul>
         </footer>
       </body>

@@ -20,15 +20,27 @@ export function EventCard({ c, level }: { c: Card; level: 2 | 3 }) {
   const H = level === 2 ? 'h2' : 'h3';
   return (
     <article class={c.featured ? 'event featured' : 'event'}>
-      <div class="badge" aria-hidden="true"><span class="m">{c.badge.month}</span><span class="d">{c.badge.day}</span></div>
+      <div class="badge" aria-hidden="true">
+        <span class="m">{c.badge.month}</span>
+        <span class="d">{c.badge.day}</span>
+      </div>
       <div class="body">
-        <H class="event-title"><a href={c.url}>{c.title}</a></H>
+        <H class="event-title">
+          <a href={c.url}>{c.title}</a>
+        </H>
         <p class="when">{c.when}</p>
-        {c.venue ? <p class="where"><a href={c.venue.url}>{c.venue.name}</a>{c.venue.place ? `, ${c.venue.place}` : ''}</p> : null}
+        {c.venue ? (
+          <p class="where">
+            <a href={c.venue.url}>{c.venue.name}</a>
+            {c.venue.place ? `, ${c.venue.place}` : ''}
+          </p>
+        ) : null}
         {c.summary ? <p class="summary">{c.summary}</p> : null}
         {c.cost ? <p class="cost">{c.cost}</p> : null}
       </div>
-      {c.image ? <img class="thumb" src={c.image.url} alt={c.image.alt} loading="lazy" width={120} height={90} /> : null}
+      {c.image ? (
+        <img class="thumb" src={c.image.url} alt={c.image.alt} loading="lazy" width={120} height={90} />
+      ) : null}
     </article>
   );
 }
@@ -42,8 +54,20 @@ export function PagerNav({ p, label }: { p: Pager; label: string }) {
   if (!p.previous && !p.next) return null;
   return (
     <nav class="pager" aria-label={label}>
-      {p.previous ? <a rel="prev" href={p.previous.href}>← {p.previous.label}</a> : <span />}
-      {p.next ? <a rel="next" href={p.next.href}>{p.next.label} →</a> : <span />}
+      {p.previous ? (
+        <a rel="prev" href={p.previous.href}>
+          ← {p.previous.label}
+        </a>
+      ) : (
+        <span />
+      )}
+      {p.next ? (
+        <a rel="next" href={p.next.href}>
+          {p.next.label} →
+        </a>
+      ) : (
+        <span />
+      )}
     </nav>
   );
 }
@@ -52,7 +76,11 @@ export function EventList({ cards, empty, level = 2 }: { cards: Card[]; empty: s
   if (cards.length === 0) return <p class="empty">{empty}</p>;
   return (
     <ol class="events">
-      {cards.map((c) => <li><EventCard c={c} level={level} /></li>)}
+      {cards.map((c) => (
+        <li>
+          <EventCard c={c} level={level} />
+        </li>
+      ))}
     </ol>
   );
 }
