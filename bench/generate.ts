@@ -381,7 +381,7 @@ function zipfSampler(n: number, s: number, rand: () => number): () => number {
   const cum = new Float64Array(n);
   let acc = 0;
   for (let k = 0; k < n; k++) {
-    acc += 1 / Math.pow(k + 1, s);
+    acc += 1 / (k + 1) ** s;
     cum[k] = acc;
   }
   return () => {

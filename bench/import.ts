@@ -69,7 +69,7 @@ export function runImportBench(opts: {
     counts = opts.workers ?? [undefined];
   const label = (w: number | undefined) => (w === undefined ? 'engine' : `engine w=${w}`);
   const dir = opts.dir ?? DEFAULT_IMPORT_DIR;
-  let t = performance.now();
+  const t = performance.now();
   const { file, made } = importFile(events, seed, dir);
   const bytes = fs.statSync(file).size;
   log(
@@ -142,12 +142,12 @@ export function runImportBench(opts: {
         `| ${name} | ${sec(median(runs.map((r) => r.ms)))} | ${sec(Math.min(...runs.map((r) => r.ms)))} | ` +
           `${sec(Math.max(...runs.map((r) => r.ms)))} | ${mib(median(runs.map((r) => r.peakKb)))} |`,
       );
-    counts.forEach((w, i) =>
+    counts.forEach((w, i) => {
       row(
         `${w === undefined ? 'engine' : `engine, ${w} workers`}: \`calendar-engine import\` (validate, load, snapshot)`,
         byCount[i],
-      ),
-    );
+      );
+    });
     if (withSqlite) row('sqlite: same reader, insert + indexes, one transaction', sqlite);
     log();
     if (withSqlite)

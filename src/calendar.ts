@@ -21,7 +21,7 @@ import {
   type ChangeWindow,
 } from './changes/follow.ts';
 import { storeDispatcher } from './changes/store-webhooks.ts';
-import { ChangeLog, openChangeLog, readChangeLogFile, startingWrites } from './changes/log.ts';
+import { type ChangeLog, openChangeLog, readChangeLogFile, startingWrites } from './changes/log.ts';
 import {
   ImportBuilder,
   prepareImport,
@@ -42,7 +42,7 @@ import { embeddedOptions } from './options/options.ts';
 import type { Actor, AsArg, Page, Params, RestCall, RestResult, SiteConfig } from './api/wordpress/types.ts';
 import { UserRegistry } from './api/wordpress/users.ts';
 import { openStore, type Store } from './store/store.ts';
-import { StoreGuard, storeGuard, type StoreHealth } from './faults/guard.ts';
+import { type StoreGuard, storeGuard, type StoreHealth } from './faults/guard.ts';
 import type { SnapshotStream } from './store/snapshot-stream.ts';
 import type { ClusterNode } from './cluster/node.ts';
 import type { CalendarOptions } from './calendar-options.ts';

@@ -14,7 +14,7 @@ import {
   forbidden,
 } from './wordpress/auth.ts';
 import { Tx, type Core } from './context.ts';
-import { CalendarError, fail, invalidParams, missingParams } from './wordpress/errors.ts';
+import { type CalendarError, fail, invalidParams, missingParams } from './wordpress/errors.ts';
 import { archiveParts, archiveResult, closeArchive, openArchive, termEnvelope } from './representation/envelope.ts';
 import { planEventList } from './events/list.ts';
 import { stageEventDelete, stageEventWrite } from '../recurrence/write.ts';

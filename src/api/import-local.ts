@@ -53,7 +53,7 @@ export function reqOf(v: unknown, name: string): string {
  * most 4 digits and a path of unreserved characters is valid without building a URL object
  * (which cost ~1 s of a million-event import, most events having a website).
  */
-const SIMPLE_URL = /^https?:\/\/(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*(?::\d{1,4})?(?:\/[A-Za-z0-9\-._~\/]*)?$/;
+const SIMPLE_URL = /^https?:\/\/(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*(?::\d{1,4})?(?:\/[A-Za-z0-9\-._~/]*)?$/;
 export function validUrl(s: string): boolean {
   return (SIMPLE_URL.test(s) && !s.includes('xn--')) || isValidUrl(s);
 }

@@ -5,14 +5,14 @@
 
 import type { ImportSet } from '../engine/engine-api.ts';
 import { naiveFromString, naiveToString } from '../engine/naive-time.ts';
-import {
-  type AttachmentRecord,
-  type EventRecord,
-  type OrganizerRecord,
-  type PostKind,
-  type PostStatus,
-  type TermRecord,
-  type VenueRecord,
+import type {
+  AttachmentRecord,
+  EventRecord,
+  OrganizerRecord,
+  PostKind,
+  PostStatus,
+  TermRecord,
+  VenueRecord,
 } from '../engine/records.ts';
 import { IdMap } from '../engine/columns.ts';
 import { EMPTY_IDS, RowParts, type EventTable, type StagedEvent } from '../engine/event-table.ts';

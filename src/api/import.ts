@@ -15,7 +15,7 @@ import type { EventRecord } from '../engine/records.ts';
 import { growInt32 } from '../engine/columns.ts';
 import type { EventTable } from '../engine/event-table.ts';
 import type { Core } from './context.ts';
-import { CalendarError, fail } from './wordpress/errors.ts';
+import { type CalendarError, fail } from './wordpress/errors.ts';
 import { Importer } from './import-records.ts';
 
 export type {

@@ -2,7 +2,7 @@
 // after a seq, then live ones) as an async iterator, for the embedding API and the HTTP route.
 
 import { canReadPost } from '../api/wordpress/auth.ts';
-import { CalendarError, fail } from '../api/wordpress/errors.ts';
+import { type CalendarError, fail } from '../api/wordpress/errors.ts';
 import type { Actor } from '../api/wordpress/types.ts';
 import { CHANGE_TYPES, changeOf, type Change, type ChangeFeed, type ChangeType, type HeldChange } from './feed.ts';
 

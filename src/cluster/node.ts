@@ -24,7 +24,7 @@ import type { RestCall, RestResult } from '../api/wordpress/types.ts';
 import { Forwarder, answerForwarded, notWriter, sleep } from './forward.ts';
 import { Lease } from './lease.ts';
 import { listSnapshots, pruneSnapshots, putSnapshot, readSnapshot, snapshotInfos } from './snapshots.ts';
-import { KvUsers, usersBucket } from './users.ts';
+import { type KvUsers, usersBucket } from './users.ts';
 import { connectNats, natsNames, retry, type ClusterConnection } from './connect.ts';
 
 export interface ClusterOptions extends ClusterConnection {

@@ -157,7 +157,7 @@ export function walk(
   si: SearchIndex,
   st: CalendarState,
   q: EventQuery,
-  matcher: Matcher,
+  _matcher: Matcher,
   driverCost: number,
 ): QueryResult | undefined {
   const search = q.search;

@@ -4,7 +4,7 @@
 // helpers (`_fields`, `_envelope`, `_jsonp`) are applied here, and only when asked for.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CalendarError, fail, isCalendarError } from '../api/wordpress/errors.ts';
+import { type CalendarError, fail, isCalendarError } from '../api/wordpress/errors.ts';
 import { toJson } from '../api/representation/represent.ts';
 import { Authenticator, type AuthOptions } from './auth.ts';
 import { DEFAULT_BODY_LIMIT, hasBody, readBody } from './body.ts';
@@ -111,7 +111,7 @@ function applyMask(value: unknown, mask: Mask): unknown {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(src)) {
     const m = mask[k];
-    if (m === undefined || !Object.prototype.hasOwnProperty.call(mask, k)) continue;
+    if (m === undefined || !Object.hasOwn(mask, k)) continue;
     out[k] = m === true ? src[k] : applyMask(src[k], m);
   }
   return out;

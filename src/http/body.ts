@@ -3,7 +3,7 @@
 // JSON bodies, and a capped body reader.
 
 import type { IncomingMessage } from 'node:http';
-import { CalendarError, fail } from '../api/wordpress/errors.ts';
+import { type CalendarError, fail } from '../api/wordpress/errors.ts';
 import type { Params } from '../api/wordpress/types.ts';
 
 /** Default cap on a request body: 1 MiB. */

@@ -7,7 +7,7 @@
 // batch is compressed once for all the streams that are sent it (src/http/gzip-pieces.ts).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CalendarError, fail } from '../api/wordpress/errors.ts';
+import { type CalendarError, fail } from '../api/wordpress/errors.ts';
 import type { Actor } from '../api/wordpress/types.ts';
 import { CHANGE_TYPES, joinTexts, type ChangeType, type HeldChange } from '../changes/feed.ts';
 import type { ChangePageQuery, ChangeWindow } from '../changes/follow.ts';

@@ -116,9 +116,7 @@ export function filenameOf(disposition: string): string | undefined {
       if (m) {
         try {
           return decodeURIComponent(m[2]).trim() || undefined;
-        } catch {
-          continue;
-        }
+        } catch {}
       }
     } else if (key === 'filename') {
       if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);

@@ -117,7 +117,9 @@ function collectText(text: string, allDay: boolean, tz: string, out: Collected):
       throw new InputError(`"${name}" lines are not part of a recurrence (RRULE, RDATE, EXDATE, DTSTART)`);
     }
   }
-  ruleTexts.forEach((t, i) => out.rules.push({ text: t, rule: ruleOf(t, allDay, i, ruleTexts.length) }));
+  ruleTexts.forEach((t, i) => {
+    out.rules.push({ text: t, rule: ruleOf(t, allDay, i, ruleTexts.length) });
+  });
 }
 
 function datesOfLine(name: string, params: Map<string, string>, value: string, tz: string): DateValue[] {
@@ -157,7 +159,9 @@ function collectObject(obj: Record<string, unknown>, allDay: boolean, tz: string
   if (!Array.isArray(ruleList) || ruleList.some((r) => typeof r !== 'string')) {
     throw new InputError('rules must be a string or an array of strings');
   }
-  (ruleList as string[]).forEach((t, i) => out.rules.push({ text: t, rule: ruleOf(t, allDay, i, ruleList.length) }));
+  (ruleList as string[]).forEach((t, i) => {
+    out.rules.push({ text: t, rule: ruleOf(t, allDay, i, ruleList.length) });
+  });
   for (const key of ['rdates', 'exdates'] as const) {
     const v = obj[key] ?? [];
     if (!Array.isArray(v) || v.some((d) => typeof d !== 'string')) {

@@ -28,7 +28,7 @@ export const MAX_MATERIALISED = 10_000;
 /** Where a series' occurrence rows end: HORIZON_DAYS after now, or after its start when that is later. */
 export function horizonOf(now: number, series?: EventRecord): number {
   const start = series ? Date.parse(series.startUtc.replace(' ', 'T') + 'Z') : NaN;
-  return (start > now ? start : now) + HORIZON_DAYS * DAY;
+  return Math.max(start, now) + HORIZON_DAYS * DAY;
 }
 
 /** An occurrence's slug: the series' slug and the occurrence's day ('' when the series has none). */

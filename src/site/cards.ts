@@ -1,7 +1,7 @@
 // Records of the REST representation as the pages' views take them: an event as a card in a
 // list, a venue or organizer as a block of contact lines; and small helpers the pages share.
 
-import { Dates, eventWhen, naiveOf } from './dates.ts';
+import { type Dates, eventWhen, naiveOf } from './dates.ts';
 import { mapUrl } from './links.ts';
 import { plainText, summaryText } from './text.ts';
 import type { Linked } from './views/bodies.tsx';

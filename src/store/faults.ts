@@ -3,7 +3,7 @@
 // The store refuses writes while it holds one and probes until the disk takes writes again
 // (store.ts); the calendar answers refused writes with the fault's error (faultError).
 import path from 'node:path';
-import { CalendarError, fail } from '../api/wordpress/errors.ts';
+import { type CalendarError, fail } from '../api/wordpress/errors.ts';
 
 /** full: no space left; quota: over the disk quota; io: the disk failed; read-only: writing is not allowed */
 export type FaultKind = 'full' | 'quota' | 'io' | 'read-only';

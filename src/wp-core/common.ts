@@ -167,8 +167,11 @@ function pageUrl(base: string, params: Params, page: number): string {
   const pairs: string[] = [];
   let placed = false;
   const push = (name: string, value: unknown): void => {
-    if (Array.isArray(value)) value.forEach((v, i) => push(`${name}[${i}]`, v));
-    else
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => {
+        push(`${name}[${i}]`, v);
+      });
+    } else
       pairs.push(
         `${phpUrlencode(name)}=${phpUrlencode(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''))}`,
       );

@@ -282,12 +282,12 @@ Index('search :: short terms (1-2 characters), accents, punctuation inside terms
     'A.I. meetup',
     '3D printing',
   ];
-  titles.forEach((title, i) =>
+  titles.forEach((title, i) => {
     events.set(
       i + 1,
       makeEvent(i + 1, { title, startLocal: `2024-04-0${i + 1} 10:00:00`, endLocal: `2024-04-0${i + 1} 11:00:00` }),
-    ),
-  );
+    );
+  });
   const engine = new Engine();
   engine.bulkLoad({ attachments: [], terms: [], venues: [], organizers: [], events: [...events.values()] });
   for (const inc of [

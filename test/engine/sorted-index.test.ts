@@ -79,7 +79,9 @@ Index('sorted index :: remove takes the exact entry, ties untouched', () => {
 
 Index('sorted index :: range with inclusive and exclusive bounds', () => {
   const ix = new SortedIndex();
-  [1, 2, 2, 3, 4].forEach((k, i) => ix.insert(k, i, i));
+  [1, 2, 2, 3, 4].forEach((k, i) => {
+    ix.insert(k, i, i);
+  });
   assert.equal(ix.range(2, false, 3, false), [1, 4]);
   assert.equal(ix.range(2, true, 3, false), [3, 4]);
   assert.equal(ix.range(2, false, 3, true), [1, 3]);

@@ -84,6 +84,7 @@ export function oneByte(ascii: string): string {
 }
 
 /** what flat() reads, kept so that the read is not optimised away */
+// biome-ignore lint/correctness/noUnusedVariables: a sink, written so that the read is kept
 let flatSeen = 0;
 
 /**

@@ -1,7 +1,7 @@
 // Roles → capabilities, WordPress's meaning for posts applied to events, venues and organizers
 // (spec/endpoints.md "Roles and capabilities"), and the acting user of an embedding-API call.
 
-import { CalendarError, fail } from './errors.ts';
+import { type CalendarError, fail } from './errors.ts';
 import { ROLES, type Actor, type AsArg, type Role, type User, type UserDirectory } from './types.ts';
 
 /** The actor when `as` is left out: administrator rights, acting as the site itself (author id 0, as WordPress

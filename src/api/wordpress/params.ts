@@ -7,7 +7,7 @@ import type { Params } from './types.ts';
 export const INVALID = 'Invalid parameter.';
 
 export function has(params: Params, name: string): boolean {
-  return Object.prototype.hasOwnProperty.call(params, name) && params[name] !== undefined;
+  return Object.hasOwn(params, name) && params[name] !== undefined;
 }
 
 /** A scalar string value: strings as is, finite numbers and booleans stringified; else undefined. */
@@ -92,7 +92,7 @@ function splitList(s: string, out: string[]): string[] {
   for (;;) {
     let to = s.indexOf(',', from);
     if (to < 0) to = s.length;
-    let a = from,
+    const a = from,
       b = to;
     // String.prototype.trim's whitespace, in the common case of none: the slice as is
     if (a < b && (isSpace(s.charCodeAt(a)) || isSpace(s.charCodeAt(b - 1)))) {

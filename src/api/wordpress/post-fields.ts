@@ -6,7 +6,7 @@ import { POST_STATUSES, type PostRecord, type PostStatus } from '../../engine/re
 import { SITE_OWNER, canPublish, canUnfilteredHtml } from './auth.ts';
 import type { Tx } from '../context.ts';
 import { epochToZoned, parseDateInput, zonedToEpoch } from './dates.ts';
-import { Problems, asId, asString, has } from './params.ts';
+import { type Problems, asId, asString, has } from './params.ts';
 import { kses, sanitizeSlug } from './text.ts';
 import type { Params } from './types.ts';
 
