@@ -1,4 +1,4 @@
-// Seeded synthetic calendar in the import shape of CONTRACT.md ("The store"):
+// Seeded synthetic calendar in the import shape (docs/import-export.md):
 // { categories, tags, venues, organizers, events }, ids kept, events referring to venues,
 // organizers and terms by id. Same (events, seed, now) → the same calendar, record for record.
 //

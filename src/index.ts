@@ -1,4 +1,4 @@
-// Public entry of the package: the embedding API (CONTRACT.md "Embedding").
+// Public entry of the package: the embedding API (docs/embedding.md).
 export { openCalendar, Calendar, type CalendarOptions } from './calendar.ts';
 export { ResourceApi } from './resource-api.ts';
 export { CalendarError } from './api/wordpress/errors.ts';

@@ -1,4 +1,4 @@
-// REST-shaped objects (spec/representation.md) built from import records, so the baselines
+// REST-shaped objects (docs/behaviour.md) built from import records, so the baselines
 // serialize pages of the same shape and about the same size as the engine's. Close to the
 // real representation, not byte-identical: the cross-check compares totals and ids only.
 

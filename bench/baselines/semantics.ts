@@ -1,4 +1,4 @@
-// The list semantics of GET /events (spec/filters.md + spec/decisions.md), written once in the
+// The list semantics of GET /events (docs/behaviour.md), written once in the
 // plainest form so the baselines share one reading of the spec: REST parameters + actor →
 // an EventFilter of wall-clock bounds ('Y-m-d H:i:s' strings, compared as strings), statuses,
 // expanded term ids, folded search terms, geo, paging. Each baseline then applies the filter

@@ -2,7 +2,7 @@
 // arguments of each method, with name, type, description, default, required and enum.
 // The router (src/http/routes.ts), the discovery index and /doc (src/api/openapi.ts) are all
 // built from this one table, so what is documented is exactly what is routed.
-// Sources: INTERFACE.md 2 and 4, spec/filters.md, spec/writes.md, spec/decisions.md.
+// Sources: the interface's parameter lists, and the list and write rules of docs/behaviour.md.
 
 import type { Action, Resource, WpResource } from './wordpress/types.ts';
 

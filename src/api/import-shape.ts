@@ -1,4 +1,4 @@
-// The import shape of CONTRACT.md ("The store") as producers write it, and what an import
+// The import shape (docs/import-export.md) as producers write it, and what an import
 // reports. Types only: src/api/import.ts validates and loads it.
 
 export interface ImportCategory {
@@ -79,7 +79,7 @@ export interface ImportEvent extends ImportPost {
   is_exception?: boolean;
 }
 
-/** A whole calendar in the import shape (CONTRACT.md, "The store"). */
+/** A whole calendar in the import shape (docs/import-export.md). */
 export interface ImportCalendar {
   categories: ImportCategory[];
   tags: ImportTag[];

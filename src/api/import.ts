@@ -1,4 +1,4 @@
-// The import shape of CONTRACT.md ("The store"): {categories, tags, venues, organizers, events},
+// The import shape (docs/import-export.md): {categories, tags, venues, organizers, events},
 // each record in the create fields of its resource plus its id (kept), author and date/modified
 // stamps; events refer to venue, organizers and terms by id. Everything is validated first; the
 // first bad record is reported with its index and id and nothing is imported. Then the engine

@@ -1,4 +1,4 @@
-// GET /doc: the OpenAPI 3.0 document of the namespace (spec/endpoints.md, "GET /doc"),
+// GET /doc: the OpenAPI 3.0 document of the namespace (docs/http-api.md, "GET /doc"),
 // generated from the route table of args.ts so that it describes exactly what is routed.
 
 import { NAMESPACE, type ArgSpec, type ArgType, type RouteSpec } from './args.ts';

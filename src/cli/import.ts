@@ -1,5 +1,5 @@
 // calendar-engine import FILE: bulk-loads a calendar into a store, ids kept, reading the file as
-// a stream (any size). The import shape of CONTRACT.md ("The store"), or JSON Lines (one
+// a stream (any size). The import shape (docs/import-export.md), or JSON Lines (one
 // {"type": "event", ...} object a line). All or nothing: a record that fails validation is
 // reported (list, index, id, line) and nothing is imported. Progress bar on a terminal, one
 // summary line either way.

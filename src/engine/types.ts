@@ -4,7 +4,7 @@
 /**
  * Times inside the engine are "naive ms": Date.UTC() of a wall-clock 'Y-m-d H:i:s' reading,
  * i.e. the wall-clock fields read as if they were UTC. Event lists compare against each event's
- * own local wall-clock start/end (spec/decisions.md), so boundaries arrive in the same unit.
+ * own local wall-clock start/end (docs/behaviour.md), so boundaries arrive in the same unit.
  */
 export type NaiveMs = number;
 

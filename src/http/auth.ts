@@ -1,5 +1,4 @@
-// HTTP Basic authentication with WordPress application passwords (CONTRACT.md, "Users and
-// authentication"). The header is checked against the user registry; answers are remembered
+// HTTP Basic authentication with WordPress application passwords (docs/operating.md). The header is checked against the user registry; answers are remembered
 // for a short time under a SHA-256 of the header, so repeated requests (good or bad
 // credentials) do not each cost an scrypt. Failed logins are limited per client address and per
 // login name (src/security/login-limits.ts): past the limit, 429 with Retry-After, before any hash.

@@ -124,7 +124,7 @@ zones.run();
 
 const abbr = suite('abbr');
 
-abbr('timezoneAbbr :: every zone named in spec/writes.md', () => {
+abbr('timezoneAbbr :: every zone named in docs/behaviour.md', () => {
   const jan = utc('2024-01-15 12:00:00'),
     jul = utc('2024-07-15 12:00:00');
   const table: [string, string, string][] = [

@@ -1,4 +1,4 @@
-// Event behaviours of spec/tests-catalog.md (AuthorizationCest, EventInsertionCest, EventUpdateCest,
+// Event behaviours of the plugin's own HTTP tests (AuthorizationCest, EventInsertionCest, EventUpdateCest,
 // SingleEventCest, SingleEventSlugCest) not covered by events-write.test.ts: images, generated fields,
 // terms, inline venues, natural-language dates per zone, every update case, the full single representation.
 // Clock: Wednesday 2026-03-04 15:00 UTC (helpers NOW): 10:00 EST in New York (EDT from 2026-03-08),

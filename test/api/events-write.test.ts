@@ -1,4 +1,4 @@
-// Event creates and updates through the embedding API (spec/writes.md §1, tests-catalog
+// Event creates and updates through the embedding API (docs/behaviour.md, the plugin's HTTP tests
 // EventInsertionCest / EventUpdateCest). Clock: Wednesday 2026-03-04 15:00 UTC (10:00 New York,
 // EST; New York switches to EDT on 2026-03-08).
 import { suite } from 'uvu';

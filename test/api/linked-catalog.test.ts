@@ -1,4 +1,4 @@
-// Venue*/Organizer* behaviours of spec/tests-catalog.md not covered by linked.test.ts / lists.test.ts:
+// Venue*/Organizer* behaviours of the plugin's own HTTP tests not covered by linked.test.ts / lists.test.ts:
 // archives (empty, cap, URLs, bad paging, status), search, has_events / event / only_with_upcoming,
 // deletion, insertion (post fields, images, duplicates), single / by-slug, updates.
 // Site UTC unless stated; clock Wednesday 2026-03-04 15:00 UTC (helpers NOW).
@@ -183,7 +183,7 @@ search('venues: by custom fields (phone, province, words in any order, country n
   assert.equal(await ids('france'), [paris]);
   assert.equal(await ids('france, ile de'), [paris]);
   assert.equal(await ids('223345'), sorted([baker, picc]));
-  // country is not a searched field (spec/filters.md §2)
+  // country is not a searched field (docs/behaviour.md)
   assert.equal(await ids('united kingdom'), []);
 });
 
@@ -320,8 +320,8 @@ for (const kind of KINDS) {
   });
 }
 
-// spec/filters.md §2: "only records linked to events that start on/after *now* (UTC clock string)",
-// compared, like every list date (spec/decisions.md), with each event's LOCAL wall-clock start — the
+// docs/behaviour.md: "only records linked to events that start on/after *now* (UTC clock string)",
+// compared, like every list date (docs/behaviour.md), with each event's LOCAL wall-clock start — the
 // real service passes date('Y-m-d H:i:s') (UTC) to an events query that reads it as site-local time
 // and compares it with _EventStartDate. So on a New York site at 15:00 UTC (10:00 New York):
 //   12:00 NY (17:00 UTC, really ahead) is NOT upcoming; 15:00 NY is (boundary, >=);

@@ -1,4 +1,4 @@
-// Venues and organizers through the embedding API (spec/writes.md §2-3, tests-catalog Venue*/Organizer*).
+// Venues and organizers through the embedding API (docs/behaviour.md, the plugin's HTTP tests Venue*/Organizer*).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { baseEvent, makeCalendar, rejects } from '../helpers/calendar.ts';

@@ -1,4 +1,4 @@
-// Event list behaviours of tests-catalog.md not covered by lists.test.ts: status order, category and
+// Event list behaviours of the plugin's HTTP tests not covered by lists.test.ts: status order, category and
 // tag archives, featured, organizer/venue filters (EventArchive*, EventBy*ArchiveCest).
 // Fixture as the catalog's: every event starts at now + 24 h and lasts 2 h (site UTC), so the list
 // order (local start, then id) is the creation order.

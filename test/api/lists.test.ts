@@ -1,4 +1,4 @@
-// Event, venue and organizer lists (spec/filters.md, tests-catalog EventArchive*, Venue/Organizer archives).
+// Event, venue and organizer lists (docs/behaviour.md, the plugin's HTTP tests EventArchive*, Venue/Organizer archives).
 // Site UTC; clock Wednesday 2026-03-04 15:00 UTC. "weekly" events start at now + n weeks, last 2 h.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

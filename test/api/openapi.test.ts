@@ -23,7 +23,7 @@ D('passes the OpenAPI 3.0 schema validator', async () => {
   assert.is(doc.openapi, '3.0.0');
 });
 
-D('info, servers and components per spec/endpoints.md', () => {
+D('info, servers and components per docs/http-api.md', () => {
   assert.ok(doc.info.version && doc.info.title && doc.info.description);
   assert.is(doc.servers[0].url, 'http://example.test/sub/wp-json/tribe/events/v1/');
   for (const name of ['ImageSize', 'CostDetails', 'Term', 'Image', 'DateDetails', 'Event', 'Venue', 'Organizer']) {
@@ -100,7 +100,7 @@ A('every collection has list/create and id get/update/delete; slugs only for pos
   }
 });
 
-A('required create fields per INTERFACE.md 2', () => {
+A('required create fields per the interface', () => {
   const req = (res: 'events' | 'venues' | 'organizers' | 'categories' | 'tags') =>
     Object.entries(argsOf({ perPage: 12 }, res, 'create'))
       .filter(([, a]) => a.required)

@@ -1,4 +1,4 @@
-// Category and tag behaviours of tests-catalog.md not covered by terms.test.ts: list link data,
+// Category and tag behaviours of the plugin's HTTP tests not covered by terms.test.ts: list link data,
 // the tag list filters, single GET shape, update/delete permissions and bad values
 // (CategoryArchiveCest, TagArchiveCest, SingleCategory/TagCest, Category/Tag Update/DeletionCest).
 import { suite } from 'uvu';

@@ -1,4 +1,4 @@
-// Categories and tags (spec/writes.md §4, tests-catalog Category*/Tag*).
+// Categories and tags (docs/behaviour.md, the plugin's HTTP tests Category*/Tag*).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { baseEvent, makeCalendar, rejects } from '../helpers/calendar.ts';

@@ -1,4 +1,4 @@
-// An event's own fields (everything up to `featured`, spec/representation.md) read straight
+// An event's own fields (everything up to `featured`, docs/behaviour.md) read straight
 // from the engine's columns, without building a record: as a plain object in the emitted key
 // order (the template the object path copies), and as its JSON text without the closing brace
 // (the head the JSON path caches and writes before the embedded pieces). The two are the same

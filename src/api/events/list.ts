@@ -1,4 +1,4 @@
-// GET /events parameters → EventQuery (spec/filters.md §1, spec/decisions.md "Event list"),
+// GET /events parameters → EventQuery (docs/behaviour.md, "Lists"),
 // the paging every list reads, and the effective filters its rest_url shows (envelope.ts
 // writes the envelope).
 
@@ -212,7 +212,7 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
   if (groups & G_GEO) readGeo(params, problems, q, urlArgs);
   if (problems.any) throw invalidParams(problems.reasons);
 
-  // Dates: include ignores every date filter (INTERFACE.md); starts_*/ends_* drop the defaults.
+  // Dates: include ignores every date filter (the interface); starts_*/ends_* drop the defaults.
   if (!q.includeIds) {
     const anyRelative =
       relative[0] !== undefined || relative[1] !== undefined || relative[2] !== undefined || relative[3] !== undefined;

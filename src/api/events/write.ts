@@ -1,4 +1,4 @@
-// Event creates and updates (spec/writes.md §1): validation of every field, natural-language
+// Event creates and updates (docs/behaviour.md): validation of every field, natural-language
 // dates in the request or site zone, all-day bounds, the update resets of the real service,
 // inline venues/organizers, terms by id or name, cost, website, image.
 

@@ -1,4 +1,4 @@
-// GET /venues and GET /organizers (spec/filters.md §2): search, event, has_events,
+// GET /venues and GET /organizers (docs/behaviour.md): search, event, has_events,
 // only_with_upcoming, status; newest publication date first. These tables are small (one venue
 // per hundreds of events), so a scan over them is the plan; event links come from postings.
 

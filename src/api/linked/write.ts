@@ -1,4 +1,4 @@
-// Venue and organizer writes (spec/writes.md §2, §3): standalone creates/updates and the inline
+// Venue and organizer writes (docs/behaviour.md): standalone creates/updates and the inline
 // objects of an event write. Duplicate detection reuses an existing record with the same name
 // (case-insensitive) and, when a description is sent, the same description.
 
@@ -105,7 +105,7 @@ function blank(tx: Tx, kind: LinkedKind, id: number): LinkedRecord {
 }
 
 /** An existing, non-trashed record of that kind with the same name (and description when given), both
- *  compared case-insensitively as MySQL's default collation does (tests-catalog: "a venue" + "a venue
+ *  compared case-insensitively as MySQL's default collation does (the plugin's HTTP tests: "a venue" + "a venue
  *  description" finds "A venue" + "A venue description"). */
 export function findDuplicate(
   tx: Tx,

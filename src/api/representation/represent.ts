@@ -1,4 +1,4 @@
-// Records → REST representations (spec/representation.md): the site, JSON text as WordPress
+// Records → REST representations (docs/behaviour.md): the site, JSON text as WordPress
 // writes it, venue, organizer and term objects, and the single-GET extras (JSON-LD). An event's
 // own fields are read from the columns by events/head.ts; render.ts caches and joins the pieces.
 

@@ -1,4 +1,4 @@
-// GET /categories and GET /tags (spec/filters.md §3): WordPress core term query semantics.
+// GET /categories and GET /tags (docs/behaviour.md): WordPress core term query semantics.
 
 import type { Taxonomy, TermRecord } from '../../engine/records.ts';
 import type { Core } from '../context.ts';

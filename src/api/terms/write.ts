@@ -1,4 +1,4 @@
-// Category and tag writes (spec/writes.md §4), and the terms an event write creates by name.
+// Category and tag writes (docs/behaviour.md), and the terms an event write creates by name.
 
 import type { Taxonomy, TermRecord } from '../../engine/records.ts';
 import { canUnfilteredHtml } from '../wordpress/auth.ts';

@@ -1,5 +1,5 @@
 // Roles → capabilities, WordPress's meaning for posts applied to events, venues and organizers
-// (spec/endpoints.md "Roles and capabilities"), and the acting user of an embedding-API call.
+// (docs/http-api.md "Roles and capabilities"), and the acting user of an embedding-API call.
 
 import { type CalendarError, fail } from './errors.ts';
 import { ROLES, type Actor, type AsArg, type Role, type User, type UserDirectory } from './types.ts';

@@ -461,7 +461,7 @@ export function parseSearch(s: string): { include: string[]; exclude: string[] }
   return { include, exclude };
 }
 
-/** Venue/organizer search words (spec/filters.md §2): the folded string split on every run of characters other than ASCII letters, digits and '-'. */
+/** Venue/organizer search words (docs/behaviour.md): the folded string split on every run of characters other than ASCII letters, digits and '-'. */
 export function linkedPostSearchWords(s: string): string[] {
   return foldForSearch(s)
     .split(/[^A-Za-z0-9-]+/)

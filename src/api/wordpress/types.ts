@@ -13,7 +13,7 @@ export interface User {
 export type Actor = User | null;
 
 /**
- * The `as` argument of the embedding API (CONTRACT.md, "Embedding"): a user's login,
+ * The `as` argument of the embedding API (docs/embedding.md): a user's login,
  * `{ role }` (optionally with the `id` the caller acts as), or null for anonymous.
  * Left out (undefined) = administrator rights.
  */

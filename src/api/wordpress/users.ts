@@ -1,4 +1,4 @@
-// Users and application passwords, WordPress style (CONTRACT.md, "Users and authentication").
+// Users and application passwords, WordPress style (docs/operating.md).
 //
 // DIR/users.json holds `{ version, nextId, users: [{ id, login, role, password, created }] }`.
 // `password` is `scrypt$N$r$p$salt$hash` (base64): the application password itself is never stored.
