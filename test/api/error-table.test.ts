@@ -54,7 +54,7 @@ errors(
     };
     visit(path.join(ROOT, 'src'));
     assert.equal(makers, [
-      'src/cluster/forward.ts: if (reply.error) throw new CalendarError(reply.error.code, reply.error.status, reply.error.message, reply.error.data);',
+      'src/cluster/forward.ts: throw new CalendarError(reply.error.code, reply.error.status, reply.error.message, reply.error.data);',
     ]);
   },
 );
