@@ -14,8 +14,8 @@
 import http from 'node:http';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { AddressInfo } from 'node:net';
 import { median } from './stats.ts';
+import { capture, startFloor, type Captured } from './floor-server.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -76,49 +76,6 @@ function load(url: string, seconds: number, conns: number): Promise<{ rps: numbe
     child.once('error', reject);
     child.once('exit', (code) => code !== 0 && reject(new Error(`load generator exited with ${code}`)));
   });
-}
-
-// ---------------------------------------------------------------- servers (parent)
-
-interface Captured {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-function capture(url: string): Promise<Captured> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const headers: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) {
-            if (k !== 'date' && k !== 'connection' && k !== 'keep-alive' && typeof v === 'string') headers[k] = v;
-          }
-          resolve({ status: res.statusCode!, headers, body: Buffer.concat(chunks) });
-        });
-      })
-      .on('error', reject);
-  });
-}
-
-/** The floor: a bare node:http server answering the captured bytes for each path. */
-async function startFloor(answers: Map<string, Captured>): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
-    const a = answers.get(req.url ?? '');
-    if (!a) {
-      res.writeHead(404);
-      res.end();
-      return;
-    }
-    res.writeHead(a.status, a.headers);
-    res.end(a.body);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
 }
 
 async function main(): Promise<void> {
