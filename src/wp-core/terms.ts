@@ -11,6 +11,7 @@ import { fail, invalidParams, missingParams } from '../api/wordpress/errors.ts';
 import { Problems } from '../api/wordpress/params.ts';
 import { foldForSearch } from '../api/wordpress/text.ts';
 import { stageTerm } from '../api/terms/write.ts';
+import { termOrder } from '../api/terms/list.ts';
 import type { Actor, Params, RestCall, RestResult } from '../api/wordpress/types.ts';
 import { TERM_ORDERBY } from './args.ts';
 import { CURIES, WpParams, authError, collectionResult, link, wpRoot, type Item } from './common.ts';
@@ -51,12 +52,6 @@ function embedded(obj: Item): Item {
   const { id, link: href, name, slug, taxonomy, _links } = obj;
   return { id, link: href, name, slug, taxonomy, _links };
 }
-
-const compareText = (a: string, b: string): number => {
-  const x = a.toLowerCase(),
-    y = b.toLowerCase();
-  return x < y ? -1 : x > y ? 1 : 0;
-};
 
 export class WpTerms {
   constructor(private readonly core: Core) {}
@@ -255,34 +250,13 @@ function sortTerms(
   slugs: string[] | undefined,
   count: (id: number) => number,
 ): void {
-  let cmp: ((a: TermRecord, b: TermRecord) => number) | undefined;
-  switch (orderby) {
-    case 'id':
-      cmp = (a, b) => a.id - b.id;
-      break;
-    case 'slug':
-      cmp = (a, b) => compareText(a.slug, b.slug);
-      break;
-    case 'description':
-      cmp = (a, b) => compareText(a.description, b.description);
-      break;
-    case 'count':
-      cmp = (a, b) => count(a.id) - count(b.id);
-      break;
-    case 'term_group':
-      cmp = () => 0;
-      break;
-    case 'include':
-      cmp = include?.length ? (a, b) => include.indexOf(a.id) - include.indexOf(b.id) : undefined;
-      break;
-    case 'include_slugs':
-      cmp = slugs?.length ? (a, b) => slugs.indexOf(a.slug) - slugs.indexOf(b.slug) : undefined;
-      break;
-    default:
-      cmp = (a, b) => compareText(a.name, b.name);
-  }
-  if (!cmp) return;
-  const c = cmp;
+  const c =
+    orderby === 'include_slugs'
+      ? slugs?.length
+        ? (a: TermRecord, b: TermRecord) => slugs.indexOf(a.slug) - slugs.indexOf(b.slug)
+        : undefined
+      : termOrder(orderby, include?.length ? include : undefined, count);
+  if (!c) return;
   // include and include_slugs keep the given order whatever `order` says (get_terms' FIELD())
   const keep = orderby === 'include' || orderby === 'include_slugs';
   terms.sort((a, b) => (asc || keep ? c(a, b) || a.id - b.id : c(b, a) || b.id - a.id));

@@ -100,37 +100,35 @@ function sortTerms(
   include: number[] | undefined,
   count: (id: number) => number,
 ): void {
-  let cmp: ((a: TermRecord, b: TermRecord) => number) | undefined;
+  const c = termOrder(orderby, include, count);
+  if (c) terms.sort((a, b) => (asc ? c(a, b) || a.id - b.id : c(b, a) || b.id - a.id));
+}
+
+/** The comparison of get_terms' `orderby` (ties are the caller's); undefined keeps the order as it is. */
+export function termOrder(
+  orderby: string,
+  include: number[] | undefined,
+  count: (id: number) => number,
+): ((a: TermRecord, b: TermRecord) => number) | undefined {
   switch (orderby) {
     case 'id':
     case 'term_id':
-      cmp = (a, b) => a.id - b.id;
-      break;
+      return (a, b) => a.id - b.id;
     case 'slug':
-      cmp = (a, b) => compareText(a.slug, b.slug);
-      break;
+      return (a, b) => compareText(a.slug, b.slug);
     case 'description':
-      cmp = (a, b) => compareText(a.description, b.description);
-      break;
+      return (a, b) => compareText(a.description, b.description);
     case 'count':
-      cmp = (a, b) => count(a.id) - count(b.id);
-      break;
+      return (a, b) => count(a.id) - count(b.id);
     case 'parent':
-      cmp = (a, b) => a.parent - b.parent;
-      break;
+      return (a, b) => a.parent - b.parent;
     case 'term_group':
-      cmp = () => 0;
-      break;
+      return () => 0;
     case 'include':
-      cmp = include ? (a, b) => include.indexOf(a.id) - include.indexOf(b.id) : undefined;
-      break;
+      return include ? (a, b) => include.indexOf(a.id) - include.indexOf(b.id) : undefined;
     case 'none':
-      cmp = undefined;
-      break;
+      return undefined;
     default:
-      cmp = (a, b) => compareText(a.name, b.name);
+      return (a, b) => compareText(a.name, b.name);
   }
-  if (!cmp) return;
-  const c = cmp;
-  terms.sort((a, b) => (asc ? c(a, b) || a.id - b.id : c(b, a) || b.id - a.id));
 }
