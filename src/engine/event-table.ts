@@ -85,7 +85,8 @@ export const STAGED_DATES = [
 /** An event record without its dates (appendStaged takes them as naive ms). */
 export type StagedEvent = Omit<EventRecord, (typeof STAGED_DATES)[number]>;
 
-const TYPED_COLUMNS = [
+/** The table's Int32Array columns, one value a row (the snapshot writes them as they are). */
+export const TYPED_COLUMNS = [
   'ids',
   'authorIds',
   'statusCodes',

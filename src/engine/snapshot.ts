@@ -2,7 +2,7 @@
 // events in columnar chunks of at most EVENT_CHUNK_ROWS rows. Arrays of numbers and strings
 // parse far faster than arrays of objects; loading fills the columns directly and sorts once.
 
-import type { EventTable, ListInterner } from './event-table.ts';
+import { TYPED_COLUMNS, type EventTable, type ListInterner } from './event-table.ts';
 import type { AttachmentRecord, OrganizerRecord, RecurInfo, TermRecord, VenueRecord } from './records.ts';
 import type { CalendarState } from './state.ts';
 import { dropSearchIndex } from './search-index.ts';
@@ -42,20 +42,7 @@ const DATE_FIELDS = [
   'modifiedUtc',
 ] as const;
 type DateField = (typeof DATE_FIELDS)[number];
-const INT_FIELDS = [
-  'ids',
-  'authorIds',
-  'statusCodes',
-  'flags',
-  'imageIds',
-  'parentIds',
-  'venueIds',
-  'timezones',
-  'abbrs',
-  'currencySymbols',
-  'currencyPositions',
-  'currencyCodes',
-] as const;
+const INT_FIELDS = TYPED_COLUMNS;
 type IntField = (typeof INT_FIELDS)[number];
 const LINK_FIELDS = ['organizerIds', 'categoryIds', 'tagIds'] as const;
 type LinkField = (typeof LINK_FIELDS)[number];
