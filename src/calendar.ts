@@ -496,6 +496,8 @@ export class Calendar {
   async extendHorizon(): Promise<void> {
     if (this.closed || this.broken || (this.cluster && !this.cluster.isWriter)) return;
     while (this.cluster?.gate) await this.cluster.gate;
+    // a read-only store, or one whose disk fails, keeps the horizon it has until writes are back
+    if (this.guard?.refusal()) return;
     const ops = horizonOps(this.collections.core);
     if (ops.length > 0) await this.commit(ops, null);
   }

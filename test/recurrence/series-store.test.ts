@@ -147,4 +147,36 @@ S(
   },
 );
 
+S('a read-only open keeps the horizon it has: it opens, and adds nothing', async () => {
+  const dir = tmp();
+  const cal = await open(dir);
+  const s = await cal.events.create(
+    {
+      title: 'Weekly',
+      start_date: '2026-03-05 08:00:00',
+      end_date: '2026-03-05 09:00:00',
+      recurrence: 'RRULE:FREQ=WEEKLY',
+      status: 'publish',
+    },
+    editor,
+  );
+  const all = { start_date: '2026-01-01', end_date: '2031-01-01', post_parent: s.id as number };
+  const before = (await cal.events.list(all)).total;
+  await cal.close();
+  const later = new Date(NOW.getTime() + 60 * 86_400_000);
+  const ro = await openCalendar({
+    dir,
+    now: () => later,
+    siteUrl: 'http://example.com',
+    users: registry,
+    timezone: 'America/New_York',
+    readOnly: true,
+  });
+  try {
+    assert.is((await ro.events.list(all)).total, before, 'nothing was written');
+  } finally {
+    await ro.close();
+  }
+});
+
 S.run();
