@@ -18,6 +18,17 @@ import { type CalendarError, fail, invalidParams, missingParams } from './wordpr
 import { archiveParts, archiveResult, closeArchive, openArchive, termEnvelope } from './representation/envelope.ts';
 import { planEventList } from './events/list.ts';
 import { stageEventDelete, stageEventWrite } from '../recurrence/write.ts';
+import {
+  type FarItem,
+  farItemRecord,
+  farObject,
+  farSingleObject,
+  farUpdateTarget,
+  isFarId,
+  listEvents,
+  resolveFarId,
+  stageFarDelete,
+} from '../recurrence/far.ts';
 import { listLinked } from './linked/list.ts';
 import { checkGeoPair, stageLinked } from './linked/write.ts';
 import { Problems, asString, has } from './wordpress/params.ts';
@@ -101,9 +112,10 @@ export class Collections {
     switch (call.resource) {
       case 'events': {
         if (!list) return this.eventSingle(call);
-        const { plan, rows, total } = this.eventList(call);
+        const { plan, rows, total, far } = this.eventList(call);
         const items: Item[] = new Array(rows.length);
-        for (let i = 0; i < rows.length; i++) items[i] = render.eventObject(rows[i]);
+        for (let i = 0; i < rows.length; i++)
+          items[i] = rows[i] < 0 ? this.farItemObject(far!, rows[i]) : render.eventObject(rows[i]);
         return page(items, total, plan.paging.perPage);
       }
       case 'venues':
@@ -140,13 +152,14 @@ export class Collections {
     const { params, actor } = call;
     const render = core.render;
     if (call.action === 'list') {
-      const { plan, rows, total } = this.eventList(call);
+      const { plan, rows, total, far } = this.eventList(call);
       // the parts are pushed here, not by a callback: a function made for each call costs a
       // name-defining wrapper from the TypeScript loader (4-5 µs a page under load)
       const parts = openArchive('events');
       for (let i = 0; i < rows.length; i++) {
         if (i > 0) parts.push(',');
-        render.pushEvent(parts, rows[i]);
+        if (rows[i] < 0) parts.push(toJson(this.farItemObject(far!, rows[i])));
+        else render.pushEvent(parts, rows[i]);
       }
       closeArchive(parts, core.site.archiveText.events, total, plan.paging, plan.urlArgs);
       return archiveResult(parts, totals(total, plan.paging.perPage), call.forSocket === true);
@@ -165,7 +178,7 @@ export class Collections {
     if (call.action === 'update') {
       const tx = new Tx(core, actor);
       const problems = new Problems();
-      const rec = stageEventWrite(tx, params, existing, problems);
+      const rec = stageEventWrite(tx, params, farUpdateTarget(tx, existing, params), problems);
       if (!rec) throw invalidParams(problems.reasons);
       if (!canEditPost(actor, existing)) throw forbidden(actor);
       return this.write(tx, () => ok(200, render.eventJson(engine.eventRow(rec.id))));
@@ -174,16 +187,30 @@ export class Collections {
     if (!canDeletePost(actor, existing)) throw forbidden(actor);
     if (existing.status === 'trash') throw fail('event-is-in-trash', [existing.id]);
     const tx = new Tx(core, actor);
+    if (isFarId(existing.id)) {
+      const id = stageFarDelete(tx, existing, params, stageEventDelete);
+      return this.write(tx, () => ok(200, render.eventJson(engine.eventRow(id))));
+    }
     stageEventDelete(tx, existing, params);
     return this.write(tx, () => ok(200, render.eventJson(engine.eventRow(existing.id))));
   }
 
-  /** A list call's plan and its page of rows (404 past the last page). */
-  private eventList(call: RestCall): { plan: ReturnType<typeof planEventList>; rows: number[]; total: number } {
+  /** A list call's plan and its page of rows (404 past the last page); a far occurrence of a
+   *  series is an entry -1 - k of `rows`, `far[k]` (recurrence/far.ts). */
+  private eventList(call: RestCall): {
+    plan: ReturnType<typeof planEventList>;
+    rows: number[];
+    total: number;
+    far?: FarItem[];
+  } {
     const plan = planEventList(this.core, call.params, call.actor);
-    const { rows, total } = this.core.engine.query(plan.query);
+    const { rows, total, far } = listEvents(this.core, plan.query);
     if (plan.paging.page > 1 && rows.length === 0) throw fail('event-archive-page-not-found');
-    return { plan, rows, total };
+    return { plan, rows, total, far };
+  }
+
+  private farItemObject(far: FarItem[], entry: number): Item {
+    return farObject(this.core, farItemRecord(this.core, far[-1 - entry]));
   }
 
   /** The single-GET representation of a readable event, as a fresh object. */
@@ -192,6 +219,7 @@ export class Collections {
     if (existing.status === 'trash') throw fail('event-no-longer-available');
     if (!canReadPost(call.actor, existing)) throw fail('event-not-accessible');
     const engine = this.core.engine;
+    if (isFarId(existing.id)) return farSingleObject(this.core, existing);
     const row = engine.eventRow(existing.id);
     return eventSingleObject(this.core.site, engine, row, this.core.render.eventObject(row));
   }
@@ -211,6 +239,11 @@ export class Collections {
     // an occurrence no longer generated by its series keeps its id but is gone
     if (kind === 'event' && engine.eventStatus(engine.eventRow(target.id)) === 'inherit') kind = undefined;
     const writing = call.action === 'update' || call.action === 'delete';
+    if (kind === undefined && isFarId(target.id)) {
+      // a far occurrence of a series (recurrence/far.ts): its row once it has one
+      const far = resolveFarId(this.core, target.id);
+      if (far !== undefined) return far;
+    }
     if (kind !== 'event') {
       if (writing && !canEditPosts(call.actor)) throw forbidden(call.actor);
       throw kind === undefined ? fail('rest-event-not-found', [target.id]) : fail('rest-invalid-event-id');

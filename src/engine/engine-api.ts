@@ -77,6 +77,9 @@ export interface EngineApi {
   seriesRows(): number[];
   /** Filter, count and page events; see EventQuery. Hidden-from-listings events never match. */
   query(q: EventQuery): QueryResult;
+  /** The query's filters but its date bounds, parent and include list, as a row predicate
+   *  (status, hidden, flags, terms, venues, organizers, geo, search). */
+  rowFilter(q: EventQuery): (row: number) => boolean;
 
   // ---- small tables (records returned are the engine's own: do not mutate) -------------
   venue(id: number): VenueRecord | undefined;

@@ -16,6 +16,7 @@ import type {
 } from './records.ts';
 import { POST_STATUSES } from './records.ts';
 import { runQuery } from './query.ts';
+import { buildMatcher } from './matcher.ts';
 import { scheduleSearchIndexBuild } from './search-index.ts';
 import { decodeSnapshot, encodeSnapshot, snapshotHeader } from './snapshot.ts';
 import { CalendarState, type ChangeHooks } from './state.ts';
@@ -186,6 +187,12 @@ export class Engine implements EngineApi {
   query(q: EventQuery): QueryResult {
     this.indexed();
     return runQuery(this.state, q);
+  }
+
+  rowFilter(q: EventQuery): (row: number) => boolean {
+    this.indexed();
+    const { startGte, startGt, startLt, startLte, endGte, endGt, endLt, endLte, parentId, includeIds, ...rest } = q;
+    return buildMatcher(this.state, rest).match;
   }
 
   private checkRow(row: number): void {

@@ -204,6 +204,8 @@ export class EventTable {
   readonly extraVenues = new Map<number, IdList>();
   /** series and occurrences: their recurrence fields (other rows have no entry) */
   readonly recur = new Map<number, RecurInfo>();
+  /** bumped whenever a row's recurrence entry is set or removed (what caches of series read) */
+  recurVersion = 0;
   /** shared link lists (organizers, categories, tags) and cost lists */
   readonly idLists: ListInterner<number>;
   readonly costLists: ListInterner<string>;
@@ -323,8 +325,10 @@ export class EventTable {
     this.venueIds[row] = p.venue;
     if (p.venues !== undefined) this.extraVenues.set(row, p.venues);
     else if (this.extraVenues.size > 0) this.extraVenues.delete(row);
-    if (p.recur !== undefined) this.recur.set(row, p.recur);
-    else if (this.recur.size > 0) this.recur.delete(row);
+    if (p.recur !== undefined) {
+      this.recur.set(row, p.recur);
+      this.recurVersion++;
+    } else if (this.recur.size > 0 && this.recur.delete(row)) this.recurVersion++;
     this.organizerIds[row] = p.organizerIds;
     this.categoryIds[row] = p.categoryIds;
     this.tagIds[row] = p.tagIds;
@@ -374,6 +378,7 @@ export class EventTable {
     }
     for (const [row, list] of from.extraVenues) this.extraVenues.set(base + row, list);
     for (const [row, info] of from.recur) this.recur.set(base + row, info);
+    if (from.recur.size > 0) this.recurVersion++;
     this.count = base + n;
     from.clear();
     return base;
@@ -390,6 +395,7 @@ export class EventTable {
     }
     this.extraVenues.clear();
     this.recur.clear();
+    this.recurVersion++;
     this.count = 0;
     this.capacity = 0;
   }
@@ -452,8 +458,10 @@ export class EventTable {
     this.categoryIds[row] = lists.intern(rec.categoryIds);
     this.tagIds[row] = lists.intern(rec.tagIds);
     this.folded[row] = undefined;
-    if (rec.recurrence !== undefined || rec.recurrenceId !== undefined) this.recur.set(row, recurInfoOf(rec));
-    else if (this.recur.size > 0) this.recur.delete(row);
+    if (rec.recurrence !== undefined || rec.recurrenceId !== undefined) {
+      this.recur.set(row, recurInfoOf(rec));
+      this.recurVersion++;
+    } else if (this.recur.size > 0 && this.recur.delete(row)) this.recurVersion++;
   }
 
   setVenues(row: number, venueIds: readonly number[]): void {

@@ -465,6 +465,7 @@ function loadChunkV2(st: CalendarState, c: EventChunk): void {
   for (const [i, l] of c.lineages) t.lineages[from + i] = l;
   for (const [i, v] of c.extraVenues) t.extraVenues.set(from + i, v);
   for (const [i, info] of c.recur ?? []) t.recur.set(from + i, info);
+  if (c.recur?.length) t.recurVersion++;
   listsOf('costs', t.costs, t.costLists, c.costs, from, n);
   for (const f of LINK_FIELDS) listsOf(f, t[f], t.idLists, c.links[f], from, n);
 }

@@ -13,15 +13,16 @@ import { computeDates } from '../api/events/write.ts';
 import { invalidParams } from '../api/wordpress/errors.ts';
 import { trashedSlug } from '../engine/apply.ts';
 import { zonedToEpoch } from '../api/wordpress/dates.ts';
-import { isBounded, occurrences } from './index.ts';
+import { isBounded, lastOccurrence, occurrenceAt, occurrences, type RecurrenceSet, type SeriesTime } from './index.ts';
 import { seriesTimeAt, seriesTimeOf, setAt, setOf } from './stored.ts';
 
 export { seriesTimeOf, setOf, storedOf } from './stored.ts';
 
 const DAY = 86_400_000;
-/** an unbounded series' occurrences are rows up to this long after now or after its start,
- *  whichever is later (the rolling horizon); a bounded series' are all rows */
-export const HORIZON_DAYS = 730;
+/** a series' occurrences are rows up to this long after now or after its start, whichever is
+ *  later (the rolling horizon: it covers the default list window of 24 months with days to
+ *  spare); instances past it are far occurrences (far.ts) */
+export const HORIZON_DAYS = 735;
 /** a series has fewer occurrence rows than this (its own row is the first instance) */
 export const MAX_MATERIALISED = 10_000;
 
@@ -109,17 +110,14 @@ export function stageOccurrences(tx: Tx, series: EventRecord, opts: StageOptions
   const set = series.recurrence ? setOf(series, site.timezone) : null;
   const wanted: string[] = [];
   if (set) {
-    // a bounded series is materialised whole, an unbounded one up to the horizon
-    const bounded = isBounded(set);
-    const horizon = bounded ? Infinity : horizonOf(site.now().getTime(), series);
+    // rows up to the horizon; instances past it are far occurrences (far.ts)
+    const horizon = horizonOf(site.now().getTime(), series);
     for (const occ of occurrences(set, seriesTimeOf(series, site.timezone), undefined, horizon)) {
       if (occ.local === series.startLocal) continue;
       wanted.push(occ.local);
       if (wanted.length >= MAX_MATERIALISED) {
         throw invalidParams({
-          recurrence: bounded
-            ? `recurrence: a series may have at most ${MAX_MATERIALISED} occurrences`
-            : `recurrence: an unbounded series may have at most ${MAX_MATERIALISED} occurrences in ${HORIZON_DAYS} days`,
+          recurrence: `recurrence: a series may have at most ${MAX_MATERIALISED} occurrences in ${HORIZON_DAYS} days`,
         });
       }
     }
@@ -151,6 +149,12 @@ export function stageOccurrences(tx: Tx, series: EventRecord, opts: StageOptions
   }
   for (const [local, old] of existing) {
     if (seen.has(local) || opts.skip?.has(old.id) || old.status === 'inherit' || old.status === 'trash') continue;
+    // an exception made from a far occurrence (past the horizon) stays while the series has its instance
+    if (old.exception && set && occurrenceAt(set, seriesTimeOf(series, site.timezone), local) !== null) {
+      const rec = exceptionWithStatus({ ...old, parentId: series.id }, series);
+      if (!sameRecord(rec, old)) tx.ops.push({ t: 'event', a: 'put', rec });
+      continue;
+    }
     tx.ops.push({
       t: 'event',
       a: 'put',
@@ -162,8 +166,7 @@ export function stageOccurrences(tx: Tx, series: EventRecord, opts: StageOptions
 /**
  * The occurrences a series (row `row`) gains as the horizon moves on: records for the instances
  * after its last generated occurrence row (`kids`: its rows' original starts), up to the horizon
- * (ids allocated here). A bounded series is made whole by the write that makes it: only one that
- * came without its generated occurrences (an import: none, or its exceptions alone) gets them here.
+ * (ids allocated here), bounded or not (a bounded series' rows end at its last instance).
  */
 function stageHorizon(tx: Tx, row: number, kids: Kids | undefined, now: number): void {
   const engine = tx.engine,
@@ -172,12 +175,12 @@ function stageHorizon(tx: Tx, row: number, kids: Kids | undefined, now: number):
   if (status === 'trash' || status === 'inherit') return;
   const set = setAt(engine, row, siteZone);
   if (!set) return;
-  const bounded = isBounded(set);
-  if (bounded && kids !== undefined && kids.last !== '') return;
   const st = seriesTimeAt(engine, row, siteZone);
   const last = kids && kids.last > st.start ? kids.last : st.start;
+  // a bounded series whose rows reach its last instance has nothing to gain
+  if (isBounded(set) && kids !== undefined && kids.last !== '' && kids.last >= lastLocal(set, st)) return;
   const startUtc = engine.eventTable.startUtc.get(row);
-  const horizon = bounded ? Infinity : horizonOf(now, { startUtc } as EventRecord);
+  const horizon = horizonOf(now, { startUtc } as EventRecord);
   let series: EventRecord | undefined;
   let n = kids?.starts.size ?? 0;
   for (const occ of occurrences(set, st, zonedToEpoch(naiveFromString(last), st.timezone) + 1000, horizon)) {
@@ -189,6 +192,18 @@ function stageHorizon(tx: Tx, row: number, kids: Kids | undefined, now: number):
     const slug = base === '' ? '' : tx.uniqueSlug('event', base, id);
     tx.ops.push({ t: 'event', a: 'put', rec: occurrenceRecord(series, occ.local, id, slug, siteZone) });
   }
+}
+
+const lastLocals = new WeakMap<RecurrenceSet, string>();
+
+/** A bounded set's last instance ('' when it has none), kept per set. */
+function lastLocal(set: RecurrenceSet, st: SeriesTime): string {
+  let last = lastLocals.get(set);
+  if (last === undefined) {
+    last = lastOccurrence(set, st)?.local ?? '';
+    lastLocals.set(set, last);
+  }
+  return last;
 }
 
 /** A series' occurrence rows: their original starts, and the last of those not an exception. */

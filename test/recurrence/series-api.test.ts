@@ -289,8 +289,16 @@ S(
       per_page: 50,
       post_parent: monthly.id as number,
     });
-    assert.is(rows.total, 23, 'the last Fridays of two years from now, after the first');
+    assert.is(rows.total, 45, 'the last Fridays to 2030, after the first');
+    const stored = rows.items.filter((e) => (e.id as number) < 2 ** 31);
+    assert.is(stored.length, 24, 'rows to 735 days after the start; far occurrences after them');
+    assert.ok(rows.items.slice(24).every((e) => (e.id as number) > 2 ** 52));
     assert.equal([rows.items[0].start_date, rows.items[0].end_date], ['2026-04-24 18:00:00', '2026-04-26 12:00:00']);
+    assert.equal(
+      [rows.items[44].start_date, rows.items[44].end_date],
+      ['2029-12-28 18:00:00', '2029-12-30 12:00:00'],
+      'a far occurrence keeps the duration too',
+    );
     const allDay = await cal.events.create(
       {
         title: 'Holiday',

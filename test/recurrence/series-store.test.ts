@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openCalendar, type Calendar } from '../../src/calendar.ts';
 import { UserRegistry } from '../../src/api/wordpress/users.ts';
-import { NOW } from '../helpers/calendar.ts';
+import { NOW, ids } from '../helpers/calendar.ts';
 import type { User } from '../../src/api/wordpress/types.ts';
 
 type Obj = Record<string, unknown>;
@@ -124,25 +124,41 @@ S(
       },
       editor,
     );
+    // rows (post ids below 2^31) and far occurrences (computed ids) of a window past the horizon
+    const split = async (c: Calendar) => {
+      const page = await c.events.list({
+        start_date: '2028-03-01',
+        end_date: '2028-03-31',
+        per_page: 50,
+        post_parent: s.id as number,
+      });
+      const rows = page.items.filter((e) => (e.id as number) < 2 ** 31);
+      return { total: page.total, rows: rows.length, last: rows.at(-1)?.start_date, ids: ids(page) };
+    };
     const count = async (c: Calendar) =>
       (await c.events.list({ start_date: '2026-01-01', end_date: '2031-01-01', post_parent: s.id as number })).total;
-    assert.is(await count(cal), 729);
+    assert.is(await count(cal), 1763, 'every day to 2031: rows, then far occurrences');
+    const before = await split(cal);
+    assert.equal(
+      [before.total, before.rows, before.last],
+      [31, 8, '2028-03-08 08:00:00'],
+      'rows to 735 days after the start',
+    );
     await cal.close();
     const later = new Date(NOW.getTime() + 10 * 86_400_000);
     cal = await open(dir, later);
-    assert.is(await count(cal), 739, 'ten more days');
-    const last = (
-      await cal.events.list({
-        start_date: '2028-03-01',
-        end_date: '2031-01-01',
-        per_page: 50,
-        post_parent: s.id as number,
-      })
-    ).items.at(-1)!;
-    assert.is(last.start_date, '2028-03-13 08:00:00');
+    const after = await split(cal);
+    assert.equal([after.total, after.rows, after.last], [31, 18, '2028-03-18 08:00:00'], 'ten more days of rows');
+    assert.equal(after.ids.slice(0, 8), before.ids.slice(0, 8), 'rows keep their ids');
+    assert.equal(after.ids.slice(18), before.ids.slice(18), 'far occurrences past the new horizon keep theirs');
+    assert.ok(
+      after.ids.slice(8, 18).every((id, i) => id < 2 ** 31 && before.ids[8 + i] > 2 ** 52),
+      'the horizon made rows of ten far occurrences',
+    );
+    assert.is(await count(cal), 1763, 'the same occurrences');
     await cal.close();
     cal = await open(dir, later);
-    assert.is(await count(cal), 739, 'nothing more at the same time');
+    assert.equal(await split(cal), after, 'nothing more at the same time');
     await cal.close();
   },
 );

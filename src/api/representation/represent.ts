@@ -297,7 +297,7 @@ export function eventSingleObject(
 
 // ---- JSON-LD (schema.org) for single reads -----------------------------------------------
 
-function isoWithOffset(local: string, utc: string): string {
+export function isoWithOffset(local: string, utc: string): string {
   const offsetMin = Math.round((naiveFromString(local) - naiveFromString(utc)) / 60000);
   const sign = offsetMin < 0 ? '-' : '+';
   const abs = Math.abs(offsetMin);
