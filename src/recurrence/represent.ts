@@ -128,11 +128,7 @@ export function untilBefore(
   for (const r of set.rules) {
     if (r.rule.count !== null) {
       // COUNT: the number of this rule's instances before the cut
-      let n = 0;
-      for (const t of expandRule(planFor(r.rule, dtstart), dtstart, cut)) {
-        if (t >= cut || (!allDay && zonedToEpoch(t, tz) > lastAllowed)) break;
-        n++;
-      }
+      const n = instancesBefore(r, dtstart, cut, allDay, tz);
       if (n > 0) rules.push({ rule: { ...r.rule, count: n }, until: null, empty: r.empty });
     } else {
       const until = r.until === null ? lastAllowed : Math.min(r.until, lastAllowed);
@@ -142,6 +138,38 @@ export function untilBefore(
   const keep = (values: readonly number[]) => values.slice(0, lowerBound(values, cut));
   const exdays = set.exdays.slice(0, lowerBound(set.exdays, Math.floor(cut / DAY_MS) + (allDay ? 0 : 1)));
   return { allDay, rules, rdates: keep(set.rdates), exdates: keep(set.exdates), exdays };
+}
+
+/** The number of instances rule `r` makes before the wall-clock time `cut` (naive ms): what its
+ *  COUNT counts (a start the rule does not make is not one of them). */
+function instancesBefore(r: SetRule, dtstart: number, cut: number, allDay: boolean, tz: string): number {
+  const lastAllowed = allDay ? Math.floor(cut / DAY_MS) - 1 : zonedToEpoch(cut, tz) - 1000;
+  let n = 0;
+  for (const t of expandRule(planFor(r.rule, dtstart), dtstart, cut)) {
+    if (t >= cut || (!allDay && zonedToEpoch(t, tz) > lastAllowed)) break;
+    n++;
+  }
+  return n;
+}
+
+/**
+ * What each rule's COUNT becomes in the series that starts at the occurrence `local` when a series
+ * is split there ("this and following"): the instances the rule has from it on (null for a rule
+ * without COUNT), in the order of the set's rules.
+ */
+export function countsFrom(
+  set: RecurrenceSet,
+  local: string,
+  series: SeriesTime,
+  field = 'recurrence',
+): (number | null)[] {
+  const dtstart = seriesStart(series);
+  const cut = localOf(set, local, series.timezone, field);
+  return set.rules.map((r) =>
+    r.rule.count === null
+      ? null
+      : Math.max(1, r.rule.count - instancesBefore(r, dtstart, cut, set.allDay, series.timezone)),
+  );
 }
 
 /** A copy of `rule` whose written UNTIL says `until` (epoch ms, or a day number all-day). */

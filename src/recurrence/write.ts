@@ -9,7 +9,7 @@ import { asString, has, type Problems } from '../api/wordpress/params.ts';
 import type { Params } from '../api/wordpress/types.ts';
 import { naiveFromString } from '../engine/naive-time.ts';
 import type { EventRecord } from '../engine/records.ts';
-import { addExclusion, occurrences, parseRecurrence, untilBefore } from './index.ts';
+import { addExclusion, countsFrom, parseRecurrence, untilBefore } from './index.ts';
 import { computeDates } from '../api/events/write.ts';
 import { childrenOf, seriesTimeOf, setOf, shiftLocal, stageOccurrences, storedOf } from './series.ts';
 
@@ -174,16 +174,10 @@ function stageSplit(
   const at = occ.recurrenceId!;
   // a rule with COUNT keeps in the new series the instances it has from this occurrence on
   // (counted per rule, before exclusions, as RFC 5545 counts them)
-  const rules = series.recurrence!.rules.map((rule) => {
-    const m = /COUNT=(\d+)/.exec(rule);
-    if (!m) return rule;
-    let before = 0;
-    for (const o of occurrences(parseRecurrence({ rules: [rule] }, st, 'recurrence')!, st)) {
-      if (o.local >= at) break;
-      before++;
-    }
-    return rule.replace(/COUNT=\d+/, `COUNT=${Math.max(1, Number(m[1]) - before)}`);
-  });
+  const counts = countsFrom(set, at, st);
+  const rules = series.recurrence!.rules.map((rule, i) =>
+    counts[i] === null ? rule : rule.replace(/COUNT=\d+/, `COUNT=${counts[i]}`),
+  );
   // the extra and excluded dates from this occurrence on go with the new series, moved as it is
   const later = (dates: string[]) =>
     dates.filter((d) => d >= at.slice(0, d.length)).map((d) => (d.length > 10 ? shiftLocal(d, startShift) : d));

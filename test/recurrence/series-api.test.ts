@@ -359,4 +359,38 @@ S('the change feed carries series, occurrence, exception and exclusion changes',
   });
 });
 
+S(
+  'this and following on a COUNT series keeps every instance: COUNT counts what the rule makes',
+  async ({ cal, users }) => {
+    // a Tuesday start with a Mondays rule: the start, then five Mondays (the start is not one of the COUNT)
+    for (const start of ['2026-03-10 09:00:00', '2026-03-09 09:00:00']) {
+      const series = await cal.events.create(
+        {
+          ...weekly,
+          title: `Count ${start.slice(8, 10)}`,
+          start_date: start,
+          end_date: start.replace('09:00', '09:15'),
+        },
+        users.editor,
+      );
+      const q = { ...wide, search: `Count ${start.slice(8, 10)}` };
+      const before = starts((await cal.events.list(q)).items);
+      const kids = (await cal.events.list({ ...wide, post_parent: series.id as number })).items;
+      const split = await cal.events.update(
+        kids[2].id as number,
+        { title: `Count ${start.slice(8, 10)} b`, recurrence_scope: 'following' },
+        users.editor,
+      );
+      const first = await cal.events.get(series.id as number);
+      const n = start === '2026-03-10 09:00:00' ? [2, 4] : [3, 3];
+      assert.equal(
+        [(first.recurrence as Obj).rules, (split.recurrence as Obj).rules],
+        [[`FREQ=WEEKLY;COUNT=${n[0]};BYDAY=MO`], [`FREQ=WEEKLY;COUNT=${n[1]};BYDAY=MO`]],
+        start,
+      );
+      assert.equal(starts((await cal.events.list(q)).items), before, 'the same instances in the two halves');
+    }
+  },
+);
+
 S.run();
