@@ -7,13 +7,27 @@
 
 import fs from 'node:fs';
 import ICAL from 'ical.js';
+import { findIana } from 'windows-iana';
 import type { EngineApi } from '../engine/engine-api.ts';
 import { epochToZoned, isValidTimezone } from '../api/wordpress/dates.ts';
-import { naiveToString } from '../engine/naive-time.ts';
+import { naiveFromString, naiveToString } from '../engine/naive-time.ts';
+import { countsFrom, occurrences, parseRecurrence, representRecurrence } from '../recurrence/index.ts';
 import { ImportFileError } from './read-records.ts';
 import type { CsvRecord } from './csv.ts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * The IANA zone a TZID names: itself when it is one, or the zone CLDR's windowsZones table gives a
+ * Windows zone name as Outlook and Exchange write them (`Eastern Standard Time` → America/New_York,
+ * `W. Europe Standard Time` → Europe/Berlin: the table's zone for the territory "001"); undefined
+ * for anything else.
+ */
+export function ianaZoneOf(tzid: string): string | undefined {
+  if (isValidTimezone(tzid)) return tzid;
+  const iana = findIana(tzid.trim())[0];
+  return iana !== undefined && isValidTimezone(iana) ? iana : undefined;
+}
 const ymdHis = (t: ICAL.Time) =>
   `${t.year}-${pad(t.month)}-${pad(t.day)} ${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}`;
 
@@ -73,21 +87,59 @@ export function readIcsRecords(file: string, engine: EngineApi, siteZone: string
     const fail = failer(n, event);
     if (!c.hasProperty('dtstart')) fail('no DTSTART');
     const rec = add(event, event.startDate, event.endDate ?? event.startDate, fail);
-    const of = series.get(event.uid);
+    let of = series.get(event.uid);
     if (of) {
       // an override of one occurrence: an exception of its series, at its original start
       const rid = event.recurrenceId;
-      rec.post_parent = of.id;
-      rec.recurrence_id = rid.isDate
-        ? `${ymdHis(rid).slice(0, 10)} ${String(out.find((r) => r.rec.id === of.id)!.rec.start_date).slice(11)}`
+      const master = out.find((r) => r.rec.id === of!.id)!;
+      const local = rid.isDate
+        ? `${ymdHis(rid).slice(0, 10)} ${String(master.rec.start_date).slice(11)}`
         : wallIn(rid, of.zone);
-      rec.is_exception = true;
+      if (local === master.rec.start_date) {
+        // the first instance is the series' own row and cannot be an exception: the override
+        // is an event of its own and the series starts at its second instance
+        if (!startAtSecond(master.rec)) out.splice(out.indexOf(master), 1);
+        series.delete(event.uid);
+        of = undefined;
+      } else {
+        rec.post_parent = of.id;
+        rec.recurrence_id = local;
+        rec.is_exception = true;
+      }
     }
     // (an override whose series the file lacks is an event of its own)
     (of ? exceptions : out).push({ kind: 'events', rec, row: n });
   }
   out.push(...exceptions);
   return out;
+
+  /** Move a series record's start to its second instance (false when it has none): its rules'
+   *  COUNTs lose the first instance when they made it, its extra and excluded dates before go. */
+  function startAtSecond(rec: Record<string, unknown>): boolean {
+    const st = { start: String(rec.start_date), timezone: String(rec.timezone), allDay: rec.all_day === true };
+    const set = parseRecurrence(rec.recurrence, st, 'recurrence');
+    if (!set) return false;
+    let second: string | undefined;
+    for (const o of occurrences(set, st)) {
+      if (o.local !== st.start) {
+        second = o.local;
+        break;
+      }
+    }
+    if (second === undefined) return false;
+    const counts = countsFrom(set, second, st);
+    const r = representRecurrence(set, st);
+    const from = (d: string) => d >= second.slice(0, d.length);
+    const duration = naiveFromString(String(rec.end_date)) - naiveFromString(st.start);
+    rec.start_date = second;
+    rec.end_date = naiveToString(naiveFromString(second) + duration);
+    rec.recurrence = {
+      rules: r.rules.map((rule, i) => (counts[i] === null ? rule : rule.replace(/COUNT=\d+/, `COUNT=${counts[i]}`))),
+      rdates: r.rdates.filter(from),
+      exdates: r.exdates.filter(from),
+    };
+    return true;
+  }
 
   function failer(at: number, event: ICAL.Event): (message: string) => never {
     return (message: string): never => {
@@ -98,7 +150,8 @@ export function readIcsRecords(file: string, engine: EngineApi, siteZone: string
   /** `t` as wall time in `zone` (an IANA zone: its own wall time when it is in that zone). */
   function wallIn(t: ICAL.Time, zone: string): string {
     const id = t.zone?.tzid;
-    if (t.isDate || !id || id === 'floating' || id === zone) return ymdHis(t);
+    if (t.isDate || !id || id === 'floating' || id === zone || (id !== 'UTC' && id !== 'Z' && ianaZoneOf(id) === zone))
+      return ymdHis(t);
     return naiveToString(epochToZoned(t.toUnixTime() * 1000, zone));
   }
 
@@ -123,17 +176,18 @@ export function readIcsRecords(file: string, engine: EngineApi, siteZone: string
   function zoneOf(t: ICAL.Time): string {
     const id = t.zone?.tzid;
     if (!id || id === 'floating' || id === 'UTC' || id === 'Z') return siteZone;
-    return isValidTimezone(id) ? id : siteZone;
+    return ianaZoneOf(id) ?? siteZone;
   }
 
   function add(e: ICAL.Event, start: ICAL.Time, end: ICAL.Time, fail: (m: string) => never): Record<string, unknown> {
     const allDay = start.isDate;
     const zone = zoneOf(start);
-    // a time in an IANA zone keeps its wall time; UTC and other zones (Outlook's Windows names)
-    // are converted to the site's zone
+    // a time in an IANA zone, or a Windows zone name (Outlook's), keeps its wall time; UTC and
+    // zones of other names are converted to the site's zone
     const wall = (t: ICAL.Time): string => {
       const id = t.zone?.tzid;
-      if (t.isDate || !id || id === 'floating' || (id !== 'UTC' && id !== 'Z' && isValidTimezone(id))) return ymdHis(t);
+      if (t.isDate || !id || id === 'floating' || (id !== 'UTC' && id !== 'Z' && ianaZoneOf(id) !== undefined))
+        return ymdHis(t);
       return naiveToString(epochToZoned(t.toUnixTime() * 1000, zone));
     };
     let f = end;

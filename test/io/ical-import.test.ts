@@ -68,13 +68,13 @@ ics(
   },
 );
 
-ics('an Outlook export: a Windows zone name is converted through its VTIMEZONE', async () => {
+ics('an Outlook export: a Windows zone name is its IANA zone (CLDR windowsZones)', async () => {
   const { cal } = await makeCalendar({ timezone: 'UTC' });
   await cal.importIcs(path.join(FIXTURES, 'outlook.ics'));
   const [meeting] = (await cal.events.list(wide)).items as Obj[];
   assert.equal(
-    [meeting.title, meeting.start_date, meeting.timezone],
-    ['Board meeting', '2030-04-02 07:00:00', 'UTC'],
+    [meeting.title, meeting.start_date, meeting.timezone, meeting.utc_start_date],
+    ['Board meeting', '2030-04-02 09:00:00', 'Europe/Berlin', '2030-04-02 07:00:00'],
     '09:00 CEST',
   );
   assert.is((meeting.venue as Obj).venue, 'Room 4');
@@ -200,5 +200,28 @@ ics('through the command line: .ics by its name', async () => {
   assert.is(await main(['import', path.join(FIXTURES, 'google.ics'), '--data', 'store'], io), 0, io.err());
   assert.match(io.out(), /^imported 4 events, 1 venues, 1 organizers, 2 categories, 0 tags/);
 });
+
+ics(
+  'Outlook zones (Eastern, W. Europe, AUS Eastern): IANA zones at their wall time; an override of the first instance is no duplicate',
+  async () => {
+    const { cal } = await makeCalendar({ timezone: 'UTC' });
+    await cal.importIcs(path.join(FIXTURES, 'outlook-zones.ics'));
+    const items = (await cal.events.list(wide)).items as Obj[];
+    assert.equal(
+      items.map((e) => [e.title, e.timezone, e.start_date, e.utc_start_date, e.post_parent ?? 0]),
+      [
+        ['New York call', 'America/New_York', '2030-03-12 09:00:00', '2030-03-12 13:00:00', 0],
+        ['Sydney sync (kick-off)', 'Australia/Sydney', '2030-03-26 09:00:00', '2030-03-25 22:00:00', 0],
+        ['Sydney sync', 'Australia/Sydney', '2030-04-02 08:00:00', '2030-04-01 21:00:00', 0],
+        ['Berlin review', 'Europe/Berlin', '2030-04-02 09:00:00', '2030-04-02 07:00:00', 0],
+        ['Sydney sync', 'Australia/Sydney', '2030-04-09 08:00:00', '2030-04-08 22:00:00', items[2].id],
+        ['Sydney sync', 'Australia/Sydney', '2030-04-16 08:00:00', '2030-04-15 22:00:00', items[2].id],
+      ],
+      'EDT from March 10; AEST from April 7; the kick-off once, the series from its second Tuesday',
+    );
+    assert.equal((items[2].recurrence as Obj).rules, ['FREQ=WEEKLY;COUNT=3;BYDAY=TU']);
+    await cal.close();
+  },
+);
 
 ics.run();
