@@ -578,16 +578,18 @@ export async function openCalendar(options: CalendarOptions = {}): Promise<Calen
       opts.cluster,
       engine,
       (seq) => {
-        const node = new Calendar(engine, site, users, undefined, cacheBytes, new ChangeFeed(seq, retain));
-        node.media = new MediaLibrary(() => node.collections.core, new MemoryFiles(), {
-          limit: uploadLimit,
-          readOnly:
-            "Uploads are not available on a node of a cluster: files are kept by a single calendar's data folder.",
-        });
-        return node;
+        return new Calendar(engine, site, users, undefined, cacheBytes, new ChangeFeed(seq, retain));
       },
       opts.webhooks,
     );
+    // the files in the cluster's object store, writes on the writer (loaded only for a cluster)
+    const { clusterMediaLibrary } = await import('./media/replicate.ts');
+    try {
+      node.media = await clusterMediaLibrary(node.cluster!, node, uploadLimit);
+    } catch (err) {
+      await node.close();
+      throw err;
+    }
     node.startHorizon();
     return node;
   }
