@@ -166,6 +166,40 @@ S('an upload id in a later record resolves; new uploads after the import get new
   await cal.close();
 });
 
+S('imports read by worker threads take the media records too (json and jsonl)', async () => {
+  const src = await openCalendar({ now: () => NOW });
+  const ids: number[] = [];
+  for (const [i, format] of (['jpeg', 'png', 'webp', 'gif'] as const).entries())
+    ids.push(
+      (await src.media.create({ data: await makeImage(320, 200, format), filename: `f${i}.${format}` })).id as number,
+    );
+  for (let i = 0; i < 300; i++) {
+    await src.events.create({
+      title: `Event ${i}`,
+      start_date: `2030-03-${String(1 + (i % 28)).padStart(2, '0')} 10:00:00`,
+      end_date: `2030-03-${String(1 + (i % 28)).padStart(2, '0')} 11:00:00`,
+      ...(i % 7 === 0 && { image: String(ids[i % ids.length]) }),
+    });
+  }
+  const work = tmp();
+  for (const format of ['json', 'jsonl'] as const) {
+    const file = path.join(work, `w.${format}`);
+    await exportFile(src, file, format);
+    const text = fs.readFileSync(file, 'utf8');
+    for (const workers of [0, 2]) {
+      const cal = await openCalendar({ now: () => NOW });
+      const summary = await cal.importFile(file, { workers, blockBytes: 4096 });
+      assert.is(summary.media, 4, `${format}, ${workers} workers`);
+      assert.is(summary.events, 300);
+      let again = '';
+      await cal.exportTo({ write: (t: string) => ((again += t), true) }, format);
+      assert.is(again, text, `${format}, ${workers} workers: the same export`);
+      await cal.close();
+    }
+  }
+  await src.close();
+});
+
 S('bad media records are refused, named, and leave no file and no record', async () => {
   const src = await openCalendar({ now: () => NOW });
   const up = await src.media.create({ data: await makeImage(400, 300), filename: 'p.jpg' });
