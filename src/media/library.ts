@@ -337,7 +337,9 @@ export class MediaLibrary {
         await core.commit([{ t: 'attachment', a: 'put', rec }], actor); // (may throw before it returns a promise)
       } catch (err) {
         // refused, not durable (read-only, a storage fault): no record will name the files
-        if (err instanceof CalendarError && (err.code.startsWith('storage_') || err.code === 'calendar_read_only')) {
+        // (in a cluster: this node is no longer the writer, or the log refused the append)
+        const refused = ['calendar_read_only', 'rest_cluster_not_writer', 'rest_cluster_write_failed'];
+        if (err instanceof CalendarError && (err.code.startsWith('storage_') || refused.includes(err.code))) {
           await this.files.remove(writes.map((w) => w.rel)).catch(() => {});
         }
         throw err;

@@ -44,8 +44,11 @@ export class ObjectFiles implements MediaFiles {
     private readonly budget = CACHE_BYTES,
   ) {}
 
-  /** Follows the bucket: the names it holds, and files deleted or replaced (dropped from the cache). */
+  /** Follows the bucket: the names it holds (all of them once this resolves: a writer picks new
+   *  names against them), and files deleted or replaced (dropped from the cache). */
   async watch(): Promise<void> {
+    for (const info of await this.os.list()) if (!info.deleted) this.names.add(info.name);
+    // (the history replays each name's latest state after the listing: it converges on the bucket)
     const it = await this.os.watch({ includeHistory: true });
     this.watcher = it;
     void (async () => {
@@ -234,9 +237,9 @@ export class ClusterMediaRemote implements MediaRemote {
     const lib = this.host.media;
     switch (call.op) {
       case 'create': {
+        // (left for the follower to remove: a write sent again after a change of writer reads it again)
         const data = await this.files.os.getBlob(call.staged!);
         if (!data) throw fail('rest_upload_no_data');
-        await this.files.os.delete(call.staged!).catch(() => {});
         const input: UploadInput = {
           data: Buffer.from(data.buffer, data.byteOffset, data.byteLength),
           filename: call.filename!,
@@ -282,7 +285,7 @@ export class ClusterMediaRemote implements MediaRemote {
         fieldParams,
       });
     } finally {
-      await this.files.os.delete(staged).catch(() => {}); // (the writer took it, or never will)
+      await this.files.os.delete(staged).catch(() => {}); // (the writer has read it, or never will)
     }
   }
 
