@@ -205,4 +205,20 @@ test('export from a follower carries the files; import on the writer serves them
   assert.is(fy.media.files.exists('2030/01/other.png'), false);
 });
 
+test('a new writer picks names against every file in the bucket; the old files stay served', async () => {
+  if (!nats) return;
+  const a = await node('names', 'a');
+  const b = await node('names', 'b');
+  const w = await writerOf([a, b]);
+  const next = w === a ? b : a;
+  const first = await w.media.create({ data: await makeImage(300, 200), filename: 'n.jpg' });
+  await w.close(); // the lease is given up: the other node takes over
+  await writerOf([next]);
+  const second = await next.media.create({ data: await makeImage(400, 300), filename: 'n.jpg' });
+  const [f1, f2] = [first, second].map((i) => (i.media_details as { file: string }).file);
+  assert.is(f2, f1.replace('n.jpg', 'n-1.jpg'));
+  const url = await serve(next);
+  for (const u of [...urlsOf(first), ...urlsOf(second)]) assert.is((await file(url, u)).status, 200, u);
+});
+
 test.run();
