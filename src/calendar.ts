@@ -48,6 +48,8 @@ import type { ClusterNode } from './cluster/node.ts';
 import type { CalendarOptions } from './calendar-options.ts';
 import { MediaLibrary } from './media/library.ts';
 import { DiskFiles, MemoryFiles } from './media/files.ts';
+import { exportMedia, mediaPlaceholders, syncReader, withMediaBytes } from './media/export.ts';
+import { writeImportedMedia } from './media/import.ts';
 import path from 'node:path';
 
 export type { CalendarOptions } from './calendar-options.ts';
@@ -307,6 +309,7 @@ export class Calendar {
       organizers: set.organizers.length,
       categories: set.terms.filter((t) => t.taxonomy === 'tribe_events_cat').length,
       tags: set.terms.filter((t) => t.taxonomy === 'post_tag').length,
+      ...(set.attachments.some((a) => a.media) && { media: set.attachments.filter((a) => a.media).length }),
     };
   }
 
@@ -361,6 +364,25 @@ export class Calendar {
     opts: { alone?: boolean } = {},
     updates: EventRecord[] = [],
     streamed?: { stream: SnapshotStream; rows: number },
+  ): Promise<void> {
+    const refusal = this.cluster ? undefined : this.guard?.refusal();
+    if (refusal) throw refusal;
+    // the files of the uploads it brings first (src/media/import.ts): taken back if it fails
+    const undoFiles = await writeImportedMedia(this.media.files, set.attachments);
+    try {
+      await this.loadImported(set, table, opts, updates, streamed);
+    } catch (err) {
+      await undoFiles();
+      throw err;
+    }
+  }
+
+  private async loadImported(
+    set: ImportSet,
+    table: EventTable,
+    opts: { alone?: boolean },
+    updates: EventRecord[],
+    streamed: { stream: SnapshotStream; rows: number } | undefined,
   ): Promise<void> {
     const load = () => {
       this.engine.bulkLoad(set, table, { searchIndex: !opts.alone, deferIndexes: opts.alone });
@@ -463,12 +485,18 @@ export class Calendar {
    * between two steps of the iteration may or may not be in it.
    */
   export(): Iterable<ExportRecord> {
-    return exportRecords(this.engine, this.collections.core.site.origin, this.site.siteUrl);
+    const media = exportMedia(this.engine, this.site.siteUrl, syncReader(this.media.files));
+    return exportRecords(this.engine, this.collections.core.site.origin, this.site.siteUrl, media);
   }
 
-  /** Write export() to a stream as the import shape (`json`) or JSON Lines (`jsonl`). */
+  /** Write export() to a stream as the import shape (`json`) or JSON Lines (`jsonl`). A
+   *  cluster's media files are read from its object store as the export reaches them. */
   exportTo(out: ExportSink, format: ImportFormat = 'json'): Promise<ImportSummary> {
-    return writeExport(this.export(), format, out);
+    const files = this.media.files;
+    if (files.readSync || !files.readAll) return writeExport(this.export(), format, out);
+    const origin = this.collections.core.site.origin;
+    const records = exportRecords(this.engine, origin, this.site.siteUrl, mediaPlaceholders(this.engine));
+    return writeExport(withMediaBytes(records, this.engine, this.site.siteUrl, files.readAll.bind(files)), format, out);
   }
 
   /** True when the calendar holds no records at all. */
@@ -550,16 +578,18 @@ export async function openCalendar(options: CalendarOptions = {}): Promise<Calen
       opts.cluster,
       engine,
       (seq) => {
-        const node = new Calendar(engine, site, users, undefined, cacheBytes, new ChangeFeed(seq, retain));
-        node.media = new MediaLibrary(() => node.collections.core, new MemoryFiles(), {
-          limit: uploadLimit,
-          readOnly:
-            "Uploads are not available on a node of a cluster: files are kept by a single calendar's data folder.",
-        });
-        return node;
+        return new Calendar(engine, site, users, undefined, cacheBytes, new ChangeFeed(seq, retain));
       },
       opts.webhooks,
     );
+    // the files in the cluster's object store, writes on the writer (loaded only for a cluster)
+    const { clusterMediaLibrary } = await import('./media/replicate.ts');
+    try {
+      node.media = await clusterMediaLibrary(node.cluster!, node, uploadLimit);
+    } catch (err) {
+      await node.close();
+      throw err;
+    }
     node.startHorizon();
     return node;
   }

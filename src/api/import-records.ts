@@ -36,6 +36,7 @@ import { IMAGE_EXTENSIONS, ownUpload } from './wordpress/images.ts';
 import { asId, asNumber, asString } from './wordpress/params.ts';
 import { sanitizeSlug } from './wordpress/text.ts';
 import { CalendarError } from './wordpress/errors.ts';
+import { importMedia, mediaSlugTaken } from '../media/import.ts';
 import { parseRecurrence } from '../recurrence/index.ts';
 import { storedOf } from '../recurrence/stored.ts';
 import {
@@ -77,6 +78,9 @@ export class Importer {
   private readonly termIds = new Map<number, TermRecord>();
   private readonly slugs = new Map<string, SlugSet>();
   private readonly attachmentsByUrl = new Map<string, AttachmentRecord>();
+  /** the uploads this import brings (media records), by id */
+  private readonly uploads = new Map<number, AttachmentRecord>();
+  private readonly uploadFiles = new Set<string>();
   readonly stamps: { local: string; utc: string };
   /** the record-local checks (also what a parallel import's workers run) */
   readonly rd: RecordReader;
@@ -150,7 +154,7 @@ export class Importer {
     const url = typeof v === 'object' && !Array.isArray(v) ? asString((v as Rec).url) : asString(v);
     const id = asId(url);
     if (id !== undefined) {
-      const att = this.core.engine.attachment(id);
+      const att = this.core.engine.attachment(id) ?? this.uploads.get(id);
       return att ? att.id : bad(`image ${id} is not an image attachment`);
     }
     if (!url || !validUrl(url)) bad('image must be an attachment id or an image URL');
@@ -171,6 +175,25 @@ export class Importer {
     this.attachmentsByUrl.set(url, rec);
     this.set.attachments.push(rec);
     return rec.id;
+  }
+
+  /** An upload of the media library with its files (src/media/import.ts). */
+  media(r: Rec): void {
+    const id = this.postId(r, 'attachment');
+    this.stampsOf(r);
+    const { rec, urls, files } = importMedia(r, {
+      engine: this.core.engine,
+      siteUrl: this.core.site.config.siteUrl,
+      id,
+      stamps: this.stampStrings(),
+      slug: (wanted) => this.uniqueSlug('attachment', wanted, id, (s) => mediaSlugTaken(this.core.engine, s)),
+      fileTaken: (rel) => this.uploadFiles.has(rel),
+      bad,
+    });
+    for (const rel of files) this.uploadFiles.add(rel);
+    this.uploads.set(id, rec);
+    for (const url of urls) this.attachmentsByUrl.set(url, rec);
+    this.set.attachments.push(rec);
   }
 
   postBase(r: Rec, kind: 'venue' | 'organizer' | 'event', titleName: string, exists: (s: string) => boolean) {
@@ -231,6 +254,12 @@ export class Importer {
       const p = this.termIds.get(t.parent) ?? this.core.engine.term(t.parent);
       if (!p || p.taxonomy !== 'tribe_events_cat')
         throw new RecordError(`category ${t.id}: parent ${t.parent} is not a category`);
+    }
+    for (const a of this.uploads.values()) {
+      const p = a.media!.parent;
+      const kind = p === 0 ? 'event' : (this.kinds.get(p) ?? this.core.engine.postKind(p));
+      if (kind !== 'event' && kind !== 'venue' && kind !== 'organizer')
+        throw new RecordError(`media ${a.id}: post ${p} is not an event, venue or organizer`);
     }
   }
 

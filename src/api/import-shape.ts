@@ -92,6 +92,8 @@ export interface ImportCalendar {
 export interface ImportData {
   categories?: unknown[];
   tags?: unknown[];
+  /** uploads of the media library with their files (docs/media.md) */
+  media?: unknown[];
   venues?: unknown[];
   organizers?: unknown[];
   events?: unknown[];
@@ -105,6 +107,8 @@ export interface ImportSummary {
   organizers: number;
   categories: number;
   tags: number;
+  /** uploads of the media library; absent when none */
+  media?: number;
 }
 
 export type ImportProgress = (done: number, total: number) => void;

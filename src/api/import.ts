@@ -36,7 +36,7 @@ import { bad, RecordError, type Rec } from './import-local.ts';
 
 export { validUrl } from './import-local.ts';
 
-export const IMPORT_KINDS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
+export const IMPORT_KINDS = ['categories', 'tags', 'media', 'venues', 'organizers', 'events'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 /** Where a record came from, for error messages: its index in its list, and its line in a file. */
@@ -70,7 +70,14 @@ export class ImportBuilder {
   private readonly im: Importer;
   /** the line each staged event starts on (0: none), by row */
   private lines = new Int32Array(1024);
-  private readonly counts: Record<ImportKind, number> = { categories: 0, tags: 0, venues: 0, organizers: 0, events: 0 };
+  private readonly counts: Record<ImportKind, number> = {
+    categories: 0,
+    tags: 0,
+    media: 0,
+    venues: 0,
+    organizers: 0,
+    events: 0,
+  };
 
   constructor(core: Core) {
     this.im = new Importer(core);
@@ -87,7 +94,8 @@ export class ImportBuilder {
   /** Records added so far, per list (and existing events updated, when any). */
   get summary(): ImportSummary {
     const updated = this.im.updates.length;
-    return updated > 0 ? { ...this.counts, updated } : { ...this.counts };
+    const { media, ...counts } = this.counts; // (media: only when some came)
+    return { ...(updated > 0 && { updated }), ...counts, ...(media > 0 && { media }) };
   }
 
   /** `updateOf`: the event is a new version of this existing event (see Importer.eventUpdate). */
@@ -108,6 +116,9 @@ export class ImportBuilder {
           break;
         case 'tags':
           im.term(rec, 'post_tag');
+          break;
+        case 'media':
+          im.media(rec);
           break;
         case 'venues':
           im.venue(rec);

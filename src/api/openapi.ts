@@ -322,7 +322,7 @@ const CHANGES_PATH = {
         name: 'types',
         in: 'query',
         required: false,
-        description: 'comma-separated: event, venue, organizer, category, tag',
+        description: 'comma-separated: event, venue, organizer, category, tag, media',
         schema: { type: 'string' },
       },
       {

@@ -7,12 +7,13 @@
 // about `retainBytes` of them, however they are kept.
 
 import type { EngineApi } from '../engine/engine-api.ts';
-import type { EventRecord, Op, OrganizerRecord, TermRecord, VenueRecord } from '../engine/records.ts';
+import type { AttachmentRecord, EventRecord, Op, OrganizerRecord, TermRecord, VenueRecord } from '../engine/records.ts';
 import { DEFAULT_RETAIN_BYTES, DEFAULT_RETAIN_COUNT, DEFAULT_RETAIN_MS } from '../options/options.ts';
+import { mediaChanges } from '../media/changes.ts';
 
-export type ChangeType = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+export type ChangeType = 'event' | 'venue' | 'organizer' | 'category' | 'tag' | 'media';
 export type ChangeAction = 'created' | 'updated' | 'trashed' | 'deleted';
-export const CHANGE_TYPES: readonly ChangeType[] = ['event', 'venue', 'organizer', 'category', 'tag'];
+export const CHANGE_TYPES: readonly ChangeType[] = ['event', 'venue', 'organizer', 'category', 'tag', 'media'];
 
 export interface Change {
   seq: number;
@@ -151,7 +152,8 @@ function current(engine: EngineApi, t: Op['t'], id: number): AnyRecord | undefin
 /**
  * The changes a write's ops make, read against the engine BEFORE they are applied (an op sees
  * the state the ops before it in the same write left: a later op on the same record compares
- * with the earlier op's record). Attachments make no change records.
+ * with the earlier op's record). Uploads of the media library make `media` records
+ * (src/media/changes.ts); images known by URL only make none.
  */
 export function describeWrite(
   engine: EngineApi,
@@ -162,8 +164,13 @@ export function describeWrite(
 ): HeldChange[] {
   const out: HeldChange[] = [];
   const staged = new Map<string, AnyRecord>();
+  const stagedMedia = new Map<number, AttachmentRecord | undefined>();
   for (const op of ops) {
-    if (op.t === 'attachment') continue;
+    if (op.t === 'attachment') {
+      for (const m of mediaChanges(engine, op, stagedMedia, seq, time, author))
+        out.push(holdChange(m.change, m.owner, m.before, m.after));
+      continue;
+    }
     const id = op.a === 'put' ? op.rec.id : op.id;
     const key = `${op.t}:${id}`;
     const prev = staged.get(key) ?? current(engine, op.t, id);

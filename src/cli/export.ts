@@ -8,8 +8,8 @@ import { parseFormat } from './import.ts';
 
 export const EXPORT_USAGE = `Usage: calendar-engine export [--data DIR] [--format json|jsonl] [--out FILE]
 
-Writes the calendar (categories, tags, venues, organizers, then events of every status,
-trash included) in the shape \`calendar-engine import\` reads: ids, authors, dates, slugs,
+Writes the calendar (categories, tags, the media library's uploads with their files,
+venues, organizers, then events of every status, trash included) in the shape \`calendar-engine import\` reads: ids, authors, dates, slugs,
 terms and links kept. Streamed: a record at a time.
 
 Options:
@@ -55,7 +55,8 @@ export async function exportCommand(args: string[], io: CliIo): Promise<number> 
     }
     const summary = (['events', 'venues', 'organizers', 'categories', 'tags'] as const)
       .map((k) => `${counts[k]} ${k}`)
-      .join(', ');
+      .join(', ')
+      .concat(counts.media ? `, ${counts.media} media` : '');
     io.stderr.write(`exported ${summary} from ${showPath(dir, io)} to ${outArg} in ${seconds(Date.now() - t0)}\n`);
     return EXIT_OK;
   } finally {

@@ -105,6 +105,7 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
   }
   const summary =
     (['events', 'venues', 'organizers', 'categories', 'tags'] as const).map((k) => `${counts[k]} ${k}`).join(', ') +
+    (counts.media ? `, ${counts.media} media` : '') +
     (counts.updated ? `; updated ${counts.updated} existing events` : '');
   io.stdout.write(`imported ${summary} into ${showPath(dir, io)} in ${seconds(Date.now() - t0)}\n`);
   return EXIT_OK;

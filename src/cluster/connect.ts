@@ -13,6 +13,7 @@ export function natsNames(name: string) {
     snapshots: `CAL_${name}_snap`,
     users: `CAL_${name}_users`,
     webhooks: `CAL_${name}_webhooks`,
+    media: `CAL_${name}_media`,
   };
 }
 

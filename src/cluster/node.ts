@@ -101,6 +101,13 @@ export class ClusterNode {
   /** set while the writer pauses new writes (the capture of a snapshot) */
   gate: Promise<void> | undefined;
   readonly stats = { appends: 0, applied: 0, resyncs: 0, snapshots: 0, electedAt: 0 };
+  /** hear this node become the writer (true) and stop being it (false): the media library's
+   *  forwarded uploads (src/media/replicate.ts) */
+  readonly roleListeners = new Set<(writer: boolean) => void>();
+  /** hear another node take the lease (writes forwarded to the old one may never be answered) */
+  readonly holderListeners = new Set<() => void>();
+  /** run when the node closes, before its connection drains */
+  readonly closers: Array<() => Promise<void>> = [];
   private readonly warn: (message: string) => void;
 
   private constructor(
@@ -200,6 +207,7 @@ export class ClusterNode {
         lost: (reason) => this.stepDown(reason),
         holderChanged: () => {
           this.forwarder.writerChanged();
+          for (const fn of this.holderListeners) fn();
         },
       },
       () => this.opts.writer !== false && !this.resyncing && this.role !== 'stopped',
@@ -452,6 +460,7 @@ export class ClusterNode {
           ).then((reply) => msg.respond(reply));
         },
       });
+      for (const fn of this.roleListeners) fn(true);
       this.warn(`cluster ${this.opts.name}: node ${this.node} is the writer from seq ${last + 1}`);
     } catch (err) {
       await this.lease.release(`could not take over: ${(err as Error).message}`);
@@ -463,6 +472,7 @@ export class ClusterNode {
     this.role = 'follower';
     this.writeSub?.unsubscribe();
     this.writeSub = undefined;
+    for (const fn of this.roleListeners) fn(false);
     this.warn(`cluster ${this.opts.name}: node ${this.node} is no longer the writer: ${reason}`);
   }
 
@@ -625,7 +635,13 @@ export class ClusterNode {
     // drains: nats.js starts a consumer's idle-heartbeat timer (a ref'd 30 s interval for the
     // object store's) before it subscribes, and a subscription refused by a draining connection
     // leaves that timer running for ever: the process never exits (uvu lingered after its summary)
-    await Promise.allSettled([this.snapshotting, this.resyncing, this.loadingMarker, this.users.settled()]);
+    await Promise.allSettled([
+      this.snapshotting,
+      this.resyncing,
+      this.loadingMarker,
+      this.users.settled(),
+      ...this.closers.map((fn) => fn()),
+    ]);
     await this.nc.drain().catch(() => {});
   }
 }

@@ -10,7 +10,7 @@ import type { EventRecord, OrganizerRecord, PostRecord, TermRecord, VenueRecord 
 import type { ImportKind } from '../api/import.ts';
 import type { ImportFormat } from './read-records.ts';
 
-export type ExportType = 'category' | 'tag' | 'venue' | 'organizer' | 'event';
+export type ExportType = 'category' | 'tag' | 'media' | 'venue' | 'organizer' | 'event';
 
 /** One record of an export: its type and its fields in the import shape. */
 export interface ExportRecord {
@@ -18,21 +18,29 @@ export interface ExportRecord {
   [field: string]: unknown;
 }
 
-const ORDER: readonly ImportKind[] = ['categories', 'tags', 'venues', 'organizers', 'events'];
+const ORDER: readonly ImportKind[] = ['categories', 'tags', 'media', 'venues', 'organizers', 'events'];
 
 const LIST_OF: Record<ExportType, ImportKind> = {
   category: 'categories',
   tag: 'tags',
+  media: 'media',
   venue: 'venues',
   organizer: 'organizers',
   event: 'events',
 };
 
 /** The calendar's records in import order. `origin` is the site's global-id origin (lineage);
- *  `siteUrl` makes the URLs of uploaded images absolute. */
-export function* exportRecords(engine: EngineApi, origin: string, siteUrl = ''): Generator<ExportRecord> {
+ *  `siteUrl` makes the URLs of uploaded images absolute; `media`: the uploads' records
+ *  (src/media/export.ts), before the records that show them. */
+export function* exportRecords(
+  engine: EngineApi,
+  origin: string,
+  siteUrl = '',
+  media: Iterable<ExportRecord> = [],
+): Generator<ExportRecord> {
   for (const t of engine.terms('tribe_events_cat')) yield term('category', t);
   for (const t of engine.terms('post_tag')) yield term('tag', t);
+  yield* media;
   for (const v of engine.venues()) yield venue(engine, origin, siteUrl, v);
   for (const o of engine.organizers()) yield organizer(engine, origin, siteUrl, o);
   // series and single events, then occurrences (each after its series); occurrences a series no
@@ -158,11 +166,18 @@ export interface ExportSink {
 }
 
 export async function writeExport(
-  records: Iterable<ExportRecord>,
+  records: Iterable<ExportRecord> | AsyncIterable<ExportRecord>,
   format: ImportFormat,
   out: ExportSink,
 ): Promise<Record<ImportKind, number>> {
-  const counts: Record<ImportKind, number> = { categories: 0, tags: 0, venues: 0, organizers: 0, events: 0 };
+  const counts: Record<ImportKind, number> = {
+    categories: 0,
+    tags: 0,
+    media: 0,
+    venues: 0,
+    organizers: 0,
+    events: 0,
+  };
   let buffer = '';
   /** json: lists opened so far (all five are written, in order, empty ones too) */
   let opened = 0;
@@ -193,7 +208,7 @@ export async function writeExport(
       });
   };
   if (format === 'json') buffer = '{';
-  for (const rec of records) {
+  const add = (rec: ExportRecord): Promise<void> | undefined => {
     const kind = LIST_OF[rec.type];
     if (format === 'jsonl') {
       buffer += JSON.stringify(rec) + '\n';
@@ -208,12 +223,20 @@ export async function writeExport(
       buffer += JSON.stringify(fields);
     }
     counts[kind]++;
-    if (buffer.length >= 1 << 16) await flush();
-  }
+    return buffer.length >= 1 << 16 ? flush() : undefined;
+  };
+  // (a cluster's media come from its object store: an async iteration; otherwise no await a record)
+  if (Symbol.asyncIterator in records) for await (const rec of records) await add(rec);
+  else
+    for (const rec of records) {
+      const flushed = add(rec);
+      if (flushed) await flushed;
+    }
   if (format === 'json') {
     openUpTo(undefined);
     buffer += '\n]}\n';
   }
   await flush();
+  if (counts.media === 0) delete (counts as Partial<typeof counts>).media;
   return counts;
 }

@@ -33,6 +33,7 @@ export class ImportFileError extends Error {}
 const TYPE_TO_KIND: Record<string, ImportKind> = {
   category: 'categories',
   tag: 'tags',
+  media: 'media',
   venue: 'venues',
   organizer: 'organizers',
   event: 'events',
@@ -89,7 +90,14 @@ export async function* readImportBatches(
   chunkBytes = CHUNK,
   parallel?: ParallelRead,
 ): AsyncGenerator<FileRecord[] | PackedBatch> {
-  const counts: Record<ImportKind, number> = { categories: 0, tags: 0, venues: 0, organizers: 0, events: 0 };
+  const counts: Record<ImportKind, number> = {
+    categories: 0,
+    tags: 0,
+    media: 0,
+    venues: 0,
+    organizers: 0,
+    events: 0,
+  };
   if (format === 'json' && parallel !== undefined) {
     yield* readParallel(file, counts, onBytes, chunkBytes, parallel);
     return;

@@ -28,6 +28,11 @@ export interface MediaFiles {
   /** the bytes [start, end] (inclusive) of a file */
   read(rel: string, start: number, end: number): NodeJS.ReadableStream | Buffer;
   remove(rels: readonly string[]): Promise<void>;
+  /** a whole file at once, or undefined when there is none (an export's media); absent where
+   *  files are read asynchronously only (a cluster's object store) */
+  readSync?(rel: string): Buffer | undefined;
+  /** a whole file, where files are read asynchronously only (a cluster's object store) */
+  readAll?(rel: string): Promise<Buffer>;
   /** a folder on disk, or undefined in memory */
   readonly root: string | undefined;
 }
@@ -134,6 +139,15 @@ export class DiskFiles implements MediaFiles {
     return fs.createReadStream(path.join(this.root, rel), { start, end });
   }
 
+  readSync(rel: string): Buffer | undefined {
+    try {
+      return fs.readFileSync(path.join(this.root, rel));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
   /** Removes files no record names any more. A disk that refuses it leaves them (harmless: no
    *  record names them, their names stay taken) and throws the first error once all are tried. */
   async remove(rels: readonly string[]): Promise<void> {
@@ -184,6 +198,10 @@ export class MemoryFiles implements MediaFiles {
 
   read(rel: string, start: number, end: number): Buffer {
     return this.files.get(rel)!.data.subarray(start, end + 1);
+  }
+
+  readSync(rel: string): Buffer | undefined {
+    return this.files.get(rel)?.data;
   }
 
   async remove(rels: readonly string[]): Promise<void> {

@@ -42,13 +42,22 @@ export interface MediaAnswer {
 export interface MediaOptions {
   /** largest upload in bytes */
   limit?: number;
-  /** why uploads and edits are refused here (a cluster node), if they are */
-  readOnly?: string;
   /** before a write: resolves when the calendar takes writes, else rejects with its error
    *  (calendar_read_only, or the store's storage fault) */
   ready?: () => Promise<void>;
   /** where a refused file write is logged (with the full path); default console.error */
   log?: (line: string) => void;
+  /** a node of a cluster: writes reaching a node that is not the writer run there (replicate.ts) */
+  remote?: MediaRemote;
+}
+
+/** Media writes run by another node (a cluster's writer), once this node has checked what it can. */
+export interface MediaRemote {
+  /** whether writes run on this node */
+  here(): boolean;
+  create(input: UploadInput, actor: Actor, fieldParams: Params | undefined): Promise<MediaAnswer>;
+  update(id: number, params: Params, actor: Actor): Promise<MediaAnswer>;
+  delete(id: number, params: Params, actor: Actor): Promise<MediaAnswer>;
 }
 
 const MEDIA_TYPES = ['image', 'video', 'text', 'application', 'audio'];
@@ -71,7 +80,6 @@ const denied = (actor: Actor, code: ErrorCode, message: string): CalendarError =
 
 export class MediaLibrary {
   readonly limit: number;
-  readOnly: string | undefined;
   /** names (below the uploads folder) an upload in progress has chosen: no other may take them */
   private readonly reserved = new Set<string>();
   /** test hook: runs after an upload's files are durable, before its record is committed */
@@ -80,6 +88,7 @@ export class MediaLibrary {
   fault: string | undefined;
   private readonly ready: () => Promise<void>;
   private readonly log: (line: string) => void;
+  private readonly remote: MediaRemote | undefined;
 
   constructor(
     private readonly core: () => Core,
@@ -87,13 +96,14 @@ export class MediaLibrary {
     opts: MediaOptions = {},
   ) {
     this.limit = opts.limit ?? DEFAULT_UPLOAD_LIMIT;
-    this.readOnly = opts.readOnly;
     this.ready = opts.ready ?? (() => Promise.resolve());
     this.log = opts.log ?? ((line) => console.error(line));
+    this.remote = opts.remote;
   }
 
-  private writable(): void {
-    if (this.readOnly) throw fail('rest_media_read_only', [this.readOnly]);
+  /** the writer of a cluster, when it is another node */
+  private get away(): MediaRemote | undefined {
+    return this.remote?.here() === false ? this.remote : undefined;
   }
 
   /** A storage fault of the files layer as the REST error (logged with the full path); others as they are. */
@@ -234,12 +244,12 @@ export class MediaLibrary {
    * once the caller is known to be allowed to upload, as WordPress checks permissions first.
    */
   async createAs(source: UploadInput | (() => UploadInput), actor: Actor, fieldParams?: Params): Promise<MediaAnswer> {
-    this.writable();
     if (!canUpload(actor))
       throw denied(actor, 'rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.');
     const fields = this.fields(actor, fieldParams ?? (typeof source === 'function' ? {} : (source.params ?? {})), true);
     await this.ready();
     const input = typeof source === 'function' ? source() : source;
+    if (this.away) return this.away.create(input, actor, fieldParams);
     const unknown = input.fromForm ? 'rest_upload_unknown_error' : 'rest_upload_sideload_error';
     if (input.data.length === 0) throw fail('rest_upload_no_data');
     if (input.data.length > this.limit) throw tooBig(this.limit);
@@ -327,7 +337,9 @@ export class MediaLibrary {
         await core.commit([{ t: 'attachment', a: 'put', rec }], actor); // (may throw before it returns a promise)
       } catch (err) {
         // refused, not durable (read-only, a storage fault): no record will name the files
-        if (err instanceof CalendarError && (err.code.startsWith('storage_') || err.code === 'calendar_read_only')) {
+        // (in a cluster: this node is no longer the writer, or the log refused the append)
+        const refused = ['calendar_read_only', 'rest_cluster_not_writer', 'rest_cluster_write_failed'];
+        if (err instanceof CalendarError && (err.code.startsWith('storage_') || refused.includes(err.code))) {
           await this.files.remove(writes.map((w) => w.rel)).catch(() => {});
         }
         throw err;
@@ -494,7 +506,7 @@ export class MediaLibrary {
   // ---- update and delete --------------------------------------------------------------
 
   async updateAs(id: number, params: Params, actor: Actor): Promise<MediaAnswer> {
-    this.writable();
+    if (this.away) return this.away.update(id, params, actor);
     const att = this.found(id);
     if (!canEditPost(actor, { authorId: att.authorId, status: 'inherit' })) {
       throw denied(actor, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
@@ -510,7 +522,7 @@ export class MediaLibrary {
   }
 
   async deleteAs(id: number, params: Params, actor: Actor): Promise<MediaAnswer> {
-    this.writable();
+    if (this.away) return this.away.delete(id, params, actor);
     const att = this.found(id);
     if (!canEditPost(actor, { authorId: att.authorId, status: 'inherit' })) {
       throw denied(actor, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');

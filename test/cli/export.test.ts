@@ -52,7 +52,7 @@ exp(
     const stdout = memoryIo({}, dir);
     assert.is(await main(['export', '--data', 'a'], stdout), 0, stdout.err());
     const exported = JSON.parse(stdout.out()) as Record<string, unknown[]>;
-    assert.equal(Object.keys(exported), ['categories', 'tags', 'venues', 'organizers', 'events']);
+    assert.equal(Object.keys(exported), ['categories', 'tags', 'media', 'venues', 'organizers', 'events']);
     assert.equal(
       exported.events.map((e) => (e as { id: number }).id),
       [100, 101],

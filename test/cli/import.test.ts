@@ -152,7 +152,7 @@ imp('file problems are one-line errors', async () => {
     ['{"events": [', /line 1: the file ends before the import object does: is it truncated\?/],
     ['{"events": [{"id": 1, "title": "x"', /line 1: .*inside events\[0\].*truncated/],
     ['[1, 2]', /expected the import shape: one JSON object/],
-    ['{"posts": []}', /none of categories, tags, venues, organizers, events is present/],
+    ['{"posts": []}', /none of categories, tags, media, venues, organizers, events is present/],
     ['{"events": {}}', /"events" must be an array/],
     ['{"events": [\n{"id": 1},\n{"id": 2,,}\n]}', /line 3: events\[1\] is not valid JSON/],
     ['', /expected the import shape|ends before/],

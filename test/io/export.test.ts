@@ -9,6 +9,7 @@ import type { Calendar } from '../../src/calendar.ts';
 import type { Resource } from '../../src/api/wordpress/types.ts';
 import { Generator, Model, Rng, mulberry32 } from '../engine/random-calendar.ts';
 import { makeCalendar } from '../helpers/calendar.ts';
+import { makeImage } from '../media/helper.ts';
 
 const roundTrip = suite('export → import');
 
@@ -70,6 +71,19 @@ for (const format of ['json', 'jsonl'] as const) {
           model.apply(op);
           source.engine.apply([structuredClone(op)]);
         }
+        // uploads shown by some venues, organizers and events (their files and sizes travel too)
+        const images = [
+          await source.media.create({ data: await makeImage(400, 300), filename: `poster-${seed}.jpg` }),
+          await source.media.create({ data: await makeImage(200, 120, 'png'), filename: 'logo.png' }),
+        ].map((item) => item.id as number);
+        const e = source.engine;
+        const pick = (i: number) => images[i % images.length];
+        for (const [i, v] of [...e.venues()].slice(0, 3).entries())
+          e.apply([{ t: 'venue', a: 'put', rec: { ...v, imageId: pick(i) } }]);
+        for (const [i, o] of [...e.organizers()].slice(0, 2).entries())
+          e.apply([{ t: 'organizer', a: 'put', rec: { ...o, imageId: pick(i + 1) } }]);
+        for (let row = 0; row < Math.min(5, e.eventRowCount); row++)
+          e.apply([{ t: 'event', a: 'put', rec: { ...e.eventRecord(row), imageId: pick(row) } }]);
         // A: the source normalised through one import (the generator writes UTC copies as it likes)
         const dir = tmp();
         const first = path.join(dir, `a.${format}`);
@@ -89,6 +103,21 @@ for (const format of ['json', 'jsonl'] as const) {
           `seed ${seed}: every representation`,
         );
         assert.is(summary.events, a.engine.eventRowCount);
+        assert.is(summary.media, 2);
+        // each upload came with its id, its files (the same bytes) and its sizes
+        for (const id of images) {
+          const [was, is] = [source.engine.attachment(id)!.media!, b.engine.attachment(id)!.media!];
+          assert.equal(is, was, `seed ${seed}: upload ${id}`);
+          const folder = was.file.slice(0, was.file.lastIndexOf('/') + 1);
+          for (const rel of [was.file, ...Object.values(was.sizes).map((z) => folder + z.file)])
+            assert.ok(b.media.files.readSync!(rel)!.equals(source.media.files.readSync!(rel)!), `seed ${seed}: ${rel}`);
+        }
+        const shown = (
+          await b.venues.list({ per_page: 50, status: 'publish,future,draft,pending,private,trash' }, users.editor)
+        ).items
+          .map((v) => (v.image as { id?: number } | undefined)?.id)
+          .filter((x) => x !== undefined);
+        assert.ok(shown.length > 0 && shown.every((x) => images.includes(x!)), `seed ${seed}: venues show the uploads`);
         // the source's own records came through: ids, slugs, statuses, links
         // (the generator may repeat a term in one event, which no write through the API does: compared as sets)
         const uniq = (v: unknown) => (Array.isArray(v) ? [...new Set(v)] : v);
@@ -109,10 +138,10 @@ for (const format of ['json', 'jsonl'] as const) {
   );
 }
 
-roundTrip('an empty calendar exports all five empty lists, and that imports', async () => {
+roundTrip('an empty calendar exports all six empty lists, and that imports', async () => {
   const { cal } = await makeCalendar();
   const text = await exportText(cal, 'json');
-  assert.equal(JSON.parse(text), { categories: [], tags: [], venues: [], organizers: [], events: [] });
+  assert.equal(JSON.parse(text), { categories: [], tags: [], media: [], venues: [], organizers: [], events: [] });
   assert.is(await exportText(cal, 'jsonl'), '');
   await cal.close();
 });

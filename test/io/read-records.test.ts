@@ -95,7 +95,7 @@ reader(
     const bad = write('{"type":"event","id":1}\n{"type":"party","id":2}\n', 'jsonl');
     assert.match(
       await failure(bad),
-      /line 2: "type" must be one of category, tag, venue, organizer, event, got "party"/,
+      /line 2: "type" must be one of category, tag, media, venue, organizer, event, got "party"/,
     );
     const broken = write('{"type":"event","id":1}\n{"type":"event",\n', 'jsonl');
     assert.match(await failure(broken), /line 2: the line is not valid JSON/);

@@ -84,7 +84,11 @@ const TABLE = {
   storage_read_only: [503, 'The calendar cannot store this write: its disk is read-only (%s: %s). Reads still work.'],
   calendar_read_only: [503, 'The calendar is served read-only: writes are refused.'],
   invalid_option: [400, '%s'],
-  rest_media_read_only: [501, '%s'],
+  media_file_missing: [503, "The media file '%s' is missing from the uploads folder: the export cannot carry it."],
+  media_export_async: [
+    400,
+    "A cluster's media are in its object store: export with cal.exportTo(), which reads them from there.",
+  ],
   rest_upload_image_library_missing: [
     501,
     'Images cannot be processed: the image library (sharp) could not be loaded from %s: %s',
