@@ -3,7 +3,9 @@
 // tsx or any devDependency (its dependencies come from npm's cache), and used there with plain
 // node: the README's embedding example as an ES module, a TypeScript consumer type-checked against
 // the shipped .d.ts with moduleResolution node16 and bundler, `npx calendar-engine --help`, and
-// `serve --port 0` answering a request and stopping on SIGTERM. The pack and install happen once, for every test.
+// `serve --port 0` answering a request and stopping on SIGTERM. The pack and install happen once, for
+// every test; the example, the two type-checks, --help and serve then run side by side, each test
+// awaiting its own.
 // Skipped, with a printed reason, only when npm cannot install the tarball at all (no cache, no
 // network).
 import { suite } from 'uvu';
@@ -34,12 +36,17 @@ function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-function run(file: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  file: string,
+  args: string[],
+  cwd: string,
+  timeout = 60_000,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       file,
       args,
-      { cwd, env: userEnv({ FORCE_COLOR: '0', NO_COLOR: '1' }), encoding: 'utf8', timeout: 60_000 },
+      { cwd, env: userEnv({ FORCE_COLOR: '0', NO_COLOR: '1' }), encoding: 'utf8', timeout },
       (err, stdout, stderr) => {
         resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
       },
@@ -49,6 +56,31 @@ function run(file: string, args: string[], cwd: string): Promise<{ code: number;
 
 let work = '';
 let app = '';
+type Ran = Promise<{ code: number; stdout: string; stderr: string }>;
+let example: Ran;
+const typeChecks: Record<string, Ran> = {};
+let help: Ran;
+let server: ReturnType<typeof startServe> | undefined;
+
+/** `calendar-engine serve --port 0` on a new store in the app, its output collected. */
+function startServe() {
+  // the bin npx ran, started directly: npx does not pass SIGTERM on to it
+  const store = path.join(app, 'store');
+  const child = spawn(path.join(app, 'node_modules/.bin/calendar-engine'), ['serve', '--port', '0', '--data', store], {
+    cwd: app,
+    env: userEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const started = { child, store, out: '', err: '', exited: Promise.resolve<number | null>(null) };
+  child.stdout.setEncoding('utf8').on('data', (s: string) => {
+    started.out += s;
+  });
+  child.stderr.setEncoding('utf8').on('data', (s: string) => {
+    started.err += s;
+  });
+  started.exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return started;
+}
 let tarball = '';
 let files: string[] = [];
 let skipped = '';
@@ -83,10 +115,18 @@ pkg.before(() => {
   if (installed.status !== 0) {
     skipped = `npm could not install the tarball (offline, then online): ${installed.stderr.trim().split('\n').slice(-3).join(' / ')}`;
     console.log(`\npackage.test: SKIPPED: ${skipped}\n`);
+    return;
   }
+  // the checks of the installed package are independent processes that mostly wait (on the disk,
+  // on tsc): all started now, side by side; each test below awaits its own and asserts on it
+  example = runExample();
+  for (const resolution of ['node16', 'bundler'] as const) typeChecks[resolution] = typeCheck(resolution);
+  help = run(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['--no-install', 'calendar-engine', '--help'], app);
+  server = startServe();
 });
 
 pkg.after(() => {
+  if (server && server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
@@ -125,13 +165,20 @@ pkg('installed without tsx or any devDependency', () => {
     assert.not.ok(fs.existsSync(path.join(modules, dev)), `${dev} was installed`);
 });
 
+/** The README's embedding example (its first ts block), saved as an ES module in the app and run. */
+function readmeExample(): { block: string } {
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  return { block: /```ts\n([\s\S]*?)```/.exec(readme)![1] };
+}
+function runExample(): Ran {
+  fs.writeFileSync(path.join(app, 'example.mjs'), readmeExample().block);
+  return run(process.execPath, ['example.mjs'], app);
+}
+
 pkg("the README's embedding example runs with plain node (ESM)", async () => {
   if (skipped) return console.log(`  (skipped: ${skipped})`);
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const block = /```ts\n([\s\S]*?)```/.exec(readme)![1];
-  const expected = /\/\/ (1 \[ 'Launch party' \])/.exec(block)![1];
-  fs.writeFileSync(path.join(app, 'example.mjs'), block);
-  const r = await run(process.execPath, ['example.mjs'], app);
+  const expected = /\/\/ (1 \[ 'Launch party' \])/.exec(readmeExample().block)![1];
+  const r = await example;
   assert.is(r.code, 0, r.stderr);
   assert.is(r.stdout.trim(), expected);
 });
@@ -164,83 +211,69 @@ console.log(wrong);
 await cal.close();
 `;
 
-for (const [resolution, module] of [
-  ['node16', 'node16'],
-  ['bundler', 'esnext'],
-] as const) {
-  pkg(`a TypeScript consumer type-checks against the shipped .d.ts (moduleResolution ${resolution})`, () => {
-    if (skipped) return console.log(`  (skipped: ${skipped})`);
-    const dir = path.join(app, `ts-${resolution}`);
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'consumer.ts'), CONSUMER);
-    fs.writeFileSync(
-      path.join(dir, 'tsconfig.json'),
-      JSON.stringify(
-        {
-          compilerOptions: {
-            // the declarations themselves checked once (node16), to keep the time down
-            target: 'ES2022',
-            module,
-            moduleResolution: resolution,
-            strict: true,
-            noEmit: true,
-            skipLibCheck: resolution !== 'node16',
-            lib: ['ES2022'],
-            types: ['node'],
-            typeRoots: [path.join(ROOT, 'node_modules/@types')],
-          },
-          files: ['consumer.ts'],
+/** tsc over CONSUMER in a folder of the app, with `moduleResolution` `resolution`. */
+function typeCheck(resolution: 'node16' | 'bundler'): Ran {
+  const module = resolution === 'node16' ? 'node16' : 'esnext';
+  const dir = path.join(app, `ts-${resolution}`);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'consumer.ts'), CONSUMER);
+  fs.writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          // the declarations themselves checked once (node16), to keep the time down
+          target: 'ES2022',
+          module,
+          moduleResolution: resolution,
+          strict: true,
+          noEmit: true,
+          skipLibCheck: resolution !== 'node16',
+          lib: ['ES2022'],
+          types: ['node'],
+          typeRoots: [path.join(ROOT, 'node_modules/@types')],
         },
-        null,
-        2,
-      ),
-    );
-    // the repository's TypeScript and Node types: the scratch project has neither
-    const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir], {
-      encoding: 'utf8',
-      env: userEnv(),
-    });
-    assert.is(tsc.status, 0, `tsc (${resolution}):\n${tsc.stdout}${tsc.stderr}`);
+        files: ['consumer.ts'],
+      },
+      null,
+      2,
+    ),
+  );
+  // the repository's TypeScript and Node types: the scratch project has neither
+  return run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir], app, 180_000);
+}
+
+for (const resolution of ['node16', 'bundler'] as const) {
+  pkg(`a TypeScript consumer type-checks against the shipped .d.ts (moduleResolution ${resolution})`, async () => {
+    if (skipped) return console.log(`  (skipped: ${skipped})`);
+    const tsc = await typeChecks[resolution];
+    assert.is(tsc.code, 0, `tsc (${resolution}):\n${tsc.stdout}${tsc.stderr}`);
   });
 }
 
 pkg('npx calendar-engine --help, and serve --port 0 answers a request', async () => {
   if (skipped) return console.log(`  (skipped: ${skipped})`);
-  const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
-  const help = await run(npx, ['--no-install', 'calendar-engine', '--help'], app);
-  assert.is(help.code, 0, help.stderr);
-  assert.match(help.stdout, /^Usage: calendar-engine <command> \[options\]/);
-  assert.match(help.stdout, /serve \[options\]/);
+  const helped = await help;
+  assert.is(helped.code, 0, helped.stderr);
+  assert.match(helped.stdout, /^Usage: calendar-engine <command> \[options\]/);
+  assert.match(helped.stdout, /serve \[options\]/);
 
-  // the bin npx ran, started directly: npx does not pass SIGTERM on to it
-  const store = path.join(app, 'store');
-  const child = spawn(path.join(app, 'node_modules/.bin/calendar-engine'), ['serve', '--port', '0', '--data', store], {
-    cwd: app,
-    env: userEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (s: string) => {
-    out += s;
-  });
-  child.stderr.setEncoding('utf8').on('data', (s: string) => {
-    err += s;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const { child, store, exited } = server!;
+  const out = () => server!.out;
+  const err = () => server!.err;
   try {
     const t0 = Date.now();
-    while (!out.includes('\n') && child.exitCode === null && Date.now() - t0 < 30_000)
+    while (!out().includes('\n') && child.exitCode === null && Date.now() - t0 < 30_000)
       await new Promise((r) => setTimeout(r, 20));
-    const m = /^calendar-engine listening on (http:\/\/127\.0\.0\.1:\d+\/wp-json\/tribe\/events\/v1)\n/.exec(out);
-    assert.ok(m, `listening line: ${JSON.stringify(out)} ${err}`);
+    const m = /^calendar-engine listening on (http:\/\/127\.0\.0\.1:\d+\/wp-json\/tribe\/events\/v1)\n/.exec(out());
+    assert.ok(m, `listening line: ${JSON.stringify(out())} ${err()}`);
     const res = await fetch(`${m![1]}/events?per_page=2`);
     assert.is(res.status, 200);
     const body = (await res.json()) as { events: unknown[]; total: number };
     assert.is(body.events.length, 2);
     assert.ok(body.total > 2, 'the demo calendar (data/demo.json, shipped) was seeded');
     child.kill('SIGTERM');
-    assert.is(await exited, 0, err);
+    assert.is(await exited, 0, err());
     assert.ok(fs.existsSync(path.join(store, 'snapshot.json')), 'a snapshot on shutdown');
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -1,121 +1,68 @@
 // Runs the uvu suite under a DST-observing zone and ends with the line CI reads:
-// "N passed, M failed" (exits non-zero on any failure). Two uvu processes run at once: the files
-// that mostly wait on other processes (test/cluster/: NATS elections, leases, restarts; the
-// crash test's killed writers; the benchmark runner's child) beside everything else, so that
-// their waits overlap the rest's work. The other process's output is streamed; the waiting
-// files' output is held and printed after it, so neither interleaves.
-import { spawn, spawnSync } from 'node:child_process';
+// "N passed, M failed" (exits non-zero on any failure).
+//
+//   node --import tsx test/run.ts [PATTERN] [--jobs N] [--dir DIR] [--save-durations]
+//
+// PATTERN is a regex over the file names under DIR (default test/; case-insensitive, as uvu's).
+// The files run in N worker processes at once (test/helpers/run-worker.ts; default TEST_JOBS or
+// 3: many files mostly wait on other processes: NATS, Chromium, npm, killed writers), each worker
+// taking the next file as it finishes one, longest first by the times in test/durations.json
+// (--save-durations rewrites it from this run), so the slow files start at once and the short
+// ones fill in around them. A file's output is held and printed whole when it ends.
+// A file fails when one of its tests fails, when it cannot be loaded, when its worker dies while
+// running it, and when it leaves something holding the event loop (a server, socket, ref'd timer,
+// child process or watcher) TEST_LINGER_MS (default 5000) after its tests: named, with what it left.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import fs from 'node:fs';
 import os from 'node:os';
+import readline from 'node:readline';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const pattern = process.argv[2] ?? '\\.test\\.ts$';
-/**
- * The waiting files, by their names under test/ (uvu matches names case-insensitively, and
- * directories by their own name as it walks). Within that process they run in name order, one
- * at a time: bench/run's blocking spawnSync ends before the cluster tests start their nodes.
- */
-const WAITING = '^(cluster(/|$)|store/crash\\.|bench/run\\.|media/store\\.)';
-/** every name that WAITING does not match, bar the folders that hold waiting files */
-const NOT_WAITING = '^(?!(cluster|store|bench|media)$)(?!cluster/|store/crash\\.|bench/run\\.|media/store\\.)';
+const WORKER = path.join(root, 'test/helpers/run-worker.ts');
+const DURATIONS = path.join(root, 'test/durations.json');
+/** begins the line a worker writes after each file (test/helpers/run-worker.ts) */
+const RESULT_MARK = '\u001etest-file-result ';
+
+function option(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+const positional = process.argv
+  .slice(2)
+  .filter((a, i, all) => !a.startsWith('--') && !/^--(jobs|dir)$/.test(all[i - 1] ?? ''));
+const pattern = new RegExp(positional[0] ?? '\\.test\\.ts$', 'i');
+const testDir = path.resolve(root, option('--dir') ?? 'test');
+const jobs = Math.max(1, Number(option('--jobs') ?? process.env.TEST_JOBS ?? 3) || 3);
+/** a file that runs longer than this is stopped and fails (TEST_FILE_TIMEOUT_MS) */
+const FILE_TIMEOUT_MS = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 600_000);
 /** never test files, whatever the pattern: the child programs tests spawn, and shared helpers */
-const NOT_TESTS = '^(fixtures|helpers)$';
+const NOT_TESTS = /^(fixtures|helpers)$/;
+/** files that run the built package (dist/): they wait for one build made before them */
+const USES_DIST = /\bensureDist\(|scripts\/build(-binary\.ts|\.mjs)/;
 
 // Every temporary store, user file and binary copy the tests make goes under one folder that is
 // removed when the suite ends (os.tmpdir() follows TMPDIR, in child processes too).
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'calendar-engine-test-'));
-
-interface Outcome {
-  passed: number;
-  failed: number;
-  /** what the process wrote, when it was held back */
-  held: string;
+// but tsx's cache of compiled sources (TMPDIR/tsx-UID, keyed by content) is the usual one, linked
+// in: every worker and every child process a test starts with tsx compiles nothing seen before
+try {
+  const cache = `tsx-${os.userInfo().uid}`;
+  fs.mkdirSync(path.join(os.tmpdir(), cache), { recursive: true, mode: 0o700 });
+  fs.symlinkSync(path.join(os.tmpdir(), cache), path.join(tmp, cache));
+} catch {
+  /* no shared cache: each run compiles afresh */
 }
 
-/** One uvu process over the test files matching `pattern` whose names `ignore` does not match. */
-function runUvu(ignore: string, stream: boolean): Promise<Outcome> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(root, 'node_modules/uvu/bin.js'),
-      'test',
-      pattern,
-      '--ignore',
-      ignore,
-      '--ignore',
-      NOT_TESTS,
-      '--no-color',
-    ],
-    {
-      cwd: root,
-      env: { ...process.env, TMPDIR: tmp, TZ: 'America/New_York', FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let out = '';
-  let stuck: NodeJS.Timeout | undefined;
-  /** stopped by this runner after its summary (see below) */
-  let stopped = false;
-  child.stdout.on('data', (chunk: Buffer) => {
-    const text = chunk.toString();
-    out += text;
-    if (stream) process.stdout.write(text);
-    // uvu's summary is its last word: a process still alive well after it has something a test
-    // left running (a server, a timer after a failed test); stop it (its exit then counts as a failure)
-    if (!stuck && /Duration:\s+[\d.]+ms/.test(out)) {
-      stuck = setTimeout(() => {
-        process.stderr.write(
-          `test/run.ts: WARNING: uvu (ignore ${ignore}) still running 15 s after its summary: a test left something running (a ref'd timer or handle); stopping it. Its tests' results stand as reported; a failed test still counts\n`,
-        );
-        stopped = true;
-        child.kill('SIGKILL');
-      }, 15_000);
-      stuck.unref();
-    }
-  });
-  child.on('exit', () => clearTimeout(stuck));
-  // a process a test started and left running keeps the output pipe open after uvu has exited:
-  // give the pipe a moment to drain, then stop waiting on it
-  child.on('exit', () =>
-    setTimeout(() => {
-      if (child.stdout.destroyed) return;
-      process.stderr.write(
-        `test/run.ts: a process started by a test still holds uvu's output open (ignore ${ignore}); not waiting for it\n`,
-      );
-      child.stdout.destroy();
-    }, 3_000).unref(),
-  );
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      const clean = out.replace(/\x1b\[[0-9;]*m/g, '');
-      const total = Number(/Total:\s+(\d+)/.exec(clean)?.[1] ?? NaN);
-      const passed = Number(/Passed:\s+(\d+)/.exec(clean)?.[1] ?? NaN);
-      const skipped = Number(/Skipped:\s+(\d+)/.exec(clean)?.[1] ?? 0);
-      const held = stream ? '' : out;
-      // no summary: the process died before the end (a crash, a test that exits): one failure
-      if (Number.isNaN(total) || Number.isNaN(passed)) return resolve({ passed: 0, failed: 1, held });
-      // a non-zero exit with every test passed (an error after the run) also counts as one failure,
-      // but for this runner's own stop of a process that lingered after its summary: that is a
-      // leak to find (warned about above), not a failed assertion (seen 2026-11-26 in about one run
-      // in three, in either process, with every test passed; not yet traced to its test)
-      const failed = total - passed - skipped + (code !== 0 && !stopped && total === passed + skipped ? 1 : 0);
-      resolve({ passed, failed, held });
-    });
-  });
-}
-
-/** The names of the test files uvu would run (as uvu walks test/), to skip an empty process. */
-function testFiles(dir = path.join(root, 'test'), prefix = ''): string[] {
+/** The names of the test files under `dir` that match the pattern, as uvu walks it. */
+function testFiles(dir = testDir, prefix = ''): string[] {
   const out: string[] = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const name = prefix + e.name;
-    if (new RegExp(NOT_TESTS).test(name)) continue;
+    if (NOT_TESTS.test(name) || e.name === 'node_modules' || e.name.startsWith('.')) continue;
     if (e.isDirectory()) out.push(...testFiles(path.join(dir, e.name), `${name}/`));
-    else if (new RegExp(pattern, 'i').test(name)) out.push(name);
+    else if (/\.[mc]?[jt]sx?$/.test(name) && pattern.test(name)) out.push(name);
   }
   return out;
 }
@@ -135,24 +82,168 @@ function untracked(): Set<string> | undefined {
   );
 }
 
-const untrackedBefore = untracked();
-const files = testFiles();
-const waitingRe = new RegExp(WAITING, 'i');
-const runs: Array<Promise<Outcome>> = [];
-// the waiting files alone (every other name ignored), and the rest
-if (files.some((f) => waitingRe.test(f))) runs.push(runUvu(NOT_WAITING, false));
-if (files.length === 0 || files.some((f) => !waitingRe.test(f))) runs.unshift(runUvu(WAITING, true));
+interface FileResult {
+  file: string;
+  total: number;
+  passed: number;
+  skipped: number;
+  failed: number;
+  /** wall time of its tests, and its worker's CPU time meanwhile (not its child processes') */
+  ms: number;
+  cpuMs: number;
+  /** what it left holding the event loop */
+  lingering: string[];
+  /** why it failed beyond its tests, if it did */
+  problem?: string;
+}
 
-const outcomes = await Promise.all(runs);
+const known: Record<string, number> = fs.existsSync(DURATIONS) ? JSON.parse(fs.readFileSync(DURATIONS, 'utf8')) : {};
+/** a file not timed yet is taken as a short one */
+const cost = (f: string) => known[f] ?? 1_000;
+
+const untrackedBefore = untracked();
+const files = testFiles().sort((a, b) => cost(b) - cost(a) || a.localeCompare(b));
+const queue = [...files];
+const results: FileResult[] = [];
+const started = Date.now();
+
+// the files that run dist/ wait for one build (a no-op when dist/ is newer than every source),
+// which runs beside the first files instead of in each of them, where they would race
+let distReady = !files.some((f) => USES_DIST.test(fs.readFileSync(path.join(testDir, f), 'utf8')));
+const distWaiters: Array<() => void> = [];
+if (!distReady) {
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const build = spawn(process.execPath, [path.join(root, 'scripts/build.mjs'), '--if-stale'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  build.on('exit', () => {
+    distReady = true;
+    for (const wake of distWaiters.splice(0)) wake();
+  });
+}
+
+/** The next file for an idle worker: the longest left that can run now, or undefined when none is left. */
+async function nextFile(): Promise<string | undefined> {
+  for (;;) {
+    const i = queue.findIndex((f) => distReady || !USES_DIST.test(fs.readFileSync(path.join(testDir, f), 'utf8')));
+    if (i >= 0) return queue.splice(i, 1)[0];
+    if (queue.length === 0) return undefined;
+    await new Promise<void>((wake) => distWaiters.push(wake));
+  }
+}
+
+function record(r: FileResult, output: string): void {
+  results.push(r);
+  process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+  if (r.problem) process.stdout.write(`\n  FAIL  ${r.file}: ${r.problem}\n`);
+}
+
+/** One worker process: runs files from the queue until it is empty. */
+async function worker(): Promise<void> {
+  let file = await nextFile();
+  while (file !== undefined) {
+    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', WORKER], {
+      cwd: root,
+      env: { ...process.env, TMPDIR: tmp, TZ: 'America/New_York', FORCE_COLOR: '0', TEST_DIR: testDir },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    const lines = readline.createInterface({ input: child.stdout! });
+    let output = '';
+    let current: string | undefined = file;
+    let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
+    const give = (f: string) => {
+      current = f;
+      output = '';
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      }, FILE_TIMEOUT_MS);
+      child.stdin!.write(`${f}\n`);
+    };
+    const done = new Promise<void>((resolve) => {
+      lines.on('line', (line) => {
+        const at = line.indexOf(RESULT_MARK);
+        if (at < 0) {
+          output += `${line}\n`;
+          return;
+        }
+        if (at > 0) output += `${line.slice(0, at)}\n`;
+        clearTimeout(timer);
+        const r = JSON.parse(line.slice(at + RESULT_MARK.length)) as FileResult;
+        if (r.lingering.length > 0)
+          r.problem = `left running after its tests: ${r.lingering.join(', ')} (TEST_TRACE_HANDLES=1 shows where they were made)`;
+        record(r, output);
+        current = undefined;
+        void nextFile().then((f) => {
+          if (f === undefined) {
+            child.stdin!.end();
+            resolve();
+          } else give(f);
+        });
+      });
+      lines.on('close', resolve);
+    });
+    give(file);
+    await done;
+    await exited;
+    clearTimeout(timer);
+    file = undefined;
+    if (current !== undefined) {
+      // the worker died in the middle of a file: that file fails; the rest go to a new worker
+      const why = timedOut
+        ? `stopped: still running after ${FILE_TIMEOUT_MS} ms (TEST_FILE_TIMEOUT_MS)`
+        : `its process ended before its tests did (exit code ${child.exitCode}, signal ${child.signalCode})`;
+      record(
+        { file: current, total: 0, passed: 0, skipped: 0, failed: 0, ms: 0, cpuMs: 0, lingering: [], problem: why },
+        output,
+      );
+      file = await nextFile();
+    }
+  }
+}
+
+await Promise.all(Array.from({ length: Math.min(jobs, Math.max(1, files.length)) }, () => worker()));
+const wall = Date.now() - started;
 fs.rmSync(tmp, { recursive: true, force: true });
-for (const o of outcomes) process.stdout.write(o.held);
-const passed = outcomes.reduce((n, o) => n + o.passed, 0);
-let failed = outcomes.reduce((n, o) => n + o.failed, 0);
+
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failing = results.filter((r) => r.failed > 0 || r.problem);
+let failed = results.reduce((n, r) => n + r.failed + (r.problem ? 1 : 0), 0);
+if (files.length === 0) {
+  process.stdout.write(`\n  FAIL  no test file under ${path.relative(root, testDir)} matches ${pattern}\n`);
+  failed++;
+}
 // the suite must leave the checkout as it found it: new untracked files count as one failure
 const left = untrackedBefore && [...(untracked() ?? [])].filter((f) => !untrackedBefore.has(f));
 if (left && left.length > 0) {
-  process.stdout.write(`\n  FAIL  the suite left new untracked files in the checkout: ${left.join(', ')}\n\n`);
+  process.stdout.write(`\n  FAIL  the suite left new untracked files in the checkout: ${left.join(', ')}\n`);
   failed++;
 }
-console.log(`${passed} passed, ${failed} failed`);
+
+const slowest = [...results].sort((a, b) => b.ms - a.ms).slice(0, 10);
+process.stdout.write(
+  `\n${files.length} files in ${(wall / 1000).toFixed(1)} s with ${jobs} workers; the slowest (wall s, worker CPU s):\n`,
+);
+for (const r of slowest)
+  process.stdout.write(
+    `  ${(r.ms / 1000).toFixed(1).padStart(6)} ${(r.cpuMs / 1000).toFixed(1).padStart(6)}  ${r.file}\n`,
+  );
+if (failing.length > 0) {
+  process.stdout.write('\nFailed files:\n');
+  for (const r of failing)
+    process.stdout.write(`  ${r.file}${r.problem ? `: ${r.problem}` : `: ${r.failed} failed`}\n`);
+}
+if (process.argv.includes('--save-durations') && testDir === path.join(root, 'test')) {
+  const next = { ...known };
+  for (const r of results) next[r.file] = Math.round(r.ms);
+  const sorted = Object.fromEntries(Object.entries(next).sort(([a], [b]) => a.localeCompare(b)));
+  fs.writeFileSync(DURATIONS, `${JSON.stringify(sorted, null, 2)}\n`);
+}
+console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -106,13 +106,17 @@ post(
     const r = new PostConnection(`http://127.0.0.1:${(rude.address() as AddressInfo).port}/`, {}, LOOPBACK);
     assert.match(await r.post({}, body, 5000), /^error: /);
     // destroy() ends a POST in flight
-    const silent = net.createServer(() => {});
+    const held: net.Socket[] = []; // never read: a silent receiver sees no hang-up either
+    const silent = net.createServer((sock) => held.push(sock));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const s = new PostConnection(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, {}, LOOPBACK);
     const pending = s.post({}, body, 5000);
     setTimeout(() => s.destroy(), 50);
     assert.is(await pending, 'aborted');
-    for (const x of [junk, rude, silent]) x.close();
+    // every client and server closed, so nothing is left holding the process
+    for (const p of [c, j, r]) p.destroy();
+    for (const sock of held) sock.destroy();
+    await Promise.all([junk, rude, silent].map((x) => new Promise((resolve) => x.close(resolve))));
     assert.throws(() => new PostConnection('ftp://example.org/', {}), /not supported/);
   },
 );

@@ -75,7 +75,11 @@ export function nodeSet(
       proc.stderr!.on('data', (d: Buffer) => log.push(d.toString()));
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';
-        const timer = setTimeout(() => reject(new Error(`node ${id} did not start: ${log.join('')}`)), 30_000);
+        // a node that does not start in time is stopped: it is in no list stopAll() goes through
+        const timer = setTimeout(() => {
+          proc.kill('SIGKILL');
+          reject(new Error(`node ${id} did not start: ${log.join('')}`));
+        }, 30_000);
         proc.stdout!.on('data', (d: Buffer) => {
           out += d.toString();
           const m = /listening on (http:\/\/[\d.:]+)/.exec(out);
