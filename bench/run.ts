@@ -223,7 +223,7 @@ log(
 // plain objects: bytes of a fresh copy of the records, alone
 let h0 = heapUsedAfterGc();
 let plainCopy: ImportData | null = cloneData(data);
-const plainBytes = (heapUsedAfterGc() - h0) / N;
+const plainBytes = (heapUsedAfterGc() - h0) / data.events.length; // per row: N, or N and the occurrences
 consume(plainCopy.events.length);
 plainCopy = null;
 
@@ -256,7 +256,7 @@ if (typeof openCalendar === 'string') {
     await cal.import(copy);
     engineLoadMs = performance.now() - t0;
     copy = null;
-    engineBytes = (heapUsedAfterGc() - h0) / N;
+    engineBytes = (heapUsedAfterGc() - h0) / data.events.length;
     const dir = cacheDir
       ? `${cacheDir}.${process.pid}.tmp`
       : fs.mkdtempSync(path.join(os.tmpdir(), 'calendar-engine-bench-'));
@@ -538,8 +538,8 @@ if (engineReport) {
     // every row of the recurring calendar counted as one occurrence (a series' row is its first)
     const per = (st: typeof m.cold) => `${fmtBytes(st.bytes / n)} heap + array buffers, ${fmtBytes(st.rss / n)} rss`;
     log(
-      `  per occurrence (${n} rows: ${recurring.series} series, ${n - recurring.series} other rows and occurrences): ` +
-        `cold ${per(m.cold)}; warm ${per(m.warm)}; after writes ${per(m.afterWrites)} bytes`,
+      `  per occurrence (bytes; each of the ${n} rows counted, ${recurring.series} of them series): ` +
+        `cold ${per(m.cold)}; warm ${per(m.warm)}; after writes ${per(m.afterWrites)}`,
     );
   }
   const limit = m.cold.bytes * 1.1 + engineReport.cacheBudget;
