@@ -8,18 +8,22 @@
 import { mulberry32 } from './stats.ts';
 import type { ImportData, ImportEvent } from './generate.ts';
 import { occurrences, parseRecurrence, isBounded } from '../src/recurrence/index.ts';
-import { horizonOf } from '../src/recurrence/series.ts';
+import { HORIZON_DAYS, horizonOf } from '../src/recurrence/series.ts';
 import { naiveFromString, naiveToString } from '../src/engine/naive-time.ts';
 import { zonedToEpoch } from '../src/api/wordpress/dates.ts';
 import type { EventRecord } from '../src/engine/records.ts';
 
 const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
 
-/** Make `share` of the events series and append their occurrences; returns the counts. */
+/**
+ * Make `share` of the events series and append their occurrences; returns the counts: series,
+ * occurrence rows, and the occurrences that start in the two years from `now` (the horizon's
+ * window, where the calendar's occurrences are what a list shows).
+ */
 export function addSeries(
   data: ImportData,
   opts: { seed: number; now: Date; share?: number },
-): { series: number; occurrences: number } {
+): { series: number; occurrences: number; inWindow: number } {
   const rand = mulberry32(opts.seed * 7919 + 17);
   const share = opts.share ?? 0.1;
   let nextId = 1;
@@ -27,7 +31,10 @@ export function addSeries(
   for (const v of data.venues) nextId = Math.max(nextId, (v.id ?? 0) + 1);
   for (const o of data.organizers) nextId = Math.max(nextId, (o.id ?? 0) + 1);
   const added: ImportEvent[] = [];
-  let series = 0;
+  let series = 0,
+    inWindow = 0;
+  const windowFrom = opts.now.toISOString().slice(0, 10),
+    windowTo = new Date(opts.now.getTime() + HORIZON_DAYS * 86_400_000).toISOString().slice(0, 10);
   const parents = new Set(data.events.map((e) => e.post_parent ?? 0));
   for (const e of data.events) {
     if (rand() >= share || parents.has(e.id!) || e.post_parent) continue;
@@ -39,9 +46,9 @@ export function addSeries(
       bound = rand();
     const end = bound < 0.4 ? '' : bound < 0.7 ? ';COUNT=' : ';UNTIL=';
     let rule: string;
-    if (r < 0.05)
+    if (r < 0.12)
       rule = 'FREQ=DAILY' + (end === ';COUNT=' ? end + 365 : end === ';UNTIL=' ? end + untilAfter(start, 400) : '');
-    else if (r < 0.6) {
+    else if (r < 0.72) {
       const days = rand() < 0.5 ? day : `${day},${WEEKDAYS[(WEEKDAYS.indexOf(day) + 2) % 7]}`;
       rule =
         `FREQ=WEEKLY;BYDAY=${days}` +
@@ -56,6 +63,7 @@ export function addSeries(
     const horizon = isBounded(set) ? Infinity : horizonOf(opts.now.getTime(), { startUtc } as EventRecord);
     const duration = naiveFromString(String(e.end_date)) - naiveFromString(start);
     for (const occ of occurrences(set, st, undefined, horizon)) {
+      if (occ.local >= windowFrom && occ.local < windowTo) inWindow++;
       if (occ.local === start) continue;
       const at = naiveFromString(occ.local);
       const o: ImportEvent = {
@@ -73,8 +81,8 @@ export function addSeries(
       added.push(o);
     }
   }
-  data.events.push(...added);
-  return { series, occurrences: added.length };
+  for (const o of added) data.events.push(o); // a million rows: too many arguments for push(...added)
+  return { series, occurrences: added.length, inWindow };
 }
 
 /** UNTIL `days` after a local start, as a UTC date-time. */

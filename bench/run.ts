@@ -102,7 +102,8 @@ for (const [k, v] of Object.entries({ events: N, seed: SEED, ...timing })) {
 
 // A million events with two in-heap copies (baseline + engine import) need more than V8's
 // default heap: re-run this same command with a larger one.
-const wantHeapMb = Math.max(4096, Math.ceil(2048 + N * 0.008));
+// (--recurring: about 15 rows an event, the occurrences)
+const wantHeapMb = Math.max(4096, Math.ceil(2048 + N * (opt.recurring ? 0.12 : 0.008)));
 if (v8.getHeapStatistics().heap_size_limit < wantHeapMb * 1024 * 1024 && !process.env.BENCH_HEAP_REEXEC) {
   const r = spawnSync(
     process.execPath,
@@ -197,10 +198,12 @@ log(
 
 let t0 = performance.now();
 let data: ImportData = generateCalendar({ events: N, seed: SEED, now: NOW });
+let recurring: ReturnType<typeof addSeries> | undefined;
 if (opt.recurring) {
-  const r = addSeries(data, { seed: SEED, now: NOW });
+  recurring = addSeries(data, { seed: SEED, now: NOW });
   log(
-    `recurring: ${r.series} of the events made series, with ${r.occurrences} occurrences (${data.events.length} rows)`,
+    `recurring: ${recurring.series} of the events made series, with ${recurring.occurrences} occurrence rows ` +
+      `(${data.events.length} rows); ${recurring.inWindow} occurrences start in the two years from now`,
   );
 }
 const generateMs = performance.now() - t0;
@@ -220,7 +223,7 @@ log(
 // plain objects: bytes of a fresh copy of the records, alone
 let h0 = heapUsedAfterGc();
 let plainCopy: ImportData | null = cloneData(data);
-const plainBytes = (heapUsedAfterGc() - h0) / N;
+const plainBytes = (heapUsedAfterGc() - h0) / data.events.length; // per row: N, or N and the occurrences
 consume(plainCopy.events.length);
 plainCopy = null;
 
@@ -253,7 +256,7 @@ if (typeof openCalendar === 'string') {
     await cal.import(copy);
     engineLoadMs = performance.now() - t0;
     copy = null;
-    engineBytes = (heapUsedAfterGc() - h0) / N;
+    engineBytes = (heapUsedAfterGc() - h0) / data.events.length;
     const dir = cacheDir
       ? `${cacheDir}.${process.pid}.tmp`
       : fs.mkdtempSync(path.join(os.tmpdir(), 'calendar-engine-bench-'));
@@ -531,6 +534,14 @@ if (engineReport) {
   line('cold (after the load):', m.cold);
   line('warm (all read once):', m.warm);
   line(`after ${m.writes} writes, then a search:`, m.afterWrites);
+  if (recurring) {
+    // every row of the recurring calendar counted as one occurrence (a series' row is its first)
+    const per = (st: typeof m.cold) => `${fmtBytes(st.bytes / n)} heap + array buffers, ${fmtBytes(st.rss / n)} rss`;
+    log(
+      `  per occurrence (bytes; each of the ${n} rows counted, ${recurring.series} of them series): ` +
+        `cold ${per(m.cold)}; warm ${per(m.warm)}; after writes ${per(m.afterWrites)}`,
+    );
+  }
   const limit = m.cold.bytes * 1.1 + engineReport.cacheBudget;
   log(
     `  warm + writes vs cold + budget + 10%: ${mib(m.afterWrites.bytes)} vs ${mib(limit)} (${m.afterWrites.bytes <= limit ? 'within' : 'OVER'}); ` +

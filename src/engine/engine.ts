@@ -23,6 +23,10 @@ import { CalendarState, type ChangeHooks } from './state.ts';
 import { EventTable } from './event-table.ts';
 import type { EventQuery, QueryResult } from './types.ts';
 
+/** A run of at least this many event puts in one write updates the indexes in one pass each
+ *  (CalendarState.beginBatch): a merge costs about what a few single inserts do. */
+const BATCH_PUTS = 32;
+
 export class Engine implements EngineApi {
   /** internals, for tests and benches; api/ should stay on the EngineApi surface */
   readonly state = new CalendarState();
@@ -41,7 +45,22 @@ export class Engine implements EngineApi {
 
   apply(ops: readonly Op[]): void {
     this.indexed();
-    for (const op of ops) applyOp(this.state, op);
+    const st = this.state;
+    for (let i = 0; i < ops.length; ) {
+      // a run of event puts (a series' occurrences): one pass over each index for the run
+      let j = i;
+      while (j < ops.length && ops[j].t === 'event' && ops[j].a === 'put') j++;
+      if (j - i < BATCH_PUTS) {
+        applyOp(st, ops[i++]);
+        continue;
+      }
+      st.beginBatch();
+      try {
+        for (; i < j; i++) applyOp(st, ops[i]);
+      } finally {
+        st.endBatch();
+      }
+    }
   }
 
   /** term counts before a bulk load whose indexes are not built yet (deferIndexes) */

@@ -130,6 +130,76 @@ export class SortedIndex {
     return i;
   }
 
+  /**
+   * Many changes in one pass (what a write of many rows does instead of one insert or remove
+   * each, which moves the arrays' tails every time): the entries of the rows marked in `gone`
+   * (indexed by row; `removals` of them expected) leave, then `add` (rows sorted by (starts, ids))
+   * is merged in with its keys, ends and combinations read from the columns and `combo`.
+   */
+  merge(
+    gone: Uint8Array | undefined,
+    removals: number,
+    add: Int32Array,
+    starts: Float64Array,
+    ids: Int32Array,
+    ends: Float64Array,
+    combo: (row: number) => number,
+  ): void {
+    const { keys, ties, rows, ends: endCol, combos } = this;
+    let w = 0;
+    if (gone !== undefined && removals > 0) {
+      const n = this.count;
+      for (let i = 0; i < n; i++) {
+        const r = rows[i];
+        if (gone[r] === 1) continue;
+        if (w !== i) {
+          keys[w] = keys[i];
+          ties[w] = ties[i];
+          rows[w] = r;
+          endCol[w] = endCol[i];
+          combos[w] = combos[i];
+        }
+        w++;
+      }
+      if (this.count - w !== removals)
+        throw new Error(`sorted index: expected to remove ${removals} entries, found ${this.count - w}`);
+    } else w = this.count;
+    const total = w + add.length;
+    this.keys = growFloat64(this.keys, total, insertCapacity);
+    this.ties = growInt32(this.ties, total, insertCapacity);
+    this.rows = growInt32(this.rows, total, insertCapacity);
+    this.ends = growFloat64(this.ends, total, insertCapacity);
+    this.combos = growUint8(this.combos, total, insertCapacity);
+    // from the back: the kept entries move up to make room, the added ones drop in between
+    let i = w - 1,
+      j = add.length - 1,
+      k = total - 1;
+    while (j >= 0) {
+      const r = add[j],
+        key = starts[r],
+        tie = ids[r];
+      if (i >= 0 && (this.keys[i] > key || (this.keys[i] === key && this.ties[i] > tie))) {
+        this.keys[k] = this.keys[i];
+        this.ties[k] = this.ties[i];
+        this.rows[k] = this.rows[i];
+        this.ends[k] = this.ends[i];
+        this.combos[k] = this.combos[i];
+        i--;
+      } else {
+        if (i >= 0 && this.keys[i] === key && this.ties[i] === tie)
+          throw new Error(`sorted index: expected no entry (${key}, ${tie}), got one (row ${this.rows[i]})`);
+        this.keys[k] = key;
+        this.ties[k] = tie;
+        this.rows[k] = r;
+        this.ends[k] = ends[r];
+        this.combos[k] = combo(r);
+        j--;
+      }
+      k--;
+    }
+    this.count = total;
+  }
+
   /** Position of the entry (key, tie) of `row`; throws when it is not there. */
   positionOf(key: number, tie: number, row: number): number {
     const i = bisectPair(this.keys, this.ties, key, tie, 0, this.count);
@@ -282,6 +352,61 @@ export class PostingList {
     this.rows.copyWithin(i, i + 1, n);
     this.combos.copyWithin(i, i + 1, n);
     this.count = n - 1;
+    this.blocks.dirty = true;
+  }
+
+  /**
+   * Many changes in one pass (see SortedIndex.merge): the rows in `gone` leave (`strict`: each
+   * must be there), then `add` (rows sorted by (starts, ids), with their combinations) is merged in.
+   */
+  merge(
+    gone: ReadonlySet<number>,
+    strict: boolean,
+    add: Int32Array,
+    addCombos: Uint8Array,
+    starts: Float64Array,
+    ids: Int32Array,
+  ): void {
+    const n = this.count;
+    let w = n;
+    if (gone.size > 0) {
+      const { rows, combos } = this;
+      w = 0;
+      for (let i = 0; i < n; i++) {
+        const r = rows[i];
+        if (gone.has(r)) continue;
+        rows[w] = r;
+        combos[w] = combos[i];
+        w++;
+      }
+      if (strict && n - w !== gone.size)
+        throw new Error(`posting list: expected to remove ${gone.size} rows, found ${n - w}`);
+    }
+    const total = w + add.length;
+    this.rows = growInt32(this.rows, total, insertCapacity);
+    this.combos = growUint8(this.combos, total, insertCapacity);
+    const { rows, combos } = this;
+    let i = w - 1,
+      j = add.length - 1,
+      k = total - 1;
+    while (j >= 0) {
+      const r = add[j],
+        key = starts[r],
+        tie = ids[r];
+      const o = i >= 0 ? rows[i] : -1;
+      if (o >= 0 && (starts[o] > key || (starts[o] === key && ids[o] > tie))) {
+        rows[k] = o;
+        combos[k] = combos[i];
+        i--;
+      } else {
+        if (o === r) throw new Error(`posting list: expected row ${r} absent, got it`);
+        rows[k] = r;
+        combos[k] = addCombos[j];
+        j--;
+      }
+      k--;
+    }
+    this.count = total;
     this.blocks.dirty = true;
   }
 

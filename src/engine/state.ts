@@ -3,7 +3,7 @@
 // the venue geo index, and the hooks that tell a representation cache what changed.
 
 import { BitSet } from './bitset.ts';
-import { IdMap } from './columns.ts';
+import { IdMap, sortRowsByStartId } from './columns.ts';
 import { BlockStats, comboOf } from './block-stats.ts';
 import { Entities } from './entities.ts';
 import { EventTable, FLAG_COORDS } from './event-table.ts';
@@ -245,11 +245,68 @@ export class CalendarState {
     this.forEachClosure(row, (list) => (list.blocks.dirty = true));
   }
 
+  /** Index changes gathered while a batch is open (beginBatch … endBatch), else undefined. */
+  private batch: IndexBatch | undefined;
+
+  /**
+   * From now on indexRow and unindexRow only note their changes, and endBatch applies them to
+   * each index in one pass: what a write of many rows (a series' occurrences) needs, where an
+   * insert or remove each would move the tail of the main index (every row) once per row. Only
+   * indexRow/unindexRow may touch the indexes meanwhile (nothing reads them until endBatch).
+   */
+  beginBatch(): void {
+    if (this.batch) throw new Error('index batch: expected none open, got one');
+    this.batch = new IndexBatch();
+  }
+
+  /** Apply the changes gathered since beginBatch. */
+  endBatch(): void {
+    const b = this.batch;
+    if (!b) throw new Error('index batch: expected one open, got none');
+    this.batch = undefined;
+    const t = this.table;
+    const add = Int32Array.from(b.mainAdd.keys());
+    sortRowsByStartId(add, t.starts, t.ids);
+    const gone = b.mainGone.size > 0 ? new Uint8Array(t.count) : undefined;
+    if (gone) for (const row of b.mainGone) gone[row] = 1;
+    this.main.merge(gone, b.mainGone.size, add, t.starts, t.ids, t.ends, (row) => b.mainAdd.get(row)!);
+    this.blocks.dirty = true;
+    for (const [list, c] of b.lists) {
+      const rows = Int32Array.from(c.add.keys());
+      sortRowsByStartId(rows, t.starts, t.ids);
+      const combos = new Uint8Array(rows.length);
+      for (let i = 0; i < rows.length; i++) combos[i] = c.add.get(rows[i])!;
+      list.merge(c.gone, c.strict, rows, combos, t.starts, t.ids);
+      if (list.count === 0) c.drop?.();
+    }
+  }
+
   /** Add the row (as its columns are now) to the main index and its postings. */
   indexRow(row: number): void {
     const t = this.table;
     this.updateCoordsFlag(row);
     const combo = comboOf(t.statusCodes[row], t.flags[row]);
+    const b = this.batch;
+    if (b) {
+      b.mainAdd.set(row, combo);
+      this.forEachLink(row, (postings, id, multi) => {
+        let list = postings.get(id);
+        if (!list) postings.set(id, (list = new PostingList()));
+        b.add(list, row, combo);
+        if (multi) b.add((list.multi ??= new PostingList()), row, combo);
+      });
+      this.forEachKind(row, (postings, ids) => {
+        if (ids.length > 1) this.forEachPair(postings, ids, false, (list) => b.add(list, row, combo));
+      });
+      if (!this.closureDirty && t.categoryIds[row].length > 0) {
+        for (const id of this.closureOf(row, [])) {
+          let list = this.categoryClosure.get(id);
+          if (!list) this.categoryClosure.set(id, (list = new PostingList()));
+          b.add(list, row, combo);
+        }
+      }
+      return;
+    }
     const pos = this.main.insert(t.starts[row], t.ids[row], row, t.ends[row], combo);
     this.blocks.insertAt(pos, combo, t.ends[row], this.main.rows, t);
     this.forEachLink(row, (postings, id, multi) => {
@@ -275,6 +332,29 @@ export class CalendarState {
     const t = this.table;
     const start = t.starts[row],
       id = t.ids[row];
+    const b = this.batch;
+    if (b) {
+      if (!b.mainAdd.delete(row)) b.mainGone.add(row);
+      this.forEachKind(row, (postings, ids) => {
+        if (ids.length < 2) return;
+        this.forEachPair(postings, ids, false, (list, lo, hi) =>
+          b.remove(list, row, true, () => {
+            const pairs = postings.get(lo)?.pairs;
+            if (pairs?.get(hi) === list) pairs.delete(hi);
+          }),
+        );
+      });
+      this.forEachLink(row, (postings, linkId) => {
+        const list = postings.get(linkId);
+        if (!list) throw new Error(`postings: expected a list for id ${linkId} holding row ${row}, got none`);
+        b.remove(list, row, true, () => {
+          if (postings.get(linkId) === list) postings.delete(linkId);
+        });
+        if (list.multi) b.remove(list.multi, row, false);
+      });
+      this.forEachClosure(row, (list) => b.remove(list, row, true));
+      return;
+    }
     const pos = this.main.remove(start, id, row);
     this.blocks.removeAt(pos, comboOf(t.statusCodes[row], t.flags[row]), t.ends[row]);
     this.forEachKind(row, (postings, ids) => {
@@ -468,5 +548,41 @@ export function eachDistinct(list: ArrayLike<number>, fn: (id: number) => void):
         break;
       }
     if (!seen) fn(id);
+  }
+}
+
+/** A list's changes in a batch: rows that leave it, rows (and combinations) that join it. */
+interface ListChanges {
+  gone: Set<number>;
+  add: Map<number, number>;
+  /** every row in `gone` must be in the list (not so for `multi`, a superset) */
+  strict: boolean;
+  /** what to do with the list when it ends up empty (drop it from its map, as unindexRow does) */
+  drop?: () => void;
+}
+
+/** The index changes a batch gathers (CalendarState.beginBatch). */
+class IndexBatch {
+  /** main index: rows whose entry leaves; rows that get an entry, with their combination */
+  readonly mainGone = new Set<number>();
+  readonly mainAdd = new Map<number, number>();
+  readonly lists = new Map<PostingList, ListChanges>();
+
+  private changes(list: PostingList, strict: boolean): ListChanges {
+    let c = this.lists.get(list);
+    if (!c) this.lists.set(list, (c = { gone: new Set(), add: new Map(), strict }));
+    return c;
+  }
+
+  add(list: PostingList, row: number, combo: number): void {
+    this.changes(list, true).add.set(row, combo);
+  }
+
+  /** The row leaves the list: taken back if this batch added it, else noted as gone. */
+  remove(list: PostingList, row: number, strict: boolean, drop?: () => void): void {
+    const c = this.changes(list, strict);
+    if (!strict) c.strict = false;
+    if (drop) c.drop = drop;
+    if (!c.add.delete(row)) c.gone.add(row);
   }
 }

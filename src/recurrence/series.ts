@@ -73,8 +73,29 @@ function exceptionWithStatus(e: EventRecord, series: EventRecord): EventRecord {
   return rec;
 }
 
+/** The same fields with the same values (arrays by their items, a recurrence by its lists). */
 function sameRecord(a: EventRecord, b: EventRecord): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  const x = a as unknown as Record<string, unknown>,
+    y = b as unknown as Record<string, unknown>;
+  let n = 0;
+  for (const k in x) {
+    n++;
+    const u = x[k],
+      v = y[k];
+    if (u === v) continue;
+    if (
+      u === undefined ||
+      v === undefined ||
+      typeof u !== 'object' ||
+      typeof v !== 'object' ||
+      u === null ||
+      v === null
+    )
+      return false;
+    if (JSON.stringify(u) !== JSON.stringify(v)) return false;
+  }
+  for (const _ in y) n--;
+  return n === 0;
 }
 
 /** The occurrence rows (records) of a series, every status, by recurrence id. */

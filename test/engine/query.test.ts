@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Engine } from '../../src/engine/engine.ts';
+import type { Op } from '../../src/engine/records.ts';
 import type { EventQuery } from '../../src/engine/types.ts';
 import { checkIndexes } from './index-invariants.ts';
 import { Generator, Model, Rng, mulberry32 } from './random-calendar.ts';
@@ -69,6 +70,20 @@ Property('query :: random calendars and queries equal the reference filter', () 
       }
       for (let i = 0; i < 120; i++) check(engine, model, gen.query(model), `seed ${seed} round ${round} #${i}`);
       checkIndexes(engine, `seed ${seed} round ${round}`);
+      // a write of many event puts (a series' occurrences): new rows and rewritten ones, some
+      // rows twice, applied as one run, which updates each index in one pass
+      const run: Op[] = [];
+      for (let i = 0, n = rng.int(32, 120); i < n; i++) {
+        const k = rng.int(0, 9);
+        const again = run.length > 0 ? (run[rng.int(0, run.length - 1)] as { rec: { id: number } }).rec.id : undefined;
+        const id = k < 4 ? undefined : k < 6 ? again : rng.pick(gen.eventIds);
+        const op: Op = { t: 'event', a: 'put', rec: gen.event(id) };
+        model.apply(op);
+        run.push(op);
+      }
+      engine.apply(structuredClone(run));
+      for (let i = 0; i < 60; i++) check(engine, model, gen.query(model), `seed ${seed} round ${round} run #${i}`);
+      checkIndexes(engine, `seed ${seed} round ${round} run`);
     }
     checkRecords(engine, model, `seed ${seed} after writes`);
 
