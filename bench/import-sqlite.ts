@@ -8,7 +8,7 @@
 //
 //   node --import tsx bench/import-sqlite.ts FILE DB   (prints {"events": N, "ms": T} on stdout)
 
-import { readImportBatches, type FileRecord } from '../src/io/read-records.ts';
+import { readImportBatches, type FileRecord } from '../src/import/read-records.ts';
 import { INDEXES, SCHEMA, loadSqlite } from './baselines/sqlite.ts';
 
 const [file, dbFile] = process.argv.slice(2);

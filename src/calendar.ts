@@ -29,13 +29,13 @@ import {
   type ImportKind,
   type ImportProgress,
   type ImportSummary,
-} from './api/import.ts';
-import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './io/export.ts';
-import type { ImportFormat } from './io/read-records.ts';
-import { stageImportFile } from './api/import-file.ts';
-import { readCsvRecords, type CsvType } from './io/csv.ts';
-import { eventFeed, listFeed } from './io/feeds.ts';
-import { readIcsRecords } from './io/ical-import.ts';
+} from './import/index.ts';
+import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './export/json.ts';
+import type { ImportFormat } from './import/read-records.ts';
+import { stageImportFile } from './import/file.ts';
+import { readCsvRecords, type CsvType } from './import/csv.ts';
+import { eventFeed, listFeed } from './export/feeds.ts';
+import { readIcsRecords } from './import/ical.ts';
 import { createSite } from './api/representation/represent.ts';
 import { Renderer } from './api/representation/render.ts';
 import { embeddedOptions } from './options/options.ts';

@@ -4,7 +4,7 @@
 // binary but the image library, from node_modules/ next to it, when an upload needs it.
 import demo from '../../data/demo.json' with { type: 'json' };
 import { embedded, type DemoFile } from './embedded.ts';
-import { importWorkerSource } from '../api/import-workers.ts';
+import { importWorkerSource } from '../import/workers.ts';
 import { runCli } from './main.ts';
 import { imageLibrary } from '../media/images.ts';
 import path from 'node:path';

@@ -8,7 +8,7 @@ import { embedded, type DemoFile } from './embedded.ts';
 
 // ---- the import shape (docs/import-export.md): typed in src/api/import.ts -----------------
 
-import type { ImportCalendar as ImportData } from '../api/import.ts';
+import type { ImportCalendar as ImportData } from '../import/index.ts';
 export type {
   ImportCalendar as ImportData,
   ImportCategory,
@@ -16,7 +16,7 @@ export type {
   ImportOrganizer,
   ImportTag,
   ImportVenue,
-} from '../api/import.ts';
+} from '../import/index.ts';
 
 export type { DemoFile } from './embedded.ts';
 

@@ -7,8 +7,8 @@
 import type { EngineApi } from '../engine/engine-api.ts';
 import { attachmentUrl } from '../media/represent.ts';
 import type { EventRecord, OrganizerRecord, PostRecord, TermRecord, VenueRecord } from '../engine/records.ts';
-import type { ImportKind } from '../api/import.ts';
-import type { ImportFormat } from './read-records.ts';
+import type { ImportKind } from '../import/index.ts';
+import type { ImportFormat } from '../import/read-records.ts';
 
 export type ExportType = 'category' | 'tag' | 'venue' | 'organizer' | 'event';
 

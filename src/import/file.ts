@@ -10,12 +10,12 @@ import os from 'node:os';
 import type { ImportSet } from '../engine/engine-api.ts';
 import type { EventTable } from '../engine/event-table.ts';
 import { EVENT_CHUNK_ROWS, encodeRows } from '../engine/snapshot.ts';
-import { detectFormat, ImportFileError, readImportBatches, type ImportFormat } from '../io/read-records.ts';
-import { ImportWorkers, importWorkersAvailable } from './import-workers.ts';
-import type { Core } from './context.ts';
-import { ImportBuilder } from './import.ts';
-import type { ImportProgress, ImportSummary } from './import-shape.ts';
-import { CalendarError, fail } from './wordpress/errors.ts';
+import { detectFormat, ImportFileError, readImportBatches, type ImportFormat } from './read-records.ts';
+import { ImportWorkers, importWorkersAvailable } from './workers.ts';
+import type { Core } from '../api/context.ts';
+import { ImportBuilder } from './index.ts';
+import type { ImportProgress, ImportSummary } from './shape.ts';
+import { CalendarError, fail } from '../api/wordpress/errors.ts';
 
 /**
  * A JSON (or JSON Lines) file this large or larger is read by worker threads too (when there is a core for them).

@@ -14,21 +14,11 @@
 import { isAscii, isUtf8, transcode } from 'node:buffer';
 import { statusCode } from '../engine/records.ts';
 import { listHash, ListInterner } from '../engine/list-interner.ts';
-import { computeDatesMs } from './events/write.ts';
-import { slugHash } from './import-slugs.ts';
-import {
-  bad,
-  flagOf,
-  noImage,
-  RecordError,
-  reqOf,
-  strOf,
-  validUrl,
-  type Rec,
-  type RecordReader,
-} from './import-local.ts';
-import { asId } from './wordpress/params.ts';
-import { sanitizeSlug } from './wordpress/text.ts';
+import { computeDatesMs } from '../api/events/write.ts';
+import { slugHash } from './slugs.ts';
+import { bad, flagOf, noImage, RecordError, reqOf, strOf, validUrl, type Rec, type RecordReader } from './local.ts';
+import { asId } from '../api/wordpress/params.ts';
+import { sanitizeSlug } from '../api/wordpress/text.ts';
 
 /** Int32 slots a packed event has (P_* indexes). */
 export const P_INTS = 20;

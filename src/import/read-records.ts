@@ -13,7 +13,7 @@
 // Every record carries its list, its index in that list and the line it starts on.
 
 import fs from 'node:fs';
-import { IMPORT_KINDS, type ImportKind } from '../api/import.ts';
+import { IMPORT_KINDS, type ImportKind } from './index.ts';
 import { readEventBlocks, type PackedBatch, type ParallelRead } from './read-blocks.ts';
 
 export type ImportFormat = 'json' | 'jsonl';

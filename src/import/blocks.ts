@@ -14,18 +14,9 @@ import {
   ListInterner,
   type EventTable,
 } from '../engine/event-table.ts';
-import {
-  B_ALL_DAY,
-  B_FEATURED,
-  B_HIDDEN,
-  B_SHOW_MAP,
-  B_SHOW_MAP_LINK,
-  B_STICKY,
-  B_TICKETED,
-  P_NONE,
-} from './import-pack.ts';
+import { B_ALL_DAY, B_FEATURED, B_HIDDEN, B_SHOW_MAP, B_SHOW_MAP_LINK, B_STICKY, B_TICKETED, P_NONE } from './pack.ts';
 import type { StringPool } from '../engine/columns.ts';
-import type { parseCost } from './wordpress/cost.ts';
+import type { parseCost } from '../api/wordpress/cost.ts';
 
 export const NO_COST = { costs: [] as string[], currencySymbol: '', currencyPosition: '' };
 

@@ -4,8 +4,8 @@
 // (import-pack.ts), in the order the blocks came. A failure that is not a record's (a bug) is
 // reported and ends it.
 import { parentPort } from 'node:worker_threads';
-import { RecordReader } from './import-local.ts';
-import { packEventLines, type PackedEvents } from './import-pack.ts';
+import { RecordReader } from './local.ts';
+import { packEventLines, type PackedEvents } from './pack.ts';
 
 export interface ImportWorkerData {
   siteZone: string;

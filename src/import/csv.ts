@@ -15,7 +15,7 @@ import { naiveToString } from '../engine/naive-time.ts';
 import { FLAG_ALL_DAY } from '../engine/event-table.ts';
 import { isValidTimezone, parseDateInput } from '../api/wordpress/dates.ts';
 import { sanitizeSlug } from '../api/wordpress/text.ts';
-import type { ImportKind } from '../api/import.ts';
+import type { ImportKind } from './index.ts';
 import { ImportFileError } from './read-records.ts';
 
 export type CsvType = 'events' | 'venues' | 'organizers';

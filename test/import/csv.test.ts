@@ -12,7 +12,7 @@ import { main } from '../../src/cli/main.ts';
 import { memoryIo } from '../cli/io.ts';
 
 const csv = suite('csv import');
-const FIXTURES = fileURLToPath(new URL('../fixtures/csv/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../fixtures/csv', import.meta.url));
 type Obj = Record<string, unknown>;
 
 csv('an Excel-style events file (BOM, CRLF, ;): events with venues, organizers and terms by name', async () => {

@@ -14,9 +14,9 @@ import type { ImportSet } from '../engine/engine-api.ts';
 import type { EventRecord } from '../engine/records.ts';
 import { growInt32 } from '../engine/columns.ts';
 import type { EventTable } from '../engine/event-table.ts';
-import type { Core } from './context.ts';
-import { type CalendarError, fail } from './wordpress/errors.ts';
-import { Importer } from './import-records.ts';
+import type { Core } from '../api/context.ts';
+import { type CalendarError, fail } from '../api/wordpress/errors.ts';
+import { Importer } from './records.ts';
 
 export type {
   ImportCalendar,
@@ -28,13 +28,13 @@ export type {
   ImportSummary,
   ImportTag,
   ImportVenue,
-} from './import-shape.ts';
-import type { ImportData, ImportProgress, ImportSummary } from './import-shape.ts';
-import { P_ID, P_INTS, P_LINE, P_NONE, P_REDO, P_STATUS, type PackedEvents } from './import-pack.ts';
-import type { ImportWorkerData } from './import-worker.ts';
-import { bad, RecordError, type Rec } from './import-local.ts';
+} from './shape.ts';
+import type { ImportData, ImportProgress, ImportSummary } from './shape.ts';
+import { P_ID, P_INTS, P_LINE, P_NONE, P_REDO, P_STATUS, type PackedEvents } from './pack.ts';
+import type { ImportWorkerData } from './worker.ts';
+import { bad, RecordError, type Rec } from './local.ts';
 
-export { validUrl } from './import-local.ts';
+export { validUrl } from './local.ts';
 
 export const IMPORT_KINDS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];

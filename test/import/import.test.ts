@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openCalendar, type Calendar } from '../../src/calendar.ts';
 import { CalendarError } from '../../src/api/wordpress/errors.ts';
-import { validUrl } from '../../src/api/import.ts';
+import { validUrl } from '../../src/import/index.ts';
 import { isValidUrl } from '../../src/api/wordpress/text.ts';
 
 const imp = suite('import :: staging');

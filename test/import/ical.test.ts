@@ -12,7 +12,7 @@ import { main } from '../../src/cli/main.ts';
 import { memoryIo } from '../cli/io.ts';
 
 const ics = suite('ics import');
-const FIXTURES = fileURLToPath(new URL('../fixtures/ics/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../fixtures/ics', import.meta.url));
 type Obj = Record<string, unknown>;
 const wide = { start_date: '2030-01-01', end_date: '2031-01-01', per_page: 50 };
 

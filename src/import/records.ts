@@ -16,7 +16,7 @@ import type {
 } from '../engine/records.ts';
 import { IdMap } from '../engine/columns.ts';
 import { EMPTY_IDS, RowParts, type EventTable, type StagedEvent } from '../engine/event-table.ts';
-import { SlugSet, slugHash } from './import-slugs.ts';
+import { SlugSet, slugHash } from './slugs.ts';
 import {
   BlockMaps,
   FLAGS_OF,
@@ -27,15 +27,15 @@ import {
   POOL_POSITION,
   POOL_SYMBOL,
   POOL_ZONE,
-} from './import-blocks.ts';
-import type { Core } from './context.ts';
-import { parseCost } from './wordpress/cost.ts';
-import { epochToZoned } from './wordpress/dates.ts';
-import { computeDatesMs } from './events/write.ts';
-import { IMAGE_EXTENSIONS, ownUpload } from './wordpress/images.ts';
-import { asId, asNumber, asString } from './wordpress/params.ts';
-import { sanitizeSlug } from './wordpress/text.ts';
-import { CalendarError } from './wordpress/errors.ts';
+} from './blocks.ts';
+import type { Core } from '../api/context.ts';
+import { parseCost } from '../api/wordpress/cost.ts';
+import { epochToZoned } from '../api/wordpress/dates.ts';
+import { computeDatesMs } from '../api/events/write.ts';
+import { IMAGE_EXTENSIONS, ownUpload } from '../api/wordpress/images.ts';
+import { asId, asNumber, asString } from '../api/wordpress/params.ts';
+import { sanitizeSlug } from '../api/wordpress/text.ts';
+import { CalendarError } from '../api/wordpress/errors.ts';
 import { parseRecurrence } from '../recurrence/index.ts';
 import { storedOf } from '../recurrence/stored.ts';
 import {
@@ -64,8 +64,8 @@ import {
   P_SLUG_HASH,
   P_TAGS_HASH,
   type PackedEvents,
-} from './import-pack.ts';
-import { bad, flag, noImage, RecordError, RecordReader, req, str, validUrl, type Rec } from './import-local.ts';
+} from './pack.ts';
+import { bad, flag, noImage, RecordError, RecordReader, req, str, validUrl, type Rec } from './local.ts';
 
 /** Builds engine records out of the import shape; `fail` carries the resource, index and id. */
 export class Importer {

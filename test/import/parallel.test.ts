@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openCalendar } from '../../src/calendar.ts';
 import { CalendarError } from '../../src/api/wordpress/errors.ts';
-import { decodeUtf8 } from '../../src/api/import-pack.ts';
+import { decodeUtf8 } from '../../src/import/pack.ts';
 
 const par = suite('import :: parallel');
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ce-import-par-'));

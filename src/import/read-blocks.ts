@@ -4,9 +4,9 @@
 // array's end, a line that is not one whole event), so does this: in-flight blocks after it are
 // dropped and the caller's scanner reads on from that place.
 import type { FileHandle } from 'node:fs/promises';
-import type { ImportKind } from '../api/import.ts';
-import type { PackedEvents } from '../api/import-pack.ts';
-import type { ImportWorkers } from '../api/import-workers.ts';
+import type { ImportKind } from './index.ts';
+import type { PackedEvents } from './pack.ts';
+import type { ImportWorkers } from './workers.ts';
 
 /** A parallel import's workers and the size of the blocks they get. */
 export interface ParallelRead {

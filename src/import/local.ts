@@ -7,9 +7,9 @@
 
 import { naiveFromString } from '../engine/naive-time.ts';
 import { POST_STATUSES, type PostStatus } from '../engine/records.ts';
-import { epochToZoned, isValidTimezone, parseDateInput, zonedToEpoch } from './wordpress/dates.ts';
-import { asId, asList, asString, isTruthy } from './wordpress/params.ts';
-import { isValidUrl } from './wordpress/text.ts';
+import { epochToZoned, isValidTimezone, parseDateInput, zonedToEpoch } from '../api/wordpress/dates.ts';
+import { asId, asList, asString, isTruthy } from '../api/wordpress/params.ts';
+import { isValidUrl } from '../api/wordpress/text.ts';
 
 /** A record's own problem: the caller names the record (list, index, id, line). */
 export class RecordError extends Error {}

@@ -11,8 +11,8 @@
 // node), the worker imports import-worker.js beside this file.
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { PackedEvents } from './import-pack.ts';
-import type { ImportWorkerData, ImportWorkerReply } from './import-worker.ts';
+import type { PackedEvents } from './pack.ts';
+import type { ImportWorkerData, ImportWorkerReply } from './worker.ts';
 
 /** The worker's code as one CommonJS script, when there are no source files (the single executable). */
 export const importWorkerSource: { text?: string } = {};
@@ -36,7 +36,7 @@ function bundledWorker(): Promise<string | undefined> {
     try {
       const esbuild = (await import(import.meta.resolve('esbuild'))) as typeof import('esbuild');
       const r = await esbuild.build({
-        entryPoints: [fileURLToPath(new URL('./import-worker.ts', import.meta.url))],
+        entryPoints: [fileURLToPath(new URL('./worker.ts', import.meta.url))],
         bundle: true,
         platform: 'node',
         format: 'cjs',
@@ -55,12 +55,12 @@ function bundledWorker(): Promise<string | undefined> {
 async function workerScript(): Promise<string> {
   if (importWorkerSource.text !== undefined) return importWorkerSource.text;
   // the built package: the worker's module is beside this one, loaded as it is
-  if (BUILT) return importThen(new URL('./import-worker.js', import.meta.url).href);
+  if (BUILT) return importThen(new URL('./worker.js', import.meta.url).href);
   const text = await bundledWorker();
   if (text !== undefined) return text;
   // the same TypeScript loader as this process: registered in the worker before its module loads
   const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./import-worker.ts', import.meta.url).href;
+  const entry = new URL('./worker.ts', import.meta.url).href;
   return `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); }).catch((err) => { setImmediate(() => { throw err; }); });`;
 }
 
