@@ -113,7 +113,7 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
     const inputs = Object.keys(result.metafile.inputs);
     const bad = inputs.filter((file) => FORBIDDEN.some((re) => re.test(file)));
     if (bad.length) throw new Error(`the bundle must not contain ${bad.join(', ')}`);
-    // import.meta may only appear (emptied) in the files that guard it (import-workers.ts: the
+    // import.meta may only appear (emptied) in the files that guard it (workers.ts: the
     // binary's workers run the bundled worker, never the sources import.meta.url would find)
     const metaUsers = inputs.filter(
       (file) =>

@@ -11,7 +11,7 @@ import path from 'node:path';
 
 /** The package version, set by scripts/build-binary.ts (esbuild `define`), so package.json is not bundled. */
 declare const CALENDAR_ENGINE_VERSION: string;
-/** src/api/import-worker.ts bundled into one CommonJS script, set by scripts/build-binary.ts: what
+/** src/import/worker.ts bundled into one CommonJS script, set by scripts/build-binary.ts: what
  *  a parallel import's worker threads run (there are no source files beside the binary). */
 declare const CALENDAR_ENGINE_IMPORT_WORKER: string;
 

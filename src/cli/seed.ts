@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { embedded, type DemoFile } from './embedded.ts';
 
-// ---- the import shape (docs/import-export.md): typed in src/api/import.ts -----------------
+// ---- the import shape (docs/import-export.md): typed in src/import/index.ts -----------------
 
 import type { ImportCalendar as ImportData } from '../import/index.ts';
 export type {

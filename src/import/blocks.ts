@@ -1,4 +1,4 @@
-// What the importing thread keeps per block of a parallel import (src/api/import-pack.ts) to
+// What the importing thread keeps per block of a parallel import (src/import/pack.ts) to
 // stage its events straight into the table's columns (ImportBuilder.addPacked, import.ts): the
 // block's small strings as indexes in the table's pools and its cost texts parsed, each once a
 // block rather than once an event; the workers' flag bits as the table's; link lists interned by
@@ -33,7 +33,7 @@ export function internPacked(
   return lists.internHashed(links, from, n, hash);
 }
 
-/** import-pack.ts's B_* flags (but B_NO_SLUG) as the table's FLAG_* bits */
+/** pack.ts's B_* flags (but B_NO_SLUG) as the table's FLAG_* bits */
 export const FLAGS_OF = new Uint8Array(128);
 for (let b = 0; b < 128; b++) {
   FLAGS_OF[b] =

@@ -1,5 +1,5 @@
-// An import file's records, read as a stream (src/io/read-records.ts), validated and staged one
-// by one (ImportBuilder, src/api/import.ts); what Calendar.importFile loads. With `onChunk`, the
+// An import file's records, read as a stream (src/import/read-records.ts), validated and staged one
+// by one (ImportBuilder, src/import/index.ts); what Calendar.importFile loads. With `onChunk`, the
 // staged events are also handed out as the snapshot's events chunks (engine/snapshot.ts
 // encodeRows), EVENT_CHUNK_ROWS rows at a time as soon as they are staged, the last one once
 // every record is in and valid: into a calendar without events the staged rows become its rows

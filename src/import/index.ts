@@ -8,7 +8,7 @@
 // made unique, derived fields (utc_*, cost_details, timezone_abbr...) are recomputed.
 //
 // This file drives an import (ImportBuilder, prepareImport); each record is read by Importer
-// (import-records.ts).
+// (records.ts).
 
 import type { ImportSet } from '../engine/engine-api.ts';
 import type { EventRecord } from '../engine/records.ts';
@@ -132,14 +132,14 @@ export class ImportBuilder {
     this.counts[kind]++;
   }
 
-  /** What a parallel import's workers need to check records as this builder does (import-worker.ts). */
+  /** What a parallel import's workers need to check records as this builder does (worker.ts). */
   workerData(): ImportWorkerData {
     const rd = this.im.rd;
     return { siteZone: rd.siteZone, now: this.im.core.site.config.now().getTime(), stampsMs: rd.stampsMs };
   }
 
   /**
-   * A worker's block of events (import-pack.ts), the first of them events[index] on line `line`:
+   * A worker's block of events (pack.ts), the first of them events[index] on line `line`:
    * each staged as add() would stage it, in order; an event the worker handed back goes through
    * add() itself, which names its first problem.
    */

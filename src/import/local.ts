@@ -1,8 +1,8 @@
 // The checks of an import record that need nothing but the record itself and the site's zone and
 // clock: field types, dates and time zones, slugs as wanted, flags, link ids as given. The
 // import's Importer (import.ts) runs them in between the checks that need the calendar (ids in
-// use, unique slugs, images); a parallel import's workers (import-worker.ts) run them alone, on
-// the other core, and hand the results over packed (import-pack.ts). One implementation, so
+// use, unique slugs, images); a parallel import's workers (worker.ts) run them alone, on
+// the other core, and hand the results over packed (pack.ts). One implementation, so
 // both take and reject the same records with the same messages.
 
 import { naiveFromString } from '../engine/naive-time.ts';

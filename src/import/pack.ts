@@ -1,6 +1,6 @@
 // A parallel import's unit of work: a block of an import file's events array, whole lines of one
-// event each (the layout `export` writes), read by a worker thread (import-worker.ts). Each line
-// is parsed and its event put through the record-local checks (import-local.ts); the results go
+// event each (the layout `export` writes), read by a worker thread (worker.ts). Each line
+// is parsed and its event put through the record-local checks (local.ts); the results go
 // back to the importing thread packed: numbers in typed arrays, strings in one array, small
 // repeated strings (zones, costs, currencies) once a block. There, each event is checked against
 // the calendar and the events before it (ids, slugs, images, links) and staged, in file order
@@ -175,7 +175,7 @@ function packEvent(rd: RecordReader, p: Packer, r: Rec, k: number): void {
   const i = k * P_INTS,
     ints = p.i32;
   // postBase's checks, in its order (the id's use, the unique slug and the image: the importer's);
-  // fields read by name here (see import-local.ts: the *Of checks)
+  // fields read by name here (see local.ts: the *Of checks)
   // series and occurrences are read on the importing thread (their recurrence needs the calendar's zone)
   if ((r.recurrence !== undefined && r.recurrence !== null) || r.recurrence_id !== undefined) bad('recurrence');
   const id = rd.givenIdOf(r.id);
@@ -257,7 +257,7 @@ function packEvent(rd: RecordReader, p: Packer, r: Rec, k: number): void {
 
 /**
  * The events of block[0, len) (whole lines, the last one ending in a newline), read as the
- * import-shape scanner reads an events array in the one-event-a-line layout (src/io/read-records.ts
+ * import-shape scanner reads an events array in the one-event-a-line layout (src/import/read-records.ts
  * ShapeScanner.wholeLine); the block is taken to begin where an event may (after '[' or ',').
  * `jsonl`: the lines of a JSON Lines file instead (read-records.ts LineScanner), each an object
  * {"type": "event", ...} (its "type" not read: the sequential path drops it), blank lines skipped;

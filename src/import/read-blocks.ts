@@ -1,4 +1,4 @@
-// The events array of an import file read by a parallel import's workers (src/api/import-workers.ts):
+// The events array of an import file read by a parallel import's workers (src/import/workers.ts):
 // the file from where the array's elements begin, in blocks of whole lines, a few blocks ahead
 // spread over the workers; their answers are handed on in file order. Where a worker stopped (the
 // array's end, a line that is not one whole event), so does this: in-flight blocks after it are

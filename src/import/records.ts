@@ -310,7 +310,7 @@ export class Importer {
   }
 
   /**
-   * The packed event k of a worker's block (import-pack.ts: the record-local checks passed), with
+   * The packed event k of a worker's block (pack.ts: the record-local checks passed), with
    * the checks and lookups that need the calendar, in the order event() makes them, written into
    * the table's columns as event() would write it (appendParts). `extra`: its entry in p.extras;
    * `at`: where its link lists begin in p.links; `bm`: the block's pool indexes and costs as the

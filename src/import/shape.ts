@@ -1,5 +1,5 @@
 // The import shape (docs/import-export.md) as producers write it, and what an import
-// reports. Types only: src/api/import.ts validates and loads it.
+// reports. Types only: src/import/index.ts validates and loads it.
 
 export interface ImportCategory {
   id: number;

@@ -1,6 +1,6 @@
-// The slugs an import has handed out, per kind (ImportBuilder's uniqueSlug, src/api/import.ts): a
+// The slugs an import has handed out, per kind (ImportBuilder's uniqueSlug, src/import/index.ts): a
 // set of strings found by a hash that a parallel import's workers compute beside the importing
-// thread (src/api/import-pack.ts), so that the usual case, a slug new to the import, costs that
+// thread (src/import/pack.ts), so that the usual case, a slug new to the import, costs that
 // thread one probe of a typed array and no hashing. A string Set of a million event slugs cost
 // ~3-4 s of a million-event import's importing thread; this costs a fraction of a second.
 

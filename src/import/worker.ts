@@ -1,7 +1,7 @@
-// A parallel import's worker thread (import-workers.ts starts it): an import begins with {setup}
+// A parallel import's worker thread (workers.ts starts it): an import begins with {setup}
 // (its site zone and clock; a worker may serve several imports, one after the other), then each
 // message is a block of an import file's events array (or of a JSON Lines file's lines), answered with its events read and packed
-// (import-pack.ts), in the order the blocks came. A failure that is not a record's (a bug) is
+// (pack.ts), in the order the blocks came. A failure that is not a record's (a bug) is
 // reported and ends it.
 import { parentPort } from 'node:worker_threads';
 import { RecordReader } from './local.ts';

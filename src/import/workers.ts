@@ -1,14 +1,14 @@
-// The worker threads of a parallel import (import-worker.ts): blocks of an import file's events
+// The worker threads of a parallel import (worker.ts): blocks of an import file's events
 // array go to them in turn, and each block's answer comes back as a promise.
 //
-// Run from source, the worker's code is import-worker.ts and what it imports bundled by esbuild
+// Run from source, the worker's code is worker.ts and what it imports bundled by esbuild
 // into one CommonJS script (once a process, ~0.2 s), which a worker starts in ~0.1 s; loading
 // the sources through tsx instead (its loader thread, one module at a time) took 2-2.5 s a worker
 // on this machine, more than a 100k-event file takes to import. Without esbuild (tsx depends on
 // it, so it is there when tsx is), the worker loads them through tsx. In the single executable
 // (scripts/build-binary.ts) there are no source files: the worker runs the bundle the build made,
 // which binary-entry.ts puts into `importWorkerSource`. Run from the built package (dist/, plain
-// node), the worker imports import-worker.js beside this file.
+// node), the worker imports worker.js beside this file.
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PackedEvents } from './pack.ts';
@@ -30,7 +30,7 @@ const BUILT = /\.js$/.test(import.meta.url ?? '');
 
 let bundled: Promise<string | undefined> | undefined;
 
-/** import-worker.ts bundled into one CommonJS script (date-fns-tz included), once a process. */
+/** worker.ts bundled into one CommonJS script (date-fns-tz included), once a process. */
 function bundledWorker(): Promise<string | undefined> {
   bundled ??= (async () => {
     try {

@@ -1,4 +1,4 @@
-// Imports fill a staging table row by row (src/api/import.ts, EventTable.appendStaged) that joins
+// Imports fill a staging table row by row (src/import/index.ts, EventTable.appendStaged) that joins
 // the calendar at the end: a failure found late (a bad record near the end of a large file, or a
 // link checked once every record is in) must leave the calendar and its store as they were, and
 // a successful import must give the same calendar whether the calendar was empty (the staged

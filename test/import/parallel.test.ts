@@ -1,4 +1,4 @@
-// A parallel import (worker threads read the events array's lines, src/api/import-pack.ts; the
+// A parallel import (worker threads read the events array's lines, src/import/pack.ts; the
 // importing thread checks them against the calendar in file order, ImportBuilder.addPacked) must
 // give exactly the calendar, the summary and the errors of the sequential one: on random files
 // with what makes events differ (missing ids, colliding slugs, drafts, odd dates, images, costs
