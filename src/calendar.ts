@@ -10,7 +10,7 @@ import { Collections, targetOf } from './api/collections.ts';
 import { ResourceApi } from './resource-api.ts';
 import type { Core } from './api/context.ts';
 import { horizonOps } from './recurrence/series.ts';
-import { CalendarError, fail, type ErrorCode } from './api/wordpress/errors.ts';
+import { fail } from './api/wordpress/errors.ts';
 import { ChangeFeed, changeOf, describeWrite, type Change, type ChangeType, type HeldChange } from './changes/feed.ts';
 import {
   changeFilter,
@@ -22,14 +22,8 @@ import {
 } from './changes/follow.ts';
 import { storeDispatcher } from './changes/store-webhooks.ts';
 import { type ChangeLog, openChangeLog, readChangeLogFile, startingWrites } from './changes/log.ts';
-import {
-  ImportBuilder,
-  prepareImport,
-  type ImportData,
-  type ImportKind,
-  type ImportProgress,
-  type ImportSummary,
-} from './import/index.ts';
+import { prepareImport, type ImportData, type ImportProgress, type ImportSummary } from './import/index.ts';
+import { stageRows, type ImportRow } from './import/rows.ts';
 import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './export/json.ts';
 import type { ImportFormat } from './import/read-records.ts';
 import { stageImportFile } from './import/file.ts';
@@ -297,17 +291,9 @@ export class Calendar {
 
   /** Bulk-load the import shape (validated whole first; nothing is imported on error). */
   async import(data: ImportData, onProgress?: ImportProgress): Promise<ImportSummary> {
-    const core = this.collections.core;
-    const { set, table } = prepareImport(core, data, onProgress);
-    const events = table.count;
+    const { set, table, summary } = prepareImport(this.collections.core, data, onProgress);
     await this.loadImport(set, table);
-    return {
-      events,
-      venues: set.venues.length,
-      organizers: set.organizers.length,
-      categories: set.terms.filter((t) => t.taxonomy === 'tribe_events_cat').length,
-      tags: set.terms.filter((t) => t.taxonomy === 'post_tag').length,
-    };
+    return summary;
   }
 
   /**
@@ -424,36 +410,10 @@ export class Calendar {
     return this.importRecords(file, async () => readIcsRecords(file, this.engine, this.site.timezone));
   }
 
-  private async importRecords(
-    file: string,
-    read: () => Promise<Array<{ kind: ImportKind; rec: Record<string, unknown>; row: number; update?: number }>>,
-  ): Promise<ImportSummary> {
-    const core = this.collections.core;
-    let records;
-    try {
-      records = await read();
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      const message = code === 'ENOENT' ? `${file}: no such file` : (err as Error).message;
-      throw fail('rest_invalid_param', [], {}, { message: `import: ${message}` });
-    }
-    const builder = new ImportBuilder(core);
-    const index: Record<string, number> = {};
-    for (const r of records) {
-      try {
-        if (r.update !== undefined) builder.add(r.kind, r.rec, { index: r.row }, r.update);
-        else builder.add(r.kind, r.rec, { index: (index[r.kind] = (index[r.kind] ?? -1) + 1) });
-      } catch (err) {
-        if (err instanceof CalendarError) {
-          const message = `import: ${file}: row ${r.row}: ${err.message.replace(/^import: \S+\[\d+\]( \(id \d+\))?: /, '')}`;
-          throw fail(err.code as ErrorCode, [], err.data, { status: err.status, message });
-        }
-        throw err;
-      }
-    }
-    const { set, table, updates } = builder.finish();
+  private async importRecords(file: string, read: () => Promise<ImportRow[]>): Promise<ImportSummary> {
+    const { set, table, updates, summary } = await stageRows(this.collections.core, file, read);
     await this.loadImport(set, table, {}, updates);
-    return builder.summary;
+    return summary;
   }
 
   /**

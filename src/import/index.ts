@@ -213,7 +213,7 @@ export function prepareImport(
   core: Core,
   data: ImportData,
   onProgress?: ImportProgress,
-): { set: ImportSet; table: EventTable; updates: EventRecord[] } {
+): { set: ImportSet; table: EventTable; updates: EventRecord[]; summary: ImportSummary } {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw fail(
       'rest_invalid_param',
@@ -237,7 +237,14 @@ export function prepareImport(
       if (++done % 10000 === 0) onProgress?.(done, total);
     }
   }
-  const staged = builder.finish();
+  const { set, table, updates } = builder.finish();
   onProgress?.(total, total);
-  return staged;
+  const summary: ImportSummary = {
+    events: table.count,
+    venues: set.venues.length,
+    organizers: set.organizers.length,
+    categories: set.terms.filter((t) => t.taxonomy === 'tribe_events_cat').length,
+    tags: set.terms.filter((t) => t.taxonomy === 'post_tag').length,
+  };
+  return { set, table, updates, summary };
 }
