@@ -34,7 +34,7 @@ import { createSite } from './api/representation/represent.ts';
 import { Renderer } from './api/representation/render.ts';
 import { embeddedOptions } from './options/options.ts';
 import type { Actor, AsArg, Page, Params, RestCall, RestResult, SiteConfig } from './api/wordpress/types.ts';
-import { UserRegistry } from './api/wordpress/users.ts';
+import { UserRegistry } from './users/registry.ts';
 import { openStore, type Store } from './store/store.ts';
 import { type StoreGuard, storeGuard, type StoreHealth } from './faults/guard.ts';
 import type { SnapshotStream } from './store/snapshot-stream.ts';

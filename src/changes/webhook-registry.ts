@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHmac, randomBytes } from 'node:crypto';
 import { writeFileAtomicSync } from '../store/atomic-file.ts';
-import { lockFile } from '../io/file-lock.ts';
+import { lockFile } from '../shared-file/lock.ts';
 import { checkUrlLiteral } from '../security/addresses.ts';
 import { CHANGE_TYPES, type ChangeType } from './feed.ts';
 

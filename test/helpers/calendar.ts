@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { openCalendar, type Calendar, type CalendarOptions } from '../../src/calendar.ts';
 import { CalendarError } from '../../src/api/wordpress/errors.ts';
 import type { Actor, Params, Resource, Role, User } from '../../src/api/wordpress/types.ts';
-import { UserRegistry } from '../../src/api/wordpress/users.ts';
+import { UserRegistry } from '../../src/users/registry.ts';
 
 /** 2026-03-04 15:00:00 UTC, a Wednesday (10:00 in New York). */
 export const NOW = new Date(Date.UTC(2026, 2, 4, 15, 0, 0));

@@ -14,10 +14,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHmac, randomBytes, randomInt, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
-import { ROLES, type Role, type User, type UserDirectory } from './types.ts';
-import { writeFileAtomicSync } from '../../store/atomic-file.ts';
-import { nameFile } from '../../store/faults.ts';
-import { lockFile } from '../../io/file-lock.ts';
+import { ROLES, type Role, type User, type UserDirectory } from '../api/wordpress/types.ts';
+import { writeFileAtomicSync } from '../store/atomic-file.ts';
+import { nameFile } from '../store/faults.ts';
+import { lockFile } from '../shared-file/lock.ts';
 
 export const USERS_FILE = 'users.json';
 const LOCK_SUFFIX = '.lock';

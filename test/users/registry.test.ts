@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UserRegistry, UserError, generatePassword, USERS_FILE } from '../../src/api/wordpress/users.ts';
+import { UserRegistry, UserError, generatePassword, USERS_FILE } from '../../src/users/registry.ts';
 
 function tmpDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'ce-users-'));
