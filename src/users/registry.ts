@@ -15,12 +15,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHmac, randomBytes, randomInt, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
 import { ROLES, type Role, type User, type UserDirectory } from '../api/wordpress/types.ts';
-import { writeFileAtomicSync } from '../store/atomic-file.ts';
 import { nameFile } from '../store/faults.ts';
-import { lockFile } from '../shared-file/lock.ts';
+import { editLocked, watchFile } from '../shared-file/edit.ts';
 
 export const USERS_FILE = 'users.json';
-const LOCK_SUFFIX = '.lock';
 
 /** scrypt cost: node's default (about 30 ms). Successful checks are remembered (see verify). */
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 } as const;
@@ -250,7 +248,7 @@ export class UserRegistry implements UserDirectory {
   private lastText: string | null = null;
   /** attached: the users are a cluster's (attach()) */
   private remote: RemoteUsers | undefined;
-  private watching: { listener: (curr: fs.Stats, prev: fs.Stats) => void } | null = null;
+  private stopWatch: (() => void) | null = null;
 
   private constructor(file: string | null) {
     this.file = file;
@@ -483,22 +481,19 @@ export class UserRegistry implements UserDirectory {
    * A file that fails to parse is ignored (the previous users stay) and reported to onError.
    */
   watch(onChange?: () => void, onError: (err: Error) => void = () => {}): void {
-    if (this.file === null || this.watching || this.remote) return;
-    const file = this.file;
-    const listener = () => {
+    if (this.file === null || this.stopWatch || this.remote) return;
+    this.stopWatch = watchFile(this.file, () => {
       try {
         if (this.reload()) onChange?.();
       } catch (err) {
         onError(err as Error);
       }
-    };
-    fs.watchFile(file, { interval: 250, persistent: false }, listener);
-    this.watching = { listener };
+    });
   }
 
   close(): void {
-    if (this.watching && this.file) fs.unwatchFile(this.file, this.watching.listener);
-    this.watching = null;
+    this.stopWatch?.();
+    this.stopWatch = null;
     this.remote?.stop();
   }
 
@@ -535,22 +530,18 @@ export class UserRegistry implements UserDirectory {
       return result;
     }
     const file = this.file;
-    let release: (() => void) | undefined;
     try {
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      release = lockFile(file + LOCK_SUFFIX);
-      this.reload();
-      const copy: UsersFile = structuredClone(this.data);
-      const result = change(copy);
-      const text = fileText(copy);
-      writeFileAtomicSync(file, text, { mode: 0o600 });
+      const { copy, text, result } = editLocked(file, () => {
+        this.reload();
+        const copy: UsersFile = structuredClone(this.data);
+        const result = change(copy);
+        return { copy, text: fileText(copy), result };
+      });
       this.install(copy, text);
       return result;
     } catch (err) {
       // a full or read-only disk: say which file (the system's message says only `write`)
       throw nameFile(err, file);
-    } finally {
-      release?.();
     }
   }
 }
