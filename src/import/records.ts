@@ -32,7 +32,7 @@ import type { Core } from '../api/context.ts';
 import { parseCost } from '../api/wordpress/cost.ts';
 import { epochToZoned } from '../api/wordpress/dates.ts';
 import { computeDatesMs } from '../api/events/write.ts';
-import { IMAGE_EXTENSIONS, ownUpload } from '../api/wordpress/images.ts';
+import { IMAGE_EXTENSIONS, ownUpload } from '../api/images.ts';
 import { asId, asNumber, asString } from '../api/wordpress/params.ts';
 import { sanitizeSlug } from '../api/wordpress/text.ts';
 import { CalendarError } from '../api/wordpress/errors.ts';

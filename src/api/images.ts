@@ -5,11 +5,11 @@
 // whose host can resolve (RFC 6761 special-use names such as *.localhost, *.invalid, *.test,
 // *.example are rejected). Noted in docs/behaviour.md.
 
-import { canUpload } from './auth.ts';
-import type { Tx } from '../context.ts';
-import { asId, asString } from './params.ts';
-import { isValidUrl } from './text.ts';
-import { UPLOADS_PATH } from '../../media/represent.ts';
+import { canUpload } from './wordpress/auth.ts';
+import type { Tx } from './context.ts';
+import { asId, asString } from './wordpress/params.ts';
+import { isValidUrl } from './wordpress/text.ts';
+import { UPLOADS_PATH } from '../media/represent.ts';
 
 export const IMAGE_EXTENSIONS = new Set([
   'jpg',

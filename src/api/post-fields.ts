@@ -1,14 +1,14 @@
 // Fields every post type shares on write: author, date/date_utc, status (scaled by role),
 // slug, and the HTML of title/description/excerpt (KSES for users without unfiltered_html).
 
-import { naiveFromString, naiveToString } from '../../engine/naive-time.ts';
-import { POST_STATUSES, type PostRecord, type PostStatus } from '../../engine/records.ts';
-import { SITE_OWNER, canPublish, canUnfilteredHtml } from './auth.ts';
-import type { Tx } from '../context.ts';
-import { epochToZoned, parseDateInput, zonedToEpoch } from './dates.ts';
-import { type Problems, asId, asString, has } from './params.ts';
-import { kses, sanitizeSlug } from './text.ts';
-import type { Params } from './types.ts';
+import { naiveFromString, naiveToString } from '../engine/naive-time.ts';
+import { POST_STATUSES, type PostRecord, type PostStatus } from '../engine/records.ts';
+import { SITE_OWNER, canPublish, canUnfilteredHtml } from './wordpress/auth.ts';
+import type { Tx } from './context.ts';
+import { epochToZoned, parseDateInput, zonedToEpoch } from './wordpress/dates.ts';
+import { type Problems, asId, asString, has } from './wordpress/params.ts';
+import { kses, sanitizeSlug } from './wordpress/text.ts';
+import type { Params } from './wordpress/types.ts';
 
 export interface PostFieldOptions {
   /** name of the title parameter: 'title', 'venue' or 'organizer' */
