@@ -1,8 +1,5 @@
-// Users and application passwords, WordPress style (docs/operating.md).
-//
-// DIR/users.json holds `{ version, nextId, users: [{ id, login, role, password, created }] }`.
-// `password` is `scrypt$N$r$p$salt$hash` (base64): the application password itself is never stored.
-// `nextId` only grows, so a removed user's id is never handed out again.
+// Users and application passwords, WordPress style (docs/operating.md): the users of DIR/users.json
+// (its form: records.ts; the passwords and their hashes: passwords.ts).
 //
 // Several processes share the file (a running server and the command line), so every mutation
 // re-reads the file under DIR/users.json.lock, changes it, and replaces it atomically
@@ -13,195 +10,27 @@
 // compare-and-set on that copy, and every node installs each new version as it is written.
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHmac, randomBytes, randomInt, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
-import { ROLES, type Role, type User, type UserDirectory } from '../api/wordpress/types.ts';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Role, User, UserDirectory } from '../api/wordpress/types.ts';
 import { nameFile } from '../store/faults.ts';
 import { editLocked, watchFile } from '../shared-file/edit.ts';
-
-export const USERS_FILE = 'users.json';
-
-/** scrypt cost: node's default (about 30 ms). Successful checks are remembered (see verify). */
-const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 } as const;
-/** WordPress application passwords: 24 characters of [A-Za-z0-9], shown in groups of four. */
-const PASSWORD_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const PASSWORD_LENGTH = 24;
-/** WordPress's user_login column is 60 characters; sanitize_user keeps [A-Za-z0-9 _.@-], we also drop spaces. */
-const LOGIN_PATTERN = /^[A-Za-z0-9_.@-]+$/;
-const LOGIN_MAX = 60;
-
-interface StoredUser extends User {
-  password: string;
-  created: string;
-}
-
-interface UsersFile {
-  version: 1;
-  nextId: number;
-  users: StoredUser[];
-}
-
-/** A user-facing mistake (bad login, unknown role, no such user). The CLI prints the message alone. */
-export class UserError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UserError';
-  }
-}
-
-export function isRole(value: string): value is Role {
-  return (ROLES as readonly string[]).includes(value);
-}
-
-export function checkLogin(login: string): void {
-  if (typeof login !== 'string' || login.length === 0) throw new UserError('invalid login: it is empty');
-  if (login.length > LOGIN_MAX)
-    throw new UserError(`invalid login: at most ${LOGIN_MAX} characters, got ${login.length}`);
-  if (!LOGIN_PATTERN.test(login)) {
-    throw new UserError(`invalid login "${login}": use letters, digits and _ . @ - only (no spaces)`);
-  }
-}
-
-export function checkRole(role: string): asserts role is Role {
-  if (!isRole(role)) throw new UserError(`unknown role "${role}": expected one of ${ROLES.join(', ')}`);
-}
-
-/** A fresh application password, grouped as WordPress shows it: "abcd efgh ijkl mnop qrst uvwx". */
-export function generatePassword(): string {
-  let out = '';
-  for (let i = 0; i < PASSWORD_LENGTH; i++) {
-    if (i > 0 && i % 4 === 0) out += ' ';
-    out += PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)];
-  }
-  return out;
-}
-
-/** Spaces (and other whitespace) are ignored, so the grouped and the bare forms both work. */
-function normalizePassword(password: string): string {
-  return password.replace(/\s+/g, '');
-}
-
-function hashPassword(password: string): string {
-  const salt = randomBytes(16);
-  const { N, r, p, keylen } = SCRYPT;
-  const hash = scryptSync(normalizePassword(password), salt, keylen, { N, r, p });
-  return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${hash.toString('base64')}`;
-}
-
-/** The parts of a stored `scrypt$N$r$p$salt$hash` string, or undefined when it is malformed. */
-function parseHash(stored: string): { N: number; r: number; p: number; salt: Buffer; expected: Buffer } | undefined {
-  const parts = stored.split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return undefined;
-  const [N, r, p] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
-  const salt = Buffer.from(parts[4], 'base64');
-  const expected = Buffer.from(parts[5], 'base64');
-  if (!Number.isInteger(N) || !Number.isInteger(r) || !Number.isInteger(p) || expected.length === 0) return undefined;
-  return { N, r, p, salt, expected };
-}
-
-/** Constant-time check of `password` against a stored `scrypt$...` string; false when malformed. Blocks. */
-function checkHash(password: string, stored: string): boolean {
-  const h = parseHash(stored);
-  if (h === undefined) return false;
-  const { N, r, p, salt, expected } = h;
-  const actual = scryptSync(normalizePassword(password), salt, expected.length, {
-    N,
-    r,
-    p,
-    maxmem: 256 * N * r + 1024 * 1024,
-  });
-  return timingSafeEqual(actual, expected);
-}
-
-/**
- * checkHash on libuv's thread pool, so the event loop keeps answering while the hash is made.
- * One runs at a time (SCRYPT_PARALLEL; the others queue): the pool also does the file system's
- * work, and a flood of wrong passwords must take neither its threads from the store nor more
- * than one core from the event loop.
- */
-function checkHashAsync(password: string, stored: string): Promise<boolean> {
-  const h = parseHash(stored);
-  if (h === undefined) return Promise.resolve(false);
-  const { N, r, p, salt, expected } = h;
-  return hashSlot(
-    () =>
-      new Promise<boolean>((resolve, reject) => {
-        const options = { N, r, p, maxmem: 256 * N * r + 1024 * 1024 };
-        scrypt(normalizePassword(password), salt, expected.length, options, (err, actual) => {
-          if (err) reject(err);
-          else resolve(timingSafeEqual(actual, expected));
-        });
-      }),
-  );
-}
-
-/** scrypt computations at once on the thread pool (its default size is 4) */
-const SCRYPT_PARALLEL = 1;
-let hashing = 0;
-const hashQueue: Array<() => void> = [];
-
-/** Runs `fn` when fewer than SCRYPT_PARALLEL others run (first come, first served). */
-async function hashSlot<T>(fn: () => Promise<T>): Promise<T> {
-  if (hashing >= SCRYPT_PARALLEL) await new Promise<void>((resolve) => hashQueue.push(resolve));
-  else hashing++;
-  try {
-    return await fn();
-  } finally {
-    const next = hashQueue.shift();
-    if (next !== undefined)
-      next(); // the slot passes on
-    else hashing--;
-  }
-}
+import { checkHash, checkHashAsync, generatePassword, hashPassword, normalizePassword } from './passwords.ts';
+import {
+  type StoredUser,
+  type UsersFile,
+  UserError,
+  checkLogin,
+  checkRole,
+  emptyFile,
+  fileText,
+  publicUser,
+  pushUser,
+  readText,
+  USERS_FILE,
+} from './records.ts';
 
 /** A hash compared against when the login is unknown, so both cases cost the same. */
 let dummyHash: string | undefined;
-
-function emptyFile(): UsersFile {
-  return { version: 1, nextId: 1, users: [] };
-}
-
-/** A users file's text ('' when there is none yet: no users). */
-function readText(text: string, where: string): UsersFile {
-  return text === '' ? emptyFile() : parseFile(text, where);
-}
-
-/** The text a users file is stored as. */
-function fileText(data: UsersFile): string {
-  return JSON.stringify(data, null, 2) + '\n';
-}
-
-function parseFile(text: string, file: string): UsersFile {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
-  }
-  const d = data as Partial<UsersFile>;
-  if (!d || typeof d !== 'object' || !Array.isArray(d.users)) throw new Error(`${file}: expected {"users": [...]}`);
-  const users: StoredUser[] = [];
-  let maxId = 0;
-  for (const [i, u] of d.users.entries()) {
-    if (
-      !u ||
-      typeof u !== 'object' ||
-      !Number.isInteger(u.id) ||
-      u.id <= 0 ||
-      typeof u.login !== 'string' ||
-      typeof u.password !== 'string' ||
-      !isRole(String(u.role))
-    ) {
-      throw new Error(
-        `${file}: user #${i} is malformed (needs a positive integer id, a login, a known role and a password hash)`,
-      );
-    }
-    users.push({ id: u.id, login: u.login, role: u.role, password: u.password, created: String(u.created ?? '') });
-    maxId = Math.max(maxId, u.id);
-  }
-  users.sort((a, b) => a.id - b.id);
-  const nextId = Number.isInteger(d.nextId) && (d.nextId as number) > maxId ? (d.nextId as number) : maxId + 1;
-  return { version: 1, nextId, users };
-}
 
 /** The users file kept elsewhere than DIR/users.json (a cluster's key-value bucket): versioned text. */
 export interface RemoteUsers {
@@ -223,18 +52,6 @@ export type UserCommand =
   | { action: 'remove'; login: string }
   | { action: 'reset'; login: string }
   | { action: 'ensure'; login: string; role: Role; password: string };
-
-/** A new user with the next id (ids are never reused). */
-function pushUser(data: UsersFile, login: string, role: Role, stored: string): StoredUser {
-  const u: StoredUser = { id: data.nextId, login, role, password: stored, created: new Date().toISOString() };
-  data.nextId += 1;
-  data.users.push(u);
-  return u;
-}
-
-function publicUser(u: StoredUser): User {
-  return { id: u.id, login: u.login, role: u.role };
-}
 
 export class UserRegistry implements UserDirectory {
   /** null = memory only */

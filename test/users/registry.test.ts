@@ -3,7 +3,9 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UserRegistry, UserError, generatePassword, USERS_FILE } from '../../src/users/registry.ts';
+import { UserRegistry } from '../../src/users/registry.ts';
+import { UserError, USERS_FILE } from '../../src/users/records.ts';
+import { generatePassword } from '../../src/users/passwords.ts';
 
 function tmpDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'ce-users-'));
