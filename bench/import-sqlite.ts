@@ -8,7 +8,8 @@
 //
 //   node --import tsx bench/import-sqlite.ts FILE DB   (prints {"events": N, "ms": T} on stdout)
 
-import { readImportBatches, type FileRecord } from '../src/import/read-records.ts';
+import { readImportBatches } from '../src/import/read-records.ts';
+import type { FileRecord } from '../src/import/scanners.ts';
 import { INDEXES, SCHEMA, loadSqlite } from './baselines/sqlite.ts';
 
 const [file, dbFile] = process.argv.slice(2);

@@ -16,7 +16,7 @@ import { FLAG_ALL_DAY } from '../engine/event-table.ts';
 import { isValidTimezone, parseDateInput } from '../api/wordpress/dates.ts';
 import { sanitizeSlug } from '../api/wordpress/text.ts';
 import type { ImportKind } from './index.ts';
-import { ImportFileError } from './read-records.ts';
+import { ImportFileError } from './scanners.ts';
 
 export type CsvType = 'events' | 'venues' | 'organizers';
 

@@ -10,7 +10,7 @@ import ICAL from 'ical.js';
 import type { EngineApi } from '../engine/engine-api.ts';
 import { epochToZoned, isValidTimezone } from '../api/wordpress/dates.ts';
 import { naiveToString } from '../engine/naive-time.ts';
-import { ImportFileError } from './read-records.ts';
+import { ImportFileError } from './scanners.ts';
 import type { CsvRecord } from './csv.ts';
 
 const pad = (n: number) => String(n).padStart(2, '0');

@@ -5,7 +5,8 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { detectFormat, readImportRecords, ImportFileError, type FileRecord } from '../../src/import/read-records.ts';
+import { detectFormat, readImportRecords } from '../../src/import/read-records.ts';
+import { ImportFileError, type FileRecord } from '../../src/import/scanners.ts';
 
 const reader = suite('read import records');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-read-'));
