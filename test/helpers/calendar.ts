@@ -69,7 +69,7 @@ export async function restList(
   return { status: res.status, headers: res.headers, body: JSON.parse(res.body) as Record<string, unknown> };
 }
 
-/** The catalog's empty archive: 200, `key: []`, totals 0 in body and headers, no next/previous links. */
+/** The plugin's empty archive: 200, `key: []`, totals 0 in body and headers, no next/previous links. */
 export function assertEmptyArchive(r: RawList, key: string): void {
   assert.is(r.status, 200);
   assert.equal(r.body[key], []);
