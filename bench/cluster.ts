@@ -20,7 +20,7 @@ import path from 'node:path';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openCalendar, type Calendar } from '../src/calendar.ts';
-import { UserRegistry } from '../src/api/wordpress/users.ts';
+import { UserRegistry } from '../src/users/registry.ts';
 import { generateCalendar } from './generate.ts';
 import { quantileOf } from './stats.ts';
 import { natsServerPath, startNatsCluster, type NatsCluster } from '../test/helpers/nats-cluster.ts';

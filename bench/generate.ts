@@ -17,7 +17,7 @@ import type {
   ImportOrganizer,
   ImportTag,
   ImportVenue,
-} from '../src/api/import.ts';
+} from '../src/import/index.ts';
 
 export type { ImportCalendar as ImportData, ImportCategory, ImportEvent, ImportOrganizer, ImportTag, ImportVenue };
 

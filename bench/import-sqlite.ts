@@ -1,5 +1,5 @@
 // The SQLite side of `npm run bench -- --import`: reads an import file with the same streaming
-// reader as `calendar-engine import` (src/io/read-records.ts, a read's records at a time: one
+// reader as `calendar-engine import` (src/import/read-records.ts, a read's records at a time: one
 // JSON.parse per record) and bulk-inserts it into an on-disk better-sqlite3 database laid out as
 // the query benchmark's SQLite baseline (bench/baselines/sqlite.ts: events with their search text
 // and JSON, term and organizer join tables, venues and their R*Tree), in one transaction, then
@@ -8,7 +8,8 @@
 //
 //   node --import tsx bench/import-sqlite.ts FILE DB   (prints {"events": N, "ms": T} on stdout)
 
-import { readImportBatches, type FileRecord } from '../src/io/read-records.ts';
+import { readImportBatches } from '../src/import/read-records.ts';
+import type { FileRecord } from '../src/import/scanners.ts';
 import { INDEXES, SCHEMA, loadSqlite } from './baselines/sqlite.ts';
 
 const [file, dbFile] = process.argv.slice(2);

@@ -23,7 +23,7 @@ import { generateCalendar } from './generate.ts';
 import { NOW } from './queries.ts';
 import { median } from './stats.ts';
 import { openCalendar } from '../src/index.ts';
-import type { ImportData } from '../src/api/import.ts';
+import type { ImportData } from '../src/import/index.ts';
 import { DIST_MAIN, ensureDist } from '../test/helpers/dist.ts';
 
 const { values: args } = parseArgs({

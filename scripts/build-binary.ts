@@ -21,7 +21,7 @@ import * as esbuild from 'esbuild';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const ENTRY = path.join(ROOT, 'dist/cli/binary-entry.js');
-const WORKER = path.join(ROOT, 'dist/api/import-worker.js');
+const WORKER = path.join(ROOT, 'dist/import/worker.js');
 /** The fuse every Node binary built with SEA support carries (Node's docs, "Single executable applications"). */
 export const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 /** Inputs that must never end up in the binary. */
@@ -76,7 +76,7 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
   let bundleBytes = 0;
   try {
     ensureBuilt();
-    // 1. one CommonJS file; the parallel import's worker (dist/api/import-worker.js and what it
+    // 1. one CommonJS file; the parallel import's worker (dist/import/worker.js and what it
     // imports) bundled first into a script of its own, which the binary hands to its workers as
     // text (binary-entry.ts: importWorkerSource), there being no source files beside it
     const common = {
@@ -113,11 +113,11 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
     const inputs = Object.keys(result.metafile.inputs);
     const bad = inputs.filter((file) => FORBIDDEN.some((re) => re.test(file)));
     if (bad.length) throw new Error(`the bundle must not contain ${bad.join(', ')}`);
-    // import.meta may only appear (emptied) in the files that guard it (import-workers.ts: the
+    // import.meta may only appear (emptied) in the files that guard it (workers.ts: the
     // binary's workers run the bundled worker, never the sources import.meta.url would find)
     const metaUsers = inputs.filter(
       (file) =>
-        !/^(dist\/cli\/(main|seed)\.js|dist\/api\/import-workers\.js|dist\/media\/images\.js|data\/demo\.json|package\.json)$/.test(
+        !/^(dist\/cli\/(main|seed)\.js|dist\/import\/workers\.js|dist\/media\/images\.js|data\/demo\.json|package\.json)$/.test(
           file,
         ) &&
         !file.endsWith('.json') &&

@@ -1,6 +1,6 @@
 // openCalendar's options (the embedding API): their types and meaning. Each option that `serve`
 // also takes is defaulted and checked by its row of the options table (src/options/options.ts).
-import type { UserRegistry } from './api/wordpress/users.ts';
+import type { UserRegistry } from './users/registry.ts';
 import type { DispatchOptions } from './changes/webhooks.ts';
 import type { ClusterOptions } from './cluster/node.ts';
 

@@ -10,7 +10,7 @@ import { Collections, targetOf } from './api/collections.ts';
 import { ResourceApi } from './resource-api.ts';
 import type { Core } from './api/context.ts';
 import { horizonOps } from './recurrence/series.ts';
-import { CalendarError, fail, type ErrorCode } from './api/wordpress/errors.ts';
+import { fail } from './api/wordpress/errors.ts';
 import { ChangeFeed, changeOf, describeWrite, type Change, type ChangeType, type HeldChange } from './changes/feed.ts';
 import {
   changeFilter,
@@ -22,25 +22,19 @@ import {
 } from './changes/follow.ts';
 import { storeDispatcher } from './changes/store-webhooks.ts';
 import { type ChangeLog, openChangeLog, readChangeLogFile, startingWrites } from './changes/log.ts';
-import {
-  ImportBuilder,
-  prepareImport,
-  type ImportData,
-  type ImportKind,
-  type ImportProgress,
-  type ImportSummary,
-} from './api/import.ts';
-import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './io/export.ts';
-import type { ImportFormat } from './io/read-records.ts';
-import { stageImportFile } from './api/import-file.ts';
-import { readCsvRecords, type CsvType } from './io/csv.ts';
-import { eventFeed, listFeed } from './io/feeds.ts';
-import { readIcsRecords } from './io/ical-import.ts';
+import { prepareImport, type ImportData, type ImportProgress, type ImportSummary } from './import/index.ts';
+import { stageRows, type ImportRow } from './import/rows.ts';
+import { exportRecords, writeExport, type ExportRecord, type ExportSink } from './export/json.ts';
+import type { ImportFormat } from './import/read-records.ts';
+import { stageImportFile } from './import/file.ts';
+import { readCsvRecords, type CsvType } from './import/csv.ts';
+import { eventFeed, listFeed } from './export/feeds.ts';
+import { readIcsRecords } from './import/ical.ts';
 import { createSite } from './api/representation/represent.ts';
 import { Renderer } from './api/representation/render.ts';
 import { embeddedOptions } from './options/options.ts';
 import type { Actor, AsArg, Page, Params, RestCall, RestResult, SiteConfig } from './api/wordpress/types.ts';
-import { UserRegistry } from './api/wordpress/users.ts';
+import { UserRegistry } from './users/registry.ts';
 import { openStore, type Store } from './store/store.ts';
 import { type StoreGuard, storeGuard, type StoreHealth } from './faults/guard.ts';
 import type { SnapshotStream } from './store/snapshot-stream.ts';
@@ -299,18 +293,9 @@ export class Calendar {
 
   /** Bulk-load the import shape (validated whole first; nothing is imported on error). */
   async import(data: ImportData, onProgress?: ImportProgress): Promise<ImportSummary> {
-    const core = this.collections.core;
-    const { set, table } = prepareImport(core, data, onProgress);
-    const events = table.count;
+    const { set, table, summary } = prepareImport(this.collections.core, data, onProgress);
     await this.loadImport(set, table);
-    return {
-      events,
-      venues: set.venues.length,
-      organizers: set.organizers.length,
-      categories: set.terms.filter((t) => t.taxonomy === 'tribe_events_cat').length,
-      tags: set.terms.filter((t) => t.taxonomy === 'post_tag').length,
-      ...(set.attachments.some((a) => a.media) && { media: set.attachments.filter((a) => a.media).length }),
-    };
+    return summary;
   }
 
   /**
@@ -431,7 +416,7 @@ export class Calendar {
   }
 
   /**
-   * Import a CSV file as The Events Calendar's CSV importer reads it (src/io/csv.ts): one
+   * Import a CSV file as The Events Calendar's CSV importer reads it (src/import/csv.ts): one
    * `type` a file; venues, organizers and terms matched by name, created when missing. All or
    * nothing; errors name the row.
    */
@@ -446,36 +431,10 @@ export class Calendar {
     return this.importRecords(file, async () => readIcsRecords(file, this.engine, this.site.timezone));
   }
 
-  private async importRecords(
-    file: string,
-    read: () => Promise<Array<{ kind: ImportKind; rec: Record<string, unknown>; row: number; update?: number }>>,
-  ): Promise<ImportSummary> {
-    const core = this.collections.core;
-    let records;
-    try {
-      records = await read();
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      const message = code === 'ENOENT' ? `${file}: no such file` : (err as Error).message;
-      throw fail('rest_invalid_param', [], {}, { message: `import: ${message}` });
-    }
-    const builder = new ImportBuilder(core);
-    const index: Record<string, number> = {};
-    for (const r of records) {
-      try {
-        if (r.update !== undefined) builder.add(r.kind, r.rec, { index: r.row }, r.update);
-        else builder.add(r.kind, r.rec, { index: (index[r.kind] = (index[r.kind] ?? -1) + 1) });
-      } catch (err) {
-        if (err instanceof CalendarError) {
-          const message = `import: ${file}: row ${r.row}: ${err.message.replace(/^import: \S+\[\d+\]( \(id \d+\))?: /, '')}`;
-          throw fail(err.code as ErrorCode, [], err.data, { status: err.status, message });
-        }
-        throw err;
-      }
-    }
-    const { set, table, updates } = builder.finish();
+  private async importRecords(file: string, read: () => Promise<ImportRow[]>): Promise<ImportSummary> {
+    const { set, table, updates, summary } = await stageRows(this.collections.core, file, read);
     await this.loadImport(set, table, {}, updates);
-    return builder.summary;
+    return summary;
   }
 
   /**

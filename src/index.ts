@@ -2,7 +2,7 @@
 export { openCalendar, Calendar, type CalendarOptions } from './calendar.ts';
 export { ResourceApi } from './resource-api.ts';
 export { CalendarError } from './api/wordpress/errors.ts';
-export type { ImportData, ImportSummary } from './api/import.ts';
+export type { ImportData, ImportSummary } from './import/index.ts';
 export type {
   Actor,
   AsArg,

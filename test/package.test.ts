@@ -139,7 +139,7 @@ pkg('the tarball holds the built package, its types, README, LICENSE and docs; n
     'dist/index.d.ts',
     'dist/index.js.map',
     'dist/cli/main.js',
-    'dist/api/import-worker.js',
+    'dist/import/worker.js',
     'data/demo.json',
     'docs/embedding.md',
   ]) {

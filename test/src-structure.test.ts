@@ -1,5 +1,6 @@
 // The source tree's own rules: no import cycles (type imports included: a cycle of types is still
-// a knot a reader has to untie), and no source file over a size a reader takes in at once.
+// a knot a reader has to untie), the layers of docs/architecture.md (a file imports from its own
+// layer or a lower one), and no source file over a size a reader takes in at once.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
@@ -79,6 +80,104 @@ structure('src/ has no import cycle', () => {
 structure('every import in src/ names a file that exists', () => {
   for (const [file, deps] of importGraph(sources(SRC))) {
     for (const d of deps) assert.ok(fs.existsSync(d), `${path.relative(SRC, file)} imports ${path.relative(SRC, d)}`);
+  }
+});
+
+/**
+ * The layers of docs/architecture.md, lowest first: each a list of folders (ending in '/') and
+ * files under src/; a file belongs to the layer of its longest matching entry.
+ */
+export const LAYERS: Array<{ name: string; holds: string[] }> = [
+  { name: 'engine', holds: ['engine/', 'ascii-json.ts'] },
+  { name: 'vocabulary', holds: ['api/wordpress/'] },
+  { name: 'storage', holds: ['store/', 'shared-file/', 'options/', 'security/'] },
+  { name: 'REST semantics', holds: ['api/', 'wp-core/', 'recurrence/', 'media/'] },
+  { name: 'wings', holds: ['import/', 'export/', 'changes/', 'users/', 'site/', 'faults/'] },
+  { name: 'shells', holds: ['http/', 'cluster/'] },
+  { name: 'composition', holds: ['calendar.ts', 'calendar-options.ts', 'resource-api.ts'] },
+  { name: 'entry', holds: ['cli/', 'index.ts'] },
+];
+
+/** Imports that run up a layer today, each with why; the test fails when one is gone, so the
+ *  list only shrinks. */
+export const KNOWN_CROSSINGS = new Map([
+  ['media/http.ts → http/body.ts', "media's upload route reads request bodies with the HTTP shell's reader"],
+]);
+
+/** The layer index of `rel` (a path under src/), or -1 when no layer holds it. */
+export function layerOf(rel: string, layers = LAYERS): number {
+  let best = -1;
+  let bestLength = 0;
+  layers.forEach((layer, i) => {
+    for (const entry of layer.holds) {
+      const hit = entry.endsWith('/') ? rel.startsWith(entry) : rel === entry;
+      if (hit && entry.length > bestLength) {
+        best = i;
+        bestLength = entry.length;
+      }
+    }
+  });
+  return best;
+}
+
+/** Each import from a file to a file of a higher layer, as 'from → to' (paths under `root`). */
+export function upwardImports(graph: Map<string, string[]>, root: string, layers = LAYERS): string[] {
+  const up: string[] = [];
+  for (const [file, deps] of graph) {
+    const from = path.relative(root, file);
+    for (const d of deps) {
+      const to = path.relative(root, d);
+      if (to.startsWith('..')) continue; // outside src/ (package.json)
+      if (layerOf(to, layers) > layerOf(from, layers)) up.push(`${from} → ${to}`);
+    }
+  }
+  return up.sort();
+}
+
+structure('the layer check places files by their longest entry and finds an import that runs up', () => {
+  const layers = [
+    { name: 'low', holds: ['a/', 'top/low.ts'] },
+    { name: 'high', holds: ['top/'] },
+  ];
+  assert.is(layerOf('a/x.ts', layers), 0);
+  assert.is(layerOf('top/low.ts', layers), 0);
+  assert.is(layerOf('top/y.ts', layers), 1);
+  assert.is(layerOf('b/z.ts', layers), -1);
+  const graph = new Map([
+    ['/r/a/x.ts', ['/r/top/y.ts', '/r/top/low.ts']],
+    ['/r/top/y.ts', ['/r/a/x.ts']],
+  ]);
+  assert.equal(upwardImports(graph, '/r', layers), ['a/x.ts → top/y.ts']);
+});
+
+structure('every source file is in a layer of docs/architecture.md', () => {
+  const outside = sources(SRC)
+    .map((f) => path.relative(SRC, f))
+    .filter((rel) => layerOf(rel) < 0);
+  assert.equal(outside, []);
+});
+
+structure('no import runs from a lower layer up into a higher one', () => {
+  const up = upwardImports(importGraph(sources(SRC)), SRC);
+  assert.equal(
+    up.filter((i) => !KNOWN_CROSSINGS.has(i)),
+    [],
+  );
+  // a crossing that is gone leaves the list
+  assert.equal(
+    [...KNOWN_CROSSINGS.keys()].filter((i) => !up.includes(i)),
+    [],
+  );
+});
+
+structure('nothing in src/engine/ or src/api/ imports the import or export wings', () => {
+  for (const [file, deps] of importGraph(sources(SRC))) {
+    const from = path.relative(SRC, file);
+    if (!from.startsWith('engine/') && !from.startsWith('api/')) continue;
+    for (const d of deps) {
+      const to = path.relative(SRC, d);
+      assert.not.ok(to.startsWith('import/') || to.startsWith('export/'), `${from} imports ${to}`);
+    }
   }
 });
 

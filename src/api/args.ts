@@ -1,7 +1,6 @@
-// The endpoint table of the tribe/events/v1 namespace: every route, its methods and the
-// arguments of each method, with name, type, description, default, required and enum.
-// The router (src/http/routes.ts), the discovery index and /doc (src/api/openapi.ts) are all
-// built from this one table, so what is documented is exactly what is routed.
+// The arguments of the tribe/events/v1 routes, with name, type, description, default, required
+// and enum: their types, and the lists of each resource's list and write calls, which the
+// endpoint table (route-table.ts) puts on its routes.
 // Sources: the interface's parameter lists, and the list and write rules of docs/behaviour.md.
 
 import type { Action, Resource, WpResource } from './wordpress/types.ts';
@@ -66,19 +65,19 @@ export interface ArgsOptions {
 
 // ---
 
-const id = (what: string): ArgSpec => ({
+export const id = (what: string): ArgSpec => ({
   type: 'integer',
   in: 'path',
   required: true,
   description: `the ${what} post ID`,
 });
-const termId = (what: string): ArgSpec => ({
+export const termId = (what: string): ArgSpec => ({
   type: 'integer',
   in: 'path',
   required: true,
   description: `the ${what} term ID`,
 });
-const slug = (what: string): ArgSpec => ({
+export const slug = (what: string): ArgSpec => ({
   type: 'string',
   in: 'path',
   required: true,
@@ -95,7 +94,11 @@ const dateArg = (description: string): ArgSpec => ({
   format: 'date-time',
   description: `${description} (a Unix timestamp or any date string PHP strtotime reads, e.g. "YYYY-MM-DD HH:MM:SS")`,
 });
-const str = (description: string, extra: Partial<ArgSpec> = {}): ArgSpec => ({ type: 'string', description, ...extra });
+export const str = (description: string, extra: Partial<ArgSpec> = {}): ArgSpec => ({
+  type: 'string',
+  description,
+  ...extra,
+});
 const bool = (description: string, extra: Partial<ArgSpec> = {}): ArgSpec => ({
   type: 'boolean',
   description,
@@ -116,7 +119,7 @@ function paging(perPage: number, what: string): Args {
 const POST_STATUS =
   'a post status (publish, future, draft, pending, private, trash); callers who cannot edit this type may only ask for publish';
 
-function eventListArgs(perPage: number): Args {
+export function eventListArgs(perPage: number): Args {
   return {
     ...paging(perPage, 'events'),
     start_date: dateArg(
@@ -164,7 +167,7 @@ function eventListArgs(perPage: number): Args {
   };
 }
 
-function linkedListArgs(perPage: number, what: string): Args {
+export function linkedListArgs(perPage: number, what: string): Args {
   return {
     ...paging(perPage, what),
     search: str(`${what} whose title, description, excerpt or details contain every word of this string`),
@@ -177,7 +180,7 @@ function linkedListArgs(perPage: number, what: string): Args {
   };
 }
 
-function termListArgs(perPage: number, what: string, hierarchical: boolean): Args {
+export function termListArgs(perPage: number, what: string, hierarchical: boolean): Args {
   return {
     ...paging(perPage, what),
     search: str(`${what} whose name or slug contains this string`),
@@ -210,7 +213,7 @@ const postFields: Args = {
   image: { type: ['string', 'integer'], description: 'the featured image: an attachment id or an image URL' },
 };
 
-function eventFields(create: boolean): Args {
+export function eventFields(create: boolean): Args {
   return {
     title: str('the event title', { required: create }),
     ...postFields,
@@ -252,7 +255,7 @@ function eventFields(create: boolean): Args {
   };
 }
 
-const SCOPE_ARG: ArgSpec = {
+export const SCOPE_ARG: ArgSpec = {
   type: 'string',
   enum: ['this', 'following', 'all'],
   description:
@@ -260,7 +263,7 @@ const SCOPE_ARG: ArgSpec = {
     '(the series splits before it) or all (the whole series)',
 };
 
-function venueFields(create: boolean): Args {
+export function venueFields(create: boolean): Args {
   return {
     venue: str('the venue name', { required: create }),
     ...postFields,
@@ -280,7 +283,7 @@ function venueFields(create: boolean): Args {
   };
 }
 
-function organizerFields(create: boolean): Args {
+export function organizerFields(create: boolean): Args {
   return {
     organizer: str('the organizer name', { required: create }),
     ...postFields,
@@ -290,231 +293,11 @@ function organizerFields(create: boolean): Args {
   };
 }
 
-function termFields(create: boolean, hierarchical: boolean): Args {
+export function termFields(create: boolean, hierarchical: boolean): Args {
   return {
     name: str('the term name', { required: create }),
     description: str('the term description'),
     slug: str('the term slug; derived from the name when left out'),
     ...(hierarchical ? { parent: { type: 'integer', description: 'the parent category id' } as ArgSpec } : {}),
   };
-}
-
-// ---
-
-const SINGULAR: Record<Resource, string> = {
-  events: 'event',
-  venues: 'venue',
-  organizers: 'organizer',
-  categories: 'event category',
-  tags: 'event tag',
-};
-
-function listResponses(resource: Resource): Record<string, string> {
-  const terms = resource === 'categories' || resource === 'tags';
-  return {
-    '200': `a page of ${resource} with rest_url, next_rest_url, previous_rest_url, total and total_pages; headers X-TEC-Total and X-TEC-TotalPages`,
-    '400': 'a parameter is invalid (rest_invalid_param)',
-    ...(terms ? {} : { '404': 'page > 1 past the last page' }),
-  };
-}
-
-function singleResponses(resource: Resource, action: Action): Record<string, string> {
-  const one = SINGULAR[resource];
-  const posts = resource === 'events' || resource === 'venues' || resource === 'organizers';
-  const r: Record<string, string> = {};
-  if (action === 'create') r['201'] = `the new ${one}`;
-  else if (action === 'get') r['200'] = `the ${one}`;
-  else if (action === 'update') r['200'] = `the updated ${one}`;
-  else r['200'] = posts ? `the ${one} as it is after moving it to the trash` : `the ${one} as it was before deletion`;
-  r['400'] =
-    action === 'create'
-      ? 'a required parameter is missing or a parameter is invalid'
-      : `a parameter is invalid, or (${resource === 'events' ? 'slug routes' : 'id and slug routes'}) no such ${one}`;
-  if (action !== 'get') r['401'] = 'not logged in';
-  r['403'] = action === 'get' ? `the ${one} is not accessible to the caller` : 'logged in without the capability';
-  if (resource === 'events' && action !== 'create') r['404'] = 'no event with this id';
-  if (posts && action === 'delete') r['410'] = `the ${one} is already in the trash`;
-  return r;
-}
-
-function collectionRoutes(
-  resource: Resource,
-  listArgs: Args,
-  create: Args,
-  update: Args,
-  bySlug: boolean,
-): RouteSpec[] {
-  const one = SINGULAR[resource];
-  const terms = resource === 'categories' || resource === 'tags';
-  const idArg = terms ? termId(one) : id(one);
-  const routes: RouteSpec[] = [
-    {
-      path: `/${resource}`,
-      pattern: `/${resource}`,
-      endpoints: [
-        {
-          methods: READABLE,
-          op: { resource, action: 'list' },
-          summary: `List ${resource}`,
-          args: listArgs,
-          responses: listResponses(resource),
-        },
-        {
-          methods: CREATABLE,
-          op: { resource, action: 'create' },
-          summary: `Create a ${one}`,
-          args: create,
-          responses: singleResponses(resource, 'create'),
-        },
-      ],
-    },
-    {
-      path: `/${resource}/{id}`,
-      pattern: `/${resource}/(?P<id>\\d+)`,
-      endpoints: [
-        {
-          methods: READABLE,
-          op: { resource, action: 'get' },
-          summary: `Get a ${one} by id`,
-          args:
-            resource === 'events'
-              ? { id: idArg, password: str('the post password of a password-protected event') }
-              : { id: idArg },
-          responses: singleResponses(resource, 'get'),
-        },
-        {
-          methods: EDITABLE,
-          op: { resource, action: 'update' },
-          summary: `Update a ${one} by id`,
-          args: { id: idArg, ...update },
-          responses: singleResponses(resource, 'update'),
-        },
-        {
-          methods: DELETABLE,
-          op: { resource, action: 'delete' },
-          summary: `Delete a ${one} by id`,
-          args: resource === 'events' ? { id: idArg, recurrence_scope: SCOPE_ARG } : { id: idArg },
-          responses: singleResponses(resource, 'delete'),
-        },
-      ],
-    },
-  ];
-  if (bySlug) {
-    const slugArg = slug(one);
-    routes.push({
-      path: `/${resource}/by-slug/{slug}`,
-      pattern: `/${resource}/by-slug/(?P<slug>[^/]+)`,
-      endpoints: [
-        {
-          methods: READABLE,
-          op: { resource, action: 'get' },
-          summary: `Get a ${one} by slug`,
-          args:
-            resource === 'events'
-              ? { slug: slugArg, password: str('the post password of a password-protected event') }
-              : { slug: slugArg },
-          responses: singleResponses(resource, 'get'),
-        },
-        {
-          methods: EDITABLE,
-          op: { resource, action: 'update' },
-          summary: `Update a ${one} by slug`,
-          args: { slug: slugArg, ...update },
-          responses: singleResponses(resource, 'update'),
-        },
-        {
-          methods: DELETABLE,
-          op: { resource, action: 'delete' },
-          summary: `Delete a ${one} by slug`,
-          args: { slug: slugArg },
-          responses: singleResponses(resource, 'delete'),
-        },
-      ],
-    });
-  }
-  return routes;
-}
-
-/** Every route of the namespace, in WordPress registration order. */
-export function routeTable(opts: ArgsOptions): RouteSpec[] {
-  const { perPage } = opts;
-  return [
-    {
-      path: '',
-      pattern: '',
-      endpoints: [
-        {
-          methods: READABLE,
-          op: { resource: 'index', action: 'get' },
-          summary: 'The namespace index: every route of tribe/events/v1',
-          args: {
-            namespace: str('the namespace', { default: NAMESPACE }),
-            context: str('the request context', { default: 'view' }),
-          },
-          responses: { '200': 'the namespace index' },
-        },
-      ],
-    },
-    {
-      path: '/doc',
-      pattern: '/doc',
-      endpoints: [
-        {
-          methods: READABLE,
-          op: { resource: 'doc', action: 'get' },
-          summary: 'This OpenAPI document',
-          args: {},
-          responses: { '200': 'an OpenAPI 3.0 document' },
-        },
-      ],
-    },
-    {
-      path: '/health',
-      pattern: '/health',
-      endpoints: [
-        {
-          methods: READABLE,
-          op: { resource: 'health', action: 'get' },
-          summary:
-            "The store's state: ok, read-only, or degraded (writes refused) with the fault, its cause and file; the journal's size and the last snapshot",
-          args: {},
-          responses: { '200': "the store's state (status ok, read-only or degraded)" },
-        },
-      ],
-    },
-    ...collectionRoutes('events', eventListArgs(perPage), eventFields(true), eventFields(false), true),
-    ...collectionRoutes('venues', linkedListArgs(perPage, 'venues'), venueFields(true), venueFields(false), true),
-    ...collectionRoutes(
-      'organizers',
-      linkedListArgs(perPage, 'organizers'),
-      organizerFields(true),
-      organizerFields(false),
-      true,
-    ),
-    ...collectionRoutes(
-      'categories',
-      termListArgs(perPage, 'categories', true),
-      termFields(true, true),
-      termFields(false, true),
-      false,
-    ),
-    ...collectionRoutes(
-      'tags',
-      termListArgs(perPage, 'tags', false),
-      termFields(true, false),
-      termFields(false, false),
-      false,
-    ),
-  ];
-}
-
-/** The args of one operation (e.g. for validation): the first endpoint of the table that performs it. */
-export function argsOf(opts: ArgsOptions, resource: Resource, action: Action, bySlug = false): Args {
-  for (const route of routeTable(opts)) {
-    if (route.path.includes('by-slug') !== bySlug) continue;
-    for (const ep of route.endpoints) {
-      if (ep.op.resource === resource && ep.op.action === action) return ep.args;
-    }
-  }
-  throw new Error(`No endpoint for ${resource} ${action}`);
 }

@@ -3,9 +3,9 @@
 // position). The delivery itself is webhooks.ts's; a cluster keeps the same in its KV bucket
 // (src/cluster/webhooks.ts).
 
-import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic, writeFileAtomicSync } from '../store/atomic-file.ts';
+import { FileStamp } from '../shared-file/edit.ts';
 import { isStorageError, nameFile } from '../store/faults.ts';
 import type { ChangeFeed } from './feed.ts';
 import { WebhookDispatcher, type DispatchOptions, type WebhookBackend } from './webhooks.ts';
@@ -20,28 +20,19 @@ import {
 
 /** The store directory's webhooks.json (re-read when its mtime or size changes) and webhooks-state.json. */
 export class StoreWebhooks implements WebhookBackend {
-  private stamp = '';
-  constructor(private readonly dir: string) {}
-
-  private registryStamp(): string {
-    try {
-      const st = fs.statSync(path.join(this.dir, REGISTRY));
-      return `${st.mtimeMs}:${st.size}`;
-    } catch {
-      return 'none';
-    }
+  private readonly stamp: FileStamp;
+  constructor(private readonly dir: string) {
+    this.stamp = new FileStamp(path.join(dir, REGISTRY));
   }
 
   /** What is stored now (synchronously: the feed is pinned before it is filled at start-up). */
   initial(): { hooks: Webhook[]; states: Record<string, WebhookState> } {
-    this.stamp = this.registryStamp();
+    this.stamp.changed();
     return { hooks: readWebhooks(this.dir), states: readWebhookState(this.dir) };
   }
 
   reload(): Promise<{ hooks: Webhook[]; states: Record<string, WebhookState> } | undefined> {
-    const stamp = this.registryStamp();
-    if (stamp === this.stamp) return Promise.resolve(undefined);
-    this.stamp = stamp;
+    if (!this.stamp.changed()) return Promise.resolve(undefined);
     return Promise.resolve({ hooks: readWebhooks(this.dir), states: {} });
   }
 

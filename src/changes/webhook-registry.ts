@@ -14,8 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHmac, randomBytes } from 'node:crypto';
-import { writeFileAtomicSync } from '../store/atomic-file.ts';
-import { lockFile } from '../io/file-lock.ts';
+import { editLocked } from '../shared-file/edit.ts';
 import { checkUrlLiteral } from '../security/addresses.ts';
 import { CHANGE_TYPES, type ChangeType } from './feed.ts';
 
@@ -76,21 +75,12 @@ export function readWebhooks(dir: string): Webhook[] {
   }
 }
 
-function writeWebhooks(dir: string, hooks: Webhook[]): void {
-  writeFileAtomicSync(path.join(dir, REGISTRY), JSON.stringify({ webhooks: hooks }, null, 2) + '\n', { mode: 0o600 });
-}
-
 /** Read, change and write the registry under its lock. */
 function changeWebhooks<T>(dir: string, change: (hooks: Webhook[]) => { hooks: Webhook[]; result: T }): T {
-  fs.mkdirSync(dir, { recursive: true });
-  const release = lockFile(path.join(dir, REGISTRY + '.lock'));
-  try {
+  return editLocked(path.join(dir, REGISTRY), () => {
     const { hooks, result } = change(readWebhooks(dir));
-    writeWebhooks(dir, hooks);
-    return result;
-  } finally {
-    release();
-  }
+    return { text: JSON.stringify({ webhooks: hooks }, null, 2) + '\n', result };
+  }).result;
 }
 
 export interface NewWebhookOptions {

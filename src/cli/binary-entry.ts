@@ -4,14 +4,14 @@
 // binary but the image library, from node_modules/ next to it, when an upload needs it.
 import demo from '../../data/demo.json' with { type: 'json' };
 import { embedded, type DemoFile } from './embedded.ts';
-import { importWorkerSource } from '../api/import-workers.ts';
+import { importWorkerSource } from '../import/workers.ts';
 import { runCli } from './main.ts';
 import { imageLibrary } from '../media/images.ts';
 import path from 'node:path';
 
 /** The package version, set by scripts/build-binary.ts (esbuild `define`), so package.json is not bundled. */
 declare const CALENDAR_ENGINE_VERSION: string;
-/** src/api/import-worker.ts bundled into one CommonJS script, set by scripts/build-binary.ts: what
+/** src/import/worker.ts bundled into one CommonJS script, set by scripts/build-binary.ts: what
  *  a parallel import's worker threads run (there are no source files beside the binary). */
 declare const CALENDAR_ENGINE_IMPORT_WORKER: string;
 

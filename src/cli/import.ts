@@ -17,7 +17,7 @@ import {
   type CliIo,
 } from './common.ts';
 import { createProgress } from './progress.ts';
-import type { ImportFormat } from '../io/read-records.ts';
+import type { ImportFormat } from '../import/read-records.ts';
 
 export const IMPORT_USAGE = `Usage: calendar-engine import FILE [--data DIR] [--format json|jsonl] [--type events|venues|organizers]
 

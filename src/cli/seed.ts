@@ -6,9 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { embedded, type DemoFile } from './embedded.ts';
 
-// ---- the import shape (docs/import-export.md): typed in src/api/import.ts -----------------
+// ---- the import shape (docs/import-export.md): typed in src/import/index.ts -----------------
 
-import type { ImportCalendar as ImportData } from '../api/import.ts';
+import type { ImportCalendar as ImportData } from '../import/index.ts';
 export type {
   ImportCalendar as ImportData,
   ImportCategory,
@@ -16,7 +16,7 @@ export type {
   ImportOrganizer,
   ImportTag,
   ImportVenue,
-} from '../api/import.ts';
+} from '../import/index.ts';
 
 export type { DemoFile } from './embedded.ts';
 

@@ -4,7 +4,7 @@ import net from 'node:net'; // static: the single executable (CommonJS) cannot i
 import path from 'node:path';
 import v8 from 'node:v8';
 import { OptionProblem, optionValue, parseArgsOptions, usageLines, type Retention } from '../options/options.ts';
-import { UserError } from '../api/wordpress/users.ts';
+import { UserError } from '../users/records.ts';
 import { isStorageError } from '../store/faults.ts';
 import {
   CliError,

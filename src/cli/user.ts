@@ -1,7 +1,8 @@
 // calendar-engine user add|list|remove|reset: edits DIR/users.json directly, so it works whether
 // or not a server runs on the store (the server re-reads the file within a second); or the users
 // of a cluster (src/cluster/users.ts), which every node installs as soon as they change.
-import { UserError, UserRegistry, checkRole } from '../api/wordpress/users.ts';
+import { UserRegistry } from '../users/registry.ts';
+import { UserError, checkRole } from '../users/records.ts';
 import { ROLES, type Role } from '../api/wordpress/types.ts';
 import { CliError, EXIT_OK, EXIT_USAGE, dataDir, parseCommand, showPath, usageError, type CliIo } from './common.ts';
 import { CLUSTER_OPTIONS, CLUSTER_USAGE, readClusterMarker, resolveClusterTarget } from './cluster-options.ts';

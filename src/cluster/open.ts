@@ -5,7 +5,7 @@ import type { Write } from '../engine/records.ts';
 import type { RestCall, RestResult } from '../api/wordpress/types.ts';
 import type { ChangeFeed } from '../changes/feed.ts';
 import type { DispatchOptions } from '../changes/webhooks.ts';
-import type { UserRegistry } from '../api/wordpress/users.ts';
+import type { UserRegistry } from '../users/registry.ts';
 import { ClusterNode, type ClusterOptions } from './node.ts';
 import { ClusterWebhooks } from './webhooks.ts';
 

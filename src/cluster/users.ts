@@ -6,7 +6,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { QueuedIterator } from '@nats-io/nats-core';
-import { UserRegistry, type RemoteUsers } from '../api/wordpress/users.ts';
+import { UserRegistry, type RemoteUsers } from '../users/registry.ts';
 import { connectNats, natsNames, retry, type ClusterConnection } from './connect.ts';
 import { sleep } from './forward.ts';
 

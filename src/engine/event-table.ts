@@ -297,7 +297,7 @@ export class EventTable {
 
   /**
    * appendStaged from a row's parts rather than a record (a parallel import's events, staged by
-   * src/api/import.ts): pool indexes of this table's pools, FLAG_* bits, lists that are this
+   * src/import/index.ts): pool indexes of this table's pools, FLAG_* bits, lists that are this
    * table's shared lists already; its dates are dates[at, at + 8). Returns the row.
    */
   appendParts(p: RowParts, dates: Float64Array, at: number): number {

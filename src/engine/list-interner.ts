@@ -41,7 +41,7 @@ export class ListInterner<T extends number | string> {
 
   /**
    * internRange of a numeric list that is not a singleton of a small id, whose listHash is `key`
-   * (a parallel import's workers compute it, src/api/import-pack.ts).
+   * (a parallel import's workers compute it, src/import/pack.ts).
    */
   internHashed(src: ArrayLike<T>, from: number, n: number, key: number): readonly T[] {
     const keys = this.slotKeys,

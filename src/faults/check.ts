@@ -8,7 +8,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { Engine } from '../engine/engine.ts';
-import { UserRegistry } from '../api/wordpress/users.ts';
+import { UserRegistry } from '../users/registry.ts';
 import { UNPLACED_DIR, openStore } from '../store/store.ts';
 import { CorruptJournalError, JOURNAL_FILE, scanJournal } from '../store/journal.ts';
 import { SNAPSHOT_FILE, commitParts, isPartFileName, readManifest, type SnapshotPart } from '../store/snapshot.ts';

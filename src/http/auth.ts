@@ -8,7 +8,7 @@ import { fail, type CalendarError } from '../api/wordpress/errors.ts';
 import type { User } from '../api/wordpress/types.ts';
 import { LoginLimiter, clientKey, type LoginLimitOptions } from '../security/login-limits.ts';
 
-/** What the HTTP shell needs from the user registry (src/api/wordpress/users.ts implements it). */
+/** What the HTTP shell needs from the user registry (src/users/registry.ts implements it). */
 export interface UserVerifier {
   byLogin(login: string): User | undefined;
   verify(login: string, password: string): User | null | Promise<User | null>;

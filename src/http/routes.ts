@@ -8,7 +8,8 @@
 import type { ChangeSource } from './changes.ts';
 import type { Actor } from '../api/wordpress/types.ts';
 import { IttyRouter } from 'itty-router';
-import { routeTable, NAMESPACE, type RouteSpec, type Method } from '../api/args.ts';
+import { NAMESPACE, type RouteSpec, type Method } from '../api/args.ts';
+import { routeTable } from '../api/route-table.ts';
 import { buildOpenApi } from '../api/openapi.ts';
 import { toJson } from '../api/representation/represent.ts';
 import type { Page, RestCall, RestResult, SiteConfig, User } from '../api/wordpress/types.ts';

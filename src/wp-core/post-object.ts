@@ -8,7 +8,7 @@ import type { Core } from '../api/context.ts';
 import { postUrl } from '../api/representation/represent.ts';
 import { epochToZoned, zonedToEpoch } from '../api/wordpress/dates.ts';
 import { displayContent, displayExcerpt, displayTitle } from '../api/wordpress/display.ts';
-import { NO_DATE } from '../api/wordpress/post-fields.ts';
+import { NO_DATE } from '../api/post-fields.ts';
 import { stripAllTags } from '../api/wordpress/text.ts';
 import { CURIES, link, rfc3339, wpRoot, type Context, type Item } from './common.ts';
 import { eventMeta } from './meta.ts';

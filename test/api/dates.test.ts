@@ -10,7 +10,8 @@ import {
   zonedToEpoch,
 } from '../../src/api/wordpress/dates.ts';
 import { naiveFromDay, naiveFromString, naiveToString } from '../../src/engine/naive-time.ts';
-import { resolve, scan } from '../../src/api/wordpress/strtotime.ts';
+import { scan } from '../../src/api/wordpress/strtotime.ts';
+import { resolve } from '../../src/api/wordpress/strtotime-resolve.ts';
 import { formatInTimeZone } from 'date-fns-tz';
 
 const ny = 'America/New_York';

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { buildOpenApi } from '../../src/api/openapi.ts';
-import { routeTable, argsOf } from '../../src/api/args.ts';
+import { routeTable, argsOf } from '../../src/api/route-table.ts';
 import type { SiteConfig } from '../../src/api/wordpress/types.ts';
 
 const site: SiteConfig = {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/main.ts';
-import { UserRegistry } from '../../src/api/wordpress/users.ts';
+import { UserRegistry } from '../../src/users/registry.ts';
 import { memoryIo } from './io.ts';
 
 function tmpDir(): string {

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openCalendar, type Calendar } from '../../src/calendar.ts';
 import { startServer } from '../../src/http/server.ts';
-import { UserRegistry } from '../../src/api/wordpress/users.ts';
+import { UserRegistry } from '../../src/users/registry.ts';
 import { main } from '../../src/cli/main.ts';
 import { resolveServeOptions, startServe, type RunningServer } from '../../src/cli/serve.ts';
 import { memoryIo } from '../cli/io.ts';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openCalendar } from '../../src/calendar.ts';
 import { startServer } from '../../src/http/server.ts';
-import { UserRegistry } from '../../src/api/wordpress/users.ts';
+import { UserRegistry } from '../../src/users/registry.ts';
 import { request } from '../http/request.ts';
 import { NOW } from './server-helper.ts';
 

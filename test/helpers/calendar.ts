@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { openCalendar, type Calendar, type CalendarOptions } from '../../src/calendar.ts';
 import { CalendarError } from '../../src/api/wordpress/errors.ts';
 import type { Actor, Params, Resource, Role, User } from '../../src/api/wordpress/types.ts';
-import { UserRegistry } from '../../src/api/wordpress/users.ts';
+import { UserRegistry } from '../../src/users/registry.ts';
 
 /** 2026-03-04 15:00:00 UTC, a Wednesday (10:00 in New York). */
 export const NOW = new Date(Date.UTC(2026, 2, 4, 15, 0, 0));
@@ -69,7 +69,7 @@ export async function restList(
   return { status: res.status, headers: res.headers, body: JSON.parse(res.body) as Record<string, unknown> };
 }
 
-/** The catalog's empty archive: 200, `key: []`, totals 0 in body and headers, no next/previous links. */
+/** The plugin's empty archive: 200, `key: []`, totals 0 in body and headers, no next/previous links. */
 export function assertEmptyArchive(r: RawList, key: string): void {
   assert.is(r.status, 200);
   assert.equal(r.body[key], []);

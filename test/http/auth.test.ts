@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseBasic, Authenticator, AUTH_CACHE_MS, type UserVerifier } from '../../src/http/auth.ts';
 import { CalendarError } from '../../src/api/wordpress/errors.ts';
-import { UserRegistry } from '../../src/api/wordpress/users.ts';
+import { UserRegistry } from '../../src/users/registry.ts';
 import type { User } from '../../src/api/wordpress/types.ts';
 
 const basic = (login: string, pw: string) => 'Basic ' + Buffer.from(`${login}:${pw}`).toString('base64');

@@ -3,7 +3,7 @@
 // `params.throw = code` makes it throw that CalendarError, `params.crash` a plain Error.
 import { CalendarError } from '../../src/api/wordpress/errors.ts';
 import type { RestCall, RestResult, SiteConfig } from '../../src/api/wordpress/types.ts';
-import { UserRegistry } from '../../src/api/wordpress/users.ts';
+import { UserRegistry } from '../../src/users/registry.ts';
 
 export interface FakeCalendar {
   site: SiteConfig;

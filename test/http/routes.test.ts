@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createRoutes, type RouteContext } from '../../src/http/routes.ts';
-import { routeTable } from '../../src/api/args.ts';
+import { routeTable } from '../../src/api/route-table.ts';
 import { fakeCalendar } from './fake-calendar.ts';
 
 const ORIGIN = 'http://h';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openCalendar, type Calendar } from '../../src/calendar.ts';
-import { UserRegistry } from '../../src/api/wordpress/users.ts';
+import { UserRegistry } from '../../src/users/registry.ts';
 import { NOW, ids } from '../helpers/calendar.ts';
 import type { User } from '../../src/api/wordpress/types.ts';
 

@@ -3,7 +3,7 @@
 // trashed events; hostile titles, descriptions and venue names; a busy day; a multi-day event.
 import net from 'node:net';
 import { openCalendar, type Calendar } from '../../src/calendar.ts';
-import { UserRegistry } from '../../src/api/wordpress/users.ts';
+import { UserRegistry } from '../../src/users/registry.ts';
 import { startServer, type RunningServer } from '../../src/http/server.ts';
 import type { SiteOptions } from '../../src/site/pages.ts';
 

@@ -4,9 +4,9 @@
 
 import type { OrganizerRecord, VenueRecord } from '../../engine/records.ts';
 import type { Tx } from '../context.ts';
-import { resolveImage } from '../wordpress/images.ts';
+import { resolveImage } from '../images.ts';
 import { type Problems, asNumber, asString, has, isTruthy } from '../wordpress/params.ts';
-import { defaultStatus, finalSlug, floatingDates, publishIfDue, readPostFields } from '../wordpress/post-fields.ts';
+import { defaultStatus, finalSlug, floatingDates, publishIfDue, readPostFields } from '../post-fields.ts';
 import { isValidUrl, sanitizeTextField } from '../wordpress/text.ts';
 import type { Params } from '../wordpress/types.ts';
 

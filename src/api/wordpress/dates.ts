@@ -13,7 +13,8 @@
 import { getTimezoneOffset } from 'date-fns-tz';
 import { naiveFromDay, naiveFromString } from '../../engine/naive-time.ts';
 import type { NaiveMs } from '../../engine/types.ts';
-import { resolve, scan } from './strtotime.ts';
+import { scan } from './strtotime.ts';
+import { resolve } from './strtotime-resolve.ts';
 
 const DAY_MS = 86_400_000;
 /** granularity of the offset cache */

@@ -67,7 +67,7 @@ export interface Page<T = Record<string, unknown>> {
   totalPages: number;
 }
 
-/** Read access to the users of a store, as the calendar needs it (src/api/wordpress/users.ts implements it). */
+/** Read access to the users of a store, as the calendar needs it (src/users/registry.ts implements it). */
 export interface UserDirectory {
   byLogin(login: string): User | undefined;
   byId(id: number): User | undefined;

@@ -1,0 +1,107 @@
+// What the importing thread keeps per block of a parallel import (src/import/pack.ts) to
+// stage its events straight into the table's columns (ImportBuilder.addPacked, import.ts): the
+// block's small strings as indexes in the table's pools and its cost texts parsed, each once a
+// block rather than once an event; the workers' flag bits as the table's; link lists interned by
+// the hash the workers computed.
+import {
+  FLAG_ALL_DAY,
+  FLAG_FEATURED,
+  FLAG_HIDDEN,
+  FLAG_SHOW_MAP,
+  FLAG_SHOW_MAP_LINK,
+  FLAG_STICKY,
+  FLAG_TICKETED,
+  ListInterner,
+  type EventTable,
+} from '../engine/event-table.ts';
+import { B_ALL_DAY, B_FEATURED, B_HIDDEN, B_SHOW_MAP, B_SHOW_MAP_LINK, B_STICKY, B_TICKETED, P_NONE } from './pack.ts';
+import type { StringPool } from '../engine/columns.ts';
+import type { parseCost } from '../api/wordpress/cost.ts';
+
+export const NO_COST = { costs: [] as string[], currencySymbol: '', currencyPosition: '' };
+
+/** A packed event's list: the table's shared list (the workers computed listHash when needed). */
+export function internPacked(
+  lists: ListInterner<number>,
+  links: Int32Array,
+  from: number,
+  n: number,
+  hash: number,
+): readonly number[] {
+  if (n === 0) return lists.empty;
+  if (ListInterner.bySingle(links, from, n)) return lists.single(links[from]);
+  return lists.internHashed(links, from, n, hash);
+}
+
+/** pack.ts's B_* flags (but B_NO_SLUG) as the table's FLAG_* bits */
+export const FLAGS_OF = new Uint8Array(128);
+for (let b = 0; b < 128; b++) {
+  FLAGS_OF[b] =
+    (b & B_ALL_DAY ? FLAG_ALL_DAY : 0) |
+    (b & B_SHOW_MAP ? FLAG_SHOW_MAP : 0) |
+    (b & B_SHOW_MAP_LINK ? FLAG_SHOW_MAP_LINK : 0) |
+    (b & B_HIDDEN ? FLAG_HIDDEN : 0) |
+    (b & B_STICKY ? FLAG_STICKY : 0) |
+    (b & B_FEATURED ? FLAG_FEATURED : 0) |
+    (b & B_TICKETED ? FLAG_TICKETED : 0);
+}
+
+export const POOL_ZONE = 0,
+  POOL_ABBR = 1,
+  POOL_SYMBOL = 2,
+  POOL_POSITION = 3,
+  POOL_CODE = 4;
+
+/** A cost as a row stores it: its shared list, and the symbol and position it implies (their pool
+ *  indexes looked up when first used, so that the pools grow in the order appendStaged's would). */
+interface BlockCost {
+  costs: readonly string[];
+  c: ReturnType<typeof parseCost>;
+  symbol: number;
+  position: number;
+}
+
+/** The small strings of a worker's block (p.pool) as indexes in the table's pools, and its cost texts parsed, each once a block. */
+export class BlockMaps {
+  private readonly indexes: Int32Array;
+  private readonly costs: (BlockCost | undefined)[] = [];
+  private none: BlockCost | undefined;
+  /** the table's pools, by POOL_* */
+  private readonly pools: StringPool[];
+
+  constructor(
+    private readonly pool: string[],
+    private readonly table: EventTable,
+    private readonly parse: (v: unknown) => ReturnType<typeof parseCost>,
+  ) {
+    this.indexes = new Int32Array(pool.length * 5).fill(-1);
+    const t = table.pool;
+    this.pools = [t.timezone, t.abbr, t.currencySymbol, t.currencyPosition, t.currencyCode];
+  }
+
+  /** p.pool[at] in the table's pool `which` (POOL_*) */
+  index(which: number, at: number): number {
+    const k = which * this.pool.length + at;
+    let v = this.indexes[k];
+    if (v < 0) this.indexes[k] = v = this.pools[which].intern(this.pool[at]);
+    return v;
+  }
+
+  /** the cost text p.pool[at] (P_NONE: none) */
+  cost(at: number): BlockCost {
+    if (at === P_NONE) return (this.none ??= this.costOf(NO_COST));
+    return (this.costs[at] ??= this.costOf(this.parse(this.pool[at])));
+  }
+
+  costOf(c: ReturnType<typeof parseCost>): BlockCost {
+    return { costs: this.table.costLists.intern(c.costs), c, symbol: -1, position: -1 };
+  }
+
+  costSymbol(b: BlockCost): number {
+    return b.symbol >= 0 ? b.symbol : (b.symbol = this.table.pool.currencySymbol.intern(b.c.currencySymbol));
+  }
+
+  costPosition(b: BlockCost): number {
+    return b.position >= 0 ? b.position : (b.position = this.table.pool.currencyPosition.intern(b.c.currencyPosition));
+  }
+}

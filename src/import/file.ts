@@ -1,0 +1,111 @@
+// An import file's records, read as a stream (src/import/read-records.ts), validated and staged one
+// by one (ImportBuilder, src/import/index.ts); what Calendar.importFile loads. With `onChunk`, the
+// staged events are also handed out as the snapshot's events chunks (engine/snapshot.ts
+// encodeRows), EVENT_CHUNK_ROWS rows at a time as soon as they are staged, the last one once
+// every record is in and valid: into a calendar without events the staged rows become its rows
+// as they are, so these are its snapshot's chunks, and a worker can write them while the file is
+// still being read. When onChunk returns a promise (its taker is behind), the reading waits for it.
+import fs from 'node:fs';
+import os from 'node:os';
+import type { ImportSet } from '../engine/engine-api.ts';
+import type { EventTable } from '../engine/event-table.ts';
+import { EVENT_CHUNK_ROWS, encodeRows } from '../engine/snapshot.ts';
+import { detectFormat, readImportBatches, type ImportFormat } from './read-records.ts';
+import { ImportFileError } from './scanners.ts';
+import { ImportWorkers, importWorkersAvailable } from './workers.ts';
+import type { Core } from '../api/context.ts';
+import { ImportBuilder } from './index.ts';
+import type { ImportProgress, ImportSummary } from './shape.ts';
+import { CalendarError, fail } from '../api/wordpress/errors.ts';
+
+/**
+ * A JSON (or JSON Lines) file this large or larger is read by worker threads too (when there is a core for them).
+ * Measured on the 2-core machine (docs/import-export.md#speed): at 100k events (63 MiB) two
+ * workers gave no time (2.5-3.3 s either way) for ~80 MiB more peak memory; at 300k (191 MiB) and
+ * 1M (638 MiB) they did.
+ */
+export const PARALLEL_BYTES = 128 * 2 ** 20;
+
+/** CALENDAR_IMPORT_WORKERS: the number of workers of a JSON or JSON Lines import (0: none), whatever its size. */
+function envWorkers(): number | undefined {
+  const v = process.env.CALENDAR_IMPORT_WORKERS;
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
+}
+
+export interface StagedFile {
+  set: ImportSet;
+  table: EventTable;
+  summary: ImportSummary;
+  /** rows handed to onChunk (all of them, when it was given) */
+  chunkedRows: number;
+}
+
+/** Throws CalendarError naming the record (list, index, id, line) or the place in the file. */
+export async function stageImportFile(
+  core: Core,
+  file: string,
+  opts: { format?: ImportFormat; onProgress?: ImportProgress; workers?: number; blockBytes?: number },
+  onChunk?: (chunk: unknown) => Promise<void> | undefined,
+): Promise<StagedFile> {
+  const builder = new ImportBuilder(core);
+  const table = builder.table;
+  let chunked = 0;
+  let total = 0;
+  let workers: ImportWorkers | undefined;
+  const chunks = async () => {
+    while (onChunk !== undefined && table.count - chunked >= EVENT_CHUNK_ROWS) {
+      const wait = onChunk(encodeRows(table, chunked, chunked + EVENT_CHUNK_ROWS));
+      chunked += EVENT_CHUNK_ROWS;
+      if (wait) await wait;
+    }
+  };
+  try {
+    total = fs.statSync(file).size;
+    const format = opts.format ?? detectFormat(file);
+    // by default, two workers for a large file when there is a second core; the importing thread
+    // checks their events against the calendar, and the snapshot writer shares the cores too
+    const count =
+      opts.workers ??
+      envWorkers() ??
+      (total >= PARALLEL_BYTES && os.availableParallelism() > 1 && importWorkersAvailable() ? 2 : 0);
+    if (count > 0 && (format === 'json' || format === 'jsonl'))
+      workers = await ImportWorkers.start(count, builder.workerData());
+    const parallel = workers && { workers, blockBytes: opts.blockBytes };
+    for await (const batch of readImportBatches(
+      file,
+      format,
+      (bytes) => opts.onProgress?.(bytes, total),
+      undefined,
+      parallel,
+    )) {
+      if (Array.isArray(batch)) {
+        for (const r of batch) {
+          builder.add(r.kind, r.rec, { index: r.index, line: r.line });
+          if (onChunk !== undefined && table.count - chunked >= EVENT_CHUNK_ROWS) await chunks();
+        }
+      } else {
+        builder.addPacked(batch.packed, batch.index, batch.line);
+        await chunks();
+      }
+    }
+  } catch (err) {
+    if (err instanceof CalendarError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    const message =
+      code === 'ENOENT'
+        ? `${file}: no such file`
+        : err instanceof ImportFileError
+          ? err.message
+          : `${file}: ${(err as Error).message}`;
+    throw fail('rest_invalid_param', [], {}, { message: `import: ${message}` });
+  } finally {
+    await workers?.close();
+  }
+  const { set } = builder.finish();
+  if (onChunk !== undefined && table.count > chunked) {
+    await onChunk(encodeRows(table, chunked, table.count));
+    chunked = table.count;
+  }
+  opts.onProgress?.(total, total);
+  return { set, table, summary: builder.summary, chunkedRows: chunked };
+}
