@@ -542,7 +542,7 @@ export async function openCalendar(options: CalendarOptions = {}): Promise<Calen
       opts.webhooks,
     );
     // the files in the cluster's object store, writes on the writer (loaded only for a cluster)
-    const { clusterMediaLibrary } = await import('./media/replicate.ts');
+    const { clusterMediaLibrary } = await import('./cluster/media.ts');
     try {
       node.media = await clusterMediaLibrary(node.cluster!, node, uploadLimit);
     } catch (err) {

@@ -102,7 +102,7 @@ export class ClusterNode {
   gate: Promise<void> | undefined;
   readonly stats = { appends: 0, applied: 0, resyncs: 0, snapshots: 0, electedAt: 0 };
   /** hear this node become the writer (true) and stop being it (false): the media library's
-   *  forwarded uploads (src/media/replicate.ts) */
+   *  forwarded uploads (src/cluster/media.ts) */
   readonly roleListeners = new Set<(writer: boolean) => void>();
   /** hear another node take the lease (writes forwarded to the old one may never be answered) */
   readonly holderListeners = new Set<() => void>();

@@ -47,7 +47,7 @@ export interface MediaOptions {
   ready?: () => Promise<void>;
   /** where a refused file write is logged (with the full path); default console.error */
   log?: (line: string) => void;
-  /** a node of a cluster: writes reaching a node that is not the writer run there (replicate.ts) */
+  /** a node of a cluster: writes reaching a node that is not the writer run there (src/cluster/media.ts) */
   remote?: MediaRemote;
 }
 

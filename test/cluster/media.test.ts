@@ -1,4 +1,4 @@
-// The media library of a cluster (src/media/replicate.ts): uploads through any node, over HTTP and
+// The media library of a cluster (src/cluster/media.ts): uploads through any node, over HTTP and
 // the embedding API, are made on the writer, their files in the object store; every node serves
 // the file and its sizes (the same bytes and ETag), changes and deletes reach every node, names
 // stay unique across nodes, a node started later serves what was uploaded before it, imports and

@@ -15,11 +15,11 @@ import type { Subscription } from '@nats-io/transport-node';
 import { Objm, type ObjectStore } from '@nats-io/obj';
 import { fail } from '../api/wordpress/errors.ts';
 import type { Actor, Params, RestCall, RestResult } from '../api/wordpress/types.ts';
-import { natsNames, retry } from '../cluster/connect.ts';
-import { answerForwarded, Forwarder } from '../cluster/forward.ts';
-import type { ClusterNode } from '../cluster/node.ts';
-import type { MediaFiles, StoredFile } from './files.ts';
-import { MediaLibrary, type MediaAnswer, type MediaRemote, type UploadInput } from './library.ts';
+import { natsNames, retry } from './connect.ts';
+import { answerForwarded, Forwarder } from './forward.ts';
+import type { ClusterNode } from './node.ts';
+import type { MediaFiles, StoredFile } from '../media/files.ts';
+import { MediaLibrary, type MediaAnswer, type MediaRemote, type UploadInput } from '../media/library.ts';
 import type { Core } from '../api/context.ts';
 
 /** bytes of files a node keeps in memory after serving them */
