@@ -6,10 +6,11 @@
 // docs/operating.md#memory) after start, after a search and after the mix; the longest GC pause
 // from `--trace-gc` (NODE_OPTIONS, which the sized child keeps).
 //
-//   node --import tsx bench/scale.ts --events N [--dir DIR] [--rounds R] [--keep]
+//   node --import tsx bench/scale.ts --events N [--dir DIR] [--rounds R] [--keep] [--reuse]
 //
 // The import file is made once per N under DIR (default /tmp/calendar-engine-scale); the store is
-// made anew each run and removed at the end unless --keep. Prints one JSON line of figures.
+// made anew each run and removed at the end unless --keep (--reuse: a kept store is served as it
+// is, without the import). Prints one JSON line of figures.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,6 +29,7 @@ const { values: args } = parseArgs({
     dir: { type: 'string', default: '/tmp/calendar-engine-scale' },
     rounds: { type: 'string', default: '20' },
     keep: { type: 'boolean', default: false },
+    reuse: { type: 'boolean', default: false },
   },
 });
 const EVENTS = Number(args.events);
@@ -85,6 +87,19 @@ function treeRss(pid: number): number {
   return rss;
 }
 
+/** The pids below `pid` (from /proc). */
+function descendants(pid: number): number[] {
+  let children = '';
+  try {
+    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8');
+  } catch {}
+  return children
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .flatMap((c) => [...descendants(Number(c)), Number(c)]);
+}
+
 /** Peak of treeRss while `child` runs, sampled every 250 ms. */
 function watchPeak(child: ChildProcess): { peak: () => number; stop: () => void } {
   let peak = 0;
@@ -95,22 +110,27 @@ function watchPeak(child: ChildProcess): { peak: () => number; stop: () => void 
 }
 
 const store = path.join(args.dir, `store-${EVENTS}`);
-fs.rmSync(store, { recursive: true, force: true });
-
-// ---- import ------------------------------------------------------------------------------
+const reuse = args.reuse && fs.existsSync(path.join(store, 'snapshot.json'));
 const env = { ...process.env };
 delete env.NODE_OPTIONS;
 let t0 = performance.now();
-const imp = spawn(process.execPath, [DIST_MAIN, 'import', file, '--data', store], {
-  env,
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
-const impWatch = watchPeak(imp);
-const impCode = await new Promise<number | null>((r) => imp.on('exit', (c) => r(c)));
-impWatch.stop();
-const importS = (performance.now() - t0) / 1000;
-if (impCode !== 0) throw new Error(`import exited ${impCode}`);
-log(`import ${importS.toFixed(1)} s, peak RSS ${(impWatch.peak() / 2 ** 20).toFixed(0)} MiB`);
+let importS = Number.NaN;
+let importPeak = Number.NaN;
+if (!reuse) {
+  fs.rmSync(store, { recursive: true, force: true });
+  // ---- import ----------------------------------------------------------------------------
+  const imp = spawn(process.execPath, [DIST_MAIN, 'import', file, '--data', store], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const impWatch = watchPeak(imp);
+  const impCode = await new Promise<number | null>((r) => imp.on('exit', (c) => r(c)));
+  impWatch.stop();
+  importS = (performance.now() - t0) / 1000;
+  importPeak = impWatch.peak();
+  if (impCode !== 0) throw new Error(`import exited ${impCode}`);
+  log(`import ${importS.toFixed(1)} s, peak RSS ${(importPeak / 2 ** 20).toFixed(0)} MiB`);
+}
 const snapshotBytes = fs
   .readdirSync(store)
   .filter((f) => f.startsWith('snapshot.') && f.endsWith('.jsonl'))
@@ -119,10 +139,15 @@ const snapshotBytes = fs
 // ---- serve -------------------------------------------------------------------------------
 t0 = performance.now();
 const gcPauses: { ms: number; at: number }[] = [];
-const server = spawn(process.execPath, [DIST_MAIN, 'serve', '--data', store, '--port', '0', '--no-seed'], {
-  env: { ...env, NODE_OPTIONS: '--trace-gc' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+// --trace-gc as node's own flag: the sized child (docs/operating.md#memory) keeps node's flags
+const server = spawn(
+  process.execPath,
+  ['--trace-gc', DIST_MAIN, 'serve', '--data', store, '--port', '0', '--no-seed'],
+  {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 const serveWatch = watchPeak(server);
 let base = '';
 let outBuf = '';
@@ -188,8 +213,14 @@ for (let r = 0; r < ROUNDS; r++) {
 }
 const rssMix = treeRss(server.pid!);
 serveWatch.stop();
-server.kill('SIGTERM');
-await new Promise((r) => server.on('exit', r));
+// ended without its shutdown snapshot (minutes at ten million events; the store is thrown away)
+const exited = new Promise((r) => server.on('exit', r));
+for (const pid of [...descendants(server.pid!), server.pid!]) {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {}
+}
+await exited;
 agent.destroy();
 
 const mib = (n: number) => Math.round(n / 2 ** 20);
@@ -198,7 +229,7 @@ const result = {
   events: EVENTS,
   fileGiB: r2(fileBytes / 2 ** 30),
   importS: r2(importS),
-  importPeakRssMiB: mib(impWatch.peak()),
+  importPeakRssMiB: mib(importPeak),
   snapshotGiB: r2(snapshotBytes / 2 ** 30),
   listeningS: r2(listeningS),
   firstListS: r2(firstS),
