@@ -149,6 +149,13 @@ const server = spawn(
   },
 );
 const serveWatch = watchPeak(server);
+process.on('exit', () => {
+  for (const pid of [...descendants(server.pid!), server.pid!]) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {}
+  }
+});
 let base = '';
 let outBuf = '';
 const listening = new Promise<void>((resolve) => {
@@ -202,11 +209,13 @@ log(
 await new Promise((r) => setTimeout(r, 2000));
 const mixStart = performance.now();
 const settled: number[] = [];
+/** queries answered other than 200 (a file cut from a larger calendar lacks some ids the mix names) */
+const failed = new Set<string>();
 const perQuery = new Map<string, number[]>();
 for (let r = 0; r < ROUNDS; r++) {
   for (const q of MIX) {
     const { ms, status } = await get(q.path);
-    if (status !== 200) throw new Error(`${q.name}: status ${status}`);
+    if (status !== 200) failed.add(`${q.name} ${status}`);
     settled.push(ms);
     perQuery.set(q.name, [...(perQuery.get(q.name) ?? []), ms]);
   }
@@ -246,6 +255,7 @@ const result = {
     p99: r2(quantileOf(settled, 0.99)),
     max: r2(Math.max(...settled)),
   },
+  notOk: [...failed],
   perQueryP50Ms: Object.fromEntries([...perQuery].map(([k, v]) => [k, r2(quantileOf(v, 0.5))])),
   gcMaxMs: {
     startUp: Math.max(0, ...gcPauses.filter((g) => g.at < mixStart).map((g) => g.ms)),
