@@ -439,6 +439,23 @@ function capitalize(w: string): string {
 
 /** Build the calendar. Post ids (venues, organizers, events) share one space, term ids another. */
 export function generateCalendar(opts: GenerateOptions): ImportData {
+  const events: ImportEvent[] = [];
+  const rest = streamCalendar(opts, (ev) => {
+    events.push(ev);
+  });
+  return { ...rest, events };
+}
+
+/**
+ * The calendar of generateCalendar with its events handed to `onEvent` one by one as they are
+ * made (none kept), after `onLists` got the other lists: what writes the import file of ten
+ * million events without holding them.
+ */
+export function streamCalendar(
+  opts: GenerateOptions,
+  onEvent: (ev: ImportEvent) => void,
+  onLists?: (lists: Omit<ImportData, 'events'>) => void,
+): Omit<ImportData, 'events'> {
   const n = Math.max(0, Math.floor(opts.events));
   const rand = mulberry32(opts.seed);
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
@@ -570,10 +587,12 @@ export function generateCalendar(opts: GenerateOptions): ImportData {
     return capitalize(ws.join(' ')) + '.';
   };
 
-  const events: ImportEvent[] = [];
-  const spanDays = 548; // ~1.5 years each side of now
+  onLists?.({ categories, tags, venues, organizers });
+  const spanDays = 548;
+  let firstEventId = 0; // ~1.5 years each side of now
   for (let i = 0; i < n; i++) {
     const id = postId++;
+    if (i === 0) firstEventId = id;
     const venueIdx = rand() < 0.9 ? venueRank() : -1;
     const tz = venueIdx >= 0 ? venueCity[venueIdx].tz : pick(zones);
     const dayMs = todayMs + (int(0, 2 * spanDays) - spanDays) * DAY_MS;
@@ -673,11 +692,11 @@ export function generateCalendar(opts: GenerateOptions): ImportData {
       organizer: orgs,
     };
     // ~1% are recurrence children of a recent earlier event
-    if (events.length > 10 && rand() < 0.01) ev.post_parent = events[events.length - int(1, 10)].id;
+    if (i > 10 && rand() < 0.01) ev.post_parent = firstEventId + i - int(1, 10);
     // stringifying flattens the record's concatenated (cons) strings in place: the calendar
     // then holds flat strings, as one parsed from JSON would, and the rope nodes become garbage now
     if (JSON.stringify(ev).length === 0) throw new Error('unreachable');
-    events.push(ev);
+    onEvent(ev);
   }
-  return { categories, tags, venues, organizers, events };
+  return { categories, tags, venues, organizers };
 }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateCalendar } from './generate.ts';
+import { streamCalendar } from './generate.ts';
 import { NOW } from './queries.ts';
 
 export const DEFAULT_IMPORT_DIR = path.join(os.tmpdir(), 'calendar-engine-bench-import');
@@ -17,23 +17,38 @@ export function importFile(events: number, seed: number, dir = DEFAULT_IMPORT_DI
   const file = path.join(dir, `calendar-${events}-${seed}.json`);
   if (fs.existsSync(file)) return { file, made: false };
   fs.mkdirSync(dir, { recursive: true });
-  const data = generateCalendar({ events, seed, now: NOW });
   const tmp = `${file}.tmp-${process.pid}`;
   const fd = fs.openSync(tmp, 'w');
   try {
+    // written as generated: the events are never all held (ten million would not fit in a heap)
     let buf = '{';
-    const lists = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
-    for (const [i, name] of lists.entries()) {
-      buf += `${i === 0 ? '' : '],'}\n"${name}":[`;
-      const list = data[name] as unknown[];
-      for (let k = 0; k < list.length; k++) {
-        buf += (k === 0 ? '\n' : ',\n') + JSON.stringify(list[k]);
-        if (buf.length >= 1 << 20) {
-          fs.writeSync(fd, buf);
-          buf = '';
-        }
+    const flush = () => {
+      if (buf.length >= 1 << 20) {
+        fs.writeSync(fd, buf);
+        buf = '';
       }
-    }
+    };
+    let first = true;
+    streamCalendar(
+      { events, seed, now: NOW },
+      (ev) => {
+        buf += (first ? '\n' : ',\n') + JSON.stringify(ev);
+        first = false;
+        flush();
+      },
+      (data) => {
+        const lists = ['categories', 'tags', 'venues', 'organizers'] as const;
+        for (const [i, name] of lists.entries()) {
+          buf += `${i === 0 ? '' : '],'}\n"${name}":[`;
+          const list = data[name] as unknown[];
+          for (let k = 0; k < list.length; k++) {
+            buf += (k === 0 ? '\n' : ',\n') + JSON.stringify(list[k]);
+            flush();
+          }
+        }
+        buf += '],\n"events":[';
+      },
+    );
     fs.writeSync(fd, buf + '\n]}\n');
   } finally {
     fs.closeSync(fd);

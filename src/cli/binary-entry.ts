@@ -6,6 +6,7 @@ import demo from '../../data/demo.json' with { type: 'json' };
 import { embedded, type DemoFile } from './embedded.ts';
 import { importWorkerSource } from '../import/workers.ts';
 import { runCli } from './main.ts';
+import { sizedRespawn } from './memory.ts';
 import { imageLibrary } from '../media/images.ts';
 import path from 'node:path';
 
@@ -26,4 +27,9 @@ embedded.demo = demo as unknown as DemoFile;
 // where npm run build:binary copies it (uploads answer 501 without it; nothing else needs it)
 imageLibrary.from = path.join(path.dirname(process.execPath), 'calendar-engine.js');
 
-void runCli(process.argv.slice(2));
+void (async () => {
+  // sized as the node entry is (src/cli/memory.ts): run again with a larger heap when one is needed
+  const respawned = await sizedRespawn(process.argv.slice(2), true);
+  if (respawned !== undefined) process.exit(respawned);
+  await runCli(process.argv.slice(2));
+})();

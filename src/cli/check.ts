@@ -10,6 +10,7 @@ Prints a summary and exits 0 when the store is sound; prints what is wrong and e
 
 Options:
   --data DIR     the store directory (env CALENDAR_DATA, default ./data/store)
+  --memory-limit S  memory it may use, e.g. 8G (env CALENDAR_MEMORY_LIMIT; default the machine's)
   -h, --help     show this help
 `;
 
@@ -24,6 +25,7 @@ Then checks the store as 'check' does. Needs the store's lock: stop the server f
 
 Options:
   --data DIR     the store directory (env CALENDAR_DATA, default ./data/store)
+  --memory-limit S  memory it may use, e.g. 8G (env CALENDAR_MEMORY_LIMIT; default the machine's)
   -h, --help     show this help
 `;
 

@@ -14,6 +14,7 @@ terms and links kept. Streamed: a record at a time.
 
 Options:
   --data DIR       the store directory (env CALENDAR_DATA, default ./data/store)
+  --memory-limit S memory it may use, e.g. 8G (env CALENDAR_MEMORY_LIMIT; default the machine's)
   --format F       json (one object of arrays, the default) or jsonl (one object a line)
   --out FILE       write to FILE (replaced once complete) instead of stdout
   -h, --help       show this help

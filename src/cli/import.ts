@@ -39,6 +39,7 @@ An .ics file (iCalendar) imports its VEVENTs; a recurring one stays one series, 
 
 Options:
   --data DIR       the store directory (env CALENDAR_DATA, default ./data/store)
+  --memory-limit S memory it may use, e.g. 8G (env CALENDAR_MEMORY_LIMIT; default the machine's)
   --format F       json or jsonl (default: guessed)
   --type T         a CSV file of events, venues or organizers (default events)
   -h, --help       show this help

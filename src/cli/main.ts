@@ -2,12 +2,12 @@
 // calendar-engine: the command line. `main(argv, io)` runs one command and returns its exit code
 // (tests call it in-process); run directly, this file is the program (built: dist/cli/main.js, the
 // package's `bin`).
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIo, usageError, type CliIo } from './common.ts';
 import { embedded } from './embedded.ts';
+import { EXIT_MEMORY, sizeCommand, sizedRespawn } from './memory.ts';
 
 export const USAGE = `Usage: calendar-engine <command> [options]
 
@@ -73,7 +73,11 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     if (!load) {
       throw usageError(first.startsWith('-') ? `unknown option '${first}'` : `unknown command '${first}'`, USAGE);
     }
-    return await (await load())(rest, io);
+    // a command that loads a store: sized before anything is loaded (src/cli/memory.ts)
+    const sizing = sizeCommand(argv, io);
+    if (sizing?.plan.action === 'refuse') throw new CliError(sizing.plan.message, EXIT_MEMORY);
+    if (sizing?.warning) io.stderr.write(sizing.warning);
+    return await (await load())(sizing ? sizing.args : rest, io);
   } catch (err) {
     return report(err, io, argv[0]);
   }
@@ -109,36 +113,12 @@ export async function runCli(argv: string[] = process.argv.slice(2)): Promise<ne
   process.exit(code);
 }
 
-/** Import files of this size or more run in a process with larger young-generation semi-spaces
- *  (smaller ones import in a few seconds, and the young generation would weigh on their peak memory). */
-const LARGE_IMPORT_BYTES = 128 * 2 ** 20;
-
-/**
- * The exit code of this command line run again in a child with `--max-semi-space-size=64`, when
- * it imports a large file; undefined otherwise. An import allocates young objects for every
- * record it parses and keeps most of their strings: with 64 MiB semi-spaces instead of V8's 16 MiB,
- * a million-event file took 22.7 s of CPU instead of 27.0 s (one A/B run), most of it garbage
- * collection saved. The flag only works at start-up, hence the second process.
- */
-export function largeImportRespawn(argv: string[]): number | undefined {
-  if (argv[0] !== 'import' || process.execArgv.some((a) => a.startsWith('--max-semi-space-size'))) return undefined;
-  let size = 0;
-  try {
-    size = fs.statSync(argv[1]).size;
-  } catch {
-    return undefined;
-  }
-  if (size < LARGE_IMPORT_BYTES || !process.argv[1]) return undefined;
-  const r = spawnSync(process.execPath, ['--max-semi-space-size=64', ...process.execArgv, process.argv[1], ...argv], {
-    stdio: 'inherit',
-  });
-  return r.status ?? 1;
-}
-
 const entry = process.argv[1];
 // import.meta.url is empty in the single executable's CommonJS bundle, which runs binary-entry.ts
 if (entry && import.meta.url && import.meta.url === pathToFileURL(fs.realpathSync(entry)).href) {
-  const respawned = largeImportRespawn(process.argv.slice(2));
-  if (respawned !== undefined) process.exit(respawned);
-  void runCli();
+  void (async () => {
+    const respawned = await sizedRespawn(process.argv.slice(2), false);
+    if (respawned !== undefined) process.exit(respawned);
+    await runCli();
+  })();
 }

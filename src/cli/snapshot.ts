@@ -10,6 +10,7 @@ A running server does this itself when it stops; while it runs, the store is loc
 
 Options:
   --data DIR     the store directory (env CALENDAR_DATA, default ./data/store)
+  --memory-limit S  memory it may use, e.g. 8G (env CALENDAR_MEMORY_LIMIT; default the machine's)
   -h, --help     show this help
 `;
 

@@ -65,23 +65,36 @@ export function rebuildSearchIndex(st: CalendarState): void {
   si.rebuild(st);
 }
 
+/** A slice of the background build stops once it has run this long (ms), whatever its rows. */
+export const SLICE_MS = 4;
+/** Rows between two looks at the clock within a slice. */
+const CLOCK_ROWS = 1_024;
+
 /**
- * Build the state's index in slices of `sliceRows` rows on the event loop (unref'd timers: a
- * process may exit before it is done), so a load does not wait for it. Writes meanwhile are
- * kept as for a built index; a search that comes before the build is done finishes it on the
- * spot. The build stops if the state is dropped or rebuilt meanwhile.
+ * Build the state's index in slices on the event loop (unref'd timers: a process may exit before
+ * it is done), so a load does not wait for it. A slice does at most `sliceRows` rows and stops
+ * after `sliceMs` ms (read every 1,024 rows), so a request that arrives meanwhile waits a few
+ * milliseconds, not the time of 20,000 rows' texts on a busy machine. Writes meanwhile are kept
+ * as for a built index; a search that comes before the build is done finishes it on the spot.
+ * The build stops if the state is dropped or rebuilt meanwhile.
  */
-export function scheduleSearchIndexBuild(st: CalendarState, sliceRows = 20_000): void {
+export function scheduleSearchIndexBuild(st: CalendarState, sliceRows = 20_000, sliceMs = SLICE_MS): void {
   let si = indexes.get(st);
   if (!si) indexes.set(st, (si = new SearchIndex()));
   const index = si;
   index.begin(st);
   const job = index.pendingJob;
   const ref = new WeakRef(st);
+  const step = Math.max(1, Math.min(sliceRows, CLOCK_ROWS));
   const tick = () => {
     const s = ref.deref();
     if (!s || indexes.get(s) !== index || index.pendingJob !== job || !job) return;
-    if (!index.advance(s, sliceRows)) later(tick);
+    const until = performance.now() + sliceMs;
+    for (let done = 0; done < sliceRows; done += step) {
+      if (index.advance(s, Math.min(step, sliceRows - done))) return;
+      if (performance.now() >= until) break;
+    }
+    later(tick);
   };
   later(tick);
 }

@@ -6,6 +6,7 @@
 // `embeddedOptions`, `--help` prints `usageLines`, and a test holds the docs' table to `docsTable`.
 // A new option is one more row (and its use where it acts).
 import { isValidTimezone } from '../api/wordpress/dates.ts';
+import { parseSize } from '../memory/sizing.ts';
 
 const MIB = 1024 * 1024;
 const DAY_MS = 86_400_000;
@@ -272,6 +273,21 @@ export const OPTIONS: readonly OptionRow[] = [
     parse: mib('> 0', 4096),
     check: (v) =>
       Number.isInteger(v) && (v as number) > 0 ? undefined : `must be a whole number of bytes > 0, got ${String(v)}`,
+  },
+  {
+    flag: 'memory-limit',
+    arg: 'S',
+    env: 'CALENDAR_MEMORY_LIMIT',
+    shown: 'unset',
+    help: "memory the process may use (8G, 512M); a store that needs more is refused before it loads (exit 3); default the machine's or the container's memory",
+    doc: "memory the process may use: a size such as `8G`, `512M`, `1.5G` (binary units K, M, G, T; a bare number is bytes); default the machine's memory, or the container's limit (cgroup) when lower. Every command that loads a store (`serve`, `import`, `export`, `snapshot`, `check`, `repair`) takes it; one that would need more is refused before it loads anything, exit code 3; see [Memory](#memory)",
+    parse: (text) => {
+      try {
+        return parseSize(text);
+      } catch (err) {
+        throw new OptionProblem((err as Error).message);
+      }
+    },
   },
   { flag: 'no-seed', boolean: true, shown: 'seeding on', help: 'do not load the demo calendar into an empty store' },
   {
