@@ -38,7 +38,15 @@ export class Engine implements EngineApi {
 
   // ---- writes ---------------------------------------------------------------------------
 
+  private changes = 0;
+
+  /** Counts the calls that changed (or may have changed) the state: apply, bulkLoad, loadSnapshotChunks. */
+  get version(): number {
+    return this.changes;
+  }
+
   apply(ops: readonly Op[]): void {
+    this.changes++;
     this.indexed();
     for (const op of ops) applyOp(this.state, op);
   }
@@ -62,6 +70,7 @@ export class Engine implements EngineApi {
   }
 
   bulkLoad(set: ImportSet, staged?: EventTable, opts: { searchIndex?: boolean; deferIndexes?: boolean } = {}): void {
+    this.changes++;
     this.indexed();
     const st = this.state;
     const seen = new Set<number>();
@@ -272,6 +281,7 @@ export class Engine implements EngineApi {
   }
 
   loadSnapshotChunks(chunks: Iterable<unknown>): void {
+    this.changes++;
     decodeSnapshot(this.state, chunks);
   }
 

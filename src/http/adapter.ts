@@ -99,12 +99,15 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     let contentType = JSON_TYPE;
     if (extras !== null) ({ reply, contentType } = decorate(reply, extras));
     // (a list given as its parts is measured by them: its body is joined only if it is read)
+    const ready = reply.ascii === true && extras === null ? reply.bytes : undefined;
     const bytes =
-      reply.ascii !== true
-        ? Buffer.byteLength(reply.body)
-        : reply.parts !== undefined
-          ? partsLength(reply.parts)
-          : reply.body.length;
+      ready !== undefined
+        ? ready.length
+        : reply.ascii !== true
+          ? Buffer.byteLength(reply.body)
+          : reply.parts !== undefined
+            ? partsLength(reply.parts)
+            : reply.body.length;
     const headers: Record<string, string | number> = {
       'Content-Type': contentType,
       'Content-Length': bytes,
@@ -130,7 +133,9 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     // A body whose UTF-8 length equals its length is ASCII: latin1 writes it as a plain copy,
     // where the UTF-8 encoder walks it character by character (JSON here is ASCII-escaped).
     // A list's pieces go straight into a reused buffer (body-buffers.ts); other bodies as text.
+    // A page kept whole (page-cache.ts) is written as its bytes, as they are.
     if (head) res.end();
+    else if (ready !== undefined) res.end(ready);
     else if (
       reply.parts === undefined ||
       reply.ascii !== true ||
