@@ -1,5 +1,5 @@
 // node:http ⇄ router. The listener turns an IncomingMessage into a plain `{method, url}` for
-// itty (request.ts: `?rest_route=` rewritten, `_method` applied), reads a capped body for writes,
+// the router (request.ts: `?rest_route=` rewritten, `_method` applied), reads a capped body for writes,
 // authenticates, and writes the Reply with one writeHead + end. WordPress core's response
 // options (`_fields`, `_envelope`, `_jsonp`: wp-response.ts) are applied only when asked for; a
 // refused body ends in a lingering close (linger.ts).
@@ -33,9 +33,6 @@ export interface ListenerOptions extends AuthOptions {
    *  served by default when the calendar can read in process (has `read`) */
   site?: SiteOptions | false;
 }
-
-/** itty needs an absolute URL; links are built from cal.site, never from this. */
-const ORIGIN = 'http://calendar.invalid';
 
 /** The length of the parts' concatenation. */
 function partsLength(parts: readonly string[]): number {
@@ -230,7 +227,7 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
         }
       }
       const reply = await routes.fetch(
-        { method: head ? 'GET' : method, url: ORIGIN + url },
+        { method: head ? 'GET' : method, url },
         { actor, body, contentType: req.headers['content-type'], headers: req.headers },
       );
       if (reply === undefined) throw fail('rest_no_route');

@@ -1,18 +1,19 @@
-// The itty-router table of the HTTP shell: every route and method of src/api/args.ts under
+// The route table of the HTTP shell: every route and method of src/api/args.ts under
 // `{restPrefix}/tribe/events/v1` and of src/wp-core/args.ts under `{restPrefix}/wp/v2`, plus
-// the site index at `{restPrefix}/`. Routes are given to
-// IttyRouter as ready RegExps (ids are `\d+`, matched case-insensitively as WordPress does), so
-// `/events/foo` matches nothing and falls through to 404 rest_no_route. Handlers get a plain
-// request object and return a Reply; nothing here touches node:http.
+// the site index at `{restPrefix}/`. Each entry is a method, a ready RegExp of the path (ids are
+// `\d+`, matched case-insensitively as WordPress does, so `/events/foo` matches nothing and falls
+// through to 404 rest_no_route) and a handler; the first entry of the request's method whose
+// RegExp matches answers (router.ts). Handlers get a plain request object and return a Reply;
+// nothing here touches node:http.
 
 import type { ChangeSource } from './changes.ts';
 import type { Actor } from '../api/wordpress/types.ts';
-import { IttyRouter } from 'itty-router';
 import { routeTable, NAMESPACE, type RouteSpec, type Method } from '../api/args.ts';
 import { buildOpenApi } from '../api/openapi.ts';
 import { toJson } from '../api/representation/represent.ts';
 import type { Page, RestCall, RestResult, SiteConfig, User } from '../api/wordpress/types.ts';
-import { mergeBody, paramsFromQuery } from './body.ts';
+import { mergeBody, parseUrlEncoded } from './body.ts';
+import { type Handler, type RouteEntry, Router } from './router.ts';
 import { indexRoute, namespaceIndex, namespacesOf, siteIndex, apiRootUrl } from './discovery.ts';
 import { wpRouteTable } from '../wp-core/args.ts';
 import type { UserVerifier } from './auth.ts';
@@ -52,16 +53,9 @@ export interface RestService extends Partial<ChangeSource> {
  *  its UTF-8 bytes (a scan of the whole body: 15-30 µs for an 80 KB page) nor encodes it as UTF-8. */
 export type Reply = RestResult & { ascii?: boolean };
 
-/** The plain object handed to itty: it fills `params`, `query` and `route`. */
-export interface RoutedRequest {
-  method: string;
-  url: string;
-  params: Record<string, string>;
-  query: Record<string, string | string[] | undefined>;
-  route: string;
-}
+export type { RoutedRequest } from './router.ts';
 
-/** Per-request context passed through itty to the handler. */
+/** Per-request context passed through the router to the handler. */
 export interface RouteContext {
   actor: User | null;
   body: Buffer | null;
@@ -70,8 +64,7 @@ export interface RouteContext {
   headers?: IncomingHttpHeaders;
 }
 
-type Handler = (req: RoutedRequest, ctx: RouteContext) => Promise<Reply> | Reply;
-type RouteEntry = [string, RegExp, Handler[], string];
+type RestHandler = Handler<RouteContext, Reply>;
 
 /** Parameters WordPress core consumes itself; they never reach an endpoint. */
 const META_PARAMS = ['_method', '_envelope', '_fields', '_jsonp'];
@@ -102,6 +95,16 @@ function jsonReply(status: number, data: unknown, headers: Record<string, string
  *  it is read: envelope.ts, archiveResult). */
 const asciiReply = (r: RestResult): Reply => Object.assign(r, { ascii: true });
 
+/** A query string as a record of its parameters, a repeated name's values as an array (in order). */
+function queryRecord(search: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = Object.create(null);
+  for (const [k, v] of new URLSearchParams(search)) {
+    const had = out[k];
+    out[k] = had === undefined ? v : ([] as string[]).concat(had, v);
+  }
+  return out;
+}
+
 function decodeSegment(s: string): string {
   try {
     return decodeURIComponent(s);
@@ -111,12 +114,13 @@ function decodeSegment(s: string): string {
 }
 
 export interface Routes {
-  /** Routes a request; resolves to undefined when no route matches (→ 404 rest_no_route). */
+  /** Routes a request (`url`: path and query); resolves to undefined when no route matches
+   *  (→ 404 rest_no_route). */
   fetch(req: { method: string; url: string }, ctx: RouteContext): Promise<Reply | undefined>;
   /** The route table the router was built from. */
   table: RouteSpec[];
-  /** itty's route list: [method, regexp, handlers, path]. */
-  entries: RouteEntry[];
+  /** the router's entries, in matching order */
+  entries: readonly RouteEntry<RouteContext, Reply>[];
 }
 
 /**
@@ -128,13 +132,13 @@ export function createRoutes(cal: RestService): Routes {
   const table = [...routeTable({ perPage: site.perPage }), ...wpRouteTable(), ...mediaRoutes()];
   const prefix = site.restPrefix.replace(/\/+$/, '');
   const root = apiRootUrl(site);
-  const entries: RouteEntry[] = [];
+  const router = new Router<RouteContext, Reply>();
 
   const namespaceBodies = new Map(namespacesOf(table).map((ns) => [ns, toJson(namespaceIndex(table, site, ns))]));
   let docBody: string | undefined;
 
-  const add = (method: string, source: string, handler: Handler, path: string) => {
-    entries.push([method, new RegExp(`^${source}/*$`, 'i'), [handler], path]);
+  const add = (method: string, source: string, handler: RestHandler, path: string) => {
+    router.add(method, new RegExp(`^${source}/*$`, 'i'), handler, path);
   };
 
   for (const route of table) {
@@ -145,7 +149,7 @@ export function createRoutes(cal: RestService): Routes {
     const allow = new Set<Method>();
     for (const ep of route.endpoints) {
       const op = ep.op;
-      let handler: Handler;
+      let handler: RestHandler;
       if (op.resource === 'index') {
         const namespaceBody = namespaceBodies.get(namespace)!;
         handler = () => ({ status: 200, headers: {}, body: namespaceBody });
@@ -161,12 +165,12 @@ export function createRoutes(cal: RestService): Routes {
         handler = (req, ctx) => {
           if (!cal.media) throw fail('rest_no_route');
           const id = req.params.id !== undefined ? Number(req.params.id) : undefined;
-          return mediaCall(cal.media, action, id, req.query, ctx);
+          return mediaCall(cal.media, action, id, queryRecord(req.search), ctx);
         };
       } else {
         const { resource, action } = op;
         handler = (req, ctx) => {
-          const params = mergeBody(paramsFromQuery(req.query), ctx.body, ctx.contentType);
+          const params = mergeBody(parseUrlEncoded(req.search), ctx.body, ctx.contentType);
           for (const k of META_PARAMS) delete params[k];
           const p = req.params;
           const target =
@@ -192,18 +196,17 @@ export function createRoutes(cal: RestService): Routes {
 
   // The site index: {restPrefix}/ and, for discovery from the bare site URL, /.
   const siteBody = toJson(siteIndex(table, site));
-  const siteHandler: Handler = () => ({ status: 200, headers: {}, body: siteBody });
+  const siteHandler: RestHandler = () => ({ status: 200, headers: {}, body: siteBody });
   const prefixSource = escapeRegExp(prefix);
   for (const m of ['GET', 'OPTIONS']) {
     add(m, prefixSource, siteHandler, `${site.restPrefix}/`);
     if (prefixSource !== '') add(m, '', siteHandler, '/');
   }
 
-  const router = IttyRouter({ routes: entries as never });
   return {
     table,
-    entries,
-    fetch: (req, ctx) => router.fetch(req, ctx) as Promise<Reply | undefined>,
+    entries: router.entries,
+    fetch: (req, ctx) => router.fetch(req.method, req.url, ctx),
   };
 }
 
