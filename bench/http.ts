@@ -13,9 +13,12 @@
 // average is printed with the table.
 //
 //   npm run bench:http -- [--events N] [--seconds S] [--conns C] [--rounds R] [--only a,b]
-//                         [--engine-only]
+//                         [--engine-only] [--before DIR]
 // --only: the queries whose names are given (the mix's names, `category-p2`, `venues`);
-// --engine-only: no floor runs (for a CPU profile of the server alone: node --cpu-prof).
+// --engine-only: no floor runs (for a CPU profile of the server alone: node --cpu-prof);
+// --before DIR: a second engine served from DIR/src (another checkout's sources, e.g. from
+// `git archive`, with a node_modules reachable from it), measured in the same rounds as a third
+// server, so a change's before and after come from one run.
 
 import http from 'node:http';
 import os from 'node:os';
@@ -129,6 +132,17 @@ async function main(): Promise<void> {
   const cal = await openCalendar({ now: () => NOW, timezone: 'UTC' });
   await cal.import(data as never);
   const srv = await startServer(cal, { port: 0, log: (l) => console.error(l) });
+  const beforeDir = textArg('before');
+  let before: { url: string; close(): Promise<void>; cal: { close(): Promise<void> } } | undefined;
+  if (beforeDir !== undefined) {
+    const root = new URL(`file://${beforeDir.replace(/\/*$/, '/')}`);
+    const open = (await import(new URL('src/calendar.ts', root).href)) as typeof import('../src/calendar.ts');
+    const serve = (await import(new URL('src/http/server.ts', root).href)) as typeof import('../src/http/server.ts');
+    const bcal = await open.openCalendar({ now: () => NOW, timezone: 'UTC' });
+    await bcal.import(data as never);
+    const bsrv = await serve.startServer(bcal, { port: 0, log: (l) => console.error(l) });
+    before = { url: bsrv.url, close: bsrv.close, cal: bcal };
+  }
 
   // the mix's anonymous queries (an editor's needs a login: its path is the same shell's)
   const EVENTS = '/wp-json/tribe/events/v1/events';
@@ -151,6 +165,10 @@ async function main(): Promise<void> {
     const a = await capture(srv.url + path);
     if (a.status !== 200) throw new Error(`${path} answered ${a.status}: ${a.body.toString().slice(0, 200)}`);
     answers.set(path, a);
+    if (before !== undefined) {
+      const b = await capture(before.url + path);
+      if (!b.body.equals(a.body)) throw new Error(`${path}: the --before server answers other bytes`);
+    }
   }
   const floor = await startFloor(answers);
   // The calendar alone (no HTTP): µs of cal.rest() for the same query (the median of batches of
@@ -185,23 +203,22 @@ async function main(): Promise<void> {
   for (const [name, path] of chosen) {
     const us = await calendarUs(path);
     const f: RunResult[] = [],
-      e: RunResult[] = [];
+      e: RunResult[] = [],
+      b: RunResult[] = [];
     let errors = 0;
     for (let i = 0; i < rounds; i++) {
       loads.push(os.loadavg()[0]);
-      if (engineOnly) {
-        const b = await load(srv.url + path, seconds, conns);
-        e.push(b);
-        errors += b.failed;
-        continue;
+      // floor, engine[, before] in odd rounds; the reverse in even ones
+      const order: Array<[string, RunResult[]]> = [];
+      if (!engineOnly) order.push([floor.url, f]);
+      order.push([srv.url, e]);
+      if (before !== undefined) order.push([before.url, b]);
+      if (i % 2 === 1) order.reverse();
+      for (const [url, into] of order) {
+        const r = await load(url + path, seconds, conns);
+        into.push(r);
+        errors += r.failed;
       }
-      const floorFirst = i % 2 === 0;
-      const a = floorFirst ? await load(floor.url + path, seconds, conns) : undefined;
-      const b = await load(srv.url + path, seconds, conns);
-      const fa = a ?? (await load(floor.url + path, seconds, conns));
-      f.push(fa);
-      e.push(b);
-      errors += fa.failed + b.failed;
     }
     const ratios = e.map((x, i) => (f[i] ? x.rps / f[i].rps : Number.NaN));
     const med = (rs: RunResult[], k: keyof RunResult) => (rs.length ? median(rs.map((r) => r[k])) : Number.NaN);
@@ -214,6 +231,12 @@ async function main(): Promise<void> {
       'per round': engineOnly ? '-' : ratios.map((r) => `${(r * 100).toFixed(0)}`).join(' '),
       'floor p50/p99 ms': `${ms(med(f, 'p50'))}/${ms(med(f, 'p99'))}`,
       'engine p50/p99 ms': `${ms(med(e, 'p50'))}/${ms(med(e, 'p99'))}`,
+      ...(before === undefined
+        ? {}
+        : {
+            'before/floor': engineOnly ? '-' : `${(median(b.map((x, i) => x.rps / f[i].rps)) * 100).toFixed(0)}%`,
+            'before p50/p99 ms': `${ms(med(b, 'p50'))}/${ms(med(b, 'p99'))}`,
+          }),
       'cal.rest() µs': Math.round(us),
       errors,
     });
@@ -233,6 +256,10 @@ async function main(): Promise<void> {
 
   await floor.close();
   await srv.close();
+  if (before !== undefined) {
+    await before.close();
+    await before.cal.close();
+  }
   await cal.close();
 }
 
