@@ -388,8 +388,18 @@ const HEALTH_SCHEMA: Schema = {
   },
 };
 
+const CHANGES_SCHEMA: Schema = {
+  type: 'object',
+  properties: {
+    changes: { type: 'array', items: { type: 'object', description: 'a change record' } },
+    next: { type: 'integer', description: 'the seq to pass as since for the next page' },
+    head: { type: 'integer', description: 'the newest seq' },
+    oldest: { type: 'integer', description: 'the oldest seq still answerable' },
+  },
+};
+
 function responseBody(
-  resource: Resource | WpResource | 'doc' | 'index' | 'health' | 'media',
+  resource: Resource | WpResource | 'doc' | 'index' | 'health' | 'changes' | 'media',
   action: string,
   status: string,
 ): Schema | undefined {
@@ -402,6 +412,7 @@ function responseBody(
         : ref('Media');
   if (resource === 'doc') return { type: 'object' };
   if (resource === 'health') return HEALTH_SCHEMA;
+  if (resource === 'changes') return CHANGES_SCHEMA;
   if (resource === 'index') return INDEX_SCHEMA;
   const item = ref(ITEM_SCHEMA[resource]);
   if (resource.startsWith('wp-')) {

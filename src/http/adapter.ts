@@ -9,8 +9,15 @@ import { fail, isCalendarError } from '../api/wordpress/errors.ts';
 import { Authenticator, type AuthOptions } from './auth.ts';
 import { DEFAULT_BODY_LIMIT, hasBody, readBody } from './body.ts';
 import { BodyBuffers } from './body-buffers.ts';
-import { createRoutes, JSON_TYPE, type Reply, type RestService, type Routes } from './routes.ts';
-import { changePageText, changeQuery, streamChanges, wantsEventStream, type ChangeSource } from './changes.ts';
+import {
+  createRoutes,
+  JSON_TYPE,
+  type Reply,
+  type RestService,
+  type RouteContext,
+  type Routes,
+  STREAMED,
+} from './routes.ts';
 import { finishParams, parseUrlEncoded } from './body.ts';
 import { MULTIPART_ALLOWANCE, serveUpload } from '../media/http.ts';
 import { tooBig } from '../media/library.ts';
@@ -61,7 +68,6 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const site = cal.site;
   const link = `<${site.siteUrl}${site.restPrefix}/>; rel="https://api.w.org/"`;
-  const changesPath = `${site.restPrefix}/tribe/events/v1/changes`;
   // the site's own pages that serve iCalendar feeds, below the site URL's path
   const sitePath = new URL(site.siteUrl).pathname.replace(/\/+$/, '');
   const icalTarget = (path: string, query: string): { slug?: string } | undefined => {
@@ -162,6 +168,13 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    // a route that streams (the change feed's Server-Sent Events) opens its stream on `res`
+    const openStream: RouteContext['stream'] = (open) => {
+      const stream = open(req, res, opts.heartbeatMs ?? 15_000);
+      streams.add(stream);
+      res.on('close', () => streams.delete(stream));
+      return STREAMED;
+    };
     const { url, query } = rewriteTarget(req.url ?? '/', site.restPrefix);
     const method = effectiveMethod(req.method ?? 'GET', query, req.headers['x-http-method-override']);
     const head = method === 'HEAD';
@@ -203,19 +216,6 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
         else res.end(text);
         return;
       }
-      if (url.split('?')[0] === changesPath && cal.changeWindow && cal.subscribeWrites && (method === 'GET' || head)) {
-        const lastEventId = req.headers['last-event-id'];
-        const q = changeQuery(query, typeof lastEventId === 'string' ? lastEventId : undefined);
-        if (wantsEventStream(req) && !head) {
-          const stream = streamChanges(req, res, cal as ChangeSource, q, actor, opts.heartbeatMs ?? 15_000);
-          streams.add(stream);
-          res.on('close', () => streams.delete(stream));
-          return;
-        }
-        const page = cal.changeWindow({ since: q.since, types: q.types, limit: q.limit, actor });
-        send(req, res, { status: 200, headers: {}, body: changePageText(page), ascii: true }, head, extras, false);
-        return;
-      }
       if (pages && (method === 'GET' || head)) {
         const path = url.split('?')[0];
         if (restPath === undefined || !(path + '/').startsWith(restPath)) {
@@ -228,8 +228,9 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
       }
       const reply = await routes.fetch(
         { method: head ? 'GET' : method, url },
-        { actor, body, contentType: req.headers['content-type'], headers: req.headers },
+        { actor, body, contentType: req.headers['content-type'], headers: req.headers, head, stream: openStream },
       );
+      if (reply === STREAMED) return;
       if (reply === undefined) throw fail('rest_no_route');
       // the site's root is the home page for browsers and this index for the others
       if (pages && (url.split('?')[0] === sitePath + '/' || url.split('?')[0] === (sitePath || '/')))

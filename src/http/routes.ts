@@ -6,7 +6,14 @@
 // RegExp matches answers (router.ts). Handlers get a plain request object and return a Reply;
 // nothing here touches node:http.
 
-import type { ChangeSource } from './changes.ts';
+import {
+  changePageText,
+  changeQuery,
+  changeRoutes,
+  type ChangeSource,
+  streamChanges,
+  wantsEventStream,
+} from './changes.ts';
 import type { Actor } from '../api/wordpress/types.ts';
 import { routeTable, NAMESPACE, type RouteSpec, type Method } from '../api/args.ts';
 import { buildOpenApi } from '../api/openapi.ts';
@@ -17,7 +24,7 @@ import { type Handler, type RouteEntry, Router } from './router.ts';
 import { indexRoute, namespaceIndex, namespacesOf, siteIndex, apiRootUrl } from './discovery.ts';
 import { wpRouteTable } from '../wp-core/args.ts';
 import type { UserVerifier } from './auth.ts';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { fail } from '../api/wordpress/errors.ts';
 import type { MediaLibrary } from '../media/library.ts';
 import { mediaCall } from '../media/http.ts';
@@ -62,7 +69,15 @@ export interface RouteContext {
   contentType: string | undefined;
   /** the request's headers (an upload's Content-Disposition, Content-MD5) */
   headers?: IncomingHttpHeaders;
+  /** a HEAD request (routed as GET: its answer's body is not sent) */
+  head?: boolean;
+  /** Answers the request with a stream the handler opens on the node response (the change feed's
+   *  Server-Sent Events); the adapter keeps it until it ends. Absent where nothing can stream. */
+  stream?(open: (req: IncomingMessage, res: ServerResponse, heartbeatMs: number) => { stop(): void }): Reply;
 }
+
+/** What a handler answers when it answered through RouteContext.stream. */
+export const STREAMED: Reply = Object.freeze({ status: 200, headers: {}, body: '' });
 
 type RestHandler = Handler<RouteContext, Reply>;
 
@@ -129,7 +144,7 @@ export interface Routes {
  */
 export function createRoutes(cal: RestService): Routes {
   const site = cal.site;
-  const table = [...routeTable({ perPage: site.perPage }), ...wpRouteTable(), ...mediaRoutes()];
+  const table = [...routeTable({ perPage: site.perPage }), ...changeRoutes(), ...wpRouteTable(), ...mediaRoutes()];
   const prefix = site.restPrefix.replace(/\/+$/, '');
   const root = apiRootUrl(site);
   const router = new Router<RouteContext, Reply>();
@@ -160,6 +175,21 @@ export function createRoutes(cal: RestService): Routes {
           jsonReply(200, cal.health ? cal.health() : { status: 'ok', seq: cal.seq ?? 0 }, {
             'Cache-Control': 'no-store',
           });
+      } else if (op.resource === 'changes') {
+        handler = (req, ctx) => {
+          if (!cal.changeWindow || !cal.subscribeWrites) throw fail('rest_no_route');
+          const headers = ctx.headers ?? {};
+          const lastEventId = headers['last-event-id'];
+          const q = changeQuery(req.search, typeof lastEventId === 'string' ? lastEventId : undefined);
+          if (ctx.stream !== undefined && ctx.head !== true && wantsEventStream({ headers })) {
+            const source = cal as ChangeSource;
+            return ctx.stream((nodeReq, res, heartbeatMs) =>
+              streamChanges(nodeReq, res, source, q, ctx.actor, heartbeatMs),
+            );
+          }
+          const page = cal.changeWindow({ since: q.since, types: q.types, limit: q.limit, actor: ctx.actor });
+          return { status: 200, headers: {}, body: changePageText(page), ascii: true };
+        };
       } else if (op.resource === 'media') {
         const action = op.action;
         handler = (req, ctx) => {

@@ -147,4 +147,22 @@ prefix('the router lists one entry per method and path', () => {
   assert.not.ok(paths.has(`DELETE ${NS}/events`));
 });
 
+prefix('the change feed is a route of the table: OPTIONS, the namespace index and /doc list it', async () => {
+  const routes = createRoutes(fakeCalendar());
+  const options = await routes.fetch({ method: 'OPTIONS', url: `${NS}/changes` }, ctx);
+  assert.is(options?.headers.Allow, 'GET');
+  assert.equal(Object.keys(JSON.parse(options!.body).endpoints[0].args), ['since', 'types', 'limit']);
+  const index = JSON.parse((await routes.fetch({ method: 'GET', url: NS }, ctx))!.body);
+  assert.ok(index.routes['/tribe/events/v1/changes'], 'in the namespace index');
+  const doc = JSON.parse((await routes.fetch({ method: 'GET', url: `${NS}/doc` }, ctx))!.body);
+  assert.ok(doc.paths['/changes']?.get, 'in /doc');
+  // a calendar without a change feed: the route is there, and answers 404 rest_no_route
+  try {
+    await routes.fetch({ method: 'GET', url: `${NS}/changes` }, ctx);
+    assert.unreachable('a calendar without a feed');
+  } catch (e) {
+    assert.is((e as { code?: string }).code, 'rest_no_route');
+  }
+});
+
 prefix.run();
