@@ -18,7 +18,6 @@ import {
   type Routes,
   STREAMED,
 } from './routes.ts';
-import { finishParams, parseUrlEncoded } from './body.ts';
 import { MULTIPART_ALLOWANCE, serveUpload } from '../media/http.ts';
 import { tooBig } from '../media/library.ts';
 import { UPLOADS_PATH } from '../media/represent.ts';
@@ -62,30 +61,22 @@ export interface Listener {
 
 /** The request listener for one calendar. Never throws and never leaves a request unanswered. */
 export function createListener(cal: RestService, opts: ListenerOptions = {}): Listener {
-  const routes = createRoutes(cal);
   const auth = new Authenticator(cal.users, Date.now, { loginLimits: opts.loginLimits, loginErrors: opts.loginErrors });
   const limit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const site = cal.site;
   const link = `<${site.siteUrl}${site.restPrefix}/>; rel="https://api.w.org/"`;
-  // the site's own pages that serve iCalendar feeds, below the site URL's path
+  // the site URL's path: uploads, the home page
   const sitePath = new URL(site.siteUrl).pathname.replace(/\/+$/, '');
-  const icalTarget = (path: string, query: string): { slug?: string } | undefined => {
-    if (!/(?:^|&)ical=1(?:&|$)/.test(query) || !path.startsWith(sitePath + '/')) return undefined;
-    const rest = path.slice(sitePath.length);
-    if (rest === '/events/' || rest === '/events') return {};
-    const m = /^\/event\/([^/]+)\/?$/.exec(rest);
-    return m ? { slug: decodeURIComponent(m[1]) } : undefined;
-  };
   // uploaded files, below the site URL's path; an upload's body may be larger than other bodies
   const uploadsPath = sitePath + UPLOADS_PATH;
   const mediaPath = new RegExp(`^${site.restPrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/wp/v2/media/*$`, 'i');
-  // the public pages (one dispatch point below: every GET/HEAD outside the REST prefix)
+  // the public pages: routes of the table (site-routes.ts), every GET/HEAD outside the REST prefix
   const pages =
     opts.site !== false && typeof cal.read === 'function'
       ? new SitePages(cal as PageSource, opts.site ?? {})
       : undefined;
-  const restPath = site.restPrefix === '' ? undefined : site.restPrefix + '/';
+  const routes = createRoutes(cal, { pages });
   /** what list bodies are copied into on their way to the socket (body-buffers.ts) */
   const bodies = new BodyBuffers();
   /** open Server-Sent Events streams: ended when the server closes */
@@ -167,6 +158,16 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     else res.end(page.body);
   };
 
+  const sendFeed = (res: ServerResponse, feed: Reply, head: boolean) => {
+    res.writeHead(200, {
+      ...feed.headers,
+      'Content-Length': Buffer.byteLength(feed.body),
+      ...(listener.closing ? { Connection: 'close' } : {}),
+    });
+    if (head) res.end();
+    else res.end(feed.body);
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     // a route that streams (the change feed's Server-Sent Events) opens its stream on `res`
     const openStream: RouteContext['stream'] = (open) => {
@@ -200,38 +201,14 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
       }
       const actor = await auth.authenticate(req.headers.authorization, req.socket.remoteAddress);
       await awaitMinSeq(cal, req.headers['x-calendar-min-seq'], opts.minSeqWaitMs ?? 5_000);
-      const feed = icalTarget(url.split('?')[0], query);
-      if (feed && cal.ical && cal.icalEvent && (method === 'GET' || head)) {
-        const params = finishParams(parseUrlEncoded(query)) as Record<string, unknown>;
-        delete params.ical;
-        const text = feed.slug === undefined ? cal.ical(params, actor) : cal.icalEvent(feed.slug, actor);
-        const bytes = Buffer.byteLength(text);
-        res.writeHead(200, {
-          'Content-Type': 'text/calendar; charset=UTF-8',
-          'Content-Length': bytes,
-          'Content-Disposition': `attachment; filename="${feed.slug ?? 'events'}.ics"`,
-          ...(listener.closing ? { Connection: 'close' } : {}),
-        });
-        if (head) res.end();
-        else res.end(text);
-        return;
-      }
-      if (pages && (method === 'GET' || head)) {
-        const path = url.split('?')[0];
-        if (restPath === undefined || !(path + '/').startsWith(restPath)) {
-          const page = pages.answer(path, query, actor, req.headers.accept);
-          if (page !== undefined) {
-            sendPage(res, page, head);
-            return;
-          }
-        }
-      }
       const reply = await routes.fetch(
         { method: head ? 'GET' : method, url },
         { actor, body, contentType: req.headers['content-type'], headers: req.headers, head, stream: openStream },
       );
       if (reply === STREAMED) return;
       if (reply === undefined) throw fail('rest_no_route');
+      if (reply.site === 'page') return sendPage(res, reply, head);
+      if (reply.site === 'feed') return sendFeed(res, reply, head);
       // the site's root is the home page for browsers and this index for the others
       if (pages && (url.split('?')[0] === sitePath + '/' || url.split('?')[0] === (sitePath || '/')))
         reply.headers = { ...reply.headers, Vary: 'Accept' };

@@ -21,6 +21,8 @@ import { toJson } from '../api/representation/represent.ts';
 import type { Page, RestCall, RestResult, SiteConfig, User } from '../api/wordpress/types.ts';
 import { mergeBody, parseUrlEncoded } from './body.ts';
 import { type Handler, type RouteEntry, Router } from './router.ts';
+import { addSiteRoutes } from './site-routes.ts';
+import type { SitePages } from '../site/pages.ts';
 import { indexRoute, namespaceIndex, namespacesOf, siteIndex, apiRootUrl } from './discovery.ts';
 import { wpRouteTable } from '../wp-core/args.ts';
 import type { UserVerifier } from './auth.ts';
@@ -58,7 +60,12 @@ export interface RestService extends Partial<ChangeSource> {
  *  to be ASCII (its byte length is its length), as the calendar's JSON texts are by construction
  *  (every character above 0x7f escaped, as wp_json_encode does); the adapter then neither counts
  *  its UTF-8 bytes (a scan of the whole body: 15-30 µs for an 80 KB page) nor encodes it as UTF-8. */
-export type Reply = RestResult & { ascii?: boolean };
+export type Reply = RestResult & {
+  ascii?: boolean;
+  /** a site page (its own headers, the site's Link) or an iCalendar feed file (its own headers
+   *  only), written as such rather than as REST JSON (site-routes.ts) */
+  site?: 'page' | 'feed';
+};
 
 export type { RoutedRequest } from './router.ts';
 
@@ -142,7 +149,7 @@ export interface Routes {
  * Builds the router for one calendar. Discovery documents and /doc are rendered once here;
  * they depend only on the route table and the site settings.
  */
-export function createRoutes(cal: RestService): Routes {
+export function createRoutes(cal: RestService, opts: { pages?: SitePages } = {}): Routes {
   const site = cal.site;
   const table = [...routeTable({ perPage: site.perPage }), ...changeRoutes(), ...wpRouteTable(), ...mediaRoutes()];
   const prefix = site.restPrefix.replace(/\/+$/, '');
@@ -223,6 +230,10 @@ export function createRoutes(cal: RestService): Routes {
     const allowHeader = [...allow].join(', ');
     add('OPTIONS', source, () => ({ status: 200, headers: { Allow: allowHeader }, body: described }), path);
   }
+
+  // The site's feeds and pages, before the site index: the bare site URL is the home page for
+  // browsers (SitePages) and the index for the others.
+  addSiteRoutes(router, cal, opts.pages);
 
   // The site index: {restPrefix}/ and, for discovery from the bare site URL, /.
   const siteBody = toJson(siteIndex(table, site));

@@ -165,4 +165,13 @@ prefix('the change feed is a route of the table: OPTIONS, the namespace index an
   }
 });
 
+prefix('the site feeds are entries of the table, after the namespaces and before the site index', () => {
+  const cal = Object.assign(fakeCalendar(), { ical: () => '', icalEvent: () => '' });
+  const paths = createRoutes(cal).entries.map((e) => `${e.method} ${e.path}`);
+  const feed = paths.indexOf('GET /events/');
+  assert.ok(feed > paths.indexOf(`GET ${NS}/events`), 'after the REST routes');
+  assert.ok(paths.includes('GET /event/:slug/'));
+  assert.ok(feed < paths.lastIndexOf('GET /'), 'before the site index at /');
+});
+
 prefix.run();
