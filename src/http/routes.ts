@@ -21,7 +21,7 @@ import { toJson } from '../api/representation/represent.ts';
 import type { Page, RestCall, RestResult, SiteConfig, User } from '../api/wordpress/types.ts';
 import { mergeBody, parseUrlEncoded } from './body.ts';
 import { type Handler, type RouteEntry, Router } from './router.ts';
-import { addSiteRoutes } from './site-routes.ts';
+import { siteRoutes } from './site-routes.ts';
 import type { SitePages } from '../site/pages.ts';
 import { indexRoute, namespaceIndex, namespacesOf, siteIndex, apiRootUrl } from './discovery.ts';
 import { wpRouteTable } from '../wp-core/args.ts';
@@ -233,7 +233,7 @@ export function createRoutes(cal: RestService, opts: { pages?: SitePages } = {})
 
   // The site's feeds and pages, before the site index: the bare site URL is the home page for
   // browsers (SitePages) and the index for the others.
-  addSiteRoutes(router, cal, opts.pages);
+  for (const e of siteRoutes(cal, opts.pages)) router.add(e.method, e.match, e.handler, e.path);
 
   // The site index: {restPrefix}/ and, for discovery from the bare site URL, /.
   const siteBody = toJson(siteIndex(table, site));

@@ -3,11 +3,33 @@
 // (every GET outside the REST prefix that SitePages answers). Their answers are written with
 // their own headers (Reply.site), not as REST JSON.
 
-import type { Actor } from '../api/wordpress/types.ts';
+import type { Actor, SiteConfig } from '../api/wordpress/types.ts';
 import type { SitePages } from '../site/pages.ts';
 import { finishParams, parseUrlEncoded } from './body.ts';
-import type { Handler, Router } from './router.ts';
-import type { Reply, RestService, RouteContext } from './routes.ts';
+import type { Handler, RouteEntry } from './router.ts';
+
+/** What a site route reads of the request's context (routes.ts's RouteContext has it). */
+interface SiteContext {
+  actor: Actor;
+  headers?: { accept?: string };
+}
+
+/** A site route's answer: written with its own headers (routes.ts's Reply.site). */
+interface SiteReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  site: 'page' | 'feed';
+}
+
+/** What the site routes need of the calendar (routes.ts's RestService has it). */
+interface SiteSource {
+  readonly site: SiteConfig;
+  ical?(query: Record<string, unknown>, as: Actor): string;
+  icalEvent?(idOrSlug: string, as: Actor): string;
+}
+
+type SiteHandler = Handler<SiteContext, SiteReply>;
 
 const ICAL = /(?:^|&)ical=1(?:&|$)/;
 
@@ -16,18 +38,21 @@ function escapeRegExp(s: string): string {
 }
 
 /**
- * Adds the feeds (when the calendar serves them) and, with `pages`, the public pages to `router`.
- * A feed's path without `?ical=1` is handed on to the pages; a path SitePages does not know is
- * handed on to the REST routes after it (the site index at `/`).
+ * The router entries of the feeds (when the calendar serves them) and, with `pages`, of the
+ * public pages. A feed's path without `?ical=1` is handed on to the pages; a path SitePages does
+ * not know is handed on to the entries after them (the site index at `/`).
  */
-export function addSiteRoutes(router: Router<RouteContext, Reply>, cal: RestService, pages?: SitePages): void {
+export function siteRoutes(cal: SiteSource, pages?: SitePages): RouteEntry<SiteContext, SiteReply>[] {
+  const entries: RouteEntry<SiteContext, SiteReply>[] = [];
+  const add = (method: string, match: RegExp, handler: SiteHandler, path: string) =>
+    entries.push({ method, match, handler, path });
   const site = cal.site;
   const sitePath = new URL(site.siteUrl).pathname.replace(/\/+$/, '');
   const base = escapeRegExp(sitePath);
   if (cal.ical && cal.icalEvent) {
     const ical = cal.ical.bind(cal);
     const icalEvent = cal.icalEvent.bind(cal);
-    const feed = (slug: string | undefined, search: string, actor: Actor): Reply | undefined => {
+    const feed = (slug: string | undefined, search: string, actor: Actor): SiteReply | undefined => {
       if (!ICAL.test(search)) return undefined;
       let text: string;
       if (slug === undefined) {
@@ -45,19 +70,19 @@ export function addSiteRoutes(router: Router<RouteContext, Reply>, cal: RestServ
         site: 'feed',
       };
     };
-    const list: Handler<RouteContext, Reply> = (req, ctx) => feed(undefined, req.search, ctx.actor);
-    const one: Handler<RouteContext, Reply> = (req, ctx) =>
-      feed(decodeURIComponent(req.params.slug), req.search, ctx.actor);
-    router.add('GET', new RegExp(`^${base}/events/?$`), list, `${sitePath}/events/`);
-    router.add('GET', new RegExp(`^${base}/event/(?<slug>[^/]+)/?$`), one, `${sitePath}/event/:slug/`);
+    const list: SiteHandler = (req, ctx) => feed(undefined, req.search, ctx.actor);
+    const one: SiteHandler = (req, ctx) => feed(decodeURIComponent(req.params.slug), req.search, ctx.actor);
+    add('GET', new RegExp(`^${base}/events/?$`), list, `${sitePath}/events/`);
+    add('GET', new RegExp(`^${base}/event/(?<slug>[^/]+)/?$`), one, `${sitePath}/event/:slug/`);
   }
   if (pages !== undefined) {
     const restPath = site.restPrefix === '' ? undefined : `${site.restPrefix}/`;
-    const page: Handler<RouteContext, Reply> = (req, ctx) => {
+    const page: SiteHandler = (req, ctx) => {
       if (restPath !== undefined && `${req.path}/`.startsWith(restPath)) return undefined;
       const answer = pages.answer(req.path, req.search, ctx.actor, ctx.headers?.accept);
       return answer === undefined ? undefined : { ...answer, site: 'page' };
     };
-    router.add('GET', /^\//, page, `${sitePath}/*`);
+    add('GET', /^\//, page, `${sitePath}/*`);
   }
+  return entries;
 }
