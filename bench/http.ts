@@ -1,20 +1,30 @@
-// HTTP throughput: requests per second of three list queries through the whole shell
-// (node:http → itty → calendar → writeHead + end) against a bare node:http server that answers
-// the very same bytes and headers (the floor, polka's bench/native.js), measured in the same run.
-// The load comes from a child process (keep-alive, CONNS concurrent connections) so the load
-// generator does not share the server's event loop.
+// HTTP throughput: requests per second of the whole list query mix (bench/queries.ts: date
+// windows, categories, tags, venue, organizer, geo, search, featured, deep page…, plus a category
+// page 2 and a venue list) through the whole shell (node:http → router → calendar → writeHead +
+// end) against a bare node:http server that answers the very same bytes and headers (the floor,
+// polka's bench/native.js), measured in the same run. The load comes from a child process
+// (keep-alive, CONNS concurrent connections) so the load generator does not share the server's
+// event loop; it times every request, for the p50/p99 latencies.
 //
 // Floor and engine runs alternate --rounds times per query (floor first in odd rounds, engine
 // first in even ones). Each round's engine rate is divided by its floor's, measured right next to
 // it, and the median of those ratios is reported: a burst of other work on the machine then
-// skews one round's pair, not the comparison of two medians taken in different minutes.
+// skews one round's pair, not the comparison of two medians taken in different minutes. The load
+// average is printed with the table.
 //
-//   npm run bench:http -- [--events N] [--seconds S] [--conns C] [--rounds R]
+//   npm run bench:http -- [--events N] [--seconds S] [--conns C] [--rounds R] [--only a,b]
+//                         [--engine-only] [--before DIR]
+// --only: the queries whose names are given (the mix's names, `category-p2`, `venues`);
+// --engine-only: no floor runs (for a CPU profile of the server alone: node --cpu-prof);
+// --before DIR: a second engine served from DIR/src (another checkout's sources, e.g. from
+// `git archive`, with a node_modules reachable from it), measured in the same rounds as a third
+// server, so a change's before and after come from one run.
 
 import http from 'node:http';
+import os from 'node:os';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { median } from './stats.ts';
+import { median, quantileOf } from './stats.ts';
 import { capture, startFloor, type Captured } from './floor-server.ts';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -22,6 +32,19 @@ const SELF = fileURLToPath(import.meta.url);
 function arg(name: string, dflt: number): number {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : dflt;
+}
+
+function textArg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
+
+interface RunResult {
+  rps: number;
+  failed: number;
+  /** latency quantiles of the measured requests, ms */
+  p50: number;
+  p99: number;
 }
 
 // ---------------------------------------------------------------- load generator (child)
@@ -33,17 +56,20 @@ async function runClient(): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: conns });
   let done = 0;
   let failed = 0;
-  let bytes = 0;
   let measuring = false;
   let stop = false;
+  const latencies: number[] = [];
   const one = (): Promise<void> =>
     new Promise((resolve) => {
+      const t0 = performance.now();
       const req = http.get(url, { agent }, (res) => {
-        res.on('data', (c: Buffer) => (bytes += c.length));
+        res.on('data', () => {});
         res.on('end', () => {
           if (measuring) {
-            if (res.statusCode === 200) done++;
-            else failed++;
+            if (res.statusCode === 200) {
+              done++;
+              latencies.push(performance.now() - t0);
+            } else failed++;
           }
           resolve();
         });
@@ -66,23 +92,33 @@ async function runClient(): Promise<void> {
   stop = true;
   await Promise.all(loops);
   agent.destroy();
-  process.send!({ rps: done / elapsed, failed, bytes });
+  const result: RunResult = {
+    rps: done / elapsed,
+    failed,
+    p50: quantileOf(latencies, 0.5),
+    p99: quantileOf(latencies, 0.99),
+  };
+  process.send!(result);
 }
 
-function load(url: string, seconds: number, conns: number): Promise<{ rps: number; failed: number }> {
+function load(url: string, seconds: number, conns: number): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = fork(SELF, ['--client', url, String(seconds), String(conns)], { execArgv: ['--import', 'tsx'] });
-    child.once('message', (m) => resolve(m as { rps: number; failed: number }));
+    child.once('message', (m) => resolve(m as RunResult));
     child.once('error', reject);
     child.once('exit', (code) => code !== 0 && reject(new Error(`load generator exited with ${code}`)));
   });
 }
 
+const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '-');
+
 async function main(): Promise<void> {
   const events = arg('events', 20_000);
-  const seconds = arg('seconds', 3);
-  const conns = arg('conns', 32);
-  const rounds = arg('rounds', 5);
+  const seconds = arg('seconds', 2);
+  const conns = arg('conns', 10);
+  const rounds = arg('rounds', 3);
+  const only = textArg('only')?.split(',');
+  const engineOnly = process.argv.includes('--engine-only');
   for (const [k, v] of Object.entries({ events, seconds, conns, rounds })) {
     if (!Number.isInteger(v) || v < 1) throw new Error(`--${k} expects a positive integer, got ${v}`);
   }
@@ -90,33 +126,53 @@ async function main(): Promise<void> {
   const { openCalendar } = await import('../src/calendar.ts');
   const { startServer } = await import('../src/http/server.ts');
   const { generateCalendar } = await import('./generate.ts');
-  const { NOW } = await import('./queries.ts');
+  const { NOW, buildQueries } = await import('./queries.ts');
 
   const data = generateCalendar({ events, seed: 42, now: NOW });
   const cal = await openCalendar({ now: () => NOW, timezone: 'UTC' });
   await cal.import(data as never);
   const srv = await startServer(cal, { port: 0, log: (l) => console.error(l) });
+  const beforeDir = textArg('before');
+  let before: { url: string; close(): Promise<void>; cal: { close(): Promise<void> } } | undefined;
+  if (beforeDir !== undefined) {
+    const root = new URL(`file://${beforeDir.replace(/\/*$/, '/')}`);
+    const open = (await import(new URL('src/calendar.ts', root).href)) as typeof import('../src/calendar.ts');
+    const serve = (await import(new URL('src/http/server.ts', root).href)) as typeof import('../src/http/server.ts');
+    const bcal = await open.openCalendar({ now: () => NOW, timezone: 'UTC' });
+    await bcal.import(data as never);
+    const bsrv = await serve.startServer(bcal, { port: 0, log: (l) => console.error(l) });
+    before = { url: bsrv.url, close: bsrv.close, cal: bcal };
+  }
 
+  // the mix's anonymous queries (an editor's needs a login: its path is the same shell's)
+  const EVENTS = '/wp-json/tribe/events/v1/events';
   const cat = data.categories[0];
-  const queries: Array<[string, string]> = [
-    ['events, default window (page 1)', '/wp-json/tribe/events/v1/events'],
-    [
-      `events, category + per_page=20 (page 2)`,
-      `/wp-json/tribe/events/v1/events?categories=${cat.id}&per_page=20&page=2&start_date=2024-01-01`,
-    ],
-    ['venues, per_page=50', '/wp-json/tribe/events/v1/venues?per_page=50'],
-  ];
+  const queries: Array<[string, string]> = buildQueries(data, 42)
+    .filter((q) => q.actor === null)
+    .map((q) => {
+      const query = new URLSearchParams(q.params).toString();
+      return [q.name, query === '' ? EVENTS : `${EVENTS}?${query}`] as [string, string];
+    });
+  queries.push(
+    ['category-p2', `${EVENTS}?categories=${cat.id}&per_page=20&page=2&start_date=2024-01-01`],
+    ['venues', '/wp-json/tribe/events/v1/venues?per_page=50'],
+  );
+  const chosen = only === undefined ? queries : queries.filter(([name]) => only.includes(name));
+  if (chosen.length === 0) throw new Error(`--only: no query named ${only?.join(', ')}`);
 
   const answers = new Map<string, Captured>();
-  for (const [, path] of queries) {
+  for (const [, path] of chosen) {
     const a = await capture(srv.url + path);
     if (a.status !== 200) throw new Error(`${path} answered ${a.status}: ${a.body.toString().slice(0, 200)}`);
     answers.set(path, a);
+    if (before !== undefined) {
+      const b = await capture(before.url + path);
+      if (!b.body.equals(a.body)) throw new Error(`${path}: the --before server answers other bytes`);
+    }
   }
   const floor = await startFloor(answers);
-
   // The calendar alone (no HTTP): µs of cal.rest() for the same query (the median of batches of
-  // 50 calls over at least a second), so the table shows how much of the gap to the floor is the
+  // 50 calls over at least half a second), so the table shows how much of the gap to the floor is the
   // list itself and how much the shell. Batches, not one mean: the first calls right after the
   // import are several times slower (the mean of the first 600 gave 144 µs for the category page,
   // settled batches 40 µs), and a single mean counted that start.
@@ -133,7 +189,7 @@ async function main(): Promise<void> {
       });
     for (let i = 0; i < 100; i++) await run();
     const batches: number[] = [];
-    const until = performance.now() + 1000;
+    const until = performance.now() + 500;
     while (performance.now() < until || batches.length < 5) {
       const t0 = process.hrtime.bigint();
       for (let i = 0; i < 50; i++) await run();
@@ -143,42 +199,67 @@ async function main(): Promise<void> {
   };
 
   const rows: Array<Record<string, string | number>> = [];
-  for (const [name, path] of queries) {
+  const loads: number[] = [];
+  for (const [name, path] of chosen) {
     const us = await calendarUs(path);
-    const f: number[] = [],
-      e: number[] = [];
+    const f: RunResult[] = [],
+      e: RunResult[] = [],
+      b: RunResult[] = [];
     let errors = 0;
     for (let i = 0; i < rounds; i++) {
-      const floorFirst = i % 2 === 0;
-      const a = floorFirst ? await load(floor.url + path, seconds, conns) : undefined;
-      const b = await load(srv.url + path, seconds, conns);
-      const fa = a ?? (await load(floor.url + path, seconds, conns));
-      f.push(fa.rps);
-      e.push(b.rps);
-      errors += fa.failed + b.failed;
+      loads.push(os.loadavg()[0]);
+      // floor, engine[, before] in odd rounds; the reverse in even ones
+      const order: Array<[string, RunResult[]]> = [];
+      if (!engineOnly) order.push([floor.url, f]);
+      order.push([srv.url, e]);
+      if (before !== undefined) order.push([before.url, b]);
+      if (i % 2 === 1) order.reverse();
+      for (const [url, into] of order) {
+        const r = await load(url + path, seconds, conns);
+        into.push(r);
+        errors += r.failed;
+      }
     }
-    const fm = median(f),
-      em = median(e);
-    const ratios = e.map((x, i) => x / f[i]);
+    const ratios = e.map((x, i) => (f[i] ? x.rps / f[i].rps : Number.NaN));
+    const med = (rs: RunResult[], k: keyof RunResult) => (rs.length ? median(rs.map((r) => r[k])) : Number.NaN);
     rows.push({
       query: name,
       'body bytes': answers.get(path)!.body.length,
-      'floor req/s': Math.round(fm),
-      'engine req/s': Math.round(em),
-      'engine/floor': `${(median(ratios) * 100).toFixed(0)}%`,
-      'per round': ratios.map((r) => `${(r * 100).toFixed(0)}`).join(' '),
+      'floor req/s': Math.round(med(f, 'rps')) || '-',
+      'engine req/s': Math.round(med(e, 'rps')),
+      'engine/floor': engineOnly ? '-' : `${(median(ratios) * 100).toFixed(0)}%`,
+      'per round': engineOnly ? '-' : ratios.map((r) => `${(r * 100).toFixed(0)}`).join(' '),
+      'floor p50/p99 ms': `${ms(med(f, 'p50'))}/${ms(med(f, 'p99'))}`,
+      'engine p50/p99 ms': `${ms(med(e, 'p50'))}/${ms(med(e, 'p99'))}`,
+      ...(before === undefined
+        ? {}
+        : {
+            'before/floor': engineOnly ? '-' : `${(median(b.map((x, i) => x.rps / f[i].rps)) * 100).toFixed(0)}%`,
+            'before p50/p99 ms': `${ms(med(b, 'p50'))}/${ms(med(b, 'p99'))}`,
+          }),
       'cal.rest() µs': Math.round(us),
       errors,
     });
   }
   console.log(
     `calendar-engine HTTP bench: ${events} events, ${conns} keep-alive connections, ${seconds} s per run, ` +
-      `${rounds} rounds (floor and engine next to each other, in alternating order); engine/floor is the median of the rounds' ratios; node ${process.version}`,
+      `${rounds} rounds (floor and engine next to each other, in alternating order); engine/floor is the ` +
+      `median of the rounds' ratios, p50/p99 the medians of the rounds' request latencies; node ${process.version}; ` +
+      `load average (1 min) during the runs: median ${median(loads).toFixed(2)}, ` +
+      `${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)} on ${os.cpus().length} cores`,
   );
   console.table(rows);
+  if (!engineOnly) {
+    const all = rows.map((r) => Number.parseFloat(String(r['engine/floor'])));
+    console.log(`lowest engine/floor: ${Math.min(...all)}% (${rows[all.indexOf(Math.min(...all))].query})`);
+  }
 
   await floor.close();
   await srv.close();
+  if (before !== undefined) {
+    await before.close();
+    await before.cal.close();
+  }
   await cal.close();
 }
 

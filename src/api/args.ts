@@ -30,10 +30,10 @@ export const CREATABLE: readonly Method[] = ['POST'];
 export const EDITABLE: readonly Method[] = ['POST', 'PUT', 'PATCH'];
 export const DELETABLE: readonly Method[] = ['DELETE'];
 
-/** What a method of a route does. 'index' and 'doc' are answered by the HTTP shell itself. */
+/** What a method of a route does. 'index', 'doc' and 'changes' are answered by the HTTP shell itself. */
 export type Operation =
   | { resource: Resource | WpResource; action: Action }
-  | { resource: 'index' | 'doc' | 'health'; action: 'get' }
+  | { resource: 'index' | 'doc' | 'health' | 'changes'; action: 'get' }
   | { resource: 'media'; action: Action };
 
 export interface EndpointSpec {

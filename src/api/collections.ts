@@ -16,7 +16,7 @@ import {
 import { Tx, type Core } from './context.ts';
 import { type CalendarError, fail, invalidParams, missingParams } from './wordpress/errors.ts';
 import { archiveParts, archiveResult, closeArchive, openArchive, termEnvelope } from './representation/envelope.ts';
-import { planEventList } from './events/list.ts';
+import { type EventListPlan, planEventList } from './events/list.ts';
 import { stageEventDelete, stageEventWrite } from '../recurrence/write.ts';
 import {
   type FarItem,
@@ -44,6 +44,12 @@ const JSON_HEADERS: Record<string, string> = {};
 
 function ok(status: number, body: string, headers: Record<string, string> = JSON_HEADERS): RestResult {
   return { status, headers, body };
+}
+
+/** The key of an events list page in the page cache: everything its answer is made from once
+ *  planned (the query's fields are numbers, booleans, strings and arrays of them). */
+function eventPageKey(plan: EventListPlan): string {
+  return `events ${plan.paging.page} ${plan.paging.perPage} ${JSON.stringify(plan.query)} ${JSON.stringify(plan.urlArgs)}`;
 }
 
 function totals(total: number, perPage: number): Record<string, string> {
@@ -152,7 +158,12 @@ export class Collections {
     const { params, actor } = call;
     const render = core.render;
     if (call.action === 'list') {
-      const { plan, rows, total, far } = this.eventList(call);
+      const plan = planEventList(core, params, actor);
+      // a page on its way to a socket may have been made already (page-cache.ts)
+      const key = call.forSocket === true ? eventPageKey(plan) : undefined;
+      const kept = key === undefined ? undefined : render.pages.get(key);
+      if (kept !== undefined) return kept;
+      const { rows, total, far } = this.planRows(plan);
       // the parts are pushed here, not by a callback: a function made for each call costs a
       // name-defining wrapper from the TypeScript loader (4-5 µs a page under load)
       const parts = openArchive('events');
@@ -162,7 +173,9 @@ export class Collections {
         else render.pushEvent(parts, rows[i]);
       }
       closeArchive(parts, core.site.archiveText.events, total, plan.paging, plan.urlArgs);
-      return archiveResult(parts, totals(total, plan.paging.perPage), call.forSocket === true);
+      const headers = totals(total, plan.paging.perPage);
+      if (key !== undefined) render.pages.offer(key, parts, headers);
+      return archiveResult(parts, headers, call.forSocket === true);
     }
     if (call.action === 'create') {
       requireMissing(params, ['title', 'start_date', 'end_date']);
@@ -197,16 +210,16 @@ export class Collections {
 
   /** A list call's plan and its page of rows (404 past the last page); a far occurrence of a
    *  series is an entry -1 - k of `rows`, `far[k]` (recurrence/far.ts). */
-  private eventList(call: RestCall): {
-    plan: ReturnType<typeof planEventList>;
-    rows: number[];
-    total: number;
-    far?: FarItem[];
-  } {
+  private eventList(call: RestCall): { plan: EventListPlan; rows: number[]; total: number; far?: FarItem[] } {
     const plan = planEventList(this.core, call.params, call.actor);
+    return { plan, ...this.planRows(plan) };
+  }
+
+  /** A planned list's page of rows (404 past the last page), far occurrences included. */
+  private planRows(plan: EventListPlan): { rows: number[]; total: number; far?: FarItem[] } {
     const { rows, total, far } = listEvents(this.core, plan.query);
     if (plan.paging.page > 1 && rows.length === 0) throw fail('event-archive-page-not-found');
-    return { plan, rows, total, far };
+    return { rows, total, far };
   }
 
   private farItemObject(far: FarItem[], entry: number): Item {

@@ -39,7 +39,7 @@ export function argSchema(a: ArgSpec): Schema {
 }
 
 function responseBody(
-  resource: Resource | WpResource | 'doc' | 'index' | 'health' | 'media',
+  resource: Resource | WpResource | 'doc' | 'index' | 'health' | 'changes' | 'media',
   action: string,
   status: string,
 ): Schema | undefined {
@@ -52,6 +52,7 @@ function responseBody(
         : ref('Media');
   if (resource === 'doc') return { type: 'object' };
   if (resource === 'health') return HEALTH_SCHEMA;
+  if (resource === 'changes') return undefined; // described by hand: CHANGES_PATH
   if (resource === 'index') return INDEX_SCHEMA;
   const item = ref(ITEM_SCHEMA[resource]);
   if (resource.startsWith('wp-')) {
@@ -111,6 +112,11 @@ export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
     // route of another namespace (wp/v2) is written in full, below its own server (the API root)
     const other = route.namespace !== undefined && route.namespace !== NAMESPACE;
     const path = other ? `/${route.namespace}${route.path}` : route.path === '' ? '/' : route.path;
+    // the change feed's operation is described by hand (its stream, its gzip, its 410)
+    if (route.endpoints.some((ep) => ep.op.resource === 'changes')) {
+      paths[path] = CHANGES_PATH;
+      continue;
+    }
     const item: Record<string, unknown> = {};
     if (other) item.servers = [{ url: `${site.siteUrl}${site.restPrefix}` }];
     for (const ep of route.endpoints) {
@@ -202,7 +208,6 @@ export function buildOpenApi(table: RouteSpec[], site: SiteConfig): object {
     }
     paths[path] = item;
   }
-  paths['/changes'] = CHANGES_PATH;
   return {
     openapi: '3.0.0',
     info: {

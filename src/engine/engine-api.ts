@@ -111,6 +111,9 @@ export interface EngineApi {
   readonly eventTable: EventTable;
   /** Install what hears of every change a rendered representation may depend on (see ChangeHooks). */
   setHooks(hooks: ChangeHooks): void;
+  /** Grows with every call that changes the state (a write, a bulk load, a snapshot load): a
+   *  whole answer kept at one version is the answer at that version. */
+  readonly version: number;
 
   // ---- snapshots -------------------------------------------------------------------------
   /** The whole state as JSON-able chunks (the first is a header with the id counters); columnar for events. */

@@ -43,7 +43,15 @@ export class Engine implements EngineApi {
 
   // ---- writes ---------------------------------------------------------------------------
 
+  private changes = 0;
+
+  /** Counts the calls that changed (or may have changed) the state: apply, bulkLoad, loadSnapshotChunks. */
+  get version(): number {
+    return this.changes;
+  }
+
   apply(ops: readonly Op[]): void {
+    this.changes++;
     this.indexed();
     const st = this.state;
     for (let i = 0; i < ops.length; ) {
@@ -82,6 +90,7 @@ export class Engine implements EngineApi {
   }
 
   bulkLoad(set: ImportSet, staged?: EventTable, opts: { searchIndex?: boolean; deferIndexes?: boolean } = {}): void {
+    this.changes++;
     this.indexed();
     const st = this.state;
     const seen = new Set<number>();
@@ -298,6 +307,7 @@ export class Engine implements EngineApi {
   }
 
   loadSnapshotChunks(chunks: Iterable<unknown>): void {
+    this.changes++;
     decodeSnapshot(this.state, chunks);
   }
 

@@ -94,7 +94,7 @@ export function parseUrlEncoded(text: string, target: Bag = bag()): Bag {
   return target;
 }
 
-/** Query parameters as itty parsed them (repeated keys → arrays), in PHP style. */
+/** Query parameters as a record (a repeated key's values as an array), in PHP style. */
 export function paramsFromQuery(query: Record<string, string | string[] | undefined>, target: Bag = bag()): Bag {
   for (const k in query) {
     const v = query[k];

@@ -15,6 +15,7 @@ import { escapeNonAscii } from '../ascii-json.ts';
 import { oneByte } from '../api/representation/represent.ts';
 import { parseUrlEncoded } from './body.ts';
 import { GZIP_HEADER, GzipPiece, GzipState, acceptsGzip } from './gzip-pieces.ts';
+import { READABLE, type RouteSpec } from '../api/args.ts';
 
 /** What the HTTP shell needs from a calendar to serve its change feed. */
 export interface ChangeSource {
@@ -95,8 +96,43 @@ export function changeQuery(query: string, lastEventId: string | undefined): Cha
 }
 
 /** True when the client asks for Server-Sent Events. */
-export function wantsEventStream(req: IncomingMessage): boolean {
+export function wantsEventStream(req: { headers: { accept?: string } }): boolean {
   return (req.headers.accept ?? '').includes('text/event-stream');
+}
+
+/** The change feed's route, in the route table of the namespace (OPTIONS, discovery, /doc). */
+export function changeRoutes(): RouteSpec[] {
+  return [
+    {
+      path: '/changes',
+      pattern: '/changes',
+      endpoints: [
+        {
+          methods: READABLE,
+          op: { resource: 'changes', action: 'get' },
+          summary:
+            'The change feed: a page of changes after `since` (JSON), or with Accept: text/event-stream ' +
+            'one Server-Sent Event per write, resumed from Last-Event-ID',
+          args: {
+            since: { type: 'integer', description: "the seq of the last change seen (the previous page's next)" },
+            types: {
+              type: 'string',
+              description: `only changes of these types, comma-separated: ${CHANGE_TYPES.join(', ')}`,
+            },
+            limit: {
+              type: 'integer',
+              description: `changes a page holds at most, 1 to ${MAX_LIMIT}`,
+              default: DEFAULT_LIMIT,
+            },
+          },
+          responses: {
+            '200': 'a page of changes (changes, next, head, oldest), or a stream of Server-Sent Events',
+            '400': 'since, types or limit is not valid',
+          },
+        },
+      ],
+    },
+  ];
 }
 
 /**

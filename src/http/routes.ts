@@ -1,23 +1,33 @@
-// The itty-router table of the HTTP shell: every route and method of src/api/args.ts under
+// The route table of the HTTP shell: every route and method of src/api/args.ts under
 // `{restPrefix}/tribe/events/v1` and of src/wp-core/args.ts under `{restPrefix}/wp/v2`, plus
-// the site index at `{restPrefix}/`. Routes are given to
-// IttyRouter as ready RegExps (ids are `\d+`, matched case-insensitively as WordPress does), so
-// `/events/foo` matches nothing and falls through to 404 rest_no_route. Handlers get a plain
-// request object and return a Reply; nothing here touches node:http.
+// the site index at `{restPrefix}/`. Each entry is a method, a ready RegExp of the path (ids are
+// `\d+`, matched case-insensitively as WordPress does, so `/events/foo` matches nothing and falls
+// through to 404 rest_no_route) and a handler; the first entry of the request's method whose
+// RegExp matches answers (router.ts). Handlers get a plain request object and return a Reply;
+// nothing here touches node:http.
 
-import type { ChangeSource } from './changes.ts';
+import {
+  changePageText,
+  changeQuery,
+  changeRoutes,
+  type ChangeSource,
+  streamChanges,
+  wantsEventStream,
+} from './changes.ts';
 import type { Actor } from '../api/wordpress/types.ts';
-import { IttyRouter } from 'itty-router';
 import { NAMESPACE, type RouteSpec, type Method } from '../api/args.ts';
 import { routeTable } from '../api/route-table.ts';
 import { buildOpenApi } from '../api/openapi.ts';
 import { toJson } from '../api/representation/represent.ts';
 import type { Page, RestCall, RestResult, SiteConfig, User } from '../api/wordpress/types.ts';
-import { mergeBody, paramsFromQuery } from './body.ts';
+import { mergeBody, parseUrlEncoded } from './body.ts';
+import { type Handler, type RouteEntry, Router } from './router.ts';
+import { siteRoutes } from './site-routes.ts';
+import type { SitePages } from '../site/pages.ts';
 import { indexRoute, namespaceIndex, namespacesOf, siteIndex, apiRootUrl } from './discovery.ts';
 import { wpRouteTable } from '../wp-core/args.ts';
 import type { UserVerifier } from './auth.ts';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { fail } from '../api/wordpress/errors.ts';
 import type { MediaLibrary } from '../media/library.ts';
 import { mediaCall } from '../media/http.ts';
@@ -51,28 +61,33 @@ export interface RestService extends Partial<ChangeSource> {
  *  to be ASCII (its byte length is its length), as the calendar's JSON texts are by construction
  *  (every character above 0x7f escaped, as wp_json_encode does); the adapter then neither counts
  *  its UTF-8 bytes (a scan of the whole body: 15-30 µs for an 80 KB page) nor encodes it as UTF-8. */
-export type Reply = RestResult & { ascii?: boolean };
+export type Reply = RestResult & {
+  ascii?: boolean;
+  /** a site page (its own headers, the site's Link) or an iCalendar feed file (its own headers
+   *  only), written as such rather than as REST JSON (site-routes.ts) */
+  site?: 'page' | 'feed';
+};
 
-/** The plain object handed to itty: it fills `params`, `query` and `route`. */
-export interface RoutedRequest {
-  method: string;
-  url: string;
-  params: Record<string, string>;
-  query: Record<string, string | string[] | undefined>;
-  route: string;
-}
+export type { RoutedRequest } from './router.ts';
 
-/** Per-request context passed through itty to the handler. */
+/** Per-request context passed through the router to the handler. */
 export interface RouteContext {
   actor: User | null;
   body: Buffer | null;
   contentType: string | undefined;
   /** the request's headers (an upload's Content-Disposition, Content-MD5) */
   headers?: IncomingHttpHeaders;
+  /** a HEAD request (routed as GET: its answer's body is not sent) */
+  head?: boolean;
+  /** Answers the request with a stream the handler opens on the node response (the change feed's
+   *  Server-Sent Events); the adapter keeps it until it ends. Absent where nothing can stream. */
+  stream?(open: (req: IncomingMessage, res: ServerResponse, heartbeatMs: number) => { stop(): void }): Reply;
 }
 
-type Handler = (req: RoutedRequest, ctx: RouteContext) => Promise<Reply> | Reply;
-type RouteEntry = [string, RegExp, Handler[], string];
+/** What a handler answers when it answered through RouteContext.stream. */
+export const STREAMED: Reply = Object.freeze({ status: 200, headers: {}, body: '' });
+
+type RestHandler = Handler<RouteContext, Reply>;
 
 /** Parameters WordPress core consumes itself; they never reach an endpoint. */
 const META_PARAMS = ['_method', '_envelope', '_fields', '_jsonp'];
@@ -103,6 +118,16 @@ function jsonReply(status: number, data: unknown, headers: Record<string, string
  *  it is read: envelope.ts, archiveResult). */
 const asciiReply = (r: RestResult): Reply => Object.assign(r, { ascii: true });
 
+/** A query string as a record of its parameters, a repeated name's values as an array (in order). */
+function queryRecord(search: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = Object.create(null);
+  for (const [k, v] of new URLSearchParams(search)) {
+    const had = out[k];
+    out[k] = had === undefined ? v : ([] as string[]).concat(had, v);
+  }
+  return out;
+}
+
 function decodeSegment(s: string): string {
   try {
     return decodeURIComponent(s);
@@ -112,30 +137,31 @@ function decodeSegment(s: string): string {
 }
 
 export interface Routes {
-  /** Routes a request; resolves to undefined when no route matches (→ 404 rest_no_route). */
+  /** Routes a request (`url`: path and query); resolves to undefined when no route matches
+   *  (→ 404 rest_no_route). */
   fetch(req: { method: string; url: string }, ctx: RouteContext): Promise<Reply | undefined>;
   /** The route table the router was built from. */
   table: RouteSpec[];
-  /** itty's route list: [method, regexp, handlers, path]. */
-  entries: RouteEntry[];
+  /** the router's entries, in matching order */
+  entries: readonly RouteEntry<RouteContext, Reply>[];
 }
 
 /**
  * Builds the router for one calendar. Discovery documents and /doc are rendered once here;
  * they depend only on the route table and the site settings.
  */
-export function createRoutes(cal: RestService): Routes {
+export function createRoutes(cal: RestService, opts: { pages?: SitePages } = {}): Routes {
   const site = cal.site;
-  const table = [...routeTable({ perPage: site.perPage }), ...wpRouteTable(), ...mediaRoutes()];
+  const table = [...routeTable({ perPage: site.perPage }), ...changeRoutes(), ...wpRouteTable(), ...mediaRoutes()];
   const prefix = site.restPrefix.replace(/\/+$/, '');
   const root = apiRootUrl(site);
-  const entries: RouteEntry[] = [];
+  const router = new Router<RouteContext, Reply>();
 
   const namespaceBodies = new Map(namespacesOf(table).map((ns) => [ns, toJson(namespaceIndex(table, site, ns))]));
   let docBody: string | undefined;
 
-  const add = (method: string, source: string, handler: Handler, path: string) => {
-    entries.push([method, new RegExp(`^${source}/*$`, 'i'), [handler], path]);
+  const add = (method: string, source: string, handler: RestHandler, path: string) => {
+    router.add(method, new RegExp(`^${source}/*$`, 'i'), handler, path);
   };
 
   for (const route of table) {
@@ -146,7 +172,7 @@ export function createRoutes(cal: RestService): Routes {
     const allow = new Set<Method>();
     for (const ep of route.endpoints) {
       const op = ep.op;
-      let handler: Handler;
+      let handler: RestHandler;
       if (op.resource === 'index') {
         const namespaceBody = namespaceBodies.get(namespace)!;
         handler = () => ({ status: 200, headers: {}, body: namespaceBody });
@@ -157,17 +183,32 @@ export function createRoutes(cal: RestService): Routes {
           jsonReply(200, cal.health ? cal.health() : { status: 'ok', seq: cal.seq ?? 0 }, {
             'Cache-Control': 'no-store',
           });
+      } else if (op.resource === 'changes') {
+        handler = (req, ctx) => {
+          if (!cal.changeWindow || !cal.subscribeWrites) throw fail('rest_no_route');
+          const headers = ctx.headers ?? {};
+          const lastEventId = headers['last-event-id'];
+          const q = changeQuery(req.search, typeof lastEventId === 'string' ? lastEventId : undefined);
+          if (ctx.stream !== undefined && ctx.head !== true && wantsEventStream({ headers })) {
+            const source = cal as ChangeSource;
+            return ctx.stream((nodeReq, res, heartbeatMs) =>
+              streamChanges(nodeReq, res, source, q, ctx.actor, heartbeatMs),
+            );
+          }
+          const page = cal.changeWindow({ since: q.since, types: q.types, limit: q.limit, actor: ctx.actor });
+          return { status: 200, headers: {}, body: changePageText(page), ascii: true };
+        };
       } else if (op.resource === 'media') {
         const action = op.action;
         handler = (req, ctx) => {
           if (!cal.media) throw fail('rest_no_route');
           const id = req.params.id !== undefined ? Number(req.params.id) : undefined;
-          return mediaCall(cal.media, action, id, req.query, ctx);
+          return mediaCall(cal.media, action, id, queryRecord(req.search), ctx);
         };
       } else {
         const { resource, action } = op;
         handler = (req, ctx) => {
-          const params = mergeBody(paramsFromQuery(req.query), ctx.body, ctx.contentType);
+          const params = mergeBody(parseUrlEncoded(req.search), ctx.body, ctx.contentType);
           for (const k of META_PARAMS) delete params[k];
           const p = req.params;
           const target =
@@ -191,20 +232,23 @@ export function createRoutes(cal: RestService): Routes {
     add('OPTIONS', source, () => ({ status: 200, headers: { Allow: allowHeader }, body: described }), path);
   }
 
+  // The site's feeds and pages, before the site index: the bare site URL is the home page for
+  // browsers (SitePages) and the index for the others.
+  for (const e of siteRoutes(cal, opts.pages)) router.add(e.method, e.match, e.handler, e.path);
+
   // The site index: {restPrefix}/ and, for discovery from the bare site URL, /.
   const siteBody = toJson(siteIndex(table, site));
-  const siteHandler: Handler = () => ({ status: 200, headers: {}, body: siteBody });
+  const siteHandler: RestHandler = () => ({ status: 200, headers: {}, body: siteBody });
   const prefixSource = escapeRegExp(prefix);
   for (const m of ['GET', 'OPTIONS']) {
     add(m, prefixSource, siteHandler, `${site.restPrefix}/`);
     if (prefixSource !== '') add(m, '', siteHandler, '/');
   }
 
-  const router = IttyRouter({ routes: entries as never });
   return {
     table,
-    entries,
-    fetch: (req, ctx) => router.fetch(req, ctx) as Promise<Reply | undefined>,
+    entries: router.entries,
+    fetch: (req, ctx) => router.fetch(req.method, req.url, ctx),
   };
 }
 

@@ -52,7 +52,7 @@ php('a value then a nested key replaces the scalar', () => {
   assert.equal(parse('a=1&a[b]=2'), { a: { b: '2' } });
 });
 
-php('itty query (repeated keys as arrays) in PHP style', () => {
+php('a query record (repeated keys as arrays) in PHP style', () => {
   const q = { 'venue[]': ['1', '2'], status: 'publish', 'x[a]': 'y' };
   assert.equal(finishParams(paramsFromQuery(q)), { venue: ['1', '2'], status: 'publish', x: { a: 'y' } });
 });

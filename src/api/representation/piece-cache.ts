@@ -1,5 +1,6 @@
 // A least-recently-used cache of rendered pieces under a byte budget. Keys are event rows
-// (dense, looked up through a typed array) or the ids of posts and terms (Maps); recency is an
+// (dense, looked up through a typed array), the ids of posts and terms (Maps), or the text keys
+// of whole list pages (page-cache.ts); recency is an
 // intrusive doubly linked list over slot arrays, so a hit is a handful of array writes and no
 // allocation. Sizes are what the caller says a piece costs (its strings plus a fixed overhead);
 // when the total passes the budget, the least recently used pieces go first.
@@ -7,7 +8,10 @@
 export const KIND_EVENT = 0;
 export const KIND_POST = 1;
 export const KIND_TERM = 2;
+/** whole list answers, by a text key (page-cache.ts) */
+export const KIND_PAGE = 3;
 type Kind = typeof KIND_EVENT | typeof KIND_POST | typeof KIND_TERM;
+type AnyKind = Kind | typeof KIND_PAGE;
 
 export interface CacheStats {
   budget: number;
@@ -35,6 +39,9 @@ export class PieceCache {
   /** event row → slot + 1 (0: not cached) */
   private rowSlots = new Int32Array(0);
   private readonly idSlots = [new Map<number, number>(), new Map<number, number>(), new Map<number, number>()];
+  /** page key → slot, and the key of each page's slot */
+  private readonly pageSlots = new Map<string, number>();
+  private readonly pageKeys = new Map<number, string>();
   bytes = 0;
   entries = 0;
   hits = 0;
@@ -192,9 +199,43 @@ export class PieceCache {
     for (const s of [...this.idSlots[kind].values()]) this.remove(s);
   }
 
+  // ---- whole pages by a text key ------------------------------------------------------------
+
+  getPage(key: string): unknown {
+    const s = this.pageSlots.get(key);
+    if (s === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    this.touch(s);
+    return this.values[s];
+  }
+
+  /** Store a page as the most recently used (not one bigger than the whole budget). */
+  setPage(key: string, value: unknown, bytes: number): void {
+    const s = this.pageSlots.get(key);
+    if (s !== undefined) this.remove(s);
+    if (bytes > this.budget) return;
+    const slot = this.insert(KIND_PAGE, 0, value, bytes);
+    this.pageSlots.set(key, slot);
+    this.pageKeys.set(slot, key);
+    this.evict();
+  }
+
+  /** Drop every page. */
+  dropPages(): void {
+    for (const s of [...this.pageSlots.values()]) this.remove(s);
+  }
+
+  /** pages kept now */
+  get pages(): number {
+    return this.pageSlots.size;
+  }
+
   // ---- the list -----------------------------------------------------------------------------
 
-  private insert(kind: Kind, key: number, value: unknown, bytes: number): number {
+  private insert(kind: AnyKind, key: number, value: unknown, bytes: number): number {
     let s = this.freeSlots.pop();
     if (s === undefined) {
       s = this.used++;
@@ -219,9 +260,12 @@ export class PieceCache {
 
   private remove(s: number): void {
     this.unlink(s);
-    const kind = this.kinds[s] as Kind;
+    const kind = this.kinds[s] as AnyKind;
     if (kind === KIND_EVENT) this.rowSlots[this.keys[s]] = 0;
-    else this.idSlots[kind].delete(this.keys[s]);
+    else if (kind === KIND_PAGE) {
+      this.pageSlots.delete(this.pageKeys.get(s)!);
+      this.pageKeys.delete(s);
+    } else this.idSlots[kind].delete(this.keys[s]);
     this.values[s] = undefined;
     this.bytes -= this.sizes[s];
     this.sizes[s] = 0;

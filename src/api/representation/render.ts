@@ -11,6 +11,7 @@
 // event in a category re-renders that category's text at its new count, not the events that
 // show it: reads under writes allocate nothing that lives on, and the heap stays flat.
 
+import { ListPages } from './page-cache.ts';
 import type { EngineApi } from '../../engine/engine-api.ts';
 import type { ChangeHooks } from '../../engine/state.ts';
 import type { OrganizerRecord, TermRecord, VenueRecord } from '../../engine/records.ts';
@@ -99,6 +100,8 @@ const textBytes = (o: Obj): number => {
 
 export class Renderer implements ChangeHooks {
   readonly cache: PieceCache;
+  /** whole list pages for the HTTP shell, in the same cache and budget */
+  readonly pages: ListPages;
   /** per event row: what its texts need (textFlags), 0 until first rendered or after it changed;
    *  two bytes an event, outside the budget: it lets a head rendered again after an eviction skip
    *  the display filters and escaping of texts that need neither */
@@ -114,6 +117,7 @@ export class Renderer implements ChangeHooks {
     cacheBytes: number,
   ) {
     this.cache = new PieceCache(cacheBytes, true);
+    this.pages = new ListPages(this.cache, engine);
     engine.setHooks(this);
   }
 

@@ -58,6 +58,9 @@ export interface RestResult {
   /** with RestCall.forSocket, a list's body as its pieces, in order: their concatenation is
    *  `body`, and every piece is ASCII. The HTTP shell copies them into a buffer it reuses. */
   parts?: readonly string[];
+  /** with RestCall.forSocket, a list page kept whole (page-cache.ts): its body as ASCII bytes,
+   *  written to the socket as they are */
+  bytes?: Uint8Array;
 }
 
 /** A page of a list through the embedding API. Items are exactly the REST representations. */
