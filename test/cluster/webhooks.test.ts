@@ -108,7 +108,8 @@ test('registered through the CLI, delivered by the writer, resumed by the next o
   stop = true;
   await writing;
   const received = () => new Set(deliveries.flatMap((d) => d.changes.map((c) => c.id)));
-  await until('every acknowledged write delivered', () => acked.every((x) => received().has(x)));
+  // the next writer redelivers from its position: under a loaded suite that can take a while
+  await until('every acknowledged write delivered', () => acked.every((x) => received().has(x)), 60_000);
 
   const before = deliveries.filter((d) => d.at < killedAt),
     after = deliveries.filter((d) => d.at > killedAt);
