@@ -7,6 +7,7 @@
 
 import type { EngineApi } from '../engine/engine-api.ts';
 import type { AttachmentRecord, Op } from '../engine/records.ts';
+import { uploadFields } from './export.ts';
 
 type AttachmentOp = Extract<Op, { t: 'attachment' }>;
 
@@ -35,26 +36,7 @@ const hold = (
 
 /** An upload's fields in the change feed (REST names; `file` below the uploads folder). */
 function changeFields(att: AttachmentRecord): Record<string, unknown> {
-  const m = att.media!;
-  return {
-    author: att.authorId,
-    date: att.date,
-    date_utc: att.dateUtc,
-    modified: m.modified,
-    modified_utc: m.modifiedUtc,
-    slug: m.slug,
-    title: m.title,
-    caption: m.caption,
-    alt_text: m.alt,
-    description: m.description,
-    post: m.parent,
-    file: m.file,
-    mime_type: m.mime,
-    width: m.width,
-    height: m.height,
-    filesize: m.filesize,
-    sizes: m.sizes,
-  };
+  return { ...uploadFields(att), filesize: att.media!.filesize, sizes: att.media!.sizes };
 }
 
 /** The owner and status an upload's change is read by: its post's, or (unattached) public. */

@@ -21,9 +21,14 @@ export interface MediaExportRecord {
 
 /** The fields of a media record without its bytes (in import order). */
 export function mediaFields(att: AttachmentRecord, siteUrl: string): Record<string, unknown> {
+  return { id: att.id, ...uploadFields(att), source_url: siteUrl + UPLOADS_PATH + att.media!.file };
+}
+
+/** An upload's own fields by their REST names, from author to height: what an export record and
+ *  a change record (changes.ts) both carry. */
+export function uploadFields(att: AttachmentRecord): Record<string, unknown> {
   const m = att.media!;
   return {
-    id: att.id,
     author: att.authorId,
     date: att.date,
     date_utc: att.dateUtc,
@@ -39,7 +44,6 @@ export function mediaFields(att: AttachmentRecord, siteUrl: string): Record<stri
     mime_type: m.mime,
     width: m.width,
     height: m.height,
-    source_url: siteUrl + UPLOADS_PATH + m.file,
   };
 }
 
