@@ -20,15 +20,16 @@ import { Lease } from './lease.ts';
 import { pruneSnapshots, putSnapshot } from './snapshots.ts';
 import { usersBucket } from './users.ts';
 import { connectNats, natsNames, retry } from './connect.ts';
-import { type ClusterOptions, type LogEntry, Replica, type ReplicaHost } from './replica.ts';
+import type { BulkLoadOptions, Forwarded, LogHealth, LogHost, WriteLog } from '../write-log/log.ts';
+import { type ClusterOptions, type LogEntry, Replica } from './replica.ts';
 
-export type { ClusterOptions, ReplicaHost } from './replica.ts';
+export type { ClusterOptions } from './replica.ts';
 
 const WRONG_LAST_SEQ = 10071;
 /** the queue group of the writer's subscription to forwarded writes */
 const WRITER_QUEUE = 'writer';
 
-export class ClusterNode extends Replica {
+export class ClusterNode extends Replica implements WriteLog {
   private writeSub: Subscription | undefined;
   private inFlight = 0;
   /** appends of this node that failed: until it has rebuilt, its engine may hold writes the log lacks */
@@ -84,7 +85,7 @@ export class ClusterNode extends Replica {
   }
 
   /** Starts following the stream and standing for writer. */
-  start(host: ReplicaHost): void {
+  start(host: LogHost): void {
     this.host = host;
     this.lease = new Lease(
       this.kv,
@@ -110,7 +111,7 @@ export class ClusterNode extends Replica {
    * engine; the result is written as snapshot snap-<seq> and a marker appended at seq, from
    * which every node loads it. Resolves once the marker is stored.
    */
-  async bulkLoad(load: () => void): Promise<number> {
+  async bulkLoad(load: () => void, _opts?: BulkLoadOptions): Promise<number> {
     if (!this.isWriter) {
       throw fail(
         'rest_cluster_not_writer',
@@ -188,7 +189,7 @@ export class ClusterNode extends Replica {
         callback: (_err, msg) => {
           void answerForwarded(
             msg.data,
-            (call) => (this.isWriter ? this.host.rest(call) : Promise.reject(notWriter())),
+            (call) => (this.isWriter ? this.whenOpenRun(() => this.host.runHere(call)) : Promise.reject(notWriter())),
             () => this.applied,
           ).then((reply) => msg.respond(reply));
         },
@@ -207,6 +208,48 @@ export class ClusterNode extends Replica {
     this.writeSub = undefined;
     for (const fn of this.roleListeners) fn(false);
     this.warn(`cluster ${this.opts.name}: node ${this.node} is no longer the writer: ${reason}`);
+  }
+
+  // ---- the write log (src/write-log/log.ts) -------------------------------------------------
+
+  get seq(): number {
+    return this.applied;
+  }
+
+  get makesWrites(): boolean {
+    return this.isWriter;
+  }
+
+  get nodeInfo(): string {
+    return `${this.node}; role=${this.isWriter ? 'writer' : 'follower'}`;
+  }
+
+  /** A node refuses no write by itself: one that is not the writer forwards it (run) or throws
+   *  rest_cluster_not_writer (nextSeq, bulkLoad). */
+  refusal(): undefined {
+    return undefined;
+  }
+
+  /** A write runs on the writer: here, after any pause for a snapshot's capture, or sent there. */
+  run<T>(call: RestCall, here: () => Promise<T>, there: (done: Forwarded) => Promise<T>): Promise<T> {
+    if (!this.isWriter) return this.forward(call).then(there);
+    return this.whenOpenRun(here);
+  }
+
+  private async whenOpenRun<T>(here: () => Promise<T>): Promise<T> {
+    while (this.gate) await this.gate;
+    return here();
+  }
+
+  whenOpen(): Promise<void> | undefined {
+    if (!this.gate) return undefined;
+    return (async () => {
+      while (this.gate) await this.gate;
+    })();
+  }
+
+  health(seq: number): LogHealth {
+    return { status: 'ok', seq };
   }
 
   /** The seq for the next write (the caller applies it in this tick, then calls append). */

@@ -9,8 +9,8 @@ import type { KV } from '@nats-io/kv';
 import type { ObjectStore } from '@nats-io/obj';
 import { randomBytes } from 'node:crypto';
 import { Engine } from '../engine/engine.ts';
-import type { Op, Write } from '../engine/records.ts';
-import type { RestCall, RestResult } from '../api/wordpress/types.ts';
+import type { Op } from '../engine/records.ts';
+import type { LogHost } from '../write-log/log.ts';
 import { Forwarder, sleep } from './forward.ts';
 import type { Lease } from './lease.ts';
 import { listSnapshots, readSnapshot, snapshotInfos } from './snapshots.ts';
@@ -32,17 +32,6 @@ export interface ClusterOptions extends ClusterConnection {
   warn?: (message: string) => void;
 }
 
-/** What a node needs of its calendar. */
-export interface ReplicaHost {
-  /** a write from the stream that this node did not make */
-  applyWrite(write: Write): void;
-  /** the state was rebuilt from a snapshot at `seq`: serve from `engine` from now on */
-  replaceEngine(engine: Engine, seq: number): void;
-  readonly engine: Engine;
-  /** runs a write forwarded by a follower (this node is the writer) */
-  rest(call: RestCall): Promise<RestResult>;
-}
-
 /** One message of the stream: a write's ops, or (`load`) "the state is now snapshot snap-<seq>" (an import) */
 export interface LogEntry {
   ops: Op[];
@@ -62,7 +51,7 @@ export abstract class Replica {
   /** seq of the newest snapshot this node loaded or wrote */
   snapshotSeq = 0;
   role: 'follower' | 'writer' | 'stopped' = 'follower';
-  protected host!: ReplicaHost;
+  protected host!: LogHost;
   protected lease!: Lease;
   protected messages: ConsumerMessages | undefined;
   protected generation = 0;
