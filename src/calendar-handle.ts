@@ -114,6 +114,21 @@ export class CalendarHandle implements LogHost {
     );
   }
 
+  /** A create, update or delete of the embedding API (cal.events...): the answer as a fresh object,
+   *  never through JSON text; on a cluster node that is not the writer, the writer's answer came
+   *  as text over NATS and is read once. */
+  async write(call: RestCall): Promise<Item> {
+    if (this.closed) throw fail('calendar_closed');
+    return this.log.run(
+      call,
+      () => this.collections.writeObject(call),
+      async ({ result, seq }) => {
+        await this.waitForSeq(seq);
+        return JSON.parse(result.body) as Item;
+      },
+    );
+  }
+
   /** A write call run on this calendar (the cluster's writer runs those its followers forward). */
   runHere(call: RestCall): Promise<RestResult> {
     return this.collections.rest(call);
