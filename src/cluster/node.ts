@@ -394,6 +394,7 @@ export class ClusterNode extends Replica implements WriteLog {
       this.snapshotting,
       this.resyncing,
       this.loadingMarker,
+      this.following,
       this.users.settled(),
       ...this.closers.map((fn) => fn()),
     ]);

@@ -55,6 +55,8 @@ export abstract class Replica {
   protected lease!: Lease;
   protected messages: ConsumerMessages | undefined;
   protected generation = 0;
+  /** the loop that follows the stream (follow()), ended once its generation is over */
+  protected following: Promise<void> = Promise.resolve();
   protected watchdog: NodeJS.Timeout | undefined;
   /** the stream's last seq, as last seen (every 2 s) */
   streamLast = 0;
@@ -144,15 +146,23 @@ export abstract class Replica {
     const generation = ++this.generation;
     // a consumer from applied + 1 on: this node's appends not seen back yet never come back through it
     this.own.clear();
-    void (async () => {
-      while (generation === this.generation && this.role !== 'stopped') {
+    const current = () => generation === this.generation && this.role !== 'stopped';
+    // close() waits for this loop before the connection drains: a consume() begun on a draining
+    // connection leaves nats.js's idle-heartbeat timer running for ever
+    this.following = (async () => {
+      while (current()) {
         try {
           const consumer = await this.js.consumers.get(this.stream, {
             deliver_policy: DeliverPolicy.StartSequence,
             opt_start_seq: this.applied + 1,
           });
+          if (!current()) return;
           const messages = await consumer.consume();
           this.messages = messages;
+          if (!current()) {
+            messages.stop();
+            return;
+          }
           for await (const m of messages) {
             if (generation !== this.generation) break;
             const load = this.receive(m.seq, m.headers?.get('Nats-Msg-Id') ?? '', m.data);
