@@ -18,14 +18,26 @@ export class StoreLog implements WriteLog {
   /** refuses writes while the store's disk fails, and takes back what it refused (src/faults/) */
   readonly guard: StoreGuard;
   private host: LogHost | undefined;
+  /** the engine the calendar serves from, which a compaction snapshots (a fault's rebuild
+   *  replaces it) */
+  engine: Engine;
   /** a journal write failed with no fault the guard knows: writes are refused from then on */
   private broken: Error | undefined;
 
   constructor(
     readonly store: Store,
+    engine: Engine,
     probeMs?: number,
   ) {
-    this.guard = storeGuard(store, (fresh) => this.host?.replaceEngine(fresh), probeMs);
+    this.engine = engine;
+    this.guard = storeGuard(
+      store,
+      (fresh) => {
+        this.engine = fresh;
+        this.host?.replaceEngine(fresh);
+      },
+      probeMs,
+    );
   }
 
   /** The calendar whose engine a fault's rebuilt state replaces. */
@@ -116,6 +128,7 @@ export async function openStoreLog(
   opts: { readOnly?: boolean; compactBytes?: number; faultProbeMs?: number },
 ): Promise<{ log: StoreLog; replayed: Array<{ seq: number; held: HeldChange[] }> }> {
   const replayed: Array<{ seq: number; held: HeldChange[] }> = [];
+  let log: StoreLog | undefined;
   const store = await openStore(
     dir,
     {
@@ -127,7 +140,8 @@ export async function openStoreLog(
         });
         engine.apply(write.ops);
       },
-      snapshotChunks: () => engine.snapshotChunks(),
+      // the engine served now: after a fault the state is rebuilt into a new one
+      snapshotChunks: () => (log?.engine ?? engine).snapshotChunks(),
       // the engine's snapshotChunks() copies its columns when called and builds chunks from the
       // copies: compaction pauses writers for that copy only
     },
@@ -139,5 +153,6 @@ export async function openStoreLog(
   );
   // the snapshot load left the block statistics and the search index to be built: now, between requests
   engine.warmInBackground();
-  return { log: new StoreLog(store, opts.faultProbeMs), replayed };
+  log = new StoreLog(store, engine, opts.faultProbeMs);
+  return { log, replayed };
 }
