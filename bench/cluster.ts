@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { openCalendar, type Calendar } from '../src/calendar.ts';
+import { handleOf, openCalendar, type Calendar } from '../src/calendar.ts';
 import { UserRegistry } from '../src/users/registry.ts';
 import { generateCalendar } from './generate.ts';
 import { quantileOf } from './stats.ts';
@@ -76,7 +76,7 @@ async function benchWrites(nats: NatsCluster, writers: number, seconds: number):
 
   const cluster = { servers: nats.urls, name: 'benchw', leaseMs: 3_000, warn: quiet, snapshotEvery: 0 };
   const w = await openCalendar({ users: UserRegistry.open(), cluster: { ...cluster, node: 'w' } });
-  while (!w.cluster!.isWriter) await new Promise((r) => setTimeout(r, 20));
+  while (!handleOf(w).cluster!.isWriter) await new Promise((r) => setTimeout(r, 20));
   const f = await openCalendar({ users: UserRegistry.open(), cluster: { ...cluster, node: 'f', writer: false } });
   const appliedAt = new Map<number, number>();
   f.on('change', (c) => appliedAt.set(c.seq, performance.now()));
@@ -165,7 +165,7 @@ async function benchReads(nats: NatsCluster, events: number, seconds: number, co
     users: UserRegistry.open(),
     cluster: { servers: nats.urls, name: 'benchr', node: 'seeder', warn: quiet, snapshotEvery: 0 },
   });
-  while (!seeder.cluster!.isWriter) await new Promise((r) => setTimeout(r, 20));
+  while (!handleOf(seeder).cluster!.isWriter) await new Promise((r) => setTimeout(r, 20));
   await seeder.import(generateCalendar({ events, seed: 7, now: new Date() }));
   const set = nodeSet(nats.urls, 'benchr');
   try {
@@ -208,7 +208,7 @@ async function runLateNode(): Promise<void> {
     cluster: { servers: urls, name, node: 'late', writer: false, warn: quiet },
   });
   const loaded = performance.now() - t0;
-  const snapshotSeq = cal.cluster!.snapshotSeq;
+  const snapshotSeq = handleOf(cal).cluster!.snapshotSeq;
   const ok = await cal.waitForSeq(Number(lastText), 600_000);
   const total = performance.now() - t0;
   const rss = process.memoryUsage().rss;
@@ -227,13 +227,13 @@ async function benchCatchup(nats: NatsCluster, sizes: number[], tail: number): P
       cluster: { servers: nats.urls, name, node: 'w', warn: quiet, snapshotEvery: 0, leaseMs: 120_000 },
     });
     // (a long lease: the import's synchronous steps hold the event loop for seconds, docs/cluster.md)
-    while (!writer.cluster!.isWriter) await new Promise((r) => setTimeout(r, 20));
+    while (!handleOf(writer).cluster!.isWriter) await new Promise((r) => setTimeout(r, 20));
     const t0 = performance.now();
     await writer.import(generateCalendar({ events, seed: 11, now: new Date() }));
     const importMs = performance.now() - t0;
     for (let i = 0; i < tail; i += 50)
       await Promise.all(Array.from({ length: 50 }, (_, k) => writer.events.create(ev(i + k))));
-    const state = await writer.cluster!.streamState();
+    const state = await handleOf(writer).cluster!.streamState();
     const snapBytes = state.snapshotBytes;
     const r = await new Promise<{ loaded: number; total: number; ok: boolean; snapshotSeq: number; rss: number }>(
       (resolve, reject) => {

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { openCalendar, type Calendar } from '../src/calendar.ts';
+import { handleOf, openCalendar, type Calendar } from '../src/calendar.ts';
 import { startServer } from '../src/http/server.ts';
 import { natsServerPath, startNatsCluster } from '../test/helpers/nats-cluster.ts';
 import { median, mulberry32 } from './stats.ts';
@@ -101,7 +101,7 @@ try {
         );
       }
       let w: Calendar | undefined;
-      while (!(w = nodes.find((n) => n.cluster!.isWriter))) await new Promise((r) => setTimeout(r, 20));
+      while (!(w = nodes.find((n) => handleOf(n).cluster!.isWriter))) await new Promise((r) => setTimeout(r, 20));
       const f = nodes.find((n) => n !== w)!;
       const data = await photo(99);
       const time = async (cal: Calendar): Promise<number[]> => {

@@ -1,17 +1,18 @@
 // The embedding API's collections (cal.events, cal.venues, cal.organizers, cal.categories,
-// cal.tags): list/get/create/update/delete of one resource through its Calendar, with REST names
-// and REST representations.
+// cal.tags): list/get/create/update/delete of one resource through its calendar, with REST names
+// and REST representations, answered as fresh objects (never through JSON text).
 
 import { resolveActor } from './api/wordpress/auth.ts';
 import { targetOf } from './api/collections.ts';
-import type { AsArg, Page, Params, RestCall, RestResult, Resource, UserDirectory } from './api/wordpress/types.ts';
+import type { AsArg, Page, Params, RestCall, Resource, UserDirectory } from './api/wordpress/types.ts';
 
 type Item = Record<string, unknown>;
 
-/** What a collection asks of its Calendar (src/calendar.ts): reads as objects, writes as REST calls. */
+/** What a collection asks of its calendar (the internal handle, src/calendar-handle.ts): reads and
+ *  writes, both answered as fresh objects. */
 export interface CalendarCalls {
   read(call: RestCall): Page<Item> | Item;
-  rest(call: RestCall): Promise<RestResult>;
+  write(call: RestCall): Promise<Item>;
   readonly users: UserDirectory;
 }
 
@@ -32,26 +33,19 @@ export class ResourceApi {
     return this.cal.read(this.callOf('get', idOrSlug, {}, as)) as Item;
   }
 
+  /** The new record's REST representation (the body of a POST) as a fresh plain object. */
   async create(fields: Params, as?: AsArg): Promise<Item> {
-    return JSON.parse((await this.call('create', undefined, fields, as)).body) as Item;
+    return this.cal.write(this.callOf('create', undefined, fields, as));
   }
 
+  /** The record's REST representation once updated, as a fresh plain object. */
   async update(idOrSlug: number | string, fields: Params, as?: AsArg): Promise<Item> {
-    return JSON.parse((await this.call('update', idOrSlug, fields, as)).body) as Item;
+    return this.cal.write(this.callOf('update', idOrSlug, fields, as));
   }
 
   /** `params`: the DELETE's parameters (events: recurrence_scope). */
   async delete(idOrSlug: number | string, as?: AsArg, params: Params = {}): Promise<Item> {
-    return JSON.parse((await this.call('delete', idOrSlug, params, as)).body) as Item;
-  }
-
-  private call(
-    action: RestCall['action'],
-    idOrSlug: number | string | undefined,
-    params: Params,
-    as: AsArg,
-  ): Promise<RestResult> {
-    return this.cal.rest(this.callOf(action, idOrSlug, params, as));
+    return this.cal.write(this.callOf('delete', idOrSlug, params, as));
   }
 
   private callOf(

@@ -4,7 +4,8 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CalendarError, openCalendar } from '../src/index.ts';
+import { CalendarError, openCalendar, type Params } from '../src/index.ts';
+import { resolveActor } from '../src/api/wordpress/auth.ts';
 import { NOW, baseEvent, rejects } from './helpers/calendar.ts';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'cal-test-'));
@@ -150,6 +151,70 @@ cal('cacheBytes sets the budget of the representation cache; a bad one is refuse
       assert.is((e as CalendarError).code, 'invalid_option');
     }
   }
+});
+
+cal('writes answer the body rest() sends, as objects never made from JSON text', async () => {
+  // the same writes on two calendars: one through the collections, one through rest() as text
+  const [objects, texts] = await Promise.all([0, 1].map(() => openCalendar({ now: () => NOW })));
+  type Step = [resource: 'events' | 'venues' | 'organizers' | 'categories' | 'tags', 'create' | 'update' | 'delete'];
+  const id = (made: Array<Record<string, unknown>>, n: number) => made[n].id as number;
+  const steps: Array<[...Step, (made: Array<Record<string, unknown>>) => { id?: number; fields: Params }]> = [
+    ['categories', 'create', () => ({ fields: { name: 'Jazz' } })],
+    ['tags', 'create', () => ({ fields: { name: 'outdoor' } })],
+    ['venues', 'create', () => ({ fields: { venue: 'Hall', city: 'Paris' } })],
+    ['organizers', 'create', () => ({ fields: { organizer: 'Org' } })],
+    [
+      'events',
+      'create',
+      (m) => ({
+        fields: { ...baseEvent, categories: [id(m, 0)], tags: [id(m, 1)], venue: id(m, 2), organizer: [id(m, 3)] },
+      }),
+    ],
+    ['events', 'update', (m) => ({ id: id(m, 4), fields: { title: 'Renamed' } })],
+    ['venues', 'update', (m) => ({ id: id(m, 2), fields: { city: 'Lyon' } })],
+    ['tags', 'update', (m) => ({ id: id(m, 1), fields: { name: 'indoor' } })],
+    ['events', 'delete', (m) => ({ id: id(m, 4), fields: {} })],
+    ['organizers', 'delete', (m) => ({ id: id(m, 3), fields: {} })],
+    ['categories', 'delete', (m) => ({ id: id(m, 0), fields: {} })],
+  ];
+  const parse = JSON.parse;
+  let parsed = 0;
+  JSON.parse = ((...args: Parameters<typeof JSON.parse>) => (parsed++, parse(...args))) as typeof JSON.parse;
+  const made: Array<Record<string, unknown>> = [];
+  try {
+    for (const [resource, action, args] of steps) {
+      const { id, fields } = args(made);
+      const api = objects[resource];
+      made.push(
+        await (action === 'create'
+          ? api.create(fields)
+          : action === 'update'
+            ? api.update(id!, fields)
+            : api.delete(id!)),
+      );
+    }
+  } finally {
+    JSON.parse = parse;
+  }
+  assert.is(parsed, 0, 'no JSON text parsed by an embedding write');
+  const expected: Array<Record<string, unknown>> = [];
+  const actor = resolveActor(undefined, texts.users);
+  for (const [resource, action, args] of steps) {
+    const { id, fields } = args(expected);
+    const res = await texts.rest({
+      resource,
+      action,
+      target: id === undefined ? undefined : { id },
+      params: fields,
+      actor,
+    });
+    expected.push(JSON.parse(res.body));
+  }
+  assert.equal(made, expected);
+  // fresh: changing an answer changes nothing the calendar holds
+  made[2].venue = 'Changed';
+  assert.is((await objects.venues.get(id(made, 2))).venue, 'Hall');
+  await Promise.all([objects.close(), texts.close()]);
 });
 
 cal.run();

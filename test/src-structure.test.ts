@@ -93,8 +93,19 @@ export const LAYERS: Array<{ name: string; holds: string[] }> = [
   { name: 'storage', holds: ['store/', 'shared-file/', 'options/', 'security/', 'memory/'] },
   { name: 'REST semantics', holds: ['api/', 'wp-core/', 'recurrence/', 'media/'] },
   { name: 'wings', holds: ['import/', 'export/', 'changes/', 'users/', 'site/', 'faults/'] },
+  { name: 'write logs', holds: ['write-log/'] },
   { name: 'shells', holds: ['http/', 'cluster/'] },
-  { name: 'composition', holds: ['calendar.ts', 'calendar-options.ts', 'resource-api.ts'] },
+  {
+    name: 'composition',
+    holds: [
+      'calendar.ts',
+      'calendar-handle.ts',
+      'calendar-imports.ts',
+      'calendar-open.ts',
+      'calendar-options.ts',
+      'resource-api.ts',
+    ],
+  },
   { name: 'entry', holds: ['cli/', 'index.ts'] },
 ];
 
@@ -177,6 +188,15 @@ structure('nothing in src/engine/ or src/api/ imports the import or export wings
     for (const d of deps) {
       const to = path.relative(SRC, d);
       assert.not.ok(to.startsWith('import/') || to.startsWith('export/'), `${from} imports ${to}`);
+    }
+  }
+});
+
+structure('the calendar reaches a store or a cluster only through its write log (src/write-log/)', () => {
+  for (const file of ['calendar.ts', 'calendar-handle.ts', 'calendar-imports.ts', 'calendar-open.ts']) {
+    for (const d of importGraph([path.join(SRC, file)]).get(path.join(SRC, file))!) {
+      const to = path.relative(SRC, d);
+      assert.not.ok(to.startsWith('store/store') || to.startsWith('faults/'), `${file} imports ${to}`);
     }
   }
 });

@@ -79,18 +79,34 @@ export class Collections {
   }
 
   rest(call: RestCall): Promise<RestResult> {
+    return this.dispatch(call, false) as Promise<RestResult>;
+  }
+
+  /**
+   * create, update and delete of the five resources for the embedding API: the same checks, ops
+   * and durability as rest(), the answer (the body rest() would send) a fresh object built from
+   * the rendered pieces, never through JSON text.
+   */
+  writeObject(call: RestCall): Promise<Item> {
+    if (call.action === 'list' || call.action === 'get' || isWpResource(call.resource))
+      return Promise.reject(new Error(`writeObject: expected a write of the five resources, got ${call.action}`));
+    return this.dispatch(call, true) as Promise<Item>;
+  }
+
+  /** `objects`: a write answers with a fresh object instead of its REST text. */
+  private dispatch(call: RestCall, objects: boolean): Promise<RestResult | Item> {
     try {
       switch (call.resource) {
         case 'events':
-          return this.events(call);
+          return this.events(call, objects);
         case 'venues':
-          return this.linked('venue', call);
+          return this.linked('venue', call, objects);
         case 'organizers':
-          return this.linked('organizer', call);
+          return this.linked('organizer', call, objects);
         case 'categories':
-          return this.terms('tribe_events_cat', call);
+          return this.terms('tribe_events_cat', call, objects);
         case 'tags':
-          return this.terms('post_tag', call);
+          return this.terms('post_tag', call, objects);
         default:
           if (isWpResource(call.resource)) return this.wp.rest(call);
       }
@@ -100,11 +116,25 @@ export class Collections {
     return Promise.reject(fail('rest_no_route'));
   }
 
-  private async write(tx: Tx, render: () => RestResult): Promise<RestResult> {
+  /** Commits a staged write, renders its answer in the same tick, resolves once it is durable. */
+  private async write<T>(tx: Tx, render: () => T): Promise<T> {
     const durable = this.core.commit(tx.ops, tx.actor);
     const result = render();
     await durable;
     return result;
+  }
+
+  /** A write's answer about record `id`: `status` and its REST text, or (`objects`) the same body
+   *  as a fresh object; both made once the write is applied. */
+  private answer(
+    tx: Tx,
+    objects: boolean,
+    status: number,
+    id: number,
+    json: (id: number) => string,
+    object: (id: number) => Item,
+  ): Promise<RestResult | Item> {
+    return objects ? this.write(tx, () => object(id)) : this.write(tx, () => ok(status, json(id)));
   }
 
   /**
@@ -152,11 +182,13 @@ export class Collections {
 
   // ---- events ------------------------------------------------------------------------
 
-  private async events(call: RestCall): Promise<RestResult> {
+  private async events(call: RestCall, objects = false): Promise<RestResult | Item> {
     const { core } = this;
     const engine = core.engine;
     const { params, actor } = call;
     const render = core.render;
+    const json = (id: number) => render.eventJson(engine.eventRow(id));
+    const object = (id: number) => render.eventObject(engine.eventRow(id));
     if (call.action === 'list') {
       const plan = planEventList(core, params, actor);
       // a page on its way to a socket may have been made already (page-cache.ts)
@@ -184,7 +216,7 @@ export class Collections {
       const rec = stageEventWrite(tx, params, undefined, problems);
       if (!rec) throw invalidParams(problems.reasons);
       if (!canEditPosts(actor)) throw forbidden(actor);
-      return this.write(tx, () => ok(201, render.eventJson(engine.eventRow(rec.id))));
+      return this.answer(tx, objects, 201, rec.id, json, object);
     }
     if (call.action === 'get') return ok(200, toJson(this.eventSingle(call)));
     const existing = this.eventTarget(call);
@@ -194,7 +226,7 @@ export class Collections {
       const rec = stageEventWrite(tx, params, farUpdateTarget(tx, existing, params), problems);
       if (!rec) throw invalidParams(problems.reasons);
       if (!canEditPost(actor, existing)) throw forbidden(actor);
-      return this.write(tx, () => ok(200, render.eventJson(engine.eventRow(rec.id))));
+      return this.answer(tx, objects, 200, rec.id, json, object);
     }
     // delete: moves to trash; a second delete is 410
     if (!canDeletePost(actor, existing)) throw forbidden(actor);
@@ -202,10 +234,10 @@ export class Collections {
     const tx = new Tx(core, actor);
     if (isFarId(existing.id)) {
       const id = stageFarDelete(tx, existing, params, stageEventDelete);
-      return this.write(tx, () => ok(200, render.eventJson(engine.eventRow(id))));
+      return this.answer(tx, objects, 200, id, json, object);
     }
     stageEventDelete(tx, existing, params);
-    return this.write(tx, () => ok(200, render.eventJson(engine.eventRow(existing.id))));
+    return this.answer(tx, objects, 200, existing.id, json, object);
   }
 
   /** A list call's plan and its page of rows (404 past the last page); a far occurrence of a
@@ -266,7 +298,7 @@ export class Collections {
 
   // ---- venues and organizers -------------------------------------------------------------
 
-  private async linked(kind: 'venue' | 'organizer', call: RestCall): Promise<RestResult> {
+  private async linked(kind: 'venue' | 'organizer', call: RestCall, objects = false): Promise<RestResult | Item> {
     const { core } = this;
     const engine = core.engine;
     const { params, actor } = call;
@@ -277,6 +309,8 @@ export class Collections {
         ? core.render.venueJson(rec as VenueRecord)
         : core.render.organizerJson(rec as OrganizerRecord);
     };
+    const object = (id: number): Item =>
+      core.render.linkedCopy(kind === 'venue' ? engine.venue(id)! : engine.organizer(id)!, kind);
     if (call.action === 'list') {
       const res = this.linkedList(kind, call);
       const items = res.records.map((r) => json(r.id));
@@ -291,7 +325,7 @@ export class Collections {
       const staged = problems.any ? undefined : stageLinked(tx, kind, params, undefined, problems);
       if (!staged) throw invalidParams(problems.reasons);
       if (!canEditPosts(actor)) throw forbidden(actor);
-      return this.write(tx, () => ok(201, json(staged.rec.id)));
+      return this.answer(tx, objects, 201, staged.rec.id, json, object);
     }
     if (call.action === 'get') return ok(200, toJson(this.linkedSingle(kind, call)));
     const existing = this.linkedTarget(kind, call);
@@ -302,14 +336,14 @@ export class Collections {
       const staged = problems.any ? undefined : stageLinked(tx, kind, params, existing, problems);
       if (!staged) throw invalidParams(problems.reasons);
       if (!canEditPost(actor, existing)) throw forbidden(actor);
-      return this.write(tx, () => ok(200, json(existing.id)));
+      return this.answer(tx, objects, 200, existing.id, json, object);
     }
     if (!canDeletePost(actor, existing)) throw forbidden(actor);
     if (existing.status === 'trash')
       throw fail(kind === 'venue' ? 'venue-is-in-trash' : 'organizer-is-in-trash', [existing.id]);
     const tx = new Tx(core, actor);
     tx.ops.push({ t: kind, a: 'delete', id: existing.id, modified: tx.stamps.local, modifiedUtc: tx.stamps.utc });
-    return this.write(tx, () => ok(200, json(existing.id)));
+    return this.answer(tx, objects, 200, existing.id, json, object);
   }
 
   private linkedList(kind: 'venue' | 'organizer', call: RestCall): ReturnType<typeof listLinked> {
@@ -351,11 +385,13 @@ export class Collections {
 
   // ---- categories and tags -------------------------------------------------------------
 
-  private async terms(taxonomy: Taxonomy, call: RestCall): Promise<RestResult> {
+  private async terms(taxonomy: Taxonomy, call: RestCall, objects = false): Promise<RestResult | Item> {
     const { core } = this;
     const engine = core.engine;
     const { params, actor } = call;
     const plural = taxonomy === 'post_tag' ? 'tags' : 'categories';
+    const json = (id: number) => core.render.termJson(engine.term(id)!);
+    const object = (id: number) => core.render.termCopy(engine.term(id)!);
     const authorize = (): void => {
       const allowed = canEditPosts(actor) && (taxonomy === 'post_tag' ? canEditOthers(actor) : canPublish(actor));
       if (!allowed) throw forbidden(actor);
@@ -372,7 +408,7 @@ export class Collections {
       const problems = new Problems();
       const rec = stageTerm(tx, taxonomy, params, undefined, problems, authorize);
       if (!rec) throw invalidParams(problems.reasons);
-      return this.write(tx, () => ok(201, core.render.termJson(engine.term(rec.id)!)));
+      return this.answer(tx, objects, 201, rec.id, json, object);
     }
     const existing = this.termTarget(taxonomy, call);
     if (call.action === 'get') return ok(200, core.render.termJson(existing));
@@ -381,13 +417,21 @@ export class Collections {
       const problems = new Problems();
       const rec = stageTerm(tx, taxonomy, params, existing, problems, authorize);
       if (!rec) throw invalidParams(problems.reasons);
-      return this.write(tx, () => ok(200, core.render.termJson(engine.term(rec.id)!)));
+      return this.answer(tx, objects, 200, rec.id, json, object);
     }
     authorize();
-    const before = toJson(termObject(core.site, engine, existing));
+    const before = termObject(core.site, engine, existing);
+    const text = objects ? '' : toJson(before);
     const tx = new Tx(core, actor);
     tx.ops.push({ t: 'term', a: 'delete', id: existing.id });
-    return this.write(tx, () => ok(200, before));
+    return this.answer(
+      tx,
+      objects,
+      200,
+      existing.id,
+      () => text,
+      () => before,
+    );
   }
 
   private termTarget(taxonomy: Taxonomy, call: RestCall): TermRecord {

@@ -260,8 +260,11 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
         throw new CliError(`not allowed to listen on port ${port} (ports below 1024 need privileges)`);
       throw err;
     }
-    if (cal.cluster) {
-      const c = cal.cluster;
+    // the calendar's internal handle: its cluster node, its write log
+    const { handleOf } = await import('../calendar.ts');
+    const handle = handleOf(cal);
+    if (handle.cluster) {
+      const c = handle.cluster;
       log(
         `calendar-engine: cluster ${opts.cluster!.name}, node ${c.node}: started from ${c.snapshotSeq > 0 ? `the snapshot at seq ${c.snapshotSeq}` : 'the start of the stream'}, following the stream`,
       );
@@ -278,7 +281,7 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
           await server.close();
           // a cluster's writer snapshots on its own schedule; a node leaving needs none; a store
           // opened read-only, or whose disk fails, keeps its journal (which holds every write)
-          if (!calendar.cluster && !opts.readOnly && !calendar.guard?.refusal()) {
+          if (!handle.cluster && !opts.readOnly && !handle.log.refusal()) {
             await calendar
               .snapshot()
               .catch((err: Error) =>

@@ -1,55 +1,48 @@
 // A calendar as one node of a cluster (docs/cluster.md): the newest snapshot from the object
-// store into the engine, then the calendar built on it follows the stream and stands for writer.
+// store into the engine, then the calendar built on it, with the node as its write log, follows
+// the stream and stands for writer.
 import type { Engine } from '../engine/engine.ts';
-import type { Write } from '../engine/records.ts';
-import type { RestCall, RestResult } from '../api/wordpress/types.ts';
 import type { ChangeFeed } from '../changes/feed.ts';
 import type { DispatchOptions } from '../changes/webhooks.ts';
 import type { UserRegistry } from '../users/registry.ts';
+import type { LogHost } from '../write-log/log.ts';
 import { ClusterNode, type ClusterOptions } from './node.ts';
 import { ClusterWebhooks } from './webhooks.ts';
 
-/** What the node needs of the calendar built on it (src/calendar.ts). */
-export interface NodeCalendar {
+/** What the node needs of the calendar built on it: its internal handle (src/calendar-handle.ts). */
+export interface NodeHandle extends LogHost {
   cluster: ClusterNode | undefined;
-  webhooks: { stop(): Promise<void> } | undefined;
   readonly feed: ChangeFeed;
-  readonly engine: Engine;
   readonly users: UserRegistry;
-  applyWrite(write: Write): void;
-  replaceEngine(engine: Engine, seq: number): void;
-  restHere(call: RestCall): Promise<RestResult>;
+  /** run in order when the calendar closes, before its log (the node) closes */
+  readonly stoppers: Array<() => unknown>;
 }
 
 /** Connects, loads the newest snapshot into `engine` (empty), builds the calendar at that seq with
- *  `make`; the writer delivers the cluster's webhooks (webhooks.ts) unless `webhooks` is false. */
-export async function openNode<C extends NodeCalendar>(
+ *  `make` (the node its write log); the writer delivers the cluster's webhooks (webhooks.ts)
+ *  unless `webhooks` is false. */
+export async function openNode<H extends NodeHandle>(
   options: ClusterOptions,
   engine: Engine,
-  make: (seq: number) => C,
+  make: (node: ClusterNode, seq: number) => H,
   webhooks?: boolean | DispatchOptions,
-): Promise<C> {
+): Promise<{ handle: H; node: ClusterNode }> {
   const node = await ClusterNode.connect(options);
   try {
     const seq = await node.load(engine);
     engine.warmInBackground();
-    const cal = make(seq);
+    const handle = make(node, seq);
     // the users are the cluster's (users.ts), not DIR/users.json (which seeds them once, if none yet)
-    await cal.users.attach(node.users, (err) =>
+    await handle.users.attach(node.users, (err) =>
       (options.warn ?? console.warn)(`cluster ${options.name}: users not reloaded: ${err.message}`),
     );
-    cal.cluster = node;
-    node.start({
-      get engine() {
-        return cal.engine;
-      },
-      applyWrite: (write) => cal.applyWrite(write),
-      replaceEngine: (e, at) => cal.replaceEngine(e, at),
-      rest: (call) => cal.restHere(call),
-    });
-    if (webhooks !== false)
-      cal.webhooks = await ClusterWebhooks.start(node, cal.feed, typeof webhooks === 'object' ? webhooks : {});
-    return cal;
+    handle.cluster = node;
+    node.start(handle);
+    if (webhooks !== false) {
+      const delivery = await ClusterWebhooks.start(node, handle.feed, typeof webhooks === 'object' ? webhooks : {});
+      handle.stoppers.push(() => delivery.stop());
+    }
+    return { handle, node };
   } catch (err) {
     await node.close();
     throw err;

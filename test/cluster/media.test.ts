@@ -6,7 +6,7 @@
 // Skipped, with a printed reason, when nats-server is not installed.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openCalendar, type Calendar } from '../../src/calendar.ts';
+import { handleOf, openCalendar, type Calendar } from '../../src/calendar.ts';
 import { CalendarError } from '../../src/api/wordpress/errors.ts';
 import { startServer, type RunningServer } from '../../src/http/server.ts';
 import type { Change } from '../../src/changes/feed.ts';
@@ -43,7 +43,7 @@ async function node(name: string, id: string): Promise<Calendar> {
 
 async function writerOf(cals: Calendar[], ms = 10_000): Promise<Calendar> {
   for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
-    const w = cals.find((c) => c.cluster!.isWriter);
+    const w = cals.find((c) => handleOf(c).cluster!.isWriter);
     if (w) return w;
   }
   throw new Error('no writer');

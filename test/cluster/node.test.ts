@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connect } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
-import { openCalendar, type Calendar } from '../../src/calendar.ts';
+import { handleOf, openCalendar, type Calendar } from '../../src/calendar.ts';
 import { startServer } from '../../src/http/server.ts';
 import { CalendarError } from '../../src/api/wordpress/errors.ts';
 import { Objm } from '@nats-io/obj';
@@ -42,7 +42,7 @@ async function node(name: string, id: string, extra: Record<string, unknown> = {
 
 async function writerOf(cals: Calendar[], ms = 10_000): Promise<Calendar> {
   for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
-    const w = cals.find((c) => c.cluster!.isWriter);
+    const w = cals.find((c) => handleOf(c).cluster!.isWriter);
     if (w) return w;
   }
   throw new Error('no writer');
@@ -126,7 +126,7 @@ test('a stale append is rejected by JetStream; a writer whose append is rejected
   if (!nats) return;
   const { a, b, w } = await pair('fence');
   await w.events.create(ev('Before'));
-  const last = w.cluster!.applied;
+  const last = handleOf(w).cluster!.applied;
   const nc = await connect({ servers: nats.urls.split(',') });
   try {
     const js = jetstream(nc);
@@ -153,7 +153,7 @@ test('a stale append is rejected by JetStream; a writer whose append is rejected
       assert.equal(
         await titles(cal),
         acked ? ['After', 'Before', 'Mine'] : ['After', 'Before'],
-        `node ${cal.cluster!.node}: ${JSON.stringify(await titles(cal))} seq ${cal.seq} applied ${cal.cluster!.applied} writer ${writer.cluster!.node} at ${writer.seq}`,
+        `node ${handleOf(cal).cluster!.node}: ${JSON.stringify(await titles(cal))} seq ${cal.seq} applied ${handleOf(cal).cluster!.applied} writer ${handleOf(writer).cluster!.node} at ${writer.seq}`,
       );
     }
   } finally {
@@ -166,12 +166,12 @@ test('a snapshot the writer captures while one of its appends is rejected is not
   const a = await node('snapfence', 'a', { snapshotEvery: 0 });
   await writerOf([a]);
   await a.events.create(ev('Before'));
-  const last = a.cluster!.applied;
+  const last = handleOf(a).cluster!.applied;
   const nc = await connect({ servers: nats.urls.split(',') });
   try {
     // the writer's next write: an intruder takes its seq first, so that its append is rejected;
     // a snapshot asked for while that append is in flight waits for it, then captures
-    const cluster = a.cluster!;
+    const cluster = handleOf(a).cluster!;
     const append = cluster.append.bind(cluster);
     let snapshot: Promise<void> | undefined;
     cluster.append = async (seq, ops, meta) => {
@@ -221,7 +221,7 @@ test("a message already in the stream with the id a writer's append would carry 
   await a.events.create(ev('Before'));
   const nc = await connect({ servers: nats.urls.split(',') });
   try {
-    const cluster = a.cluster!;
+    const cluster = handleOf(a).cluster!;
     const append = cluster.append.bind(cluster);
     cluster.append = async (seq, ops, meta) => {
       await jetstream(nc).publish('calendar.msgid.log', JSON.stringify({ ops: [] }), {
@@ -305,9 +305,9 @@ test('close() waits for a snapshot or a rebuild in flight before the connection 
     await writerOf([a]);
     for (let i = 0; i < 20; i++) await a.events.create(ev(`C${i}`, 1 + i));
     let settled = false;
-    const running = (work === 'snapshot' ? a.cluster!.snapshot() : a.cluster!.resync('the test asks')).finally(
-      () => (settled = true),
-    );
+    const running = (
+      work === 'snapshot' ? handleOf(a).cluster!.snapshot() : handleOf(a).cluster!.resync('the test asks')
+    ).finally(() => (settled = true));
     running.catch(() => {}); // (before the fix, the snapshot failed on the draining connection)
     await a.close();
     assert.ok(settled, `the ${work} ended before close() resolved`);
@@ -341,17 +341,17 @@ test('snapshots go to the object store, the stream is purged below the oldest ke
   const a = await node('snap', 'a', { keepSnapshots: 1, snapshotEvery: 0 });
   for (let i = 0; i < 10; i++) await a.events.create(ev(`S${i}`, 1 + i));
   await a.snapshot();
-  const first = await a.cluster!.streamState();
+  const first = await handleOf(a).cluster!.streamState();
   assert.equal(first.snapshots, [10]);
   assert.is(first.first, 11);
   for (let i = 10; i < 15; i++) await a.events.create(ev(`S${i}`, 1 + i));
   await a.snapshot();
-  const second = await a.cluster!.streamState();
+  const second = await handleOf(a).cluster!.streamState();
   assert.equal(second.snapshots, [15]);
   assert.is(second.messages, 0);
   await a.events.create(ev('Tail', 20));
   const late = await node('snap', 'late', { writer: false });
-  assert.is(late.cluster!.snapshotSeq, 15);
+  assert.is(handleOf(late).cluster!.snapshotSeq, 15);
   assert.ok(await late.waitForSeq(a.seq));
   assert.equal(await titles(late), await titles(a));
   assert.is((await titles(late)).length, 16);
@@ -377,7 +377,7 @@ test('snapshots are stored compressed (brotli); one written uncompressed, as bef
     for await (const line of encodeDetachedChunks(a.engine.snapshotChunks())) text += line;
     await os.put({ name: snapshotName(a.seq), description: 'uncompressed' }, new Blob([text]).stream());
     const late = await node('zip', 'late', { writer: false });
-    assert.is(late.cluster!.snapshotSeq, a.seq);
+    assert.is(handleOf(late).cluster!.snapshotSeq, a.seq);
     assert.equal(await titles(late), await titles(a));
   } finally {
     await nc.close();
@@ -404,7 +404,7 @@ test('the writer cut off from NATS: another node takes over, the old writer rejo
   await writerOf([b], 20_000);
   const takeover = Date.now() - t0;
   await b.events.create(ev('On b', 3));
-  assert.not.ok(a.cluster!.isWriter, 'the cut-off node no longer takes writes');
+  assert.not.ok(handleOf(a).cluster!.isWriter, 'the cut-off node no longer takes writes');
   const acked = await cut;
   await nats.start(0);
   assert.ok(await a.waitForSeq(b.seq, 15_000), 'the old writer catches up once it reaches NATS again');
@@ -442,7 +442,8 @@ test('NATS loses its quorum: reads go on, writes fail with 503 (not acknowledged
   }
   assert.ok(after, 'writes resume once the quorum is back');
   const writer = await writerOf([a, b]);
-  for (const cal of [a, b]) assert.ok(await cal.waitForSeq(writer.seq, 10_000), `node ${cal.cluster!.node} catches up`);
+  for (const cal of [a, b])
+    assert.ok(await cal.waitForSeq(writer.seq, 10_000), `node ${handleOf(cal).cluster!.node} catches up`);
   // 'During' was not acknowledged: it may or may not have been committed once the quorum came back
   assert.equal(await titles(a), await titles(b));
   assert.ok((await titles(a)).includes('After') && (await titles(a)).includes('Before'));

@@ -3,7 +3,7 @@
 // Skipped, with a printed reason, when nats-server is not installed.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openCalendar, type Calendar } from '../../src/calendar.ts';
+import { handleOf, openCalendar, type Calendar } from '../../src/calendar.ts';
 import { NATS_MISSING, natsServerPath, startNatsCluster, type NatsCluster } from '../helpers/nats-cluster.ts';
 
 const test = suite('cluster :: recurring events');
@@ -38,9 +38,12 @@ test('series, exception and exclusion replicate with the same ids on every node'
   if (!nats) return;
   const a = await node('a');
   const b = await node('b');
-  for (const until = Date.now() + 10_000; !a.cluster!.isWriter && !b.cluster!.isWriter && Date.now() < until; )
+  for (
+    const until = Date.now() + 10_000;
+    !handleOf(a).cluster!.isWriter && !handleOf(b).cluster!.isWriter && Date.now() < until;
+  )
     await new Promise((r) => setTimeout(r, 20));
-  const f = a.cluster!.isWriter ? b : a,
+  const f = handleOf(a).cluster!.isWriter ? b : a,
     w = f === a ? b : a;
   const series = await f.events.create({
     title: 'Rehearsal',

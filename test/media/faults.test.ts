@@ -8,7 +8,8 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openCalendar } from '../../src/calendar.ts';
+import { handleOf, openCalendar } from '../../src/calendar.ts';
+import type { StoreLog } from '../../src/write-log/store.ts';
 import type { DiskFiles, WriteStep } from '../../src/media/files.ts';
 import { StoreFaultError } from '../../src/store/faults.ts';
 import { makeImage, NOW, startMediaServer } from './helper.ts';
@@ -130,7 +131,7 @@ F('a store fault between the durable files and the commit: the files go, the fau
     // the journal fails while the files are written: the guard holds the fault when the record is committed
     cal.media.afterFilesWritten = () => {
       assert.ok(filesBelow(path.join(dir, 'uploads')).includes('2030/01/late.jpg'), 'the files are in place');
-      cal.guard!.failed(
+      (handleOf(cal).log as StoreLog).guard.failed(
         new StoreFaultError({
           kind: 'io',
           errno: 'EIO',
