@@ -8,7 +8,7 @@
 
 import type { EngineApi } from '../engine/engine-api.ts';
 import type { AttachmentRecord, EventRecord, Op, OrganizerRecord, TermRecord, VenueRecord } from '../engine/records.ts';
-import { DEFAULT_RETAIN_BYTES, DEFAULT_RETAIN_COUNT, DEFAULT_RETAIN_MS } from '../options/options.ts';
+import { DEFAULT_RETAIN_BYTES, DEFAULT_RETAIN_COUNT, DEFAULT_RETAIN_MS } from '../options/defaults.ts';
 import { mediaChanges } from '../media/changes.ts';
 
 export type ChangeType = 'event' | 'venue' | 'organizer' | 'category' | 'tag' | 'media';

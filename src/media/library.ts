@@ -18,7 +18,7 @@ import { kses, sanitizeSlug, sanitizeTextField } from '../api/wordpress/text.ts'
 import type { Actor, AsArg, Page, Params } from '../api/wordpress/types.ts';
 import { StoreFaultError, faultError } from '../store/faults.ts';
 import type { MediaFiles } from './files.ts';
-import { DEFAULT_UPLOAD_LIMIT } from '../options/options.ts';
+import { DEFAULT_UPLOAD_LIMIT } from '../options/defaults.ts';
 import { processImage, sniffImage } from './images.ts';
 import { splitExtension, storedName, typeOfExtension, uniqueName } from './names.ts';
 import { folderOf, mediaObject, UPLOADS_PATH } from './represent.ts';

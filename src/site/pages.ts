@@ -3,7 +3,7 @@
 // a view: the frame, the headers, the error pages, the stylesheet and a listing's ?ical=1 feed. The HTTP adapter asks `answer()` first
 // for every GET or HEAD outside the REST prefix; undefined means "not a page".
 
-import { DEFAULT_SITE_LOCALE, DEFAULT_SITE_TITLE } from '../options/options.ts';
+import { DEFAULT_SITE_LOCALE, DEFAULT_SITE_TITLE } from '../options/defaults.ts';
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { isCalendarError } from '../api/wordpress/errors.ts';
