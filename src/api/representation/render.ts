@@ -16,7 +16,8 @@ import type { EngineApi } from '../../engine/engine-api.ts';
 import type { ChangeHooks } from '../../engine/state.ts';
 import type { OrganizerRecord, TermRecord, VenueRecord } from '../../engine/records.ts';
 import { recurrenceFields, recurrenceJson } from '../../recurrence/fields.ts';
-import { eventHead, eventObjectOf, headText, textFlags, type EventHead } from '../events/head.ts';
+import { eventHead, eventObjectOf, type EventHead } from '../events/head.ts';
+import { headText, textFlags } from '../events/head-text.ts';
 import { KIND_POST, KIND_TERM, PieceCache, type CacheStats } from './piece-cache.ts';
 import {
   flat,
