@@ -7,7 +7,8 @@ import { SITE_OWNER, canPublish, canUnfilteredHtml } from './wordpress/auth.ts';
 import type { Tx } from './context.ts';
 import { epochToZoned, parseDateInput, zonedToEpoch } from './wordpress/dates.ts';
 import { type Problems, asId, asString, has } from './wordpress/params.ts';
-import { kses, sanitizeSlug } from './wordpress/text.ts';
+import { kses } from './wordpress/kses.ts';
+import { sanitizeSlug } from './wordpress/text.ts';
 import type { Params } from './wordpress/types.ts';
 
 export interface PostFieldOptions {
