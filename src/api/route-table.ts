@@ -154,7 +154,7 @@ function collectionRoutes(
           methods: DELETABLE,
           op: { resource, action: 'delete' },
           summary: `Delete a ${one} by slug`,
-          args: { slug: slugArg },
+          args: resource === 'events' ? { slug: slugArg, recurrence_scope: SCOPE_ARG } : { slug: slugArg },
           responses: singleResponses(resource, 'delete'),
         },
       ],
