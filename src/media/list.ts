@@ -8,21 +8,13 @@ import { fail, invalidParams } from '../api/wordpress/errors.ts';
 import { asId, asString, has, Problems } from '../api/wordpress/params.ts';
 import type { Params } from '../api/wordpress/types.ts';
 import { folderOf, mediaObject } from './represent.ts';
+import { POST_ORDERBY } from '../wp-core/args.ts';
+import { WP_MAX_PER_PAGE } from '../wp-core/arg-specs.ts';
 
 const MEDIA_TYPES = ['image', 'video', 'text', 'application', 'audio'];
-const ORDERBY = [
-  'author',
-  'date',
-  'id',
-  'include',
-  'modified',
-  'parent',
-  'relevance',
-  'slug',
-  'include_slugs',
-  'title',
-];
-const MAX_PER_PAGE = 100;
+/** core's attachments controller orders as its posts controller does, and pages alike */
+const ORDERBY: readonly string[] = POST_ORDERBY;
+const MAX_PER_PAGE = WP_MAX_PER_PAGE;
 
 /** One page of the media list for `params`; `readable`: whether the visitor may see an item. */
 export function listMedia(
