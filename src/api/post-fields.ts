@@ -76,6 +76,25 @@ export function defaultStatus(tx: Tx): PostStatus {
   return canPublish(tx.actor) ? 'publish' : 'draft';
 }
 
+/** A new post's shared fields: its id, the writer as its author, the default status, now as its
+ *  four dates, no texts or slug yet, and its featured image (0: none). */
+export function newPostBase(tx: Tx, id: number, imageId = 0) {
+  return {
+    id,
+    authorId: tx.actor?.id ?? 0,
+    status: defaultStatus(tx),
+    date: tx.stamps.local,
+    dateUtc: tx.stamps.utc,
+    modified: tx.stamps.local,
+    modifiedUtc: tx.stamps.utc,
+    title: '',
+    description: '',
+    excerpt: '',
+    slug: '',
+    imageId,
+  };
+}
+
 function readPublicationDate(
   tx: Tx,
   params: Params,
