@@ -11,10 +11,8 @@
 import { basename } from 'node:path';
 import type { AttachmentRecord, MediaRecord, MediaSize } from '../engine/records.ts';
 import { Tx, type Core } from '../api/context.ts';
-import { canEditPost, canReadPost, canUnfilteredHtml, canUpload, resolveActor } from '../api/wordpress/auth.ts';
-import { CalendarError, fail, invalidParams, type ErrorCode } from '../api/wordpress/errors.ts';
-import { asId, asString, has, Problems } from '../api/wordpress/params.ts';
-import { kses } from '../api/wordpress/kses.ts';
+import { canEditPost, canReadPost, canUpload, resolveActor } from '../api/wordpress/auth.ts';
+import { CalendarError, fail } from '../api/wordpress/errors.ts';
 import { sanitizeSlug, sanitizeTextField } from '../api/wordpress/text.ts';
 import type { Actor, AsArg, Page, Params } from '../api/wordpress/types.ts';
 import { StoreFaultError, faultError } from '../store/faults.ts';
@@ -22,6 +20,7 @@ import type { MediaFiles } from './files.ts';
 import { DEFAULT_UPLOAD_LIMIT } from '../options/defaults.ts';
 import { processImage, sniffImage } from './images.ts';
 import { listMedia } from './list.ts';
+import { denied, mediaFields, postOf } from './fields.ts';
 import { splitExtension, storedName, typeOfExtension, uniqueName } from './names.ts';
 import { folderOf, mediaObject, UPLOADS_PATH } from './represent.ts';
 
@@ -61,9 +60,6 @@ export interface MediaRemote {
   update(id: number, params: Params, actor: Actor): Promise<MediaAnswer>;
   delete(id: number, params: Params, actor: Actor): Promise<MediaAnswer>;
 }
-
-const denied = (actor: Actor, code: ErrorCode, message: string): CalendarError =>
-  fail(code, [], {}, { status: actor === null ? 401 : 403, message });
 
 export class MediaLibrary {
   readonly limit: number;
@@ -118,63 +114,8 @@ export class MediaLibrary {
   private readable(actor: Actor, att: AttachmentRecord): boolean {
     const parent = att.media!.parent;
     if (parent === 0) return true;
-    const post = this.postOf(parent);
+    const post = postOf(this.core().engine, parent);
     return !post || canReadPost(actor, post);
-  }
-
-  private postOf(id: number): { authorId: number; status: string } | undefined {
-    const e = this.core().engine;
-    const kind = e.postKind(id);
-    if (kind === 'event') {
-      const row = e.eventRow(id);
-      return row < 0 ? undefined : { authorId: e.eventTable.authorIds[row], status: e.eventStatus(row) };
-    }
-    if (kind === 'venue') return e.venue(id);
-    if (kind === 'organizer') return e.organizer(id);
-    return undefined;
-  }
-
-  /** `post`: 0, or an event, venue or organizer the actor may edit. */
-  private parentOf(actor: Actor, v: unknown, problems: Problems, upload: boolean): number | undefined {
-    const id = v === null || v === '' ? 0 : (asId(v) ?? (v === 0 || v === '0' ? 0 : undefined));
-    if (id === undefined) return void problems.add('post');
-    if (id === 0) return 0;
-    const post = this.postOf(id);
-    if (!post) return void problems.add('post', 'Invalid parent type.');
-    if (!canEditPost(actor, post)) {
-      throw denied(
-        actor,
-        'rest_cannot_edit',
-        upload
-          ? 'Sorry, you are not allowed to upload media to this post.'
-          : 'Sorry, you are not allowed to edit this post.',
-      );
-    }
-    return id;
-  }
-
-  /** title, caption, description, alt_text and post of a create or update. */
-  private fields(actor: Actor, params: Params, upload: boolean): Partial<MediaRecord> {
-    const problems = new Problems();
-    const out: Partial<MediaRecord> = {};
-    const html = (name: string): string | undefined => {
-      let v = params[name];
-      if (v !== null && typeof v === 'object' && !Array.isArray(v) && 'raw' in v) v = (v as { raw: unknown }).raw;
-      const s = asString(v);
-      if (s === undefined) return void problems.add(name);
-      return (canUnfilteredHtml(actor) ? s : kses(s)).trim();
-    };
-    if (has(params, 'title')) out.title = html('title');
-    if (has(params, 'caption')) out.caption = html('caption');
-    if (has(params, 'description')) out.description = html('description');
-    if (has(params, 'alt_text')) {
-      const s = asString(params.alt_text);
-      if (s === undefined) problems.add('alt_text');
-      else out.alt = sanitizeTextField(s);
-    }
-    if (has(params, 'post')) out.parent = this.parentOf(actor, params.post, problems, upload);
-    if (problems.any) throw invalidParams(problems.reasons);
-    return out;
   }
 
   private uniqueSlug(tx: Tx, base: string, selfId: number): string {
@@ -233,7 +174,12 @@ export class MediaLibrary {
   async createAs(source: UploadInput | (() => UploadInput), actor: Actor, fieldParams?: Params): Promise<MediaAnswer> {
     if (!canUpload(actor))
       throw denied(actor, 'rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.');
-    const fields = this.fields(actor, fieldParams ?? (typeof source === 'function' ? {} : (source.params ?? {})), true);
+    const fields = mediaFields(
+      this.core().engine,
+      actor,
+      fieldParams ?? (typeof source === 'function' ? {} : (source.params ?? {})),
+      true,
+    );
     await this.ready();
     const input = typeof source === 'function' ? source() : source;
     if (this.away) return this.away.create(input, actor, fieldParams);
@@ -364,7 +310,7 @@ export class MediaLibrary {
     if (!canEditPost(actor, { authorId: att.authorId, status: 'inherit' })) {
       throw denied(actor, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
     }
-    const fields = this.fields(actor, params, false);
+    const fields = mediaFields(this.core().engine, actor, params, false);
     await this.ready();
     const core = this.core();
     const tx = new Tx(core, actor);
