@@ -1,6 +1,7 @@
 // What the renderer (render.ts) keeps in its cache per record, and what each entry is counted at
 // against the cache's byte budget: strings at their length plus V8's header, objects at their
-// strings plus an estimate of the object itself.
+// strings plus an estimate of the object itself. Each entry's empty form, and a venue's or
+// organizer's template copied for a caller.
 
 import type { EventHead } from '../events/head.ts';
 
@@ -64,3 +65,36 @@ export const textBytes = (o: Obj): number => {
   }
   return n;
 };
+
+/** An event's entry with nothing made yet. */
+export const newEventEntry = (): EventEntry => ({
+  head: undefined,
+  tail: undefined,
+  obj: undefined,
+  categories: undefined,
+  tags: undefined,
+  settled: false,
+  bytes: ENTRY_OVERHEAD,
+});
+
+/** A venue's or organizer's entry with nothing made yet. */
+export const newLinkedEntry = (): LinkedEntry => ({ json: undefined, obj: undefined, bytes: ENTRY_OVERHEAD });
+
+/** A term's entry with nothing made yet. */
+export const newTermEntry = (): TermEntry => ({
+  pre: undefined,
+  post: undefined,
+  texts: undefined,
+  embedded: undefined,
+  json: undefined,
+  obj: undefined,
+  bytes: ENTRY_OVERHEAD,
+});
+
+/** A venue/organizer template copied: new object, image and lineage; json_ld is never in a template. */
+export function copyLinked(tmpl: Obj): Obj {
+  const c = { ...tmpl };
+  if (tmpl.image !== undefined) c.image = structuredClone(tmpl.image as Obj);
+  c.global_id_lineage = (tmpl.global_id_lineage as string[]).slice();
+  return c;
+}

@@ -20,7 +20,6 @@ import { eventHead, eventObjectOf } from '../events/head.ts';
 import { headText, textFlags } from '../events/head-text.ts';
 import { TermOrders } from './term-order.ts';
 import {
-  ENTRY_OVERHEAD,
   type EventEntry,
   HEAD_OBJECT_OVERHEAD,
   LINKED_OBJECT_OVERHEAD,
@@ -29,6 +28,10 @@ import {
   strBytes,
   type TermEntry,
   textBytes,
+  newEventEntry,
+  newLinkedEntry,
+  newTermEntry,
+  copyLinked,
 } from './render-entries.ts';
 import { KIND_POST, KIND_TERM, PieceCache, type CacheStats } from './piece-cache.ts';
 import {
@@ -123,17 +126,7 @@ export class Renderer implements ChangeHooks {
 
   private eventEntry(row: number): EventEntry {
     let e = this.cache.getRow(row) as EventEntry | undefined;
-    if (e === undefined) {
-      e = {
-        head: undefined,
-        tail: undefined,
-        obj: undefined,
-        categories: undefined,
-        tags: undefined,
-        settled: false,
-        bytes: ENTRY_OVERHEAD,
-      };
-    }
+    if (e === undefined) e = newEventEntry();
     return e;
   }
 
@@ -288,7 +281,7 @@ export class Renderer implements ChangeHooks {
 
   private linked(rec: VenueRecord | OrganizerRecord, kind: 'venue' | 'organizer'): LinkedEntry {
     let e = this.cache.get(KIND_POST, rec.id) as LinkedEntry | undefined;
-    if (e === undefined) e = { json: undefined, obj: undefined, bytes: ENTRY_OVERHEAD };
+    if (e === undefined) e = newLinkedEntry();
     if (e.json === undefined) {
       e.json = toJson(e.obj ?? this.linkedTemplate(rec, kind));
       e.bytes += strBytes(e.json);
@@ -305,7 +298,7 @@ export class Renderer implements ChangeHooks {
 
   private linkedObject(rec: VenueRecord | OrganizerRecord, kind: 'venue' | 'organizer'): Obj {
     let e = this.cache.get(KIND_POST, rec.id) as LinkedEntry | undefined;
-    if (e === undefined) e = { json: undefined, obj: undefined, bytes: ENTRY_OVERHEAD };
+    if (e === undefined) e = newLinkedEntry();
     if (e.obj === undefined) {
       e.obj = this.linkedTemplate(rec, kind);
       e.bytes += textBytes(e.obj) + LINKED_OBJECT_OVERHEAD;
@@ -339,17 +332,7 @@ export class Renderer implements ChangeHooks {
 
   private termEntry(term: TermRecord): TermEntry {
     let e = this.cache.get(KIND_TERM, term.id) as TermEntry | undefined;
-    if (e === undefined) {
-      e = {
-        pre: undefined,
-        post: undefined,
-        texts: undefined,
-        embedded: undefined,
-        json: undefined,
-        obj: undefined,
-        bytes: ENTRY_OVERHEAD,
-      };
-    }
+    if (e === undefined) e = newTermEntry();
     return e;
   }
 
@@ -402,12 +385,4 @@ export class Renderer implements ChangeHooks {
     }
     return e.obj;
   }
-}
-
-/** A venue/organizer template copied: new object, image and lineage; json_ld is never in a template. */
-function copyLinked(tmpl: Obj): Obj {
-  const c = { ...tmpl };
-  if (tmpl.image !== undefined) c.image = structuredClone(tmpl.image as Obj);
-  c.global_id_lineage = (tmpl.global_id_lineage as string[]).slice();
-  return c;
 }
