@@ -3,19 +3,11 @@
 // target → parameter validation (400) → permission (401/403) → handler errors (404/410...).
 // Writes apply in one tick, render, then resolve once the write is durable.
 
-import type { EventRecord, OrganizerRecord, Taxonomy, TermRecord, VenueRecord } from '../engine/records.ts';
-import {
-  canDeletePost,
-  canEditOthers,
-  canEditPost,
-  canEditPosts,
-  canPublish,
-  canReadPost,
-  forbidden,
-} from './wordpress/auth.ts';
+import type { EventRecord, OrganizerRecord, VenueRecord } from '../engine/records.ts';
+import { canDeletePost, canEditPost, canEditPosts, canReadPost, forbidden } from './wordpress/auth.ts';
 import { Tx, type Core } from './context.ts';
-import { type CalendarError, fail, invalidParams, missingParams } from './wordpress/errors.ts';
-import { archiveParts, archiveResult, closeArchive, openArchive, termEnvelope } from './representation/envelope.ts';
+import { fail, invalidParams } from './wordpress/errors.ts';
+import { archiveParts, archiveResult, closeArchive, openArchive } from './representation/envelope.ts';
 import { type EventListPlan, planEventList } from './events/list.ts';
 import { stageEventDelete, stageEventWrite } from '../recurrence/write.ts';
 import {
@@ -32,19 +24,14 @@ import {
 import { listLinked } from './linked/list.ts';
 import { checkGeoPair, stageLinked } from './linked/write.ts';
 import { Problems, asString, has } from './wordpress/params.ts';
-import { eventSingleObject, organizerObject, termObject, toJson, venueObject } from './representation/represent.ts';
+import { eventSingleObject, organizerObject, toJson, venueObject } from './representation/represent.ts';
 import { listTerms } from './terms/list.ts';
-import { stageTerm } from './terms/write.ts';
-import type { Page, Params, RestCall, RestResult } from './wordpress/types.ts';
+import { termsRest, termTarget } from './terms/rest.ts';
+import { badTarget, ok, page, requireMissing, totals } from './results.ts';
+import type { Page, RestCall, RestResult } from './wordpress/types.ts';
 import { WpCore, isWpResource } from '../wp-core/rest.ts';
 
 type Item = Record<string, unknown>;
-
-const JSON_HEADERS: Record<string, string> = {};
-
-function ok(status: number, body: string, headers: Record<string, string> = JSON_HEADERS): RestResult {
-  return { status, headers, body };
-}
 
 /** The key of an events list page in the page cache: everything its answer is made from once
  *  planned (the query's fields are numbers, booleans, strings and arrays of them). */
@@ -52,22 +39,9 @@ function eventPageKey(plan: EventListPlan): string {
   return `events ${plan.paging.page} ${plan.paging.perPage} ${JSON.stringify(plan.query)} ${JSON.stringify(plan.urlArgs)}`;
 }
 
-function totals(total: number, perPage: number): Record<string, string> {
-  return { 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(total === 0 ? 0 : Math.ceil(total / perPage)) };
-}
-
 /** Slug lookup sanitises the path segment like TEC: only letters, digits, '_', '-' and '%' survive. */
 function lookupSlug(slug: string): string {
   return slug.replace(/[^A-Za-z0-9_\-%]/g, '');
-}
-
-function requireMissing(params: Params, names: string[]): void {
-  const missing = names.filter((n) => !has(params, n));
-  if (missing.length) throw missingParams(missing);
-}
-
-function badTarget(name: 'id' | 'slug'): CalendarError {
-  return invalidParams({ [name]: 'Invalid parameter.' });
 }
 
 export class Collections {
@@ -104,9 +78,9 @@ export class Collections {
         case 'organizers':
           return this.linked('organizer', call, objects);
         case 'categories':
-          return this.terms('tribe_events_cat', call, objects);
+          return termsRest(this.core, 'tribe_events_cat', call, (tx, ...rest) => this.answer(tx, objects, ...rest));
         case 'tags':
-          return this.terms('post_tag', call, objects);
+          return termsRest(this.core, 'post_tag', call, (tx, ...rest) => this.answer(tx, objects, ...rest));
         default:
           if (isWpResource(call.resource)) return this.wp.rest(call);
       }
@@ -168,7 +142,7 @@ export class Collections {
       case 'categories':
       case 'tags': {
         const taxonomy = call.resource === 'tags' ? 'post_tag' : 'tribe_events_cat';
-        if (!list) return render.termCopy(this.termTarget(taxonomy, call));
+        if (!list) return render.termCopy(termTarget(this.core, taxonomy, call));
         const res = listTerms(this.core, taxonomy, call.params);
         return page(
           res.terms.map((t) => render.termCopy(t)),
@@ -382,69 +356,6 @@ export class Collections {
     if (!rec) throw badTarget('id');
     return rec;
   }
-
-  // ---- categories and tags -------------------------------------------------------------
-
-  private async terms(taxonomy: Taxonomy, call: RestCall, objects = false): Promise<RestResult | Item> {
-    const { core } = this;
-    const engine = core.engine;
-    const { params, actor } = call;
-    const plural = taxonomy === 'post_tag' ? 'tags' : 'categories';
-    const json = (id: number) => core.render.termJson(engine.term(id)!);
-    const object = (id: number) => core.render.termCopy(engine.term(id)!);
-    const authorize = (): void => {
-      const allowed = canEditPosts(actor) && (taxonomy === 'post_tag' ? canEditOthers(actor) : canPublish(actor));
-      if (!allowed) throw forbidden(actor);
-    };
-    if (call.action === 'list') {
-      const res = listTerms(core, taxonomy, params);
-      const items = res.terms.map((t) => core.render.termJson(t));
-      const body = termEnvelope(plural, `${core.site.root}${plural}/`, items, res.total, res.paging);
-      return ok(200, body, totals(res.total, res.paging.perPage));
-    }
-    if (call.action === 'create') {
-      requireMissing(params, ['name']);
-      const tx = new Tx(core, actor);
-      const problems = new Problems();
-      const rec = stageTerm(tx, taxonomy, params, undefined, problems, authorize);
-      if (!rec) throw invalidParams(problems.reasons);
-      return this.answer(tx, objects, 201, rec.id, json, object);
-    }
-    const existing = this.termTarget(taxonomy, call);
-    if (call.action === 'get') return ok(200, core.render.termJson(existing));
-    if (call.action === 'update') {
-      const tx = new Tx(core, actor);
-      const problems = new Problems();
-      const rec = stageTerm(tx, taxonomy, params, existing, problems, authorize);
-      if (!rec) throw invalidParams(problems.reasons);
-      return this.answer(tx, objects, 200, rec.id, json, object);
-    }
-    authorize();
-    const before = termObject(core.site, engine, existing);
-    const text = objects ? '' : toJson(before);
-    const tx = new Tx(core, actor);
-    tx.ops.push({ t: 'term', a: 'delete', id: existing.id });
-    return this.answer(
-      tx,
-      objects,
-      200,
-      existing.id,
-      () => text,
-      () => before,
-    );
-  }
-
-  private termTarget(taxonomy: Taxonomy, call: RestCall): TermRecord {
-    const target = call.target;
-    if (!target || 'slug' in target) throw fail('rest_no_route');
-    const t = this.core.engine.term(target.id);
-    if (!t || t.taxonomy !== taxonomy) throw badTarget('id');
-    return t;
-  }
-}
-
-function page(items: Item[], total: number, perPage: number): Page<Item> {
-  return { items, total, totalPages: total === 0 ? 0 : Math.ceil(total / perPage) };
 }
 
 /** `idOrSlug` of the embedding API → a REST target. */

@@ -7,7 +7,8 @@ import { SITE_OWNER, canPublish, canUnfilteredHtml } from './wordpress/auth.ts';
 import type { Tx } from './context.ts';
 import { epochToZoned, parseDateInput, zonedToEpoch } from './wordpress/dates.ts';
 import { type Problems, asId, asString, has } from './wordpress/params.ts';
-import { kses, sanitizeSlug } from './wordpress/text.ts';
+import { kses } from './wordpress/kses.ts';
+import { sanitizeSlug } from './wordpress/text.ts';
 import type { Params } from './wordpress/types.ts';
 
 export interface PostFieldOptions {
@@ -73,6 +74,25 @@ export function scaleStatus(tx: Tx, status: PostStatus): PostStatus {
 /** Status of a new post when none is asked for. */
 export function defaultStatus(tx: Tx): PostStatus {
   return canPublish(tx.actor) ? 'publish' : 'draft';
+}
+
+/** A new post's shared fields: its id, the writer as its author, the default status, now as its
+ *  four dates, no texts or slug yet, and its featured image (0: none). */
+export function newPostBase(tx: Tx, id: number, imageId = 0) {
+  return {
+    id,
+    authorId: tx.actor?.id ?? 0,
+    status: defaultStatus(tx),
+    date: tx.stamps.local,
+    dateUtc: tx.stamps.utc,
+    modified: tx.stamps.local,
+    modifiedUtc: tx.stamps.utc,
+    title: '',
+    description: '',
+    excerpt: '',
+    slug: '',
+    imageId,
+  };
 }
 
 function readPublicationDate(

@@ -5,6 +5,7 @@
 
 import type { Action, Resource } from './wordpress/types.ts';
 import {
+  type ArgSpec,
   type Args,
   type ArgsOptions,
   type RouteSpec,
@@ -65,6 +66,41 @@ function singleResponses(resource: Resource, action: Action): Record<string, str
   return r;
 }
 
+/** One record's route, by id (`/events/{id}`) or by slug (`/events/by-slug/{slug}`): get,
+ *  update and delete, with the key as the first argument of each. */
+function singleRoute(resource: Resource, key: 'id' | 'slug', keyArg: ArgSpec, update: Args): RouteSpec {
+  const one = SINGULAR[resource];
+  const keyed = { [key]: keyArg };
+  const events = resource === 'events';
+  return {
+    path: key === 'id' ? `/${resource}/{id}` : `/${resource}/by-slug/{slug}`,
+    pattern: key === 'id' ? `/${resource}/(?P<id>\\d+)` : `/${resource}/by-slug/(?P<slug>[^/]+)`,
+    endpoints: [
+      {
+        methods: READABLE,
+        op: { resource, action: 'get' },
+        summary: `Get a ${one} by ${key}`,
+        args: events ? { ...keyed, password: str('the post password of a password-protected event') } : keyed,
+        responses: singleResponses(resource, 'get'),
+      },
+      {
+        methods: EDITABLE,
+        op: { resource, action: 'update' },
+        summary: `Update a ${one} by ${key}`,
+        args: { ...keyed, ...update },
+        responses: singleResponses(resource, 'update'),
+      },
+      {
+        methods: DELETABLE,
+        op: { resource, action: 'delete' },
+        summary: `Delete a ${one} by ${key}`,
+        args: events ? { ...keyed, recurrence_scope: SCOPE_ARG } : keyed,
+        responses: singleResponses(resource, 'delete'),
+      },
+    ],
+  };
+}
+
 function collectionRoutes(
   resource: Resource,
   listArgs: Args,
@@ -96,70 +132,9 @@ function collectionRoutes(
         },
       ],
     },
-    {
-      path: `/${resource}/{id}`,
-      pattern: `/${resource}/(?P<id>\\d+)`,
-      endpoints: [
-        {
-          methods: READABLE,
-          op: { resource, action: 'get' },
-          summary: `Get a ${one} by id`,
-          args:
-            resource === 'events'
-              ? { id: idArg, password: str('the post password of a password-protected event') }
-              : { id: idArg },
-          responses: singleResponses(resource, 'get'),
-        },
-        {
-          methods: EDITABLE,
-          op: { resource, action: 'update' },
-          summary: `Update a ${one} by id`,
-          args: { id: idArg, ...update },
-          responses: singleResponses(resource, 'update'),
-        },
-        {
-          methods: DELETABLE,
-          op: { resource, action: 'delete' },
-          summary: `Delete a ${one} by id`,
-          args: resource === 'events' ? { id: idArg, recurrence_scope: SCOPE_ARG } : { id: idArg },
-          responses: singleResponses(resource, 'delete'),
-        },
-      ],
-    },
   ];
-  if (bySlug) {
-    const slugArg = slug(one);
-    routes.push({
-      path: `/${resource}/by-slug/{slug}`,
-      pattern: `/${resource}/by-slug/(?P<slug>[^/]+)`,
-      endpoints: [
-        {
-          methods: READABLE,
-          op: { resource, action: 'get' },
-          summary: `Get a ${one} by slug`,
-          args:
-            resource === 'events'
-              ? { slug: slugArg, password: str('the post password of a password-protected event') }
-              : { slug: slugArg },
-          responses: singleResponses(resource, 'get'),
-        },
-        {
-          methods: EDITABLE,
-          op: { resource, action: 'update' },
-          summary: `Update a ${one} by slug`,
-          args: { slug: slugArg, ...update },
-          responses: singleResponses(resource, 'update'),
-        },
-        {
-          methods: DELETABLE,
-          op: { resource, action: 'delete' },
-          summary: `Delete a ${one} by slug`,
-          args: { slug: slugArg },
-          responses: singleResponses(resource, 'delete'),
-        },
-      ],
-    });
-  }
+  routes.push(singleRoute(resource, 'id', idArg, update));
+  if (bySlug) routes.push(singleRoute(resource, 'slug', slug(one), update));
   return routes;
 }
 

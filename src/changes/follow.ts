@@ -4,7 +4,8 @@
 import { canReadPost } from '../api/wordpress/auth.ts';
 import { type CalendarError, fail } from '../api/wordpress/errors.ts';
 import type { Actor } from '../api/wordpress/types.ts';
-import { CHANGE_TYPES, changeOf, type Change, type ChangeFeed, type ChangeType, type HeldChange } from './feed.ts';
+import type { ChangeFeed } from './feed.ts';
+import { CHANGE_TYPES, changeOf, type Change, type ChangeType, type HeldChange } from './change.ts';
 
 /**
  * Which changes a reader sees: those of the given types, and (for an actor; undefined = every

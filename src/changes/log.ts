@@ -11,7 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { appendAll } from '../store/atomic-file.ts';
 import { writeFault } from '../store/faults.ts';
-import { holdChange, type Change, type ChangeFeed, type ChangeType, type HeldChange } from './feed.ts';
+import type { ChangeFeed } from './feed.ts';
+import { holdChange, type Change, type ChangeType, type HeldChange } from './change.ts';
 
 const CHANGE_LOG = 'changes.jsonl';
 

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { createHmac, randomBytes } from 'node:crypto';
 import { editLocked } from '../shared-file/edit.ts';
 import { checkUrlLiteral } from '../security/addresses.ts';
-import { CHANGE_TYPES, type ChangeType } from './feed.ts';
+import { CHANGE_TYPES, type ChangeType } from './change.ts';
 
 export interface Webhook {
   id: string;

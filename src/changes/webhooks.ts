@@ -13,7 +13,8 @@
 // and jitter, for ever (the backoff is capped at `retryMaxMs`). A slow or dead receiver delays
 // only itself.
 
-import { joinTexts, type ChangeFeed, type HeldChange } from './feed.ts';
+import type { ChangeFeed } from './feed.ts';
+import { joinTexts, type HeldChange } from './change.ts';
 import { PostConnection } from './http-post.ts';
 import { signature, type Webhook, type WebhookState } from './webhook-registry.ts';
 

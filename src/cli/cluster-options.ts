@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { CliError, EXIT_USAGE, type CliIo } from './common.ts';
-import { OptionProblem, parseArgsOptions, pickOption, usageLines } from '../options/options.ts';
+import { parseArgsOptions, pickOption, usageLines } from '../options/options.ts';
+import { OptionProblem } from '../options/row.ts';
 
 /** The cluster's flags (the rows of src/options/options.ts marked `cluster`). */
 export const CLUSTER_OPTIONS = parseArgsOptions((o) => o.cluster === true);

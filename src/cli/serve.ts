@@ -3,7 +3,8 @@
 import net from 'node:net'; // static: the single executable (CommonJS) cannot import() at run time
 import path from 'node:path';
 import v8 from 'node:v8';
-import { OptionProblem, optionValue, parseArgsOptions, usageLines, type Retention } from '../options/options.ts';
+import { optionValue, parseArgsOptions, usageLines } from '../options/options.ts';
+import { OptionProblem, type Retention } from '../options/row.ts';
 import { UserError } from '../users/records.ts';
 import { isStorageError } from '../store/faults.ts';
 import {

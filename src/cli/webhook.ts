@@ -2,7 +2,7 @@
 // server runs on the store (the server re-reads the file within a second). `list` shows what the
 // server last did with each webhook (DIR/webhooks-state.json) and the writes still to deliver.
 // With --cluster, the same in the cluster's KV bucket (src/cluster/webhooks.ts).
-import { CHANGE_TYPES, type ChangeType } from '../changes/feed.ts';
+import { CHANGE_TYPES, type ChangeType } from '../changes/change.ts';
 import { readChangeLog } from '../changes/log.ts';
 import {
   WebhookError,

@@ -7,7 +7,7 @@ import { fail, type CalendarError } from '../api/wordpress/errors.ts';
 import { StoreFaultError, faultError, type StoreFault } from '../store/faults.ts';
 import type { Store } from '../store/store.ts';
 import { Engine } from '../engine/engine.ts';
-import { DEFAULT_PROBE_MS } from '../options/options.ts';
+import { DEFAULT_PROBE_MS } from '../options/defaults.ts';
 
 /** The guard of a calendar's store: after a fault the state is rebuilt as a fresh engine from
  *  what the disk holds (the writes it refused are not there) and handed to `use`. */

@@ -21,7 +21,8 @@ import {
 import { MULTIPART_ALLOWANCE, serveUpload } from '../media/http.ts';
 import { tooBig } from '../media/library.ts';
 import { UPLOADS_PATH } from '../media/represent.ts';
-import { SitePages, type PageSource, type SiteOptions } from '../site/pages.ts';
+import type { PageSource } from '../site/page-reads.ts';
+import { SitePages, type SiteOptions } from '../site/pages.ts';
 import { lingerAfterAnswer } from './linger.ts';
 import { awaitMinSeq, effectiveMethod, rewriteTarget } from './request.ts';
 import { decorate, errorReply, type Extras, readExtras } from './wp-response.ts';

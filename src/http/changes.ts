@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type CalendarError, fail } from '../api/wordpress/errors.ts';
 import type { Actor } from '../api/wordpress/types.ts';
-import { CHANGE_TYPES, joinTexts, type ChangeType, type HeldChange } from '../changes/feed.ts';
+import { CHANGE_TYPES, joinTexts, type ChangeType, type HeldChange } from '../changes/change.ts';
 import type { ChangePageQuery, ChangeWindow } from '../changes/follow.ts';
 import { escapeNonAscii } from '../ascii-json.ts';
 import { oneByte } from '../api/representation/represent.ts';

@@ -114,6 +114,13 @@ export function decodeUtf8(buf: Buffer): string {
 /** JSON's white space */
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 
+/** `a` copied into a new array of the same kind and `size` elements (a packer's array grown). */
+function grown<T extends Int32Array | Float64Array>(a: T, size: number): T {
+  const b = new (a.constructor as new (n: number) => T)(size);
+  b.set(a);
+  return b;
+}
+
 /** The growing arrays of one block. */
 class Packer {
   n = 0;
@@ -140,23 +147,16 @@ class Packer {
   next(): number {
     const k = this.n;
     if ((k + 1) * P_INTS > this.i32.length) {
-      const i32 = new Int32Array(this.i32.length * 2);
-      i32.set(this.i32);
-      this.i32 = i32;
-      const f64 = new Float64Array(this.f64.length * 2);
-      f64.set(this.f64);
-      this.f64 = f64;
+      this.i32 = grown(this.i32, this.i32.length * 2);
+      this.f64 = grown(this.f64, this.f64.length * 2);
     }
     this.n = k + 1;
     return k;
   }
 
   list(ids: readonly number[]): number {
-    if (this.nLinks + ids.length > this.links.length) {
-      const links = new Int32Array(Math.max(this.links.length * 2, this.nLinks + ids.length));
-      links.set(this.links);
-      this.links = links;
-    }
+    if (this.nLinks + ids.length > this.links.length)
+      this.links = grown(this.links, Math.max(this.links.length * 2, this.nLinks + ids.length));
     for (let i = 0; i < ids.length; i++) this.links[this.nLinks++] = ids[i];
     return ids.length;
   }

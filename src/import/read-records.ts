@@ -15,7 +15,8 @@
 import fs from 'node:fs';
 import type { ImportKind } from './index.ts';
 import { readEventBlocks, type PackedBatch, type ParallelRead } from './read-blocks.ts';
-import { type FileRecord, LineScanner, ShapeScanner } from './scanners.ts';
+import { type FileRecord, LineScanner } from './scanners.ts';
+import { ShapeScanner } from './shape-scanner.ts';
 
 export type ImportFormat = 'json' | 'jsonl';
 

@@ -2,6 +2,7 @@
 // OPTIONS, the discovery indexes and /doc all read them from there.
 
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, type ArgSpec, type Args, type RouteSpec } from '../api/args.ts';
+import { POST_ORDERBY } from '../wp-core/args.ts';
 
 export const MEDIA_NAMESPACE = 'wp/v2';
 
@@ -49,7 +50,7 @@ const listArgs: Args = {
   orderby: {
     type: 'string',
     default: 'date',
-    enum: ['author', 'date', 'id', 'include', 'modified', 'parent', 'relevance', 'slug', 'include_slugs', 'title'],
+    enum: [...POST_ORDERBY],
     description: 'the attribute to sort by',
   },
   order: { type: 'string', default: 'desc', enum: ['asc', 'desc'], description: 'sort direction' },

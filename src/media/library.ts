@@ -11,15 +11,16 @@
 import { basename } from 'node:path';
 import type { AttachmentRecord, MediaRecord, MediaSize } from '../engine/records.ts';
 import { Tx, type Core } from '../api/context.ts';
-import { canEditPost, canReadPost, canUnfilteredHtml, canUpload, resolveActor } from '../api/wordpress/auth.ts';
-import { CalendarError, fail, invalidParams, type ErrorCode } from '../api/wordpress/errors.ts';
-import { asId, asString, has, Problems } from '../api/wordpress/params.ts';
-import { kses, sanitizeSlug, sanitizeTextField } from '../api/wordpress/text.ts';
+import { canEditPost, canReadPost, canUpload, resolveActor } from '../api/wordpress/auth.ts';
+import { CalendarError, fail } from '../api/wordpress/errors.ts';
+import { sanitizeSlug, sanitizeTextField } from '../api/wordpress/text.ts';
 import type { Actor, AsArg, Page, Params } from '../api/wordpress/types.ts';
 import { StoreFaultError, faultError } from '../store/faults.ts';
 import type { MediaFiles } from './files.ts';
-import { DEFAULT_UPLOAD_LIMIT } from '../options/options.ts';
+import { DEFAULT_UPLOAD_LIMIT } from '../options/defaults.ts';
 import { processImage, sniffImage } from './images.ts';
+import { listMedia } from './list.ts';
+import { denied, mediaFields, postOf } from './fields.ts';
 import { splitExtension, storedName, typeOfExtension, uniqueName } from './names.ts';
 import { folderOf, mediaObject, UPLOADS_PATH } from './represent.ts';
 
@@ -59,24 +60,6 @@ export interface MediaRemote {
   update(id: number, params: Params, actor: Actor): Promise<MediaAnswer>;
   delete(id: number, params: Params, actor: Actor): Promise<MediaAnswer>;
 }
-
-const MEDIA_TYPES = ['image', 'video', 'text', 'application', 'audio'];
-const ORDERBY = [
-  'author',
-  'date',
-  'id',
-  'include',
-  'modified',
-  'parent',
-  'relevance',
-  'slug',
-  'include_slugs',
-  'title',
-];
-const MAX_PER_PAGE = 100;
-
-const denied = (actor: Actor, code: ErrorCode, message: string): CalendarError =>
-  fail(code, [], {}, { status: actor === null ? 401 : 403, message });
 
 export class MediaLibrary {
   readonly limit: number;
@@ -131,63 +114,8 @@ export class MediaLibrary {
   private readable(actor: Actor, att: AttachmentRecord): boolean {
     const parent = att.media!.parent;
     if (parent === 0) return true;
-    const post = this.postOf(parent);
+    const post = postOf(this.core().engine, parent);
     return !post || canReadPost(actor, post);
-  }
-
-  private postOf(id: number): { authorId: number; status: string } | undefined {
-    const e = this.core().engine;
-    const kind = e.postKind(id);
-    if (kind === 'event') {
-      const row = e.eventRow(id);
-      return row < 0 ? undefined : { authorId: e.eventTable.authorIds[row], status: e.eventStatus(row) };
-    }
-    if (kind === 'venue') return e.venue(id);
-    if (kind === 'organizer') return e.organizer(id);
-    return undefined;
-  }
-
-  /** `post`: 0, or an event, venue or organizer the actor may edit. */
-  private parentOf(actor: Actor, v: unknown, problems: Problems, upload: boolean): number | undefined {
-    const id = v === null || v === '' ? 0 : (asId(v) ?? (v === 0 || v === '0' ? 0 : undefined));
-    if (id === undefined) return void problems.add('post');
-    if (id === 0) return 0;
-    const post = this.postOf(id);
-    if (!post) return void problems.add('post', 'Invalid parent type.');
-    if (!canEditPost(actor, post)) {
-      throw denied(
-        actor,
-        'rest_cannot_edit',
-        upload
-          ? 'Sorry, you are not allowed to upload media to this post.'
-          : 'Sorry, you are not allowed to edit this post.',
-      );
-    }
-    return id;
-  }
-
-  /** title, caption, description, alt_text and post of a create or update. */
-  private fields(actor: Actor, params: Params, upload: boolean): Partial<MediaRecord> {
-    const problems = new Problems();
-    const out: Partial<MediaRecord> = {};
-    const html = (name: string): string | undefined => {
-      let v = params[name];
-      if (v !== null && typeof v === 'object' && !Array.isArray(v) && 'raw' in v) v = (v as { raw: unknown }).raw;
-      const s = asString(v);
-      if (s === undefined) return void problems.add(name);
-      return (canUnfilteredHtml(actor) ? s : kses(s)).trim();
-    };
-    if (has(params, 'title')) out.title = html('title');
-    if (has(params, 'caption')) out.caption = html('caption');
-    if (has(params, 'description')) out.description = html('description');
-    if (has(params, 'alt_text')) {
-      const s = asString(params.alt_text);
-      if (s === undefined) problems.add('alt_text');
-      else out.alt = sanitizeTextField(s);
-    }
-    if (has(params, 'post')) out.parent = this.parentOf(actor, params.post, problems, upload);
-    if (problems.any) throw invalidParams(problems.reasons);
-    return out;
   }
 
   private uniqueSlug(tx: Tx, base: string, selfId: number): string {
@@ -246,7 +174,12 @@ export class MediaLibrary {
   async createAs(source: UploadInput | (() => UploadInput), actor: Actor, fieldParams?: Params): Promise<MediaAnswer> {
     if (!canUpload(actor))
       throw denied(actor, 'rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.');
-    const fields = this.fields(actor, fieldParams ?? (typeof source === 'function' ? {} : (source.params ?? {})), true);
+    const fields = mediaFields(
+      this.core().engine,
+      actor,
+      fieldParams ?? (typeof source === 'function' ? {} : (source.params ?? {})),
+      true,
+    );
     await this.ready();
     const input = typeof source === 'function' ? source() : source;
     if (this.away) return this.away.create(input, actor, fieldParams);
@@ -365,142 +298,8 @@ export class MediaLibrary {
   }
 
   listAs(params: Params, actor: Actor): MediaAnswer {
-    const problems = new Problems();
-    const int = (name: string, def: number, min: number, max: number): number => {
-      if (!has(params, name)) return def;
-      const v = params[name];
-      const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN;
-      if (!Number.isInteger(n)) return (problems.add(name, `${name} is not of type integer.`), def);
-      if (n < min || n > max)
-        return (
-          problems.add(
-            name,
-            max === Infinity
-              ? `${name} must be greater than or equal to ${min}`
-              : `${name} must be between ${min} (inclusive) and ${max} (inclusive)`,
-          ),
-          def
-        );
-      return n;
-    };
-    const ids = (name: string): number[] | undefined => {
-      if (!has(params, name)) return undefined;
-      const v = params[name];
-      const items = Array.isArray(v)
-        ? v
-        : String(v)
-            .split(/[\s,]+/)
-            .filter((s) => s !== '');
-      const out: number[] = [];
-      for (const item of items) {
-        const n = asId(item) ?? (item === 0 || item === '0' ? 0 : undefined);
-        if (n === undefined) return (problems.add(name, `${name}[${out.length}] is not of type integer.`), undefined);
-        out.push(n);
-      }
-      return out;
-    };
-    const strings = (name: string): string[] | undefined => {
-      if (!has(params, name)) return undefined;
-      const v = params[name];
-      return (Array.isArray(v) ? v.map(String) : String(v).split(',')).map((s) => s.trim()).filter((s) => s !== '');
-    };
-    const page = int('page', 1, 1, Infinity);
-    const perPage = int('per_page', 10, 1, MAX_PER_PAGE);
-    const search = has(params, 'search') ? (asString(params.search) ?? (problems.add('search'), '')) : '';
-    const mediaTypes = strings('media_type');
-    if (mediaTypes?.some((t) => !MEDIA_TYPES.includes(t)))
-      problems.add('media_type', `media_type is not one of ${MEDIA_TYPES.join(', ')}.`);
-    const mimeTypes = strings('mime_type');
-    const parents = ids('parent'),
-      parentExclude = ids('parent_exclude');
-    const include = ids('include'),
-      exclude = ids('exclude');
-    const authors = ids('author'),
-      authorExclude = ids('author_exclude');
-    const orderby = has(params, 'orderby') ? (asString(params.orderby) ?? '') : 'date';
-    if (!ORDERBY.includes(orderby)) problems.add('orderby', `orderby is not one of ${ORDERBY.join(', ')}.`);
-    const order = has(params, 'order') ? (asString(params.order) ?? '') : 'desc';
-    if (order !== 'asc' && order !== 'desc') problems.add('order', 'order is not one of asc and desc.');
-    if (orderby === 'relevance' && search === '')
-      problems.add('orderby', 'You need to define a search term to order by relevance.');
-    if (orderby === 'include' && !include)
-      problems.add('orderby', 'You need to define an include parameter to order by include.');
-    if (problems.any) throw invalidParams(problems.reasons);
-
-    const words = search
-      .toLowerCase()
-      .split(/\s+/)
-      .filter((w) => w !== '');
-    const core = this.core();
-    const items: AttachmentRecord[] = [];
-    for (const att of core.engine.attachments()) {
-      const m = att.media;
-      if (!m) continue;
-      if (mediaTypes && !mediaTypes.includes('image')) continue;
-      if (mimeTypes && !mimeTypes.includes(m.mime)) continue;
-      if (parents && !parents.includes(m.parent)) continue;
-      if (parentExclude?.includes(m.parent)) continue;
-      if (include && !include.includes(att.id)) continue;
-      if (exclude?.includes(att.id)) continue;
-      if (authors && !authors.includes(att.authorId)) continue;
-      if (authorExclude?.includes(att.authorId)) continue;
-      if (words.length > 0) {
-        const text = `${m.title}\n${m.caption}\n${m.description}\n${m.file.slice(folderOf(m).length)}`.toLowerCase();
-        if (!words.every((w) => text.includes(w))) continue;
-      }
-      if (!this.readable(actor, att)) continue;
-      items.push(att);
-    }
-    const dir = order === 'asc' ? 1 : -1;
-    const key = (a: AttachmentRecord): string | number => {
-      const m = a.media!;
-      switch (orderby) {
-        case 'author':
-          return a.authorId;
-        case 'id':
-          return a.id;
-        case 'include':
-          return include!.indexOf(a.id);
-        case 'modified':
-          return m.modifiedUtc;
-        case 'parent':
-          return m.parent;
-        case 'slug':
-        case 'include_slugs':
-          return m.slug;
-        case 'title':
-          return m.title.toLowerCase();
-        default:
-          return a.dateUtc;
-      }
-    };
-    items.sort((a, b) => {
-      const ka = key(a),
-        kb = key(b);
-      const c = ka < kb ? -1 : ka > kb ? 1 : 0;
-      return orderby === 'include' ? c : c !== 0 ? c * dir : (a.id - b.id) * dir;
-    });
-    const total = items.length;
-    const totalPages = Math.ceil(total / perPage);
-    if (page > totalPages && total > 0) {
-      throw fail('rest_post_invalid_page_number');
-    }
-    const site = core.site.config;
-    const pageItems = items.slice((page - 1) * perPage, page * perPage).map((a) => mediaObject(site, a));
-    const headers: Record<string, string> = { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(totalPages) };
-    const links: string[] = [];
-    const base = `${site.siteUrl}${site.restPrefix}/wp/v2/media`;
-    const link = (p: number): string => {
-      const q = new URLSearchParams();
-      for (const [k, v] of Object.entries(params))
-        if (k !== 'page' && (typeof v === 'string' || typeof v === 'number')) q.set(k, String(v));
-      q.set('page', String(p));
-      return `${base}?${q.toString()}`;
-    };
-    if (page > 1) links.push(`<${link(Math.min(page - 1, Math.max(totalPages, 1)))}>; rel="prev"`);
-    if (page < totalPages) links.push(`<${link(page + 1)}>; rel="next"`);
-    if (links.length > 0) headers.Link = links.join(', ');
-    return { status: 200, headers, data: pageItems };
+    const { headers, data } = listMedia(this.core, params, (att) => this.readable(actor, att));
+    return { status: 200, headers, data };
   }
 
   // ---- update and delete --------------------------------------------------------------
@@ -511,7 +310,7 @@ export class MediaLibrary {
     if (!canEditPost(actor, { authorId: att.authorId, status: 'inherit' })) {
       throw denied(actor, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
     }
-    const fields = this.fields(actor, params, false);
+    const fields = mediaFields(this.core().engine, actor, params, false);
     await this.ready();
     const core = this.core();
     const tx = new Tx(core, actor);

@@ -6,7 +6,7 @@
 // never refused (src/http/auth.ts), so a flood against a login does not lock its owner out.
 
 import { isIP } from 'node:net';
-import { DEFAULT_LOGIN_PER_CLIENT, DEFAULT_LOGIN_PER_LOGIN } from '../options/options.ts';
+import { DEFAULT_LOGIN_PER_CLIENT, DEFAULT_LOGIN_PER_LOGIN } from '../options/defaults.ts';
 
 export interface LoginLimitOptions {
   /** failed logins one client address may make per window before it is refused (default 10; 0: no limit) */

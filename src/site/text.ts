@@ -2,7 +2,7 @@
 // filters turn quotes and dashes into entities); the pages show them as text, which the template
 // layer escapes again. Descriptions stay HTML, filtered once more by KSES on their way out.
 
-import { kses } from '../api/wordpress/text.ts';
+import { kses } from '../api/wordpress/kses.ts';
 
 const NAMED: Record<string, string> = {
   amp: '&',

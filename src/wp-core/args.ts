@@ -2,51 +2,26 @@
 // records: the tags and event categories (WP_REST_Terms_Controller), the events, venues and
 // organizers (WP_REST_Posts_Controller, read only), and the users (WP_REST_Users_Controller,
 // read only). The HTTP shell adds these routes to the same table as tribe/events/v1's, so the
-// router, OPTIONS, the discovery index and /doc all read them from here.
+// router, OPTIONS, the discovery index and /doc all read them from here. The pieces they are built
+// of: arg-specs.ts; the users routes: user-args.ts.
 
-import type { ArgSpec, Args, EndpointSpec, Method, RouteSpec } from '../api/args.ts';
+import type { ArgSpec, Args, RouteSpec } from '../api/args.ts';
 import type { Action, WpResource } from '../api/wordpress/types.ts';
-
-export const WP_NAMESPACE = 'wp/v2';
-/** WP_REST_Controller's per_page: default 10, at most 100 (larger is a 400, not capped). */
-export const WP_PER_PAGE = 10;
-export const WP_MAX_PER_PAGE = 100;
-
-const GET: readonly Method[] = ['GET'];
-const POST: readonly Method[] = ['POST'];
-const EDIT: readonly Method[] = ['POST', 'PUT', 'PATCH'];
-const DELETE: readonly Method[] = ['DELETE'];
-
-const str = (description: string, extra: Partial<ArgSpec> = {}): ArgSpec => ({ type: 'string', description, ...extra });
-const int = (description: string, extra: Partial<ArgSpec> = {}): ArgSpec => ({
-  type: 'integer',
-  description,
-  ...extra,
-});
-const ints = (description: string): ArgSpec => ({
-  type: 'array',
-  items: { type: 'integer' },
-  description,
-  default: [],
-});
-const strings = (description: string): ArgSpec => ({ type: 'array', items: { type: 'string' }, description });
-const context = (dflt = 'view'): ArgSpec =>
-  str('Scope under which the request is made; determines fields present in response.', {
-    enum: ['view', 'embed', 'edit'],
-    default: dflt,
-  });
-
-/** WP_REST_Controller::get_collection_params. */
-function collection(what: string): Args {
-  return {
-    context: context(),
-    page: int('Current page of the collection.', { default: 1 }),
-    per_page: int(`Maximum number of ${what} to be returned in result set (1 to ${WP_MAX_PER_PAGE}).`, {
-      default: WP_PER_PAGE,
-    }),
-    search: str('Limit results to those matching a string.'),
-  };
-}
+import {
+  collection,
+  context,
+  DELETE,
+  EDIT,
+  endpoint,
+  GET,
+  int,
+  ints,
+  POST,
+  str,
+  strings,
+  WP_NAMESPACE,
+} from './arg-specs.ts';
+import { userRoutes } from './user-args.ts';
 
 // ---- terms --------------------------------------------------------------------------------
 
@@ -278,101 +253,6 @@ function postRoutes(resource: WpResource, base: string): RouteSpec[] {
       ],
     },
   ];
-}
-
-// ---- users --------------------------------------------------------------------------------
-
-export const USER_ORDERBY = [
-  'id',
-  'include',
-  'name',
-  'registered_date',
-  'slug',
-  'include_slugs',
-  'email',
-  'url',
-] as const;
-
-function userRoutes(): RouteSpec[] {
-  const id: ArgSpec = { type: 'integer', in: 'path', required: true, description: 'Unique identifier for the user.' };
-  return [
-    {
-      namespace: WP_NAMESPACE,
-      path: '/users',
-      pattern: '/users',
-      endpoints: [
-        endpoint(
-          GET,
-          { resource: 'wp-users', action: 'list' },
-          'List users',
-          {
-            ...collection('users'),
-            exclude: ints('Ensure result set excludes specific IDs.'),
-            include: ints('Limit result set to specific IDs.'),
-            offset: int('Offset the result set by a specific number of items.'),
-            order: str('Order sort attribute ascending or descending.', { enum: ['asc', 'desc'], default: 'asc' }),
-            orderby: str('Sort collection by user attribute.', { enum: USER_ORDERBY, default: 'name' }),
-            slug: strings('Limit result set to users with one or more specific slugs.'),
-            roles: strings('Limit result set to users matching at least one specific role provided (list_users only).'),
-            who: str('Limit result set to users who are considered authors.', { enum: ['authors'] }),
-          },
-          {
-            '200':
-              'an array of users (without list_users: the authors of published posts); headers X-WP-Total, X-WP-TotalPages',
-            '400': 'a parameter is invalid',
-            '401': 'context=edit, roles or who, logged out',
-            '403': 'context=edit, roles or who without the capability',
-          },
-        ),
-      ],
-    },
-    {
-      namespace: WP_NAMESPACE,
-      path: '/users/{id}',
-      pattern: '/users/(?P<id>[\\d]+)',
-      endpoints: [
-        endpoint(
-          GET,
-          { resource: 'wp-users', action: 'get' },
-          'Get a user',
-          { id, context: context() },
-          {
-            '200': 'the user',
-            '401': 'a user without published posts, logged out (rest_user_cannot_view)',
-            '403': 'a user without published posts, or context=edit, without list_users',
-            '404': 'no such user (rest_user_invalid_id)',
-          },
-        ),
-      ],
-    },
-    {
-      namespace: WP_NAMESPACE,
-      path: '/users/me',
-      pattern: '/users/me',
-      endpoints: [
-        endpoint(
-          GET,
-          { resource: 'wp-me', action: 'get' },
-          'The authenticated user',
-          { context: context() },
-          {
-            '200': 'the user making the request',
-            '401': 'not logged in (rest_not_logged_in)',
-          },
-        ),
-      ],
-    },
-  ];
-}
-
-function endpoint(
-  methods: readonly Method[],
-  op: { resource: WpResource; action: Action },
-  summary: string,
-  args: Args,
-  responses: Record<string, string>,
-): EndpointSpec {
-  return { methods, op, summary, args, responses };
 }
 
 /** Every wp/v2 route, the namespace index first (GET {restPrefix}/wp/v2). */

@@ -7,7 +7,7 @@ import { phpUrlencode } from '../api/representation/envelope.ts';
 import { fail, type CalendarError, type ErrorCode } from '../api/wordpress/errors.ts';
 import { Problems, asStrictBoolean, asString, has } from '../api/wordpress/params.ts';
 import type { Params, RestResult } from '../api/wordpress/types.ts';
-import { WP_MAX_PER_PAGE, WP_NAMESPACE, WP_PER_PAGE } from './args.ts';
+import { WP_MAX_PER_PAGE, WP_NAMESPACE, WP_PER_PAGE } from './arg-specs.ts';
 
 export type Item = Record<string, unknown>;
 export type Context = 'view' | 'embed' | 'edit';

@@ -9,7 +9,7 @@ import { toJson } from '../api/representation/represent.ts';
 import { fail } from '../api/wordpress/errors.ts';
 import { sanitizeSlug } from '../api/wordpress/text.ts';
 import type { Actor, Params, RestCall, RestResult, User } from '../api/wordpress/types.ts';
-import { USER_ORDERBY } from './args.ts';
+import { USER_ORDERBY } from './user-args.ts';
 import { canListUsers, capabilitiesOf } from './capabilities.ts';
 import { WpParams, authError, collectionResult, link, wpRoot, type Context, type Item } from './common.ts';
 

@@ -268,28 +268,13 @@ links('existing venue id and inline venues with every field', async () => {
   const v = await cal.venues.create({ venue: 'Hall' });
   const ev = await cal.events.create({ ...baseEvent, venue: v.id });
   assert.is((ev.venue as { id: number }).id, v.id);
-  const inline = {
-    venue: 'White House',
-    address: '1600 Pennsylvania Ave NW',
-    city: 'Washington',
-    country: 'United States',
-    state: 'DC',
-    province: '',
-    stateProvince: 'DC',
-    zip: '20500',
-    phone: '+1 202-456-1111',
-    description: 'Home',
-    website: 'http://whitehouse.gov',
-    show_map: true,
-    show_map_link: true,
-  };
+  const inline = INLINE_VENUES[0];
   const ev2 = await cal.events.create({ ...baseEvent, venue: inline });
   const venue = ev2.venue as Record<string, unknown>;
   assert.type(venue.id, 'number');
-  for (const k of ['address', 'city', 'country', 'zip', 'phone', 'website'])
-    assert.is(venue[k], (inline as Record<string, unknown>)[k], k);
+  for (const k of ['address', 'city', 'country', 'zip', 'phone', 'website']) assert.is(venue[k], inline[k], k);
   assert.is(venue.stateprovince, 'DC');
-  assert.is(venue.description, '<p>Home</p>');
+  assert.is(venue.description, `<p>${inline.description as string}</p>`);
   assert.is(venue.show_map, true);
 });
 

@@ -6,7 +6,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { escapeJsonText, escapeNonAscii } from '../../src/ascii-json.ts';
-import { eventHead, headText, textFlags, type EventHead } from '../../src/api/events/head.ts';
+import { eventHead, type EventHead } from '../../src/api/events/head.ts';
+import { headText, textFlags } from '../../src/api/events/head-text.ts';
 import { toJson } from '../../src/api/representation/represent.ts';
 import { dateAndDetailsText, dateKey, dateString } from '../../src/api/representation/date-text.ts';
 import type { EventRecord } from '../../src/engine/records.ts';

@@ -10,12 +10,12 @@ import {
   texturize,
   unfiltered,
 } from '../../src/api/wordpress/display.ts';
+import { kses } from '../../src/api/wordpress/kses.ts';
 import {
   escapeHtml,
   escapeUrl,
   foldForSearch,
   isValidUrl,
-  kses,
   linkedPostSearchWords,
   parseSearch,
   removeAccents,

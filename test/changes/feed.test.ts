@@ -7,9 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { CalendarError, openCalendar } from '../../src/index.ts';
-import type { Change } from '../../src/changes/feed.ts';
+import type { Change } from '../../src/changes/change.ts';
 import { logLine, readChangeLog, startingWrites } from '../../src/changes/log.ts';
-import { ChangeFeed, HELD_OVERHEAD, holdChange, type HeldChange } from '../../src/changes/feed.ts';
+import { ChangeFeed, HELD_OVERHEAD } from '../../src/changes/feed.ts';
+import { holdChange, type HeldChange } from '../../src/changes/change.ts';
 import { checkSince } from '../../src/changes/follow.ts';
 import { NOW, baseEvent, makeCalendar } from '../helpers/calendar.ts';
 

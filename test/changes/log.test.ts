@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openCalendar } from '../../src/index.ts';
-import type { Change } from '../../src/changes/feed.ts';
-import { holdChange, type HeldChange } from '../../src/changes/feed.ts';
+import type { Change } from '../../src/changes/change.ts';
+import { holdChange, type HeldChange } from '../../src/changes/change.ts';
 import { logLine, readChangeLogFile, readLine, type LoggedWrite } from '../../src/changes/log.ts';
 import { NOW } from '../helpers/calendar.ts';
 

@@ -20,7 +20,7 @@ import {
 
 /** the receivers of these tests listen on loopback: their webhooks must allow private addresses */
 const LOOPBACK = { allowPrivate: true };
-import type { Change } from '../../src/changes/feed.ts';
+import type { Change } from '../../src/changes/change.ts';
 import { NOW } from '../helpers/calendar.ts';
 
 const hooks = suite('webhooks');

@@ -181,4 +181,30 @@ E(
   },
 );
 
+E('delete by slug :: recurrence_scope as by id (the series cut there); OPTIONS lists it on both', async ({ t }) => {
+  const window = 'start_date=2031-01-01&end_date=2031-12-31&per_page=50';
+  const form =
+    'title=Choir&start_date=2031-01-07+19:00&end_date=2031-01-07+21:00&status=publish&recurrence=' +
+    encodeURIComponent('RRULE:FREQ=MONTHLY;BYDAY=1TU;UNTIL=20311231T235959Z');
+  const series = await t.call('/events', { form, as: 'editor' });
+  assert.is(series.status, 201, series.text);
+  const before = (await t.call(`/events?${window}`)).json.events;
+  assert.is(before.length, 12);
+  const cut = await t.call(`/events/by-slug/${before[8].slug}?recurrence_scope=following`, {
+    method: 'DELETE',
+    as: 'editor',
+  });
+  assert.is(cut.status, 200, cut.text);
+  assert.is((await t.call(`/events?${window}`)).json.events.length, 8, 'September on are gone, not one occurrence');
+  const scopeOf = async (path: string) => {
+    const r = await t.call(path, { method: 'OPTIONS' });
+    const del = r.json.endpoints.find((e: { methods: string[] }) => e.methods.includes('DELETE'));
+    return del.args.recurrence_scope;
+  };
+  const byId = await scopeOf(`/events/${series.json.id}`);
+  assert.ok(byId, 'DELETE by id takes recurrence_scope');
+  assert.equal(await scopeOf(`/events/by-slug/${series.json.slug}`), byId);
+  await t.call(`/events/${series.json.id}?recurrence_scope=all&force=true`, { method: 'DELETE', as: 'administrator' });
+});
+
 E.run();

@@ -1,20 +1,27 @@
 // Record builders for engine tests (not a test file itself).
 import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../../src/engine/records.ts';
 
-export function makeEvent(id: number, over: Partial<EventRecord> = {}): EventRecord {
+/** The fields every post record has (events, venues, organizers), as the builders below make them. */
+function post(id: number, kind: 'Event' | 'Venue' | 'Organizer') {
   return {
     id,
     authorId: 1,
-    status: 'publish',
+    status: 'publish' as const,
     date: '2024-01-01 10:00:00',
     dateUtc: '2024-01-01 15:00:00',
     modified: '2024-01-01 10:00:00',
     modifiedUtc: '2024-01-01 15:00:00',
-    title: `Event ${id}`,
+    title: `${kind} ${id}`,
     description: '',
     excerpt: '',
-    slug: `event-${id}`,
+    slug: `${kind.toLowerCase()}-${id}`,
     imageId: 0,
+  };
+}
+
+export function makeEvent(id: number, over: Partial<EventRecord> = {}): EventRecord {
+  return {
+    ...post(id, 'Event'),
     timezone: 'America/New_York',
     timezoneAbbr: 'EST',
     allDay: false,
@@ -44,18 +51,7 @@ export function makeEvent(id: number, over: Partial<EventRecord> = {}): EventRec
 
 export function makeVenue(id: number, over: Partial<VenueRecord> = {}): VenueRecord {
   return {
-    id,
-    authorId: 1,
-    status: 'publish',
-    date: '2024-01-01 10:00:00',
-    dateUtc: '2024-01-01 15:00:00',
-    modified: '2024-01-01 10:00:00',
-    modifiedUtc: '2024-01-01 15:00:00',
-    title: `Venue ${id}`,
-    description: '',
-    excerpt: '',
-    slug: `venue-${id}`,
-    imageId: 0,
+    ...post(id, 'Venue'),
     address: '',
     city: '',
     country: '',
@@ -75,18 +71,7 @@ export function makeVenue(id: number, over: Partial<VenueRecord> = {}): VenueRec
 
 export function makeOrganizer(id: number, over: Partial<OrganizerRecord> = {}): OrganizerRecord {
   return {
-    id,
-    authorId: 1,
-    status: 'publish',
-    date: '2024-01-01 10:00:00',
-    dateUtc: '2024-01-01 15:00:00',
-    modified: '2024-01-01 10:00:00',
-    modifiedUtc: '2024-01-01 15:00:00',
-    title: `Organizer ${id}`,
-    description: '',
-    excerpt: '',
-    slug: `organizer-${id}`,
-    imageId: 0,
+    ...post(id, 'Organizer'),
     phone: '',
     email: '',
     website: '',

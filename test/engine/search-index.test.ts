@@ -95,56 +95,55 @@ function randomQuery(r: Rand): EventQuery {
   };
 }
 
-const Index = suite('search index');
+/** An engine bulk-loaded with copies of `events` (the reference keeps the originals). */
+function loaded(events: Map<number, EventRecord>): Engine {
+  const engine = new Engine();
+  engine.bulkLoad({
+    attachments: [],
+    terms: [],
+    venues: [],
+    organizers: [],
+    events: [...events.values()].map((e) => structuredClone(e)),
+  });
+  return engine;
+}
 
-Index('search :: random texts, terms of length 1-7, accents, exclusions, edits and trash equal the reference', () => {
-  for (const seed of [1, 2]) {
-    const r = new Rand(mulberry32(seed));
-    const events = new Map<number, EventRecord>();
-    for (let id = 1; id <= 600; id++) events.set(id, event(r, id));
-    const engine = new Engine();
-    if (seed === 1)
-      engine.bulkLoad({
-        attachments: [],
-        terms: [],
-        venues: [],
-        organizers: [],
-        events: [...events.values()].map((e) => structuredClone(e)),
-      });
-    else
-      engine.apply(
-        [...events.values()].map((rec) => ({ t: 'event' as const, a: 'put' as const, rec: structuredClone(rec) })),
-      );
-    for (let i = 0; i < 300; i++) check(engine, events, randomQuery(r), `seed ${seed} initial #${i}`);
-    let nextId = 601;
-    for (let round = 0; round < 6; round++) {
-      for (let k = r.int(1, 60); k > 0; k--) {
-        const x = r.int(0, 9);
-        if (x < 4) {
-          const rec = event(r, nextId++);
-          events.set(rec.id, rec);
-          engine.apply([{ t: 'event', a: 'put', rec: structuredClone(rec) }]);
-        } else if (x < 8) {
-          const id = r.int(1, nextId - 1),
-            old = events.get(id)!;
-          const rec = { ...event(r, id), slug: old.slug, status: old.status };
-          if (r.bool(0.3)) rec.title = old.title; // text partly unchanged
-          events.set(id, rec);
-          engine.apply([{ t: 'event', a: 'put', rec: structuredClone(rec) }]);
-        } else {
-          const id = r.int(1, nextId - 1);
-          const old = events.get(id)!;
-          if (old.status === 'trash') continue;
-          events.set(id, { ...old, status: 'trash' });
-          engine.apply([{ t: 'event', a: 'delete', id, modified: old.modified, modifiedUtc: old.modifiedUtc }]);
-        }
-      }
-      for (let i = 0; i < 150; i++) check(engine, events, randomQuery(r), `seed ${seed} round ${round} #${i}`);
-    }
+/**
+ * One random write, to the engine and the reference alike: a new event (4 in 10), an edit of any
+ * event (4 in 10; with `keepTitles`, 3 in 10 edits keep the old title), or a trash (a trashed
+ * one is left alone). Returns the next free id.
+ */
+function randomWrite(
+  r: Rand,
+  engine: Engine,
+  events: Map<number, EventRecord>,
+  nextId: number,
+  keepTitles: boolean,
+): number {
+  const x = r.int(0, 9);
+  if (x < 4) {
+    const rec = event(r, nextId++);
+    events.set(rec.id, rec);
+    engine.apply([{ t: 'event', a: 'put', rec: structuredClone(rec) }]);
+  } else if (x < 8) {
+    const id = r.int(1, nextId - 1),
+      old = events.get(id)!;
+    const rec = { ...event(r, id), slug: old.slug, status: old.status };
+    if (keepTitles && r.bool(0.3)) rec.title = old.title; // text partly unchanged
+    events.set(id, rec);
+    engine.apply([{ t: 'event', a: 'put', rec: structuredClone(rec) }]);
+  } else {
+    const id = r.int(1, nextId - 1),
+      old = events.get(id)!;
+    if (old.status === 'trash') return nextId;
+    events.set(id, { ...old, status: 'trash' });
+    engine.apply([{ t: 'event', a: 'delete', id, modified: old.modified, modifiedUtc: old.modifiedUtc }]);
   }
-});
+  return nextId;
+}
 
-Index('search :: fixed cases (accents, short terms, spaces, unknown trigrams)', () => {
+/** Events of given texts, each on its own day of March 2024 (`day`: the day of an id). */
+function textEvents(day: (id: number) => number) {
   const events = new Map<number, EventRecord>();
   const add = (id: number, title: string, excerpt = '', description = '') =>
     events.set(
@@ -153,17 +152,45 @@ Index('search :: fixed cases (accents, short terms, spaces, unknown trigrams)', 
         title,
         excerpt,
         description,
-        startLocal: `2024-03-0${1 + (id % 9)} 10:00:00`,
-        endLocal: `2024-03-0${1 + (id % 9)} 12:00:00`,
+        startLocal: `2024-03-0${day(id)} 10:00:00`,
+        endLocal: `2024-03-0${day(id)} 12:00:00`,
       }),
     );
+  return { events, add };
+}
+
+const Index = suite('search index');
+
+Index('search :: random texts, terms of length 1-7, accents, exclusions, edits and trash equal the reference', () => {
+  for (const seed of [1, 2]) {
+    const r = new Rand(mulberry32(seed));
+    const events = new Map<number, EventRecord>();
+    for (let id = 1; id <= 600; id++) events.set(id, event(r, id));
+    let engine: Engine;
+    if (seed === 1) engine = loaded(events);
+    else {
+      engine = new Engine();
+      engine.apply(
+        [...events.values()].map((rec) => ({ t: 'event' as const, a: 'put' as const, rec: structuredClone(rec) })),
+      );
+    }
+    for (let i = 0; i < 300; i++) check(engine, events, randomQuery(r), `seed ${seed} initial #${i}`);
+    let nextId = 601;
+    for (let round = 0; round < 6; round++) {
+      for (let k = r.int(1, 60); k > 0; k--) nextId = randomWrite(r, engine, events, nextId, true);
+      for (let i = 0; i < 150; i++) check(engine, events, randomQuery(r), `seed ${seed} round ${round} #${i}`);
+    }
+  }
+});
+
+Index('search :: fixed cases (accents, short terms, spaces, unknown trigrams)', () => {
+  const { events, add } = textEvents((id) => 1 + (id % 9));
   add(1, 'Crème Brûlée night');
   add(2, 'Creme brulee class', 'no accents here');
   add(3, 'Jazz', '', '<p>café au lait</p>');
   add(4, 'Ångström talk', 'über-cool');
   add(5, 'cafe', 'crè', 'me');
-  const engine = new Engine();
-  engine.bulkLoad({ attachments: [], terms: [], venues: [], organizers: [], events: [...events.values()] });
+  const engine = loaded(events);
   const q = (include: string[], exclude: string[] = []): EventQuery => ({
     statusMask: EDITOR_MASK,
     search: { include, exclude },
@@ -247,23 +274,11 @@ Index(
 );
 
 Index('search :: words are per field: a term across title and excerpt does not match', () => {
-  const events = new Map<number, EventRecord>();
-  const add = (id: number, title: string, excerpt = '', description = '') =>
-    events.set(
-      id,
-      makeEvent(id, {
-        title,
-        excerpt,
-        description,
-        startLocal: `2024-03-0${id} 10:00:00`,
-        endLocal: `2024-03-0${id} 12:00:00`,
-      }),
-    );
+  const { events, add } = textEvents((id) => id);
   add(1, 'cafe', 'crè', 'me'); // "crème" only across fields
   add(2, 'Crème brûlée');
   add(3, 'night', 'cafe crème');
-  const engine = new Engine();
-  engine.bulkLoad({ attachments: [], terms: [], venues: [], organizers: [], events: [...events.values()] });
+  const engine = loaded(events);
   const ids = (include: string[], exclude: string[] = []) => {
     const res = engine.query({ statusMask: EDITOR_MASK, search: { include, exclude }, offset: 0, limit: 10 });
     return { total: res.total, ids: res.rows.map((row) => engine.eventId(row)) };
@@ -295,8 +310,7 @@ Index('search :: short terms (1-2 characters), accents, punctuation inside terms
       makeEvent(i + 1, { title, startLocal: `2024-04-0${i + 1} 10:00:00`, endLocal: `2024-04-0${i + 1} 11:00:00` }),
     );
   });
-  const engine = new Engine();
-  engine.bulkLoad({ attachments: [], terms: [], venues: [], organizers: [], events: [...events.values()] });
+  const engine = loaded(events);
   for (const inc of [
     ['e'],
     ['ω'],
@@ -359,14 +373,7 @@ Index('search :: long lists counted per block equal the reference: date windows,
   };
   const events = new Map<number, EventRecord>();
   for (let id = 1; id <= 9000; id++) events.set(id, make(id));
-  const engine = new Engine();
-  engine.bulkLoad({
-    attachments: [],
-    terms: [],
-    venues: [],
-    organizers: [],
-    events: [...events.values()].map((e) => structuredClone(e)),
-  });
+  const engine = loaded(events);
   const times = new Map<string, number>();
   /** a local time's instant, parsed once a distinct time (the reference reads each row's every query) */
   const ms = (d: string) => {
@@ -471,14 +478,7 @@ Index(
       const r = new Rand(mulberry32(searchEarly ? 21 : 22));
       const events = new Map<number, EventRecord>();
       for (let id = 1; id <= 800; id++) events.set(id, event(r, id));
-      const engine = new Engine();
-      engine.bulkLoad({
-        attachments: [],
-        terms: [],
-        venues: [],
-        organizers: [],
-        events: [...events.values()].map((e) => structuredClone(e)),
-      });
+      const engine = loaded(events);
       scheduleSearchIndexBuild(engine.state, 60);
       const si = searchIndexOf(engine.state);
       assert.ok(si.building, 'the build is pending after scheduling');
@@ -487,26 +487,7 @@ Index(
       while (si.building) {
         await new Promise((resolve) => setTimeout(resolve, 1));
         ticks++;
-        for (let k = r.int(0, 6); k > 0; k--) {
-          const x = r.int(0, 9);
-          if (x < 4) {
-            const rec = event(r, nextId++);
-            events.set(rec.id, rec);
-            engine.apply([{ t: 'event', a: 'put', rec: structuredClone(rec) }]);
-          } else if (x < 8) {
-            const id = r.int(1, nextId - 1),
-              old = events.get(id)!;
-            const rec = { ...event(r, id), slug: old.slug, status: old.status };
-            events.set(id, rec);
-            engine.apply([{ t: 'event', a: 'put', rec: structuredClone(rec) }]);
-          } else {
-            const id = r.int(1, nextId - 1),
-              old = events.get(id)!;
-            if (old.status === 'trash') continue;
-            events.set(id, { ...old, status: 'trash' });
-            engine.apply([{ t: 'event', a: 'delete', id, modified: old.modified, modifiedUtc: old.modifiedUtc }]);
-          }
-        }
+        for (let k = r.int(0, 6); k > 0; k--) nextId = randomWrite(r, engine, events, nextId, false);
         if (searchEarly && ticks === 3) {
           check(engine, events, randomQuery(r), 'search during the build');
           assert.not.ok(si.building, 'a search finishes the build');

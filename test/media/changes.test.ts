@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { openCalendar } from '../../src/calendar.ts';
-import type { Change } from '../../src/changes/feed.ts';
+import type { Change } from '../../src/changes/change.ts';
 import { addWebhook } from '../../src/changes/webhook-registry.ts';
 import { makeImage, NOW, startMediaServer } from './helper.ts';
 

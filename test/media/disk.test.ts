@@ -12,23 +12,9 @@ import sharp from 'sharp';
 import { openCalendar } from '../../src/calendar.ts';
 import { fill, withTmpfs } from '../faults/mount.ts';
 import type { Res } from '../http/request.ts';
-import { makeImage, NOW, startMediaServer } from './helper.ts';
+import { makeImage, NOW, startMediaServer, filesBelow } from './helper.ts';
 
 const D = suite('media :: a real full disk');
-
-/** every file below dir, relative */
-function filesBelow(dir: string): string[] {
-  const out: string[] = [];
-  const visit = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) visit(p);
-      else out.push(path.relative(dir, p));
-    }
-  };
-  if (fs.existsSync(dir)) visit(dir);
-  return out.sort();
-}
 
 const quiet = <T>(fn: () => Promise<T>): Promise<T> => {
   // the store's and the library's lines (which file failed) go to the console: kept out of the output

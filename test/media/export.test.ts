@@ -10,23 +10,9 @@ import path from 'node:path';
 import { openCalendar } from '../../src/calendar.ts';
 import { CalendarError } from '../../src/api/wordpress/errors.ts';
 import type { DiskFiles } from '../../src/media/files.ts';
-import { makeImage, NOW, startMediaServer } from './helper.ts';
+import { makeImage, NOW, startMediaServer, filesBelow } from './helper.ts';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'media-export-'));
-
-/** every file below dir, relative */
-function filesBelow(dir: string): string[] {
-  const out: string[] = [];
-  const visit = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) visit(p);
-      else out.push(path.relative(dir, p));
-    }
-  };
-  if (fs.existsSync(dir)) visit(dir);
-  return out.sort();
-}
 
 async function exportFile(
   cal: { exportTo: (out: fs.WriteStream, f: 'json' | 'jsonl') => Promise<unknown> },

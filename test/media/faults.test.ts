@@ -12,25 +12,11 @@ import { handleOf, openCalendar } from '../../src/calendar.ts';
 import type { StoreLog } from '../../src/write-log/store.ts';
 import type { DiskFiles, WriteStep } from '../../src/media/files.ts';
 import { StoreFaultError } from '../../src/store/faults.ts';
-import { makeImage, NOW, startMediaServer } from './helper.ts';
+import { makeImage, NOW, startMediaServer, filesBelow } from './helper.ts';
 
 const F = suite('media :: faults');
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'media-faults-'));
-
-/** every file below dir, relative */
-function filesBelow(dir: string): string[] {
-  const out: string[] = [];
-  const visit = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) visit(p);
-      else out.push(path.relative(dir, p));
-    }
-  };
-  if (fs.existsSync(dir)) visit(dir);
-  return out.sort();
-}
 
 const CASES: Array<[errno: string, step: WriteStep, status: number, code: string]> = [
   ['ENOSPC', 'write', 507, 'storage_full'],

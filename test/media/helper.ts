@@ -1,6 +1,9 @@
 // A real calendar behind the real HTTP server for the media tests (memory only, or on a data
-// folder), one user of every role, and images made with sharp: nothing read from disk.
+// folder), one user of every role, and images made with sharp: nothing read from disk; the files
+// below a folder, to see what a write left.
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import sharp from 'sharp';
 import { openCalendar, type Calendar, type CalendarOptions } from '../../src/calendar.ts';
 import { startServer, type RunningServer } from '../../src/http/server.ts';
@@ -122,4 +125,18 @@ export function multipart(
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(parts), type: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** every file below dir, relative */
+export function filesBelow(dir: string): string[] {
+  const out: string[] = [];
+  const visit = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) visit(p);
+      else out.push(path.relative(dir, p));
+    }
+  };
+  if (fs.existsSync(dir)) visit(dir);
+  return out.sort();
 }

@@ -10,26 +10,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { openCalendar } from '../../src/calendar.ts';
-import { makeImage, NOW } from './helper.ts';
+import { makeImage, NOW, filesBelow } from './helper.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CHILD = path.join(root, 'test/fixtures/media-crash-child.ts');
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'media-store-'));
-
-/** every file below dir, relative */
-function filesBelow(dir: string): string[] {
-  const out: string[] = [];
-  const visit = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) visit(p);
-      else out.push(path.relative(dir, p));
-    }
-  };
-  if (fs.existsSync(dir)) visit(dir);
-  return out.sort();
-}
 
 const S = suite('media :: store');
 

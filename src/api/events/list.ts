@@ -1,83 +1,19 @@
-// GET /events parameters → EventQuery (docs/behaviour.md, "Lists"),
-// the paging every list reads, and the effective filters its rest_url shows (envelope.ts
-// writes the envelope).
+// GET /events parameters → EventQuery (docs/behaviour.md, "Lists") and the effective filters its
+// rest_url shows (envelope.ts writes the envelope). The date bounds: list-bounds.ts; the status
+// and paging every list reads: ../list-paging.ts.
 
-import { daysFromCivil, endOfNaiveDay, naiveToString, startOfNaiveDay } from '../../engine/naive-time.ts';
+import { endOfNaiveDay, naiveToString, startOfNaiveDay } from '../../engine/naive-time.ts';
 import { POST_STATUSES } from '../../engine/records.ts';
 import type { EventQuery, GeoFilter } from '../../engine/types.ts';
-import { canEditPosts } from '../wordpress/auth.ts';
 import type { Core } from '../context.ts';
-import { epochToZoned, nowIn, parseDateInput } from '../wordpress/dates.ts';
 import { invalidParams } from '../wordpress/errors.ts';
-import {
-  Problems,
-  asList,
-  asNumber,
-  asPositiveInt,
-  asStrictBoolean,
-  asString,
-  has,
-  isTruthy,
-} from '../wordpress/params.ts';
+import { Problems, asList, asNumber, asStrictBoolean, asString, has, isTruthy } from '../wordpress/params.ts';
 import { parseSearch } from '../wordpress/text.ts';
 import type { Actor, Params } from '../wordpress/types.ts';
-
-export const MAX_PER_PAGE = 50;
-const DAY = 86_400_000;
+import { defaultStatusArg, defaultStatusMask, readPaging, statusMaskParam, type Paging } from '../list-paging.ts';
+import { boundary, defaultWindow } from './list-bounds.ts';
 
 const INHERIT_MASK = 1 << POST_STATUSES.indexOf('inherit');
-const PUBLISH_MASK = 1 << POST_STATUSES.indexOf('publish');
-const EDITOR_MASK = ['publish', 'future', 'draft', 'pending', 'private'].reduce(
-  (m, s) => m | (1 << POST_STATUSES.indexOf(s as never)),
-  0,
-);
-
-/** Statuses listed when none is asked for: everything but trash/auto-draft for editors of the type. */
-export function defaultStatusMask(actor: Actor): number {
-  return canEditPosts(actor) ? EDITOR_MASK : PUBLISH_MASK;
-}
-
-/** The `status` a list's URLs carry when none was asked for: what TEC queried, `any` for callers
- *  who may edit the post type (contributor and up), else `publish`. */
-export function defaultStatusArg(actor: Actor): string {
-  return canEditPosts(actor) ? 'any' : 'publish';
-}
-
-/** `status` list parameter (events, venues, organizers): a bit mask, or undefined when invalid. */
-export function statusMaskParam(value: unknown, actor: Actor): number | undefined {
-  const items = asList(value);
-  if (!items || items.length === 0) return undefined;
-  if (!canEditPosts(actor))
-    return items.length === 1 && items[0] === 'publish' ? 1 << POST_STATUSES.indexOf('publish') : undefined;
-  let mask = 0;
-  for (const s of items) {
-    const i = (POST_STATUSES as readonly string[]).indexOf(s);
-    if (i < 0) return undefined;
-    mask |= 1 << i;
-  }
-  return mask;
-}
-
-export interface Paging {
-  page: number;
-  perPage: number;
-}
-
-export function readPaging(core: Core, params: Params, problems: Problems): Paging {
-  let page = 1,
-    perPage = core.site.config.perPage;
-  if (has(params, 'page')) {
-    const n = asPositiveInt(params.page);
-    if (n === undefined) problems.add('page');
-    else page = n;
-  }
-  if (has(params, 'per_page')) {
-    const n = asPositiveInt(params.per_page);
-    if (n === undefined) problems.add('per_page');
-    else perPage = n;
-  }
-  return { page, perPage: Math.min(perPage, MAX_PER_PAGE) };
-}
 
 export interface EventListPlan {
   query: EventQuery;
@@ -260,64 +196,6 @@ export function planEventList(core: Core, params: Params, actor: Actor): EventLi
   return { query: q, paging, urlArgs };
 }
 
-interface DefaultWindow {
-  tz: string;
-  /** the clock reading this was computed for, in whole seconds (the window's resolution) */
-  sec: number;
-  /** "yesterday 23:59" in the site zone, and the UTC clock + 24 months (naive ms, unrounded) */
-  lower: number;
-  upper: number;
-  /** the day-rounded bounds as 'Y-m-d H:i:s' (what rest_url shows without strict_dates) */
-  lowerText: string;
-  upperText: string;
-}
-
-let lastWindow: DefaultWindow | undefined;
-
-/** The default window of a list at this clock reading. Both bounds change at most once a
- *  second (the lower one once a day), so the last window is kept and reused within its second. */
-function defaultWindow(tz: string, now: Date): DefaultWindow {
-  const sec = Math.floor(now.getTime() / 1000);
-  const w = lastWindow;
-  if (w !== undefined && w.sec === sec && w.tz === tz) return w;
-  const lower = startOfNaiveDay(nowIn(tz, now)) - DAY + 23 * 3_600_000 + 59 * 60_000;
-  const upper = addMonthsNaive(sec * 1000, 24);
-  return (lastWindow = {
-    tz,
-    sec,
-    lower,
-    upper,
-    lowerText: naiveToString(startOfNaiveDay(lower)),
-    upperText: naiveToString(endOfNaiveDay(upper)),
-  });
-}
-
-/** A boundary parameter as naive ms in the site zone (strict) or as the literal/UTC day (inclusive). */
-function boundary(
-  params: Params,
-  name: string,
-  strict: boolean,
-  siteTz: string,
-  now: Date,
-  problems: Problems,
-): number | undefined {
-  if (!has(params, name)) return undefined;
-  const raw = params[name];
-  const digits = typeof raw === 'number' || (typeof raw === 'string' && /^\d+$/.test(raw.trim()));
-  let n: number | null;
-  if (strict) {
-    const utc = digits ? Number(raw) * 1000 : parseDateInput(raw, 'UTC', now);
-    n = utc === null || !Number.isFinite(utc) ? null : epochToZoned(utc, siteTz);
-  } else {
-    n = digits ? Number(raw) * 1000 : parseDateInput(raw, siteTz, now);
-  }
-  if (n === null || !Number.isFinite(n)) {
-    problems.add(name);
-    return undefined;
-  }
-  return n;
-}
-
 /** categories/tags (slugs or ids), venue/organizer (post ids) and the featured/ticketed flags. */
 function readLinks(
   core: Core,
@@ -410,34 +288,4 @@ function readGeo(params: Params, problems: Problems, q: EventQuery, urlArgs: Arr
     ['geoloc_radius', String(radius)],
     ['geoloc_unit', unit],
   );
-}
-
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** UTC clock + n months, day clamped to the month's length, as naive ms of the UTC wall clock. */
-function addMonthsNaive(ms: number, months: number): number {
-  const days = Math.floor(ms / DAY);
-  if (days >= 0 && days < 2_932_897) {
-    // 1970-01-01 .. 9999-12-31: civil date arithmetic (H. Hinnant), no Date objects
-    const z = days + 719_468,
-      era = Math.floor(z / 146_097),
-      doe = z - era * 146_097;
-    const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-    const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-    const mp = Math.floor((5 * doy + 2) / 153);
-    const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-    const m0 = mp < 10 ? mp + 2 : mp - 10; // 0-based month
-    const y = yoe + era * 400 + (m0 < 2 ? 1 : 0);
-    const total = y * 12 + m0 + months,
-      ny = Math.floor(total / 12),
-      nm = total - ny * 12;
-    const leap = (ny % 4 === 0 && ny % 100 !== 0) || ny % 400 === 0;
-    const last = nm === 1 ? (leap ? 29 : 28) : MONTH_DAYS[nm];
-    if (ny >= 100) return daysFromCivil(ny, nm + 1, Math.min(d, last)) * DAY + (ms - days * DAY);
-  }
-  const d = new Date(ms);
-  const y = d.getUTCFullYear(),
-    m = d.getUTCMonth() + months;
-  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-  return Date.UTC(y, m, Math.min(d.getUTCDate(), lastDay), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds());
 }

@@ -11,7 +11,7 @@ import { fail } from '../wordpress/errors.ts';
 import { resolveImage } from '../images.ts';
 import { stageLinked } from '../linked/write.ts';
 import { Problems, asId, asList, asString, has, isTruthy } from '../wordpress/params.ts';
-import { defaultStatus, finalSlug, floatingDates, publishIfDue, readPostFields } from '../post-fields.ts';
+import { finalSlug, floatingDates, newPostBase, publishIfDue, readPostFields } from '../post-fields.ts';
 import { resolveEventTerms } from '../terms/write.ts';
 import { isValidUrl } from '../wordpress/text.ts';
 import type { Params } from '../wordpress/types.ts';
@@ -222,18 +222,7 @@ export function stageEvent(
   if (!existing) {
     const allDay = allDayParam ?? false;
     rec = {
-      id: tx.engine.allocPostId(),
-      authorId: tx.actor?.id ?? 0,
-      status: defaultStatus(tx),
-      date: tx.stamps.local,
-      dateUtc: tx.stamps.utc,
-      modified: tx.stamps.local,
-      modifiedUtc: tx.stamps.utc,
-      title: '',
-      description: '',
-      excerpt: '',
-      slug: '',
-      imageId: imageId ?? 0,
+      ...newPostBase(tx, tx.engine.allocPostId(), imageId ?? 0),
       timezone: tz,
       allDay,
       ...computeDates(tz, start!, end!, allDay),

@@ -6,7 +6,7 @@ import { naiveFromString } from '../../engine/naive-time.ts';
 import { POST_STATUSES, type OrganizerRecord, type VenueRecord } from '../../engine/records.ts';
 import type { Core } from '../context.ts';
 import { invalidParams } from '../wordpress/errors.ts';
-import { defaultStatusArg, defaultStatusMask, readPaging, statusMaskParam, type Paging } from '../events/list.ts';
+import { defaultStatusArg, defaultStatusMask, readPaging, statusMaskParam, type Paging } from '../list-paging.ts';
 import { Problems, asId, asString, has, isTruthy } from '../wordpress/params.ts';
 import { foldForSearch, linkedPostSearchWords } from '../wordpress/text.ts';
 import type { Actor, Params } from '../wordpress/types.ts';

@@ -6,7 +6,7 @@ import type { OrganizerRecord, VenueRecord } from '../../engine/records.ts';
 import type { Tx } from '../context.ts';
 import { resolveImage } from '../images.ts';
 import { type Problems, asNumber, asString, has, isTruthy } from '../wordpress/params.ts';
-import { defaultStatus, finalSlug, floatingDates, publishIfDue, readPostFields } from '../post-fields.ts';
+import { finalSlug, floatingDates, newPostBase, publishIfDue, readPostFields } from '../post-fields.ts';
 import { isValidUrl, sanitizeTextField } from '../wordpress/text.ts';
 import type { Params } from '../wordpress/types.ts';
 
@@ -69,20 +69,7 @@ function deriveStateProvince(v: VenueRecord): string {
 }
 
 function blank(tx: Tx, kind: LinkedKind, id: number): LinkedRecord {
-  const base = {
-    id,
-    authorId: tx.actor?.id ?? 0,
-    status: defaultStatus(tx),
-    date: tx.stamps.local,
-    dateUtc: tx.stamps.utc,
-    modified: tx.stamps.local,
-    modifiedUtc: tx.stamps.utc,
-    title: '',
-    description: '',
-    excerpt: '',
-    slug: '',
-    imageId: 0,
-  };
+  const base = newPostBase(tx, id);
   if (kind === 'venue') {
     return {
       ...base,

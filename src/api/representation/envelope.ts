@@ -2,7 +2,7 @@
 // rest_url / next_rest_url / previous_rest_url, totals) and the term archive envelope (its own
 // key order). Each body is a list of parts, made into one answer at the end (archiveResult).
 
-import type { Paging } from '../events/list.ts';
+import type { Paging } from '../list-paging.ts';
 import type { RestResult } from '../wordpress/types.ts';
 import { jsonText, toJson } from './represent.ts';
 

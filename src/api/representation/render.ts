@@ -16,7 +16,23 @@ import type { EngineApi } from '../../engine/engine-api.ts';
 import type { ChangeHooks } from '../../engine/state.ts';
 import type { OrganizerRecord, TermRecord, VenueRecord } from '../../engine/records.ts';
 import { recurrenceFields, recurrenceJson } from '../../recurrence/fields.ts';
-import { eventHead, eventObjectOf, headText, textFlags, type EventHead } from '../events/head.ts';
+import { eventHead, eventObjectOf } from '../events/head.ts';
+import { headText, textFlags } from '../events/head-text.ts';
+import { TermOrders } from './term-order.ts';
+import {
+  type EventEntry,
+  HEAD_OBJECT_OVERHEAD,
+  LINKED_OBJECT_OVERHEAD,
+  type LinkedEntry,
+  type Obj,
+  strBytes,
+  type TermEntry,
+  textBytes,
+  newEventEntry,
+  newLinkedEntry,
+  newTermEntry,
+  copyLinked,
+} from './render-entries.ts';
 import { KIND_POST, KIND_TERM, PieceCache, type CacheStats } from './piece-cache.ts';
 import {
   flat,
@@ -29,74 +45,11 @@ import {
   type Site,
 } from './represent.ts';
 
-type Obj = Record<string, unknown>;
-
-/** What a cached string costs beyond its one byte per character (V8 header and alignment). */
-const STRING_OVERHEAD = 24;
-/** An entry object and its slot. */
-const ENTRY_OVERHEAD = 96;
-/**
- * A head object template beyond its strings: the object, 4 details objects, cost details and the
- * small arrays. With these overheads the estimate errs on the safe side: on 20k generated events
- * the cache counted 2,763 bytes per event for the head objects where the heap grew by 2,158.
- */
-const HEAD_OBJECT_OVERHEAD = 1600;
-const LINKED_OBJECT_OVERHEAD = 700;
 /** the separators a term's text comes with in an event's list (TermEntry.texts) */
 const TEXT_ALONE = 0,
   TEXT_COMMA = 1,
   TEXT_TAGS = 2;
 const TAGS_OPEN = '],"tags":[';
-/** distinct category or tag lists whose order by name is kept (Renderer.orders), outside the budget */
-const ORDERS_MAX = 16_384;
-const NO_TERMS: readonly number[] = [];
-
-interface EventEntry {
-  /** own fields as JSON text, up to the opening of the categories: `{..."featured":false,"categories":[` */
-  head: string | undefined;
-  /** the text after the terms, from the venue to the closing brace: it holds no counts, so only a
-   *  change of a venue or organizer the event shows drops it */
-  tail: string | undefined;
-  /** own fields as an object, copied for each caller */
-  obj: EventHead | undefined;
-  /** category ids, then tag ids, in the order the event shows them (by name); undefined: not
-   *  known. Shared with every event that carries the same list (Renderer.orders): never changed */
-  categories: readonly number[] | undefined;
-  tags: readonly number[] | undefined;
-  /** the head was copied to a one-byte flat string and the tail flattened (on their first read
-   *  from the cache: pushEvent) */
-  settled: boolean;
-  bytes: number;
-}
-
-interface LinkedEntry {
-  json: string | undefined;
-  obj: Obj | undefined;
-  bytes: number;
-}
-
-interface TermEntry {
-  /** embedded form: text before the count, text after it, and the whole text at the current count
-   *  as an event's list writes it: alone, after a comma, or opening the tags (TEXT_*) */
-  pre: string | undefined;
-  post: string | undefined;
-  texts: [string, string, string] | undefined;
-  embedded: Obj | undefined;
-  /** standalone form (it shows the count: dropped when the count changes) */
-  json: string | undefined;
-  obj: Obj | undefined;
-  bytes: number;
-}
-
-const strBytes = (s: string | undefined): number => (s === undefined ? 0 : s.length + STRING_OVERHEAD);
-const textBytes = (o: Obj): number => {
-  let n = 0;
-  for (const k in o) {
-    const v = o[k];
-    if (typeof v === 'string') n += v.length + STRING_OVERHEAD;
-  }
-  return n;
-};
 
 export class Renderer implements ChangeHooks {
   readonly cache: PieceCache;
@@ -106,10 +59,8 @@ export class Renderer implements ChangeHooks {
    *  two bytes an event, outside the budget: it lets a head rendered again after an eviction skip
    *  the display filters and escaping of texts that need neither */
   private texts = new Uint16Array(0);
-  /** term id → its name lowered (termKey); one short string a term, outside the budget */
-  private readonly termKeys = new Map<number, string>();
-  /** a category or tag list (the engine's interned array) → its terms' ids by name (orderOf) */
-  private readonly orders = new Map<readonly number[], readonly number[]>();
+  /** the order of events' category and tag lists by name, outside the budget */
+  private readonly termOrders: TermOrders;
 
   constructor(
     readonly site: Site,
@@ -118,6 +69,7 @@ export class Renderer implements ChangeHooks {
   ) {
     this.cache = new PieceCache(cacheBytes, true);
     this.pages = new ListPages(this.cache, engine);
+    this.termOrders = new TermOrders(engine);
     engine.setHooks(this);
   }
 
@@ -152,8 +104,7 @@ export class Renderer implements ChangeHooks {
   termChanged(id: number): void {
     // a term's archive link shows its ancestors' slugs: any term change may change any standalone
     // form, and terms are few, so they all go; its lowered name goes too (it may be renamed)
-    this.termKeys.delete(id);
-    this.orders.clear();
+    this.termOrders.termChanged(id);
     this.cache.dropKind(KIND_TERM);
   }
 
@@ -175,17 +126,7 @@ export class Renderer implements ChangeHooks {
 
   private eventEntry(row: number): EventEntry {
     let e = this.cache.getRow(row) as EventEntry | undefined;
-    if (e === undefined) {
-      e = {
-        head: undefined,
-        tail: undefined,
-        obj: undefined,
-        categories: undefined,
-        tags: undefined,
-        settled: false,
-        bytes: ENTRY_OVERHEAD,
-      };
-    }
+    if (e === undefined) e = newEventEntry();
     return e;
   }
 
@@ -205,58 +146,9 @@ export class Renderer implements ChangeHooks {
   private termOrder(row: number, e: EventEntry): boolean {
     if (e.categories !== undefined) return false;
     const t = this.engine.eventTable;
-    e.categories = this.orderOf(t.categoryIds[row]);
-    e.tags = this.orderOf(t.tagIds[row]);
+    e.categories = this.termOrders.orderOf(t.categoryIds[row]);
+    e.tags = this.termOrders.orderOf(t.tagIds[row]);
     return true;
-  }
-
-  /**
-   * The ids among a list of category or tag ids whose terms exist, by name, then id. Events carry
-   * the engine's interned lists (one array per distinct list), so the order is kept by the list's
-   * identity, shared by every event that carries it, and made again only when a term changes
-   * (termChanged empties the memo) or past ORDERS_MAX lists.
-   */
-  private orderOf(ids: readonly number[]): readonly number[] {
-    if (ids.length === 0) return NO_TERMS;
-    let order = this.orders.get(ids);
-    if (order === undefined) {
-      if (this.orders.size >= ORDERS_MAX) this.orders.clear();
-      this.orders.set(ids, (order = this.byName(ids)));
-    }
-    return order;
-  }
-
-  /** The ids among `ids` of terms that exist, by name (case-insensitive), then id. An insertion
-   *  sort: an event has a few terms. */
-  private byName(ids: readonly number[]): number[] {
-    const order: number[] = [];
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i];
-      const key = this.termKey(id);
-      if (key === undefined) continue; // a link to a deleted term shows nothing
-      let j = order.length - 1;
-      order.push(id);
-      for (; j >= 0; j--) {
-        const other = this.termKeys.get(order[j])!;
-        if (other < key || (other === key && order[j] < id)) break;
-        order[j + 1] = order[j];
-      }
-      order[j + 1] = id;
-    }
-    return order;
-  }
-
-  /** A term's name lowered (what events order their terms by), kept until the term changes;
-   *  undefined when there is no such term. */
-  private termKey(id: number): string | undefined {
-    let key = this.termKeys.get(id);
-    if (key === undefined) {
-      const term = this.engine.term(id);
-      if (term === undefined) return undefined;
-      key = term.name.toLowerCase();
-      this.termKeys.set(id, key);
-    }
-    return key;
   }
 
   /**
@@ -389,7 +281,7 @@ export class Renderer implements ChangeHooks {
 
   private linked(rec: VenueRecord | OrganizerRecord, kind: 'venue' | 'organizer'): LinkedEntry {
     let e = this.cache.get(KIND_POST, rec.id) as LinkedEntry | undefined;
-    if (e === undefined) e = { json: undefined, obj: undefined, bytes: ENTRY_OVERHEAD };
+    if (e === undefined) e = newLinkedEntry();
     if (e.json === undefined) {
       e.json = toJson(e.obj ?? this.linkedTemplate(rec, kind));
       e.bytes += strBytes(e.json);
@@ -406,7 +298,7 @@ export class Renderer implements ChangeHooks {
 
   private linkedObject(rec: VenueRecord | OrganizerRecord, kind: 'venue' | 'organizer'): Obj {
     let e = this.cache.get(KIND_POST, rec.id) as LinkedEntry | undefined;
-    if (e === undefined) e = { json: undefined, obj: undefined, bytes: ENTRY_OVERHEAD };
+    if (e === undefined) e = newLinkedEntry();
     if (e.obj === undefined) {
       e.obj = this.linkedTemplate(rec, kind);
       e.bytes += textBytes(e.obj) + LINKED_OBJECT_OVERHEAD;
@@ -440,17 +332,7 @@ export class Renderer implements ChangeHooks {
 
   private termEntry(term: TermRecord): TermEntry {
     let e = this.cache.get(KIND_TERM, term.id) as TermEntry | undefined;
-    if (e === undefined) {
-      e = {
-        pre: undefined,
-        post: undefined,
-        texts: undefined,
-        embedded: undefined,
-        json: undefined,
-        obj: undefined,
-        bytes: ENTRY_OVERHEAD,
-      };
-    }
+    if (e === undefined) e = newTermEntry();
     return e;
   }
 
@@ -503,12 +385,4 @@ export class Renderer implements ChangeHooks {
     }
     return e.obj;
   }
-}
-
-/** A venue/organizer template copied: new object, image and lineage; json_ld is never in a template. */
-function copyLinked(tmpl: Obj): Obj {
-  const c = { ...tmpl };
-  if (tmpl.image !== undefined) c.image = structuredClone(tmpl.image as Obj);
-  c.global_id_lineage = (tmpl.global_id_lineage as string[]).slice();
-  return c;
 }

@@ -3,7 +3,7 @@
 import type { Taxonomy, TermRecord } from '../../engine/records.ts';
 import type { Core } from '../context.ts';
 import { invalidParams } from '../wordpress/errors.ts';
-import { readPaging, type Paging } from '../events/list.ts';
+import { readPaging, type Paging } from '../list-paging.ts';
 import { Problems, asId, asList, asStrictBoolean, asString, has } from '../wordpress/params.ts';
 import type { Params } from '../wordpress/types.ts';
 

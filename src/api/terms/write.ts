@@ -5,7 +5,8 @@ import { canUnfilteredHtml } from '../wordpress/auth.ts';
 import type { Tx } from '../context.ts';
 import { fail } from '../wordpress/errors.ts';
 import { Problems, asId, asString, has } from '../wordpress/params.ts';
-import { kses, sanitizeSlug } from '../wordpress/text.ts';
+import { kses } from '../wordpress/kses.ts';
+import { sanitizeSlug } from '../wordpress/text.ts';
 import type { Params } from '../wordpress/types.ts';
 
 function cleanName(tx: Tx, s: string): string {

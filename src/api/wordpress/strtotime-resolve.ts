@@ -1,7 +1,7 @@
 // The second half of strtotime() (strtotime.ts scans): a parse state's holes filled from a wall
 // clock, then its weekday, relative and first/last-day parts applied, in timelib's order.
 
-import type { ParseState } from './strtotime.ts';
+import type { ParseState } from './strtotime-state.ts';
 
 const DAY_MS = 86_400_000;
 

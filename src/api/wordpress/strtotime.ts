@@ -3,32 +3,25 @@
 // scan() turns a string into a parse state (null = PHP would not parse it); resolve() fills the
 // state's holes from a wall clock and applies its weekday, relative and first/last-day parts, in
 // timelib's order. Zones are the caller's (src/api/wordpress/dates.ts): it passes its zone-id check in and
-// converts between zones itself. The words it knows: strtotime-words.ts; resolve():
-// strtotime-resolve.ts.
+// converts between zones itself. The words it knows: strtotime-words.ts; the parse state and what
+// the rules do to it: strtotime-state.ts; resolve(): strtotime-resolve.ts.
 
-import { ABBR_OFFSETS, MONTHS, RELTEXT, WEEKDAYS, unitOf } from './strtotime-words.ts';
-
-export interface ParseState {
-  y?: number;
-  m?: number;
-  d?: number;
-  h?: number;
-  i?: number;
-  s?: number;
-  ms?: number;
-  haveTime: boolean;
-  haveDate: boolean;
-  /** explicit zone in the string: fixed offset ms or an IANA id */
-  zoneOffset?: number;
-  zoneId?: string;
-  haveZone: boolean;
-  rel: { y: number; m: number; d: number; h: number; i: number; s: number; ms: number };
-  weekday?: number;
-  weekdayBehavior: number;
-  firstLast: 0 | 1 | 2;
-  /** whether a name is an IANA zone id (the caller's zone registry) */
-  isZoneId: (name: string) => boolean;
-}
+import { ABBR_OFFSETS, MONTHS, RELTEXT, WEEKDAYS } from './strtotime-words.ts';
+import {
+  type ParseState,
+  type Rule,
+  fraction,
+  haveDate,
+  haveTime,
+  rule,
+  setRelative,
+  setTime12,
+  setTime24,
+  setZoneOffset,
+  tzCorrection,
+  unhaveTime,
+  year,
+} from './strtotime-state.ts';
 
 const MONTH_RE =
   'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec';
@@ -39,95 +32,6 @@ const UNIT_RE =
 const END = '(?![a-z0-9])';
 const TIME24 = 't?([01]?[0-9]|2[0-4])[:.]([0-5]?[0-9])(?:[:.]([0-5]?[0-9]|60)(?:[.,]([0-9]+))?)?';
 const TIME12 = '(0?[1-9]|1[0-2])(?:[:.]([0-5][0-9])(?:[:.]([0-5][0-9]|60))?)?[ \\t]*([ap])\\.?m\\.?(?![a-z0-9])';
-
-type Action = (m: RegExpExecArray, st: ParseState) => boolean;
-interface Rule {
-  re: RegExp;
-  act: Action;
-}
-
-function rule(src: string, act: Action, caseSensitive = false): Rule {
-  return { re: new RegExp(src, caseSensitive ? 'y' : 'iy'), act };
-}
-
-function unhaveTime(st: ParseState): void {
-  st.haveTime = false;
-  st.h = 0;
-  st.i = 0;
-  st.s = 0;
-  st.ms = 0;
-}
-function haveTime(st: ParseState): boolean {
-  if (st.haveTime) return false; // "Double time specification"
-  st.haveTime = true;
-  st.h = 0;
-  st.i = 0;
-  st.s = 0;
-  st.ms = 0;
-  return true;
-}
-function haveDate(st: ParseState): boolean {
-  if (st.haveDate) return false; // "Double date specification"
-  st.haveDate = true;
-  return true;
-}
-function year(s: string): number {
-  const y = +s;
-  if (s.length >= 4) return y;
-  return y < 70 ? y + 2000 : y < 100 ? y + 1900 : y;
-}
-function fraction(s: string | undefined): number {
-  return s ? Math.floor(Number('0.' + s) * 1000) : 0;
-}
-function setTime12(m: RegExpExecArray, st: ParseState, at: number): boolean {
-  if (!haveTime(st)) return false;
-  let h = +m[at];
-  const pm = m[at + 3].toLowerCase() === 'p';
-  if (pm && h !== 12) h += 12;
-  if (!pm && h === 12) h = 0;
-  st.h = h;
-  st.i = m[at + 1] ? +m[at + 1] : 0;
-  st.s = m[at + 2] ? +m[at + 2] : 0;
-  return true;
-}
-function setTime24(m: RegExpExecArray, st: ParseState, at: number): boolean {
-  if (!haveTime(st)) return false;
-  st.h = +m[at];
-  st.i = +m[at + 1];
-  st.s = m[at + 2] ? +m[at + 2] : 0;
-  st.ms = fraction(m[at + 3]);
-  return true;
-}
-function setZoneOffset(st: ParseState, ms: number): boolean {
-  if (st.haveZone) return false;
-  st.haveZone = true;
-  st.zoneOffset = ms;
-  return true;
-}
-function tzCorrection(sign: string, digits: string): number {
-  // timelib_parse_tz_cor: H, HH, H:M, H:MM, HH:M, HHMM, HH:MM
-  let minutes: number;
-  const colon = digits.indexOf(':');
-  if (colon >= 0) minutes = +digits.slice(0, colon) * 60 + +(digits.slice(colon + 1) || 0);
-  else if (digits.length <= 2) minutes = +digits * 60;
-  else minutes = Math.floor(+digits / 100) * 60 + (+digits % 100);
-  return (sign === '-' ? -minutes : minutes) * 60_000;
-}
-function setRelative(st: ParseState, amount: number, unitWord: string, behavior: number): boolean {
-  const u = unitOf(unitWord);
-  if (u === null) return false;
-  if (u.length === 1) {
-    // weekday unit: '+1 monday', 'next monday', 'last friday'
-    unhaveTime(st);
-    st.rel.d += (amount > 0 ? amount - 1 : amount) * 7;
-    st.weekday = u[0];
-    st.weekdayBehavior = behavior;
-    return true;
-  }
-  const [unit, mult] = u;
-  st.rel[unit] += amount * mult;
-  return true;
-}
 
 const RULES: Rule[] = [
   rule(`yesterday${END}`, (_m, st) => {
@@ -403,5 +307,3 @@ export function scan(input: string, isZoneId: (name: string) => boolean): ParseS
   }
   return st;
 }
-
-/** Fill the holes from `nowNaive`, then apply weekday, relative and first/last-day-of parts (timelib order). */
