@@ -2,88 +2,46 @@
 // moves it to the trash status. Hot fields are typed-array columns; cold strings sit in plain
 // side arrays. Indexes (sorted-index.ts) live elsewhere; this file only stores and rebuilds.
 
-import { growFloat64, growInt32, growUint8, nextCapacity, StringPool } from './columns.ts';
-import { daysFromCivil, exactNaive, naiveToString, wholeSecondMs } from './naive-time.ts';
-import { POST_STATUSES, statusCode, type EventRecord, type RecurInfo } from './records.ts';
+import { growInt32, growUint8, nextCapacity, StringPool } from './columns.ts';
+import { checkEventRecord, checkStaged, DateColumn } from './date-column.ts';
+import {
+  EMPTY_IDS,
+  FLAG_ALL_DAY,
+  FLAG_FEATURED,
+  FLAG_HIDDEN,
+  FLAG_SHOW_MAP,
+  FLAG_SHOW_MAP_LINK,
+  FLAG_STICKY,
+  FLAG_TICKETED,
+  foldText,
+  recurInfoOf,
+  type IdList,
+  type RowParts,
+  type StagedEvent,
+} from './event-rows.ts';
+import { recordOf } from './event-record.ts';
+import { statusCode, type EventRecord, type RecurInfo } from './records.ts';
 import { ListInterner } from './list-interner.ts';
 
 export { listHash, ListInterner } from './list-interner.ts';
-
-export const FLAG_ALL_DAY = 1;
-export const FLAG_FEATURED = 2;
-export const FLAG_HIDDEN = 4;
-export const FLAG_STICKY = 8;
-export const FLAG_TICKETED = 16;
-export const FLAG_SHOW_MAP = 32;
-export const FLAG_SHOW_MAP_LINK = 64;
-/** derived, not part of the record: some venue of the event has coordinates (state.ts keeps it) */
-export const FLAG_COORDS = 128;
-
-/** A list of linked ids; shared, never mutated in place (replaced on change). */
-export type IdList = readonly number[];
-export const EMPTY_IDS: IdList = Object.freeze([]);
-
-const EXACT_MIN = daysFromCivil(1000, 1, 1) * 86_400_000;
-const EXACT_MAX = daysFromCivil(9999, 12, 31) * 86_400_000 + 86_399_000;
-
-/** What a DateColumn keeps of naive ms v: v as whole seconds when its string round-trips, else NaN. */
-function exactMs(v: number): number {
-  return v >= EXACT_MIN && v <= EXACT_MAX && wholeSecondMs(v) ? v : exactNaive(naiveToString(v));
-}
-
-/** A date-string column: naive ms when the string round-trips, else NaN plus the raw string aside. */
-export class DateColumn {
-  ms = new Float64Array(16);
-  readonly odd = new Map<number, string>();
-
-  grow(need: number): void {
-    this.ms = growFloat64(this.ms, need);
-  }
-
-  set(row: number, s: string): void {
-    const v = exactNaive(s);
-    this.ms[row] = v;
-    if (v !== v) this.odd.set(row, s);
-    else if (this.odd.size > 0) this.odd.delete(row);
-  }
-
-  /** set(row, naiveToString(v)) without making the string when it round-trips. */
-  setMs(row: number, v: number): void {
-    if (v >= EXACT_MIN && v <= EXACT_MAX && wholeSecondMs(v)) {
-      this.ms[row] = v;
-      if (this.odd.size > 0) this.odd.delete(row);
-    } else this.set(row, naiveToString(v));
-  }
-
-  get(row: number): string {
-    const v = this.ms[row];
-    if (v === v) return naiveToString(v);
-    const s = this.odd.get(row);
-    if (s === undefined) throw new Error(`date column: expected a stored string for row ${row}, got none`);
-    return s;
-  }
-}
-
-/** Folding used by search: NFD, combining marks stripped, lower case. */
-export function foldText(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  if (/^[\x00-\x7f]*$/.test(s)) return s.toLowerCase();
-  return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
-/** The date fields of an event record, in the order of EventTable.dateColumns(). */
-export const STAGED_DATES = [
-  'startLocal',
-  'endLocal',
-  'startUtc',
-  'endUtc',
-  'date',
-  'dateUtc',
-  'modified',
-  'modifiedUtc',
-] as const;
-/** An event record without its dates (appendStaged takes them as naive ms). */
-export type StagedEvent = Omit<EventRecord, (typeof STAGED_DATES)[number]>;
+export { checkEventRecord, DateColumn } from './date-column.ts';
+export {
+  EMPTY_IDS,
+  FLAG_ALL_DAY,
+  FLAG_COORDS,
+  FLAG_FEATURED,
+  FLAG_HIDDEN,
+  FLAG_SHOW_MAP,
+  FLAG_SHOW_MAP_LINK,
+  FLAG_STICKY,
+  FLAG_TICKETED,
+  foldText,
+  RowParts,
+  STAGED_DATES,
+  toIds,
+  type IdList,
+  type StagedEvent,
+} from './event-rows.ts';
 
 /** The table's Int32Array columns, one value a row (the snapshot writes them as they are). */
 export const TYPED_COLUMNS = [
@@ -113,56 +71,6 @@ const ARRAY_COLUMNS = [
   'tagIds',
   'folded',
 ] as const;
-
-/** The parts of a row appendParts takes (one object, filled again for each row). */
-export class RowParts {
-  id = 0;
-  authorId = 0;
-  /** statusCode() */
-  status = 0;
-  /** FLAG_* bits */
-  flags = 0;
-  imageId = 0;
-  parentId = 0;
-  /** indexes in the table's pools */
-  timezone = 0;
-  abbr = 0;
-  currencySymbol = 0;
-  currencyPosition = 0;
-  currencyCode = 0;
-  title = '';
-  description = '';
-  excerpt = '';
-  slug = '';
-  website: string | null = null;
-  /** the table's shared lists (costLists, idLists) */
-  costs: readonly string[] = [];
-  organizerIds: IdList = EMPTY_IDS;
-  categoryIds: IdList = EMPTY_IDS;
-  tagIds: IdList = EMPTY_IDS;
-  /** the first venue (0: none), and all of them when there are several (kept as is) */
-  venue = 0;
-  venues: IdList | undefined = undefined;
-  /** kept as is */
-  lineage: string[] | undefined = undefined;
-  /** a series' or occurrence's recurrence fields, kept as is */
-  recur: RecurInfo | undefined = undefined;
-}
-
-/** What appendStaged and appendParts check of a row: a positive integer id, whole local start and
- *  end (naive ms), end not before start. */
-function checkStaged(id: number, startMs: number, endMs: number): void {
-  if (!(Number.isInteger(id) && id > 0)) throw new Error(`event: expected a positive integer id, got ${id}`);
-  const start = exactMs(startMs),
-    end = exactMs(endMs);
-  if (start !== start || end !== end) {
-    throw new Error(
-      `event ${id}: expected 'Y-m-d H:i:s' local start/end, got '${naiveToString(start)}' / '${naiveToString(end)}'`,
-    );
-  }
-  if (end < start)
-    throw new Error(`event ${id}: expected end >= start, got ${naiveToString(start)} > ${naiveToString(end)}`);
-}
 
 export class EventTable {
   count = 0;
@@ -497,88 +405,6 @@ export class EventTable {
   }
 
   record(row: number): EventRecord {
-    if (row < 0 || row >= this.count) throw new Error(`event table: expected row in [0, ${this.count}), got ${row}`);
-    const flags = this.flags[row];
-    const pool = this.pool;
-    const rec: EventRecord = {
-      id: this.ids[row],
-      authorId: this.authorIds[row],
-      status: POST_STATUSES[this.statusCodes[row]],
-      date: this.date.get(row),
-      dateUtc: this.dateUtc.get(row),
-      modified: this.modified.get(row),
-      modifiedUtc: this.modifiedUtc.get(row),
-      title: this.titles[row],
-      description: this.descriptions[row],
-      excerpt: this.excerpts[row],
-      slug: this.slugs[row],
-      imageId: this.imageIds[row],
-      timezone: pool.timezone.get(this.timezones[row]),
-      timezoneAbbr: pool.abbr.get(this.abbrs[row]),
-      allDay: (flags & FLAG_ALL_DAY) !== 0,
-      startLocal: this.startLocal.get(row),
-      endLocal: this.endLocal.get(row),
-      startUtc: this.startUtc.get(row),
-      endUtc: this.endUtc.get(row),
-      costs: this.costs[row].slice(),
-      currencySymbol: pool.currencySymbol.get(this.currencySymbols[row]),
-      currencyPosition: pool.currencyPosition.get(this.currencyPositions[row]),
-      currencyCode: pool.currencyCode.get(this.currencyCodes[row]),
-      website: this.websites[row],
-      showMap: (flags & FLAG_SHOW_MAP) !== 0,
-      showMapLink: (flags & FLAG_SHOW_MAP_LINK) !== 0,
-      hideFromListings: (flags & FLAG_HIDDEN) !== 0,
-      sticky: (flags & FLAG_STICKY) !== 0,
-      featured: (flags & FLAG_FEATURED) !== 0,
-      ticketed: (flags & FLAG_TICKETED) !== 0,
-      venueIds: this.venueList(row).slice(),
-      organizerIds: this.organizerIds[row].slice(),
-      categoryIds: this.categoryIds[row].slice(),
-      tagIds: this.tagIds[row].slice(),
-      parentId: this.parentIds[row],
-    };
-    const lineage = this.lineages[row];
-    if (lineage) rec.lineage = lineage.slice();
-    const recur = this.recur.size > 0 ? this.recur.get(row) : undefined;
-    if (recur) {
-      if (recur.recurrence) {
-        const r = recur.recurrence;
-        rec.recurrence = { rules: r.rules.slice(), rdates: r.rdates.slice(), exdates: r.exdates.slice() };
-      }
-      if (recur.recurrenceId !== undefined) rec.recurrenceId = recur.recurrenceId;
-      if (recur.exception) rec.exception = true;
-    }
-    return rec;
+    return recordOf(this, row);
   }
-}
-
-/** The recurrence fields of a record, copied (the table keeps them; records are the caller's). */
-function recurInfoOf(rec: Pick<EventRecord, 'recurrence' | 'recurrenceId' | 'exception'>): RecurInfo {
-  const info: RecurInfo = {};
-  if (rec.recurrence) {
-    const r = rec.recurrence;
-    info.recurrence = { rules: r.rules.slice(), rdates: r.rdates.slice(), exdates: r.exdates.slice() };
-  }
-  if (rec.recurrenceId !== undefined) info.recurrenceId = rec.recurrenceId;
-  if (rec.exception) info.exception = true;
-  return info;
-}
-
-/** Throws when a record breaks a column invariant; called before anything is written. */
-export function checkEventRecord(rec: EventRecord): void {
-  if (!(Number.isInteger(rec.id) && rec.id > 0))
-    throw new Error(`event: expected a positive integer id, got ${rec.id}`);
-  statusCode(rec.status);
-  const start = exactNaive(rec.startLocal),
-    end = exactNaive(rec.endLocal);
-  if (start !== start || end !== end) {
-    throw new Error(
-      `event ${rec.id}: expected 'Y-m-d H:i:s' local start/end, got '${rec.startLocal}' / '${rec.endLocal}'`,
-    );
-  }
-  if (end < start) throw new Error(`event ${rec.id}: expected end >= start, got ${rec.startLocal} > ${rec.endLocal}`);
-}
-
-export function toIds(list: readonly number[]): IdList {
-  return list.length === 0 ? EMPTY_IDS : list.slice();
 }

@@ -1,0 +1,69 @@
+// An event row as a record: what EventTable.record() returns, every list and string a copy.
+
+import {
+  FLAG_ALL_DAY,
+  FLAG_FEATURED,
+  FLAG_HIDDEN,
+  FLAG_SHOW_MAP,
+  FLAG_SHOW_MAP_LINK,
+  FLAG_STICKY,
+  FLAG_TICKETED,
+} from './event-rows.ts';
+import type { EventTable } from './event-table.ts';
+import { POST_STATUSES, type EventRecord } from './records.ts';
+
+/** The record of a row of `t` (fresh lists: the caller may change them). */
+export function recordOf(t: EventTable, row: number): EventRecord {
+  if (row < 0 || row >= t.count) throw new Error(`event table: expected row in [0, ${t.count}), got ${row}`);
+  const flags = t.flags[row];
+  const pool = t.pool;
+  const rec: EventRecord = {
+    id: t.ids[row],
+    authorId: t.authorIds[row],
+    status: POST_STATUSES[t.statusCodes[row]],
+    date: t.date.get(row),
+    dateUtc: t.dateUtc.get(row),
+    modified: t.modified.get(row),
+    modifiedUtc: t.modifiedUtc.get(row),
+    title: t.titles[row],
+    description: t.descriptions[row],
+    excerpt: t.excerpts[row],
+    slug: t.slugs[row],
+    imageId: t.imageIds[row],
+    timezone: pool.timezone.get(t.timezones[row]),
+    timezoneAbbr: pool.abbr.get(t.abbrs[row]),
+    allDay: (flags & FLAG_ALL_DAY) !== 0,
+    startLocal: t.startLocal.get(row),
+    endLocal: t.endLocal.get(row),
+    startUtc: t.startUtc.get(row),
+    endUtc: t.endUtc.get(row),
+    costs: t.costs[row].slice(),
+    currencySymbol: pool.currencySymbol.get(t.currencySymbols[row]),
+    currencyPosition: pool.currencyPosition.get(t.currencyPositions[row]),
+    currencyCode: pool.currencyCode.get(t.currencyCodes[row]),
+    website: t.websites[row],
+    showMap: (flags & FLAG_SHOW_MAP) !== 0,
+    showMapLink: (flags & FLAG_SHOW_MAP_LINK) !== 0,
+    hideFromListings: (flags & FLAG_HIDDEN) !== 0,
+    sticky: (flags & FLAG_STICKY) !== 0,
+    featured: (flags & FLAG_FEATURED) !== 0,
+    ticketed: (flags & FLAG_TICKETED) !== 0,
+    venueIds: t.venueList(row).slice(),
+    organizerIds: t.organizerIds[row].slice(),
+    categoryIds: t.categoryIds[row].slice(),
+    tagIds: t.tagIds[row].slice(),
+    parentId: t.parentIds[row],
+  };
+  const lineage = t.lineages[row];
+  if (lineage) rec.lineage = lineage.slice();
+  const recur = t.recur.size > 0 ? t.recur.get(row) : undefined;
+  if (recur) {
+    if (recur.recurrence) {
+      const r = recur.recurrence;
+      rec.recurrence = { rules: r.rules.slice(), rdates: r.rdates.slice(), exdates: r.exdates.slice() };
+    }
+    if (recur.recurrenceId !== undefined) rec.recurrenceId = recur.recurrenceId;
+    if (recur.exception) rec.exception = true;
+  }
+  return rec;
+}
