@@ -30,20 +30,9 @@
 // go to small per-word overflow sets that every query also reads. Once the touched rows exceed
 // max(4096, rows / 32), the next search rebuilds everything.
 
-import { hashSlots, withHash } from './hash-slots.ts';
-import { foldText, type EventTable } from './event-table.ts';
+import type { EventTable } from './event-table.ts';
+import { WordScanner } from './search-scan.ts';
 import type { CalendarState } from './state.ts';
-import {
-  FNV_OFFSET,
-  FNV_PRIME,
-  NON_ASCII,
-  WORD,
-  findIn,
-  foldUnit,
-  joinWords,
-  unitsToString,
-  type Joined,
-} from './search-words.ts';
 
 const indexes = new WeakMap<CalendarState, SearchIndex>();
 
@@ -160,19 +149,7 @@ export interface Constraint {
 }
 
 /** The index's state. Fields without `private` are read by the query walk (search-walk.ts). */
-export class SearchIndex {
-  // ---- vocabulary
-  private words: string[] = [];
-  private hashes = new Int32Array(1024);
-  private slots = new Int32Array(2048);
-  private mask = 2047;
-  /** words[0 .. joinedCount) joined, each preceded by JOIN (made on the first search after a build) */
-  private joined: Joined = { text: '', starts: new Int32Array(0) };
-  private joinedCount = 0;
-  /** words[joinedCount .. tailCount) joined the same way (words first seen in writes) */
-  private tail: Joined = { text: '', starts: new Int32Array(0) };
-  private tailCount = 0;
-
+export class SearchIndex extends WordScanner {
   // ---- postings as of the last build
   /** list of word id w: rows[offsets[w] .. offsets[w + 1]) (ids >= listCount have none) */
   offsets = new Int32Array(1);
@@ -196,8 +173,7 @@ export class SearchIndex {
 
   readonly blocks = new Map<number, ListBlocks>();
 
-  // ---- scan state: the current word's units; the row mark (build) or the collected ids (writes)
-  private buf: Uint16Array = new Uint16Array(64);
+  // ---- scan state: the row mark (build) or the collected ids (writes)
   private mark = -1;
   private collected: number[] = [];
   // ---- build scratch
@@ -228,14 +204,7 @@ export class SearchIndex {
   begin(st: CalendarState): void {
     const t = st.table,
       n = t.count;
-    this.words = [];
-    this.hashes = new Int32Array(1024);
-    this.slots = new Int32Array(2048);
-    this.mask = 2047;
-    this.joined = { text: '', starts: new Int32Array(0) };
-    this.joinedCount = 0;
-    this.tail = { text: '', starts: new Int32Array(0) };
-    this.tailCount = 0;
+    this.resetWords();
     this.offsets = new Int32Array(1);
     this.rows = new Int32Array(0);
     this.listCount = 0;
@@ -328,7 +297,7 @@ export class SearchIndex {
   }
 
   /** A word of the row being scanned: build mode (mark >= 0) counts it once per row into seq, else collects it. */
-  private emit(id: number): void {
+  protected emit(id: number): void {
     const mark = this.mark;
     if (mark < 0) {
       if (!this.collected.includes(id)) this.collected.push(id);
@@ -345,80 +314,8 @@ export class SearchIndex {
     this.seq[this.seqLen++] = id;
   }
 
-  /** Every word of one field, folded as foldText folds it, to emit(). */
-  private scanField(raw: string): void {
-    if (!this.scanFolding(raw)) this.scanUnits(foldText(raw)); // a unit that folds by context: fold the whole field
-  }
-
-  /** Words of an ASCII or already folded string (A-Z lower-cased). */
-  private scanUnits(s: string): void {
-    const n = s.length;
-    let buf = this.buf,
-      len = 0,
-      h = FNV_OFFSET;
-    for (let k = 0; k <= n; k++) {
-      const c = k < n ? s.charCodeAt(k) : 0;
-      const w = c >= 128 ? c : WORD[c];
-      if (w !== 0) {
-        if (len === buf.length) buf = this.growBuf();
-        buf[len++] = w;
-        h = Math.imul(h ^ w, FNV_PRIME);
-      } else if (len > 0) {
-        this.emit(this.wordId(len, h));
-        len = 0;
-        h = FNV_OFFSET;
-      }
-    }
-  }
-
-  /**
-   * Words of a string with non-ASCII units, each unit folded on its own (foldUnit); false when
-   * a unit whose folding depends on its neighbours is met (words emitted so far stay: the
-   * caller then scans the whole folded field, and repeated words are dropped).
-   */
-  private scanFolding(s: string): boolean {
-    const n = s.length;
-    let buf = this.buf,
-      len = 0,
-      h = FNV_OFFSET;
-    for (let k = 0; k <= n; k++) {
-      const c = k < n ? s.charCodeAt(k) : 0;
-      if (c < 128) {
-        const w = WORD[c];
-        if (w !== 0) {
-          if (len === buf.length) buf = this.growBuf();
-          buf[len++] = w;
-          h = Math.imul(h ^ w, FNV_PRIME);
-        } else if (len > 0) {
-          this.emit(this.wordId(len, h));
-          len = 0;
-          h = FNV_OFFSET;
-        }
-        continue;
-      }
-      const f = foldUnit(c);
-      if (f === null) return false;
-      for (let i = 0; i < f.length; i++) {
-        const u = f.charCodeAt(i);
-        const w = u >= 128 ? u : WORD[u];
-        if (w !== 0) {
-          if (len === buf.length) buf = this.growBuf();
-          buf[len++] = w;
-          h = Math.imul(h ^ w, FNV_PRIME);
-        } else if (len > 0) {
-          this.emit(this.wordId(len, h));
-          len = 0;
-          h = FNV_OFFSET;
-        }
-      }
-    }
-    return true;
-  }
-
-  private growBuf(): Uint16Array {
-    const next = new Uint16Array(this.buf.length * 2);
-    next.set(this.buf);
-    return (this.buf = next);
+  protected newWord(id: number): void {
+    if (id >= this.lastMark.length) this.growScratch(id + 1);
   }
 
   private growScratch(need: number): void {
@@ -429,42 +326,6 @@ export class SearchIndex {
     const last = new Int32Array(cap).fill(-1);
     last.set(this.lastMark);
     this.lastMark = last;
-  }
-
-  /** Id of the word buf[0, len) with hash h, created when new. */
-  private wordId(len: number, h: number): number {
-    const words = this.words,
-      hashes = this.hashes,
-      slots = this.slots,
-      mask = this.mask,
-      buf = this.buf;
-    let slot = h & mask;
-    for (;;) {
-      const v = slots[slot];
-      if (v === 0) break;
-      const id = v - 1;
-      if (hashes[id] === h) {
-        const w = words[id];
-        if (w.length === len) {
-          let k = 0;
-          while (k < len && buf[k] === w.charCodeAt(k)) k++;
-          if (k === len) return id;
-        }
-      }
-      slot = (slot + 1) & mask;
-    }
-    const id = words.length;
-    words.push(unitsToString(buf, len));
-    this.hashes = withHash(hashes, id, h);
-    if (id >= this.lastMark.length) this.growScratch(id + 1);
-    slots[slot] = id + 1;
-    if ((id + 1) * 2 > slots.length) this.growSlots();
-    return id;
-  }
-
-  private growSlots(): void {
-    this.slots = hashSlots(this.hashes, this.words.length, this.slots.length * 2);
-    this.mask = this.slots.length - 1;
   }
 
   /** Distinct word ids of a row's current text. */
@@ -518,26 +379,13 @@ export class SearchIndex {
 
   /** Bytes held by the index (typed arrays, word strings, overflow sets; not object headers). */
   byteSize(): number {
-    let words = 0;
-    for (const w of this.words) words += 16 + w.length * (NON_ASCII.test(w) ? 2 : 1);
     let blocks = 0;
     for (const b of this.blocks.values()) blocks += b.counts.byteLength + b.minEnds.byteLength + b.maxEnds.byteLength;
     let extra = 0;
     for (const s of this.extra.values()) extra += 16 * s.size;
     for (const w of this.rowWords.values()) extra += w.byteLength + 32;
     return (
-      this.rows.byteLength +
-      this.offsets.byteLength +
-      this.hashes.byteLength +
-      this.slots.byteLength +
-      this.touched.byteLength +
-      words +
-      this.joined.text.length +
-      this.joined.starts.byteLength +
-      this.tail.text.length +
-      this.tail.starts.byteLength +
-      blocks +
-      extra
+      this.rows.byteLength + this.offsets.byteLength + this.touched.byteLength + this.vocabularyBytes() + blocks + extra
     );
   }
 
@@ -550,25 +398,5 @@ export class SearchIndex {
       countedLists: this.blocks.size,
       building: this.building,
     };
-  }
-
-  /** Ids of the vocabulary words that contain `piece` (a string without separator units). */
-  wordsContaining(piece: string): number[] {
-    const n = this.words.length;
-    if (this.joinedCount === 0 && n > 0) {
-      this.joined = joinWords(this.words, 0, n);
-      this.joinedCount = n;
-    }
-    const out: number[] = [];
-    findIn(this.joined, piece, 0, out);
-    if (this.joinedCount < n) {
-      // words added by writes since the joined text was made
-      if (this.tailCount !== n) {
-        this.tail = joinWords(this.words, this.joinedCount, n);
-        this.tailCount = n;
-      }
-      findIn(this.tail, piece, this.joinedCount, out);
-    }
-    return out;
   }
 }
