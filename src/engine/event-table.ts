@@ -20,6 +20,7 @@ import {
   type StagedEvent,
 } from './event-rows.ts';
 import { recordOf } from './event-record.ts';
+import { TextStore } from './text-store.ts';
 import { statusCode, type EventRecord, type RecurInfo } from './records.ts';
 import { ListInterner } from './list-interner.ts';
 
@@ -58,19 +59,7 @@ export const TYPED_COLUMNS = [
   'currencyPositions',
   'currencyCodes',
 ] as const;
-const ARRAY_COLUMNS = [
-  'titles',
-  'descriptions',
-  'excerpts',
-  'slugs',
-  'websites',
-  'costs',
-  'lineages',
-  'organizerIds',
-  'categoryIds',
-  'tagIds',
-  'folded',
-] as const;
+const ARRAY_COLUMNS = ['costs', 'lineages', 'organizerIds', 'categoryIds', 'tagIds', 'folded'] as const;
 
 export class EventTable {
   count = 0;
@@ -99,11 +88,8 @@ export class EventTable {
   readonly modified = new DateColumn();
   readonly modifiedUtc = new DateColumn();
 
-  titles: string[] = [];
-  descriptions: string[] = [];
-  excerpts: string[] = [];
-  slugs: string[] = [];
-  websites: (string | null)[] = [];
+  /** title, description, excerpt, slug and website of every row, outside V8's heap */
+  texts = new TextStore();
   costs: (readonly string[])[] = [];
   lineages: (string[] | undefined)[] = [];
   organizerIds: IdList[] = [];
@@ -170,6 +156,7 @@ export class EventTable {
     this.currencyPositions = growInt32(this.currencyPositions, cap);
     this.currencyCodes = growInt32(this.currencyCodes, cap);
     for (const c of this.dateColumns()) c.grow(cap);
+    this.texts.reserve(cap);
     this.capacity = cap;
   }
 
@@ -223,11 +210,7 @@ export class EventTable {
     this.currencySymbols[row] = p.currencySymbol;
     this.currencyPositions[row] = p.currencyPosition;
     this.currencyCodes[row] = p.currencyCode;
-    this.titles[row] = p.title;
-    this.descriptions[row] = p.description;
-    this.excerpts[row] = p.excerpt;
-    this.slugs[row] = p.slug;
-    this.websites[row] = p.website;
+    this.texts.set(row, p.title, p.description, p.excerpt, p.slug, p.website);
     this.costs[row] = p.costs;
     this.lineages[row] = p.lineage;
     this.venueIds[row] = p.venue;
@@ -267,6 +250,7 @@ export class EventTable {
       // an empty table takes the staged columns over: no copy
       for (const f of TYPED_COLUMNS) (this as unknown as Record<string, unknown>)[f] = from[f];
       for (const f of ARRAY_COLUMNS) (this as unknown as Record<string, unknown>)[f] = from[f];
+      this.texts = from.texts;
       this.capacity = from.capacity;
     } else {
       this.reserve(base + n);
@@ -276,6 +260,9 @@ export class EventTable {
           src = from[f] as unknown[];
         for (let i = 0; i < n; i++) to[base + i] = src[i];
       }
+      const tx = from.texts;
+      for (let i = 0; i < n; i++)
+        this.texts.set(base + i, tx.title(i), tx.description(i), tx.excerpt(i), tx.slug(i), tx.website(i));
     }
     const dates = this.dateColumns(),
       staged = from.dateColumns();
@@ -297,6 +284,7 @@ export class EventTable {
       (this as unknown as Record<string, unknown>)[f] =
         this[f] instanceof Uint8Array ? new Uint8Array(0) : new Int32Array(0);
     for (const f of ARRAY_COLUMNS) (this as unknown as Record<string, unknown>)[f] = [];
+    this.texts = new TextStore();
     for (const c of this.dateColumns()) {
       c.ms = new Float64Array(16);
       c.odd.clear();
@@ -353,11 +341,7 @@ export class EventTable {
     this.currencyPositions[row] = pool.currencyPosition.intern(rec.currencyPosition);
     this.currencyCodes[row] = pool.currencyCode.intern(rec.currencyCode);
 
-    this.titles[row] = rec.title;
-    this.descriptions[row] = rec.description;
-    this.excerpts[row] = rec.excerpt;
-    this.slugs[row] = rec.slug;
-    this.websites[row] = rec.website;
+    this.texts.set(row, rec.title, rec.description, rec.excerpt, rec.slug, rec.website);
     this.costs[row] = this.costLists.intern(rec.costs);
     this.lineages[row] = rec.lineage ? rec.lineage.slice() : undefined;
     this.setVenues(row, rec.venueIds);
@@ -390,15 +374,35 @@ export class EventTable {
     return this.statusCodes[row] === 0;
   }
 
+  title(row: number): string {
+    return this.texts.title(row);
+  }
+
+  description(row: number): string {
+    return this.texts.description(row);
+  }
+
+  excerpt(row: number): string {
+    return this.texts.excerpt(row);
+  }
+
+  slug(row: number): string {
+    return this.texts.slug(row);
+  }
+
+  website(row: number): string | null {
+    return this.texts.website(row);
+  }
+
   foldedText(row: number): string {
     let f = this.folded[row];
     if (f === undefined) {
       f =
-        foldText(this.titles[row]) +
+        foldText(this.texts.title(row)) +
         '\u0000' +
-        foldText(this.excerpts[row]) +
+        foldText(this.texts.excerpt(row)) +
         '\u0000' +
-        foldText(this.descriptions[row]);
+        foldText(this.texts.description(row));
       this.folded[row] = f;
     }
     return f;

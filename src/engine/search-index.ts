@@ -215,12 +215,8 @@ export class SearchIndex extends WordScanner {
     this.rowWords.clear();
     this.blocks.clear();
     this.stale = false;
-    const titles = t.titles,
-      excerpts = t.excerpts,
-      descriptions = t.descriptions;
-    let chars = 0;
-    for (let row = 0; row < n; row++) chars += titles[row].length + excerpts[row].length + descriptions[row].length;
-    this.seq = new Int32Array(Math.max(1024, Math.ceil(chars / 7))); // about one distinct word per 8 units of text
+    // about one distinct word per 8 units of text, and about three quarters of the texts' bytes searched
+    this.seq = new Int32Array(Math.max(1024, Math.ceil(t.texts.used / 10)));
     this.seqLen = 0;
     this.counts = new Int32Array(1024);
     this.lastMark = new Int32Array(1024).fill(-1);
@@ -239,15 +235,11 @@ export class SearchIndex extends WordScanner {
     const t = st.table,
       n = job.n,
       rowStarts = job.rowStarts;
-    const titles = t.titles,
-      excerpts = t.excerpts,
-      descriptions = t.descriptions;
+    const texts = t.texts;
     let row = job.next;
     for (const stop = Math.min(n, row + budget); row < stop; row++) {
       this.mark = row;
-      this.scanField(titles[row]);
-      this.scanField(excerpts[row]);
-      this.scanField(descriptions[row]);
+      this.scanRow(texts, row);
       rowStarts[row + 1] = this.seqLen;
     }
     this.mark = -1;
@@ -332,9 +324,7 @@ export class SearchIndex extends WordScanner {
   private rowWordIds(t: EventTable, row: number): Int32Array {
     this.mark = -1;
     this.collected = [];
-    this.scanField(t.titles[row]);
-    this.scanField(t.excerpts[row]);
-    this.scanField(t.descriptions[row]);
+    this.scanRow(t.texts, row);
     const out = Int32Array.from(this.collected);
     this.collected = [];
     return out;

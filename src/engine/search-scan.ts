@@ -6,6 +6,7 @@
 
 import { foldText } from './event-table.ts';
 import { hashSlots, withHash } from './hash-slots.ts';
+import type { TextView } from './text-store.ts';
 import {
   FNV_OFFSET,
   FNV_PRIME,
@@ -134,6 +135,62 @@ export abstract class WordScanner {
       }
     }
     return true;
+  }
+
+  /**
+   * scanField of a Latin-1 text held as bytes b[from, to) (the event texts' store): the same
+   * words, without making the string. A unit that folds by context makes it scan the string.
+   */
+  protected scanLatin1(b: Uint8Array, from: number, to: number): void {
+    let buf = this.buf,
+      len = 0,
+      h = FNV_OFFSET;
+    for (let k = from; k <= to; k++) {
+      const c = k < to ? b[k] : 0;
+      if (c < 128) {
+        const w = WORD[c];
+        if (w !== 0) {
+          if (len === buf.length) buf = this.growBuf();
+          buf[len++] = w;
+          h = Math.imul(h ^ w, FNV_PRIME);
+        } else if (len > 0) {
+          this.emit(this.wordId(len, h));
+          len = 0;
+          h = FNV_OFFSET;
+        }
+        continue;
+      }
+      const f = foldUnit(c);
+      if (f === null) {
+        this.scanUnits(foldText(Buffer.from(b.buffer, b.byteOffset + from, to - from).toString('latin1')));
+        return;
+      }
+      for (let i = 0; i < f.length; i++) {
+        const u = f.charCodeAt(i);
+        const w = u >= 128 ? u : WORD[u];
+        if (w !== 0) {
+          if (len === buf.length) buf = this.growBuf();
+          buf[len++] = w;
+          h = Math.imul(h ^ w, FNV_PRIME);
+        } else if (len > 0) {
+          this.emit(this.wordId(len, h));
+          len = 0;
+          h = FNV_OFFSET;
+        }
+      }
+    }
+  }
+
+  /** Every word of a row's title, excerpt and description, to emit(). */
+  protected scanRow(texts: TextView, row: number): void {
+    this.scanField(texts.title(row));
+    this.scanStored(texts, texts.excerptAt(row), row, 1);
+    this.scanStored(texts, texts.descriptionAt(row), row, 0);
+  }
+
+  private scanStored(texts: TextView, at: number, row: number, field: number): void {
+    if (at >= 0) this.scanLatin1(texts.raw, at, texts.end);
+    else this.scanField(field === 0 ? texts.description(row) : texts.excerpt(row));
   }
 
   private growBuf(): Uint16Array {
