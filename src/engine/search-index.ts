@@ -31,6 +31,7 @@
 // max(4096, rows / 32), the next search rebuilds everything.
 
 import type { EventTable } from './event-table.ts';
+import { PackedPostings, PostingsPacker } from './packed-postings.ts';
 import { WordScanner } from './search-scan.ts';
 import type { CalendarState } from './state.ts';
 
@@ -127,7 +128,10 @@ interface BuildJob {
   next: number;
   /** seq[rowStarts[r], rowStarts[r + 1]) = distinct word ids of row r */
   rowStarts: Int32Array;
-  /** pass 2: rows in (start, id) order, the next position, the fill cursor of each list */
+  /** pass 2: rows in (start, id) order, the next position, the fill cursor of each list, the
+   *  entries as ranks in that order; pass 3: their packing */
+  ranks: Int32Array;
+  packer: PostingsPacker | undefined;
   order: Int32Array | undefined;
   at: number;
   cursor: Int32Array;
@@ -151,9 +155,9 @@ export interface Constraint {
 /** The index's state. Fields without `private` are read by the query walk (search-walk.ts). */
 export class SearchIndex extends WordScanner {
   // ---- postings as of the last build
-  /** list of word id w: rows[offsets[w] .. offsets[w + 1]) (ids >= listCount have none) */
+  /** list of word id w: rows.at(p) for p in [offsets[w], offsets[w + 1]) (ids >= listCount have none) */
   offsets = new Int32Array(1);
-  rows = new Int32Array(0);
+  rows = PackedPostings.EMPTY;
   listCount = 0;
 
   // ---- writes since the build
@@ -206,7 +210,7 @@ export class SearchIndex extends WordScanner {
       n = t.count;
     this.resetWords();
     this.offsets = new Int32Array(1);
-    this.rows = new Int32Array(0);
+    this.rows = PackedPostings.EMPTY;
     this.listCount = 0;
     this.touched = new Uint8Array(Math.max(16, t.capacity));
     this.touchedCount = 0;
@@ -220,7 +224,16 @@ export class SearchIndex extends WordScanner {
     this.seqLen = 0;
     this.counts = new Int32Array(1024);
     this.lastMark = new Int32Array(1024).fill(-1);
-    this.job = { n, next: 0, rowStarts: new Int32Array(n + 1), order: undefined, at: 0, cursor: new Int32Array(0) };
+    this.job = {
+      n,
+      next: 0,
+      rowStarts: new Int32Array(n + 1),
+      order: undefined,
+      at: 0,
+      cursor: new Int32Array(0),
+      ranks: new Int32Array(0),
+      packer: undefined,
+    };
   }
 
   /**
@@ -264,27 +277,40 @@ export class SearchIndex extends WordScanner {
       const counts = this.counts;
       for (let w = 0; w < nWords; w++) offsets[w + 1] = offsets[w] + counts[w];
       this.offsets = offsets;
-      this.rows = new Int32Array(offsets[nWords]);
+      job.ranks = new Int32Array(offsets[nWords]);
       job.cursor = offsets.slice(0, nWords);
     }
-    const order = job.order,
-      rows = this.rows,
-      cursor = job.cursor,
-      seq = this.seq;
-    let i = job.at;
-    for (const stop = Math.min(order.length, i + Math.max(1, budget)); i < stop; i++) {
-      const r = order[i];
-      if (r >= n) continue; // appended since the build began: touched
-      for (let k = rowStarts[r], end = rowStarts[r + 1]; k < end; k++) rows[cursor[seq[k]]++] = r;
+    const order = job.order;
+    if (!job.packer) {
+      // pass 2: each list's entries as ranks in `order`, so every list comes out increasing
+      const ranks = job.ranks,
+        cursor = job.cursor,
+        seq = this.seq;
+      let i = job.at;
+      for (const stop = Math.min(order.length, i + Math.max(1, budget)); i < stop; i++) {
+        const r = order[i];
+        if (r >= n) continue; // appended since the build began: touched
+        for (let k = rowStarts[r], end = rowStarts[r + 1]; k < end; k++) ranks[cursor[seq[k]]++] = i;
+      }
+      budget -= i - job.at;
+      job.at = i;
+      if (i < order.length) return false;
+      this.seq = new Int32Array(0);
+      this.counts = new Int32Array(0);
+      this.lastMark = new Int32Array(0);
+      job.rowStarts = new Int32Array(0);
+      job.packer = new PostingsPacker(job.ranks, order);
     }
-    job.at = i;
-    if (i < order.length) return false;
-    this.listCount = cursor.length;
+    // pass 3: pack the ranks (a block of 256 entries costs about what a row of pass 2 does)
+    if (!job.packer.pack(budget)) return false;
+    this.rows = job.packer.done();
+    this.listCount = job.cursor.length;
+    // a scheduled slice may still hold the job: let go of its scratch now
+    job.ranks = new Int32Array(0);
+    job.packer = undefined;
+    job.cursor = new Int32Array(0);
     this.job = undefined;
     this.wordsBuilt = this.words.length;
-    this.seq = new Int32Array(0);
-    this.counts = new Int32Array(0);
-    this.lastMark = new Int32Array(0);
     return true;
   }
 
