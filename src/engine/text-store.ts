@@ -299,12 +299,13 @@ export class TextStore extends TextView {
     return p + 2 * n;
   }
 
+  /** Doubles up to 16 MiB, then a quarter more each time: at most a fifth of the buffer is room. */
   private grow(need: number): void {
     if (need > MAX_BYTES)
       throw new Error(`event texts: expected at most ${MAX_BYTES} bytes of texts in one calendar, need ${need}`);
     const cap = Math.min(
       MAX_BYTES,
-      Math.max(need, this.bytes.length < 1 << 26 ? this.bytes.length * 2 : Math.ceil(this.bytes.length * 1.25)),
+      Math.max(need, this.bytes.length < 1 << 24 ? this.bytes.length * 2 : Math.ceil(this.bytes.length * 1.25)),
     );
     const next = alloc(cap);
     this.bytes.copy(next, 0, 0, this.used);
