@@ -54,7 +54,7 @@ export function recordOf(t: EventTable, row: number): EventRecord {
     tagIds: t.tagIds[row].slice(),
     parentId: t.parentIds[row],
   };
-  const lineage = t.lineages[row];
+  const lineage = t.lineages.size > 0 ? t.lineages.get(row) : undefined;
   if (lineage) rec.lineage = lineage.slice();
   const recur = t.recur.size > 0 ? t.recur.get(row) : undefined;
   if (recur) {

@@ -59,7 +59,7 @@ export const TYPED_COLUMNS = [
   'currencyPositions',
   'currencyCodes',
 ] as const;
-const ARRAY_COLUMNS = ['costs', 'lineages', 'organizerIds', 'categoryIds', 'tagIds', 'folded'] as const;
+const ARRAY_COLUMNS = ['costs', 'organizerIds', 'categoryIds', 'tagIds'] as const;
 
 export class EventTable {
   count = 0;
@@ -91,7 +91,8 @@ export class EventTable {
   /** title, description, excerpt, slug and website of every row, outside V8's heap */
   texts = new TextStore();
   costs: (readonly string[])[] = [];
-  lineages: (string[] | undefined)[] = [];
+  /** rows with a lineage (few: events imported with one) */
+  readonly lineages = new Map<number, string[]>();
   organizerIds: IdList[] = [];
   categoryIds: IdList[] = [];
   tagIds: IdList[] = [];
@@ -103,8 +104,8 @@ export class EventTable {
   /** shared link lists (organizers, categories, tags) and cost lists */
   readonly idLists: ListInterner<number>;
   readonly costLists: ListInterner<string>;
-  /** folded title\0excerpt\0description, filled lazily by search, cleared on writes */
-  folded: (string | undefined)[] = [];
+  /** folded title\0excerpt\0description of the rows a search checked, cleared on writes */
+  readonly folded = new Map<number, string>();
 
   readonly pool: {
     timezone: StringPool;
@@ -212,7 +213,7 @@ export class EventTable {
     this.currencyCodes[row] = p.currencyCode;
     this.texts.set(row, p.title, p.description, p.excerpt, p.slug, p.website);
     this.costs[row] = p.costs;
-    this.lineages[row] = p.lineage;
+    this.setLineage(row, p.lineage);
     this.venueIds[row] = p.venue;
     if (p.venues !== undefined) this.extraVenues.set(row, p.venues);
     else if (this.extraVenues.size > 0) this.extraVenues.delete(row);
@@ -223,7 +224,7 @@ export class EventTable {
     this.organizerIds[row] = p.organizerIds;
     this.categoryIds[row] = p.categoryIds;
     this.tagIds[row] = p.tagIds;
-    this.folded[row] = undefined;
+    if (this.folded.size > 0) this.folded.delete(row);
     this.startLocal.setMs(row, dates[at]);
     this.endLocal.setMs(row, dates[at + 1]);
     this.startUtc.setMs(row, dates[at + 2]);
@@ -272,6 +273,7 @@ export class EventTable {
       for (const [row, s] of staged[c].odd) dates[c].odd.set(base + row, s);
     }
     for (const [row, list] of from.extraVenues) this.extraVenues.set(base + row, list);
+    for (const [row, l] of from.lineages) this.lineages.set(base + row, l);
     for (const [row, info] of from.recur) this.recur.set(base + row, info);
     if (from.recur.size > 0) this.recurVersion++;
     this.count = base + n;
@@ -290,6 +292,8 @@ export class EventTable {
       c.odd.clear();
     }
     this.extraVenues.clear();
+    this.lineages.clear();
+    this.folded.clear();
     this.recur.clear();
     this.recurVersion++;
     this.count = 0;
@@ -343,17 +347,22 @@ export class EventTable {
 
     this.texts.set(row, rec.title, rec.description, rec.excerpt, rec.slug, rec.website);
     this.costs[row] = this.costLists.intern(rec.costs);
-    this.lineages[row] = rec.lineage ? rec.lineage.slice() : undefined;
+    this.setLineage(row, rec.lineage ? rec.lineage.slice() : undefined);
     this.setVenues(row, rec.venueIds);
     const lists = this.idLists;
     this.organizerIds[row] = lists.intern(rec.organizerIds);
     this.categoryIds[row] = lists.intern(rec.categoryIds);
     this.tagIds[row] = lists.intern(rec.tagIds);
-    this.folded[row] = undefined;
+    if (this.folded.size > 0) this.folded.delete(row);
     if (rec.recurrence !== undefined || rec.recurrenceId !== undefined) {
       this.recur.set(row, recurInfoOf(rec));
       this.recurVersion++;
     } else if (this.recur.size > 0 && this.recur.delete(row)) this.recurVersion++;
+  }
+
+  setLineage(row: number, lineage: string[] | undefined): void {
+    if (lineage !== undefined) this.lineages.set(row, lineage);
+    else if (this.lineages.size > 0) this.lineages.delete(row);
   }
 
   setVenues(row: number, venueIds: readonly number[]): void {
@@ -395,7 +404,7 @@ export class EventTable {
   }
 
   foldedText(row: number): string {
-    let f = this.folded[row];
+    let f = this.folded.get(row);
     if (f === undefined) {
       f =
         foldText(this.texts.title(row)) +
@@ -403,7 +412,7 @@ export class EventTable {
         foldText(this.texts.excerpt(row)) +
         '\u0000' +
         foldText(this.texts.description(row));
-      this.folded[row] = f;
+      this.folded.set(row, f);
     }
     return f;
   }

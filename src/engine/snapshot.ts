@@ -122,7 +122,7 @@ interface Frozen {
   /** the rows' texts as they were (a frozen view, or the live store read at once) */
   texts: TextView;
   costs: (readonly string[])[];
-  lineages: (string[] | undefined)[];
+  lineages: Map<number, string[]>;
   extraVenues: Map<number, readonly number[]>;
   links: Record<LinkField, (readonly number[])[]>;
   recur: Map<number, RecurInfo>;
@@ -148,7 +148,7 @@ export function encodeSnapshot(st: CalendarState): Iterable<unknown> {
     odd: DATE_FIELDS.map((f) => new Map(t[f].odd)),
     texts: t.texts.freeze(n),
     costs: t.costs.slice(0, n),
-    lineages: t.lineages.slice(0, n),
+    lineages: new Map(t.lineages),
     extraVenues: new Map(t.extraVenues),
     links,
     recur: new Map(t.recur),
@@ -280,10 +280,13 @@ function encodeChunk(fz: Frozen, from: number, to: number, typed = false): Event
   const extraVenues: [number, number[]][] = [];
   const recur: [number, RecurInfo][] = [];
   const hasExtra = fz.extraVenues.size > 0,
-    hasRecur = fz.recur.size > 0;
+    hasRecur = fz.recur.size > 0,
+    hasLineages = fz.lineages.size > 0;
   for (let r = from; r < to; r++) {
-    const l = fz.lineages[r];
-    if (l) lineages.push([r - from, l]);
+    if (hasLineages) {
+      const l = fz.lineages.get(r);
+      if (l) lineages.push([r - from, l]);
+    }
     if (hasExtra) {
       const ev = fz.extraVenues.get(r);
       if (ev) extraVenues.push([r - from, Array.from(ev)]);
@@ -451,10 +454,10 @@ function loadChunkV2(st: CalendarState, c: EventChunk): void {
   }
   copyTexts(t, c, from, n);
   for (let i = 0; i < n; i++) {
-    t.lineages[from + i] = undefined;
-    t.folded[from + i] = undefined;
+    t.setLineage(from + i, undefined);
+    if (t.folded.size > 0) t.folded.delete(from + i);
   }
-  for (const [i, l] of c.lineages) t.lineages[from + i] = l;
+  for (const [i, l] of c.lineages) t.lineages.set(from + i, l);
   for (const [i, v] of c.extraVenues) t.extraVenues.set(from + i, v);
   for (const [i, info] of c.recur ?? []) t.recur.set(from + i, info);
   if (c.recur?.length) t.recurVersion++;
@@ -536,10 +539,10 @@ function loadChunkV1(st: CalendarState, c: EventChunkV1): void {
   expectLength('costs', c.costs, n);
   for (let i = 0; i < n; i++) {
     t.costs[from + i] = t.costLists.intern(c.costs[i]);
-    t.lineages[from + i] = undefined;
-    t.folded[from + i] = undefined;
+    t.setLineage(from + i, undefined);
+    if (t.folded.size > 0) t.folded.delete(from + i);
   }
-  for (const [i, l] of c.lineages) t.lineages[from + i] = l;
+  for (const [i, l] of c.lineages) t.lineages.set(from + i, l);
   for (const [i, v] of c.extraVenues) t.extraVenues.set(from + i, v);
   for (const f of LINK_FIELDS) flatLists(f, t[f], t.idLists, c.links[f].counts, c.links[f].ids, from, n);
 }

@@ -126,7 +126,7 @@ export function eventHead(site: Site, engine: EngineApi, row: number): EventHead
   const url = eventUrl(site, { id, slug, status });
   const flags = t.flags[row];
   const globalId = site.origin + '?id=' + id;
-  const lineage = t.lineages[row];
+  const lineage = t.lineages.size > 0 ? t.lineages.get(row) : undefined;
   const att = t.imageIds[row] === 0 ? undefined : engine.attachment(t.imageIds[row]);
   const startLocal = t.startLocal.get(row),
     endLocal = t.endLocal.get(row);
@@ -493,7 +493,7 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
   const slugText = flags & SLUG_SAFE ? slug : jsonText(slug);
   const plain = plainPermalink(slug, POST_STATUSES[statusCode]);
   const f = t.flags[row];
-  const lineage = t.lineages[row];
+  const lineage = t.lineages.size > 0 ? t.lineages.get(row) : undefined;
   let afterId = authorText(t.authorIds[row], statusCode);
   if (lineage) {
     let lineageText = '"';
