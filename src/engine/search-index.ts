@@ -15,9 +15,10 @@
 // term are found with indexOf over all words joined into one string.
 //
 // Postings. One list per word: the rows holding it, in (local start, id) order as of the last
-// build, all lists in one Int32Array (built with one counting pass and one fill pass over the
-// rows in main-index order, so every list comes out sorted). A date window is a position range
-// of each list (binary search on the start column).
+// build, all lists in one sequence (built with one counting pass and one fill pass over the rows
+// in main-index order, so every list comes out sorted), kept as the rows' ranks in that order,
+// bit-packed (packed-postings.ts; rows.at(p) is the row at position p). A date window is a
+// position range of each list (binary search on the start column).
 //
 // Counting. For a list that is queried with only date/status/flag filters besides the one exact
 // term, per-block counters (rows per (status, flags) combination and the min/max local end of
