@@ -9,11 +9,49 @@ import {
   FLAG_STICKY,
   FLAG_TICKETED,
 } from './event-rows.ts';
-import type { EventTable } from './event-table.ts';
-import { POST_STATUSES, type EventRecord } from './records.ts';
+import type { StringPool } from './columns.ts';
+import type { DateColumn } from './date-column.ts';
+import type { IdList } from './event-rows.ts';
+import { POST_STATUSES, type EventRecord, type RecurInfo } from './records.ts';
+import type { TextView } from './text-store.ts';
+
+type Ints = Int32Array | Uint8Array;
+
+/** What recordOf reads of the event table (EventTable has it; named here, not imported from it). */
+export interface RecordColumns {
+  readonly count: number;
+  readonly ids: Ints;
+  readonly authorIds: Ints;
+  readonly statusCodes: Ints;
+  readonly flags: Ints;
+  readonly imageIds: Ints;
+  readonly parentIds: Ints;
+  readonly timezones: Ints;
+  readonly abbrs: Ints;
+  readonly currencySymbols: Ints;
+  readonly currencyPositions: Ints;
+  readonly currencyCodes: Ints;
+  readonly date: DateColumn;
+  readonly dateUtc: DateColumn;
+  readonly modified: DateColumn;
+  readonly modifiedUtc: DateColumn;
+  readonly startLocal: DateColumn;
+  readonly endLocal: DateColumn;
+  readonly startUtc: DateColumn;
+  readonly endUtc: DateColumn;
+  readonly texts: TextView;
+  readonly costs: readonly (readonly string[])[];
+  readonly organizerIds: readonly IdList[];
+  readonly categoryIds: readonly IdList[];
+  readonly tagIds: readonly IdList[];
+  readonly lineages: ReadonlyMap<number, string[]>;
+  readonly recur: ReadonlyMap<number, RecurInfo>;
+  readonly pool: Record<'timezone' | 'abbr' | 'currencySymbol' | 'currencyPosition' | 'currencyCode', StringPool>;
+  venueList(row: number): IdList;
+}
 
 /** The record of a row of `t` (fresh lists: the caller may change them). */
-export function recordOf(t: EventTable, row: number): EventRecord {
+export function recordOf(t: RecordColumns, row: number): EventRecord {
   if (row < 0 || row >= t.count) throw new Error(`event table: expected row in [0, ${t.count}), got ${row}`);
   const flags = t.flags[row];
   const pool = t.pool;
