@@ -50,6 +50,18 @@ for (const [k, v] of Object.entries(t)) {
   } else if (Array.isArray(v)) rows.push([`pointers: ${k}`, 8 * v.length]);
 }
 rows.unshift(['typed columns (ids, flags, pools, 8 date columns)', typed]);
+// the texts' store: its buffer and offsets are array buffers, its title dictionary is heap
+const tx = t.texts as unknown as {
+  raw: Uint8Array;
+  used: number;
+  dead: number;
+  titleCount: number;
+  byteSize(): number;
+};
+const txBuffers = tx.raw.byteLength + 4 * t.capacity;
+typed += txBuffers;
+rows.push([`texts: one buffer (${tx.used.toLocaleString('en-US')} bytes used) and an offset a row`, txBuffers]);
+rows.push([`texts: title dictionary (${tx.titleCount.toLocaleString('en-US')} titles)`, tx.byteSize() - txBuffers]);
 const heapLoaded = loaded.heapUsed - before.heapUsed;
 const abLoaded = loaded.arrayBuffers - before.arrayBuffers;
 const counted = rows.reduce((s, [, b]) => s + b, 0) - typed;

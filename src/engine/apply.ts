@@ -59,7 +59,7 @@ export function putEvent(st: CalendarState, rec: EventRecord): void {
   } else {
     st.countContribution(row, -1, deltas);
     st.unindexRow(row);
-    const oldSlug = t.slugs[row];
+    const oldSlug = t.slug(row);
     t.write(row, rec);
     st.ids.setEventSlug(row, oldSlug, rec.slug);
   }
@@ -76,16 +76,16 @@ function trashEvent(st: CalendarState, id: number, modified: string, modifiedUtc
   const t = st.table;
   const deltas = new Map<number, number>();
   st.countContribution(row, -1, deltas);
-  const oldSlug = t.slugs[row];
+  const oldSlug = t.slug(row);
   // same index positions: the row's combination byte and block counters move in place
   const from = comboOf(t.statusCodes[row], t.flags[row]);
   t.statusCodes[row] = 5; // POST_STATUSES.indexOf('trash')
   st.setRowCombo(row, from, comboOf(5, t.flags[row]));
   searchRowWritten(st, row);
-  t.slugs[row] = trashedSlug(oldSlug);
+  t.texts.setSlug(row, trashedSlug(oldSlug));
   t.modified.set(row, modified);
   t.modifiedUtc.set(row, modifiedUtc);
-  st.ids.setEventSlug(row, oldSlug, t.slugs[row]);
+  st.ids.setEventSlug(row, oldSlug, t.slug(row));
   st.applyCountDeltas(deltas);
   st.hooks.eventChanged(row);
 }

@@ -129,7 +129,7 @@ export class Engine implements EngineApi {
       const first = t.appendTable(staged);
       for (let row = first; row < t.count; row++) {
         st.ids.setPost(t.ids[row], 'event', row);
-        st.ids.setEventSlug(row, undefined, t.slugs[row]);
+        st.ids.setEventSlug(row, undefined, t.slug(row));
       }
     }
     t.reserve(t.count + set.events.length);

@@ -2,88 +2,47 @@
 // moves it to the trash status. Hot fields are typed-array columns; cold strings sit in plain
 // side arrays. Indexes (sorted-index.ts) live elsewhere; this file only stores and rebuilds.
 
-import { growFloat64, growInt32, growUint8, nextCapacity, StringPool } from './columns.ts';
-import { daysFromCivil, exactNaive, naiveToString, wholeSecondMs } from './naive-time.ts';
-import { POST_STATUSES, statusCode, type EventRecord, type RecurInfo } from './records.ts';
+import { growInt32, growUint8, nextCapacity, StringPool } from './columns.ts';
+import { checkEventRecord, checkStaged, DateColumn } from './date-column.ts';
+import {
+  EMPTY_IDS,
+  FLAG_ALL_DAY,
+  FLAG_FEATURED,
+  FLAG_HIDDEN,
+  FLAG_SHOW_MAP,
+  FLAG_SHOW_MAP_LINK,
+  FLAG_STICKY,
+  FLAG_TICKETED,
+  foldText,
+  recurInfoOf,
+  type IdList,
+  type RowParts,
+  type StagedEvent,
+} from './event-rows.ts';
+import { recordOf } from './event-record.ts';
+import { TextStore } from './text-store.ts';
+import { statusCode, type EventRecord, type RecurInfo } from './records.ts';
 import { ListInterner } from './list-interner.ts';
 
 export { listHash, ListInterner } from './list-interner.ts';
-
-export const FLAG_ALL_DAY = 1;
-export const FLAG_FEATURED = 2;
-export const FLAG_HIDDEN = 4;
-export const FLAG_STICKY = 8;
-export const FLAG_TICKETED = 16;
-export const FLAG_SHOW_MAP = 32;
-export const FLAG_SHOW_MAP_LINK = 64;
-/** derived, not part of the record: some venue of the event has coordinates (state.ts keeps it) */
-export const FLAG_COORDS = 128;
-
-/** A list of linked ids; shared, never mutated in place (replaced on change). */
-export type IdList = readonly number[];
-export const EMPTY_IDS: IdList = Object.freeze([]);
-
-const EXACT_MIN = daysFromCivil(1000, 1, 1) * 86_400_000;
-const EXACT_MAX = daysFromCivil(9999, 12, 31) * 86_400_000 + 86_399_000;
-
-/** What a DateColumn keeps of naive ms v: v as whole seconds when its string round-trips, else NaN. */
-function exactMs(v: number): number {
-  return v >= EXACT_MIN && v <= EXACT_MAX && wholeSecondMs(v) ? v : exactNaive(naiveToString(v));
-}
-
-/** A date-string column: naive ms when the string round-trips, else NaN plus the raw string aside. */
-export class DateColumn {
-  ms = new Float64Array(16);
-  readonly odd = new Map<number, string>();
-
-  grow(need: number): void {
-    this.ms = growFloat64(this.ms, need);
-  }
-
-  set(row: number, s: string): void {
-    const v = exactNaive(s);
-    this.ms[row] = v;
-    if (v !== v) this.odd.set(row, s);
-    else if (this.odd.size > 0) this.odd.delete(row);
-  }
-
-  /** set(row, naiveToString(v)) without making the string when it round-trips. */
-  setMs(row: number, v: number): void {
-    if (v >= EXACT_MIN && v <= EXACT_MAX && wholeSecondMs(v)) {
-      this.ms[row] = v;
-      if (this.odd.size > 0) this.odd.delete(row);
-    } else this.set(row, naiveToString(v));
-  }
-
-  get(row: number): string {
-    const v = this.ms[row];
-    if (v === v) return naiveToString(v);
-    const s = this.odd.get(row);
-    if (s === undefined) throw new Error(`date column: expected a stored string for row ${row}, got none`);
-    return s;
-  }
-}
-
-/** Folding used by search: NFD, combining marks stripped, lower case. */
-export function foldText(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  if (/^[\x00-\x7f]*$/.test(s)) return s.toLowerCase();
-  return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
-/** The date fields of an event record, in the order of EventTable.dateColumns(). */
-export const STAGED_DATES = [
-  'startLocal',
-  'endLocal',
-  'startUtc',
-  'endUtc',
-  'date',
-  'dateUtc',
-  'modified',
-  'modifiedUtc',
-] as const;
-/** An event record without its dates (appendStaged takes them as naive ms). */
-export type StagedEvent = Omit<EventRecord, (typeof STAGED_DATES)[number]>;
+export { checkEventRecord, DateColumn } from './date-column.ts';
+export {
+  EMPTY_IDS,
+  FLAG_ALL_DAY,
+  FLAG_COORDS,
+  FLAG_FEATURED,
+  FLAG_HIDDEN,
+  FLAG_SHOW_MAP,
+  FLAG_SHOW_MAP_LINK,
+  FLAG_STICKY,
+  FLAG_TICKETED,
+  foldText,
+  RowParts,
+  STAGED_DATES,
+  toIds,
+  type IdList,
+  type StagedEvent,
+} from './event-rows.ts';
 
 /** The table's Int32Array columns, one value a row (the snapshot writes them as they are). */
 export const TYPED_COLUMNS = [
@@ -100,69 +59,7 @@ export const TYPED_COLUMNS = [
   'currencyPositions',
   'currencyCodes',
 ] as const;
-const ARRAY_COLUMNS = [
-  'titles',
-  'descriptions',
-  'excerpts',
-  'slugs',
-  'websites',
-  'costs',
-  'lineages',
-  'organizerIds',
-  'categoryIds',
-  'tagIds',
-  'folded',
-] as const;
-
-/** The parts of a row appendParts takes (one object, filled again for each row). */
-export class RowParts {
-  id = 0;
-  authorId = 0;
-  /** statusCode() */
-  status = 0;
-  /** FLAG_* bits */
-  flags = 0;
-  imageId = 0;
-  parentId = 0;
-  /** indexes in the table's pools */
-  timezone = 0;
-  abbr = 0;
-  currencySymbol = 0;
-  currencyPosition = 0;
-  currencyCode = 0;
-  title = '';
-  description = '';
-  excerpt = '';
-  slug = '';
-  website: string | null = null;
-  /** the table's shared lists (costLists, idLists) */
-  costs: readonly string[] = [];
-  organizerIds: IdList = EMPTY_IDS;
-  categoryIds: IdList = EMPTY_IDS;
-  tagIds: IdList = EMPTY_IDS;
-  /** the first venue (0: none), and all of them when there are several (kept as is) */
-  venue = 0;
-  venues: IdList | undefined = undefined;
-  /** kept as is */
-  lineage: string[] | undefined = undefined;
-  /** a series' or occurrence's recurrence fields, kept as is */
-  recur: RecurInfo | undefined = undefined;
-}
-
-/** What appendStaged and appendParts check of a row: a positive integer id, whole local start and
- *  end (naive ms), end not before start. */
-function checkStaged(id: number, startMs: number, endMs: number): void {
-  if (!(Number.isInteger(id) && id > 0)) throw new Error(`event: expected a positive integer id, got ${id}`);
-  const start = exactMs(startMs),
-    end = exactMs(endMs);
-  if (start !== start || end !== end) {
-    throw new Error(
-      `event ${id}: expected 'Y-m-d H:i:s' local start/end, got '${naiveToString(start)}' / '${naiveToString(end)}'`,
-    );
-  }
-  if (end < start)
-    throw new Error(`event ${id}: expected end >= start, got ${naiveToString(start)} > ${naiveToString(end)}`);
-}
+const ARRAY_COLUMNS = ['costs', 'organizerIds', 'categoryIds', 'tagIds'] as const;
 
 export class EventTable {
   count = 0;
@@ -191,13 +88,11 @@ export class EventTable {
   readonly modified = new DateColumn();
   readonly modifiedUtc = new DateColumn();
 
-  titles: string[] = [];
-  descriptions: string[] = [];
-  excerpts: string[] = [];
-  slugs: string[] = [];
-  websites: (string | null)[] = [];
+  /** title, description, excerpt, slug and website of every row, outside V8's heap */
+  texts = new TextStore();
   costs: (readonly string[])[] = [];
-  lineages: (string[] | undefined)[] = [];
+  /** rows with a lineage (few: events imported with one) */
+  readonly lineages = new Map<number, string[]>();
   organizerIds: IdList[] = [];
   categoryIds: IdList[] = [];
   tagIds: IdList[] = [];
@@ -209,8 +104,8 @@ export class EventTable {
   /** shared link lists (organizers, categories, tags) and cost lists */
   readonly idLists: ListInterner<number>;
   readonly costLists: ListInterner<string>;
-  /** folded title\0excerpt\0description, filled lazily by search, cleared on writes */
-  folded: (string | undefined)[] = [];
+  /** folded title\0excerpt\0description of the rows a search checked, cleared on writes */
+  readonly folded = new Map<number, string>();
 
   readonly pool: {
     timezone: StringPool;
@@ -262,6 +157,7 @@ export class EventTable {
     this.currencyPositions = growInt32(this.currencyPositions, cap);
     this.currencyCodes = growInt32(this.currencyCodes, cap);
     for (const c of this.dateColumns()) c.grow(cap);
+    this.texts.reserve(cap);
     this.capacity = cap;
   }
 
@@ -315,13 +211,9 @@ export class EventTable {
     this.currencySymbols[row] = p.currencySymbol;
     this.currencyPositions[row] = p.currencyPosition;
     this.currencyCodes[row] = p.currencyCode;
-    this.titles[row] = p.title;
-    this.descriptions[row] = p.description;
-    this.excerpts[row] = p.excerpt;
-    this.slugs[row] = p.slug;
-    this.websites[row] = p.website;
+    this.texts.set(row, p.title, p.description, p.excerpt, p.slug, p.website);
     this.costs[row] = p.costs;
-    this.lineages[row] = p.lineage;
+    this.setLineage(row, p.lineage);
     this.venueIds[row] = p.venue;
     if (p.venues !== undefined) this.extraVenues.set(row, p.venues);
     else if (this.extraVenues.size > 0) this.extraVenues.delete(row);
@@ -332,7 +224,7 @@ export class EventTable {
     this.organizerIds[row] = p.organizerIds;
     this.categoryIds[row] = p.categoryIds;
     this.tagIds[row] = p.tagIds;
-    this.folded[row] = undefined;
+    if (this.folded.size > 0) this.folded.delete(row);
     this.startLocal.setMs(row, dates[at]);
     this.endLocal.setMs(row, dates[at + 1]);
     this.startUtc.setMs(row, dates[at + 2]);
@@ -359,6 +251,7 @@ export class EventTable {
       // an empty table takes the staged columns over: no copy
       for (const f of TYPED_COLUMNS) (this as unknown as Record<string, unknown>)[f] = from[f];
       for (const f of ARRAY_COLUMNS) (this as unknown as Record<string, unknown>)[f] = from[f];
+      this.texts = from.texts;
       this.capacity = from.capacity;
     } else {
       this.reserve(base + n);
@@ -368,6 +261,9 @@ export class EventTable {
           src = from[f] as unknown[];
         for (let i = 0; i < n; i++) to[base + i] = src[i];
       }
+      const tx = from.texts;
+      for (let i = 0; i < n; i++)
+        this.texts.set(base + i, tx.title(i), tx.description(i), tx.excerpt(i), tx.slug(i), tx.website(i));
     }
     const dates = this.dateColumns(),
       staged = from.dateColumns();
@@ -377,6 +273,7 @@ export class EventTable {
       for (const [row, s] of staged[c].odd) dates[c].odd.set(base + row, s);
     }
     for (const [row, list] of from.extraVenues) this.extraVenues.set(base + row, list);
+    for (const [row, l] of from.lineages) this.lineages.set(base + row, l);
     for (const [row, info] of from.recur) this.recur.set(base + row, info);
     if (from.recur.size > 0) this.recurVersion++;
     this.count = base + n;
@@ -389,11 +286,14 @@ export class EventTable {
       (this as unknown as Record<string, unknown>)[f] =
         this[f] instanceof Uint8Array ? new Uint8Array(0) : new Int32Array(0);
     for (const f of ARRAY_COLUMNS) (this as unknown as Record<string, unknown>)[f] = [];
+    this.texts = new TextStore();
     for (const c of this.dateColumns()) {
       c.ms = new Float64Array(16);
       c.odd.clear();
     }
     this.extraVenues.clear();
+    this.lineages.clear();
+    this.folded.clear();
     this.recur.clear();
     this.recurVersion++;
     this.count = 0;
@@ -445,23 +345,24 @@ export class EventTable {
     this.currencyPositions[row] = pool.currencyPosition.intern(rec.currencyPosition);
     this.currencyCodes[row] = pool.currencyCode.intern(rec.currencyCode);
 
-    this.titles[row] = rec.title;
-    this.descriptions[row] = rec.description;
-    this.excerpts[row] = rec.excerpt;
-    this.slugs[row] = rec.slug;
-    this.websites[row] = rec.website;
+    this.texts.set(row, rec.title, rec.description, rec.excerpt, rec.slug, rec.website);
     this.costs[row] = this.costLists.intern(rec.costs);
-    this.lineages[row] = rec.lineage ? rec.lineage.slice() : undefined;
+    this.setLineage(row, rec.lineage ? rec.lineage.slice() : undefined);
     this.setVenues(row, rec.venueIds);
     const lists = this.idLists;
     this.organizerIds[row] = lists.intern(rec.organizerIds);
     this.categoryIds[row] = lists.intern(rec.categoryIds);
     this.tagIds[row] = lists.intern(rec.tagIds);
-    this.folded[row] = undefined;
+    if (this.folded.size > 0) this.folded.delete(row);
     if (rec.recurrence !== undefined || rec.recurrenceId !== undefined) {
       this.recur.set(row, recurInfoOf(rec));
       this.recurVersion++;
     } else if (this.recur.size > 0 && this.recur.delete(row)) this.recurVersion++;
+  }
+
+  setLineage(row: number, lineage: string[] | undefined): void {
+    if (lineage !== undefined) this.lineages.set(row, lineage);
+    else if (this.lineages.size > 0) this.lineages.delete(row);
   }
 
   setVenues(row: number, venueIds: readonly number[]): void {
@@ -482,103 +383,41 @@ export class EventTable {
     return this.statusCodes[row] === 0;
   }
 
+  title(row: number): string {
+    return this.texts.title(row);
+  }
+
+  description(row: number): string {
+    return this.texts.description(row);
+  }
+
+  excerpt(row: number): string {
+    return this.texts.excerpt(row);
+  }
+
+  slug(row: number): string {
+    return this.texts.slug(row);
+  }
+
+  website(row: number): string | null {
+    return this.texts.website(row);
+  }
+
   foldedText(row: number): string {
-    let f = this.folded[row];
+    let f = this.folded.get(row);
     if (f === undefined) {
       f =
-        foldText(this.titles[row]) +
+        foldText(this.texts.title(row)) +
         '\u0000' +
-        foldText(this.excerpts[row]) +
+        foldText(this.texts.excerpt(row)) +
         '\u0000' +
-        foldText(this.descriptions[row]);
-      this.folded[row] = f;
+        foldText(this.texts.description(row));
+      this.folded.set(row, f);
     }
     return f;
   }
 
   record(row: number): EventRecord {
-    if (row < 0 || row >= this.count) throw new Error(`event table: expected row in [0, ${this.count}), got ${row}`);
-    const flags = this.flags[row];
-    const pool = this.pool;
-    const rec: EventRecord = {
-      id: this.ids[row],
-      authorId: this.authorIds[row],
-      status: POST_STATUSES[this.statusCodes[row]],
-      date: this.date.get(row),
-      dateUtc: this.dateUtc.get(row),
-      modified: this.modified.get(row),
-      modifiedUtc: this.modifiedUtc.get(row),
-      title: this.titles[row],
-      description: this.descriptions[row],
-      excerpt: this.excerpts[row],
-      slug: this.slugs[row],
-      imageId: this.imageIds[row],
-      timezone: pool.timezone.get(this.timezones[row]),
-      timezoneAbbr: pool.abbr.get(this.abbrs[row]),
-      allDay: (flags & FLAG_ALL_DAY) !== 0,
-      startLocal: this.startLocal.get(row),
-      endLocal: this.endLocal.get(row),
-      startUtc: this.startUtc.get(row),
-      endUtc: this.endUtc.get(row),
-      costs: this.costs[row].slice(),
-      currencySymbol: pool.currencySymbol.get(this.currencySymbols[row]),
-      currencyPosition: pool.currencyPosition.get(this.currencyPositions[row]),
-      currencyCode: pool.currencyCode.get(this.currencyCodes[row]),
-      website: this.websites[row],
-      showMap: (flags & FLAG_SHOW_MAP) !== 0,
-      showMapLink: (flags & FLAG_SHOW_MAP_LINK) !== 0,
-      hideFromListings: (flags & FLAG_HIDDEN) !== 0,
-      sticky: (flags & FLAG_STICKY) !== 0,
-      featured: (flags & FLAG_FEATURED) !== 0,
-      ticketed: (flags & FLAG_TICKETED) !== 0,
-      venueIds: this.venueList(row).slice(),
-      organizerIds: this.organizerIds[row].slice(),
-      categoryIds: this.categoryIds[row].slice(),
-      tagIds: this.tagIds[row].slice(),
-      parentId: this.parentIds[row],
-    };
-    const lineage = this.lineages[row];
-    if (lineage) rec.lineage = lineage.slice();
-    const recur = this.recur.size > 0 ? this.recur.get(row) : undefined;
-    if (recur) {
-      if (recur.recurrence) {
-        const r = recur.recurrence;
-        rec.recurrence = { rules: r.rules.slice(), rdates: r.rdates.slice(), exdates: r.exdates.slice() };
-      }
-      if (recur.recurrenceId !== undefined) rec.recurrenceId = recur.recurrenceId;
-      if (recur.exception) rec.exception = true;
-    }
-    return rec;
+    return recordOf(this, row);
   }
-}
-
-/** The recurrence fields of a record, copied (the table keeps them; records are the caller's). */
-function recurInfoOf(rec: Pick<EventRecord, 'recurrence' | 'recurrenceId' | 'exception'>): RecurInfo {
-  const info: RecurInfo = {};
-  if (rec.recurrence) {
-    const r = rec.recurrence;
-    info.recurrence = { rules: r.rules.slice(), rdates: r.rdates.slice(), exdates: r.exdates.slice() };
-  }
-  if (rec.recurrenceId !== undefined) info.recurrenceId = rec.recurrenceId;
-  if (rec.exception) info.exception = true;
-  return info;
-}
-
-/** Throws when a record breaks a column invariant; called before anything is written. */
-export function checkEventRecord(rec: EventRecord): void {
-  if (!(Number.isInteger(rec.id) && rec.id > 0))
-    throw new Error(`event: expected a positive integer id, got ${rec.id}`);
-  statusCode(rec.status);
-  const start = exactNaive(rec.startLocal),
-    end = exactNaive(rec.endLocal);
-  if (start !== start || end !== end) {
-    throw new Error(
-      `event ${rec.id}: expected 'Y-m-d H:i:s' local start/end, got '${rec.startLocal}' / '${rec.endLocal}'`,
-    );
-  }
-  if (end < start) throw new Error(`event ${rec.id}: expected end >= start, got ${rec.startLocal} > ${rec.endLocal}`);
-}
-
-export function toIds(list: readonly number[]): IdList {
-  return list.length === 0 ? EMPTY_IDS : list.slice();
 }

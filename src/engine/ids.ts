@@ -28,7 +28,7 @@ export class IdRegistry {
   nextTermId = 1;
 
   /** `events` gives the slug column, to build the slug lookup lazily */
-  constructor(private readonly events: () => { readonly slugs: readonly string[]; readonly count: number }) {}
+  constructor(private readonly events: () => { slug(row: number): string; readonly count: number }) {}
 
   allocPostId(): number {
     return this.nextPostId++;
@@ -79,7 +79,7 @@ export class IdRegistry {
 
   eventRowBySlug(slug: string): number {
     if (slug === '') return -1;
-    this.eventSlugs ??= new SlugIndex(() => this.events().slugs, this.events().count);
+    this.eventSlugs ??= new SlugIndex((row) => this.events().slug(row), this.events().count);
     return this.eventSlugs.get(slug);
   }
 

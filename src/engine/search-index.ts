@@ -15,9 +15,10 @@
 // term are found with indexOf over all words joined into one string.
 //
 // Postings. One list per word: the rows holding it, in (local start, id) order as of the last
-// build, all lists in one Int32Array (built with one counting pass and one fill pass over the
-// rows in main-index order, so every list comes out sorted). A date window is a position range
-// of each list (binary search on the start column).
+// build, all lists in one sequence (built with one counting pass and one fill pass over the rows
+// in main-index order, so every list comes out sorted), kept as the rows' ranks in that order,
+// bit-packed (packed-postings.ts; rows.at(p) is the row at position p). A date window is a
+// position range of each list (binary search on the start column).
 //
 // Counting. For a list that is queried with only date/status/flag filters besides the one exact
 // term, per-block counters (rows per (status, flags) combination and the min/max local end of
@@ -30,20 +31,10 @@
 // go to small per-word overflow sets that every query also reads. Once the touched rows exceed
 // max(4096, rows / 32), the next search rebuilds everything.
 
-import { hashSlots, withHash } from './hash-slots.ts';
-import { foldText, type EventTable } from './event-table.ts';
+import type { EventTable } from './event-table.ts';
+import { PackedPostings, PostingsPacker } from './packed-postings.ts';
+import { WordScanner } from './search-scan.ts';
 import type { CalendarState } from './state.ts';
-import {
-  FNV_OFFSET,
-  FNV_PRIME,
-  NON_ASCII,
-  WORD,
-  findIn,
-  foldUnit,
-  joinWords,
-  unitsToString,
-  type Joined,
-} from './search-words.ts';
 
 const indexes = new WeakMap<CalendarState, SearchIndex>();
 
@@ -138,7 +129,10 @@ interface BuildJob {
   next: number;
   /** seq[rowStarts[r], rowStarts[r + 1]) = distinct word ids of row r */
   rowStarts: Int32Array;
-  /** pass 2: rows in (start, id) order, the next position, the fill cursor of each list */
+  /** pass 2: rows in (start, id) order, the next position, the fill cursor of each list, the
+   *  entries as ranks in that order; pass 3: their packing */
+  ranks: Int32Array;
+  packer: PostingsPacker | undefined;
   order: Int32Array | undefined;
   at: number;
   cursor: Int32Array;
@@ -160,23 +154,11 @@ export interface Constraint {
 }
 
 /** The index's state. Fields without `private` are read by the query walk (search-walk.ts). */
-export class SearchIndex {
-  // ---- vocabulary
-  private words: string[] = [];
-  private hashes = new Int32Array(1024);
-  private slots = new Int32Array(2048);
-  private mask = 2047;
-  /** words[0 .. joinedCount) joined, each preceded by JOIN (made on the first search after a build) */
-  private joined: Joined = { text: '', starts: new Int32Array(0) };
-  private joinedCount = 0;
-  /** words[joinedCount .. tailCount) joined the same way (words first seen in writes) */
-  private tail: Joined = { text: '', starts: new Int32Array(0) };
-  private tailCount = 0;
-
+export class SearchIndex extends WordScanner {
   // ---- postings as of the last build
-  /** list of word id w: rows[offsets[w] .. offsets[w + 1]) (ids >= listCount have none) */
+  /** list of word id w: rows.at(p) for p in [offsets[w], offsets[w + 1]) (ids >= listCount have none) */
   offsets = new Int32Array(1);
-  rows = new Int32Array(0);
+  rows = PackedPostings.EMPTY;
   listCount = 0;
 
   // ---- writes since the build
@@ -196,8 +178,7 @@ export class SearchIndex {
 
   readonly blocks = new Map<number, ListBlocks>();
 
-  // ---- scan state: the current word's units; the row mark (build) or the collected ids (writes)
-  private buf: Uint16Array = new Uint16Array(64);
+  // ---- scan state: the row mark (build) or the collected ids (writes)
   private mark = -1;
   private collected: number[] = [];
   // ---- build scratch
@@ -228,16 +209,9 @@ export class SearchIndex {
   begin(st: CalendarState): void {
     const t = st.table,
       n = t.count;
-    this.words = [];
-    this.hashes = new Int32Array(1024);
-    this.slots = new Int32Array(2048);
-    this.mask = 2047;
-    this.joined = { text: '', starts: new Int32Array(0) };
-    this.joinedCount = 0;
-    this.tail = { text: '', starts: new Int32Array(0) };
-    this.tailCount = 0;
+    this.resetWords();
     this.offsets = new Int32Array(1);
-    this.rows = new Int32Array(0);
+    this.rows = PackedPostings.EMPTY;
     this.listCount = 0;
     this.touched = new Uint8Array(Math.max(16, t.capacity));
     this.touchedCount = 0;
@@ -246,16 +220,21 @@ export class SearchIndex {
     this.rowWords.clear();
     this.blocks.clear();
     this.stale = false;
-    const titles = t.titles,
-      excerpts = t.excerpts,
-      descriptions = t.descriptions;
-    let chars = 0;
-    for (let row = 0; row < n; row++) chars += titles[row].length + excerpts[row].length + descriptions[row].length;
-    this.seq = new Int32Array(Math.max(1024, Math.ceil(chars / 7))); // about one distinct word per 8 units of text
+    // about one distinct word per 8 units of text, and about three quarters of the texts' bytes searched
+    this.seq = new Int32Array(Math.max(1024, Math.ceil(t.texts.used / 10)));
     this.seqLen = 0;
     this.counts = new Int32Array(1024);
     this.lastMark = new Int32Array(1024).fill(-1);
-    this.job = { n, next: 0, rowStarts: new Int32Array(n + 1), order: undefined, at: 0, cursor: new Int32Array(0) };
+    this.job = {
+      n,
+      next: 0,
+      rowStarts: new Int32Array(n + 1),
+      order: undefined,
+      at: 0,
+      cursor: new Int32Array(0),
+      ranks: new Int32Array(0),
+      packer: undefined,
+    };
   }
 
   /**
@@ -270,15 +249,11 @@ export class SearchIndex {
     const t = st.table,
       n = job.n,
       rowStarts = job.rowStarts;
-    const titles = t.titles,
-      excerpts = t.excerpts,
-      descriptions = t.descriptions;
+    const texts = t.texts;
     let row = job.next;
     for (const stop = Math.min(n, row + budget); row < stop; row++) {
       this.mark = row;
-      this.scanField(titles[row]);
-      this.scanField(excerpts[row]);
-      this.scanField(descriptions[row]);
+      this.scanRow(texts, row);
       rowStarts[row + 1] = this.seqLen;
     }
     this.mark = -1;
@@ -303,32 +278,45 @@ export class SearchIndex {
       const counts = this.counts;
       for (let w = 0; w < nWords; w++) offsets[w + 1] = offsets[w] + counts[w];
       this.offsets = offsets;
-      this.rows = new Int32Array(offsets[nWords]);
+      job.ranks = new Int32Array(offsets[nWords]);
       job.cursor = offsets.slice(0, nWords);
     }
-    const order = job.order,
-      rows = this.rows,
-      cursor = job.cursor,
-      seq = this.seq;
-    let i = job.at;
-    for (const stop = Math.min(order.length, i + Math.max(1, budget)); i < stop; i++) {
-      const r = order[i];
-      if (r >= n) continue; // appended since the build began: touched
-      for (let k = rowStarts[r], end = rowStarts[r + 1]; k < end; k++) rows[cursor[seq[k]]++] = r;
+    const order = job.order;
+    if (!job.packer) {
+      // pass 2: each list's entries as ranks in `order`, so every list comes out increasing
+      const ranks = job.ranks,
+        cursor = job.cursor,
+        seq = this.seq;
+      let i = job.at;
+      for (const stop = Math.min(order.length, i + Math.max(1, budget)); i < stop; i++) {
+        const r = order[i];
+        if (r >= n) continue; // appended since the build began: touched
+        for (let k = rowStarts[r], end = rowStarts[r + 1]; k < end; k++) ranks[cursor[seq[k]]++] = i;
+      }
+      budget -= i - job.at;
+      job.at = i;
+      if (i < order.length) return false;
+      this.seq = new Int32Array(0);
+      this.counts = new Int32Array(0);
+      this.lastMark = new Int32Array(0);
+      job.rowStarts = new Int32Array(0);
+      job.packer = new PostingsPacker(job.ranks, order);
     }
-    job.at = i;
-    if (i < order.length) return false;
-    this.listCount = cursor.length;
+    // pass 3: pack the ranks (a block of 256 entries costs about what a row of pass 2 does)
+    if (!job.packer.pack(budget)) return false;
+    this.rows = job.packer.done();
+    this.listCount = job.cursor.length;
+    // a scheduled slice may still hold the job: let go of its scratch now
+    job.ranks = new Int32Array(0);
+    job.packer = undefined;
+    job.cursor = new Int32Array(0);
     this.job = undefined;
     this.wordsBuilt = this.words.length;
-    this.seq = new Int32Array(0);
-    this.counts = new Int32Array(0);
-    this.lastMark = new Int32Array(0);
     return true;
   }
 
   /** A word of the row being scanned: build mode (mark >= 0) counts it once per row into seq, else collects it. */
-  private emit(id: number): void {
+  protected emit(id: number): void {
     const mark = this.mark;
     if (mark < 0) {
       if (!this.collected.includes(id)) this.collected.push(id);
@@ -345,80 +333,8 @@ export class SearchIndex {
     this.seq[this.seqLen++] = id;
   }
 
-  /** Every word of one field, folded as foldText folds it, to emit(). */
-  private scanField(raw: string): void {
-    if (!this.scanFolding(raw)) this.scanUnits(foldText(raw)); // a unit that folds by context: fold the whole field
-  }
-
-  /** Words of an ASCII or already folded string (A-Z lower-cased). */
-  private scanUnits(s: string): void {
-    const n = s.length;
-    let buf = this.buf,
-      len = 0,
-      h = FNV_OFFSET;
-    for (let k = 0; k <= n; k++) {
-      const c = k < n ? s.charCodeAt(k) : 0;
-      const w = c >= 128 ? c : WORD[c];
-      if (w !== 0) {
-        if (len === buf.length) buf = this.growBuf();
-        buf[len++] = w;
-        h = Math.imul(h ^ w, FNV_PRIME);
-      } else if (len > 0) {
-        this.emit(this.wordId(len, h));
-        len = 0;
-        h = FNV_OFFSET;
-      }
-    }
-  }
-
-  /**
-   * Words of a string with non-ASCII units, each unit folded on its own (foldUnit); false when
-   * a unit whose folding depends on its neighbours is met (words emitted so far stay: the
-   * caller then scans the whole folded field, and repeated words are dropped).
-   */
-  private scanFolding(s: string): boolean {
-    const n = s.length;
-    let buf = this.buf,
-      len = 0,
-      h = FNV_OFFSET;
-    for (let k = 0; k <= n; k++) {
-      const c = k < n ? s.charCodeAt(k) : 0;
-      if (c < 128) {
-        const w = WORD[c];
-        if (w !== 0) {
-          if (len === buf.length) buf = this.growBuf();
-          buf[len++] = w;
-          h = Math.imul(h ^ w, FNV_PRIME);
-        } else if (len > 0) {
-          this.emit(this.wordId(len, h));
-          len = 0;
-          h = FNV_OFFSET;
-        }
-        continue;
-      }
-      const f = foldUnit(c);
-      if (f === null) return false;
-      for (let i = 0; i < f.length; i++) {
-        const u = f.charCodeAt(i);
-        const w = u >= 128 ? u : WORD[u];
-        if (w !== 0) {
-          if (len === buf.length) buf = this.growBuf();
-          buf[len++] = w;
-          h = Math.imul(h ^ w, FNV_PRIME);
-        } else if (len > 0) {
-          this.emit(this.wordId(len, h));
-          len = 0;
-          h = FNV_OFFSET;
-        }
-      }
-    }
-    return true;
-  }
-
-  private growBuf(): Uint16Array {
-    const next = new Uint16Array(this.buf.length * 2);
-    next.set(this.buf);
-    return (this.buf = next);
+  protected newWord(id: number): void {
+    if (id >= this.lastMark.length) this.growScratch(id + 1);
   }
 
   private growScratch(need: number): void {
@@ -431,49 +347,11 @@ export class SearchIndex {
     this.lastMark = last;
   }
 
-  /** Id of the word buf[0, len) with hash h, created when new. */
-  private wordId(len: number, h: number): number {
-    const words = this.words,
-      hashes = this.hashes,
-      slots = this.slots,
-      mask = this.mask,
-      buf = this.buf;
-    let slot = h & mask;
-    for (;;) {
-      const v = slots[slot];
-      if (v === 0) break;
-      const id = v - 1;
-      if (hashes[id] === h) {
-        const w = words[id];
-        if (w.length === len) {
-          let k = 0;
-          while (k < len && buf[k] === w.charCodeAt(k)) k++;
-          if (k === len) return id;
-        }
-      }
-      slot = (slot + 1) & mask;
-    }
-    const id = words.length;
-    words.push(unitsToString(buf, len));
-    this.hashes = withHash(hashes, id, h);
-    if (id >= this.lastMark.length) this.growScratch(id + 1);
-    slots[slot] = id + 1;
-    if ((id + 1) * 2 > slots.length) this.growSlots();
-    return id;
-  }
-
-  private growSlots(): void {
-    this.slots = hashSlots(this.hashes, this.words.length, this.slots.length * 2);
-    this.mask = this.slots.length - 1;
-  }
-
   /** Distinct word ids of a row's current text. */
   private rowWordIds(t: EventTable, row: number): Int32Array {
     this.mark = -1;
     this.collected = [];
-    this.scanField(t.titles[row]);
-    this.scanField(t.excerpts[row]);
-    this.scanField(t.descriptions[row]);
+    this.scanRow(t.texts, row);
     const out = Int32Array.from(this.collected);
     this.collected = [];
     return out;
@@ -518,26 +396,13 @@ export class SearchIndex {
 
   /** Bytes held by the index (typed arrays, word strings, overflow sets; not object headers). */
   byteSize(): number {
-    let words = 0;
-    for (const w of this.words) words += 16 + w.length * (NON_ASCII.test(w) ? 2 : 1);
     let blocks = 0;
     for (const b of this.blocks.values()) blocks += b.counts.byteLength + b.minEnds.byteLength + b.maxEnds.byteLength;
     let extra = 0;
     for (const s of this.extra.values()) extra += 16 * s.size;
     for (const w of this.rowWords.values()) extra += w.byteLength + 32;
     return (
-      this.rows.byteLength +
-      this.offsets.byteLength +
-      this.hashes.byteLength +
-      this.slots.byteLength +
-      this.touched.byteLength +
-      words +
-      this.joined.text.length +
-      this.joined.starts.byteLength +
-      this.tail.text.length +
-      this.tail.starts.byteLength +
-      blocks +
-      extra
+      this.rows.byteLength + this.offsets.byteLength + this.touched.byteLength + this.vocabularyBytes() + blocks + extra
     );
   }
 
@@ -550,25 +415,5 @@ export class SearchIndex {
       countedLists: this.blocks.size,
       building: this.building,
     };
-  }
-
-  /** Ids of the vocabulary words that contain `piece` (a string without separator units). */
-  wordsContaining(piece: string): number[] {
-    const n = this.words.length;
-    if (this.joinedCount === 0 && n > 0) {
-      this.joined = joinWords(this.words, 0, n);
-      this.joinedCount = n;
-    }
-    const out: number[] = [];
-    findIn(this.joined, piece, 0, out);
-    if (this.joinedCount < n) {
-      // words added by writes since the joined text was made
-      if (this.tailCount !== n) {
-        this.tail = joinWords(this.words, this.joinedCount, n);
-        this.tailCount = n;
-      }
-      findIn(this.tail, piece, this.joinedCount, out);
-    }
-    return out;
   }
 }

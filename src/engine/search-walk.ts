@@ -21,12 +21,12 @@ function bound(si: SearchIndex, starts: Float64Array, lo: number, hi: number, ke
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     let m = mid;
-    while (m < hi && touched[rows[m]] === 1) m++;
+    while (m < hi && touched[rows.at(m)] === 1) m++;
     if (m === hi) {
       hi = mid;
       continue;
     }
-    const v = starts[rows[m]];
+    const v = starts[rows.at(m)];
     if (v < key || (open && v === key)) lo = m + 1;
     else hi = mid;
   }
@@ -83,7 +83,7 @@ function blocksOf(si: SearchIndex, t: EventTable, w: number): ListBlocks {
     flags = t.flags,
     ends = t.ends;
   for (let i = 0; i < n; i++) {
-    const row = rows[a + i];
+    const row = rows.at(a + i);
     if (touched[row] === 1) continue;
     const b = i >> BLOCK_SHIFT;
     counts[b * COMBOS + comboOf(statusCodes[row], flags[row])]++;
@@ -130,7 +130,7 @@ function countWindow(si: SearchIndex, t: EventTable, win: Window, rest: Matcher)
     }
     const stop = Math.min(blockEnd, to);
     for (; i < stop; i++) {
-      const row = rows[a + i];
+      const row = rows.at(a + i);
       if (touched[row] === 0 && match(row)) total++;
     }
   }
@@ -245,7 +245,7 @@ export function walk(
     const total = countWindow(si, t, win, rest) + fresh.length;
     const firstRows: number[] = [];
     for (let p = win.lo; p < win.hi && firstRows.length < end; p++) {
-      const row = rows[p];
+      const row = rows.at(p);
       if (touched[row] === 0 && inRest(row)) firstRows.push(row);
     }
     if (fresh.length === 0) return { rows: firstRows.slice(offset, end), total };
@@ -258,7 +258,7 @@ export function walk(
     const bits = new Int32Array((t.count >> 5) + 1);
     for (const w of c.windows) {
       for (let p = w.lo; p < w.hi; p++) {
-        const row = rows[p];
+        const row = rows.at(p);
         bits[row >> 5] |= 1 << (row & 31);
       }
     }
@@ -298,7 +298,7 @@ export function walk(
     const page: number[] = [];
     let total = 0;
     for (let p = w.lo; p < w.hi; p++) {
-      const row = rows[p];
+      const row = rows.at(p);
       if (bits && ((bits[row >> 5] & (1 << (row & 31))) !== 0) !== want) continue;
       if (anyTouched && touched[row] === 1) continue;
       if (!inRest(row)) continue;
@@ -312,7 +312,7 @@ export function walk(
   const hits: number[] = [];
   for (const w of driver.windows) {
     for (let p = w.lo; p < w.hi; p++) {
-      const row = rows[p];
+      const row = rows.at(p);
       if (anyTouched && touched[row] === 1) continue;
       if (seen) {
         const bit = 1 << (row & 31);

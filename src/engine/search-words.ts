@@ -120,8 +120,8 @@ export function findIn(j: Joined, piece: string, first: number, out: number[]): 
 export function fieldsHold(t: EventTable, row: number, folded: string, term: string): boolean {
   if (!term.includes('\u0000')) return folded.includes(term);
   return (
-    foldText(t.titles[row]).includes(term) ||
-    foldText(t.excerpts[row]).includes(term) ||
-    foldText(t.descriptions[row]).includes(term)
+    foldText(t.title(row)).includes(term) ||
+    foldText(t.excerpt(row)).includes(term) ||
+    foldText(t.description(row)).includes(term)
   );
 }

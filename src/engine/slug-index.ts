@@ -12,46 +12,47 @@ export class SlugIndex {
   private mask: number;
   private size = 0;
 
-  /** The rows 0 … count - 1 of `slugs()` (read again on every call: the table may replace it). */
+  /** The rows 0 … count - 1, whose slugs `slugOf` reads (from the table as it is at each call). */
   constructor(
-    private readonly slugs: () => readonly string[],
+    private readonly slugOf: (row: number) => string,
     count: number,
   ) {
     let n = 16;
     while (n < count * 2) n *= 2;
     this.slots = new Int32Array(n);
     this.mask = n - 1;
-    const s = slugs();
-    for (let row = 0; row < count; row++) if (s[row] !== '') this.put(s, s[row], row);
+    for (let row = 0; row < count; row++) {
+      const slug = slugOf(row);
+      if (slug !== '') this.put(slug, row);
+    }
   }
 
   /** The row whose slug is `slug`, -1 when none. */
   get(slug: string): number {
     if (slug === '') return -1;
-    const s = this.slugs(),
-      slots = this.slots,
+    const slots = this.slots,
       mask = this.mask;
     for (let at = stringHash(slug) & mask; ; at = (at + 1) & mask) {
       const k = slots[at];
       if (k === 0) return -1;
-      if (s[k - 1] === slug) return k - 1;
+      if (this.slugOf(k - 1) === slug) return k - 1;
     }
   }
 
   /** `row`'s slug changed from `oldSlug` (undefined: a new row) to the one in the column. */
   set(row: number, oldSlug: string | undefined, newSlug: string): void {
     if (oldSlug !== undefined && oldSlug !== '') this.remove(oldSlug, row);
-    if (newSlug !== '') this.put(this.slugs(), newSlug, row);
+    if (newSlug !== '') this.put(newSlug, row);
   }
 
-  private put(s: readonly string[], slug: string, row: number): void {
+  private put(slug: string, row: number): void {
     const slots = this.slots,
       mask = this.mask;
     let at = stringHash(slug) & mask;
     for (; ; at = (at + 1) & mask) {
       const k = slots[at];
       if (k === 0) break;
-      if (s[k - 1] === slug) {
+      if (this.slugOf(k - 1) === slug) {
         slots[at] = row + 1; // another row with this slug (or this row again): the last set wins
         return;
       }
@@ -64,8 +65,7 @@ export class SlugIndex {
    *  deletion: the entries after it in its run move up to where their probes would find them. */
   private remove(slug: string, row: number): void {
     const slots = this.slots,
-      mask = this.mask,
-      s = this.slugs();
+      mask = this.mask;
     let at = stringHash(slug) & mask;
     for (; ; at = (at + 1) & mask) {
       const k = slots[at];
@@ -77,7 +77,7 @@ export class SlugIndex {
     for (let next = (hole + 1) & mask; ; next = (next + 1) & mask) {
       const k = slots[next];
       if (k === 0) break;
-      const home = stringHash(s[k - 1]) & mask;
+      const home = stringHash(this.slugOf(k - 1)) & mask;
       // the entry at `next` may fill the hole when its home is not within (hole, next]
       if (((next - home) & mask) >= ((next - hole) & mask)) {
         slots[hole] = k;
@@ -88,11 +88,10 @@ export class SlugIndex {
   }
 
   private grow(): void {
-    const old = this.slots,
-      s = this.slugs();
+    const old = this.slots;
     this.slots = new Int32Array(old.length * 2);
     this.mask = this.slots.length - 1;
     this.size = 0;
-    for (let i = 0; i < old.length; i++) if (old[i] !== 0) this.put(s, s[old[i] - 1], old[i] - 1);
+    for (let i = 0; i < old.length; i++) if (old[i] !== 0) this.put(this.slugOf(old[i] - 1), old[i] - 1);
   }
 }

@@ -5,6 +5,7 @@
 import { TYPED_COLUMNS, type EventTable, type ListInterner } from './event-table.ts';
 import type { AttachmentRecord, OrganizerRecord, RecurInfo, TermRecord, VenueRecord } from './records.ts';
 import type { CalendarState } from './state.ts';
+import type { TextView } from './text-store.ts';
 import { dropSearchIndex } from './search-index.ts';
 import { wholeSecondMs } from './naive-time.ts';
 
@@ -118,10 +119,10 @@ interface Frozen {
   ints: Record<IntField, Int32Array | Uint8Array>;
   ms: Float64Array[];
   odd: Map<number, string>[];
-  texts: Record<(typeof TEXT_FIELDS)[number], string[]>;
-  websites: (string | null)[];
+  /** the rows' texts as they were (a frozen view, or the live store read at once) */
+  texts: TextView;
   costs: (readonly string[])[];
-  lineages: (string[] | undefined)[];
+  lineages: Map<number, string[]>;
   extraVenues: Map<number, readonly number[]>;
   links: Record<LinkField, (readonly number[])[]>;
   recur: Map<number, RecurInfo>;
@@ -145,15 +146,9 @@ export function encodeSnapshot(st: CalendarState): Iterable<unknown> {
     ints,
     ms: DATE_FIELDS.map((f) => t[f].ms.slice(0, n)),
     odd: DATE_FIELDS.map((f) => new Map(t[f].odd)),
-    texts: {
-      titles: t.titles.slice(0, n),
-      descriptions: t.descriptions.slice(0, n),
-      excerpts: t.excerpts.slice(0, n),
-      slugs: t.slugs.slice(0, n),
-    },
-    websites: t.websites.slice(0, n),
+    texts: t.texts.freeze(n),
     costs: t.costs.slice(0, n),
-    lineages: t.lineages.slice(0, n),
+    lineages: new Map(t.lineages),
     extraVenues: new Map(t.extraVenues),
     links,
     recur: new Map(t.recur),
@@ -203,8 +198,7 @@ export function encodeRows(t: EventTable, from: number, to: number): unknown {
       ints,
       ms: DATE_FIELDS.map((f) => t[f].ms),
       odd: DATE_FIELDS.map((f) => t[f].odd),
-      texts: { titles: t.titles, descriptions: t.descriptions, excerpts: t.excerpts, slugs: t.slugs },
-      websites: t.websites,
+      texts: t.texts,
       costs: t.costs,
       lineages: t.lineages,
       extraVenues: t.extraVenues,
@@ -286,10 +280,13 @@ function encodeChunk(fz: Frozen, from: number, to: number, typed = false): Event
   const extraVenues: [number, number[]][] = [];
   const recur: [number, RecurInfo][] = [];
   const hasExtra = fz.extraVenues.size > 0,
-    hasRecur = fz.recur.size > 0;
+    hasRecur = fz.recur.size > 0,
+    hasLineages = fz.lineages.size > 0;
   for (let r = from; r < to; r++) {
-    const l = fz.lineages[r];
-    if (l) lineages.push([r - from, l]);
+    if (hasLineages) {
+      const l = fz.lineages.get(r);
+      if (l) lineages.push([r - from, l]);
+    }
     if (hasExtra) {
       const ev = fz.extraVenues.get(r);
       if (ev) extraVenues.push([r - from, Array.from(ev)]);
@@ -310,11 +307,11 @@ function encodeChunk(fz: Frozen, from: number, to: number, typed = false): Event
     ints,
     dates,
     oddDates,
-    titles: tx.titles.slice(from, to),
-    descriptions: tx.descriptions.slice(from, to),
-    excerpts: tx.excerpts.slice(from, to),
-    slugs: tx.slugs.slice(from, to),
-    websites: fz.websites.slice(from, to),
+    titles: tx.column('titles', from, to),
+    descriptions: tx.column('descriptions', from, to),
+    excerpts: tx.column('excerpts', from, to),
+    slugs: tx.column('slugs', from, to),
+    websites: tx.column('websites', from, to),
     costs,
     lineages,
     extraVenues,
@@ -402,18 +399,20 @@ function expectLength(what: string, got: { length: number } | undefined, n: numb
 
 /** The ids of the rows go into the id registry (slugs are looked up through it lazily). */
 function registerRows(st: CalendarState, from: number, to: number): void {
-  const ids = st.table.ids,
-    slugs = st.table.slugs;
+  const t = st.table,
+    ids = t.ids;
   for (let r = from; r < to; r++) {
     st.ids.setPost(ids[r], 'event', r);
-    st.ids.setEventSlug(r, undefined, slugs[r]);
+    st.ids.setEventSlug(r, undefined, t.slug(r));
   }
   st.table.count = to;
 }
 
-function copyInto<T>(what: string, dst: T[], src: T[], from: number, n: number): void {
-  expectLength(what, src, n);
-  for (let i = 0; i < n; i++) dst[from + i] = src[i];
+/** A chunk's texts into rows [from, from + n) of the table's text store. */
+function copyTexts(t: EventTable, c: EventChunk | EventChunkV1, from: number, n: number): void {
+  for (const f of TEXT_FIELDS) expectLength(f, c[f], n);
+  expectLength('websites', c.websites, n);
+  t.texts.setRows(from, n, c.titles, c.descriptions, c.excerpts, c.slugs, c.websites);
 }
 
 function loadChunkV2(st: CalendarState, c: EventChunk): void {
@@ -453,16 +452,12 @@ function loadChunkV2(st: CalendarState, c: EventChunk): void {
     if (typeof v === 'number') col.ms[from + i] = v;
     else col.odd.set(from + i, v);
   }
-  copyInto('titles', t.titles, c.titles, from, n);
-  copyInto('descriptions', t.descriptions, c.descriptions, from, n);
-  copyInto('excerpts', t.excerpts, c.excerpts, from, n);
-  copyInto('slugs', t.slugs, c.slugs, from, n);
-  copyInto('websites', t.websites, c.websites, from, n);
+  copyTexts(t, c, from, n);
   for (let i = 0; i < n; i++) {
-    t.lineages[from + i] = undefined;
-    t.folded[from + i] = undefined;
+    t.setLineage(from + i, undefined);
+    if (t.folded.size > 0) t.folded.delete(from + i);
   }
-  for (const [i, l] of c.lineages) t.lineages[from + i] = l;
+  for (const [i, l] of c.lineages) t.lineages.set(from + i, l);
   for (const [i, v] of c.extraVenues) t.extraVenues.set(from + i, v);
   for (const [i, info] of c.recur ?? []) t.recur.set(from + i, info);
   if (c.recur?.length) t.recurVersion++;
@@ -540,18 +535,14 @@ function loadChunkV1(st: CalendarState, c: EventChunkV1): void {
     }
   });
   for (const [fi, i, s] of c.oddDates) t[DATE_FIELDS[fi]].odd.set(from + i, s);
-  copyInto('titles', t.titles, c.titles, from, n);
-  copyInto('descriptions', t.descriptions, c.descriptions, from, n);
-  copyInto('excerpts', t.excerpts, c.excerpts, from, n);
-  copyInto('slugs', t.slugs, c.slugs, from, n);
-  copyInto('websites', t.websites, c.websites, from, n);
+  copyTexts(t, c, from, n);
   expectLength('costs', c.costs, n);
   for (let i = 0; i < n; i++) {
     t.costs[from + i] = t.costLists.intern(c.costs[i]);
-    t.lineages[from + i] = undefined;
-    t.folded[from + i] = undefined;
+    t.setLineage(from + i, undefined);
+    if (t.folded.size > 0) t.folded.delete(from + i);
   }
-  for (const [i, l] of c.lineages) t.lineages[from + i] = l;
+  for (const [i, l] of c.lineages) t.lineages.set(from + i, l);
   for (const [i, v] of c.extraVenues) t.extraVenues.set(from + i, v);
   for (const f of LINK_FIELDS) flatLists(f, t[f], t.idLists, c.links[f].counts, c.links[f].ids, from, n);
 }

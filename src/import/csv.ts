@@ -125,7 +125,7 @@ function existingEvents(engine: EngineApi): Map<string, number> {
     if (engine.eventStatus(row) !== 'publish') continue;
     const date = t.date.get(row);
     for (const key of matchKeys(
-      t.titles[row],
+      t.title(row),
       (t.flags[row] & FLAG_ALL_DAY) !== 0,
       t.startLocal.get(row),
       t.endLocal.get(row),

@@ -7,16 +7,18 @@ export const MIB = 2 ** 20;
 export const GIB = 2 ** 30;
 
 /**
- * Memory a loaded store takes per event, all of it (V8's heap, the columns' array buffers, what
- * the process holds besides): at 1,000,000 events the process peaked at 1,055 MB of RSS, loaded
- * (858 MiB), then a search (1,021 MiB), then 2,000 list calls; rounded up.
+ * Memory a loaded store takes per event, all of it (V8's heap, the columns' and texts' array
+ * buffers, what the process holds besides): at 1,000,000 events the process peaked at 1,086 MB
+ * of RSS while loading (the snapshot's chunks parsed on top of the columns), then held 836 MiB
+ * after a search and 200 list calls; rounded up.
  */
 export const STORE_BYTES_PER_EVENT = 1_100;
 /**
- * Of it, what V8's heap must hold (the rest are typed arrays, outside the heap's limit): 517 MiB
- * used after a full collection at 1,000,000 events, and the load's chunks parsed on top of it.
+ * Of it, what V8's heap must hold (the rest are typed arrays and the texts' buffer, outside the
+ * heap's limit): 151 MiB used after a full collection at 1,000,000 events; the same load, a
+ * search and 200 list calls ran within a heap limit of 400 MiB. About twice what is used.
  */
-export const HEAP_BYTES_PER_EVENT = 700;
+export const HEAP_BYTES_PER_EVENT = 300;
 /** What every command takes before its data: Node, the code, the caches' budgets at their defaults. */
 export const BASE_BYTES = 256 * MIB;
 /**

@@ -135,8 +135,8 @@ export class PostMatch {
         id: table.ids[row],
         date,
         modified,
-        title: table.titles[row],
-        slug: table.slugs[row],
+        title: table.title(row),
+        slug: table.slug(row),
         authorId: table.authorIds[row],
         parentId: table.parentIds[row],
       });
@@ -189,7 +189,7 @@ export class PostMatch {
       const authorId = table.authorIds[row];
       if (q.authors?.length && !q.authors.includes(authorId)) return;
       if (q.authorsOut?.includes(authorId)) return;
-      if (q.slugs?.length && !q.slugs.includes(table.slugs[row])) return;
+      if (q.slugs?.length && !q.slugs.includes(table.slug(row))) return;
       if (dated) {
         const date = dateMs(table.date.ms[row], () => table.date.get(row));
         if (

@@ -46,11 +46,11 @@ export function textFlags(engine: EngineApi, row: number): number {
   const t = engine.eventTable;
   let flags =
     TEXTS_KNOWN |
-    titleFlags(t.titles[row]) |
-    paragraphFlags(t.descriptions[row], DESCRIPTION_PLAIN, DESCRIPTION_SAFE) |
-    paragraphFlags(t.excerpts[row], EXCERPT_PLAIN, EXCERPT_SAFE);
-  if (jsonSafe(t.slugs[row])) flags |= SLUG_SAFE;
-  const website = t.websites[row];
+    titleFlags(t.title(row)) |
+    paragraphFlags(t.description(row), DESCRIPTION_PLAIN, DESCRIPTION_SAFE) |
+    paragraphFlags(t.excerpt(row), EXCERPT_PLAIN, EXCERPT_SAFE);
+  if (jsonSafe(t.slug(row))) flags |= SLUG_SAFE;
+  const website = t.website(row);
   if (website !== null && escapeUrl(website) === website && jsonSafe(website)) flags |= WEBSITE_PLAIN;
   return flags;
 }
@@ -260,26 +260,26 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
   const p = headPieces(site);
   const id = t.ids[row];
   const statusCode = t.statusCodes[row];
-  const slug = t.slugs[row];
+  const slug = t.slug(row);
   const slugText = flags & SLUG_SAFE ? slug : jsonText(slug);
   const plain = plainPermalink(slug, POST_STATUSES[statusCode]);
   const f = t.flags[row];
-  const lineage = t.lineages[row];
+  const lineage = t.lineages.size > 0 ? t.lineages.get(row) : undefined;
   let afterId = authorText(t.authorIds[row], statusCode);
   if (lineage) {
     let lineageText = '"';
     for (const g of lineage) lineageText += `,"${jsonText(g)}"`;
     afterId = lineageText + afterId.slice(1);
   }
-  const description = t.descriptions[row],
-    excerpt = t.excerpts[row];
+  const description = t.description(row),
+    excerpt = t.excerpt(row);
   const descP = (flags & DESCRIPTION_PLAIN) !== 0 && description !== '' ? 1 : 0;
   const excP = (flags & EXCERPT_PLAIN) !== 0 && excerpt !== '' ? 1 : 0;
   const imageId = t.imageIds[row];
   const att = imageId === 0 ? undefined : engine.attachment(imageId);
   const allDay = (f & FLAG_ALL_DAY) !== 0 ? 1 : 0;
   const image = att ? `","image":${pluginImageText(site.config.siteUrl, att)}${ALL_DAY[allDay]}` : '';
-  const website = t.websites[row];
+  const website = t.website(row);
   // the four post dates are often one or two values (modified = date until an edit, UTC = local
   // in a UTC site): each distinct one is made once (an odd date's ms is NaN, equal to nothing)
   const dm = t.date.ms[row],
@@ -294,7 +294,7 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
   return (
     `{"id":${id}${p.globalId}${id}${p.lineage}${id}${afterId}${date}","date_utc":"${dateUtc}",` +
     `"modified":"${modified}","modified_utc":"${modifiedUtc}${url}${id}` +
-    `","title":"${titleText(t.titles[row], flags)}${DESCRIPTION_OPEN[descP]}${descP ? escaped(description, flags, DESCRIPTION_SAFE) : jsonText(displayContent(description))}` +
+    `","title":"${titleText(t.title(row), flags)}${DESCRIPTION_OPEN[descP]}${descP ? escaped(description, flags, DESCRIPTION_SAFE) : jsonText(displayContent(description))}` +
     `${EXCERPT_OPEN[descP * 2 + excP]}${excP ? escaped(excerpt, flags, EXCERPT_SAFE) : jsonText(displayExcerpt(excerpt))}` +
     `${SLUG_OPEN[excP]}${slugText}${image}` +
     `${dateAndDetails(t.startLocal, row, att ? START : START_NO_IMAGE[allDay])}${dateAndDetails(t.endLocal, row, END)}` +

@@ -118,11 +118,11 @@ export function eventHead(site: Site, engine: EngineApi, row: number): EventHead
   const t = engine.eventTable;
   const id = t.ids[row];
   const status = POST_STATUSES[t.statusCodes[row]];
-  const slug = t.slugs[row];
+  const slug = t.slug(row);
   const url = eventUrl(site, { id, slug, status });
   const flags = t.flags[row];
   const globalId = site.origin + '?id=' + id;
-  const lineage = t.lineages[row];
+  const lineage = t.lineages.size > 0 ? t.lineages.get(row) : undefined;
   const att = t.imageIds[row] === 0 ? undefined : engine.attachment(t.imageIds[row]);
   const startLocal = t.startLocal.get(row),
     endLocal = t.endLocal.get(row);
@@ -132,7 +132,7 @@ export function eventHead(site: Site, engine: EngineApi, row: number): EventHead
   const symbol = pool.currencySymbol.get(t.currencySymbols[row]);
   const position = pool.currencyPosition.get(t.currencyPositions[row]);
   const cost = costOf(t.costs[row], symbol, position);
-  const website = t.websites[row];
+  const website = t.website(row);
   return {
     id,
     global_id: globalId,
@@ -145,9 +145,9 @@ export function eventHead(site: Site, engine: EngineApi, row: number): EventHead
     modified_utc: t.modifiedUtc.get(row),
     url,
     rest_url: site.root + 'events/' + id,
-    title: displayTitle(t.titles[row]),
-    description: displayContent(t.descriptions[row]),
-    excerpt: displayExcerpt(t.excerpts[row]),
+    title: displayTitle(t.title(row)),
+    description: displayContent(t.description(row)),
+    excerpt: displayExcerpt(t.excerpt(row)),
     slug,
     image: att ? pluginImage(site.config.siteUrl, att) : false,
     all_day: (flags & FLAG_ALL_DAY) !== 0,

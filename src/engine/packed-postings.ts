@@ -1,0 +1,135 @@
+// The search index's postings, packed: about half the four bytes an entry of plain row numbers.
+//
+// Every list holds its rows in (start, id) order as of the build, so an entry is kept as the
+// row's rank in that order (`order[rank]` is the row). All lists are one sequence of positions,
+// cut into blocks of 256 positions; a block keeps its smallest rank (base) and each entry's
+// distance to it in as many bits as the block's largest distance needs (bit-packed into 32-bit
+// words, a block starting on a word). A long list's ranks are close together (a few bits); a
+// short list's are far apart, and a block holding the ends of several lists spans more. Any
+// position reads back in a few operations: no list is decoded from its start.
+
+const SHIFT = 8;
+const BLOCK = 1 << SHIFT;
+
+export class PackedPostings {
+  static readonly EMPTY = new PackedPostings(
+    new Int32Array(0),
+    new Int32Array(0),
+    new Uint32Array(0),
+    new Uint8Array(0),
+    new Uint32Array(1),
+    0,
+  );
+
+  constructor(
+    /** rank → row */
+    readonly order: Int32Array,
+    private readonly base: Int32Array,
+    /** per block: its first word in `words` */
+    private readonly start: Uint32Array,
+    /** per block: bits an entry (1 to 31) */
+    private readonly width: Uint8Array,
+    private readonly words: Uint32Array,
+    /** number of entries */
+    readonly length: number,
+  ) {}
+
+  /** The row at position p. */
+  at(p: number): number {
+    const b = p >>> SHIFT,
+      w = this.width[b],
+      bit = (p & (BLOCK - 1)) * w,
+      i = this.start[b] + (bit >>> 5),
+      sh = bit & 31;
+    let v = this.words[i] >>> sh;
+    if (sh + w > 32) v |= this.words[i + 1] << (32 - sh);
+    return this.order[this.base[b] + (v & (0xffffffff >>> (32 - w)))];
+  }
+
+  get byteLength(): number {
+    return (
+      this.order.byteLength +
+      this.base.byteLength +
+      this.start.byteLength +
+      this.width.byteLength +
+      this.words.byteLength
+    );
+  }
+}
+
+/** Packs ranks[0, n) block by block (pack() up to a budget of blocks at a time, then done()). */
+export class PostingsPacker {
+  private readonly base: Int32Array;
+  private readonly start: Uint32Array;
+  private readonly width: Uint8Array;
+  private words: Uint32Array;
+  private used = 0;
+  private next = 0;
+  private readonly blocks: number;
+
+  constructor(
+    private readonly ranks: Int32Array,
+    private readonly order: Int32Array,
+  ) {
+    const n = ranks.length;
+    this.blocks = (n + BLOCK - 1) >>> SHIFT;
+    this.base = new Int32Array(this.blocks);
+    this.start = new Uint32Array(this.blocks);
+    this.width = new Uint8Array(this.blocks);
+    this.words = new Uint32Array(Math.max(16, n >>> 4)); // 2 bits an entry to begin with; grows
+  }
+
+  /** Pack up to `budget` blocks; true when every block is packed. */
+  pack(budget: number): boolean {
+    const ranks = this.ranks,
+      n = ranks.length;
+    const stop = Math.min(this.blocks, this.next + Math.max(1, budget));
+    for (let b = this.next; b < stop; b++) {
+      const from = b << SHIFT,
+        to = Math.min(n, from + BLOCK);
+      let min = ranks[from],
+        max = min;
+      for (let p = from + 1; p < to; p++) {
+        const r = ranks[p];
+        if (r < min) min = r;
+        else if (r > max) max = r;
+      }
+      const w = Math.max(1, 32 - Math.clz32(max - min));
+      const need = this.used + Math.ceil(((to - from) * w) / 32) + 1;
+      if (need > this.words.length) {
+        const grown = new Uint32Array(Math.max(need, Math.ceil(this.words.length * 1.5)));
+        grown.set(this.words.subarray(0, this.used));
+        this.words = grown;
+      }
+      const words = this.words,
+        at = this.used;
+      this.base[b] = min;
+      this.start[b] = at;
+      this.width[b] = w;
+      words.fill(0, at, need);
+      for (let p = from, bit = 0; p < to; p++, bit += w) {
+        const v = ranks[p] - min,
+          i = at + (bit >>> 5),
+          sh = bit & 31;
+        words[i] |= v << sh;
+        if (sh + w > 32) words[i + 1] |= v >>> (32 - sh);
+      }
+      this.used = at + Math.ceil(((to - from) * w) / 32);
+    }
+    this.next = stop;
+    return stop === this.blocks;
+  }
+
+  /** The packed postings (after pack() returned true). */
+  done(): PackedPostings {
+    // one word of room after the last: at() may read the word after an entry that ends a word
+    return new PackedPostings(
+      this.order,
+      this.base,
+      this.start,
+      this.width,
+      this.words.slice(0, this.used + 1),
+      this.ranks.length,
+    );
+  }
+}

@@ -1,0 +1,335 @@
+// The texts of the event rows (title, description, excerpt, slug, website) outside V8's heap:
+// one record per row in one growing byte buffer, found by the row's offset (4 bytes a row),
+// instead of five strings and five pointers a row.
+//
+// A record is, in this order:
+// - the title's id in a dictionary of distinct titles (a varint): titles repeat (recurring and
+//   series events, "Yoga class"), and the dictionary's strings are returned as they are;
+// - description, excerpt, slug: a varint header `length * 2 + wide`, then the text, one byte a
+//   unit when every unit is below 256 (Latin-1), else two bytes a unit (UTF-16LE, lone surrogates
+//   kept): both decode losslessly to the string that was stored;
+// - website: a header of 0 for null, else `length * 2 + wide + 1`, then the text.
+//
+// Records are only ever appended: a row written again gets a new record, the old one becomes
+// dead bytes, and the buffer is compacted (live records copied in row order into a new buffer)
+// once dead bytes pass a quarter of it. So a view taken with freeze() (the buffer, a copy of the
+// offsets, the dictionary) reads the rows as they were while writes go on: nothing it points at
+// is ever overwritten. Offset 0 holds an empty record, which every unwritten row points at.
+
+const NARROW = /^[\x00-\xff]*$/;
+const MAX_BYTES = 2 ** 32 - 1;
+
+/** The decoding methods of Buffer that V8 runs natively (Node's own, present on every Buffer). */
+type Bytes = Buffer & {
+  latin1Slice(start: number, end: number): string;
+  ucs2Slice(start: number, end: number): string;
+  latin1Write(s: string, offset: number, length: number): number;
+  ucs2Write(s: string, offset: number, length: number): number;
+};
+
+function alloc(size: number): Bytes {
+  return Buffer.allocUnsafeSlow(size) as Bytes;
+}
+
+/** Bytes of the varint of v (v >= 0). */
+function varintSize(v: number): number {
+  let n = 1;
+  while (v >= 128) {
+    v = Math.floor(v / 128);
+    n++;
+  }
+  return n;
+}
+
+/** Read-only access to rows' texts: a live TextStore, or a frozen view of one. */
+export class TextView {
+  constructor(
+    protected bytes: Bytes,
+    protected starts: Uint32Array,
+    protected titleList: string[],
+  ) {}
+
+  /** Position just past the varint at p (its value is not needed). */
+  protected skipVarint(p: number): number {
+    const b = this.bytes;
+    while (b[p] >= 128) p++;
+    return p + 1;
+  }
+
+  /** The varint at p; this.at is set past it. */
+  protected at = 0;
+  protected varint(p: number): number {
+    const b = this.bytes;
+    let c = b[p++];
+    if (c < 128) {
+      this.at = p;
+      return c;
+    }
+    let v = c & 127,
+      mul = 128;
+    for (;;) {
+      c = b[p++];
+      v += (c & 127) * mul;
+      if (c < 128) break;
+      mul *= 128;
+    }
+    this.at = p;
+    return v;
+  }
+
+  /** Position of the text field after the title: 0 description, 1 excerpt, 2 slug, 3 website. */
+  protected fieldAt(row: number, field: number): number {
+    return this.fieldFrom(this.starts[row], field);
+  }
+
+  /** fieldAt from a record's position: 4 is the end of the record. */
+  protected fieldFrom(p: number, field: number): number {
+    p = this.skipVarint(p);
+    for (let f = 0; f < field; f++) {
+      let h = this.varint(p);
+      if (f === 3 && h > 0) h--;
+      p = this.at + (h % 2 === 1 ? h - 1 : h / 2);
+    }
+    return p;
+  }
+
+  /** The text whose header (length * 2 + wide) is at p. */
+  protected textAt(p: number): string {
+    const h = this.varint(p);
+    if (h === 0) return '';
+    const s = this.at;
+    if (h % 2 === 0) return this.bytes.latin1Slice(s, s + h / 2);
+    return this.bytes.ucs2Slice(s, s + (h - 1));
+  }
+
+  /** The buffer (for reading what descriptionAt / excerptAt found). */
+  get raw(): Uint8Array {
+    return this.bytes;
+  }
+
+  /** end of the text found by descriptionAt / excerptAt */
+  end = 0;
+
+  /** Where the row's description starts in raw, its end in this.end; -1 when it is two-byte. */
+  descriptionAt(row: number): number {
+    return this.latin1At(this.fieldAt(row, 0));
+  }
+
+  /** As descriptionAt, for the excerpt. */
+  excerptAt(row: number): number {
+    return this.latin1At(this.fieldAt(row, 1));
+  }
+
+  private latin1At(p: number): number {
+    const h = this.varint(p);
+    if (h % 2 === 1) return -1;
+    this.end = this.at + h / 2;
+    return this.at;
+  }
+
+  title(row: number): string {
+    return this.titleList[this.varint(this.starts[row])];
+  }
+
+  description(row: number): string {
+    return this.textAt(this.fieldAt(row, 0));
+  }
+
+  excerpt(row: number): string {
+    return this.textAt(this.fieldAt(row, 1));
+  }
+
+  slug(row: number): string {
+    return this.textAt(this.fieldAt(row, 2));
+  }
+
+  website(row: number): string | null {
+    const p = this.fieldAt(row, 3);
+    const h = this.varint(p);
+    if (h === 0) return null;
+    const s = this.at;
+    if (h === 1) return '';
+    if ((h - 1) % 2 === 0) return this.bytes.latin1Slice(s, s + (h - 1) / 2);
+    return this.bytes.ucs2Slice(s, s + (h - 2));
+  }
+
+  /** The values of one field for rows [from, to). */
+  column(field: 'titles' | 'descriptions' | 'excerpts' | 'slugs', from: number, to: number): string[];
+  column(field: 'websites', from: number, to: number): (string | null)[];
+  column(field: string, from: number, to: number): (string | null)[] {
+    const out = new Array<string | null>(to - from);
+    for (let r = from; r < to; r++) {
+      out[r - from] =
+        field === 'titles'
+          ? this.title(r)
+          : field === 'descriptions'
+            ? this.description(r)
+            : field === 'excerpts'
+              ? this.excerpt(r)
+              : field === 'slugs'
+                ? this.slug(r)
+                : this.website(r);
+    }
+    return out;
+  }
+}
+
+/** Header and body size of one text field (`narrow`: every unit below 256). */
+function fieldSize(s: string, narrow: boolean): number {
+  return varintSize(2 * s.length + 2) + (narrow ? s.length : 2 * s.length);
+}
+
+export class TextStore extends TextView {
+  /** bytes in use (records are at [0, used)) and of them no longer any row's */
+  used = 5;
+  dead = 0;
+  private titleIds = new Map<string, number>([['', 0]]);
+
+  constructor() {
+    super(alloc(1024), new Uint32Array(16), ['']);
+    this.bytes.fill(0, 0, 5); // the empty record at 0: title '', three empty texts, website null
+  }
+
+  /** Room for `rows` rows. */
+  reserve(rows: number): void {
+    if (rows <= this.starts.length) return;
+    const next = new Uint32Array(rows);
+    next.set(this.starts);
+    this.starts = next;
+  }
+
+  /** Bytes held: the buffer, the offsets, the dictionary's strings (16 bytes of header each). */
+  byteSize(): number {
+    let titles = 0;
+    for (const s of this.titleList) titles += 16 + (NARROW.test(s) ? s.length : 2 * s.length);
+    return this.bytes.length + this.starts.byteLength + titles + 40 * this.titleList.length;
+  }
+
+  /** Distinct titles in the dictionary. */
+  get titleCount(): number {
+    return this.titleList.length;
+  }
+
+  /** A view of rows [0, n) as they are now, unchanged by later writes. */
+  freeze(n: number): TextView {
+    return new TextView(this.bytes, this.starts.slice(0, n), this.titleList);
+  }
+
+  private titleId(s: string): number {
+    let id = this.titleIds.get(s);
+    if (id === undefined) {
+      id = this.titleList.length;
+      this.titleList.push(s);
+      this.titleIds.set(s, id);
+    }
+    return id;
+  }
+
+  /** Size of the record at p. */
+  private recordSize(p: number): number {
+    return this.fieldFrom(p, 4) - p;
+  }
+
+  /** Store the texts of `row` (a new record; the old one, if any, is dead). */
+  set(row: number, title: string, description: string, excerpt: string, slug: string, website: string | null): void {
+    const tid = this.titleId(title);
+    const dn = NARROW.test(description),
+      en = NARROW.test(excerpt),
+      sn = NARROW.test(slug),
+      wn = website === null || NARROW.test(website);
+    const size =
+      varintSize(tid) +
+      fieldSize(description, dn) +
+      fieldSize(excerpt, en) +
+      fieldSize(slug, sn) +
+      (website === null ? 1 : fieldSize(website, wn) + 1);
+    if (this.used + size > this.bytes.length) this.grow(this.used + size);
+    let p = this.writeVarint(this.used, tid);
+    p = this.writeText(p, description, dn, 0);
+    p = this.writeText(p, excerpt, en, 0);
+    p = this.writeText(p, slug, sn, 0);
+    p = website === null ? this.writeVarint(p, 0) : this.writeText(p, website, wn, 1);
+    if (row >= this.starts.length) this.reserve(Math.max(row + 1, this.starts.length * 2));
+    const old = this.starts[row];
+    if (old !== 0) this.dead += this.recordSize(old);
+    this.starts[row] = this.used;
+    this.used = p;
+    if (this.dead > 1 << 20 && this.dead * 4 > this.used) this.compact();
+  }
+
+  /** Store `row`'s slug, its other texts unchanged. */
+  setSlug(row: number, slug: string): void {
+    this.set(row, this.title(row), this.description(row), this.excerpt(row), slug, this.website(row));
+  }
+
+  /** Rows [from, from + n) from columns of values (a snapshot's chunk). */
+  setRows(
+    from: number,
+    n: number,
+    titles: readonly string[],
+    descriptions: readonly string[],
+    excerpts: readonly string[],
+    slugs: readonly string[],
+    websites: readonly (string | null)[],
+  ): void {
+    this.reserve(from + n);
+    for (let i = 0; i < n; i++) this.set(from + i, titles[i], descriptions[i], excerpts[i], slugs[i], websites[i]);
+  }
+
+  private writeVarint(p: number, v: number): number {
+    const b = this.bytes;
+    while (v >= 128) {
+      b[p++] = (v % 128) | 128;
+      v = Math.floor(v / 128);
+    }
+    b[p++] = v;
+    return p;
+  }
+
+  /** Header (length * 2 + wide + bias) and units of s at p; returns the position after. */
+  private writeText(p: number, s: string, narrow: boolean, bias: number): number {
+    const n = s.length;
+    if (narrow) {
+      p = this.writeVarint(p, 2 * n + bias);
+      if (n > 0) this.bytes.latin1Write(s, p, n);
+      return p + n;
+    }
+    p = this.writeVarint(p, 2 * n + 1 + bias);
+    this.bytes.ucs2Write(s, p, 2 * n);
+    return p + 2 * n;
+  }
+
+  /** Doubles up to 16 MiB, then a quarter more each time: at most a fifth of the buffer is room. */
+  private grow(need: number): void {
+    if (need > MAX_BYTES)
+      throw new Error(`event texts: expected at most ${MAX_BYTES} bytes of texts in one calendar, need ${need}`);
+    const cap = Math.min(
+      MAX_BYTES,
+      Math.max(need, this.bytes.length < 1 << 24 ? this.bytes.length * 2 : Math.ceil(this.bytes.length * 1.25)),
+    );
+    const next = alloc(cap);
+    this.bytes.copy(next, 0, 0, this.used);
+    this.bytes = next;
+  }
+
+  /** Copy the live records, in row order, into a new buffer (views keep the old one). */
+  private compact(): void {
+    const live = this.used - this.dead;
+    const old = this.bytes,
+      starts = this.starts;
+    const next = alloc(Math.min(MAX_BYTES, Math.max(1024, live + (live >> 3))));
+    next.fill(0, 0, 5);
+    let p = 5;
+    for (let r = 0; r < starts.length; r++) {
+      const s = starts[r];
+      if (s === 0) continue;
+      const size = this.recordSize(s);
+      old.copy(next, p, s, s + size);
+      starts[r] = p;
+      p += size;
+    }
+    this.bytes = next;
+    this.used = p;
+    this.dead = 0;
+  }
+}
