@@ -39,6 +39,8 @@ interface Frozen {
   extraVenues: Map<number, readonly number[]>;
   links: Record<LinkField, (readonly number[])[]>;
   recur: Map<number, RecurInfo>;
+  /** the rows in the order they are written (the main index's (start, id) order); none: 0, 1, ... */
+  order?: Int32Array;
 }
 
 /**
@@ -46,6 +48,11 @@ interface Frozen {
  * copied, string and list columns copied by reference: strings are immutable, lists and
  * records are replaced on writes, never edited), so the chunks may be built and stringified
  * later while writes go on: the result is detached from the live state.
+ *
+ * The rows are written in the main index's (start, id) order (the order is copied now; each
+ * chunk gathers its rows from the copies when it is made): a load then finds the rows sorted and
+ * fills the indexes reading every column in order, instead of jumping about the whole table
+ * for each row (docs/store.md, "Start-up").
  */
 export function encodeSnapshot(st: CalendarState): Iterable<unknown> {
   const t = st.table;
@@ -71,8 +78,27 @@ export function encodeSnapshot(st: CalendarState): Iterable<unknown> {
     extraVenues: new Map(t.extraVenues),
     links,
     recur: new Map(t.recur),
+    order: indexOrder(st),
   };
   return chunksOf(snapshotHeader(st), frozen);
+}
+
+/**
+ * The rows in the main index's order, when the index holds every row of the table exactly once
+ * (it does, unless a bulk load left it to be built); else undefined (table order).
+ */
+function indexOrder(st: CalendarState): Int32Array | undefined {
+  const n = st.table.count,
+    main = st.main;
+  if (main.count !== n || n === 0) return undefined;
+  const order = main.rows.slice(0, n);
+  const seen = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = order[i];
+    if (!(r >= 0 && r < n) || seen[r] !== 0) return undefined;
+    seen[r] = 1;
+  }
+  return order;
 }
 
 /** The snapshot's first chunk: counters, pools and the small tables, for the state as it is now. */
@@ -131,15 +157,16 @@ export function encodeRows(t: EventTable, from: number, to: number): unknown {
   );
 }
 
-/** Distinct lists of rows [from, to) (by identity: the table shares equal lists) and an index per row. */
-function listColumn<T>(col: readonly (readonly T[])[], from: number, to: number, typed: boolean): ListColumn<T> {
+/** Distinct lists of the rows `at` (by identity: the table shares equal lists) and an index per row. */
+function listColumn<T>(col: readonly (readonly T[])[], at: Int32Array, typed: boolean): ListColumn<T> {
   const index = new Map<readonly T[], number>();
   const lists: T[][] = [];
-  const rows = (typed ? new Int32Array(to - from) : new Array<number>(to - from)) as number[];
-  for (let r = from; r < to; r++) {
-    const list = col[r];
+  const n = at.length;
+  const rows = (typed ? new Int32Array(n) : new Array<number>(n)) as number[];
+  for (let i = 0; i < n; i++) {
+    const list = col[at[i]];
     if (list.length === 0) {
-      rows[r - from] = 0;
+      rows[i] = 0;
       continue;
     }
     let k = index.get(list);
@@ -150,7 +177,7 @@ function listColumn<T>(col: readonly (readonly T[])[], from: number, to: number,
       // changed in place) rather than a copy of it that would be garbage the moment it is posted
       lists.push(typed ? (list as T[]) : list.slice());
     }
-    rows[r - from] = k;
+    rows[i] = k;
   }
   return { lists, rows };
 }
@@ -165,9 +192,23 @@ function* chunksOf(header: SnapshotHeader, fz: Frozen): Generator<unknown> {
  *  with NaN for null), which a worker thread gets by a copy of their bytes (see encodeRows). */
 function encodeChunk(fz: Frozen, from: number, to: number, typed = false): EventChunk {
   const n = to - from;
+  // the table rows of the chunk's positions
+  let at: Int32Array;
+  if (fz.order) at = fz.order.subarray(from, to);
+  else {
+    at = new Int32Array(n);
+    for (let i = 0; i < n; i++) at[i] = from + i;
+  }
   const ints = {} as Record<IntField, number[]>;
-  for (const f of INT_FIELDS)
-    ints[f] = typed ? (fz.ints[f].slice(from, to) as unknown as number[]) : Array.from(fz.ints[f].subarray(from, to));
+  for (const f of INT_FIELDS) {
+    const col = fz.ints[f];
+    if (typed) ints[f] = col.slice(from, to) as unknown as number[];
+    else {
+      const out = new Array<number>(n);
+      for (let i = 0; i < n; i++) out[i] = col[at[i]];
+      ints[f] = out;
+    }
+  }
   const ids = ints.ids;
   for (let i = n - 1; i > 0; i--) ids[i] -= ids[i - 1];
   const dates = {} as Record<DateField, (number | null)[]>;
@@ -178,18 +219,19 @@ function encodeChunk(fz: Frozen, from: number, to: number, typed = false): Event
       b = DATE_BASE[fi],
       base = b < 0 ? undefined : fz.ms[b];
     const out = (typed ? new Float64Array(n) : new Array<number | null>(n)) as (number | null)[];
-    for (let r = from; r < to; r++) {
+    for (let i = 0; i < n; i++) {
+      const r = at[i];
       const v = ms[r];
       if (v === v && wholeSecondMs(v)) {
         const bv = base === undefined ? NaN : base[r];
-        out[r - from] = bv === bv && wholeSecondMs(bv) ? (v - bv) / 1000 : v / 1000;
+        out[i] = bv === bv && wholeSecondMs(bv) ? (v - bv) / 1000 : v / 1000;
       } else {
-        out[r - from] = none;
-        if (v === v) oddDates.push([fi, r - from, v]);
+        out[i] = none;
+        if (v === v) oddDates.push([fi, i, v]);
         else {
           const s = fz.odd[fi].get(r);
           if (s === undefined) throw new Error(`snapshot: expected a stored ${f} string for row ${r}, got none`);
-          oddDates.push([fi, r - from, s]);
+          oddDates.push([fi, i, s]);
         }
       }
     }
@@ -201,21 +243,22 @@ function encodeChunk(fz: Frozen, from: number, to: number, typed = false): Event
   const recur: [number, RecurInfo][] = [];
   const hasExtra = fz.extraVenues.size > 0,
     hasRecur = fz.recur.size > 0;
-  for (let r = from; r < to; r++) {
+  for (let i = 0; i < n; i++) {
+    const r = at[i];
     const l = fz.lineages[r];
-    if (l) lineages.push([r - from, l]);
+    if (l) lineages.push([i, l]);
     if (hasExtra) {
       const ev = fz.extraVenues.get(r);
-      if (ev) extraVenues.push([r - from, Array.from(ev)]);
+      if (ev) extraVenues.push([i, Array.from(ev)]);
     }
     if (hasRecur) {
       const info = fz.recur.get(r);
-      if (info) recur.push([r - from, info]);
+      if (info) recur.push([i, info]);
     }
   }
-  const costs = listColumn(fz.costs, from, to, typed);
+  const costs = listColumn(fz.costs, at, typed);
   const links = {} as EventChunk['links'];
-  for (const f of LINK_FIELDS) links[f] = listColumn(fz.links[f], from, to, typed);
+  for (const f of LINK_FIELDS) links[f] = listColumn(fz.links[f], at, typed);
   const tx = fz.texts;
   return {
     type: 'events',
@@ -224,15 +267,22 @@ function encodeChunk(fz: Frozen, from: number, to: number, typed = false): Event
     ints,
     dates,
     oddDates,
-    titles: tx.titles.slice(from, to),
-    descriptions: tx.descriptions.slice(from, to),
-    excerpts: tx.excerpts.slice(from, to),
-    slugs: tx.slugs.slice(from, to),
-    websites: fz.websites.slice(from, to),
+    titles: gather(tx.titles, at),
+    descriptions: gather(tx.descriptions, at),
+    excerpts: gather(tx.excerpts, at),
+    slugs: gather(tx.slugs, at),
+    websites: gather(fz.websites, at),
     costs,
     lineages,
     extraVenues,
     links,
     ...(recur.length > 0 ? { recur } : {}),
   };
+}
+
+/** col[at[0]], col[at[1]], ... */
+function gather<T>(col: readonly T[], at: Int32Array): T[] {
+  const out = new Array<T>(at.length);
+  for (let i = 0; i < at.length; i++) out[i] = col[at[i]];
+  return out;
 }
