@@ -35,35 +35,55 @@ export function rebuildIndexes(st: CalendarState): void {
   const rows = st.main.rows,
     combos = st.main.combos;
   // rows in index order go to the end of their lists, so every list comes out sorted;
-  // term counts are tallied in a typed array by id, then moved to the map
+  // term counts are tallied in a typed array by id, then moved to the map. Two walks: the first
+  // only counts each list's entries, so that each is made once at its size (no copies as it
+  // grows, no room left over), the second fills them.
   const counted = new Int32Array(Math.max(16, st.ids.nextTermId));
   const fill = new Filler(counted);
-  for (let i = 0; i < n; i++) {
-    const row = rows[i],
-      combo = combos[i];
-    const published = statusCodes[row] === 0;
-    fill.lists(st.categoryPostings, categoryIds[row], row, combo, published);
-    fill.lists(st.tagPostings, tagIds[row], row, combo, published);
-    fill.lists(st.organizerPostings, organizerIds[row], row, combo, false);
-    const extra = hasExtra ? extraVenues.get(row) : undefined;
-    if (extra) fill.lists(st.venuePostings, extra, row, combo, false);
-    else if (venueIds[row] !== 0) fill.one(st.venuePostings, venueIds[row], row, combo);
-    if (parentIds[row] !== 0) fill.one(st.parentPostings, parentIds[row], row, combo);
+  const all = [st.categoryPostings, st.tagPostings, st.venuePostings, st.organizerPostings, st.parentPostings];
+  for (const pass of [0, 1]) {
+    for (let i = 0; i < n; i++) {
+      const row = rows[i],
+        combo = combos[i];
+      const published = statusCodes[row] === 0;
+      fill.lists(st.categoryPostings, categoryIds[row], row, combo, published);
+      fill.lists(st.tagPostings, tagIds[row], row, combo, published);
+      fill.lists(st.organizerPostings, organizerIds[row], row, combo, false);
+      const extra = hasExtra ? extraVenues.get(row) : undefined;
+      if (extra) fill.lists(st.venuePostings, extra, row, combo, false);
+      else if (venueIds[row] !== 0) fill.one(st.venuePostings, venueIds[row], row, combo);
+      if (parentIds[row] !== 0) fill.one(st.parentPostings, parentIds[row], row, combo);
+    }
+    if (pass === 0) {
+      for (const postings of all) for (const [, list] of postings.entries()) sizeToCount(list);
+      fill.counting = false;
+    }
   }
   for (let id = 0; id < counted.length; id++) if (counted[id] !== 0) st.termCounts.set(id, counted[id]);
   for (const [id, c] of fill.bigCounts) st.termCounts.set(id, c);
 }
 
-/** Bulk fill of posting lists: rows arrive in index order and are appended. */
+/** An empty list (and its `multi`) made at the size its count says, the count back to 0. */
+function sizeToCount(list: PostingList): void {
+  list.rows = new Int32Array(list.count);
+  list.combos = new Uint8Array(list.count);
+  list.count = 0;
+  if (list.multi) sizeToCount(list.multi);
+}
+
+/** Bulk fill of posting lists: rows arrive in index order and are appended. While `counting`,
+ *  the lists are made (empty) and only their counts go up; then the rows go in. */
 class Filler {
+  counting = true;
   /** counts of term ids too large for `counted` */
   readonly bigCounts = new Map<number, number>();
   constructor(private readonly counted: Int32Array) {}
 
   one(postings: Postings, id: number, row: number, combo: number): void {
     let list = postings.get(id);
-    if (!list) postings.set(id, (list = new PostingList()));
-    list.push(row, combo);
+    if (!list) postings.set(id, (list = new PostingList(0)));
+    if (this.counting) list.count++;
+    else list.push(row, combo);
   }
 
   /** the row goes to the list of each distinct id (and `multi` of each when there are several,
@@ -86,12 +106,20 @@ class Filler {
           break;
         }
       if (seen) continue;
-      pushOne(postings, id, row, combo, multi);
-      if (count) this.count(id);
+      if (this.counting) {
+        let list = postings.get(id);
+        if (!list) postings.set(id, (list = new PostingList(0)));
+        list.count++;
+        if (multi) (list.multi ??= new PostingList(0)).count++;
+      } else {
+        pushOne(postings, id, row, combo, multi);
+        if (count) this.count(id);
+      }
     }
   }
 
   private count(id: number): void {
+    if (this.counting) return;
     if (id < this.counted.length) this.counted[id]++;
     else this.bigCounts.set(id, (this.bigCounts.get(id) ?? 0) + 1);
   }
