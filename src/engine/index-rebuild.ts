@@ -7,8 +7,8 @@ import { PostingList } from './sorted-index.ts';
 import { distinctCount } from './distinct.ts';
 import type { CalendarState, Postings } from './state.ts';
 
-/** Rebuild the main index, every posting list and the term counts from the columns:
- *  one sort, then postings filled by walking rows in index order (already sorted). */
+/** Rebuild the main index, every posting list, the category closure and the term counts from
+ *  the columns: one sort, then postings filled by walking rows in index order (already sorted). */
 export function rebuildIndexes(st: CalendarState): void {
   const t = st.table;
   const n = t.count;
@@ -28,9 +28,15 @@ export function rebuildIndexes(st: CalendarState): void {
   const codes = statusCodes;
   st.main.load(n, t.starts, t.ids, t.ends, (row) => comboOf(codes[row], flags[row]));
   st.blocks.dirty = true;
-  st.closureDirty = true;
-  for (const p of [st.categoryPostings, st.tagPostings, st.venuePostings, st.organizerPostings, st.parentPostings])
-    p.clear();
+  const all = [
+    st.categoryPostings,
+    st.tagPostings,
+    st.venuePostings,
+    st.organizerPostings,
+    st.parentPostings,
+    st.categoryClosure,
+  ];
+  for (const p of all) p.clear();
   st.termCounts.clear();
   const rows = st.main.rows,
     combos = st.main.combos;
@@ -40,7 +46,9 @@ export function rebuildIndexes(st: CalendarState): void {
   // grows, no room left over), the second fills them.
   const counted = new Int32Array(Math.max(16, st.ids.nextTermId));
   const fill = new Filler(counted);
-  const all = [st.categoryPostings, st.tagPostings, st.venuePostings, st.organizerPostings, st.parentPostings];
+  // the category closure (each category and its ancestors) in the same walks, once per distinct
+  // list of categories (rows share their lists)
+  const closures = new Map<readonly number[], readonly number[]>();
   for (const pass of [0, 1]) {
     for (let i = 0; i < n; i++) {
       const row = rows[i],
@@ -53,12 +61,19 @@ export function rebuildIndexes(st: CalendarState): void {
       if (extra) fill.lists(st.venuePostings, extra, row, combo, false);
       else if (venueIds[row] !== 0) fill.one(st.venuePostings, venueIds[row], row, combo);
       if (parentIds[row] !== 0) fill.one(st.parentPostings, parentIds[row], row, combo);
+      const cats = categoryIds[row];
+      if (cats.length > 0) {
+        let closure = closures.get(cats);
+        if (closure === undefined) closures.set(cats, (closure = st.closureOf(row, [])));
+        for (let k = 0; k < closure.length; k++) fill.one(st.categoryClosure, closure[k], row, combo);
+      }
     }
     if (pass === 0) {
       for (const postings of all) for (const [, list] of postings.entries()) sizeToCount(list);
       fill.counting = false;
     }
   }
+  st.closureDirty = false;
   for (let id = 0; id < counted.length; id++) if (counted[id] !== 0) st.termCounts.set(id, counted[id]);
   for (const [id, c] of fill.bigCounts) st.termCounts.set(id, c);
 }

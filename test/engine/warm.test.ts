@@ -8,7 +8,7 @@ import { Engine } from '../../src/engine/engine.ts';
 import { naiveToString } from '../../src/engine/naive-time.ts';
 import type { EventRecord } from '../../src/engine/records.ts';
 import type { EventQuery } from '../../src/engine/types.ts';
-import { makeEvent } from './build.ts';
+import { makeEvent, makeTerm } from './build.ts';
 import { Rng, mulberry32 } from './random-calendar.ts';
 
 const Warm = suite('warm-up in slices');
@@ -117,6 +117,38 @@ Warm('lists answered and writes made while the warm-up runs answer as a settled 
   assert.ok(dirtySeen > 0, 'the first slice left blocks to do');
   for (const q of queries) assert.equal(answer(e, q, 0), answer(settled, q, 0));
   assert.not.ok(e.state.blocks.dirty);
+});
+
+Warm('a load builds the category closure with the lists: no first category query builds it', () => {
+  // categories 1..6: 2 and 3 under 1, 4 under 2, 5 under 4; 6 on its own
+  const terms = [
+    makeTerm(1),
+    makeTerm(2, { parent: 1 }),
+    makeTerm(3, { parent: 1 }),
+    makeTerm(4, { parent: 2 }),
+    makeTerm(5, { parent: 4 }),
+    makeTerm(6),
+  ];
+  const rng = new Rng(mulberry32(4));
+  const evs = events(3_000, 3).map((ev, i) => ({
+    ...ev,
+    categoryIds: i % 5 === 0 ? [] : rng.some([1, 2, 3, 4, 5, 6], 3),
+  }));
+  const source = new Engine();
+  source.bulkLoad({ events: evs, venues: [], organizers: [], terms, attachments: [] });
+  const e = new Engine();
+  e.loadSnapshotChunks(JSON.parse(JSON.stringify([...source.snapshotChunks()])) as unknown[]);
+  assert.not.ok(e.state.closureDirty, 'built by the load');
+  const lists = (x: Engine) =>
+    terms.map((t) => {
+      const list = x.state.categoryClosure.get(t.id);
+      return list ? [...list.rows.subarray(0, list.count)].map((row) => x.eventId(row)) : [];
+    });
+  const loaded = lists(e);
+  e.state.closureDirty = true;
+  e.state.ensureClosure(); // the one-pass build a query would make
+  assert.equal(loaded, lists(e));
+  assert.ok(loaded[0].length > loaded[4].length, 'the root holds its descendants');
 });
 
 Warm.run();
