@@ -10,6 +10,8 @@ import { SNAPSHOT_FILE, type SnapshotManifest, type SnapshotPart } from './snaps
 
 /** parts at least this large are hashed by a worker thread while the main thread parses them */
 export const HASH_WORKER_MIN_BYTES = 16 * 1024 * 1024;
+/** a part the worker hashes is read this much at a time (more for a longer line) */
+const READ_BYTES = 16 * 1024 * 1024;
 /** how long to wait for the worker's digest before hashing on the main thread instead */
 const HASH_WAIT_MS = 30_000;
 
@@ -43,6 +45,8 @@ parentPort.on('message', ({ file, shared }) => {
 export interface ReadSnapshotOptions {
   /** parts at least this large are hashed in a worker thread, overlapping the parse (default 16 MiB; Infinity = never) */
   hashWorkerMinBytes?: number;
+  /** a part the worker hashes is read this many bytes at a time (default 16 MiB; more for a longer line) */
+  readBytes?: number;
 }
 
 /**
@@ -93,51 +97,91 @@ export class SnapshotReader {
 
   private *partChunks(part: SnapshotPart): Generator<unknown> {
     const file = path.join(this.dir, part.file);
-    let buf: Buffer | undefined;
+    const cannotRead = (err: unknown) =>
+      new Error(`store: snapshot part ${file} (listed in ${SNAPSHOT_FILE}) cannot be read: ${(err as Error).message}`);
+    // a part the worker hashes is read a piece at a time (its size checked first): no buffer of
+    // the whole part (256 MiB) to allocate and fault in; a small one is read whole and hashed first
+    const streamed = this.jobs.has(file);
+    let fd = -1;
+    let buf: Buffer;
+    let size: number;
     try {
-      buf = fs.readFileSync(file);
+      if (streamed) {
+        fd = fs.openSync(file, 'r');
+        size = fs.fstatSync(fd).size;
+        buf = Buffer.allocUnsafe(Math.max(1, Math.min(size, this.options.readBytes ?? READ_BYTES)));
+      } else {
+        buf = fs.readFileSync(file);
+        size = buf.length;
+      }
     } catch (err) {
-      throw new Error(
-        `store: snapshot part ${file} (listed in ${SNAPSHOT_FILE}) cannot be read: ${(err as Error).message}`,
-      );
+      if (fd >= 0) fs.closeSync(fd);
+      throw cannotRead(err);
     }
-    if (buf.length !== part.bytes)
-      throw new Error(`store: corrupt snapshot part ${file}: ${buf.length} bytes, manifest says ${part.bytes}`);
-    const data = buf;
-    const checkHash = () => {
-      const sha = this.digestOf(file, data);
-      if (sha !== part.sha256)
-        throw new Error(
-          `store: corrupt snapshot part ${file}: sha256 ${sha} does not match the manifest's ${part.sha256}`,
-        );
-    };
-    if (!this.jobs.has(file))
-      checkHash(); // small part: verified before anything is handed out
-    else this.pending = checkHash;
-    let pos = 0;
-    let line = 0;
-    while (pos < buf.length) {
-      line++;
-      const nl = buf.indexOf(10, pos);
-      if (nl < 0) {
-        this.verifyStarted();
-        throw new Error(`store: corrupt snapshot part ${file} line ${line}: no trailing newline`);
+    try {
+      if (size !== part.bytes)
+        throw new Error(`store: corrupt snapshot part ${file}: ${size} bytes, manifest says ${part.bytes}`);
+      const checkHash = () => {
+        const sha = this.digestOf(file, streamed ? undefined : buf);
+        if (sha !== part.sha256)
+          throw new Error(
+            `store: corrupt snapshot part ${file}: sha256 ${sha} does not match the manifest's ${part.sha256}`,
+          );
+      };
+      if (!streamed)
+        checkHash(); // small part: verified before anything is handed out
+      else this.pending = checkHash;
+      // buf[pos, end) holds the bytes read and not yet handed out; `read` bytes of the file so far
+      let pos = 0;
+      let end = streamed ? 0 : size;
+      let read = end;
+      let line = 0;
+      while (pos < end || read < size) {
+        const nl = buf.indexOf(10, pos);
+        if ((nl < 0 || nl >= end) && read < size) {
+          // the rest of a line: keep what is left at the front (grown to hold a longer line), read on
+          const left = end - pos;
+          if (left * 2 > buf.length) {
+            const bigger = Buffer.allocUnsafe(Math.min(size, buf.length * 2));
+            buf.copy(bigger, 0, pos, end);
+            buf = bigger;
+          } else buf.copy(buf, 0, pos, end);
+          pos = 0;
+          end = left;
+          try {
+            while (end < buf.length && read < size) {
+              const n = fs.readSync(fd, buf, end, Math.min(buf.length - end, size - read), read);
+              if (n === 0) throw new Error(`ended at ${read} of ${size} bytes`);
+              end += n;
+              read += n;
+            }
+          } catch (err) {
+            throw cannotRead(err);
+          }
+          continue;
+        }
+        line++;
+        if (nl < 0 || nl >= end) {
+          this.verifyStarted();
+          throw new Error(`store: corrupt snapshot part ${file} line ${line}: no trailing newline`);
+        }
+        let chunk: unknown;
+        try {
+          // lines written by chunkLine are ASCII (latin1 = a copy); older snapshots may hold UTF-8
+          chunk = JSON.parse(buf.toString(isAscii(buf.subarray(pos, nl)) ? 'latin1' : 'utf8', pos, nl));
+        } catch (err) {
+          this.verifyStarted();
+          throw new Error(`store: corrupt snapshot part ${file} line ${line}: ${(err as Error).message}`);
+        }
+        pos = nl + 1;
+        yield chunk;
       }
-      let chunk: unknown;
-      try {
-        // lines written by chunkLine are ASCII (latin1 = a copy); older snapshots may hold UTF-8
-        chunk = JSON.parse(buf.toString(isAscii(buf.subarray(pos, nl)) ? 'latin1' : 'utf8', pos, nl));
-      } catch (err) {
-        this.verifyStarted();
-        throw new Error(`store: corrupt snapshot part ${file} line ${line}: ${(err as Error).message}`);
-      }
-      pos = nl + 1;
-      yield chunk;
+      this.verifyStarted();
+      if (line !== part.chunks)
+        throw new Error(`store: corrupt snapshot part ${file}: ${line} chunks, manifest says ${part.chunks}`);
+    } finally {
+      if (fd >= 0) fs.closeSync(fd);
     }
-    buf = undefined;
-    this.verifyStarted();
-    if (line !== part.chunks)
-      throw new Error(`store: corrupt snapshot part ${file}: ${line} chunks, manifest says ${part.chunks}`);
   }
 
   /** Starts the worker (once) and queues the file for hashing. */
@@ -157,7 +201,7 @@ export class SnapshotReader {
   }
 
   /** The part's sha256 (hex): the worker's when it delivers in time, else computed here. */
-  private digestOf(file: string, data: Buffer): string {
+  private digestOf(file: string, data: Buffer | undefined): string {
     const shared = this.jobs.get(file);
     this.jobs.delete(file);
     if (shared) {
@@ -166,7 +210,18 @@ export class SnapshotReader {
       if (Atomics.load(state, 0) === 0 && this.worker) Atomics.wait(state, 0, 0, HASH_WAIT_MS);
       if (Atomics.load(state, 0) === 1) return Buffer.from(new Uint8Array(shared, 4, 32)).toString('hex');
     }
-    return createHash('sha256').update(data).digest('hex');
+    if (data) return createHash('sha256').update(data).digest('hex');
+    // a part read in pieces: hashed here from the file
+    const hash = createHash('sha256');
+    const piece = Buffer.allocUnsafe(READ_BYTES);
+    const fd = fs.openSync(file, 'r');
+    try {
+      let n: number;
+      while ((n = fs.readSync(fd, piece, 0, piece.length, null)) > 0) hash.update(piece.subarray(0, n));
+    } finally {
+      fs.closeSync(fd);
+    }
+    return hash.digest('hex');
   }
 }
 
