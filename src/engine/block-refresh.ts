@@ -1,6 +1,6 @@
 // The pieces of a block statistics refresh (block-stats.ts): the summaries of one block at a
 // time into a job, so that a refresh can be done in steps between requests (refreshSome).
-import { BLOCK_SHIFT, BLOCK_SIZE, COMBOS, SEG_CAP, comboOf } from './block-stats.ts';
+import { BLOCK_SHIFT, BLOCK_SIZE, COMBOS, SEG_CAP, comboOf } from './block-layout.ts';
 import type { EventTable } from './event-table.ts';
 
 /** A refresh done in steps (BlockStats.refreshSome): the summaries made so far, blocks [0, next). */

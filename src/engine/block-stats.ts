@@ -12,28 +12,11 @@
 // side, not by visiting its rows.
 
 import { growFloat64, growUint8 } from './columns.ts';
-import { FLAG_COORDS, FLAG_FEATURED, FLAG_HIDDEN, FLAG_TICKETED, type EventTable } from './event-table.ts';
+import type { EventTable } from './event-table.ts';
+import { BLOCK_SIZE, COMBOS, SEG_CAP, SUPER_SHIFT, comboOf } from './block-layout.ts';
 import { fillBlock, fillSegment, startJob, type RefreshJob } from './block-refresh.ts';
 
-export const BLOCK_SHIFT = 8;
-export const BLOCK_SIZE = 1 << BLOCK_SHIFT;
-/** 8 statuses × 16 flag combinations */
-export const COMBOS = 128;
-/** entries a segment slot holds: a block grows to 2 × BLOCK_SIZE + 1 rows, then splits */
-export const SEG_CAP = 2 * BLOCK_SIZE + 1;
-/** blocks per superblock: a long range adds whole superblocks' counters (sums of their blocks') */
-export const SUPER_SHIFT = 5;
-
-/** Combination index of a row: status * 16 + hidden + 2 featured + 4 ticketed + 8 coords. */
-export function comboOf(status: number, flags: number): number {
-  return (
-    (status << 4) |
-    ((flags & FLAG_HIDDEN) !== 0 ? 1 : 0) |
-    ((flags & FLAG_FEATURED) !== 0 ? 2 : 0) |
-    ((flags & FLAG_TICKETED) !== 0 ? 4 : 0) |
-    ((flags & FLAG_COORDS) !== 0 ? 8 : 0)
-  );
-}
+export { BLOCK_SHIFT, BLOCK_SIZE, COMBOS, SEG_CAP, SUPER_SHIFT, comboOf } from './block-layout.ts';
 
 /**
  * Blocks are consecutive position ranges [bounds[b], bounds[b + 1]). A full refresh makes

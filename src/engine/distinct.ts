@@ -1,5 +1,8 @@
 // Distinct ids of a row's link lists (a list may name an id twice), and the walk over them.
-import type { Postings } from './state.ts';
+import type { IdMap } from './columns.ts';
+import type { PostingList } from './sorted-index.ts';
+
+type Postings = IdMap<PostingList>;
 
 /** The distinct ids of a list, first occurrences in order. */
 export function distinctIds(list: ArrayLike<number>): number[] {

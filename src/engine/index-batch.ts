@@ -1,11 +1,19 @@
 // The batch path of the indexes (CalendarState.beginBatch … endBatch): the changes of many rows
 // gathered, then applied to each index in one pass.
 import { sortRowsByStartId } from './columns.ts';
-import type { PostingList } from './sorted-index.ts';
-import type { CalendarState } from './state.ts';
+import type { BlockStats } from './block-stats.ts';
+import type { EventTable } from './event-table.ts';
+import type { PostingList, SortedIndex } from './sorted-index.ts';
+
+/** what a batch changes: the state's table, main index and its block statistics */
+export interface BatchTarget {
+  readonly table: EventTable;
+  readonly main: SortedIndex;
+  readonly blocks: BlockStats;
+}
 
 /** Apply the changes `b` gathered to the main index and each list it names. */
-export function applyBatch(st: CalendarState, b: IndexBatch): void {
+export function applyBatch(st: BatchTarget, b: IndexBatch): void {
   const t = st.table;
   const add = Int32Array.from(b.mainAdd.keys());
   sortRowsByStartId(add, t.starts, t.ids);

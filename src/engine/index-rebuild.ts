@@ -5,11 +5,34 @@ import { comboOf } from './block-stats.ts';
 import { FLAG_COORDS } from './event-table.ts';
 import { PostingList } from './sorted-index.ts';
 import { distinctCount } from './distinct.ts';
-import type { CalendarState, Postings } from './state.ts';
+import type { BlockStats } from './block-stats.ts';
+import type { Entities } from './entities.ts';
+import type { EventTable } from './event-table.ts';
+import type { SortedIndex } from './sorted-index.ts';
+
+type Postings = IdMap<PostingList>;
+
+/** what a rebuild reads and makes: the state's columns, indexes, lists and counts */
+export interface RebuildTarget {
+  readonly table: EventTable;
+  readonly entities: Entities;
+  readonly ids: { readonly nextTermId: number };
+  readonly main: SortedIndex;
+  readonly blocks: BlockStats;
+  readonly categoryPostings: Postings;
+  readonly tagPostings: Postings;
+  readonly venuePostings: Postings;
+  readonly organizerPostings: Postings;
+  readonly parentPostings: Postings;
+  readonly categoryClosure: Postings;
+  readonly termCounts: IdMap<number>;
+  closureDirty: boolean;
+  closureOf(row: number, out: number[]): number[];
+}
 
 /** Rebuild the main index, every posting list, the category closure and the term counts from
  *  the columns: one sort, then postings filled by walking rows in index order (already sorted). */
-export function rebuildIndexes(st: CalendarState): void {
+export function rebuildIndexes(st: RebuildTarget): void {
   const t = st.table;
   const n = t.count;
   const { categoryIds, tagIds, organizerIds, venueIds, parentIds, statusCodes, extraVenues, flags } = t;

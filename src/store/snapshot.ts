@@ -288,10 +288,3 @@ export async function removeUnlistedParts(
   }
   return removed;
 }
-
-export {
-  HASH_WORKER_MIN_BYTES,
-  SnapshotReader,
-  readSnapshotChunks,
-  type ReadSnapshotOptions,
-} from './snapshot-read.ts';

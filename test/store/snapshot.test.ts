@@ -5,14 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   SNAPSHOT_FILE,
-  SnapshotReader,
   encodeChunks,
   encodeChunksSliced,
   readManifest,
-  readSnapshotChunks,
   removeUnlistedParts,
   writeSnapshot,
 } from '../../src/store/snapshot.ts';
+import { SnapshotReader, readSnapshotChunks } from '../../src/store/snapshot-read.ts';
 
 function tmpDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'snapshot-test-'));
