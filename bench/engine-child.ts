@@ -19,7 +19,8 @@
 
 import fs from 'node:fs';
 import { openCalendar } from '../src/index.ts';
-import { readManifest, readSnapshotChunks } from '../src/store/snapshot.ts';
+import { readManifest } from '../src/store/snapshot.ts';
+import { readSnapshotChunks } from '../src/store/snapshot-read.ts';
 import { FloorBaseline } from './baselines/floor.ts';
 import { NOW, type BenchQuery } from './queries.ts';
 import {

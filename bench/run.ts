@@ -151,10 +151,12 @@ function cloneData(d: ImportData): ImportData {
   };
 }
 
-/** one cached snapshot folder per calendar and snapshot code version (src/engine/snapshot.ts hashed) */
+/** one cached snapshot folder per calendar and snapshot code version (src/engine/snapshot*.ts hashed) */
 function engineCachePath(dir: string): string {
-  const code = fs.readFileSync(new URL('../src/engine/snapshot.ts', import.meta.url));
-  const tag = createHash('sha256').update(code).digest('hex').slice(0, 12);
+  const hash = createHash('sha256');
+  for (const f of ['snapshot.ts', 'snapshot-format.ts', 'snapshot-decode.ts'])
+    hash.update(fs.readFileSync(new URL(`../src/engine/${f}`, import.meta.url)));
+  const tag = hash.digest('hex').slice(0, 12);
   return path.join(dir, `engine-${N}-${SEED}-${tag}`);
 }
 

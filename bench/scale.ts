@@ -7,6 +7,7 @@
 // from `--trace-gc` (NODE_OPTIONS, which the sized child keeps).
 //
 //   node --import tsx bench/scale.ts --events N [--dir DIR] [--rounds R] [--keep] [--reuse]
+//                                    [--node-flags="--cpu-prof ..."] [--bin FILE]
 //
 // The import file is made once per N under DIR (default /tmp/calendar-engine-scale); the store is
 // made anew each run and removed at the end unless --keep (--reuse: a kept store is served as it
@@ -30,11 +31,17 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '20' },
     keep: { type: 'boolean', default: false },
     reuse: { type: 'boolean', default: false },
+    'node-flags': { type: 'string', default: '' },
+    bin: { type: 'string' },
   },
 });
+/** the program: the package's bin, or --bin FILE (another checkout's dist/cli/main.js, to compare) */
+const MAIN = args.bin ? path.resolve(args.bin) : DIST_MAIN;
+/** more flags for the server's node (e.g. --cpu-prof), after --trace-gc */
+const NODE_FLAGS = args['node-flags'].split(/\s+/).filter(Boolean);
 const EVENTS = Number(args.events);
 const ROUNDS = Number(args.rounds);
-ensureDist();
+if (!args.bin) ensureDist();
 fs.mkdirSync(args.dir, { recursive: true });
 const log = (m: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${m}\n`);
 
@@ -119,7 +126,7 @@ let importPeak = Number.NaN;
 if (!reuse) {
   fs.rmSync(store, { recursive: true, force: true });
   // ---- import ----------------------------------------------------------------------------
-  const imp = spawn(process.execPath, [DIST_MAIN, 'import', file, '--data', store], {
+  const imp = spawn(process.execPath, [MAIN, 'import', file, '--data', store], {
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -142,7 +149,7 @@ const gcPauses: { ms: number; at: number }[] = [];
 // --trace-gc as node's own flag: the sized child (docs/operating.md#memory) keeps node's flags
 const server = spawn(
   process.execPath,
-  ['--trace-gc', DIST_MAIN, 'serve', '--data', store, '--port', '0', '--no-seed'],
+  ['--trace-gc', ...NODE_FLAGS, MAIN, 'serve', '--data', store, '--port', '0', '--no-seed'],
   {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -222,11 +229,13 @@ for (let r = 0; r < ROUNDS; r++) {
 }
 const rssMix = treeRss(server.pid!);
 serveWatch.stop();
-// ended without its shutdown snapshot (minutes at ten million events; the store is thrown away)
+// ended without its shutdown snapshot (minutes at ten million events; the store is thrown away),
+// but with --cpu-prof by SIGTERM, so that node writes its profile (after the snapshot)
 const exited = new Promise((r) => server.on('exit', r));
+const profiling = NODE_FLAGS.some((f) => f.startsWith('--cpu-prof'));
 for (const pid of [...descendants(server.pid!), server.pid!]) {
   try {
-    process.kill(pid, 'SIGKILL');
+    process.kill(pid, profiling ? 'SIGTERM' : 'SIGKILL');
   } catch {}
 }
 await exited;
@@ -248,7 +257,14 @@ const result = {
   rssAfterMixMiB: mib(rssMix),
   servePeakRssMiB: mib(serveWatch.peak()),
   rssPerEventB: Math.round(rssMix / EVENTS),
-  busyMs: { n: busy.length, p50: r2(quantileOf(busy, 0.5)), p99: r2(quantileOf(busy, 0.99)) },
+  busyMs: {
+    n: busy.length,
+    p50: r2(quantileOf(busy, 0.5)),
+    p99: r2(quantileOf(busy, 0.99)),
+    max: r2(Math.max(...busy)),
+  },
+  /** p99 of the lists while start-up work runs over the settled median (target <= 10) */
+  busyP99OverSettledP50: r2(quantileOf(busy, 0.99) / quantileOf(settled, 0.5)),
   settledMs: {
     n: settled.length,
     p50: r2(quantileOf(settled, 0.5)),

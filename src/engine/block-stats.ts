@@ -12,27 +12,11 @@
 // side, not by visiting its rows.
 
 import { growFloat64, growUint8 } from './columns.ts';
-import { FLAG_COORDS, FLAG_FEATURED, FLAG_HIDDEN, FLAG_TICKETED, type EventTable } from './event-table.ts';
+import type { EventTable } from './event-table.ts';
+import { BLOCK_SIZE, COMBOS, SEG_CAP, SUPER_SHIFT, comboOf } from './block-layout.ts';
+import { fillBlock, fillSegment, startJob, type RefreshJob } from './block-refresh.ts';
 
-export const BLOCK_SHIFT = 8;
-export const BLOCK_SIZE = 1 << BLOCK_SHIFT;
-/** 8 statuses × 16 flag combinations */
-export const COMBOS = 128;
-/** entries a segment slot holds: a block grows to 2 × BLOCK_SIZE + 1 rows, then splits */
-export const SEG_CAP = 2 * BLOCK_SIZE + 1;
-/** blocks per superblock: a long range adds whole superblocks' counters (sums of their blocks') */
-export const SUPER_SHIFT = 5;
-
-/** Combination index of a row: status * 16 + hidden + 2 featured + 4 ticketed + 8 coords. */
-export function comboOf(status: number, flags: number): number {
-  return (
-    (status << 4) |
-    ((flags & FLAG_HIDDEN) !== 0 ? 1 : 0) |
-    ((flags & FLAG_FEATURED) !== 0 ? 2 : 0) |
-    ((flags & FLAG_TICKETED) !== 0 ? 4 : 0) |
-    ((flags & FLAG_COORDS) !== 0 ? 8 : 0)
-  );
-}
+export { BLOCK_SHIFT, BLOCK_SIZE, COMBOS, SEG_CAP, SUPER_SHIFT, comboOf } from './block-layout.ts';
 
 /**
  * Blocks are consecutive position ranges [bounds[b], bounds[b + 1]). A full refresh makes
@@ -41,8 +25,25 @@ export function comboOf(status: number, flags: number): number {
  * 2 × BLOCK_SIZE is split in two. Removals leave the zone map as it was: a min/max end that is
  * wider than the rows is still a true bound, so decisions made from it stay correct.
  */
+/** blocks done between two looks at the clock in refreshSome */
+const CLOCK_BLOCKS = 16;
+
 export class BlockStats {
-  dirty = true;
+  private isDirty = true;
+  /** bumped whenever the summaries are marked dirty or a change passes them by while dirty */
+  private generation = 0;
+  private job: RefreshJob | undefined;
+
+  /** true when the summaries must be refreshed before they are read */
+  get dirty(): boolean {
+    return this.isDirty;
+  }
+
+  set dirty(value: boolean) {
+    if (value) this.generation++;
+    this.isDirty = value;
+  }
+
   /** end-sorted (end, combo) segments per block (the main index): block b's segment is
    *  [segBase(b), segEnd(b)) */
   readonly segmented: boolean;
@@ -72,40 +73,43 @@ export class BlockStats {
   /** Bring the summaries up to date with rows[0..n) (no-op unless dirty); `combos` = the
    *  list's inline combination bytes (read from the table when absent). */
   refresh(rows: Int32Array, n: number, table: EventTable, combos?: Uint8Array): void {
-    if (!this.dirty) return;
-    const blocks = (n + BLOCK_SIZE - 1) >> BLOCK_SHIFT;
-    const counts = new Int32Array(blocks * COMBOS);
-    const minEnds = new Float64Array(blocks).fill(Infinity);
-    const maxEnds = new Float64Array(blocks).fill(-Infinity);
-    const bounds = new Int32Array(blocks + 1);
-    for (let b = 0; b < blocks; b++) bounds[b] = b << BLOCK_SHIFT;
-    bounds[blocks] = n;
-    const statusCodes = table.statusCodes,
-      flags = table.flags,
-      ends = table.ends;
-    for (let i = 0; i < n; i++) {
-      const row = rows[i];
-      const b = i >> BLOCK_SHIFT;
-      counts[b * COMBOS + (combos ? combos[i] : comboOf(statusCodes[row], flags[row]))]++;
-      const e = ends[row];
-      if (e < minEnds[b]) minEnds[b] = e;
-      if (e > maxEnds[b]) maxEnds[b] = e;
+    this.refreshSome(rows, n, table, Infinity, combos);
+  }
+
+  /**
+   * Part of a refresh: blocks until `deadline` (performance.now()) has passed, looked at every
+   * CLOCK_BLOCKS blocks; true once the summaries are fresh. The blocks done are kept for the next
+   * call (or refresh(), which finishes them) unless the list changed in between (any insert,
+   * removal or change of combination while dirty): then it begins again.
+   */
+  refreshSome(rows: Int32Array, n: number, table: EventTable, deadline: number, combos?: Uint8Array): boolean {
+    if (!this.isDirty) return true;
+    let job = this.job;
+    if (!job || job.generation !== this.generation || job.n !== n)
+      job = this.job = startJob(n, this.generation, this.segmented);
+    for (let b = job.next; b < job.blocks; b++) {
+      fillBlock(job, b, rows, table, this.segmented, combos);
+      if ((b + 1) % CLOCK_BLOCKS === 0 && b + 1 < job.blocks && performance.now() >= deadline) {
+        job.next = b + 1;
+        return false;
+      }
     }
-    this.blocks = blocks;
-    this.bounds = bounds;
-    this.counts = counts;
-    this.minEnds = minEnds;
-    this.maxEnds = maxEnds;
+    this.job = undefined;
+    this.blocks = job.blocks;
+    this.bounds = job.bounds;
+    this.counts = job.counts;
+    this.minEnds = job.minEnds;
+    this.maxEnds = job.maxEnds;
     this.sumSupers();
     if (this.segmented) {
-      this.slots = blocks;
-      this.slotOf = new Int32Array(blocks);
-      for (let b = 0; b < blocks; b++) this.slotOf[b] = b;
-      this.segEnds = new Float64Array(Math.max(1, blocks) * SEG_CAP);
-      this.segCombos = new Uint8Array(Math.max(1, blocks) * SEG_CAP);
-      for (let b = 0; b < blocks; b++) this.sortSegment(b, rows, table);
+      this.slots = job.blocks;
+      this.slotOf = new Int32Array(job.blocks);
+      for (let b = 0; b < job.blocks; b++) this.slotOf[b] = b;
+      this.segEnds = job.segEnds;
+      this.segCombos = job.segCombos;
     }
-    this.dirty = false;
+    this.isDirty = false;
+    return true;
   }
 
   /** Recompute the superblock counters and zone maps from the blocks'. */
@@ -150,18 +154,7 @@ export class BlockStats {
 
   /** Fill block b's segment with the (end, combo) of its rows, sorted by end. */
   private sortSegment(b: number, rows: Int32Array, table: EventTable): void {
-    const ends = table.ends,
-      statusCodes = table.statusCodes,
-      flags = table.flags;
-    const order: number[] = [];
-    for (let i = this.bounds[b]; i < this.bounds[b + 1]; i++) order.push(rows[i]);
-    order.sort((x, y) => ends[x] - ends[y]);
-    const base = this.segBase(b);
-    for (let k = 0; k < order.length; k++) {
-      const row = order[k];
-      this.segEnds[base + k] = ends[row];
-      this.segCombos[base + k] = comboOf(statusCodes[row], flags[row]);
-    }
+    fillSegment(rows, this.bounds[b], this.bounds[b + 1], table, this.segEnds, this.segCombos, this.segBase(b));
   }
 
   /** First position in segment [from, to) whose end is > end (open) or >= end. */
@@ -206,9 +199,16 @@ export class BlockStats {
     return lo;
   }
 
+  /** While dirty a change is not counted, but a refresh under way (refreshSome) is then stale. */
+  private passedBy(): boolean {
+    if (!this.isDirty) return false;
+    this.generation++;
+    return true;
+  }
+
   /** A row of combination `combo` and local end `end` was inserted at position pos. */
   insertAt(pos: number, combo: number, end: number, rows: Int32Array, table: EventTable): void {
-    if (this.dirty) return;
+    if (this.passedBy()) return;
     if (this.blocks === 0) {
       this.dirty = true;
       return;
@@ -238,7 +238,7 @@ export class BlockStats {
 
   /** The row of combination `combo` and local end `end` at position pos was removed. */
   removeAt(pos: number, combo: number, end: number): void {
-    if (this.dirty) return;
+    if (this.passedBy()) return;
     const b = this.blockOf(pos);
     const at = b * COMBOS + combo;
     if (this.counts[at] <= 0) throw new Error(`block stats: expected a row in combo ${combo} of block ${b}, got none`);
@@ -311,7 +311,7 @@ export class BlockStats {
 
   /** A row at position `pos` (local end `end`) changed combination (status/flags) in place. */
   moveCombo(pos: number, from: number, to: number, end: number): void {
-    if (this.dirty) return;
+    if (this.passedBy()) return;
     const b = this.blockOf(pos);
     const base = b * COMBOS;
     if (this.counts[base + from] <= 0)

@@ -164,7 +164,8 @@ const RADIX = 1 << RADIX_BITS;
  * Sorts `rows` in place by (starts[row], ids[row]) ascending: an LSD radix sort (ids first, then
  * start keys, 11 bits per pass, passes over constant digits skipped), linear in the row count.
  * Starts are whole seconds in practice; any finite values work (ms keys, more passes). ids must
- * be non-negative int32. Falls back to a comparison sort for NaN/infinite starts.
+ * be non-negative int32. Falls back to a comparison sort for NaN/infinite starts. Rows already in
+ * order are found so in the first pass and left as they are.
  */
 export function sortRowsByStartId(rows: Int32Array, starts: Float64Array, ids: Int32Array): void {
   const n = rows.length;
@@ -172,10 +173,17 @@ export function sortRowsByStartId(rows: Int32Array, starts: Float64Array, ids: I
   let min = Infinity,
     max = -Infinity,
     seconds = true,
-    idMax = 0;
+    idMax = 0,
+    sorted = true,
+    prevStart = -Infinity,
+    prevId = -1;
   for (let i = 0; i < n; i++) {
     const r = rows[i];
     const s = starts[r];
+    // already in order (a snapshot's rows are written in index order): nothing to move
+    if (sorted && !(s > prevStart || (s === prevStart && ids[r] > prevId))) sorted = false;
+    prevStart = s;
+    prevId = ids[r];
     if (s < min) min = s;
     if (s > max) max = s;
     if (seconds && s % 1000 !== 0) seconds = false;
@@ -183,6 +191,7 @@ export function sortRowsByStartId(rows: Int32Array, starts: Float64Array, ids: I
     if (id < 0) idMax = -1;
     else if (idMax >= 0 && id > idMax) idMax = id;
   }
+  if (sorted) return;
   const scale = seconds ? 1000 : 1;
   const range = (max - min) / scale;
   if (!Number.isFinite(range) || idMax < 0 || range >= 2 ** 52) {

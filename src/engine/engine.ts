@@ -17,7 +17,7 @@ import type {
 import { POST_STATUSES } from './records.ts';
 import { runQuery } from './query.ts';
 import { buildMatcher } from './matcher.ts';
-import { scheduleSearchIndexBuild } from './search-index.ts';
+import { SLICE_MS, scheduleSearchIndexBuild } from './search-index.ts';
 import { decodeSnapshot, encodeSnapshot, snapshotHeader } from './snapshot.ts';
 import { CalendarState, type ChangeHooks } from './state.ts';
 import { EventTable } from './event-table.ts';
@@ -312,17 +312,24 @@ export class Engine implements EngineApi {
   }
 
   /**
-   * After a snapshot load, between requests: the main index's block statistics (every list uses
-   * them; built on first use otherwise, ~0.3 s at a million events), then the search index in
-   * slices. A query that comes first builds what it needs on the spot, as it would anyway.
+   * After a snapshot load, between requests, in slices of SLICE_MS on the event loop (unref'd
+   * timers): the main index's block statistics (every list uses them), then the search index. A
+   * request that comes meanwhile waits at most about a slice; one that needs what is not built
+   * yet finishes it on the spot (mainBlocks() keeps the blocks already done), as it would anyway.
    */
   warmInBackground(): void {
     const st = this.state;
-    const timer = setTimeout(() => {
+    const step = () => {
       this.indexed();
-      st.mainBlocks();
-      scheduleSearchIndexBuild(st);
-    }, 0);
-    timer.unref?.();
+      const m = st.main;
+      if (!st.blocks.refreshSome(m.rows, m.count, st.table, performance.now() + SLICE_MS)) later(step);
+      else scheduleSearchIndexBuild(st);
+    };
+    later(step);
   }
+}
+
+function later(fn: () => void): void {
+  const timer = setTimeout(fn, 0);
+  timer.unref?.();
 }

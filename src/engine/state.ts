@@ -3,13 +3,16 @@
 // the venue geo index, and the hooks that tell a representation cache what changed.
 
 import { BitSet } from './bitset.ts';
-import { IdMap, sortRowsByStartId } from './columns.ts';
+import { IdMap } from './columns.ts';
 import { BlockStats, comboOf } from './block-stats.ts';
 import { Entities } from './entities.ts';
 import { EventTable, FLAG_COORDS } from './event-table.ts';
 import { VenueGeo } from './geo.ts';
 import { IdRegistry } from './ids.ts';
 import { PostingList, SortedIndex } from './sorted-index.ts';
+import { IndexBatch, applyBatch } from './index-batch.ts';
+import { pushOne, rebuildIndexes } from './index-rebuild.ts';
+import { distinctIds, eachDistinct, eachLink } from './distinct.ts';
 
 export type Postings = IdMap<PostingList>;
 
@@ -259,26 +262,12 @@ export class CalendarState {
     this.batch = new IndexBatch();
   }
 
-  /** Apply the changes gathered since beginBatch. */
+  /** Apply the changes gathered since beginBatch (index-batch.ts). */
   endBatch(): void {
     const b = this.batch;
     if (!b) throw new Error('index batch: expected one open, got none');
     this.batch = undefined;
-    const t = this.table;
-    const add = Int32Array.from(b.mainAdd.keys());
-    sortRowsByStartId(add, t.starts, t.ids);
-    const gone = b.mainGone.size > 0 ? new Uint8Array(t.count) : undefined;
-    if (gone) for (const row of b.mainGone) gone[row] = 1;
-    this.main.merge(gone, b.mainGone.size, add, t.starts, t.ids, t.ends, (row) => b.mainAdd.get(row)!);
-    this.blocks.dirty = true;
-    for (const [list, c] of b.lists) {
-      const rows = Int32Array.from(c.add.keys());
-      sortRowsByStartId(rows, t.starts, t.ids);
-      const combos = new Uint8Array(rows.length);
-      for (let i = 0; i < rows.length; i++) combos[i] = c.add.get(rows[i])!;
-      list.merge(c.gone, c.strict, rows, combos, t.starts, t.ids);
-      if (list.count === 0) c.drop?.();
-    }
+    applyBatch(this, b);
   }
 
   /** Add the row (as its columns are now) to the main index and its postings. */
@@ -409,180 +398,9 @@ export class CalendarState {
     return this.blocks;
   }
 
-  /** Rebuild the main index, every posting list and the term counts from the columns:
-   *  one sort, then postings filled by walking rows in index order (already sorted). */
+  /** Rebuild the main index, every posting list and the term counts from the columns
+   *  (index-rebuild.ts). */
   rebuildIndexes(): void {
-    const t = this.table;
-    const n = t.count;
-    const { categoryIds, tagIds, organizerIds, venueIds, parentIds, statusCodes, extraVenues, flags } = t;
-    const hasExtra = extraVenues.size > 0;
-    // the coords flag, from one has-coordinates answer per venue
-    const coords = new IdMap<boolean>();
-    for (const v of this.entities.venues.values()) coords.set(v.id, v.geoLat !== null && v.geoLng !== null);
-    for (let row = 0; row < n; row++) {
-      let has = false;
-      const extra = hasExtra ? extraVenues.get(row) : undefined;
-      if (extra) {
-        for (let i = 0; i < extra.length && !has; i++) has = coords.get(extra[i]) === true;
-      } else if (venueIds[row] !== 0) has = coords.get(venueIds[row]) === true;
-      flags[row] = has ? flags[row] | FLAG_COORDS : flags[row] & ~FLAG_COORDS;
-    }
-    const codes = statusCodes;
-    this.main.load(n, t.starts, t.ids, t.ends, (row) => comboOf(codes[row], flags[row]));
-    this.blocks.dirty = true;
-    this.closureDirty = true;
-    for (const p of [
-      this.categoryPostings,
-      this.tagPostings,
-      this.venuePostings,
-      this.organizerPostings,
-      this.parentPostings,
-    ])
-      p.clear();
-    this.termCounts.clear();
-    const rows = this.main.rows,
-      combos = this.main.combos;
-    // rows in index order go to the end of their lists, so every list comes out sorted;
-    // term counts are tallied in a typed array by id, then moved to the map
-    const counted = new Int32Array(Math.max(16, this.ids.nextTermId));
-    const fill = new Filler(counted);
-    for (let i = 0; i < n; i++) {
-      const row = rows[i],
-        combo = combos[i];
-      const published = statusCodes[row] === 0;
-      fill.lists(this.categoryPostings, categoryIds[row], row, combo, published);
-      fill.lists(this.tagPostings, tagIds[row], row, combo, published);
-      fill.lists(this.organizerPostings, organizerIds[row], row, combo, false);
-      const extra = hasExtra ? extraVenues.get(row) : undefined;
-      if (extra) fill.lists(this.venuePostings, extra, row, combo, false);
-      else if (venueIds[row] !== 0) fill.one(this.venuePostings, venueIds[row], row, combo);
-      if (parentIds[row] !== 0) fill.one(this.parentPostings, parentIds[row], row, combo);
-    }
-    for (let id = 0; id < counted.length; id++) if (counted[id] !== 0) this.termCounts.set(id, counted[id]);
-    for (const [id, c] of fill.bigCounts) this.termCounts.set(id, c);
-  }
-}
-
-/** Bulk fill of posting lists: rows arrive in index order and are appended. */
-class Filler {
-  /** counts of term ids too large for `counted` */
-  readonly bigCounts = new Map<number, number>();
-  constructor(private readonly counted: Int32Array) {}
-
-  one(postings: Postings, id: number, row: number, combo: number): void {
-    let list = postings.get(id);
-    if (!list) postings.set(id, (list = new PostingList()));
-    list.push(row, combo);
-  }
-
-  /** the row goes to the list of each distinct id (and `multi` of each when there are several,
-   *  and the pair list of each pair of them) */
-  lists(postings: Postings, ids: readonly number[], row: number, combo: number, count: boolean): void {
-    const k = ids.length;
-    if (k === 0) return;
-    if (k === 1) {
-      this.one(postings, ids[0], row, combo);
-      if (count) this.count(ids[0]);
-      return;
-    }
-    const multi = distinctCount(ids) > 1;
-    for (let i = 0; i < k; i++) {
-      const id = ids[i];
-      let seen = false;
-      for (let j = 0; j < i; j++)
-        if (ids[j] === id) {
-          seen = true;
-          break;
-        }
-      if (seen) continue;
-      pushOne(postings, id, row, combo, multi);
-      if (count) this.count(id);
-    }
-  }
-
-  private count(id: number): void {
-    if (id < this.counted.length) this.counted[id]++;
-    else this.bigCounts.set(id, (this.bigCounts.get(id) ?? 0) + 1);
-  }
-}
-
-function pushOne(postings: Postings, id: number, row: number, combo: number, multi = false): void {
-  let list = postings.get(id);
-  if (!list) postings.set(id, (list = new PostingList()));
-  list.push(row, combo);
-  if (multi) (list.multi ??= new PostingList()).push(row, combo);
-}
-
-/** The distinct ids of a list, first occurrences in order. */
-export function distinctIds(list: ArrayLike<number>): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < list.length; i++) if (!out.includes(list[i])) out.push(list[i]);
-  return out;
-}
-
-function eachLink(
-  ids: ArrayLike<number>,
-  postings: Postings,
-  fn: (postings: Postings, id: number, multi: boolean) => void,
-): void {
-  const multi = ids.length > 1 && distinctCount(ids) > 1;
-  eachDistinct(ids, (id) => fn(postings, id, multi));
-}
-
-/** Number of distinct ids in the list. */
-export function distinctCount(list: ArrayLike<number>): number {
-  let n = 0;
-  eachDistinct(list, () => n++);
-  return n;
-}
-
-/** Calls fn for each id of the list that did not occur earlier in it. */
-export function eachDistinct(list: ArrayLike<number>, fn: (id: number) => void): void {
-  const n = list.length;
-  for (let i = 0; i < n; i++) {
-    const id = list[i];
-    let seen = false;
-    for (let j = 0; j < i; j++)
-      if (list[j] === id) {
-        seen = true;
-        break;
-      }
-    if (!seen) fn(id);
-  }
-}
-
-/** A list's changes in a batch: rows that leave it, rows (and combinations) that join it. */
-interface ListChanges {
-  gone: Set<number>;
-  add: Map<number, number>;
-  /** every row in `gone` must be in the list (not so for `multi`, a superset) */
-  strict: boolean;
-  /** what to do with the list when it ends up empty (drop it from its map, as unindexRow does) */
-  drop?: () => void;
-}
-
-/** The index changes a batch gathers (CalendarState.beginBatch). */
-class IndexBatch {
-  /** main index: rows whose entry leaves; rows that get an entry, with their combination */
-  readonly mainGone = new Set<number>();
-  readonly mainAdd = new Map<number, number>();
-  readonly lists = new Map<PostingList, ListChanges>();
-
-  private changes(list: PostingList, strict: boolean): ListChanges {
-    let c = this.lists.get(list);
-    if (!c) this.lists.set(list, (c = { gone: new Set(), add: new Map(), strict }));
-    return c;
-  }
-
-  add(list: PostingList, row: number, combo: number): void {
-    this.changes(list, true).add.set(row, combo);
-  }
-
-  /** The row leaves the list: taken back if this batch added it, else noted as gone. */
-  remove(list: PostingList, row: number, strict: boolean, drop?: () => void): void {
-    const c = this.changes(list, strict);
-    if (!strict) c.strict = false;
-    if (drop) c.drop = drop;
-    if (!c.add.delete(row)) c.gone.add(row);
+    rebuildIndexes(this);
   }
 }

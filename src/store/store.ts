@@ -10,7 +10,6 @@ import { JOURNAL_FILE, Journal, journalLine, scanJournal, type JournalStats, typ
 import { LOCK_FILE, acquireLock, isPidAlive } from './lock.ts';
 import {
   SNAPSHOT_FILE,
-  SnapshotReader,
   commitParts,
   encodeChunks,
   writeParts,
@@ -23,6 +22,7 @@ import {
   type SnapshotManifest,
   type SnapshotPart,
 } from './snapshot.ts';
+import { SnapshotReader } from './snapshot-read.ts';
 import { StoreFaultError, nameFile, type StoreFault } from './faults.ts';
 import { randomBytes } from 'node:crypto';
 import { SnapshotStream } from './snapshot-stream.ts';

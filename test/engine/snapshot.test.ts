@@ -135,22 +135,63 @@ Snap('version 2 round trip: records, slugs, counts and answers are identical; th
     ev.dates.endLocal.every((d) => d === null || Math.abs(d) < 1e9),
     'ends are relative to starts',
   );
+  // rows are written in (start, id) order: event 0 is at the position of its id
+  const ids = ev.ints.ids.reduce<number[]>((out, d, i) => {
+    out.push(i === 0 ? d : out[i - 1] + d);
+    return out;
+  }, []);
+  const at0 = ids.indexOf(set.events[0].id);
   assert.equal(ev.oddDates, [
-    [4, 0, '2024-13-45 99:00:00'],
-    [7, 0, ''],
+    [4, at0, '2024-13-45 99:00:00'],
+    [7, at0, ''],
   ]);
   assert.is(ev.links.tagIds.rows.length, 400);
   assert.ok(ev.links.tagIds.lists.length < 400, 'distinct tag lists only');
   const copy = new Engine();
   copy.loadSnapshotChunks(chunks);
   sameContent(e, copy, 'v2');
-  assert.is(copy.eventRecord(0).date, '2024-13-45 99:00:00');
-  assert.equal(copy.eventRecord(1).costs, ['5', 'free', '5']);
+  assert.is(copy.eventRecord(copy.eventRow(set.events[0].id)).date, '2024-13-45 99:00:00');
+  assert.equal(copy.eventRecord(copy.eventRow(set.events[1].id)).costs, ['5', 'free', '5']);
   // writes after the load behave as on the original
   const put = { ...set.events[7], title: 'changed jazz', tagIds: [gen.tagIds[0]] };
   e.apply([{ t: 'event', a: 'put', rec: put }]);
   copy.apply([{ t: 'event', a: 'put', rec: put }]);
   sameContent(e, copy, 'v2 after a write');
+});
+
+Snap('rows are written in (start, id) order, so a load finds them sorted', () => {
+  const gen = new Generator(new Rng(mulberry32(17)));
+  const set = gen.initial(2500); // three chunks' worth would be 30,000: the order spans chunks as well
+  const e = new Engine();
+  e.bulkLoad(set);
+  // writes that move rows in the order: new starts for some, a created event
+  for (let i = 0; i < 50; i++) {
+    const rec = set.events[i * 7];
+    e.apply([
+      { t: 'event', a: 'put', rec: { ...rec, startLocal: '2031-01-01 00:00:00', endLocal: '2031-01-01 01:00:00' } },
+    ]);
+  }
+  const chunks = roundTrip(e);
+  const ev = chunks.slice(1) as { ints: { ids: number[] }; dates: { startLocal: (number | null)[] } }[];
+  const pairs: [number, number][] = [];
+  for (const c of ev) {
+    let id = 0;
+    c.ints.ids.forEach((d, i) => {
+      id = i === 0 ? d : id + d;
+      pairs.push([c.dates.startLocal[i] ?? Number.NaN, id]);
+    });
+  }
+  assert.is(pairs.length, e.eventRowCount);
+  for (let i = 1; i < pairs.length; i++) {
+    const [s0, id0] = pairs[i - 1],
+      [s1, id1] = pairs[i];
+    assert.ok(s0 < s1 || (s0 === s1 && id0 < id1), `position ${i}: (${s0}, ${id0}) then (${s1}, ${id1})`);
+  }
+  const copy = new Engine();
+  copy.loadSnapshotChunks(chunks);
+  sameContent(e, copy, 'index order');
+  // the load's rows are the snapshot's positions
+  for (let row = 0; row < copy.eventRowCount; row++) assert.is(copy.eventId(row), pairs[row][1]);
 });
 
 Snap('chunks are detached: writes after snapshotChunks() do not show in it', () => {
@@ -275,6 +316,17 @@ Snap('sortRowsByStartId orders by (start, id) like a comparison sort', () => {
     const want = Array.from(rows).sort((a, b) => starts[a] - starts[b] || ids[a] - ids[b]);
     sortRowsByStartId(rows, starts, ids);
     assert.equal(Array.from(rows), want, `n ${n} spread ${spread} scale ${scale}`);
+    // sorted input stays as it is; one pair out of order (equal starts, ids reversed) is found
+    sortRowsByStartId(rows, starts, ids);
+    assert.equal(Array.from(rows), want, `sorted again: n ${n}`);
+    if (n >= 2) {
+      const tied = Array.from(want);
+      starts[tied[n - 1]] = starts[tied[n - 2]];
+      ids[tied[n - 1]] = ids[tied[n - 2]] - 1;
+      const again = Int32Array.from(tied);
+      sortRowsByStartId(again, starts, ids);
+      assert.equal(Array.from(again), [...tied.slice(0, n - 2), tied[n - 1], tied[n - 2]], `tie reversed: n ${n}`);
+    }
   }
 });
 

@@ -5,14 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   SNAPSHOT_FILE,
-  SnapshotReader,
   encodeChunks,
   encodeChunksSliced,
   readManifest,
-  readSnapshotChunks,
   removeUnlistedParts,
   writeSnapshot,
 } from '../../src/store/snapshot.ts';
+import { SnapshotReader, readSnapshotChunks } from '../../src/store/snapshot-read.ts';
 
 function tmpDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'snapshot-test-'));
@@ -203,6 +202,25 @@ Snapshot(
     await expectError(() => [...readSnapshotChunks(dir, m, { hashWorkerMinBytes: 0 })], `${file}: sha256`);
   },
 );
+
+Snapshot('read in pieces :: lines across pieces and longer than one read back the same', async () => {
+  const dir = tmpDir();
+  // lines of about 10 to 2,000 bytes (non-ASCII characters are written as escapes)
+  const chunks = Array.from({ length: 40 }, (_, i) => ({ i, pad: (i % 3 === 0 ? 'ü' : 'a').repeat((i * 37) % 340) }));
+  const m = await writeSnapshot(dir, 4, encodeChunks(chunks), { partBytes: 3000 });
+  for (const readBytes of [1, 7, 64, 1000, 1 << 20])
+    assert.equal([...readSnapshotChunks(dir, m, { hashWorkerMinBytes: 0, readBytes })], chunks, `by ${readBytes}`);
+  // a part cut short of its last newline: its length no longer matches the manifest
+  const file = path.join(dir, m.parts[0]!.file);
+  const buf = fs.readFileSync(file);
+  fs.writeFileSync(file, buf.subarray(0, buf.length - 1));
+  await expectError(() => [...readSnapshotChunks(dir, m, { hashWorkerMinBytes: 0, readBytes: 64 })], `${file}: `);
+  // the same length, the last newline replaced: no trailing newline (after the checksum)
+  const torn = Buffer.from(buf);
+  torn[torn.length - 1] = 0x20;
+  fs.writeFileSync(file, torn);
+  await expectError(() => [...readSnapshotChunks(dir, m, { hashWorkerMinBytes: 0, readBytes: 64 })], `${file}: sha256`);
+});
 
 Snapshot(
   'worker hash :: a consumer that fails on damaged chunks gets the checksum error from verifyStarted',

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { openStore, type Store, type StoreOptions } from '../../src/store/store.ts';
 import { ToyState, opsFor } from '../fixtures/toy-state.ts';
-import { readManifest, readSnapshotChunks } from '../../src/store/snapshot.ts';
+import { readManifest } from '../../src/store/snapshot.ts';
+import { readSnapshotChunks } from '../../src/store/snapshot-read.ts';
 
 function tmpDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'store-test-'));

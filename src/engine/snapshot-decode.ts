@@ -1,0 +1,244 @@
+// Loading a snapshot's chunks (versions 1 and 2, snapshot-format.ts) into an empty state: the
+// columns filled from the flat arrays, the ids registered, the indexes built once at the end.
+
+import type { EventTable, ListInterner } from './event-table.ts';
+import type { CalendarState } from './state.ts';
+import { dropSearchIndex } from './search-index.ts';
+import {
+  DATE_BASE,
+  DATE_FIELDS,
+  INT_FIELDS,
+  LINK_FIELDS,
+  TEXT_FIELDS,
+  type EventChunk,
+  type EventChunkV1,
+  type ListColumn,
+  type SnapshotHeader,
+} from './snapshot-format.ts';
+
+/** Fill an empty state from encodeSnapshot() output (after JSON round trip or not); reads versions 1 and 2. */
+export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): void {
+  const t = st.table;
+  if (t.count !== 0 || st.entities.venues.byId.size !== 0 || st.entities.terms.size !== 0) {
+    throw new Error(`snapshot load: expected an empty engine, got ${t.count} events`);
+  }
+  let header: SnapshotHeader | undefined;
+  for (const raw of chunks) {
+    const chunk = raw as SnapshotHeader | EventChunk | EventChunkV1;
+    if (!header) {
+      if (chunk.type !== 'calendar-engine-snapshot' || (chunk.version !== 1 && chunk.version !== 2)) {
+        throw new Error(
+          `snapshot load: expected a version 1 or 2 header first, got ${JSON.stringify((chunk as { type?: unknown }).type)} v${(chunk as { version?: unknown }).version}`,
+        );
+      }
+      header = chunk;
+      loadHeader(st, header);
+      continue;
+    }
+    if (chunk.type !== 'events')
+      throw new Error(`snapshot load: expected an events chunk, got ${JSON.stringify(chunk.type)}`);
+    if (chunk.from !== t.count)
+      throw new Error(`snapshot load: expected a chunk starting at row ${t.count}, got ${chunk.from}`);
+    if (!(Number.isInteger(chunk.count) && chunk.count > 0 && chunk.from + chunk.count <= header.eventCount)) {
+      throw new Error(
+        `snapshot load: expected a chunk of 1..${header.eventCount - chunk.from} rows at row ${chunk.from}, got ${chunk.count}`,
+      );
+    }
+    if (header.version === 1) loadChunkV1(st, chunk as EventChunkV1);
+    else loadChunkV2(st, chunk as EventChunk);
+    registerRows(st, chunk.from, chunk.from + chunk.count);
+  }
+  if (!header) throw new Error('snapshot load: expected a header chunk, got nothing');
+  if (t.count !== header.eventCount)
+    throw new Error(`snapshot load: expected ${header.eventCount} events, got ${t.count}`);
+  // the plain-array columns grew by appends and keep their slack (up to a third of their
+  // capacity; +27 bytes/event at a million): trimming them by copying cost ~0.35 s of the load
+  st.rebuildIndexes();
+  // no search index yet: the first search builds it, or Engine.warmInBackground()
+  // (the calendar starts that once its store is open), so start-up does not wait for it
+  dropSearchIndex(st);
+  st.geo.markDirty();
+  if (header.nextPostId > st.ids.nextPostId) st.ids.nextPostId = header.nextPostId;
+  if (header.nextTermId > st.ids.nextTermId) st.ids.nextTermId = header.nextTermId;
+}
+
+function loadHeader(st: CalendarState, h: SnapshotHeader): void {
+  const t = st.table;
+  t.pool.timezone.load(h.pools.timezone);
+  t.pool.abbr.load(h.pools.abbr);
+  t.pool.currencySymbol.load(h.pools.currencySymbol);
+  t.pool.currencyPosition.load(h.pools.currencyPosition);
+  t.pool.currencyCode.load(h.pools.currencyCode);
+  for (const a of h.attachments) {
+    st.ids.setPost(a.id, 'attachment');
+    st.entities.putAttachment(a);
+  }
+  for (const term of h.terms) {
+    st.ids.seeTermId(term.id);
+    st.entities.putTerm(term);
+  }
+  for (const v of h.venues) {
+    st.ids.setPost(v.id, 'venue');
+    st.entities.venues.put(v);
+  }
+  for (const o of h.organizers) {
+    st.ids.setPost(o.id, 'organizer');
+    st.entities.organizers.put(o);
+  }
+  t.reserve(h.eventCount);
+  if (h.eventCount > 0) st.ids.reserve(h.nextPostId);
+}
+
+function expectLength(what: string, got: { length: number } | undefined, n: number): void {
+  if (!got || got.length !== n) throw new Error(`snapshot load: expected ${n} values of ${what}, got ${got?.length}`);
+}
+
+/** The ids of the rows go into the id registry (slugs are looked up through it lazily). */
+function registerRows(st: CalendarState, from: number, to: number): void {
+  const t = st.table,
+    ids = t.ids;
+  for (let r = from; r < to; r++) {
+    st.ids.setPost(ids[r], 'event', r);
+    st.ids.setEventSlug(r, undefined, t.slug(r));
+  }
+  st.table.count = to;
+}
+
+/** A chunk's texts into rows [from, from + n) of the table's text store. */
+function copyTexts(t: EventTable, c: EventChunk | EventChunkV1, from: number, n: number): void {
+  for (const f of TEXT_FIELDS) expectLength(f, c[f], n);
+  expectLength('websites', c.websites, n);
+  t.texts.setRows(from, n, c.titles, c.descriptions, c.excerpts, c.slugs, c.websites);
+}
+
+function loadChunkV2(st: CalendarState, c: EventChunk): void {
+  const t = st.table;
+  const from = c.from,
+    n = c.count;
+  t.reserve(from + n);
+  for (const f of INT_FIELDS) {
+    const src = c.ints[f];
+    expectLength(f, src, n);
+    t[f].set(src, from);
+  }
+  const ids = t.ids;
+  for (let r = from + 1; r < from + n; r++) ids[r] += ids[r - 1];
+  for (let fi = 0; fi < DATE_FIELDS.length; fi++) {
+    const f = DATE_FIELDS[fi];
+    const ms = t[f].ms,
+      src = c.dates[f],
+      b = DATE_BASE[fi];
+    expectLength(`dates.${f}`, src, n);
+    if (b < 0) {
+      for (let i = 0; i < n; i++) {
+        const v = src[i];
+        ms[from + i] = v === null ? NaN : v * 1000;
+      }
+    } else {
+      const base = t[DATE_FIELDS[b]].ms,
+        baseSrc = c.dates[DATE_FIELDS[b]];
+      for (let i = 0; i < n; i++) {
+        const v = src[i];
+        ms[from + i] = v === null ? NaN : baseSrc[i] === null ? v * 1000 : base[from + i] + v * 1000;
+      }
+    }
+  }
+  for (const [fi, i, v] of c.oddDates) {
+    const col = t[DATE_FIELDS[fi]];
+    if (typeof v === 'number') col.ms[from + i] = v;
+    else col.odd.set(from + i, v);
+  }
+  copyTexts(t, c, from, n);
+  for (let i = 0; i < n; i++) {
+    t.setLineage(from + i, undefined);
+    if (t.folded.size > 0) t.folded.delete(from + i);
+  }
+  for (const [i, l] of c.lineages) t.lineages.set(from + i, l);
+  for (const [i, v] of c.extraVenues) t.extraVenues.set(from + i, v);
+  for (const [i, info] of c.recur ?? []) t.recur.set(from + i, info);
+  if (c.recur?.length) t.recurVersion++;
+  listsOf('costs', t.costs, t.costLists, c.costs, from, n);
+  for (const f of LINK_FIELDS) listsOf(f, t[f], t.idLists, c.links[f], from, n);
+}
+
+/**
+ * Per-row lists out of (distinct lists, index per row). The chunk's rows share its parsed lists;
+ * one-element lists (most of them) are shared through the interner's table of singles, longer
+ * ones are kept as parsed (interning each chunk's lists again cost ~0.45 s of a 1M-event load; an
+ * equal list in two chunks is two arrays, a few MB at a million events).
+ */
+function listsOf<T extends number | string>(
+  what: string,
+  dst: (readonly T[])[],
+  lists: ListInterner<T>,
+  col: ListColumn<T>,
+  from: number,
+  n: number,
+): void {
+  expectLength(`${what}.rows`, col?.rows, n);
+  const shared: (readonly T[])[] = [lists.empty];
+  for (const list of col.lists) {
+    if (!Array.isArray(list) || list.length === 0)
+      throw new Error(`snapshot load: expected non-empty ${what} lists, got ${JSON.stringify(list)}`);
+    shared.push(list.length === 1 ? lists.intern(list) : list);
+  }
+  const rows = col.rows;
+  for (let i = 0; i < n; i++) {
+    const list = shared[rows[i]];
+    if (list === undefined)
+      throw new Error(`snapshot load: expected a ${what} list index < ${shared.length}, got ${rows[i]}`);
+    dst[from + i] = list;
+  }
+}
+
+/** Per-row lists out of (count per row, values flattened), shared through the interner (version 1). */
+function flatLists<T extends number | string>(
+  what: string,
+  dst: (readonly T[])[],
+  lists: ListInterner<T>,
+  counts: number[],
+  values: T[],
+  from: number,
+  n: number,
+): void {
+  expectLength(`${what}.counts`, counts, n);
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const k = counts[i];
+    dst[from + i] = lists.internRange(values, at, k);
+    at += k;
+  }
+  if (at !== values.length) throw new Error(`snapshot load: expected ${at} ${what} values, got ${values.length}`);
+}
+
+function loadChunkV1(st: CalendarState, c: EventChunkV1): void {
+  const t = st.table;
+  const from = c.from,
+    n = c.count;
+  t.reserve(from + n);
+  for (const f of INT_FIELDS) {
+    const src = c.ints[f];
+    expectLength(f, src, n);
+    t[f].set(src, from);
+  }
+  DATE_FIELDS.forEach((f) => {
+    const ms = t[f].ms,
+      src = c.dates[f];
+    expectLength(`dates.${f}`, src, n);
+    for (let i = 0; i < n; i++) {
+      const v = src[i];
+      ms[from + i] = v === null ? NaN : v;
+    }
+  });
+  for (const [fi, i, s] of c.oddDates) t[DATE_FIELDS[fi]].odd.set(from + i, s);
+  copyTexts(t, c, from, n);
+  expectLength('costs', c.costs, n);
+  for (let i = 0; i < n; i++) {
+    t.costs[from + i] = t.costLists.intern(c.costs[i]);
+    t.setLineage(from + i, undefined);
+    if (t.folded.size > 0) t.folded.delete(from + i);
+  }
+  for (const [i, l] of c.lineages) t.lineages.set(from + i, l);
+  for (const [i, v] of c.extraVenues) t.extraVenues.set(from + i, v);
+  for (const f of LINK_FIELDS) flatLists(f, t[f], t.idLists, c.links[f].counts, c.links[f].ids, from, n);
+}
