@@ -1,27 +1,20 @@
 // Record builders for engine tests (not a test file itself).
 import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../../src/engine/records.ts';
 
-/** The fields every post record has (events, venues, organizers), as the builders below make them. */
-function post(id: number, kind: 'Event' | 'Venue' | 'Organizer') {
+export function makeEvent(id: number, over: Partial<EventRecord> = {}): EventRecord {
   return {
     id,
     authorId: 1,
-    status: 'publish' as const,
+    status: 'publish',
     date: '2024-01-01 10:00:00',
     dateUtc: '2024-01-01 15:00:00',
     modified: '2024-01-01 10:00:00',
     modifiedUtc: '2024-01-01 15:00:00',
-    title: `${kind} ${id}`,
+    title: `Event ${id}`,
     description: '',
     excerpt: '',
-    slug: `${kind.toLowerCase()}-${id}`,
+    slug: `event-${id}`,
     imageId: 0,
-  };
-}
-
-export function makeEvent(id: number, over: Partial<EventRecord> = {}): EventRecord {
-  return {
-    ...post(id, 'Event'),
     timezone: 'America/New_York',
     timezoneAbbr: 'EST',
     allDay: false,
@@ -51,7 +44,18 @@ export function makeEvent(id: number, over: Partial<EventRecord> = {}): EventRec
 
 export function makeVenue(id: number, over: Partial<VenueRecord> = {}): VenueRecord {
   return {
-    ...post(id, 'Venue'),
+    id,
+    authorId: 1,
+    status: 'publish',
+    date: '2024-01-01 10:00:00',
+    dateUtc: '2024-01-01 15:00:00',
+    modified: '2024-01-01 10:00:00',
+    modifiedUtc: '2024-01-01 15:00:00',
+    title: `Venue ${id}`,
+    description: '',
+    excerpt: '',
+    slug: `venue-${id}`,
+    imageId: 0,
     address: '',
     city: '',
     country: '',
@@ -71,7 +75,18 @@ export function makeVenue(id: number, over: Partial<VenueRecord> = {}): VenueRec
 
 export function makeOrganizer(id: number, over: Partial<OrganizerRecord> = {}): OrganizerRecord {
   return {
-    ...post(id, 'Organizer'),
+    id,
+    authorId: 1,
+    status: 'publish',
+    date: '2024-01-01 10:00:00',
+    dateUtc: '2024-01-01 15:00:00',
+    modified: '2024-01-01 10:00:00',
+    modifiedUtc: '2024-01-01 15:00:00',
+    title: `Organizer ${id}`,
+    description: '',
+    excerpt: '',
+    slug: `organizer-${id}`,
+    imageId: 0,
     phone: '',
     email: '',
     website: '',
