@@ -9,7 +9,7 @@ import { trashedSlug } from '../engine/apply.ts';
 import { naiveFromString } from '../engine/naive-time.ts';
 import type { EventRecord } from '../engine/records.ts';
 import { type FarItem, excluded, withoutExclusions } from './far-index.ts';
-import { decodeFarId, isFarId, slotsPerDay } from './far-ids.ts';
+import { FAR_ORDINALS, decodeFarId, farIdOf, isFarId, slotsPerDay } from './far-ids.ts';
 import { type Occurrence, occurrences } from './index.ts';
 import { childrenOf, occurrenceRecord } from './series.ts';
 import { DAY_MS, SLACK_MS } from './set.ts';
@@ -74,12 +74,15 @@ export function farSingleObject(core: Core, rec: EventRecord): Record<string, un
   return obj;
 }
 
+/** What a far id names: the row of that occurrence (by its record) or a far instance. */
+export type FarTarget = { rec: EventRecord; item?: undefined } | { rec?: undefined; item: FarItem };
+
 /**
  * What a far id names: the row of that occurrence when it has one (an exception or exclusion made
- * from it, or the horizon's row once the horizon reached it), else its record as a far instance;
+ * from it, or the horizon's row once the horizon reached it), else the far instance;
  * undefined when the series has no such instance (or no longer has it).
  */
-export function resolveFarId(core: Core, id: number): EventRecord | undefined {
+export function resolveFarTarget(core: Core, id: number): FarTarget | undefined {
   if (!isFarId(id)) return undefined;
   const engine = core.engine,
     siteZone = core.site.config.timezone;
@@ -107,16 +110,50 @@ export function resolveFarId(core: Core, id: number): EventRecord | undefined {
   }
   if (found === undefined) return undefined;
   const local = found.local;
-  if (local === st.start) return engine.eventRecord(row);
+  if (local === st.start) return { rec: engine.eventRecord(row) };
   const children = childrenOf(engine, seriesId);
   const own = children.get(local);
-  if (own !== undefined && own.status !== 'inherit') return own;
+  if (own !== undefined && own.status !== 'inherit') return { rec: own };
   if (excluded(set, st, found)) return undefined;
   // an instance the rows should hold (up to the last generated row) and do not: not generated
   let after = st.start;
   for (const [rid, rec] of children) if (!rec.exception && rec.status !== 'inherit' && rid > after) after = rid;
   if (local <= after) return undefined;
-  return farRecord(core, row, local, id, idx);
+  return { item: { row, local, id, nth: idx, start: naiveFromString(local) } };
+}
+
+/** What a far id names as a record (resolveFarTarget): a row's, or a far instance's. */
+export function resolveFarId(core: Core, id: number): EventRecord | undefined {
+  const target = resolveFarTarget(core, id);
+  return target === undefined ? undefined : (target.rec ?? farItemRecord(core, target.item));
+}
+
+const FAR_SLUG = /^(.+)-(\d{4})-(\d{2})-(\d{2})(?:-(\d{1,7}))?$/;
+
+/**
+ * The far occurrence a slug names (`{series slug}-{Y-m-d}`, `-2`… for a day's later instances),
+ * when no row has that slug; undefined when it names none.
+ */
+export function resolveFarSlug(core: Core, slug: string): EventRecord | undefined {
+  const m = FAR_SLUG.exec(slug);
+  if (m === null) return undefined;
+  const engine = core.engine,
+    siteZone = core.site.config.timezone;
+  const row = engine.eventRowBySlug(m[1]);
+  if (row < 0) return undefined;
+  const set = setAt(engine, row, siteZone);
+  if (!set) return undefined;
+  const st = seriesTimeAt(engine, row, siteZone);
+  const day = Date.UTC(Number(m[2]), Number(m[3]) - 1, Number(m[4])) / DAY_MS;
+  const nth = m[5] === undefined ? 0 : Number(m[5]) - 1;
+  const perDay = slotsPerDay(set);
+  if (!Number.isInteger(day) || nth < 0 || nth >= perDay || (m[5] !== undefined && nth === 0)) return undefined;
+  const ordinal = (day - Math.floor(naiveFromString(st.start) / DAY_MS)) * perDay + nth;
+  if (ordinal < 0 || ordinal >= FAR_ORDINALS) return undefined;
+  const target = resolveFarTarget(core, farIdOf(engine.eventId(row), ordinal));
+  if (target?.item === undefined) return undefined;
+  const rec = farItemRecord(core, target.item);
+  return rec.slug === slug ? rec : undefined;
 }
 
 // ---- writes to far occurrences ------------------------------------------------------------

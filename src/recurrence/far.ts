@@ -11,13 +11,23 @@
 // a bounded heap. A list whose window ends before every series' first far instance costs one
 // comparison more than before.
 //
+// A list without an upper bound on its starts (only starts_after/ends_after) pages the same way,
+// lazily: each series is expanded only as far as the page needs, and its total counts what starts
+// within HORIZON_DAYS of the list's lower bound (the list's events are endless when an unbounded
+// series matches). A list by `include` takes far ids as it takes post ids.
+//
 // far-index.ts finds the series with far instances and expands them; far-occurrence.ts answers
 // one far occurrence (its id, its representation, writes to it).
 
 import type { Core } from '../api/context.ts';
+import { nowIn } from '../api/wordpress/dates.ts';
 import { type StartRange, endPasses, startRangeOf } from '../engine/matcher.ts';
 import type { EventQuery, QueryResult } from '../engine/types.ts';
 import { type FarItem, farInstances, indexFor } from './far-index.ts';
+import { isFarId } from './far-ids.ts';
+import { resolveFarTarget } from './far-occurrence.ts';
+import { HORIZON_DAYS } from './series.ts';
+import { DAY_MS } from './set.ts';
 
 export { isFarId } from './far-ids.ts';
 export type { FarItem } from './far-index.ts';
@@ -27,6 +37,7 @@ export {
   farSingleObject,
   farUpdateTarget,
   resolveFarId,
+  resolveFarSlug,
   stageFarDelete,
 } from './far-occurrence.ts';
 
@@ -56,6 +67,11 @@ class SmallestK {
 
   private static less(a: FarItem, b: FarItem): boolean {
     return a.start < b.start || (a.start === b.start && a.id < b.id);
+  }
+
+  /** whether `x` would be kept: the heap is not full or `x` is smaller than its largest */
+  takes(x: FarItem): boolean {
+    return this.items.length < this.k || SmallestK.less(x, this.items[0]);
   }
 
   offer(x: FarItem): void {
@@ -91,29 +107,64 @@ class SmallestK {
 }
 
 /**
+ * Positions [offset, end) of rows (in the engine's order) merged with far items (sorted), by
+ * `before(item, row)`; `more`: whether anything follows `end`.
+ */
+function mergePage(
+  rows: readonly number[],
+  far: readonly FarItem[],
+  offset: number,
+  end: number,
+  before: (f: FarItem, row: number) => boolean,
+): { rows: number[]; far: FarItem[]; more: boolean } {
+  const out: number[] = [],
+    items: FarItem[] = [];
+  let i = 0,
+    j = 0,
+    pos = 0;
+  for (; pos < end && (i < rows.length || j < far.length); pos++) {
+    const takeFar = j < far.length && (i >= rows.length || before(far[j], rows[i]));
+    if (pos >= offset) {
+      if (takeFar) {
+        items.push(far[j]);
+        out.push(-items.length);
+      } else out.push(rows[i]);
+    }
+    if (takeFar) j++;
+    else i++;
+  }
+  return { rows: out, far: items, more: i < rows.length || j < far.length };
+}
+
+/** Whether the series (its id and row) may have instances in a list of `q` (its filters but
+ *  dates and include, `post_parent`). */
+function seriesTest(core: Core, q: EventQuery): (id: number, row: number) => boolean {
+  const match = core.engine.rowFilter(q);
+  return (id, row) => (q.parentId === undefined || id === q.parentId) && match(row);
+}
+
+/**
  * The engine's answer to `q`, with the far instances of the window merged in (start order,
- * counted in `total`). A list with an include list, or without an upper bound on its starts
- * (only starts_after/ends_after), shows rows alone: an unbounded series has no last instance.
+ * counted in `total`); a list by `include` with the far occurrences it names.
  */
 export function listEvents(core: Core, q: EventQuery): ListResult {
   const engine = core.engine;
   const t = engine.eventTable;
-  if (q.includeIds !== undefined || t.recur.size === 0) return engine.query(q);
+  if (t.recur.size === 0) return engine.query(q);
+  if (q.includeIds !== undefined) return includeList(core, q);
   const window = startRangeOf(q, true);
-  if (window.max === Number.POSITIVE_INFINITY) return engine.query(q);
+  if (window.max === Number.POSITIVE_INFINITY) return openList(core, q, window);
   const ix = indexFor(core, window.max);
   if (ix === undefined) return engine.query(q);
 
   const starts = startRangeOf(q, false),
     ends = endRangeOf(q);
-  const match = engine.rowFilter(q);
+  const wanted = seriesTest(core, q);
   const k = Math.max(0, q.offset) + Math.max(0, q.limit);
   const heap = new SmallestK(k);
   let farTotal = 0;
   for (const fs of ix.series) {
-    if (fs.next > window.max) continue;
-    if (q.parentId !== undefined && fs.id !== q.parentId) continue;
-    if (!match(fs.row)) continue;
+    if (fs.next > window.max || !wanted(fs.id, fs.row)) continue;
     // an end bound bounds the start too: start = end - duration
     const lo = Math.max(window.min, ends.min - fs.duration);
     for (const item of farInstances(fs, lo, window.max)) {
@@ -125,28 +176,103 @@ export function listEvents(core: Core, q: EventQuery): ListResult {
   if (farTotal === 0) return engine.query(q);
 
   const base = engine.query({ ...q, offset: 0, limit: k });
-  const far = heap.sorted();
-  const rows: number[] = [],
-    items: FarItem[] = [];
-  const ids = t.ids,
-    rowStarts = t.starts;
-  let i = 0,
-    j = 0;
-  for (let pos = 0; pos < k && (i < base.rows.length || j < far.length); pos++) {
-    let takeFar = j < far.length;
-    if (takeFar && i < base.rows.length) {
-      const row = base.rows[i],
-        f = far[j];
-      takeFar = f.start < rowStarts[row] || (f.start === rowStarts[row] && f.id < ids[row]);
+  const page = mergePage(base.rows, heap.sorted(), Math.max(0, q.offset), k, byStart(core));
+  return { rows: page.rows, total: base.total + farTotal, far: page.far };
+}
+
+/** A far item before a row in start order (then id). */
+function byStart(core: Core): (f: FarItem, row: number) => boolean {
+  const t = core.engine.eventTable,
+    starts = t.starts,
+    ids = t.ids;
+  return (f, row) => f.start < starts[row] || (f.start === starts[row] && f.id < ids[row]);
+}
+
+/**
+ * A list without an upper bound on its starts: its page exactly (rows and far instances in
+ * start order, each series expanded only as far as the page needs); its total counts what starts
+ * up to HORIZON_DAYS after the list's lower bound (or after now, when later), every event when
+ * none starts later, and on a page past those at least the events up to the page and one more
+ * when more follow (so that the next page is linked).
+ */
+function openList(core: Core, q: EventQuery, window: StartRange): ListResult {
+  const engine = core.engine;
+  const ix = indexFor(core, Number.POSITIVE_INFINITY);
+  if (ix === undefined) return engine.query(q);
+  const starts = startRangeOf(q, false),
+    ends = endRangeOf(q);
+  const lower = Math.max(starts.min, ends.min, nowIn(core.site.config.timezone, core.site.config.now()));
+  const counted = lower + HORIZON_DAYS * DAY_MS;
+  const wanted = seriesTest(core, q);
+  const offset = Math.max(0, q.offset),
+    k = offset + Math.max(0, q.limit);
+  // one more than the page: whether anything follows it
+  const heap = new SmallestK(k + 1);
+  let farCounted = 0,
+    any = false,
+    later = false;
+  for (const fs of ix.series) {
+    if (!wanted(fs.id, fs.row)) continue;
+    const lo = Math.max(window.min, ends.min - fs.duration);
+    for (const item of farInstances(fs, lo, Number.POSITIVE_INFINITY)) {
+      // the bounds are lower bounds: past the first instance that passes, every later one does
+      if (!startPasses(starts, item.start) || !endPasses(ends, item.start + fs.duration)) continue;
+      any = true;
+      if (item.start <= counted) farCounted++;
+      else {
+        later = true;
+        if (!heap.takes(item)) break;
+      }
+      heap.offer(item);
     }
-    if (pos >= q.offset) {
-      if (takeFar) {
-        items.push(far[j]);
-        rows.push(-items.length);
-      } else rows.push(base.rows[i]);
-    }
-    if (takeFar) j++;
-    else i++;
   }
-  return { rows, total: base.total + farTotal, far: items };
+  if (!any) return engine.query(q);
+  const base = engine.query({ ...q, offset: 0, limit: k + 1 });
+  const rowsCounted = base.total === 0 ? 0 : engine.query({ ...q, startLte: counted, offset: 0, limit: 0 }).total;
+  const page = mergePage(base.rows, heap.sorted(), offset, k, byStart(core));
+  let total = rowsCounted + farCounted;
+  if (later || rowsCounted < base.total) total = Math.max(total, offset + page.rows.length + (page.more ? 1 : 0));
+  else total = base.total + farCounted;
+  return { rows: page.rows, total, far: page.far };
+}
+
+/**
+ * A list by `include`: the rows it names (post ids, and far ids whose occurrence is a row now)
+ * and the far occurrences it names, in (publication date, id) order as the engine orders
+ * includes, filtered as the rows are (an occurrence has its series' fields).
+ */
+function includeList(core: Core, q: EventQuery): ListResult {
+  const engine = core.engine;
+  const ids = q.includeIds!;
+  if (!ids.some(isFarId)) return engine.query(q);
+  const rowIds: number[] = [];
+  const far: FarItem[] = [];
+  const wanted = seriesTest(core, q);
+  const dates = engine.eventTable.date.ms;
+  /** the engine's key: the publication date, NaN (a date that is not 'Y-m-d H:i:s') first */
+  const key = (row: number) => (dates[row] === dates[row] ? dates[row] : Number.NEGATIVE_INFINITY);
+  for (const id of ids) {
+    if (!isFarId(id)) {
+      rowIds.push(id);
+      continue;
+    }
+    const target = resolveFarTarget(core, id);
+    if (target === undefined) continue;
+    if (target.rec !== undefined) rowIds.push(target.rec.id);
+    else if (!far.some((f) => f.id === id)) far.push(target.item);
+  }
+  const kept = far.filter((f) => wanted(engine.eventId(f.row), f.row));
+  kept.sort((a, b) => key(a.row) - key(b.row) || a.id - b.id);
+  const offset = Math.max(0, q.offset),
+    k = offset + Math.max(0, q.limit);
+  const base = engine.query({ ...q, includeIds: rowIds, offset: 0, limit: k });
+  const rowIdsOf = engine.eventTable.ids;
+  const page = mergePage(
+    base.rows,
+    kept,
+    offset,
+    k,
+    (f, row) => key(f.row) < key(row) || (key(f.row) === key(row) && f.id < rowIdsOf[row]),
+  );
+  return { rows: page.rows, total: base.total + kept.length, far: page.far };
 }
