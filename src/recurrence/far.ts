@@ -23,7 +23,7 @@ import type { Core } from '../api/context.ts';
 import { nowIn } from '../api/wordpress/dates.ts';
 import { type StartRange, endPasses, startRangeOf } from '../engine/matcher.ts';
 import type { EventQuery, QueryResult } from '../engine/types.ts';
-import { type FarItem, farInstances, indexFor } from './far-index.ts';
+import { type FarIndex, type FarItem, farInstances, indexFor } from './far-index.ts';
 import { isFarId } from './far-ids.ts';
 import { resolveFarTarget } from './far-occurrence.ts';
 import { HORIZON_DAYS } from './series.ts';
@@ -143,6 +143,32 @@ function seriesTest(core: Core, q: EventQuery): (id: number, row: number) => boo
   return (id, row) => (q.parentId === undefined || id === q.parentId) && match(row);
 }
 
+/** Per series of a far index (by place), its count of far instances in each of the last few
+ *  windows lists asked for (-1: not counted yet), so that a list paged through, or asked again,
+ *  expands each series only as far as its page: a count needs every instance of the window, a
+ *  page only the first few of each series. Gone with the index (a series write). */
+const windowCache = new WeakMap<FarIndex, Array<{ key: string; counts: Int32Array }>>();
+const WINDOWS_KEPT = 16;
+
+function windowCounts(ix: FarIndex, bounds: unknown[]): Int32Array {
+  const key = JSON.stringify(bounds, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v));
+  let list = windowCache.get(ix);
+  if (list === undefined) windowCache.set(ix, (list = []));
+  const at = list.findIndex((w) => w.key === key);
+  if (at >= 0) {
+    const w = list[at];
+    if (at > 0) {
+      list.splice(at, 1);
+      list.unshift(w);
+    }
+    return w.counts;
+  }
+  const counts = new Int32Array(ix.series.length).fill(-1);
+  list.unshift({ key, counts });
+  if (list.length > WINDOWS_KEPT) list.pop();
+  return counts;
+}
+
 /**
  * The engine's answer to `q`, with the far instances of the window merged in (start order,
  * counted in `total`); a list by `include` with the far occurrences it names.
@@ -162,16 +188,25 @@ export function listEvents(core: Core, q: EventQuery): ListResult {
   const wanted = seriesTest(core, q);
   const k = Math.max(0, q.offset) + Math.max(0, q.limit);
   const heap = new SmallestK(k);
+  const counts = windowCounts(ix, [window, starts, ends]);
   let farTotal = 0;
-  for (const fs of ix.series) {
+  for (let i = 0; i < ix.series.length; i++) {
+    const fs = ix.series[i];
     if (fs.next > window.max || !wanted(fs.id, fs.row)) continue;
+    const known = counts[i];
+    if (known === 0) continue;
     // an end bound bounds the start too: start = end - duration
     const lo = Math.max(window.min, ends.min - fs.duration);
+    let n = 0;
     for (const item of farInstances(fs, lo, window.max)) {
       if (!startPasses(starts, item.start) || !endPasses(ends, item.start + fs.duration)) continue;
-      farTotal++;
-      heap.offer(item);
+      n++;
+      if (heap.takes(item)) heap.offer(item);
+      // counted before: the later instances, in start order, are not on the page either
+      else if (known > 0) break;
     }
+    if (known < 0) counts[i] = n;
+    farTotal += known < 0 ? n : known;
   }
   if (farTotal === 0) return engine.query(q);
 
@@ -208,23 +243,32 @@ function openList(core: Core, q: EventQuery, window: StartRange): ListResult {
     k = offset + Math.max(0, q.limit);
   // one more than the page: whether anything follows it
   const heap = new SmallestK(k + 1);
+  // per series: its instances up to `counted` × 2, + 1 when it has later ones
+  const counts = windowCounts(ix, [window, starts, ends, counted]);
   let farCounted = 0,
     any = false,
     later = false;
-  for (const fs of ix.series) {
+  for (let i = 0; i < ix.series.length; i++) {
+    const fs = ix.series[i];
     if (!wanted(fs.id, fs.row)) continue;
+    const known = counts[i];
+    if (known === 0) continue;
     const lo = Math.max(window.min, ends.min - fs.duration);
+    let n = 0,
+      beyond = 0;
     for (const item of farInstances(fs, lo, Number.POSITIVE_INFINITY)) {
       // the bounds are lower bounds: past the first instance that passes, every later one does
       if (!startPasses(starts, item.start) || !endPasses(ends, item.start + fs.duration)) continue;
-      any = true;
-      if (item.start <= counted) farCounted++;
-      else {
-        later = true;
-        if (!heap.takes(item)) break;
-      }
-      heap.offer(item);
+      if (item.start <= counted) n++;
+      else beyond = 1;
+      if (heap.takes(item)) heap.offer(item);
+      else if (beyond === 1 || known > 0) break;
     }
+    const c = known < 0 ? n * 2 + beyond : known;
+    if (known < 0) counts[i] = c;
+    farCounted += c >> 1;
+    if (c > 0) any = true;
+    if ((c & 1) === 1) later = true;
   }
   if (!any) return engine.query(q);
   const base = engine.query({ ...q, offset: 0, limit: k + 1 });
