@@ -19,6 +19,7 @@ import {
   isFarId,
   listEvents,
   resolveFarId,
+  resolveFarSlug,
   stageFarDelete,
 } from '../recurrence/far.ts';
 import { listLinked } from './linked/list.ts';
@@ -249,7 +250,13 @@ export class Collections {
     const target = call.target;
     if (!target) throw fail('rest_no_route');
     if ('slug' in target) {
-      const row = engine.eventRowBySlug(lookupSlug(target.slug));
+      const slug = lookupSlug(target.slug);
+      const row = engine.eventRowBySlug(slug);
+      if (row === -1 && target.slug !== '') {
+        // a far occurrence of a series (recurrence/far-occurrence.ts): its series' slug and day
+        const far = resolveFarSlug(this.core, slug);
+        if (far !== undefined) return far;
+      }
       if (row === -1 || target.slug === '') throw badTarget('slug');
       if (row !== -1 && engine.eventStatus(row) === 'inherit') throw badTarget('slug');
       return engine.eventRecord(row);

@@ -1,5 +1,7 @@
 // Far occurrences over HTTP: a window a century out lists, counts (X-TEC-Total) and pages an
-// unbounded series' instances past its rows; GET, PATCH and DELETE take their computed ids.
+// unbounded series' instances past its rows; GET, PATCH and DELETE take their computed ids; a list
+// with only starts_after pages on past its count with next_rest_url; include takes far ids and
+// /events/by-slug/ far slugs.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TestServer } from '../e2e/server-helper.ts';
@@ -68,6 +70,50 @@ S('a century out: listed, counted, paged; GET, PATCH and DELETE by far id', asyn
   assert.ok(!(after.json.events as Ev[]).some((e) => e.start_date === events[5].start_date));
   const series = await t.call(`/events/${created.json.id}`);
   assert.equal(series.json.recurrence.exdates, [events[5].start_date]);
+});
+
+S('starts_after alone, include of far ids, a far slug', async ({ t }) => {
+  const created = await t.call('/events', {
+    json: {
+      title: 'Choir',
+      start_date: '2030-02-06 19:00',
+      end_date: '2030-02-06 21:00',
+      status: 'publish',
+      recurrence: 'RRULE:FREQ=WEEKLY;BYDAY=WE',
+    },
+    as: 'editor',
+  });
+  assert.is(created.status, 201, created.text);
+  const choir = `post_parent=${created.json.id}`;
+  // Wednesdays after 2125-01-01 (itself a Monday) through 735 days after its end of day
+  let counted = 0;
+  for (let d = Date.UTC(2125, 0, 2); d <= Date.UTC(2127, 0, 6); d += 86_400_000)
+    if (new Date(d).getUTCDay() === 3) counted++;
+  const first = await t.call(`/events?starts_after=2125-01-01&${choir}&per_page=25`);
+  assert.equal(
+    [first.status, first.headers['x-tec-total'], first.json.total, (first.json.events as Ev[])[0].start_date],
+    [200, String(counted), counted, '2125-01-03 19:00:00'],
+  );
+  const pages = Math.ceil(counted / 25);
+  const past = await t.call(`/events?starts_after=2125-01-01&${choir}&per_page=25&page=${pages + 2}`);
+  assert.is(past.status, 200);
+  assert.is((past.json.events as Ev[]).length, 25);
+  assert.is(past.headers['x-tec-totalpages'], String(pages + 3));
+  assert.match(String(past.json.next_rest_url), new RegExp(`page=${pages + 3}$`));
+
+  const [a, b] = first.json.events as Ev[];
+  const both = await t.call(`/events?include=${b.id},${a.id}`);
+  assert.equal(
+    (both.json.events as Ev[]).map((e) => e.id),
+    [a.id, b.id],
+  );
+  assert.is(both.headers['x-tec-total'], '2');
+
+  const slug = (first.json.events as Array<Ev & { slug: string }>)[1].slug;
+  assert.is(slug, 'choir-2125-01-10');
+  const bySlug = await t.call(`/events/by-slug/${slug}`);
+  assert.equal([bySlug.status, bySlug.json.id, bySlug.json.start_date], [200, b.id, b.start_date]);
+  assert.is((await t.call('/events/by-slug/choir-2125-01-11')).status, 400);
 });
 
 S.run();
