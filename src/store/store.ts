@@ -6,7 +6,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Op, Write } from '../engine/records.ts';
 import { fsyncDir, isTempPath } from './atomic-file.ts';
-import { JOURNAL_FILE, Journal, journalLine, scanJournal, type JournalStats, type TestPointHook } from './journal.ts';
+import { JOURNAL_FILE, Journal, journalLine, type JournalStats, type TestPointHook } from './journal.ts';
+import { scanJournal } from './journal-read.ts';
 import { LOCK_FILE, acquireLock, isPidAlive } from './lock.ts';
 import {
   SNAPSHOT_FILE,

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Write } from '../../src/engine/records.ts';
-import { Journal, scanJournal } from '../../src/store/journal.ts';
+import { scanJournal } from '../../src/store/journal-read.ts';
+import { Journal } from '../../src/store/journal.ts';
 
 function tmpDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'journal-test-'));
