@@ -9,7 +9,7 @@
 // and parent (5 bytes per link). Each list carries lazily rebuilt block counters
 // (block-stats.ts) and, for link kinds where an event can carry several ids, `multi`: the
 // sublist of its rows that carry two or more distinct ids of that kind (the only rows that a
-// union of lists can count twice, see query.ts), and `pairs`: for each larger id B, the rows
+// union of lists can count twice, see query-scan.ts), and `pairs`: for each larger id B, the rows
 // carrying both this list's id and B (a union of two lists subtracts that list's count).
 
 import { BlockStats } from './block-stats.ts';
