@@ -1,4 +1,5 @@
 // Builders shared by api tests: a memory-only calendar on a fixed clock, users of every role.
+import { suite, type Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openCalendar, type Calendar, type CalendarOptions } from '../../src/calendar.ts';
 import { CalendarError } from '../../src/api/wordpress/errors.ts';
@@ -30,6 +31,18 @@ export async function makeCalendar(opts: CalendarOptions = {}): Promise<TestCale
   const { registry, users } = sharedUsers();
   const cal = await openCalendar({ now: () => NOW, siteUrl: 'http://example.com', users: registry, ...opts });
   return { cal, users };
+}
+
+/** A suite whose every test gets a fresh calendar (`opts`) as its context, closed after it. */
+export function calendarSuite(name: string, opts: CalendarOptions = {}): Test<TestCalendar> {
+  const s = suite<TestCalendar>(name);
+  s.before.each(async (ctx) => {
+    Object.assign(ctx, await makeCalendar(opts));
+  });
+  s.after.each(async ({ cal }) => {
+    await cal.close();
+  });
+  return s;
 }
 
 /** Await a call that must fail with this REST code and status. */

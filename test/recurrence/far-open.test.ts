@@ -3,18 +3,13 @@
 // through an unbounded series for ever, in start order among the rows, its total counting what
 // starts within 735 days of its lower bound (exact when nothing starts later); `include` takes far
 // ids; `get(slug)` answers a far occurrence's slug.
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { makeCalendar, rejects, type TestCalendar } from '../helpers/calendar.ts';
+import { calendarSuite, rejects } from '../helpers/calendar.ts';
 import { FAR_ID_MIN } from '../../src/recurrence/far-ids.ts';
 
 type Obj = Record<string, unknown>;
-const S = suite<TestCalendar>('recurrence :: far occurrences in open-ended lists, include and slugs');
-S.before.each(async (ctx) => {
-  Object.assign(ctx, await makeCalendar({ timezone: 'Europe/Paris' }));
-});
-S.after.each(async ({ cal }) => {
-  await cal.close();
+const S = calendarSuite('recurrence :: far occurrences in open-ended lists, include and slugs', {
+  timezone: 'Europe/Paris',
 });
 
 const standup = {

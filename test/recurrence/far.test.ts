@@ -2,21 +2,14 @@
 // lists unbounded series' instances among the rows in start order, counted and paged exactly,
 // matched by every filter; their computed ids answer GET and take writes (an exception, an
 // exclusion, a split); a query over many series stays within the stated memory bound.
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { makeCalendar, rejects, type TestCalendar } from '../helpers/calendar.ts';
+import { calendarSuite, rejects } from '../helpers/calendar.ts';
 import { FAR_ID_MIN, decodeFarId } from '../../src/recurrence/far-ids.ts';
 
 type Obj = Record<string, unknown>;
-const S = suite<TestCalendar>('recurrence :: far occurrences through the embedding API');
-S.before.each(async (ctx) => {
-  Object.assign(ctx, await makeCalendar({ timezone: 'Europe/Paris' }));
-});
-S.after.each(async ({ cal }) => {
-  await cal.close();
-});
+const S = calendarSuite('recurrence :: far occurrences through the embedding API', { timezone: 'Europe/Paris' });
 
 const standup = {
   title: 'Standup',
