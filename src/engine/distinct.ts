@@ -1,6 +1,6 @@
 // Distinct ids of a row's link lists (a list may name an id twice), and the walk over them.
 import type { IdMap } from './columns.ts';
-import type { PostingList } from './sorted-index.ts';
+import type { PostingList } from './posting-list.ts';
 
 type Postings = IdMap<PostingList>;
 

@@ -3,7 +3,8 @@
 import { sortRowsByStartId } from './columns.ts';
 import type { BlockStats } from './block-stats.ts';
 import type { EventTable } from './event-table.ts';
-import type { PostingList, SortedIndex } from './sorted-index.ts';
+import type { PostingList } from './posting-list.ts';
+import type { SortedIndex } from './sorted-index.ts';
 
 /** what a batch changes: the state's table, main index and its block statistics */
 export interface BatchTarget {

@@ -3,7 +3,7 @@
 import { IdMap } from './columns.ts';
 import { comboOf } from './block-stats.ts';
 import { FLAG_COORDS } from './event-table.ts';
-import { PostingList } from './sorted-index.ts';
+import { PostingList } from './posting-list.ts';
 import { distinctCount } from './distinct.ts';
 import type { BlockStats } from './block-stats.ts';
 import type { Entities } from './entities.ts';

@@ -6,7 +6,7 @@
 import { BitSet } from './bitset.ts';
 import { SUPER_SHIFT, type BlockStats } from './block-stats.ts';
 import type { EventTable } from './event-table.ts';
-import type { PostingList } from './sorted-index.ts';
+import type { PostingList } from './posting-list.ts';
 import type { CalendarState, Postings } from './state.ts';
 import { endPasses, makeIdTest, type Matcher, type StartRange } from './matcher.ts';
 

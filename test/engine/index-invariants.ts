@@ -5,7 +5,7 @@
 import * as assert from 'uvu/assert';
 import { COMBOS, SUPER_SHIFT, comboOf } from '../../src/engine/block-stats.ts';
 import type { Engine } from '../../src/engine/engine.ts';
-import type { PostingList } from '../../src/engine/sorted-index.ts';
+import type { PostingList } from '../../src/engine/posting-list.ts';
 import type { Postings } from '../../src/engine/state.ts';
 
 function distinct(ids: ArrayLike<number>): number[] {

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { bisectLeft, bisectPair, bisectRight, PostingList, SortedIndex } from '../../src/engine/sorted-index.ts';
+import { PostingList } from '../../src/engine/posting-list.ts';
+import { bisectLeft, bisectPair, bisectRight, SortedIndex } from '../../src/engine/sorted-index.ts';
 
 const keysOf = (...k: number[]) => Float64Array.from(k);
 
