@@ -1,9 +1,9 @@
 // Categories and tags (docs/behaviour.md, the plugin's HTTP tests Category*/Tag*).
 import * as assert from 'uvu/assert';
 import { suite } from 'uvu';
-import { baseEvent, makeCalendar, rejects, restList } from '../helpers/calendar.ts';
-import type { Calendar } from '../../src/calendar.ts';
-import type { Params } from '../../src/api/wordpress/types.ts';
+import { baseEvent, makeCalendar, rejects, restList } from '../../helpers/calendar.ts';
+import type { Calendar } from '../../../src/calendar.ts';
+import type { Params } from '../../../src/api/wordpress/types.ts';
 
 const terms = suite('terms');
 

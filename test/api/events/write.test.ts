@@ -3,9 +3,9 @@
 // EST; New York switches to EDT on 2026-03-08).
 import * as assert from 'uvu/assert';
 import { suite } from 'uvu';
-import { baseEvent, makeCalendar, rejects } from '../helpers/calendar.ts';
-import type { Calendar } from '../../src/calendar.ts';
-import type { Params } from '../../src/api/wordpress/types.ts';
+import { baseEvent, makeCalendar, rejects } from '../../helpers/calendar.ts';
+import type { Calendar } from '../../../src/calendar.ts';
+import type { Params } from '../../../src/api/wordpress/types.ts';
 
 const create = suite('events :: create');
 

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CalendarError, fail, invalidParams, missingParams } from '../../src/api/wordpress/errors.ts';
+import { CalendarError, fail, invalidParams, missingParams } from '../../../src/api/wordpress/errors.ts';
 
 const errors = suite('errors');
 

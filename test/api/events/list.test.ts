@@ -2,10 +2,10 @@
 // Site UTC; clock Wednesday 2026-03-04 15:00 UTC. "weekly" events start at now + n weeks, last 2 h.
 import * as assert from 'uvu/assert';
 import { suite } from 'uvu';
-import type { Calendar } from '../../src/calendar.ts';
-import { NOW, ids, makeCalendar, rejects, assertEmptyArchive, restList } from '../helpers/calendar.ts';
-import { resolveActor } from '../../src/api/wordpress/auth.ts';
-import type { Params } from '../../src/api/wordpress/types.ts';
+import type { Calendar } from '../../../src/calendar.ts';
+import { NOW, ids, makeCalendar, rejects, assertEmptyArchive, restList } from '../../helpers/calendar.ts';
+import { resolveActor } from '../../../src/api/wordpress/auth.ts';
+import type { Params } from '../../../src/api/wordpress/types.ts';
 
 const WEEK = 7 * 86_400_000;
 const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');

@@ -5,9 +5,9 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ERROR_CODES, fail } from '../../src/api/wordpress/errors.ts';
+import { ERROR_CODES, fail } from '../../../src/api/wordpress/errors.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const errors = suite('errors :: one table');
 
 /** The docs' table as the code's table makes it (a `%s` is a part the message fills in). */
