@@ -1,6 +1,7 @@
 // The journal's file operations, below its group commit (journal.ts): the probe a recovery
 // writes to see whether the disk takes writes again, the cut back to the durable length and the
-// reopen, and the copy of byte ranges a tail rewrite makes.
+// reopen (and the cut of a torn last line at start-up: journal-read.ts), and the copy of byte
+// ranges a tail rewrite makes.
 import fsp from 'node:fs/promises';
 import { tempPathFor } from './atomic-file.ts';
 
@@ -35,16 +36,21 @@ export async function probeDisk(file: string, bytes: number, testPoint: ProbePoi
   }
 }
 
+/** Cuts `file` back to `length` bytes, datasync'ed. */
+export async function truncateSynced(file: string, length: number): Promise<void> {
+  const fh = await fsp.open(file, 'r+');
+  try {
+    await fh.truncate(length);
+    await fh.datasync();
+  } finally {
+    await fh.close();
+  }
+}
+
 /** Cuts `file` back to `length` bytes (datasync'ed) and opens it for appending; throws when it
  *  is not `length` bytes long then. */
 export async function cutAndReopen(file: string, length: number): Promise<fsp.FileHandle> {
-  const cut = await fsp.open(file, 'r+');
-  try {
-    await cut.truncate(length);
-    await cut.datasync();
-  } finally {
-    await cut.close();
-  }
+  await truncateSynced(file, length);
   const reopened = await fsp.open(file, 'a');
   const { size } = await reopened.stat();
   if (size !== length) {
