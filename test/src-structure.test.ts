@@ -1,6 +1,7 @@
 // The source tree's own rules: no import cycles (type imports included: a cycle of types is still
 // a knot a reader has to untie), the layers of docs/architecture.md (a file imports from its own
-// layer or a lower one), and no source file over a size a reader takes in at once.
+// layer or a lower one), and no source file over a size a reader takes in at once (in characters
+// and in lines).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
@@ -208,6 +209,28 @@ structure('no source file is longer than a reader takes in at once (32,000 chara
     const chars = fs.readFileSync(file, 'utf8').length;
     assert.ok(chars <= 32_000, `${path.relative(SRC, file)}: ${chars} characters`);
   }
+});
+
+/** Files over the line bound today, each with why; the test fails when one is back under it, so
+ *  the list only shrinks. */
+export const LONG_FILES = new Map([
+  ['engine/event-table.ts', 'its columns are reworked on another branch (memory, snapshots): split once that lands'],
+  ['engine/state.ts', 'reworked on other branches (memory, recurrence writes): split once those land'],
+]);
+
+structure('no source file is over 400 lines, but the ones listed with a reason', () => {
+  const long = sources(SRC)
+    .filter((file) => fs.readFileSync(file, 'utf8').split('\n').length - 1 > 400)
+    .map((file) => path.relative(SRC, file));
+  assert.equal(
+    long.filter((f) => !LONG_FILES.has(f)),
+    [],
+  );
+  // a file back under the bound leaves the list
+  assert.equal(
+    [...LONG_FILES.keys()].filter((f) => !long.includes(f)),
+    [],
+  );
 });
 
 structure.run();

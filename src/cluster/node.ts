@@ -8,9 +8,6 @@
 //
 // This file is the writer's side; the following and rebuilding every node does is replica.ts.
 import type { Subscription } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { Kvm } from '@nats-io/kv';
-import { Objm, setSha256Backend } from '@nats-io/obj';
 import { randomBytes } from 'node:crypto';
 import type { Op } from '../engine/records.ts';
 import { fail } from '../api/wordpress/errors.ts';
@@ -18,8 +15,7 @@ import type { RestCall, RestResult } from '../api/wordpress/types.ts';
 import { answerForwarded, notWriter, sleep } from './forward.ts';
 import { Lease } from './lease.ts';
 import { pruneSnapshots, putSnapshot } from './snapshots.ts';
-import { usersBucket } from './users.ts';
-import { connectNats, natsNames, retry } from './connect.ts';
+import { openResources } from './resources.ts';
 import type { BulkLoadOptions, Forwarded, LogHealth, LogHost, WriteLog } from '../write-log/log.ts';
 import { type ClusterOptions, type LogEntry, Replica } from './replica.ts';
 
@@ -46,42 +42,15 @@ export class ClusterNode extends Replica implements WriteLog {
   /** run when the node closes, before its connection drains */
   readonly closers: Array<() => Promise<void>> = [];
 
-  /** Connects and makes sure the stream, the lease bucket and the snapshot store exist. */
+  /** Connects and makes sure the stream and the buckets exist (resources.ts). */
   static async connect(opts: ClusterOptions): Promise<ClusterNode> {
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(opts.name ?? '')) {
       throw fail('invalid_option', [
         `cluster.name must be 1-64 letters, digits, '_' or '-', got ${JSON.stringify(opts.name)}`,
       ]);
     }
-    const replicas = opts.replicas ?? 3;
-    // the object store checks every snapshot's SHA-256: node:crypto, not the pure-JS default
-    setSha256Backend('native');
-    const until = Date.now() + (opts.connectTimeoutMs ?? 30_000);
-    const nc = await connectNats(opts, until);
-    try {
-      // JetStream answers only once its cluster has elected a meta leader
-      const jsm = await retry(until, () => jetstreamManager(nc, { timeout: 2_000 }));
-      const names = natsNames(opts.name);
-      await retry(until, async () => {
-        try {
-          await jsm.streams.info(names.stream);
-        } catch {
-          await jsm.streams.add({
-            name: names.stream,
-            subjects: [names.log],
-            num_replicas: replicas,
-            duplicate_window: 120_000_000_000,
-          });
-        }
-      });
-      const kv = await retry(until, () => new Kvm(nc).create(names.lease, { replicas, history: 1 }));
-      const os = await retry(until, () => new Objm(nc).create(names.snapshots, { replicas }));
-      const users = await retry(until, () => usersBucket(nc, opts.name, replicas));
-      return new ClusterNode(opts, nc, jetstream(nc, { timeout: 5_000 }), jsm, kv, os, users);
-    } catch (err) {
-      await nc.close().catch(() => {});
-      throw err;
-    }
+    const r = await openResources(opts);
+    return new ClusterNode(opts, r.nc, r.js, r.jsm, r.kv, r.os, r.users);
   }
 
   /** Starts following the stream and standing for writer. */

@@ -30,10 +30,12 @@
 // entries in the lists (old text, old position) are skipped from then on, and its current words
 // go to small per-word overflow sets that every query also reads. Once the touched rows exceed
 // max(4096, rows / 32), the next search rebuilds everything.
+//
+// The lists and their build are search-postings.ts's; this file keeps them up after writes and
+// holds each state's index (built whole, or in slices after a load).
 
 import type { EventTable } from './event-table.ts';
-import { PackedPostings, PostingsPacker } from './packed-postings.ts';
-import { WordScanner } from './search-scan.ts';
+import { SearchPostings } from './search-postings.ts';
 import type { CalendarState } from './state.ts';
 
 const indexes = new WeakMap<CalendarState, SearchIndex>();
@@ -121,23 +123,6 @@ export interface ListBlocks {
   maxEnds: Float64Array;
 }
 
-/** State of a build between advance() calls. */
-interface BuildJob {
-  /** rows of the table when the build began */
-  n: number;
-  /** next row of pass 1 */
-  next: number;
-  /** seq[rowStarts[r], rowStarts[r + 1]) = distinct word ids of row r */
-  rowStarts: Int32Array;
-  /** pass 2: rows in (start, id) order, the next position, the fill cursor of each list, the
-   *  entries as ranks in that order; pass 3: their packing */
-  ranks: Int32Array;
-  packer: PostingsPacker | undefined;
-  order: Int32Array | undefined;
-  at: number;
-  cursor: Int32Array;
-}
-
 /** Position range [lo, hi) of a list in the postings array. */
 export interface Window {
   id: number;
@@ -154,13 +139,7 @@ export interface Constraint {
 }
 
 /** The index's state. Fields without `private` are read by the query walk (search-walk.ts). */
-export class SearchIndex extends WordScanner {
-  // ---- postings as of the last build
-  /** list of word id w: rows.at(p) for p in [offsets[w], offsets[w + 1]) (ids >= listCount have none) */
-  offsets = new Int32Array(1);
-  rows = PackedPostings.EMPTY;
-  listCount = 0;
-
+export class SearchIndex extends SearchPostings {
   // ---- writes since the build
   /** 1 for rows written since the build (their list entries are stale) */
   touched = new Uint8Array(0);
@@ -173,21 +152,8 @@ export class SearchIndex extends WordScanner {
   rowWords = new Map<number, Int32Array>();
   /** true when the next search must rebuild first */
   stale = false;
-  /** words in the dictionary when the last build finished (new words since then grow it) */
-  private wordsBuilt = 0;
 
   readonly blocks = new Map<number, ListBlocks>();
-
-  // ---- scan state: the row mark (build) or the collected ids (writes)
-  private mark = -1;
-  private collected: number[] = [];
-  // ---- build scratch
-  private seq = new Int32Array(0);
-  private seqLen = 0;
-  private counts = new Int32Array(0);
-  private lastMark = new Int32Array(0);
-  /** the build in progress (begin() .. advance() returning true) */
-  job: BuildJob | undefined;
 
   /** Rebuild from every row of the table, in main-index (start, id) order. */
   rebuild(st: CalendarState): void {
@@ -195,166 +161,16 @@ export class SearchIndex extends WordScanner {
     this.advance(st, Infinity);
   }
 
-  /** the build in progress, if any (compared by identity) */
-  get pendingJob(): object | undefined {
-    return this.job;
-  }
-
-  /** true while a build started by begin() has not finished */
-  get building(): boolean {
-    return this.job !== undefined;
-  }
-
-  /** Start a build: everything is reset; advance() does the work (writes in between are fine). */
-  begin(st: CalendarState): void {
-    const t = st.table,
-      n = t.count;
-    this.resetWords();
-    this.offsets = new Int32Array(1);
-    this.rows = PackedPostings.EMPTY;
-    this.listCount = 0;
-    this.touched = new Uint8Array(Math.max(16, t.capacity));
+  /** Start a build: everything is reset, the writes since the last build too. */
+  override begin(st: CalendarState): void {
+    super.begin(st);
+    this.touched = new Uint8Array(Math.max(16, st.table.capacity));
     this.touchedCount = 0;
     this.version++;
     this.extra.clear();
     this.rowWords.clear();
     this.blocks.clear();
     this.stale = false;
-    // about one distinct word per 8 units of text, and about three quarters of the texts' bytes searched
-    this.seq = new Int32Array(Math.max(1024, Math.ceil(t.texts.used / 10)));
-    this.seqLen = 0;
-    this.counts = new Int32Array(1024);
-    this.lastMark = new Int32Array(1024).fill(-1);
-    this.job = {
-      n,
-      next: 0,
-      rowStarts: new Int32Array(n + 1),
-      order: undefined,
-      at: 0,
-      cursor: new Int32Array(0),
-      ranks: new Int32Array(0),
-      packer: undefined,
-    };
-  }
-
-  /**
-   * Do up to `budget` rows of the pending build; true when it is complete. Pass 1, rows in
-   * table order (the text strings are read in allocation order): the distinct word ids of each
-   * row into seq, and the length of every list. Pass 2, rows in (start, id) order: fill the
-   * lists. Rows written meanwhile are touched, so their entries never count.
-   */
-  advance(st: CalendarState, budget: number): boolean {
-    const job = this.job;
-    if (!job) return true;
-    const t = st.table,
-      n = job.n,
-      rowStarts = job.rowStarts;
-    const texts = t.texts;
-    let row = job.next;
-    for (const stop = Math.min(n, row + budget); row < stop; row++) {
-      this.mark = row;
-      this.scanRow(texts, row);
-      rowStarts[row + 1] = this.seqLen;
-    }
-    this.mark = -1;
-    budget -= row - job.next;
-    job.next = row;
-    if (row < n) return false;
-    if (!job.order) {
-      // the (start, id) order of now; rows moved later are touched, the others keep their order
-      const m = st.main;
-      let order: Int32Array;
-      if (m.count === t.count) order = m.rows.slice(0, m.count);
-      else {
-        order = new Int32Array(n);
-        for (let r = 0; r < n; r++) order[r] = r;
-        const starts = t.starts,
-          ids = t.ids;
-        order.sort((a, b) => starts[a] - starts[b] || ids[a] - ids[b]);
-      }
-      job.order = order;
-      const nWords = this.words.length;
-      const offsets = new Int32Array(nWords + 1);
-      const counts = this.counts;
-      for (let w = 0; w < nWords; w++) offsets[w + 1] = offsets[w] + counts[w];
-      this.offsets = offsets;
-      job.ranks = new Int32Array(offsets[nWords]);
-      job.cursor = offsets.slice(0, nWords);
-    }
-    const order = job.order;
-    if (!job.packer) {
-      // pass 2: each list's entries as ranks in `order`, so every list comes out increasing
-      const ranks = job.ranks,
-        cursor = job.cursor,
-        seq = this.seq;
-      let i = job.at;
-      for (const stop = Math.min(order.length, i + Math.max(1, budget)); i < stop; i++) {
-        const r = order[i];
-        if (r >= n) continue; // appended since the build began: touched
-        for (let k = rowStarts[r], end = rowStarts[r + 1]; k < end; k++) ranks[cursor[seq[k]]++] = i;
-      }
-      budget -= i - job.at;
-      job.at = i;
-      if (i < order.length) return false;
-      this.seq = new Int32Array(0);
-      this.counts = new Int32Array(0);
-      this.lastMark = new Int32Array(0);
-      job.rowStarts = new Int32Array(0);
-      job.packer = new PostingsPacker(job.ranks, order);
-    }
-    // pass 3: pack the ranks (a block of 256 entries costs about what a row of pass 2 does)
-    if (!job.packer.pack(budget)) return false;
-    this.rows = job.packer.done();
-    this.listCount = job.cursor.length;
-    // a scheduled slice may still hold the job: let go of its scratch now
-    job.ranks = new Int32Array(0);
-    job.packer = undefined;
-    job.cursor = new Int32Array(0);
-    this.job = undefined;
-    this.wordsBuilt = this.words.length;
-    return true;
-  }
-
-  /** A word of the row being scanned: build mode (mark >= 0) counts it once per row into seq, else collects it. */
-  protected emit(id: number): void {
-    const mark = this.mark;
-    if (mark < 0) {
-      if (!this.collected.includes(id)) this.collected.push(id);
-      return;
-    }
-    if (this.lastMark[id] === mark) return;
-    this.lastMark[id] = mark;
-    this.counts[id]++;
-    if (this.seqLen === this.seq.length) {
-      const next = new Int32Array(this.seq.length * 2);
-      next.set(this.seq);
-      this.seq = next;
-    }
-    this.seq[this.seqLen++] = id;
-  }
-
-  protected newWord(id: number): void {
-    if (id >= this.lastMark.length) this.growScratch(id + 1);
-  }
-
-  private growScratch(need: number): void {
-    const cap = Math.max(need, this.lastMark.length * 2);
-    const counts = new Int32Array(cap);
-    counts.set(this.counts);
-    this.counts = counts;
-    const last = new Int32Array(cap).fill(-1);
-    last.set(this.lastMark);
-    this.lastMark = last;
-  }
-
-  /** Distinct word ids of a row's current text. */
-  private rowWordIds(t: EventTable, row: number): Int32Array {
-    this.mark = -1;
-    this.collected = [];
-    this.scanRow(t.texts, row);
-    const out = Int32Array.from(this.collected);
-    this.collected = [];
-    return out;
   }
 
   /** The row was written: skip its list entries from now on, index its current words aside. */

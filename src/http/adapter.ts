@@ -18,9 +18,8 @@ import {
   type Routes,
   STREAMED,
 } from './routes.ts';
-import { MULTIPART_ALLOWANCE, serveUpload } from '../media/http.ts';
+import { MULTIPART_ALLOWANCE } from '../media/http.ts';
 import { tooBig } from '../media/library.ts';
-import { UPLOADS_PATH } from '../media/represent.ts';
 import type { PageSource } from '../site/page-reads.ts';
 import { SitePages, type SiteOptions } from '../site/pages.ts';
 import { lingerAfterAnswer } from './linger.ts';
@@ -67,11 +66,6 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const site = cal.site;
   const link = `<${site.siteUrl}${site.restPrefix}/>; rel="https://api.w.org/"`;
-  // the site URL's path: uploads, the home page
-  const sitePath = new URL(site.siteUrl).pathname.replace(/\/+$/, '');
-  // uploaded files, below the site URL's path; an upload's body may be larger than other bodies
-  const uploadsPath = sitePath + UPLOADS_PATH;
-  const mediaPath = new RegExp(`^${site.restPrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/wp/v2/media/*$`, 'i');
   // the public pages: routes of the table (site-routes.ts), every GET/HEAD outside the REST prefix
   const pages =
     opts.site !== false && typeof cal.read === 'function'
@@ -183,14 +177,15 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     let extras: Extras | null = null;
     try {
       extras = readExtras(query);
-      const path = url.split('?')[0];
-      if (cal.media && (method === 'GET' || head) && path.startsWith(uploadsPath)) {
-        await serveUpload(cal.media, path.slice(uploadsPath.length), req, res, head, listener.closing);
-        return;
+      // a file (the uploads) is served before the body is read and the caller authenticated
+      if (method === 'GET' || head) {
+        const respond: RouteContext['respond'] = (write) => write(req, res, listener.closing);
+        const ctx = { actor: null, body: null, contentType: undefined, headers: req.headers, head, respond };
+        if ((await routes.fetch({ method: 'GET', url }, ctx, true)) !== undefined) return;
       }
       let body: Buffer | null = null;
       if (WRITE_METHODS.has(method) && hasBody(req)) {
-        if (cal.media && method === 'POST' && mediaPath.test(path)) {
+        if (cal.media && routes.kindOf({ method, url }) === 'upload') {
           // an upload: the file may be up to the upload limit (a form's other fields on top);
           // a Content-Length past it is refused before a byte of the body is read
           const media = cal.media;
@@ -210,9 +205,6 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
       if (reply === undefined) throw fail('rest_no_route');
       if (reply.site === 'page') return sendPage(res, reply, head);
       if (reply.site === 'feed') return sendFeed(res, reply, head);
-      // the site's root is the home page for browsers and this index for the others
-      if (pages && (url.split('?')[0] === sitePath + '/' || url.split('?')[0] === (sitePath || '/')))
-        reply.headers = { ...reply.headers, Vary: 'Accept' };
       send(req, res, reply, head, extras, false);
     } catch (err) {
       const tooLarge = isCalendarError(err) && err.status === 413;

@@ -34,6 +34,11 @@ export interface RouteEntry<C, R> {
   handler: Handler<C, R>;
   /** the route's path for listings, `:name` for a parameter */
   path: string;
+  /** How the shell treats a request of this entry before its handler runs. 'file': a file served
+   *  as a web server serves it, outside WordPress: matched before the body is read and the caller
+   *  authenticated, and only then (Router.fetch's `files`). 'upload': the body is an upload, read
+   *  up to the media library's limit rather than the body limit. */
+  kind?: 'file' | 'upload';
 }
 
 /** A request target (path and query, or an absolute URL) as the path and query string the router matches. */
@@ -50,21 +55,31 @@ export class Router<C, R> {
   readonly entries: RouteEntry<C, R>[] = [];
   private readonly byMethod = new Map<string, RouteEntry<C, R>[]>();
 
-  add(method: string, match: RegExp, handler: Handler<C, R>, path: string): void {
-    const entry = { method, match, handler, path };
+  add(method: string, match: RegExp, handler: Handler<C, R>, path: string, kind?: RouteEntry<C, R>['kind']): void {
+    const entry: RouteEntry<C, R> = { method, match, handler, path };
+    if (kind !== undefined) entry.kind = kind;
     this.entries.push(entry);
     let list = this.byMethod.get(method);
     if (list === undefined) this.byMethod.set(method, (list = []));
     list.push(entry);
   }
 
-  /** The answer of the first matching entry that gives one; undefined when none does. */
-  async fetch(method: string, target: string, ctx: C): Promise<R | undefined> {
+  /** The first entry of the method whose RegExp matches the target, whether or not its handler
+   *  would answer (what the shell reads of a route before the body: its kind). */
+  match(method: string, target: string): RouteEntry<C, R> | undefined {
+    const { path } = splitTarget(target);
+    return this.byMethod.get(method)?.find((e) => e.match.test(path));
+  }
+
+  /** The answer of the first matching entry that gives one; undefined when none does. `files`:
+   *  only the entries of kind 'file'; otherwise every other entry. */
+  async fetch(method: string, target: string, ctx: C, files = false): Promise<R | undefined> {
     const list = this.byMethod.get(method);
     if (list === undefined) return undefined;
     const { path, search } = splitTarget(target);
     for (let i = 0; i < list.length; i++) {
       const e = list[i];
+      if ((e.kind === 'file') !== files) continue;
       const m = e.match.exec(path);
       if (m === null) continue;
       const answer = await e.handler({ method, path, search, params: m.groups ?? {}, route: e.path }, ctx);

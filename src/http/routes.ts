@@ -64,8 +64,9 @@ export interface RestService extends Partial<ChangeSource> {
 export type Reply = RestResult & {
   ascii?: boolean;
   /** a site page (its own headers, the site's Link) or an iCalendar feed file (its own headers
-   *  only), written as such rather than as REST JSON (site-routes.ts) */
-  site?: 'page' | 'feed';
+   *  only), written as such rather than as REST JSON, or an uploaded file the route wrote itself
+   *  through RouteContext.respond (site-routes.ts) */
+  site?: 'page' | 'feed' | 'file';
 };
 
 export type { RoutedRequest } from './router.ts';
@@ -82,6 +83,9 @@ export interface RouteContext {
   /** Answers the request with a stream the handler opens on the node response (the change feed's
    *  Server-Sent Events); the adapter keeps it until it ends. Absent where nothing can stream. */
   stream?(open: (req: IncomingMessage, res: ServerResponse, heartbeatMs: number) => { stop(): void }): Reply;
+  /** Answers a route of kind 'file' by writing on the node response (`close`: the answer says
+   *  Connection: close). Absent where nothing can be written. */
+  respond?(write: (req: IncomingMessage, res: ServerResponse, close: boolean) => Promise<void>): Promise<void>;
 }
 
 /** What a handler answers when it answered through RouteContext.stream. */
@@ -139,7 +143,9 @@ function decodeSegment(s: string): string {
 export interface Routes {
   /** Routes a request (`url`: path and query); resolves to undefined when no route matches
    *  (→ 404 rest_no_route). */
-  fetch(req: { method: string; url: string }, ctx: RouteContext): Promise<Reply | undefined>;
+  fetch(req: { method: string; url: string }, ctx: RouteContext, files?: boolean): Promise<Reply | undefined>;
+  /** The kind of the first route matching the request (router.ts's RouteEntry.kind). */
+  kindOf(req: { method: string; url: string }): 'file' | 'upload' | undefined;
   /** The route table the router was built from. */
   table: RouteSpec[];
   /** the router's entries, in matching order */
@@ -160,8 +166,8 @@ export function createRoutes(cal: RestService, opts: { pages?: SitePages } = {})
   const namespaceBodies = new Map(namespacesOf(table).map((ns) => [ns, toJson(namespaceIndex(table, site, ns))]));
   let docBody: string | undefined;
 
-  const add = (method: string, source: string, handler: RestHandler, path: string) => {
-    router.add(method, new RegExp(`^${source}/*$`, 'i'), handler, path);
+  const add = (method: string, source: string, handler: RestHandler, path: string, kind?: 'upload') => {
+    router.add(method, new RegExp(`^${source}/*$`, 'i'), handler, path, kind);
   };
 
   for (const route of table) {
@@ -221,9 +227,11 @@ export function createRoutes(cal: RestService, opts: { pages?: SitePages } = {})
           return cal.asciiJson === true ? answer.then(asciiReply) : answer;
         };
       }
+      // an upload's body may be larger than other bodies
+      const kind = op.resource === 'media' && op.action === 'create' ? 'upload' : undefined;
       for (const m of ep.methods) {
         allow.add(m);
-        add(m, source, handler, path);
+        add(m, source, handler, path, kind);
       }
     }
     // OPTIONS describes the route, as WordPress core answers it.
@@ -234,11 +242,17 @@ export function createRoutes(cal: RestService, opts: { pages?: SitePages } = {})
 
   // The site's feeds and pages, before the site index: the bare site URL is the home page for
   // browsers (SitePages) and the index for the others.
-  for (const e of siteRoutes(cal, opts.pages)) router.add(e.method, e.match, e.handler, e.path);
+  for (const e of siteRoutes(cal, opts.pages)) router.add(e.method, e.match, e.handler, e.path, e.kind);
 
-  // The site index: {restPrefix}/ and, for discovery from the bare site URL, /.
+  // The site index: {restPrefix}/ and, for discovery from the bare site URL, /. With the site's
+  // pages, the site's root is the home page for browsers and this index for the others.
   const siteBody = toJson(siteIndex(table, site));
-  const siteHandler: RestHandler = () => ({ status: 200, headers: {}, body: siteBody });
+  const sitePath = new URL(site.siteUrl).pathname.replace(/\/+$/, '');
+  const siteRoots = opts.pages === undefined ? [] : [`${sitePath}/`, sitePath || '/'];
+  const siteHandler: RestHandler = (req) => {
+    const headers: Record<string, string> = siteRoots.includes(req.path) ? { Vary: 'Accept' } : {};
+    return { status: 200, headers, body: siteBody };
+  };
   const prefixSource = escapeRegExp(prefix);
   for (const m of ['GET', 'OPTIONS']) {
     add(m, prefixSource, siteHandler, `${site.restPrefix}/`);
@@ -248,7 +262,8 @@ export function createRoutes(cal: RestService, opts: { pages?: SitePages } = {})
   return {
     table,
     entries: router.entries,
-    fetch: (req, ctx) => router.fetch(req.method, req.url, ctx),
+    fetch: (req, ctx, files) => router.fetch(req.method, req.url, ctx, files),
+    kindOf: (req) => router.match(req.method, req.url)?.kind,
   };
 }
 

@@ -12,6 +12,7 @@ import fsp from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import type { Write } from '../engine/records.ts';
 import { StoreFaultError, writeFault } from './faults.ts';
+import { truncateSynced } from './journal-file.ts';
 
 export interface JournalScan {
   /** seq of the last valid line, or 0 when the journal holds none */
@@ -156,13 +157,7 @@ export async function scanJournal(
 
 async function truncateFile(file: string, length: number): Promise<void> {
   try {
-    const fh = await fsp.open(file, 'r+');
-    try {
-      await fh.truncate(length);
-      await fh.datasync();
-    } finally {
-      await fh.close();
-    }
+    await truncateSynced(file, length);
   } catch (err) {
     throw new StoreFaultError(writeFault(err, file), err);
   }

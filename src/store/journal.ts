@@ -10,13 +10,15 @@
 // A failed write or datasync (disk full, I/O error, read-only file system) is a state, not a
 // crash: every line not yet durable is refused, the journal remembers where its durable part ends
 // (durableBytes, durableSeq) and recover() probes the disk, cuts the file back to that point and
-// reopens it, so that appends resume where the durable lines end.
+// reopens it, so that appends resume where the durable lines end. The file operations under
+// these (the probe, the cut, the copy of a tail) are journal-file.ts's.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { fsyncDir, tempPathFor } from './atomic-file.ts';
 import { StoreFaultError, nameFile, writeFault, type StoreFault } from './faults.ts';
+import { copyRange, cutAndReopen, probeDisk, writeAll } from './journal-file.ts';
 
 export const JOURNAL_FILE = 'journal.jsonl';
 
@@ -226,30 +228,8 @@ export class Journal {
     const previous = this.failed!;
     try {
       // the probe stands for the journal's next appends: a fault it meets is reported as the journal's
-      const probe = tempPathFor(this.file);
-      this.testPoint?.('journal:write', { path: probe });
-      const fh = await fsp.open(probe, 'wx');
-      try {
-        await writeAll(fh, Buffer.alloc(Math.max(PROBE_BYTES, this.failedBatch)));
-        this.testPoint?.('journal:written', { path: probe });
-        await fh.datasync();
-      } finally {
-        await fh.close().catch(() => {});
-        await fsp.unlink(probe).catch(() => {});
-      }
-      const cut = await fsp.open(this.file, 'r+');
-      try {
-        await cut.truncate(this.durableBytes);
-        await cut.datasync();
-      } finally {
-        await cut.close();
-      }
-      const reopened = await fsp.open(this.file, 'a');
-      const { size } = await reopened.stat();
-      if (size !== this.durableBytes) {
-        await reopened.close();
-        throw new Error(`store: journal ${this.file} is ${size} bytes after the cut, expected ${this.durableBytes}`);
-      }
+      await probeDisk(this.file, this.failedBatch, this.testPoint);
+      const reopened = await cutAndReopen(this.file, this.durableBytes);
       const old = this.fh;
       this.fh = reopened;
       await old.close().catch(() => {}); // its last write failed: closing may report it again
@@ -363,41 +343,6 @@ export class Journal {
     if (this.failed) await this.fh.close().catch(() => {});
     else await this.fh.close();
   }
-}
-
-async function writeAll(fh: fsp.FileHandle, data: Uint8Array): Promise<void> {
-  let off = 0;
-  while (off < data.length) {
-    const { bytesWritten } = await fh.write(data, off, data.length - off);
-    off += bytesWritten;
-  }
-}
-
-const COPY_BLOCK = 1 << 20;
-/** the least room a recovery probe asks for */
-const PROBE_BYTES = 64 * 1024;
-
-/** Copies src[from, to) to out at position (from - base); returns `to`. */
-async function copyRange(
-  src: fsp.FileHandle,
-  out: fsp.FileHandle,
-  from: number,
-  to: number,
-  base: number,
-): Promise<number> {
-  const buf = Buffer.allocUnsafe(Math.min(COPY_BLOCK, Math.max(to - from, 1)));
-  let pos = from;
-  while (pos < to) {
-    const { bytesRead } = await src.read(buf, 0, Math.min(buf.length, to - pos), pos);
-    if (bytesRead === 0) throw new Error(`store: journal ended at byte ${pos}, expected ${to}`);
-    let off = 0;
-    while (off < bytesRead) {
-      const { bytesWritten } = await out.write(buf, off, bytesRead - off, pos - base + off);
-      off += bytesWritten;
-    }
-    pos += bytesRead;
-  }
-  return to;
 }
 
 /** Sync existence check used by open-time cleanup. */

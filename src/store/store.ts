@@ -1,36 +1,22 @@
 // The durable store: a snapshot (snapshot.ts) plus a journal of every acknowledged write since
 // (journal.ts), one writer at a time (lock.ts). It deals in opaque JSON: it never looks inside
 // ops or chunks. See docs/readme-store.md for the layout, the guarantees and the crash analysis.
-// Reading the state back at start-up and its clean-up are in store-load.ts.
+// Reading the state back at start-up and its clean-up are in store-load.ts; compaction (a
+// snapshot written while commits go on, then the journal cut back) in compaction.ts.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Op } from '../engine/records.ts';
 import { JOURNAL_FILE, Journal, journalLine, type JournalStats, type TestPointHook } from './journal.ts';
 import { LOCK_FILE, acquireLock } from './lock.ts';
-import {
-  SNAPSHOT_FILE,
-  commitParts,
-  encodeChunks,
-  writeParts,
-  encodeChunksSliced,
-  encodeDetachedChunks,
-  readManifest,
-  removeUnlistedParts,
-  partSeq,
-  unlistedParts,
-  type SnapshotManifest,
-  type SnapshotPart,
-} from './snapshot.ts';
+import { readManifest, type SnapshotManifest } from './snapshot.ts';
 import { nameFile, type StoreFault } from './faults.ts';
-import { randomBytes } from 'node:crypto';
 import { SnapshotStream } from './snapshot-stream.ts';
 import { loadState, placeUnlistedParts, removeLeftovers, startError, type LoadHooks } from './store-load.ts';
+import { type CompactionHost, type CompactOptions, Compactor } from './compaction.ts';
 
 export type { StoreTestPoint, JournalStats } from './journal.ts';
-
-/** Journal size that triggers an automatic compaction. */
-export const DEFAULT_COMPACT_BYTES = 64 * 1024 * 1024;
+export { type CompactOptions, DEFAULT_COMPACT_BYTES } from './compaction.ts';
 
 export interface StoreHooks extends LoadHooks {
   /** produces the current state as JSON-able chunks; called synchronously at a consistent point when compacting */
@@ -66,18 +52,6 @@ export interface StoreOptions {
   testPoint?: TestPointHook;
   /** open without writing anything (no lock, no clean-up); commits and compactions are refused */
   readOnly?: boolean;
-}
-
-export interface CompactOptions {
-  /** nothing else writes to the store meanwhile (the import command): the snapshot is synced once
-   *  at the end of each part rather than block by block (which keeps concurrent commits from
-   *  waiting behind its dirty pages); equally durable once compact() resolves */
-  alone?: boolean;
-  /** the snapshot's events are already written, or being written, by `stream` (begun by
-   *  beginSnapshot(), with nothing written to the store since): only `head` (the chunks that go
-   *  before them, made now) is written here, as part 0, then the manifest lists it and the
-   *  stream's parts */
-  streamed?: { stream: SnapshotStream; head: Iterable<unknown> };
 }
 
 export interface StoreStats extends JournalStats {
@@ -189,23 +163,18 @@ export async function openStore(dir: string, hooks: StoreHooks, options: StoreOp
   }
 }
 
-class DurableStore implements Store {
+class DurableStore implements Store, CompactionHost {
   readonly dir: string;
   /** (undefined in a read-only store) */
   journal!: Journal;
   private seqValue: number;
-  private manifest: SnapshotManifest | undefined;
+  manifest: SnapshotManifest | undefined;
   private readonly hooks: StoreHooks;
   private readonly options: StoreOptions;
-  private readonly warn: (message: string) => void;
+  readonly warn: (message: string) => void;
   private readonly releaseLock: () => void;
-  private readonly compactBytes: number;
-  private autoCompactAt: number;
-  private compactions = 0;
-  private compactChain: Promise<void> = Promise.resolve();
-  private compactRunning = 0;
+  private readonly compactor: Compactor;
   private closed: Promise<void> | undefined;
-  private compactError: string | undefined;
   readonly readOnly: boolean;
 
   constructor(
@@ -224,8 +193,7 @@ class DurableStore implements Store {
     this.releaseLock = releaseLock;
     this.manifest = manifest;
     this.seqValue = seq;
-    this.compactBytes = options.compactBytes === undefined ? DEFAULT_COMPACT_BYTES : options.compactBytes || Infinity;
-    this.autoCompactAt = this.compactBytes;
+    this.compactor = new Compactor(this, options);
     this.readOnly = options.readOnly === true;
   }
 
@@ -234,11 +202,18 @@ class DurableStore implements Store {
   }
 
   get stats(): StoreStats {
-    return { ...(this.journal?.stats ?? { commits: 0, flushes: 0, bytes: 0 }), compactions: this.compactions };
+    return {
+      ...(this.journal?.stats ?? { commits: 0, flushes: 0, bytes: 0 }),
+      compactions: this.compactor.compactions,
+    };
   }
 
   get fault(): StoreFault | undefined {
     return this.journal?.failed?.fault;
+  }
+
+  snapshotChunks(): Iterable<unknown> {
+    return this.hooks.snapshotChunks();
   }
 
   /** The journal failed: the writes it refused were never durable, so the seq goes back. */
@@ -273,7 +248,7 @@ class DurableStore implements Store {
     return {
       journalBytes: this.journal?.durableBytes ?? fileSize(path.join(this.dir, JOURNAL_FILE)),
       snapshot: m && { seq: m.seq, createdAt: m.createdAt, bytes: m.parts.reduce((n, p) => n + p.bytes, 0) },
-      compactError: this.compactError,
+      compactError: this.compactor.error,
     };
   }
 
@@ -291,115 +266,12 @@ class DurableStore implements Store {
   compact(opts: CompactOptions = {}): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`store: ${this.dir} is closed`));
     if (this.readOnly) return Promise.reject(new Error(`store: ${this.dir} is open read-only`));
-    // Idle: capture right now, in the caller's tick. Busy: capture when the running one is done.
-    const run = (
-      this.compactRunning === 0 ? this.compactNow(opts) : this.compactChain.then(() => this.compactNow(opts))
-    ).finally(() => this.compactRunning--);
-    this.compactRunning++;
-    this.compactChain = run.catch(() => {});
-    return run;
+    return this.compactor.run(opts);
   }
 
   /** Called after every flush: start a compaction once the journal passes compactBytes. */
   maybeAutoCompact(): void {
-    if (this.compactRunning > 0 || this.closed || this.journal.writtenBytes < this.autoCompactAt) return;
-    this.compact().catch((err: Error) => {
-      // retry only after another compactBytes of journal, not after every flush
-      this.autoCompactAt = this.journal.writtenBytes + this.compactBytes;
-      this.warn(
-        `store: automatic compaction of ${this.dir} failed (the journal still holds every write): ${err.message}`,
-      );
-    });
-  }
-
-  private async compactNow(opts: CompactOptions): Promise<void> {
-    try {
-      await this.compactOnce(opts);
-      this.compactError = undefined;
-    } catch (err) {
-      this.compactError = (err as Error).message;
-      throw err;
-    }
-  }
-
-  private async compactOnce(opts: CompactOptions): Promise<void> {
-    const journal = this.journal;
-    if (journal.failed) throw journal.failed;
-    const epoch = journal.epoch;
-    // The consistent point: seq, journal position and state are read in one synchronous block.
-    // Every write with seq <= `seq` is in memory (callers apply in the commit's tick) and its
-    // line lies before byte `cut` of the journal; every later write lies after it.
-    const seq = this.seqValue;
-    const cut = journal.queuedBytes;
-    let lines: string[] | AsyncIterable<string>;
-    if (opts.streamed) {
-      const { stream, head } = opts.streamed;
-      if (stream.seq !== seq)
-        throw new Error(`store: a snapshot streamed from seq ${stream.seq} cannot hold the writes up to seq ${seq}`);
-      // the head is one part, part 0 (a part closes only past partBytes), before the stream's 1, 2...
-      const headParts = await writeParts(this.dir, seq, stream.tag, encodeChunks(head), {
-        partBytes: Infinity,
-        syncEachBlock: false,
-      });
-      await this.commitSnapshot(seq, [...headParts, ...(await stream.parts())], cut, epoch);
-      return this.afterSnapshot(cut);
-    }
-    if (this.options.detachedChunks) {
-      const chunks = this.hooks.snapshotChunks(); // the capture: the state as of this tick
-      lines = encodeDetachedChunks(chunks); // encoded as they are written
-    } else if (this.options.stableChunks) {
-      const chunks = [...this.hooks.snapshotChunks()];
-      lines = await encodeChunksSliced(chunks);
-    } else {
-      lines = encodeChunks(this.hooks.snapshotChunks());
-    }
-    // From here on, writers run freely: the snapshot is written while commits keep appending.
-    const tag = randomBytes(4).toString('hex');
-    let parts: SnapshotPart[];
-    try {
-      parts = await writeParts(this.dir, seq, tag, lines, {
-        partBytes: this.options.partBytes,
-        testPoint: this.options.testPoint,
-        syncEachBlock: !opts.alone,
-      });
-    } catch (err) {
-      await this.dropParts(seq, tag);
-      throw err;
-    }
-    await this.commitSnapshot(seq, parts, cut, epoch);
-    return this.afterSnapshot(cut);
-  }
-
-  /** The manifest listing `parts` (the state up to `seq`) is committed only once every write up
-   *  to `seq` is durable: a snapshot must never hold a write whose journal line then failed (the
-   *  calendar forgets those). Otherwise its parts are removed, and nothing else changes. */
-  private async commitSnapshot(seq: number, parts: SnapshotPart[], cut: number, epoch: number): Promise<void> {
-    try {
-      await this.journal.durableTo(cut, epoch);
-      this.manifest = await commitParts(this.dir, seq, parts, this.options.testPoint);
-    } catch (err) {
-      await this.dropParts(seq, parts[0]?.file.split('.')[2] ?? '');
-      throw err;
-    }
-  }
-
-  /** Removes the parts of a snapshot that was not committed (they are listed nowhere). */
-  private async dropParts(seq: number, tag: string): Promise<void> {
-    const prefix = `snapshot.${seq}.${tag}.`;
-    for (const name of await unlistedParts(this.dir, this.manifest).catch(() => [] as string[])) {
-      if (name.startsWith(prefix) && partSeq(name) === seq) await fsp.unlink(path.join(this.dir, name)).catch(() => {});
-    }
-  }
-
-  /** The new snapshot is committed (this.manifest): the journal keeps only what came after `cut`. */
-  private async afterSnapshot(cut: number): Promise<void> {
-    const journal = this.journal;
-    this.options.testPoint?.('snapshot:manifest', { path: path.join(this.dir, SNAPSHOT_FILE) });
-    // A crash from here until the rename inside rewriteFrom leaves the old journal: replay skips seq <= `seq`.
-    await journal.rewriteFrom(cut);
-    this.autoCompactAt = this.compactBytes;
-    await removeUnlistedParts(this.dir, this.manifest);
-    this.compactions++;
+    if (!this.closed) this.compactor.maybeAuto();
   }
 
   beginSnapshot(): SnapshotStream {
@@ -409,7 +281,7 @@ class DurableStore implements Store {
   close(): Promise<void> {
     this.closed ??= (async () => {
       try {
-        await this.compactChain;
+        await this.compactor.settled;
         await this.journal?.close();
       } finally {
         this.releaseLock();

@@ -222,6 +222,8 @@ S('the REST routes and the JSON site index are untouched', async ({ f }) => {
   assert.is(index.headers['content-type'], 'application/json; charset=UTF-8');
   assert.ok(index.json.namespaces);
   assert.is(index.headers.vary, 'Accept');
+  // the same index below the REST prefix is not the site's root: nothing varies
+  assert.is((await request(f.url, '/wp-json/')).headers.vary, undefined);
   const home = await get(f, '/');
   assert.is(home.headers.vary, 'Accept');
   assert.match(home.text, '<h1>Events</h1>');

@@ -244,7 +244,7 @@ const ALL_DAY = [',"all_day":false,', ',"all_day":true,'];
 /**
  * The event's own fields as JSON text, then the opening of its categories (`,"categories":[`),
  * written straight from the columns: exactly the JSON text of eventHead(site, engine, row)
- * without its closing brace, then that opening (test/api/head.test.ts).
+ * without its closing brace, then that opening (test/api/events/head.test.ts).
  *
  * One concatenation of about forty-five pieces, which the renderer flattens (flat) when it keeps
  * the head. What a rope costs (made, then copied) is per piece, so the fixed texts between fields

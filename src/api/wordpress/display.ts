@@ -153,7 +153,7 @@ export function convertChars(s: string): string {
  * beside a space (a hyphen inside a word is left alone), '...',
  * '(tm)', 9x9). For such text the filters reduce to trim (title) and `<p>…</p>` (content and
  * excerpt), which is how most event text renders without a dozen regular-expression passes;
- * the property test in test/api/text.test.ts checks the shortcut against the full filters.
+ * the property test in test/api/wordpress/text.test.ts checks the shortcut against the full filters.
  */
 const FILTERED_CHARS = /["'`&<>\r\n]/;
 const FILTERED_DASH = /(?:^|[\s\u00a0])-|-(?:[\s\u00a0]|$)/;

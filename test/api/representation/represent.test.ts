@@ -1,7 +1,7 @@
 // Representation details that the write/list tests do not cover: wire format and cache epochs.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { baseEvent, makeCalendar } from '../helpers/calendar.ts';
+import { baseEvent, makeCalendar } from '../../helpers/calendar.ts';
 
 const represent = suite('represent');
 

@@ -1,9 +1,9 @@
 // Categories and tags (docs/behaviour.md, the plugin's HTTP tests Category*/Tag*).
 import * as assert from 'uvu/assert';
 import { suite } from 'uvu';
-import { baseEvent, makeCalendar, rejects, restList } from '../helpers/calendar.ts';
-import type { Calendar } from '../../src/calendar.ts';
-import type { Params } from '../../src/api/wordpress/types.ts';
+import { baseEvent, makeCalendar, rejects, restList } from '../../helpers/calendar.ts';
+import type { Calendar } from '../../../src/calendar.ts';
+import type { Params } from '../../../src/api/wordpress/types.ts';
 
 const terms = suite('terms');
 
@@ -207,7 +207,7 @@ links.run();
 
 // ---------------------------------------------------------------------------------------------
 
-const tagList = suite('terms :: TagArchiveCest filters');
+const tagList = suite('terms :: tag list filters');
 
 tagList('search by name or slug; no match → 200 empty', async () => {
   const { cal } = await makeCalendar();
@@ -295,7 +295,7 @@ tagList.run();
 
 // ---------------------------------------------------------------------------------------------
 
-const catList = suite('terms :: CategoryArchiveCest gaps');
+const catList = suite('terms :: category list gaps');
 
 catList(
   'include of non-existent ids → 400; exclude all → 200 []; parent "" and post "" → 400; search no match → 200',
@@ -337,7 +337,7 @@ catList.run();
 
 // ---------------------------------------------------------------------------------------------
 
-const single = suite('terms :: SingleCategoryCest / SingleTagCest');
+const single = suite('terms :: single reads');
 
 single('GET /categories/{id}: count, url, urls (self, collection, up), meta []', async () => {
   const { cal } = await makeCalendar();
@@ -409,7 +409,7 @@ single.run();
 
 // ---------------------------------------------------------------------------------------------
 
-const update = suite('terms :: CategoryUpdateCest / TagUpdateCest');
+const update = suite('terms :: update');
 
 update('category update by subscriber or contributor → 403, unchanged', async () => {
   const { cal, users } = await makeCalendar();
@@ -460,7 +460,7 @@ update.run();
 
 // ---------------------------------------------------------------------------------------------
 
-const del = suite('terms :: CategoryDeletionCest / TagDeletionCest');
+const del = suite('terms :: delete');
 
 del('category DELETE by subscriber or contributor → 403, the term stays', async () => {
   const { cal, users } = await makeCalendar();

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { costValues, formatCost, parseCost } from '../../src/api/wordpress/cost.ts';
+import { costValues, formatCost, parseCost } from '../../../src/api/wordpress/cost.ts';
 
 function costOf(input: unknown): { cost: string; symbol: string; position: string; values: string[] } {
   const p = parseCost(input);

@@ -8,10 +8,10 @@ import {
   parseDateInput,
   timezoneAbbr,
   zonedToEpoch,
-} from '../../src/api/wordpress/dates.ts';
-import { naiveFromDay, naiveFromString, naiveToString } from '../../src/engine/naive-time.ts';
-import { scan } from '../../src/api/wordpress/strtotime.ts';
-import { resolve } from '../../src/api/wordpress/strtotime-resolve.ts';
+} from '../../../src/api/wordpress/dates.ts';
+import { naiveFromDay, naiveFromString, naiveToString } from '../../../src/engine/naive-time.ts';
+import { scan } from '../../../src/api/wordpress/strtotime.ts';
+import { resolve } from '../../../src/api/wordpress/strtotime-resolve.ts';
 import { formatInTimeZone } from 'date-fns-tz';
 
 const ny = 'America/New_York';

@@ -2,10 +2,10 @@
 // Site UTC; clock Wednesday 2026-03-04 15:00 UTC. "weekly" events start at now + n weeks, last 2 h.
 import * as assert from 'uvu/assert';
 import { suite } from 'uvu';
-import type { Calendar } from '../../src/calendar.ts';
-import { NOW, ids, makeCalendar, rejects, assertEmptyArchive, restList } from '../helpers/calendar.ts';
-import { resolveActor } from '../../src/api/wordpress/auth.ts';
-import type { Params } from '../../src/api/wordpress/types.ts';
+import type { Calendar } from '../../../src/calendar.ts';
+import { NOW, ids, makeCalendar, rejects, assertEmptyArchive, restList } from '../../helpers/calendar.ts';
+import { resolveActor } from '../../../src/api/wordpress/auth.ts';
+import type { Params } from '../../../src/api/wordpress/types.ts';
 
 const WEEK = 7 * 86_400_000;
 const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
@@ -357,7 +357,7 @@ async function assertEmpty(cal: Calendar, params: Params, as: string | null = nu
 
 // ---------------------------------------------------------------------------------------------
 
-const status = suite('list :: EventArchiveCest status');
+const status = suite('list :: by status');
 
 status('editor: status lists come back by start then id — published, then drafts, then pending', async () => {
   const { cal, users } = await makeCalendar({ perPage: 20 });
@@ -382,7 +382,7 @@ status.run();
 
 // ---------------------------------------------------------------------------------------------
 
-const byCategory = suite('list :: EventByCategoryArchiveCest');
+const byCategory = suite('list :: by category');
 
 byCategory('existing but unused category → 200 empty, totals 0, headers 0, no next/previous', async () => {
   const { cal } = await makeCalendar();
@@ -431,7 +431,7 @@ byCategory.run();
 
 // ---------------------------------------------------------------------------------------------
 
-const byTag = suite('list :: EventByTagArchiveCest');
+const byTag = suite('list :: by tag');
 
 byTag('existing but unused tag → 200 empty, totals 0, headers 0, no next/previous', async () => {
   const { cal } = await makeCalendar();
@@ -491,7 +491,7 @@ byTag.run();
 
 // ---------------------------------------------------------------------------------------------
 
-const featured = suite('list :: EventByFeaturedStateArchiveCest');
+const featured = suite('list :: featured');
 
 featured('featured=true with no featured event → 200 empty, totals 0, headers 0, no next/previous', async () => {
   const { cal } = await makeCalendar();
@@ -515,7 +515,7 @@ featured.run();
 
 // ---------------------------------------------------------------------------------------------
 
-const linkedArchive = suite('list :: EventByOrganizer/Venue/MultipleVenues/MultipleOrganizers');
+const linkedArchive = suite('list :: by organizer and venue');
 
 linkedArchive('organizer or venue with no events → 200 empty, totals 0, headers 0, no next/previous', async () => {
   const { cal } = await makeCalendar();

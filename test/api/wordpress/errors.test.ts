@@ -1,14 +1,14 @@
-// One table of every error code (src/api/wordpress/errors.ts, TABLE): every error is built from
-// it by fail(), and docs/errors.md lists it as it is.
+// The errors (src/api/wordpress/errors.ts): one table of every code, from which fail() builds each
+// error and docs/errors.md lists them as they are; the helpers for WordPress's parameter errors.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ERROR_CODES, fail } from '../../src/api/wordpress/errors.ts';
+import { CalendarError, ERROR_CODES, fail, invalidParams, missingParams } from '../../../src/api/wordpress/errors.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const errors = suite('errors :: one table');
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const errors = suite('errors');
 
 /** The docs' table as the code's table makes it (a `%s` is a part the message fills in). */
 function errorsDocTable(): string {
@@ -18,6 +18,38 @@ function errorsDocTable(): string {
   );
   return ['| code | status | message |', '|---|---|---|', ...rows].join('\n') + '\n';
 }
+
+errors('fail :: builds code, status and message from the table', () => {
+  const e = fail('rest-event-not-found', [23]);
+  assert.instance(e, CalendarError);
+  assert.is(e.code, 'rest-event-not-found');
+  assert.is(e.status, 404);
+  assert.is(e.message, 'Event with ID 23 does not exist.');
+  assert.equal(e.toJSON(), {
+    code: 'rest-event-not-found',
+    message: 'Event with ID 23 does not exist.',
+    data: { status: 404 },
+  });
+});
+
+errors('invalidParams :: lists every parameter like WordPress core', () => {
+  const e = invalidParams({ start_date: 'Invalid parameter.', page: 'Invalid parameter.' });
+  assert.is(e.code, 'rest_invalid_param');
+  assert.is(e.status, 400);
+  assert.is(e.message, 'Invalid parameter(s): start_date, page');
+  assert.equal(e.data, {
+    status: 400,
+    params: { start_date: 'Invalid parameter.', page: 'Invalid parameter.' },
+    details: {},
+  });
+});
+
+errors('missingParams :: data.params is the array of names', () => {
+  const e = missingParams(['title', 'start_date']);
+  assert.is(e.code, 'rest_missing_callback_param');
+  assert.equal(e.data.params, ['title', 'start_date']);
+  assert.is(e.message, 'Missing parameter(s): title, start_date');
+});
 
 errors('docs/errors.md lists every code with its status and message, as the table has them', () => {
   const doc = fs.readFileSync(path.join(ROOT, 'docs/errors.md'), 'utf8');

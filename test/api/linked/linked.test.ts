@@ -1,9 +1,9 @@
 // Venues and organizers through the embedding API (docs/behaviour.md, the plugin's HTTP tests Venue*/Organizer*).
 import * as assert from 'uvu/assert';
 import { suite } from 'uvu';
-import { baseEvent, makeCalendar, rejects, assertEmptyArchive, restList } from '../helpers/calendar.ts';
-import type { Calendar } from '../../src/calendar.ts';
-import type { Actor, Params } from '../../src/api/wordpress/types.ts';
+import { baseEvent, makeCalendar, rejects, assertEmptyArchive, restList } from '../../helpers/calendar.ts';
+import type { Calendar } from '../../../src/calendar.ts';
+import type { Actor, Params } from '../../../src/api/wordpress/types.ts';
 
 const venues = suite('venues');
 

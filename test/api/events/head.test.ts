@@ -5,15 +5,15 @@
 // Also the pieces it is made of: escapeJsonText and the day/time tables of date-text.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { escapeJsonText, escapeNonAscii } from '../../src/ascii-json.ts';
-import { eventHead, type EventHead } from '../../src/api/events/head.ts';
-import { headText, textFlags } from '../../src/api/events/head-text.ts';
-import { toJson } from '../../src/api/representation/represent.ts';
-import { dateAndDetailsText, dateKey, dateString } from '../../src/api/representation/date-text.ts';
-import type { EventRecord } from '../../src/engine/records.ts';
-import { naiveToString } from '../../src/engine/naive-time.ts';
-import { Generator, Rng, mulberry32 } from '../engine/random-calendar.ts';
-import { makeCalendar } from '../helpers/calendar.ts';
+import { escapeJsonText, escapeNonAscii } from '../../../src/ascii-json.ts';
+import { eventHead, type EventHead } from '../../../src/api/events/head.ts';
+import { headText, textFlags } from '../../../src/api/events/head-text.ts';
+import { toJson } from '../../../src/api/representation/represent.ts';
+import { dateAndDetailsText, dateKey, dateString } from '../../../src/api/representation/date-text.ts';
+import type { EventRecord } from '../../../src/engine/records.ts';
+import { naiveToString } from '../../../src/engine/naive-time.ts';
+import { Generator, Rng, mulberry32 } from '../../engine/random-calendar.ts';
+import { makeCalendar } from '../../helpers/calendar.ts';
 
 const head = suite('head text from the columns');
 

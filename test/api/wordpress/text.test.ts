@@ -1,5 +1,5 @@
 import { suite } from 'uvu';
-import { mulberry32 } from '../../bench/stats.ts';
+import { mulberry32 } from '../../../bench/stats.ts';
 import * as assert from 'uvu/assert';
 import {
   autop,
@@ -9,8 +9,8 @@ import {
   displayTitle,
   texturize,
   unfiltered,
-} from '../../src/api/wordpress/display.ts';
-import { kses } from '../../src/api/wordpress/kses.ts';
+} from '../../../src/api/wordpress/display.ts';
+import { kses } from '../../../src/api/wordpress/kses.ts';
 import {
   escapeHtml,
   escapeUrl,
@@ -22,7 +22,7 @@ import {
   sanitizeSlug,
   sanitizeTextField,
   stripTags,
-} from '../../src/api/wordpress/text.ts';
+} from '../../../src/api/wordpress/text.ts';
 
 // ---
 

@@ -1,8 +1,8 @@
 // The byte-budgeted LRU of rendered pieces, against a reference LRU built on a Map's order.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { KIND_EVENT, KIND_POST, KIND_TERM, PieceCache } from '../../src/api/representation/piece-cache.ts';
-import { Rng, mulberry32 } from '../engine/random-calendar.ts';
+import { KIND_EVENT, KIND_POST, KIND_TERM, PieceCache } from '../../../src/api/representation/piece-cache.ts';
+import { Rng, mulberry32 } from '../../engine/random-calendar.ts';
 
 const cache = suite('piece cache');
 

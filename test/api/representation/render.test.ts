@@ -2,8 +2,8 @@
 // changes what it must (and every representation that embeds it) and leaves the rest cached.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { makeCalendar } from '../helpers/calendar.ts';
-import type { Calendar } from '../../src/calendar.ts';
+import { makeCalendar } from '../../helpers/calendar.ts';
+import type { Calendar } from '../../../src/calendar.ts';
 
 const render = suite('render: invalidation by dependency');
 

@@ -2,9 +2,9 @@
 // is byte for byte the answer made now, through writes, a moving clock, actors and the budget.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { makeCalendar, NOW } from '../helpers/calendar.ts';
-import type { Calendar } from '../../src/calendar.ts';
-import type { Actor, Params, RestResult } from '../../src/api/wordpress/types.ts';
+import { makeCalendar, NOW } from '../../helpers/calendar.ts';
+import type { Calendar } from '../../../src/calendar.ts';
+import type { Actor, Params, RestResult } from '../../../src/api/wordpress/types.ts';
 
 const pages = suite('page cache: kept list pages');
 

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { asList, Problems } from '../../src/api/wordpress/params.ts';
-import { mulberry32 } from '../../bench/stats.ts';
+import { asList, Problems } from '../../../src/api/wordpress/params.ts';
+import { mulberry32 } from '../../../bench/stats.ts';
 
 const Params = suite('params');
 
