@@ -56,15 +56,21 @@ export function rebuildSearchIndex(st: CalendarState): void {
   si.rebuild(st);
 }
 
+const SEQ_SHIFT = 18;
+/** entries of a page of the build's word sequence (1 MiB) */
+const SEQ_PAGE = 1 << SEQ_SHIFT;
+const SEQ_MASK = SEQ_PAGE - 1;
+
 /** A slice of the background build stops once it has run this long (ms), whatever its rows. */
 export const SLICE_MS = 4;
-/** Rows between two looks at the clock within a slice. */
-const CLOCK_ROWS = 1_024;
+/** Rows (or blocks of the packing) between two looks at the clock within a slice: a step of 1,024
+ *  took 30-60 ms while the build touched its new lists for the first time. */
+const CLOCK_ROWS = 64;
 
 /**
  * Build the state's index in slices on the event loop (unref'd timers: a process may exit before
  * it is done), so a load does not wait for it. A slice does at most `sliceRows` rows and stops
- * after `sliceMs` ms (read every 1,024 rows), so a request that arrives meanwhile waits a few
+ * after `sliceMs` ms (read every CLOCK_ROWS rows), so a request that arrives meanwhile waits a few
  * milliseconds, not the time of 20,000 rows' texts on a busy machine. Writes meanwhile are kept
  * as for a built index; a search that comes before the build is done finishes it on the spot.
  * The build stops if the state is dropped or rebuilt meanwhile.
@@ -182,7 +188,9 @@ export class SearchIndex extends WordScanner {
   private mark = -1;
   private collected: number[] = [];
   // ---- build scratch
-  private seq = new Int32Array(0);
+  /** seq in pages of SEQ_PAGE entries: it grows a page at a time, never by copying what it holds
+   *  (a doubling of hundreds of MB was one pause of half a second at a million events) */
+  private seq: Int32Array[] = [];
   private seqLen = 0;
   private counts = new Int32Array(0);
   private lastMark = new Int32Array(0);
@@ -221,7 +229,7 @@ export class SearchIndex extends WordScanner {
     this.blocks.clear();
     this.stale = false;
     // about one distinct word per 8 units of text, and about three quarters of the texts' bytes searched
-    this.seq = new Int32Array(Math.max(1024, Math.ceil(t.texts.used / 10)));
+    this.seq = [];
     this.seqLen = 0;
     this.counts = new Int32Array(1024);
     this.lastMark = new Int32Array(1024).fill(-1);
@@ -291,12 +299,13 @@ export class SearchIndex extends WordScanner {
       for (const stop = Math.min(order.length, i + Math.max(1, budget)); i < stop; i++) {
         const r = order[i];
         if (r >= n) continue; // appended since the build began: touched
-        for (let k = rowStarts[r], end = rowStarts[r + 1]; k < end; k++) ranks[cursor[seq[k]]++] = i;
+        for (let k = rowStarts[r], end = rowStarts[r + 1]; k < end; k++)
+          ranks[cursor[seq[k >>> SEQ_SHIFT][k & SEQ_MASK]]++] = i;
       }
       budget -= i - job.at;
       job.at = i;
       if (i < order.length) return false;
-      this.seq = new Int32Array(0);
+      this.seq = [];
       this.counts = new Int32Array(0);
       this.lastMark = new Int32Array(0);
       job.rowStarts = new Int32Array(0);
@@ -325,12 +334,10 @@ export class SearchIndex extends WordScanner {
     if (this.lastMark[id] === mark) return;
     this.lastMark[id] = mark;
     this.counts[id]++;
-    if (this.seqLen === this.seq.length) {
-      const next = new Int32Array(this.seq.length * 2);
-      next.set(this.seq);
-      this.seq = next;
-    }
-    this.seq[this.seqLen++] = id;
+    const at = this.seqLen++;
+    const page = at >>> SEQ_SHIFT;
+    if (page === this.seq.length) this.seq.push(new Int32Array(SEQ_PAGE));
+    this.seq[page][at & SEQ_MASK] = id;
   }
 
   protected newWord(id: number): void {

@@ -100,6 +100,10 @@ function loadHeader(st: CalendarState, h: SnapshotHeader): void {
     st.entities.organizers.put(o);
   }
   t.reserve(h.eventCount);
+  // a hint only (records are checked as they come): at most 4 GiB, the text store's limit
+  const textBytes = h.textBytes;
+  if (h.version === 3 && Number.isSafeInteger(textBytes) && textBytes! > 0 && textBytes! < 2 ** 32)
+    t.texts.reserveBytes(textBytes!);
   if (h.eventCount > 0) st.ids.reserve(h.nextPostId);
 }
 

@@ -30,6 +30,8 @@ export interface SnapshotHeader {
   attachments: AttachmentRecord[];
   /** version 3: the size of the title dictionary, whose titles chunks follow the header */
   titles?: number;
+  /** version 3: about the bytes of the rows' text records (the room a load reserves for them) */
+  textBytes?: number;
 }
 
 /** Version 3: titles [from, from + titles.length) of the dictionary the text records index. */

@@ -117,6 +117,7 @@ export function snapshotHeader(st: CalendarState): SnapshotHeader {
     terms: [...st.entities.terms.values()],
     attachments: [...st.entities.attachments.values()],
     titles: t.texts.titleCount,
+    textBytes: t.texts.liveBytes,
   };
 }
 

@@ -231,6 +231,17 @@ export class TextStore extends TextView {
     this.starts = next;
   }
 
+  /** Room for `bytes` more bytes of records (a load that knows their size: one buffer, no copies
+   *  as it grows). */
+  reserveBytes(bytes: number): void {
+    if (this.used + bytes > this.bytes.length) this.grow(this.used + bytes, true);
+  }
+
+  /** Bytes of the live records (a hint of the room a copy of them takes). */
+  get liveBytes(): number {
+    return this.used - this.dead;
+  }
+
   /** Bytes held: the buffer, the offsets, the dictionary's strings (16 bytes of header each). */
   byteSize(): number {
     let titles = 0;
@@ -422,13 +433,15 @@ export class TextStore extends TextView {
   }
 
   /** Doubles up to 16 MiB, then a quarter more each time: at most a fifth of the buffer is room. */
-  private grow(need: number): void {
+  private grow(need: number, exact = false): void {
     if (need > MAX_BYTES)
       throw new Error(`event texts: expected at most ${MAX_BYTES} bytes of texts in one calendar, need ${need}`);
-    const cap = Math.min(
-      MAX_BYTES,
-      Math.max(need, this.bytes.length < 1 << 24 ? this.bytes.length * 2 : Math.ceil(this.bytes.length * 1.25)),
-    );
+    const cap = exact
+      ? need
+      : Math.min(
+          MAX_BYTES,
+          Math.max(need, this.bytes.length < 1 << 24 ? this.bytes.length * 2 : Math.ceil(this.bytes.length * 1.25)),
+        );
     const next = alloc(cap);
     this.bytes.copy(next, 0, 0, this.used);
     this.bytes = next;
