@@ -231,10 +231,11 @@ export class TextStore extends TextView {
     this.starts = next;
   }
 
-  /** Room for `bytes` more bytes of records (a load that knows their size: one buffer, no copies
-   *  as it grows). */
+  /** Room for `bytes` more bytes of records and an eighth more for the writes after them (a load
+   *  that knows their size: one buffer, no copies as it grows; the room is not touched until used). */
   reserveBytes(bytes: number): void {
-    if (this.used + bytes > this.bytes.length) this.grow(this.used + bytes, true);
+    const need = this.used + bytes;
+    if (need > this.bytes.length) this.grow(Math.min(MAX_BYTES, need + Math.floor(need / 8)), true);
   }
 
   /** Bytes of the live records (a hint of the room a copy of them takes). */
