@@ -329,9 +329,7 @@ export class Engine implements EngineApi {
   }
 }
 
-/** fn at the event loop's next check phase, after the I/O (requests) that is ready: between two
- *  slices requests are answered, and an idle loop runs the slices back to back (a timer of 0 is at
- *  least 1 ms, idle time after every slice). Unref'd: a process may exit before the work is done. */
 function later(fn: () => void): void {
-  setImmediate(fn).unref();
+  const timer = setTimeout(fn, 0);
+  timer.unref?.();
 }

@@ -485,7 +485,7 @@ Index(
       let nextId = 801,
         ticks = 0;
       while (si.building) {
-        await new Promise((resolve) => setImmediate(resolve)); // a slice of the build runs here
+        await new Promise((resolve) => setTimeout(resolve, 1));
         ticks++;
         for (let k = r.int(0, 6); k > 0; k--) nextId = randomWrite(r, engine, events, nextId, false);
         if (searchEarly && ticks === 3) {
@@ -539,13 +539,13 @@ Index(
     c.loadSnapshotChunks(chunks);
     c.warmInBackground();
     assert.ok(c.state.blocks.dirty, 'nothing is built before the event loop turns');
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 0));
     assert.not.ok(c.state.blocks.dirty, 'the block statistics are built first');
     const si = searchIndexOf(c.state);
     assert.ok(si.building, 'then the search index build is pending');
     for (let ticks = 0; si.building; ticks++) {
       if (ticks > 1000) assert.unreachable('the background build never ended');
-      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 1));
     }
     for (let i = 0; i < 100; i++) check(c, events, randomQuery(r), `snapshot, built in the background #${i}`);
   },
