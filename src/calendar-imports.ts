@@ -89,7 +89,7 @@ async function loadImport(
           `import: expected the ${streamed.rows} rows streamed to the snapshot, got ${h.engine.eventRowCount} events`,
         );
     };
-    const head = () => [h.engine.snapshotHead()];
+    const head = () => h.engine.snapshotHead();
     const marker = await h.log.bulkLoad(load, {
       alone: opts.alone,
       ...(streamed && { streamed: { stream: streamed.stream, head } }),

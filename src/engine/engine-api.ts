@@ -118,9 +118,10 @@ export interface EngineApi {
   // ---- snapshots -------------------------------------------------------------------------
   /** The whole state as JSON-able chunks (the first is a header with the id counters); columnar for events. */
   snapshotChunks(): Iterable<unknown>;
-  /** The snapshot's head chunk alone (what goes before the events chunks), as it is now: for a
-   *  snapshot whose events chunks were made as they were staged (engine/snapshot.ts encodeRows). */
-  snapshotHead(): unknown;
+  /** The snapshot's chunks before its events chunks (the header, the title dictionary), as they
+   *  are now: for a snapshot whose events chunks were made as they were staged
+   *  (engine/snapshot.ts encodeRows). */
+  snapshotHead(): unknown[];
   /** Rebuild state from snapshotChunks() output; only on an empty engine. */
   loadSnapshotChunks(chunks: Iterable<unknown>): void;
 }

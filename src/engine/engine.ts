@@ -18,7 +18,7 @@ import { POST_STATUSES } from './records.ts';
 import { runQuery } from './query.ts';
 import { buildMatcher } from './matcher.ts';
 import { SLICE_MS, scheduleSearchIndexBuild } from './search-index.ts';
-import { decodeSnapshot, encodeSnapshot, snapshotHeader } from './snapshot.ts';
+import { decodeSnapshot, encodeSnapshot, snapshotHead } from './snapshot.ts';
 import { CalendarState, type ChangeHooks } from './state.ts';
 import { EventTable } from './event-table.ts';
 import type { EventQuery, QueryResult } from './types.ts';
@@ -302,8 +302,8 @@ export class Engine implements EngineApi {
     return encodeSnapshot(this.state);
   }
 
-  snapshotHead(): unknown {
-    return snapshotHeader(this.state);
+  snapshotHead(): unknown[] {
+    return snapshotHead(this.state);
   }
 
   loadSnapshotChunks(chunks: Iterable<unknown>): void {

@@ -102,6 +102,11 @@ export class IdRegistry {
     if (id >= this.nextPostId) this.nextPostId = id + 1;
   }
 
+  /** true once the slug lookup is built (setEventSlug then keeps it in step; before, it is a no-op) */
+  get tracksSlugs(): boolean {
+    return this.eventSlugs !== undefined;
+  }
+
   /** Move an event's slug mapping from `oldSlug` (undefined: a new row) to `newSlug`, which the
    *  slug column holds already. */
   setEventSlug(row: number, oldSlug: string | undefined, newSlug: string): void {

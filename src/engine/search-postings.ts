@@ -9,6 +9,11 @@ import { PackedPostings, PostingsPacker } from './packed-postings.ts';
 import { WordScanner } from './search-scan.ts';
 import type { CalendarState } from './state.ts';
 
+const SEQ_SHIFT = 18;
+/** entries of a page of the build's word sequence (1 MiB) */
+const SEQ_PAGE = 1 << SEQ_SHIFT;
+const SEQ_MASK = SEQ_PAGE - 1;
+
 /** State of a build between advance() calls. */
 interface BuildJob {
   /** rows of the table when the build began */
@@ -39,7 +44,9 @@ export abstract class SearchPostings extends WordScanner {
   private mark = -1;
   private collected: number[] = [];
   // ---- build scratch
-  private seq = new Int32Array(0);
+  /** seq in pages of SEQ_PAGE entries: it grows a page at a time, never by copying what it holds
+   *  (a doubling of hundreds of MB was one pause of half a second at a million events) */
+  private seq: Int32Array[] = [];
   private seqLen = 0;
   private counts = new Int32Array(0);
   private lastMark = new Int32Array(0);
@@ -65,7 +72,7 @@ export abstract class SearchPostings extends WordScanner {
     this.rows = PackedPostings.EMPTY;
     this.listCount = 0;
     // about one distinct word per 8 units of text, and about three quarters of the texts' bytes searched
-    this.seq = new Int32Array(Math.max(1024, Math.ceil(t.texts.used / 10)));
+    this.seq = [];
     this.seqLen = 0;
     this.counts = new Int32Array(1024);
     this.lastMark = new Int32Array(1024).fill(-1);
@@ -135,12 +142,13 @@ export abstract class SearchPostings extends WordScanner {
       for (const stop = Math.min(order.length, i + Math.max(1, budget)); i < stop; i++) {
         const r = order[i];
         if (r >= n) continue; // appended since the build began: touched
-        for (let k = rowStarts[r], end = rowStarts[r + 1]; k < end; k++) ranks[cursor[seq[k]]++] = i;
+        for (let k = rowStarts[r], end = rowStarts[r + 1]; k < end; k++)
+          ranks[cursor[seq[k >>> SEQ_SHIFT][k & SEQ_MASK]]++] = i;
       }
       budget -= i - job.at;
       job.at = i;
       if (i < order.length) return false;
-      this.seq = new Int32Array(0);
+      this.seq = [];
       this.counts = new Int32Array(0);
       this.lastMark = new Int32Array(0);
       job.rowStarts = new Int32Array(0);
@@ -169,12 +177,10 @@ export abstract class SearchPostings extends WordScanner {
     if (this.lastMark[id] === mark) return;
     this.lastMark[id] = mark;
     this.counts[id]++;
-    if (this.seqLen === this.seq.length) {
-      const next = new Int32Array(this.seq.length * 2);
-      next.set(this.seq);
-      this.seq = next;
-    }
-    this.seq[this.seqLen++] = id;
+    const at = this.seqLen++;
+    const page = at >>> SEQ_SHIFT;
+    if (page === this.seq.length) this.seq.push(new Int32Array(SEQ_PAGE));
+    this.seq[page][at & SEQ_MASK] = id;
   }
 
   protected newWord(id: number): void {

@@ -1,22 +1,27 @@
-// Loading a snapshot's chunks (versions 1 and 2, snapshot-format.ts) into an empty state: the
-// columns filled from the flat arrays, the ids registered, the indexes built once at the end.
+// Loading a snapshot's chunks (versions 1, 2 and 3, snapshot-format.ts) into an empty state: the
+// columns filled from the chunks (version 3: their bytes decoded into place), the ids
+// registered, the indexes built once at the end.
 
 import type { EventTable, ListInterner } from './event-table.ts';
 import type { CalendarState } from './state.ts';
 import { dropSearchIndex } from './search-index.ts';
+import { base64Bytes, decodeInto, decodeNew } from './snapshot-bytes.ts';
 import {
   DATE_BASE,
   DATE_FIELDS,
   INT_FIELDS,
+  intWidth,
   LINK_FIELDS,
   TEXT_FIELDS,
   type EventChunk,
   type EventChunkV1,
+  type EventChunkV2,
   type ListColumn,
   type SnapshotHeader,
+  type TitlesChunk,
 } from './snapshot-format.ts';
 
-/** Fill an empty state from encodeSnapshot() output (after JSON round trip or not); reads versions 1 and 2. */
+/** Fill an empty state from encodeSnapshot() output (after JSON round trip or not); reads versions 1, 2 and 3. */
 export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): void {
   const t = st.table;
   if (t.count !== 0 || st.entities.venues.byId.size !== 0 || st.entities.terms.size !== 0) {
@@ -24,15 +29,19 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
   }
   let header: SnapshotHeader | undefined;
   for (const raw of chunks) {
-    const chunk = raw as SnapshotHeader | EventChunk | EventChunkV1;
+    const chunk = raw as SnapshotHeader | EventChunk | EventChunkV1 | EventChunkV2 | TitlesChunk;
     if (!header) {
-      if (chunk.type !== 'calendar-engine-snapshot' || (chunk.version !== 1 && chunk.version !== 2)) {
+      if (chunk.type !== 'calendar-engine-snapshot' || ![1, 2, 3].includes(chunk.version)) {
         throw new Error(
-          `snapshot load: expected a version 1 or 2 header first, got ${JSON.stringify((chunk as { type?: unknown }).type)} v${(chunk as { version?: unknown }).version}`,
+          `snapshot load: expected a version 1, 2 or 3 header first, got ${JSON.stringify((chunk as { type?: unknown }).type)} v${(chunk as { version?: unknown }).version}`,
         );
       }
       header = chunk;
       loadHeader(st, header);
+      continue;
+    }
+    if (chunk.type === 'titles' && header.version === 3 && t.count === 0) {
+      loadTitles(t, chunk, header);
       continue;
     }
     if (chunk.type !== 'events')
@@ -45,12 +54,17 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
       );
     }
     if (header.version === 1) loadChunkV1(st, chunk as EventChunkV1);
-    else loadChunkV2(st, chunk as EventChunk);
+    else if (header.version === 2) loadChunkV2(st, chunk as EventChunkV2);
+    else {
+      if (t.count === 0) checkTitles(t, header);
+      loadChunkV3(st, chunk as EventChunk);
+    }
     registerRows(st, chunk.from, chunk.from + chunk.count);
   }
   if (!header) throw new Error('snapshot load: expected a header chunk, got nothing');
   if (t.count !== header.eventCount)
     throw new Error(`snapshot load: expected ${header.eventCount} events, got ${t.count}`);
+  if (header.version === 3 && t.count === 0) checkTitles(t, header);
   // the plain-array columns grew by appends and keep their slack (up to a third of their
   // capacity; +27 bytes/event at a million): trimming them by copying cost ~0.35 s of the load
   st.rebuildIndexes();
@@ -86,6 +100,10 @@ function loadHeader(st: CalendarState, h: SnapshotHeader): void {
     st.entities.organizers.put(o);
   }
   t.reserve(h.eventCount);
+  // a hint only (records are checked as they come): at most 4 GiB, the text store's limit
+  const textBytes = h.textBytes;
+  if (h.version === 3 && Number.isSafeInteger(textBytes) && textBytes! > 0 && textBytes! < 2 ** 32)
+    t.texts.reserveBytes(textBytes!);
   if (h.eventCount > 0) st.ids.reserve(h.nextPostId);
 }
 
@@ -97,21 +115,143 @@ function expectLength(what: string, got: { length: number } | undefined, n: numb
 function registerRows(st: CalendarState, from: number, to: number): void {
   const t = st.table,
     ids = t.ids;
+  const slugs = st.ids.tracksSlugs;
   for (let r = from; r < to; r++) {
     st.ids.setPost(ids[r], 'event', r);
-    st.ids.setEventSlug(r, undefined, t.slug(r));
+    if (slugs) st.ids.setEventSlug(r, undefined, t.slug(r));
   }
   st.table.count = to;
 }
 
 /** A chunk's texts into rows [from, from + n) of the table's text store. */
-function copyTexts(t: EventTable, c: EventChunk | EventChunkV1, from: number, n: number): void {
+function copyTexts(t: EventTable, c: EventChunkV2 | EventChunkV1, from: number, n: number): void {
   for (const f of TEXT_FIELDS) expectLength(f, c[f], n);
   expectLength('websites', c.websites, n);
   t.texts.setRows(from, n, c.titles, c.descriptions, c.excerpts, c.slugs, c.websites);
 }
 
-function loadChunkV2(st: CalendarState, c: EventChunk): void {
+/** A version 3 titles chunk: the next titles of the dictionary. */
+function loadTitles(t: EventTable, c: TitlesChunk, h: SnapshotHeader): void {
+  if (!Array.isArray(c.titles) || c.from + c.titles.length > (h.titles ?? 0))
+    throw new Error(`snapshot load: expected at most ${h.titles} titles, got a titles chunk past them at ${c.from}`);
+  t.texts.appendTitles(c.titles, c.from);
+}
+
+/** Before a version 3 snapshot's rows: the whole title dictionary is there. */
+function checkTitles(t: EventTable, h: SnapshotHeader): void {
+  if (t.texts.titleCount !== h.titles)
+    throw new Error(`snapshot load: expected ${h.titles} titles before the events, got ${t.texts.titleCount}`);
+}
+
+/** Per-row lists of a version 3 chunk: the distinct lists (values and ends) and 0 or 1 + the index
+ *  of its list per row; one-element lists shared through the interner's singles (as listsOf). */
+function numberLists(
+  what: string,
+  dst: (readonly number[])[],
+  lists: ListInterner<number>,
+  col: { values: string; ends: string; rows: string },
+  from: number,
+  n: number,
+): void {
+  if (typeof col !== 'object' || col === null) throw new Error(`snapshot load: expected the ${what} lists, got none`);
+  const k = base64Bytes(typeof col.ends === 'string' ? col.ends : '') / 4;
+  const ends = decodeNew(`${what}.ends`, col.ends, k, (m) => new Int32Array(m));
+  const total = k > 0 ? ends[k - 1] : 0;
+  const values = decodeNew(`${what}.values`, col.values, total, (m) => new Int32Array(m));
+  const rows = decodeNew(`${what}.rows`, col.rows, n, (m) => new Int32Array(m));
+  const shared: (readonly number[])[] = [lists.empty];
+  let at = 0;
+  for (let j = 0; j < k; j++) {
+    const end = ends[j];
+    if (!(end > at && end <= total))
+      throw new Error(
+        `snapshot load: expected non-empty ${what} lists within ${total} values, got one ending at ${end}`,
+      );
+    if (end - at === 1) shared.push(lists.internRange(values as unknown as number[], at, 1));
+    else {
+      const list = new Array<number>(end - at);
+      for (let i = at; i < end; i++) list[i - at] = values[i];
+      shared.push(list);
+    }
+    at = end;
+  }
+  for (let i = 0; i < n; i++) {
+    const list = shared[rows[i]];
+    if (list === undefined)
+      throw new Error(`snapshot load: expected a ${what} list index < ${shared.length}, got ${rows[i]}`);
+    dst[from + i] = list;
+  }
+}
+
+function loadChunkV3(st: CalendarState, c: EventChunk): void {
+  const t = st.table;
+  const from = c.from,
+    n = c.count;
+  t.reserve(from + n);
+  if (typeof c.ints !== 'object' || typeof c.dates !== 'object' || c.ints === null || c.dates === null)
+    throw new Error('snapshot load: expected ints and dates in the events chunk');
+  for (const f of INT_FIELDS) {
+    const col = t[f];
+    if (col.BYTES_PER_ELEMENT === intWidth(f)) decodeInto(f, c.ints[f], col, from, n);
+    else {
+      const w = intWidth(f);
+      col.set(
+        decodeNew(f, c.ints[f], n, (m) => (w === 1 ? new Uint8Array(m) : new Int32Array(m))),
+        from,
+      );
+    }
+  }
+  for (let fi = 0; fi < DATE_FIELDS.length; fi++) {
+    const f = DATE_FIELDS[fi];
+    decodeInto(`dates.${f}`, c.dates[f], t[f].ms, from, n);
+  }
+  if (!Array.isArray(c.oddDates)) throw new Error('snapshot load: expected oddDates');
+  for (const [fi, i, v] of c.oddDates) {
+    const col = t[DATE_FIELDS[fi]];
+    if (col === undefined || !(i >= 0 && i < n) || typeof v !== 'string' || col.ms[from + i] === col.ms[from + i])
+      throw new Error(
+        `snapshot load: expected odd date [field, row, string] of a row without a date, got ${JSON.stringify([fi, i, v])}`,
+      );
+    col.odd.set(from + i, v);
+  }
+  for (const f of DATE_FIELDS) {
+    const ms = t[f].ms,
+      odd = t[f].odd;
+    for (let i = from; i < from + n; i++)
+      if (ms[i] !== ms[i] && !odd.has(i))
+        throw new Error(`snapshot load: expected a ${f} string for row ${i}, got none`);
+  }
+  if (typeof c.texts !== 'object' || c.texts === null) throw new Error('snapshot load: expected the texts of the rows');
+  t.texts.appendRecords(
+    from,
+    n,
+    c.texts.bytes,
+    decodeNew('texts.ends', c.texts.ends, n, (m) => new Uint32Array(m)),
+  );
+  for (let i = 0; i < n; i++) {
+    t.setLineage(from + i, undefined);
+    if (t.folded.size > 0) t.folded.delete(from + i);
+  }
+  for (const [i, l] of c.lineages) t.lineages.set(from + i, l);
+  for (const [i, v] of c.extraVenues) t.extraVenues.set(from + i, v);
+  for (const [i, info] of c.recur ?? []) t.recur.set(from + i, info);
+  if (c.recur?.length) t.recurVersion++;
+  if (typeof c.costs !== 'object' || c.costs === null) throw new Error('snapshot load: expected the costs lists');
+  listsOf(
+    'costs',
+    t.costs,
+    t.costLists,
+    {
+      lists: c.costs.lists,
+      rows: decodeNew('costs.rows', c.costs.rows, n, (m) => new Int32Array(m)) as unknown as number[],
+    },
+    from,
+    n,
+  );
+  for (const f of LINK_FIELDS) numberLists(f, t[f], t.idLists, c.links?.[f], from, n);
+}
+
+function loadChunkV2(st: CalendarState, c: EventChunkV2): void {
   const t = st.table;
   const from = c.from,
     n = c.count;

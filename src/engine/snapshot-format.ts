@@ -1,12 +1,15 @@
-// The snapshot's format: the header chunk, the events chunks of versions 1 and 2, and the column
-// lists both the encoder (snapshot.ts) and the decoder (snapshot-decode.ts) walk.
+// The snapshot's format: the header chunk, the titles chunks of version 3, the events chunks of
+// versions 1, 2 and 3, and the column lists both the encoder (snapshot.ts) and the decoder
+// (snapshot-decode.ts) walk.
 
 import { TYPED_COLUMNS } from './event-table.ts';
 import type { AttachmentRecord, OrganizerRecord, RecurInfo, TermRecord, VenueRecord } from './records.ts';
 
-/** written by encodeSnapshot; decodeSnapshot reads this one and version 1 */
-export const SNAPSHOT_VERSION = 2;
+/** written by encodeSnapshot; decodeSnapshot reads this one and versions 1 and 2 */
+export const SNAPSHOT_VERSION = 3;
 export const EVENT_CHUNK_ROWS = 10_000;
+/** titles a version 3 titles chunk holds at most */
+export const TITLE_CHUNK_SIZE = 50_000;
 
 export interface SnapshotHeader {
   type: 'calendar-engine-snapshot';
@@ -25,6 +28,17 @@ export interface SnapshotHeader {
   organizers: OrganizerRecord[];
   terms: TermRecord[];
   attachments: AttachmentRecord[];
+  /** version 3: the size of the title dictionary, whose titles chunks follow the header */
+  titles?: number;
+  /** version 3: about the bytes of the rows' text records (the room a load reserves for them) */
+  textBytes?: number;
+}
+
+/** Version 3: titles [from, from + titles.length) of the dictionary the text records index. */
+export interface TitlesChunk {
+  type: 'titles';
+  from: number;
+  titles: string[];
 }
 
 export const DATE_FIELDS = [
@@ -40,6 +54,11 @@ export const DATE_FIELDS = [
 export type DateField = (typeof DATE_FIELDS)[number];
 export const INT_FIELDS = TYPED_COLUMNS;
 export type IntField = (typeof INT_FIELDS)[number];
+/** Version 3: the bytes a row of an int column takes (1: Uint8, else Int32), whatever the table keeps. */
+export const INT_WIDTH: Readonly<Record<string, 1 | 4>> = { statusCodes: 1, flags: 1 };
+export function intWidth(f: IntField): 1 | 4 {
+  return INT_WIDTH[f] ?? 4;
+}
 export const LINK_FIELDS = ['organizerIds', 'categoryIds', 'tagIds'] as const;
 export type LinkField = (typeof LINK_FIELDS)[number];
 export const TEXT_FIELDS = ['titles', 'descriptions', 'excerpts', 'slugs'] as const;
@@ -82,7 +101,7 @@ export interface EventChunkV1 {
  * - costs and links: the distinct lists of the chunk, and per row 0 (none) or 1 + the index
  *   of its list (rows share few distinct lists: the table keeps one array per content)
  */
-export interface EventChunk {
+export interface EventChunkV2 {
   type: 'events';
   from: number;
   count: number;
@@ -106,4 +125,32 @@ export interface EventChunk {
 export interface ListColumn<T> {
   lists: T[][];
   rows: number[];
+}
+
+/**
+ * Version 3 events chunk: every per-row column is base64 text of a typed array's little-endian
+ * bytes (snapshot-bytes.ts), so a load parses a few long strings and copies their bytes into the
+ * columns instead of parsing a number per row and field.
+ * - ints: each table column as it is (Int32 or Uint8 a row)
+ * - dates: naive ms as Float64 (NaN where the column keeps a string: in oddDates)
+ * - texts: the rows' records of the text store one after the other (text-store.ts: title index
+ *   in the dictionary of the titles chunks, description, excerpt, slug, website), and the end of
+ *   each as Uint32
+ * - links: the chunk's distinct lists as values and ends (Int32), and per row 0 (none) or 1 + the
+ *   index of its list (Int32); costs: the distinct lists as JSON, the per-row index as Int32
+ */
+export interface EventChunk {
+  type: 'events';
+  from: number;
+  count: number;
+  ints: Record<IntField, string>;
+  dates: Record<DateField, string>;
+  /** [field index in DATE_FIELDS, row within chunk, raw string (not a 'Y-m-d H:i:s' date)] */
+  oddDates: [number, number, string][];
+  texts: { bytes: string; ends: string };
+  costs: { lists: string[][]; rows: string };
+  links: Record<LinkField, { values: string; ends: string; rows: string }>;
+  lineages: [number, string[]][];
+  extraVenues: [number, number[]][];
+  recur?: [number, RecurInfo][];
 }

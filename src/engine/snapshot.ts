@@ -1,26 +1,27 @@
-// Snapshot chunks: a header (version, id counters, string pools, the small tables) followed by
-// events in columnar chunks of at most EVENT_CHUNK_ROWS rows (snapshot-format.ts). Arrays of
-// numbers and strings parse far faster than arrays of objects; loading (snapshot-decode.ts) fills
-// the columns directly and sorts once.
+// Snapshot chunks: a header (version, id counters, string pools, the small tables), the title
+// dictionary in titles chunks, then events in columnar chunks of at most EVENT_CHUNK_ROWS rows
+// whose columns are base64 text of typed arrays (snapshot-format.ts): loading
+// (snapshot-decode.ts) decodes their bytes into the columns, and finds the rows already sorted.
 
 import type { EventTable } from './event-table.ts';
 import type { RecurInfo } from './records.ts';
 import type { CalendarState } from './state.ts';
 import type { TextView } from './text-store.ts';
-import { wholeSecondMs } from './naive-time.ts';
+import { base64Of } from './snapshot-bytes.ts';
 import {
-  DATE_BASE,
   DATE_FIELDS,
   EVENT_CHUNK_ROWS,
   INT_FIELDS,
+  intWidth,
   LINK_FIELDS,
   SNAPSHOT_VERSION,
+  TITLE_CHUNK_SIZE,
   type DateField,
   type EventChunk,
   type IntField,
   type LinkField,
-  type ListColumn,
   type SnapshotHeader,
+  type TitlesChunk,
 } from './snapshot-format.ts';
 
 export { EVENT_CHUNK_ROWS, SNAPSHOT_VERSION } from './snapshot-format.ts';
@@ -31,7 +32,7 @@ interface Frozen {
   count: number;
   ints: Record<IntField, Int32Array | Uint8Array>;
   ms: Float64Array[];
-  odd: Map<number, string>[];
+  odd: ReadonlyMap<number, string>[];
   /** the rows' texts as they were (a frozen view, or the live store read at once) */
   texts: TextView;
   costs: (readonly string[])[];
@@ -115,16 +116,24 @@ export function snapshotHeader(st: CalendarState): SnapshotHeader {
     organizers: [...st.entities.organizers.values()],
     terms: [...st.entities.terms.values()],
     attachments: [...st.entities.attachments.values()],
+    titles: t.texts.titleCount,
+    textBytes: t.texts.liveBytes,
   };
+}
+
+/** The snapshot's chunks before its events chunks (the header, then the title dictionary), for the
+ *  state as it is now. */
+export function snapshotHead(st: CalendarState): unknown[] {
+  const header = snapshotHeader(st);
+  return [header, ...titleChunks(st.table.texts, header.titles ?? 0)];
 }
 
 /**
  * The events chunk of rows [from, to) of `t` as it is now (read at once, nothing copied first):
  * for a table whose rows will be the calendar's rows from 0 on, such as an import's staging table
- * into an empty calendar, whose chunks are written while the import goes on. Chunks begin at
- * multiples of EVENT_CHUNK_ROWS, as encodeSnapshot's do. Its lists of numbers are typed arrays
- * (posted to a worker thread as a copy of their bytes): made plain arrays (Array.from: NaN for
- * null, which JSON writes as null), it is the chunk encodeSnapshot makes of those rows.
+ * into an empty calendar (whose text store, and so its title dictionary, the calendar then takes
+ * over), whose chunks are written while the import goes on. Chunks begin at multiples of
+ * EVENT_CHUNK_ROWS, as encodeSnapshot's do; the chunk is the one encodeSnapshot makes of those rows.
  */
 export function encodeRows(t: EventTable, from: number, to: number): unknown {
   const ints = {} as Frozen['ints'];
@@ -146,44 +155,58 @@ export function encodeRows(t: EventTable, from: number, to: number): unknown {
     },
     from,
     to,
-    true,
   );
 }
 
-/** Distinct lists of the rows `at` (by identity: the table shares equal lists) and an index per row. */
-function listColumn<T>(col: readonly (readonly T[])[], at: Int32Array, typed: boolean): ListColumn<T> {
+/** Distinct lists of the rows `at` (by identity: the table shares equal lists) and, per row, 0
+ *  (none) or 1 + the index of its list. */
+function listColumn<T>(col: readonly (readonly T[])[], at: Int32Array): { lists: (readonly T[])[]; rows: Int32Array } {
   const index = new Map<readonly T[], number>();
-  const lists: T[][] = [];
+  const lists: (readonly T[])[] = [];
   const n = at.length;
-  const rows = (typed ? new Int32Array(n) : new Array<number>(n)) as number[];
+  const rows = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const list = col[at[i]];
-    if (list.length === 0) {
-      rows[i] = 0;
-      continue;
-    }
+    if (list.length === 0) continue;
     let k = index.get(list);
     if (k === undefined) {
       k = lists.length + 1;
       index.set(list, k);
-      // a typed chunk is posted at once (a copy): the table's own list (shared lists are never
-      // changed in place) rather than a copy of it that would be garbage the moment it is posted
-      lists.push(typed ? (list as T[]) : list.slice());
+      lists.push(list);
     }
     rows[i] = k;
   }
   return { lists, rows };
 }
 
+/** Number lists as their values one after the other and the end of each. */
+function flatNumbers(lists: readonly (readonly number[])[]): { values: Int32Array; ends: Int32Array } {
+  const ends = new Int32Array(lists.length);
+  let total = 0;
+  for (let k = 0; k < lists.length; k++) ends[k] = total += lists[k].length;
+  const values = new Int32Array(total);
+  let o = 0;
+  for (const list of lists) for (let j = 0; j < list.length; j++) values[o++] = list[j];
+  return { values, ends };
+}
+
 function* chunksOf(header: SnapshotHeader, fz: Frozen): Generator<unknown> {
   yield header;
+  yield* titleChunks(fz.texts, header.titles ?? 0);
   for (let from = 0; from < fz.count; from += EVENT_CHUNK_ROWS)
     yield encodeChunk(fz, from, Math.min(fz.count, from + EVENT_CHUNK_ROWS));
 }
 
-/** `typed`: the number lists as typed arrays (Int32Array, Uint8Array; dates as a Float64Array
- *  with NaN for null), which a worker thread gets by a copy of their bytes (see encodeRows). */
-function encodeChunk(fz: Frozen, from: number, to: number, typed = false): EventChunk {
+/** The title dictionary's first `count` titles, TITLE_CHUNK_SIZE to a chunk. */
+function titleChunks(texts: TextView, count: number): TitlesChunk[] {
+  const out: TitlesChunk[] = [];
+  for (let from = 0; from < count; from += TITLE_CHUNK_SIZE)
+    out.push({ type: 'titles', from, titles: texts.titleRange(from, Math.min(count, from + TITLE_CHUNK_SIZE)) });
+  return out;
+}
+
+/** The events chunk (version 3) of positions [from, to). */
+function encodeChunk(fz: Frozen, from: number, to: number): EventChunk {
   const n = to - from;
   // the table rows of the chunk's positions
   let at: Int32Array;
@@ -192,45 +215,35 @@ function encodeChunk(fz: Frozen, from: number, to: number, typed = false): Event
     at = new Int32Array(n);
     for (let i = 0; i < n; i++) at[i] = from + i;
   }
-  const ints = {} as Record<IntField, number[]>;
+  const inOrder = !fz.order;
+  const ints = {} as Record<IntField, string>;
   for (const f of INT_FIELDS) {
     const col = fz.ints[f];
-    if (typed) ints[f] = col.slice(from, to) as unknown as number[];
+    const w = intWidth(f);
+    if (inOrder && col.BYTES_PER_ELEMENT === w) ints[f] = base64Of(col, from, to);
     else {
-      const out = new Array<number>(n);
+      const out = w === 1 ? new Uint8Array(n) : new Int32Array(n);
       for (let i = 0; i < n; i++) out[i] = col[at[i]];
-      ints[f] = out;
+      ints[f] = base64Of(out);
     }
   }
-  const ids = ints.ids;
-  for (let i = n - 1; i > 0; i--) ids[i] -= ids[i - 1];
-  const dates = {} as Record<DateField, (number | null)[]>;
-  const oddDates: [number, number, string | number][] = [];
-  const none = typed ? NaN : null;
+  const dates = {} as Record<DateField, string>;
+  const oddDates: [number, number, string][] = [];
   DATE_FIELDS.forEach((f, fi) => {
-    const ms = fz.ms[fi],
-      b = DATE_BASE[fi],
-      base = b < 0 ? undefined : fz.ms[b];
-    const out = (typed ? new Float64Array(n) : new Array<number | null>(n)) as (number | null)[];
+    const ms = fz.ms[fi];
+    const out = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       const r = at[i];
       const v = ms[r];
-      if (v === v && wholeSecondMs(v)) {
-        const bv = base === undefined ? NaN : base[r];
-        out[i] = bv === bv && wholeSecondMs(bv) ? (v - bv) / 1000 : v / 1000;
-      } else {
-        out[i] = none;
-        if (v === v) oddDates.push([fi, i, v]);
-        else {
-          const s = fz.odd[fi].get(r);
-          if (s === undefined) throw new Error(`snapshot: expected a stored ${f} string for row ${r}, got none`);
-          oddDates.push([fi, i, s]);
-        }
+      out[i] = v;
+      if (v !== v) {
+        const s = fz.odd[fi].get(r);
+        if (s === undefined) throw new Error(`snapshot: expected a stored ${f} string for row ${r}, got none`);
+        oddDates.push([fi, i, s]);
       }
     }
-    dates[f] = out;
+    dates[f] = base64Of(out);
   });
-  // a base that is not whole seconds makes its dependants absolute: the decoder sees its null
   const lineages: [number, string[]][] = [];
   const extraVenues: [number, number[]][] = [];
   const recur: [number, RecurInfo][] = [];
@@ -252,10 +265,14 @@ function encodeChunk(fz: Frozen, from: number, to: number, typed = false): Event
       if (info) recur.push([i, info]);
     }
   }
-  const costs = listColumn(fz.costs, at, typed);
+  const costs = listColumn(fz.costs, at);
   const links = {} as EventChunk['links'];
-  for (const f of LINK_FIELDS) links[f] = listColumn(fz.links[f], at, typed);
-  const tx = fz.texts;
+  for (const f of LINK_FIELDS) {
+    const col = listColumn(fz.links[f], at);
+    const flat = flatNumbers(col.lists);
+    links[f] = { values: base64Of(flat.values), ends: base64Of(flat.ends), rows: base64Of(col.rows) };
+  }
+  const texts = fz.texts.copyRecords(at);
   return {
     type: 'events',
     from,
@@ -263,22 +280,11 @@ function encodeChunk(fz: Frozen, from: number, to: number, typed = false): Event
     ints,
     dates,
     oddDates,
-    titles: gather(at, (r) => tx.title(r)),
-    descriptions: gather(at, (r) => tx.description(r)),
-    excerpts: gather(at, (r) => tx.excerpt(r)),
-    slugs: gather(at, (r) => tx.slug(r)),
-    websites: gather(at, (r) => tx.website(r)),
-    costs,
+    texts: { bytes: texts.bytes.toString('base64'), ends: base64Of(texts.ends) },
+    costs: { lists: costs.lists.map((l) => l.slice()), rows: base64Of(costs.rows) },
+    links,
     lineages,
     extraVenues,
-    links,
     ...(recur.length > 0 ? { recur } : {}),
   };
-}
-
-/** col[at[0]], col[at[1]], ... */
-function gather<T>(at: Int32Array, get: (row: number) => T): T[] {
-  const out = new Array<T>(at.length);
-  for (let i = 0; i < at.length; i++) out[i] = get(at[i]);
-  return out;
 }

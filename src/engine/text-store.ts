@@ -153,6 +153,38 @@ export class TextView {
     return this.bytes.ucs2Slice(s, s + (h - 2));
   }
 
+  /** Titles [from, to) of the dictionary (a record's first varint is an index in it). */
+  titleRange(from: number, to: number): string[] {
+    return this.titleList.slice(from, to);
+  }
+
+  /**
+   * The records of rows `at` (in that order), copied one after the other, and the end of each
+   * (its offset in the copy plus its size): what a version 3 snapshot chunk holds of the texts.
+   */
+  copyRecords(at: Int32Array): { bytes: Buffer; ends: Uint32Array } {
+    const n = at.length,
+      starts = this.starts;
+    const ends = new Uint32Array(n);
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      const p = starts[at[i]];
+      total += this.fieldFrom(p, 4) - p;
+      ends[i] = total;
+    }
+    const out = Buffer.allocUnsafe(total);
+    const b = this.bytes;
+    let o = 0;
+    for (let i = 0; i < n; i++) {
+      const p = starts[at[i]],
+        size = ends[i] - o;
+      if (size < 64) for (let k = 0; k < size; k++) out[o + k] = b[p + k];
+      else b.copy(out, o, p, p + size);
+      o = ends[i];
+    }
+    return { bytes: out, ends };
+  }
+
   /** The values of one field for rows [from, to). */
   column(field: 'titles' | 'descriptions' | 'excerpts' | 'slugs', from: number, to: number): string[];
   column(field: 'websites', from: number, to: number): (string | null)[];
@@ -183,7 +215,8 @@ export class TextStore extends TextView {
   /** bytes in use (records are at [0, used)) and of them no longer any row's */
   used = 5;
   dead = 0;
-  private titleIds = new Map<string, number>([['', 0]]);
+  /** title → its index in the dictionary; made on the first write after a load (undefined until then) */
+  private titleIds: Map<string, number> | undefined = new Map<string, number>([['', 0]]);
 
   constructor() {
     super(alloc(1024), new Uint32Array(16), ['']);
@@ -196,6 +229,18 @@ export class TextStore extends TextView {
     const next = new Uint32Array(rows);
     next.set(this.starts);
     this.starts = next;
+  }
+
+  /** Room for `bytes` more bytes of records and an eighth more for the writes after them (a load
+   *  that knows their size: one buffer, no copies as it grows; the room is not touched until used). */
+  reserveBytes(bytes: number): void {
+    const need = this.used + bytes;
+    if (need > this.bytes.length) this.grow(Math.min(MAX_BYTES, need + Math.floor(need / 8)), true);
+  }
+
+  /** Bytes of the live records (a hint of the room a copy of them takes). */
+  get liveBytes(): number {
+    return this.used - this.dead;
   }
 
   /** Bytes held: the buffer, the offsets, the dictionary's strings (16 bytes of header each). */
@@ -216,13 +261,102 @@ export class TextStore extends TextView {
   }
 
   private titleId(s: string): number {
-    let id = this.titleIds.get(s);
+    let ids = this.titleIds;
+    if (ids === undefined) {
+      ids = new Map<string, number>();
+      const list = this.titleList;
+      for (let i = list.length - 1; i >= 0; i--) ids.set(list[i], i);
+      this.titleIds = ids;
+    }
+    let id = ids.get(s);
     if (id === undefined) {
       id = this.titleList.length;
       this.titleList.push(s);
-      this.titleIds.set(s, id);
+      ids.set(s, id);
     }
     return id;
+  }
+
+  /**
+   * Titles that follow the dictionary's (a version 3 snapshot's, in its order): the index of each
+   * is that of the snapshot. The title → index map is made by the first write that needs it, not
+   * here (a load need not hash millions of titles).
+   */
+  appendTitles(titles: readonly unknown[], at: number): void {
+    const list = this.titleList;
+    if (at > list.length) throw new Error(`snapshot load: expected titles from index ${list.length}, got ${at}`);
+    for (let i = 0; i < titles.length; i++) {
+      const s = titles[i];
+      if (typeof s !== 'string')
+        throw new Error(`snapshot load: expected title ${at + i} to be a string, got ${JSON.stringify(s)}`);
+      // the dictionary's first titles (the empty title of a new store) are there already
+      if (at + i < list.length) {
+        if (list[at + i] !== s)
+          throw new Error(
+            `snapshot load: expected title ${at + i} to be ${JSON.stringify(list[at + i])}, got ${JSON.stringify(s)}`,
+          );
+      } else list.push(s);
+    }
+    this.titleIds = undefined;
+  }
+
+  /**
+   * Rows [from, from + n) from a version 3 snapshot chunk: `bytes` (base64) are their records one
+   * after the other, `ends` the end of each. The bytes are decoded into the buffer where they go;
+   * each record is checked to be whole and to name a title of the dictionary.
+   */
+  appendRecords(from: number, n: number, bytes: unknown, ends: Uint32Array): void {
+    if (typeof bytes !== 'string')
+      throw new Error(`snapshot load: expected base64 text of records, got ${typeof bytes}`);
+    const size = Buffer.byteLength(bytes, 'base64');
+    if (ends.length !== n || (n > 0 ? ends[n - 1] : 0) !== size)
+      throw new Error(
+        `snapshot load: expected ${n} record ends up to ${size} bytes, got ${ends.length} ending at ${ends[n - 1]}`,
+      );
+    this.reserve(from + n);
+    if (this.used + size > this.bytes.length) this.grow(this.used + size);
+    const base = this.used;
+    const wrote = this.bytes.write(bytes, base, size, 'base64');
+    if (wrote !== size) throw new Error(`snapshot load: expected ${size} bytes of records, decoded ${wrote}`);
+    const titles = this.titleList.length,
+      starts = this.starts;
+    let p = base;
+    for (let i = 0; i < n; i++) {
+      const end = base + ends[i];
+      if (end < p || end > base + size) throw new Error(`snapshot load: expected record ${i} to end after ${p - base}`);
+      if (this.checkedEnd(p, end, titles) !== end)
+        throw new Error(`snapshot load: record ${i} of ${n} is damaged (its title or its length)`);
+      const old = starts[from + i];
+      if (old !== 0) this.dead += this.recordSize(old);
+      starts[from + i] = p;
+      p = end;
+    }
+    this.used = base + size;
+  }
+
+  /** The end of the record at p, read no further than `limit`; -1 when it would pass it or its
+   *  title is not below `titles`. */
+  private checkedEnd(p: number, limit: number, titles: number): number {
+    const b = this.bytes;
+    for (let f = 0; f < 5; f++) {
+      let v = 0,
+        mul = 1,
+        c = 128;
+      while (c >= 128) {
+        if (p >= limit || mul > 2 ** 35) return -1;
+        c = b[p++];
+        v += (c & 127) * mul;
+        mul *= 128;
+      }
+      if (f === 0) {
+        if (v >= titles) return -1;
+        continue;
+      }
+      if (f === 4 && v > 0) v--;
+      p += v % 2 === 1 ? v - 1 : v / 2;
+      if (p > limit) return -1;
+    }
+    return p;
   }
 
   /** Size of the record at p. */
@@ -300,13 +434,15 @@ export class TextStore extends TextView {
   }
 
   /** Doubles up to 16 MiB, then a quarter more each time: at most a fifth of the buffer is room. */
-  private grow(need: number): void {
+  private grow(need: number, exact = false): void {
     if (need > MAX_BYTES)
       throw new Error(`event texts: expected at most ${MAX_BYTES} bytes of texts in one calendar, need ${need}`);
-    const cap = Math.min(
-      MAX_BYTES,
-      Math.max(need, this.bytes.length < 1 << 24 ? this.bytes.length * 2 : Math.ceil(this.bytes.length * 1.25)),
-    );
+    const cap = exact
+      ? need
+      : Math.min(
+          MAX_BYTES,
+          Math.max(need, this.bytes.length < 1 << 24 ? this.bytes.length * 2 : Math.ceil(this.bytes.length * 1.25)),
+        );
     const next = alloc(cap);
     this.bytes.copy(next, 0, 0, this.used);
     this.bytes = next;

@@ -84,6 +84,53 @@ exp(
   },
 );
 
+exp('export is byte-identical before and after a snapshot and a restart (snapshot version 3)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-export-'));
+  const odd = {
+    ...calendar,
+    events: [
+      ...calendar.events,
+      {
+        id: 102,
+        title: 'Ωmega 🎉 naïve',
+        description: '<p>wide \u4e2d\u6587 and é</p>',
+        excerpt: 'short',
+        website: 'https://example.com/x',
+        start_date: '2030-03-01 20:00:00',
+        end_date: '2030-03-01 22:00:00',
+        cost: '5, free',
+        venue: 20,
+      },
+    ],
+  };
+  fs.writeFileSync(path.join(dir, 'cal.json'), JSON.stringify(odd));
+  assert.is(await main(['import', 'cal.json', '--data', 'a'], memoryIo({}, dir)), 0);
+  const exportOf = async () => {
+    const io = memoryIo({}, dir);
+    assert.is(await main(['export', '--data', 'a', '--format', 'jsonl'], io), 0, io.err());
+    return io.out();
+  };
+  const first = await exportOf();
+  // writes through the journal, then a snapshot (compaction) and a fresh open of it
+  const cal = await openCalendar({ dir: path.join(dir, 'a') });
+  await cal.events.update(100, {
+    title: 'Gig, moved',
+    start_date: '2030-01-15 19:00:00',
+    end_date: '2030-01-15 23:00:00',
+  });
+  await cal.close();
+  const journaled = await exportOf();
+  assert.not.equal(journaled, first);
+  const snap = memoryIo({}, dir);
+  assert.is(await main(['snapshot', '--data', 'a'], snap), 0, snap.err());
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'a', 'snapshot.json'), 'utf8')) as {
+    parts: { file: string }[];
+  };
+  const head = fs.readFileSync(path.join(dir, 'a', manifest.parts[0].file), 'latin1').split('\n')[0];
+  assert.is((JSON.parse(head) as { version: number }).version, 3);
+  assert.is(await exportOf(), journaled, 'the same bytes after the snapshot and a restart');
+});
+
 exp('bad command lines and unwritable outputs are one-line errors', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-export-'));
   const io = memoryIo({}, dir);

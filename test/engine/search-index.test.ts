@@ -500,6 +500,27 @@ Index(
   },
 );
 
+Index('search :: a build whose word sequence spans several pages answers as the reference', () => {
+  // 3,000 rows of 120 distinct words: 360,000 (row, word) entries, past the first page of 262,144
+  const r = new Rand(mulberry32(31));
+  const events = new Map<number, EventRecord>();
+  for (let id = 1; id <= 3000; id++) {
+    const words = Array.from({ length: 120 }, (_, k) => `w${(id * 7 + k * 13) % 4000}x`).join(' ');
+    events.set(id, { ...event(r, id), description: words });
+  }
+  const engine = loaded(events);
+  for (const w of ['w0x', 'w1234x', 'w3999x', 'w7x w20x', 'w2500x']) {
+    const q: EventQuery = {
+      statusMask: EDITOR_MASK,
+      search: { include: w.split(' '), exclude: [] },
+      offset: 0,
+      limit: 50,
+    };
+    check(engine, events, q, `word ${w}`);
+  }
+  for (let i = 0; i < 30; i++) check(engine, events, randomQuery(r), `random #${i}`);
+});
+
 Index(
   'search :: a snapshot load leaves the index unbuilt (start-up does not wait); warmInBackground builds block stats, then the index in slices; searches are right before and after',
   async () => {

@@ -1,6 +1,7 @@
-// Snapshot format: version 2 chunks (flat arrays, seconds relative to another date of the row,
-// shared link lists), still reading version 1 snapshots (fixture written by the engine at
-// commit cfccfe5, test/fixtures/snapshot-v1.jsonl, with the records it held beside it).
+// Snapshot format: version 3 chunks (typed columns as base64 of their bytes, the text store's
+// records, the title dictionary), still reading version 1 snapshots (fixture written by the engine
+// at commit cfccfe5, test/fixtures/snapshot-v1.jsonl) and version 2 ones (written at 175eaed,
+// test/fixtures/snapshot-v2.jsonl), each with the records it held beside it.
 import fs from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -22,6 +23,15 @@ const lines = (text: string) =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as unknown);
 const roundTrip = (e: Engine): unknown[] => JSON.parse(JSON.stringify([...e.snapshotChunks()])) as unknown[];
+const bytes = (s: string) => Buffer.from(s, 'base64');
+const int32s = (s: string) => {
+  const b = bytes(s);
+  return Array.from({ length: b.length / 4 }, (_, i) => b.readInt32LE(i * 4));
+};
+const float64s = (s: string) => {
+  const b = bytes(s);
+  return Array.from({ length: b.length / 8 }, (_, i) => b.readDoubleLE(i * 8));
+};
 
 interface Expected {
   nextPostId: number;
@@ -66,49 +76,53 @@ function sameContent(a: Engine, b: Engine, what: string): void {
   assert.equal(answers(b), answers(a), `${what}: query answers`);
 }
 
-Snap('a version 1 snapshot (fixture) loads with every record, count and answer', () => {
-  const chunks = lines(fs.readFileSync(fixture('snapshot-v1.jsonl'), 'utf8'));
-  assert.is((chunks[0] as { version: number }).version, 1);
-  const expected = JSON.parse(fs.readFileSync(fixture('snapshot-v1.expected.json'), 'utf8')) as Expected;
-  const e = new Engine();
-  e.loadSnapshotChunks(chunks);
-  assert.is(e.eventRowCount, expected.events.length);
-  for (const rec of expected.events) assert.equal(e.eventRecord(e.eventRow(rec.id)), rec, `event ${rec.id}`);
-  assert.equal([...e.venues()], expected.venues);
-  assert.equal([...e.organizers()], expected.organizers);
-  assert.equal([...e.terms('tribe_events_cat'), ...e.terms('post_tag')], expected.terms);
-  for (const [id, n] of Object.entries(expected.termCounts))
-    assert.is(e.termCount(Number(id)), n, `count of term ${id}`);
-  // the fixture holds an odd date string, several costs, a lineage, two venues, a repeated category
-  assert.ok(expected.events.some((r) => r.date === '0000-00-00 00:00:00'));
-  assert.ok(expected.events.some((r) => r.costs.length === 2));
-  assert.ok(expected.events.some((r) => r.venueIds.length === 2));
-  // the same calendar built by bulk load answers the same
-  const fresh = new Engine();
-  fresh.bulkLoad({
-    events: expected.events,
-    venues: expected.venues,
-    organizers: expected.organizers,
-    terms: expected.terms,
-    attachments: [],
+for (const v of [1, 2]) {
+  Snap(`a version ${v} snapshot (fixture) loads with every record, count and answer`, () => {
+    const chunks = lines(fs.readFileSync(fixture(`snapshot-v${v}.jsonl`), 'utf8'));
+    assert.is((chunks[0] as { version: number }).version, v);
+    const expected = JSON.parse(fs.readFileSync(fixture(`snapshot-v${v}.expected.json`), 'utf8')) as Expected;
+    const e = new Engine();
+    e.loadSnapshotChunks(chunks);
+    assert.is(e.eventRowCount, expected.events.length);
+    for (const rec of expected.events) assert.equal(e.eventRecord(e.eventRow(rec.id)), rec, `event ${rec.id}`);
+    assert.equal([...e.venues()], expected.venues);
+    assert.equal([...e.organizers()], expected.organizers);
+    assert.equal([...e.terms('tribe_events_cat'), ...e.terms('post_tag')], expected.terms);
+    for (const [id, n] of Object.entries(expected.termCounts))
+      assert.is(e.termCount(Number(id)), n, `count of term ${id}`);
+    // the fixtures hold an odd date string, several costs, a lineage, two venues, a repeated category
+    assert.ok(expected.events.some((r) => r.date === '0000-00-00 00:00:00' || r.date === '2024-13-45 99:00:00'));
+    assert.ok(expected.events.some((r) => r.costs.length === 3 || r.costs.length === 2));
+    assert.ok(expected.events.some((r) => r.venueIds.length === 2));
+    assert.ok(expected.events.some((r) => r.lineage !== undefined));
+    // the same calendar built by bulk load answers the same
+    const fresh = new Engine();
+    fresh.bulkLoad({
+      events: expected.events,
+      venues: expected.venues,
+      organizers: expected.organizers,
+      terms: expected.terms,
+      attachments: [],
+    });
+    assert.equal(answers(e), answers(fresh));
+    assert.is(e.allocPostId(), expected.nextPostId);
+    // and re-saved, it is version 3 and loads to the same content
+    const again = roundTrip(e);
+    assert.is((again[0] as { version: number }).version, SNAPSHOT_VERSION);
+    assert.is(SNAPSHOT_VERSION, 3);
+    const v3 = new Engine();
+    v3.loadSnapshotChunks(again);
+    sameContent(e, v3, `v${v} → v3`);
   });
-  assert.equal(answers(e), answers(fresh));
-  assert.is(e.allocPostId(), expected.nextPostId);
-  // and re-saved, it is version 2 and loads to the same content
-  const again = roundTrip(e);
-  assert.is((again[0] as { version: number }).version, SNAPSHOT_VERSION);
-  assert.is(SNAPSHOT_VERSION, 2);
-  const v2 = new Engine();
-  v2.loadSnapshotChunks(again);
-  sameContent(e, v2, 'v1 → v2');
-});
+}
 
-Snap('version 2 round trip: records, slugs, counts and answers are identical; the chunk is flat', () => {
+Snap('version 3 round trip: records, slugs, counts and answers are identical; columns are bytes', () => {
   const gen = new Generator(new Rng(mulberry32(11)));
   const set = gen.initial(400);
   set.events[0] = { ...set.events[0], date: '2024-13-45 99:00:00', modifiedUtc: '' }; // odd stamps kept as strings
   set.events[1] = { ...set.events[1], costs: ['5', 'free', '5'] };
-  set.events[2] = { ...set.events[2], lineage: ['x?id=1'], website: 'https://e.example/1' };
+  set.events[2] = { ...set.events[2], lineage: ['x?id=1'], website: 'https://e.example/1', title: 'Ωmega 🎉' };
+  set.events[3] = { ...set.events[3], description: 'naïve \ud800 lone surrogate', website: '' };
   const e = new Engine();
   e.bulkLoad(set);
   e.apply([
@@ -121,42 +135,49 @@ Snap('version 2 round trip: records, slugs, counts and answers are identical; th
     },
   ]);
   const chunks = roundTrip(e);
-  const ev = chunks[1] as {
-    ints: { ids: number[] };
-    dates: Record<string, (number | null)[]>;
+  assert.equal(
+    chunks.map((c) => (c as { type: string }).type),
+    ['calendar-engine-snapshot', 'titles', 'events'],
+  );
+  const titles = chunks[1] as { from: number; titles: string[] };
+  assert.is(titles.from, 0);
+  assert.is(titles.titles[0], '');
+  assert.ok(titles.titles.includes('Ωmega 🎉'));
+  assert.is((chunks[0] as { titles: number }).titles, titles.titles.length);
+  const ev = chunks[2] as {
+    ints: { ids: string; statusCodes: string };
+    dates: Record<string, string>;
     oddDates: unknown[];
-    links: { tagIds: { rows: number[]; lists: number[][] } };
+    texts: { bytes: string; ends: string };
+    links: { tagIds: { rows: string; values: string; ends: string } };
   };
-  assert.ok(
-    ev.ints.ids.slice(1).every((d) => Math.abs(d) < 1000),
-    'ids are differences',
-  );
-  assert.ok(
-    ev.dates.endLocal.every((d) => d === null || Math.abs(d) < 1e9),
-    'ends are relative to starts',
-  );
+  const ids = int32s(ev.ints.ids);
+  assert.is(ids.length, 400);
+  assert.is(bytes(ev.ints.statusCodes).length, 400, 'statuses: a byte a row');
+  const starts = float64s(ev.dates.startLocal);
+  assert.is(starts.length, 400);
   // rows are written in (start, id) order: event 0 is at the position of its id
-  const ids = ev.ints.ids.reduce<number[]>((out, d, i) => {
-    out.push(i === 0 ? d : out[i - 1] + d);
-    return out;
-  }, []);
   const at0 = ids.indexOf(set.events[0].id);
+  assert.ok(Number.isNaN(float64s(ev.dates.date)[at0]), 'an odd date is NaN in its column');
   assert.equal(ev.oddDates, [
     [4, at0, '2024-13-45 99:00:00'],
     [7, at0, ''],
   ]);
-  assert.is(ev.links.tagIds.rows.length, 400);
-  assert.ok(ev.links.tagIds.lists.length < 400, 'distinct tag lists only');
+  const ends = int32s(ev.texts.ends);
+  assert.is(ends.length, 400);
+  assert.is(ends[399], bytes(ev.texts.bytes).length, 'the records end where the bytes end');
+  assert.is(int32s(ev.links.tagIds.rows).length, 400);
+  assert.ok(int32s(ev.links.tagIds.ends).length < 400, 'distinct tag lists only');
   const copy = new Engine();
   copy.loadSnapshotChunks(chunks);
-  sameContent(e, copy, 'v2');
+  sameContent(e, copy, 'v3');
   assert.is(copy.eventRecord(copy.eventRow(set.events[0].id)).date, '2024-13-45 99:00:00');
   assert.equal(copy.eventRecord(copy.eventRow(set.events[1].id)).costs, ['5', 'free', '5']);
   // writes after the load behave as on the original
   const put = { ...set.events[7], title: 'changed jazz', tagIds: [gen.tagIds[0]] };
   e.apply([{ t: 'event', a: 'put', rec: put }]);
   copy.apply([{ t: 'event', a: 'put', rec: put }]);
-  sameContent(e, copy, 'v2 after a write');
+  sameContent(e, copy, 'v3 after a write');
 });
 
 Snap('rows are written in (start, id) order, so a load finds them sorted', () => {
@@ -172,14 +193,12 @@ Snap('rows are written in (start, id) order, so a load finds them sorted', () =>
     ]);
   }
   const chunks = roundTrip(e);
-  const ev = chunks.slice(1) as { ints: { ids: number[] }; dates: { startLocal: (number | null)[] } }[];
+  const ev = chunks.slice(2) as { ints: { ids: string }; dates: { startLocal: string } }[];
   const pairs: [number, number][] = [];
   for (const c of ev) {
-    let id = 0;
-    c.ints.ids.forEach((d, i) => {
-      id = i === 0 ? d : id + d;
-      pairs.push([c.dates.startLocal[i] ?? Number.NaN, id]);
-    });
+    const starts = float64s(c.dates.startLocal);
+    const ids = int32s(c.ints.ids);
+    for (let i = 0; i < ids.length; i++) pairs.push([starts[i], ids[i]]);
   }
   assert.is(pairs.length, e.eventRowCount);
   for (let i = 1; i < pairs.length; i++) {
@@ -224,15 +243,48 @@ Snap('chunks are detached: writes after snapshotChunks() do not show in it', () 
 Snap('bad chunks are refused with the field named', () => {
   const e = new Engine();
   e.bulkLoad({ events: [makeEvent(1), makeEvent(2)], venues: [], organizers: [], terms: [], attachments: [] });
-  const chunks = roundTrip(e) as [Record<string, unknown>, { titles: string[]; links: { tagIds: { rows: number[] } } }];
-  chunks[1].titles.pop();
-  assert.throws(() => new Engine().loadSnapshotChunks(chunks), /expected 2 values of titles, got 1/);
-  const c2 = roundTrip(e) as typeof chunks;
-  c2[1].links.tagIds.rows[1] = 3;
-  assert.throws(() => new Engine().loadSnapshotChunks(c2), /expected a tagIds list index < 1, got 3/);
-  const c3 = roundTrip(e) as typeof chunks;
-  c3[0].version = 3;
-  assert.throws(() => new Engine().loadSnapshotChunks(c3), /version 1 or 2 header/);
+  type Chunks = [
+    Record<string, unknown>,
+    { titles: string[] },
+    {
+      ints: Record<string, string>;
+      dates: Record<string, string>;
+      texts: { bytes: string; ends: string };
+      links: { tagIds: { rows: string } };
+    },
+  ];
+  const refused = (damage: (c: Chunks) => void, message: RegExp) => {
+    const c = roundTrip(e) as Chunks;
+    damage(c);
+    assert.throws(() => new Engine().loadSnapshotChunks(c), message);
+  };
+  const b64 = (values: number[]) => Buffer.from(Int32Array.from(values).buffer).toString('base64');
+  refused((c) => {
+    c[2].ints.authorIds = b64([1]);
+  }, /expected 2 values \(8 bytes\) of authorIds, got 4 bytes/);
+  refused((c) => {
+    c[2].dates.endLocal = 'AAAA';
+  }, /expected 2 values \(16 bytes\) of dates.endLocal, got 3 bytes/);
+  refused((c) => {
+    c[2].links.tagIds.rows = b64([0, 3]);
+  }, /expected a tagIds list index < 1, got 3/);
+  // a record one byte short, a title index past the dictionary, a dictionary cut short
+  refused((c) => {
+    const ends = int32s(c[2].texts.ends);
+    ends[0]--;
+    c[2].texts.ends = b64(ends);
+  }, /record 0 of 2 is damaged/);
+  refused((c) => {
+    const raw = bytes(c[2].texts.bytes);
+    raw[0] = 100;
+    c[2].texts.bytes = raw.toString('base64');
+  }, /record 0 of 2 is damaged/);
+  refused((c) => {
+    c[1].titles.pop();
+  }, /expected \d+ titles before the events, got \d+/);
+  refused((c) => {
+    c[0].version = 4;
+  }, /version 1, 2 or 3 header/);
 });
 
 Snap('rows share their link and cost lists', () => {
