@@ -50,6 +50,15 @@ for (const [k, v] of Object.entries(t)) {
   } else if (Array.isArray(v)) rows.push([`pointers: ${k}`, 8 * v.length]);
 }
 rows.unshift(['typed columns (ids, flags, pools, 8 date columns)', typed]);
+// the link columns: a list number a row and column, and the pool of distinct lists they number
+const linkBytes = t.organizerIds.lists.byteLength + t.categoryIds.lists.byteLength + t.tagIds.lists.byteLength;
+const pool = t.idLists;
+typed += linkBytes + pool.byteSize();
+rows.push(['link columns: a list number a row (organizers, categories, tags)', linkBytes]);
+rows.push([
+  `link lists: one pool (${pool.count.toLocaleString('en-US')} lists, ${pool.offsets[pool.count].toLocaleString('en-US')} ids)`,
+  pool.byteSize(),
+]);
 // the texts' store: its buffer and offsets are array buffers, its title dictionary is heap
 const tx = t.texts as unknown as {
   raw: Uint8Array;
@@ -65,7 +74,7 @@ rows.push([`texts: title dictionary (${tx.titleCount.toLocaleString('en-US')} ti
 const heapLoaded = loaded.heapUsed - before.heapUsed;
 const abLoaded = loaded.arrayBuffers - before.arrayBuffers;
 const counted = rows.reduce((s, [, b]) => s + b, 0) - typed;
-rows.push(['other heap (indexes, postings, entities, interned lists, maps)', heapLoaded - counted]);
+rows.push(['other heap (indexes, postings, entities, cost lists, maps)', heapLoaded - counted]);
 rows.push(['other array buffers (sorted index, postings, block stats)', abLoaded - typed]);
 await new Promise((r) => setTimeout(r, 50));
 await cal.rest({ resource: 'events', action: 'list', params: { search: 'pottery' }, actor: null } as never);

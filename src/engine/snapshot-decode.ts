@@ -1,7 +1,7 @@
 // Loading a snapshot's chunks (versions 1 and 2, snapshot-format.ts) into an empty state: the
 // columns filled from the flat arrays, the ids registered, the indexes built once at the end.
 
-import type { EventTable, ListInterner } from './event-table.ts';
+import type { EventTable, LinkColumn, ListInterner } from './event-table.ts';
 import type { CalendarState } from './state.ts';
 import { dropSearchIndex } from './search-index.ts';
 import {
@@ -158,7 +158,26 @@ function loadChunkV2(st: CalendarState, c: EventChunk): void {
   for (const [i, info] of c.recur ?? []) t.recur.set(from + i, info);
   if (c.recur?.length) t.recurVersion++;
   listsOf('costs', t.costs, t.costLists, c.costs, from, n);
-  for (const f of LINK_FIELDS) listsOf(f, t[f], t.idLists, c.links[f], from, n);
+  for (const f of LINK_FIELDS) linkListsOf(f, t[f], c.links[f], from, n);
+}
+
+/** listsOf for a link column: each of the chunk's lists interned in the table's pool once. */
+function linkListsOf(what: string, dst: LinkColumn, col: ListColumn<number>, from: number, n: number): void {
+  expectLength(`${what}.rows`, col?.rows, n);
+  const shared = [0];
+  for (const list of col.lists) {
+    if (!Array.isArray(list) || list.length === 0)
+      throw new Error(`snapshot load: expected non-empty ${what} lists, got ${JSON.stringify(list)}`);
+    shared.push(dst.pool.intern(list));
+  }
+  const rows = col.rows,
+    lists = dst.lists;
+  for (let i = 0; i < n; i++) {
+    const k = shared[rows[i]];
+    if (k === undefined)
+      throw new Error(`snapshot load: expected a ${what} list index < ${shared.length}, got ${rows[i]}`);
+    lists[from + i] = k;
+  }
 }
 
 /**
@@ -191,26 +210,6 @@ function listsOf<T extends number | string>(
   }
 }
 
-/** Per-row lists out of (count per row, values flattened), shared through the interner (version 1). */
-function flatLists<T extends number | string>(
-  what: string,
-  dst: (readonly T[])[],
-  lists: ListInterner<T>,
-  counts: number[],
-  values: T[],
-  from: number,
-  n: number,
-): void {
-  expectLength(`${what}.counts`, counts, n);
-  let at = 0;
-  for (let i = 0; i < n; i++) {
-    const k = counts[i];
-    dst[from + i] = lists.internRange(values, at, k);
-    at += k;
-  }
-  if (at !== values.length) throw new Error(`snapshot load: expected ${at} ${what} values, got ${values.length}`);
-}
-
 function loadChunkV1(st: CalendarState, c: EventChunkV1): void {
   const t = st.table;
   const from = c.from,
@@ -240,5 +239,15 @@ function loadChunkV1(st: CalendarState, c: EventChunkV1): void {
   }
   for (const [i, l] of c.lineages) t.lineages.set(from + i, l);
   for (const [i, v] of c.extraVenues) t.extraVenues.set(from + i, v);
-  for (const f of LINK_FIELDS) flatLists(f, t[f], t.idLists, c.links[f].counts, c.links[f].ids, from, n);
+  for (const f of LINK_FIELDS) {
+    const { counts, ids } = c.links[f],
+      col = t[f];
+    expectLength(`${f}.counts`, counts, n);
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      col.lists[from + i] = col.pool.internRange(ids, at, counts[i]);
+      at += counts[i];
+    }
+    if (at !== ids.length) throw new Error(`snapshot load: expected ${at} ${f} values, got ${ids.length}`);
+  }
 }

@@ -3,7 +3,7 @@
 // numbers and strings parse far faster than arrays of objects; loading (snapshot-decode.ts) fills
 // the columns directly and sorts once.
 
-import type { EventTable } from './event-table.ts';
+import type { EventTable, LinkLists } from './event-table.ts';
 import type { RecurInfo } from './records.ts';
 import type { CalendarState } from './state.ts';
 import type { TextView } from './text-store.ts';
@@ -37,7 +37,7 @@ interface Frozen {
   costs: (readonly string[])[];
   lineages: Map<number, string[]>;
   extraVenues: Map<number, readonly number[]>;
-  links: Record<LinkField, (readonly number[])[]>;
+  links: Record<LinkField, LinkLists>;
   recur: Map<number, RecurInfo>;
   /** the rows in the order they are written (the main index's (start, id) order); none: 0, 1, ... */
   order?: Int32Array;
@@ -60,7 +60,7 @@ export function encodeSnapshot(st: CalendarState): Iterable<unknown> {
   const ints = {} as Frozen['ints'];
   for (const f of INT_FIELDS) ints[f] = t[f].slice(0, n);
   const links = {} as Frozen['links'];
-  for (const f of LINK_FIELDS) links[f] = t[f].slice(0, n);
+  for (const f of LINK_FIELDS) links[f] = t[f].freeze(n);
   const frozen: Frozen = {
     count: n,
     ints,
@@ -175,6 +175,29 @@ function listColumn<T>(col: readonly (readonly T[])[], at: Int32Array, typed: bo
   return { lists, rows };
 }
 
+/** listColumn of a link column: its lists by their numbers in the pool. */
+function linkColumn(col: LinkLists, at: Int32Array, typed: boolean): ListColumn<number> {
+  const index = new Map<number, number>();
+  const lists: number[][] = [];
+  const n = at.length;
+  const rows = (typed ? new Int32Array(n) : new Array<number>(n)) as number[];
+  for (let i = 0; i < n; i++) {
+    const list = col.lists[at[i]];
+    if (list === 0) {
+      rows[i] = 0;
+      continue;
+    }
+    let k = index.get(list);
+    if (k === undefined) {
+      k = lists.length + 1;
+      index.set(list, k);
+      lists.push(col.pool.list(list));
+    }
+    rows[i] = k;
+  }
+  return { lists, rows };
+}
+
 function* chunksOf(header: SnapshotHeader, fz: Frozen): Generator<unknown> {
   yield header;
   for (let from = 0; from < fz.count; from += EVENT_CHUNK_ROWS)
@@ -254,7 +277,7 @@ function encodeChunk(fz: Frozen, from: number, to: number, typed = false): Event
   }
   const costs = listColumn(fz.costs, at, typed);
   const links = {} as EventChunk['links'];
-  for (const f of LINK_FIELDS) links[f] = listColumn(fz.links[f], at, typed);
+  for (const f of LINK_FIELDS) links[f] = linkColumn(fz.links[f], at, typed);
   const tx = fz.texts;
   return {
     type: 'events',
