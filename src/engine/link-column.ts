@@ -48,7 +48,10 @@ export class IdListPool {
     return k;
   }
 
-  /** internRange of a list that is not a singleton of a small id, whose listHash is `key`. */
+  /**
+   * internRange of a list that is not a singleton of a small id, whose listHash is `key` (it must
+   * be: the table's growth places lists by listHash of their content).
+   */
   internHashed(src: ArrayLike<number>, from: number, n: number, key: number): number {
     const slots = this.slots,
       mask = slots.length - 1;
