@@ -15,13 +15,17 @@ if (!dir) {
 }
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
-const mem = () => {
+// a full collection, a pause (V8 frees array buffers' memory off the main thread: on a busy
+// machine a search's scratch still counted right after the collection), another collection
+const mem = async () => {
+  gc();
+  await new Promise((r) => setTimeout(r, 200));
   gc();
   return process.memoryUsage();
 };
-const before = mem();
+const before = await mem();
 const cal = await openCalendar({ dir, readOnly: true });
-const loaded = mem();
+const loaded = await mem();
 const t = (cal as unknown as { engine: { eventTable: EventTable } }).engine.eventTable;
 const n = t.count;
 
@@ -50,6 +54,15 @@ for (const [k, v] of Object.entries(t)) {
   } else if (Array.isArray(v)) rows.push([`pointers: ${k}`, 8 * v.length]);
 }
 rows.unshift(['typed columns (ids, flags, pools, 8 date columns)', typed]);
+// the link columns: a list number a row and column, and the pool of distinct lists they number
+const linkBytes = t.organizerIds.lists.byteLength + t.categoryIds.lists.byteLength + t.tagIds.lists.byteLength;
+const pool = t.idLists;
+typed += linkBytes + pool.byteSize();
+rows.push(['link columns: a list number a row (organizers, categories, tags)', linkBytes]);
+rows.push([
+  `link lists: one pool (${pool.count.toLocaleString('en-US')} lists, ${pool.offsets[pool.count].toLocaleString('en-US')} ids)`,
+  pool.byteSize(),
+]);
 // the texts' store: its buffer and offsets are array buffers, its title dictionary is heap
 const tx = t.texts as unknown as {
   raw: Uint8Array;
@@ -65,11 +78,11 @@ rows.push([`texts: title dictionary (${tx.titleCount.toLocaleString('en-US')} ti
 const heapLoaded = loaded.heapUsed - before.heapUsed;
 const abLoaded = loaded.arrayBuffers - before.arrayBuffers;
 const counted = rows.reduce((s, [, b]) => s + b, 0) - typed;
-rows.push(['other heap (indexes, postings, entities, interned lists, maps)', heapLoaded - counted]);
+rows.push(['other heap (indexes, postings, entities, cost lists, maps)', heapLoaded - counted]);
 rows.push(['other array buffers (sorted index, postings, block stats)', abLoaded - typed]);
 await new Promise((r) => setTimeout(r, 50));
 await cal.rest({ resource: 'events', action: 'list', params: { search: 'pottery' }, actor: null } as never);
-const searched = mem();
+const searched = await mem();
 rows.push(['a search: the word index (heap)', searched.heapUsed - loaded.heapUsed]);
 rows.push(['a search: the word index (array buffers)', searched.arrayBuffers - loaded.arrayBuffers]);
 console.log(

@@ -2,7 +2,7 @@
 // indexes, postings, term counts and the geo index in step, and tells the hooks what changed.
 
 import { comboOf } from './block-stats.ts';
-import { checkEventRecord, toIds } from './event-table.ts';
+import { checkEventRecord } from './event-table.ts';
 import { searchRowWritten } from './search-index.ts';
 import type { AttachmentRecord, EventRecord, Op, OrganizerRecord, TermRecord, VenueRecord } from './records.ts';
 import type { CalendarState, Postings } from './state.ts';
@@ -183,14 +183,18 @@ function trashLinkedPost(
   if (kind === 'venue') st.geo.markDirty();
   const t = st.table;
   const rows = kind === 'venue' ? (st.venuePostings.get(id)?.toArray() ?? []) : [];
-  const idsOf = kind === 'venue' ? (row: number) => t.venueList(row) : (row: number) => t.organizerIds[row];
+  const idsOf = kind === 'venue' ? (row: number) => t.venueList(row) : (row: number) => t.organizerIds.get(row);
   unlinkAll(st, kind === 'venue' ? st.venuePostings : st.organizerPostings, id, idsOf, (row) => {
     if (kind === 'venue')
       t.setVenues(
         row,
         t.venueList(row).filter((v) => v !== id),
       );
-    else t.organizerIds[row] = toIds(t.organizerIds[row].filter((v) => v !== id));
+    else
+      t.organizerIds.set(
+        row,
+        t.organizerIds.get(row).filter((v) => v !== id),
+      );
   });
   updateCoordsFlags(st, rows);
 }
@@ -211,18 +215,24 @@ function deleteTerm(st: CalendarState, id: number): void {
     st,
     st.categoryPostings,
     id,
-    (row) => t.categoryIds[row],
+    (row) => t.categoryIds.get(row),
     (row) => {
-      t.categoryIds[row] = toIds(t.categoryIds[row].filter((v) => v !== id));
+      t.categoryIds.set(
+        row,
+        t.categoryIds.get(row).filter((v) => v !== id),
+      );
     },
   );
   unlinkAll(
     st,
     st.tagPostings,
     id,
-    (row) => t.tagIds[row],
+    (row) => t.tagIds.get(row),
     (row) => {
-      t.tagIds[row] = toIds(t.tagIds[row].filter((v) => v !== id));
+      t.tagIds.set(
+        row,
+        t.tagIds.get(row).filter((v) => v !== id),
+      );
     },
   );
   st.termCounts.delete(id);

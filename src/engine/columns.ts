@@ -108,6 +108,10 @@ export class IdMap<V> {
   private readonly sparse = new Map<number, V>();
   private count = 0;
 
+  /** `denseLimit`: ids below it go to the dense array (0: a Map for all, for ids spread thinly
+   *  over a large range, such as the parents of occurrences among a million event ids) */
+  constructor(private readonly denseLimit = ID_MAP_DENSE_LIMIT) {}
+
   get size(): number {
     return this.count;
   }
@@ -123,7 +127,7 @@ export class IdMap<V> {
 
   set(id: number, value: V): void {
     if (value === undefined) throw new Error(`id map: expected a value for id ${id}, got undefined`);
-    if (Number.isInteger(id) && id >= 0 && id < ID_MAP_DENSE_LIMIT) {
+    if (Number.isInteger(id) && id >= 0 && id < this.denseLimit) {
       const dense = this.dense;
       while (dense.length <= id) dense.push(undefined);
       if (dense[id] === undefined) this.count++;

@@ -41,13 +41,18 @@ export interface RecordColumns {
   readonly endUtc: DateColumn;
   readonly texts: TextView;
   readonly costs: readonly (readonly string[])[];
-  readonly organizerIds: readonly IdList[];
-  readonly categoryIds: readonly IdList[];
-  readonly tagIds: readonly IdList[];
+  readonly organizerIds: LinkIds;
+  readonly categoryIds: LinkIds;
+  readonly tagIds: LinkIds;
   readonly lineages: ReadonlyMap<number, string[]>;
   readonly recur: ReadonlyMap<number, RecurInfo>;
   readonly pool: Record<'timezone' | 'abbr' | 'currencySymbol' | 'currencyPosition' | 'currencyCode', StringPool>;
   venueList(row: number): IdList;
+}
+
+/** A link column: a row's ids as a new array. */
+interface LinkIds {
+  get(row: number): number[];
 }
 
 /** The record of a row of `t` (fresh lists: the caller may change them). */
@@ -87,9 +92,9 @@ export function recordOf(t: RecordColumns, row: number): EventRecord {
     featured: (flags & FLAG_FEATURED) !== 0,
     ticketed: (flags & FLAG_TICKETED) !== 0,
     venueIds: t.venueList(row).slice(),
-    organizerIds: t.organizerIds[row].slice(),
-    categoryIds: t.categoryIds[row].slice(),
-    tagIds: t.tagIds[row].slice(),
+    organizerIds: t.organizerIds.get(row),
+    categoryIds: t.categoryIds.get(row),
+    tagIds: t.tagIds.get(row),
     parentId: t.parentIds[row],
   };
   const lineage = t.lineages.size > 0 ? t.lineages.get(row) : undefined;

@@ -59,11 +59,12 @@ export class RowParts {
   excerpt = '';
   slug = '';
   website: string | null = null;
-  /** the table's shared lists (costLists, idLists) */
+  /** the table's shared cost list (costLists) */
   costs: readonly string[] = [];
-  organizerIds: IdList = EMPTY_IDS;
-  categoryIds: IdList = EMPTY_IDS;
-  tagIds: IdList = EMPTY_IDS;
+  /** the link lists' numbers in the table's idLists (0: empty) */
+  organizerIds = 0;
+  categoryIds = 0;
+  tagIds = 0;
   /** the first venue (0: none), and all of them when there are several (kept as is) */
   venue = 0;
   venues: IdList | undefined = undefined;

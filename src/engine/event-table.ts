@@ -23,8 +23,10 @@ import { recordOf } from './event-record.ts';
 import { TextStore } from './text-store.ts';
 import { statusCode, type EventRecord, type RecurInfo } from './records.ts';
 import { ListInterner } from './list-interner.ts';
+import { IdListPool, LinkColumn } from './link-column.ts';
 
 export { listHash, ListInterner } from './list-interner.ts';
+export { IdListPool, LinkColumn, type LinkLists } from './link-column.ts';
 export { checkEventRecord, DateColumn } from './date-column.ts';
 export {
   EMPTY_IDS,
@@ -59,7 +61,7 @@ export const TYPED_COLUMNS = [
   'currencyPositions',
   'currencyCodes',
 ] as const;
-const ARRAY_COLUMNS = ['costs', 'organizerIds', 'categoryIds', 'tagIds'] as const;
+const LINK_COLUMNS = ['organizerIds', 'categoryIds', 'tagIds'] as const;
 
 export class EventTable {
   count = 0;
@@ -93,16 +95,17 @@ export class EventTable {
   costs: (readonly string[])[] = [];
   /** rows with a lineage (few: events imported with one) */
   readonly lineages = new Map<number, string[]>();
-  organizerIds: IdList[] = [];
-  categoryIds: IdList[] = [];
-  tagIds: IdList[] = [];
+  /** each row's organizer, category and tag list: its number in idLists */
+  readonly organizerIds: LinkColumn;
+  readonly categoryIds: LinkColumn;
+  readonly tagIds: LinkColumn;
   readonly extraVenues = new Map<number, IdList>();
   /** series and occurrences: their recurrence fields (other rows have no entry) */
   readonly recur = new Map<number, RecurInfo>();
   /** bumped whenever a row's recurrence entry is set or removed (what caches of series read) */
   recurVersion = 0;
-  /** shared link lists (organizers, categories, tags) and cost lists */
-  readonly idLists: ListInterner<number>;
+  /** the distinct link lists (organizers, categories, tags), and the shared cost lists */
+  readonly idLists: IdListPool;
   readonly costLists: ListInterner<string>;
   /** folded title\0excerpt\0description of the rows a search checked, cleared on writes */
   readonly folded = new Map<number, string>();
@@ -121,7 +124,10 @@ export class EventTable {
    * pool indexes and shared lists mean the same in both (pools and interners only ever grow).
    */
   constructor(sharing?: EventTable) {
-    this.idLists = sharing?.idLists ?? new ListInterner<number>(EMPTY_IDS);
+    this.idLists = sharing?.idLists ?? new IdListPool();
+    this.organizerIds = new LinkColumn(this.idLists);
+    this.categoryIds = new LinkColumn(this.idLists);
+    this.tagIds = new LinkColumn(this.idLists);
     this.costLists = sharing?.costLists ?? new ListInterner<string>([]);
     this.pool = sharing?.pool ?? {
       timezone: new StringPool(),
@@ -157,6 +163,7 @@ export class EventTable {
     this.currencyPositions = growInt32(this.currencyPositions, cap);
     this.currencyCodes = growInt32(this.currencyCodes, cap);
     for (const c of this.dateColumns()) c.grow(cap);
+    for (const f of LINK_COLUMNS) this[f].grow(cap);
     this.texts.reserve(cap);
     this.capacity = cap;
   }
@@ -193,8 +200,8 @@ export class EventTable {
 
   /**
    * appendStaged from a row's parts rather than a record (a parallel import's events, staged by
-   * src/import/index.ts): pool indexes of this table's pools, FLAG_* bits, lists that are this
-   * table's shared lists already; its dates are dates[at, at + 8). Returns the row.
+   * src/import/index.ts): pool indexes of this table's pools, FLAG_* bits, cost lists that are
+   * this table's shared lists and link lists as their numbers in its idLists; its dates are dates[at, at + 8). Returns the row.
    */
   appendParts(p: RowParts, dates: Float64Array, at: number): number {
     checkStaged(p.id, dates[at], dates[at + 1]);
@@ -221,9 +228,9 @@ export class EventTable {
       this.recur.set(row, p.recur);
       this.recurVersion++;
     } else if (this.recur.size > 0 && this.recur.delete(row)) this.recurVersion++;
-    this.organizerIds[row] = p.organizerIds;
-    this.categoryIds[row] = p.categoryIds;
-    this.tagIds[row] = p.tagIds;
+    this.organizerIds.lists[row] = p.organizerIds;
+    this.categoryIds.lists[row] = p.categoryIds;
+    this.tagIds.lists[row] = p.tagIds;
     if (this.folded.size > 0) this.folded.delete(row);
     this.startLocal.setMs(row, dates[at]);
     this.endLocal.setMs(row, dates[at + 1]);
@@ -250,17 +257,15 @@ export class EventTable {
     if (adopt) {
       // an empty table takes the staged columns over: no copy
       for (const f of TYPED_COLUMNS) (this as unknown as Record<string, unknown>)[f] = from[f];
-      for (const f of ARRAY_COLUMNS) (this as unknown as Record<string, unknown>)[f] = from[f];
+      this.costs = from.costs;
+      for (const f of LINK_COLUMNS) this[f].lists = from[f].lists;
       this.texts = from.texts;
       this.capacity = from.capacity;
     } else {
       this.reserve(base + n);
       for (const f of TYPED_COLUMNS) (this[f] as Int32Array).set((from[f] as Int32Array).subarray(0, n), base);
-      for (const f of ARRAY_COLUMNS) {
-        const to = this[f] as unknown[],
-          src = from[f] as unknown[];
-        for (let i = 0; i < n; i++) to[base + i] = src[i];
-      }
+      for (let i = 0; i < n; i++) this.costs[base + i] = from.costs[i];
+      for (const f of LINK_COLUMNS) this[f].lists.set(from[f].lists.subarray(0, n), base);
       const tx = from.texts;
       for (let i = 0; i < n; i++)
         this.texts.set(base + i, tx.title(i), tx.description(i), tx.excerpt(i), tx.slug(i), tx.website(i));
@@ -285,7 +290,8 @@ export class EventTable {
     for (const f of TYPED_COLUMNS)
       (this as unknown as Record<string, unknown>)[f] =
         this[f] instanceof Uint8Array ? new Uint8Array(0) : new Int32Array(0);
-    for (const f of ARRAY_COLUMNS) (this as unknown as Record<string, unknown>)[f] = [];
+    this.costs = [];
+    for (const f of LINK_COLUMNS) this[f].lists = new Int32Array(0);
     this.texts = new TextStore();
     for (const c of this.dateColumns()) {
       c.ms = new Float64Array(16);
@@ -349,10 +355,9 @@ export class EventTable {
     this.costs[row] = this.costLists.intern(rec.costs);
     this.setLineage(row, rec.lineage ? rec.lineage.slice() : undefined);
     this.setVenues(row, rec.venueIds);
-    const lists = this.idLists;
-    this.organizerIds[row] = lists.intern(rec.organizerIds);
-    this.categoryIds[row] = lists.intern(rec.categoryIds);
-    this.tagIds[row] = lists.intern(rec.tagIds);
+    this.organizerIds.set(row, rec.organizerIds);
+    this.categoryIds.set(row, rec.categoryIds);
+    this.tagIds.set(row, rec.tagIds);
     if (this.folded.size > 0) this.folded.delete(row);
     if (rec.recurrence !== undefined || rec.recurrenceId !== undefined) {
       this.recur.set(row, recurInfoOf(rec));

@@ -4,10 +4,9 @@ import { IdMap } from './columns.ts';
 import { comboOf } from './block-stats.ts';
 import { FLAG_COORDS } from './event-table.ts';
 import { PostingList } from './posting-list.ts';
-import { distinctCount } from './distinct.ts';
 import type { BlockStats } from './block-stats.ts';
 import type { Entities } from './entities.ts';
-import type { EventTable } from './event-table.ts';
+import type { EventTable, IdListPool } from './event-table.ts';
 import type { SortedIndex } from './sorted-index.ts';
 
 type Postings = IdMap<PostingList>;
@@ -36,6 +35,7 @@ export function rebuildIndexes(st: RebuildTarget): void {
   const t = st.table;
   const n = t.count;
   const { categoryIds, tagIds, organizerIds, venueIds, parentIds, statusCodes, extraVenues, flags } = t;
+  const pool = t.idLists;
   const hasExtra = extraVenues.size > 0;
   // the coords flag, from one has-coordinates answer per venue
   const coords = new IdMap<boolean>();
@@ -71,21 +71,21 @@ export function rebuildIndexes(st: RebuildTarget): void {
   const fill = new Filler(counted);
   // the category closure (each category and its ancestors) in the same walks, once per distinct
   // list of categories (rows share their lists)
-  const closures = new Map<readonly number[], readonly number[]>();
+  const closures = new Map<number, readonly number[]>();
   for (const pass of [0, 1]) {
     for (let i = 0; i < n; i++) {
       const row = rows[i],
         combo = combos[i];
       const published = statusCodes[row] === 0;
-      fill.lists(st.categoryPostings, categoryIds[row], row, combo, published);
-      fill.lists(st.tagPostings, tagIds[row], row, combo, published);
-      fill.lists(st.organizerPostings, organizerIds[row], row, combo, false);
+      const cats = categoryIds.lists[row];
+      fill.list(st.categoryPostings, pool, cats, row, combo, published);
+      fill.list(st.tagPostings, pool, tagIds.lists[row], row, combo, published);
+      fill.list(st.organizerPostings, pool, organizerIds.lists[row], row, combo, false);
       const extra = hasExtra ? extraVenues.get(row) : undefined;
-      if (extra) fill.lists(st.venuePostings, extra, row, combo, false);
+      if (extra) fill.lists(st.venuePostings, extra, 0, extra.length, row, combo, false);
       else if (venueIds[row] !== 0) fill.one(st.venuePostings, venueIds[row], row, combo);
       if (parentIds[row] !== 0) fill.one(st.parentPostings, parentIds[row], row, combo);
-      const cats = categoryIds[row];
-      if (cats.length > 0) {
+      if (cats !== 0) {
         let closure = closures.get(cats);
         if (closure === undefined) closures.set(cats, (closure = st.closureOf(row, [])));
         for (let k = 0; k < closure.length; k++) fill.one(st.categoryClosure, closure[k], row, combo);
@@ -124,21 +124,35 @@ class Filler {
     else list.push(row, combo);
   }
 
-  /** the row goes to the list of each distinct id (and `multi` of each when there are several,
-   *  and the pair list of each pair of them) */
-  lists(postings: Postings, ids: readonly number[], row: number, combo: number, count: boolean): void {
-    const k = ids.length;
+  /** lists() of the pool's list number k */
+  list(postings: Postings, pool: IdListPool, k: number, row: number, combo: number, count: boolean): void {
+    if (k !== 0) this.lists(postings, pool.values, pool.offsets[k], pool.offsets[k + 1], row, combo, count);
+  }
+
+  /** the row goes to the list of each distinct id of ids[from, to) (and `multi` of each when there
+   *  are several, and the pair list of each pair of them) */
+  lists(
+    postings: Postings,
+    ids: ArrayLike<number>,
+    from: number,
+    to: number,
+    row: number,
+    combo: number,
+    count: boolean,
+  ): void {
+    const k = to - from;
     if (k === 0) return;
     if (k === 1) {
-      this.one(postings, ids[0], row, combo);
-      if (count) this.count(ids[0]);
+      this.one(postings, ids[from], row, combo);
+      if (count) this.count(ids[from]);
       return;
     }
-    const multi = distinctCount(ids) > 1;
-    for (let i = 0; i < k; i++) {
+    let multi = false;
+    for (let i = from + 1; i < to && !multi; i++) multi = ids[i] !== ids[from];
+    for (let i = from; i < to; i++) {
       const id = ids[i];
       let seen = false;
-      for (let j = 0; j < i; j++)
+      for (let j = from; j < i; j++)
         if (ids[j] === id) {
           seen = true;
           break;

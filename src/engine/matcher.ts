@@ -139,19 +139,19 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
     const test = makeIdTest(expandCategories(st, q.categoryIds));
     const cats = t.categoryIds;
     kinds.push('category');
-    checks.push((row) => anyIn(cats[row], test));
+    checks.push((row) => cats.some(row, test));
   }
   if (q.tagIds !== undefined) {
     const test = makeIdTest(q.tagIds);
     const tags = t.tagIds;
     kinds.push('tag');
-    checks.push((row) => anyIn(tags[row], test));
+    checks.push((row) => tags.some(row, test));
   }
   if (q.organizerIds !== undefined) {
     const test = makeIdTest(q.organizerIds);
     const orgs = t.organizerIds;
     kinds.push('organizer');
-    checks.push((row) => anyIn(orgs[row], test));
+    checks.push((row) => orgs.some(row, test));
   }
   if (q.venueIds !== undefined) {
     kinds.push('venue');

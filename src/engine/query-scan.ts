@@ -5,7 +5,7 @@
 
 import { BitSet } from './bitset.ts';
 import { SUPER_SHIFT, type BlockStats } from './block-stats.ts';
-import type { EventTable } from './event-table.ts';
+import type { EventTable, LinkColumn } from './event-table.ts';
 import type { PostingList } from './posting-list.ts';
 import type { CalendarState, Postings } from './state.ts';
 import { endPasses, makeIdTest, type Matcher, type StartRange } from './matcher.ts';
@@ -124,7 +124,7 @@ export interface ListDriver {
   /** the row's ids of that kind (may repeat an id) */
   links: (t: EventTable, row: number) => ArrayLike<number>;
   /** the same as a column, when there is one (read directly in hot loops) */
-  column: readonly (readonly number[])[] | undefined;
+  column: LinkColumn | undefined;
   /** the postings the lists come from (their pair lists serve two-list unions) */
   postings: Postings;
   lists: PostingList[];
@@ -315,22 +315,35 @@ export function unionCount(
     for (let i = lo; i < hi; i++) {
       if (ok[combos[i]] === 0) continue;
       const row = rows[i];
-      const ids = column ? column[row] : d.links(t, row);
+      // the row's ids are ids[at, at + len): a range of the pool's values, or the list links gives
+      let ids: ArrayLike<number>,
+        at = 0,
+        len: number;
+      if (column) {
+        const pool = column.pool,
+          list = column.lists[row];
+        ids = pool.values;
+        at = pool.offsets[list];
+        len = pool.offsets[list + 1] - at;
+      } else {
+        ids = d.links(t, row);
+        len = ids.length;
+      }
       let c = 0,
         first = k;
-      for (let a = 0; a < ids.length; a++) {
+      for (let a = at; a < at + len; a++) {
         const id = ids[a];
         if (!test(id)) continue;
         let dup = false;
-        for (let z = 0; z < a; z++)
+        for (let z = at; z < a; z++)
           if (ids[z] === id) {
             dup = true;
             break;
           }
         if (dup) continue;
         c++;
-        const at = rank.get(id);
-        if (at !== undefined && at < first) first = at;
+        const place = rank.get(id);
+        if (place !== undefined && place < first) first = place;
       }
       if (c > 1 && first === o && match(row)) total -= c - 1;
     }

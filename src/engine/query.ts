@@ -5,7 +5,7 @@
 // the result set, no materialised match list.
 // The walks and counts are in query-scan.ts.
 
-import type { EventTable } from './event-table.ts';
+import type { EventTable, LinkColumn } from './event-table.ts';
 import type { CalendarState, Postings } from './state.ts';
 import type { EventQuery, QueryResult } from './types.ts';
 import { searchQuery } from './search-walk.ts';
@@ -13,10 +13,10 @@ import { buildMatcher, endPasses, expandCategories, startRangeOf, type StartRang
 import { Pager, blockCount, countRange, unionCount, walkUnion, type ListDriver } from './query-scan.ts';
 
 const parentLinks = (t: EventTable, row: number): ArrayLike<number> => [t.parentIds[row]];
-const categoryLinks = (t: EventTable, row: number): ArrayLike<number> => t.categoryIds[row];
-const tagLinks = (t: EventTable, row: number): ArrayLike<number> => t.tagIds[row];
+const categoryLinks = (t: EventTable, row: number): ArrayLike<number> => t.categoryIds.get(row);
+const tagLinks = (t: EventTable, row: number): ArrayLike<number> => t.tagIds.get(row);
 const venueLinks = (t: EventTable, row: number): ArrayLike<number> => t.venueList(row);
-const organizerLinks = (t: EventTable, row: number): ArrayLike<number> => t.organizerIds[row];
+const organizerLinks = (t: EventTable, row: number): ArrayLike<number> => t.organizerIds.get(row);
 
 function listDriver(
   st: CalendarState,
@@ -25,7 +25,7 @@ function listDriver(
   postings: Postings,
   ids: ArrayLike<number>,
   r: StartRange,
-  column?: readonly (readonly number[])[],
+  column?: LinkColumn,
 ): ListDriver {
   const starts = st.table.starts;
   const d: ListDriver = { kind, links, column, postings, lists: [], ids: [], los: [], his: [], cost: 0 };

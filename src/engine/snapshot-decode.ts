@@ -2,7 +2,7 @@
 // columns filled from the chunks (version 3: their bytes decoded into place), the ids
 // registered, the indexes built once at the end.
 
-import type { EventTable, ListInterner } from './event-table.ts';
+import type { EventTable, LinkColumn, ListInterner } from './event-table.ts';
 import type { CalendarState } from './state.ts';
 import { dropSearchIndex } from './search-index.ts';
 import { base64Bytes, decodeInto, decodeNew } from './snapshot-bytes.ts';
@@ -143,12 +143,11 @@ function checkTitles(t: EventTable, h: SnapshotHeader): void {
     throw new Error(`snapshot load: expected ${h.titles} titles before the events, got ${t.texts.titleCount}`);
 }
 
-/** Per-row lists of a version 3 chunk: the distinct lists (values and ends) and 0 or 1 + the index
- *  of its list per row; one-element lists shared through the interner's singles (as listsOf). */
+/** Per-row lists of a version 3 chunk: the distinct lists (values and ends), each interned in the
+ *  table's pool once, and 0 or 1 + the index of its list per row. */
 function numberLists(
   what: string,
-  dst: (readonly number[])[],
-  lists: ListInterner<number>,
+  dst: LinkColumn,
   col: { values: string; ends: string; rows: string },
   from: number,
   n: number,
@@ -159,7 +158,7 @@ function numberLists(
   const total = k > 0 ? ends[k - 1] : 0;
   const values = decodeNew(`${what}.values`, col.values, total, (m) => new Int32Array(m));
   const rows = decodeNew(`${what}.rows`, col.rows, n, (m) => new Int32Array(m));
-  const shared: (readonly number[])[] = [lists.empty];
+  const shared = [0];
   let at = 0;
   for (let j = 0; j < k; j++) {
     const end = ends[j];
@@ -167,19 +166,15 @@ function numberLists(
       throw new Error(
         `snapshot load: expected non-empty ${what} lists within ${total} values, got one ending at ${end}`,
       );
-    if (end - at === 1) shared.push(lists.internRange(values as unknown as number[], at, 1));
-    else {
-      const list = new Array<number>(end - at);
-      for (let i = at; i < end; i++) list[i - at] = values[i];
-      shared.push(list);
-    }
+    shared.push(dst.pool.intern(values.subarray(at, end)));
     at = end;
   }
+  const lists = dst.lists;
   for (let i = 0; i < n; i++) {
     const list = shared[rows[i]];
     if (list === undefined)
       throw new Error(`snapshot load: expected a ${what} list index < ${shared.length}, got ${rows[i]}`);
-    dst[from + i] = list;
+    lists[from + i] = list;
   }
 }
 
@@ -248,7 +243,7 @@ function loadChunkV3(st: CalendarState, c: EventChunk): void {
     from,
     n,
   );
-  for (const f of LINK_FIELDS) numberLists(f, t[f], t.idLists, c.links?.[f], from, n);
+  for (const f of LINK_FIELDS) numberLists(f, t[f], c.links?.[f], from, n);
 }
 
 function loadChunkV2(st: CalendarState, c: EventChunkV2): void {
@@ -298,7 +293,26 @@ function loadChunkV2(st: CalendarState, c: EventChunkV2): void {
   for (const [i, info] of c.recur ?? []) t.recur.set(from + i, info);
   if (c.recur?.length) t.recurVersion++;
   listsOf('costs', t.costs, t.costLists, c.costs, from, n);
-  for (const f of LINK_FIELDS) listsOf(f, t[f], t.idLists, c.links[f], from, n);
+  for (const f of LINK_FIELDS) linkListsOf(f, t[f], c.links[f], from, n);
+}
+
+/** listsOf for a link column: each of the chunk's lists interned in the table's pool once. */
+function linkListsOf(what: string, dst: LinkColumn, col: ListColumn<number>, from: number, n: number): void {
+  expectLength(`${what}.rows`, col?.rows, n);
+  const shared = [0];
+  for (const list of col.lists) {
+    if (!Array.isArray(list) || list.length === 0)
+      throw new Error(`snapshot load: expected non-empty ${what} lists, got ${JSON.stringify(list)}`);
+    shared.push(dst.pool.intern(list));
+  }
+  const rows = col.rows,
+    lists = dst.lists;
+  for (let i = 0; i < n; i++) {
+    const k = shared[rows[i]];
+    if (k === undefined)
+      throw new Error(`snapshot load: expected a ${what} list index < ${shared.length}, got ${rows[i]}`);
+    lists[from + i] = k;
+  }
 }
 
 /**
@@ -331,26 +345,6 @@ function listsOf<T extends number | string>(
   }
 }
 
-/** Per-row lists out of (count per row, values flattened), shared through the interner (version 1). */
-function flatLists<T extends number | string>(
-  what: string,
-  dst: (readonly T[])[],
-  lists: ListInterner<T>,
-  counts: number[],
-  values: T[],
-  from: number,
-  n: number,
-): void {
-  expectLength(`${what}.counts`, counts, n);
-  let at = 0;
-  for (let i = 0; i < n; i++) {
-    const k = counts[i];
-    dst[from + i] = lists.internRange(values, at, k);
-    at += k;
-  }
-  if (at !== values.length) throw new Error(`snapshot load: expected ${at} ${what} values, got ${values.length}`);
-}
-
 function loadChunkV1(st: CalendarState, c: EventChunkV1): void {
   const t = st.table;
   const from = c.from,
@@ -380,5 +374,15 @@ function loadChunkV1(st: CalendarState, c: EventChunkV1): void {
   }
   for (const [i, l] of c.lineages) t.lineages.set(from + i, l);
   for (const [i, v] of c.extraVenues) t.extraVenues.set(from + i, v);
-  for (const f of LINK_FIELDS) flatLists(f, t[f], t.idLists, c.links[f].counts, c.links[f].ids, from, n);
+  for (const f of LINK_FIELDS) {
+    const { counts, ids } = c.links[f],
+      col = t[f];
+    expectLength(`${f}.counts`, counts, n);
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      col.lists[from + i] = col.pool.internRange(ids, at, counts[i]);
+      at += counts[i];
+    }
+    if (at !== ids.length) throw new Error(`snapshot load: expected ${at} ${f} values, got ${ids.length}`);
+  }
 }

@@ -3,7 +3,7 @@
 // whose columns are base64 text of typed arrays (snapshot-format.ts): loading
 // (snapshot-decode.ts) decodes their bytes into the columns, and finds the rows already sorted.
 
-import type { EventTable } from './event-table.ts';
+import type { EventTable, LinkLists } from './event-table.ts';
 import type { RecurInfo } from './records.ts';
 import type { CalendarState } from './state.ts';
 import type { TextView } from './text-store.ts';
@@ -38,7 +38,7 @@ interface Frozen {
   costs: (readonly string[])[];
   lineages: Map<number, string[]>;
   extraVenues: Map<number, readonly number[]>;
-  links: Record<LinkField, (readonly number[])[]>;
+  links: Record<LinkField, LinkLists>;
   recur: Map<number, RecurInfo>;
   /** the rows in the order they are written (the main index's (start, id) order); none: 0, 1, ... */
   order?: Int32Array;
@@ -61,7 +61,7 @@ export function encodeSnapshot(st: CalendarState): Iterable<unknown> {
   const ints = {} as Frozen['ints'];
   for (const f of INT_FIELDS) ints[f] = t[f].slice(0, n);
   const links = {} as Frozen['links'];
-  for (const f of LINK_FIELDS) links[f] = t[f].slice(0, n);
+  for (const f of LINK_FIELDS) links[f] = t[f].freeze(n);
   const frozen: Frozen = {
     count: n,
     ints,
@@ -179,15 +179,36 @@ function listColumn<T>(col: readonly (readonly T[])[], at: Int32Array): { lists:
   return { lists, rows };
 }
 
-/** Number lists as their values one after the other and the end of each. */
-function flatNumbers(lists: readonly (readonly number[])[]): { values: Int32Array; ends: Int32Array } {
-  const ends = new Int32Array(lists.length);
+/** A link column's distinct lists of the rows `at`, as their values one after the other and the
+ *  end of each, and per row 0 (none) or 1 + the index of its list. */
+function linkColumn(col: LinkLists, at: Int32Array): { values: Int32Array; ends: Int32Array; rows: Int32Array } {
+  const index = new Map<number, number>();
+  const numbers: number[] = [];
+  const n = at.length;
+  const rows = new Int32Array(n);
   let total = 0;
-  for (let k = 0; k < lists.length; k++) ends[k] = total += lists[k].length;
+  const { pool } = col;
+  for (let i = 0; i < n; i++) {
+    const list = col.lists[at[i]];
+    if (list === 0) continue;
+    let k = index.get(list);
+    if (k === undefined) {
+      numbers.push(list);
+      k = numbers.length;
+      index.set(list, k);
+      total += pool.offsets[list + 1] - pool.offsets[list];
+    }
+    rows[i] = k;
+  }
   const values = new Int32Array(total);
+  const ends = new Int32Array(numbers.length);
   let o = 0;
-  for (const list of lists) for (let j = 0; j < list.length; j++) values[o++] = list[j];
-  return { values, ends };
+  for (let k = 0; k < numbers.length; k++) {
+    const a = pool.offsets[numbers[k]];
+    values.set(pool.values.subarray(a, pool.offsets[numbers[k] + 1]), o);
+    ends[k] = o += pool.offsets[numbers[k] + 1] - a;
+  }
+  return { values, ends, rows };
 }
 
 function* chunksOf(header: SnapshotHeader, fz: Frozen): Generator<unknown> {
@@ -268,9 +289,8 @@ function encodeChunk(fz: Frozen, from: number, to: number): EventChunk {
   const costs = listColumn(fz.costs, at);
   const links = {} as EventChunk['links'];
   for (const f of LINK_FIELDS) {
-    const col = listColumn(fz.links[f], at);
-    const flat = flatNumbers(col.lists);
-    links[f] = { values: base64Of(flat.values), ends: base64Of(flat.ends), rows: base64Of(col.rows) };
+    const col = linkColumn(fz.links[f], at);
+    links[f] = { values: base64Of(col.values), ends: base64Of(col.ends), rows: base64Of(col.rows) };
   }
   const texts = fz.texts.copyRecords(at);
   return {

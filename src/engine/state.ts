@@ -54,7 +54,9 @@ export class CalendarState {
   readonly tagPostings: Postings = new IdMap();
   readonly venuePostings: Postings = new IdMap();
   readonly organizerPostings: Postings = new IdMap();
-  readonly parentPostings: Postings = new IdMap();
+  /** by parent event id: a few ids spread over the range of event ids, so a Map (8 MiB less at
+   *  a million events than an array indexed by id) */
+  readonly parentPostings: Postings = new IdMap(0);
   /** category id → rows linking it or any of its descendants (what a category filter asks
    *  for); kept by indexRow/unindexRow, rebuilt lazily (ensureClosure) after a change of the
    *  category tree or a bulk rebuild */
@@ -74,10 +76,10 @@ export class CalendarState {
    *  columns; multi = the row carries two or more distinct ids of that kind. */
   forEachLink(row: number, fn: (postings: Postings, id: number, multi: boolean) => void): void {
     const t = this.table;
-    eachLink(t.categoryIds[row], this.categoryPostings, fn);
-    eachLink(t.tagIds[row], this.tagPostings, fn);
+    eachLink(t.categoryIds.get(row), this.categoryPostings, fn);
+    eachLink(t.tagIds.get(row), this.tagPostings, fn);
     eachLink(t.venueList(row), this.venuePostings, fn);
-    eachLink(t.organizerIds[row], this.organizerPostings, fn);
+    eachLink(t.organizerIds.get(row), this.organizerPostings, fn);
     const parent = t.parentIds[row];
     if (parent !== 0) fn(this.parentPostings, parent, false);
   }
@@ -85,10 +87,10 @@ export class CalendarState {
   /** Calls fn(postings, distinct ids) for every multi-valued link kind of the row. */
   forEachKind(row: number, fn: (postings: Postings, ids: number[]) => void): void {
     const t = this.table;
-    fn(this.categoryPostings, distinctIds(t.categoryIds[row]));
-    fn(this.tagPostings, distinctIds(t.tagIds[row]));
+    fn(this.categoryPostings, distinctIds(t.categoryIds.get(row)));
+    fn(this.tagPostings, distinctIds(t.tagIds.get(row)));
     fn(this.venuePostings, distinctIds(t.venueList(row)));
-    fn(this.organizerPostings, distinctIds(t.organizerIds[row]));
+    fn(this.organizerPostings, distinctIds(t.organizerIds.get(row)));
   }
 
   /** Calls fn(pair list) for each pair of the distinct ids that has a pair list (the list of the
@@ -182,7 +184,7 @@ export class CalendarState {
   /** Distinct categories of the row and all their ancestors, into out (cleared first). */
   closureOf(row: number, out: number[]): number[] {
     out.length = 0;
-    const cats = this.table.categoryIds[row],
+    const cats = this.table.categoryIds.get(row),
       terms = this.entities.terms;
     for (let i = 0; i < cats.length; i++) {
       // the parent chain; a cycle stops at the first id seen again
@@ -202,7 +204,7 @@ export class CalendarState {
       ids: number[] = [];
     for (let i = 0; i < n; i++) {
       const row = rows[i];
-      if (this.table.categoryIds[row].length === 0) continue;
+      if (this.table.categoryIds.size(row) === 0) continue;
       for (const id of this.closureOf(row, ids)) pushOne(closure, id, row, combos[i]);
     }
     this.closureDirty = false;
@@ -211,7 +213,7 @@ export class CalendarState {
 
   /** Calls fn(list) for every closure list holding the row (none while the lists are dirty). */
   forEachClosure(row: number, fn: (list: PostingList) => void): void {
-    if (this.closureDirty || this.table.categoryIds[row].length === 0) return;
+    if (this.closureDirty || this.table.categoryIds.size(row) === 0) return;
     for (const id of this.closureOf(row, [])) {
       const list = this.categoryClosure.get(id);
       if (!list) throw new Error(`category closure: expected a list for ${id} holding row ${row}, got none`);
@@ -288,7 +290,7 @@ export class CalendarState {
       this.forEachKind(row, (postings, ids) => {
         if (ids.length > 1) this.forEachPair(postings, ids, false, (list) => b.add(list, row, combo));
       });
-      if (!this.closureDirty && t.categoryIds[row].length > 0) {
+      if (!this.closureDirty && t.categoryIds.size(row) > 0) {
         for (const id of this.closureOf(row, [])) {
           let list = this.categoryClosure.get(id);
           if (!list) this.categoryClosure.set(id, (list = new PostingList()));
@@ -308,7 +310,7 @@ export class CalendarState {
     this.forEachKind(row, (postings, ids) => {
       if (ids.length > 1) this.forEachPair(postings, ids, false, (list) => list.insert(t.starts, t.ids, row, combo));
     });
-    if (!this.closureDirty && t.categoryIds[row].length > 0) {
+    if (!this.closureDirty && t.categoryIds.size(row) > 0) {
       for (const id of this.closureOf(row, [])) {
         let list = this.categoryClosure.get(id);
         if (!list) this.categoryClosure.set(id, (list = new PostingList()));
@@ -370,8 +372,8 @@ export class CalendarState {
     const t = this.table;
     if (t.statusCodes[row] !== 0) return;
     const add = (id: number) => deltas.set(id, (deltas.get(id) ?? 0) + sign);
-    eachDistinct(t.categoryIds[row], add);
-    eachDistinct(t.tagIds[row], add);
+    eachDistinct(t.categoryIds.get(row), add);
+    eachDistinct(t.tagIds.get(row), add);
   }
 
   /** Apply count changes; the hooks hear of each term whose count changed. */

@@ -13,6 +13,7 @@ import {
   FLAG_TICKETED,
   ListInterner,
   type EventTable,
+  type IdListPool,
 } from '../engine/event-table.ts';
 import { B_ALL_DAY, B_FEATURED, B_HIDDEN, B_SHOW_MAP, B_SHOW_MAP_LINK, B_STICKY, B_TICKETED, P_NONE } from './pack.ts';
 import type { StringPool } from '../engine/columns.ts';
@@ -20,15 +21,9 @@ import type { parseCost } from '../api/wordpress/cost.ts';
 
 export const NO_COST = { costs: [] as string[], currencySymbol: '', currencyPosition: '' };
 
-/** A packed event's list: the table's shared list (the workers computed listHash when needed). */
-export function internPacked(
-  lists: ListInterner<number>,
-  links: Int32Array,
-  from: number,
-  n: number,
-  hash: number,
-): readonly number[] {
-  if (n === 0) return lists.empty;
+/** A packed event's list: its number in the table's pool (the workers computed listHash when needed). */
+export function internPacked(lists: IdListPool, links: Int32Array, from: number, n: number, hash: number): number {
+  if (n === 0) return 0;
   if (ListInterner.bySingle(links, from, n)) return lists.single(links[from]);
   return lists.internHashed(links, from, n, hash);
 }

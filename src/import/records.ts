@@ -318,9 +318,9 @@ export class Importer extends PostRecords {
     return this.linksProblem(
       t.parentIds[row],
       venueOk ? EMPTY_IDS : (extra ?? t.venueList(row)),
-      t.organizerIds[row],
-      t.categoryIds[row],
-      t.tagIds[row],
+      t.organizerIds.get(row),
+      t.categoryIds.get(row),
+      t.tagIds.get(row),
     );
   }
 

@@ -15,10 +15,12 @@ export const GIB = 2 ** 30;
 export const STORE_BYTES_PER_EVENT = 1_100;
 /**
  * Of it, what V8's heap must hold (the rest are typed arrays and the texts' buffer, outside the
- * heap's limit): 151 MiB used after a full collection at 1,000,000 events; the same load, a
- * search and 200 list calls ran within a heap limit of 400 MiB. About twice what is used.
+ * heap's limit): 49 MiB used after a full collection at 1,000,000 events (link lists, texts and
+ * indexes are typed arrays); the load and a search ran within a heap limit of 160 MiB, where
+ * this asks for 256 + 143 MiB. About three times what is used: a load parses the snapshot's
+ * chunks in the heap.
  */
-export const HEAP_BYTES_PER_EVENT = 300;
+export const HEAP_BYTES_PER_EVENT = 150;
 /** What every command takes before its data: Node, the code, the caches' budgets at their defaults. */
 export const BASE_BYTES = 256 * MIB;
 /**

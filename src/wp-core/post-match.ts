@@ -201,8 +201,8 @@ export class PostMatch {
         )
           return;
       }
-      if (categoriesOut && table.categoryIds[row].some((t) => categoriesOut.has(t))) return;
-      if (q.tagsOut?.length && table.tagIds[row].some((t) => q.tagsOut!.includes(t))) return;
+      if (categoriesOut && table.categoryIds.some(row, (t) => categoriesOut.has(t))) return;
+      if (q.tagsOut?.length && table.tagIds.some(row, (t) => q.tagsOut!.includes(t))) return;
       if (q.search && !matchesSearch(table.foldedText(row), q.search)) return;
       const status = POST_STATUSES[codes[row]];
       if (status !== 'publish' && !canReadPost(actor, { authorId, status })) return;

@@ -3,7 +3,15 @@
 // after existing rows, and the list interner shares one list per content on every path.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { EventTable, ListInterner, STAGED_DATES, EMPTY_IDS, type StagedEvent } from '../../src/engine/event-table.ts';
+import {
+  EventTable,
+  IdListPool,
+  LinkColumn,
+  ListInterner,
+  STAGED_DATES,
+  EMPTY_IDS,
+  type StagedEvent,
+} from '../../src/engine/event-table.ts';
 import { naiveFromString, naiveToString } from '../../src/engine/naive-time.ts';
 import type { EventRecord } from '../../src/engine/records.ts';
 import { makeEvent } from './build.ts';
@@ -79,12 +87,66 @@ table('appendTable: moved into an empty table, copied after existing rows; the s
   for (let row = 0; row < 3; row++) assert.equal(live.record(row), records[row]);
   assert.is(live.record(3).date, '0500-01-01 00:00:00');
   assert.equal(live.venueList(3), [4, 3]);
-  assert.is(live.tagIds[3], live.tagIds[2], 'equal lists are one list, across tables that share interners');
-  assert.is(live.organizerIds[3], live.organizerIds[0]);
+  assert.is(live.tagIds.lists[3], live.tagIds.lists[2], 'equal lists are one list, across tables sharing a pool');
+  assert.is(live.organizerIds.lists[3], live.organizerIds.lists[0]);
+  assert.equal(live.tagIds.get(3), [2, 1]);
+  assert.equal(live.organizerIds.get(3), [3, 4, 5, 6]);
   assert.is(live.record(4).id, 10);
   live.append(makeEvent(11));
   assert.is(live.record(5).id, 11);
   assert.throws(() => live.appendTable(new EventTable()), /sharing this table's pools/);
+});
+
+table('the id list pool: one number per content, whatever the path (single, hashed, ranges)', () => {
+  const pool = new IdListPool();
+  const lists = [
+    [],
+    [3],
+    [3, 4],
+    [4, 3],
+    [3, 4, 5],
+    [3, 4, 5, 6],
+    [70_000, 3],
+    [3, 70_000],
+    [65_535, 65_535, 65_535],
+    [-1, 2],
+    [70_000],
+  ];
+  const first = lists.map((l) => pool.intern(l.slice()));
+  assert.is(first[0], 0, 'the empty list is list 0');
+  lists.forEach((l, i) => {
+    assert.equal(pool.list(first[i]), l);
+    assert.is(pool.intern(l.slice()), first[i], JSON.stringify(l));
+    assert.is(pool.internRange([9, ...l, 9], 1, l.length), first[i], `range ${JSON.stringify(l)}`);
+    assert.is(pool.internRange(new Int32Array([9, ...l]), 1, l.length), first[i], `typed ${JSON.stringify(l)}`);
+  });
+  assert.is(new Set(first).size, lists.length);
+  // enough lists to grow the hash table and the packed arrays several times: each found again
+  const many: number[][] = [];
+  for (let i = 0; i < 5000; i++) many.push([i, i + 1, (i * 7) % 13]);
+  const ks = many.map((l) => pool.intern(l));
+  many.forEach((l, i) => {
+    assert.is(pool.intern(l.slice()), ks[i]);
+    assert.equal(pool.list(ks[i]), l);
+  });
+  // a column reads its rows' lists through the pool
+  const col = new LinkColumn(pool);
+  col.grow(4);
+  col.set(0, [5, 6, 5]);
+  col.set(1, []);
+  col.set(2, [5, 6, 5]);
+  assert.is(col.lists[0], col.lists[2]);
+  assert.equal(col.get(0), [5, 6, 5]);
+  assert.equal(col.get(1), []);
+  assert.is(col.size(0), 3);
+  assert.is(col.size(1), 0);
+  assert.ok(col.some(0, (id) => id === 6));
+  assert.not.ok(col.some(0, (id) => id === 7));
+  assert.not.ok(col.some(1, () => true));
+  const frozen = col.freeze(3);
+  col.set(0, [8]);
+  assert.equal(pool.list(frozen.lists[0]), [5, 6, 5], 'a frozen copy keeps the lists it had');
+  assert.equal(col.get(0), [8]);
 });
 
 table('the list interner: one list per content, whatever the path (single, hashed, strings)', () => {

@@ -76,10 +76,10 @@ export function checkIndexes(engine: Engine, label: string): void {
     }
   };
   const kinds: [string, Postings, (row: number) => ArrayLike<number>][] = [
-    ['category', st.categoryPostings, (row) => t.categoryIds[row]],
-    ['tag', st.tagPostings, (row) => t.tagIds[row]],
+    ['category', st.categoryPostings, (row) => t.categoryIds.get(row)],
+    ['tag', st.tagPostings, (row) => t.tagIds.get(row)],
     ['venue', st.venuePostings, (row) => t.venueList(row)],
-    ['organizer', st.organizerPostings, (row) => t.organizerIds[row]],
+    ['organizer', st.organizerPostings, (row) => t.organizerIds.get(row)],
   ];
   for (const [kind, postings, idsOf] of kinds) {
     const lists = new Map<number, number[]>(),

@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import {
   BASE_BYTES,
   GIB,
+  HEAP_BYTES_PER_EVENT,
   HEAP_SHARE,
   MIB,
   RESPAWN_AT,
@@ -49,6 +50,9 @@ sizing('a store needs its base, its events and its journal; an import adds its f
   assert.is(empty.totalBytes, BASE_BYTES);
   const million = storeNeed({ events: 1_000_000, snapshotBytes: 344 * MIB, journalBytes: 0 });
   assert.is(million.totalBytes, BASE_BYTES + 1_000_000 * STORE_BYTES_PER_EVENT);
+  assert.is(million.heapBytes, BASE_BYTES + 1_000_000 * HEAP_BYTES_PER_EVENT);
+  // a million events loaded and searched within a 160 MiB heap: the heap asked for is over twice that
+  assert.ok(million.heapBytes > 2 * 160 * MIB && million.heapBytes < 400 * MIB);
   assert.ok(million.heapBytes < million.totalBytes);
   assert.match(million.what, /^1,000,000 events \(snapshot 344 MiB, journal 0 KiB\)$/);
   const journal = storeNeed({ events: 1_000_000, snapshotBytes: 344 * MIB, journalBytes: 100 * MIB });

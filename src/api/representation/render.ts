@@ -146,8 +146,8 @@ export class Renderer implements ChangeHooks {
   private termOrder(row: number, e: EventEntry): boolean {
     if (e.categories !== undefined) return false;
     const t = this.engine.eventTable;
-    e.categories = this.termOrders.orderOf(t.categoryIds[row]);
-    e.tags = this.termOrders.orderOf(t.tagIds[row]);
+    e.categories = this.termOrders.orderOf(t.idLists, t.categoryIds.lists[row]);
+    e.tags = this.termOrders.orderOf(t.idLists, t.tagIds.lists[row]);
     return true;
   }
 
@@ -205,7 +205,7 @@ export class Renderer implements ChangeHooks {
         ? (this.linkedJson(venueIds[0], 'venue') ?? '[]')
         : `[${this.linkedList(venueIds, 'venue')}]`;
     const recur = t.recur.size > 0 ? recurrenceJson(this.engine, row, this.site.config.timezone) : '';
-    return `],"venue":${venue},"organizer":[${this.linkedList(t.organizerIds[row], 'organizer')}],"custom_fields":[]${recur}}`;
+    return `],"venue":${venue},"organizer":[${this.linkedList(t.organizerIds.get(row), 'organizer')}],"custom_fields":[]${recur}}`;
   }
 
   /** The texts of the venues or organizers that exist among `ids`, comma-separated. */
@@ -254,7 +254,7 @@ export class Renderer implements ChangeHooks {
       if (v !== undefined) venues.push(copyLinked(this.linkedObject(v, 'venue')));
     }
     const orgs: Obj[] = [];
-    for (const id of t.organizerIds[row]) {
+    for (const id of t.organizerIds.get(row)) {
       const o = engine.organizer(id);
       if (o !== undefined) orgs.push(copyLinked(this.linkedObject(o, 'organizer')));
     }

@@ -3,6 +3,7 @@
 // changes; the renderer (render.ts) asks it when it makes an event's pieces.
 
 import type { EngineApi } from '../../engine/engine-api.ts';
+import type { IdListPool } from '../../engine/event-table.ts';
 
 /** distinct category or tag lists whose order by name is kept (TermOrders.orders), outside the budget */
 const ORDERS_MAX = 16_384;
@@ -11,8 +12,10 @@ const NO_TERMS: readonly number[] = [];
 export class TermOrders {
   /** term id → its name lowered (termKey); one short string a term */
   private readonly termKeys = new Map<number, string>();
-  /** a category or tag list (the engine's interned array) → its terms' ids by name (orderOf) */
-  private readonly orders = new Map<readonly number[], readonly number[]>();
+  /** a category or tag list (its number in the event table's pool) → its terms' ids by name (orderOf) */
+  private readonly orders = new Map<number, readonly number[]>();
+  /** the pool those numbers are of */
+  private pool: IdListPool | undefined;
 
   constructor(private readonly engine: EngineApi) {}
 
@@ -23,17 +26,22 @@ export class TermOrders {
   }
 
   /**
-   * The ids among a list of category or tag ids whose terms exist, by name, then id. Events carry
-   * the engine's interned lists (one array per distinct list), so the order is kept by the list's
-   * identity, shared by every event that carries it, and made again only when a term changes
-   * (termChanged empties the memo) or past ORDERS_MAX lists.
+   * The ids among list k of the event table's pool (a list of category or tag ids) whose terms
+   * exist, by name, then id. Events carry the numbers of their lists in the pool (one per
+   * distinct list), so the order is kept by that number, shared by every event that carries it,
+   * and made again only when a term changes (termChanged empties the memo) or past ORDERS_MAX
+   * lists.
    */
-  orderOf(ids: readonly number[]): readonly number[] {
-    if (ids.length === 0) return NO_TERMS;
-    let order = this.orders.get(ids);
+  orderOf(pool: IdListPool, k: number): readonly number[] {
+    if (k === 0) return NO_TERMS;
+    if (pool !== this.pool) {
+      this.orders.clear();
+      this.pool = pool;
+    }
+    let order = this.orders.get(k);
     if (order === undefined) {
       if (this.orders.size >= ORDERS_MAX) this.orders.clear();
-      this.orders.set(ids, (order = this.byName(ids)));
+      this.orders.set(k, (order = this.byName(pool.list(k))));
     }
     return order;
   }

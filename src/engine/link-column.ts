@@ -1,0 +1,174 @@
+// The link columns of the event table (organizers, categories, tags): each row holds the number of
+// its list in a pool the three columns share, and the pool keeps each distinct list once, its ids
+// packed in one Int32Array. A million events hold ~650,000 distinct lists: as arrays they took
+// ~70 bytes each plus an 8-byte pointer a row and column; here a list is its ids at 4 bytes each
+// plus a 4-byte offset, and a row 4 bytes a column.
+
+import { growInt32 } from './columns.ts';
+import { ListInterner, listHash } from './list-interner.ts';
+
+/**
+ * Distinct lists of ids, numbered from 0 (the empty list): list k is values[offsets[k],
+ * offsets[k + 1]). Lists are never changed or removed, so a list's number means the same for as
+ * long as the pool lives (a frozen copy of a column may keep reading it). Singletons of small ids
+ * are found by index, other lists by listHash in an open-addressing table of list numbers.
+ */
+export class IdListPool {
+  values = new Int32Array(256);
+  /** offsets[k]: where list k starts; offsets[count]: where the next one will */
+  offsets = new Int32Array(256);
+  /** number of lists (list 0, the empty list, is always there) */
+  count = 1;
+  /** list numbers by listHash (linear probing; 0 = an empty slot) */
+  private slots = new Int32Array(1024);
+  private slotsUsed = 0;
+  /** the list number of [id] for a small id, by id (0 = not made yet) */
+  private singles = new Int32Array(0);
+
+  /** The number of the list equal to src[from, from + n) (added when new). */
+  internRange(src: ArrayLike<number>, from: number, n: number): number {
+    if (n === 0) return 0;
+    if (ListInterner.bySingle(src, from, n)) return this.single(src[from]);
+    return this.internHashed(src, from, n, listHash(src, from, n));
+  }
+
+  /** internRange of a whole list. */
+  intern(list: ArrayLike<number>): number {
+    return this.internRange(list, 0, list.length);
+  }
+
+  /** The number of the list [id], for an id ListInterner.bySingle accepts. */
+  single(id: number): number {
+    if (this.singles.length === 0) this.singles = new Int32Array(65_536);
+    let k = this.singles[id];
+    if (k === 0) {
+      k = this.add([id], 0, 1);
+      this.singles[id] = k;
+    }
+    return k;
+  }
+
+  /**
+   * internRange of a list that is not a singleton of a small id, whose listHash is `key` (it must
+   * be: the table's growth places lists by listHash of their content).
+   */
+  internHashed(src: ArrayLike<number>, from: number, n: number, key: number): number {
+    const slots = this.slots,
+      mask = slots.length - 1;
+    let i = key & mask;
+    for (let k = slots[i]; k !== 0; k = slots[(i = (i + 1) & mask)]) if (this.equals(k, src, from, n)) return k;
+    const k = this.add(src, from, n);
+    slots[i] = k;
+    if (++this.slotsUsed * 2 > slots.length) this.growSlots();
+    return k;
+  }
+
+  /** list k holds src[from, from + n) */
+  private equals(k: number, src: ArrayLike<number>, from: number, n: number): boolean {
+    const a = this.offsets[k];
+    if (this.offsets[k + 1] - a !== n) return false;
+    const v = this.values;
+    for (let i = 0; i < n; i++) if (v[a + i] !== src[from + i]) return false;
+    return true;
+  }
+
+  /** Append src[from, from + n) as a new list; returns its number. */
+  private add(src: ArrayLike<number>, from: number, n: number): number {
+    const k = this.count;
+    if (k + 2 > this.offsets.length) this.offsets = growInt32(this.offsets, k + 2, grow);
+    const at = this.offsets[k];
+    if (at + n > this.values.length) this.values = growInt32(this.values, at + n, grow);
+    const v = this.values;
+    for (let i = 0; i < n; i++) v[at + i] = src[from + i];
+    this.offsets[k + 1] = at + n;
+    this.count = k + 1;
+    return k;
+  }
+
+  /** The hashed lists in a table twice as large. */
+  private growSlots(): void {
+    const old = this.slots;
+    const slots = new Int32Array(old.length * 2),
+      mask = slots.length - 1;
+    for (let j = 0; j < old.length; j++) {
+      const k = old[j];
+      if (k === 0) continue;
+      const a = this.offsets[k];
+      let i = listHash(this.values, a, this.offsets[k + 1] - a) & mask;
+      while (slots[i] !== 0) i = (i + 1) & mask;
+      slots[i] = k;
+    }
+    this.slots = slots;
+  }
+
+  /** List k as a new array. */
+  list(k: number): number[] {
+    const a = this.offsets[k],
+      b = this.offsets[k + 1],
+      v = this.values;
+    const out: number[] = [];
+    for (let i = a; i < b; i++) out.push(v[i]);
+    return out;
+  }
+
+  /** Bytes held (its typed arrays). */
+  byteSize(): number {
+    return this.values.byteLength + this.offsets.byteLength + this.slots.byteLength + this.singles.byteLength;
+  }
+}
+
+/** Capacity for the pool's arrays: half as much again (they only grow, a list at a time). */
+function grow(current: number, need: number): number {
+  let cap = Math.max(256, current);
+  while (cap < need) cap += cap >> 1;
+  return cap;
+}
+
+/** A frozen link column: the list numbers of its rows, and the pool they number. */
+export interface LinkLists {
+  readonly lists: Int32Array;
+  readonly pool: IdListPool;
+}
+
+/** One link column: the number of each row's list in the shared pool. */
+export class LinkColumn implements LinkLists {
+  lists = new Int32Array(0);
+
+  constructor(readonly pool: IdListPool) {}
+
+  grow(cap: number): void {
+    this.lists = growInt32(this.lists, cap);
+  }
+
+  /** The row's ids, a new array. */
+  get(row: number): number[] {
+    const k = this.lists[row];
+    return k === 0 ? [] : this.pool.list(k);
+  }
+
+  /** Number of ids of the row. */
+  size(row: number): number {
+    const k = this.lists[row],
+      o = this.pool.offsets;
+    return o[k + 1] - o[k];
+  }
+
+  set(row: number, ids: ArrayLike<number>): void {
+    this.lists[row] = this.pool.intern(ids);
+  }
+
+  /** Whether some id of the row passes `test`. */
+  some(row: number, test: (id: number) => boolean): boolean {
+    const k = this.lists[row],
+      pool = this.pool,
+      v = pool.values;
+    const b = pool.offsets[k + 1];
+    for (let i = pool.offsets[k]; i < b; i++) if (test(v[i])) return true;
+    return false;
+  }
+
+  /** The numbers of rows [0, n), copied (later writes do not change them). */
+  freeze(n: number): LinkLists {
+    return { lists: this.lists.slice(0, n), pool: this.pool };
+  }
+}
