@@ -285,7 +285,7 @@ if (typeof openCalendar === 'string') {
     process.execPath,
     [
       '--expose-gc',
-      `--max-old-space-size=${Math.max(4096, Math.ceil(N / 250))}`,
+      `--max-old-space-size=${Math.max(4096, Math.ceil(data.events.length / 250))}`, // rows: occurrences too
       '--import',
       'tsx',
       fileURLToPath(new URL('./engine-child.ts', import.meta.url)),

@@ -2,9 +2,27 @@
 // indexes, postings, term counts and the geo index in step, and tells the hooks what changed.
 
 import { comboOf } from './block-stats.ts';
-import { checkEventRecord } from './event-table.ts';
+import { checkEventRecord, type EventTable } from './event-table.ts';
+import {
+  FLAG_ALL_DAY,
+  FLAG_COORDS,
+  FLAG_FEATURED,
+  FLAG_HIDDEN,
+  FLAG_SHOW_MAP,
+  FLAG_SHOW_MAP_LINK,
+  FLAG_STICKY,
+  FLAG_TICKETED,
+} from './event-rows.ts';
 import { searchRowWritten } from './search-index.ts';
-import type { AttachmentRecord, EventRecord, Op, OrganizerRecord, TermRecord, VenueRecord } from './records.ts';
+import {
+  statusCode,
+  type AttachmentRecord,
+  type EventRecord,
+  type Op,
+  type OrganizerRecord,
+  type TermRecord,
+  type VenueRecord,
+} from './records.ts';
 import type { CalendarState, Postings } from './state.ts';
 
 const TRASHED = '__trashed';
@@ -58,16 +76,61 @@ export function putEvent(st: CalendarState, rec: EventRecord): void {
     st.ids.setEventSlug(row, undefined, rec.slug);
   } else {
     st.countContribution(row, -1, deltas);
-    st.unindexRow(row);
+    // a write that keeps every index key (start, end, status, flags, links: a title, a text)
+    // leaves the row where it is in every index (an edit of a series' occurrences is such)
+    const keep = sameIndexKeys(t, row, rec);
+    if (!keep) st.unindexRow(row);
     const oldSlug = t.slug(row);
     t.write(row, rec);
     st.ids.setEventSlug(row, oldSlug, rec.slug);
+    if (keep) {
+      t.flags[row] |= keptCoords;
+      searchRowWritten(st, row);
+      st.countContribution(row, 1, deltas);
+      st.applyCountDeltas(deltas);
+      st.hooks.eventChanged(row);
+      return;
+    }
   }
   st.indexRow(row);
   searchRowWritten(st, row); // any column may have changed: start (list order), status, text
   st.countContribution(row, 1, deltas);
   st.applyCountDeltas(deltas);
   st.hooks.eventChanged(row);
+}
+
+/** the coords flag of the row sameIndexKeys looked at (the write clears it; indexRow sets it) */
+let keptCoords = 0;
+
+/** Whether `rec` has the index keys `row` has: start, end, status, flags, parent and links. */
+function sameIndexKeys(t: EventTable, row: number, rec: EventRecord): boolean {
+  const flags =
+    (rec.allDay ? FLAG_ALL_DAY : 0) |
+    (rec.featured ? FLAG_FEATURED : 0) |
+    (rec.hideFromListings ? FLAG_HIDDEN : 0) |
+    (rec.sticky ? FLAG_STICKY : 0) |
+    (rec.ticketed ? FLAG_TICKETED : 0) |
+    (rec.showMap ? FLAG_SHOW_MAP : 0) |
+    (rec.showMapLink ? FLAG_SHOW_MAP_LINK : 0);
+  keptCoords = t.flags[row] & FLAG_COORDS;
+  return (
+    t.ids[row] === rec.id &&
+    (t.flags[row] & ~FLAG_COORDS) === flags &&
+    t.statusCodes[row] === statusCode(rec.status) &&
+    t.parentIds[row] === rec.parentId &&
+    t.startLocal.get(row) === rec.startLocal &&
+    t.endLocal.get(row) === rec.endLocal &&
+    sameIds(t.venueList(row), rec.venueIds) &&
+    t.organizerIds.equals(row, rec.organizerIds) &&
+    t.categoryIds.equals(row, rec.categoryIds) &&
+    t.tagIds.equals(row, rec.tagIds)
+  );
+}
+
+function sameIds(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function trashEvent(st: CalendarState, id: number, modified: string, modifiedUtc: string): void {

@@ -26,6 +26,8 @@ import type { EventQuery, QueryResult } from './types.ts';
 /** A run of at least this many event puts in one write updates the indexes in one pass each
  *  (CalendarState.beginBatch): a merge costs about what a few single inserts do. */
 const BATCH_PUTS = 32;
+/** rows of the slug lookup built between two looks at the clock (warmInBackground) */
+const SLUG_SLICE_ROWS = 4096;
 
 export class Engine implements EngineApi {
   /** internals, for tests and benches; api/ should stay on the EngineApi surface */
@@ -313,7 +315,8 @@ export class Engine implements EngineApi {
 
   /**
    * After a snapshot load, between requests, in slices of SLICE_MS on the event loop (unref'd
-   * timers): the main index's block statistics (every list uses them), then the search index. A
+   * timers): the main index's block statistics (every list uses them), the slug lookup (every
+   * write that names a slug uses it), then the search index. A
    * request that comes meanwhile waits at most about a slice; one that needs what is not built
    * yet finishes it on the spot (mainBlocks() keeps the blocks already done), as it would anyway.
    */
@@ -323,7 +326,15 @@ export class Engine implements EngineApi {
       this.indexed();
       const m = st.main;
       if (!st.blocks.refreshSome(m.rows, m.count, st.table, performance.now() + SLICE_MS)) later(step);
-      else scheduleSearchIndexBuild(st);
+      else later(slugs);
+    };
+    // the slug lookup, which every write that names a slug reads (occurrence rows each have one)
+    const slugs = () => {
+      const until = performance.now() + SLICE_MS;
+      while (!st.ids.buildSlugs(SLUG_SLICE_ROWS)) {
+        if (performance.now() >= until) return later(slugs);
+      }
+      scheduleSearchIndexBuild(st);
     };
     later(step);
   }

@@ -79,8 +79,22 @@ export class IdRegistry {
 
   eventRowBySlug(slug: string): number {
     if (slug === '') return -1;
-    this.eventSlugs ??= new SlugIndex((row) => this.events().slug(row), this.events().count);
-    return this.eventSlugs.get(slug);
+    return this.slugIndex(false).get(slug);
+  }
+
+  private slugIndex(lazy: boolean): SlugIndex {
+    this.eventSlugs ??= new SlugIndex(
+      (row) => this.events().slug(row),
+      () => this.events().count,
+      lazy,
+    );
+    return this.eventSlugs;
+  }
+
+  /** Build the slug lookup a slice at a time (between requests, after a load): puts up to `rows`
+   *  more rows; true when it is complete. */
+  buildSlugs(rows: number): boolean {
+    return this.slugIndex(true).advance(rows);
   }
 
   /** Register a post id as `kind` (event: at `row`); an id never changes kind. */

@@ -153,6 +153,17 @@ export class LinkColumn implements LinkLists {
     return o[k + 1] - o[k];
   }
 
+  /** Whether the row's ids are `ids`, in order. */
+  equals(row: number, ids: ArrayLike<number>): boolean {
+    const k = this.lists[row],
+      pool = this.pool,
+      v = pool.values,
+      a = pool.offsets[k];
+    if (pool.offsets[k + 1] - a !== ids.length) return false;
+    for (let i = 0; i < ids.length; i++) if (v[a + i] !== ids[i]) return false;
+    return true;
+  }
+
   set(row: number, ids: ArrayLike<number>): void {
     this.lists[row] = this.pool.intern(ids);
   }

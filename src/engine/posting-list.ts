@@ -162,21 +162,34 @@ export class PostingList {
     let i = w - 1,
       j = add.length - 1,
       k = total - 1;
+    // from the back: the kept rows after each added one move up a run at a time (found by
+    // bisection, moved by copyWithin), the added ones drop in between
     while (j >= 0) {
       const r = add[j],
         key = starts[r],
         tie = ids[r];
-      const o = i >= 0 ? rows[i] : -1;
-      if (o >= 0 && (starts[o] > key || (starts[o] === key && ids[o] > tie))) {
-        rows[k] = o;
-        combos[k] = combos[i];
-        i--;
-      } else {
-        if (o === r) throw new Error(`posting list: expected row ${r} absent, got it`);
-        rows[k] = r;
-        combos[k] = addCombos[j];
-        j--;
+      // the kept rows after (key, tie): positions [p, i]
+      let p = 0,
+        hi = i + 1;
+      while (p < hi) {
+        const mid = (p + hi) >>> 1;
+        const m = rows[mid];
+        if (starts[m] < key || (starts[m] === key && ids[m] < tie)) p = mid + 1;
+        else hi = mid;
       }
+      if (p <= i && rows[p] === r) throw new Error(`posting list: expected row ${r} absent, got it`);
+      if (p <= i) {
+        const to = k - (i - p);
+        if (to !== p) {
+          rows.copyWithin(to, p, i + 1);
+          combos.copyWithin(to, p, i + 1);
+        }
+        k = to - 1;
+        i = p - 1;
+      }
+      rows[k] = r;
+      combos[k] = addCombos[j];
+      j--;
       k--;
     }
     this.count = total;

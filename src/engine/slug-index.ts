@@ -11,25 +11,41 @@ export class SlugIndex {
   private slots: Int32Array;
   private mask: number;
   private size = 0;
+  /** rows [0, built) are in the table; the rest are put by advance() (get() finishes it) */
+  private built = 0;
 
-  /** The rows 0 … count - 1, whose slugs `slugOf` reads (from the table as it is at each call). */
+  /**
+   * The rows 0 … count() - 1, whose slugs `slugOf` reads (from the table as it is at each call).
+   * `lazy`: none put yet; advance() puts them a slice at a time (a build between requests after a
+   * load), and get() puts what is left first.
+   */
   constructor(
     private readonly slugOf: (row: number) => string,
-    count: number,
+    private readonly count: () => number,
+    lazy = false,
   ) {
     let n = 16;
-    while (n < count * 2) n *= 2;
+    while (n < count() * 2) n *= 2;
     this.slots = new Int32Array(n);
     this.mask = n - 1;
-    for (let row = 0; row < count; row++) {
-      const slug = slugOf(row);
+    if (!lazy) this.advance(Number.POSITIVE_INFINITY);
+  }
+
+  /** Put up to `rows` more rows; true when every row is in. */
+  advance(rows: number): boolean {
+    const end = Math.min(this.count(), this.built + rows);
+    for (let row = this.built; row < end; row++) {
+      const slug = this.slugOf(row);
       if (slug !== '') this.put(slug, row);
     }
+    this.built = end;
+    return end >= this.count();
   }
 
   /** The row whose slug is `slug`, -1 when none. */
   get(slug: string): number {
     if (slug === '') return -1;
+    if (this.built < this.count()) this.advance(Number.POSITIVE_INFINITY);
     const slots = this.slots,
       mask = this.mask;
     for (let at = stringHash(slug) & mask; ; at = (at + 1) & mask) {
@@ -41,6 +57,9 @@ export class SlugIndex {
 
   /** `row`'s slug changed from `oldSlug` (undefined: a new row) to the one in the column. */
   set(row: number, oldSlug: string | undefined, newSlug: string): void {
+    // past the next row to put: advance() reads its slug when it gets there
+    if (row > this.built) return;
+    if (row === this.built) this.built++;
     if (oldSlug !== undefined && oldSlug !== '') this.remove(oldSlug, row);
     if (newSlug !== '') this.put(newSlug, row);
   }

@@ -164,7 +164,9 @@ export class SortedIndex {
     this.rows = growInt32(this.rows, total, insertCapacity);
     this.ends = growFloat64(this.ends, total, insertCapacity);
     this.combos = growUint8(this.combos, total, insertCapacity);
-    // from the back: the kept entries move up to make room, the added ones drop in between
+    // from the back: the kept entries move up to make room (a run at a time, found by bisection,
+    // moved by copyWithin: only the entries after the first added one move, natively), the added
+    // ones drop in between
     let i = w - 1,
       j = add.length - 1,
       k = total - 1;
@@ -172,23 +174,28 @@ export class SortedIndex {
       const r = add[j],
         key = starts[r],
         tie = ids[r];
-      if (i >= 0 && (this.keys[i] > key || (this.keys[i] === key && this.ties[i] > tie))) {
-        this.keys[k] = this.keys[i];
-        this.ties[k] = this.ties[i];
-        this.rows[k] = this.rows[i];
-        this.ends[k] = this.ends[i];
-        this.combos[k] = this.combos[i];
-        i--;
-      } else {
-        if (i >= 0 && this.keys[i] === key && this.ties[i] === tie)
-          throw new Error(`sorted index: expected no entry (${key}, ${tie}), got one (row ${this.rows[i]})`);
-        this.keys[k] = key;
-        this.ties[k] = tie;
-        this.rows[k] = r;
-        this.ends[k] = ends[r];
-        this.combos[k] = combo(r);
-        j--;
+      // the kept entries after (key, tie): positions [p, i]
+      const p = bisectPair(this.keys, this.ties, key, tie, 0, i + 1);
+      if (p <= i && this.keys[p] === key && this.ties[p] === tie)
+        throw new Error(`sorted index: expected no entry (${key}, ${tie}), got one (row ${this.rows[p]})`);
+      if (p <= i) {
+        const to = k - (i - p);
+        if (to !== p) {
+          this.keys.copyWithin(to, p, i + 1);
+          this.ties.copyWithin(to, p, i + 1);
+          this.rows.copyWithin(to, p, i + 1);
+          this.ends.copyWithin(to, p, i + 1);
+          this.combos.copyWithin(to, p, i + 1);
+        }
+        k = to - 1;
+        i = p - 1;
       }
+      this.keys[k] = key;
+      this.ties[k] = tie;
+      this.rows[k] = r;
+      this.ends[k] = ends[r];
+      this.combos[k] = combo(r);
+      j--;
       k--;
     }
     this.count = total;

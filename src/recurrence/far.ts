@@ -108,7 +108,8 @@ class SmallestK {
 
 /**
  * Positions [offset, end) of rows (in the engine's order) merged with far items (sorted), by
- * `before(item, row)`; `more`: whether anything follows `end`.
+ * `before(item, row)`; `more`: whether anything follows `end`. `rows` may begin later than the
+ * first row: then `pos` is the merged position of rows[0] and `skip` the far items before it.
  */
 function mergePage(
   rows: readonly number[],
@@ -116,12 +117,13 @@ function mergePage(
   offset: number,
   end: number,
   before: (f: FarItem, row: number) => boolean,
+  pos = 0,
+  skip = 0,
 ): { rows: number[]; far: FarItem[]; more: boolean } {
   const out: number[] = [],
     items: FarItem[] = [];
   let i = 0,
-    j = 0,
-    pos = 0;
+    j = skip;
   for (; pos < end && (i < rows.length || j < far.length); pos++) {
     const takeFar = j < far.length && (i >= rows.length || before(far[j], rows[i]));
     if (pos >= offset) {
@@ -210,9 +212,38 @@ export function listEvents(core: Core, q: EventQuery): ListResult {
   }
   if (farTotal === 0) return engine.query(q);
 
-  const base = engine.query({ ...q, offset: 0, limit: k });
-  const page = mergePage(base.rows, heap.sorted(), Math.max(0, q.offset), k, byStart(core));
+  const { base, page } = pageOf(core, q, heap.sorted(), Math.max(0, q.offset), k);
   return { rows: page.rows, total: base.total + farTotal, far: page.far };
+}
+
+/**
+ * The page [offset, end) of the engine's rows for `q` merged with the far items `far` (sorted,
+ * every one that may come before `end`), and the engine's answer it read (rows to `readTo`): at most far.length far
+ * items come before the page, so its rows are among positions [offset - far.length, end), and
+ * only those are read (not every row before the page).
+ */
+function pageOf(
+  core: Core,
+  q: EventQuery,
+  far: readonly FarItem[],
+  offset: number,
+  end: number,
+  readTo = end,
+): { base: QueryResult; page: ReturnType<typeof mergePage> } {
+  const engine = core.engine;
+  const before = byStart(core);
+  const from = Math.max(0, offset - far.length);
+  if (from > 0) {
+    const base = engine.query({ ...q, offset: from, limit: readTo - from });
+    if (base.rows.length > 0) {
+      // the merged position of the row at `from`: `from` rows and the far items before it
+      let c = 0;
+      while (c < far.length && before(far[c], base.rows[0])) c++;
+      return { base, page: mergePage(base.rows, far, offset, end, before, from + c, c) };
+    }
+  }
+  const base = engine.query({ ...q, offset: 0, limit: readTo });
+  return { base, page: mergePage(base.rows, far, offset, end, before) };
 }
 
 /** A far item before a row in start order (then id). */
@@ -271,9 +302,8 @@ function openList(core: Core, q: EventQuery, window: StartRange): ListResult {
     if ((c & 1) === 1) later = true;
   }
   if (!any) return engine.query(q);
-  const base = engine.query({ ...q, offset: 0, limit: k + 1 });
+  const { base, page } = pageOf(core, q, heap.sorted(), offset, k, k + 1);
   const rowsCounted = base.total === 0 ? 0 : engine.query({ ...q, startLte: counted, offset: 0, limit: 0 }).total;
-  const page = mergePage(base.rows, heap.sorted(), offset, k, byStart(core));
   let total = rowsCounted + farCounted;
   if (later || rowsCounted < base.total) total = Math.max(total, offset + page.rows.length + (page.more ? 1 : 0));
   else total = base.total + farCounted;

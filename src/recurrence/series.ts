@@ -13,7 +13,7 @@ import { computeDates } from '../api/events/write.ts';
 import { invalidParams } from '../api/wordpress/errors.ts';
 import { trashedSlug } from '../engine/apply.ts';
 import { zonedToEpoch } from '../api/wordpress/dates.ts';
-import { isBounded, lastOccurrence, occurrenceAt, occurrences, type RecurrenceSet, type SeriesTime } from './index.ts';
+import { occurrenceAt, occurrences } from './index.ts';
 import { seriesTimeAt, seriesTimeOf, setAt, setOf } from './stored.ts';
 
 export { seriesTimeOf, setOf, storedOf } from './stored.ts';
@@ -198,14 +198,15 @@ function stageHorizon(tx: Tx, row: number, kids: Kids | undefined, now: number):
   if (!set) return;
   const st = seriesTimeAt(engine, row, siteZone);
   const last = kids && kids.last > st.start ? kids.last : st.start;
-  // a bounded series whose rows reach its last instance has nothing to gain
-  if (isBounded(set) && kids !== undefined && kids.last !== '' && kids.last >= lastLocal(set, st)) return;
+  // the instances after the last row (none for a bounded series whose rows reach its last one):
+  // a rule without COUNT is expanded from there on, not from its start
   const startUtc = engine.eventTable.startUtc.get(row);
   const horizon = horizonOf(now, { startUtc } as EventRecord);
   let series: EventRecord | undefined;
-  let n = kids?.starts.size ?? 0;
+  let n = kids?.count ?? 0;
   for (const occ of occurrences(set, st, zonedToEpoch(naiveFromString(last), st.timezone) + 1000, horizon)) {
-    if (occ.local <= last || kids?.starts.has(occ.local) || occ.local === st.start) continue;
+    // a row after `last` is an exception: `last` is the latest of the others
+    if (occ.local <= last || kids?.exceptions?.has(occ.local) || occ.local === st.start) continue;
     if (++n > MAX_MATERIALISED) break;
     series ??= engine.eventRecord(row);
     const id = engine.allocPostId();
@@ -215,23 +216,16 @@ function stageHorizon(tx: Tx, row: number, kids: Kids | undefined, now: number):
   }
 }
 
-const lastLocals = new WeakMap<RecurrenceSet, string>();
-
-/** A bounded set's last instance ('' when it has none), kept per set. */
-function lastLocal(set: RecurrenceSet, st: SeriesTime): string {
-  let last = lastLocals.get(set);
-  if (last === undefined) {
-    last = lastOccurrence(set, st)?.local ?? '';
-    lastLocals.set(set, last);
-  }
-  return last;
-}
-
-/** A series' occurrence rows: their original starts, and the last of those not an exception. */
+/** A series' occurrence rows: how many original starts they have, the last of those not an
+ *  exception, and the exceptions' (the only ones that may come after it). */
 interface Kids {
-  starts: Set<string>;
+  count: number;
   last: string;
+  exceptions: Set<string> | undefined;
 }
+
+/** a series with at least this many rows has its distinct original starts counted (else rows) */
+const COUNT_DISTINCT = MAX_MATERIALISED / 2;
 
 /** 'Y-m-d H:i:s' shifted by ms. */
 export function shiftLocal(local: string, ms: number): string {
@@ -244,16 +238,27 @@ export function horizonOps(core: Core): Op[] {
   const engine = core.engine,
     t = engine.eventTable;
   if (t.recur.size === 0) return tx.ops;
-  // one pass over the occurrence rows: each series' original starts
+  // one pass over the occurrence rows: per series, its rows, its last original start and its
+  // exceptions' (no set of every original start: a million strings at the full size)
   const kids = new Map<number, Kids>();
   for (const [row, info] of t.recur) {
     const rid = info.recurrenceId;
     if (rid === undefined) continue;
     const parent = t.parentIds[row];
     let k = kids.get(parent);
-    if (!k) kids.set(parent, (k = { starts: new Set(), last: '' }));
-    k.starts.add(rid);
-    if (!info.exception && rid > k.last) k.last = rid;
+    if (!k) kids.set(parent, (k = { count: 0, last: '', exceptions: undefined }));
+    k.count++;
+    if (info.exception) (k.exceptions ??= new Set()).add(rid);
+    else if (rid > k.last) k.last = rid;
+  }
+  // near the cap on rows, what counts is distinct original starts (as a row kept per start)
+  const many = new Map<number, Set<string>>();
+  for (const [parent, k] of kids) if (k.count >= COUNT_DISTINCT) many.set(parent, new Set());
+  if (many.size > 0) {
+    for (const [row, info] of t.recur) {
+      if (info.recurrenceId !== undefined) many.get(t.parentIds[row])?.add(info.recurrenceId);
+    }
+    for (const [parent, starts] of many) kids.get(parent)!.count = starts.size;
   }
   const now = core.site.config.now().getTime();
   for (const row of engine.seriesRows()) stageHorizon(tx, row, kids.get(t.ids[row]), now);

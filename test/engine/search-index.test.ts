@@ -522,7 +522,7 @@ Index('search :: a build whose word sequence spans several pages answers as the 
 });
 
 Index(
-  'search :: a snapshot load leaves the index unbuilt (start-up does not wait); warmInBackground builds block stats, then the index in slices; searches are right before and after',
+  'search :: a snapshot load leaves the index unbuilt (start-up does not wait); warmInBackground builds block stats, the slug lookup, then the index in slices; searches are right before and after',
   async () => {
     const r = new Rand(mulberry32(9));
     const events = new Map<number, EventRecord>();
@@ -541,6 +541,8 @@ Index(
     assert.ok(c.state.blocks.dirty, 'nothing is built before the event loop turns');
     await new Promise((resolve) => setTimeout(resolve, 0));
     assert.not.ok(c.state.blocks.dirty, 'the block statistics are built first');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.ok(c.state.ids.buildSlugs(0), 'then the slug lookup');
     const si = searchIndexOf(c.state);
     assert.ok(si.building, 'then the search index build is pending');
     for (let ticks = 0; si.building; ticks++) {

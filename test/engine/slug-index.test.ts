@@ -19,7 +19,10 @@ index('answers as a Map of slug to row would, through random writes', () => {
     for (let r = 0; r < start; r++) slugs.push(rng.bool(0.1) ? '' : rng.pick(pool));
     const model = new Map<string, number>();
     for (let r = 0; r < start; r++) if (slugs[r] !== '') model.set(slugs[r], r);
-    const ix = new SlugIndex((row) => slugs[row], slugs.length);
+    const ix = new SlugIndex(
+      (row) => slugs[row],
+      () => slugs.length,
+    );
     for (let step = 0; step < 20_000; step++) {
       if (slugs.length === 0 || rng.bool(0.3)) {
         const row = slugs.length,
@@ -48,7 +51,10 @@ index('answers as a Map of slug to row would, through random writes', () => {
 
 index('a row renamed and renamed back, next to colliding rows, is found under its slug only', () => {
   const slugs = Array.from({ length: 3_000 }, (_, i) => `event-${i}`);
-  const ix = new SlugIndex((row) => slugs[row], slugs.length);
+  const ix = new SlugIndex(
+    (row) => slugs[row],
+    () => slugs.length,
+  );
   for (let r = 0; r < slugs.length; r += 3) {
     const old = slugs[r];
     slugs[r] = `${old}-2`;
@@ -67,6 +73,45 @@ index('a row renamed and renamed back, next to colliding rows, is found under it
     assert.is(ix.get(`event-${r}`), r);
     assert.is(ix.get(`event-${r}-2`), -1);
   }
+});
+
+index('built a slice at a time: rows renamed and added meanwhile are found under their slugs', () => {
+  const rng = new Rng(mulberry32(7));
+  const slugs = Array.from({ length: 5_000 }, (_, i) => `event-${i}`);
+  const ix = new SlugIndex(
+    (row) => slugs[row],
+    () => slugs.length,
+    true,
+  );
+  let renamed = 0,
+    done = false;
+  while (!done) {
+    // a few writes between slices, as between requests: renames (some past the slice) and new rows
+    for (let w = 0; w < 5; w++) {
+      if (rng.bool(0.3)) {
+        const row = slugs.length;
+        slugs.push(`new-${row}`);
+        ix.set(row, undefined, slugs[row]);
+      } else {
+        const row = rng.int(0, slugs.length - 1),
+          old = slugs[row];
+        slugs[row] = `renamed-${renamed++}`;
+        ix.set(row, old, slugs[row]);
+      }
+    }
+    done = ix.advance(rng.int(1, 300));
+  }
+  for (let r = 0; r < slugs.length; r++) assert.is(ix.get(slugs[r]), r, slugs[r]);
+  for (let r = 0; r < 5_000; r++) if (slugs[r] !== `event-${r}`) assert.is(ix.get(`event-${r}`), -1);
+  // a lookup before the build is complete finishes it
+  const lazy = new SlugIndex(
+    (row) => slugs[row],
+    () => slugs.length,
+    true,
+  );
+  lazy.advance(10);
+  assert.is(lazy.get(slugs[slugs.length - 1]), slugs.length - 1);
+  assert.ok(lazy.advance(0));
 });
 
 index.run();

@@ -248,4 +248,38 @@ S('bounded memory: a century-out year over 300 unbounded series', async ({ cal, 
   assert.ok(retained < 2 * 1024 * 1024, `nothing kept: ${retained} bytes`);
 });
 
+S('many rows and a few far occurrences: pages deep in the list, in order', async ({ cal, users }) => {
+  await cal.events.create(standup, users.editor);
+  // 60 single events in January 2125 among the standup's far instances (Mondays, Wednesdays)
+  const want = daysOf([1, 3]).map((d) => `${d} 09:00:00`);
+  for (let i = 0; i < 60; i++) {
+    const day = `2125-01-${String(1 + (i % 30)).padStart(2, '0')}`,
+      hour = String(6 + Math.floor(i / 30) * 4).padStart(2, '0');
+    want.push(`${day} ${hour}:30:00`);
+    await cal.events.create(
+      { title: `Single ${i}`, start_date: `${day} ${hour}:30:00`, end_date: `${day} 22:00:00`, status: 'publish' },
+      users.editor,
+    );
+  }
+  want.sort();
+  for (const per of [3, 7, 50]) {
+    const paged: Obj[] = [];
+    for (let page = 1; ; page++) {
+      const p = await cal.events.list({ ...jan2125, per_page: per, page });
+      assert.is(p.total, want.length);
+      paged.push(...p.items);
+      if (page === p.totalPages) break;
+    }
+    assert.equal(starts(paged), want, `pages of ${per}`);
+    assert.is(paged.filter((e) => isFar(e.id)).length, want.length - 60);
+    assert.is(new Set(paged.map((e) => e.id)).size, want.length);
+  }
+  // the same without an upper bound on the starts (starts_after)
+  const open: Obj[] = [];
+  for (let page = 1; page <= Math.ceil(want.length / 3); page++) {
+    open.push(...(await cal.events.list({ starts_after: '2124-12-31', per_page: 3, page })).items);
+  }
+  assert.equal(starts(open).slice(0, want.length), want);
+});
+
 S.run();
