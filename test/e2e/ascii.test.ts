@@ -5,7 +5,7 @@
 import net from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, type TestServer } from './server-helper.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 type Obj = Record<string, unknown>;
 const S = suite<{ t: TestServer; ids: Obj }>('e2e :: ASCII answers', {} as { t: TestServer; ids: Obj });

@@ -7,7 +7,7 @@ import { openCalendar } from '../../src/calendar.ts';
 import { startServer } from '../../src/http/server.ts';
 import { UserRegistry } from '../../src/users/registry.ts';
 import { request } from '../http/request.ts';
-import { NOW } from './server-helper.ts';
+import { NOW } from '../helpers/server.ts';
 
 const A = suite('e2e :: auth (users.json shared with the command line)');
 

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { startTestServer, type TestServer } from './server-helper.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { request } from '../http/request.ts';
 
 const D = suite<{ t: TestServer }>('e2e :: discovery, /doc, wpapi', {} as { t: TestServer });

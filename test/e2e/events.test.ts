@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, day, type TestServer } from './server-helper.ts';
+import { startTestServer, day, type TestServer } from '../helpers/server.ts';
 
 const E = suite<{ t: TestServer }>('e2e :: events', {} as { t: TestServer });
 

@@ -2,7 +2,7 @@
 // namespace index with every operation of the interface.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, type TestServer } from './server-helper.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const S = suite<{ t: TestServer }>('e2e :: fidelity', {} as { t: TestServer });
 S.before(async (ctx) => {

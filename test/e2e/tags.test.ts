@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, type TestServer } from './server-helper.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const T = suite<{ t: TestServer }>('e2e :: tags', {} as { t: TestServer });
 T.before(async (ctx) => {

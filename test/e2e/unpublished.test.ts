@@ -4,7 +4,7 @@
 // without a slug until published. The same through the embedding API.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, type TestServer } from './server-helper.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const ZERO = '0000-00-00 00:00:00';
 const S = suite<{ t: TestServer }>('e2e :: unpublished posts', {} as { t: TestServer });

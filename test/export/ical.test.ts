@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import ICAL from 'ical.js';
 import { makeCalendar } from '../helpers/calendar.ts';
-import { startTestServer } from '../e2e/server-helper.ts';
+import { startTestServer } from '../helpers/server.ts';
 import { request } from '../http/request.ts';
 
 const ical = suite('ical');

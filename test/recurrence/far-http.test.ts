@@ -4,7 +4,7 @@
 // /events/by-slug/ far slugs.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, type TestServer } from '../e2e/server-helper.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const S = suite<{ t: TestServer }>('recurrence :: far occurrences over HTTP', {} as { t: TestServer });
 S.before(async (ctx) => {

@@ -3,7 +3,7 @@
 // 400s, /doc naming the parameters, and the iCalendar feed of a series.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, type TestServer } from '../e2e/server-helper.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { request } from '../http/request.ts';
 
 const S = suite<{ t: TestServer }>('recurrence :: series over HTTP', {} as { t: TestServer });

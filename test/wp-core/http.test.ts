@@ -3,7 +3,7 @@
 // users (me, list, get), and their place in the discovery index, OPTIONS and /doc.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, type TestServer } from '../e2e/server-helper.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { request, type Res } from '../http/request.ts';
 import { ROLES, type Role } from '../../src/api/wordpress/types.ts';
 

@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import http from 'node:http';
 import zlib from 'node:zlib';
-import { startTestServer, type TestServer } from './server-helper.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { toJson } from '../../src/api/representation/represent.ts';
 
 const S = suite<{ t: TestServer }>('e2e :: changes', {} as { t: TestServer });
