@@ -211,26 +211,12 @@ structure('no source file is longer than a reader takes in at once (32,000 chara
   }
 });
 
-/** Files over the line bound today, each with why; the test fails when one is back under it, so
- *  the list only shrinks. */
-export const LONG_FILES = new Map([
-  ['engine/event-table.ts', 'its columns are reworked on another branch (memory, snapshots): split once that lands'],
-  ['engine/state.ts', 'reworked on other branches (memory, recurrence writes): split once those land'],
-]);
-
-structure('no source file is over 400 lines, but the ones listed with a reason', () => {
+structure('no source file is over 400 lines', () => {
   const long = sources(SRC)
-    .filter((file) => fs.readFileSync(file, 'utf8').split('\n').length - 1 > 400)
-    .map((file) => path.relative(SRC, file));
-  assert.equal(
-    long.filter((f) => !LONG_FILES.has(f)),
-    [],
-  );
-  // a file back under the bound leaves the list
-  assert.equal(
-    [...LONG_FILES.keys()].filter((f) => !long.includes(f)),
-    [],
-  );
+    .map((file) => ({ file: path.relative(SRC, file), lines: fs.readFileSync(file, 'utf8').split('\n').length - 1 }))
+    .filter((f) => f.lines > 400)
+    .map((f) => `${f.file}: ${f.lines} lines`);
+  assert.equal(long, []);
 });
 
 structure.run();

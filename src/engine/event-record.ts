@@ -13,7 +13,7 @@ import type { StringPool } from './columns.ts';
 import type { DateColumn } from './date-column.ts';
 import type { IdList } from './event-rows.ts';
 import { POST_STATUSES, type EventRecord, type RecurInfo } from './records.ts';
-import type { TextView } from './text-store.ts';
+import type { TextView } from './text-view.ts';
 
 type Ints = Int32Array | Uint8Array;
 

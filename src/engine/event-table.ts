@@ -1,11 +1,10 @@
-// Events as struct-of-arrays. Rows are dense (0..count-1) and never freed: deleting an event
-// moves it to the trash status. Hot fields are typed-array columns; cold strings sit in plain
-// side arrays. Indexes (sorted-index.ts) live elsewhere; this file only stores and rebuilds.
+// EventTable: the event columns (event-columns.ts) and the writes of rows: a record written or
+// appended, the staged rows of an import (dates as naive ms, or a row's parts) and a staging
+// table's rows moved over. Indexes (sorted-index.ts) live elsewhere; this file only stores.
 
-import { growInt32, growUint8, nextCapacity, StringPool } from './columns.ts';
-import { checkEventRecord, checkStaged, DateColumn } from './date-column.ts';
+import { checkEventRecord, checkStaged } from './date-column.ts';
+import { EventColumns, LINK_COLUMNS, TYPED_COLUMNS } from './event-columns.ts';
 import {
-  EMPTY_IDS,
   FLAG_ALL_DAY,
   FLAG_FEATURED,
   FLAG_HIDDEN,
@@ -13,18 +12,14 @@ import {
   FLAG_SHOW_MAP_LINK,
   FLAG_STICKY,
   FLAG_TICKETED,
-  foldText,
   recurInfoOf,
-  type IdList,
   type RowParts,
   type StagedEvent,
 } from './event-rows.ts';
-import { recordOf } from './event-record.ts';
 import { TextStore } from './text-store.ts';
-import { statusCode, type EventRecord, type RecurInfo } from './records.ts';
-import { ListInterner } from './list-interner.ts';
-import { IdListPool, LinkColumn } from './link-column.ts';
+import { statusCode, type EventRecord } from './records.ts';
 
+export { EventColumns, TYPED_COLUMNS } from './event-columns.ts';
 export { listHash, ListInterner } from './list-interner.ts';
 export { IdListPool, LinkColumn, type LinkLists } from './link-column.ts';
 export { checkEventRecord, DateColumn } from './date-column.ts';
@@ -46,142 +41,7 @@ export {
   type StagedEvent,
 } from './event-rows.ts';
 
-/** The table's Int32Array columns, one value a row (the snapshot writes them as they are). */
-export const TYPED_COLUMNS = [
-  'ids',
-  'authorIds',
-  'statusCodes',
-  'flags',
-  'imageIds',
-  'parentIds',
-  'venueIds',
-  'timezones',
-  'abbrs',
-  'currencySymbols',
-  'currencyPositions',
-  'currencyCodes',
-] as const;
-const LINK_COLUMNS = ['organizerIds', 'categoryIds', 'tagIds'] as const;
-
-export class EventTable {
-  count = 0;
-  capacity = 0;
-
-  ids = new Int32Array(0);
-  authorIds = new Int32Array(0);
-  statusCodes = new Uint8Array(0);
-  flags = new Uint8Array(0);
-  imageIds = new Int32Array(0);
-  parentIds = new Int32Array(0);
-  /** first venue id, 0 = none; the full list is in extraVenues when there are several */
-  venueIds = new Int32Array(0);
-  timezones = new Int32Array(0);
-  abbrs = new Int32Array(0);
-  currencySymbols = new Int32Array(0);
-  currencyPositions = new Int32Array(0);
-  currencyCodes = new Int32Array(0);
-
-  readonly startLocal = new DateColumn();
-  readonly endLocal = new DateColumn();
-  readonly startUtc = new DateColumn();
-  readonly endUtc = new DateColumn();
-  readonly date = new DateColumn();
-  readonly dateUtc = new DateColumn();
-  readonly modified = new DateColumn();
-  readonly modifiedUtc = new DateColumn();
-
-  /** title, description, excerpt, slug and website of every row, outside V8's heap */
-  texts = new TextStore();
-  costs: (readonly string[])[] = [];
-  /** rows with a lineage (few: events imported with one) */
-  readonly lineages = new Map<number, string[]>();
-  /** each row's organizer, category and tag list: its number in idLists */
-  readonly organizerIds: LinkColumn;
-  readonly categoryIds: LinkColumn;
-  readonly tagIds: LinkColumn;
-  readonly extraVenues = new Map<number, IdList>();
-  /** series and occurrences: their recurrence fields (other rows have no entry) */
-  readonly recur = new Map<number, RecurInfo>();
-  /** bumped whenever a row's recurrence entry is set or removed (what caches of series read) */
-  recurVersion = 0;
-  /** the distinct link lists (organizers, categories, tags), and the shared cost lists */
-  readonly idLists: IdListPool;
-  readonly costLists: ListInterner<string>;
-  /** folded title\0excerpt\0description of the rows a search checked, cleared on writes */
-  readonly folded = new Map<number, string>();
-
-  readonly pool: {
-    timezone: StringPool;
-    abbr: StringPool;
-    currencySymbol: StringPool;
-    currencyPosition: StringPool;
-    currencyCode: StringPool;
-  };
-
-  /**
-   * `sharing`: a staging table (an import filling rows before they join the calendar) shares the
-   * string pools and list interners of the live table, so its rows move over as they are:
-   * pool indexes and shared lists mean the same in both (pools and interners only ever grow).
-   */
-  constructor(sharing?: EventTable) {
-    this.idLists = sharing?.idLists ?? new IdListPool();
-    this.organizerIds = new LinkColumn(this.idLists);
-    this.categoryIds = new LinkColumn(this.idLists);
-    this.tagIds = new LinkColumn(this.idLists);
-    this.costLists = sharing?.costLists ?? new ListInterner<string>([]);
-    this.pool = sharing?.pool ?? {
-      timezone: new StringPool(),
-      abbr: new StringPool(),
-      currencySymbol: new StringPool(),
-      currencyPosition: new StringPool(),
-      currencyCode: new StringPool(),
-    };
-  }
-
-  get starts(): Float64Array {
-    return this.startLocal.ms;
-  }
-
-  get ends(): Float64Array {
-    return this.endLocal.ms;
-  }
-
-  /** Make room for `need` rows. */
-  reserve(need: number): void {
-    if (need <= this.capacity) return;
-    const cap = nextCapacity(this.capacity, need);
-    this.ids = growInt32(this.ids, cap);
-    this.authorIds = growInt32(this.authorIds, cap);
-    this.statusCodes = growUint8(this.statusCodes, cap);
-    this.flags = growUint8(this.flags, cap);
-    this.imageIds = growInt32(this.imageIds, cap);
-    this.parentIds = growInt32(this.parentIds, cap);
-    this.venueIds = growInt32(this.venueIds, cap);
-    this.timezones = growInt32(this.timezones, cap);
-    this.abbrs = growInt32(this.abbrs, cap);
-    this.currencySymbols = growInt32(this.currencySymbols, cap);
-    this.currencyPositions = growInt32(this.currencyPositions, cap);
-    this.currencyCodes = growInt32(this.currencyCodes, cap);
-    for (const c of this.dateColumns()) c.grow(cap);
-    for (const f of LINK_COLUMNS) this[f].grow(cap);
-    this.texts.reserve(cap);
-    this.capacity = cap;
-  }
-
-  /** in the order of STAGED_DATES */
-  dateColumns(): DateColumn[] {
-    return [
-      this.startLocal,
-      this.endLocal,
-      this.startUtc,
-      this.endUtc,
-      this.date,
-      this.dateUtc,
-      this.modified,
-      this.modifiedUtc,
-    ];
-  }
-
+export class EventTable extends EventColumns {
   /**
    * Append a row from an event's fields and its eight dates as naive ms (in the order of
    * STAGED_DATES), as append() would store the record with those dates as 'Y-m-d H:i:s' strings,
@@ -374,55 +234,5 @@ export class EventTable {
     this.venueIds[row] = venueIds.length > 0 ? venueIds[0] : 0;
     if (venueIds.length > 1) this.extraVenues.set(row, venueIds.slice());
     else if (this.extraVenues.size > 0) this.extraVenues.delete(row);
-  }
-
-  /** All venue ids of a row, in stored order. */
-  venueList(row: number): IdList {
-    const extra = this.extraVenues.get(row);
-    if (extra) return extra;
-    const v = this.venueIds[row];
-    return v === 0 ? EMPTY_IDS : [v];
-  }
-
-  isPublished(row: number): boolean {
-    return this.statusCodes[row] === 0;
-  }
-
-  title(row: number): string {
-    return this.texts.title(row);
-  }
-
-  description(row: number): string {
-    return this.texts.description(row);
-  }
-
-  excerpt(row: number): string {
-    return this.texts.excerpt(row);
-  }
-
-  slug(row: number): string {
-    return this.texts.slug(row);
-  }
-
-  website(row: number): string | null {
-    return this.texts.website(row);
-  }
-
-  foldedText(row: number): string {
-    let f = this.folded.get(row);
-    if (f === undefined) {
-      f =
-        foldText(this.texts.title(row)) +
-        '\u0000' +
-        foldText(this.texts.excerpt(row)) +
-        '\u0000' +
-        foldText(this.texts.description(row));
-      this.folded.set(row, f);
-    }
-    return f;
-  }
-
-  record(row: number): EventRecord {
-    return recordOf(this, row);
   }
 }

@@ -6,7 +6,7 @@
 
 import { foldText } from './event-table.ts';
 import { hashSlots, withHash } from './hash-slots.ts';
-import type { TextView } from './text-store.ts';
+import type { TextView } from './text-view.ts';
 import {
   FNV_OFFSET,
   FNV_PRIME,

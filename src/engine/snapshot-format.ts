@@ -133,7 +133,7 @@ export interface ListColumn<T> {
  * columns instead of parsing a number per row and field.
  * - ints: each table column as it is (Int32 or Uint8 a row)
  * - dates: naive ms as Float64 (NaN where the column keeps a string: in oddDates)
- * - texts: the rows' records of the text store one after the other (text-store.ts: title index
+ * - texts: the rows' records of the text store one after the other (text-view.ts: title index
  *   in the dictionary of the titles chunks, description, excerpt, slug, website), and the end of
  *   each as Uint32
  * - links: the chunk's distinct lists as values and ends (Int32), and per row 0 (none) or 1 + the

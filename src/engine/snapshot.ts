@@ -6,7 +6,7 @@
 import type { EventTable, LinkLists } from './event-table.ts';
 import type { RecurInfo } from './records.ts';
 import type { CalendarState } from './state.ts';
-import type { TextView } from './text-store.ts';
+import type { TextView } from './text-view.ts';
 import { base64Of } from './snapshot-bytes.ts';
 import {
   DATE_FIELDS,

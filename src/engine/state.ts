@@ -2,7 +2,6 @@
 // (start, id) index, posting lists per category/tag/venue/organizer/parent, term counts,
 // the venue geo index, and the hooks that tell a representation cache what changed.
 
-import { BitSet } from './bitset.ts';
 import { IdMap } from './columns.ts';
 import { BlockStats, comboOf } from './block-stats.ts';
 import { Entities } from './entities.ts';
@@ -14,6 +13,7 @@ import { SortedIndex } from './sorted-index.ts';
 import { IndexBatch, applyBatch } from './index-batch.ts';
 import { pushOne, rebuildIndexes } from './index-rebuild.ts';
 import { distinctIds, eachDistinct, eachLink } from './distinct.ts';
+import { dropPairsWith, forEachPair, pairList } from './pair-lists.ts';
 
 export type Postings = IdMap<PostingList>;
 
@@ -93,68 +93,15 @@ export class CalendarState {
     fn(this.organizerPostings, distinctIds(t.organizerIds.get(row)));
   }
 
-  /** Calls fn(pair list) for each pair of the distinct ids that has a pair list (the list of the
-   *  smaller id keeps it; pairList makes them); `create` makes missing ones. */
-  forEachPair(
-    postings: Postings,
-    ids: readonly number[],
-    create: boolean,
-    fn: (list: PostingList, lo: number, hi: number) => void,
-  ): void {
-    for (let i = 0; i < ids.length; i++) {
-      for (let j = i + 1; j < ids.length; j++) {
-        const lo = Math.min(ids[i], ids[j]),
-          hi = Math.max(ids[i], ids[j]);
-        const owner = postings.get(lo);
-        if (!owner) {
-          if (create) throw new Error(`postings: expected a list for id ${lo} before its pairs, got none`);
-          continue;
-        }
-        let list = owner.pairs?.get(hi);
-        if (!list) {
-          if (!create) continue;
-          (owner.pairs ??= new Map()).set(hi, (list = new PostingList()));
-        }
-        fn(list, lo, hi);
-      }
-    }
-  }
-
   /** The row loses its link to `id` of the kind of `postings` (a cascade, before its column
-   *  changes): it leaves the pair lists of `id` with its other ids. */
+   *  changes): it leaves the pair lists of `id` with its other ids (pair-lists.ts). */
   dropPairsWith(postings: Postings, ids: readonly number[], id: number, row: number): void {
-    const t = this.table;
-    const d = distinctIds(ids);
-    if (d.length < 2 || !d.includes(id)) return;
-    this.forEachPair(postings, d, false, (list, lo, hi) => {
-      if (lo !== id && hi !== id) return;
-      list.removeIfPresent(t.starts, t.ids, row, t.starts[row], t.ids[row]);
-      if (list.count === 0) postings.get(lo)!.pairs!.delete(hi);
-    });
+    dropPairsWith(postings, ids, id, row, this.table);
   }
 
-  /**
-   * The rows linking both a and b (ids of the kind of `postings`), in list order: the pair
-   * list kept by the smaller id's list. Built on first use from the two lists (a bit set over
-   * the smaller one, the larger one walked in order), then kept in step by indexRow,
-   * unindexRow, setRowCombo and cascades like every other list; undefined when either id has
-   * no list. A rebuild of the postings drops every pair list.
-   */
+  /** The pair list of a and b (ids of the kind of `postings`), made on first use (pair-lists.ts). */
   pairList(postings: Postings, a: number, b: number): PostingList | undefined {
-    const lo = Math.min(a, b),
-      hi = Math.max(a, b);
-    const owner = postings.get(lo),
-      other = postings.get(hi);
-    if (!owner || !other || lo === hi) return undefined;
-    let list = owner.pairs?.get(hi);
-    if (list) return list;
-    const [small, large] = owner.count <= other.count ? [owner, other] : [other, owner];
-    const marks = new BitSet(this.table.count);
-    for (let i = 0; i < small.count; i++) marks.add(small.rows[i]);
-    list = new PostingList();
-    for (let i = 0; i < large.count; i++) if (marks.has(large.rows[i])) list.push(large.rows[i], large.combos[i]);
-    (owner.pairs ??= new Map()).set(hi, list);
-    return list;
+    return pairList(postings, a, b, this.table.count);
   }
 
   /** The (status, flags) combination of the row changed from `from` to `to` (columns already
@@ -174,7 +121,7 @@ export class CalendarState {
         list.setCombo(starts, ids, row, to);
         list.multi?.setCombo(starts, ids, row, to);
       }
-      if (linkIds.length > 1) this.forEachPair(postings, linkIds, false, (list) => list.setCombo(starts, ids, row, to));
+      if (linkIds.length > 1) forEachPair(postings, linkIds, false, (list) => list.setCombo(starts, ids, row, to));
     });
     const parent = t.parentIds[row];
     if (parent !== 0) this.parentPostings.get(parent)?.setCombo(starts, ids, row, to);
@@ -288,7 +235,7 @@ export class CalendarState {
         if (multi) b.add((list.multi ??= new PostingList()), row, combo);
       });
       this.forEachKind(row, (postings, ids) => {
-        if (ids.length > 1) this.forEachPair(postings, ids, false, (list) => b.add(list, row, combo));
+        if (ids.length > 1) forEachPair(postings, ids, false, (list) => b.add(list, row, combo));
       });
       if (!this.closureDirty && t.categoryIds.size(row) > 0) {
         for (const id of this.closureOf(row, [])) {
@@ -308,7 +255,7 @@ export class CalendarState {
       if (multi) (list.multi ??= new PostingList()).insert(t.starts, t.ids, row, combo);
     });
     this.forEachKind(row, (postings, ids) => {
-      if (ids.length > 1) this.forEachPair(postings, ids, false, (list) => list.insert(t.starts, t.ids, row, combo));
+      if (ids.length > 1) forEachPair(postings, ids, false, (list) => list.insert(t.starts, t.ids, row, combo));
     });
     if (!this.closureDirty && t.categoryIds.size(row) > 0) {
       for (const id of this.closureOf(row, [])) {
@@ -329,7 +276,7 @@ export class CalendarState {
       if (!b.mainAdd.delete(row)) b.mainGone.add(row);
       this.forEachKind(row, (postings, ids) => {
         if (ids.length < 2) return;
-        this.forEachPair(postings, ids, false, (list, lo, hi) =>
+        forEachPair(postings, ids, false, (list, lo, hi) =>
           b.remove(list, row, true, () => {
             const pairs = postings.get(lo)?.pairs;
             if (pairs?.get(hi) === list) pairs.delete(hi);
@@ -351,7 +298,7 @@ export class CalendarState {
     this.blocks.removeAt(pos, comboOf(t.statusCodes[row], t.flags[row]), t.ends[row]);
     this.forEachKind(row, (postings, ids) => {
       if (ids.length < 2) return;
-      this.forEachPair(postings, ids, false, (list, lo, hi) => {
+      forEachPair(postings, ids, false, (list, lo, hi) => {
         list.remove(t.starts, t.ids, row, start, id);
         if (list.count === 0) postings.get(lo)!.pairs!.delete(hi);
       });

@@ -4,7 +4,8 @@
 // keeps answering with the texts of when it was taken.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { TextStore, type TextView } from '../../src/engine/text-store.ts';
+import { TextStore } from '../../src/engine/text-store.ts';
+import type { TextView } from '../../src/engine/text-view.ts';
 import { Rng, mulberry32 } from './random-calendar.ts';
 
 const store = suite('text store');
