@@ -305,7 +305,9 @@ export async function openClusterFiles(node: ClusterNode): Promise<ObjectFiles> 
     new Objm(node.connection).create(natsNames(node.opts.name).media, { replicas: node.opts.replicas ?? 3 }),
   );
   const files = new ObjectFiles(os);
-  await files.watch();
+  // the listing and the watch are NATS calls too, retried as the bucket's creation is: on a busy
+  // machine JetStream may not answer in time, and a node then exited at start with a bare "timeout"
+  await retry(until, () => files.watch());
   node.closers.push(async () => files.stop());
   return files;
 }
