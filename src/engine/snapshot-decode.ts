@@ -169,13 +169,7 @@ function numberLists(
     shared.push(dst.pool.intern(values.subarray(at, end)));
     at = end;
   }
-  const lists = dst.lists;
-  for (let i = 0; i < n; i++) {
-    const list = shared[rows[i]];
-    if (list === undefined)
-      throw new Error(`snapshot load: expected a ${what} list index < ${shared.length}, got ${rows[i]}`);
-    lists[from + i] = list;
-  }
+  placeRows(what, shared, rows, dst.lists, from, n);
 }
 
 function loadChunkV3(st: CalendarState, c: EventChunk): void {
@@ -305,14 +299,7 @@ function linkListsOf(what: string, dst: LinkColumn, col: ListColumn<number>, fro
       throw new Error(`snapshot load: expected non-empty ${what} lists, got ${JSON.stringify(list)}`);
     shared.push(dst.pool.intern(list));
   }
-  const rows = col.rows,
-    lists = dst.lists;
-  for (let i = 0; i < n; i++) {
-    const k = shared[rows[i]];
-    if (k === undefined)
-      throw new Error(`snapshot load: expected a ${what} list index < ${shared.length}, got ${rows[i]}`);
-    lists[from + i] = k;
-  }
+  placeRows(what, shared, col.rows, dst.lists, from, n);
 }
 
 /**
@@ -336,7 +323,19 @@ function listsOf<T extends number | string>(
       throw new Error(`snapshot load: expected non-empty ${what} lists, got ${JSON.stringify(list)}`);
     shared.push(list.length === 1 ? lists.intern(list) : list);
   }
-  const rows = col.rows;
+  placeRows(what, shared, col.rows, dst, from, n);
+}
+
+/** dst[from + i] = shared[rows[i]] for the chunk's n rows: each row's list by its index in the
+ *  chunk's distinct lists (0: none). */
+function placeRows<T>(
+  what: string,
+  shared: readonly T[],
+  rows: ArrayLike<number>,
+  dst: { [row: number]: T },
+  from: number,
+  n: number,
+): void {
   for (let i = 0; i < n; i++) {
     const list = shared[rows[i]];
     if (list === undefined)
