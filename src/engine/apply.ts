@@ -79,12 +79,13 @@ export function putEvent(st: CalendarState, rec: EventRecord): void {
     // a write that keeps every index key (start, end, status, flags, links: a title, a text)
     // leaves the row where it is in every index (an edit of a series' occurrences is such)
     const keep = sameIndexKeys(t, row, rec);
+    const coords = t.flags[row] & FLAG_COORDS; // the write clears it; indexRow would set it
     if (!keep) st.unindexRow(row);
     const oldSlug = t.slug(row);
     t.write(row, rec);
     st.ids.setEventSlug(row, oldSlug, rec.slug);
     if (keep) {
-      t.flags[row] |= keptCoords;
+      t.flags[row] |= coords;
       searchRowWritten(st, row);
       st.countContribution(row, 1, deltas);
       st.applyCountDeltas(deltas);
@@ -99,9 +100,6 @@ export function putEvent(st: CalendarState, rec: EventRecord): void {
   st.hooks.eventChanged(row);
 }
 
-/** the coords flag of the row sameIndexKeys looked at (the write clears it; indexRow sets it) */
-let keptCoords = 0;
-
 /** Whether `rec` has the index keys `row` has: start, end, status, flags, parent and links. */
 function sameIndexKeys(t: EventTable, row: number, rec: EventRecord): boolean {
   const flags =
@@ -112,7 +110,6 @@ function sameIndexKeys(t: EventTable, row: number, rec: EventRecord): boolean {
     (rec.ticketed ? FLAG_TICKETED : 0) |
     (rec.showMap ? FLAG_SHOW_MAP : 0) |
     (rec.showMapLink ? FLAG_SHOW_MAP_LINK : 0);
-  keptCoords = t.flags[row] & FLAG_COORDS;
   return (
     t.ids[row] === rec.id &&
     (t.flags[row] & ~FLAG_COORDS) === flags &&
