@@ -3,7 +3,8 @@
 // trash status. Hot fields are typed-array columns; cold strings sit in plain side arrays.
 
 import { growInt32, growUint8, nextCapacity, StringPool } from './columns.ts';
-import { DateColumn } from './date-column.ts';
+import { type AnyDateColumn, DateColumn } from './date-column.ts';
+import { Date32Column } from './date32-column.ts';
 import { EMPTY_IDS, foldText, type IdList } from './event-rows.ts';
 import { recordOf } from './event-record.ts';
 import { TextStore } from './text-store.ts';
@@ -47,14 +48,16 @@ export class EventColumns {
   currencyPositions = new Int32Array(0);
   currencyCodes = new Int32Array(0);
 
+  /** the local start and end in 8 bytes (the indexes read them as a Float64Array), the other six
+   *  dates in 4 (date32-column.ts) */
   readonly startLocal = new DateColumn();
   readonly endLocal = new DateColumn();
-  readonly startUtc = new DateColumn();
-  readonly endUtc = new DateColumn();
-  readonly date = new DateColumn();
-  readonly dateUtc = new DateColumn();
-  readonly modified = new DateColumn();
-  readonly modifiedUtc = new DateColumn();
+  readonly startUtc = new Date32Column();
+  readonly endUtc = new Date32Column();
+  readonly date = new Date32Column();
+  readonly dateUtc = new Date32Column();
+  readonly modified = new Date32Column();
+  readonly modifiedUtc = new Date32Column();
 
   /** title, description, excerpt, slug and website of every row, outside V8's heap */
   texts = new TextStore();
@@ -135,7 +138,7 @@ export class EventColumns {
   }
 
   /** in the order of STAGED_DATES */
-  dateColumns(): DateColumn[] {
+  dateColumns(): AnyDateColumn[] {
     return [
       this.startLocal,
       this.endLocal,

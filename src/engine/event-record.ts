@@ -10,7 +10,7 @@ import {
   FLAG_TICKETED,
 } from './event-rows.ts';
 import type { StringPool } from './columns.ts';
-import type { DateColumn } from './date-column.ts';
+import type { AnyDateColumn } from './date-column.ts';
 import type { IdList } from './event-rows.ts';
 import { POST_STATUSES, type EventRecord, type RecurInfo } from './records.ts';
 import type { TextView } from './text-view.ts';
@@ -31,14 +31,14 @@ export interface RecordColumns {
   readonly currencySymbols: Ints;
   readonly currencyPositions: Ints;
   readonly currencyCodes: Ints;
-  readonly date: DateColumn;
-  readonly dateUtc: DateColumn;
-  readonly modified: DateColumn;
-  readonly modifiedUtc: DateColumn;
-  readonly startLocal: DateColumn;
-  readonly endLocal: DateColumn;
-  readonly startUtc: DateColumn;
-  readonly endUtc: DateColumn;
+  readonly date: AnyDateColumn;
+  readonly dateUtc: AnyDateColumn;
+  readonly modified: AnyDateColumn;
+  readonly modifiedUtc: AnyDateColumn;
+  readonly startLocal: AnyDateColumn;
+  readonly endLocal: AnyDateColumn;
+  readonly startUtc: AnyDateColumn;
+  readonly endUtc: AnyDateColumn;
   readonly texts: TextView;
   readonly costs: readonly (readonly string[])[];
   readonly organizerIds: LinkIds;

@@ -22,7 +22,8 @@ import { statusCode, type EventRecord } from './records.ts';
 export { EventColumns, TYPED_COLUMNS } from './event-columns.ts';
 export { listHash, ListInterner } from './list-interner.ts';
 export { IdListPool, LinkColumn, type LinkLists } from './link-column.ts';
-export { checkEventRecord, DateColumn } from './date-column.ts';
+export { type AnyDateColumn, checkEventRecord, DateColumn } from './date-column.ts';
+export { Date32Column } from './date32-column.ts';
 export {
   EMPTY_IDS,
   FLAG_ALL_DAY,
@@ -132,11 +133,7 @@ export class EventTable extends EventColumns {
     }
     const dates = this.dateColumns(),
       staged = from.dateColumns();
-    for (let c = 0; c < dates.length; c++) {
-      if (adopt) dates[c].ms = staged[c].ms;
-      else dates[c].ms.set(staged[c].ms.subarray(0, n), base);
-      for (const [row, s] of staged[c].odd) dates[c].odd.set(base + row, s);
-    }
+    for (let c = 0; c < dates.length; c++) dates[c].copyRows(staged[c] as never, n, base, adopt);
     for (const [row, list] of from.extraVenues) this.extraVenues.set(base + row, list);
     for (const [row, l] of from.lineages) this.lineages.set(base + row, l);
     for (const [row, info] of from.recur) this.recur.set(base + row, info);
@@ -153,10 +150,7 @@ export class EventTable extends EventColumns {
     this.costs = [];
     for (const f of LINK_COLUMNS) this[f].lists = new Int32Array(0);
     this.texts = new TextStore();
-    for (const c of this.dateColumns()) {
-      c.ms = new Float64Array(16);
-      c.odd.clear();
-    }
+    for (const c of this.dateColumns()) c.clear();
     this.extraVenues.clear();
     this.lineages.clear();
     this.folded.clear();

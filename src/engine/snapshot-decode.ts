@@ -6,6 +6,7 @@ import type { EventTable, LinkColumn, ListInterner } from './event-table.ts';
 import type { CalendarState } from './state.ts';
 import { dropSearchIndex } from './search-index.ts';
 import { base64Bytes, decodeInto, decodeNew } from './snapshot-bytes.ts';
+import { loadDates } from './snapshot-dates.ts';
 import {
   DATE_BASE,
   DATE_FIELDS,
@@ -177,8 +178,8 @@ function loadChunkV3(st: CalendarState, c: EventChunk): void {
   const from = c.from,
     n = c.count;
   t.reserve(from + n);
-  if (typeof c.ints !== 'object' || typeof c.dates !== 'object' || c.ints === null || c.dates === null)
-    throw new Error('snapshot load: expected ints and dates in the events chunk');
+  if (typeof c.ints !== 'object' || c.ints === null)
+    throw new Error('snapshot load: expected ints in the events chunk');
   for (const f of INT_FIELDS) {
     const col = t[f];
     if (col.BYTES_PER_ELEMENT === intWidth(f)) decodeInto(f, c.ints[f], col, from, n);
@@ -190,26 +191,7 @@ function loadChunkV3(st: CalendarState, c: EventChunk): void {
       );
     }
   }
-  for (let fi = 0; fi < DATE_FIELDS.length; fi++) {
-    const f = DATE_FIELDS[fi];
-    decodeInto(`dates.${f}`, c.dates[f], t[f].ms, from, n);
-  }
-  if (!Array.isArray(c.oddDates)) throw new Error('snapshot load: expected oddDates');
-  for (const [fi, i, v] of c.oddDates) {
-    const col = t[DATE_FIELDS[fi]];
-    if (col === undefined || !(i >= 0 && i < n) || typeof v !== 'string' || col.ms[from + i] === col.ms[from + i])
-      throw new Error(
-        `snapshot load: expected odd date [field, row, string] of a row without a date, got ${JSON.stringify([fi, i, v])}`,
-      );
-    col.odd.set(from + i, v);
-  }
-  for (const f of DATE_FIELDS) {
-    const ms = t[f].ms,
-      odd = t[f].odd;
-    for (let i = from; i < from + n; i++)
-      if (ms[i] !== ms[i] && !odd.has(i))
-        throw new Error(`snapshot load: expected a ${f} string for row ${i}, got none`);
-  }
+  loadDates(t, c, from, n);
   if (typeof c.texts !== 'object' || c.texts === null) throw new Error('snapshot load: expected the texts of the rows');
   t.texts.appendRecords(
     from,
@@ -254,27 +236,21 @@ function loadChunkV2(st: CalendarState, c: EventChunkV2): void {
   for (let r = from + 1; r < from + n; r++) ids[r] += ids[r - 1];
   for (let fi = 0; fi < DATE_FIELDS.length; fi++) {
     const f = DATE_FIELDS[fi];
-    const ms = t[f].ms,
+    const col = t[f],
       src = c.dates[f],
       b = DATE_BASE[fi];
     expectLength(`dates.${f}`, src, n);
-    if (b < 0) {
-      for (let i = 0; i < n; i++) {
-        const v = src[i];
-        ms[from + i] = v === null ? NaN : v * 1000;
-      }
-    } else {
-      const base = t[DATE_FIELDS[b]].ms,
-        baseSrc = c.dates[DATE_FIELDS[b]];
-      for (let i = 0; i < n; i++) {
-        const v = src[i];
-        ms[from + i] = v === null ? NaN : baseSrc[i] === null ? v * 1000 : base[from + i] + v * 1000;
-      }
+    const base = b < 0 ? undefined : t[DATE_FIELDS[b]],
+      baseSrc = b < 0 ? undefined : c.dates[DATE_FIELDS[b]];
+    for (let i = 0; i < n; i++) {
+      const v = src[i];
+      const rel = base !== undefined && baseSrc![i] !== null;
+      col.put(from + i, v === null ? NaN : rel ? base.at(from + i) + v * 1000 : v * 1000);
     }
   }
   for (const [fi, i, v] of c.oddDates) {
     const col = t[DATE_FIELDS[fi]];
-    if (typeof v === 'number') col.ms[from + i] = v;
+    if (typeof v === 'number') col.put(from + i, v);
     else col.odd.set(from + i, v);
   }
   copyTexts(t, c, from, n);
@@ -355,12 +331,12 @@ function loadChunkV1(st: CalendarState, c: EventChunkV1): void {
     t[f].set(src, from);
   }
   DATE_FIELDS.forEach((f) => {
-    const ms = t[f].ms,
+    const col = t[f],
       src = c.dates[f];
     expectLength(`dates.${f}`, src, n);
     for (let i = 0; i < n; i++) {
       const v = src[i];
-      ms[from + i] = v === null ? NaN : v;
+      col.put(from + i, v === null ? NaN : v);
     }
   });
   for (const [fi, i, s] of c.oddDates) t[DATE_FIELDS[fi]].odd.set(from + i, s);
