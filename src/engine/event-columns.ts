@@ -10,6 +10,7 @@ import { recordOf } from './event-record.ts';
 import { TextStore } from './text-store.ts';
 import type { EventRecord, RecurInfo } from './records.ts';
 import { ListInterner } from './list-interner.ts';
+import { CostColumn } from './cost-column.ts';
 import { IdListPool, LinkColumn } from './link-column.ts';
 
 /** The table's Int32Array columns, one value a row (the snapshot writes them as they are). */
@@ -61,7 +62,8 @@ export class EventColumns {
 
   /** title, description, excerpt, slug and website of every row, outside V8's heap */
   texts = new TextStore();
-  costs: (readonly string[])[] = [];
+  /** each row's cost list: its number in costLists */
+  readonly costs: CostColumn;
   /** rows with a lineage (few: events imported with one) */
   readonly lineages = new Map<number, string[]>();
   /** each row's organizer, category and tag list: its number in idLists */
@@ -98,6 +100,7 @@ export class EventColumns {
     this.categoryIds = new LinkColumn(this.idLists);
     this.tagIds = new LinkColumn(this.idLists);
     this.costLists = sharing?.costLists ?? new ListInterner<string>([]);
+    this.costs = new CostColumn(this.costLists);
     this.pool = sharing?.pool ?? {
       timezone: new StringPool(),
       abbr: new StringPool(),
@@ -133,6 +136,7 @@ export class EventColumns {
     this.currencyCodes = growInt32(this.currencyCodes, cap);
     for (const c of this.dateColumns()) c.grow(cap);
     for (const f of LINK_COLUMNS) this[f].grow(cap);
+    this.costs.grow(cap);
     this.texts.reserve(cap);
     this.capacity = cap;
   }

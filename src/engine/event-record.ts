@@ -40,7 +40,7 @@ export interface RecordColumns {
   readonly startUtc: AnyDateColumn;
   readonly endUtc: AnyDateColumn;
   readonly texts: TextView;
-  readonly costs: readonly (readonly string[])[];
+  readonly costs: { get(row: number): readonly string[] };
   readonly organizerIds: LinkIds;
   readonly categoryIds: LinkIds;
   readonly tagIds: LinkIds;
@@ -80,7 +80,7 @@ export function recordOf(t: RecordColumns, row: number): EventRecord {
     endLocal: t.endLocal.get(row),
     startUtc: t.startUtc.get(row),
     endUtc: t.endUtc.get(row),
-    costs: t.costs[row].slice(),
+    costs: t.costs.get(row).slice(),
     currencySymbol: pool.currencySymbol.get(t.currencySymbols[row]),
     currencyPosition: pool.currencyPosition.get(t.currencyPositions[row]),
     currencyCode: pool.currencyCode.get(t.currencyCodes[row]),

@@ -80,7 +80,7 @@ export class EventTable extends EventColumns {
     this.currencyPositions[row] = p.currencyPosition;
     this.currencyCodes[row] = p.currencyCode;
     this.texts.set(row, p.title, p.description, p.excerpt, p.slug, p.website);
-    this.costs[row] = p.costs;
+    this.costs.set(row, p.costs);
     this.setLineage(row, p.lineage);
     this.venueIds[row] = p.venue;
     if (p.venues !== undefined) this.extraVenues.set(row, p.venues);
@@ -118,19 +118,18 @@ export class EventTable extends EventColumns {
     if (adopt) {
       // an empty table takes the staged columns over: no copy
       for (const f of TYPED_COLUMNS) (this as unknown as Record<string, unknown>)[f] = from[f];
-      this.costs = from.costs;
       for (const f of LINK_COLUMNS) this[f].lists = from[f].lists;
       this.texts = from.texts;
       this.capacity = from.capacity;
     } else {
       this.reserve(base + n);
       for (const f of TYPED_COLUMNS) (this[f] as Int32Array).set((from[f] as Int32Array).subarray(0, n), base);
-      for (let i = 0; i < n; i++) this.costs[base + i] = from.costs[i];
       for (const f of LINK_COLUMNS) this[f].lists.set(from[f].lists.subarray(0, n), base);
       const tx = from.texts;
       for (let i = 0; i < n; i++)
         this.texts.set(base + i, tx.title(i), tx.description(i), tx.excerpt(i), tx.slug(i), tx.website(i));
     }
+    this.costs.copyRows(from.costs, n, base, adopt);
     const dates = this.dateColumns(),
       staged = from.dateColumns();
     for (let c = 0; c < dates.length; c++) dates[c].copyRows(staged[c] as never, n, base, adopt);
@@ -147,7 +146,7 @@ export class EventTable extends EventColumns {
     for (const f of TYPED_COLUMNS)
       (this as unknown as Record<string, unknown>)[f] =
         this[f] instanceof Uint8Array ? new Uint8Array(0) : new Int32Array(0);
-    this.costs = [];
+    this.costs.clear();
     for (const f of LINK_COLUMNS) this[f].lists = new Int32Array(0);
     this.texts = new TextStore();
     for (const c of this.dateColumns()) c.clear();
@@ -206,7 +205,7 @@ export class EventTable extends EventColumns {
     this.currencyCodes[row] = pool.currencyCode.intern(rec.currencyCode);
 
     this.texts.set(row, rec.title, rec.description, rec.excerpt, rec.slug, rec.website);
-    this.costs[row] = this.costLists.intern(rec.costs);
+    this.costs.set(row, rec.costs);
     this.setLineage(row, rec.lineage ? rec.lineage.slice() : undefined);
     this.setVenues(row, rec.venueIds);
     this.organizerIds.set(row, rec.organizerIds);

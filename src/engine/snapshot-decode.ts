@@ -2,7 +2,7 @@
 // columns filled from the chunks (version 3: their bytes decoded into place), the ids
 // registered, the indexes built once at the end.
 
-import type { EventTable, LinkColumn, ListInterner } from './event-table.ts';
+import type { EventTable, LinkColumn } from './event-table.ts';
 import type { CalendarState } from './state.ts';
 import { dropSearchIndex } from './search-index.ts';
 import { base64Bytes, decodeInto, decodeNew } from './snapshot-bytes.ts';
@@ -208,14 +208,9 @@ function loadChunkV3(st: CalendarState, c: EventChunk): void {
   for (const [i, info] of c.recur ?? []) t.recur.set(from + i, info);
   if (c.recur?.length) t.recurVersion++;
   if (typeof c.costs !== 'object' || c.costs === null) throw new Error('snapshot load: expected the costs lists');
-  listsOf(
-    'costs',
-    t.costs,
-    t.costLists,
-    {
-      lists: c.costs.lists,
-      rows: decodeNew('costs.rows', c.costs.rows, n, (m) => new Int32Array(m)) as unknown as number[],
-    },
+  costsOf(
+    t,
+    { lists: c.costs.lists, rows: decodeNew('costs.rows', c.costs.rows, n, (m) => new Int32Array(m)) },
     from,
     n,
   );
@@ -262,7 +257,7 @@ function loadChunkV2(st: CalendarState, c: EventChunkV2): void {
   for (const [i, v] of c.extraVenues) t.extraVenues.set(from + i, v);
   for (const [i, info] of c.recur ?? []) t.recur.set(from + i, info);
   if (c.recur?.length) t.recurVersion++;
-  listsOf('costs', t.costs, t.costLists, c.costs, from, n);
+  costsOf(t, c.costs, from, n);
   for (const f of LINK_FIELDS) linkListsOf(f, t[f], c.links[f], from, n);
 }
 
@@ -278,28 +273,24 @@ function linkListsOf(what: string, dst: LinkColumn, col: ListColumn<number>, fro
   placeRows(what, shared, col.rows, dst.lists, from, n);
 }
 
-/**
- * Per-row lists out of (distinct lists, index per row). The chunk's rows share its parsed lists;
- * one-element lists (most of them) are shared through the interner's table of singles, longer
- * ones are kept as parsed (interning each chunk's lists again cost ~0.45 s of a 1M-event load; an
- * equal list in two chunks is two arrays, a few MB at a million events).
- */
-function listsOf<T extends number | string>(
-  what: string,
-  dst: (readonly T[])[],
-  lists: ListInterner<T>,
-  col: ListColumn<T>,
-  from: number,
-  n: number,
-): void {
-  expectLength(`${what}.rows`, col?.rows, n);
-  const shared: (readonly T[])[] = [lists.empty];
+/** The cost lists of a chunk's rows: the chunk's distinct lists, numbered in the table's
+ *  interner, and per row 0 (none) or 1 + the index of its list. */
+function costsOf(t: EventTable, col: { lists: unknown; rows: ArrayLike<number> }, from: number, n: number): void {
+  expectLength('costs.rows', col?.rows, n);
+  if (!Array.isArray(col.lists)) throw new Error('snapshot load: expected the distinct costs lists');
+  const shared = [0];
   for (const list of col.lists) {
-    if (!Array.isArray(list) || list.length === 0)
-      throw new Error(`snapshot load: expected non-empty ${what} lists, got ${JSON.stringify(list)}`);
-    shared.push(list.length === 1 ? lists.intern(list) : list);
+    if (!Array.isArray(list) || list.length === 0 || !list.every((s) => typeof s === 'string'))
+      throw new Error(`snapshot load: expected non-empty costs lists of strings, got ${JSON.stringify(list)}`);
+    shared.push(t.costLists.number(list));
   }
-  placeRows(what, shared, col.rows, dst, from, n);
+  const rows = col.rows;
+  for (let i = 0; i < n; i++) {
+    const k = shared[rows[i]];
+    if (k === undefined)
+      throw new Error(`snapshot load: expected a costs list index < ${shared.length}, got ${rows[i]}`);
+    t.costs.setNumber(from + i, k);
+  }
 }
 
 /** dst[from + i] = shared[rows[i]] for the chunk's n rows: each row's list by its index in the
@@ -343,7 +334,7 @@ function loadChunkV1(st: CalendarState, c: EventChunkV1): void {
   copyTexts(t, c, from, n);
   expectLength('costs', c.costs, n);
   for (let i = 0; i < n; i++) {
-    t.costs[from + i] = t.costLists.intern(c.costs[i]);
+    t.costs.set(from + i, c.costs[i]);
     t.setLineage(from + i, undefined);
     if (t.folded.size > 0) t.folded.delete(from + i);
   }

@@ -3,6 +3,7 @@
 // whose columns are base64 text of typed arrays (snapshot-format.ts): loading
 // (snapshot-decode.ts) decodes their bytes into the columns, and finds the rows already sorted.
 
+import type { CostColumn } from './cost-column.ts';
 import type { EventTable, LinkLists } from './event-table.ts';
 import type { RecurInfo } from './records.ts';
 import type { CalendarState } from './state.ts';
@@ -33,7 +34,7 @@ interface Frozen {
   dates: DateCopy[];
   /** the rows' texts as they were (a frozen view, or the live store read at once) */
   texts: TextView;
-  costs: (readonly string[])[];
+  costs: CostColumn;
   lineages: Map<number, string[]>;
   extraVenues: Map<number, readonly number[]>;
   links: Record<LinkField, LinkLists>;
@@ -65,7 +66,7 @@ export function encodeSnapshot(st: CalendarState): Iterable<unknown> {
     ints,
     dates: dateCopies(t, n, true),
     texts: t.texts.freeze(n),
-    costs: t.costs.slice(0, n),
+    costs: t.costs.freeze(n),
     lineages: new Map(t.lineages),
     extraVenues: new Map(t.extraVenues),
     links,
@@ -156,13 +157,16 @@ export function encodeRows(t: EventTable, from: number, to: number): unknown {
 
 /** Distinct lists of the rows `at` (by identity: the table shares equal lists) and, per row, 0
  *  (none) or 1 + the index of its list. */
-function listColumn<T>(col: readonly (readonly T[])[], at: Int32Array): { lists: (readonly T[])[]; rows: Int32Array } {
+function listColumn<T>(
+  col: { get(row: number): readonly T[] },
+  at: Int32Array,
+): { lists: (readonly T[])[]; rows: Int32Array } {
   const index = new Map<readonly T[], number>();
   const lists: (readonly T[])[] = [];
   const n = at.length;
   const rows = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    const list = col[at[i]];
+    const list = col.get(at[i]);
     if (list.length === 0) continue;
     let k = index.get(list);
     if (k === undefined) {

@@ -120,7 +120,7 @@ const ZONE_COST_MEMO_MAX = 4096;
  * two look-ups, and the page's join copies one piece where there would be three.
  */
 function zoneCostText(t: EventTable, row: number): string {
-  const costs = t.costs[row],
+  const costs = t.costs.get(row),
     zone = t.timezones[row],
     abbr = t.abbrs[row];
   const symbol = t.currencySymbols[row],
