@@ -41,6 +41,10 @@ for (const [k, v] of Object.entries(t)) {
   if (ArrayBuffer.isView(v)) typed += v.byteLength;
   else if (v && typeof v === 'object' && 'ms' in v && ArrayBuffer.isView((v as { ms: unknown }).ms))
     typed += (v as { ms: Float64Array }).ms.byteLength;
+  else if (v && typeof v === 'object' && 'nums' in v && ArrayBuffer.isView((v as { nums: unknown }).nums))
+    rows.push([`costs: a list number a row`, (v as { nums: Uint16Array }).nums.byteLength]);
+  else if (v && typeof v === 'object' && 'sec' in v && ArrayBuffer.isView((v as { sec: unknown }).sec))
+    typed += (v as { sec: Int32Array }).sec.byteLength;
   else if (Array.isArray(v) && ['titles', 'descriptions', 'excerpts', 'slugs', 'websites'].includes(k)) {
     let s = 0;
     const seen = new Set<string>();

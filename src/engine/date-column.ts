@@ -2,6 +2,7 @@
 // else NaN plus the raw string aside; and the checks of a row's local start and end.
 
 import { growFloat64 } from './columns.ts';
+import type { Date32Column } from './date32-column.ts';
 import { daysFromCivil, exactNaive, naiveToString, wholeSecondMs } from './naive-time.ts';
 import { statusCode, type EventRecord } from './records.ts';
 
@@ -37,6 +38,16 @@ export class DateColumn {
     } else this.set(row, naiveToString(v));
   }
 
+  /** The row's naive ms; NaN when it keeps a string. */
+  at(row: number): number {
+    return this.ms[row];
+  }
+
+  /** Naive ms as a snapshot keeps them (a round-tripping date, or NaN for a row whose string comes next). */
+  put(row: number, v: number): void {
+    this.ms[row] = v;
+  }
+
   get(row: number): string {
     const v = this.ms[row];
     if (v === v) return naiveToString(v);
@@ -44,7 +55,22 @@ export class DateColumn {
     if (s === undefined) throw new Error(`date column: expected a stored string for row ${row}, got none`);
     return s;
   }
+
+  /** Rows [0, n) of `from` into rows [base, base + n), or its arrays taken over when `adopt`. */
+  copyRows(from: DateColumn, n: number, base: number, adopt: boolean): void {
+    if (adopt) this.ms = from.ms;
+    else this.ms.set(from.ms.subarray(0, n), base);
+    for (const [row, s] of from.odd) this.odd.set(base + row, s);
+  }
+
+  clear(): void {
+    this.ms = new Float64Array(16);
+    this.odd.clear();
+  }
 }
+
+/** Either kind of date column (the local start and end keep 8 bytes: the indexes read them). */
+export type AnyDateColumn = DateColumn | Date32Column;
 
 /** What appendStaged and appendParts check of a row: a positive integer id, whole local start and
  *  end (naive ms), end not before start. */

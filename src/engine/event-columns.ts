@@ -3,12 +3,14 @@
 // trash status. Hot fields are typed-array columns; cold strings sit in plain side arrays.
 
 import { growInt32, growUint8, nextCapacity, StringPool } from './columns.ts';
-import { DateColumn } from './date-column.ts';
+import { type AnyDateColumn, DateColumn } from './date-column.ts';
+import { Date32Column } from './date32-column.ts';
 import { EMPTY_IDS, foldText, type IdList } from './event-rows.ts';
 import { recordOf } from './event-record.ts';
 import { TextStore } from './text-store.ts';
 import type { EventRecord, RecurInfo } from './records.ts';
 import { ListInterner } from './list-interner.ts';
+import { CostColumn } from './cost-column.ts';
 import { IdListPool, LinkColumn } from './link-column.ts';
 
 /** The table's Int32Array columns, one value a row (the snapshot writes them as they are). */
@@ -47,18 +49,21 @@ export class EventColumns {
   currencyPositions = new Int32Array(0);
   currencyCodes = new Int32Array(0);
 
+  /** the local start and end in 8 bytes (the indexes read them as a Float64Array), the other six
+   *  dates in 4 (date32-column.ts) */
   readonly startLocal = new DateColumn();
   readonly endLocal = new DateColumn();
-  readonly startUtc = new DateColumn();
-  readonly endUtc = new DateColumn();
-  readonly date = new DateColumn();
-  readonly dateUtc = new DateColumn();
-  readonly modified = new DateColumn();
-  readonly modifiedUtc = new DateColumn();
+  readonly startUtc = new Date32Column();
+  readonly endUtc = new Date32Column();
+  readonly date = new Date32Column();
+  readonly dateUtc = new Date32Column();
+  readonly modified = new Date32Column();
+  readonly modifiedUtc = new Date32Column();
 
   /** title, description, excerpt, slug and website of every row, outside V8's heap */
   texts = new TextStore();
-  costs: (readonly string[])[] = [];
+  /** each row's cost list: its number in costLists */
+  readonly costs: CostColumn;
   /** rows with a lineage (few: events imported with one) */
   readonly lineages = new Map<number, string[]>();
   /** each row's organizer, category and tag list: its number in idLists */
@@ -95,6 +100,7 @@ export class EventColumns {
     this.categoryIds = new LinkColumn(this.idLists);
     this.tagIds = new LinkColumn(this.idLists);
     this.costLists = sharing?.costLists ?? new ListInterner<string>([]);
+    this.costs = new CostColumn(this.costLists);
     this.pool = sharing?.pool ?? {
       timezone: new StringPool(),
       abbr: new StringPool(),
@@ -130,12 +136,13 @@ export class EventColumns {
     this.currencyCodes = growInt32(this.currencyCodes, cap);
     for (const c of this.dateColumns()) c.grow(cap);
     for (const f of LINK_COLUMNS) this[f].grow(cap);
+    this.costs.grow(cap);
     this.texts.reserve(cap);
     this.capacity = cap;
   }
 
   /** in the order of STAGED_DATES */
-  dateColumns(): DateColumn[] {
+  dateColumns(): AnyDateColumn[] {
     return [
       this.startLocal,
       this.endLocal,

@@ -10,7 +10,7 @@ import {
   FLAG_TICKETED,
 } from './event-rows.ts';
 import type { StringPool } from './columns.ts';
-import type { DateColumn } from './date-column.ts';
+import type { AnyDateColumn } from './date-column.ts';
 import type { IdList } from './event-rows.ts';
 import { POST_STATUSES, type EventRecord, type RecurInfo } from './records.ts';
 import type { TextView } from './text-view.ts';
@@ -31,16 +31,16 @@ export interface RecordColumns {
   readonly currencySymbols: Ints;
   readonly currencyPositions: Ints;
   readonly currencyCodes: Ints;
-  readonly date: DateColumn;
-  readonly dateUtc: DateColumn;
-  readonly modified: DateColumn;
-  readonly modifiedUtc: DateColumn;
-  readonly startLocal: DateColumn;
-  readonly endLocal: DateColumn;
-  readonly startUtc: DateColumn;
-  readonly endUtc: DateColumn;
+  readonly date: AnyDateColumn;
+  readonly dateUtc: AnyDateColumn;
+  readonly modified: AnyDateColumn;
+  readonly modifiedUtc: AnyDateColumn;
+  readonly startLocal: AnyDateColumn;
+  readonly endLocal: AnyDateColumn;
+  readonly startUtc: AnyDateColumn;
+  readonly endUtc: AnyDateColumn;
   readonly texts: TextView;
-  readonly costs: readonly (readonly string[])[];
+  readonly costs: { get(row: number): readonly string[] };
   readonly organizerIds: LinkIds;
   readonly categoryIds: LinkIds;
   readonly tagIds: LinkIds;
@@ -80,7 +80,7 @@ export function recordOf(t: RecordColumns, row: number): EventRecord {
     endLocal: t.endLocal.get(row),
     startUtc: t.startUtc.get(row),
     endUtc: t.endUtc.get(row),
-    costs: t.costs[row].slice(),
+    costs: t.costs.get(row).slice(),
     currencySymbol: pool.currencySymbol.get(t.currencySymbols[row]),
     currencyPosition: pool.currencyPosition.get(t.currencyPositions[row]),
     currencyCode: pool.currencyCode.get(t.currencyCodes[row]),

@@ -22,7 +22,8 @@ import { statusCode, type EventRecord } from './records.ts';
 export { EventColumns, TYPED_COLUMNS } from './event-columns.ts';
 export { listHash, ListInterner } from './list-interner.ts';
 export { IdListPool, LinkColumn, type LinkLists } from './link-column.ts';
-export { checkEventRecord, DateColumn } from './date-column.ts';
+export { type AnyDateColumn, checkEventRecord, DateColumn } from './date-column.ts';
+export { Date32Column } from './date32-column.ts';
 export {
   EMPTY_IDS,
   FLAG_ALL_DAY,
@@ -79,7 +80,7 @@ export class EventTable extends EventColumns {
     this.currencyPositions[row] = p.currencyPosition;
     this.currencyCodes[row] = p.currencyCode;
     this.texts.set(row, p.title, p.description, p.excerpt, p.slug, p.website);
-    this.costs[row] = p.costs;
+    this.costs.set(row, p.costs);
     this.setLineage(row, p.lineage);
     this.venueIds[row] = p.venue;
     if (p.venues !== undefined) this.extraVenues.set(row, p.venues);
@@ -117,26 +118,21 @@ export class EventTable extends EventColumns {
     if (adopt) {
       // an empty table takes the staged columns over: no copy
       for (const f of TYPED_COLUMNS) (this as unknown as Record<string, unknown>)[f] = from[f];
-      this.costs = from.costs;
       for (const f of LINK_COLUMNS) this[f].lists = from[f].lists;
       this.texts = from.texts;
       this.capacity = from.capacity;
     } else {
       this.reserve(base + n);
       for (const f of TYPED_COLUMNS) (this[f] as Int32Array).set((from[f] as Int32Array).subarray(0, n), base);
-      for (let i = 0; i < n; i++) this.costs[base + i] = from.costs[i];
       for (const f of LINK_COLUMNS) this[f].lists.set(from[f].lists.subarray(0, n), base);
       const tx = from.texts;
       for (let i = 0; i < n; i++)
         this.texts.set(base + i, tx.title(i), tx.description(i), tx.excerpt(i), tx.slug(i), tx.website(i));
     }
+    this.costs.copyRows(from.costs, n, base, adopt);
     const dates = this.dateColumns(),
       staged = from.dateColumns();
-    for (let c = 0; c < dates.length; c++) {
-      if (adopt) dates[c].ms = staged[c].ms;
-      else dates[c].ms.set(staged[c].ms.subarray(0, n), base);
-      for (const [row, s] of staged[c].odd) dates[c].odd.set(base + row, s);
-    }
+    for (let c = 0; c < dates.length; c++) dates[c].copyRows(staged[c] as never, n, base, adopt);
     for (const [row, list] of from.extraVenues) this.extraVenues.set(base + row, list);
     for (const [row, l] of from.lineages) this.lineages.set(base + row, l);
     for (const [row, info] of from.recur) this.recur.set(base + row, info);
@@ -150,13 +146,10 @@ export class EventTable extends EventColumns {
     for (const f of TYPED_COLUMNS)
       (this as unknown as Record<string, unknown>)[f] =
         this[f] instanceof Uint8Array ? new Uint8Array(0) : new Int32Array(0);
-    this.costs = [];
+    this.costs.clear();
     for (const f of LINK_COLUMNS) this[f].lists = new Int32Array(0);
     this.texts = new TextStore();
-    for (const c of this.dateColumns()) {
-      c.ms = new Float64Array(16);
-      c.odd.clear();
-    }
+    for (const c of this.dateColumns()) c.clear();
     this.extraVenues.clear();
     this.lineages.clear();
     this.folded.clear();
@@ -212,7 +205,7 @@ export class EventTable extends EventColumns {
     this.currencyCodes[row] = pool.currencyCode.intern(rec.currencyCode);
 
     this.texts.set(row, rec.title, rec.description, rec.excerpt, rec.slug, rec.website);
-    this.costs[row] = this.costLists.intern(rec.costs);
+    this.costs.set(row, rec.costs);
     this.setLineage(row, rec.lineage ? rec.lineage.slice() : undefined);
     this.setVenues(row, rec.venueIds);
     this.organizerIds.set(row, rec.organizerIds);

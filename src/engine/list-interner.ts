@@ -16,16 +16,38 @@ export function listHash(src: ArrayLike<number>, from: number, n: number): numbe
  * own elements kind, and the loops over these lists should stay monomorphic.
  */
 export class ListInterner<T extends number | string> {
-  /** the lists handed out, by their JSON */
-  private readonly byKey = new Map<string, T[]>();
-  /** the lists handed out (shared, never changed in place) */
-  private readonly owned = new WeakSet<object>();
+  /** the numbers of the lists handed out, by their JSON */
+  private readonly byKey = new Map<string, number>();
+  /** the numbers of the lists handed out (shared, never changed in place), by the list */
+  private readonly owned = new Map<object, number>();
+  /** the lists handed out, by number (0: the empty list); numbers never change */
+  private readonly all: (readonly T[])[];
 
-  constructor(readonly empty: readonly T[]) {}
+  constructor(readonly empty: readonly T[]) {
+    this.all = [empty];
+  }
+
+  /** How many lists have numbers (the empty one included). */
+  get count(): number {
+    return this.all.length;
+  }
+
+  /** The shared list numbered k. */
+  list(k: number): readonly T[] {
+    return this.all[k];
+  }
 
   /** The shared list equal to `list` (a copy is kept the first time). */
   intern(list: readonly T[]): readonly T[] {
-    return list.length === 0 ? this.empty : this.internRange(list, 0, list.length);
+    return this.all[this.number(list)];
+  }
+
+  /** The number of the shared list equal to `list` (0: the empty list). */
+  number(list: readonly T[]): number {
+    if (list.length === 0) return 0;
+    // one of the shared lists (given back by an importer that memoises them): its own number
+    const k = this.owned.get(list);
+    return k !== undefined ? k : this.numberRange(list, 0, list.length);
   }
 
   /** Whether the pool finds src[from, from + n) by index (a singleton of a small id) rather than by listHash. */
@@ -37,16 +59,25 @@ export class ListInterner<T extends number | string> {
   /** The shared list equal to src[from, from + n), built only when it is new. */
   internRange(src: ArrayLike<T>, from: number, n: number): readonly T[] {
     if (n === 0) return this.empty;
-    // one of the shared lists (given back by an importer that memoises them): it is its own answer
-    if (n === src.length && from === 0 && this.owned.has(src as object)) return src as readonly T[];
+    if (n === src.length && from === 0) {
+      const k = this.owned.get(src as object);
+      if (k !== undefined) return this.all[k];
+    }
+    return this.all[this.numberRange(src, from, n)];
+  }
+
+  private numberRange(src: ArrayLike<T>, from: number, n: number): number {
     // strings may hold any character: JSON keeps the boundaries unambiguous
     const key = JSON.stringify(n === src.length && from === 0 ? src : Array.prototype.slice.call(src, from, from + n));
-    let out = this.byKey.get(key);
-    if (!out) {
-      this.byKey.set(key, (out = copyRange(src, from, n)));
-      this.owned.add(out);
+    let k = this.byKey.get(key);
+    if (k === undefined) {
+      const out = copyRange(src, from, n);
+      k = this.all.length;
+      this.all.push(out);
+      this.byKey.set(key, k);
+      this.owned.set(out, k);
     }
-    return out;
+    return k;
   }
 }
 

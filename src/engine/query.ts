@@ -167,7 +167,7 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
 /** Distinct event rows of the include list, in (publication date, id) order. */
 function includeRows(st: CalendarState, includeIds: readonly number[]): number[] {
   const t = st.table,
-    dates = t.date.ms,
+    dates = t.date,
     ids = t.ids;
   // insertion into order as the rows come (the list is the caller's, a few dozen ids):
   // NaN dates (strings that are not 'Y-m-d H:i:s') first; a row given twice is kept once
@@ -176,7 +176,8 @@ function includeRows(st: CalendarState, includeIds: readonly number[]): number[]
   for (let k = 0; k < includeIds.length; k++) {
     const row = st.ids.eventRow(includeIds[k]);
     if (row < 0) continue;
-    const key = dates[row] === dates[row] ? dates[row] : -Infinity,
+    const v = dates.at(row),
+      key = v === v ? v : -Infinity,
       id = ids[row];
     let i = rows.length;
     while (i > 0 && (keys[i - 1] > key || (keys[i - 1] === key && ids[rows[i - 1]] > id))) i--;

@@ -2,10 +2,11 @@
 // columns filled from the chunks (version 3: their bytes decoded into place), the ids
 // registered, the indexes built once at the end.
 
-import type { EventTable, LinkColumn, ListInterner } from './event-table.ts';
+import type { EventTable, LinkColumn } from './event-table.ts';
 import type { CalendarState } from './state.ts';
 import { dropSearchIndex } from './search-index.ts';
 import { base64Bytes, decodeInto, decodeNew } from './snapshot-bytes.ts';
+import { loadDates } from './snapshot-dates.ts';
 import {
   DATE_BASE,
   DATE_FIELDS,
@@ -177,8 +178,8 @@ function loadChunkV3(st: CalendarState, c: EventChunk): void {
   const from = c.from,
     n = c.count;
   t.reserve(from + n);
-  if (typeof c.ints !== 'object' || typeof c.dates !== 'object' || c.ints === null || c.dates === null)
-    throw new Error('snapshot load: expected ints and dates in the events chunk');
+  if (typeof c.ints !== 'object' || c.ints === null)
+    throw new Error('snapshot load: expected ints in the events chunk');
   for (const f of INT_FIELDS) {
     const col = t[f];
     if (col.BYTES_PER_ELEMENT === intWidth(f)) decodeInto(f, c.ints[f], col, from, n);
@@ -190,26 +191,7 @@ function loadChunkV3(st: CalendarState, c: EventChunk): void {
       );
     }
   }
-  for (let fi = 0; fi < DATE_FIELDS.length; fi++) {
-    const f = DATE_FIELDS[fi];
-    decodeInto(`dates.${f}`, c.dates[f], t[f].ms, from, n);
-  }
-  if (!Array.isArray(c.oddDates)) throw new Error('snapshot load: expected oddDates');
-  for (const [fi, i, v] of c.oddDates) {
-    const col = t[DATE_FIELDS[fi]];
-    if (col === undefined || !(i >= 0 && i < n) || typeof v !== 'string' || col.ms[from + i] === col.ms[from + i])
-      throw new Error(
-        `snapshot load: expected odd date [field, row, string] of a row without a date, got ${JSON.stringify([fi, i, v])}`,
-      );
-    col.odd.set(from + i, v);
-  }
-  for (const f of DATE_FIELDS) {
-    const ms = t[f].ms,
-      odd = t[f].odd;
-    for (let i = from; i < from + n; i++)
-      if (ms[i] !== ms[i] && !odd.has(i))
-        throw new Error(`snapshot load: expected a ${f} string for row ${i}, got none`);
-  }
+  loadDates(t, c, from, n);
   if (typeof c.texts !== 'object' || c.texts === null) throw new Error('snapshot load: expected the texts of the rows');
   t.texts.appendRecords(
     from,
@@ -226,14 +208,9 @@ function loadChunkV3(st: CalendarState, c: EventChunk): void {
   for (const [i, info] of c.recur ?? []) t.recur.set(from + i, info);
   if (c.recur?.length) t.recurVersion++;
   if (typeof c.costs !== 'object' || c.costs === null) throw new Error('snapshot load: expected the costs lists');
-  listsOf(
-    'costs',
-    t.costs,
-    t.costLists,
-    {
-      lists: c.costs.lists,
-      rows: decodeNew('costs.rows', c.costs.rows, n, (m) => new Int32Array(m)) as unknown as number[],
-    },
+  costsOf(
+    t,
+    { lists: c.costs.lists, rows: decodeNew('costs.rows', c.costs.rows, n, (m) => new Int32Array(m)) },
     from,
     n,
   );
@@ -254,27 +231,21 @@ function loadChunkV2(st: CalendarState, c: EventChunkV2): void {
   for (let r = from + 1; r < from + n; r++) ids[r] += ids[r - 1];
   for (let fi = 0; fi < DATE_FIELDS.length; fi++) {
     const f = DATE_FIELDS[fi];
-    const ms = t[f].ms,
+    const col = t[f],
       src = c.dates[f],
       b = DATE_BASE[fi];
     expectLength(`dates.${f}`, src, n);
-    if (b < 0) {
-      for (let i = 0; i < n; i++) {
-        const v = src[i];
-        ms[from + i] = v === null ? NaN : v * 1000;
-      }
-    } else {
-      const base = t[DATE_FIELDS[b]].ms,
-        baseSrc = c.dates[DATE_FIELDS[b]];
-      for (let i = 0; i < n; i++) {
-        const v = src[i];
-        ms[from + i] = v === null ? NaN : baseSrc[i] === null ? v * 1000 : base[from + i] + v * 1000;
-      }
+    const base = b < 0 ? undefined : t[DATE_FIELDS[b]],
+      baseSrc = b < 0 ? undefined : c.dates[DATE_FIELDS[b]];
+    for (let i = 0; i < n; i++) {
+      const v = src[i];
+      const rel = base !== undefined && baseSrc![i] !== null;
+      col.put(from + i, v === null ? NaN : rel ? base.at(from + i) + v * 1000 : v * 1000);
     }
   }
   for (const [fi, i, v] of c.oddDates) {
     const col = t[DATE_FIELDS[fi]];
-    if (typeof v === 'number') col.ms[from + i] = v;
+    if (typeof v === 'number') col.put(from + i, v);
     else col.odd.set(from + i, v);
   }
   copyTexts(t, c, from, n);
@@ -286,7 +257,7 @@ function loadChunkV2(st: CalendarState, c: EventChunkV2): void {
   for (const [i, v] of c.extraVenues) t.extraVenues.set(from + i, v);
   for (const [i, info] of c.recur ?? []) t.recur.set(from + i, info);
   if (c.recur?.length) t.recurVersion++;
-  listsOf('costs', t.costs, t.costLists, c.costs, from, n);
+  costsOf(t, c.costs, from, n);
   for (const f of LINK_FIELDS) linkListsOf(f, t[f], c.links[f], from, n);
 }
 
@@ -302,28 +273,24 @@ function linkListsOf(what: string, dst: LinkColumn, col: ListColumn<number>, fro
   placeRows(what, shared, col.rows, dst.lists, from, n);
 }
 
-/**
- * Per-row lists out of (distinct lists, index per row). The chunk's rows share its parsed lists;
- * one-element lists (most of them) are shared through the interner's table of singles, longer
- * ones are kept as parsed (interning each chunk's lists again cost ~0.45 s of a 1M-event load; an
- * equal list in two chunks is two arrays, a few MB at a million events).
- */
-function listsOf<T extends number | string>(
-  what: string,
-  dst: (readonly T[])[],
-  lists: ListInterner<T>,
-  col: ListColumn<T>,
-  from: number,
-  n: number,
-): void {
-  expectLength(`${what}.rows`, col?.rows, n);
-  const shared: (readonly T[])[] = [lists.empty];
+/** The cost lists of a chunk's rows: the chunk's distinct lists, numbered in the table's
+ *  interner, and per row 0 (none) or 1 + the index of its list. */
+function costsOf(t: EventTable, col: { lists: unknown; rows: ArrayLike<number> }, from: number, n: number): void {
+  expectLength('costs.rows', col?.rows, n);
+  if (!Array.isArray(col.lists)) throw new Error('snapshot load: expected the distinct costs lists');
+  const shared = [0];
   for (const list of col.lists) {
-    if (!Array.isArray(list) || list.length === 0)
-      throw new Error(`snapshot load: expected non-empty ${what} lists, got ${JSON.stringify(list)}`);
-    shared.push(list.length === 1 ? lists.intern(list) : list);
+    if (!Array.isArray(list) || list.length === 0 || !list.every((s) => typeof s === 'string'))
+      throw new Error(`snapshot load: expected non-empty costs lists of strings, got ${JSON.stringify(list)}`);
+    shared.push(t.costLists.number(list));
   }
-  placeRows(what, shared, col.rows, dst, from, n);
+  const rows = col.rows;
+  for (let i = 0; i < n; i++) {
+    const k = shared[rows[i]];
+    if (k === undefined)
+      throw new Error(`snapshot load: expected a costs list index < ${shared.length}, got ${rows[i]}`);
+    t.costs.setNumber(from + i, k);
+  }
 }
 
 /** dst[from + i] = shared[rows[i]] for the chunk's n rows: each row's list by its index in the
@@ -355,19 +322,19 @@ function loadChunkV1(st: CalendarState, c: EventChunkV1): void {
     t[f].set(src, from);
   }
   DATE_FIELDS.forEach((f) => {
-    const ms = t[f].ms,
+    const col = t[f],
       src = c.dates[f];
     expectLength(`dates.${f}`, src, n);
     for (let i = 0; i < n; i++) {
       const v = src[i];
-      ms[from + i] = v === null ? NaN : v;
+      col.put(from + i, v === null ? NaN : v);
     }
   });
   for (const [fi, i, s] of c.oddDates) t[DATE_FIELDS[fi]].odd.set(from + i, s);
   copyTexts(t, c, from, n);
   expectLength('costs', c.costs, n);
   for (let i = 0; i < n; i++) {
-    t.costs[from + i] = t.costLists.intern(c.costs[i]);
+    t.costs.set(from + i, c.costs[i]);
     t.setLineage(from + i, undefined);
     if (t.folded.size > 0) t.folded.delete(from + i);
   }

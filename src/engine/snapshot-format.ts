@@ -132,7 +132,11 @@ export interface ListColumn<T> {
  * bytes (snapshot-bytes.ts), so a load parses a few long strings and copies their bytes into the
  * columns instead of parsing a number per row and field.
  * - ints: each table column as it is (Int32 or Uint8 a row)
- * - dates: naive ms as Float64 (NaN where the column keeps a string: in oddDates)
+ * - dates: naive ms as Float64 (NaN where the column keeps a string: in oddDates), of the local
+ *   start and end; a chunk written before the Int32 columns has all eight dates here
+ * - secs: the six other dates as Int32 whole seconds from 2000-01-01 00:00:00 (naive), FAR
+ *   (-2^31) where the value is out of that range (its naive ms in farDates) or a string (in
+ *   oddDates); snapshot-dates.ts reads and writes both
  * - texts: the rows' records of the text store one after the other (text-view.ts: title index
  *   in the dictionary of the titles chunks, description, excerpt, slug, website), and the end of
  *   each as Uint32
@@ -144,7 +148,10 @@ export interface EventChunk {
   from: number;
   count: number;
   ints: Record<IntField, string>;
-  dates: Record<DateField, string>;
+  dates: Partial<Record<DateField, string>>;
+  secs?: Partial<Record<DateField, string>>;
+  /** [field index in DATE_FIELDS, row within chunk, naive ms] of the FAR rows of `secs` */
+  farDates?: [number, number, number][];
   /** [field index in DATE_FIELDS, row within chunk, raw string (not a 'Y-m-d H:i:s' date)] */
   oddDates: [number, number, string][];
   texts: { bytes: string; ends: string };

@@ -3,20 +3,20 @@
 // whose columns are base64 text of typed arrays (snapshot-format.ts): loading
 // (snapshot-decode.ts) decodes their bytes into the columns, and finds the rows already sorted.
 
+import type { CostColumn } from './cost-column.ts';
 import type { EventTable, LinkLists } from './event-table.ts';
 import type { RecurInfo } from './records.ts';
 import type { CalendarState } from './state.ts';
 import type { TextView } from './text-view.ts';
 import { base64Of } from './snapshot-bytes.ts';
+import { dateCopies, encodeDates, type DateCopy } from './snapshot-dates.ts';
 import {
-  DATE_FIELDS,
   EVENT_CHUNK_ROWS,
   INT_FIELDS,
   intWidth,
   LINK_FIELDS,
   SNAPSHOT_VERSION,
   TITLE_CHUNK_SIZE,
-  type DateField,
   type EventChunk,
   type IntField,
   type LinkField,
@@ -31,11 +31,10 @@ export { decodeSnapshot } from './snapshot-decode.ts';
 interface Frozen {
   count: number;
   ints: Record<IntField, Int32Array | Uint8Array>;
-  ms: Float64Array[];
-  odd: ReadonlyMap<number, string>[];
+  dates: DateCopy[];
   /** the rows' texts as they were (a frozen view, or the live store read at once) */
   texts: TextView;
-  costs: (readonly string[])[];
+  costs: CostColumn;
   lineages: Map<number, string[]>;
   extraVenues: Map<number, readonly number[]>;
   links: Record<LinkField, LinkLists>;
@@ -65,10 +64,9 @@ export function encodeSnapshot(st: CalendarState): Iterable<unknown> {
   const frozen: Frozen = {
     count: n,
     ints,
-    ms: DATE_FIELDS.map((f) => t[f].ms.slice(0, n)),
-    odd: DATE_FIELDS.map((f) => new Map(t[f].odd)),
+    dates: dateCopies(t, n, true),
     texts: t.texts.freeze(n),
-    costs: t.costs.slice(0, n),
+    costs: t.costs.freeze(n),
     lineages: new Map(t.lineages),
     extraVenues: new Map(t.extraVenues),
     links,
@@ -144,8 +142,7 @@ export function encodeRows(t: EventTable, from: number, to: number): unknown {
     {
       count: t.count,
       ints,
-      ms: DATE_FIELDS.map((f) => t[f].ms),
-      odd: DATE_FIELDS.map((f) => t[f].odd),
+      dates: dateCopies(t, t.count, false),
       texts: t.texts,
       costs: t.costs,
       lineages: t.lineages,
@@ -160,13 +157,16 @@ export function encodeRows(t: EventTable, from: number, to: number): unknown {
 
 /** Distinct lists of the rows `at` (by identity: the table shares equal lists) and, per row, 0
  *  (none) or 1 + the index of its list. */
-function listColumn<T>(col: readonly (readonly T[])[], at: Int32Array): { lists: (readonly T[])[]; rows: Int32Array } {
+function listColumn<T>(
+  col: { get(row: number): readonly T[] },
+  at: Int32Array,
+): { lists: (readonly T[])[]; rows: Int32Array } {
   const index = new Map<readonly T[], number>();
   const lists: (readonly T[])[] = [];
   const n = at.length;
   const rows = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    const list = col[at[i]];
+    const list = col.get(at[i]);
     if (list.length === 0) continue;
     let k = index.get(list);
     if (k === undefined) {
@@ -248,23 +248,6 @@ function encodeChunk(fz: Frozen, from: number, to: number): EventChunk {
       ints[f] = base64Of(out);
     }
   }
-  const dates = {} as Record<DateField, string>;
-  const oddDates: [number, number, string][] = [];
-  DATE_FIELDS.forEach((f, fi) => {
-    const ms = fz.ms[fi];
-    const out = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      const r = at[i];
-      const v = ms[r];
-      out[i] = v;
-      if (v !== v) {
-        const s = fz.odd[fi].get(r);
-        if (s === undefined) throw new Error(`snapshot: expected a stored ${f} string for row ${r}, got none`);
-        oddDates.push([fi, i, s]);
-      }
-    }
-    dates[f] = base64Of(out);
-  });
   const lineages: [number, string[]][] = [];
   const extraVenues: [number, number[]][] = [];
   const recur: [number, RecurInfo][] = [];
@@ -298,8 +281,7 @@ function encodeChunk(fz: Frozen, from: number, to: number): EventChunk {
     from,
     count: n,
     ints,
-    dates,
-    oddDates,
+    ...encodeDates(fz.dates, at),
     texts: { bytes: texts.bytes.toString('base64'), ends: base64Of(texts.ends) },
     costs: { lists: costs.lists.map((l) => l.slice()), rows: base64Of(costs.rows) },
     links,

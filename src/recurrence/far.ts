@@ -322,9 +322,12 @@ function includeList(core: Core, q: EventQuery): ListResult {
   const rowIds: number[] = [];
   const far: FarItem[] = [];
   const wanted = seriesTest(core, q);
-  const dates = engine.eventTable.date.ms;
+  const dates = engine.eventTable.date;
   /** the engine's key: the publication date, NaN (a date that is not 'Y-m-d H:i:s') first */
-  const key = (row: number) => (dates[row] === dates[row] ? dates[row] : Number.NEGATIVE_INFINITY);
+  const key = (row: number) => {
+    const v = dates.at(row);
+    return v === v ? v : Number.NEGATIVE_INFINITY;
+  };
   for (const id of ids) {
     if (!isFarId(id)) {
       rowIds.push(id);

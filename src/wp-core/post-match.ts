@@ -53,23 +53,15 @@ export class PostMatch {
     keep: number,
   ): { rows: number[]; total: number } {
     const table = this.core.engine.eventTable;
-    const column =
-      key === 'id'
-        ? table.ids
-        : key === 'author'
-          ? table.authorIds
-          : key === 'parent'
-            ? table.parentIds
-            : key === 'modified'
-              ? table.modified.ms
-              : table.date.ms;
+    const column = key === 'id' ? table.ids : key === 'author' ? table.authorIds : table.parentIds;
     const text = key === 'modified' ? table.modified : table.date;
     const dated = key === 'date' || key === 'modified';
     const ids = table.ids;
     const dir = asc ? 1 : -1;
     const value = (row: number): number => {
-      const v = column[row];
-      return dated && v !== v ? naiveFromString(text.get(row)) : v;
+      if (!dated) return column[row];
+      const v = text.at(row);
+      return v !== v ? naiveFromString(text.get(row)) : v;
     };
     // heap[0] is the kept row that comes last in the order; a row that comes before it replaces it
     const heap: number[] = [];
@@ -127,8 +119,8 @@ export class PostMatch {
     const table = this.core.engine.eventTable;
     const out: Match[] = [];
     this.eachEvent(q, actor, (row) => {
-      const date = dateMs(table.date.ms[row], () => table.date.get(row));
-      const modified = dateMs(table.modified.ms[row], () => table.modified.get(row));
+      const date = dateMs(table.date.at(row), () => table.date.get(row));
+      const modified = dateMs(table.modified.at(row), () => table.modified.get(row));
       out.push({
         row,
         rec: undefined,
@@ -191,12 +183,12 @@ export class PostMatch {
       if (q.authorsOut?.includes(authorId)) return;
       if (q.slugs?.length && !q.slugs.includes(table.slug(row))) return;
       if (dated) {
-        const date = dateMs(table.date.ms[row], () => table.date.get(row));
+        const date = dateMs(table.date.at(row), () => table.date.get(row));
         if (
           !inDates(
             q,
             date,
-            dateMs(table.modified.ms[row], () => table.modified.get(row)),
+            dateMs(table.modified.at(row), () => table.modified.get(row)),
           )
         )
           return;

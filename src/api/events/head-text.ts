@@ -16,7 +16,7 @@ import {
   FLAG_STICKY,
 } from '../../engine/event-table.ts';
 import { POST_STATUSES } from '../../engine/records.ts';
-import type { DateColumn, EventTable } from '../../engine/event-table.ts';
+import type { AnyDateColumn, EventTable } from '../../engine/event-table.ts';
 import { dateAndDetailsText, dateKey, dateString, type DateKey } from '../representation/date-text.ts';
 import { jsonText, oneByte, plainPermalink, toJson, type Site } from '../representation/represent.ts';
 import { displayContent, displayExcerpt, displayTitle, unfiltered, unfilteredSequences } from '../wordpress/display.ts';
@@ -87,13 +87,13 @@ const titleText = (s: string, flags: number): string =>
   flags & TITLE_PLAIN ? escaped(s, flags, TITLE_SAFE) : jsonText(displayTitle(s));
 
 /** A date column's value as JSON text without quotes. */
-function dateText(col: DateColumn, row: number): string {
-  return dateString(col.ms[row]) ?? jsonText(col.get(row));
+function dateText(col: AnyDateColumn, row: number): string {
+  return dateString(col.at(row)) ?? jsonText(col.get(row));
 }
 
 /** A date and its details object as JSON text, from key to key. */
-function dateAndDetails(col: DateColumn, row: number, k: DateKey): string {
-  const text = dateAndDetailsText(col.ms[row], k);
+function dateAndDetails(col: AnyDateColumn, row: number, k: DateKey): string {
+  const text = dateAndDetailsText(col.at(row), k);
   if (text !== undefined) return text;
   const s = col.get(row); // '0000-00-00 00:00:00' of a draft, or a date outside years 1000-9999
   return `${k.lead}"${k.key}":${toJson(s)},"${k.key}_details":${toJson(details(s))}`;
@@ -120,7 +120,7 @@ const ZONE_COST_MEMO_MAX = 4096;
  * two look-ups, and the page's join copies one piece where there would be three.
  */
 function zoneCostText(t: EventTable, row: number): string {
-  const costs = t.costs[row],
+  const costs = t.costs.get(row),
     zone = t.timezones[row],
     abbr = t.abbrs[row];
   const symbol = t.currencySymbols[row],
@@ -282,10 +282,10 @@ export function headText(site: Site, engine: EngineApi, row: number, flags: numb
   const website = t.website(row);
   // the four post dates are often one or two values (modified = date until an edit, UTC = local
   // in a UTC site): each distinct one is made once (an odd date's ms is NaN, equal to nothing)
-  const dm = t.date.ms[row],
-    dum = t.dateUtc.ms[row],
-    mm = t.modified.ms[row],
-    mum = t.modifiedUtc.ms[row];
+  const dm = t.date.at(row),
+    dum = t.dateUtc.at(row),
+    mm = t.modified.at(row),
+    mum = t.modifiedUtc.at(row);
   const date = dateText(t.date, row);
   const dateUtc = dum === dm ? date : dateText(t.dateUtc, row);
   const modified = mm === dm ? date : mm === dum ? dateUtc : dateText(t.modified, row);

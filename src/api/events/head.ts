@@ -131,7 +131,7 @@ export function eventHead(site: Site, engine: EngineApi, row: number): EventHead
   const pool = t.pool;
   const symbol = pool.currencySymbol.get(t.currencySymbols[row]);
   const position = pool.currencyPosition.get(t.currencyPositions[row]);
-  const cost = costOf(t.costs[row], symbol, position);
+  const cost = costOf(t.costs.get(row), symbol, position);
   const website = t.website(row);
   return {
     id,
