@@ -12,7 +12,7 @@ import type {
   TermRecord,
   VenueRecord,
 } from '../engine/records.ts';
-import { IdMap } from '../engine/columns.ts';
+import { PostKinds } from './post-kinds.ts';
 import type { EventTable } from '../engine/event-table.ts';
 import { SlugSet, slugHash } from './slugs.ts';
 import type { Core } from '../api/context.ts';
@@ -32,7 +32,7 @@ export class PostRecords {
   readonly set: ImportSet = { events: [], venues: [], organizers: [], terms: [], attachments: [] };
   readonly table: EventTable;
   /** kinds of the post ids this import brings (venues, organizers, events, attachments) */
-  readonly kinds = new IdMap<PostKind>();
+  readonly kinds = new PostKinds();
   protected readonly termIds = new Map<number, TermRecord>();
   protected readonly slugs = new Map<string, SlugSet>();
   protected readonly attachmentsByUrl = new Map<string, AttachmentRecord>();
