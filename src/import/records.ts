@@ -49,11 +49,13 @@ import {
   P_CATEGORIES_HASH,
   P_ORGANIZERS_HASH,
   P_SLUG_HASH,
+  P_TITLE_HASH,
   P_TAGS_HASH,
   type PackedEvents,
 } from './pack.ts';
 import { bad, flag, req, str, validUrl, type Rec } from './local.ts';
 import { PostRecords } from './post-records.ts';
+import { TitleIds } from './titles.ts';
 
 /** Builds engine records out of the import shape; `fail` carries the resource, index and id. */
 export class Importer extends PostRecords {
@@ -114,6 +116,7 @@ export class Importer extends PostRecords {
     row.currencyCode = bm.index(POOL_CODE, ints[i + P_CODE]);
     row.costs = cost.costs;
     row.title = strs[s]!;
+    row.titleId = this.titles.id(row.title, ints[i + P_TITLE_HASH]);
     row.description = strs[s + 1]!;
     row.excerpt = strs[s + 2]!;
     row.website = strs[s + 4];
@@ -139,6 +142,8 @@ export class Importer extends PostRecords {
 
   /** the row eventPacked fills */
   private readonly parts = new RowParts();
+  /** the packed events' titles' indexes in the table's title dictionary */
+  private readonly titles = new TitleIds(this.table.texts);
 
   /** The pool indexes and costs of a worker's block as this import's table has them. */
   blockMaps(p: PackedEvents): BlockMaps {
