@@ -79,11 +79,9 @@ export class PostRecords {
     if (!set) this.slugs.set(kind, (set = new SlugSet()));
     const base = wanted || String(id);
     const h = wanted !== '' && hash !== undefined ? hash : slugHash(base);
-    // the usual case in one probe: a slug new to the import and to the calendar
-    if (!set.has(base, h) && !exists(base)) {
-      set.add(base, h);
-      return base;
-    }
+    // the usual case in one probe: a slug new to the calendar and to the import (add: false when
+    // the import has it already)
+    if (!exists(base) && set.add(base, h)) return base;
     let slug = base;
     for (let n = 2; set.has(slug) || exists(slug); n++) slug = `${base}-${n}`;
     set.add(slug);
