@@ -129,9 +129,12 @@ export class Engine implements EngineApi {
     const t = st.table;
     if (staged && staged.count > 0) {
       const first = t.appendTable(staged);
+      // rows that are most of the table: the slug lookup is made again when next needed (each
+      // slug read back and put one by one took ~2 s of a million-event import that needs none)
+      const slugs = st.ids.tracksSlugs && first < t.count - first ? st.ids.dropSlugs() : st.ids.tracksSlugs;
       for (let row = first; row < t.count; row++) {
         st.ids.setPost(t.ids[row], 'event', row);
-        st.ids.setEventSlug(row, undefined, t.slug(row));
+        if (slugs) st.ids.setEventSlug(row, undefined, t.slug(row));
       }
     }
     t.reserve(t.count + set.events.length);

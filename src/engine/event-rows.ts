@@ -55,6 +55,8 @@ export class RowParts {
   currencyPosition = 0;
   currencyCode = 0;
   title = '';
+  /** title's index in the table's title dictionary when the caller has it (-1: found by title) */
+  titleId = -1;
   description = '';
   excerpt = '';
   slug = '';

@@ -79,7 +79,7 @@ export class EventTable extends EventColumns {
     this.currencySymbols[row] = p.currencySymbol;
     this.currencyPositions[row] = p.currencyPosition;
     this.currencyCodes[row] = p.currencyCode;
-    this.texts.set(row, p.title, p.description, p.excerpt, p.slug, p.website);
+    this.texts.set(row, p.title, p.description, p.excerpt, p.slug, p.website, p.titleId);
     this.costs.set(row, p.costs);
     this.setLineage(row, p.lineage);
     this.venueIds[row] = p.venue;

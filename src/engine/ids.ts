@@ -121,6 +121,12 @@ export class IdRegistry {
     return this.eventSlugs !== undefined;
   }
 
+  /** Forget the slug lookup (made again, from the slug column, by the next lookup); false. */
+  dropSlugs(): false {
+    this.eventSlugs = undefined;
+    return false;
+  }
+
   /** Move an event's slug mapping from `oldSlug` (undefined: a new row) to `newSlug`, which the
    *  slug column holds already. */
   setEventSlug(row: number, oldSlug: string | undefined, newSlug: string): void {

@@ -82,7 +82,8 @@ export class TextStore extends TextView {
     return new TextView(this.bytes, this.starts.slice(0, n), this.titleList);
   }
 
-  private titleId(s: string): number {
+  /** The index of title s in the dictionary (added when new). */
+  titleId(s: string): number {
     let ids = this.titleIds;
     if (ids === undefined) {
       ids = new Map<string, number>();
@@ -186,9 +187,18 @@ export class TextStore extends TextView {
     return this.fieldFrom(p, 4) - p;
   }
 
-  /** Store the texts of `row` (a new record; the old one, if any, is dead). */
-  set(row: number, title: string, description: string, excerpt: string, slug: string, website: string | null): void {
-    const tid = this.titleId(title);
+  /** Store the texts of `row` (a new record; the old one, if any, is dead). `titleId`: the title's
+   *  index in the dictionary, when the caller has it (titleId(title)). */
+  set(
+    row: number,
+    title: string,
+    description: string,
+    excerpt: string,
+    slug: string,
+    website: string | null,
+    titleId = -1,
+  ): void {
+    const tid = titleId >= 0 ? titleId : this.titleId(title);
     const dn = NARROW.test(description),
       en = NARROW.test(excerpt),
       sn = NARROW.test(slug),

@@ -16,12 +16,13 @@ import { statusCode } from '../engine/records.ts';
 import { listHash, ListInterner } from '../engine/list-interner.ts';
 import { computeDatesMs } from '../api/events/write.ts';
 import { slugHash } from './slugs.ts';
+import { stringHash } from '../engine/hash-slots.ts';
 import { bad, flagOf, noImage, RecordError, reqOf, strOf, validUrl, type Rec, type RecordReader } from './local.ts';
 import { asId } from '../api/wordpress/params.ts';
 import { sanitizeSlug } from '../api/wordpress/text.ts';
 
 /** Int32 slots a packed event has (P_* indexes). */
-export const P_INTS = 20;
+export const P_INTS = 21;
 export const P_ID = 0,
   P_AUTHOR = 1,
   P_STATUS = 2,
@@ -44,6 +45,8 @@ export const P_SLUG_HASH = 16,
   P_ORGANIZERS_HASH = 17,
   P_CATEGORIES_HASH = 18,
   P_TAGS_HASH = 19;
+/** the stringHash of the title: the importing thread finds its index in the title dictionary by it */
+export const P_TITLE_HASH = 20;
 /** strings a packed event has: title, description, excerpt, slug as wanted, website (or null) */
 export const P_STRINGS = 5;
 /** P_STATUS of an event handed back as its text (a record-local check failed) */
@@ -237,6 +240,7 @@ function packEvent(rd: RecordReader, p: Packer, r: Rec, k: number): void {
   ints[i + P_CATEGORIES] = p.list(categories);
   ints[i + P_TAGS] = p.list(tags);
   ints[i + P_SLUG_HASH] = wanted === '' ? 0 : slugHash(wanted);
+  ints[i + P_TITLE_HASH] = stringHash(title);
   ints[i + P_ORGANIZERS_HASH] = Packer.hash(organizers);
   ints[i + P_CATEGORIES_HASH] = Packer.hash(categories);
   ints[i + P_TAGS_HASH] = Packer.hash(tags);

@@ -12,7 +12,7 @@ import type {
   TermRecord,
   VenueRecord,
 } from '../engine/records.ts';
-import { IdMap } from '../engine/columns.ts';
+import { PostKinds } from './post-kinds.ts';
 import type { EventTable } from '../engine/event-table.ts';
 import { SlugSet, slugHash } from './slugs.ts';
 import type { Core } from '../api/context.ts';
@@ -32,7 +32,7 @@ export class PostRecords {
   readonly set: ImportSet = { events: [], venues: [], organizers: [], terms: [], attachments: [] };
   readonly table: EventTable;
   /** kinds of the post ids this import brings (venues, organizers, events, attachments) */
-  readonly kinds = new IdMap<PostKind>();
+  readonly kinds = new PostKinds();
   protected readonly termIds = new Map<number, TermRecord>();
   protected readonly slugs = new Map<string, SlugSet>();
   protected readonly attachmentsByUrl = new Map<string, AttachmentRecord>();
@@ -79,11 +79,9 @@ export class PostRecords {
     if (!set) this.slugs.set(kind, (set = new SlugSet()));
     const base = wanted || String(id);
     const h = wanted !== '' && hash !== undefined ? hash : slugHash(base);
-    // the usual case in one probe: a slug new to the import and to the calendar
-    if (!set.has(base, h) && !exists(base)) {
-      set.add(base, h);
-      return base;
-    }
+    // the usual case in one probe: a slug new to the calendar and to the import (add: false when
+    // the import has it already)
+    if (!exists(base) && set.add(base, h)) return base;
     let slug = base;
     for (let n = 2; set.has(slug) || exists(slug); n++) slug = `${base}-${n}`;
     set.add(slug);

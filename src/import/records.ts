@@ -6,7 +6,8 @@
 
 import { naiveFromString, naiveToString } from '../engine/naive-time.ts';
 import type { EventRecord } from '../engine/records.ts';
-import { EMPTY_IDS, RowParts, type StagedEvent } from '../engine/event-table.ts';
+import { RowParts, type StagedEvent } from '../engine/event-table.ts';
+import type { LinkColumn } from '../engine/link-column.ts';
 import {
   BlockMaps,
   FLAGS_OF,
@@ -48,11 +49,13 @@ import {
   P_CATEGORIES_HASH,
   P_ORGANIZERS_HASH,
   P_SLUG_HASH,
+  P_TITLE_HASH,
   P_TAGS_HASH,
   type PackedEvents,
 } from './pack.ts';
 import { bad, flag, req, str, validUrl, type Rec } from './local.ts';
 import { PostRecords } from './post-records.ts';
+import { TitleIds } from './titles.ts';
 
 /** Builds engine records out of the import shape; `fail` carries the resource, index and id. */
 export class Importer extends PostRecords {
@@ -113,6 +116,7 @@ export class Importer extends PostRecords {
     row.currencyCode = bm.index(POOL_CODE, ints[i + P_CODE]);
     row.costs = cost.costs;
     row.title = strs[s]!;
+    row.titleId = this.titles.id(row.title, ints[i + P_TITLE_HASH]);
     row.description = strs[s + 1]!;
     row.excerpt = strs[s + 2]!;
     row.website = strs[s + 4];
@@ -138,6 +142,8 @@ export class Importer extends PostRecords {
 
   /** the row eventPacked fills */
   private readonly parts = new RowParts();
+  /** the packed events' titles' indexes in the table's title dictionary */
+  private readonly titles = new TitleIds(this.table.texts);
 
   /** The pool indexes and costs of a worker's block as this import's table has them. */
   blockMaps(p: PackedEvents): BlockMaps {
@@ -315,13 +321,40 @@ export class Importer extends PostRecords {
       extra === undefined &&
       venue !== 0 &&
       (this.venuesOk.has(venue) || (this.isVenue(venue) && this.venuesOk.add(venue) !== undefined));
-    return this.linksProblem(
-      t.parentIds[row],
-      venueOk ? EMPTY_IDS : (extra ?? t.venueList(row)),
-      t.organizerIds.get(row),
-      t.categoryIds.get(row),
-      t.tagIds.get(row),
+    const parent = t.parentIds[row];
+    if (parent !== 0 && !this.isKind(parent, 'event')) return `post_parent ${parent} is not an event`;
+    return (
+      (venueOk ? undefined : this.listProblem('venue', extra ?? t.venueList(row), this.isVenue)) ??
+      this.columnProblem(row, t.organizerIds, 0, 'organizer', this.isOrganizer) ??
+      this.columnProblem(row, t.categoryIds, 1, 'categories', this.isCategory) ??
+      this.columnProblem(row, t.tagIds, 2, 'tags', this.isTag)
     );
+  }
+
+  /** per link column, 1 for each list of the pool found valid (a list is checked once, not per row) */
+  private listOk: Uint8Array[] = [new Uint8Array(0), new Uint8Array(0), new Uint8Array(0)];
+
+  /** listProblem of the row's list in `col` (the `c`th link column), by its number in the pool. */
+  private columnProblem(
+    row: number,
+    col: LinkColumn,
+    c: number,
+    name: string,
+    ok: (id: number) => boolean,
+  ): string | undefined {
+    const k = col.lists[row];
+    if (k === 0) return undefined;
+    let done = this.listOk[c];
+    if (k < done.length && done[k] === 1) return undefined;
+    const problem = this.listProblem(name, col.get(row), ok);
+    if (problem !== undefined) return problem;
+    if (k >= done.length) {
+      const next = new Uint8Array(Math.max(k + 1, col.pool.count, 2 * done.length));
+      next.set(done);
+      this.listOk[c] = done = next;
+    }
+    done[k] = 1;
+    return undefined;
   }
 
   private readonly venuesOk = new Set<number>();

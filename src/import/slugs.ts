@@ -2,7 +2,9 @@
 // set of strings found by a hash that a parallel import's workers compute beside the importing
 // thread (src/import/pack.ts), so that the usual case, a slug new to the import, costs that
 // thread one probe of a typed array and no hashing. A string Set of a million event slugs cost
-// ~3-4 s of a million-event import's importing thread; this costs a fraction of a second.
+// ~3-4 s of a million-event import's importing thread; this costs a fraction of a second. The
+// slugs themselves are kept as UTF-8 bytes in one buffer, read back only when a probe meets an
+// equal hash: held as strings, ten million of them were ~0.5 GiB of the importing thread's heap.
 
 import { hashSlots, stringHash, withHash } from '../engine/hash-slots.ts';
 
@@ -11,44 +13,70 @@ export const slugHash = stringHash;
 
 /** A growing set of strings, each given with its slugHash (open addressing, linear probing). */
 export class SlugSet {
-  private keys: string[] = [];
+  private count = 0;
+  /** the slugs' UTF-8 bytes, one after the other; slug i is bytes[ends[i - 1], ends[i]) */
+  private bytes = Buffer.allocUnsafeSlow(4096);
+  private ends = new Float64Array(256);
   private hashes = new Int32Array(256);
   /** 1 + index in keys, 0: empty */
   private slots = new Int32Array(512);
   private mask = 511;
 
   get size(): number {
-    return this.keys.length;
+    return this.count;
+  }
+
+  /** Slug i (0-based) as it was added. */
+  private key(i: number): string {
+    return this.bytes.toString('utf8', i === 0 ? 0 : this.ends[i - 1], this.ends[i]);
+  }
+
+  private push(s: string): void {
+    const n = this.count,
+      at = n === 0 ? 0 : this.ends[n - 1];
+    const most = 3 * s.length;
+    if (at + most > this.bytes.length) {
+      const next = Buffer.allocUnsafeSlow(Math.max(2 * this.bytes.length, at + most));
+      this.bytes.copy(next, 0, 0, at);
+      this.bytes = next;
+    }
+    if (n >= this.ends.length) {
+      const next = new Float64Array(2 * this.ends.length);
+      next.set(this.ends);
+      this.ends = next;
+    }
+    this.ends[n] = at + this.bytes.write(s, at, 'utf8');
+    this.count = n + 1;
   }
 
   has(s: string, h = slugHash(s)): boolean {
-    const { slots, hashes, keys, mask } = this;
+    const { slots, hashes, mask } = this;
     for (let at = h & mask; ; at = (at + 1) & mask) {
       const k = slots[at];
       if (k === 0) return false;
-      if (hashes[k - 1] === h && keys[k - 1] === s) return true;
+      if (hashes[k - 1] === h && this.key(k - 1) === s) return true;
     }
   }
 
   /** Adds s; false when it was there already. */
   add(s: string, h = slugHash(s)): boolean {
-    const { slots, hashes, keys, mask } = this;
+    const { slots, hashes, mask } = this;
     let at = h & mask;
     for (; ; at = (at + 1) & mask) {
       const k = slots[at];
       if (k === 0) break;
-      if (hashes[k - 1] === h && keys[k - 1] === s) return false;
+      if (hashes[k - 1] === h && this.key(k - 1) === s) return false;
     }
-    const n = keys.length;
+    const n = this.count;
     this.hashes = withHash(hashes, n, h);
-    keys.push(s);
+    this.push(s);
     slots[at] = n + 1;
     if ((n + 1) * 2 > slots.length) this.rehash();
     return true;
   }
 
   private rehash(): void {
-    this.slots = hashSlots(this.hashes, this.keys.length, this.slots.length * 2);
+    this.slots = hashSlots(this.hashes, this.count, this.slots.length * 2);
     this.mask = this.slots.length - 1;
   }
 }
