@@ -134,8 +134,9 @@ export interface ListColumn<T> {
  * - ints: each table column as it is (Int32 or Uint8 a row)
  * - dates: naive ms as Float64 (NaN where the column keeps a string: in oddDates)
  * - texts: the rows' records of the text store one after the other (text-view.ts: title index
- *   in the dictionary of the titles chunks, description, excerpt, slug, website), and the end of
- *   each as Uint32
+ *   in the dictionary of the titles chunks, description, excerpt, slug, website), the end of
+ *   each as Uint32, and the symbol table their one-byte texts are coded with (text-symbols.ts;
+ *   none: they are not)
  * - links: the chunk's distinct lists as values and ends (Int32), and per row 0 (none) or 1 + the
  *   index of its list (Int32); costs: the distinct lists as JSON, the per-row index as Int32
  */
@@ -147,7 +148,7 @@ export interface EventChunk {
   dates: Record<DateField, string>;
   /** [field index in DATE_FIELDS, row within chunk, raw string (not a 'Y-m-d H:i:s' date)] */
   oddDates: [number, number, string][];
-  texts: { bytes: string; ends: string };
+  texts: { bytes: string; ends: string; symbols?: string };
   costs: { lists: string[][]; rows: string };
   links: Record<LinkField, { values: string; ends: string; rows: string }>;
   lineages: [number, string[]][];
