@@ -154,7 +154,7 @@ const TITLES = ['Jazz night', 'Crème brûlée', 'Ωmega', 'Yoga'];
 /** A store whose title dictionary is TITLES in order (so records move between such stores). */
 function titled(): TextStore {
   const t = new TextStore();
-  TITLES.forEach((x, r) => t.set(r, x, '', '', '', null));
+  for (let r = 0; r < TITLES.length; r++) t.set(r, TITLES[r], '', '', '', null);
   return t;
 }
 
