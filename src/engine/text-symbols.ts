@@ -22,13 +22,21 @@ export class SymbolTable {
   readonly lens = new Uint8Array(256);
   /** each code's symbol at code * 8 */
   readonly bytes = new Uint8Array(256 * MAX_LENGTH);
+  /** each code's symbol as two little-endian words (bytes 0-3, 4-7; zeros past its end), and
+   *  the masks of its bytes in them */
+  private readonly lo = new Int32Array(256);
+  private readonly hi = new Int32Array(256);
+  private readonly loMask = new Int32Array(256);
+  private readonly hiMask = new Int32Array(256);
   /** the table as text (base64 of each symbol's length and bytes), as a snapshot carries it */
   readonly text: string;
-  /** code of the one-byte symbol of each byte value, else -1 */
+  /** the encoder's lookups (made by its first use): 1 + the code of the symbol of 3 bytes or more
+   *  of each slot (hash of its first 3 bytes: one symbol a slot); per two bytes (b0 | b1 << 8),
+   *  the symbol of one or two bytes that starts there (length << 8 | code; 0: none); per byte,
+   *  its one-byte symbol (-1: none) */
+  private long: Uint8Array | undefined;
+  private short: Uint16Array | undefined;
   private single: Int16Array | undefined;
-  /** per two first bytes (b0 | b1 << 8), the codes of the longer symbols that start so, longest first */
-  private firsts: Uint32Array | undefined;
-  private longer: Uint8Array | undefined;
 
   constructor(symbols: readonly Uint8Array[]) {
     if (symbols.length > MAX_SYMBOLS)
@@ -43,6 +51,12 @@ export class SymbolTable {
         throw new Error(`symbol table: expected symbols of 1 to ${MAX_LENGTH} bytes, got ${s.length}`);
       this.lens[c] = s.length;
       this.bytes.set(s, c * MAX_LENGTH);
+      const b = this.bytes,
+        k = c * MAX_LENGTH;
+      this.lo[c] = b[k] | (b[k + 1] << 8) | (b[k + 2] << 16) | (b[k + 3] << 24);
+      this.hi[c] = b[k + 4] | (b[k + 5] << 8) | (b[k + 6] << 16) | (b[k + 7] << 24);
+      this.loMask[c] = s.length >= 4 ? -1 : (1 << (8 * s.length)) - 1;
+      this.hiMask[c] = s.length <= 4 ? 0 : s.length === 8 ? -1 : (1 << (8 * (s.length - 4))) - 1;
       out[o++] = s.length;
       out.set(s, o);
       o += s.length;
@@ -73,19 +87,26 @@ export class SymbolTable {
 
   /** Decode codes src[p, end) into dst from o (room for 8 bytes a code); returns the end in dst. */
   decode(src: Uint8Array, p: number, end: number, dst: Uint8Array, o: number): number {
+    return this.decodeTo(src, p, end, new DataView(dst.buffer, dst.byteOffset, dst.byteLength), o);
+  }
+
+  /**
+   * decode() into the bytes of a DataView (kept by the caller: no view made a call): each symbol
+   * is written as two 4-byte words, whatever its length, and the next one written over the rest.
+   */
+  decodeTo(src: Uint8Array, p: number, end: number, dst: DataView, o: number): number {
     const lens = this.lens,
-      sym = this.bytes;
+      lo = this.lo,
+      hi = this.hi;
     while (p < end) {
       const c = src[p++];
       if (c === ESCAPE) {
-        dst[o++] = src[p++];
+        dst.setUint8(o++, src[p++]);
         continue;
       }
-      const s = c << 3,
-        l = lens[c];
-      dst[o] = sym[s];
-      for (let j = 1; j < l; j++) dst[o + j] = sym[s + j];
-      o += l;
+      dst.setInt32(o, lo[c], true);
+      dst.setInt32(o + 4, hi[c], true);
+      o += lens[c];
     }
     return o;
   }
@@ -104,93 +125,119 @@ export class SymbolTable {
 
   /** Code src[p, end) into dst from o (room for 2 bytes a byte); returns the end in dst. */
   encode(src: Uint8Array, p: number, end: number, dst: Uint8Array, o: number): number {
-    if (this.single === undefined) this.index();
-    const single = this.single!,
-      firsts = this.firsts!,
-      longer = this.longer!,
+    if (this.long === undefined) this.index();
+    // longest() written out, its lookups in locals
+    const long = this.long!,
+      short = this.short!,
+      single = this.single!,
       lens = this.lens,
-      sym = this.bytes;
+      lo = this.lo,
+      hi = this.hi,
+      loMask = this.loMask,
+      hiMask = this.hiMask;
     while (p < end) {
+      const rest = end - p;
       const b0 = src[p];
-      let code = -1,
-        len = 1;
-      if (p + 1 < end) {
-        const key = b0 | (src[p + 1] << 8);
-        for (let k = firsts[key], e = firsts[key + 1]; k < e; k++) {
-          const c = longer[k],
-            l = lens[c];
-          if (p + l > end) continue;
-          const s = c << 3;
-          let j = 2;
-          while (j < l && src[p + j] === sym[s + j]) j++;
-          if (j === l) {
-            code = c;
-            len = l;
-            break;
+      if (rest >= 4) {
+        const w = b0 | (src[p + 1] << 8) | (src[p + 2] << 16) | (src[p + 3] << 24);
+        const c = long[Math.imul(w & 0xffffff, 0x9e3779b1) >>> 16] - 1;
+        if (c >= 0) {
+          const l = lens[c];
+          if (
+            l <= rest &&
+            (w & loMask[c]) === lo[c] &&
+            (l <= 4 || (this.word(src, p + 4, end) & hiMask[c]) === hi[c])
+          ) {
+            dst[o++] = c;
+            p += l;
+            continue;
           }
         }
+      } else if (rest === 3) {
+        const c = this.longest(src, p, end);
+        if (c >= 0) {
+          dst[o++] = c;
+          p += lens[c];
+          continue;
+        }
       }
-      if (code < 0) code = single[b0];
-      if (code < 0) {
+      const s = rest >= 2 ? short[b0 | (src[p + 1] << 8)] : single[b0] >= 0 ? (1 << 8) | single[b0] : 0;
+      if (s !== 0) {
+        dst[o++] = s & 255;
+        p += s >> 8;
+      } else {
         dst[o++] = ESCAPE;
         dst[o++] = b0;
         p++;
-      } else {
-        dst[o++] = code;
-        p += len;
       }
     }
     return o;
   }
 
-  /** The longest symbol at src[p] (before end): its code, or -1 - byte when there is none. */
+  /**
+   * The longest symbol at src[p] (before end): its code, or -1 - byte when there is none. As FSST:
+   * the symbol of 3 bytes or more of the slot of the next 3 bytes if it matches, else the symbol of
+   * one or two bytes that starts there.
+   */
   longest(src: Uint8Array, p: number, end: number): number {
-    if (this.single === undefined) this.index();
-    const b0 = src[p];
-    if (p + 1 < end) {
-      const firsts = this.firsts!,
-        key = b0 | (src[p + 1] << 8);
-      for (let k = firsts[key], e = firsts[key + 1]; k < e; k++) {
-        const c = this.longer![k],
-          l = this.lens[c];
-        if (p + l > end) continue;
-        let j = 2;
-        while (j < l && src[p + j] === this.bytes[(c << 3) + j]) j++;
-        if (j === l) return c;
+    if (this.long === undefined) this.index();
+    const rest = end - p;
+    if (rest >= 3) {
+      const w = this.word(src, p, end);
+      const c = this.long![slot(w & 0xffffff)] - 1;
+      if (c >= 0) {
+        const l = this.lens[c];
+        if (
+          l <= rest &&
+          (w & this.loMask[c]) === this.lo[c] &&
+          (l <= 4 || (this.word(src, p + 4, end) & this.hiMask[c]) === this.hi[c])
+        )
+          return c;
       }
     }
-    const c = this.single![b0];
-    return c >= 0 ? c : -1 - b0;
+    const b0 = src[p];
+    if (rest >= 2) {
+      const s = this.short![b0 | (src[p + 1] << 8)];
+      if (s !== 0) return s & 255;
+    } else {
+      const c = this.single![b0];
+      if (c >= 0) return c;
+    }
+    return -1 - b0;
   }
 
-  /** The encoder's lookups: one-byte symbols by byte, longer ones by their first two bytes. */
+  /** The 4 bytes at src[p] as a little-endian word (zeros past end). */
+  private word(src: Uint8Array, p: number, end: number): number {
+    if (p + 4 <= end) return src[p] | (src[p + 1] << 8) | (src[p + 2] << 16) | (src[p + 3] << 24);
+    let w = 0;
+    for (let k = 0; p + k < end; k++) w |= src[p + k] << (8 * k);
+    return w;
+  }
+
+  /** The encoder's lookups. */
   private index(): void {
-    const single = new Int16Array(256).fill(-1);
-    const counts = new Uint32Array(65537);
-    const codes: number[] = [];
+    const long = new Uint8Array(1 << 16),
+      short = new Uint16Array(1 << 16),
+      single = new Int16Array(256).fill(-1);
     for (let c = 0; c < this.count; c++) {
       const l = this.lens[c];
-      if (l === 1) {
-        if (single[this.bytes[c << 3]] < 0) single[this.bytes[c << 3]] = c;
-      } else {
-        counts[this.bytes[c << 3] | (this.bytes[(c << 3) + 1] << 8)]++;
-        codes.push(c);
-      }
+      if (l >= 3) long[slot(this.lo[c] & 0xffffff)] ||= c + 1;
+      else if (l === 2) short[this.lo[c]] ||= (2 << 8) | c;
+      else if (single[this.lo[c]] < 0) single[this.lo[c]] = c;
     }
-    const firsts = new Uint32Array(65537);
-    for (let k = 0, sum = 0; k < 65536; k++) {
-      firsts[k] = sum;
-      sum += counts[k];
+    for (let b = 0; b < 256; b++) {
+      if (single[b] < 0) continue;
+      for (let x = 0; x < 256; x++) short[b | (x << 8)] ||= (1 << 8) | single[b];
     }
-    firsts[65536] = codes.length;
-    codes.sort((a, b) => this.lens[b] - this.lens[a] || a - b);
-    const longer = new Uint8Array(codes.length);
-    const fill = firsts.slice(0, 65536);
-    for (const c of codes) longer[fill[this.bytes[c << 3] | (this.bytes[(c << 3) + 1] << 8)]++] = c;
+    this.long = long;
+    this.short = short;
     this.single = single;
-    this.firsts = firsts;
-    this.longer = longer;
   }
+}
+
+/** The slot of a symbol of 3 bytes or more: a hash of its first 3 bytes. */
+function slot(w24: number): number {
+  return Math.imul(w24, 0x9e3779b1) >>> 16;
 }
 
 /**
@@ -262,5 +309,17 @@ function nextTable(
     }
   }
   const best = [...gains].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
-  return new SymbolTable(best.slice(0, MAX_SYMBOLS).map(([s]) => Buffer.from(s, 'latin1')));
+  // the best symbols, one of 3 bytes or more a slot (the encoder looks up one there)
+  const taken = new Uint8Array(1 << 16);
+  const symbols: Uint8Array[] = [];
+  for (const [s] of best) {
+    if (symbols.length === MAX_SYMBOLS) break;
+    if (s.length >= 3) {
+      const k = slot(s.charCodeAt(0) | (s.charCodeAt(1) << 8) | (s.charCodeAt(2) << 16));
+      if (taken[k] !== 0) continue;
+      taken[k] = 1;
+    }
+    symbols.push(Buffer.from(s, 'latin1'));
+  }
+  return new SymbolTable(symbols);
 }

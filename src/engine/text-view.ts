@@ -37,12 +37,16 @@ export class TextView {
 
   /** where coded texts are decoded (8 bytes a code at most) */
   protected scratch: Bytes = Buffer.allocUnsafeSlow(1024) as Bytes;
+  private scratchView = new DataView(this.scratch.buffer, 0, 1024);
 
   /** Decode the codes b[s, e) into the scratch buffer; returns the length decoded. */
   protected decoded(s: number, e: number): number {
-    if (8 * (e - s) > this.scratch.length)
-      this.scratch = Buffer.allocUnsafeSlow(Math.max(8 * (e - s), 2 * this.scratch.length)) as Bytes;
-    return this.symbols!.decode(this.bytes, s, e, this.scratch, 0);
+    if (8 * (e - s) > this.scratch.length) {
+      const size = Math.max(8 * (e - s), 2 * this.scratch.length);
+      this.scratch = Buffer.allocUnsafeSlow(size) as Bytes;
+      this.scratchView = new DataView(this.scratch.buffer, 0, size);
+    }
+    return this.symbols!.decodeTo(this.bytes, s, e, this.scratchView, 0);
   }
 
   /** A one-byte text of n units (codes when coded) at s. */
