@@ -189,7 +189,7 @@ export abstract class WordScanner {
   }
 
   private scanStored(texts: TextView, at: number, row: number, field: number): void {
-    if (at >= 0) this.scanLatin1(texts.raw, at, texts.end);
+    if (at >= 0) this.scanLatin1(texts.found, at, texts.end);
     else this.scanField(field === 0 ? texts.description(row) : texts.excerpt(row));
   }
 

@@ -66,6 +66,7 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
   if (t.count !== header.eventCount)
     throw new Error(`snapshot load: expected ${header.eventCount} events, got ${t.count}`);
   if (header.version === 3 && t.count === 0) checkTitles(t, header);
+  t.texts.settle();
   // the plain-array columns grew by appends and keep their slack (up to a third of their
   // capacity; +27 bytes/event at a million): trimming them by copying cost ~0.35 s of the load
   st.rebuildIndexes();
@@ -198,6 +199,7 @@ function loadChunkV3(st: CalendarState, c: EventChunk): void {
     n,
     c.texts.bytes,
     decodeNew('texts.ends', c.texts.ends, n, (m) => new Uint32Array(m)),
+    c.texts.symbols,
   );
   for (let i = 0; i < n; i++) {
     t.setLineage(from + i, undefined);

@@ -138,8 +138,9 @@ export interface ListColumn<T> {
  *   (-2^31) where the value is out of that range (its naive ms in farDates) or a string (in
  *   oddDates); snapshot-dates.ts reads and writes both
  * - texts: the rows' records of the text store one after the other (text-view.ts: title index
- *   in the dictionary of the titles chunks, description, excerpt, slug, website), and the end of
- *   each as Uint32
+ *   in the dictionary of the titles chunks, description, excerpt, slug, website), the end of
+ *   each as Uint32, and the symbol table their one-byte texts are coded with (text-symbols.ts;
+ *   none: they are not)
  * - links: the chunk's distinct lists as values and ends (Int32), and per row 0 (none) or 1 + the
  *   index of its list (Int32); costs: the distinct lists as JSON, the per-row index as Int32
  */
@@ -154,7 +155,7 @@ export interface EventChunk {
   farDates?: [number, number, number][];
   /** [field index in DATE_FIELDS, row within chunk, raw string (not a 'Y-m-d H:i:s' date)] */
   oddDates: [number, number, string][];
-  texts: { bytes: string; ends: string };
+  texts: { bytes: string; ends: string; symbols?: string };
   costs: { lists: string[][]; rows: string };
   links: Record<LinkField, { values: string; ends: string; rows: string }>;
   lineages: [number, string[]][];

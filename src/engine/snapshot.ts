@@ -282,7 +282,11 @@ function encodeChunk(fz: Frozen, from: number, to: number): EventChunk {
     count: n,
     ints,
     ...encodeDates(fz.dates, at),
-    texts: { bytes: texts.bytes.toString('base64'), ends: base64Of(texts.ends) },
+    texts: {
+      bytes: texts.bytes.toString('base64'),
+      ends: base64Of(texts.ends),
+      ...(fz.texts.symbolTable && { symbols: fz.texts.symbolTable.text }),
+    },
     costs: { lists: costs.lists.map((l) => l.slice()), rows: base64Of(costs.rows) },
     links,
     lineages,

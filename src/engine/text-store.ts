@@ -8,14 +8,38 @@
 // once dead bytes pass a quarter of it. So a view taken with freeze() (the buffer, a copy of the
 // offsets, the dictionary) reads the rows as they were while writes go on: nothing it points at
 // is ever overwritten. Offset 0 holds an empty record, which every unwritten row points at.
+//
+// Once the records pass CODE_AFTER bytes, a symbol table is learnt from a sample of them
+// (text-symbols.ts) and every record is re-coded with it into a new buffer (as a compaction); from
+// then on writes code their one-byte texts with it. A compaction learns a new table (and re-codes)
+// when the live records have grown to RELEARN_AFTER times what they were when the table was learnt.
 
+import { checkedEnd, learnFrom, recodeRecord, recordEnd } from './text-recode.ts';
+import { SymbolTable } from './text-symbols.ts';
 import { type Bytes, TextView } from './text-view.ts';
 
 const NARROW = /^[\x00-\xff]*$/;
 const MAX_BYTES = 2 ** 32 - 1;
+/** bytes of records past which the one-byte texts are coded */
+export const CODE_AFTER = 1 << 20;
+const RELEARN_AFTER = 4;
+
+/** A snapshot chunk's table; throws saying what is wrong with it. */
+function tableOf(text: unknown): SymbolTable {
+  try {
+    return SymbolTable.fromText(text);
+  } catch (err) {
+    throw new Error(`snapshot load: ${(err as Error).message}`);
+  }
+}
 
 function alloc(size: number): Bytes {
   return Buffer.allocUnsafeSlow(size) as Bytes;
+}
+
+/** Header and body size of a text field of n units (or codes; `narrow`: one byte each). */
+function fieldSize(n: number, narrow: boolean): number {
+  return varintSize(2 * n + 2) + (narrow ? n : 2 * n);
 }
 
 /** Bytes of the varint of v (v >= 0). */
@@ -28,17 +52,19 @@ function varintSize(v: number): number {
   return n;
 }
 
-/** Header and body size of one text field (`narrow`: every unit below 256). */
-function fieldSize(s: string, narrow: boolean): number {
-  return varintSize(2 * s.length + 2) + (narrow ? s.length : 2 * s.length);
-}
-
 export class TextStore extends TextView {
   /** bytes in use (records are at [0, used)) and of them no longer any row's */
   used = 5;
   dead = 0;
   /** title → its index in the dictionary; made on the first write after a load (undefined until then) */
   private titleIds: Map<string, number> | undefined = new Map<string, number>([['', 0]]);
+  /** live bytes when the table was learnt */
+  private learntAt = 0;
+  /** a text's latin1 bytes, and the codes of the record's texts being written */
+  private input = Buffer.allocUnsafeSlow(1024) as Bytes;
+  private codes = Buffer.allocUnsafeSlow(4096) as Bytes;
+  private codeAt = 0;
+  private readonly codeStart = new Int32Array(4);
 
   constructor() {
     super(alloc(1024), new Uint32Array(16), ['']);
@@ -69,7 +95,15 @@ export class TextStore extends TextView {
   byteSize(): number {
     let titles = 0;
     for (const s of this.titleList) titles += 16 + (NARROW.test(s) ? s.length : 2 * s.length);
-    return this.bytes.length + this.starts.byteLength + titles + 40 * this.titleList.length;
+    return (
+      this.bytes.length +
+      this.starts.byteLength +
+      titles +
+      40 * this.titleList.length +
+      this.scratch.length +
+      this.input.length +
+      this.codes.length
+    );
   }
 
   /** Distinct titles in the dictionary. */
@@ -79,7 +113,7 @@ export class TextStore extends TextView {
 
   /** A view of rows [0, n) as they are now, unchanged by later writes. */
   freeze(n: number): TextView {
-    return new TextView(this.bytes, this.starts.slice(0, n), this.titleList);
+    return new TextView(this.bytes, this.starts.slice(0, n), this.titleList, this.symbols);
   }
 
   /** The index of title s in the dictionary (added when new). */
@@ -125,10 +159,12 @@ export class TextStore extends TextView {
 
   /**
    * Rows [from, from + n) from a version 3 snapshot chunk: `bytes` (base64) are their records one
-   * after the other, `ends` the end of each. The bytes are decoded into the buffer where they go;
-   * each record is checked to be whole and to name a title of the dictionary.
+   * after the other, `ends` the end of each, `symbols` the table their one-byte texts are coded with
+   * (none: they are not). Records coded as this store codes them (or any, into a store without
+   * records) are decoded from base64 into the buffer where they go; others are re-coded. Each
+   * record is checked to be whole, to name a title of the dictionary and to hold valid codes.
    */
-  appendRecords(from: number, n: number, bytes: unknown, ends: Uint32Array): void {
+  appendRecords(from: number, n: number, bytes: unknown, ends: Uint32Array, symbols?: unknown): void {
     if (typeof bytes !== 'string')
       throw new Error(`snapshot load: expected base64 text of records, got ${typeof bytes}`);
     const size = Buffer.byteLength(bytes, 'base64');
@@ -136,10 +172,18 @@ export class TextStore extends TextView {
       throw new Error(
         `snapshot load: expected ${n} record ends up to ${size} bytes, got ${ends.length} ending at ${ends[n - 1]}`,
       );
+    const table = symbols === undefined ? null : symbols === this.symbols?.text ? this.symbols : tableOf(symbols);
+    if (table !== this.symbols && this.used === 5) this.symbols = table;
+    const direct = table === this.symbols;
     this.reserve(from + n);
-    if (this.used + size > this.bytes.length) this.grow(this.used + size);
-    const base = this.used;
-    const wrote = this.bytes.write(bytes, base, size, 'base64');
+    let src = this.bytes,
+      base = 0;
+    if (direct) {
+      if (this.used + size > this.bytes.length) this.grow(this.used + size);
+      src = this.bytes;
+      base = this.used;
+    } else src = Buffer.allocUnsafe(size) as Bytes;
+    const wrote = src.write(bytes, base, size, 'base64');
     if (wrote !== size) throw new Error(`snapshot load: expected ${size} bytes of records, decoded ${wrote}`);
     const titles = this.titleList.length,
       starts = this.starts;
@@ -147,39 +191,23 @@ export class TextStore extends TextView {
     for (let i = 0; i < n; i++) {
       const end = base + ends[i];
       if (end < p || end > base + size) throw new Error(`snapshot load: expected record ${i} to end after ${p - base}`);
-      if (this.checkedEnd(p, end, titles) !== end)
-        throw new Error(`snapshot load: record ${i} of ${n} is damaged (its title or its length)`);
+      if (checkedEnd(src, p, end, titles, table) !== end)
+        throw new Error(`snapshot load: record ${i} of ${n} is damaged (its title, its length or its codes)`);
       const old = starts[from + i];
       if (old !== 0) this.dead += this.recordSize(old);
-      starts[from + i] = p;
+      if (direct) starts[from + i] = p;
+      else {
+        let q = recodeRecord(src, p, table, this.symbols, this.bytes, this.used, this.bytes.length);
+        if (q < 0) {
+          this.grow(this.used + 16 * (end - p) + 64);
+          q = recodeRecord(src, p, table, this.symbols, this.bytes, this.used, this.bytes.length);
+        }
+        starts[from + i] = this.used;
+        this.used = q;
+      }
       p = end;
     }
-    this.used = base + size;
-  }
-
-  /** The end of the record at p, read no further than `limit`; -1 when it would pass it or its
-   *  title is not below `titles`. */
-  private checkedEnd(p: number, limit: number, titles: number): number {
-    const b = this.bytes;
-    for (let f = 0; f < 5; f++) {
-      let v = 0,
-        mul = 1,
-        c = 128;
-      while (c >= 128) {
-        if (p >= limit || mul > 2 ** 35) return -1;
-        c = b[p++];
-        v += (c & 127) * mul;
-        mul *= 128;
-      }
-      if (f === 0) {
-        if (v >= titles) return -1;
-        continue;
-      }
-      if (f === 4 && v > 0) v--;
-      p += v % 2 === 1 ? v - 1 : v / 2;
-      if (p > limit) return -1;
-    }
-    return p;
+    if (direct) this.used = base + size;
   }
 
   /** Size of the record at p. */
@@ -203,24 +231,58 @@ export class TextStore extends TextView {
       en = NARROW.test(excerpt),
       sn = NARROW.test(slug),
       wn = website === null || NARROW.test(website);
+    this.codeAt = 0;
+    const d = this.prepare(0, description, dn),
+      e = this.prepare(1, excerpt, en),
+      s = this.prepare(2, slug, sn),
+      w = website === null ? 0 : this.prepare(3, website, wn);
     const size =
       varintSize(tid) +
-      fieldSize(description, dn) +
-      fieldSize(excerpt, en) +
-      fieldSize(slug, sn) +
-      (website === null ? 1 : fieldSize(website, wn) + 1);
+      fieldSize(d, dn) +
+      fieldSize(e, en) +
+      fieldSize(s, sn) +
+      (website === null ? 1 : fieldSize(w, wn) + 1);
     if (this.used + size > this.bytes.length) this.grow(this.used + size);
     let p = this.writeVarint(this.used, tid);
-    p = this.writeText(p, description, dn, 0);
-    p = this.writeText(p, excerpt, en, 0);
-    p = this.writeText(p, slug, sn, 0);
-    p = website === null ? this.writeVarint(p, 0) : this.writeText(p, website, wn, 1);
+    p = this.writeText(p, 0, description, dn, d, 0);
+    p = this.writeText(p, 1, excerpt, en, e, 0);
+    p = this.writeText(p, 2, slug, sn, s, 0);
+    p = website === null ? this.writeVarint(p, 0) : this.writeText(p, 3, website, wn, w, 1);
     if (row >= this.starts.length) this.reserve(Math.max(row + 1, this.starts.length * 2));
     const old = this.starts[row];
     if (old !== 0) this.dead += this.recordSize(old);
     this.starts[row] = this.used;
     this.used = p;
-    if (this.dead > 1 << 20 && this.dead * 4 > this.used) this.compact();
+    if (
+      (this.dead > 1 << 20 && this.dead * 4 > this.used) ||
+      (this.symbols === null && this.used >= CODE_AFTER && this.used >= 2 * this.learntAt)
+    )
+      this.compact();
+  }
+
+  /** Codes the one-byte texts once the records are large enough (after a load: a snapshot without
+   *  a table, or of an older version). */
+  settle(): void {
+    if (this.symbols === null && this.used >= CODE_AFTER && this.used >= 2 * this.learntAt) this.compact();
+    else if (this.learntAt === 0) this.learntAt = this.liveBytes;
+  }
+
+  /** The header length of field i (units, or codes when coded: then in this.codes). */
+  private prepare(i: number, s: string, narrow: boolean): number {
+    const n = s.length;
+    const sym = this.symbols;
+    if (!narrow || sym === null || n === 0) return n;
+    if (n > this.input.length) this.input = Buffer.allocUnsafeSlow(Math.max(n, 2 * this.input.length)) as Bytes;
+    if (this.codeAt + 2 * n > this.codes.length) {
+      const next = Buffer.allocUnsafeSlow(Math.max(this.codeAt + 2 * n, 2 * this.codes.length)) as Bytes;
+      this.codes.copy(next, 0, 0, this.codeAt);
+      this.codes = next;
+    }
+    this.input.latin1Write(s, 0, n);
+    const start = this.codeAt;
+    this.codeStart[i] = start;
+    this.codeAt = sym.encode(this.input, 0, n, this.codes, start);
+    return this.codeAt - start;
   }
 
   /** Store `row`'s slug, its other texts unchanged. */
@@ -252,12 +314,18 @@ export class TextStore extends TextView {
     return p;
   }
 
-  /** Header (length * 2 + wide + bias) and units of s at p; returns the position after. */
-  private writeText(p: number, s: string, narrow: boolean, bias: number): number {
-    const n = s.length;
+  /** Header (n * 2 + wide + bias) and units (or codes) of field i, s, at p; returns the position after. */
+  private writeText(p: number, i: number, s: string, narrow: boolean, n: number, bias: number): number {
     if (narrow) {
       p = this.writeVarint(p, 2 * n + bias);
-      if (n > 0) this.bytes.latin1Write(s, p, n);
+      if (n === 0) return p;
+      if (this.symbols === null) this.bytes.latin1Write(s, p, n);
+      else {
+        const c = this.codes,
+          a = this.codeStart[i];
+        if (n < 32) for (let k = 0; k < n; k++) this.bytes[p + k] = c[a + k];
+        else c.copy(this.bytes, p, a, a + n);
+      }
       return p + n;
     }
     p = this.writeVarint(p, 2 * n + 1 + bias);
@@ -280,24 +348,54 @@ export class TextStore extends TextView {
     this.bytes = next;
   }
 
-  /** Copy the live records, in row order, into a new buffer (views keep the old one). */
+  /**
+   * Copy the live records, in row order, into a new buffer (views keep the old one and its table).
+   * Learns a table first when there is none or the records have outgrown it, and re-codes them.
+   */
   private compact(): void {
     const live = this.used - this.dead;
     const old = this.bytes,
-      starts = this.starts;
-    const next = alloc(Math.min(MAX_BYTES, Math.max(1024, live + (live >> 3))));
+      starts = this.starts,
+      from = this.symbols;
+    let to = from;
+    if (from === null || live >= RELEARN_AFTER * this.learntAt) {
+      to = learnFrom(old, starts, live, from) ?? from;
+      this.learntAt = live;
+    }
+    let next = alloc(Math.min(MAX_BYTES, Math.max(1024, live + (live >> 3))));
     next.fill(0, 0, 5);
     let p = 5;
     for (let r = 0; r < starts.length; r++) {
       const s = starts[r];
       if (s === 0) continue;
-      const size = this.recordSize(s);
-      old.copy(next, p, s, s + size);
+      if (to === from) {
+        const size = this.recordSize(s);
+        if (p + size > next.length) next = this.regrow(next, p, p + size);
+        old.copy(next, p, s, s + size);
+        starts[r] = p;
+        p += size;
+        continue;
+      }
+      let q = recodeRecord(old, s, from, to, next, p, next.length);
+      if (q < 0) {
+        next = this.regrow(next, p, p + 16 * (recordEnd(old, s) - s) + 64);
+        q = recodeRecord(old, s, from, to, next, p, next.length);
+      }
       starts[r] = p;
-      p += size;
+      p = q;
     }
     this.bytes = next;
+    this.symbols = to;
     this.used = p;
     this.dead = 0;
+  }
+
+  /** A larger copy of next's first `used` bytes, with room for `need`. */
+  private regrow(next: Bytes, used: number, need: number): Bytes {
+    if (need > MAX_BYTES)
+      throw new Error(`event texts: expected at most ${MAX_BYTES} bytes of texts in one calendar, need ${need}`);
+    const bigger = alloc(Math.min(MAX_BYTES, Math.max(need, Math.ceil(next.length * 1.25))));
+    next.copy(bigger, 0, 0, used);
+    return bigger;
   }
 }

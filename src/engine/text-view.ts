@@ -8,9 +8,15 @@
 //   unit when every unit is below 256 (Latin-1), else two bytes a unit (UTF-16LE, lone surrogates
 //   kept): both decode losslessly to the string that was stored;
 // - website: a header of 0 for null, else `length * 2 + wide + 1`, then the text.
+// In a store with a symbol table (text-symbols.ts) the one-byte texts are coded: `length` is the
+// number of codes and the bytes are codes, decoded into a scratch buffer and made a string from
+// there. Two-byte texts stay as they are; the wide bit of each header says which a text is.
 //
 // A TextView reads a live TextStore (its subclass) or a frozen view of one (TextStore.freeze):
-// records are never overwritten, so a view keeps reading the rows as they were.
+// records are never overwritten, so a view keeps reading the rows as they were, with the table
+// they were coded with.
+
+import type { SymbolTable } from './text-symbols.ts';
 
 /** The decoding methods of Buffer that V8 runs natively (Node's own, present on every Buffer). */
 export type Bytes = Buffer & {
@@ -26,7 +32,34 @@ export class TextView {
     protected bytes: Bytes,
     protected starts: Uint32Array,
     protected titleList: string[],
+    protected symbols: SymbolTable | null = null,
   ) {}
+
+  /** where coded texts are decoded (8 bytes a code at most) */
+  protected scratch: Bytes = Buffer.allocUnsafeSlow(1024) as Bytes;
+  private scratchView = new DataView(this.scratch.buffer, 0, 1024);
+
+  /** Decode the codes b[s, e) into the scratch buffer; returns the length decoded. */
+  protected decoded(s: number, e: number): number {
+    if (8 * (e - s) > this.scratch.length) {
+      const size = Math.max(8 * (e - s), 2 * this.scratch.length);
+      this.scratch = Buffer.allocUnsafeSlow(size) as Bytes;
+      this.scratchView = new DataView(this.scratch.buffer, 0, size);
+    }
+    return this.symbols!.decodeTo(this.bytes, s, e, this.scratchView, 0);
+  }
+
+  /** A one-byte text of n units (codes when coded) at s. */
+  protected narrowText(s: number, n: number): string {
+    if (this.symbols === null) return this.bytes.latin1Slice(s, s + n);
+    const m = this.decoded(s, s + n); // first: it may replace the scratch buffer
+    return this.scratch.latin1Slice(0, m);
+  }
+
+  /** The table the one-byte texts are coded with (null: they are not). */
+  get symbolTable(): SymbolTable | null {
+    return this.symbols;
+  }
 
   /** Position just past the varint at p (its value is not needed). */
   protected skipVarint(p: number): number {
@@ -77,19 +110,22 @@ export class TextView {
     const h = this.varint(p);
     if (h === 0) return '';
     const s = this.at;
-    if (h % 2 === 0) return this.bytes.latin1Slice(s, s + h / 2);
+    if (h % 2 === 0) return this.narrowText(s, h / 2);
     return this.bytes.ucs2Slice(s, s + (h - 1));
   }
 
-  /** The buffer (for reading what descriptionAt / excerptAt found). */
+  /** The record buffer. */
   get raw(): Uint8Array {
     return this.bytes;
   }
 
-  /** end of the text found by descriptionAt / excerptAt */
+  /** where the text found by descriptionAt / excerptAt is (the record buffer, or the scratch
+   *  buffer it was decoded into: read it before the next call), and its end there */
+  found: Uint8Array = this.scratch;
   end = 0;
 
-  /** Where the row's description starts in raw, its end in this.end; -1 when it is two-byte. */
+  /** Where the row's one-byte description starts in this.found, its end in this.end; -1 when it
+   *  is two-byte. */
   descriptionAt(row: number): number {
     return this.latin1At(this.fieldAt(row, 0));
   }
@@ -102,6 +138,12 @@ export class TextView {
   private latin1At(p: number): number {
     const h = this.varint(p);
     if (h % 2 === 1) return -1;
+    if (this.symbols !== null) {
+      this.end = this.decoded(this.at, this.at + h / 2);
+      this.found = this.scratch;
+      return 0;
+    }
+    this.found = this.bytes;
     this.end = this.at + h / 2;
     return this.at;
   }
@@ -128,7 +170,7 @@ export class TextView {
     if (h === 0) return null;
     const s = this.at;
     if (h === 1) return '';
-    if ((h - 1) % 2 === 0) return this.bytes.latin1Slice(s, s + (h - 1) / 2);
+    if ((h - 1) % 2 === 0) return this.narrowText(s, (h - 1) / 2);
     return this.bytes.ucs2Slice(s, s + (h - 2));
   }
 

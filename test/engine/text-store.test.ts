@@ -4,7 +4,7 @@
 // keeps answering with the texts of when it was taken.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { TextStore } from '../../src/engine/text-store.ts';
+import { CODE_AFTER, TextStore } from '../../src/engine/text-store.ts';
 import type { TextView } from '../../src/engine/text-view.ts';
 import { Rng, mulberry32 } from './random-calendar.ts';
 
@@ -138,6 +138,158 @@ store('setRows and column: a chunk in, the same values out', () => {
     rows.map((r) => r[4]),
   );
   assert.is(t.title(99), '');
+});
+
+const WORDS = ['join', 'us', 'for', 'an', 'evening', 'of', 'jazz', 'naïve', 'crème', 'tickets', 'https://', '.com'];
+
+/** Rows of texts like a calendar's (words), and some of every kind row() makes. */
+function wordy(rng: Rng, titles: string[]): Row {
+  if (rng.bool(0.2)) return [rng.pick(titles), ...(row(rng, titles).slice(1) as [string, string, string, null])];
+  const words = (n: number) => Array.from({ length: rng.int(0, n) }, () => rng.pick(WORDS)).join(' ');
+  return [rng.pick(titles), words(60), words(12), words(5).replaceAll(' ', '-'), rng.bool(0.2) ? null : words(4)];
+}
+
+const TITLES = ['Jazz night', 'Crème brûlée', 'Ωmega', 'Yoga'];
+
+/** A store whose title dictionary is TITLES in order (so records move between such stores). */
+function titled(): TextStore {
+  const t = new TextStore();
+  for (let r = 0; r < TITLES.length; r++) t.set(r, TITLES[r], '', '', '', null);
+  return t;
+}
+
+/** A store filled past CODE_AFTER: its one-byte texts are coded. */
+function coded(seed: number): { t: TextStore; rows: Row[]; rng: Rng } {
+  const rng = new Rng(mulberry32(seed));
+  const t = titled();
+  const rows: Row[] = TITLES.map((x) => [x, '', '', '', null]);
+  while (t.symbolTable === null || rows.length < 6_000) {
+    rows.push(wordy(rng, TITLES));
+    t.set(rows.length - 1, ...rows[rows.length - 1]);
+  }
+  return { t, rows, rng };
+}
+
+/** Every byte value, as texts that are Latin-1 strings. */
+const EVERY = String.fromCharCode(...Array.from({ length: 256 }, (_, i) => i));
+
+store('past CODE_AFTER the one-byte texts are coded: fewer bytes, the same texts', () => {
+  const { t, rows, rng } = coded(21);
+  const table = t.symbolTable!;
+  assert.ok(table.count > 100, `${table.count} symbols`);
+  let plain = 0;
+  for (const r of rows) for (const x of r.slice(1)) plain += x === null ? 0 : x.length;
+  assert.ok(t.liveBytes < 0.8 * plain, `records ${t.liveBytes} bytes for ${plain} units`);
+  check(t, rows);
+  // later writes: every byte value, empty texts, wide ones, all coded with the same table
+  const n = rows.length;
+  rows.push(
+    [EVERY, EVERY, EVERY.slice(1), EVERY.slice(200), EVERY],
+    ['', '', '', '', ''],
+    ['Ω', 'Ωmega \ud800', 'x', '🎉', 'é'],
+  );
+  for (let r = n; r < rows.length; r++) t.set(r, ...rows[r]);
+  assert.is(t.symbolTable, table);
+  check(t, rows);
+  // the search scan reads the decoded bytes of one-byte texts
+  const at = t.descriptionAt(n);
+  assert.is(Buffer.from(t.found.subarray(at, t.end)).toString('latin1'), EVERY);
+  assert.is(t.descriptionAt(n + 2), -1, 'a two-byte description');
+  const ex = t.excerptAt(3);
+  assert.is(Buffer.from(t.found.subarray(ex, t.end)).toString('latin1'), rows[3][2]);
+  // rewrites: compactions keep the table until the records outgrow it
+  for (let i = 0; i < 20_000; i++) {
+    const r = rng.int(0, rows.length - 1);
+    rows[r] = wordy(rng, TITLES);
+    t.set(r, ...rows[r]);
+  }
+  check(t, rows);
+});
+
+store('a frozen view keeps its records and table through a new table', () => {
+  const { t, rows, rng } = coded(22);
+  const frozen = t.freeze(rows.length);
+  const then = rows.map((x) => x.slice() as Row);
+  const first = t.symbolTable;
+  // grow the records four times over, then rewrite until a compaction learns a new table
+  for (let r = rows.length; t.liveBytes < 5 * CODE_AFTER; r++) {
+    rows.push(wordy(rng, TITLES));
+    t.set(r, ...rows[r]);
+  }
+  while (t.symbolTable === first) {
+    const r = rng.int(0, rows.length - 1);
+    rows[r] = wordy(rng, TITLES);
+    t.set(r, ...rows[r]);
+  }
+  check(t, rows);
+  check(frozen, then);
+  assert.is(frozen.symbolTable, first);
+});
+
+store('records move between stores coded alike, differently or not at all', () => {
+  const a = coded(23),
+    b = coded(24);
+  const plain = titled();
+  const small: Row[] = TITLES.map((x) => [x, '', '', '', null]);
+  for (let r = small.length; r < 300; r++) {
+    small.push(wordy(a.rng, TITLES));
+    plain.set(r, ...small[r]);
+  }
+  assert.is(plain.symbolTable, null);
+  assert.not.equal(a.t.symbolTable!.text, b.t.symbolTable!.text);
+  const chunk = (v: TextStore, rows: number) => {
+    const at = Int32Array.from({ length: rows }, (_, i) => i);
+    return { ...v.copyRecords(at), titles: v.titleRange(0, v.titleCount), symbols: v.symbolTable?.text };
+  };
+  const move = (into: TextStore, c: ReturnType<typeof chunk>, from: number, n: number, symbols = c.symbols) => {
+    into.appendTitles(c.titles, 0);
+    into.appendRecords(from, n, c.bytes.toString('base64'), c.ends, symbols);
+  };
+  // into an empty store: it takes the chunk's table
+  const ca = chunk(a.t, a.rows.length);
+  const fresh = new TextStore();
+  move(fresh, ca, 0, a.rows.length);
+  assert.is(fresh.symbolTable!.text, a.t.symbolTable!.text);
+  check(fresh, a.rows);
+  // into a store coded otherwise: re-coded with its table; a plain chunk too
+  const cb = chunk(b.t, 2_000);
+  move(fresh, cb, 0, 2_000);
+  assert.is(fresh.symbolTable!.text, a.t.symbolTable!.text);
+  move(fresh, chunk(plain, 300), 2_000, 300);
+  const mixed = [...b.rows.slice(0, 2_000), ...small, ...a.rows.slice(2_300)];
+  check(fresh, mixed);
+  // a plain store with records: coded ones are decoded, and settle() codes it once large
+  const p2 = new TextStore();
+  move(p2, chunk(plain, 300), 0, 300);
+  move(p2, ca, 300, a.rows.length);
+  assert.is(p2.symbolTable, null);
+  check(p2, [...small, ...a.rows]);
+  p2.settle();
+  assert.ok(p2.symbolTable !== null);
+  check(p2, [...small, ...a.rows]);
+  // damaged: a table, a code past the table, an escape cut off
+  const bad = (damage: (bytes: Buffer, c: typeof ca) => unknown, message: RegExp) => {
+    const c = chunk(a.t, 3);
+    const bytes = Buffer.from(c.bytes);
+    const symbols = damage(bytes, c);
+    const into = new TextStore();
+    into.appendTitles(c.titles, 0);
+    assert.throws(() => into.appendRecords(0, 3, bytes.toString('base64'), c.ends, symbols ?? c.symbols), message);
+  };
+  bad(() => 'AAAA', /snapshot load: symbol table: symbol 0 is damaged/);
+  bad(() => 7, /snapshot load: symbol table: expected base64 text/);
+  // rows 0-2 with a coded website last: its last code made one past the table, or an escape cut off
+  for (let r = 0; r < 3; r++) a.t.set(r, TITLES[r], 'join us', '', 'jazz', 'join us for jazz');
+  const past = a.t.symbolTable!.count;
+  if (past < 255)
+    bad((bytes, c) => {
+      bytes[c.ends[2] - 1] = past;
+      return undefined;
+    }, /record 2 of 3 is damaged/);
+  bad((bytes, c) => {
+    bytes[c.ends[2] - 1] = 255;
+    return undefined;
+  }, /record 2 of 3 is damaged/);
 });
 
 store.run();

@@ -1,0 +1,178 @@
+// The text store's records re-coded from one coding of their one-byte texts to another (none, or a
+// symbol table of text-symbols.ts): what compaction does when the table is made or made again,
+// and a load does with a snapshot chunk coded with another table. Also the sample a table is
+// learnt from. Records are laid out as text-view.ts says; two-byte texts are copied as they are.
+
+import { learnSymbols, type SymbolTable } from './text-symbols.ts';
+
+/** Bytes of text a table is learnt from (FSST learns from 16 KiB; more costs time, gains little). */
+const SAMPLE_BYTES = 64 * 1024;
+/** the longest piece of one text in the sample */
+const SAMPLE_TEXT = 512;
+
+let at = 0;
+function varint(b: Uint8Array, p: number): number {
+  let v = 0,
+    mul = 1,
+    c = 128;
+  while (c >= 128) {
+    c = b[p++];
+    v += (c & 127) * mul;
+    mul *= 128;
+  }
+  at = p;
+  return v;
+}
+
+function writeVarint(b: Uint8Array, p: number, v: number): number {
+  while (v >= 128) {
+    b[p++] = (v % 128) | 128;
+    v = Math.floor(v / 128);
+  }
+  b[p++] = v;
+  return p;
+}
+
+/** Scratch for one text as plain bytes. */
+let plain = new Uint8Array(4096);
+
+/** The one-byte text of n units at b[p] as plain bytes in `plain`; returns their count. */
+function plainOf(b: Uint8Array, p: number, n: number, from: SymbolTable | null): number {
+  const need = from === null ? n : 8 * n;
+  if (need > plain.length) plain = new Uint8Array(Math.max(need, 2 * plain.length));
+  if (from === null) {
+    plain.set(b.subarray(p, p + n));
+    return n;
+  }
+  return from.decode(b, p, p + n, plain, 0);
+}
+
+/**
+ * Copy the record at src[p] to dst at q, its one-byte texts re-coded from `from` to `to`; returns
+ * the end in dst, or -1 when dst has not room for it past q (up to `limit`).
+ */
+export function recodeRecord(
+  src: Uint8Array,
+  p: number,
+  from: SymbolTable | null,
+  to: SymbolTable | null,
+  dst: Uint8Array,
+  q: number,
+  limit: number,
+): number {
+  const tid = varint(src, p);
+  p = at;
+  if (q + 10 > limit) return -1;
+  q = writeVarint(dst, q, tid);
+  for (let f = 0; f < 4; f++) {
+    let h = varint(src, p);
+    p = at;
+    const bias = f === 3 && h > 0 ? 1 : 0;
+    h -= bias;
+    if (h % 2 === 1 || h === 0) {
+      // two-byte (or empty, or a null website): as it is
+      const size = h % 2 === 1 ? h - 1 : 0;
+      if (q + 10 + size > limit) return -1;
+      q = writeVarint(dst, q, h + bias);
+      dst.set(src.subarray(p, p + size), q);
+      q += size;
+      p += size;
+      continue;
+    }
+    const n = plainOf(src, p, h / 2, from);
+    p += h / 2;
+    if (q + 10 + 2 * n > limit) return -1;
+    if (to === null) {
+      q = writeVarint(dst, q, 2 * n + bias);
+      dst.set(plain.subarray(0, n), q);
+      q += n;
+    } else {
+      // the codes after room for the longest header, then moved to follow the real one
+      const body = q + 10;
+      const codes = to.encode(plain, 0, n, dst, body) - body;
+      q = writeVarint(dst, q, 2 * codes + bias);
+      dst.copyWithin(q, body, body + codes);
+      q += codes;
+    }
+  }
+  return q;
+}
+
+/** The end of the record at b[p]. */
+export function recordEnd(b: Uint8Array, p: number): number {
+  varint(b, p);
+  p = at;
+  for (let f = 0; f < 4; f++) {
+    let h = varint(b, p);
+    if (f === 3 && h > 0) h--;
+    p = at + (h % 2 === 1 ? h - 1 : h / 2);
+  }
+  return p;
+}
+
+/**
+ * A table learnt from the one-byte texts (description, excerpt, slug, website) of records spread
+ * over the rows (`starts`, 0: no record), read with the coding `from`; null when they hold no
+ * one-byte text.
+ */
+export function learnFrom(
+  b: Uint8Array,
+  starts: Uint32Array,
+  live: number,
+  from: SymbolTable | null,
+): SymbolTable | null {
+  const sample = new Uint8Array(SAMPLE_BYTES + SAMPLE_TEXT);
+  const ends: number[] = [];
+  let o = 0;
+  const stride = Math.max(1, Math.floor((live * (from === null ? 1 : 2)) / SAMPLE_BYTES));
+  for (let r = 0; r < starts.length && o < SAMPLE_BYTES; r += stride) {
+    let p = starts[r];
+    if (p === 0) continue;
+    varint(b, p);
+    p = at;
+    for (let f = 0; f < 4; f++) {
+      let h = varint(b, p);
+      p = at;
+      if (f === 3 && h > 0) h--;
+      if (h % 2 === 1) {
+        p += h - 1;
+        continue;
+      }
+      const n = plainOf(b, p, h / 2, from);
+      p += h / 2;
+      const k = Math.min(n, SAMPLE_TEXT, SAMPLE_BYTES + SAMPLE_TEXT - o);
+      if (k === 0) continue;
+      sample.set(plain.subarray(0, k), o);
+      ends.push((o += k));
+    }
+  }
+  return o === 0 ? null : learnSymbols(sample, ends);
+}
+
+/**
+ * The end of the record at b[p], read no further than `limit`; -1 when it would pass it, its title
+ * is not below `titles`, or its one-byte texts are not valid codes of `table` (when given).
+ */
+export function checkedEnd(b: Uint8Array, p: number, limit: number, titles: number, table: SymbolTable | null): number {
+  for (let f = 0; f < 5; f++) {
+    let v = 0,
+      mul = 1,
+      c = 128;
+    while (c >= 128) {
+      if (p >= limit || mul > 2 ** 35) return -1;
+      c = b[p++];
+      v += (c & 127) * mul;
+      mul *= 128;
+    }
+    if (f === 0) {
+      if (v >= titles) return -1;
+      continue;
+    }
+    if (f === 4 && v > 0) v--;
+    const size = v % 2 === 1 ? v - 1 : v / 2;
+    if (p + size > limit) return -1;
+    if (table !== null && v % 2 === 0 && !table.valid(b, p, p + size)) return -1;
+    p += size;
+  }
+  return p;
+}
