@@ -3,7 +3,7 @@
 // and a load does with a snapshot chunk coded with another table. Also the sample a table is
 // learnt from. Records are laid out as text-view.ts says; two-byte texts are copied as they are.
 
-import { learnSymbols, type SymbolTable } from './text-symbols.ts';
+import { learnSymbols, SymbolTable } from './text-symbols.ts';
 
 /** Bytes of text a table is learnt from (FSST learns from 16 KiB; more costs time, gains little). */
 const SAMPLE_BYTES = 64 * 1024;
@@ -175,4 +175,28 @@ export function checkedEnd(b: Uint8Array, p: number, limit: number, titles: numb
     p += size;
   }
   return p;
+}
+
+/** A snapshot chunk's table; throws saying what is wrong with it. */
+export function tableOf(text: unknown): SymbolTable {
+  try {
+    return SymbolTable.fromText(text);
+  } catch (err) {
+    throw new Error(`snapshot load: ${(err as Error).message}`);
+  }
+}
+
+/** Header and body size of a text field of n units (or codes; `narrow`: one byte each). */
+export function fieldSize(n: number, narrow: boolean): number {
+  return varintSize(2 * n + 2) + (narrow ? n : 2 * n);
+}
+
+/** Bytes of the varint of v (v >= 0). */
+export function varintSize(v: number): number {
+  let n = 1;
+  while (v >= 128) {
+    v = Math.floor(v / 128);
+    n++;
+  }
+  return n;
 }

@@ -14,8 +14,7 @@
 // then on writes code their one-byte texts with it. A compaction learns a new table (and re-codes)
 // when the live records have grown to RELEARN_AFTER times what they were when the table was learnt.
 
-import { checkedEnd, learnFrom, recodeRecord, recordEnd } from './text-recode.ts';
-import { SymbolTable } from './text-symbols.ts';
+import { checkedEnd, fieldSize, learnFrom, recodeRecord, recordEnd, tableOf, varintSize } from './text-recode.ts';
 import { type Bytes, TextView } from './text-view.ts';
 
 const NARROW = /^[\x00-\xff]*$/;
@@ -24,32 +23,8 @@ const MAX_BYTES = 2 ** 32 - 1;
 export const CODE_AFTER = 1 << 20;
 const RELEARN_AFTER = 4;
 
-/** A snapshot chunk's table; throws saying what is wrong with it. */
-function tableOf(text: unknown): SymbolTable {
-  try {
-    return SymbolTable.fromText(text);
-  } catch (err) {
-    throw new Error(`snapshot load: ${(err as Error).message}`);
-  }
-}
-
 function alloc(size: number): Bytes {
   return Buffer.allocUnsafeSlow(size) as Bytes;
-}
-
-/** Header and body size of a text field of n units (or codes; `narrow`: one byte each). */
-function fieldSize(n: number, narrow: boolean): number {
-  return varintSize(2 * n + 2) + (narrow ? n : 2 * n);
-}
-
-/** Bytes of the varint of v (v >= 0). */
-function varintSize(v: number): number {
-  let n = 1;
-  while (v >= 128) {
-    v = Math.floor(v / 128);
-    n++;
-  }
-  return n;
 }
 
 export class TextStore extends TextView {
