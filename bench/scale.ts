@@ -13,7 +13,7 @@
 // made anew each run and removed at the end unless --keep (--reuse: a kept store is served as it
 // is, without the import). Prints one JSON line of figures.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -22,6 +22,7 @@ import { streamCalendar, type ImportEvent } from './generate.ts';
 import { importFile } from './import-file.ts';
 import { NOW, buildQueries } from './queries.ts';
 import { quantileOf } from './stats.ts';
+import { descendants, treeRss, watchPeak } from './proc.ts';
 import { DIST_MAIN, ensureDist } from '../test/helpers/dist.ts';
 
 const { values: args } = parseArgs({
@@ -73,48 +74,6 @@ function queries(): { name: string; path: string }[] {
     .map((q) => ({ name: q.name, path: `/wp-json/tribe/events/v1/events?${new URLSearchParams(q.params)}` }));
 }
 const MIX = queries();
-
-/** RSS of a process and its descendants, bytes (from /proc). */
-function treeRss(pid: number): number {
-  let rss = 0;
-  const status = (p: number) => {
-    try {
-      return fs.readFileSync(`/proc/${p}/status`, 'utf8');
-    } catch {
-      return '';
-    }
-  };
-  const m = /^VmRSS:\s+(\d+) kB/m.exec(status(pid));
-  if (m) rss += Number(m[1]) * 1024;
-  let children = '';
-  try {
-    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8');
-  } catch {}
-  for (const c of children.trim().split(/\s+/).filter(Boolean)) rss += treeRss(Number(c));
-  return rss;
-}
-
-/** The pids below `pid` (from /proc). */
-function descendants(pid: number): number[] {
-  let children = '';
-  try {
-    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8');
-  } catch {}
-  return children
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean)
-    .flatMap((c) => [...descendants(Number(c)), Number(c)]);
-}
-
-/** Peak of treeRss while `child` runs, sampled every 250 ms. */
-function watchPeak(child: ChildProcess): { peak: () => number; stop: () => void } {
-  let peak = 0;
-  const t = setInterval(() => {
-    if (child.pid) peak = Math.max(peak, treeRss(child.pid));
-  }, 250);
-  return { peak: () => peak, stop: () => clearInterval(t) };
-}
 
 const store = path.join(args.dir, `store-${EVENTS}`);
 const reuse = args.reuse && fs.existsSync(path.join(store, 'snapshot.json'));
