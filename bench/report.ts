@@ -77,3 +77,54 @@ export function choosePath(o: { events: number; recurring: boolean; forced: bool
   if (needMb <= haveMb || o.recurring) return { large: false, why: sizes };
   return { large: true, why: `${sizes}: the calendar is streamed instead` };
 }
+
+/** The figures bench/scale.ts prints for one size (its JSON line), those the side-by-side table shows. */
+export interface ScaleResult {
+  events: number;
+  fileGiB: number;
+  importS: number;
+  importPeakRssMiB: number;
+  snapshotGiB: number;
+  listeningS: number;
+  firstListS: number;
+  firstSearchMs: number;
+  rssAfterMixMiB: number;
+  rssPerEventB: number;
+  busyMs: { n: number; p50: number; p99: number; max: number };
+  settledMs: { n: number; p50: number; p99: number; max: number };
+  gcMaxMs: { startUp: number; mix: number };
+  /** queries answered other than 200, with their status */
+  notOk: string[];
+}
+
+/** bench/scale.ts's results for several sizes as one markdown table, a column a size. */
+export function scaleTable(results: ScaleResult[]): string {
+  const n = (x: number, digits = 2) =>
+    Number.isFinite(x) ? x.toLocaleString('en-US', { maximumFractionDigits: digits }) : '-';
+  const rows: [string, (r: ScaleResult) => string][] = [
+    ['import file (GiB)', (r) => n(r.fileGiB)],
+    ['import (s), `calendar-engine import FILE`, no flags', (r) => n(r.importS, 1)],
+    ['import peak RSS (MiB)', (r) => n(r.importPeakRssMiB, 0)],
+    ['snapshot (GiB)', (r) => n(r.snapshotGiB)],
+    ['`serve`: listening line (s after spawn)', (r) => n(r.listeningS)],
+    ['`serve`: first list answered (s)', (r) => n(r.firstListS)],
+    ['first search (ms)', (r) => n(r.firstSearchMs, 0)],
+    ['RSS after a search and the mix (MiB)', (r) => n(r.rssAfterMixMiB, 0)],
+    ['RSS per event (B)', (r) => n(r.rssPerEventB, 0)],
+    [
+      'lists settled, over HTTP: p50 / p99 / max (ms)',
+      (r) => `${n(r.settledMs.p50)} / ${n(r.settledMs.p99)} / ${n(r.settledMs.max)}`,
+    ],
+    [
+      'lists in the 10 s after the first answer: count, p50 / p99 (ms)',
+      (r) => `${r.busyMs.n}, ${n(r.busyMs.p50)} / ${n(r.busyMs.p99)}`,
+    ],
+    ['longest GC pause: start-up / settled mix (ms)', (r) => `${n(r.gcMaxMs.startUp)} / ${n(r.gcMaxMs.mix)}`],
+    ['queries answered other than 200', (r) => (r.notOk.length ? r.notOk.join(', ') : 'none')],
+  ];
+  const header = ['', ...results.map((r) => `${r.events.toLocaleString('en-US')} events`)];
+  return table(
+    header,
+    rows.map(([name, f]) => [name, ...results.map(f)]),
+  );
+}
