@@ -1,4 +1,4 @@
-// npm run bench [-- --recurring --events N --seed S --runs R --only a,b --no-sqlite --budget-ms B --min-runs M --warmup W --warmup-ms T --cache DIR --cache-mb M --writes W]
+// npm run bench [-- --large --dir DIR --keep --recurring --events N --seed S --runs R --only a,b --no-sqlite --budget-ms B --min-runs M --warmup W --warmup-ms T --cache DIR --cache-mb M --writes W]
 // npm run bench -- --import [--events N --seed S --rounds R --dir DIR --no-sqlite --workers W,W...]   (the import benchmark: bench/import.ts)
 //
 // Generates a calendar, loads it into the engine and the baselines, checks that every
@@ -9,6 +9,11 @@
 // cold / warm / after writes. Exits 1 if any answer disagrees. The engine
 // (and the floor) are loaded, answered and timed in a process of their own, from the engine's
 // snapshot (bench/engine-child.ts); the arrays and SQLite baselines in this one.
+//
+// That is the in-memory path, for calendars whose generated objects fit in this process. Above
+// that (choosePath in bench/report.ts: the heap it needs over 80 % of the machine's memory), or
+// with --large, the large path runs instead (bench/run-large.ts): the streamed import file,
+// `calendar-engine import`, SQLite on disk in DIR/sqlite/, no arrays baseline.
 
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
