@@ -68,6 +68,15 @@ function engineStorePath(cache: string, events: number, seed: number): string {
   return path.join(cache, `engine-store-${events}-${seed}-${hash.digest('hex').slice(0, 12)}`);
 }
 
+/** whether a database file being built (DB.tmp) was written to in the last 10 minutes */
+function buildUnderWay(tmp: string): boolean {
+  try {
+    return Date.now() - fs.statSync(tmp).mtimeMs < 600_000;
+  } catch {
+    return false;
+  }
+}
+
 function lastJsonLine<T>(stdout: string): T | undefined {
   try {
     return JSON.parse(stdout.trim().split('\n').pop() ?? '') as T;
@@ -122,6 +131,12 @@ export async function runLarge(o: LargeOptions): Promise<number> {
         : { events: N, ms: NaN, maxRss: NaN, bytes: fs.statSync(cachePaths.db).size };
       build = { ...kept, cached: true };
       log(`sqlite: database ${cachePaths.db} kept from an earlier run (built then in ${fmtMs(kept.ms / 1000)} s)`);
+    } else if (buildUnderWay(`${cachePaths.db}.tmp`)) {
+      log(
+        `sqlite: ${cachePaths.db}.tmp changed in the last 10 minutes: another run seems to be building it; ` +
+          'wait for it to finish (it renames the file), or remove the .tmp file if nothing builds it',
+      );
+      failed++;
     } else {
       fs.mkdirSync(path.dirname(cachePaths.db), { recursive: true });
       log(`sqlite: building ${cachePaths.db} from the import file...`);
