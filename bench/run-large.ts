@@ -44,6 +44,8 @@ export interface LargeOptions {
   cacheBytes: number;
   writes: number;
   sqlite: boolean;
+  /** SQLite's page cache when answering, MiB (undefined: its default, 2 MiB) */
+  sqliteCacheMb?: number;
   engine: boolean;
   /** keep the engine's store (DIR/store-N-S) after the run */
   keep: boolean;
@@ -218,10 +220,12 @@ export async function runLarge(o: LargeOptions): Promise<number> {
   // ---- SQLite answers and times the mix -----------------------------------------------------
   let sqlite: SqliteReport | undefined;
   if (build) {
-    log('sqlite: answering and timing the mix in bench/sqlite-child.ts...');
+    log(
+      `sqlite: answering and timing the mix in bench/sqlite-child.ts (page cache ${o.sqliteCacheMb === undefined ? "SQLite's default, 2" : o.sqliteCacheMb} MiB)...`,
+    );
     const r = await runNode(
       ['--import', 'tsx', CHILD('sqlite-child.ts'), 'time', cachePaths.db],
-      JSON.stringify({ queries, timing: o.timing }),
+      JSON.stringify({ queries, timing: o.timing, cacheMb: o.sqliteCacheMb }),
     );
     sqlite = lastJsonLine<SqliteReport>(r.stdout);
     if (!sqlite) {

@@ -70,6 +70,8 @@ const { values: opt } = parseArgs({
     large: { type: 'boolean', default: false },
     // the large path: keep the engine's store (DIR/store-N-S) after the run
     keep: { type: 'boolean', default: false },
+    // the large path: SQLite's page cache when answering, MiB (default SQLite's own, 2 MiB)
+    'sqlite-cache-mb': { type: 'string' },
   },
   allowPositionals: false,
 });
@@ -120,6 +122,8 @@ const pathChoice = choosePath({
   totalBytes: os.totalmem(),
 });
 if (pathChoice.large) {
+  if (opt['sqlite-cache-mb'] !== undefined && !(Number(opt['sqlite-cache-mb']) > 0))
+    throw new Error(`--sqlite-cache-mb expects a number of MiB > 0, got ${opt['sqlite-cache-mb']}`);
   const log = (s = '') => process.stdout.write(s + '\n');
   log(`calendar-engine bench: ${N.toLocaleString('en-US')} events, seed ${SEED}, now ${NOW.toISOString()}`);
   log(
@@ -136,6 +140,7 @@ if (pathChoice.large) {
     cacheBytes: CACHE_BYTES,
     writes: WRITES,
     sqlite: !opt['no-sqlite'],
+    sqliteCacheMb: opt['sqlite-cache-mb'] === undefined ? undefined : Number(opt['sqlite-cache-mb']),
     engine: !opt['no-engine'],
     keep: opt.keep ?? false,
     log,

@@ -50,9 +50,15 @@ if (mode === 'build' && a && b) {
   };
   process.stdout.write(JSON.stringify(report) + '\n');
 } else if (mode === 'time' && a) {
-  const input = JSON.parse(fs.readFileSync(0, 'utf8')) as { queries: BenchQuery[]; timing: TimingOptions };
+  const input = JSON.parse(fs.readFileSync(0, 'utf8')) as {
+    queries: BenchQuery[];
+    timing: TimingOptions;
+    /** the connection's page cache, MiB (default SQLite's: 2 MiB) */
+    cacheMb?: number;
+  };
   let t0 = performance.now();
   const db = new SqliteBaseline(Ctor, { file: a }, SITE);
+  if (input.cacheMb !== undefined) db.setCacheMb(input.cacheMb);
   const openMs = performance.now() - t0;
   const rssOpen = process.memoryUsage().rss;
   const answers = input.queries.map((q) => {

@@ -255,6 +255,11 @@ export class SqliteBaseline {
     this.db.close();
   }
 
+  /** SQLite's page cache for this connection, MiB (its default is 2 MiB) */
+  setCacheMb(mb: number): void {
+    this.db.exec(`PRAGMA cache_size = ${-Math.round(mb * 1024)}`);
+  }
+
   private statement(sql: string): Statement {
     let s = this.statements.get(sql);
     if (!s) {

@@ -86,6 +86,8 @@ test('bench/run.ts --large :: the streamed path cross-checks SQLite on disk agai
         '20',
         '--writes',
         '50',
+        '--sqlite-cache-mb',
+        '8',
         '--only',
         'default,include,children,venue',
       ],
@@ -110,6 +112,7 @@ test('bench/run.ts --large :: the streamed path cross-checks SQLite on disk agai
     }
     assert.match(r.stdout, /engine import: +[\d.]+ s, peak RSS [\d.]+ MiB/);
     assert.match(r.stdout, /sqlite build: +[\d.]+ s, file [\d.]+ MiB/);
+    assert.match(r.stdout, /timing the mix in bench\/sqlite-child\.ts \(page cache 8 MiB\)/);
     assert.match(r.stdout, /sqlite process: +opened in [\d.]+ ms; RSS after the open [\d.]+ MiB/);
     assert.match(r.stdout, /longest pause [\d.]+ ms, \d+ collections/);
     assert.match(r.stdout, /after 50 writes, then a search: +[\d,]+ bytes\/event/);
