@@ -18,6 +18,7 @@
 // Prints one JSON line, an EngineReport.
 
 import fs from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { openCalendar } from '../src/index.ts';
 import { readManifest } from '../src/store/snapshot.ts';
 import { readSnapshotChunks } from '../src/store/snapshot-read.ts';
@@ -83,6 +84,8 @@ export interface EngineReport {
     readMs: number;
     writeMs: number;
   };
+  /** the collector's pauses while the mix was timed (perf_hooks 'gc' entries): count, longest, sum, ms */
+  gc: { count: number; maxMs: number; totalMs: number };
   /** queries whose object page is not the JSON page parsed (should be none) */
   objectMismatches: string[];
   sink: number;
@@ -189,6 +192,17 @@ for (const [i, q] of input.queries.entries()) {
     objectMismatches.push(`${q.name}: objects differ from the JSON text`);
 }
 
+// the collector's pauses while the mix is timed (its warm, object, cold and evicted pages)
+const gc = { count: 0, maxMs: 0, totalMs: 0 };
+const countGc = (entries: readonly { duration: number }[]): void => {
+  for (const e of entries) {
+    gc.count++;
+    gc.maxMs = Math.max(gc.maxMs, e.duration);
+    gc.totalMs += e.duration;
+  }
+};
+const gcObserver = new PerformanceObserver((list) => countGc(list.getEntries()));
+gcObserver.observe({ entryTypes: ['gc'] });
 const timings: EngineReport['timings'] = [];
 const warmTimings: Array<{ engine: Timing; floor: Timing; objects: Timing }> = [];
 for (const [i, q] of input.queries.entries()) {
@@ -228,6 +242,11 @@ for (const [i, q] of input.queries.entries()) {
   );
   timings.push({ name: q.name, ...warmTimings[i], warm, cold: c, evicted: ev });
 }
+
+// the entries of the last collections come in a later tick
+await new Promise((r) => setTimeout(r, 0));
+countGc(gcObserver.takeRecords());
+gcObserver.disconnect();
 
 // warm: every event read once, as a page of JSON text and as a page of objects (50 a page, every
 // status, the whole date range, as an editor), then a write load of updates and creates
@@ -285,6 +304,7 @@ const report: EngineReport = {
   rows: total,
   cacheBudget: cal.render.stats().budget,
   memory: { cold, warm, afterWrites, writes, readMs, writeMs },
+  gc,
   objectMismatches,
   sink: sink.value,
 };

@@ -2,12 +2,15 @@
 // would deliver them, plus the acting user), covering every filter family. Ids are picked from
 // the generated calendar by rule (rank, slug, seeded choice), so one seed gives one mix.
 
-import type { ImportData } from './generate.ts';
+import { streamCalendar, type ImportData, type ImportEvent } from './generate.ts';
 import { mulberry32 } from './stats.ts';
-import type { BenchActor, QueryParams } from './baselines/semantics.ts';
+import type { BenchActor, QueryParams, SiteContext } from './baselines/semantics.ts';
 
 /** The clock behind every default ("yesterday", "24 months ahead") in every implementation. */
 export const NOW = new Date('2025-06-15T14:30:00Z');
+
+/** The site every implementation answers as (UTC, 12 a page). */
+export const SITE: SiteContext = { now: NOW, perPage: 12, siteUrl: 'http://127.0.0.1:8080', restPrefix: '/wp-json' };
 
 export const EDITOR: BenchActor = { id: 0, login: 'editor', role: 'editor' };
 
@@ -20,6 +23,88 @@ export interface BenchQuery {
 }
 
 export function buildQueries(data: ImportData, seed: number): BenchQuery[] {
+  const child = data.events.find(isParentPick);
+  return buildQueriesFrom(
+    {
+      tags: data.tags,
+      venues: data.venues,
+      organizers: data.organizers,
+      eventCount: data.events.length,
+      eventId: (i) => data.events[i].id,
+      parent: child?.post_parent ?? data.events[0]?.id ?? 1,
+    },
+    seed,
+  );
+}
+
+/** the mix's parent: that of the first event that is a published, visible child inside the default window */
+function isParentPick(e: ImportEvent): boolean {
+  const nowDay = NOW.toISOString().slice(0, 10);
+  return (
+    e.post_parent !== undefined &&
+    e.status === 'publish' &&
+    !e.hide_from_listings &&
+    e.start_date > nowDay &&
+    e.end_date < '2027-06-15'
+  );
+}
+
+/** What the mix is made from: the lists, the events by position, and the parent picked. */
+export interface MixSource {
+  tags: readonly { id: number }[];
+  venues: readonly { id: number }[];
+  organizers: readonly { id: number }[];
+  eventCount: number;
+  eventId: (index: number) => number;
+  parent: number;
+}
+
+/**
+ * The mix of buildQueries(generateCalendar({events, seed, now: NOW}), seed) without holding the
+ * calendar: the generator is run only until the parent's child is found (the first few hundred
+ * events), and the events' ids are their positions after the venues' and organizers' (the
+ * generator numbers posts in that order, one id space).
+ */
+export function buildQueriesStreamed(events: number, seed: number): BenchQuery[] {
+  let lists: Omit<ImportData, 'events'> | undefined;
+  let parent: number | undefined;
+  let firstId: number | undefined;
+  const found = new Error('found');
+  try {
+    streamCalendar(
+      { events, seed, now: NOW },
+      (ev) => {
+        firstId ??= ev.id;
+        if (isParentPick(ev)) {
+          parent = ev.post_parent;
+          throw found;
+        }
+      },
+      (l) => {
+        lists = l;
+      },
+    );
+  } catch (err) {
+    if (err !== found) throw err;
+  }
+  if (!lists) throw new Error('the generator gave no lists');
+  const first = lists.venues.length + lists.organizers.length + 1;
+  if (firstId !== undefined && firstId !== first)
+    throw new Error(`the generator's first event id is ${firstId}, not ${first}: buildQueriesStreamed is out of date`);
+  return buildQueriesFrom(
+    {
+      tags: lists.tags,
+      venues: lists.venues,
+      organizers: lists.organizers,
+      eventCount: events,
+      eventId: (i) => first + i,
+      parent: parent ?? (events > 0 ? first : 1),
+    },
+    seed,
+  );
+}
+
+export function buildQueriesFrom(data: MixSource, seed: number): BenchQuery[] {
   const rand = mulberry32(seed ^ 0x5eed);
   const q = (name: string, meaning: string, params: QueryParams, actor: BenchActor = null): BenchQuery => ({
     name,
@@ -32,21 +117,11 @@ export function buildQueries(data: ImportData, seed: number): BenchQuery[] {
   const venue = (rank: number) => String(data.venues[Math.min(rank, data.venues.length - 1)].id);
   const organizer = (rank: number) => String(data.organizers[Math.min(rank, data.organizers.length - 1)].id);
   const include: number[] = [];
-  while (include.length < Math.min(20, data.events.length)) {
-    const id = data.events[Math.floor(rand() * data.events.length)].id;
+  while (include.length < Math.min(20, data.eventCount)) {
+    const id = data.eventId(Math.floor(rand() * data.eventCount));
     if (!include.includes(id)) include.push(id);
   }
-  // a parent whose first listed child is published, visible and inside the default window
-  const nowDay = NOW.toISOString().slice(0, 10);
-  const child = data.events.find(
-    (e) =>
-      e.post_parent !== undefined &&
-      e.status === 'publish' &&
-      !e.hide_from_listings &&
-      e.start_date > nowDay &&
-      e.end_date < '2027-06-15',
-  );
-  const parent = child?.post_parent ?? data.events[0]?.id ?? 1;
+  const parent = data.parent;
 
   return [
     q('default', 'no parameters: the default window (yesterday 00:00 … end of the day 24 months ahead), page 1', {}),

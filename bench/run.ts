@@ -1,4 +1,4 @@
-// npm run bench [-- --recurring --events N --seed S --runs R --only a,b --no-sqlite --budget-ms B --min-runs M --warmup W --warmup-ms T --cache DIR --cache-mb M --writes W]
+// npm run bench [-- --large --dir DIR --keep --recurring --events N --seed S --runs R --only a,b --no-sqlite --budget-ms B --min-runs M --warmup W --warmup-ms T --cache DIR --cache-mb M --writes W]
 // npm run bench -- --import [--events N --seed S --rounds R --dir DIR --no-sqlite --workers W,W...]   (the import benchmark: bench/import.ts)
 //
 // Generates a calendar, loads it into the engine and the baselines, checks that every
@@ -9,6 +9,11 @@
 // cold / warm / after writes. Exits 1 if any answer disagrees. The engine
 // (and the floor) are loaded, answered and timed in a process of their own, from the engine's
 // snapshot (bench/engine-child.ts); the arrays and SQLite baselines in this one.
+//
+// That is the in-memory path, for calendars whose generated objects fit in this process. Above
+// that (choosePath in bench/report.ts: the heap it needs over 80 % of the machine's memory), or
+// with --large, the large path runs instead (bench/run-large.ts): the streamed import file,
+// `calendar-engine import`, SQLite on disk in DIR/sqlite/, no arrays baseline.
 
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -22,14 +27,17 @@ import { generateCalendar, type ImportData } from './generate.ts';
 import { addSeries } from './recurring.ts';
 import { HORIZON_DAYS } from '../src/recurrence/series.ts';
 import { runImportBench } from './import.ts';
-import { buildQueries, NOW, type BenchQuery } from './queries.ts';
+import { DEFAULT_IMPORT_DIR } from './import-file.ts';
+import { runLarge } from './run-large.ts';
+import { buildQueries, NOW, SITE, type BenchQuery } from './queries.ts';
 import { consume, geometricMean, heapUsedAfterGc, sink, timeCase, type Timing, type TimingOptions } from './stats.ts';
 import { ArraysBaseline } from './baselines/arrays.ts';
 import { loadSqlite, SqliteBaseline } from './baselines/sqlite.ts';
 import { FloorBaseline } from './baselines/floor.ts';
 import { encodeChunks, readManifest, writeSnapshot, type SnapshotManifest } from '../src/store/snapshot.ts';
 import type { EngineReport } from './engine-child.ts';
-import type { ListResult, SiteContext } from './baselines/semantics.ts';
+import type { ListResult } from './baselines/semantics.ts';
+import { choosePath, differ, fmtBytes, fmtMs, fmtRatio, gcLine, inMemoryHeapMb, table } from './report.ts';
 
 // ---- options -------------------------------------------------------------------------------
 const { values: opt } = parseArgs({
@@ -58,6 +66,12 @@ const { values: opt } = parseArgs({
     workers: { type: 'string' },
     // the recurring calendar: 10 % of the events series, their occurrences rows (bench/recurring.ts)
     recurring: { type: 'boolean', default: false },
+    // the large path (bench/run-large.ts), taken by itself when the in-memory one would not fit
+    large: { type: 'boolean', default: false },
+    // the large path: keep the engine's store (DIR/store-N-S) after the run
+    keep: { type: 'boolean', default: false },
+    // the large path: SQLite's page cache when answering, MiB (default SQLite's own, 2 MiB)
+    'sqlite-cache-mb': { type: 'string' },
   },
   allowPositionals: false,
 });
@@ -101,10 +115,43 @@ for (const [k, v] of Object.entries({ events: N, seed: SEED, ...timing })) {
   if (!Number.isInteger(v) || v < 0) throw new Error(`--${k} expects a non-negative integer, got ${v}`);
 }
 
+const pathChoice = choosePath({
+  events: N,
+  recurring: opt.recurring ?? false,
+  forced: opt.large ?? false,
+  totalBytes: os.totalmem(),
+});
+if (pathChoice.large) {
+  if (opt['sqlite-cache-mb'] !== undefined && !(Number(opt['sqlite-cache-mb']) > 0))
+    throw new Error(`--sqlite-cache-mb expects a number of MiB > 0, got ${opt['sqlite-cache-mb']}`);
+  const log = (s = '') => process.stdout.write(s + '\n');
+  log(`calendar-engine bench: ${N.toLocaleString('en-US')} events, seed ${SEED}, now ${NOW.toISOString()}`);
+  log(
+    `node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB of memory`,
+  );
+  log(`large path: ${pathChoice.why}`);
+  const code = await runLarge({
+    events: N,
+    seed: SEED,
+    dir: opt.dir ?? DEFAULT_IMPORT_DIR,
+    cache: opt.cache,
+    only: opt.only?.split(',').map((s) => s.trim()),
+    timing,
+    cacheBytes: CACHE_BYTES,
+    writes: WRITES,
+    sqlite: !opt['no-sqlite'],
+    sqliteCacheMb: opt['sqlite-cache-mb'] === undefined ? undefined : Number(opt['sqlite-cache-mb']),
+    engine: !opt['no-engine'],
+    keep: opt.keep ?? false,
+    log,
+  });
+  process.exit(code);
+}
+
 // A million events with two in-heap copies (baseline + engine import) need more than V8's
 // default heap: re-run this same command with a larger one.
 // (--recurring: about 15 rows an event, the occurrences)
-const wantHeapMb = Math.max(4096, Math.ceil(2048 + N * (opt.recurring ? 0.12 : 0.008)));
+const wantHeapMb = inMemoryHeapMb(N, opt.recurring ?? false);
 if (v8.getHeapStatistics().heap_size_limit < wantHeapMb * 1024 * 1024 && !process.env.BENCH_HEAP_REEXEC) {
   const r = spawnSync(
     process.execPath,
@@ -118,7 +165,6 @@ if (v8.getHeapStatistics().heap_size_limit < wantHeapMb * 1024 * 1024 && !proces
 }
 const hasGc = typeof (globalThis as { gc?: unknown }).gc === 'function';
 
-const SITE: SiteContext = { now: NOW, perPage: 12, siteUrl: 'http://127.0.0.1:8080', restPrefix: '/wp-json' };
 const log = (s = '') => process.stdout.write(s + '\n');
 
 // ---- the engine, through its public embedding API ------------------------------------------
@@ -161,39 +207,9 @@ function engineCachePath(dir: string): string {
   return path.join(dir, `engine-${N}-${SEED}-${tag}`);
 }
 
-function fmtMs(x: number | undefined): string {
-  if (x === undefined || !Number.isFinite(x)) return '-';
-  return x < 0.01 ? x.toFixed(4) : x < 1 ? x.toFixed(3) : x < 100 ? x.toFixed(2) : x.toFixed(0);
-}
-function fmtRatio(x: number | undefined): string {
-  if (x === undefined || !Number.isFinite(x)) return '-';
-  return x < 10 ? x.toFixed(2) + 'x' : x.toFixed(0) + 'x';
-}
-function fmtBytes(x: number): string {
-  return Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '-';
-}
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (r: string[]) =>
-    '| ' + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ') + ' |';
-  return [
-    line(header),
-    '|' + widths.map((w, i) => (i === 0 ? ':' : '') + '-'.repeat(w + 1) + (i === 0 ? '' : ':')).join('|') + '|',
-    ...rows.map(line),
-  ].join('\n');
-}
-
-function differ(a: ListResult, b: ListResult): string | undefined {
-  if (a.status !== b.status) return `status ${a.status} vs ${b.status}`;
-  if (a.status !== 200) return undefined;
-  if (a.total !== b.total) return `total ${a.total} vs ${b.total}`;
-  if (a.ids.join(',') !== b.ids.join(',')) return `page ids [${a.ids.join(',')}] vs [${b.ids.join(',')}]`;
-  return undefined;
-}
-
 // ---- main ----------------------------------------------------------------------------------
 log(`calendar-engine bench: ${N.toLocaleString('en-US')} events, seed ${SEED}, now ${NOW.toISOString()}`);
+log(`in-memory path: ${pathChoice.why}`);
 log(
   `node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}, heap limit ${Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20)} MB` +
     (hasGc ? '' : ' (no --expose-gc: memory figures unavailable)'),
@@ -457,6 +473,8 @@ log(
   `samples per cell (min): engine ${minSamples(0)}, arrays ${minSamples(1)}, sqlite ${minSamples(2)}, floor ${minSamples(3)} ` +
     `(runs ${timing.runs}, min ${timing.minRuns}, budget ${timing.budgetMs} ms, warm-up ${timing.warmup} calls and ${timing.warmupMs} ms)`,
 );
+
+if (engineReport) log(gcLine(engineReport.gc));
 
 if (engineReport) {
   const oHeader = [

@@ -6,22 +6,26 @@
 // docs/operating.md#memory) after start, after a search and after the mix; the longest GC pause
 // from `--trace-gc` (NODE_OPTIONS, which the sized child keeps).
 //
-//   node --import tsx bench/scale.ts --events N [--dir DIR] [--rounds R] [--keep] [--reuse]
+//   node --import tsx bench/scale.ts --events N[,N...] [--dir DIR] [--rounds R] [--keep] [--reuse]
 //                                    [--node-flags="--cpu-prof ..."] [--bin FILE]
 //
 // The import file is made once per N under DIR (default /tmp/calendar-engine-scale); the store is
 // made anew each run and removed at the end unless --keep (--reuse: a kept store is served as it
-// is, without the import). Prints one JSON line of figures.
+// is, without the import). Prints one JSON line of figures; with several sizes (--events
+// 1000000,10000000), runs each in turn (a process each), prints their lines, then a markdown table
+// of the sizes side by side.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { streamCalendar, type ImportEvent } from './generate.ts';
 import { importFile } from './import-file.ts';
-import { NOW, buildQueries } from './queries.ts';
+import { buildQueriesStreamed } from './queries.ts';
 import { quantileOf } from './stats.ts';
+import { descendants, treeRss, watchPeak } from './proc.ts';
+import { scaleTable, type ScaleResult } from './report.ts';
+import { fileURLToPath } from 'node:url';
 import { DIST_MAIN, ensureDist } from '../test/helpers/dist.ts';
 
 const { values: args } = parseArgs({
@@ -35,6 +39,38 @@ const { values: args } = parseArgs({
     bin: { type: 'string' },
   },
 });
+// several sizes (--events 1000000,10000000): each run in turn by a process of its own, then their
+// figures side by side in one markdown table
+if (args.events.includes(',')) {
+  const sizes = args.events.split(',').map((x) => x.trim());
+  if (!sizes.every((x) => /^\d+$/.test(x) && Number(x) > 0))
+    throw new Error(`--events expects a size or sizes separated by commas, got ${args.events}`);
+  const rest = process.argv
+    .slice(2)
+    .filter((a, i, all) => a !== '--events' && all[i - 1] !== '--events' && !a.startsWith('--events='));
+  const results: ScaleResult[] = [];
+  for (const size of sizes) {
+    const r = spawnSync(
+      process.execPath,
+      [...process.execArgv, fileURLToPath(import.meta.url), '--events', size, ...rest],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        encoding: 'utf8',
+        maxBuffer: 64 << 20,
+      },
+    );
+    const line = r.stdout.trim().split('\n').pop() ?? '';
+    process.stdout.write(line + '\n');
+    if (r.status !== 0) {
+      process.stderr.write(`bench/scale.ts --events ${size} exited ${r.status}\n`);
+      process.exit(1);
+    }
+    results.push(JSON.parse(line) as ScaleResult);
+  }
+  const command = ['node', ...process.execArgv, 'bench/scale.ts', ...process.argv.slice(2)].join(' ');
+  process.stdout.write(`\n${new Date().toISOString().slice(0, 10)}, \`${command}\`\n\n${scaleTable(results)}\n`);
+  process.exit(0);
+}
 /** the program: the package's bin, or --bin FILE (another checkout's dist/cli/main.js, to compare) */
 const MAIN = args.bin ? path.resolve(args.bin) : DIST_MAIN;
 /** more flags for the server's node (e.g. --cpu-prof), after --trace-gc */
@@ -49,72 +85,13 @@ const { file } = importFile(EVENTS, 1, args.dir);
 const fileBytes = fs.statSync(file).size;
 log(`import file ${file} (${(fileBytes / 2 ** 30).toFixed(2)} GiB)`);
 
-/** The query mix of `npm run bench`, made from the first 20,000 generated events (anonymous ones only). */
+/** The query mix of `npm run bench` on this calendar (the anonymous ones only). */
 function queries(): { name: string; path: string }[] {
-  const first: ImportEvent[] = [];
-  let lists: Parameters<NonNullable<Parameters<typeof streamCalendar>[2]>>[0] | undefined;
-  try {
-    streamCalendar(
-      { events: EVENTS, seed: 1, now: NOW },
-      (ev) => {
-        first.push(ev);
-        if (first.length === 20_000) throw new Error('enough');
-      },
-      (l) => {
-        lists = l;
-      },
-    );
-  } catch (err) {
-    if ((err as Error).message !== 'enough') throw err;
-  }
-  if (!lists) throw new Error('no lists');
-  return buildQueries({ ...lists, events: first }, 1)
+  return buildQueriesStreamed(EVENTS, 1)
     .filter((q) => q.actor === null)
     .map((q) => ({ name: q.name, path: `/wp-json/tribe/events/v1/events?${new URLSearchParams(q.params)}` }));
 }
 const MIX = queries();
-
-/** RSS of a process and its descendants, bytes (from /proc). */
-function treeRss(pid: number): number {
-  let rss = 0;
-  const status = (p: number) => {
-    try {
-      return fs.readFileSync(`/proc/${p}/status`, 'utf8');
-    } catch {
-      return '';
-    }
-  };
-  const m = /^VmRSS:\s+(\d+) kB/m.exec(status(pid));
-  if (m) rss += Number(m[1]) * 1024;
-  let children = '';
-  try {
-    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8');
-  } catch {}
-  for (const c of children.trim().split(/\s+/).filter(Boolean)) rss += treeRss(Number(c));
-  return rss;
-}
-
-/** The pids below `pid` (from /proc). */
-function descendants(pid: number): number[] {
-  let children = '';
-  try {
-    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8');
-  } catch {}
-  return children
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean)
-    .flatMap((c) => [...descendants(Number(c)), Number(c)]);
-}
-
-/** Peak of treeRss while `child` runs, sampled every 250 ms. */
-function watchPeak(child: ChildProcess): { peak: () => number; stop: () => void } {
-  let peak = 0;
-  const t = setInterval(() => {
-    if (child.pid) peak = Math.max(peak, treeRss(child.pid));
-  }, 250);
-  return { peak: () => peak, stop: () => clearInterval(t) };
-}
 
 const store = path.join(args.dir, `store-${EVENTS}`);
 const reuse = args.reuse && fs.existsSync(path.join(store, 'snapshot.json'));

@@ -90,14 +90,26 @@ export interface LinkedObjects {
   terms: Map<number, Obj>;
 }
 
-export function buildLinkedObjects(data: ImportData, site: SiteContext): LinkedObjects {
+/** Add a published event's terms to the count of each term (a term's `count`: its published events). */
+export function countTerms(counts: Map<number, number>, e: Pick<ImportEvent, 'status' | 'categories' | 'tags'>): void {
+  if (e.status !== 'publish') return;
+  for (const t of e.categories) counts.set(t, (counts.get(t) ?? 0) + 1);
+  for (const t of e.tags) counts.set(t, (counts.get(t) ?? 0) + 1);
+}
+
+/** The linked objects of a calendar; the terms' counts from its events, or given (counted by countTerms
+ *  as the events streamed by, when they are not all held). */
+export function buildLinkedObjects(
+  data: Omit<ImportData, 'events'> & { events?: ImportEvent[] },
+  site: SiteContext,
+  termCounts?: Map<number, number>,
+): LinkedObjects {
   const root = `${site.siteUrl}${site.restPrefix}/tribe/events/v1/`;
   const host = site.siteUrl.replace(/^https?:\/\//, '');
-  const counts = new Map<number, number>();
-  for (const e of data.events) {
-    if (e.status !== 'publish') continue;
-    for (const t of e.categories) counts.set(t, (counts.get(t) ?? 0) + 1);
-    for (const t of e.tags) counts.set(t, (counts.get(t) ?? 0) + 1);
+  let counts = termCounts;
+  if (!counts) {
+    counts = new Map<number, number>();
+    for (const e of data.events ?? []) countTerms(counts, e);
   }
   const terms = new Map<number, Obj>();
   for (const [list, taxonomy, path] of [

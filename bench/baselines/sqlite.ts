@@ -10,8 +10,10 @@
 // join table (terms, organizers) for the page's ids, whose linked objects are copied from the
 // ones kept in memory (again, as an object cache would hold them).
 
-import type { ImportData } from '../generate.ts';
-import { buildLinkedObjects, eventOwnFields } from './represent.ts';
+import fs from 'node:fs';
+import { readImportBatches } from '../../src/import/read-records.ts';
+import type { ImportData, ImportEvent } from '../generate.ts';
+import { buildLinkedObjects, countTerms, eventOwnFields } from './represent.ts';
 import {
   BadRequest,
   badRequestResult,
@@ -84,6 +86,109 @@ CREATE INDEX event_organizers_event ON event_organizers (event_id);
 ANALYZE;
 `;
 
+/** Prepared inserts of the baseline's rows: a venue (and its point), an event (and its links). */
+function inserter(
+  db: Database,
+  site: SiteContext,
+): { venue: (v: ImportData['venues'][number]) => void; event: (e: ImportEvent) => void } {
+  const insEvent = db.prepare('INSERT INTO events VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
+  const insTerm = db.prepare('INSERT OR IGNORE INTO event_terms VALUES (?,?)');
+  const insOrg = db.prepare('INSERT OR IGNORE INTO event_organizers VALUES (?,?)');
+  const insVenue = db.prepare('INSERT INTO venues VALUES (?,?,?)');
+  const insPoint = db.prepare('INSERT INTO venue_points VALUES (?,?,?,?,?)');
+  return {
+    venue(v) {
+      insVenue.run(v.id, v.geo_lat ?? null, v.geo_lng ?? null);
+      if (v.geo_lat != null && v.geo_lng != null) insPoint.run(v.id, v.geo_lat, v.geo_lat, v.geo_lng, v.geo_lng);
+    },
+    event(e) {
+      insEvent.run(
+        e.id,
+        e.status,
+        e.date,
+        e.start_date,
+        e.end_date,
+        e.hide_from_listings ? 1 : 0,
+        e.featured ? 1 : 0,
+        e.ticketed ? 1 : 0,
+        e.venue,
+        e.post_parent ?? 0,
+        fold(e.title + '\u0001' + e.excerpt + '\u0001' + e.description),
+        e.categories.join(','),
+        e.tags.join(','),
+        e.organizer.join(','),
+        JSON.stringify(eventOwnFields(e, site)),
+      );
+      for (const t of e.categories) insTerm.run(t, e.id);
+      for (const t of e.tags) insTerm.run(t, e.id);
+      for (const o of e.organizer) insOrg.run(o, e.id);
+    },
+  };
+}
+
+/** What a database file holds besides the rows: the small lists and the terms' counts (bench_meta). */
+interface FileMeta {
+  lists: Omit<ImportData, 'events'>;
+  termCounts: [number, number][];
+  events: number;
+}
+
+function readMeta(db: Database): FileMeta {
+  const row = db.prepare("SELECT value FROM bench_meta WHERE key = 'meta'").get() as { value: string } | undefined;
+  if (!row) throw new Error('not a database of buildSqliteFile (no bench_meta)');
+  return JSON.parse(row.value) as FileMeta;
+}
+
+/**
+ * The baseline's database on disk, made from an import file read as `calendar-engine import`
+ * reads it (src/import/read-records.ts: a read's records at a time, never all held), as a
+ * WordPress host keeps its database: in a file, in WAL mode with synchronous=NORMAL, SQLite's
+ * default page cache (the build uses 256 MiB of it). The rows go in one transaction (rollback journal: new pages are not
+ * journalled, and a WAL would grow to the size of the database), then the indexes, then the file
+ * is switched to WAL. Written to DB.tmp and renamed when complete.
+ */
+export async function buildSqliteFile(
+  Ctor: DatabaseCtor,
+  importFile: string,
+  dbFile: string,
+  site: SiteContext,
+): Promise<{ events: number }> {
+  const tmp = `${dbFile}.tmp`;
+  for (const f of [tmp, `${tmp}-journal`, `${tmp}-wal`, `${tmp}-shm`]) fs.rmSync(f, { force: true });
+  const db = new Ctor(tmp);
+  // a larger page cache for the build alone (the index sorts); a connection's setting, not the file's
+  db.exec('PRAGMA cache_size = -262144');
+  db.exec(SCHEMA);
+  db.exec('CREATE TABLE bench_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+  const ins = inserter(db, site);
+  const lists: Omit<ImportData, 'events'> = { categories: [], tags: [], venues: [], organizers: [] };
+  const counts = new Map<number, number>();
+  let events = 0;
+  db.exec('BEGIN');
+  for await (const batch of readImportBatches(importFile))
+    for (const { kind, rec } of batch as { kind: string; rec: unknown }[]) {
+      if (kind === 'events') {
+        const e = rec as ImportEvent;
+        ins.event(e);
+        countTerms(counts, e);
+        events++;
+      } else if (kind === 'venues') {
+        const v = rec as ImportData['venues'][number];
+        lists.venues.push(v);
+        ins.venue(v);
+      } else if (kind === 'categories' || kind === 'tags' || kind === 'organizers')
+        (lists[kind] as unknown[]).push(rec);
+    }
+  const meta: FileMeta = { lists, termCounts: [...counts], events };
+  db.prepare('INSERT INTO bench_meta VALUES (?, ?)').run('meta', JSON.stringify(meta));
+  db.exec(INDEXES);
+  db.exec('COMMIT');
+  db.exec('PRAGMA journal_mode = WAL');
+  db.close();
+  fs.renameSync(tmp, dbFile);
+  return { events };
+}
+
 interface PageRow {
   id: number;
   json: string;
@@ -102,58 +207,57 @@ export class SqliteBaseline {
   private readonly organizerJson = new Map<number, string>();
   private readonly linkedObjects: ReturnType<typeof buildLinkedObjects>;
 
+  /**
+   * The baseline over `source`: a calendar held in memory, loaded into a database in memory (as
+   * `npm run bench` does up to the sizes that fit), or a database file made by buildSqliteFile
+   * from the streamed import file (the large path: bench/run-large.ts), opened as it is.
+   */
   constructor(
     Ctor: DatabaseCtor,
-    data: ImportData,
+    source: ImportData | { file: string },
     private readonly site: SiteContext,
   ) {
-    const db = (this.db = new Ctor(':memory:'));
+    let lists: Omit<ImportData, 'events'>;
+    let counts: Map<number, number> | undefined;
+    let db: Database;
+    if ('file' in source) {
+      db = new Ctor(source.file);
+      const meta = readMeta(db);
+      lists = meta.lists;
+      counts = new Map(meta.termCounts);
+    } else {
+      db = new Ctor(':memory:');
+      lists = source;
+      db.exec(SCHEMA);
+    }
+    this.db = db;
     db.function('haversine', { deterministic: true }, (lat1, lng1, lat2, lng2) => haversineKm(lat1, lng1, lat2, lng2));
-    db.exec(SCHEMA);
-    this.vocab = createVocabulary(data);
-    const linked = (this.linkedObjects = buildLinkedObjects(data, site));
+    this.vocab = createVocabulary(lists);
+    const linked = (this.linkedObjects = buildLinkedObjects(
+      'file' in source ? lists : (source as ImportData),
+      site,
+      counts,
+    ));
     for (const [id, o] of linked.terms) this.termJson.set(id, JSON.stringify(o));
     for (const [id, o] of linked.venues) this.venueJson.set(id, JSON.stringify(o));
     for (const [id, o] of linked.organizers) this.organizerJson.set(id, JSON.stringify(o));
-
-    const insEvent = db.prepare('INSERT INTO events VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
-    const insTerm = db.prepare('INSERT OR IGNORE INTO event_terms VALUES (?,?)');
-    const insOrg = db.prepare('INSERT OR IGNORE INTO event_organizers VALUES (?,?)');
-    const insVenue = db.prepare('INSERT INTO venues VALUES (?,?,?)');
-    const insPoint = db.prepare('INSERT INTO venue_points VALUES (?,?,?,?,?)');
+    if ('file' in source) return;
+    const data = source as ImportData;
+    const ins = inserter(db, site);
     db.transaction(() => {
-      for (const v of data.venues) {
-        insVenue.run(v.id, v.geo_lat ?? null, v.geo_lng ?? null);
-        if (v.geo_lat != null && v.geo_lng != null) insPoint.run(v.id, v.geo_lat, v.geo_lat, v.geo_lng, v.geo_lng);
-      }
-      for (const e of data.events) {
-        insEvent.run(
-          e.id,
-          e.status,
-          e.date,
-          e.start_date,
-          e.end_date,
-          e.hide_from_listings ? 1 : 0,
-          e.featured ? 1 : 0,
-          e.ticketed ? 1 : 0,
-          e.venue,
-          e.post_parent ?? 0,
-          fold(e.title + '\u0001' + e.excerpt + '\u0001' + e.description),
-          e.categories.join(','),
-          e.tags.join(','),
-          e.organizer.join(','),
-          JSON.stringify(eventOwnFields(e, site)),
-        );
-        for (const t of e.categories) insTerm.run(t, e.id);
-        for (const t of e.tags) insTerm.run(t, e.id);
-        for (const o of e.organizer) insOrg.run(o, e.id);
-      }
+      for (const v of data.venues) ins.venue(v);
+      for (const e of data.events) ins.event(e);
     })();
     db.exec(INDEXES);
   }
 
   close(): void {
     this.db.close();
+  }
+
+  /** SQLite's page cache for this connection, MiB (its default is 2 MiB) */
+  setCacheMb(mb: number): void {
+    this.db.exec(`PRAGMA cache_size = ${-Math.round(mb * 1024)}`);
   }
 
   private statement(sql: string): Statement {

@@ -2,6 +2,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 const RUN = fileURLToPath(new URL('../../bench/run.ts', import.meta.url));
 
@@ -51,6 +54,82 @@ test('bench/run.ts :: a small run cross-checks and times the engine in its own p
     /snapshot load \(fresh process: read \+ sha256 \+ JSON\.parse \+ loadSnapshotChunks\): [\d.]+ ms/,
   );
   assert.match(r.stdout, /engine loaded from its snapshot: [\d,]+\)/);
+});
+
+// The large path forced on a small calendar: the streamed import file, calendar-engine import,
+// the engine's process on that store, SQLite built on disk and answering in its own process,
+// every answer cross-checked; a second run reuses the SQLite database from the first.
+test('bench/run.ts --large :: the streamed path cross-checks SQLite on disk against the engine', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-large-'));
+  const run = () =>
+    spawnSync(
+      process.execPath,
+      [
+        '--expose-gc',
+        '--import',
+        'tsx',
+        RUN,
+        '--events',
+        '1500',
+        '--large',
+        '--dir',
+        dir,
+        '--runs',
+        '3',
+        '--min-runs',
+        '1',
+        '--warmup',
+        '1',
+        '--warmup-ms',
+        '0',
+        '--budget-ms',
+        '20',
+        '--writes',
+        '50',
+        '--sqlite-cache-mb',
+        '8',
+        '--only',
+        'default,include,children,venue',
+      ],
+      { encoding: 'utf8', timeout: 180_000 },
+    );
+  try {
+    const r = run();
+    assert.is(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /large path: --large given/);
+    assert.match(r.stdout, /arrays baseline and plain-object bytes skipped/);
+    assert.match(r.stdout, /cross-check: 4 queries, SQLite and the engine agree on total and page ids/);
+    for (const name of ['default', 'include', 'children', 'venue']) {
+      const row = r.stdout.split('\n').find((l) => l.startsWith(`| ${name} `));
+      assert.ok(row, `a row for ${name}`);
+      const cells = row!
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim());
+      assert.is(cells.length, 10);
+      // engine median and p99, sqlite median and p99, floor median, the ratios: measured
+      for (const i of [3, 4, 5, 6, 7, 8, 9]) assert.ok(/^\d/.test(cells[i]), `${name}: column ${i} is ${cells[i]}`);
+    }
+    assert.match(r.stdout, /engine import: +[\d.]+ s, peak RSS [\d.]+ MiB/);
+    assert.match(r.stdout, /sqlite build: +[\d.]+ s, file [\d.]+ MiB/);
+    assert.match(r.stdout, /timing the mix in bench\/sqlite-child\.ts \(page cache 8 MiB\)/);
+    assert.match(r.stdout, /sqlite process: +opened in [\d.]+ ms; RSS after the open [\d.]+ MiB/);
+    assert.match(r.stdout, /longest pause [\d.]+ ms, \d+ collections/);
+    assert.match(r.stdout, /after 50 writes, then a search: +[\d,]+ bytes\/event/);
+    assert.ok(fs.existsSync(path.join(dir, 'sqlite', 'sqlite-1500-1-v1.db.json')));
+    assert.not.ok(fs.existsSync(path.join(dir, 'store-1500-1')), 'the store is removed without --keep');
+
+    const again = run();
+    assert.is(again.status, 0, again.stdout + again.stderr);
+    assert.match(
+      again.stdout,
+      /sqlite: database .*sqlite-1500-1-v1\.db kept from an earlier run \(built then in [\d.]+ s\)/,
+    );
+    assert.match(again.stdout, /sqlite build: +[\d.]+ s \(\*: by an earlier run, kept in its cache\)/);
+    assert.match(again.stdout, /cross-check: 4 queries, SQLite and the engine agree/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();

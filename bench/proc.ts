@@ -1,0 +1,44 @@
+// The memory of a process tree, from /proc (Linux): what bench/scale.ts and the large path of
+// `npm run bench` (bench/run-large.ts) report for `calendar-engine import` and `serve`, which run
+// a child with a sized heap when a store is large (docs/operating.md#memory).
+
+import fs from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+
+/** RSS of a process and its descendants, bytes (from /proc). */
+export function treeRss(pid: number): number {
+  let rss = 0;
+  const status = (p: number) => {
+    try {
+      return fs.readFileSync(`/proc/${p}/status`, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const m = /^VmRSS:\s+(\d+) kB/m.exec(status(pid));
+  if (m) rss += Number(m[1]) * 1024;
+  for (const c of children(pid)) rss += treeRss(c);
+  return rss;
+}
+
+function children(pid: number): number[] {
+  let text = '';
+  try {
+    text = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8');
+  } catch {}
+  return text.trim().split(/\s+/).filter(Boolean).map(Number);
+}
+
+/** The pids below `pid` (from /proc). */
+export function descendants(pid: number): number[] {
+  return children(pid).flatMap((c) => [...descendants(c), c]);
+}
+
+/** Peak of treeRss while `child` runs, sampled every 250 ms. */
+export function watchPeak(child: ChildProcess): { peak: () => number; stop: () => void } {
+  let peak = 0;
+  const t = setInterval(() => {
+    if (child.pid) peak = Math.max(peak, treeRss(child.pid));
+  }, 250);
+  return { peak: () => peak, stop: () => clearInterval(t) };
+}

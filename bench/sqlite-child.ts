@@ -1,0 +1,90 @@
+// Child of the large path of `npm run bench` (bench/run-large.ts): the SQLite baseline on a
+// database file, in a process of its own so that its RSS is SQLite's and node's alone.
+//
+//   node --import tsx bench/sqlite-child.ts build FILE DB
+//       makes DB from the import file FILE (buildSqliteFile); prints {"events", "ms", "maxRss", "bytes"}
+//   node --import tsx bench/sqlite-child.ts time DB < {"queries": [...], "timing": {...}}
+//       opens DB, answers every query once (the cross-check), times the JSON pages (list) and the
+//       object mode (listObjects) of each; prints one JSON line, a SqliteReport
+
+import fs from 'node:fs';
+import { buildSqliteFile, loadSqlite, SqliteBaseline } from './baselines/sqlite.ts';
+import type { ListResult } from './baselines/semantics.ts';
+import { SITE, type BenchQuery } from './queries.ts';
+import { sink, timeCase, type Timing, type TimingOptions } from './stats.ts';
+
+export interface SqliteBuildReport {
+  events: number;
+  ms: number;
+  /** peak resident set of the building process, bytes */
+  maxRss: number;
+  /** the database file's size, bytes */
+  bytes: number;
+}
+
+export interface SqliteReport {
+  /** opening the file and making the linked objects, ms */
+  openMs: number;
+  answers: Omit<ListResult, 'body'>[];
+  timings: { name: string; list: Timing; objects: Timing }[];
+  /** resident set after the open, after the cross-check's answers, after the timings; the peak */
+  rss: { open: number; answered: number; timed: number; max: number };
+  sink: number;
+}
+
+const [mode, a, b] = process.argv.slice(2);
+const Ctor = await loadSqlite();
+if (typeof Ctor === 'string') {
+  console.error(`better-sqlite3 could not load: ${Ctor}`);
+  process.exit(1);
+}
+const maxRss = () => process.resourceUsage().maxRSS * 1024;
+if (mode === 'build' && a && b) {
+  const t0 = performance.now();
+  const { events } = await buildSqliteFile(Ctor, a, b, SITE);
+  const report: SqliteBuildReport = {
+    events,
+    ms: performance.now() - t0,
+    maxRss: maxRss(),
+    bytes: fs.statSync(b).size,
+  };
+  process.stdout.write(JSON.stringify(report) + '\n');
+} else if (mode === 'time' && a) {
+  const input = JSON.parse(fs.readFileSync(0, 'utf8')) as {
+    queries: BenchQuery[];
+    timing: TimingOptions;
+    /** the connection's page cache, MiB (default SQLite's: 2 MiB) */
+    cacheMb?: number;
+  };
+  let t0 = performance.now();
+  const db = new SqliteBaseline(Ctor, { file: a }, SITE);
+  if (input.cacheMb !== undefined) db.setCacheMb(input.cacheMb);
+  const openMs = performance.now() - t0;
+  const rssOpen = process.memoryUsage().rss;
+  const answers = input.queries.map((q) => {
+    const { body, ...rest } = db.list(q.params, q.actor);
+    sink.value = (sink.value + body.length) | 0;
+    return rest;
+  });
+  const rssAnswered = process.memoryUsage().rss;
+  const timings: SqliteReport['timings'] = [];
+  for (const q of input.queries) {
+    if (process.stderr.isTTY) process.stderr.write(`sqlite: timing ${q.name}...\r`);
+    t0 = performance.now();
+    const list = await timeCase(() => db.list(q.params, q.actor), input.timing);
+    const objects = await timeCase(() => db.listObjects(q.params, q.actor), input.timing);
+    timings.push({ name: q.name, list, objects });
+  }
+  const report: SqliteReport = {
+    openMs,
+    answers,
+    timings,
+    rss: { open: rssOpen, answered: rssAnswered, timed: process.memoryUsage().rss, max: maxRss() },
+    sink: sink.value,
+  };
+  db.close();
+  process.stdout.write(JSON.stringify(report) + '\n');
+} else {
+  console.error('usage: bench/sqlite-child.ts build FILE DB | time DB < {"queries", "timing"}');
+  process.exit(2);
+}
