@@ -4,7 +4,9 @@
 
 import type { EventTable, LinkColumn, ListInterner } from './event-table.ts';
 import type { CalendarState } from './state.ts';
+import { rebuildMain, rebuildPostings } from './index-rebuild.ts';
 import { dropSearchIndex } from './search-index.ts';
+import { PostingsReader } from './snapshot-indexes.ts';
 import { base64Bytes, decodeInto, decodeNew } from './snapshot-bytes.ts';
 import {
   DATE_BASE,
@@ -28,6 +30,7 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
     throw new Error(`snapshot load: expected an empty engine, got ${t.count} events`);
   }
   let header: SnapshotHeader | undefined;
+  const postings = new PostingsReader();
   for (const raw of chunks) {
     const chunk = raw as SnapshotHeader | EventChunk | EventChunkV1 | EventChunkV2 | TitlesChunk;
     if (!header) {
@@ -44,6 +47,7 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
       loadTitles(t, chunk, header);
       continue;
     }
+    if (header.version === 3 && postings.take(chunk, header.eventCount)) continue;
     if (chunk.type !== 'events')
       throw new Error(`snapshot load: expected an events chunk, got ${JSON.stringify(chunk.type)}`);
     if (chunk.from !== t.count)
@@ -67,7 +71,8 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
   if (header.version === 3 && t.count === 0) checkTitles(t, header);
   // the plain-array columns grew by appends and keep their slack (up to a third of their
   // capacity; +27 bytes/event at a million): trimming them by copying cost ~0.35 s of the load
-  st.rebuildIndexes();
+  rebuildMain(st);
+  if (!postings.install(st)) rebuildPostings(st);
   // no search index yet: the first search builds it, or Engine.warmInBackground()
   // (the calendar starts that once its store is open), so start-up does not wait for it
   dropSearchIndex(st);
