@@ -118,13 +118,9 @@ function expectLength(what: string, got: { length: number } | undefined, n: numb
 
 /** The ids of the rows go into the id registry (slugs are looked up through it lazily). */
 function registerRows(st: CalendarState, from: number, to: number): void {
-  const t = st.table,
-    ids = t.ids;
-  const slugs = st.ids.tracksSlugs;
-  for (let r = from; r < to; r++) {
-    st.ids.setPost(ids[r], 'event', r);
-    if (slugs) st.ids.setEventSlug(r, undefined, t.slug(r));
-  }
+  const t = st.table;
+  st.ids.setEventRows(t.ids, from, to);
+  if (st.ids.tracksSlugs) for (let r = from; r < to; r++) st.ids.setEventSlug(r, undefined, t.slug(r));
   st.table.count = to;
 }
 
@@ -163,7 +159,7 @@ function numberLists(
   const total = k > 0 ? ends[k - 1] : 0;
   const values = decodeNew(`${what}.values`, col.values, total, (m) => new Int32Array(m));
   const rows = decodeNew(`${what}.rows`, col.rows, n, (m) => new Int32Array(m));
-  const shared = [0];
+  const shared = new Int32Array(k + 1);
   let at = 0;
   for (let j = 0; j < k; j++) {
     const end = ends[j];
@@ -171,10 +167,15 @@ function numberLists(
       throw new Error(
         `snapshot load: expected non-empty ${what} lists within ${total} values, got one ending at ${end}`,
       );
-    shared.push(dst.pool.intern(values.subarray(at, end)));
+    shared[j + 1] = dst.pool.intern(values.subarray(at, end));
     at = end;
   }
-  placeRows(what, shared, rows, dst.lists, from, n);
+  const lists = dst.lists; // typed arrays only here: placeRows' loop also serves arrays of lists
+  for (let i = 0; i < n; i++) {
+    const r = rows[i];
+    if (!(r >= 0 && r <= k)) throw new Error(`snapshot load: expected a ${what} list index < ${k + 1}, got ${r}`);
+    lists[from + i] = shared[r];
+  }
 }
 
 function loadChunkV3(st: CalendarState, c: EventChunk): void {

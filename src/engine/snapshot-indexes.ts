@@ -191,10 +191,13 @@ export class PostingsReader {
       if (read ? read.filled !== read.values.length : kind !== 'closure') return false;
     }
     const n = st.main.count;
-    // a row's position in the main index, and its combination byte
-    const pos = new Int32Array(n);
+    // a row's position in the main index (none needed when rows are in the index's order, as a
+    // snapshot writes them), and its combination byte
     const { rows: mainRows, combos: mainCombos } = st.main;
-    for (let i = 0; i < n; i++) pos[mainRows[i]] = i;
+    let identity = true;
+    for (let i = 0; i < n && identity; i++) identity = mainRows[i] === i;
+    const pos = identity ? mainRows : new Int32Array(n);
+    if (!identity) for (let i = 0; i < n; i++) pos[mainRows[i]] = i;
     checkTotals(st, this.kinds);
     for (const kind of KINDS) {
       const read = this.kinds.get(kind);
