@@ -47,7 +47,7 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
       loadTitles(t, chunk, header);
       continue;
     }
-    if (header.version === 3 && postings.take(chunk, header.eventCount)) continue;
+    if (header.version === 3 && postings.take(chunk)) continue;
     if (chunk.type !== 'events')
       throw new Error(`snapshot load: expected an events chunk, got ${JSON.stringify(chunk.type)}`);
     if (chunk.from !== t.count)

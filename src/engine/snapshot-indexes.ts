@@ -130,8 +130,8 @@ interface Read {
 export class PostingsReader {
   private readonly kinds = new Map<Kind, Read>();
 
-  /** Takes a postings or postingRows line (true), checking its rows are below `rows`; else false. */
-  take(raw: unknown, rows: number): boolean {
+  /** Takes a postings or postingRows line (true); else false. */
+  take(raw: unknown): boolean {
     const c = raw as PostingsChunk | PostingRowsChunk;
     if (c.type !== 'postings' && c.type !== 'postingRows') return false;
     if (!Object.hasOwn(POSTING_KINDS, c.kind))
@@ -172,11 +172,7 @@ export class PostingsReader {
     if (!(n > 0 && read.filled + n <= read.values.length))
       throw new Error(`snapshot load: expected ${what} rows within ${read.values.length}, got ${n} from ${c.from}`);
     decodeInto(`${what}.rows`, c.rows, read.values, read.filled, n);
-    const v = read.values;
-    for (let i = read.filled; i < read.filled + n; i++)
-      if (!(v[i] >= 0 && v[i] < rows))
-        throw new Error(`snapshot load: expected ${what} rows below ${rows}, got ${v[i]}`);
-    read.filled += n;
+    read.filled += n; // each row is checked against the row count by install()
     return true;
   }
 
@@ -209,7 +205,9 @@ export class PostingsReader {
         const list = new PostingList(0);
         let prev = -1;
         for (let i = at; i < at + count; i++) {
-          const p = pos[v[i]];
+          const r = v[i];
+          if (!(r >= 0 && r < n)) throw new Error(`snapshot load: expected ${what} rows below ${n}, got ${r}`);
+          const p = pos[r];
           if (p <= prev)
             throw new Error(`snapshot load: expected ${what} in the main index's order, got row ${v[i]} after another`);
           prev = p;

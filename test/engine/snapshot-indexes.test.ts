@@ -162,7 +162,7 @@ Idx('damaged posting lines are refused with what is wrong', () => {
         r[0] = 1_000_000;
       }),
     ),
-    /category postings rows below \d+, got 1000000/,
+    /the category list of \d+ rows below \d+, got 1000000/,
   );
   refused(
     'two rows swapped',
