@@ -62,6 +62,7 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
     else {
       if (t.count === 0) checkTitles(t, header);
       loadChunkV3(st, chunk as EventChunk);
+      if (chunk.from === 0) t.idLists.expect(header.eventCount / chunk.count); // the first rows' share
     }
     registerRows(st, chunk.from, chunk.from + chunk.count);
   }
