@@ -250,9 +250,22 @@ function checkTotals(st: CalendarState, kinds: Map<Kind, Read>): void {
     n = t.count,
     pool = t.idLists;
   const distinct = new Int32Array(pool.count).fill(-1);
+  const v = pool.values;
+  // the distinct ids of pool list k (lists are short: no Set for each of hundreds of thousands)
   const distinctOf = (k: number): number => {
-    if (distinct[k] < 0) distinct[k] = new Set(pool.values.subarray(pool.offsets[k], pool.offsets[k + 1])).size;
-    return distinct[k];
+    let d = distinct[k];
+    if (d < 0) {
+      const a = pool.offsets[k],
+        b = pool.offsets[k + 1];
+      d = 0;
+      for (let i = a; i < b; i++) {
+        let j = a;
+        while (j < i && v[j] !== v[i]) j++;
+        if (j === i) d++;
+      }
+      distinct[k] = d;
+    }
+    return d;
   };
   const linked = (lists: Int32Array): number => {
     let sum = 0;

@@ -44,6 +44,11 @@ function calendar(): Engine {
     ]);
   }
   e.apply([{ t: 'event', a: 'delete', id: set.events[3].id, modified: '2024-05-01 00:00:00', modifiedUtc: '' }]);
+  // an id twice in a row's list: the row is once in its list
+  const twice = set.events.find((ev) => ev.categoryIds.length > 0 && ev.venueIds.length > 0)!;
+  const [c] = twice.categoryIds,
+    [v] = twice.venueIds;
+  e.apply([{ t: 'event', a: 'put', rec: { ...twice, categoryIds: [c, c], venueIds: [v, v], tagIds: [] } }]);
   return e;
 }
 
