@@ -304,10 +304,12 @@ export class Engine implements EngineApi {
   // ---- snapshots --------------------------------------------------------------------------
 
   snapshotChunks(): Iterable<unknown> {
-    return encodeSnapshot(this.state);
+    // posting lines only when the indexes are built (a deferred bulk load's are not)
+    return encodeSnapshot(this.state, this.countsBeforeLoad === undefined);
   }
 
   snapshotHead(): unknown[] {
+    this.indexed(); // its posting lines: a load then reads them instead of making them anew
     return snapshotHead(this.state);
   }
 

@@ -116,6 +116,22 @@ export class IdRegistry {
     if (id >= this.nextPostId) this.nextPostId = id + 1;
   }
 
+  /** setPost(ids[row], 'event', row) for rows [from, to): new ids of the dense table in one loop. */
+  setEventRows(ids: Int32Array, from: number, to: number): void {
+    let dense = this.dense;
+    for (let row = from; row < to; row++) {
+      const id = ids[row];
+      if (id > 0 && id < dense.length && dense[id] === 0) {
+        dense[id] = row + ROW_BASE;
+        this.postCount++;
+        if (id >= this.nextPostId) this.nextPostId = id + 1;
+      } else {
+        this.setPost(id, 'event', row);
+        dense = this.dense; // it may have grown
+      }
+    }
+  }
+
   /** true once the slug lookup is built (setEventSlug then keeps it in step; before, it is a no-op) */
   get tracksSlugs(): boolean {
     return this.eventSlugs !== undefined;

@@ -32,10 +32,16 @@ export interface RebuildTarget {
 /** Rebuild the main index, every posting list, the category closure and the term counts from
  *  the columns: one sort, then postings filled by walking rows in index order (already sorted). */
 export function rebuildIndexes(st: RebuildTarget): void {
+  rebuildMain(st);
+  rebuildPostings(st);
+}
+
+/** The coords flag of every row (from its venues), then the main index made anew from the columns:
+ *  one sort (nothing to move when the rows are in order already). */
+export function rebuildMain(st: RebuildTarget): void {
   const t = st.table;
   const n = t.count;
-  const { categoryIds, tagIds, organizerIds, venueIds, parentIds, statusCodes, extraVenues, flags } = t;
-  const pool = t.idLists;
+  const { venueIds, statusCodes, extraVenues, flags } = t;
   const hasExtra = extraVenues.size > 0;
   // the coords flag, from one has-coordinates answer per venue
   const coords = new IdMap<boolean>();
@@ -51,6 +57,16 @@ export function rebuildIndexes(st: RebuildTarget): void {
   const codes = statusCodes;
   st.main.load(n, t.starts, t.ids, t.ends, (row) => comboOf(codes[row], flags[row]));
   st.blocks.dirty = true;
+}
+
+/** Every posting list, the category closure and the term counts made anew from the columns and the
+ *  main index (rebuildMain's). */
+export function rebuildPostings(st: RebuildTarget): void {
+  const t = st.table;
+  const n = t.count;
+  const { categoryIds, tagIds, organizerIds, venueIds, parentIds, statusCodes, extraVenues } = t;
+  const pool = t.idLists;
+  const hasExtra = extraVenues.size > 0;
   const all = [
     st.categoryPostings,
     st.tagPostings,

@@ -85,6 +85,17 @@ export class IdListPool {
     return k;
   }
 
+  /** Room for `factor` times the lists and values held now, made at once (a load that has read a
+   *  sample of its rows): no copies and rehashes as the pool grows. */
+  expect(factor: number): void {
+    if (!(factor > 1 && Number.isFinite(factor))) return;
+    const lists = Math.ceil(this.count * factor),
+      values = Math.ceil(this.offsets[this.count] * factor);
+    this.offsets = growInt32(this.offsets, lists + 1, grow);
+    this.values = growInt32(this.values, values, grow);
+    while (this.slots.length < lists * 2) this.growSlots();
+  }
+
   /** The hashed lists in a table twice as large. */
   private growSlots(): void {
     const old = this.slots;

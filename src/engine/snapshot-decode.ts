@@ -4,7 +4,9 @@
 
 import type { EventTable, LinkColumn } from './event-table.ts';
 import type { CalendarState } from './state.ts';
+import { rebuildMain, rebuildPostings } from './index-rebuild.ts';
 import { dropSearchIndex } from './search-index.ts';
+import { PostingsReader } from './snapshot-indexes.ts';
 import { base64Bytes, decodeInto, decodeNew } from './snapshot-bytes.ts';
 import { loadDates } from './snapshot-dates.ts';
 import {
@@ -29,6 +31,7 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
     throw new Error(`snapshot load: expected an empty engine, got ${t.count} events`);
   }
   let header: SnapshotHeader | undefined;
+  const postings = new PostingsReader();
   for (const raw of chunks) {
     const chunk = raw as SnapshotHeader | EventChunk | EventChunkV1 | EventChunkV2 | TitlesChunk;
     if (!header) {
@@ -45,6 +48,7 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
       loadTitles(t, chunk, header);
       continue;
     }
+    if (header.version === 3 && postings.take(chunk)) continue;
     if (chunk.type !== 'events')
       throw new Error(`snapshot load: expected an events chunk, got ${JSON.stringify(chunk.type)}`);
     if (chunk.from !== t.count)
@@ -59,6 +63,7 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
     else {
       if (t.count === 0) checkTitles(t, header);
       loadChunkV3(st, chunk as EventChunk);
+      if (chunk.from === 0) t.idLists.expect(header.eventCount / chunk.count); // the first rows' share
     }
     registerRows(st, chunk.from, chunk.from + chunk.count);
   }
@@ -69,7 +74,8 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
   t.texts.settle();
   // the plain-array columns grew by appends and keep their slack (up to a third of their
   // capacity; +27 bytes/event at a million): trimming them by copying cost ~0.35 s of the load
-  st.rebuildIndexes();
+  rebuildMain(st);
+  if (!postings.install(st)) rebuildPostings(st);
   // no search index yet: the first search builds it, or Engine.warmInBackground()
   // (the calendar starts that once its store is open), so start-up does not wait for it
   dropSearchIndex(st);
@@ -115,13 +121,9 @@ function expectLength(what: string, got: { length: number } | undefined, n: numb
 
 /** The ids of the rows go into the id registry (slugs are looked up through it lazily). */
 function registerRows(st: CalendarState, from: number, to: number): void {
-  const t = st.table,
-    ids = t.ids;
-  const slugs = st.ids.tracksSlugs;
-  for (let r = from; r < to; r++) {
-    st.ids.setPost(ids[r], 'event', r);
-    if (slugs) st.ids.setEventSlug(r, undefined, t.slug(r));
-  }
+  const t = st.table;
+  st.ids.setEventRows(t.ids, from, to);
+  if (st.ids.tracksSlugs) for (let r = from; r < to; r++) st.ids.setEventSlug(r, undefined, t.slug(r));
   st.table.count = to;
 }
 
@@ -160,7 +162,7 @@ function numberLists(
   const total = k > 0 ? ends[k - 1] : 0;
   const values = decodeNew(`${what}.values`, col.values, total, (m) => new Int32Array(m));
   const rows = decodeNew(`${what}.rows`, col.rows, n, (m) => new Int32Array(m));
-  const shared = [0];
+  const shared = new Int32Array(k + 1);
   let at = 0;
   for (let j = 0; j < k; j++) {
     const end = ends[j];
@@ -168,10 +170,15 @@ function numberLists(
       throw new Error(
         `snapshot load: expected non-empty ${what} lists within ${total} values, got one ending at ${end}`,
       );
-    shared.push(dst.pool.intern(values.subarray(at, end)));
+    shared[j + 1] = dst.pool.intern(values.subarray(at, end));
     at = end;
   }
-  placeRows(what, shared, rows, dst.lists, from, n);
+  const lists = dst.lists; // typed arrays only here: placeRows' loop also serves arrays of lists
+  for (let i = 0; i < n; i++) {
+    const r = rows[i];
+    if (!(r >= 0 && r <= k)) throw new Error(`snapshot load: expected a ${what} list index < ${k + 1}, got ${r}`);
+    lists[from + i] = shared[r];
+  }
 }
 
 function loadChunkV3(st: CalendarState, c: EventChunk): void {

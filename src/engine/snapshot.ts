@@ -10,6 +10,7 @@ import type { CalendarState } from './state.ts';
 import type { TextView } from './text-view.ts';
 import { base64Of } from './snapshot-bytes.ts';
 import { dateCopies, encodeDates, type DateCopy } from './snapshot-dates.ts';
+import { capturePostings } from './snapshot-indexes.ts';
 import {
   EVENT_CHUNK_ROWS,
   INT_FIELDS,
@@ -52,9 +53,10 @@ interface Frozen {
  * The rows are written in the main index's (start, id) order (the order is copied now; each
  * chunk gathers its rows from the copies when it is made): a load then finds the rows sorted and
  * fills the indexes reading every column in order, instead of jumping about the whole table
- * for each row (docs/store.md, "Start-up").
+ * for each row (docs/store.md, "Start-up"). The posting lists follow the rows (snapshot-indexes.ts)
+ * unless `withPostings` is false (the indexes are not built).
  */
-export function encodeSnapshot(st: CalendarState): Iterable<unknown> {
+export function encodeSnapshot(st: CalendarState, withPostings = true): Iterable<unknown> {
   const t = st.table;
   const n = t.count;
   const ints = {} as Frozen['ints'];
@@ -73,7 +75,15 @@ export function encodeSnapshot(st: CalendarState): Iterable<unknown> {
     recur: new Map(t.recur),
     order: indexOrder(st),
   };
-  return chunksOf(snapshotHeader(st), frozen);
+  const postings = withPostings ? capturePostings(st, frozen.order && positionsOf(frozen.order)) : [];
+  return chunksOf(snapshotHeader(st), frozen, postings);
+}
+
+/** The inverse of a permutation: each row's position in `order`. */
+function positionsOf(order: Int32Array): Int32Array {
+  const pos = new Int32Array(order.length);
+  for (let i = 0; i < order.length; i++) pos[order[i]] = i;
+  return pos;
 }
 
 /**
@@ -119,11 +129,11 @@ export function snapshotHeader(st: CalendarState): SnapshotHeader {
   };
 }
 
-/** The snapshot's chunks before its events chunks (the header, then the title dictionary), for the
- *  state as it is now. */
+/** The snapshot's chunks other than its events chunks (the header, the title dictionary, the
+ *  posting lists), for the state as it is now, whose rows are the events chunks' in table order. */
 export function snapshotHead(st: CalendarState): unknown[] {
   const header = snapshotHeader(st);
-  return [header, ...titleChunks(st.table.texts, header.titles ?? 0)];
+  return [header, ...titleChunks(st.table.texts, header.titles ?? 0), ...capturePostings(st)];
 }
 
 /**
@@ -211,11 +221,12 @@ function linkColumn(col: LinkLists, at: Int32Array): { values: Int32Array; ends:
   return { values, ends, rows };
 }
 
-function* chunksOf(header: SnapshotHeader, fz: Frozen): Generator<unknown> {
+function* chunksOf(header: SnapshotHeader, fz: Frozen, postings: Iterable<unknown>): Generator<unknown> {
   yield header;
   yield* titleChunks(fz.texts, header.titles ?? 0);
   for (let from = 0; from < fz.count; from += EVENT_CHUNK_ROWS)
     yield encodeChunk(fz, from, Math.min(fz.count, from + EVENT_CHUNK_ROWS));
+  yield* postings;
 }
 
 /** The title dictionary's first `count` titles, TITLE_CHUNK_SIZE to a chunk. */
