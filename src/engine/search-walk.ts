@@ -5,7 +5,14 @@
 import { comboOf, COMBOS } from './block-stats.ts';
 import type { EventTable } from './event-table.ts';
 import { buildMatcher, startRangeOf, type Matcher } from './matcher.ts';
-import { searchIndexOf, type Constraint, type ListBlocks, type SearchIndex, type Window } from './search-index.ts';
+import {
+  searchIndexOf,
+  searchIndexStale,
+  type Constraint,
+  type ListBlocks,
+  type SearchIndex,
+  type Window,
+} from './search-index.ts';
 import { BLOCK, BLOCK_SHIFT, COUNTED_MIN, fieldsHold, isWordOnly, wordPieces } from './search-words.ts';
 import type { CalendarState } from './state.ts';
 import type { EventQuery, QueryResult } from './types.ts';
@@ -163,7 +170,7 @@ export function walk(
   const search = q.search;
   if (!search || (search.include.length === 0 && search.exclude.length === 0)) return undefined;
   if (si.job) si.advance(st, Infinity); // a background build not done yet: finish it now
-  if (si.stale) si.rebuild(st);
+  if (si.stale) searchIndexStale(st); // answered with the overflow while the next one builds
   const t = st.table,
     starts = t.starts;
   const window = startRangeOf(q, false);

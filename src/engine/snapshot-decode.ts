@@ -5,6 +5,7 @@
 import type { EventTable, LinkColumn, ListInterner } from './event-table.ts';
 import type { CalendarState } from './state.ts';
 import { dropSearchIndex } from './search-index.ts';
+import { ExtrasReader } from './snapshot-words.ts';
 import { base64Bytes, decodeInto, decodeNew } from './snapshot-bytes.ts';
 import {
   DATE_BASE,
@@ -28,6 +29,7 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
     throw new Error(`snapshot load: expected an empty engine, got ${t.count} events`);
   }
   let header: SnapshotHeader | undefined;
+  const extras = new ExtrasReader();
   for (const raw of chunks) {
     const chunk = raw as SnapshotHeader | EventChunk | EventChunkV1 | EventChunkV2 | TitlesChunk;
     if (!header) {
@@ -44,6 +46,9 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
       loadTitles(t, chunk, header);
       continue;
     }
+    // the word index and block statistics, after every row (snapshot-words.ts)
+    if (header.version === 3 && t.count === header.eventCount && extras.take(raw as { type?: unknown }, t.count))
+      continue;
     if (chunk.type !== 'events')
       throw new Error(`snapshot load: expected an events chunk, got ${JSON.stringify(chunk.type)}`);
     if (chunk.from !== t.count)
@@ -68,9 +73,10 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
   // the plain-array columns grew by appends and keep their slack (up to a third of their
   // capacity; +27 bytes/event at a million): trimming them by copying cost ~0.35 s of the load
   st.rebuildIndexes();
-  // no search index yet: the first search builds it, or Engine.warmInBackground()
-  // (the calendar starts that once its store is open), so start-up does not wait for it
+  // the search index and block statistics the snapshot holds; else the first search builds it, or
+  // Engine.warmInBackground() (the calendar starts that once its store is open)
   dropSearchIndex(st);
+  extras.install(st);
   st.geo.markDirty();
   if (header.nextPostId > st.ids.nextPostId) st.ids.nextPostId = header.nextPostId;
   if (header.nextTermId > st.ids.nextTermId) st.ids.nextTermId = header.nextTermId;

@@ -8,6 +8,7 @@ import type { RecurInfo } from './records.ts';
 import type { CalendarState } from './state.ts';
 import type { TextView } from './text-view.ts';
 import { base64Of } from './snapshot-bytes.ts';
+import { captureExtras, extraChunks, type Extras } from './snapshot-words.ts';
 import {
   DATE_FIELDS,
   EVENT_CHUNK_ROWS,
@@ -42,6 +43,8 @@ interface Frozen {
   recur: Map<number, RecurInfo>;
   /** the rows in the order they are written (the main index's (start, id) order); none: 0, 1, ... */
   order?: Int32Array;
+  /** the word index and block statistics, written after the events (snapshot-words.ts) */
+  extras?: Extras;
 }
 
 /**
@@ -75,6 +78,7 @@ export function encodeSnapshot(st: CalendarState): Iterable<unknown> {
     recur: new Map(t.recur),
     order: indexOrder(st),
   };
+  frozen.extras = captureExtras(st, frozen.order);
   return chunksOf(snapshotHeader(st), frozen);
 }
 
@@ -216,6 +220,7 @@ function* chunksOf(header: SnapshotHeader, fz: Frozen): Generator<unknown> {
   yield* titleChunks(fz.texts, header.titles ?? 0);
   for (let from = 0; from < fz.count; from += EVENT_CHUNK_ROWS)
     yield encodeChunk(fz, from, Math.min(fz.count, from + EVENT_CHUNK_ROWS));
+  if (fz.extras) yield* extraChunks(fz.extras, fz.count);
 }
 
 /** The title dictionary's first `count` titles, TITLE_CHUNK_SIZE to a chunk. */
