@@ -312,6 +312,15 @@ export class SearchIndex extends SearchPostings {
       this.stale = true;
   }
 
+  /** Whether touched `row`'s current words hold one word of each of `all` and none of `none`'s
+   *  (undefined for a row not touched). */
+  wordsHold(row: number, all: Set<number>[], none: Set<number>[]): boolean | undefined {
+    const w = this.rowWords.get(row);
+    if (w === undefined) return undefined;
+    const has = (set: Set<number>) => w.some((id) => set.has(id));
+    return all.every(has) && !none.some(has);
+  }
+
   /** True when writes since the build passed the bound past which the index is rebuilt. */
   get needsRebuild(): boolean {
     return this.stale;

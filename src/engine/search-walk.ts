@@ -226,10 +226,13 @@ export function walk(
     for (const term of search.exclude) if (fieldsHold(t, row, f, term)) return false;
     return true;
   };
-  // touched rows: their current words from the overflow sets, checked in full
+  // touched rows: their current words (overflow) against every constraint; their texts only
+  // when a term has separators (folding thousands of texts took 0.2-0.7 s)
   const fresh: number[] = [];
-  for (const row of driver ? touchedRows(si, driver.ids) : si.rowWords.keys())
-    if (restMatch(row) && textMatch(row)) fresh.push(row);
+  const some = si.touchedCount > 0;
+  const [inc, exc] = [includes, excludes].map((cs) => (some ? cs.map((c) => new Set(c.ids)) : []));
+  for (const row of !some ? [] : driver ? touchedRows(si, driver.ids) : si.rowWords.keys())
+    if (restMatch(row) && (verify ? textMatch(row) : (si.wordsHold(row, inc, exc) ?? textMatch(row)))) fresh.push(row);
 
   const rows = si.rows,
     touched = si.touched;
