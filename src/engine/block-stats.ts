@@ -113,7 +113,7 @@ export class BlockStats {
   }
 
   /** Recompute the superblock counters and zone maps from the blocks'. */
-  private sumSupers(): void {
+  sumSupers(): void {
     const blocks = this.blocks,
       supers = (blocks + (1 << SUPER_SHIFT) - 1) >> SUPER_SHIFT;
     const counts = this.counts,

@@ -17,7 +17,7 @@ import type {
 import { POST_STATUSES } from './records.ts';
 import { runQuery } from './query.ts';
 import { buildMatcher } from './matcher.ts';
-import { SLICE_MS, scheduleSearchIndexBuild } from './search-index.ts';
+import { existingSearchIndex, rebuildSearchIndex, SLICE_MS, scheduleSearchIndexBuild } from './search-index.ts';
 import { decodeSnapshot, encodeSnapshot, snapshotHead } from './snapshot.ts';
 import { CalendarState, type ChangeHooks } from './state.ts';
 import { EventTable } from './event-table.ts';
@@ -339,9 +339,24 @@ export class Engine implements EngineApi {
       while (!st.ids.buildSlugs(SLUG_SLICE_ROWS)) {
         if (performance.now() >= until) return later(slugs);
       }
-      scheduleSearchIndexBuild(st);
+      // a snapshot that held the search index left nothing to build
+      if (existingSearchIndex(st) === undefined) scheduleSearchIndexBuild(st);
     };
     later(step);
+  }
+
+  /**
+   * Finish now what warmInBackground() would build (the block statistics, the search index), so
+   * that a snapshot written next holds them: before an explicit snapshot (the `snapshot` command,
+   * Calendar.snapshot()), where nothing waits on the engine.
+   */
+  finishIndexes(): void {
+    const st = this.state;
+    this.indexed();
+    st.mainBlocks();
+    const si = existingSearchIndex(st);
+    if (si === undefined) rebuildSearchIndex(st);
+    else if (si.building) si.advance(st, Infinity);
   }
 }
 

@@ -24,12 +24,13 @@ export class PackedPostings {
   constructor(
     /** rank → row */
     readonly order: Int32Array,
-    private readonly base: Int32Array,
+    /** per block: its smallest rank */
+    readonly base: Int32Array,
     /** per block: its first word in `words` */
-    private readonly start: Uint32Array,
+    readonly start: Uint32Array,
     /** per block: bits an entry (1 to 31) */
-    private readonly width: Uint8Array,
-    private readonly words: Uint32Array,
+    readonly width: Uint8Array,
+    readonly words: Uint32Array,
     /** number of entries */
     readonly length: number,
   ) {}

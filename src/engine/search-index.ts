@@ -29,16 +29,23 @@
 // Writes. Any write to an event row (create, update, trash) marks the row "touched": its
 // entries in the lists (old text, old position) are skipped from then on, and its current words
 // go to small per-word overflow sets that every query also reads. Once the touched rows exceed
-// max(4096, rows / 32), the next search rebuilds everything.
+// max(4096, rows / 32), a new index is built in slices in the background while this one, with
+// its overflow, goes on answering; the new one takes over once built (no search waits for it).
+//
+// Snapshots. A built index is written to the snapshot (snapshot-words.ts): its vocabulary, list
+// offsets, packed postings and touched rows; a load reads it back instead of building it.
 //
 // The lists and their build are search-postings.ts's; this file keeps them up after writes and
 // holds each state's index (built whole, or in slices after a load).
 
 import type { EventTable } from './event-table.ts';
+import type { PackedPostings } from './packed-postings.ts';
 import { SearchPostings } from './search-postings.ts';
 import type { CalendarState } from './state.ts';
 
 const indexes = new WeakMap<CalendarState, SearchIndex>();
+/** a state's next index while it is built in the background (the one in `indexes` answers meanwhile) */
+const rebuilding = new WeakMap<CalendarState, SearchIndex>();
 
 /** The state's search index, built over the whole table on first use. */
 export function searchIndexOf(st: CalendarState): SearchIndex {
@@ -55,7 +62,25 @@ export function searchIndexOf(st: CalendarState): SearchIndex {
 export function rebuildSearchIndex(st: CalendarState): void {
   let si = indexes.get(st);
   if (!si) indexes.set(st, (si = new SearchIndex()));
+  rebuilding.delete(st);
   si.rebuild(st);
+}
+
+/** The state's index, if it has one (built, being built, or read from a snapshot). */
+export function existingSearchIndex(st: CalendarState): SearchIndex | undefined {
+  return indexes.get(st);
+}
+
+/** Make `si` the state's index (one read from a snapshot). */
+export function installSearchIndex(st: CalendarState, si: SearchIndex): void {
+  rebuilding.delete(st);
+  indexes.set(st, si);
+}
+
+/** A search found the index past its bound of writes: its successor is built in the background
+ *  unless it already is. */
+export function searchIndexStale(st: CalendarState): void {
+  if (!rebuilding.has(st)) rebuildInBackground(st);
 }
 
 /** A slice of the background build stops once it has run this long (ms), whatever its rows. With
@@ -78,17 +103,55 @@ const CLOCK_ROWS = 64;
 export function scheduleSearchIndexBuild(st: CalendarState, sliceRows = 20_000, sliceMs = SLICE_MS): void {
   let si = indexes.get(st);
   if (!si) indexes.set(st, (si = new SearchIndex()));
+  rebuilding.delete(st);
   const index = si;
   index.begin(st);
+  inSlices(st, index, (s) => indexes.get(s) === index, sliceRows, sliceMs);
+}
+
+/**
+ * The state's index is past its bound of writes: a new one is built in slices (as after a load)
+ * while the old one, with its overflow, goes on answering; writes meanwhile touch both. The new
+ * one takes over once built. So a search never waits for a whole build after writes.
+ */
+function rebuildInBackground(st: CalendarState, sliceRows = 20_000, sliceMs = SLICE_MS): void {
+  const next = new SearchIndex();
+  next.begin(st);
+  rebuilding.set(st, next);
+  inSlices(
+    st,
+    next,
+    (s) => rebuilding.get(s) === next,
+    sliceRows,
+    sliceMs,
+    (s) => {
+      rebuilding.delete(s);
+      indexes.set(s, next);
+    },
+  );
+}
+
+/** The build of `index` in slices, while `current(st)` holds; `done` once it is complete. */
+function inSlices(
+  st: CalendarState,
+  index: SearchIndex,
+  current: (st: CalendarState) => boolean,
+  sliceRows: number,
+  sliceMs: number,
+  done?: (st: CalendarState) => void,
+): void {
   const job = index.pendingJob;
   const ref = new WeakRef(st);
   const step = Math.max(1, Math.min(sliceRows, CLOCK_ROWS));
   const tick = () => {
     const s = ref.deref();
-    if (!s || indexes.get(s) !== index || index.pendingJob !== job || !job) return;
+    if (!s || !current(s) || index.pendingJob !== job || !job) return;
     const until = performance.now() + sliceMs;
-    for (let done = 0; done < sliceRows; done += step) {
-      if (index.advance(s, Math.min(step, sliceRows - done))) return;
+    for (let n = 0; n < sliceRows; n += step) {
+      if (index.advance(s, Math.min(step, sliceRows - n))) {
+        done?.(s);
+        return;
+      }
       if (performance.now() >= until) break;
     }
     later(tick);
@@ -104,6 +167,7 @@ function later(fn: () => void): void {
 /** Forget the state's index (the next search builds it again). */
 export function dropSearchIndex(st: CalendarState): void {
   indexes.delete(st);
+  rebuilding.delete(st);
 }
 
 /**
@@ -114,9 +178,11 @@ export function searchRowWritten(st: CalendarState, row: number): void {
   const si = indexes.get(st);
   if (si === undefined) return; // no index yet: the first search builds it whole
   si.touch(st.table, row);
-  // Past its bound of writes the index would be rebuilt by the next search anyway: drop it now,
-  // so that a calendar written to and not searched keeps no growing overflow.
-  if (si.needsRebuild) indexes.delete(st);
+  const next = rebuilding.get(st);
+  if (next !== undefined) next.touch(st.table, row);
+  // past its bound of writes: a new index is built in the background, this one answers meanwhile
+  // (a build under way finishes first; the next write or search then starts the new one)
+  else if (si.needsRebuild && !si.building) rebuildInBackground(st);
 }
 
 /** Per-block counters of one word list (positions relative to the list), touched rows left out. */
@@ -177,6 +243,43 @@ export class SearchIndex extends SearchPostings {
     this.stale = false;
   }
 
+  /** What a snapshot keeps of the index (captured now: the arrays are replaced by a build, never
+   *  changed); undefined while a build is under way. */
+  persisted(): { words: string[]; offsets: Int32Array; rows: PackedPostings; touched: Uint8Array } | undefined {
+    if (this.job !== undefined) return undefined;
+    return {
+      words: this.words.slice(0, this.listCount),
+      offsets: this.offsets,
+      rows: this.rows,
+      touched: this.touched.slice(),
+    };
+  }
+
+  /** The index as a snapshot kept it (checked by the caller, but the vocabulary here): nothing
+   *  touched yet. Undefined, or what is wrong with the vocabulary. */
+  restore(
+    st: CalendarState,
+    words: string[],
+    offsets: Int32Array<ArrayBuffer>,
+    rows: PackedPostings,
+  ): string | undefined {
+    const wrong = this.loadWords(words);
+    if (wrong !== undefined) return wrong;
+    this.job = undefined;
+    this.offsets = offsets;
+    this.rows = rows;
+    this.listCount = words.length;
+    this.wordsBuilt = words.length;
+    this.touched = new Uint8Array(Math.max(16, st.table.capacity));
+    this.touchedCount = 0;
+    this.version++;
+    this.extra.clear();
+    this.rowWords.clear();
+    this.blocks.clear();
+    this.stale = false;
+    return undefined;
+  }
+
   /** The row was written: skip its list entries from now on, index its current words aside. */
   touch(t: EventTable, row: number): void {
     if (row >= this.touched.length) {
@@ -207,6 +310,15 @@ export class SearchIndex extends SearchPostings {
     // rewriting the same rows with new words grows the dictionary, not the touched count
     if (this.job === undefined && this.words.length - this.wordsBuilt > Math.max(16_384, this.wordsBuilt >> 3))
       this.stale = true;
+  }
+
+  /** Whether touched `row`'s current words hold one word of each of `all` and none of `none`'s
+   *  (undefined for a row not touched). */
+  wordsHold(row: number, all: Set<number>[], none: Set<number>[]): boolean | undefined {
+    const w = this.rowWords.get(row);
+    if (w === undefined) return undefined;
+    const has = (set: Set<number>) => w.some((id) => set.has(id));
+    return all.every(has) && !none.some(has);
   }
 
   /** True when writes since the build passed the bound past which the index is rebuilt. */

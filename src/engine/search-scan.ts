@@ -52,6 +52,42 @@ export abstract class WordScanner {
     this.tailCount = 0;
   }
 
+  /**
+   * The vocabulary `words` (ids 0, 1, ... in order), read back from a snapshot: the hash table is
+   * made from them. Undefined when they are a vocabulary scanning could have made (every word
+   * non-empty, of folded word units only, none twice), else what is wrong.
+   */
+  protected loadWords(words: string[]): string | undefined {
+    this.resetWords();
+    let size = 2048;
+    while (size < 2 * (words.length + 1)) size *= 2;
+    const hashes = new Int32Array(Math.max(1024, words.length)),
+      slots = new Int32Array(size),
+      mask = size - 1;
+    for (let id = 0; id < words.length; id++) {
+      const w = words[id];
+      if (w.length === 0) return `an empty word at ${id}`;
+      let h = FNV_OFFSET;
+      for (let k = 0; k < w.length; k++) {
+        const c = w.charCodeAt(k);
+        if (c < 128 && WORD[c] !== c) return `a word with a unit that is not a folded word unit at ${id}`;
+        h = Math.imul(h ^ c, FNV_PRIME);
+      }
+      let slot = h & mask;
+      for (let v = slots[slot]; v !== 0; v = slots[slot]) {
+        if (hashes[v - 1] === h && words[v - 1] === w) return `the word ${JSON.stringify(w)} twice`;
+        slot = (slot + 1) & mask;
+      }
+      hashes[id] = h;
+      slots[slot] = id + 1;
+    }
+    this.words = words;
+    this.hashes = hashes;
+    this.slots = slots;
+    this.mask = mask;
+    return undefined;
+  }
+
   /** Bytes held by the vocabulary (hash table, word strings, joined texts). */
   protected vocabularyBytes(): number {
     let words = 0;

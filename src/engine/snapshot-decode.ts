@@ -7,6 +7,7 @@ import type { CalendarState } from './state.ts';
 import { rebuildMain, rebuildPostings } from './index-rebuild.ts';
 import { dropSearchIndex } from './search-index.ts';
 import { PostingsReader } from './snapshot-indexes.ts';
+import { ExtrasReader } from './snapshot-words.ts';
 import { base64Bytes, decodeInto, decodeNew } from './snapshot-bytes.ts';
 import { loadDates } from './snapshot-dates.ts';
 import {
@@ -32,6 +33,7 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
   }
   let header: SnapshotHeader | undefined;
   const postings = new PostingsReader();
+  const extras = new ExtrasReader();
   for (const raw of chunks) {
     const chunk = raw as SnapshotHeader | EventChunk | EventChunkV1 | EventChunkV2 | TitlesChunk;
     if (!header) {
@@ -49,6 +51,9 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
       continue;
     }
     if (header.version === 3 && postings.take(chunk)) continue;
+    // the word index and block statistics, after every row (snapshot-words.ts)
+    if (header.version === 3 && t.count === header.eventCount && extras.take(raw as { type?: unknown }, t.count))
+      continue;
     if (chunk.type !== 'events')
       throw new Error(`snapshot load: expected an events chunk, got ${JSON.stringify(chunk.type)}`);
     if (chunk.from !== t.count)
@@ -76,9 +81,10 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
   // capacity; +27 bytes/event at a million): trimming them by copying cost ~0.35 s of the load
   rebuildMain(st);
   if (!postings.install(st)) rebuildPostings(st);
-  // no search index yet: the first search builds it, or Engine.warmInBackground()
-  // (the calendar starts that once its store is open), so start-up does not wait for it
+  // the search index and block statistics the snapshot holds; else the first search builds it, or
+  // Engine.warmInBackground() (the calendar starts that once its store is open)
   dropSearchIndex(st);
+  extras.install(st);
   st.geo.markDirty();
   if (header.nextPostId > st.ids.nextPostId) st.ids.nextPostId = header.nextPostId;
   if (header.nextTermId > st.ids.nextTermId) st.ids.nextTermId = header.nextTermId;

@@ -11,6 +11,7 @@ import type { TextView } from './text-view.ts';
 import { base64Of } from './snapshot-bytes.ts';
 import { dateCopies, encodeDates, type DateCopy } from './snapshot-dates.ts';
 import { capturePostings } from './snapshot-indexes.ts';
+import { captureExtras, extraChunks, type Extras } from './snapshot-words.ts';
 import {
   EVENT_CHUNK_ROWS,
   INT_FIELDS,
@@ -42,6 +43,8 @@ interface Frozen {
   recur: Map<number, RecurInfo>;
   /** the rows in the order they are written (the main index's (start, id) order); none: 0, 1, ... */
   order?: Int32Array;
+  /** the word index and block statistics, written after the events (snapshot-words.ts) */
+  extras?: Extras;
 }
 
 /**
@@ -75,6 +78,7 @@ export function encodeSnapshot(st: CalendarState, withPostings = true): Iterable
     recur: new Map(t.recur),
     order: indexOrder(st),
   };
+  frozen.extras = captureExtras(st, frozen.order);
   const postings = withPostings ? capturePostings(st, frozen.order && positionsOf(frozen.order)) : [];
   return chunksOf(snapshotHeader(st), frozen, postings);
 }
@@ -227,6 +231,7 @@ function* chunksOf(header: SnapshotHeader, fz: Frozen, postings: Iterable<unknow
   for (let from = 0; from < fz.count; from += EVENT_CHUNK_ROWS)
     yield encodeChunk(fz, from, Math.min(fz.count, from + EVENT_CHUNK_ROWS));
   yield* postings;
+  if (fz.extras) yield* extraChunks(fz.extras, fz.count);
 }
 
 /** The title dictionary's first `count` titles, TITLE_CHUNK_SIZE to a chunk. */

@@ -106,6 +106,8 @@ export class StoreLog implements WriteLog {
   }
 
   snapshot(): Promise<void> {
+    // an explicit snapshot holds the search index and block statistics: finished first if need be
+    this.engine.finishIndexes();
     return this.store.compact();
   }
 
