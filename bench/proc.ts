@@ -42,3 +42,40 @@ export function watchPeak(child: ChildProcess): { peak: () => number; stop: () =
   }, 250);
   return { peak: () => peak, stop: () => clearInterval(t) };
 }
+
+/** CPU time (user + system) of a process and its descendants, seconds (from /proc). */
+export function treeCpuS(pid: number): number {
+  let ticks = 0;
+  for (const p of [pid, ...descendants(pid)]) {
+    let stat = '';
+    try {
+      stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // the fields after the command's closing parenthesis: utime and stime are the 12th and 13th
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(f[11]) + Number(f[12]);
+  }
+  return ticks / CLOCK_TICKS;
+}
+/** USER_HZ: 100 on Linux's usual builds */
+const CLOCK_TICKS = 100;
+
+/**
+ * Waits until a process tree is idle: its CPU time grows by under 5 % of a core over each of two
+ * seconds running (at most `limitS`). Resolves with whether it went idle.
+ */
+export async function whenIdle(pid: number, limitS: number): Promise<boolean> {
+  const until = performance.now() + limitS * 1000;
+  let last = treeCpuS(pid),
+    quiet = 0;
+  while (performance.now() < until) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = treeCpuS(pid);
+    quiet = now - last < 0.05 ? quiet + 1 : 0;
+    last = now;
+    if (quiet >= 2) return true;
+  }
+  return false;
+}

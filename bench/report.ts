@@ -88,6 +88,8 @@ export interface ScaleResult {
   listeningS: number;
   firstListS: number;
   firstSearchMs: number;
+  /** when the server's background work after the load was done (s after spawn) */
+  idleS?: number;
   rssAfterMixMiB: number;
   rssPerEventB: number;
   busyMs: { n: number; p50: number; p99: number; max: number };
@@ -109,6 +111,7 @@ export function scaleTable(results: ScaleResult[]): string {
     ['`serve`: listening line (s after spawn)', (r) => n(r.listeningS)],
     ['`serve`: first list answered (s)', (r) => n(r.firstListS)],
     ['first search (ms)', (r) => n(r.firstSearchMs, 0)],
+    ['`serve`: background work after the load done (s after spawn)', (r) => n(r.idleS ?? Number.NaN, 1)],
     ['RSS after a search and the mix (MiB)', (r) => n(r.rssAfterMixMiB, 0)],
     ['RSS per event (B)', (r) => n(r.rssPerEventB, 0)],
     [
@@ -119,6 +122,7 @@ export function scaleTable(results: ScaleResult[]): string {
       'lists in the 10 s after the first answer: count, p50 / p99 (ms)',
       (r) => `${r.busyMs.n}, ${n(r.busyMs.p50)} / ${n(r.busyMs.p99)}`,
     ],
+    ['… their p99 over the settled p50 (target ≤ 10)', (r) => n(r.busyMs.p99 / r.settledMs.p50, 1)],
     ['longest GC pause: start-up / settled mix (ms)', (r) => `${n(r.gcMaxMs.startUp)} / ${n(r.gcMaxMs.mix)}`],
     ['queries answered other than 200', (r) => (r.notOk.length ? r.notOk.join(', ') : 'none')],
   ];
