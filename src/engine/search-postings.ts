@@ -9,8 +9,12 @@ import { PackedPostings, PostingsPacker } from './packed-postings.ts';
 import { WordScanner } from './search-scan.ts';
 import type { CalendarState } from './state.ts';
 
-const SEQ_SHIFT = 18;
-/** entries of a page of the build's word sequence (1 MiB) */
+const SEQ_SHIFT = 23;
+/** entries of a page of the build's word sequence (32 MiB). glibc's malloc serves a request of
+ *  32 MiB or more with a mapping of its own and unmaps it when it is freed, whatever it did
+ *  before; smaller ones, once large blocks were freed, come from its heap, which keeps them after
+ *  they are freed (1 MiB pages left their RSS behind after the build). A page is zero-filled
+ *  memory that the system maps in as it is written: a small table does not pay for a whole page. */
 const SEQ_PAGE = 1 << SEQ_SHIFT;
 const SEQ_MASK = SEQ_PAGE - 1;
 
@@ -45,7 +49,8 @@ export abstract class SearchPostings extends WordScanner {
   private collected: number[] = [];
   // ---- build scratch
   /** seq in pages of SEQ_PAGE entries: it grows a page at a time, never by copying what it holds
-   *  (a doubling of hundreds of MB was one pause of half a second at a million events) */
+   *  (a doubling of hundreds of MB was one pause of half a second at a million events), and its
+   *  pages go back to the system when the build lets go of them */
   private seq: Int32Array[] = [];
   private seqLen = 0;
   private counts = new Int32Array(0);
