@@ -2,7 +2,7 @@
 // index is dropped if the snapshot held one), then the index is built whole at once. Prints RSS
 // before the build, the peak during it (VmHWM, reset just before), RSS after it (after a full
 // collection and a pause), V8's heap and array buffers at each point, the index's own size and
-// the build's time.
+// the build's time (wall and the process's CPU).
 //
 //   node --expose-gc --import tsx bench/build-memory.ts STORE_DIR
 
@@ -41,9 +41,11 @@ await new Promise((r) => setTimeout(r, 20));
 const before = await mem();
 // reset the peak (VmHWM) to the current RSS: writing 5 to clear_refs does that
 writeFileSync('/proc/self/clear_refs', '5');
-const t0 = performance.now();
+const t0 = performance.now(),
+  c0 = process.cpuUsage();
 rebuildSearchIndex(st);
-const ms = performance.now() - t0;
+const ms = performance.now() - t0,
+  cpu = process.cpuUsage(c0);
 const peak = status('VmHWM');
 const during = process.memoryUsage();
 const after = await mem();
@@ -51,7 +53,9 @@ const si = existingSearchIndex(st);
 const size = si?.byteSize() ?? 0;
 const row = (what: string, m: NodeJS.MemoryUsage) =>
   console.log(`| ${what} | ${mib(m.rss)} | ${mib(m.heapUsed)} | ${mib(m.arrayBuffers)} | ${(m.rss / n).toFixed(0)} |`);
-console.log(`${n.toLocaleString('en-US')} events; build ${(ms / 1000).toFixed(2)} s; index ${mib(size)}`);
+console.log(
+  `${n.toLocaleString('en-US')} events; build ${(ms / 1000).toFixed(2)} s (CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s); index ${mib(size)}`,
+);
 console.log('| when | RSS | heap used | array buffers | RSS B/event |\n|---|---:|---:|---:|---:|');
 row('before the build', before);
 console.log(`| peak (VmHWM) | ${mib(peak)} | | | ${(peak / n).toFixed(0)} |`);
