@@ -58,13 +58,17 @@ export class PackedPostings {
   }
 }
 
-/** Packs ranks[0, n) block by block (pack() up to a budget of blocks at a time, then done()). */
+/** Packs ranks[0, n) block by block (pack() up to a budget of blocks at a time, then done()): a
+ *  first round takes each block's base and width, so the packed words are allocated once at their
+ *  exact size (grown as it went, the copies left tens of MB of freed memory in malloc's heap); a
+ *  second round writes them. */
 export class PostingsPacker {
   private readonly base: Int32Array;
   private readonly start: Uint32Array;
   private readonly width: Uint8Array;
-  private words: Uint32Array;
+  private words = new Uint32Array(0);
   private used = 0;
+  /** next block of the first round, then (once it is `blocks`) blocks + next block of the second */
   private next = 0;
   private readonly blocks: number;
 
@@ -77,37 +81,49 @@ export class PostingsPacker {
     this.base = new Int32Array(this.blocks);
     this.start = new Uint32Array(this.blocks);
     this.width = new Uint8Array(this.blocks);
-    this.words = new Uint32Array(Math.max(16, n >>> 4)); // 2 bits an entry to begin with; grows
+    if (this.blocks === 0) this.words = new Uint32Array(1);
   }
 
-  /** Pack up to `budget` blocks; true when every block is packed. */
+  /** Do up to `budget` blocks (each is seen twice); true when every block is packed. */
   pack(budget: number): boolean {
     const ranks = this.ranks,
-      n = ranks.length;
-    const stop = Math.min(this.blocks, this.next + Math.max(1, budget));
-    for (let b = this.next; b < stop; b++) {
+      n = ranks.length,
+      blocks = this.blocks;
+    budget = Math.max(1, budget);
+    if (this.next < blocks) {
+      const stop = Math.min(blocks, this.next + budget);
+      for (let b = this.next; b < stop; b++) {
+        const from = b << SHIFT,
+          to = Math.min(n, from + BLOCK);
+        let min = ranks[from],
+          max = min;
+        for (let p = from + 1; p < to; p++) {
+          const r = ranks[p];
+          if (r < min) min = r;
+          else if (r > max) max = r;
+        }
+        const w = Math.max(1, 32 - Math.clz32(max - min));
+        this.base[b] = min;
+        this.start[b] = this.used;
+        this.width[b] = w;
+        this.used += Math.ceil(((to - from) * w) / 32);
+      }
+      budget -= stop - this.next;
+      this.next = stop;
+      if (stop < blocks) return false;
+      // one word of room after the last: at() may read the word after an entry that ends a word
+      this.words = new Uint32Array(this.used + 1);
+      if (budget <= 0) return false;
+    }
+    const words = this.words;
+    const first = this.next - blocks,
+      stop = Math.min(blocks, first + budget);
+    for (let b = first; b < stop; b++) {
       const from = b << SHIFT,
-        to = Math.min(n, from + BLOCK);
-      let min = ranks[from],
-        max = min;
-      for (let p = from + 1; p < to; p++) {
-        const r = ranks[p];
-        if (r < min) min = r;
-        else if (r > max) max = r;
-      }
-      const w = Math.max(1, 32 - Math.clz32(max - min));
-      const need = this.used + Math.ceil(((to - from) * w) / 32) + 1;
-      if (need > this.words.length) {
-        const grown = new Uint32Array(Math.max(need, Math.ceil(this.words.length * 1.5)));
-        grown.set(this.words.subarray(0, this.used));
-        this.words = grown;
-      }
-      const words = this.words,
-        at = this.used;
-      this.base[b] = min;
-      this.start[b] = at;
-      this.width[b] = w;
-      words.fill(0, at, need);
+        to = Math.min(n, from + BLOCK),
+        min = this.base[b],
+        w = this.width[b],
+        at = this.start[b];
       for (let p = from, bit = 0; p < to; p++, bit += w) {
         const v = ranks[p] - min,
           i = at + (bit >>> 5),
@@ -115,22 +131,13 @@ export class PostingsPacker {
         words[i] |= v << sh;
         if (sh + w > 32) words[i + 1] |= v >>> (32 - sh);
       }
-      this.used = at + Math.ceil(((to - from) * w) / 32);
     }
-    this.next = stop;
-    return stop === this.blocks;
+    this.next = blocks + stop;
+    return stop === blocks;
   }
 
   /** The packed postings (after pack() returned true). */
   done(): PackedPostings {
-    // one word of room after the last: at() may read the word after an entry that ends a word
-    return new PackedPostings(
-      this.order,
-      this.base,
-      this.start,
-      this.width,
-      this.words.slice(0, this.used + 1),
-      this.ranks.length,
-    );
+    return new PackedPostings(this.order, this.base, this.start, this.width, this.words, this.ranks.length);
   }
 }

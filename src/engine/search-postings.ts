@@ -9,10 +9,14 @@ import { PackedPostings, PostingsPacker } from './packed-postings.ts';
 import { WordScanner } from './search-scan.ts';
 import type { CalendarState } from './state.ts';
 
-const SEQ_SHIFT = 18;
-/** entries of a page of the build's word sequence (1 MiB) */
-const SEQ_PAGE = 1 << SEQ_SHIFT;
-const SEQ_MASK = SEQ_PAGE - 1;
+/** log2 of the entries of a page of the build's word sequence (32 MiB). glibc's malloc serves a
+ *  request of 32 MiB or more with a mapping of its own and unmaps it when it is freed, whatever
+ *  it did before; smaller ones, once large blocks were freed, come from its heap, which keeps
+ *  them resident after they are freed (1 MiB pages left their RSS behind after the build). */
+const SEQ_SHIFT = 23;
+/** the same for a table of fewer than SMALL_ROWS rows (256 KiB pages: its sequence is small) */
+const SMALL_SHIFT = 16;
+const SMALL_ROWS = 65_536;
 
 /** State of a build between advance() calls. */
 interface BuildJob {
@@ -45,8 +49,11 @@ export abstract class SearchPostings extends WordScanner {
   private collected: number[] = [];
   // ---- build scratch
   /** seq in pages of SEQ_PAGE entries: it grows a page at a time, never by copying what it holds
-   *  (a doubling of hundreds of MB was one pause of half a second at a million events) */
+   *  (a doubling of hundreds of MB was one pause of half a second at a million events), and its
+   *  pages go back to the system when the build lets go of them */
   private seq: Int32Array[] = [];
+  /** log2 of the entries of a page of seq */
+  private seqShift = SEQ_SHIFT;
   private seqLen = 0;
   private counts = new Int32Array(0);
   private lastMark = new Int32Array(0);
@@ -73,6 +80,7 @@ export abstract class SearchPostings extends WordScanner {
     this.listCount = 0;
     // about one distinct word per 8 units of text, and about three quarters of the texts' bytes searched
     this.seq = [];
+    this.seqShift = n < SMALL_ROWS ? SMALL_SHIFT : SEQ_SHIFT;
     this.seqLen = 0;
     this.counts = new Int32Array(1024);
     this.lastMark = new Int32Array(1024).fill(-1);
@@ -137,13 +145,15 @@ export abstract class SearchPostings extends WordScanner {
       // pass 2: each list's entries as ranks in `order`, so every list comes out increasing
       const ranks = job.ranks,
         cursor = job.cursor,
-        seq = this.seq;
+        seq = this.seq,
+        shift = this.seqShift,
+        mask = (1 << shift) - 1;
       let i = job.at;
       for (const stop = Math.min(order.length, i + Math.max(1, budget)); i < stop; i++) {
         const r = order[i];
         if (r >= n) continue; // appended since the build began: touched
         for (let k = rowStarts[r], end = rowStarts[r + 1]; k < end; k++)
-          ranks[cursor[seq[k >>> SEQ_SHIFT][k & SEQ_MASK]]++] = i;
+          ranks[cursor[seq[k >>> shift][k & mask]]++] = i;
       }
       budget -= i - job.at;
       job.at = i;
@@ -178,9 +188,10 @@ export abstract class SearchPostings extends WordScanner {
     this.lastMark[id] = mark;
     this.counts[id]++;
     const at = this.seqLen++;
-    const page = at >>> SEQ_SHIFT;
-    if (page === this.seq.length) this.seq.push(new Int32Array(SEQ_PAGE));
-    this.seq[page][at & SEQ_MASK] = id;
+    const shift = this.seqShift,
+      page = at >>> shift;
+    if (page === this.seq.length) this.seq.push(new Int32Array(1 << shift));
+    this.seq[page][at & ((1 << shift) - 1)] = id;
   }
 
   protected newWord(id: number): void {
