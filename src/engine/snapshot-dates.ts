@@ -108,8 +108,13 @@ export function loadDates(t: EventTable, c: EventChunk, from: number, n: number)
   }
   for (const f of DATE_FIELDS) {
     const col = t[f];
-    for (let i = from; i < from + n; i++)
-      if (col.at(i) !== col.at(i) && !col.odd.has(i))
-        throw new Error(`snapshot load: expected a ${f} string for row ${i}, got none`);
+    const none = (i: number): never => {
+      throw new Error(`snapshot load: expected a ${f} string for row ${i}, got none`);
+    };
+    if (col instanceof Date32Column) {
+      // a row without a date in range (FAR) has its ms in `far` or its string in `odd`
+      const sec = col.sec;
+      for (let i = from; i < from + n; i++) if (sec[i] === FAR && !col.far.has(i) && !col.odd.has(i)) none(i);
+    } else for (let i = from; i < from + n; i++) if (col.at(i) !== col.at(i) && !col.odd.has(i)) none(i);
   }
 }

@@ -203,16 +203,34 @@ export class PostingsReader {
       let at = 0;
       const take = (count: number, what: string): PostingList => {
         const list = new PostingList(0);
+        const end = at + count;
         let prev = -1;
-        for (let i = at; i < at + count; i++) {
-          const r = v[i];
-          if (!(r >= 0 && r < n)) throw new Error(`snapshot load: expected ${what} rows below ${n}, got ${r}`);
-          const p = pos[r];
-          if (p <= prev)
-            throw new Error(`snapshot load: expected ${what} in the main index's order, got row ${v[i]} after another`);
-          prev = p;
-          combos[i] = mainCombos[p];
+        let checked = false;
+        if (identity) {
+          // rows in the index's order are positions: rising rows, the last below n, need no lookup
+          // (a damaged list is checked again below, for the message)
+          let i = at;
+          for (; i < end; i++) {
+            const r = v[i];
+            if (r <= prev) break;
+            combos[i] = mainCombos[r];
+            prev = r;
+          }
+          checked = i === end && prev < n;
+          prev = -1;
         }
+        if (!checked)
+          for (let i = at; i < end; i++) {
+            const r = v[i];
+            if (!(r >= 0 && r < n)) throw new Error(`snapshot load: expected ${what} rows below ${n}, got ${r}`);
+            const p = pos[r];
+            if (p <= prev)
+              throw new Error(
+                `snapshot load: expected ${what} in the main index's order, got row ${v[i]} after another`,
+              );
+            prev = p;
+            combos[i] = mainCombos[p];
+          }
         list.rows = v.subarray(at, at + count);
         list.combos = combos.subarray(at, at + count);
         list.count = count;

@@ -261,24 +261,29 @@ function checkPostings(s: NonNullable<ExtrasReader['search']>, tableRows: number
     if (!(order[i] >= 0 && order[i] < tableRows)) fail(`indexed rows below ${tableRows}, got ${order[i]}`);
   const rows = new PackedPostings(order, base, start, width, packed, s.entries);
   let list = 0,
-    prev = -1;
+    prev = -1,
+    listEnd = s.lists > 0 ? offsets[1] : s.entries;
+  const ranks = order.length;
   for (let b = 0; b < base.length; b++) {
     const w = width[b],
       from = b << POSTING_SHIFT,
       to = Math.min(s.entries, from + (1 << POSTING_SHIFT));
     if (!(w >= 1 && w <= 31)) fail(`posting widths of 1 to 31 bits, got ${w}`);
     if (start[b] + Math.ceil(((to - from) * w) / 32) >= packed.length) fail('packed postings within their words');
+    const mask = 0xffffffff >>> (32 - w),
+      first = start[b],
+      at = base[b];
     for (let p = from, bit = 0; p < to; p++, bit += w) {
-      while (offsets[list + 1] <= p) {
+      while (listEnd <= p) {
         list++;
+        listEnd = offsets[list + 1];
         prev = -1;
       }
-      const i = start[b] + (bit >>> 5),
+      const i = first + (bit >>> 5),
         sh = bit & 31;
-      let v = packed[i] >>> sh;
-      if (sh + w > 32) v |= packed[i + 1] << (32 - sh);
-      const rank = base[b] + (v & (0xffffffff >>> (32 - w)));
-      if (!(rank > prev && rank < order.length)) fail(`increasing postings below ${order.length}, got ${rank}`);
+      const v = sh + w > 32 ? (packed[i] >>> sh) | (packed[i + 1] << (32 - sh)) : packed[i] >>> sh;
+      const rank = at + (v & mask);
+      if (!(rank > prev && rank < ranks)) fail(`increasing postings below ${ranks}, got ${rank}`);
       prev = rank;
     }
   }

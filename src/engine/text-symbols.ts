@@ -113,6 +113,14 @@ export class SymbolTable {
 
   /** Whether src[p, end) are codes of this table (no unknown code, no escape cut off). */
   valid(src: Uint8Array, p: number, end: number): boolean {
+    if (this.count === MAX_SYMBOLS) {
+      // every byte but the escape is a code: only an escape cut off at the end is wrong. A byte
+      // other than the escape ends a code (its own, or an escape's literal), so the codes after the
+      // last such byte are a run of escapes and literals: the run's length must be even.
+      let q = end;
+      while (q > p && src[q - 1] === ESCAPE) q--;
+      return (end - q) % 2 === 0;
+    }
     const lens = this.lens;
     while (p < end) {
       const c = src[p++];
@@ -271,7 +279,24 @@ export function learnSymbols(sample: Uint8Array, ends: ArrayLike<number>): Symbo
     }
     table = nextTable(table, count1, count2, round === 5, (5 * frac) / 128);
   }
-  return table;
+  return full(table);
+}
+
+/**
+ * The table with its unused codes given to single bytes that are no symbol of it (bytes the
+ * sample lacked, else escaped: one byte instead of two), so that every byte but the escape is a
+ * code and checking codes (valid) needs to look at the end of a text only.
+ */
+function full(table: SymbolTable): SymbolTable {
+  if (table.count === MAX_SYMBOLS) return table;
+  const symbols: Uint8Array[] = [];
+  const single = new Uint8Array(256);
+  for (let c = 0; c < table.count; c++) {
+    symbols.push(table.symbol(c).slice());
+    if (table.lens[c] === 1) single[table.symbol(c)[0]] = 1;
+  }
+  for (let b = 0; b < 256 && symbols.length < MAX_SYMBOLS; b++) if (single[b] === 0) symbols.push(Uint8Array.of(b));
+  return new SymbolTable(symbols);
 }
 
 function symbolOf(table: SymbolTable, k: number): Uint8Array {

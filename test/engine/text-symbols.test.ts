@@ -92,6 +92,19 @@ sym('the text form round-trips; damaged tables and codes are refused', () => {
   assert.ok(small.valid(Uint8Array.of(0, 1, ESCAPE, 7), 0, 4));
   assert.not.ok(small.valid(Uint8Array.of(0, 2), 0, 2), 'a code past the table');
   assert.not.ok(small.valid(Uint8Array.of(0, ESCAPE), 0, 2), 'an escape cut off');
+  // a full table (every byte but the escape a code) is checked from the end: same answers
+  const full = new SymbolTable(Array.from({ length: 255 }, (_, c) => Uint8Array.of(c)));
+  const pick = mulberry32(7);
+  for (let t = 0; t < 2000; t++) {
+    const codes = Uint8Array.from({ length: 1 + Math.floor(pick() * 8) }, () =>
+      pick() < 0.5 ? ESCAPE : Math.floor(pick() * 256),
+    );
+    let ok = true;
+    for (let p = 0; p < codes.length; p++) if (codes[p] === ESCAPE && ++p >= codes.length) ok = false;
+    assert.is(full.valid(codes, 0, codes.length), ok, `codes ${Array.from(codes)}`);
+  }
+  assert.ok(full.valid(Uint8Array.of(9, ESCAPE, ESCAPE, 3), 1, 3), 'an escaped escape');
+  assert.not.ok(full.valid(Uint8Array.of(ESCAPE, 7, ESCAPE), 0, 3), 'an escape cut off after a literal');
 });
 
 sym.run();
