@@ -4,6 +4,7 @@
 // learnt from. Records are laid out as text-view.ts says; two-byte texts are copied as they are.
 
 import { learnSymbols, SymbolTable } from './text-symbols.ts';
+import type { Bytes } from './text-view.ts';
 
 /** Bytes of text a table is learnt from (FSST learns from 16 KiB; more costs time, gains little). */
 const SAMPLE_BYTES = 64 * 1024;
@@ -64,7 +65,26 @@ export function recodeRecord(
   p = at;
   if (q + 10 > limit) return -1;
   q = writeVarint(dst, q, tid);
-  for (let f = 0; f < 4; f++) {
+  return recodeFields(src, p, 0, 4, from, to, dst, q, limit);
+}
+
+/**
+ * Copy text fields [first, last) of a record (0 description, 1 excerpt, 2 slug, 3 website), laid
+ * out one after the other from src[p], to dst at q, their one-byte texts re-coded from `from` to
+ * `to`; returns the end in dst, or -1 when dst has not room for them past q (up to `limit`).
+ */
+export function recodeFields(
+  src: Uint8Array,
+  p: number,
+  first: number,
+  last: number,
+  from: SymbolTable | null,
+  to: SymbolTable | null,
+  dst: Uint8Array,
+  q: number,
+  limit: number,
+): number {
+  for (let f = first; f < last; f++) {
     let h = varint(src, p);
     p = at;
     const bias = f === 3 && h > 0 ? 1 : 0;
@@ -97,6 +117,43 @@ export function recodeRecord(
   }
   return q;
 }
+
+/**
+ * Text field i (as recodeFields numbers them) of the string s written to dst at q as a record
+ * holds it, its one-byte text coded with `to`; `input`: scratch of at least s.length bytes. dst
+ * must have room for 10 + 2 * s.length bytes past q. Returns the end in dst.
+ */
+export function writeField(
+  s: string | null,
+  f: number,
+  to: SymbolTable | null,
+  input: Bytes,
+  dst: Bytes,
+  q: number,
+): number {
+  if (s === null) return writeVarint(dst, q, 0);
+  const bias = f === 3 ? 1 : 0;
+  const n = s.length;
+  if (!NARROW.test(s)) {
+    q = writeVarint(dst, q, 2 * n + 1 + bias);
+    dst.ucs2Write(s, q, 2 * n);
+    return q + 2 * n;
+  }
+  if (to === null || n === 0) {
+    q = writeVarint(dst, q, 2 * n + bias);
+    dst.latin1Write(s, q, n);
+    return q + n;
+  }
+  input.latin1Write(s, 0, n);
+  const body = q + 10;
+  const codes = to.encode(input, 0, n, dst, body) - body;
+  q = writeVarint(dst, q, 2 * codes + bias);
+  dst.copyWithin(q, body, body + codes);
+  return q + codes;
+}
+
+/** A text of one-byte characters only (a record holds it one byte a character). */
+export const NARROW = /^[\x00-\xff]*$/;
 
 /** The end of the record at b[p]. */
 export function recordEnd(b: Uint8Array, p: number): number {

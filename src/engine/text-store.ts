@@ -14,10 +14,20 @@
 // then on writes code their one-byte texts with it. A compaction learns a new table (and re-codes)
 // when the live records have grown to RELEARN_AFTER times what they were when the table was learnt.
 
-import { checkedEnd, fieldSize, learnFrom, recodeRecord, recordEnd, tableOf, varintSize } from './text-recode.ts';
+import {
+  checkedEnd,
+  fieldSize,
+  learnFrom,
+  NARROW,
+  recodeFields,
+  recodeRecord,
+  recordEnd,
+  tableOf,
+  varintSize,
+} from './text-recode.ts';
+import type { SymbolTable } from './text-symbols.ts';
 import { type Bytes, TextView } from './text-view.ts';
 
-const NARROW = /^[\x00-\xff]*$/;
 const MAX_BYTES = 2 ** 32 - 1;
 /** bytes of records past which the one-byte texts are coded */
 export const CODE_AFTER = 1 << 20;
@@ -223,11 +233,53 @@ export class TextStore extends TextView {
     p = this.writeText(p, 1, excerpt, en, e, 0);
     p = this.writeText(p, 2, slug, sn, s, 0);
     p = website === null ? this.writeVarint(p, 0) : this.writeText(p, 3, website, wn, w, 1);
+    this.placed(row, p);
+  }
+
+  /**
+   * As set(row, title, description, excerpt, slug, website, titleId), the description, excerpt
+   * and website given as a record holds them, coded with `from` (text-recode.ts writeField):
+   * description and excerpt at src[at, web), the website at src[web, end). They are copied as they
+   * are when `from` is this store's table, else re-coded: the record is the one set() writes.
+   */
+  setCoded(
+    row: number,
+    titleId: number,
+    slug: string,
+    src: Uint8Array,
+    at: number,
+    web: number,
+    end: number,
+    from: SymbolTable | null,
+  ): void {
+    const sn = NARROW.test(slug);
+    this.codeAt = 0;
+    const s = this.prepare(2, slug, sn);
+    const same = from === this.symbols;
+    // re-coded, a code becomes up to 8 bytes and each of them up to 2 codes
+    const size = varintSize(titleId) + fieldSize(s, sn) + (same ? end - at : 16 * (end - at) + 30);
+    if (this.used + size > this.bytes.length) this.grow(this.used + size);
+    const b = this.bytes;
+    let p = this.writeVarint(this.used, titleId);
+    if (same) {
+      for (let k = at; k < web; k++) b[p++] = src[k];
+      p = this.writeText(p, 2, slug, sn, s, 0);
+      for (let k = web; k < end; k++) b[p++] = src[k];
+    } else {
+      p = recodeFields(src, at, 0, 2, from, this.symbols, b, p, b.length);
+      p = this.writeText(p, 2, slug, sn, s, 0);
+      p = recodeFields(src, web, 3, 4, from, this.symbols, b, p, b.length);
+    }
+    this.placed(row, p);
+  }
+
+  /** The record just written at [used, end) becomes row's. */
+  private placed(row: number, end: number): void {
     if (row >= this.starts.length) this.reserve(Math.max(row + 1, this.starts.length * 2));
     const old = this.starts[row];
     if (old !== 0) this.dead += this.recordSize(old);
     this.starts[row] = this.used;
-    this.used = p;
+    this.used = end;
     if (
       (this.dead > 1 << 20 && this.dead * 4 > this.used) ||
       (this.symbols === null && this.used >= CODE_AFTER && this.used >= 2 * this.learntAt)

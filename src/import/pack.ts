@@ -20,9 +20,12 @@ import { stringHash } from '../engine/hash-slots.ts';
 import { bad, flagOf, noImage, RecordError, reqOf, strOf, validUrl, type Rec, type RecordReader } from './local.ts';
 import { asId } from '../api/wordpress/params.ts';
 import { sanitizeSlug } from '../api/wordpress/text.ts';
+import { writeField } from '../engine/text-recode.ts';
+import type { SymbolTable } from '../engine/text-symbols.ts';
+import type { Bytes } from '../engine/text-view.ts';
 
 /** Int32 slots a packed event has (P_* indexes). */
-export const P_INTS = 21;
+export const P_INTS = 24;
 export const P_ID = 0,
   P_AUTHOR = 1,
   P_STATUS = 2,
@@ -47,6 +50,11 @@ export const P_SLUG_HASH = 16,
   P_TAGS_HASH = 19;
 /** the stringHash of the title: the importing thread finds its index in the title dictionary by it */
 export const P_TITLE_HASH = 20;
+/** in a block coded with a table (PackedEvents.coded): where the event's description and excerpt
+ *  begin there, its website, and the end of those (-1: not coded, its texts are in strs) */
+export const P_TEXT_AT = 21,
+  P_TEXT_WEB = 22,
+  P_TEXT_END = 23;
 /** strings a packed event has: title, description, excerpt, slug as wanted, website (or null) */
 export const P_STRINGS = 5;
 /** P_STATUS of an event handed back as its text (a record-local check failed) */
@@ -90,6 +98,18 @@ export interface PackedEvents {
   comma: boolean;
   /** lines of a JSON Lines file: a record handed back has its "type" (which the sequential path drops) */
   jsonl: boolean;
+  /** the description, excerpt and website of the events, as the text store's records hold them
+   *  (P_TEXT_*), coded with the table numbered `textTag` (0: none; then they are in strs) */
+  coded: Uint8Array;
+  textTag: number;
+  /** that table (set by the importing thread when the block comes back: ImportWorkers) */
+  codedWith?: SymbolTable | null;
+}
+
+/** The table a worker codes the events' texts with, and its number (TextCoder.tag). */
+export interface TextCoder {
+  table: SymbolTable;
+  tag: number;
 }
 
 /** how many times the byte c occurs in buf */
@@ -136,6 +156,37 @@ class Packer {
   private readonly poolIndex = new Map<string, number>();
   extras: PackedEvents['extras'] = [];
   redo: PackedEvents['redo'] = [];
+  /** the coded texts (PackedEvents.coded) and their end; a text's bytes, for coding */
+  coded: Bytes;
+  codedAt = 0;
+  private input = Buffer.allocUnsafeSlow(1024) as Bytes;
+
+  constructor(readonly coder: TextCoder | undefined) {
+    this.coded = Buffer.allocUnsafeSlow(coder === undefined ? 0 : 256 * 1024) as Bytes;
+  }
+
+  /** The texts of event slot k (at i32[i]) coded into this.coded. */
+  code(i: number, description: string, excerpt: string, website: string | null): void {
+    const table = this.coder!.table;
+    const need = 40 + 2 * (description.length + excerpt.length + (website?.length ?? 0));
+    let q = this.codedAt;
+    if (q + need > this.coded.length) {
+      const next = Buffer.allocUnsafeSlow(Math.max(q + need, 2 * this.coded.length)) as Bytes;
+      this.coded.copy(next, 0, 0, q);
+      this.coded = next;
+    }
+    const longest = Math.max(description.length, excerpt.length, website?.length ?? 0);
+    if (longest > this.input.length)
+      this.input = Buffer.allocUnsafeSlow(Math.max(longest, 2 * this.input.length)) as Bytes;
+    const ints = this.i32;
+    ints[i + P_TEXT_AT] = q;
+    q = writeField(description, 0, table, this.input, this.coded, q);
+    q = writeField(excerpt, 1, table, this.input, this.coded, q);
+    ints[i + P_TEXT_WEB] = q;
+    q = writeField(website, 3, table, this.input, this.coded, q);
+    ints[i + P_TEXT_END] = q;
+    this.codedAt = q;
+  }
 
   small(s: string): number {
     let i = this.poolIndex.get(s);
@@ -245,7 +296,13 @@ function packEvent(rd: RecordReader, p: Packer, r: Rec, k: number): void {
   ints[i + P_CATEGORIES_HASH] = Packer.hash(categories);
   ints[i + P_TAGS_HASH] = Packer.hash(tags);
   p.f64.set(rd.dates, k * 8);
-  p.strs.push(title, description, excerpt, wanted, website);
+  if (p.coder === undefined) {
+    ints[i + P_TEXT_AT] = -1;
+    p.strs.push(title, description, excerpt, wanted, website);
+  } else {
+    p.code(i, description, excerpt, website);
+    p.strs.push(title, null, null, wanted, null);
+  }
   const lineage = Array.isArray(r.global_id_lineage)
     ? (r.global_id_lineage as unknown[]).slice(1).map(String)
     : undefined;
@@ -267,8 +324,14 @@ function packEvent(rd: RecordReader, p: Packer, r: Rec, k: number): void {
  * {"type": "event", ...} (its "type" not read: the sequential path drops it), blank lines skipped;
  * the worker stops at any other line (another type, not one JSON object), which is the scanner's.
  */
-export function packEventLines(rd: RecordReader, block: Uint8Array, len: number, jsonl = false): PackedEvents {
-  const p = new Packer();
+export function packEventLines(
+  rd: RecordReader,
+  block: Uint8Array,
+  len: number,
+  jsonl = false,
+  coder?: TextCoder,
+): PackedEvents {
+  const p = new Packer(coder);
   const buf = Buffer.from(block.buffer, block.byteOffset, len);
   // the block decoded at once, each line a slice of it (a decoding a line cost ~10% of a worker's
   // time); `at` and `sat` are where a line begins, in bytes and in characters (a newline is
@@ -325,6 +388,7 @@ export function packEventLines(rd: RecordReader, block: Uint8Array, len: number,
         if (!(err instanceof RecordError)) throw err;
         // the sequential path names the first problem (some are the calendar's to find)
         p.i32[k * P_INTS + P_STATUS] = P_REDO;
+        p.i32[k * P_INTS + P_TEXT_AT] = -1;
         for (let s = 0; s < P_STRINGS; s++) p.strs.push(null);
         p.redo.push({ k, text });
       }
@@ -355,5 +419,7 @@ export function packEventLines(rd: RecordReader, block: Uint8Array, len: number,
     lines,
     comma,
     jsonl,
+    coded: p.coded.subarray(0, p.codedAt),
+    textTag: coder === undefined ? 0 : coder.tag,
   };
 }
