@@ -25,7 +25,8 @@ function varint(b: Uint8Array, p: number): number {
   return v;
 }
 
-function writeVarint(b: Uint8Array, p: number, v: number): number {
+/** v as a varint at b[p]; returns the position after it. */
+export function writeVarint(b: Uint8Array, p: number, v: number): number {
   while (v >= 128) {
     b[p++] = (v % 128) | 128;
     v = Math.floor(v / 128);
@@ -256,4 +257,29 @@ export function varintSize(v: number): number {
     n++;
   }
   return n;
+}
+
+/** The most bytes of records a text store holds (its offsets are 32-bit). */
+export const MAX_BYTES = 2 ** 32 - 1;
+
+/** A larger copy of next's first `used` bytes, with room for `need` (a compaction's new buffer). */
+export function regrown(next: Bytes, used: number, need: number): Bytes {
+  if (need > MAX_BYTES)
+    throw new Error(`event texts: expected at most ${MAX_BYTES} bytes of texts in one calendar, need ${need}`);
+  const bigger = Buffer.allocUnsafeSlow(Math.min(MAX_BYTES, Math.max(need, Math.ceil(next.length * 1.25)))) as Bytes;
+  next.copy(bigger, 0, 0, used);
+  return bigger;
+}
+
+/** A larger copy of b's first `used` bytes, with room for `need`: b doubled up to 16 MiB, then a
+ *  quarter more each time (at most a fifth of it is room), or `need` bytes when `exact`. */
+export function grownTo(b: Bytes, used: number, need: number, exact: boolean): Bytes {
+  if (need > MAX_BYTES)
+    throw new Error(`event texts: expected at most ${MAX_BYTES} bytes of texts in one calendar, need ${need}`);
+  const cap = exact
+    ? need
+    : Math.min(MAX_BYTES, Math.max(need, b.length < 1 << 24 ? b.length * 2 : Math.ceil(b.length * 1.25)));
+  const next = Buffer.allocUnsafeSlow(cap) as Bytes;
+  b.copy(next, 0, 0, used);
+  return next;
 }

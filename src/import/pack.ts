@@ -20,9 +20,8 @@ import { stringHash } from '../engine/hash-slots.ts';
 import { bad, flagOf, noImage, RecordError, reqOf, strOf, validUrl, type Rec, type RecordReader } from './local.ts';
 import { asId } from '../api/wordpress/params.ts';
 import { sanitizeSlug } from '../api/wordpress/text.ts';
-import { writeField } from '../engine/text-recode.ts';
 import type { SymbolTable } from '../engine/text-symbols.ts';
-import type { Bytes } from '../engine/text-view.ts';
+import { P_TEXT_AT, type TextCoder, TextPacker } from './pack-texts.ts';
 
 /** Int32 slots a packed event has (P_* indexes). */
 export const P_INTS = 24;
@@ -50,11 +49,7 @@ export const P_SLUG_HASH = 16,
   P_TAGS_HASH = 19;
 /** the stringHash of the title: the importing thread finds its index in the title dictionary by it */
 export const P_TITLE_HASH = 20;
-/** in a block coded with a table (PackedEvents.coded): where the event's description and excerpt
- *  begin there, its website, and the end of those (-1: not coded, its texts are in strs) */
-export const P_TEXT_AT = 21,
-  P_TEXT_WEB = 22,
-  P_TEXT_END = 23;
+export { P_TEXT_AT, P_TEXT_END, P_TEXT_WEB, type TextCoder } from './pack-texts.ts';
 /** strings a packed event has: title, description, excerpt, slug as wanted, website (or null) */
 export const P_STRINGS = 5;
 /** P_STATUS of an event handed back as its text (a record-local check failed) */
@@ -106,12 +101,6 @@ export interface PackedEvents {
   codedWith?: SymbolTable | null;
 }
 
-/** The table a worker codes the events' texts with, and its number (TextCoder.tag). */
-export interface TextCoder {
-  table: SymbolTable;
-  tag: number;
-}
-
 /** how many times the byte c occurs in buf */
 function countByte(buf: Buffer, c: number): number {
   let n = 0;
@@ -156,36 +145,11 @@ class Packer {
   private readonly poolIndex = new Map<string, number>();
   extras: PackedEvents['extras'] = [];
   redo: PackedEvents['redo'] = [];
-  /** the coded texts (PackedEvents.coded) and their end; a text's bytes, for coding */
-  coded: Bytes;
-  codedAt = 0;
-  private input = Buffer.allocUnsafeSlow(1024) as Bytes;
+  /** the events' texts coded (a worker that has the store's table) */
+  readonly texts: TextPacker | undefined;
 
-  constructor(readonly coder: TextCoder | undefined) {
-    this.coded = Buffer.allocUnsafeSlow(coder === undefined ? 0 : 256 * 1024) as Bytes;
-  }
-
-  /** The texts of event slot k (at i32[i]) coded into this.coded. */
-  code(i: number, description: string, excerpt: string, website: string | null): void {
-    const table = this.coder!.table;
-    const need = 40 + 2 * (description.length + excerpt.length + (website?.length ?? 0));
-    let q = this.codedAt;
-    if (q + need > this.coded.length) {
-      const next = Buffer.allocUnsafeSlow(Math.max(q + need, 2 * this.coded.length)) as Bytes;
-      this.coded.copy(next, 0, 0, q);
-      this.coded = next;
-    }
-    const longest = Math.max(description.length, excerpt.length, website?.length ?? 0);
-    if (longest > this.input.length)
-      this.input = Buffer.allocUnsafeSlow(Math.max(longest, 2 * this.input.length)) as Bytes;
-    const ints = this.i32;
-    ints[i + P_TEXT_AT] = q;
-    q = writeField(description, 0, table, this.input, this.coded, q);
-    q = writeField(excerpt, 1, table, this.input, this.coded, q);
-    ints[i + P_TEXT_WEB] = q;
-    q = writeField(website, 3, table, this.input, this.coded, q);
-    ints[i + P_TEXT_END] = q;
-    this.codedAt = q;
+  constructor(coder: TextCoder | undefined) {
+    this.texts = coder && new TextPacker(coder);
   }
 
   small(s: string): number {
@@ -296,11 +260,11 @@ function packEvent(rd: RecordReader, p: Packer, r: Rec, k: number): void {
   ints[i + P_CATEGORIES_HASH] = Packer.hash(categories);
   ints[i + P_TAGS_HASH] = Packer.hash(tags);
   p.f64.set(rd.dates, k * 8);
-  if (p.coder === undefined) {
+  if (p.texts === undefined) {
     ints[i + P_TEXT_AT] = -1;
     p.strs.push(title, description, excerpt, wanted, website);
   } else {
-    p.code(i, description, excerpt, website);
+    p.texts.code(ints, i, description, excerpt, website);
     p.strs.push(title, null, null, wanted, null);
   }
   const lineage = Array.isArray(r.global_id_lineage)
@@ -419,7 +383,7 @@ export function packEventLines(
     lines,
     comma,
     jsonl,
-    coded: p.coded.subarray(0, p.codedAt),
+    coded: p.texts === undefined ? new Uint8Array(0) : p.texts.coded.subarray(0, p.texts.codedAt),
     textTag: coder === undefined ? 0 : coder.tag,
   };
 }
