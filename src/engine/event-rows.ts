@@ -2,6 +2,7 @@
 // parts appendParts takes, the staged record, the folding search uses, recurrence fields.
 
 import type { EventRecord, RecurInfo } from './records.ts';
+import type { SymbolTable } from './text-symbols.ts';
 
 export const FLAG_ALL_DAY = 1;
 export const FLAG_FEATURED = 2;
@@ -61,6 +62,13 @@ export class RowParts {
   excerpt = '';
   slug = '';
   website: string | null = null;
+  /** description, excerpt and website as the text store's records hold them instead (a worker
+   *  coded them: TextStore.setCoded's src, at, web, end, from); undefined: they are the strings */
+  coded: Uint8Array | undefined = undefined;
+  codedAt = 0;
+  codedWeb = 0;
+  codedEnd = 0;
+  codedWith: SymbolTable | null = null;
   /** the table's shared cost list (costLists) */
   costs: readonly string[] = [];
   /** the link lists' numbers in the table's idLists (0: empty) */

@@ -79,7 +79,18 @@ export class EventTable extends EventColumns {
     this.currencySymbols[row] = p.currencySymbol;
     this.currencyPositions[row] = p.currencyPosition;
     this.currencyCodes[row] = p.currencyCode;
-    this.texts.set(row, p.title, p.description, p.excerpt, p.slug, p.website, p.titleId);
+    if (p.coded === undefined) this.texts.set(row, p.title, p.description, p.excerpt, p.slug, p.website, p.titleId);
+    else
+      this.texts.setCoded(
+        row,
+        p.titleId >= 0 ? p.titleId : this.texts.titleId(p.title),
+        p.slug,
+        p.coded,
+        p.codedAt,
+        p.codedWeb,
+        p.codedEnd,
+        p.codedWith,
+      );
     this.costs.set(row, p.costs);
     this.setLineage(row, p.lineage);
     this.venueIds[row] = p.venue;

@@ -4,6 +4,7 @@
 // learnt from. Records are laid out as text-view.ts says; two-byte texts are copied as they are.
 
 import { learnSymbols, SymbolTable } from './text-symbols.ts';
+import type { Bytes } from './text-view.ts';
 
 /** Bytes of text a table is learnt from (FSST learns from 16 KiB; more costs time, gains little). */
 const SAMPLE_BYTES = 64 * 1024;
@@ -24,7 +25,8 @@ function varint(b: Uint8Array, p: number): number {
   return v;
 }
 
-function writeVarint(b: Uint8Array, p: number, v: number): number {
+/** v as a varint at b[p]; returns the position after it. */
+export function writeVarint(b: Uint8Array, p: number, v: number): number {
   while (v >= 128) {
     b[p++] = (v % 128) | 128;
     v = Math.floor(v / 128);
@@ -64,7 +66,26 @@ export function recodeRecord(
   p = at;
   if (q + 10 > limit) return -1;
   q = writeVarint(dst, q, tid);
-  for (let f = 0; f < 4; f++) {
+  return recodeFields(src, p, 0, 4, from, to, dst, q, limit);
+}
+
+/**
+ * Copy text fields [first, last) of a record (0 description, 1 excerpt, 2 slug, 3 website), laid
+ * out one after the other from src[p], to dst at q, their one-byte texts re-coded from `from` to
+ * `to`; returns the end in dst, or -1 when dst has not room for them past q (up to `limit`).
+ */
+export function recodeFields(
+  src: Uint8Array,
+  p: number,
+  first: number,
+  last: number,
+  from: SymbolTable | null,
+  to: SymbolTable | null,
+  dst: Uint8Array,
+  q: number,
+  limit: number,
+): number {
+  for (let f = first; f < last; f++) {
     let h = varint(src, p);
     p = at;
     const bias = f === 3 && h > 0 ? 1 : 0;
@@ -97,6 +118,43 @@ export function recodeRecord(
   }
   return q;
 }
+
+/**
+ * Text field i (as recodeFields numbers them) of the string s written to dst at q as a record
+ * holds it, its one-byte text coded with `to`; `input`: scratch of at least s.length bytes. dst
+ * must have room for 10 + 2 * s.length bytes past q. Returns the end in dst.
+ */
+export function writeField(
+  s: string | null,
+  f: number,
+  to: SymbolTable | null,
+  input: Bytes,
+  dst: Bytes,
+  q: number,
+): number {
+  if (s === null) return writeVarint(dst, q, 0);
+  const bias = f === 3 ? 1 : 0;
+  const n = s.length;
+  if (!NARROW.test(s)) {
+    q = writeVarint(dst, q, 2 * n + 1 + bias);
+    dst.ucs2Write(s, q, 2 * n);
+    return q + 2 * n;
+  }
+  if (to === null || n === 0) {
+    q = writeVarint(dst, q, 2 * n + bias);
+    dst.latin1Write(s, q, n);
+    return q + n;
+  }
+  input.latin1Write(s, 0, n);
+  const body = q + 10;
+  const codes = to.encode(input, 0, n, dst, body) - body;
+  q = writeVarint(dst, q, 2 * codes + bias);
+  dst.copyWithin(q, body, body + codes);
+  return q + codes;
+}
+
+/** A text of one-byte characters only (a record holds it one byte a character). */
+export const NARROW = /^[\x00-\xff]*$/;
 
 /** The end of the record at b[p]. */
 export function recordEnd(b: Uint8Array, p: number): number {
@@ -199,4 +257,29 @@ export function varintSize(v: number): number {
     n++;
   }
   return n;
+}
+
+/** The most bytes of records a text store holds (its offsets are 32-bit). */
+export const MAX_BYTES = 2 ** 32 - 1;
+
+/** A larger copy of next's first `used` bytes, with room for `need` (a compaction's new buffer). */
+export function regrown(next: Bytes, used: number, need: number): Bytes {
+  if (need > MAX_BYTES)
+    throw new Error(`event texts: expected at most ${MAX_BYTES} bytes of texts in one calendar, need ${need}`);
+  const bigger = Buffer.allocUnsafeSlow(Math.min(MAX_BYTES, Math.max(need, Math.ceil(next.length * 1.25)))) as Bytes;
+  next.copy(bigger, 0, 0, used);
+  return bigger;
+}
+
+/** A larger copy of b's first `used` bytes, with room for `need`: b doubled up to 16 MiB, then a
+ *  quarter more each time (at most a fifth of it is room), or `need` bytes when `exact`. */
+export function grownTo(b: Bytes, used: number, need: number, exact: boolean): Bytes {
+  if (need > MAX_BYTES)
+    throw new Error(`event texts: expected at most ${MAX_BYTES} bytes of texts in one calendar, need ${need}`);
+  const cap = exact
+    ? need
+    : Math.min(MAX_BYTES, Math.max(need, b.length < 1 << 24 ? b.length * 2 : Math.ceil(b.length * 1.25)));
+  const next = Buffer.allocUnsafeSlow(cap) as Bytes;
+  b.copy(next, 0, 0, used);
+  return next;
 }

@@ -14,11 +14,24 @@
 // then on writes code their one-byte texts with it. A compaction learns a new table (and re-codes)
 // when the live records have grown to RELEARN_AFTER times what they were when the table was learnt.
 
-import { checkedEnd, fieldSize, learnFrom, recodeRecord, recordEnd, tableOf, varintSize } from './text-recode.ts';
+import {
+  checkedEnd,
+  fieldSize,
+  learnFrom,
+  NARROW,
+  recodeFields,
+  recodeRecord,
+  recordEnd,
+  tableOf,
+  varintSize,
+  writeVarint,
+  MAX_BYTES,
+  regrown,
+  grownTo,
+} from './text-recode.ts';
+import type { SymbolTable } from './text-symbols.ts';
 import { type Bytes, TextView } from './text-view.ts';
 
-const NARROW = /^[\x00-\xff]*$/;
-const MAX_BYTES = 2 ** 32 - 1;
 /** bytes of records past which the one-byte texts are coded */
 export const CODE_AFTER = 1 << 20;
 const RELEARN_AFTER = 4;
@@ -218,16 +231,56 @@ export class TextStore extends TextView {
       fieldSize(s, sn) +
       (website === null ? 1 : fieldSize(w, wn) + 1);
     if (this.used + size > this.bytes.length) this.grow(this.used + size);
-    let p = this.writeVarint(this.used, tid);
+    let p = writeVarint(this.bytes, this.used, tid);
     p = this.writeText(p, 0, description, dn, d, 0);
     p = this.writeText(p, 1, excerpt, en, e, 0);
     p = this.writeText(p, 2, slug, sn, s, 0);
-    p = website === null ? this.writeVarint(p, 0) : this.writeText(p, 3, website, wn, w, 1);
+    p = website === null ? writeVarint(this.bytes, p, 0) : this.writeText(p, 3, website, wn, w, 1);
+    this.placed(row, p);
+  }
+
+  /** set() with description and excerpt at src[at, web), website at src[web, end) as a record
+   *  holds them, coded with `from` (writeField): copied when `from` is this store's table, else
+   *  re-coded; the record is the one set() writes. */
+  setCoded(
+    row: number,
+    titleId: number,
+    slug: string,
+    src: Uint8Array,
+    at: number,
+    web: number,
+    end: number,
+    from: SymbolTable | null,
+  ): void {
+    const sn = NARROW.test(slug);
+    this.codeAt = 0;
+    const s = this.prepare(2, slug, sn);
+    const same = from === this.symbols;
+    // re-coded, a code becomes up to 8 bytes and each of them up to 2 codes
+    const size = varintSize(titleId) + fieldSize(s, sn) + (same ? end - at : 16 * (end - at) + 30);
+    if (this.used + size > this.bytes.length) this.grow(this.used + size);
+    const b = this.bytes;
+    let p = writeVarint(this.bytes, this.used, titleId);
+    if (same) {
+      b.set(src.subarray(at, web), p);
+      p = this.writeText(p + web - at, 2, slug, sn, s, 0);
+      b.set(src.subarray(web, end), p);
+      p += end - web;
+    } else {
+      p = recodeFields(src, at, 0, 2, from, this.symbols, b, p, b.length);
+      p = this.writeText(p, 2, slug, sn, s, 0);
+      p = recodeFields(src, web, 3, 4, from, this.symbols, b, p, b.length);
+    }
+    this.placed(row, p);
+  }
+
+  /** The record just written at [used, end) becomes row's. */
+  private placed(row: number, end: number): void {
     if (row >= this.starts.length) this.reserve(Math.max(row + 1, this.starts.length * 2));
     const old = this.starts[row];
     if (old !== 0) this.dead += this.recordSize(old);
     this.starts[row] = this.used;
-    this.used = p;
+    this.used = end;
     if (
       (this.dead > 1 << 20 && this.dead * 4 > this.used) ||
       (this.symbols === null && this.used >= CODE_AFTER && this.used >= 2 * this.learntAt)
@@ -279,20 +332,10 @@ export class TextStore extends TextView {
     for (let i = 0; i < n; i++) this.set(from + i, titles[i], descriptions[i], excerpts[i], slugs[i], websites[i]);
   }
 
-  private writeVarint(p: number, v: number): number {
-    const b = this.bytes;
-    while (v >= 128) {
-      b[p++] = (v % 128) | 128;
-      v = Math.floor(v / 128);
-    }
-    b[p++] = v;
-    return p;
-  }
-
   /** Header (n * 2 + wide + bias) and units (or codes) of field i, s, at p; returns the position after. */
   private writeText(p: number, i: number, s: string, narrow: boolean, n: number, bias: number): number {
     if (narrow) {
-      p = this.writeVarint(p, 2 * n + bias);
+      p = writeVarint(this.bytes, p, 2 * n + bias);
       if (n === 0) return p;
       if (this.symbols === null) this.bytes.latin1Write(s, p, n);
       else {
@@ -303,24 +346,14 @@ export class TextStore extends TextView {
       }
       return p + n;
     }
-    p = this.writeVarint(p, 2 * n + 1 + bias);
+    p = writeVarint(this.bytes, p, 2 * n + 1 + bias);
     this.bytes.ucs2Write(s, p, 2 * n);
     return p + 2 * n;
   }
 
-  /** Doubles up to 16 MiB, then a quarter more each time: at most a fifth of the buffer is room. */
+  /** Room for `need` bytes (text-recode.ts grownTo). */
   private grow(need: number, exact = false): void {
-    if (need > MAX_BYTES)
-      throw new Error(`event texts: expected at most ${MAX_BYTES} bytes of texts in one calendar, need ${need}`);
-    const cap = exact
-      ? need
-      : Math.min(
-          MAX_BYTES,
-          Math.max(need, this.bytes.length < 1 << 24 ? this.bytes.length * 2 : Math.ceil(this.bytes.length * 1.25)),
-        );
-    const next = alloc(cap);
-    this.bytes.copy(next, 0, 0, this.used);
-    this.bytes = next;
+    this.bytes = grownTo(this.bytes, this.used, need, exact);
   }
 
   /**
@@ -345,7 +378,7 @@ export class TextStore extends TextView {
       if (s === 0) continue;
       if (to === from) {
         const size = this.recordSize(s);
-        if (p + size > next.length) next = this.regrow(next, p, p + size);
+        if (p + size > next.length) next = regrown(next, p, p + size);
         old.copy(next, p, s, s + size);
         starts[r] = p;
         p += size;
@@ -353,7 +386,7 @@ export class TextStore extends TextView {
       }
       let q = recodeRecord(old, s, from, to, next, p, next.length);
       if (q < 0) {
-        next = this.regrow(next, p, p + 16 * (recordEnd(old, s) - s) + 64);
+        next = regrown(next, p, p + 16 * (recordEnd(old, s) - s) + 64);
         q = recodeRecord(old, s, from, to, next, p, next.length);
       }
       starts[r] = p;
@@ -363,14 +396,5 @@ export class TextStore extends TextView {
     this.symbols = to;
     this.used = p;
     this.dead = 0;
-  }
-
-  /** A larger copy of next's first `used` bytes, with room for `need`. */
-  private regrow(next: Bytes, used: number, need: number): Bytes {
-    if (need > MAX_BYTES)
-      throw new Error(`event texts: expected at most ${MAX_BYTES} bytes of texts in one calendar, need ${need}`);
-    const bigger = alloc(Math.min(MAX_BYTES, Math.max(need, Math.ceil(next.length * 1.25))));
-    next.copy(bigger, 0, 0, used);
-    return bigger;
   }
 }

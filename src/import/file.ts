@@ -99,6 +99,7 @@ export async function stageImportFile(
       (total >= PARALLEL_BYTES && os.availableParallelism() > 1 && importWorkersAvailable() ? 2 : 0);
     if (count > 0 && (format === 'json' || format === 'jsonl'))
       workers = await ImportWorkers.start(count, builder.workerData());
+    workers?.useTable(table.texts.symbolTable);
     const parallel = workers && { workers, blockBytes: opts.blockBytes };
     for await (const batch of readImportBatches(
       file,
@@ -119,6 +120,8 @@ export async function stageImportFile(
         builder.addPacked(batch.packed, batch.index, batch.line);
         await chunks();
       }
+      // once the texts are coded, the workers code them for the blocks they take next
+      workers?.useTable(table.texts.symbolTable);
       sized.check(read, total);
     }
   } catch (err) {

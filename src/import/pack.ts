@@ -20,9 +20,11 @@ import { stringHash } from '../engine/hash-slots.ts';
 import { bad, flagOf, noImage, RecordError, reqOf, strOf, validUrl, type Rec, type RecordReader } from './local.ts';
 import { asId } from '../api/wordpress/params.ts';
 import { sanitizeSlug } from '../api/wordpress/text.ts';
+import type { SymbolTable } from '../engine/text-symbols.ts';
+import { P_TEXT_AT, type TextCoder, TextPacker } from './pack-texts.ts';
 
 /** Int32 slots a packed event has (P_* indexes). */
-export const P_INTS = 21;
+export const P_INTS = 24;
 export const P_ID = 0,
   P_AUTHOR = 1,
   P_STATUS = 2,
@@ -47,6 +49,7 @@ export const P_SLUG_HASH = 16,
   P_TAGS_HASH = 19;
 /** the stringHash of the title: the importing thread finds its index in the title dictionary by it */
 export const P_TITLE_HASH = 20;
+export { P_TEXT_AT, P_TEXT_END, P_TEXT_WEB, type TextCoder } from './pack-texts.ts';
 /** strings a packed event has: title, description, excerpt, slug as wanted, website (or null) */
 export const P_STRINGS = 5;
 /** P_STATUS of an event handed back as its text (a record-local check failed) */
@@ -90,6 +93,12 @@ export interface PackedEvents {
   comma: boolean;
   /** lines of a JSON Lines file: a record handed back has its "type" (which the sequential path drops) */
   jsonl: boolean;
+  /** the description, excerpt and website of the events, as the text store's records hold them
+   *  (P_TEXT_*), coded with the table numbered `textTag` (0: none; then they are in strs) */
+  coded: Uint8Array;
+  textTag: number;
+  /** that table (set by the importing thread when the block comes back: ImportWorkers) */
+  codedWith?: SymbolTable | null;
 }
 
 /** how many times the byte c occurs in buf */
@@ -136,6 +145,12 @@ class Packer {
   private readonly poolIndex = new Map<string, number>();
   extras: PackedEvents['extras'] = [];
   redo: PackedEvents['redo'] = [];
+  /** the events' texts coded (a worker that has the store's table) */
+  readonly texts: TextPacker | undefined;
+
+  constructor(coder: TextCoder | undefined) {
+    this.texts = coder && new TextPacker(coder);
+  }
 
   small(s: string): number {
     let i = this.poolIndex.get(s);
@@ -245,7 +260,13 @@ function packEvent(rd: RecordReader, p: Packer, r: Rec, k: number): void {
   ints[i + P_CATEGORIES_HASH] = Packer.hash(categories);
   ints[i + P_TAGS_HASH] = Packer.hash(tags);
   p.f64.set(rd.dates, k * 8);
-  p.strs.push(title, description, excerpt, wanted, website);
+  if (p.texts === undefined) {
+    ints[i + P_TEXT_AT] = -1;
+    p.strs.push(title, description, excerpt, wanted, website);
+  } else {
+    p.texts.code(ints, i, description, excerpt, website);
+    p.strs.push(title, null, null, wanted, null);
+  }
   const lineage = Array.isArray(r.global_id_lineage)
     ? (r.global_id_lineage as unknown[]).slice(1).map(String)
     : undefined;
@@ -267,8 +288,14 @@ function packEvent(rd: RecordReader, p: Packer, r: Rec, k: number): void {
  * {"type": "event", ...} (its "type" not read: the sequential path drops it), blank lines skipped;
  * the worker stops at any other line (another type, not one JSON object), which is the scanner's.
  */
-export function packEventLines(rd: RecordReader, block: Uint8Array, len: number, jsonl = false): PackedEvents {
-  const p = new Packer();
+export function packEventLines(
+  rd: RecordReader,
+  block: Uint8Array,
+  len: number,
+  jsonl = false,
+  coder?: TextCoder,
+): PackedEvents {
+  const p = new Packer(coder);
   const buf = Buffer.from(block.buffer, block.byteOffset, len);
   // the block decoded at once, each line a slice of it (a decoding a line cost ~10% of a worker's
   // time); `at` and `sat` are where a line begins, in bytes and in characters (a newline is
@@ -325,6 +352,7 @@ export function packEventLines(rd: RecordReader, block: Uint8Array, len: number,
         if (!(err instanceof RecordError)) throw err;
         // the sequential path names the first problem (some are the calendar's to find)
         p.i32[k * P_INTS + P_STATUS] = P_REDO;
+        p.i32[k * P_INTS + P_TEXT_AT] = -1;
         for (let s = 0; s < P_STRINGS; s++) p.strs.push(null);
         p.redo.push({ k, text });
       }
@@ -355,5 +383,7 @@ export function packEventLines(rd: RecordReader, block: Uint8Array, len: number,
     lines,
     comma,
     jsonl,
+    coded: p.texts === undefined ? new Uint8Array(0) : p.texts.coded.subarray(0, p.texts.codedAt),
+    textTag: coder === undefined ? 0 : coder.tag,
   };
 }

@@ -50,6 +50,9 @@ import {
   P_ORGANIZERS_HASH,
   P_SLUG_HASH,
   P_TITLE_HASH,
+  P_TEXT_AT,
+  P_TEXT_END,
+  P_TEXT_WEB,
   P_TAGS_HASH,
   type PackedEvents,
 } from './pack.ts';
@@ -117,9 +120,19 @@ export class Importer extends PostRecords {
     row.costs = cost.costs;
     row.title = strs[s]!;
     row.titleId = this.titles.id(row.title, ints[i + P_TITLE_HASH]);
-    row.description = strs[s + 1]!;
-    row.excerpt = strs[s + 2]!;
-    row.website = strs[s + 4];
+    const textAt = ints[i + P_TEXT_AT];
+    if (textAt < 0) {
+      row.coded = undefined;
+      row.description = strs[s + 1]!;
+      row.excerpt = strs[s + 2]!;
+      row.website = strs[s + 4];
+    } else {
+      row.coded = p.coded;
+      row.codedAt = textAt;
+      row.codedWeb = ints[i + P_TEXT_WEB];
+      row.codedEnd = ints[i + P_TEXT_END];
+      row.codedWith = p.codedWith!;
+    }
     row.lineage = extra?.lineage;
     const links = p.links;
     const nv = ints[i + P_VENUES],

@@ -5,7 +5,8 @@
 // reported and ends it.
 import { parentPort } from 'node:worker_threads';
 import { RecordReader } from './local.ts';
-import { packEventLines, type PackedEvents } from './pack.ts';
+import { packEventLines, type PackedEvents, type TextCoder } from './pack.ts';
+import { SymbolTable } from '../engine/text-symbols.ts';
 
 export interface ImportWorkerData {
   siteZone: string;
@@ -21,18 +22,35 @@ export interface ImportWorkerReply {
   block?: ArrayBuffer;
 }
 
+/** The table the importing thread's text store codes texts with (its `text`), and its number. */
+export interface ImportWorkerTable {
+  table: string | null;
+  tag: number;
+}
+
 let rd: RecordReader | undefined;
+let coder: TextCoder | undefined;
 const port = parentPort!;
-port.on('message', (m: { setup: ImportWorkerData } | { block: Uint8Array; len: number; jsonl: boolean }) => {
+type Message =
+  | { setup: ImportWorkerData }
+  | { symbols: ImportWorkerTable }
+  | { block: Uint8Array; len: number; jsonl: boolean };
+port.on('message', (m: Message) => {
   if ('setup' in m) {
     const data = m.setup;
     rd = new RecordReader(data.siteZone, () => new Date(data.now), data.stampsMs);
+    coder = undefined;
+    return;
+  }
+  if ('symbols' in m) {
+    const { table, tag } = m.symbols;
+    coder = table === null ? undefined : { table: SymbolTable.fromText(table), tag };
     return;
   }
   let reply: ImportWorkerReply;
   try {
     if (rd === undefined) throw new Error('import worker: expected {setup} before the first block');
-    reply = { packed: packEventLines(rd, m.block, m.len, m.jsonl) };
+    reply = { packed: packEventLines(rd, m.block, m.len, m.jsonl, coder) };
   } catch (err) {
     reply = { error: String((err as Error)?.stack ?? err) };
   }
@@ -41,6 +59,14 @@ port.on('message', (m: { setup: ImportWorkerData } | { block: Uint8Array; len: n
   reply.block = block;
   port.postMessage(
     reply,
-    p ? [p.f64.buffer as ArrayBuffer, p.i32.buffer as ArrayBuffer, p.links.buffer as ArrayBuffer, block] : [block],
+    p
+      ? [
+          p.f64.buffer as ArrayBuffer,
+          p.i32.buffer as ArrayBuffer,
+          p.links.buffer as ArrayBuffer,
+          p.coded.buffer as ArrayBuffer,
+          block,
+        ]
+      : [block],
   );
 });

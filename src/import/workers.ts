@@ -12,7 +12,8 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PackedEvents } from './pack.ts';
-import type { ImportWorkerData, ImportWorkerReply } from './worker.ts';
+import type { SymbolTable } from '../engine/text-symbols.ts';
+import type { ImportWorkerData, ImportWorkerReply, ImportWorkerTable } from './worker.ts';
 
 /** The worker's code as one CommonJS script, when there are no source files (the single executable). */
 export const importWorkerSource: { text?: string } = {};
@@ -141,8 +142,11 @@ export class ImportWorkers {
         message: (m: ImportWorkerReply) => {
           if (m.block !== undefined && this.spare.length < MAX_SPARE) this.spare.push(m.block);
           const p = queue.shift();
-          if (m.packed) p?.resolve(m.packed);
-          else this.fail(new Error(`import: a worker failed: ${m.error}`));
+          const packed = m.packed;
+          if (packed) {
+            packed.codedWith = packed.textTag === 0 ? null : this.tables.get(packed.textTag);
+            p?.resolve(packed);
+          } else this.fail(new Error(`import: a worker failed: ${m.error}`));
         },
         error: (err: Error) => this.fail(err),
         exit: (code: number) => this.fail(new Error(`import: a worker stopped (exit ${code}) before it was done`)),
@@ -156,6 +160,25 @@ export class ImportWorkers {
 
   get size(): number {
     return this.workers.length;
+  }
+
+  /** the tables sent to the workers by number (TextCoder.tag), and the last one sent */
+  private readonly tables = new Map<number, SymbolTable>();
+  private sent: SymbolTable | null = null;
+  private lastTag = 0;
+
+  /**
+   * The table the importing text store codes its texts with now: when it is not the one the
+   * workers have, they are sent it, and code the texts of the blocks they take from then on with
+   * it (the blocks they have taken come back coded as before).
+   */
+  useTable(table: SymbolTable | null): void {
+    if (table === this.sent) return;
+    this.sent = table;
+    const tag = ++this.lastTag;
+    if (table !== null) this.tables.set(tag, table);
+    const symbols: ImportWorkerTable = { table: table === null ? null : table.text, tag };
+    for (const w of this.workers) w.postMessage({ symbols });
   }
 
   private fail(err: Error): void {

@@ -5,7 +5,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CODE_AFTER, TextStore } from '../../src/engine/text-store.ts';
-import type { TextView } from '../../src/engine/text-view.ts';
+import type { Bytes, TextView } from '../../src/engine/text-view.ts';
+import { writeField } from '../../src/engine/text-recode.ts';
 import { Rng, mulberry32 } from './random-calendar.ts';
 
 const store = suite('text store');
@@ -293,3 +294,40 @@ store('records move between stores coded alike, differently or not at all', () =
 });
 
 store.run();
+
+store('setCoded writes the record set writes, from texts coded with its table or another', () => {
+  const rng = new Rng(mulberry32(7));
+  const titles = Array.from({ length: 20 }, () => text(rng, 12));
+  const rows: Row[] = Array.from({ length: 6_000 }, () => row(rng, titles));
+  // a table learnt from other texts (a block coded before a relearn)
+  const other = new TextStore();
+  const otherRng = new Rng(mulberry32(99));
+  for (let r = 0; other.symbolTable === null; r++) other.set(r, ...row(otherRng, titles));
+  const a = new TextStore(),
+    b = new TextStore();
+  const input = Buffer.allocUnsafeSlow(4096) as Bytes,
+    src = Buffer.allocUnsafeSlow(16384) as Bytes;
+  const ways = [0, 0, 0, 0];
+  for (let r = 0; r < rows.length; r++) {
+    const [title, description, excerpt, slug, website] = rows[r];
+    a.set(r, title, description, excerpt, slug, website);
+    if (b.symbolTable === null) {
+      b.set(r, title, description, excerpt, slug, website);
+      continue;
+    }
+    const way = r % 3;
+    ways[way]++;
+    const from = way === 0 ? b.symbolTable : way === 1 ? other.symbolTable : null;
+    const at = 3;
+    let q = writeField(description, 0, from, input, src, at);
+    q = writeField(excerpt, 1, from, input, src, q);
+    const web = q;
+    const end = writeField(website, 3, from, input, src, web);
+    b.setCoded(r, b.titleId(title), slug, src, at, web, end, from);
+  }
+  assert.ok(ways[0] > 1000 && ways[1] > 1000 && ways[2] > 1000, `rows by way ${ways}`);
+  assert.is(b.symbolTable?.text, a.symbolTable?.text);
+  assert.is(b.used, a.used);
+  assert.ok(Buffer.from(a.raw.subarray(0, a.used)).equals(b.raw.subarray(0, b.used)), 'the same records');
+  check(b, rows);
+});

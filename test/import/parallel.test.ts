@@ -205,6 +205,28 @@ par("a parallel import gives the sequential one's calendar on random files, bloc
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+par('texts past the size at which the store codes them: the workers code them, the calendar is the same', async () => {
+  // ~1.5 MiB of descriptions: the store learns its table part way, then the workers code the
+  // texts of the blocks they take next (blocks already taken come back as strings)
+  const dir = tmp();
+  const data = randomCalendar(3, 1500);
+  const r = rng(11);
+  const words = ['concert', 'caf\u00e9', 'tickets', 'evening', '\u2014', 'the', 'and', 'music', 'doors open'];
+  data.events.forEach((e, i) => {
+    const ev = e as Record<string, unknown>;
+    const n = 60 + Math.floor(r() * 200);
+    ev.description = `${ev.description} ${Array.from({ length: n }, () => words[Math.floor(r() * words.length)]).join(' ')}`;
+    if (i % 5 === 0) ev.excerpt = `Excerpt ${i} ${words[i % words.length]}`;
+  });
+  const file = fileOf(dir, data, false, false);
+  const seq = await importOf(file, { workers: 0 });
+  assert.ok(seq.calendar, seq.error);
+  for (const blockBytes of [20_000, 1 << 20]) {
+    assert.equal(await importOf(file, { workers: 2, blockBytes }), seq, `blocks of ${blockBytes}`);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
 par(
   'lines the workers do not take (pretty-printed, two records a line, blank lines) are read as before, and the workers go on after them',
   async () => {
