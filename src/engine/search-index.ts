@@ -234,13 +234,7 @@ export class SearchIndex extends SearchPostings {
   /** Start a build: everything is reset, the writes since the last build too. */
   override begin(st: CalendarState): void {
     super.begin(st);
-    this.touched = new Uint8Array(Math.max(16, st.table.capacity));
-    this.touchedCount = 0;
-    this.version++;
-    this.extra.clear();
-    this.rowWords.clear();
-    this.blocks.clear();
-    this.stale = false;
+    this.untouched(st);
   }
 
   /** What a snapshot keeps of the index (captured now: the arrays are replaced by a build, never
@@ -270,6 +264,12 @@ export class SearchIndex extends SearchPostings {
     this.rows = rows;
     this.listCount = words.length;
     this.wordsBuilt = words.length;
+    this.untouched(st);
+    return undefined;
+  }
+
+  /** No row touched since the index's lists were made (a build begun, or restored). */
+  private untouched(st: CalendarState): void {
     this.touched = new Uint8Array(Math.max(16, st.table.capacity));
     this.touchedCount = 0;
     this.version++;
@@ -277,7 +277,6 @@ export class SearchIndex extends SearchPostings {
     this.rowWords.clear();
     this.blocks.clear();
     this.stale = false;
-    return undefined;
   }
 
   /** The row was written: skip its list entries from now on, index its current words aside. */
