@@ -10,20 +10,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dropSearchIndex, existingSearchIndex, rebuildSearchIndex } from '../src/engine/search-index.ts';
 import type { CalendarState } from '../src/engine/state.ts';
 import { openCalendar } from '../src/index.ts';
+import { settledMemory } from './stats.ts';
 
 const dir = process.argv[2];
 if (!dir) {
   console.error('usage: node --expose-gc --import tsx bench/build-memory.ts STORE_DIR');
   process.exit(2);
 }
-const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) throw new Error('run with --expose-gc');
-const mem = async () => {
-  gc();
-  await new Promise((r) => setTimeout(r, 200));
-  gc();
-  return process.memoryUsage();
-};
+if (!(globalThis as { gc?: unknown }).gc) throw new Error('run with --expose-gc');
+const mem = settledMemory;
 const status = (key: string): number => {
   const m = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(readFileSync('/proc/self/status', 'utf8'));
   return m ? Number(m[1]) * 1024 : Number.NaN;

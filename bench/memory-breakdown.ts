@@ -6,6 +6,7 @@
 //   node --expose-gc --import tsx bench/memory-breakdown.ts STORE_DIR
 
 import { openCalendar } from '../src/index.ts';
+import { settledMemory } from './stats.ts';
 import type { EventTable } from '../src/engine/event-table.ts';
 
 const dir = process.argv[2];
@@ -13,16 +14,8 @@ if (!dir) {
   console.error('usage: node --expose-gc --import tsx bench/memory-breakdown.ts STORE_DIR');
   process.exit(2);
 }
-const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) throw new Error('run with --expose-gc');
-// a full collection, a pause (V8 frees array buffers' memory off the main thread: on a busy
-// machine a search's scratch still counted right after the collection), another collection
-const mem = async () => {
-  gc();
-  await new Promise((r) => setTimeout(r, 200));
-  gc();
-  return process.memoryUsage();
-};
+if (!(globalThis as { gc?: unknown }).gc) throw new Error('run with --expose-gc');
+const mem = settledMemory;
 const before = await mem();
 const cal = await openCalendar({ dir, readOnly: true });
 const loaded = await mem();

@@ -150,6 +150,20 @@ export function memoryAfterGc(): { bytes: number; rss: number } {
 }
 
 /** Heap bytes in use after a full collection (needs node --expose-gc). */
+/**
+ * process.memoryUsage() after a full collection, a pause and another (V8 frees array buffers'
+ * memory off the main thread: on a busy machine a search's scratch still counted right after the
+ * collection). Needs --expose-gc.
+ */
+export async function settledMemory(): Promise<NodeJS.MemoryUsage> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with --expose-gc');
+  gc();
+  await new Promise((r) => setTimeout(r, 200));
+  gc();
+  return process.memoryUsage();
+}
+
 export function heapUsedAfterGc(): number {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc) {
