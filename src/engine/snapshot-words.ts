@@ -33,18 +33,18 @@ export interface Extras {
   words?: { words: string[]; offsets: Int32Array; rows: PackedPostings; touched: Uint8Array };
   blocks?: { n: number; arrays: Record<string, Column> };
   /** table row → snapshot position; none: the same */
-  order?: Int32Array;
+  positions?: Int32Array;
 }
 
 /** The state's word index and main block statistics as they are now (those that are built). */
-export function captureExtras(st: CalendarState, order: Int32Array | undefined): Extras {
-  const out: Extras = { order };
+export function captureExtras(st: CalendarState, positions: Int32Array | undefined): Extras {
+  const out: Extras = { positions };
   const si = existingSearchIndex(st);
   const words = si?.persisted();
   if (words) out.words = words;
   const b = st.blocks;
   // the statistics follow the main index's order, which is the snapshot's when it has one
-  if (!b.dirty && order && st.main.count === st.table.count && b.segmented) {
+  if (!b.dirty && positions && st.main.count === st.table.count && b.segmented) {
     const n = st.main.count;
     const segEnds = new Float64Array(n),
       segCombos = new Uint8Array(n);
@@ -81,7 +81,7 @@ function* arrayChunks(type: string, name: string, a: Column): Generator<unknown>
 export function* extraChunks(x: Extras, tableRows: number): Generator<unknown> {
   if (x.words) {
     const { words, offsets, rows, touched } = x.words;
-    const inv = x.order && inverse(x.order);
+    const inv = x.positions;
     const pos = (r: number) => (inv ? inv[r] : r);
     const order = new Int32Array(rows.order.length);
     for (let i = 0; i < order.length; i++) order[i] = pos(rows.order[i]);
@@ -110,12 +110,6 @@ export function* extraChunks(x: Extras, tableRows: number): Generator<unknown> {
     yield { type: 'block-stats', rows: n, blocks: arrays.bounds.length - 1 };
     for (const [name, a] of Object.entries(arrays)) yield* arrayChunks('block-array', name, a);
   }
-}
-
-function inverse(order: Int32Array): Int32Array {
-  const inv = new Int32Array(order.length);
-  for (let i = 0; i < order.length; i++) inv[order[i]] = i;
-  return inv;
 }
 
 const fail = (what: string): never => {

@@ -78,8 +78,10 @@ export function encodeSnapshot(st: CalendarState, withPostings = true): Iterable
     recur: new Map(t.recur),
     order: indexOrder(st),
   };
-  frozen.extras = captureExtras(st, frozen.order);
-  const postings = withPostings ? capturePostings(st, frozen.order && positionsOf(frozen.order)) : [];
+  // each row's place in the events chunks, for the lines that name rows by it
+  const positions = frozen.order && positionsOf(frozen.order);
+  frozen.extras = captureExtras(st, positions);
+  const postings = withPostings ? capturePostings(st, positions) : [];
   return chunksOf(snapshotHeader(st), frozen, postings);
 }
 
