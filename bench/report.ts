@@ -132,3 +132,16 @@ export function scaleTable(results: ScaleResult[]): string {
     rows.map(([name, f]) => [name, ...results.map(f)]),
   );
 }
+
+/**
+ * The pages the warm pass reads (1-based): all of `totalPages` when they are at most `maxPages`,
+ * else `maxPages` of them spread evenly over the whole list, the first and the last included, so
+ * that every part of the calendar (its years, its statuses) is read, as a site's visitors do,
+ * without reading every event (an hour at ten million events).
+ */
+export function spreadPages(totalPages: number, maxPages: number): number[] {
+  if (totalPages <= 0 || maxPages <= 0) return [];
+  if (totalPages <= maxPages) return Array.from({ length: totalPages }, (_, i) => i + 1);
+  if (maxPages === 1) return [1];
+  return Array.from({ length: maxPages }, (_, k) => 1 + Math.round((k * (totalPages - 1)) / (maxPages - 1)));
+}

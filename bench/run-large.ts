@@ -43,6 +43,10 @@ export interface LargeOptions {
   timing: TimingOptions;
   cacheBytes: number;
   writes: number;
+  /** the warm pass reads at most this many pages of 50, spread over the whole calendar (spreadPages) */
+  warmPages: number;
+  /** the most one of SQLite's timed cases may take, warm-up included, ms (TimingOptions.capMs) */
+  sqliteCapMs: number;
   sqlite: boolean;
   /** SQLite's page cache when answering, MiB (undefined: its default, 2 MiB) */
   sqliteCacheMb?: number;
@@ -105,6 +109,12 @@ export async function runLarge(o: LargeOptions): Promise<number> {
   const { log } = o;
   const N = o.events;
   let failed = 0;
+  // the wall time of each step, printed at the end
+  const runStart = performance.now();
+  const steps: string[] = [];
+  const step = (name: string, since: number): void => {
+    steps.push(`${name} ${fmtMs((performance.now() - since) / 1000)} s`);
+  };
 
   // ---- the calendar: the import file --------------------------------------------------------
   let t0 = performance.now();
@@ -142,7 +152,9 @@ export async function runLarge(o: LargeOptions): Promise<number> {
     } else {
       fs.mkdirSync(path.dirname(cachePaths.db), { recursive: true });
       log(`sqlite: building ${cachePaths.db} from the import file...`);
+      const tBuild = performance.now();
       const r = await runNode(['--import', 'tsx', CHILD('sqlite-child.ts'), 'build', file, cachePaths.db]);
+      step('sqlite build', tBuild);
       const rep = lastJsonLine<SqliteBuildReport>(r.stdout);
       if (r.code !== 0 || !rep) {
         log(`sqlite: the build failed (exit ${r.code}); its errors are above`);
@@ -180,6 +192,7 @@ export async function runLarge(o: LargeOptions): Promise<number> {
       const code = await new Promise<number | null>((r) => imp.on('exit', (c) => r(c)));
       watch.stop();
       importS = (performance.now() - t0) / 1000;
+      step('engine import', t0);
       importPeak = watch.peak();
       if (code !== 0) {
         log(`engine: the import exited ${code}; its errors are above`);
@@ -194,6 +207,7 @@ export async function runLarge(o: LargeOptions): Promise<number> {
       log(
         `engine: loading the store's snapshot (${mib(snapshotBytes)}) in bench/engine-child.ts (heap ${heapMb} MiB)...`,
       );
+      const tChild = performance.now();
       const r = await runNode(
         ['--expose-gc', `--max-old-space-size=${heapMb}`, '--import', 'tsx', CHILD('engine-child.ts'), store],
         JSON.stringify({
@@ -203,9 +217,17 @@ export async function runLarge(o: LargeOptions): Promise<number> {
           cacheBytes: o.cacheBytes,
           writes: o.writes,
           warmTo: '9999-12-31',
+          warmPages: o.warmPages,
         }),
       );
       engine = lastJsonLine<EngineReport>(r.stdout);
+      step('engine process', tChild);
+      if (engine)
+        steps.push(
+          `(of it: load ${fmtMs(engine.loadMs / 1000)} s, first search ${fmtMs(engine.searchMs / 1000)} s, ` +
+            `the mix ${fmtMs(engine.mixMs / 1000)} s, warm pass ${fmtMs(engine.memory.readMs / 1000)} s, ` +
+            `writes ${fmtMs(engine.memory.writeMs / 1000)} s)`,
+        );
       if (!engine) {
         log(`engine: its process failed (exit ${r.code}); its errors are above`);
         failed++;
@@ -221,13 +243,18 @@ export async function runLarge(o: LargeOptions): Promise<number> {
   let sqlite: SqliteReport | undefined;
   if (build) {
     log(
-      `sqlite: answering and timing the mix in bench/sqlite-child.ts (page cache ${o.sqliteCacheMb === undefined ? "SQLite's default, 2" : o.sqliteCacheMb} MiB)...`,
+      `sqlite: answering and timing the mix in bench/sqlite-child.ts (page cache ${o.sqliteCacheMb === undefined ? "SQLite's default, 2" : o.sqliteCacheMb} MiB; ` +
+        `each case at most ${fmtMs(o.sqliteCapMs / 1000)} s, warm-up included)...`,
     );
+    const tChild = performance.now();
     const r = await runNode(
       ['--import', 'tsx', CHILD('sqlite-child.ts'), 'time', cachePaths.db],
-      JSON.stringify({ queries, timing: o.timing, cacheMb: o.sqliteCacheMb }),
+      JSON.stringify({ queries, timing: { ...o.timing, capMs: o.sqliteCapMs }, cacheMb: o.sqliteCacheMb }),
     );
     sqlite = lastJsonLine<SqliteReport>(r.stdout);
+    step('sqlite process', tChild);
+    if (sqlite)
+      steps.push(`(of it: the cross-check's answers ${fmtMs(sqlite.answerMs.reduce((a, b) => a + b, 0) / 1000)} s)`);
     if (!sqlite) {
       log(`sqlite: its process failed (exit ${r.code}); its errors are above`);
       failed++;
@@ -275,6 +302,7 @@ export async function runLarge(o: LargeOptions): Promise<number> {
     'engine p99',
     'sqlite med',
     'sqlite p99',
+    'sqlite n',
     'floor med',
     'sqlite/engine',
     'engine/floor',
@@ -287,6 +315,7 @@ export async function runLarge(o: LargeOptions): Promise<number> {
     fmtMs(r.e?.engine.p99),
     fmtMs(r.s?.list.median),
     fmtMs(r.s?.list.p99),
+    r.s ? String(r.s.list.samples) : '-',
     fmtMs(r.e?.floor.median),
     fmtRatio(ratio(r.s?.list, r.e?.engine)),
     fmtRatio(ratio(r.e?.engine, r.e?.floor)),
@@ -299,12 +328,17 @@ export async function runLarge(o: LargeOptions): Promise<number> {
     fmtMs(gm((r) => r.e?.engine.p99)),
     fmtMs(gm((r) => r.s?.list.median)),
     fmtMs(gm((r) => r.s?.list.p99)),
+    '',
     fmtMs(gm((r) => r.e?.floor.median)),
     fmtRatio(gm((r) => ratio(r.s?.list, r.e?.engine))),
     fmtRatio(gm((r) => ratio(r.e?.engine, r.e?.floor))),
   ]);
   log();
   log(`latency in ms per GET /events call (median / p99 over the samples); ratios of medians; bytes = response body;`);
+  log(
+    `sqlite n = SQLite's samples of the case (its slow cases fewer: each case at most ${fmtMs(o.sqliteCapMs / 1000)} s, ` +
+      'warm-up included; with one sample, its p99 is that sample)',
+  );
   log("the engine and the floor timed in the engine's process (loaded from the imported store), SQLite in its own");
   log(table(header, body));
   if (engine) log(gcLine(engine.gc));
@@ -314,6 +348,7 @@ export async function runLarge(o: LargeOptions): Promise<number> {
       'objects med',
       'objects p99',
       'sqlite obj med',
+      'sqlite obj n',
       'sqlite obj/objects',
       'json warm med',
       'json cold med',
@@ -325,6 +360,7 @@ export async function runLarge(o: LargeOptions): Promise<number> {
       fmtMs(r.e?.objects.median),
       fmtMs(r.e?.objects.p99),
       fmtMs(r.s?.objects.median),
+      r.s ? String(r.s.objects.samples) : '-',
       fmtRatio(ratio(r.s?.objects, r.e?.objects)),
       fmtMs(r.e?.warm.median),
       fmtMs(r.e?.cold.median),
@@ -336,6 +372,7 @@ export async function runLarge(o: LargeOptions): Promise<number> {
       fmtMs(gm((r) => r.e?.objects.median)),
       fmtMs(gm((r) => r.e?.objects.p99)),
       fmtMs(gm((r) => r.s?.objects.median)),
+      '',
       fmtRatio(gm((r) => ratio(r.s?.objects, r.e?.objects))),
       fmtMs(gm((r) => r.e?.warm.median)),
       fmtMs(gm((r) => r.e?.cold.median)),
@@ -382,10 +419,17 @@ export async function runLarge(o: LargeOptions): Promise<number> {
       );
     log(`memory of the engine's process, after gc (budget of the representation cache ${mib(engine.cacheBudget)}):`);
     line('cold (after the load):', m.cold);
-    line('warm (all read once):', m.warm);
+    line(m.warmPages < m.totalPages ? `warm (${m.warmPages} pages read):` : 'warm (all read once):', m.warm);
     line(`after ${m.writes} writes, then a search:`, m.afterWrites);
-    log(`  reading every event took ${fmtMs(m.readMs / 1000)} s, the writes ${fmtMs(m.writeMs / 1000)} s`);
+    log(
+      `  the warm pass read ${m.warmPages.toLocaleString('en-US')} of the ${m.totalPages.toLocaleString('en-US')} pages of 50 ` +
+        `(every status, the whole date range; ${m.warmEvents.toLocaleString('en-US')} events, each as JSON and as objects` +
+        `${m.warmPages < m.totalPages ? ', the pages spread evenly from the first to the last' : ''}) in ${fmtMs(m.readMs / 1000)} s; ` +
+        `the ${m.writes.toLocaleString('en-US')} writes (9 updates to 1 create) took ${fmtMs(m.writeMs / 1000)} s`,
+    );
   }
+  step('whole run', runStart);
+  log(`steps (wall time): ${steps.join('; ')}`);
   log(`sink ${engine?.sink ?? ''} ${sqlite?.sink ?? ''}`);
   if (mismatches > 0) log(`FAILED: ${mismatches} mismatch(es) between implementations`);
   if (failed > 0) log(`FAILED: ${failed} step(s) did not complete`);

@@ -1,4 +1,4 @@
-// npm run bench [-- --large --dir DIR --keep --recurring --events N --seed S --runs R --only a,b --no-sqlite --budget-ms B --min-runs M --warmup W --warmup-ms T --cache DIR --cache-mb M --writes W]
+// npm run bench [-- --large --dir DIR --keep --recurring --events N --seed S --runs R --only a,b --no-sqlite --budget-ms B --min-runs M --warmup W --warmup-ms T --cache DIR --cache-mb M --writes W --warm-pages P --sqlite-cap-ms C]
 // npm run bench -- --import [--events N --seed S --rounds R --dir DIR --no-sqlite --workers W,W...]   (the import benchmark: bench/import.ts)
 //
 // Generates a calendar, loads it into the engine and the baselines, checks that every
@@ -72,6 +72,10 @@ const { values: opt } = parseArgs({
     keep: { type: 'boolean', default: false },
     // the large path: SQLite's page cache when answering, MiB (default SQLite's own, 2 MiB)
     'sqlite-cache-mb': { type: 'string' },
+    // the large path: the warm pass's pages of 50, spread over the calendar (instead of every event)
+    'warm-pages': { type: 'string', default: '2000' },
+    // the large path: the most one of SQLite's timed cases may take, warm-up included, ms
+    'sqlite-cap-ms': { type: 'string', default: '30000' },
   },
   allowPositionals: false,
 });
@@ -124,6 +128,9 @@ const pathChoice = choosePath({
 if (pathChoice.large) {
   if (opt['sqlite-cache-mb'] !== undefined && !(Number(opt['sqlite-cache-mb']) > 0))
     throw new Error(`--sqlite-cache-mb expects a number of MiB > 0, got ${opt['sqlite-cache-mb']}`);
+  for (const k of ['warm-pages', 'sqlite-cap-ms'] as const)
+    if (!(Number.isInteger(Number(opt[k])) && Number(opt[k]) > 0))
+      throw new Error(`--${k} expects a positive integer, got ${opt[k]}`);
   const log = (s = '') => process.stdout.write(s + '\n');
   log(`calendar-engine bench: ${N.toLocaleString('en-US')} events, seed ${SEED}, now ${NOW.toISOString()}`);
   log(
@@ -139,6 +146,8 @@ if (pathChoice.large) {
     timing,
     cacheBytes: CACHE_BYTES,
     writes: WRITES,
+    warmPages: Number(opt['warm-pages']),
+    sqliteCapMs: Number(opt['sqlite-cap-ms']),
     sqlite: !opt['no-sqlite'],
     sqliteCacheMb: opt['sqlite-cache-mb'] === undefined ? undefined : Number(opt['sqlite-cache-mb']),
     engine: !opt['no-engine'],

@@ -46,27 +46,47 @@ export interface TimingOptions {
   /** stop sampling after this many ms (but take at least minRuns samples) */
   budgetMs: number;
   minRuns: number;
+  /**
+   * the most one case may take, warm-up included (undefined: no such bound), for cases that take
+   * seconds a call (SQLite on disk at ten million events): the warm-up stops after its first call
+   * once a quarter of this has passed, and sampling stops, once there is one sample, before a
+   * sample that would end past it (the last sample's time taken as the next one's); a case
+   * then has fewer samples than minRuns, and its Timing says how many
+   */
+  capMs?: number;
+}
+
+/** whether a case begun at `start` may take another sample of about `lastMs` within opts.capMs */
+export function withinCap(opts: TimingOptions, start: number, now: number, lastMs: number): boolean {
+  return opts.capMs === undefined || now - start + lastMs <= opts.capMs;
 }
 
 /** Untimed calls of `fn`: `warmup` calls and `warmupMs`, whichever is longer; two calls for a
- *  case slower than half the budget. */
-async function warmUp(fn: () => unknown, opts: TimingOptions): Promise<void> {
+ *  case slower than half the budget; one for a case slower than a quarter of opts.capMs; none
+ *  when `warmedMs` (a call of the same case just made, as a cross-check's) passed that quarter. */
+async function warmUp(fn: () => unknown, opts: TimingOptions, warmedMs?: number): Promise<void> {
+  const quarter = opts.capMs === undefined ? Infinity : opts.capMs / 4;
+  if (warmedMs !== undefined && warmedMs > quarter) return;
   const warmStart = performance.now();
   for (let i = 0; ; i++) {
     const elapsed = performance.now() - warmStart;
     if (i >= opts.warmup && elapsed >= opts.warmupMs) break;
     // a slow case (a full scan over a million rows) needs no ten warm-up calls
     if (i >= 2 && elapsed > opts.budgetMs / 2) break;
+    if (i >= 1 && elapsed > quarter) break;
     consume(await fn());
   }
 }
 
 /**
  * Time `fn` (sync or async): warm-up (`warmup` calls and `warmupMs`, whichever is longer; two
- * calls for a case slower than half the budget), then up to `runs` samples within `budgetMs`.
+ * calls for a case slower than half the budget), then up to `runs` samples within `budgetMs`;
+ * with opts.capMs, the whole case within that (see TimingOptions.capMs). `warmedMs`: how long a
+ * call of the same case just made outside took (it stands for the warm-up when past capMs / 4).
  */
-export async function timeCase(fn: () => unknown, opts: TimingOptions): Promise<Timing> {
-  await warmUp(fn, opts);
+export async function timeCase(fn: () => unknown, opts: TimingOptions, warmedMs?: number): Promise<Timing> {
+  const caseStart = performance.now();
+  await warmUp(fn, opts, warmedMs);
   const samples: number[] = [];
   const start = performance.now();
   while (samples.length < opts.runs) {
@@ -77,6 +97,7 @@ export async function timeCase(fn: () => unknown, opts: TimingOptions): Promise<
     consume(v);
     samples.push(t1 - t0);
     if (samples.length >= opts.minRuns && t1 - start > opts.budgetMs) break;
+    if (!withinCap(opts, caseStart, t1, t1 - t0)) break;
   }
   return summarize(samples);
 }

@@ -1,6 +1,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { choosePath, differ, inMemoryHeapMb, scaleTable, table, type ScaleResult } from '../../bench/report.ts';
+import {
+  choosePath,
+  differ,
+  inMemoryHeapMb,
+  scaleTable,
+  spreadPages,
+  table,
+  type ScaleResult,
+} from '../../bench/report.ts';
 import { buildQueries, buildQueriesStreamed, NOW } from '../../bench/queries.ts';
 import { generateCalendar } from '../../bench/generate.ts';
 
@@ -86,6 +94,22 @@ test('scaleTable :: one column a size, one row a figure', () => {
   assert.equal(row('lists settled, over HTTP: p50 / p99 / max (ms)'), ['0.37 / 2.66 / 9.1', '0.37 / 2.66 / 9.1']);
   assert.equal(row('longest GC pause'), ['26 / 3.5', '26 / 3.5']);
   assert.equal(row('queries answered other than 200'), ['none', 'organizer 400']);
+});
+
+test('spreadPages :: every page when they fit, else that many spread from the first to the last', () => {
+  assert.equal(spreadPages(3, 10), [1, 2, 3]);
+  assert.equal(spreadPages(0, 10), []);
+  assert.equal(spreadPages(5, 0), []);
+  assert.equal(spreadPages(100, 1), [1]);
+  assert.equal(spreadPages(100, 2), [1, 100]);
+  assert.equal(spreadPages(9, 5), [1, 3, 5, 7, 9]);
+  // ten million events: 200,000 pages of 50, 2,000 read, about 100 apart, none twice
+  const p = spreadPages(200_000, 2000);
+  assert.is(p.length, 2000);
+  assert.is(p[0], 1);
+  assert.is(p[1999], 200_000);
+  assert.is(new Set(p).size, 2000);
+  for (let i = 1; i < p.length; i++) assert.ok(p[i] - p[i - 1] >= 100 && p[i] - p[i - 1] <= 101, `gap at ${i}`);
 });
 
 test.run();

@@ -88,6 +88,10 @@ test('bench/run.ts --large :: the streamed path cross-checks SQLite on disk agai
         '50',
         '--sqlite-cache-mb',
         '8',
+        '--warm-pages',
+        '5',
+        '--sqlite-cap-ms',
+        '5000',
         '--only',
         'default,include,children,venue',
       ],
@@ -106,16 +110,29 @@ test('bench/run.ts --large :: the streamed path cross-checks SQLite on disk agai
         .split('|')
         .slice(1, -1)
         .map((c) => c.trim());
-      assert.is(cells.length, 10);
-      // engine median and p99, sqlite median and p99, floor median, the ratios: measured
-      for (const i of [3, 4, 5, 6, 7, 8, 9]) assert.ok(/^\d/.test(cells[i]), `${name}: column ${i} is ${cells[i]}`);
+      assert.is(cells.length, 11);
+      // engine median and p99, sqlite median, p99 and samples, floor median, the ratios: measured
+      for (const i of [3, 4, 5, 6, 7, 8, 9, 10]) assert.ok(/^\d/.test(cells[i]), `${name}: column ${i} is ${cells[i]}`);
     }
     assert.match(r.stdout, /engine import: +[\d.]+ s, peak RSS [\d.]+ MiB/);
     assert.match(r.stdout, /sqlite build: +[\d.]+ s, file [\d.]+ MiB/);
-    assert.match(r.stdout, /timing the mix in bench\/sqlite-child\.ts \(page cache 8 MiB\)/);
+    assert.match(
+      r.stdout,
+      /timing the mix in bench\/sqlite-child\.ts \(page cache 8 MiB; each case at most 5\.00 s, warm-up included\)/,
+    );
     assert.match(r.stdout, /sqlite process: +opened in [\d.]+ ms; RSS after the open [\d.]+ MiB/);
     assert.match(r.stdout, /longest pause [\d.]+ ms, \d+ collections/);
     assert.match(r.stdout, /after 50 writes, then a search: +[\d,]+ bytes\/event/);
+    // the warm pass: 5 pages spread over the 30 of the whole calendar (1,500 events, 50 a page)
+    assert.match(r.stdout, /warm \(5 pages read\): +[\d,]+ bytes\/event/);
+    assert.match(
+      r.stdout,
+      /the warm pass read 5 of the 30 pages of 50 \(every status, the whole date range; [\d,]+ events, each as JSON and as objects, the pages spread evenly from the first to the last\) in [\d.]+ s; the 50 writes/,
+    );
+    assert.match(
+      r.stdout,
+      /steps \(wall time\): (sqlite build [\d.]+ s; )?engine import [\d.]+ s; engine process [\d.]+ s; \(of it: load/,
+    );
     assert.ok(fs.existsSync(path.join(dir, 'sqlite', 'sqlite-1500-1-v1.db.json')));
     assert.not.ok(fs.existsSync(path.join(dir, 'store-1500-1')), 'the store is removed without --keep');
 
