@@ -102,10 +102,11 @@ export class IdListPool {
    */
   indexSome(max: number): boolean {
     const to = Math.min(this.count, this.indexed + max);
-    if (to <= this.indexed) return true;
+    if (to <= this.indexed) return this.indexed === this.count;
     const v = this.values,
       o = this.offsets;
-    while (this.slots.length < 2 * (this.slotsUsed + to - this.indexed)) this.growSlots();
+    // room for every list still out at once (the first slice), not a rehash every few slices
+    while (this.slots.length < 2 * (this.slotsUsed + this.count - this.indexed)) this.growSlots();
     const slots = this.slots,
       mask = slots.length - 1;
     for (let k = this.indexed; k < to; k++) {
