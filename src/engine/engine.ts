@@ -342,12 +342,11 @@ export class Engine implements EngineApi {
       while (!st.ids.buildSlugs(SLUG_SLICE_ROWS)) {
         if (performance.now() >= until) return later(slugs);
       }
-      later(lists);
+      lists(until);
     };
-    const lists = () => {
-      const until = performance.now() + SLICE_MS;
+    const lists = (until = performance.now() + SLICE_MS) => {
       while (!st.table.idLists.indexSome(POOL_SLICE_LISTS)) {
-        if (performance.now() >= until) return later(lists);
+        if (performance.now() >= until) return later(() => lists());
       }
       // a snapshot that held the search index left nothing to build
       if (existingSearchIndex(st) === undefined) scheduleSearchIndexBuild(st);
