@@ -28,6 +28,8 @@ import type { EventQuery, QueryResult } from './types.ts';
 const BATCH_PUTS = 32;
 /** rows of the slug lookup built between two looks at the clock (warmInBackground) */
 const SLUG_SLICE_ROWS = 4096;
+/** link lists a snapshot brought taken into the pool's lookup between two looks at the clock */
+const POOL_SLICE_LISTS = 16_384;
 
 export class Engine implements EngineApi {
   /** internals, for tests and benches; api/ should stay on the EngineApi surface */
@@ -321,7 +323,8 @@ export class Engine implements EngineApi {
   /**
    * After a snapshot load, between requests, in slices of SLICE_MS on the event loop (unref'd
    * timers): the main index's block statistics (every list uses them), the slug lookup (every
-   * write that names a slug uses it), then the search index. A
+   * write that names a slug uses it), the lookup of the link lists the snapshot brought (every
+   * write of an event's organizers, categories or tags uses it), then the search index. A
    * request that comes meanwhile waits at most about a slice; one that needs what is not built
    * yet finishes it on the spot (mainBlocks() keeps the blocks already done), as it would anyway.
    */
@@ -338,6 +341,12 @@ export class Engine implements EngineApi {
       const until = performance.now() + SLICE_MS;
       while (!st.ids.buildSlugs(SLUG_SLICE_ROWS)) {
         if (performance.now() >= until) return later(slugs);
+      }
+      lists(until);
+    };
+    const lists = (until = performance.now() + SLICE_MS) => {
+      while (!st.table.idLists.indexSome(POOL_SLICE_LISTS)) {
+        if (performance.now() >= until) return later(() => lists());
       }
       // a snapshot that held the search index left nothing to build
       if (existingSearchIndex(st) === undefined) scheduleSearchIndexBuild(st);

@@ -12,6 +12,10 @@ import { ListInterner, listHash } from './list-interner.ts';
  * offsets[k + 1]). Lists are never changed or removed, so a list's number means the same for as
  * long as the pool lives (a frozen copy of a column may keep reading it). Singletons of small ids
  * are found by index, other lists by listHash in an open-addressing table of list numbers.
+ *
+ * A snapshot load appends the lists a snapshot holds as they are (appendPacked) without finding
+ * them: they join that lookup a slice at a time between requests (indexSome), or all at once
+ * before the next list is interned.
  */
 export class IdListPool {
   values = new Int32Array(256);
@@ -24,6 +28,8 @@ export class IdListPool {
   private slotsUsed = 0;
   /** the list number of [id] for a small id, by id (0 = not made yet) */
   private singles = new Int32Array(0);
+  /** lists [1, indexed) are in the lookup (slots, singles); the others were appended by a load */
+  private indexed = 1;
 
   /** The number of the list equal to src[from, from + n) (added when new). */
   internRange(src: ArrayLike<number>, from: number, n: number): number {
@@ -39,11 +45,13 @@ export class IdListPool {
 
   /** The number of the list [id], for an id ListInterner.bySingle accepts. */
   single(id: number): number {
+    if (this.indexed < this.count) this.indexSome(Infinity);
     if (this.singles.length === 0) this.singles = new Int32Array(65_536);
     let k = this.singles[id];
     if (k === 0) {
       k = this.add([id], 0, 1);
       this.singles[id] = k;
+      this.indexed = this.count;
     }
     return k;
   }
@@ -53,14 +61,69 @@ export class IdListPool {
    * be: the table's growth places lists by listHash of their content).
    */
   internHashed(src: ArrayLike<number>, from: number, n: number, key: number): number {
+    if (this.indexed < this.count) this.indexSome(Infinity);
     const slots = this.slots,
       mask = slots.length - 1;
     let i = key & mask;
     for (let k = slots[i]; k !== 0; k = slots[(i = (i + 1) & mask)]) if (this.equals(k, src, from, n)) return k;
     const k = this.add(src, from, n);
     slots[i] = k;
+    this.indexed = this.count;
     if (++this.slotsUsed * 2 > slots.length) this.growSlots();
     return k;
+  }
+
+  /**
+   * Append lists as they are, numbered from `count` on: list j is values[ends[j - 1], ends[j])
+   * (from 0 for j = 0). The caller has checked them: each end greater than the one before, the
+   * last one values.length. They are not found by intern until indexSome has taken them in.
+   */
+  appendPacked(values: Int32Array, ends: Int32Array): void {
+    const k = ends.length,
+      first = this.count;
+    if (first + k + 1 > this.offsets.length) this.offsets = growInt32(this.offsets, first + k + 1, grow);
+    const at = this.offsets[first];
+    if (at + values.length > this.values.length) this.values = growInt32(this.values, at + values.length, grow);
+    this.values.set(values, at);
+    const o = this.offsets;
+    for (let j = 0; j < k; j++) o[first + j + 1] = at + ends[j];
+    this.count = first + k;
+  }
+
+  /** Room for `lists` lists of `values` ids in all, made at once (a load that knows its pool's size). */
+  reserve(lists: number, values: number): void {
+    this.offsets = growInt32(this.offsets, lists + 1, exactly);
+    this.values = growInt32(this.values, values, exactly);
+  }
+
+  /**
+   * Takes up to `max` of the lists appendPacked left out into the lookup; true once none is left.
+   * The lookup finds the first of equal lists (a pool a snapshot brings has none).
+   */
+  indexSome(max: number): boolean {
+    const to = Math.min(this.count, this.indexed + max);
+    if (to <= this.indexed) return this.indexed === this.count;
+    const v = this.values,
+      o = this.offsets;
+    // room for every list still out at once (the first slice), not a rehash every few slices
+    while (this.slots.length < 2 * (this.slotsUsed + this.count - this.indexed)) this.growSlots();
+    const slots = this.slots,
+      mask = slots.length - 1;
+    for (let k = this.indexed; k < to; k++) {
+      const a = o[k],
+        n = o[k + 1] - a;
+      if (ListInterner.bySingle(v, a, n)) {
+        if (this.singles.length === 0) this.singles = new Int32Array(65_536);
+        if (this.singles[v[a]] === 0) this.singles[v[a]] = k;
+        continue;
+      }
+      let i = listHash(v, a, n) & mask;
+      while (slots[i] !== 0) i = (i + 1) & mask;
+      slots[i] = k;
+      this.slotsUsed++;
+    }
+    this.indexed = to;
+    return to === this.count;
   }
 
   /** list k holds src[from, from + n) */
@@ -93,7 +156,7 @@ export class IdListPool {
       values = Math.ceil(this.offsets[this.count] * factor);
     this.offsets = growInt32(this.offsets, lists + 1, grow);
     this.values = growInt32(this.values, values, grow);
-    while (this.slots.length < lists * 2) this.growSlots();
+    if (this.indexed === this.count) while (this.slots.length < lists * 2) this.growSlots();
   }
 
   /** The hashed lists in a table twice as large. */
@@ -133,6 +196,10 @@ function grow(current: number, need: number): number {
   let cap = Math.max(256, current);
   while (cap < need) cap += cap >> 1;
   return cap;
+}
+
+function exactly(_current: number, need: number): number {
+  return need;
 }
 
 /** A frozen link column: the list numbers of its rows, and the pool they number. */

@@ -10,6 +10,7 @@ import { PostingsReader } from './snapshot-indexes.ts';
 import { ExtrasReader } from './snapshot-words.ts';
 import { base64Bytes, decodeInto, decodeNew } from './snapshot-bytes.ts';
 import { loadDates } from './snapshot-dates.ts';
+import { checkLinkLists, loadLinkLists, loadLinkRows, reserveLinks } from './snapshot-links.ts';
 import {
   DATE_BASE,
   DATE_FIELDS,
@@ -20,6 +21,7 @@ import {
   type EventChunk,
   type EventChunkV1,
   type EventChunkV2,
+  type LinkListsChunk,
   type ListColumn,
   type SnapshotHeader,
   type TitlesChunk,
@@ -35,7 +37,7 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
   const postings = new PostingsReader();
   const extras = new ExtrasReader();
   for (const raw of chunks) {
-    const chunk = raw as SnapshotHeader | EventChunk | EventChunkV1 | EventChunkV2 | TitlesChunk;
+    const chunk = raw as SnapshotHeader | EventChunk | EventChunkV1 | EventChunkV2 | TitlesChunk | LinkListsChunk;
     if (!header) {
       if (chunk.type !== 'calendar-engine-snapshot' || ![1, 2, 3].includes(chunk.version)) {
         throw new Error(
@@ -48,6 +50,10 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
     }
     if (chunk.type === 'titles' && header.version === 3 && t.count === 0) {
       loadTitles(t, chunk, header);
+      continue;
+    }
+    if (chunk.type === 'link-lists' && header.version === 3 && t.count === 0) {
+      loadLinkLists(t.idLists, chunk, header);
       continue;
     }
     if (header.version === 3 && postings.take(chunk)) continue;
@@ -66,16 +72,24 @@ export function decodeSnapshot(st: CalendarState, chunks: Iterable<unknown>): vo
     if (header.version === 1) loadChunkV1(st, chunk as EventChunkV1);
     else if (header.version === 2) loadChunkV2(st, chunk as EventChunkV2);
     else {
-      if (t.count === 0) checkTitles(t, header);
+      if (t.count === 0) {
+        checkTitles(t, header);
+        checkLinkLists(t.idLists, header);
+      }
       loadChunkV3(st, chunk as EventChunk);
-      if (chunk.from === 0) t.idLists.expect(header.eventCount / chunk.count); // the first rows' share
+      // the first rows' share of the lists they interned (none when they are numbered in link-lists lines)
+      if (chunk.from === 0 && (chunk as EventChunk).linkRows === undefined)
+        t.idLists.expect(header.eventCount / chunk.count);
     }
     registerRows(st, chunk.from, chunk.from + chunk.count);
   }
   if (!header) throw new Error('snapshot load: expected a header chunk, got nothing');
   if (t.count !== header.eventCount)
     throw new Error(`snapshot load: expected ${header.eventCount} events, got ${t.count}`);
-  if (header.version === 3 && t.count === 0) checkTitles(t, header);
+  if (header.version === 3 && t.count === 0) {
+    checkTitles(t, header);
+    checkLinkLists(t.idLists, header);
+  }
   t.texts.settle();
   // the plain-array columns grew by appends and keep their slack (up to a third of their
   // capacity; +27 bytes/event at a million): trimming them by copying cost ~0.35 s of the load
@@ -119,6 +133,7 @@ function loadHeader(st: CalendarState, h: SnapshotHeader): void {
   if (h.version === 3 && Number.isSafeInteger(textBytes) && textBytes! > 0 && textBytes! < 2 ** 32)
     t.texts.reserveBytes(textBytes!);
   if (h.eventCount > 0) st.ids.reserve(h.nextPostId);
+  if (h.version === 3) reserveLinks(t.idLists, h);
 }
 
 function expectLength(what: string, got: { length: number } | undefined, n: number): void {
@@ -158,7 +173,7 @@ function checkTitles(t: EventTable, h: SnapshotHeader): void {
 function numberLists(
   what: string,
   dst: LinkColumn,
-  col: { values: string; ends: string; rows: string },
+  col: { values: string; ends: string; rows: string } | undefined,
   from: number,
   n: number,
 ): void {
@@ -229,7 +244,11 @@ function loadChunkV3(st: CalendarState, c: EventChunk): void {
     from,
     n,
   );
-  for (const f of LINK_FIELDS) numberLists(f, t[f], c.links?.[f], from, n);
+  if (c.linkRows !== undefined) {
+    if (typeof c.linkRows !== 'object' || c.linkRows === null)
+      throw new Error('snapshot load: expected the link list numbers of the rows');
+    for (const f of LINK_FIELDS) loadLinkRows(f, t[f], c.linkRows[f], from, n);
+  } else for (const f of LINK_FIELDS) numberLists(f, t[f], c.links?.[f], from, n);
 }
 
 function loadChunkV2(st: CalendarState, c: EventChunkV2): void {

@@ -1,5 +1,5 @@
-// The snapshot's format: the header chunk, the titles chunks of version 3, the events chunks of
-// versions 1, 2 and 3, and the column lists both the encoder (snapshot.ts) and the decoder
+// The snapshot's format: the header chunk, the titles and link-lists chunks of version 3, the
+// events chunks of versions 1, 2 and 3, and the column lists both the encoder (snapshot.ts) and the decoder
 // (snapshot-decode.ts) walk.
 
 import { TYPED_COLUMNS } from './event-table.ts';
@@ -10,6 +10,10 @@ export const SNAPSHOT_VERSION = 3;
 export const EVENT_CHUNK_ROWS = 10_000;
 /** titles a version 3 titles chunk holds at most */
 export const TITLE_CHUNK_SIZE = 50_000;
+/** lists a link-lists chunk holds at most */
+export const LINK_LISTS_CHUNK = 262_144;
+/** ids past which a link-lists chunk holds no further list */
+export const LINK_VALUES_CHUNK = 1_048_576;
 
 export interface SnapshotHeader {
   type: 'calendar-engine-snapshot';
@@ -32,6 +36,24 @@ export interface SnapshotHeader {
   titles?: number;
   /** version 3: about the bytes of the rows' text records (the room a load reserves for them) */
   textBytes?: number;
+  /** version 3: the lists of the link-lists chunks that follow the header (none: every events
+   *  chunk has its own `links`) */
+  linkLists?: number;
+  /** version 3: the ids those lists hold in all */
+  linkValues?: number;
+}
+
+/**
+ * Version 3: lists [from, from + k) of the link columns' pool (numbered from 1; 0 is the empty
+ * list), after the titles chunks and before any events chunk: `values`, the lists' ids one list
+ * after the other, and `ends`, the end of each list in them (non-empty lists), both base64 Int32.
+ * Events chunks then give each row's list by its number (`linkRows`).
+ */
+export interface LinkListsChunk {
+  type: 'link-lists';
+  from: number;
+  values: string;
+  ends: string;
 }
 
 /** Version 3: titles [from, from + titles.length) of the dictionary the text records index. */
@@ -141,8 +163,10 @@ export interface ListColumn<T> {
  *   in the dictionary of the titles chunks, description, excerpt, slug, website), the end of
  *   each as Uint32, and the symbol table their one-byte texts are coded with (text-symbols.ts;
  *   none: they are not)
- * - links: the chunk's distinct lists as values and ends (Int32), and per row 0 (none) or 1 + the
- *   index of its list (Int32); costs: the distinct lists as JSON, the per-row index as Int32
+ * - linkRows: per link column, each row's list number in the link-lists chunks (Int32; 0: none);
+ *   or, in chunks written before those (or when a snapshot has none), links: the chunk's distinct
+ *   lists as values and ends (Int32), and per row 0 (none) or 1 + the index of its list (Int32)
+ * - costs: the distinct lists as JSON, the per-row index as Int32
  */
 export interface EventChunk {
   type: 'events';
@@ -157,7 +181,8 @@ export interface EventChunk {
   oddDates: [number, number, string][];
   texts: { bytes: string; ends: string; symbols?: string };
   costs: { lists: string[][]; rows: string };
-  links: Record<LinkField, { values: string; ends: string; rows: string }>;
+  linkRows?: Record<LinkField, string>;
+  links?: Record<LinkField, { values: string; ends: string; rows: string }>;
   lineages: [number, string[]][];
   extraVenues: [number, number[]][];
   recur?: [number, RecurInfo][];

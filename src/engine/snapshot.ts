@@ -12,6 +12,7 @@ import { base64Of } from './snapshot-bytes.ts';
 import { dateCopies, encodeDates, type DateCopy } from './snapshot-dates.ts';
 import { capturePostings } from './snapshot-indexes.ts';
 import { captureExtras, extraChunks, type Extras } from './snapshot-words.ts';
+import { linkCounts, linkListChunks, linkNumbering, linkRowsOf, wholePool } from './snapshot-links.ts';
 import {
   EVENT_CHUNK_ROWS,
   INT_FIELDS,
@@ -40,6 +41,8 @@ interface Frozen {
   lineages: Map<number, string[]>;
   extraVenues: Map<number, readonly number[]>;
   links: Record<LinkField, LinkLists>;
+  /** the link lists' numbers in the snapshot's link-lists lines (none: the pool's own) */
+  linkNumbers?: Int32Array;
   recur: Map<number, RecurInfo>;
   /** the rows in the order they are written (the main index's (start, id) order); none: 0, 1, ... */
   order?: Int32Array;
@@ -139,7 +142,9 @@ export function snapshotHeader(st: CalendarState): SnapshotHeader {
  *  posting lists), for the state as it is now, whose rows are the events chunks' in table order. */
 export function snapshotHead(st: CalendarState): unknown[] {
   const header = snapshotHeader(st);
-  return [header, ...titleChunks(st.table.texts, header.titles ?? 0), ...capturePostings(st)];
+  const pool = wholePool(st.table.idLists);
+  linkCounts(header, pool);
+  return [header, ...titleChunks(st.table.texts, header.titles ?? 0), ...linkListChunks(pool), ...capturePostings(st)];
 }
 
 /**
@@ -147,7 +152,8 @@ export function snapshotHead(st: CalendarState): unknown[] {
  * for a table whose rows will be the calendar's rows from 0 on, such as an import's staging table
  * into an empty calendar (whose text store, and so its title dictionary, the calendar then takes
  * over), whose chunks are written while the import goes on. Chunks begin at multiples of
- * EVENT_CHUNK_ROWS, as encodeSnapshot's do; the chunk is the one encodeSnapshot makes of those rows.
+ * EVENT_CHUNK_ROWS, as encodeSnapshot's do; the chunk is the one encodeSnapshot makes of those rows,
+ * but that its rows' link lists keep their numbers in the pool (snapshotHead writes all of it).
  */
 export function encodeRows(t: EventTable, from: number, to: number): unknown {
   const ints = {} as Frozen['ints'];
@@ -195,41 +201,14 @@ function listColumn<T>(
   return { lists, rows };
 }
 
-/** A link column's distinct lists of the rows `at`, as their values one after the other and the
- *  end of each, and per row 0 (none) or 1 + the index of its list. */
-function linkColumn(col: LinkLists, at: Int32Array): { values: Int32Array; ends: Int32Array; rows: Int32Array } {
-  const index = new Map<number, number>();
-  const numbers: number[] = [];
-  const n = at.length;
-  const rows = new Int32Array(n);
-  let total = 0;
-  const { pool } = col;
-  for (let i = 0; i < n; i++) {
-    const list = col.lists[at[i]];
-    if (list === 0) continue;
-    let k = index.get(list);
-    if (k === undefined) {
-      numbers.push(list);
-      k = numbers.length;
-      index.set(list, k);
-      total += pool.offsets[list + 1] - pool.offsets[list];
-    }
-    rows[i] = k;
-  }
-  const values = new Int32Array(total);
-  const ends = new Int32Array(numbers.length);
-  let o = 0;
-  for (let k = 0; k < numbers.length; k++) {
-    const a = pool.offsets[numbers[k]];
-    values.set(pool.values.subarray(a, pool.offsets[numbers[k] + 1]), o);
-    ends[k] = o += pool.offsets[numbers[k] + 1] - a;
-  }
-  return { values, ends, rows };
-}
-
 function* chunksOf(header: SnapshotHeader, fz: Frozen, postings: Iterable<unknown>): Generator<unknown> {
+  // the lists the rows use, once (numbered here, not at the capture: the pool's lists never change)
+  const pool = linkNumbering(fz.links, fz.count);
+  fz.linkNumbers = pool.numbers;
+  linkCounts(header, pool);
   yield header;
   yield* titleChunks(fz.texts, header.titles ?? 0);
+  yield* linkListChunks(pool);
   for (let from = 0; from < fz.count; from += EVENT_CHUNK_ROWS)
     yield encodeChunk(fz, from, Math.min(fz.count, from + EVENT_CHUNK_ROWS));
   yield* postings;
@@ -288,11 +267,9 @@ function encodeChunk(fz: Frozen, from: number, to: number): EventChunk {
     }
   }
   const costs = listColumn(fz.costs, at);
-  const links = {} as EventChunk['links'];
-  for (const f of LINK_FIELDS) {
-    const col = linkColumn(fz.links[f], at);
-    links[f] = { values: base64Of(col.values), ends: base64Of(col.ends), rows: base64Of(col.rows) };
-  }
+  const linkRows = {} as Record<LinkField, string>;
+  for (const f of LINK_FIELDS)
+    linkRows[f] = linkRowsOf(fz.links[f].lists, fz.linkNumbers, inOrder ? undefined : at, from, to);
   const texts = fz.texts.copyRecords(at);
   return {
     type: 'events',
@@ -306,7 +283,7 @@ function encodeChunk(fz: Frozen, from: number, to: number): EventChunk {
       ...(fz.texts.symbolTable && { symbols: fz.texts.symbolTable.text }),
     },
     costs: { lists: costs.lists.map((l) => l.slice()), rows: base64Of(costs.rows) },
-    links,
+    linkRows,
     lineages,
     extraVenues,
     ...(recur.length > 0 ? { recur } : {}),

@@ -7,12 +7,16 @@ export const MIB = 2 ** 20;
 export const GIB = 2 ** 30;
 
 /**
- * Memory a loaded store takes per event, all of it (V8's heap, the columns' and texts' array
- * buffers, what the process holds besides): at 1,000,000 events the process peaked at 1,086 MB
- * of RSS while loading (the snapshot's chunks parsed on top of the columns), then held 836 MiB
- * after a search and 200 list calls; rounded up.
+ * Memory a loaded store takes per event past BASE_BYTES, all of it (V8's heap, the columns' and
+ * texts' array buffers, what the process holds besides), at the peak of its load and after.
+ * Measured on snapshots with their link pool, posting lines and word index: at 1,000,000 events the
+ * open peaked at 587-600 MiB of RSS (344 MiB past BASE_BYTES: 361 bytes an event) and held
+ * 489-510 MiB after it; `serve` held 647 bytes an event in all after a search and 200 list calls
+ * (379 past BASE_BYTES), and 421 in all at 10,000,000 events. About 1.6 times the highest of
+ * those, for what differs between calendars (longer texts, more distinct lists) and the writes
+ * that follow.
  */
-export const STORE_BYTES_PER_EVENT = 1_100;
+export const STORE_BYTES_PER_EVENT = 600;
 /**
  * Of it, what V8's heap must hold (the rest are typed arrays and the texts' buffer, outside the
  * heap's limit): 49 MiB used after a full collection at 1,000,000 events (link lists, texts and

@@ -30,6 +30,46 @@ pool('equal lists are one number, different ones are not, as the pool and its ta
   assert.ok(p.count > 1000);
 });
 
+pool('lists appended as they are (a load) are found once indexed, in slices or by the next intern', () => {
+  // lists a snapshot brings: singletons of small ids, a large id alone, longer lists
+  const lists = [[5], [70_000], [3, 9], [9, 3], [1, 2, 3, 4], [40_000], [7, 7]];
+  const values = Int32Array.from(lists.flat());
+  const ends = new Int32Array(lists.length);
+  let at = 0;
+  for (let j = 0; j < lists.length; j++) ends[j] = at += lists[j].length;
+  for (const slices of [0, 1, 3]) {
+    const p = new IdListPool();
+    p.intern([8, 8]); // list 1, interned before the load
+    p.appendPacked(values, ends);
+    assert.is(p.count, 2 + lists.length);
+    lists.forEach((l, j) => {
+      assert.equal(p.list(2 + j), l);
+    });
+    // indexed a few at a time between requests, or not at all before the next intern
+    if (slices > 0) while (!p.indexSome(slices));
+    lists.forEach((l, j) => {
+      assert.is(p.intern(l), 2 + j, `${slices}: ${JSON.stringify(l)}`);
+    });
+    assert.is(p.intern([8, 8]), 1);
+    assert.is(p.count, 2 + lists.length, 'no list added twice');
+    assert.is(p.intern([6, 6, 6]), p.count - 1, 'a new list gets the next number');
+    assert.is(p.single(12), p.count - 1);
+    assert.is(p.single(5), 2);
+  }
+  // a pool whose table grows while it takes them in: thousands of lists, a slice at a time
+  const many = new IdListPool();
+  const big = Array.from({ length: 5000 }, (_, i) => [i * 3 + 100_000, i]);
+  const bigEnds = Int32Array.from(big, (_, j) => 2 * (j + 1));
+  many.appendPacked(Int32Array.from(big.flat()), bigEnds);
+  let steps = 0;
+  while (!many.indexSome(700)) steps++;
+  assert.is(steps, 7);
+  big.forEach((l, j) => {
+    assert.is(many.intern(l), 1 + j);
+  });
+  assert.is(many.count, 5001);
+});
+
 pool('an IdMap with no dense part keeps every id in its Map', () => {
   const m = new IdMap<string>(0);
   m.set(1_000_000, 'a');

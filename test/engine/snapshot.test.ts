@@ -137,20 +137,25 @@ Snap('version 3 round trip: records, slugs, counts and answers are identical; co
   const chunks = roundTrip(e);
   assert.equal(
     chunks.map((c) => (c as { type: string }).type).filter((t) => t !== 'postings' && t !== 'postingRows'),
-    ['calendar-engine-snapshot', 'titles', 'events'],
+    ['calendar-engine-snapshot', 'titles', 'link-lists', 'events'],
   );
   const titles = chunks[1] as { from: number; titles: string[] };
   assert.is(titles.from, 0);
   assert.is(titles.titles[0], '');
   assert.ok(titles.titles.includes('Ωmega 🎉'));
   assert.is((chunks[0] as { titles: number }).titles, titles.titles.length);
-  const ev = chunks[2] as {
+  const pool = chunks[2] as { from: number; values: string; ends: string };
+  assert.is(pool.from, 1);
+  assert.is(int32s(pool.ends).length, (chunks[0] as { linkLists: number }).linkLists);
+  assert.is(int32s(pool.values).length, (chunks[0] as { linkValues: number }).linkValues);
+  const ev = chunks[3] as {
     ints: { ids: string; statusCodes: string };
     dates: Record<string, string>;
     secs: Record<string, string>;
     oddDates: unknown[];
     texts: { bytes: string; ends: string };
-    links: { tagIds: { rows: string; values: string; ends: string } };
+    linkRows: { tagIds: string };
+    links?: unknown;
   };
   const ids = int32s(ev.ints.ids);
   assert.is(ids.length, 400);
@@ -169,8 +174,11 @@ Snap('version 3 round trip: records, slugs, counts and answers are identical; co
   const ends = int32s(ev.texts.ends);
   assert.is(ends.length, 400);
   assert.is(ends[399], bytes(ev.texts.bytes).length, 'the records end where the bytes end');
-  assert.is(int32s(ev.links.tagIds.rows).length, 400);
-  assert.ok(int32s(ev.links.tagIds.ends).length < 400, 'distinct tag lists only');
+  const tagRows = int32s(ev.linkRows.tagIds);
+  assert.is(tagRows.length, 400);
+  assert.ok(new Set(tagRows).size < 400, 'rows share the pool lists');
+  assert.ok(Math.max(...tagRows) <= int32s(pool.ends).length);
+  assert.is(ev.links, undefined, 'no lists of its own');
   const copy = new Engine();
   copy.loadSnapshotChunks(chunks);
   sameContent(e, copy, 'v3');
@@ -256,7 +264,7 @@ Snap('bad chunks are refused with the field named', () => {
       ints: Record<string, string>;
       dates: Record<string, string>;
       texts: { bytes: string; ends: string };
-      links: { tagIds: { rows: string } };
+      linkRows: { tagIds: string };
     },
   ];
   const refused = (damage: (c: Chunks) => void, message: RegExp) => {
@@ -272,8 +280,8 @@ Snap('bad chunks are refused with the field named', () => {
     c[2].dates.endLocal = 'AAAA';
   }, /expected 2 values \(16 bytes\) of dates.endLocal, got 3 bytes/);
   refused((c) => {
-    c[2].links.tagIds.rows = b64([0, 3]);
-  }, /expected a tagIds list index < 1, got 3/);
+    c[2].linkRows.tagIds = b64([0, 3]);
+  }, /expected a tagIds list number < 1, got 3 at row 1/);
   // a record one byte short, a title index past the dictionary, a dictionary cut short
   refused((c) => {
     const ends = int32s(c[2].texts.ends);

@@ -9,7 +9,7 @@ import { naiveToString } from '../../src/engine/naive-time.ts';
 import type { EventRecord } from '../../src/engine/records.ts';
 import type { EventQuery } from '../../src/engine/types.ts';
 import { makeEvent, makeTerm } from './build.ts';
-import { Rng, mulberry32 } from './random-calendar.ts';
+import { Generator, Rng, mulberry32 } from './random-calendar.ts';
 
 const Warm = suite('warm-up in slices');
 const DAY = 86_400_000;
@@ -118,6 +118,36 @@ Warm('lists answered and writes made while the warm-up runs answer as a settled 
   for (const q of queries) assert.equal(answer(e, q, 0), answer(settled, q, 0));
   assert.not.ok(e.state.blocks.dirty);
 });
+
+Warm(
+  'the link lists a snapshot brought join the lookup in the warm-up; a write before that finds them too',
+  async () => {
+    const gen = new Generator(new Rng(mulberry32(4)));
+    const set = gen.initial(3000);
+    const source = new Engine();
+    source.bulkLoad(set);
+    const chunks = JSON.parse(JSON.stringify([...source.snapshotChunks()])) as unknown[];
+    const warmed = new Engine();
+    warmed.loadSnapshotChunks(chunks);
+    const pool = warmed.state.table.idLists;
+    const n = pool.count;
+    assert.ok(n > 100);
+    assert.not.ok(pool.indexSome(0), 'loaded as they are, not yet found by content');
+    warmed.warmInBackground();
+    for (let i = 0; i < 200 && !pool.indexSome(0); i++) await new Promise((r) => setTimeout(r, 1));
+    assert.ok(pool.indexSome(0), 'taken in by the warm-up');
+    // a write naming another event's lists: found, not added again, warmed up or not
+    const cold = new Engine();
+    cold.loadSnapshotChunks(chunks);
+    for (const x of [warmed, cold]) {
+      const a = x.eventRecord(0),
+        b = x.eventRecord(x.eventRowCount - 1);
+      x.apply([{ t: 'event', a: 'put', rec: { ...a, tagIds: b.tagIds, categoryIds: b.categoryIds } }]);
+      assert.is(x.state.table.idLists.count, n);
+      assert.is(x.state.table.tagIds.lists[x.eventRow(a.id)], x.state.table.tagIds.lists[x.eventRow(b.id)]);
+    }
+  },
+);
 
 Warm('a load builds the category closure with the lists: no first category query builds it', () => {
   // categories 1..6: 2 and 3 under 1, 4 under 2, 5 under 4; 6 on its own

@@ -277,7 +277,12 @@ imp(
     const lines = text.split('\n');
     const postingLines = lines.filter((l) => l.startsWith('{"type":"posting')).length;
     assert.ok(postingLines >= 6, 'the posting lists in the head part');
-    assert.is(lines.length - postingLines, 1 + 1 + 3 + 1); // the head, the titles, three events chunks, the final newline
+    assert.ok(
+      lines.some((l) => l.startsWith('{"type":"link-lists"')),
+      'the link lists in the head part',
+    );
+    // the head, the titles, the link lists, three events chunks, the final newline
+    assert.is(lines.length - postingLines, 1 + 1 + 1 + 3 + 1);
     // the same calendar: the streamed events in the file's order, the usual snapshot's in (start, id)
     // order (a load sorts the one, finds the other sorted)
     const [ra, rb] = [

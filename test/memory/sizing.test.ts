@@ -63,6 +63,36 @@ sizing('a store needs its base, its events and its journal; an import adds its f
   assert.match(imp.what, /^a 1\.0 GiB file into a store of 0 events/);
 });
 
+sizing('the figure per event holds what was measured, with room, and no more than twice it', () => {
+  // RSS measured at the peak of an open of 1,000,000 events (600 MiB), and of `serve` after a
+  // search and the list mix: 647 bytes an event at 1,000,000, 421 at 10,000,000
+  const measured = [
+    { events: 1_000_000, rss: 600 * MIB },
+    { events: 1_000_000, rss: 647 * 1_000_000 },
+    { events: 10_000_000, rss: 421 * 10_000_000 },
+  ];
+  for (const m of measured) {
+    const n = storeNeed({ events: m.events, snapshotBytes: 0, journalBytes: 0 }).totalBytes;
+    assert.ok(n >= 1.2 * m.rss, `${m.events}: ${n} for ${m.rss} measured`);
+    assert.ok(n <= 2 * m.rss, `${m.events}: ${n} for ${m.rss} measured`);
+  }
+  // ten million events open in 8 GiB, and are refused in 4 GiB before anything is read
+  const tenMillion = storeNeed({ events: 10_000_000, snapshotBytes: 3.3 * GIB, journalBytes: 0 });
+  const allowed = (bytes: number) =>
+    planMemory({
+      need: tenMillion,
+      allowed: { bytes, from: '--memory-limit' },
+      heapLimitBytes: 4 * GIB,
+      heapLimitSet: false,
+      command: 'serve',
+    });
+  assert.is.not(allowed(8 * GIB).action, 'refuse');
+  const refused = allowed(4 * GIB);
+  assert.is(refused.action, 'refuse');
+  if (refused.action === 'refuse')
+    assert.match(refused.message, /^not enough memory: serve of 10,000,000 events .* needs about 5\.8 GiB/);
+});
+
 const need = (totalBytes: number, heapBytes: number): Need => ({
   totalBytes,
   heapBytes,
