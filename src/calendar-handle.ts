@@ -103,7 +103,13 @@ export class CalendarHandle implements LogHost {
   /** One REST operation; a write runs where and when its log says (Calendar.rest). */
   async rest(call: RestCall): Promise<RestResult> {
     if (this.closed) throw fail('calendar_closed');
-    if (call.action === 'list' || call.action === 'get') return this.collections.rest(call);
+    if (call.action === 'list' || call.action === 'get') {
+      // a search while the word index is built on a worker thread waits for it (other requests
+      // go on meanwhile) rather than scanning every row's text on this thread
+      if (call.action === 'list' && call.params.search !== undefined && call.params.search !== '')
+        await this.engine.searchReady();
+      return this.collections.rest(call);
+    }
     return this.log.run(
       call,
       () => this.collections.rest(call),

@@ -17,7 +17,13 @@ import type {
 import { POST_STATUSES } from './records.ts';
 import { runQuery } from './query.ts';
 import { buildMatcher } from './matcher.ts';
-import { existingSearchIndex, rebuildSearchIndex, SLICE_MS, scheduleSearchIndexBuild } from './search-index.ts';
+import {
+  existingSearchIndex,
+  rebuildSearchIndex,
+  SLICE_MS,
+  scheduleSearchIndexBuild,
+  searchIndexReady,
+} from './search-index.ts';
 import { decodeSnapshot, encodeSnapshot, snapshotHead } from './snapshot.ts';
 import { CalendarState, type ChangeHooks } from './state.ts';
 import { EventTable } from './event-table.ts';
@@ -356,7 +362,14 @@ export class Engine implements EngineApi {
     st.mainBlocks();
     const si = existingSearchIndex(st);
     if (si === undefined) rebuildSearchIndex(st);
-    else if (si.building) si.advance(st, Infinity);
+    else si.finish(st);
+  }
+
+  /** Resolves once the search index is no longer being built on a worker thread (at once when it
+   *  is not): until then a search is answered by a scan of the rows, so a caller that can wait
+   *  (a REST list with `search`) waits for this first. */
+  searchReady(): Promise<void> {
+    return searchIndexReady(this.state);
   }
 }
 

@@ -39,8 +39,10 @@
 // holds each state's index (built whole, or in slices after a load).
 
 import type { EventTable } from './event-table.ts';
-import type { PackedPostings } from './packed-postings.ts';
-import { SearchPostings } from './search-postings.ts';
+import { PackedPostings } from './packed-postings.ts';
+import { rowOrder, SearchPostings } from './search-postings.ts';
+import type { SearchBuildOutput } from './search-worker.ts';
+import { frozenTexts, SearchBuildWorker, searchWorkerSettings, searchWorkersAvailable } from './search-workers.ts';
 import type { CalendarState } from './state.ts';
 
 const indexes = new WeakMap<CalendarState, SearchIndex>();
@@ -74,6 +76,8 @@ export function existingSearchIndex(st: CalendarState): SearchIndex | undefined 
 /** Make `si` the state's index (one read from a snapshot). */
 export function installSearchIndex(st: CalendarState, si: SearchIndex): void {
   rebuilding.delete(st);
+  const old = indexes.get(st);
+  if (old !== si) old?.stopWorker();
   indexes.set(st, si);
 }
 
@@ -105,8 +109,23 @@ export function scheduleSearchIndexBuild(st: CalendarState, sliceRows = 20_000, 
   if (!si) indexes.set(st, (si = new SearchIndex()));
   rebuilding.delete(st);
   const index = si;
+  if (st.table.count >= searchWorkerSettings.minRows && searchWorkersAvailable()) {
+    index.beginOnWorker(st, (s) => {
+      // the worker failed to start or to build: in slices here instead
+      if (indexes.get(s) !== index) return;
+      index.begin(s);
+      inSlices(s, index, (x) => indexes.get(x) === index, sliceRows, sliceMs);
+    });
+    return;
+  }
   index.begin(st);
   inSlices(st, index, (s) => indexes.get(s) === index, sliceRows, sliceMs);
+}
+
+/** Resolves once the state's index is no longer waiting for a worker thread's build (at once
+ *  when it is not): a search that can wait (a REST call) waits for it, not for a scan of every row. */
+export function searchIndexReady(st: CalendarState): Promise<void> {
+  return indexes.get(st)?.ready ?? Promise.resolve();
 }
 
 /**
@@ -166,6 +185,7 @@ function later(fn: () => void): void {
 
 /** Forget the state's index (the next search builds it again). */
 export function dropSearchIndex(st: CalendarState): void {
+  indexes.get(st)?.stopWorker();
   indexes.delete(st);
   rebuilding.delete(st);
 }
@@ -225,6 +245,12 @@ export class SearchIndex extends SearchPostings {
 
   readonly blocks = new Map<number, ListBlocks>();
 
+  // ---- a build on a worker thread
+  /** the build under way on a worker thread (its lists are empty until it is installed) */
+  private remote: SearchBuildWorker | undefined;
+  /** settles once the worker's build is installed or has failed (undefined: no worker build) */
+  ready: Promise<void> | undefined;
+
   /** Rebuild from every row of the table, in main-index (start, id) order. */
   rebuild(st: CalendarState): void {
     this.begin(st);
@@ -233,14 +259,84 @@ export class SearchIndex extends SearchPostings {
 
   /** Start a build: everything is reset, the writes since the last build too. */
   override begin(st: CalendarState): void {
+    this.stopWorker();
     super.begin(st);
     this.untouched(st);
+  }
+
+  /** true while a build (in slices, or on a worker thread) has not finished */
+  override get building(): boolean {
+    return this.job !== undefined || this.remote !== undefined;
+  }
+
+  /** true while the index waits for a worker thread's build: it has no lists yet, and a search
+   *  that cannot wait is answered without it (a scan of the rows) */
+  get waiting(): boolean {
+    return this.remote !== undefined;
+  }
+
+  /**
+   * Build the index of rows [0, table.count) on a worker thread, from a frozen view of their texts
+   * and their (start, id) order of now. Until it is done the index has no lists; writes meanwhile
+   * touch rows as for a build in slices, and once the worker's lists are installed the rows touched
+   * meanwhile are touched again against them. `failed`: the worker could not start or build (or
+   * was stopped) and the index is left as begun.
+   */
+  beginOnWorker(st: CalendarState, failed: (st: CalendarState) => void): void {
+    this.begin(st);
+    this.job = undefined;
+    const t = st.table,
+      n = t.count;
+    const worker = new SearchBuildWorker(frozenTexts(t.texts, n), rowOrder(st, n));
+    this.remote = worker;
+    const ref = new WeakRef(st);
+    this.ready = worker.result.then((out) => {
+      if (this.remote !== worker) return; // stopped, or another build began
+      this.remote = undefined;
+      this.ready = undefined;
+      const s = ref.deref();
+      if (s === undefined) return;
+      if ('error' in out) failed(s);
+      else this.adopt(s, out);
+    });
+  }
+
+  /** Stop a worker thread's build under way (the index stays as it is: no lists). */
+  stopWorker(): void {
+    const worker = this.remote;
+    if (worker === undefined) return;
+    this.remote = undefined;
+    this.ready = undefined;
+    worker.stop();
+  }
+
+  /** Finish a build under way now, here (a worker's build is begun again on this thread). */
+  finish(st: CalendarState): void {
+    if (this.remote !== undefined) this.rebuild(st);
+    else if (this.job !== undefined) this.advance(st, Infinity);
+  }
+
+  /** Install a worker's build (over rows [0, n) as they were when it began); the rows touched
+   *  since are touched again, against the new lists. */
+  private adopt(st: CalendarState, out: Exclude<SearchBuildOutput, { error: string }>): void {
+    const written: number[] = [];
+    const touched = this.touched;
+    for (let r = 0; r < touched.length; r++) if (touched[r] !== 0) written.push(r);
+    const p = out.packed;
+    this.adoptWords(out.words, out.hashes as Int32Array<ArrayBuffer>, out.slots as Int32Array<ArrayBuffer>);
+    this.job = undefined;
+    this.offsets = out.offsets as Int32Array<ArrayBuffer>;
+    this.rows = new PackedPostings(p.order, p.base, p.start, p.width, p.words, p.length);
+    this.listCount = out.words.length;
+    this.wordsBuilt = out.words.length;
+    this.untouched(st);
+    for (const r of written) this.touch(st.table, r);
   }
 
   /** What a snapshot keeps of the index (captured now: the arrays are replaced by a build, never
    *  changed); undefined while a build is under way. */
   persisted(): { words: string[]; offsets: Int32Array; rows: PackedPostings; touched: Uint8Array } | undefined {
-    if (this.job !== undefined) return undefined;
+    if (this.building) return undefined;
     return {
       words: this.words.slice(0, this.listCount),
       offsets: this.offsets,
@@ -259,6 +355,7 @@ export class SearchIndex extends SearchPostings {
   ): string | undefined {
     const wrong = this.loadWords(words);
     if (wrong !== undefined) return wrong;
+    this.stopWorker();
     this.job = undefined;
     this.offsets = offsets;
     this.rows = rows;
