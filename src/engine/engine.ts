@@ -22,6 +22,7 @@ import {
   rebuildSearchIndex,
   SLICE_MS,
   scheduleSearchIndexBuild,
+  searchIndexOnWorker,
   searchIndexReady,
 } from './search-index.ts';
 import { decodeSnapshot, encodeSnapshot, snapshotHead } from './snapshot.ts';
@@ -327,14 +328,16 @@ export class Engine implements EngineApi {
   /**
    * After a snapshot load, between requests, in slices of SLICE_MS on the event loop (unref'd
    * timers): the main index's block statistics (every list uses them), the slug lookup (every
-   * write that names a slug uses it), then the search index. A
-   * request that comes meanwhile waits at most about a slice; one that needs what is not built
+   * write that names a slug uses it), then the search index (a search index built on a worker
+   * thread, search-workers.ts, is started first and takes no slices). A request that comes meanwhile waits at most about a slice; one that needs what is not built
    * yet finishes it on the spot (mainBlocks() keeps the blocks already done), as it would anyway.
    */
   warmInBackground(): void {
     const st = this.state;
     const step = () => {
       this.indexed();
+      // a search index built on a worker thread takes no slices here: it starts first
+      if (existingSearchIndex(st) === undefined && searchIndexOnWorker(st)) scheduleSearchIndexBuild(st);
       const m = st.main;
       if (!st.blocks.refreshSome(m.rows, m.count, st.table, performance.now() + SLICE_MS)) later(step);
       else later(slugs);

@@ -109,7 +109,7 @@ export function scheduleSearchIndexBuild(st: CalendarState, sliceRows = 20_000, 
   if (!si) indexes.set(st, (si = new SearchIndex()));
   rebuilding.delete(st);
   const index = si;
-  if (st.table.count >= searchWorkerSettings.minRows && searchWorkersAvailable()) {
+  if (searchIndexOnWorker(st)) {
     index.beginOnWorker(st, (s) => {
       // the worker failed to start or to build: in slices here instead
       if (indexes.get(s) !== index) return;
@@ -120,6 +120,12 @@ export function scheduleSearchIndexBuild(st: CalendarState, sliceRows = 20_000, 
   }
   index.begin(st);
   inSlices(st, index, (s) => indexes.get(s) === index, sliceRows, sliceMs);
+}
+
+/** Whether a build of the state's index runs on a worker thread (a table of minRows rows or more,
+ *  where a worker can start), rather than in slices on this one. */
+export function searchIndexOnWorker(st: CalendarState): boolean {
+  return st.table.count >= searchWorkerSettings.minRows && searchWorkersAvailable();
 }
 
 /** Resolves once the state's index is no longer waiting for a worker thread's build (at once
