@@ -35,6 +35,14 @@
 // Snapshots. A built index is written to the snapshot (snapshot-words.ts): its vocabulary, list
 // offsets, packed postings and touched rows; a load reads it back instead of building it.
 //
+// After a load that has no index to read, a table of searchWorkerSettings.minRows rows or more is
+// built on a worker thread (search-workers.ts), off the event loop: the worker runs the same
+// build (search-postings.ts) over a frozen view of the texts and the (start, id) order of the
+// moment, and its vocabulary, hash table, offsets and packed postings are installed once it is
+// done, the rows written meanwhile touched again. Until then the index has no lists: a REST
+// search waits for the worker (searchIndexReady), any other search is answered by the planner's
+// scan of the rows. A smaller table, or one where no worker can start, is built in slices here.
+//
 // The lists and their build are search-postings.ts's; this file keeps them up after writes and
 // holds each state's index (built whole, or in slices after a load).
 
@@ -97,8 +105,9 @@ export const SLICE_MS = 4;
 const CLOCK_ROWS = 64;
 
 /**
- * Build the state's index in slices on the event loop (unref'd timers: a process may exit before
- * it is done), so a load does not wait for it. A slice does at most `sliceRows` rows and stops
+ * Build the state's index after a load: on a worker thread when the table is large enough
+ * (searchIndexOnWorker), else in slices on the event loop (unref'd timers and worker: a process
+ * may exit before it is done), so a load does not wait for it. A slice does at most `sliceRows` rows and stops
  * after `sliceMs` ms (read every CLOCK_ROWS rows), so a request that arrives meanwhile waits a few
  * milliseconds, not the time of 20,000 rows' texts on a busy machine. Writes meanwhile are kept
  * as for a built index; a search that comes before the build is done finishes it on the spot.
