@@ -47,10 +47,9 @@
 // holds each state's index (built whole, or in slices after a load).
 
 import type { EventTable } from './event-table.ts';
-import { PackedPostings } from './packed-postings.ts';
-import { rowOrder, SearchPostings } from './search-postings.ts';
-import type { SearchBuildOutput } from './search-worker.ts';
-import { frozenTexts, SearchBuildWorker, searchWorkerSettings, searchWorkersAvailable } from './search-workers.ts';
+import type { PackedPostings } from './packed-postings.ts';
+import { RemoteBuilt } from './search-remote.ts';
+import { searchWorkerSettings, searchWorkersAvailable } from './search-workers.ts';
 import type { CalendarState } from './state.ts';
 
 const indexes = new WeakMap<CalendarState, SearchIndex>();
@@ -244,7 +243,7 @@ export interface Constraint {
 }
 
 /** The index's state. Fields without `private` are read by the query walk (search-walk.ts). */
-export class SearchIndex extends SearchPostings {
+export class SearchIndex extends RemoteBuilt {
   // ---- writes since the build
   /** 1 for rows written since the build (their list entries are stale) */
   touched = new Uint8Array(0);
@@ -260,12 +259,6 @@ export class SearchIndex extends SearchPostings {
 
   readonly blocks = new Map<number, ListBlocks>();
 
-  // ---- a build on a worker thread
-  /** the build under way on a worker thread (its lists are empty until it is installed) */
-  private remote: SearchBuildWorker | undefined;
-  /** settles once the worker's build is installed or has failed (undefined: no worker build) */
-  ready: Promise<void> | undefined;
-
   /** Rebuild from every row of the table, in main-index (start, id) order. */
   rebuild(st: CalendarState): void {
     this.begin(st);
@@ -279,73 +272,10 @@ export class SearchIndex extends SearchPostings {
     this.untouched(st);
   }
 
-  /** true while a build (in slices, or on a worker thread) has not finished */
-  override get building(): boolean {
-    return this.job !== undefined || this.remote !== undefined;
-  }
-
-  /** true while the index waits for a worker thread's build: it has no lists yet, and a search
-   *  that cannot wait is answered without it (a scan of the rows) */
-  get waiting(): boolean {
-    return this.remote !== undefined;
-  }
-
-  /**
-   * Build the index of rows [0, table.count) on a worker thread, from a frozen view of their texts
-   * and their (start, id) order of now. Until it is done the index has no lists; writes meanwhile
-   * touch rows as for a build in slices, and once the worker's lists are installed the rows touched
-   * meanwhile are touched again against them. `failed`: the worker could not start or build (or
-   * was stopped) and the index is left as begun.
-   */
-  beginOnWorker(st: CalendarState, failed: (st: CalendarState) => void): void {
-    this.begin(st);
-    this.job = undefined;
-    const t = st.table,
-      n = t.count;
-    const worker = new SearchBuildWorker(frozenTexts(t.texts, n), rowOrder(st, n));
-    this.remote = worker;
-    const ref = new WeakRef(st);
-    this.ready = worker.result.then((out) => {
-      if (this.remote !== worker) return; // stopped, or another build began
-      this.remote = undefined;
-      this.ready = undefined;
-      const s = ref.deref();
-      if (s === undefined) return;
-      if ('error' in out) failed(s);
-      else this.adopt(s, out);
-    });
-  }
-
-  /** Stop a worker thread's build under way (the index stays as it is: no lists). */
-  stopWorker(): void {
-    const worker = this.remote;
-    if (worker === undefined) return;
-    this.remote = undefined;
-    this.ready = undefined;
-    worker.stop();
-  }
-
   /** Finish a build under way now, here (a worker's build is begun again on this thread). */
   finish(st: CalendarState): void {
-    if (this.remote !== undefined) this.rebuild(st);
+    if (this.waiting) this.rebuild(st);
     else if (this.job !== undefined) this.advance(st, Infinity);
-  }
-
-  /** Install a worker's build (over rows [0, n) as they were when it began); the rows touched
-   *  since are touched again, against the new lists. */
-  private adopt(st: CalendarState, out: Exclude<SearchBuildOutput, { error: string }>): void {
-    const written: number[] = [];
-    const touched = this.touched;
-    for (let r = 0; r < touched.length; r++) if (touched[r] !== 0) written.push(r);
-    const p = out.packed;
-    this.adoptWords(out.words, out.hashes as Int32Array<ArrayBuffer>, out.slots as Int32Array<ArrayBuffer>);
-    this.job = undefined;
-    this.offsets = out.offsets as Int32Array<ArrayBuffer>;
-    this.rows = new PackedPostings(p.order, p.base, p.start, p.width, p.words, p.length);
-    this.listCount = out.words.length;
-    this.wordsBuilt = out.words.length;
-    this.untouched(st);
-    for (const r of written) this.touch(st.table, r);
   }
 
   /** What a snapshot keeps of the index (captured now: the arrays are replaced by a build, never
@@ -381,7 +311,7 @@ export class SearchIndex extends SearchPostings {
   }
 
   /** No row touched since the index's lists were made (a build begun, or restored). */
-  private untouched(st: CalendarState): void {
+  protected untouched(st: CalendarState): void {
     this.touched = new Uint8Array(Math.max(16, st.table.capacity));
     this.touchedCount = 0;
     this.version++;
