@@ -103,7 +103,12 @@ export class CalendarHandle implements LogHost {
   /** One REST operation; a write runs where and when its log says (Calendar.rest). */
   async rest(call: RestCall): Promise<RestResult> {
     if (this.closed) throw fail('calendar_closed');
-    if (call.action === 'list' || call.action === 'get') return this.collections.rest(call);
+    if (call.action === 'list' || call.action === 'get') {
+      // a search while the word index is built on a worker thread waits for it (other requests
+      // go on meanwhile) rather than scanning every row's text on this thread
+      if (call.action === 'list' && call.resource === 'events' && hasSearch(call.params)) await this.searchReady();
+      return this.collections.rest(call);
+    }
     return this.log.run(
       call,
       () => this.collections.rest(call),
@@ -112,6 +117,11 @@ export class CalendarHandle implements LogHost {
         return result;
       },
     );
+  }
+
+  /** Resolves once the word index is no longer being built on a worker thread (Engine.searchReady). */
+  searchReady(): Promise<void> {
+    return this.engine.searchReady();
   }
 
   /** A create, update or delete of the embedding API (cal.events...): the answer as a fresh object,
@@ -221,4 +231,9 @@ export class CalendarHandle implements LogHost {
       this.extendHorizon().catch((err: Error) => console.error(`calendar-engine: recurrence horizon: ${err.message}`));
     (this.horizonTimer ??= setInterval(run, 3_600_000)).unref?.();
   }
+}
+
+/** Whether a list's parameters ask for a text search (`search`, not empty). */
+export function hasSearch(params: Record<string, unknown>): boolean {
+  return params.search !== undefined && params.search !== '';
 }

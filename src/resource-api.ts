@@ -13,6 +13,8 @@ type Item = Record<string, unknown>;
 export interface CalendarCalls {
   read(call: RestCall): Page<Item> | Item;
   write(call: RestCall): Promise<Item>;
+  /** resolves once the word index is no longer being built on a worker thread */
+  searchReady?(): Promise<void>;
   readonly users: UserDirectory;
 }
 
@@ -25,6 +27,8 @@ export class ResourceApi {
 
   /** A page of REST representations as fresh plain objects (yours to keep and change). */
   async list(query: Params = {}, as?: AsArg): Promise<Page<Item>> {
+    // a search while the word index is built on a worker thread waits for it (see Calendar.rest)
+    if (this.resource === 'events' && query.search !== undefined && query.search !== '') await this.cal.searchReady?.();
     return this.cal.read(this.callOf('list', undefined, query, as)) as Page<Item>;
   }
 

@@ -17,7 +17,14 @@ import type {
 import { POST_STATUSES } from './records.ts';
 import { runQuery } from './query.ts';
 import { buildMatcher } from './matcher.ts';
-import { existingSearchIndex, rebuildSearchIndex, SLICE_MS, scheduleSearchIndexBuild } from './search-index.ts';
+import {
+  existingSearchIndex,
+  rebuildSearchIndex,
+  SLICE_MS,
+  scheduleSearchIndexBuild,
+  searchIndexOnWorker,
+  searchIndexReady,
+} from './search-index.ts';
 import { decodeSnapshot, encodeSnapshot, snapshotHead } from './snapshot.ts';
 import { CalendarState, type ChangeHooks } from './state.ts';
 import { EventTable } from './event-table.ts';
@@ -324,7 +331,8 @@ export class Engine implements EngineApi {
    * After a snapshot load, between requests, in slices of SLICE_MS on the event loop (unref'd
    * timers): the main index's block statistics (every list uses them), the slug lookup (every
    * write that names a slug uses it), the lookup of the link lists the snapshot brought (every
-   * write of an event's organizers, categories or tags uses it), then the search index. A
+   * write of an event's organizers, categories or tags uses it), then the search index (a search
+   * index built on a worker thread, search-workers.ts, is started first and takes no slices). A
    * request that comes meanwhile waits at most about a slice; one that needs what is not built
    * yet finishes it on the spot (mainBlocks() keeps the blocks already done), as it would anyway.
    */
@@ -332,6 +340,8 @@ export class Engine implements EngineApi {
     const st = this.state;
     const step = () => {
       this.indexed();
+      // a search index built on a worker thread takes no slices here: it starts first
+      if (existingSearchIndex(st) === undefined && searchIndexOnWorker(st)) scheduleSearchIndexBuild(st);
       const m = st.main;
       if (!st.blocks.refreshSome(m.rows, m.count, st.table, performance.now() + SLICE_MS)) later(step);
       else later(slugs);
@@ -365,7 +375,14 @@ export class Engine implements EngineApi {
     st.mainBlocks();
     const si = existingSearchIndex(st);
     if (si === undefined) rebuildSearchIndex(st);
-    else if (si.building) si.advance(st, Infinity);
+    else si.finish(st);
+  }
+
+  /** Resolves once the search index is no longer being built on a worker thread (at once when it
+   *  is not): until then a search is answered by a scan of the rows, so a caller that can wait
+   *  (a REST list with `search`) waits for this first. */
+  searchReady(): Promise<void> {
+    return searchIndexReady(this.state);
   }
 }
 

@@ -35,12 +35,21 @@
 // Snapshots. A built index is written to the snapshot (snapshot-words.ts): its vocabulary, list
 // offsets, packed postings and touched rows; a load reads it back instead of building it.
 //
+// After a load that has no index to read, a table of searchWorkerSettings.minRows rows or more is
+// built on a worker thread (search-workers.ts), off the event loop: the worker runs the same
+// build (search-postings.ts) over a frozen view of the texts and the (start, id) order of the
+// moment, and its vocabulary, hash table, offsets and packed postings are installed once it is
+// done, the rows written meanwhile touched again. Until then the index has no lists: a REST
+// search waits for the worker (searchIndexReady), any other search is answered by the planner's
+// scan of the rows. A smaller table, or one where no worker can start, is built in slices here.
+//
 // The lists and their build are search-postings.ts's; this file keeps them up after writes and
 // holds each state's index (built whole, or in slices after a load).
 
 import type { EventTable } from './event-table.ts';
 import type { PackedPostings } from './packed-postings.ts';
-import { SearchPostings } from './search-postings.ts';
+import { RemoteBuilt } from './search-remote.ts';
+import { searchWorkerSettings, searchWorkersAvailable } from './search-workers.ts';
 import type { CalendarState } from './state.ts';
 
 const indexes = new WeakMap<CalendarState, SearchIndex>();
@@ -74,6 +83,8 @@ export function existingSearchIndex(st: CalendarState): SearchIndex | undefined 
 /** Make `si` the state's index (one read from a snapshot). */
 export function installSearchIndex(st: CalendarState, si: SearchIndex): void {
   rebuilding.delete(st);
+  const old = indexes.get(st);
+  if (old !== si) old?.stopWorker();
   indexes.set(st, si);
 }
 
@@ -93,8 +104,9 @@ export const SLICE_MS = 4;
 const CLOCK_ROWS = 64;
 
 /**
- * Build the state's index in slices on the event loop (unref'd timers: a process may exit before
- * it is done), so a load does not wait for it. A slice does at most `sliceRows` rows and stops
+ * Build the state's index after a load: on a worker thread when the table is large enough
+ * (searchIndexOnWorker), else in slices on the event loop (unref'd timers and worker: a process
+ * may exit before it is done), so a load does not wait for it. A slice does at most `sliceRows` rows and stops
  * after `sliceMs` ms (read every CLOCK_ROWS rows), so a request that arrives meanwhile waits a few
  * milliseconds, not the time of 20,000 rows' texts on a busy machine. Writes meanwhile are kept
  * as for a built index; a search that comes before the build is done finishes it on the spot.
@@ -105,8 +117,29 @@ export function scheduleSearchIndexBuild(st: CalendarState, sliceRows = 20_000, 
   if (!si) indexes.set(st, (si = new SearchIndex()));
   rebuilding.delete(st);
   const index = si;
+  if (searchIndexOnWorker(st)) {
+    index.beginOnWorker(st, (s) => {
+      // the worker failed to start or to build: in slices here instead
+      if (indexes.get(s) !== index) return;
+      index.begin(s);
+      inSlices(s, index, (x) => indexes.get(x) === index, sliceRows, sliceMs);
+    });
+    return;
+  }
   index.begin(st);
   inSlices(st, index, (s) => indexes.get(s) === index, sliceRows, sliceMs);
+}
+
+/** Whether a build of the state's index runs on a worker thread (a table of minRows rows or more,
+ *  where a worker can start), rather than in slices on this one. */
+export function searchIndexOnWorker(st: CalendarState): boolean {
+  return st.table.count >= searchWorkerSettings.minRows && searchWorkersAvailable();
+}
+
+/** Resolves once the state's index is no longer waiting for a worker thread's build (at once
+ *  when it is not): a search that can wait (a REST call) waits for it, not for a scan of every row. */
+export function searchIndexReady(st: CalendarState): Promise<void> {
+  return indexes.get(st)?.ready ?? Promise.resolve();
 }
 
 /**
@@ -166,6 +199,7 @@ function later(fn: () => void): void {
 
 /** Forget the state's index (the next search builds it again). */
 export function dropSearchIndex(st: CalendarState): void {
+  indexes.get(st)?.stopWorker();
   indexes.delete(st);
   rebuilding.delete(st);
 }
@@ -209,7 +243,7 @@ export interface Constraint {
 }
 
 /** The index's state. Fields without `private` are read by the query walk (search-walk.ts). */
-export class SearchIndex extends SearchPostings {
+export class SearchIndex extends RemoteBuilt {
   // ---- writes since the build
   /** 1 for rows written since the build (their list entries are stale) */
   touched = new Uint8Array(0);
@@ -233,14 +267,21 @@ export class SearchIndex extends SearchPostings {
 
   /** Start a build: everything is reset, the writes since the last build too. */
   override begin(st: CalendarState): void {
+    this.stopWorker();
     super.begin(st);
     this.untouched(st);
+  }
+
+  /** Finish a build under way now, here (a worker's build is begun again on this thread). */
+  finish(st: CalendarState): void {
+    if (this.waiting) this.rebuild(st);
+    else if (this.job !== undefined) this.advance(st, Infinity);
   }
 
   /** What a snapshot keeps of the index (captured now: the arrays are replaced by a build, never
    *  changed); undefined while a build is under way. */
   persisted(): { words: string[]; offsets: Int32Array; rows: PackedPostings; touched: Uint8Array } | undefined {
-    if (this.job !== undefined) return undefined;
+    if (this.building) return undefined;
     return {
       words: this.words.slice(0, this.listCount),
       offsets: this.offsets,
@@ -259,6 +300,7 @@ export class SearchIndex extends SearchPostings {
   ): string | undefined {
     const wrong = this.loadWords(words);
     if (wrong !== undefined) return wrong;
+    this.stopWorker();
     this.job = undefined;
     this.offsets = offsets;
     this.rows = rows;
@@ -269,7 +311,7 @@ export class SearchIndex extends SearchPostings {
   }
 
   /** No row touched since the index's lists were made (a build begun, or restored). */
-  private untouched(st: CalendarState): void {
+  protected untouched(st: CalendarState): void {
     this.touched = new Uint8Array(Math.max(16, st.table.capacity));
     this.touchedCount = 0;
     this.version++;

@@ -8,6 +8,7 @@ import type { EventTable } from './event-table.ts';
 import { PackedPostings, PostingsPacker } from './packed-postings.ts';
 import { WordScanner } from './search-scan.ts';
 import type { CalendarState } from './state.ts';
+import type { TextView } from './text-view.ts';
 
 /** log2 of the entries of a page of the build's word sequence (32 MiB). glibc's malloc serves a
  *  request of 32 MiB or more with a mapping of its own and unmaps it when it is freed, whatever
@@ -33,6 +34,22 @@ interface BuildJob {
   order: Int32Array | undefined;
   at: number;
   cursor: Int32Array;
+}
+
+/**
+ * The rows' (start, id) order of now, for a build over rows [0, n): the main index's when it
+ * holds every row, else sorted here. Rows moved later are touched, the others keep their order.
+ */
+export function rowOrder(st: CalendarState, n: number): Int32Array {
+  const m = st.main,
+    t = st.table;
+  if (m.count === t.count) return m.rows.slice(0, m.count);
+  const order = new Int32Array(n);
+  for (let r = 0; r < n; r++) order[r] = r;
+  const starts = t.starts,
+    ids = t.ids;
+  order.sort((a, b) => starts[a] - starts[b] || ids[a] - ids[b]);
+  return order;
 }
 
 /** The postings as of the last build and the build in progress. */
@@ -72,8 +89,11 @@ export abstract class SearchPostings extends WordScanner {
 
   /** Start a build: the lists are reset; advance() does the work (writes in between are fine). */
   begin(st: CalendarState): void {
-    const t = st.table,
-      n = t.count;
+    this.beginRows(st.table.count);
+  }
+
+  /** begin() over rows [0, n) of texts that advanceOver() is given (a build on a worker thread). */
+  protected beginRows(n: number): void {
     this.resetWords();
     this.offsets = new Int32Array(1);
     this.rows = PackedPostings.EMPTY;
@@ -103,12 +123,18 @@ export abstract class SearchPostings extends WordScanner {
    * lists. Rows written meanwhile are touched, so their entries never count.
    */
   advance(st: CalendarState, budget: number): boolean {
+    return this.advanceOver(st.table.texts, (n) => rowOrder(st, n), budget);
+  }
+
+  /**
+   * advance() over `texts` (rows [0, n) of the build): `orderOf(n)` gives the rows' (start, id)
+   * order once pass 1 is done (an array of at least n rows; rows >= n in it are skipped).
+   */
+  protected advanceOver(texts: TextView, orderOf: (n: number) => Int32Array, budget: number): boolean {
     const job = this.job;
     if (!job) return true;
-    const t = st.table,
-      n = job.n,
+    const n = job.n,
       rowStarts = job.rowStarts;
-    const texts = t.texts;
     let row = job.next;
     for (const stop = Math.min(n, row + budget); row < stop; row++) {
       this.mark = row;
@@ -120,17 +146,7 @@ export abstract class SearchPostings extends WordScanner {
     job.next = row;
     if (row < n) return false;
     if (!job.order) {
-      // the (start, id) order of now; rows moved later are touched, the others keep their order
-      const m = st.main;
-      let order: Int32Array;
-      if (m.count === t.count) order = m.rows.slice(0, m.count);
-      else {
-        order = new Int32Array(n);
-        for (let r = 0; r < n; r++) order[r] = r;
-        const starts = t.starts,
-          ids = t.ids;
-        order.sort((a, b) => starts[a] - starts[b] || ids[a] - ids[b]);
-      }
+      const order = orderOf(n);
       job.order = order;
       const nWords = this.words.length;
       const offsets = new Int32Array(nWords + 1);

@@ -88,6 +88,21 @@ export abstract class WordScanner {
     return undefined;
   }
 
+  /** The vocabulary as another scanner made it (a build on a worker thread): its words and hash
+   *  table, taken as they are. */
+  protected adoptWords(words: string[], hashes: Int32Array<ArrayBuffer>, slots: Int32Array<ArrayBuffer>): void {
+    this.resetWords();
+    this.words = words;
+    this.hashes = hashes;
+    this.slots = slots;
+    this.mask = slots.length - 1;
+  }
+
+  /** The vocabulary's words and hash table (what adoptWords() takes). */
+  protected vocabulary(): { words: string[]; hashes: Int32Array; slots: Int32Array } {
+    return { words: this.words, hashes: this.hashes, slots: this.slots };
+  }
+
   /** Bytes held by the vocabulary (hash table, word strings, joined texts). */
   protected vocabularyBytes(): number {
     let words = 0;

@@ -169,6 +169,7 @@ export function walk(
 ): QueryResult | undefined {
   const search = q.search;
   if (!search || (search.include.length === 0 && search.exclude.length === 0)) return undefined;
+  if (si.waiting) return undefined; // a worker's build not done: the planner's scan answers
   if (si.job) si.advance(st, Infinity); // a background build not done yet: finish it now
   if (si.stale) searchIndexStale(st); // answered with the overflow while the next one builds
   const t = st.table,

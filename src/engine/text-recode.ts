@@ -262,11 +262,21 @@ export function varintSize(v: number): number {
 /** The most bytes of records a text store holds (its offsets are 32-bit). */
 export const MAX_BYTES = 2 ** 32 - 1;
 
+/**
+ * A buffer of `size` bytes for records, in a SharedArrayBuffer: a build of the search index on a
+ * worker thread (search-workers.ts) reads the records in place, without a copy of them (records
+ * are never overwritten, so what it reads does not change under it). Its memory is zeroed by the
+ * system page by page as it is first touched, as a large ArrayBuffer's is.
+ */
+export function recordBytes(size: number): Bytes {
+  return Buffer.from(new SharedArrayBuffer(size)) as Bytes;
+}
+
 /** A larger copy of next's first `used` bytes, with room for `need` (a compaction's new buffer). */
 export function regrown(next: Bytes, used: number, need: number): Bytes {
   if (need > MAX_BYTES)
     throw new Error(`event texts: expected at most ${MAX_BYTES} bytes of texts in one calendar, need ${need}`);
-  const bigger = Buffer.allocUnsafeSlow(Math.min(MAX_BYTES, Math.max(need, Math.ceil(next.length * 1.25)))) as Bytes;
+  const bigger = recordBytes(Math.min(MAX_BYTES, Math.max(need, Math.ceil(next.length * 1.25))));
   next.copy(bigger, 0, 0, used);
   return bigger;
 }
@@ -279,7 +289,7 @@ export function grownTo(b: Bytes, used: number, need: number, exact: boolean): B
   const cap = exact
     ? need
     : Math.min(MAX_BYTES, Math.max(need, b.length < 1 << 24 ? b.length * 2 : Math.ceil(b.length * 1.25)));
-  const next = Buffer.allocUnsafeSlow(cap) as Bytes;
+  const next = recordBytes(cap);
   b.copy(next, 0, 0, used);
   return next;
 }

@@ -26,6 +26,7 @@ import {
   varintSize,
   writeVarint,
   MAX_BYTES,
+  recordBytes,
   regrown,
   grownTo,
 } from './text-recode.ts';
@@ -35,10 +36,6 @@ import { type Bytes, TextView } from './text-view.ts';
 /** bytes of records past which the one-byte texts are coded */
 export const CODE_AFTER = 1 << 20;
 const RELEARN_AFTER = 4;
-
-function alloc(size: number): Bytes {
-  return Buffer.allocUnsafeSlow(size) as Bytes;
-}
 
 export class TextStore extends TextView {
   /** bytes in use (records are at [0, used)) and of them no longer any row's */
@@ -55,7 +52,7 @@ export class TextStore extends TextView {
   private readonly codeStart = new Int32Array(4);
 
   constructor() {
-    super(alloc(1024), new Uint32Array(16), ['']);
+    super(recordBytes(1024), new Uint32Array(16), ['']);
     this.bytes.fill(0, 0, 5); // the empty record at 0: title '', three empty texts, website null
   }
 
@@ -92,11 +89,6 @@ export class TextStore extends TextView {
       this.input.length +
       this.codes.length
     );
-  }
-
-  /** Distinct titles in the dictionary. */
-  get titleCount(): number {
-    return this.titleList.length;
   }
 
   /** A view of rows [0, n) as they are now, unchanged by later writes. */
@@ -370,7 +362,7 @@ export class TextStore extends TextView {
       to = learnFrom(old, starts, live, from) ?? from;
       this.learntAt = live;
     }
-    let next = alloc(Math.min(MAX_BYTES, Math.max(1024, live + (live >> 3))));
+    let next = recordBytes(Math.min(MAX_BYTES, Math.max(1024, live + (live >> 3))));
     next.fill(0, 0, 5);
     let p = 5;
     for (let r = 0; r < starts.length; r++) {

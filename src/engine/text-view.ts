@@ -174,6 +174,21 @@ export class TextView {
     return this.bytes.ucs2Slice(s, s + (h - 2));
   }
 
+  /** A copy of the record offsets of rows [0, n). */
+  offsets(n: number): Uint32Array<ArrayBuffer> {
+    return this.starts.slice(0, n);
+  }
+
+  /** The end of the record at p. */
+  recordEndFrom(p: number): number {
+    return this.fieldFrom(p, 4);
+  }
+
+  /** Distinct titles in the dictionary. */
+  get titleCount(): number {
+    return this.titleList.length;
+  }
+
   /** Titles [from, to) of the dictionary (a record's first varint is an index in it). */
   titleRange(from: number, to: number): string[] {
     return this.titleList.slice(from, to);

@@ -2,7 +2,14 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Engine } from '../../src/engine/engine.ts';
 import { buildMatcher } from '../../src/engine/matcher.ts';
-import { scheduleSearchIndexBuild, searchIndexOf, SearchIndex } from '../../src/engine/search-index.ts';
+import {
+  existingSearchIndex,
+  scheduleSearchIndexBuild,
+  searchIndexOf,
+  searchIndexReady,
+  SearchIndex,
+} from '../../src/engine/search-index.ts';
+import { searchWorkerSettings } from '../../src/engine/search-workers.ts';
 import { walk } from '../../src/engine/search-walk.ts';
 import type { EventRecord } from '../../src/engine/records.ts';
 import type { EventQuery } from '../../src/engine/types.ts';
@@ -553,6 +560,72 @@ Index(
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
     for (let i = 0; i < 100; i++) check(c, events, randomQuery(r), `snapshot, built in the background #${i}`);
+  },
+);
+
+Index(
+  'search :: a build on a worker thread answers as the reference: searches before it is done are scanned, writes meanwhile are touched again once it is installed',
+  async () => {
+    const saved = searchWorkerSettings.minRows;
+    searchWorkerSettings.minRows = 0;
+    try {
+      const r = new Rand(mulberry32(41));
+      const events = new Map<number, EventRecord>();
+      for (let id = 1; id <= 1500; id++) events.set(id, event(r, id));
+      const engine = loaded(events);
+      scheduleSearchIndexBuild(engine.state);
+      const si = existingSearchIndex(engine.state)!;
+      assert.ok(si.waiting, 'the build runs on a worker thread');
+      assert.ok(si.building);
+      assert.is(si.persisted(), undefined, 'a snapshot does not keep an index that is not built');
+      // writes and searches while the worker builds: the searches are answered by a scan
+      let nextId = 1501;
+      for (let k = 0; k < 120; k++) nextId = randomWrite(r, engine, events, nextId, true);
+      for (let i = 0; i < 40; i++) check(engine, events, randomQuery(r), `before the worker is done #${i}`);
+      assert.ok(si.waiting, 'a search does not finish the build on this thread');
+      await searchIndexReady(engine.state);
+      assert.not.ok(si.building, 'the worker build is installed');
+      assert.is(existingSearchIndex(engine.state), si);
+      assert.ok(si.stats().touched > 0, 'the rows written meanwhile are touched');
+      assert.ok(si.stats().entries > 0, 'the lists are in place');
+      for (let i = 0; i < 200; i++) check(engine, events, randomQuery(r), `after the worker build #${i}`);
+      for (let round = 0; round < 3; round++) {
+        for (let k = r.int(1, 60); k > 0; k--) nextId = randomWrite(r, engine, events, nextId, true);
+        for (let i = 0; i < 60; i++) check(engine, events, randomQuery(r), `writes after it, round ${round} #${i}`);
+      }
+    } finally {
+      searchWorkerSettings.minRows = saved;
+    }
+  },
+);
+
+Index(
+  'search :: a worker build stopped by an explicit finish is built here; a small table never starts one',
+  async () => {
+    const saved = searchWorkerSettings.minRows;
+    try {
+      const r = new Rand(mulberry32(43));
+      const events = new Map<number, EventRecord>();
+      for (let id = 1; id <= 300; id++) events.set(id, event(r, id));
+      searchWorkerSettings.minRows = 1000;
+      const small = loaded(events);
+      scheduleSearchIndexBuild(small.state);
+      assert.not.ok(existingSearchIndex(small.state)!.waiting, 'under minRows: slices on this thread');
+      searchWorkerSettings.minRows = 0;
+      const engine = loaded(events);
+      scheduleSearchIndexBuild(engine.state);
+      const si = existingSearchIndex(engine.state)!;
+      assert.ok(si.waiting);
+      const ready = engine.searchReady();
+      engine.finishIndexes(); // what the snapshot command does before writing
+      assert.not.ok(si.building, 'built on this thread at once');
+      assert.ok(si.persisted() !== undefined);
+      await ready; // the stopped worker's wait settles
+      assert.is(existingSearchIndex(engine.state), si);
+      for (let i = 0; i < 100; i++) check(engine, events, randomQuery(r), `after finishIndexes #${i}`);
+    } finally {
+      searchWorkerSettings.minRows = saved;
+    }
   },
 );
 
