@@ -17,7 +17,9 @@ import type {
 import { POST_STATUSES } from './records.ts';
 import { runQuery } from './query.ts';
 import { buildMatcher } from './matcher.ts';
-import { existingSearchIndex, rebuildSearchIndex, SLICE_MS, scheduleSearchIndexBuild } from './search-index.ts';
+import { existingSearchIndex, rebuildSearchIndex, scheduleSearchIndexBuild } from './search-index.ts';
+import { inSlices } from './background.ts';
+import { WarmUp } from './warm-up.ts';
 import { decodeSnapshot, encodeSnapshot, snapshotHead } from './snapshot.ts';
 import { CalendarState, type ChangeHooks } from './state.ts';
 import { EventTable } from './event-table.ts';
@@ -26,8 +28,6 @@ import type { EventQuery, QueryResult } from './types.ts';
 /** A run of at least this many event puts in one write updates the indexes in one pass each
  *  (CalendarState.beginBatch): a merge costs about what a few single inserts do. */
 const BATCH_PUTS = 32;
-/** rows of the slug lookup built between two looks at the clock (warmInBackground) */
-const SLUG_SLICE_ROWS = 4096;
 
 export class Engine implements EngineApi {
   /** internals, for tests and benches; api/ should stay on the EngineApi surface */
@@ -319,30 +319,21 @@ export class Engine implements EngineApi {
   }
 
   /**
-   * After a snapshot load, between requests, in slices of SLICE_MS on the event loop (unref'd
-   * timers): the main index's block statistics (every list uses them), the slug lookup (every
-   * write that names a slug uses it), then the search index. A
-   * request that comes meanwhile waits at most about a slice; one that needs what is not built
-   * yet finishes it on the spot (mainBlocks() keeps the blocks already done), as it would anyway.
+   * After a snapshot load, between requests, in slices of SLICE_MS on the event loop
+   * (background.ts): the main index's block statistics, the block statistics of the large
+   * category, tag, venue and organizer lists, the slug lookup (warm-up.ts), then the search index.
+   * A request that comes meanwhile waits at most about a slice; one that needs what is not built
+   * yet makes it on the spot (mainBlocks() keeps the blocks already done), as it would anyway.
    */
   warmInBackground(): void {
     const st = this.state;
-    const step = () => {
-      this.indexed();
-      const m = st.main;
-      if (!st.blocks.refreshSome(m.rows, m.count, st.table, performance.now() + SLICE_MS)) later(step);
-      else later(slugs);
-    };
-    // the slug lookup, which every write that names a slug reads (occurrence rows each have one)
-    const slugs = () => {
-      const until = performance.now() + SLICE_MS;
-      while (!st.ids.buildSlugs(SLUG_SLICE_ROWS)) {
-        if (performance.now() >= until) return later(slugs);
-      }
+    const warm = new WarmUp(st, () => this.indexed());
+    inSlices((deadline) => {
+      if (!warm.step(deadline)) return false;
       // a snapshot that held the search index left nothing to build
       if (existingSearchIndex(st) === undefined) scheduleSearchIndexBuild(st);
-    };
-    later(step);
+      return true;
+    });
   }
 
   /**
@@ -358,9 +349,4 @@ export class Engine implements EngineApi {
     if (si === undefined) rebuildSearchIndex(st);
     else if (si.building) si.advance(st, Infinity);
   }
-}
-
-function later(fn: () => void): void {
-  const timer = setTimeout(fn, 0);
-  timer.unref?.();
 }

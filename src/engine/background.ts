@@ -1,0 +1,28 @@
+// Work done between requests (the warm-up after a load, the search index build): in slices on the
+// event loop, each ended once it has run SLICE_MS, the next one queued with setImmediate. Between
+// two immediates the loop polls for I/O, so a request that came during a slice is answered right
+// after it: it waits at most about a slice, and the work goes on as soon as it is answered, with no
+// timer's millisecond between slices (a setTimeout(0) costs at least 1 ms).
+
+/** A slice stops once it has run this long (ms). A list that comes during a slice waits for its
+ *  end: with 4 ms slices queued by setTimeout(0), the p99 of lists during start-up at a million
+ *  events was 16 × their settled median; 1 ms slices keep it within a few settled medians, and
+ *  without the timer's millisecond between slices the work itself is done sooner. */
+export const SLICE_MS = 1;
+
+/**
+ * Calls work(deadline) on the event loop, a slice at a time, until it returns true (done). Each
+ * call should return by `deadline` (a performance.now() time, SLICE_MS ahead): false when there is
+ * more to do. Unref'd: a process may exit before the work is done.
+ */
+export function inSlices(work: (deadline: number) => boolean, sliceMs = SLICE_MS): void {
+  const tick = () => {
+    if (!work(performance.now() + sliceMs)) nextSlice(tick);
+  };
+  nextSlice(tick);
+}
+
+/** Run fn after the I/O that is waiting (setImmediate, unref'd). */
+export function nextSlice(fn: () => void): void {
+  setImmediate(fn).unref();
+}
