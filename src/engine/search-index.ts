@@ -41,7 +41,7 @@
 import type { EventTable } from './event-table.ts';
 import type { PackedPostings } from './packed-postings.ts';
 import { SearchPostings } from './search-postings.ts';
-import { nextSlice, SLICE_MS } from './background.ts';
+import { nextSlice, SLICE_MS, sliceDeadline } from './background.ts';
 import type { CalendarState } from './state.ts';
 
 const indexes = new WeakMap<CalendarState, SearchIndex>();
@@ -142,7 +142,7 @@ function inSlices(
   const tick = () => {
     const s = ref.deref();
     if (!s || !current(s) || index.pendingJob !== job || !job) return;
-    const until = performance.now() + sliceMs;
+    const until = sliceDeadline(sliceMs);
     for (let n = 0; n < sliceRows; n += step) {
       if (index.advance(s, Math.min(step, sliceRows - n))) {
         done?.(s);
