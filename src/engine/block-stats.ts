@@ -26,7 +26,7 @@ export { BLOCK_SHIFT, BLOCK_SIZE, COMBOS, SEG_CAP, SUPER_SHIFT, comboOf } from '
  * wider than the rows is still a true bound, so decisions made from it stay correct.
  */
 /** blocks done between two looks at the clock in refreshSome */
-const CLOCK_BLOCKS = 16;
+const CLOCK_BLOCKS = 4;
 
 export class BlockStats {
   private isDirty = true;

@@ -20,11 +20,12 @@ import { buildMatcher } from './matcher.ts';
 import {
   existingSearchIndex,
   rebuildSearchIndex,
-  SLICE_MS,
   scheduleSearchIndexBuild,
   searchIndexOnWorker,
   searchIndexReady,
 } from './search-index.ts';
+import { inSlices } from './background.ts';
+import { WarmUp } from './warm-up.ts';
 import { decodeSnapshot, encodeSnapshot, snapshotHead } from './snapshot.ts';
 import { CalendarState, type ChangeHooks } from './state.ts';
 import { EventTable } from './event-table.ts';
@@ -33,10 +34,6 @@ import type { EventQuery, QueryResult } from './types.ts';
 /** A run of at least this many event puts in one write updates the indexes in one pass each
  *  (CalendarState.beginBatch): a merge costs about what a few single inserts do. */
 const BATCH_PUTS = 32;
-/** rows of the slug lookup built between two looks at the clock (warmInBackground) */
-const SLUG_SLICE_ROWS = 4096;
-/** link lists a snapshot brought taken into the pool's lookup between two looks at the clock */
-const POOL_SLICE_LISTS = 16_384;
 
 export class Engine implements EngineApi {
   /** internals, for tests and benches; api/ should stay on the EngineApi surface */
@@ -328,40 +325,30 @@ export class Engine implements EngineApi {
   }
 
   /**
-   * After a snapshot load, between requests, in slices of SLICE_MS on the event loop (unref'd
-   * timers): the main index's block statistics (every list uses them), the slug lookup (every
-   * write that names a slug uses it), the lookup of the link lists the snapshot brought (every
-   * write of an event's organizers, categories or tags uses it), then the search index (a search
-   * index built on a worker thread, search-workers.ts, is started first and takes no slices). A
-   * request that comes meanwhile waits at most about a slice; one that needs what is not built
-   * yet finishes it on the spot (mainBlocks() keeps the blocks already done), as it would anyway.
+   * After a snapshot load, between requests, in slices of SLICE_MS on the event loop
+   * (background.ts): the main index's block statistics, the block statistics of the large
+   * category, tag, venue and organizer lists, the slug lookup, the lookup of the link lists the
+   * snapshot brought (warm-up.ts), then the search index (one built on a worker thread,
+   * search-workers.ts, is started first and takes no slices).
+   * A request that comes meanwhile waits at most about a slice; one that needs what is not built
+   * yet makes it on the spot (mainBlocks() keeps the blocks already done), as it would anyway.
    */
   warmInBackground(): void {
     const st = this.state;
-    const step = () => {
-      this.indexed();
-      // a search index built on a worker thread takes no slices here: it starts first
-      if (existingSearchIndex(st) === undefined && searchIndexOnWorker(st)) scheduleSearchIndexBuild(st);
-      const m = st.main;
-      if (!st.blocks.refreshSome(m.rows, m.count, st.table, performance.now() + SLICE_MS)) later(step);
-      else later(slugs);
-    };
-    // the slug lookup, which every write that names a slug reads (occurrence rows each have one)
-    const slugs = () => {
-      const until = performance.now() + SLICE_MS;
-      while (!st.ids.buildSlugs(SLUG_SLICE_ROWS)) {
-        if (performance.now() >= until) return later(slugs);
+    const warm = new WarmUp(st, () => this.indexed());
+    let started = false;
+    inSlices((deadline) => {
+      if (!started) {
+        started = true;
+        this.indexed();
+        // a search index built on a worker thread takes no slices here: it starts first
+        if (existingSearchIndex(st) === undefined && searchIndexOnWorker(st)) scheduleSearchIndexBuild(st);
       }
-      lists(until);
-    };
-    const lists = (until = performance.now() + SLICE_MS) => {
-      while (!st.table.idLists.indexSome(POOL_SLICE_LISTS)) {
-        if (performance.now() >= until) return later(() => lists());
-      }
+      if (!warm.step(deadline)) return false;
       // a snapshot that held the search index left nothing to build
       if (existingSearchIndex(st) === undefined) scheduleSearchIndexBuild(st);
-    };
-    later(step);
+      return true;
+    });
   }
 
   /**
@@ -384,9 +371,4 @@ export class Engine implements EngineApi {
   searchReady(): Promise<void> {
     return searchIndexReady(this.state);
   }
-}
-
-function later(fn: () => void): void {
-  const timer = setTimeout(fn, 0);
-  timer.unref?.();
 }

@@ -50,6 +50,7 @@ import type { EventTable } from './event-table.ts';
 import type { PackedPostings } from './packed-postings.ts';
 import { RemoteBuilt } from './search-remote.ts';
 import { searchWorkerSettings, searchWorkersAvailable } from './search-workers.ts';
+import { nextSlice, SLICE_MS, sliceDeadline } from './background.ts';
 import type { CalendarState } from './state.ts';
 
 const indexes = new WeakMap<CalendarState, SearchIndex>();
@@ -94,19 +95,14 @@ export function searchIndexStale(st: CalendarState): void {
   if (!rebuilding.has(st)) rebuildInBackground(st);
 }
 
-/** A slice of the background build stops once it has run this long (ms), whatever its rows. With
- *  2 ms, lists during start-up waited half as long (2.6 against 5 ms median) but the build, paying
- *  the timer's 1 ms after every slice, took a quarter longer, and a first search that came before
- *  it was done finished three times more of it at once (9-10 s against 3 s at 3,000,000 events). */
-export const SLICE_MS = 4;
 /** Rows (or blocks of the packing) between two looks at the clock within a slice: a step of 1,024
  *  took 30-60 ms while the build touched its new lists for the first time. */
 const CLOCK_ROWS = 64;
 
 /**
  * Build the state's index after a load: on a worker thread when the table is large enough
- * (searchIndexOnWorker), else in slices on the event loop (unref'd timers and worker: a process
- * may exit before it is done), so a load does not wait for it. A slice does at most `sliceRows` rows and stops
+ * (searchIndexOnWorker), else in slices on the event loop (background.ts; a process may exit
+ * before it is done), so a load does not wait for it. A slice does at most `sliceRows` rows and stops
  * after `sliceMs` ms (read every CLOCK_ROWS rows), so a request that arrives meanwhile waits a few
  * milliseconds, not the time of 20,000 rows' texts on a busy machine. Writes meanwhile are kept
  * as for a built index; a search that comes before the build is done finishes it on the spot.
@@ -179,7 +175,7 @@ function inSlices(
   const tick = () => {
     const s = ref.deref();
     if (!s || !current(s) || index.pendingJob !== job || !job) return;
-    const until = performance.now() + sliceMs;
+    const until = sliceDeadline(sliceMs);
     for (let n = 0; n < sliceRows; n += step) {
       if (index.advance(s, Math.min(step, sliceRows - n))) {
         done?.(s);
@@ -187,14 +183,9 @@ function inSlices(
       }
       if (performance.now() >= until) break;
     }
-    later(tick);
+    nextSlice(tick);
   };
-  later(tick);
-}
-
-function later(fn: () => void): void {
-  const timer = setTimeout(fn, 0);
-  timer.unref?.();
+  nextSlice(tick);
 }
 
 /** Forget the state's index (the next search builds it again). */

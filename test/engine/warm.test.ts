@@ -1,14 +1,18 @@
 // The work after a snapshot load, in slices between requests: the main index's block statistics
 // refreshed a few blocks at a time (BlockStats.refreshSome), begun again when the index changes
-// meanwhile; lists answered and writes made while it runs give what a settled calendar gives.
+// meanwhile; the large lists' statistics made before a query needs them; each step bounded;
+// lists answered and writes made while it runs give what a settled calendar gives.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BlockStats } from '../../src/engine/block-stats.ts';
 import { Engine } from '../../src/engine/engine.ts';
 import { naiveToString } from '../../src/engine/naive-time.ts';
+import { BLOCK_SIZE } from '../../src/engine/block-layout.ts';
+import { existingSearchIndex } from '../../src/engine/search-index.ts';
+import { LIST_WARM_MIN, WarmUp, listsToWarm } from '../../src/engine/warm-up.ts';
 import type { EventRecord } from '../../src/engine/records.ts';
 import type { EventQuery } from '../../src/engine/types.ts';
-import { makeEvent, makeTerm } from './build.ts';
+import { makeEvent, makeOrganizer, makeTerm } from './build.ts';
 import { Generator, Rng, mulberry32 } from './random-calendar.ts';
 
 const Warm = suite('warm-up in slices');
@@ -77,7 +81,8 @@ Warm('refreshSome goes a few blocks at a time, begins again after a change, ends
 });
 
 Warm('lists answered and writes made while the warm-up runs answer as a settled calendar', async () => {
-  const set = { events: events(30_000, 2), venues: [], organizers: [], terms: [], attachments: [] };
+  // enough rows that the main index's statistics take several slices of up to 4 ms
+  const set = { events: events(60_000, 2), venues: [], organizers: [], terms: [], attachments: [] };
   const source = new Engine();
   source.bulkLoad(set);
   const chunks = JSON.parse(JSON.stringify([...source.snapshotChunks()])) as unknown[];
@@ -99,7 +104,7 @@ Warm('lists answered and writes made while the warm-up runs answer as a settled 
   const rng = new Rng(mulberry32(9));
   let dirtySeen = 0;
   for (let i = 0; i < 40; i++) {
-    await new Promise((r) => setTimeout(r, 0)); // a slice of the warm-up runs here
+    await new Promise((r) => setImmediate(r)); // a turn of the loop: a slice of the warm-up runs here
     if (e.state.blocks.dirty) dirtySeen++;
     if (i % 4 === 1) {
       // a write between slices: an event moved to another day
@@ -179,6 +184,114 @@ Warm('a load builds the category closure with the lists: no first category query
   e.state.ensureClosure(); // the one-pass build a query would make
   assert.equal(loaded, lists(e));
   assert.ok(loaded[0].length > loaded[4].length, 'the root holds its descendants');
+});
+
+/** A calendar of `n` events over categories 1..4 (2 under 1), tags 10..13 and organizers O, O + 1
+ *  (O past the event ids), loaded from its snapshot as `serve` loads a store; tag 13 and
+ *  organizer O + 1 are rare. */
+const O = 1_000_000;
+
+function linkedCalendar(n: number, seed: number): { e: Engine; settled: Engine } {
+  const rng = new Rng(mulberry32(seed));
+  const terms = [
+    makeTerm(1),
+    makeTerm(2, { parent: 1 }),
+    makeTerm(3),
+    makeTerm(4),
+    ...[10, 11, 12, 13].map((id) => makeTerm(id, { taxonomy: 'post_tag' })),
+  ];
+  const organizers = [makeOrganizer(O), makeOrganizer(O + 1)];
+  const evs = events(n, seed).map((ev, i) => ({
+    ...ev,
+    categoryIds: [rng.pick([1, 2, 3, 4])],
+    tagIds: i % 100 === 0 ? [13] : rng.some([10, 11, 12], 3),
+    organizerIds: i % 50 === 0 ? [O + 1] : [O],
+  }));
+  const set = { events: evs, venues: [], organizers, terms, attachments: [] };
+  const source = new Engine();
+  source.bulkLoad(set);
+  const e = new Engine();
+  e.loadSnapshotChunks(JSON.parse(JSON.stringify([...source.snapshotChunks()])) as unknown[]);
+  const settled = new Engine();
+  settled.bulkLoad(set);
+  return { e, settled };
+}
+
+Warm(
+  'the warm-up makes the statistics of every large category, tag and organizer list before a query needs them',
+  async () => {
+    const { e, settled } = linkedCalendar(36_000, 5);
+    const st = e.state;
+    const big = listsToWarm(st);
+    // closures of 1, 3 and 4 (1 holds 2's rows too), direct 1..4, tags 10..12, organizer O
+    assert.ok(big.length >= 12, `large lists (${big.length})`);
+    assert.ok(
+      big.every((l, i) => l.count >= LIST_WARM_MIN && (i === 0 || big[i - 1].count >= l.count)),
+      'the large lists, largest first',
+    );
+    assert.ok(
+      big.every((l) => l.blocks.dirty),
+      'a load leaves them to be made',
+    );
+    const small = [st.tagPostings.get(13)!, st.organizerPostings.get(O + 1)!];
+    assert.ok(small.every((l) => l.count < LIST_WARM_MIN && l.count > 0));
+    e.warmInBackground();
+    for (let ticks = 0; existingSearchIndex(st)?.building !== false; ticks++) {
+      if (ticks > 10_000) assert.unreachable('the warm-up never ended');
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    assert.not.ok(st.blocks.dirty, 'the main index');
+    for (const list of big) {
+      assert.not.ok(list.blocks.dirty, `a list of ${list.count} rows`);
+      const ref = new BlockStats();
+      ref.refresh(list.rows, list.count, st.table, list.combos);
+      assert.equal([...list.blocks.counts], [...ref.counts]);
+      assert.equal([...list.blocks.minEnds], [...ref.minEnds]);
+      assert.equal([...list.blocks.maxEnds], [...ref.maxEnds]);
+    }
+    assert.ok(
+      small.every((l) => l.blocks.dirty),
+      'a small list keeps its statistics for the first query that counts it',
+    );
+    // answers as a calendar whose statistics were made on the spot
+    const queries: EventQuery[] = [
+      { statusMask: 1, categoryIds: [1], offset: 0, limit: 10 },
+      { statusMask: 1, tagIds: [10, 12], offset: 0, limit: 10 },
+      { statusMask: 1, organizerIds: [O], startGte: BASE + 100 * DAY, offset: 0, limit: 10 },
+      { statusMask: 1, tagIds: [13], offset: 0, limit: 10 },
+    ];
+    for (const q of queries) {
+      const a = e.query(q),
+        b = settled.query(q);
+      assert.is(a.total, b.total);
+      assert.equal(
+        a.rows.map((r) => e.eventId(r)),
+        b.rows.map((r) => settled.eventId(r)),
+      );
+    }
+  },
+);
+
+Warm('a step of the warm-up whose deadline has passed does a few blocks or a few hundred slugs, then stops', () => {
+  const { e } = linkedCalendar(20_000, 6);
+  const st = e.state;
+  const blocksOf = (n: number) => Math.ceil(n / BLOCK_SIZE);
+  // what the steps must get through: the main index's blocks, the large lists' blocks, the slugs
+  const mainBlocks = blocksOf(st.main.count);
+  const listBlocks = listsToWarm(st).map((l) => blocksOf(l.count));
+  const warm = new WarmUp(st);
+  let steps = 0;
+  while (!warm.step(0)) {
+    steps++;
+    if (steps > 100_000) assert.unreachable('the warm-up never ended');
+  }
+  // a step does at most 4 blocks (a look at the clock every 4), of one list, or 256 slugs
+  const least =
+    Math.ceil(mainBlocks / 4) + listBlocks.reduce((n, b) => n + Math.ceil(b / 4), 0) + Math.ceil(20_000 / 256) - 3;
+  assert.ok(steps >= least, `${steps} steps, at least ${least}`);
+  assert.not.ok(st.blocks.dirty);
+  assert.ok(listsToWarm(st).every((l) => !l.blocks.dirty));
+  assert.ok(st.ids.buildSlugs(0), 'the slug lookup is built');
 });
 
 Warm.run();

@@ -1,0 +1,76 @@
+// Work in slices between requests (src/engine/background.ts): each slice ends at its deadline, the
+// next follows without waiting for a timer or for I/O, and a request that comes meanwhile is
+// answered between two slices.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { SLICE_MS, inSlices } from '../../src/engine/background.ts';
+
+const Background = suite('background slices');
+
+/** Work of `slices` slices, each busy until its deadline; resolves with the slices' start times. */
+function busyWork(slices: number, onSlice?: (k: number) => void): Promise<number[]> {
+  const starts: number[] = [];
+  return new Promise((resolve) => {
+    inSlices((deadline) => {
+      starts.push(performance.now());
+      onSlice?.(starts.length);
+      while (performance.now() < deadline) {}
+      if (starts.length < slices) return false;
+      resolve(starts);
+      return true;
+    });
+  });
+}
+
+Background('slices follow one another with nothing else on the loop (no I/O, no timer due)', async () => {
+  // the only thing that keeps the process up is a far timer: the poll would sleep until it
+  const keep = setTimeout(() => undefined, 60_000);
+  try {
+    const t0 = performance.now();
+    const starts = await busyWork(40);
+    const took = performance.now() - t0;
+    // 40 slices of SLICE_MS each, a millisecond at most between two: well under a second, not the
+    // far timer's minute
+    assert.ok(took < 40 * (SLICE_MS + 1) + 2_000, `${took.toFixed(0)} ms for 40 slices`);
+    assert.is(starts.length, 40);
+  } finally {
+    clearTimeout(keep);
+  }
+});
+
+Background('a request that comes during the slices is answered between two of them', async () => {
+  const server = http.createServer((_req, res) => res.end('ok'));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  try {
+    let slices = 0;
+    const done = busyWork(400, (k) => (slices = k));
+    const answered: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const before = slices;
+      await new Promise<void>((resolve, reject) =>
+        http
+          .get(`http://127.0.0.1:${port}/`, (res) => {
+            res.resume();
+            res.on('end', resolve);
+          })
+          .on('error', reject),
+      );
+      answered.push(slices - before);
+    }
+    // each answered within a few slices (a connection and a request: a few turns of the loop),
+    // long before the 400 slices are done
+    assert.ok(
+      answered.every((n) => n < 50),
+      `slices run while each request waited: ${answered.join(', ')}`,
+    );
+    assert.ok(slices < 400, `the work was still going (${slices} slices) when the requests were answered`);
+    await done;
+  } finally {
+    server.close();
+  }
+});
+
+Background.run();
