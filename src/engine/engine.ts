@@ -18,7 +18,7 @@ import { POST_STATUSES } from './records.ts';
 import { runQuery } from './query.ts';
 import { buildMatcher } from './matcher.ts';
 import { existingSearchIndex, rebuildSearchIndex, SLICE_MS, scheduleSearchIndexBuild } from './search-index.ts';
-import { decodeSnapshot, encodeSnapshot, snapshotHead } from './snapshot.ts';
+import { decodeSnapshot, encodeSnapshot, liveSnapshot, snapshotHead } from './snapshot.ts';
 import { CalendarState, type ChangeHooks } from './state.ts';
 import { EventTable } from './event-table.ts';
 import type { EventQuery, QueryResult } from './types.ts';
@@ -311,6 +311,12 @@ export class Engine implements EngineApi {
   snapshotHead(): unknown[] {
     this.indexed(); // its posting lines: a load then reads them instead of making them anew
     return snapshotHead(this.state);
+  }
+
+  streamedSnapshot(): { head: unknown[]; body: Iterable<unknown> } {
+    this.indexed();
+    this.state.mainBlocks(); // the block statistics, which a load then reads instead of making them
+    return liveSnapshot(this.state);
   }
 
   loadSnapshotChunks(chunks: Iterable<unknown>): void {
