@@ -21,6 +21,7 @@ import { existingSearchIndex, rebuildSearchIndex, SLICE_MS, scheduleSearchIndexB
 import { decodeSnapshot, encodeSnapshot, liveSnapshot, snapshotHead } from './snapshot.ts';
 import { CalendarState, type ChangeHooks } from './state.ts';
 import { EventTable } from './event-table.ts';
+import { rebuildMain } from './index-rebuild.ts';
 import type { EventQuery, QueryResult } from './types.ts';
 
 /** A run of at least this many event puts in one write updates the indexes in one pass each
@@ -314,9 +315,13 @@ export class Engine implements EngineApi {
   }
 
   streamedSnapshot(): { head: unknown[]; body: Iterable<unknown> } {
-    this.indexed();
-    this.state.mainBlocks(); // the block statistics, which a load then reads instead of making them
-    return liveSnapshot(this.state);
+    const st = this.state;
+    // after a deferred bulk load, the main index only: the posting lines are made straight from
+    // the columns, and the lists themselves are left to the first read that needs them
+    const listsBuilt = this.countsBeforeLoad === undefined;
+    if (!listsBuilt) rebuildMain(st);
+    st.mainBlocks(); // the block statistics, which a load then reads instead of making them
+    return liveSnapshot(st, listsBuilt);
   }
 
   loadSnapshotChunks(chunks: Iterable<unknown>): void {

@@ -20,7 +20,7 @@ export const POSTING_KINDS = {
   parent: 'parentPostings',
   closure: 'categoryClosure',
 } as const satisfies Record<string, keyof CalendarState>;
-type Kind = keyof typeof POSTING_KINDS;
+export type Kind = keyof typeof POSTING_KINDS;
 const KINDS = Object.keys(POSTING_KINDS) as Kind[];
 /** rows a postingRows line holds at most (4 MiB of Int32) */
 export const POSTING_LINE_ROWS = 1 << 20;
@@ -46,7 +46,7 @@ export interface PostingRowsChunk {
 }
 
 /** One kind's lists as captured: their ids, lengths, multi lengths and rows one after the other. */
-interface Captured {
+export interface Captured {
   kind: Kind;
   ids: Int32Array;
   counts: Int32Array;
@@ -101,7 +101,7 @@ function copyRows(out: Int32Array, at: number, rows: Int32Array, n: number, posi
   return at + n;
 }
 
-function* postingLines(captured: Captured[]): Generator<unknown> {
+export function* postingLines(captured: Captured[]): Generator<unknown> {
   for (const c of captured) {
     const head: PostingsChunk = {
       type: 'postings',

@@ -11,6 +11,7 @@ import type { TextView } from './text-view.ts';
 import { base64Of } from './snapshot-bytes.ts';
 import { dateCopies, encodeDates, type DateCopy } from './snapshot-dates.ts';
 import { capturePostings } from './snapshot-indexes.ts';
+import { postingsFromColumns } from './snapshot-postings.ts';
 import { captureExtras, extraChunks, type Extras } from './snapshot-words.ts';
 import {
   EVENT_CHUNK_ROWS,
@@ -179,14 +180,15 @@ function liveColumns(t: EventTable): Frozen {
  * million events the copies would be ~1 GiB). `head`: the header and the title dictionary;
  * `body`: the events chunks in the main index's (start, id) order, the posting lines and the
  * block statistics (and the word index, when there is one), made one by one as iterated. The
- * indexes must be built (the main index holds every row).
+ * main index must be built (it holds every row); `listsBuilt` false: the posting lists are not,
+ * and their lines are made from the columns (postingsFromColumns).
  */
-export function liveSnapshot(st: CalendarState): { head: unknown[]; body: Iterable<unknown> } {
+export function liveSnapshot(st: CalendarState, listsBuilt = true): { head: unknown[]; body: Iterable<unknown> } {
   const fz = liveColumns(st.table);
   fz.order = indexOrder(st, false);
   const positions = fz.order && positionsOf(fz.order);
   fz.extras = captureExtras(st, positions);
-  const postings = capturePostings(st, positions);
+  const postings = listsBuilt || !fz.order ? capturePostings(st, positions) : postingsFromColumns(st, fz.order);
   const header = snapshotHeader(st);
   return { head: [header, ...titleChunks(fz.texts, header.titles ?? 0)], body: bodyOf(fz, postings) };
 }
