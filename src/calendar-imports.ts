@@ -34,16 +34,12 @@ export async function importData(
 /** An import file read as a stream and staged, then loaded (Calendar.importFile). */
 export async function importFile(h: CalendarHandle, file: string, opts: ImportFileOptions): Promise<ImportSummary> {
   // alone into a store-backed calendar without events, the staged rows become its rows as they
-  // are: the snapshot's events are written (by a worker thread) while the file is still read
+  // are: once loaded, its snapshot is streamed to a worker thread that writes it, the rows in the
+  // main index's order with the posting lists and block statistics (what a re-saved store holds)
   const stream = opts.alone && h.engine.eventRowCount === 0 ? h.log.beginSnapshot?.() : undefined;
   try {
-    const { set, table, summary, chunkedRows } = await stageImportFile(
-      h.collections.core,
-      file,
-      opts,
-      stream && ((chunk) => stream.add(chunk)),
-    );
-    await loadImport(h, set, table, opts, [], stream && { stream, rows: chunkedRows });
+    const { set, table, summary } = await stageImportFile(h.collections.core, file, opts);
+    await loadImport(h, set, table, opts, [], stream && { stream, rows: table.count });
     return summary;
   } catch (err) {
     await stream?.abort();
@@ -66,7 +62,7 @@ export async function importRows(
  *  snapshot). `alone`: nothing else uses this calendar (the import command): its indexes are
  *  left to the first read that needs them, no search index is built after the load, and the
  *  snapshot does not pause for concurrent writers. `updates`: existing events a CSV import
- *  updates. `streamed`: its events were streamed to the snapshot as the file was read. */
+ *  updates. `streamed`: its snapshot goes to this stream once loaded (Engine.streamedSnapshot). */
 async function loadImport(
   h: CalendarHandle,
   set: ImportSet,
@@ -89,7 +85,15 @@ async function loadImport(
           `import: expected the ${streamed.rows} rows streamed to the snapshot, got ${h.engine.eventRowCount} events`,
         );
     };
-    const head = () => h.engine.snapshotHead();
+    // the body's chunks to the writer as they are made (waiting when it is behind), then the head
+    const head = async () => {
+      const { head, body } = h.engine.streamedSnapshot();
+      for (const chunk of body) {
+        const wait = streamed!.stream.add(chunk);
+        if (wait) await wait;
+      }
+      return head;
+    };
     const marker = await h.log.bulkLoad(load, {
       alone: opts.alone,
       ...(streamed && { streamed: { stream: streamed.stream, head } }),

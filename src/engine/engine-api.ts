@@ -122,6 +122,14 @@ export interface EngineApi {
    *  are now: for a snapshot whose events chunks were made as they were staged
    *  (engine/snapshot.ts encodeRows). */
   snapshotHead(): unknown[];
+  /**
+   * The whole state's snapshot for a writer that takes its chunks one by one (an import alone
+   * into an empty store, engine/snapshot.ts liveSnapshot): `head`, the header and the title
+   * dictionary; `body`, made as iterated, the events chunks in the main index's order, the
+   * posting lines and the block statistics. Builds the indexes first; nothing may write to the
+   * engine until the body has been read.
+   */
+  streamedSnapshot(): { head: unknown[]; body: Iterable<unknown> };
   /** Rebuild state from snapshotChunks() output; only on an empty engine. */
   loadSnapshotChunks(chunks: Iterable<unknown>): void;
 }

@@ -26,9 +26,10 @@ import {
 } from './search-index.ts';
 import { inSlices } from './background.ts';
 import { WarmUp } from './warm-up.ts';
-import { decodeSnapshot, encodeSnapshot, snapshotHead } from './snapshot.ts';
+import { decodeSnapshot, encodeSnapshot, liveSnapshot, snapshotHead } from './snapshot.ts';
 import { CalendarState, type ChangeHooks } from './state.ts';
 import { EventTable } from './event-table.ts';
+import { rebuildMain } from './index-rebuild.ts';
 import type { EventQuery, QueryResult } from './types.ts';
 
 /** A run of at least this many event puts in one write updates the indexes in one pass each
@@ -317,6 +318,16 @@ export class Engine implements EngineApi {
   snapshotHead(): unknown[] {
     this.indexed(); // its posting lines: a load then reads them instead of making them anew
     return snapshotHead(this.state);
+  }
+
+  streamedSnapshot(): { head: unknown[]; body: Iterable<unknown> } {
+    const st = this.state;
+    // after a deferred bulk load, the main index only: the posting lines are made straight from
+    // the columns, and the lists themselves are left to the first read that needs them
+    const listsBuilt = this.countsBeforeLoad === undefined;
+    if (!listsBuilt) rebuildMain(st);
+    st.mainBlocks(); // the block statistics, which a load then reads instead of making them
+    return liveSnapshot(st, listsBuilt);
   }
 
   loadSnapshotChunks(chunks: Iterable<unknown>): void {

@@ -90,7 +90,9 @@ export function rebuildPostings(st: RebuildTarget): void {
   const closures = new Map<number, readonly number[]>();
   for (const pass of [0, 1]) {
     for (let i = 0; i < n; i++) {
-      const row = rows[i],
+      // the counting walk takes the rows in table order (counts do not depend on the order, and
+      // the columns are read in order rather than all over them); the filling walk in index order
+      const row = pass === 0 ? i : rows[i],
         combo = combos[i];
       const published = statusCodes[row] === 0;
       const cats = categoryIds.lists[row];

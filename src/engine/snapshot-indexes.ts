@@ -20,7 +20,7 @@ export const POSTING_KINDS = {
   parent: 'parentPostings',
   closure: 'categoryClosure',
 } as const satisfies Record<string, keyof CalendarState>;
-type Kind = keyof typeof POSTING_KINDS;
+export type Kind = keyof typeof POSTING_KINDS;
 const KINDS = Object.keys(POSTING_KINDS) as Kind[];
 /** rows a postingRows line holds at most (4 MiB of Int32) */
 export const POSTING_LINE_ROWS = 1 << 20;
@@ -46,7 +46,7 @@ export interface PostingRowsChunk {
 }
 
 /** One kind's lists as captured: their ids, lengths, multi lengths and rows one after the other. */
-interface Captured {
+export interface Captured {
   kind: Kind;
   ids: Int32Array;
   counts: Int32Array;
@@ -63,11 +63,12 @@ export function capturePostings(st: CalendarState, position?: Int32Array): Itera
   if (st.main.count !== st.table.count) return [];
   // a stale closure is left out (a load then rebuilds it when first needed)
   const kinds = st.closureDirty ? KINDS.filter((k) => k !== 'closure') : KINDS;
-  const captured = kinds.map((kind) => capture(kind, st[POSTING_KINDS[kind]]));
-  return postingLines(captured, position);
+  const captured = kinds.map((kind) => capture(kind, st[POSTING_KINDS[kind]], position));
+  return postingLines(captured);
 }
 
-function capture(kind: Kind, postings: Postings): Captured {
+/** `position`: each row's place in the snapshot, which the captured rows are (undefined: the row). */
+function capture(kind: Kind, postings: Postings, position: Int32Array | undefined): Captured {
   let lists = 0,
     total = 0;
   for (const [, list] of postings.entries()) {
@@ -85,19 +86,22 @@ function capture(kind: Kind, postings: Postings): Captured {
     if (list.count === 0) continue;
     ids[k] = id;
     counts[k] = list.count;
-    values.set(list.rows.subarray(0, list.count), at);
-    at += list.count;
+    at = copyRows(values, at, list.rows, list.count, position);
     const m = list.multi?.count ?? 0;
     multis[k++] = m;
-    if (m > 0) {
-      values.set(list.multi!.rows.subarray(0, m), at);
-      at += m;
-    }
+    if (m > 0) at = copyRows(values, at, list.multi!.rows, m, position);
   }
   return { kind, ids, counts, multis, values };
 }
 
-function* postingLines(captured: Captured[], position: Int32Array | undefined): Generator<unknown> {
+/** rows[0, n) into out from `at`, each mapped through `position` when there is one; the end. */
+function copyRows(out: Int32Array, at: number, rows: Int32Array, n: number, position: Int32Array | undefined): number {
+  if (!position) out.set(rows.subarray(0, n), at);
+  else for (let j = 0; j < n; j++) out[at + j] = position[rows[j]];
+  return at + n;
+}
+
+export function* postingLines(captured: Captured[]): Generator<unknown> {
   for (const c of captured) {
     const head: PostingsChunk = {
       type: 'postings',
@@ -109,8 +113,7 @@ function* postingLines(captured: Captured[], position: Int32Array | undefined): 
     };
     yield head;
     for (let from = 0; from < c.values.length; from += POSTING_LINE_ROWS) {
-      let rows = c.values.subarray(from, Math.min(c.values.length, from + POSTING_LINE_ROWS));
-      if (position) rows = rows.map((r) => position[r]);
+      const rows = c.values.subarray(from, Math.min(c.values.length, from + POSTING_LINE_ROWS));
       const line: PostingRowsChunk = { type: 'postingRows', kind: c.kind, from, rows: base64Of(rows) };
       yield line;
     }

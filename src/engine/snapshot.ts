@@ -11,6 +11,7 @@ import type { TextView } from './text-view.ts';
 import { base64Of } from './snapshot-bytes.ts';
 import { dateCopies, encodeDates, type DateCopy } from './snapshot-dates.ts';
 import { capturePostings } from './snapshot-indexes.ts';
+import { postingsFromColumns } from './snapshot-postings.ts';
 import { captureExtras, extraChunks, type Extras } from './snapshot-words.ts';
 import { linkCounts, linkListChunks, linkNumbering, linkRowsOf, wholePool } from './snapshot-links.ts';
 import {
@@ -97,13 +98,14 @@ function positionsOf(order: Int32Array): Int32Array {
 
 /**
  * The rows in the main index's order, when the index holds every row of the table exactly once
- * (it does, unless a bulk load left it to be built); else undefined (table order).
+ * (it does, unless a bulk load left it to be built); else undefined (table order). `copy`: false
+ * when nothing writes to the state while the order is read (the index's own array is used).
  */
-function indexOrder(st: CalendarState): Int32Array | undefined {
+function indexOrder(st: CalendarState, copy = true): Int32Array | undefined {
   const n = st.table.count,
     main = st.main;
   if (main.count !== n || n === 0) return undefined;
-  const order = main.rows.slice(0, n);
+  const order = copy ? main.rows.slice(0, n) : main.rows.subarray(0, n);
   const seen = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const r = order[i];
@@ -156,25 +158,58 @@ export function snapshotHead(st: CalendarState): unknown[] {
  * but that its rows' link lists keep their numbers in the pool (snapshotHead writes all of it).
  */
 export function encodeRows(t: EventTable, from: number, to: number): unknown {
+  return encodeChunk(liveColumns(t), from, to);
+}
+
+/** The table's columns as they are (nothing copied): for chunks made while nothing writes to it. */
+function liveColumns(t: EventTable): Frozen {
   const ints = {} as Frozen['ints'];
   for (const f of INT_FIELDS) ints[f] = t[f];
   const links = {} as Frozen['links'];
   for (const f of LINK_FIELDS) links[f] = t[f];
-  return encodeChunk(
-    {
-      count: t.count,
-      ints,
-      dates: dateCopies(t, t.count, false),
-      texts: t.texts,
-      costs: t.costs,
-      lineages: t.lineages,
-      extraVenues: t.extraVenues,
-      links,
-      recur: t.recur,
-    },
-    from,
-    to,
-  );
+  return {
+    count: t.count,
+    ints,
+    dates: dateCopies(t, t.count, false),
+    texts: t.texts,
+    costs: t.costs,
+    lineages: t.lineages,
+    extraVenues: t.extraVenues,
+    links,
+    recur: t.recur,
+  };
+}
+
+/**
+ * encodeSnapshot's chunks of a state nothing writes to while they are made (an import alone, into
+ * an empty calendar, streaming its snapshot): read from the live columns, nothing copied (at ten
+ * million events the copies would be ~1 GiB). `head`: the header and the title dictionary;
+ * `body`: the events chunks in the main index's (start, id) order, the posting lines and the
+ * block statistics (and the word index, when there is one), made one by one as iterated. The
+ * main index must be built (it holds every row); `listsBuilt` false: the posting lists are not,
+ * and their lines are made from the columns (postingsFromColumns).
+ */
+export function liveSnapshot(st: CalendarState, listsBuilt = true): { head: unknown[]; body: Iterable<unknown> } {
+  const fz = liveColumns(st.table);
+  fz.order = indexOrder(st, false);
+  const positions = fz.order && positionsOf(fz.order);
+  fz.extras = captureExtras(st, positions);
+  const postings = listsBuilt || !fz.order ? capturePostings(st, positions) : postingsFromColumns(st, fz.order);
+  const header = snapshotHeader(st);
+  // the whole pool under its own numbers (an import's lists are all some row's), as snapshotHead
+  const pool = wholePool(st.table.idLists);
+  linkCounts(header, pool);
+  return {
+    head: [header, ...titleChunks(fz.texts, header.titles ?? 0), ...linkListChunks(pool)],
+    body: bodyOf(fz, postings),
+  };
+}
+
+function* bodyOf(fz: Frozen, postings: Iterable<unknown>): Generator<unknown> {
+  for (let from = 0; from < fz.count; from += EVENT_CHUNK_ROWS)
+    yield encodeChunk(fz, from, Math.min(fz.count, from + EVENT_CHUNK_ROWS));
+  yield* postings;
+  if (fz.extras) yield* extraChunks(fz.extras, fz.count);
 }
 
 /** Distinct lists of the rows `at` (by identity: the table shares equal lists) and, per row, 0
@@ -209,10 +244,7 @@ function* chunksOf(header: SnapshotHeader, fz: Frozen, postings: Iterable<unknow
   yield header;
   yield* titleChunks(fz.texts, header.titles ?? 0);
   yield* linkListChunks(pool);
-  for (let from = 0; from < fz.count; from += EVENT_CHUNK_ROWS)
-    yield encodeChunk(fz, from, Math.min(fz.count, from + EVENT_CHUNK_ROWS));
-  yield* postings;
-  if (fz.extras) yield* extraChunks(fz.extras, fz.count);
+  yield* bodyOf(fz, postings);
 }
 
 /** The title dictionary's first `count` titles, TITLE_CHUNK_SIZE to a chunk. */

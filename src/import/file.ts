@@ -1,15 +1,9 @@
 // An import file's records, read as a stream (src/import/read-records.ts), validated and staged one
-// by one (ImportBuilder, src/import/index.ts); what Calendar.importFile loads. With `onChunk`, the
-// staged events are also handed out as the snapshot's events chunks (engine/snapshot.ts
-// encodeRows), EVENT_CHUNK_ROWS rows at a time as soon as they are staged, the last one once
-// every record is in and valid: into a calendar without events the staged rows become its rows
-// as they are, so these are its snapshot's chunks, and a worker can write them while the file is
-// still being read. When onChunk returns a promise (its taker is behind), the reading waits for it.
+// by one (ImportBuilder, src/import/index.ts); what Calendar.importFile loads.
 import fs from 'node:fs';
 import os from 'node:os';
 import type { ImportSet } from '../engine/engine-api.ts';
 import type { EventTable } from '../engine/event-table.ts';
-import { EVENT_CHUNK_ROWS, encodeRows } from '../engine/snapshot.ts';
 import { detectFormat, readImportBatches, type ImportFormat } from './read-records.ts';
 import { ImportFileError } from './scanners.ts';
 import { ImportWorkers, importWorkersAvailable } from './workers.ts';
@@ -63,8 +57,6 @@ export interface StagedFile {
   set: ImportSet;
   table: EventTable;
   summary: ImportSummary;
-  /** rows handed to onChunk (all of them, when it was given) */
-  chunkedRows: number;
 }
 
 /** Throws CalendarError naming the record (list, index, id, line) or the place in the file. */
@@ -72,22 +64,13 @@ export async function stageImportFile(
   core: Core,
   file: string,
   opts: { format?: ImportFormat; onProgress?: ImportProgress; workers?: number; blockBytes?: number },
-  onChunk?: (chunk: unknown) => Promise<void> | undefined,
 ): Promise<StagedFile> {
   const builder = new ImportBuilder(core);
   const table = builder.table;
-  let chunked = 0;
   let total = 0;
   let workers: ImportWorkers | undefined;
   let read = 0;
   const sized = new RoomAhead(table);
-  const chunks = async () => {
-    while (onChunk !== undefined && table.count - chunked >= EVENT_CHUNK_ROWS) {
-      const wait = onChunk(encodeRows(table, chunked, chunked + EVENT_CHUNK_ROWS));
-      chunked += EVENT_CHUNK_ROWS;
-      if (wait) await wait;
-    }
-  };
   try {
     total = fs.statSync(file).size;
     const format = opts.format ?? detectFormat(file);
@@ -112,14 +95,8 @@ export async function stageImportFile(
       parallel,
     )) {
       if (Array.isArray(batch)) {
-        for (const r of batch) {
-          builder.add(r.kind, r.rec, { index: r.index, line: r.line });
-          if (onChunk !== undefined && table.count - chunked >= EVENT_CHUNK_ROWS) await chunks();
-        }
-      } else {
-        builder.addPacked(batch.packed, batch.index, batch.line);
-        await chunks();
-      }
+        for (const r of batch) builder.add(r.kind, r.rec, { index: r.index, line: r.line });
+      } else builder.addPacked(batch.packed, batch.index, batch.line);
       // once the texts are coded, the workers code them for the blocks they take next
       workers?.useTable(table.texts.symbolTable);
       sized.check(read, total);
@@ -138,10 +115,6 @@ export async function stageImportFile(
     await workers?.close();
   }
   const { set } = builder.finish();
-  if (onChunk !== undefined && table.count > chunked) {
-    await onChunk(encodeRows(table, chunked, table.count));
-    chunked = table.count;
-  }
   opts.onProgress?.(total, total);
-  return { set, table, summary: builder.summary, chunkedRows: chunked };
+  return { set, table, summary: builder.summary };
 }

@@ -11,6 +11,9 @@ import { hashSlots, stringHash, withHash } from '../engine/hash-slots.ts';
 /** The hash of a slug (stringHash). */
 export const slugHash = stringHash;
 
+/** slugs whose bytes are written together (SlugSet.flush) */
+const PENDING_SLUGS = 4096;
+
 /** A growing set of strings, each given with its slugHash (open addressing, linear probing). */
 export class SlugSet {
   private count = 0;
@@ -26,27 +29,49 @@ export class SlugSet {
     return this.count;
   }
 
+  /** the slugs added since their bytes were last written (the last pending.length of them): their
+   *  bytes are written PENDING_SLUGS at a time, joined, one native call rather than one a slug */
+  private pending: string[] = [];
+
   /** Slug i (0-based) as it was added. */
   private key(i: number): string {
+    const firstPending = this.count - this.pending.length;
+    if (i >= firstPending) return this.pending[i - firstPending];
     return this.bytes.toString('utf8', i === 0 ? 0 : this.ends[i - 1], this.ends[i]);
   }
 
   private push(s: string): void {
-    const n = this.count,
-      at = n === 0 ? 0 : this.ends[n - 1];
-    const most = 3 * s.length;
+    this.pending.push(s);
+    this.count++;
+    if (this.pending.length >= PENDING_SLUGS) this.flush();
+  }
+
+  /** The pending slugs' bytes written after the others', and where each ends. */
+  private flush(): void {
+    const p = this.pending;
+    const first = this.count - p.length;
+    const joined = p.join('');
+    const at = first === 0 ? 0 : this.ends[first - 1];
+    const most = 3 * joined.length;
     if (at + most > this.bytes.length) {
       const next = Buffer.allocUnsafeSlow(Math.max(2 * this.bytes.length, at + most));
       this.bytes.copy(next, 0, 0, at);
       this.bytes = next;
     }
-    if (n >= this.ends.length) {
-      const next = new Float64Array(2 * this.ends.length);
+    if (this.count > this.ends.length) {
+      const next = new Float64Array(Math.max(2 * this.ends.length, this.count));
       next.set(this.ends);
       this.ends = next;
     }
-    this.ends[n] = at + this.bytes.write(s, at, 'utf8');
-    this.count = n + 1;
+    const written = this.bytes.write(joined, at, 'utf8');
+    // as many bytes as UTF-16 units: every character was ASCII, one byte each
+    const ascii = written === joined.length;
+    let end = at;
+    for (let k = 0; k < p.length; k++) {
+      end += ascii ? p[k].length : Buffer.byteLength(p[k], 'utf8');
+      this.ends[first + k] = end;
+    }
+    this.pending = [];
   }
 
   has(s: string, h = slugHash(s)): boolean {

@@ -29,9 +29,10 @@ export interface BulkLoadOptions {
   /** nothing else uses the calendar meanwhile (the import command): the snapshot does not pause
    *  for concurrent writers */
   alone?: boolean;
-  /** the loaded events were already streamed to a snapshot begun by beginSnapshot(); `head`: the
-   *  chunks that go before them, made once the load is done */
-  streamed?: { stream: SnapshotStream; head: () => Iterable<unknown> };
+  /** the snapshot goes to a stream begun by beginSnapshot(); `head`, called once the load is
+   *  done: hands the stream its chunks (the events and what follows them), then gives the chunks
+   *  that go before them */
+  streamed?: { stream: SnapshotStream; head: () => Iterable<unknown> | Promise<Iterable<unknown>> };
 }
 
 /** What the health route says of the log: a store's state in full, anything else just ok. */

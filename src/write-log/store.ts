@@ -94,7 +94,7 @@ export class StoreLog implements WriteLog {
     load();
     const { alone, streamed } = opts;
     await this.store
-      .compact({ alone, ...(streamed && { streamed: { stream: streamed.stream, head: streamed.head() } }) })
+      .compact({ alone, ...(streamed && { streamed: { stream: streamed.stream, head: await streamed.head() } }) })
       .catch((err) => {
         throw this.guard.failed(err) ?? err;
       });

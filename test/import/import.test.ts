@@ -251,13 +251,13 @@ function snapshotText(store: string): string {
 }
 
 imp(
-  'alone into an empty store: the snapshot written while the file is read is the one written after it; a late failure leaves nothing',
+  'alone into an empty store: the streamed snapshot holds the rows in index order, the lists and block statistics; a late failure leaves nothing',
   async () => {
     const dir = tmp();
     // more than two events chunks (10,000 rows each), some with an odd date, several venues, lineage
     const events = Array.from({ length: 20_500 }, (_, i) =>
       event(
-        100 + i,
+        100 + ((i * 7919) % 20_500),
         i % 997 === 0 ? { date: '0999-05-01 10:00:00', venue: [10, 11], global_id_lineage: ['a', 'b'] } : {},
       ),
     );
@@ -273,22 +273,26 @@ imp(
       fs.readdirSync(a).filter((f) => f.endsWith('.jsonl') && f.startsWith('snapshot.')).length >= 2,
       'a head part and the streamed part',
     );
-    const text = snapshotText(a);
-    const lines = text.split('\n');
-    const postingLines = lines.filter((l) => l.startsWith('{"type":"posting')).length;
-    assert.ok(postingLines >= 6, 'the posting lists in the head part');
-    assert.ok(
-      lines.some((l) => l.startsWith('{"type":"link-lists"')),
-      'the link lists in the head part',
-    );
-    // the head, the titles, the link lists, three events chunks, the final newline
-    assert.is(lines.length - postingLines, 1 + 1 + 1 + 3 + 1);
-    // the same calendar: the streamed events in the file's order, the usual snapshot's in (start, id)
-    // order (a load sorts the one, finds the other sorted)
+    const lines = snapshotText(a).split('\n');
+    const typed = (text: string, type: string) => text.split('\n').filter((l) => l.startsWith(`{"type":"${type}"`));
+    assert.ok(typed(lines.join('\n'), 'postingRows').length > 0, 'the posting rows');
+    assert.is(typed(lines.join('\n'), 'postings').length, 6, 'the posting lists of every kind');
+    assert.is(typed(lines.join('\n'), 'block-stats').length, 1, 'the block statistics');
+    assert.ok(typed(lines.join('\n'), 'link-lists').length > 0, 'the link lists');
+    assert.is(typed(lines.join('\n'), 'events').length, 3);
+    // the events lines are those of the usual import's snapshot (rows in (start, id) order)
+    assert.equal(typed(lines.join('\n'), 'events'), typed(snapshotText(b), 'events'));
     const [ra, rb] = [
       await openCalendar({ dir: a, timezone: 'Europe/Paris' }),
       await openCalendar({ dir: b, timezone: 'Europe/Paris' }),
     ];
+    // loaded: the rows are in the main index's order, the statistics fresh without a refresh
+    const st = ra.engine.state;
+    assert.ok(
+      st.main.rows.subarray(0, st.main.count).every((r, i) => r === i),
+      'rows in the index order',
+    );
+    assert.is(st.blocks.dirty, false, 'the block statistics read from the snapshot');
     assert.is(await view(ra), await view(rb));
     await ra.close();
     await rb.close();
