@@ -18,6 +18,7 @@ import { POST_STATUSES } from './records.ts';
 import { runQuery } from './query.ts';
 import { buildMatcher } from './matcher.ts';
 import {
+  dropSearchIndex,
   existingSearchIndex,
   rebuildSearchIndex,
   scheduleSearchIndexBuild,
@@ -134,6 +135,9 @@ export class Engine implements EngineApi {
     if (set.events.length === 0 && (!staged || staged.count === 0)) return;
 
     const t = st.table;
+    // the word index knows none of the rows appended here: forgotten, so that no search answers
+    // from it and no snapshot keeps it (it is built again below, or by the first search)
+    dropSearchIndex(st);
     if (staged && staged.count > 0) {
       const first = t.appendTable(staged);
       // rows that are most of the table: the slug lookup is made again when next needed (each

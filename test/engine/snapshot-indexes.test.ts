@@ -5,6 +5,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Engine } from '../../src/engine/engine.ts';
 import type { ImportSet } from '../../src/engine/engine-api.ts';
+import { EDITOR_MASK } from './build.ts';
+import type { EventQuery } from '../../src/engine/types.ts';
 import type { PostingList } from '../../src/engine/posting-list.ts';
 import { POSTING_KINDS } from '../../src/engine/snapshot-indexes.ts';
 import { EVENT_CHUNK_ROWS, encodeRows } from '../../src/engine/snapshot.ts';
@@ -207,6 +209,33 @@ Idx("a deferred bulk load's streamed snapshot: the usual one, its lists made fro
   assert.equal(lists(e), {});
   e.termCount(1);
   assert.equal(lists(e), lists(usual));
+});
+
+Idx('a deferred bulk load forgets the word index made before it: not kept, not answered from', () => {
+  const src = calendar();
+  const t0 = src.state.table;
+  const set: ImportSet = {
+    events: Array.from({ length: t0.count }, (_, row) => src.eventRecord(row)),
+    venues: [...src.venues()],
+    organizers: [...src.organizers()],
+    terms: [...src.terms('tribe_events_cat'), ...src.terms('post_tag')],
+    attachments: [...src.attachments()],
+  };
+  const word = t0.texts.title(0).split(' ')[0].toLowerCase();
+  const q: EventQuery = { statusMask: EDITOR_MASK, search: { include: [word], exclude: [] }, offset: 0, limit: 5 };
+  const want = src.query(q).total;
+  assert.ok(want > 0, `"${word}" is in the calendar`);
+  // an empty calendar's word index, built (as a store opened empty builds it), then an import alone
+  const e = new Engine();
+  assert.is(e.query(q).total, 0);
+  e.bulkLoad(set, undefined, { deferIndexes: true });
+  const { head, body } = e.streamedSnapshot();
+  const streamed = JSON.parse(JSON.stringify([...head, ...body])) as Chunk[];
+  assert.is(streamed.filter((c) => c.type === 'search-index').length, 0, 'no word index kept');
+  const copy = new Engine();
+  copy.loadSnapshotChunks(streamed);
+  assert.is(copy.query(q).total, want, 'the copy finds the rows');
+  assert.is(e.query(q).total, want, 'the engine that loaded them finds them');
 });
 
 Idx('damaged posting lines are refused with what is wrong', () => {
