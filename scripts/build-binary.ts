@@ -115,10 +115,11 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
     if (bad.length) throw new Error(`the bundle must not contain ${bad.join(', ')}`);
     // import.meta may only appear (emptied) in the files that guard it (workers.ts: the
     // binary's workers run the bundled worker, never the sources import.meta.url would find;
-    // search-workers.ts: no worker without import.meta, the word index built on the main thread)
+    // search-workers.ts: no worker without import.meta, the word index built on the main thread;
+    // worker-script.ts: called by those two only when they start a worker from dist/ or source)
     const metaUsers = inputs.filter(
       (file) =>
-        !/^(dist\/cli\/(main|seed)\.js|dist\/(import\/workers|engine\/search-workers)\.js|dist\/media\/images\.js|data\/demo\.json|package\.json)$/.test(
+        !/^(dist\/cli\/(main|seed)\.js|dist\/(import\/workers|engine\/search-workers|worker-script)\.js|dist\/media\/images\.js|data\/demo\.json|package\.json)$/.test(
           file,
         ) &&
         !file.endsWith('.json') &&

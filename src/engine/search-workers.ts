@@ -1,8 +1,6 @@
-// Starting the search index's build on a worker thread (search-worker.ts), as the import starts
-// its workers (src/import/workers.ts): from the built package (dist/, plain node) the worker
-// imports search-worker.js beside this file; from source, it runs search-worker.ts and what it
-// imports bundled by esbuild into one CommonJS script (once a process), or, without esbuild,
-// loaded through tsx. Where neither works (the single executable has no source files), no worker
+// Starting the search index's build on a worker thread (search-worker.ts), found as the import's
+// workers are (src/worker-script.ts: search-worker.js beside this file in the built package, the
+// source bundled by esbuild, or loaded through tsx). Where neither works (the single executable has no source files), no worker
 // starts and the build runs in slices on the main thread.
 //
 // The worker reads the records in place: the text store keeps them in a SharedArrayBuffer
@@ -10,13 +8,13 @@
 // stay readable while writes go on. A store whose buffer is not shared has its live records
 // copied once into one that is.
 
-import { fileURLToPath } from 'node:url';
+import { runsBuilt, workerScript, type WorkerModule } from '../worker-script.ts';
 import { Worker } from 'node:worker_threads';
 import type { SearchBuildInput, SearchBuildOutput } from './search-worker.ts';
 import type { TextView } from './text-view.ts';
 
 /** Whether this module runs as built JavaScript (dist/) rather than from its TypeScript source. */
-const BUILT = /\.js$/.test(import.meta.url ?? '');
+const BUILT = runsBuilt(import.meta.url);
 
 /** Settings of the worker build (tests change them). */
 export const searchWorkerSettings = {
@@ -40,40 +38,12 @@ export function searchWorkersAvailable(): boolean {
   );
 }
 
-let bundled: Promise<string | undefined> | undefined;
-
-/** search-worker.ts bundled into one CommonJS script, once a process. */
-function bundledWorker(): Promise<string | undefined> {
-  bundled ??= (async () => {
-    try {
-      const esbuild = (await import(import.meta.resolve('esbuild'))) as typeof import('esbuild');
-      const r = await esbuild.build({
-        entryPoints: [fileURLToPath(new URL('./search-worker.ts', import.meta.url))],
-        bundle: true,
-        platform: 'node',
-        format: 'cjs',
-        target: 'node20',
-        write: false,
-        logLevel: 'silent',
-      });
-      return r.outputFiles[0].text;
-    } catch {
-      return undefined;
-    }
-  })();
-  return bundled;
-}
-
-async function workerScript(): Promise<string> {
-  const importThen = (entry: string) =>
-    `import(${JSON.stringify(entry)}).catch((err) => { setImmediate(() => { throw err; }); });`;
-  if (BUILT) return importThen(new URL('./search-worker.js', import.meta.url).href);
-  const text = await bundledWorker();
-  if (text !== undefined) return text;
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./search-worker.ts', import.meta.url).href;
-  return `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); }).catch((err) => { setImmediate(() => { throw err; }); });`;
-}
+/** search-worker's two forms, beside this module (made when needed: in the single executable
+ *  import.meta.url is empty) */
+const SEARCH_WORKER = (): WorkerModule => ({
+  source: new URL('./search-worker.ts', import.meta.url),
+  built: new URL('./search-worker.js', import.meta.url),
+});
 
 /** The parts of a frozen text view a worker reads. */
 export interface FrozenTexts {
@@ -113,7 +83,7 @@ export class SearchBuildWorker {
   private async run(texts: FrozenTexts, order: Int32Array): Promise<SearchBuildOutput> {
     let script: string;
     try {
-      script = await workerScript();
+      script = await workerScript(SEARCH_WORKER(), BUILT);
     } catch (err) {
       return { error: String(err) };
     }

@@ -1,15 +1,11 @@
 // The worker threads of a parallel import (worker.ts): blocks of an import file's events
 // array go to them in turn, and each block's answer comes back as a promise.
 //
-// Run from source, the worker's code is worker.ts and what it imports bundled by esbuild
-// into one CommonJS script (once a process, ~0.2 s), which a worker starts in ~0.1 s; loading
-// the sources through tsx instead (its loader thread, one module at a time) took 2-2.5 s a worker
-// on this machine, more than a 100k-event file takes to import. Without esbuild (tsx depends on
-// it, so it is there when tsx is), the worker loads them through tsx. In the single executable
-// (scripts/build-binary.ts) there are no source files: the worker runs the bundle the build made,
-// which binary-entry.ts puts into `importWorkerSource`. Run from the built package (dist/, plain
-// node), the worker imports worker.js beside this file.
-import { fileURLToPath } from 'node:url';
+// The worker's script comes from src/worker-script.ts (worker.js beside this file in the built
+// package, worker.ts bundled by esbuild from source, or loaded through tsx). In the single
+// executable (scripts/build-binary.ts) there are no source files: the worker runs the bundle the
+// build made, which binary-entry.ts puts into `importWorkerSource`.
+import { runsBuilt, workerScript, type WorkerModule } from '../worker-script.ts';
 import { Worker } from 'node:worker_threads';
 import type { PackedEvents } from './pack.ts';
 import type { SymbolTable } from '../engine/text-symbols.ts';
@@ -27,47 +23,19 @@ export function importWorkersAvailable(): boolean {
 }
 
 /** Whether this module runs as built JavaScript (dist/) rather than from its TypeScript source. */
-const BUILT = /\.js$/.test(import.meta.url ?? '');
+const BUILT = runsBuilt(import.meta.url);
 
-let bundled: Promise<string | undefined> | undefined;
+/** worker's two forms, beside this module (made when needed: in the single executable
+ *  import.meta.url is empty) */
+const IMPORT_WORKER = (): WorkerModule => ({
+  source: new URL('./worker.ts', import.meta.url),
+  built: new URL('./worker.js', import.meta.url),
+});
 
-/** worker.ts bundled into one CommonJS script (date-fns-tz included), once a process. */
-function bundledWorker(): Promise<string | undefined> {
-  bundled ??= (async () => {
-    try {
-      const esbuild = (await import(import.meta.resolve('esbuild'))) as typeof import('esbuild');
-      const r = await esbuild.build({
-        entryPoints: [fileURLToPath(new URL('./worker.ts', import.meta.url))],
-        bundle: true,
-        platform: 'node',
-        format: 'cjs',
-        target: 'node20',
-        write: false,
-        logLevel: 'silent',
-      });
-      return r.outputFiles[0].text;
-    } catch {
-      return undefined;
-    }
-  })();
-  return bundled;
-}
-
-async function workerScript(): Promise<string> {
-  if (importWorkerSource.text !== undefined) return importWorkerSource.text;
-  // the built package: the worker's module is beside this one, loaded as it is
-  if (BUILT) return importThen(new URL('./worker.js', import.meta.url).href);
-  const text = await bundledWorker();
-  if (text !== undefined) return text;
-  // the same TypeScript loader as this process: registered in the worker before its module loads
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./worker.ts', import.meta.url).href;
-  return `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); }).catch((err) => { setImmediate(() => { throw err; }); });`;
-}
-
-/** A worker script that imports one module (its failure becomes the worker's error). */
-function importThen(entry: string): string {
-  return `import(${JSON.stringify(entry)}).catch((err) => { setImmediate(() => { throw err; }); });`;
+/** The script the workers run: the single executable's bundle, else worker-script.ts's. */
+function importWorkerScript(): Promise<string> {
+  if (importWorkerSource.text !== undefined) return Promise.resolve(importWorkerSource.text);
+  return workerScript(IMPORT_WORKER(), BUILT);
 }
 
 interface Pending {
@@ -130,7 +98,7 @@ export class ImportWorkers {
    * earlier import was done with are taken first (starting one costs ~0.1-0.2 s).
    */
   static async start(count: number, data: ImportWorkerData): Promise<ImportWorkers> {
-    return new ImportWorkers(await workerScript(), count, data);
+    return new ImportWorkers(await importWorkerScript(), count, data);
   }
 
   private constructor(script: string, count: number, data: ImportWorkerData) {
