@@ -16,7 +16,7 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { DIST_MAIN, ensureDist } from '../test/helpers/dist.ts';
-import { descendants, treeRss, whenIdle } from './proc.ts';
+import { descendants, timedGet, treeRss, whenIdle } from './proc.ts';
 import fs from 'node:fs';
 import { buildQueriesStreamed } from './queries.ts';
 import { quantileOf } from './stats.ts';
@@ -63,17 +63,7 @@ const base = await new Promise<string>((resolve) => {
 });
 const listeningS = (performance.now() - t0) / 1000;
 
-function get(agent: http.Agent, p: string): Promise<{ status: number; ms: number }> {
-  const s = performance.now();
-  return new Promise((resolve, reject) => {
-    http
-      .get(`${base}${p}`, { agent }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - s }));
-      })
-      .on('error', reject);
-  });
-}
+const get = (agent: http.Agent, p: string) => timedGet(base, agent, p);
 const listAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 const searchAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 await get(listAgent, lists[0].path);

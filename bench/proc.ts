@@ -3,6 +3,7 @@
 // a child with a sized heap when a store is large (docs/operating.md#memory).
 
 import fs from 'node:fs';
+import http from 'node:http';
 import type { ChildProcess } from 'node:child_process';
 
 /** RSS of a process and its descendants, bytes (from /proc). */
@@ -78,4 +79,17 @@ export async function whenIdle(pid: number, limitS: number): Promise<boolean> {
     if (quiet >= 2) return true;
   }
   return false;
+}
+
+/** GET base + p on `agent`, the body read and dropped: its status and the time to its end, ms. */
+export function timedGet(base: string, agent: http.Agent, p: string): Promise<{ status: number; ms: number }> {
+  const s = performance.now();
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${base}${p}`, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - s }));
+      })
+      .on('error', reject);
+  });
 }

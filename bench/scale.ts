@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { importFile } from './import-file.ts';
 import { buildQueriesStreamed } from './queries.ts';
 import { quantileOf } from './stats.ts';
-import { descendants, treeRss, watchPeak, whenIdle } from './proc.ts';
+import { descendants, timedGet, treeRss, watchPeak, whenIdle } from './proc.ts';
 import { scaleTable, type ScaleResult } from './report.ts';
 import { fileURLToPath } from 'node:url';
 import { DIST_MAIN, ensureDist } from '../test/helpers/dist.ts';
@@ -163,17 +163,7 @@ const listening = new Promise<void>((resolve) => {
 await listening;
 const listeningS = (performance.now() - t0) / 1000;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-function get(p: string): Promise<{ status: number; ms: number }> {
-  const s = performance.now();
-  return new Promise((resolve, reject) => {
-    http
-      .get(`${base}${p}`, { agent }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - s }));
-      })
-      .on('error', reject);
-  });
-}
+const get = (p: string) => timedGet(base, agent, p);
 const first = await get(MIX[0].path);
 const firstS = (performance.now() - t0) / 1000;
 log(`serve: listening ${listeningS.toFixed(1)} s, first list ${firstS.toFixed(1)} s (status ${first.status})`);

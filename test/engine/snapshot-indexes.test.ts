@@ -164,17 +164,19 @@ Idx('a snapshot of rows in table order with the lists in its head (as imports on
   assert.equal(counts(copy), counts(e));
 });
 
+/** What a bulk load of `src`'s calendar is given: its events as records, its linked posts and terms. */
+const importSetOf = (src: Engine): ImportSet => ({
+  events: Array.from({ length: src.state.table.count }, (_, row) => src.eventRecord(row)),
+  venues: [...src.venues()],
+  organizers: [...src.organizers()],
+  terms: [...src.terms('tribe_events_cat'), ...src.terms('post_tag')],
+  attachments: [...src.attachments()],
+});
+
 Idx("a deferred bulk load's streamed snapshot: the usual one, its lists made from the columns", () => {
   // the records of a calendar with several venues a row, an id twice in a list, parents, drafts
   const src = calendar();
-  const t0 = src.state.table;
-  const set: ImportSet = {
-    events: Array.from({ length: t0.count }, (_, row) => src.eventRecord(row)),
-    venues: [...src.venues()],
-    organizers: [...src.organizers()],
-    terms: [...src.terms('tribe_events_cat'), ...src.terms('post_tag')],
-    attachments: [...src.attachments()],
-  };
+  const set = importSetOf(src);
   assert.ok(set.events.some((ev) => ev.venueIds.length > 1) && set.events.some((ev) => ev.parentId !== 0));
   const e = new Engine();
   e.bulkLoad(set, undefined, { deferIndexes: true });
@@ -214,13 +216,7 @@ Idx("a deferred bulk load's streamed snapshot: the usual one, its lists made fro
 Idx('a deferred bulk load forgets the word index made before it: not kept, not answered from', () => {
   const src = calendar();
   const t0 = src.state.table;
-  const set: ImportSet = {
-    events: Array.from({ length: t0.count }, (_, row) => src.eventRecord(row)),
-    venues: [...src.venues()],
-    organizers: [...src.organizers()],
-    terms: [...src.terms('tribe_events_cat'), ...src.terms('post_tag')],
-    attachments: [...src.attachments()],
-  };
+  const set = importSetOf(src);
   const word = t0.texts.title(0).split(' ')[0].toLowerCase();
   const q: EventQuery = { statusMask: EDITOR_MASK, search: { include: [word], exclude: [] }, offset: 0, limit: 5 };
   const want = src.query(q).total;
