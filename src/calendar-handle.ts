@@ -19,6 +19,7 @@ import { MediaLibrary } from './media/library.ts';
 import { MemoryFiles } from './media/files.ts';
 import type { LogHost, WriteLog } from './write-log/log.ts';
 import type { ClusterNode } from './cluster/node.ts';
+import { hasSearch } from './resource-api.ts';
 
 type Item = Record<string, unknown>;
 
@@ -231,9 +232,4 @@ export class CalendarHandle implements LogHost {
       this.extendHorizon().catch((err: Error) => console.error(`calendar-engine: recurrence horizon: ${err.message}`));
     (this.horizonTimer ??= setInterval(run, 3_600_000)).unref?.();
   }
-}
-
-/** Whether a list's parameters ask for a text search (`search`, not empty). */
-export function hasSearch(params: Record<string, unknown>): boolean {
-  return params.search !== undefined && params.search !== '';
 }

@@ -18,6 +18,11 @@ export interface CalendarCalls {
   readonly users: UserDirectory;
 }
 
+/** Whether a list's parameters ask for a text search (`search`, not empty). */
+export function hasSearch(params: Record<string, unknown>): boolean {
+  return params.search !== undefined && params.search !== '';
+}
+
 /** list/get/create/update/delete of one resource, with REST names and REST representations. */
 export class ResourceApi {
   constructor(
@@ -28,7 +33,7 @@ export class ResourceApi {
   /** A page of REST representations as fresh plain objects (yours to keep and change). */
   async list(query: Params = {}, as?: AsArg): Promise<Page<Item>> {
     // a search while the word index is built on a worker thread waits for it (see Calendar.rest)
-    if (this.resource === 'events' && query.search !== undefined && query.search !== '') await this.cal.searchReady?.();
+    if (this.resource === 'events' && hasSearch(query)) await this.cal.searchReady?.();
     return this.cal.read(this.callOf('list', undefined, query, as)) as Page<Item>;
   }
 
