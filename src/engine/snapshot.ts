@@ -13,7 +13,14 @@ import { dateCopies, encodeDates, type DateCopy } from './snapshot-dates.ts';
 import { capturePostings } from './snapshot-indexes.ts';
 import { postingsFromColumns } from './snapshot-postings.ts';
 import { captureExtras, extraChunks, type Extras } from './snapshot-words.ts';
-import { linkCounts, linkListChunks, linkNumbering, linkRowsOf, wholePool } from './snapshot-links.ts';
+import {
+  linkCounts,
+  linkListChunks,
+  linkNumbering,
+  linkRowsOf,
+  wholePool,
+  type LinkNumbering,
+} from './snapshot-links.ts';
 import {
   EVENT_CHUNK_ROWS,
   INT_FIELDS,
@@ -143,10 +150,7 @@ export function snapshotHeader(st: CalendarState): SnapshotHeader {
 /** The snapshot's chunks other than its events chunks (the header, the title dictionary, the
  *  posting lists), for the state as it is now, whose rows are the events chunks' in table order. */
 export function snapshotHead(st: CalendarState): unknown[] {
-  const header = snapshotHeader(st);
-  const pool = wholePool(st.table.idLists);
-  linkCounts(header, pool);
-  return [header, ...titleChunks(st.table.texts, header.titles ?? 0), ...linkListChunks(pool), ...capturePostings(st)];
+  return [...headChunks(snapshotHeader(st), st.table.texts, wholePool(st.table.idLists)), ...capturePostings(st)];
 }
 
 /**
@@ -195,12 +199,9 @@ export function liveSnapshot(st: CalendarState, listsBuilt = true): { head: unkn
   const positions = fz.order && positionsOf(fz.order);
   fz.extras = captureExtras(st, positions);
   const postings = listsBuilt || !fz.order ? capturePostings(st, positions) : postingsFromColumns(st, fz.order);
-  const header = snapshotHeader(st);
   // the whole pool under its own numbers (an import's lists are all some row's), as snapshotHead
-  const pool = wholePool(st.table.idLists);
-  linkCounts(header, pool);
   return {
-    head: [header, ...titleChunks(fz.texts, header.titles ?? 0), ...linkListChunks(pool)],
+    head: [...headChunks(snapshotHeader(st), fz.texts, wholePool(st.table.idLists))],
     body: bodyOf(fz, postings),
   };
 }
@@ -240,11 +241,17 @@ function* chunksOf(header: SnapshotHeader, fz: Frozen, postings: Iterable<unknow
   // the lists the rows use, once (numbered here, not at the capture: the pool's lists never change)
   const pool = linkNumbering(fz.links, fz.count);
   fz.linkNumbers = pool.numbers;
+  yield* headChunks(header, fz.texts, pool);
+  yield* bodyOf(fz, postings);
+}
+
+/** The chunks before the events: the header (given the link lists' counts), the title
+ *  dictionary, the link lists written. */
+function* headChunks(header: SnapshotHeader, texts: TextView, pool: LinkNumbering): Generator<unknown> {
   linkCounts(header, pool);
   yield header;
-  yield* titleChunks(fz.texts, header.titles ?? 0);
+  yield* titleChunks(texts, header.titles ?? 0);
   yield* linkListChunks(pool);
-  yield* bodyOf(fz, postings);
 }
 
 /** The title dictionary's first `count` titles, TITLE_CHUNK_SIZE to a chunk. */
