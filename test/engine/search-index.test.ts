@@ -360,7 +360,9 @@ Index('search :: short terms (1-2 characters), accents, punctuation inside terms
   }
 });
 
-Index('search :: long lists counted per block equal the reference: date windows, statuses, hidden rows, writes', () => {
+/** The long lists' case: with `inOrder`, the events' ids follow their (start, id) order, so the rows
+ *  are loaded in that order, as from a store, and the index's postings are their rows' ranks. */
+function longListsCase(inOrder: boolean): void {
   // few distinct words, so single-word lists are long enough to be counted from block counters
   const WORDS = ['pottery', 'jazz', 'crème', 'brûlée', 'night', 'market', 'wheel'];
   const r = new Rand(mulberry32(11));
@@ -382,7 +384,14 @@ Index('search :: long lists counted per block equal the reference: date windows,
     });
   };
   const events = new Map<number, EventRecord>();
-  for (let id = 1; id <= 9000; id++) events.set(id, make(id));
+  const made = Array.from({ length: 9000 }, (_, i) => make(i + 1));
+  if (inOrder) {
+    made.sort((a, b) => (a.startLocal < b.startLocal ? -1 : a.startLocal > b.startLocal ? 1 : a.id - b.id));
+    made.forEach((e, i) => {
+      e.id = i + 1;
+    });
+  }
+  for (const e of made) events.set(e.id, e);
   const engine = loaded(events);
   const times = new Map<string, number>();
   /** a local time's instant, parsed once a distinct time (the reference reads each row's every query) */
@@ -447,6 +456,11 @@ Index('search :: long lists counted per block equal the reference: date windows,
   };
   compare('initial');
   assert.ok(searchIndexOf(engine.state).stats().countedLists > 0, 'some lists were counted from block counters');
+  assert.is(
+    searchIndexOf(engine.state).rows.ranked,
+    !inOrder,
+    'postings are ranks through the order unless it is the rows',
+  );
   let nextId = 9001;
   for (let round = 0; round < 4; round++) {
     for (let k = 0; k < 200; k++) {
@@ -479,7 +493,13 @@ Index('search :: long lists counted per block equal the reference: date windows,
     }
     compare(`round ${round}`);
   }
-});
+}
+
+Index('search :: long lists counted per block equal the reference: date windows, statuses, hidden rows, writes', () =>
+  longListsCase(false),
+);
+
+Index('search :: the same with the rows in (start, id) order, as loaded from a store', () => longListsCase(true));
 
 Index(
   'search :: a background build answers as the reference, with writes between its slices and searches before it ends',
