@@ -4,6 +4,7 @@
 
 import type { CalendarState } from './state.ts';
 import { postingLines, type Captured, type Kind } from './snapshot-indexes.ts';
+import { withListStats } from './snapshot-list-stats.ts';
 
 /**
  * The posting lines of a state whose posting lists are not built (an import's, which streams its
@@ -46,7 +47,8 @@ export function postingsFromColumns(st: CalendarState, order: Int32Array): Itera
     if (counting) for (const k of Object.values(kinds)) k.place();
   }
   const captured: Captured[] = (Object.keys(kinds) as Kind[]).map((kind) => kinds[kind].captured(kind));
-  return postingLines(captured);
+  // then the large lists' block statistics, from the main index's inline columns
+  return withListStats(postingLines(captured), captured, st.main.combos, st.main.ends);
 }
 
 /** One kind's lists while postingsFromColumns makes them: a slot per id, in the order met. */

@@ -1,0 +1,235 @@
+// The block statistics (block-stats.ts) of the large posting lists in a version 3 snapshot: those
+// the warm-up (warm-up.ts) would make after a load, of lists of LIST_WARM_MIN rows and more, so
+// that a load has them at once and the first query by a large category, tag, venue or organizer
+// counts whole blocks instead of making them on the spot (docs/store.md, "The chunks"). One line a
+// list, after the events chunks:
+//
+//   {"type":"list-stats","kind":"category","id":7,"rows":N,"combos":"…","bounds":"…","counts":"…",
+//    "minEnds":"…","maxEnds":"…"}
+//
+// base64 typed arrays: `combos` (Uint8) the combinations any block counts rows under, `bounds`
+// (Int32, blocks + 1) the blocks' first positions and the list's length, `counts` (Uint16, blocks ×
+// combos) each block's counters of those combinations, `minEnds`/`maxEnds` (Float64) the zone maps.
+// Positions are the list's own (its rows in the main index's order), so the lines hold whatever
+// order the events chunks take. A save writes the statistics the lists hold (none for a list whose
+// statistics are stale); an import's streamed snapshot, whose lists are made from the columns
+// (snapshot-postings.ts), makes them from its lists' positions and the main index's inline end and
+// combination columns. A load checks each line (the list there with that many rows, bounds rising
+// from 0 to it, blocks of at most 2 × BLOCK_SIZE rows, counters summing to each block's rows) and
+// refuses a damaged one; a snapshot without them loads as before (the warm-up makes them).
+
+import { BLOCK_SHIFT, BLOCK_SIZE, COMBOS } from './block-layout.ts';
+import type { BlockStats } from './block-stats.ts';
+import { base64Bytes, base64Of, decodeNew } from './snapshot-bytes.ts';
+import { POSTING_KINDS, type Captured, type Kind } from './snapshot-indexes.ts';
+import type { CalendarState } from './state.ts';
+import { LIST_WARM_MIN } from './warm-up.ts';
+
+/** the kinds whose large lists the warm-up makes statistics of (warm-up.ts, listsToWarm) */
+const STAT_KINDS: readonly Kind[] = ['closure', 'category', 'tag', 'venue', 'organizer'];
+
+export interface ListStatsLine {
+  type: 'list-stats';
+  kind: Kind;
+  id: number;
+  rows: number;
+  combos: string;
+  bounds: string;
+  counts: string;
+  minEnds: string;
+  maxEnds: string;
+}
+
+/** The line of one list's statistics (`counts`: blocks × COMBOS counters). */
+function lineOf(
+  kind: Kind,
+  id: number,
+  rows: number,
+  blocks: number,
+  bounds: Int32Array,
+  counts: Int32Array,
+  minEnds: Float64Array,
+  maxEnds: Float64Array,
+): ListStatsLine {
+  const used = new Uint8Array(COMBOS);
+  for (let i = 0; i < blocks * COMBOS; i++) if (counts[i] !== 0) used[i & (COMBOS - 1)] = 1;
+  const combos: number[] = [];
+  for (let c = 0; c < COMBOS; c++) if (used[c] !== 0) combos.push(c);
+  const k = combos.length,
+    packed = new Uint16Array(blocks * k);
+  for (let b = 0; b < blocks; b++) for (let j = 0; j < k; j++) packed[b * k + j] = counts[b * COMBOS + combos[j]];
+  return {
+    type: 'list-stats',
+    kind,
+    id,
+    rows,
+    combos: base64Of(Uint8Array.from(combos)),
+    bounds: base64Of(bounds, 0, blocks + 1),
+    counts: base64Of(packed),
+    minEnds: base64Of(minEnds, 0, blocks),
+    maxEnds: base64Of(maxEnds, 0, blocks),
+  };
+}
+
+/** The lines of the fresh statistics of the state's large lists, made now (a save: the lines are
+ *  detached from later writes). None when the lists are not written (capturePostings). */
+export function captureListStats(st: CalendarState): ListStatsLine[] {
+  const out: ListStatsLine[] = [];
+  if (st.main.count !== st.table.count) return out;
+  for (const kind of STAT_KINDS) {
+    if (kind === 'closure' && st.closureDirty) continue;
+    for (const [id, list] of st[POSTING_KINDS[kind]].entries()) {
+      const b = list.blocks;
+      if (list.count < LIST_WARM_MIN || b.dirty) continue;
+      out.push(lineOf(kind, id, list.count, b.blocks, b.bounds, b.counts, b.minEnds, b.maxEnds));
+    }
+  }
+  return out;
+}
+
+/**
+ * The lines of the large lists among posting lines made from the columns (`captured`, rows as
+ * positions in the main index), made one by one as iterated: each block's counters of the
+ * positions' combinations (`combos`, the main index's inline column) and bounds on their ends
+ * (`ends`, its inline ends), as a full refresh of the loaded list makes them (block-refresh.ts).
+ */
+export function* listStatsOf(captured: Captured[], combos: Uint8Array, ends: Float64Array): Generator<ListStatsLine> {
+  for (const c of captured) {
+    if (!STAT_KINDS.includes(c.kind)) continue;
+    for (let j = 0, at = 0; j < c.ids.length; at += c.counts[j] + c.multis[j], j++) {
+      const n = c.counts[j];
+      if (n < LIST_WARM_MIN) continue;
+      const blocks = (n + BLOCK_SIZE - 1) >> BLOCK_SHIFT;
+      const bounds = new Int32Array(blocks + 1),
+        counts = new Int32Array(blocks * COMBOS);
+      const minEnds = new Float64Array(blocks),
+        maxEnds = new Float64Array(blocks);
+      const v = c.values;
+      for (let b = 0; b < blocks; b++) {
+        const from = b << BLOCK_SHIFT,
+          to = Math.min(n, from + BLOCK_SIZE),
+          base = b * COMBOS;
+        bounds[b] = from;
+        let lo = Infinity,
+          hi = -Infinity;
+        for (let i = at + from; i < at + to; i++) {
+          const p = v[i];
+          counts[base + combos[p]]++;
+          const e = ends[p];
+          if (e < lo) lo = e;
+          if (e > hi) hi = e;
+        }
+        minEnds[b] = lo;
+        maxEnds[b] = hi;
+      }
+      bounds[blocks] = n;
+      yield lineOf(c.kind, c.ids[j], n, blocks, bounds, counts, minEnds, maxEnds);
+    }
+  }
+}
+
+/** `lines` (the posting lines of `captured`), then listStatsOf's lines: both made as iterated. */
+export function* withListStats(
+  lines: Iterable<unknown>,
+  captured: Captured[],
+  combos: Uint8Array,
+  ends: Float64Array,
+): Generator<unknown> {
+  yield* lines;
+  yield* listStatsOf(captured, combos, ends);
+}
+
+const fail = (what: string): never => {
+  throw new Error(`snapshot load: expected ${what}`);
+};
+
+interface Read {
+  kind: Kind;
+  id: number;
+  rows: number;
+  blocks: number;
+  bounds: Int32Array<ArrayBuffer>;
+  counts: Int32Array<ArrayBuffer>;
+  minEnds: Float64Array<ArrayBuffer>;
+  maxEnds: Float64Array<ArrayBuffer>;
+}
+
+/** The list-stats lines of a snapshot as read (each checked), put on their lists by install(). */
+export class ListStatsReader {
+  private readonly read = new Map<string, Read>();
+
+  /** Takes a list-stats line (true); else false. */
+  take(chunk: { type?: unknown } & Record<string, unknown>): boolean {
+    if (chunk.type !== 'list-stats') return false;
+    const kind = chunk.kind as Kind;
+    if (!STAT_KINDS.includes(kind))
+      fail(`the statistics of a list of one of ${STAT_KINDS.join(', ')}, got ${JSON.stringify(chunk.kind)}`);
+    const id = chunk.id,
+      rows = chunk.rows;
+    if (!(Number.isSafeInteger(id) && (id as number) > 0 && Number.isSafeInteger(rows) && (rows as number) > 0))
+      fail(`the statistics of a list of an id > 0 and 1.. rows, got id ${id}: ${rows} rows`);
+    const what = `the ${kind} list statistics of ${id}`;
+    const key = `${kind} ${id}`;
+    if (this.read.has(key)) fail(`one line of ${what}, got another`);
+    const n = rows as number;
+    const blocks = base64Bytes(typeof chunk.bounds === 'string' ? chunk.bounds : '') / 4 - 1;
+    if (!(Number.isInteger(blocks) && blocks >= 1)) fail(`1 block or more in ${what}, got ${blocks}`);
+    const combos = decodeNew(
+      `${what}.combos`,
+      chunk.combos,
+      base64Bytes(typeof chunk.combos === 'string' ? chunk.combos : ''),
+      (m) => new Uint8Array(m),
+    );
+    for (let j = 0; j < combos.length; j++)
+      if (!(combos[j] < COMBOS && (j === 0 || combos[j] > combos[j - 1])))
+        fail(`rising combinations below ${COMBOS} in ${what}, got ${combos[j]}`);
+    const bounds = decodeNew(`${what}.bounds`, chunk.bounds, blocks + 1, (m) => new Int32Array(m));
+    const k = combos.length;
+    const packed = decodeNew(`${what}.counts`, chunk.counts, blocks * k, (m) => new Uint16Array(m));
+    const minEnds = decodeNew(`${what}.minEnds`, chunk.minEnds, blocks, (m) => new Float64Array(m));
+    const maxEnds = decodeNew(`${what}.maxEnds`, chunk.maxEnds, blocks, (m) => new Float64Array(m));
+    if (bounds[0] !== 0 || bounds[blocks] !== n) fail(`block bounds from 0 to ${n} in ${what}`);
+    const counts = new Int32Array(blocks * COMBOS);
+    for (let b = 0; b < blocks; b++) {
+      const size = bounds[b + 1] - bounds[b];
+      // removals may leave a block empty; a block splits past 2 × BLOCK_SIZE rows
+      if (!(size >= 0 && size <= 2 * BLOCK_SIZE)) fail(`blocks of 0 to ${2 * BLOCK_SIZE} rows in ${what}, got ${size}`);
+      let total = 0;
+      for (let j = 0; j < k; j++) {
+        const x = packed[b * k + j];
+        counts[b * COMBOS + combos[j]] = x;
+        total += x;
+      }
+      if (total !== size) fail(`block counters summing to its ${size} rows in ${what}, got ${total}`);
+      const lo = minEnds[b],
+        hi = maxEnds[b];
+      // a block of rows without an end (NaN) only keeps its zone map empty
+      if (!(lo <= hi || (lo === Infinity && hi === -Infinity)))
+        fail(`end bounds lo <= hi in ${what}, got ${lo}, ${hi}`);
+    }
+    this.read.set(key, { kind, id: id as number, rows: n, blocks, bounds, counts, minEnds, maxEnds });
+    return true;
+  }
+
+  /** After the posting lists are in: each statistics read put on its list (which must be there,
+   *  of as many rows) as fresh. */
+  install(st: CalendarState): void {
+    for (const r of this.read.values()) {
+      const list = st[POSTING_KINDS[r.kind]].get(r.id);
+      if (!list || list.count !== r.rows)
+        fail(`a ${r.kind} list of ${r.id} of ${r.rows} rows for its statistics, got ${list ? list.count : 'none'}`);
+      put(list!.blocks, r);
+    }
+    this.read.clear();
+  }
+}
+
+function put(stats: BlockStats, r: Read): void {
+  stats.blocks = r.blocks;
+  stats.bounds = r.bounds;
+  stats.counts = r.counts;
+  stats.minEnds = r.minEnds;
+  stats.maxEnds = r.maxEnds;
+  stats.sumSupers();
+  stats.dirty = false;
+}
