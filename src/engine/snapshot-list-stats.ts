@@ -13,17 +13,22 @@
 // Positions are the list's own (its rows in the main index's order), so the lines hold whatever
 // order the events chunks take. A save writes the statistics the lists hold (none for a list whose
 // statistics are stale); an import's streamed snapshot, whose lists are made from the columns
-// (snapshot-postings.ts), makes them from its lists' positions and the main index's inline end and
-// combination columns. A load checks each line (the list there with that many rows, bounds rising
+// (snapshot-postings.ts), gathers them while it puts the positions in their lists, from the main
+// index's inline end and combination columns. A load checks each line (the list there with that many rows, bounds rising
 // from 0 to it, blocks of at most 2 × BLOCK_SIZE rows, counters summing to each block's rows) and
 // refuses a damaged one; a snapshot without them loads as before (the warm-up makes them).
 
 import { BLOCK_SHIFT, BLOCK_SIZE, COMBOS } from './block-layout.ts';
 import type { BlockStats } from './block-stats.ts';
 import { base64Bytes, base64Of, decodeNew } from './snapshot-bytes.ts';
-import { POSTING_KINDS, type Captured, type Kind } from './snapshot-indexes.ts';
+import { POSTING_KINDS, type Kind } from './snapshot-indexes.ts';
 import type { CalendarState } from './state.ts';
 import { LIST_WARM_MIN } from './warm-up.ts';
+
+// the layout's constants as this module's own (an imported binding may be read through a getter
+// by a loader that compiles to CommonJS, as the tests' does: a cost in add(), once a list entry)
+const SHIFT = BLOCK_SHIFT;
+const WIDTH = COMBOS;
 
 /** the kinds whose large lists the warm-up makes statistics of (warm-up.ts, listsToWarm) */
 const STAT_KINDS: readonly Kind[] = ['closure', 'category', 'tag', 'venue', 'organizer'];
@@ -47,7 +52,7 @@ function lineOf(
   rows: number,
   blocks: number,
   bounds: Int32Array,
-  counts: Int32Array,
+  counts: ArrayLike<number>,
   minEnds: Float64Array,
   maxEnds: Float64Array,
 ): ListStatsLine {
@@ -88,55 +93,95 @@ export function captureListStats(st: CalendarState): ListStatsLine[] {
 }
 
 /**
- * The lines of the large lists among posting lines made from the columns (`captured`, rows as
- * positions in the main index), made one by one as iterated: each block's counters of the
- * positions' combinations (`combos`, the main index's inline column) and bounds on their ends
- * (`ends`, its inline ends), as a full refresh of the loaded list makes them (block-refresh.ts).
+ * The statistics of the large lists among those an import's snapshot makes from the columns
+ * (snapshot-postings.ts), gathered while its second walk puts each position in its lists: `add`
+ * counts the position (its combination in `combos`, its end in `ends`: the main index's inline
+ * columns, read in order) in its list's block, as a full refresh of the loaded list would
+ * (block-refresh.ts). Counters while gathering are Uint16 (a block has at most BLOCK_SIZE rows).
  */
-export function* listStatsOf(captured: Captured[], combos: Uint8Array, ends: Float64Array): Generator<ListStatsLine> {
-  for (const c of captured) {
-    if (!STAT_KINDS.includes(c.kind)) continue;
-    for (let j = 0, at = 0; j < c.ids.length; at += c.counts[j] + c.multis[j], j++) {
-      const n = c.counts[j];
-      if (n < LIST_WARM_MIN) continue;
-      const blocks = (n + BLOCK_SIZE - 1) >> BLOCK_SHIFT;
-      const bounds = new Int32Array(blocks + 1),
-        counts = new Int32Array(blocks * COMBOS);
-      const minEnds = new Float64Array(blocks),
-        maxEnds = new Float64Array(blocks);
-      const v = c.values;
-      for (let b = 0; b < blocks; b++) {
-        const from = b << BLOCK_SHIFT,
-          to = Math.min(n, from + BLOCK_SIZE),
-          base = b * COMBOS;
-        bounds[b] = from;
-        let lo = Infinity,
-          hi = -Infinity;
-        for (let i = at + from; i < at + to; i++) {
-          const p = v[i];
-          counts[base + combos[p]]++;
-          const e = ends[p];
-          if (e < lo) lo = e;
-          if (e > hi) hi = e;
-        }
-        minEnds[b] = lo;
-        maxEnds[b] = hi;
-      }
+export class ListStatsGatherer {
+  /** slot → its index among the large lists, or -1 */
+  private readonly large: Int32Array;
+  /** per large list: its slot, its first value, its first block among all the large lists' */
+  private readonly slots: number[] = [];
+  private readonly firsts: number[] = [];
+  private readonly firstBlocks: number[] = [];
+  private readonly counts: Uint16Array;
+  private readonly minEnds: Float64Array;
+  private readonly maxEnds: Float64Array;
+
+  /** `rows`: each slot's rows; `first`: where each slot's rows begin among the values. */
+  private constructor(
+    rows: Int32Array,
+    first: Int32Array,
+    slots: number,
+    private readonly combos: Uint8Array,
+    private readonly ends: Float64Array,
+  ) {
+    this.large = new Int32Array(slots).fill(-1);
+    let blocks = 0;
+    for (let s = 0; s < slots; s++) {
+      if (rows[s] < LIST_WARM_MIN) continue;
+      this.large[s] = this.slots.length;
+      this.slots.push(s);
+      this.firsts.push(first[s]);
+      this.firstBlocks.push(blocks);
+      blocks += (rows[s] + BLOCK_SIZE - 1) >> BLOCK_SHIFT;
+    }
+    this.firstBlocks.push(blocks);
+    this.counts = new Uint16Array(blocks * COMBOS);
+    this.minEnds = new Float64Array(blocks).fill(Infinity);
+    this.maxEnds = new Float64Array(blocks).fill(-Infinity);
+  }
+
+  /** A gatherer for a kind's slots when the kind's large lists get statistics and it has some. */
+  static of(
+    kind: Kind,
+    rows: Int32Array,
+    first: Int32Array,
+    slots: number,
+    combos: Uint8Array,
+    ends: Float64Array,
+  ): ListStatsGatherer | undefined {
+    if (!STAT_KINDS.includes(kind)) return undefined;
+    let any = false;
+    for (let s = 0; s < slots && !any; s++) any = rows[s] >= LIST_WARM_MIN;
+    return any ? new ListStatsGatherer(rows, first, slots, combos, ends) : undefined;
+  }
+
+  /** Position `at` put at value `k` of slot s's rows. */
+  add(s: number, k: number, at: number): void {
+    const j = this.large[s];
+    if (j < 0) return;
+    const b = this.firstBlocks[j] + ((k - this.firsts[j]) >> SHIFT);
+    this.counts[b * WIDTH + this.combos[at]]++;
+    const e = this.ends[at];
+    if (e < this.minEnds[b]) this.minEnds[b] = e;
+    if (e > this.maxEnds[b]) this.maxEnds[b] = e;
+  }
+
+  /** The lines, made one by one as iterated (`ids`: each slot's id, `rows`: its rows). */
+  *lines(kind: Kind, ids: Int32Array, rows: Int32Array): Generator<ListStatsLine> {
+    for (let j = 0; j < this.slots.length; j++) {
+      const s = this.slots[j],
+        n = rows[s];
+      const from = this.firstBlocks[j],
+        blocks = this.firstBlocks[j + 1] - from;
+      const bounds = new Int32Array(blocks + 1);
+      for (let b = 0; b < blocks; b++) bounds[b] = b << BLOCK_SHIFT;
       bounds[blocks] = n;
-      yield lineOf(c.kind, c.ids[j], n, blocks, bounds, counts, minEnds, maxEnds);
+      yield lineOf(
+        kind,
+        ids[s],
+        n,
+        blocks,
+        bounds,
+        this.counts.subarray(from * COMBOS, (from + blocks) * COMBOS),
+        this.minEnds.subarray(from, from + blocks),
+        this.maxEnds.subarray(from, from + blocks),
+      );
     }
   }
-}
-
-/** `lines` (the posting lines of `captured`), then listStatsOf's lines: both made as iterated. */
-export function* withListStats(
-  lines: Iterable<unknown>,
-  captured: Captured[],
-  combos: Uint8Array,
-  ends: Float64Array,
-): Generator<unknown> {
-  yield* lines;
-  yield* listStatsOf(captured, combos, ends);
 }
 
 const fail = (what: string): never => {
