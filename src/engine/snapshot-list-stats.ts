@@ -1,8 +1,9 @@
-// The block statistics (block-stats.ts) of the large posting lists in a version 3 snapshot: those
-// the warm-up (warm-up.ts) would make after a load, of lists of LIST_WARM_MIN rows and more, so
-// that a load has them at once and the first query by a large category, tag, venue or organizer
-// counts whole blocks instead of making them on the spot (docs/store.md, "The chunks"). One line a
-// list, after the events chunks:
+// The block statistics (block-stats.ts) of the larger posting lists in a version 3 snapshot, those
+// of LIST_STATS_MIN rows and more: the ones the warm-up (warm-up.ts) would make after a load (of
+// LIST_WARM_MIN rows and more), and the venue lists of a large calendar (a geo radius query counts
+// the list of every venue in its circle; at ten million events they hold about 5,000 rows each).
+// A load has them at once, and the first query by a category, tag, venue or organizer counts whole
+// blocks instead of making them on the spot. One line a list, after the events chunks:
 //
 //   {"type":"list-stats","kind":"category","id":7,"rows":N,"combos":"…","bounds":"…","counts":"…",
 //    "minEnds":"…","maxEnds":"…"}
@@ -14,21 +15,25 @@
 // order the events chunks take. A save writes the statistics the lists hold (none for a list whose
 // statistics are stale); an import's streamed snapshot, whose lists are made from the columns
 // (snapshot-postings.ts), gathers them while it puts the positions in their lists, from the main
-// index's inline end and combination columns. A load checks each line (the list there with that many rows, bounds rising
-// from 0 to it, blocks of at most 2 × BLOCK_SIZE rows, counters summing to each block's rows) and
-// refuses a damaged one; a snapshot without them loads as before (the warm-up makes them).
+// index's inline end and combination columns. A load checks each line (the list there with that
+// many rows, bounds rising from 0 to it, blocks of at most 2 × BLOCK_SIZE rows, counters summing
+// to each block's rows, zone maps) and refuses a damaged one; a snapshot without them loads as
+// before (the warm-up makes the largest lists').
 
 import { BLOCK_SHIFT, BLOCK_SIZE, COMBOS } from './block-layout.ts';
 import type { BlockStats } from './block-stats.ts';
 import { base64Bytes, base64Of, decodeNew } from './snapshot-bytes.ts';
 import { POSTING_KINDS, type Kind } from './snapshot-indexes.ts';
 import type { CalendarState } from './state.ts';
-import { LIST_WARM_MIN } from './warm-up.ts';
 
 // the layout's constants as this module's own (an imported binding may be read through a getter
 // by a loader that compiles to CommonJS, as the tests' does: a cost in add(), once a list entry)
 const SHIFT = BLOCK_SHIFT;
 const WIDTH = COMBOS;
+
+/** Lists of fewer rows have no line: their statistics are made by the first query that counts
+ *  them (~30-150 ns a row). Lower, an import would spend more on lists few queries count. */
+export const LIST_STATS_MIN = 4096;
 
 /** the kinds whose large lists the warm-up makes statistics of (warm-up.ts, listsToWarm) */
 const STAT_KINDS: readonly Kind[] = ['closure', 'category', 'tag', 'venue', 'organizer'];
@@ -85,7 +90,7 @@ export function captureListStats(st: CalendarState): ListStatsLine[] {
     if (kind === 'closure' && st.closureDirty) continue;
     for (const [id, list] of st[POSTING_KINDS[kind]].entries()) {
       const b = list.blocks;
-      if (list.count < LIST_WARM_MIN || b.dirty) continue;
+      if (list.count < LIST_STATS_MIN || b.dirty) continue;
       out.push(lineOf(kind, id, list.count, b.blocks, b.bounds, b.counts, b.minEnds, b.maxEnds));
     }
   }
@@ -121,7 +126,7 @@ export class ListStatsGatherer {
     this.large = new Int32Array(slots).fill(-1);
     let blocks = 0;
     for (let s = 0; s < slots; s++) {
-      if (rows[s] < LIST_WARM_MIN) continue;
+      if (rows[s] < LIST_STATS_MIN) continue;
       this.large[s] = this.slots.length;
       this.slots.push(s);
       this.firsts.push(first[s]);
@@ -145,7 +150,7 @@ export class ListStatsGatherer {
   ): ListStatsGatherer | undefined {
     if (!STAT_KINDS.includes(kind)) return undefined;
     let any = false;
-    for (let s = 0; s < slots && !any; s++) any = rows[s] >= LIST_WARM_MIN;
+    for (let s = 0; s < slots && !any; s++) any = rows[s] >= LIST_STATS_MIN;
     return any ? new ListStatsGatherer(rows, first, slots, combos, ends) : undefined;
   }
 
