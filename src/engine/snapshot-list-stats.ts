@@ -265,6 +265,8 @@ export class ListStatsReader {
    *  of as many rows) as fresh. */
   install(st: CalendarState): void {
     for (const r of this.read.values()) {
+      // closure lists left to be made when first needed get their statistics made with them
+      if (r.kind === 'closure' && st.closureDirty) continue;
       const list = st[POSTING_KINDS[r.kind]].get(r.id);
       if (!list || list.count !== r.rows)
         fail(`a ${r.kind} list of ${r.id} of ${r.rows} rows for its statistics, got ${list ? list.count : 'none'}`);

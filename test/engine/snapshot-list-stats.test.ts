@@ -201,6 +201,12 @@ Stats('a snapshot without them loads as before: the warm-up makes them', async (
     await new Promise((r) => setTimeout(r, 1));
   }
   assert.equal(differing(e, big), [], 'warmed');
+  // without the closure's posting lines, its lists are made when first needed, with their statistics
+  const noClosure = saved().filter((c) => !/^posting/.test(c.type) || c.kind !== 'closure');
+  assert.ok(statLines(noClosure).some((c) => c.kind === 'closure'));
+  const x = load(noClosure);
+  assert.ok(x.state.closureDirty);
+  sameAnswers(x, e);
 });
 
 Stats('damaged list statistics lines are refused with a clear error', () => {
