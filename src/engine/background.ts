@@ -1,9 +1,9 @@
 // Work done between requests (the warm-up after a load, the search index build): in slices on the
 // event loop, each ended once it has run SLICE_MS, the next one queued with setImmediate. Between
 // two immediates the loop polls for I/O, so a request that came during a slice is answered right
-// after it: it waits at most about a slice (a quarter of a millisecond), and while requests come the work goes on as soon as
-// each is answered, with no timer's millisecond between slices (a setTimeout(0) costs at least
-// 1 ms). With nothing coming, a slice starts at most a millisecond after the last one ended, and
+// after it: it waits at most about a slice (a quarter of a millisecond), and while requests come
+// the work goes on as soon as each is answered, with no timer's millisecond between slices (a
+// setTimeout(0) costs at least 1 ms). With nothing coming, a slice starts at most a millisecond after the last one ended, and
 // runs longer (IDLE_SLICE_MS): no request is waiting.
 
 import { performance as perf } from 'node:perf_hooks';
