@@ -7,6 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import { SearchPostings } from './search-postings.ts';
 import { SymbolTable } from './text-symbols.ts';
+import { lowerThreadPriority } from './thread-priority.ts';
 import { type Bytes, TextView } from './text-view.ts';
 
 /** What the main thread sends: rows [0, n) of the texts as they were when the build began. */
@@ -72,6 +73,8 @@ export function transferList(out: SearchBuildOutput): ArrayBuffer[] {
 
 const port = parentPort;
 if (port !== null) {
+  // background work: on a machine whose cores are busy, requests on the main thread come first
+  lowerThreadPriority();
   port.on('message', (input: SearchBuildInput) => {
     let out: SearchBuildOutput;
     try {

@@ -6,7 +6,7 @@ import os from 'node:os';
 
 const LITTLE = os.endianness() === 'LE';
 
-type Column = Int32Array | Uint32Array | Uint8Array | Float64Array;
+type Column = Int32Array | Uint32Array | Uint16Array | Uint8Array | Float64Array;
 
 /** Bytes of one value of the column's type. */
 function width(a: Column): number {

@@ -4,6 +4,7 @@
 
 import type { CalendarState } from './state.ts';
 import { postingLines, type Captured, type Kind } from './snapshot-indexes.ts';
+import { ListStatsGatherer } from './snapshot-list-stats.ts';
 
 /**
  * The posting lines of a state whose posting lists are not built (an import's, which streams its
@@ -43,10 +44,15 @@ export function postingsFromColumns(st: CalendarState, order: Int32Array): Itera
       if (parentIds[row] !== 0) kinds.parent.one(parentIds[row], i, counting);
       if (cats !== 0) kinds.closure.closure(cats, () => st.closureOf(row, closureIds), i, counting);
     }
-    if (counting) for (const k of Object.values(kinds)) k.place();
+    if (counting) for (const kind of Object.keys(kinds) as Kind[]) kinds[kind].place(kind, st.main);
   }
   const captured: Captured[] = (Object.keys(kinds) as Kind[]).map((kind) => kinds[kind].captured(kind));
-  return postingLines(captured);
+  // then the large lists' block statistics (snapshot-list-stats.ts), gathered by the second walk
+  return chain(postingLines(captured), ...(Object.keys(kinds) as Kind[]).map((kind) => kinds[kind].statLines(kind)));
+}
+
+function* chain(...parts: Iterable<unknown>[]): Generator<unknown> {
+  for (const part of parts) yield* part;
 }
 
 /** One kind's lists while postingsFromColumns makes them: a slot per id, in the order met. */
@@ -60,6 +66,8 @@ class ListsOf {
   private next = new Int32Array(0);
   private nextMulti = new Int32Array(0);
   private values = new Int32Array(0);
+  /** the large lists' block statistics, gathered by the fill */
+  private stats: ListStatsGatherer | undefined;
   /** per pool list: where its entry starts in `entries` (-1: not yet), entries being
    *  [multi (0/1), number of slots, slot...] */
   private readonly entryAt: Int32Array;
@@ -95,6 +103,7 @@ class ListsOf {
       this.counts[s]++;
       if (multi) this.multis[s]++;
     } else {
+      this.stats?.add(s, this.next[s], at);
       this.values[this.next[s]++] = at;
       if (multi) this.values[this.nextMulti[s]++] = at;
     }
@@ -179,7 +188,7 @@ class ListsOf {
   }
 
   /** After the counting walk: each slot's place among the values (its rows, then its multi's). */
-  place(): void {
+  place(kind: Kind, main: { combos: Uint8Array; ends: Float64Array }): void {
     const s = this.slots;
     this.next = new Int32Array(s);
     this.nextMulti = new Int32Array(s);
@@ -190,6 +199,12 @@ class ListsOf {
       at += this.counts[j] + this.multis[j];
     }
     this.values = new Int32Array(at);
+    this.stats = ListStatsGatherer.of(kind, this.counts, this.next, s, main.combos, main.ends);
+  }
+
+  /** the lines of the large lists' statistics, once the values are placed */
+  statLines(kind: Kind): Iterable<unknown> {
+    return this.stats ? this.stats.lines(kind, this.ids, this.counts) : [];
   }
 
   captured(kind: Kind): Captured {

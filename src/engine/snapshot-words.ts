@@ -10,6 +10,8 @@
 //   {"type":"block-array","name":"bounds","from":I,"data":"…"}    bounds, counts, minEnds,
 //                                                              maxEnds, segEnds, segCombos
 //
+// then the large posting lists' block statistics, a line a list (snapshot-list-stats.ts).
+//
 // Rows are snapshot positions (the rows' order in the events chunks). Everything read is checked
 // (lengths, ranges, every posting decoded once); anything wrong refuses the snapshot as a damaged
 // events chunk does. A snapshot without these chunks loads as before.
@@ -18,6 +20,7 @@ import { COMBOS, SEG_CAP } from './block-stats.ts';
 import { PackedPostings } from './packed-postings.ts';
 import { existingSearchIndex, installSearchIndex, SearchIndex } from './search-index.ts';
 import { base64Of, decodeInto } from './snapshot-bytes.ts';
+import { captureListStats, ListStatsReader } from './snapshot-list-stats.ts';
 import type { CalendarState } from './state.ts';
 
 /** values of an array in one line (16 MiB of 4-byte values) */
@@ -34,6 +37,8 @@ export interface Extras {
   blocks?: { n: number; arrays: Record<string, Column> };
   /** table row → snapshot position; none: the same */
   positions?: Int32Array;
+  /** the large posting lists' block statistics lines (snapshot-list-stats.ts) */
+  lists?: unknown[];
 }
 
 /** The state's word index and main block statistics as they are now (those that are built). */
@@ -42,6 +47,8 @@ export function captureExtras(st: CalendarState, positions: Int32Array | undefin
   const si = existingSearchIndex(st);
   const words = si?.persisted();
   if (words) out.words = words;
+  const lists = captureListStats(st);
+  if (lists.length > 0) out.lists = lists;
   const b = st.blocks;
   // the statistics follow the main index's order, which is the snapshot's when it has one
   if (!b.dirty && positions && st.main.count === st.table.count && b.segmented) {
@@ -110,6 +117,7 @@ export function* extraChunks(x: Extras, tableRows: number): Generator<unknown> {
     yield { type: 'block-stats', rows: n, blocks: arrays.bounds.length - 1 };
     for (const [name, a] of Object.entries(arrays)) yield* arrayChunks('block-array', name, a);
   }
+  if (x.lists) yield* x.lists;
 }
 
 const fail = (what: string): never => {
@@ -131,10 +139,12 @@ export class ExtrasReader {
     filled: Record<string, number>;
   };
   private stats?: { rows: number; blocks: number; arrays: Record<string, Column>; filled: Record<string, number> };
+  private readonly lists = new ListStatsReader();
 
   /** True when `chunk` is one of these (taken); `rows`: the snapshot's rows (all read before). */
   take(chunk: { type?: unknown } & Record<string, unknown>, rows: number): boolean {
     const type = chunk.type;
+    if (this.lists.take(chunk)) return true;
     if (type === 'search-index') {
       const blocks = count(chunk.blocks, 'a number of posting blocks');
       const entries = count(chunk.entries, 'a number of postings');
@@ -238,6 +248,7 @@ export class ExtrasReader {
         if ((b.filled[name] ?? 0) < Math.max(1, a.length)) fail(`all of block-stats.${name}`);
       restoreBlocks(st, b.rows, b.blocks, b.arrays);
     }
+    this.lists.install(st);
   }
 }
 
