@@ -60,12 +60,15 @@ export class RowParts {
   titleId = -1;
   description = '';
   excerpt = '';
-  slug = '';
+  /** null (with `coded` only): the slug coded there */
+  slug: string | null = '';
   website: string | null = null;
-  /** description, excerpt and website as the text store's records hold them instead (a worker
-   *  coded them: TextStore.setCoded's src, at, web, end, from); undefined: they are the strings */
+  /** description, excerpt, a slug and website as the text store's records hold them instead (a
+   *  worker coded them: TextStore.setCoded's src, at, slugAt, web, end, from); undefined: they are
+   *  the strings */
   coded: Uint8Array | undefined = undefined;
   codedAt = 0;
+  codedSlug = 0;
   codedWeb = 0;
   codedEnd = 0;
   codedWith: SymbolTable | null = null;

@@ -79,7 +79,8 @@ export class EventTable extends EventColumns {
     this.currencySymbols[row] = p.currencySymbol;
     this.currencyPositions[row] = p.currencyPosition;
     this.currencyCodes[row] = p.currencyCode;
-    if (p.coded === undefined) this.texts.set(row, p.title, p.description, p.excerpt, p.slug, p.website, p.titleId);
+    if (p.coded === undefined)
+      this.texts.set(row, p.title, p.description, p.excerpt, p.slug ?? '', p.website, p.titleId);
     else
       this.texts.setCoded(
         row,
@@ -87,6 +88,7 @@ export class EventTable extends EventColumns {
         p.slug,
         p.coded,
         p.codedAt,
+        p.codedSlug,
         p.codedWeb,
         p.codedEnd,
         p.codedWith,

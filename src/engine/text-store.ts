@@ -231,31 +231,36 @@ export class TextStore extends TextView {
     this.placed(row, p);
   }
 
-  /** set() with description and excerpt at src[at, web), website at src[web, end) as a record
-   *  holds them, coded with `from` (writeField): copied when `from` is this store's table, else
-   *  re-coded; the record is the one set() writes. */
+  /** set() with description and excerpt at src[at, slugAt), a slug at src[slugAt, web), website at
+   *  src[web, end) as a record holds them, coded with `from` (writeField): copied when `from` is this
+   *  store's table, else re-coded; `slug` in place of that one unless null. set()'s record. */
   setCoded(
     row: number,
     titleId: number,
-    slug: string,
+    slug: string | null,
     src: Uint8Array,
     at: number,
+    slugAt: number,
     web: number,
     end: number,
     from: SymbolTable | null,
   ): void {
-    const sn = NARROW.test(slug);
-    this.codeAt = 0;
-    const s = this.prepare(2, slug, sn);
     const same = from === this.symbols;
+    const sn = slug === null || NARROW.test(slug);
+    this.codeAt = 0;
+    const s = slug === null ? 0 : this.prepare(2, slug, sn);
     // re-coded, a code becomes up to 8 bytes and each of them up to 2 codes
-    const size = varintSize(titleId) + fieldSize(s, sn) + (same ? end - at : 16 * (end - at) + 30);
+    const size = varintSize(titleId) + fieldSize(s, sn) + (same ? end - at : 16 * (end - at) + 40);
     if (this.used + size > this.bytes.length) this.grow(this.used + size);
     const b = this.bytes;
-    let p = writeVarint(this.bytes, this.used, titleId);
-    if (same) {
-      b.set(src.subarray(at, web), p);
-      p = this.writeText(p + web - at, 2, slug, sn, s, 0);
+    let p = writeVarint(b, this.used, titleId);
+    if (slug === null) {
+      // the four texts as they are (the slug as wanted): one copy
+      if (same) b.set(src.subarray(at, end), p);
+      p = same ? p + end - at : recodeFields(src, at, 0, 4, from, this.symbols, b, p, b.length);
+    } else if (same) {
+      b.set(src.subarray(at, slugAt), p);
+      p = this.writeText(p + slugAt - at, 2, slug, sn, s, 0);
       b.set(src.subarray(web, end), p);
       p += end - web;
     } else {

@@ -15,7 +15,17 @@ import {
   type EventTable,
   type IdListPool,
 } from '../engine/event-table.ts';
-import { B_ALL_DAY, B_FEATURED, B_HIDDEN, B_SHOW_MAP, B_SHOW_MAP_LINK, B_STICKY, B_TICKETED, P_NONE } from './pack.ts';
+import {
+  B_ALL_DAY,
+  B_FEATURED,
+  B_HIDDEN,
+  B_SHOW_MAP,
+  B_SHOW_MAP_LINK,
+  B_STICKY,
+  B_TICKETED,
+  P_NONE,
+  type PackedEvents,
+} from './pack.ts';
 import type { StringPool } from '../engine/columns.ts';
 import type { parseCost } from '../api/wordpress/cost.ts';
 
@@ -56,22 +66,35 @@ interface BlockCost {
   position: number;
 }
 
-/** The small strings of a worker's block (p.pool) as indexes in the table's pools, and its cost texts parsed, each once a block. */
+/** The small strings of a worker's block (p.pool) as indexes in the table's pools, and its cost
+ *  texts parsed, each once a block; its titles and slugs (p.titles, p.slugs) as Buffers. */
 export class BlockMaps {
   private readonly indexes: Int32Array;
   private readonly costs: (BlockCost | undefined)[] = [];
   private none: BlockCost | undefined;
   /** the table's pools, by POOL_* */
   private readonly pools: StringPool[];
+  private readonly pool: string[];
+  readonly titles: Buffer;
+  readonly slugs: Buffer;
 
   constructor(
-    private readonly pool: string[],
+    p: PackedEvents,
     private readonly table: EventTable,
     private readonly parse: (v: unknown) => ReturnType<typeof parseCost>,
   ) {
-    this.indexes = new Int32Array(pool.length * 5).fill(-1);
+    this.pool = p.pool;
+    this.indexes = new Int32Array(p.pool.length * 5).fill(-1);
     const t = table.pool;
     this.pools = [t.timezone, t.abbr, t.currencySymbol, t.currencyPosition, t.currencyCode];
+    const view = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+    this.titles = view(p.titles.bytes);
+    this.slugs = view(p.slugs.bytes);
+  }
+
+  /** The slug as wanted at slugs[a, e), a string. */
+  slug(p: PackedEvents, a: number, e: number): string {
+    return this.slugs.toString(p.slugs.narrow ? 'latin1' : 'utf16le', a, e);
   }
 
   /** p.pool[at] in the table's pool `which` (POOL_*) */

@@ -202,7 +202,7 @@ export class ImportBuilder {
     }
     const t = im.table;
     for (let row = 0; row < t.count; row++) {
-      const problem = im.eventLinksProblem(row);
+      const problem = im.links.eventProblem(row);
       if (problem !== undefined)
         throw recordError(
           'events',
@@ -212,7 +212,7 @@ export class ImportBuilder {
         );
     }
     im.updates.forEach((e, i) => {
-      const problem = im.linksProblem(e.parentId, e.venueIds, e.organizerIds, e.categoryIds, e.tagIds);
+      const problem = im.links.problem(e.parentId, e.venueIds, e.organizerIds, e.categoryIds, e.tagIds);
       if (problem !== undefined) throw recordError('events', this.updatePlaces[i], e.id, problem);
     });
     return { set: im.set, table: t, updates: im.updates };

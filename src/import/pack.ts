@@ -21,10 +21,10 @@ import { bad, flagOf, noImage, RecordError, reqOf, strOf, validUrl, type Rec, ty
 import { asId } from '../api/wordpress/params.ts';
 import { sanitizeSlug } from '../api/wordpress/text.ts';
 import type { SymbolTable } from '../engine/text-symbols.ts';
-import { P_TEXT_AT, type TextCoder, TextPacker } from './pack-texts.ts';
+import { KeyPacker, P_TEXT_AT, type KeyBytes, type TextCoder, TextPacker } from './pack-texts.ts';
 
 /** Int32 slots a packed event has (P_* indexes). */
-export const P_INTS = 24;
+export const P_INTS = 29;
 export const P_ID = 0,
   P_AUTHOR = 1,
   P_STATUS = 2,
@@ -49,9 +49,10 @@ export const P_SLUG_HASH = 16,
   P_TAGS_HASH = 19;
 /** the stringHash of the title: the importing thread finds its index in the title dictionary by it */
 export const P_TITLE_HASH = 20;
-export { P_TEXT_AT, P_TEXT_END, P_TEXT_WEB, type TextCoder } from './pack-texts.ts';
-/** strings a packed event has: title, description, excerpt, slug as wanted, website (or null) */
-export const P_STRINGS = 5;
+/** (the P_TEXT_*, P_TITLE_* and P_SLUG_* slots: pack-texts.ts) */
+export type { KeyBytes, TextCoder } from './pack-texts.ts';
+/** strings a packed event of a block not coded has: description, excerpt, website (or null) */
+export const P_STRINGS = 3;
 /** P_STATUS of an event handed back as its text (a record-local check failed) */
 export const P_REDO = 255;
 /** P_ID of an event without an id; P_COST/P_SYMBOL/P_POSITION: no value (-1), P_COST: a value in extras (-2) */
@@ -77,7 +78,11 @@ export interface PackedEvents {
   i32: Int32Array;
   /** the link lists of each event (venues, organizers, categories, tags; lengths in i32) */
   links: Int32Array;
+  /** the texts of the events of a block not coded (textTag 0), P_STRINGS an event; empty when coded */
   strs: (string | null)[];
+  /** the events' titles and slugs as wanted (P_TITLE_*, P_SLUG_*) */
+  titles: KeyBytes;
+  slugs: KeyBytes;
   /** the small strings P_ZONE, P_ABBR, P_COST, P_SYMBOL, P_POSITION, P_CODE index */
   pool: string[];
   /** what few events have, by event: a non-text cost, an image, a lineage */
@@ -93,8 +98,9 @@ export interface PackedEvents {
   comma: boolean;
   /** lines of a JSON Lines file: a record handed back has its "type" (which the sequential path drops) */
   jsonl: boolean;
-  /** the description, excerpt and website of the events, as the text store's records hold them
-   *  (P_TEXT_*), coded with the table numbered `textTag` (0: none; then they are in strs) */
+  /** the description, excerpt, slug as wanted and website of the events, as the text store's
+   *  records hold them (P_TEXT_*), coded with the table numbered `textTag` (0: none; then the
+   *  slug is in slugs and the rest in strs) */
   coded: Uint8Array;
   textTag: number;
   /** that table (set by the importing thread when the block comes back: ImportWorkers) */
@@ -145,6 +151,7 @@ class Packer {
   private readonly poolIndex = new Map<string, number>();
   extras: PackedEvents['extras'] = [];
   redo: PackedEvents['redo'] = [];
+  readonly keys = new KeyPacker();
   /** the events' texts coded (a worker that has the store's table) */
   readonly texts: TextPacker | undefined;
 
@@ -260,13 +267,11 @@ function packEvent(rd: RecordReader, p: Packer, r: Rec, k: number): void {
   ints[i + P_CATEGORIES_HASH] = Packer.hash(categories);
   ints[i + P_TAGS_HASH] = Packer.hash(tags);
   p.f64.set(rd.dates, k * 8);
+  p.keys.add(k, title, wanted);
   if (p.texts === undefined) {
     ints[i + P_TEXT_AT] = -1;
-    p.strs.push(title, description, excerpt, wanted, website);
-  } else {
-    p.texts.code(ints, i, description, excerpt, website);
-    p.strs.push(title, null, null, wanted, null);
-  }
+    p.strs.push(description, excerpt, website);
+  } else p.texts.code(ints, i, description, excerpt, wanted, website);
   const lineage = Array.isArray(r.global_id_lineage)
     ? (r.global_id_lineage as unknown[]).slice(1).map(String)
     : undefined;
@@ -353,7 +358,7 @@ export function packEventLines(
         // the sequential path names the first problem (some are the calendar's to find)
         p.i32[k * P_INTS + P_STATUS] = P_REDO;
         p.i32[k * P_INTS + P_TEXT_AT] = -1;
-        for (let s = 0; s < P_STRINGS; s++) p.strs.push(null);
+        if (p.texts === undefined) for (let s = 0; s < P_STRINGS; s++) p.strs.push(null);
         p.redo.push({ k, text });
       }
       p.i32[k * P_INTS + P_LINE] = line;
@@ -369,12 +374,16 @@ export function packEventLines(
   }
   let lines = stopLine;
   for (let i = buf.indexOf(0x0a, stop); i >= 0 && i < len; i = buf.indexOf(0x0a, i + 1)) lines++;
+  const i32 = p.i32.slice(0, p.n * P_INTS);
+  const { titles, slugs } = p.keys.finish(i32, P_INTS, p.n);
   return {
     n: p.n,
     f64: p.f64.slice(0, p.n * 8),
-    i32: p.i32.slice(0, p.n * P_INTS),
+    i32,
     links: p.links.slice(0, p.nLinks),
     strs: p.strs,
+    titles,
+    slugs,
     pool: p.pool,
     extras: p.extras,
     redo: p.redo,

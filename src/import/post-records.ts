@@ -74,9 +74,15 @@ export class PostRecords {
   }
 
   /** `hash`: wanted's slugHash, when the caller has it (a parallel import's workers compute it). */
-  uniqueSlug(kind: string, wanted: string, id: number, exists: (s: string) => boolean, hash?: number): string {
+  /** The slugs this import has handed out to records of `kind`. */
+  protected slugSet(kind: string): SlugSet {
     let set = this.slugs.get(kind);
     if (!set) this.slugs.set(kind, (set = new SlugSet()));
+    return set;
+  }
+
+  uniqueSlug(kind: string, wanted: string, id: number, exists: (s: string) => boolean, hash?: number): string {
+    const set = this.slugSet(kind);
     const base = wanted || String(id);
     const h = wanted !== '' && hash !== undefined ? hash : slugHash(base);
     // the usual case in one probe: a slug new to the calendar and to the import (add: false when

@@ -1,13 +1,12 @@
 // The import's events one by one: each event of the import shape checked and turned into a staged
-// event row (from a record, or from a worker's packed block), its recurrence and cost, and the
-// checks that link events to venues, organizers and terms once all records are in. The other
+// event row (from a record, or from a worker's packed block), its recurrence and cost; the checks
+// that link events to venues, organizers and terms once all records are in are links.ts's. The other
 // records, and what every record shares: post-records.ts. ImportBuilder (index.ts) drives it, from
 // a whole object, a streamed file, or the packed blocks of a parallel import's workers.
 
 import { naiveFromString, naiveToString } from '../engine/naive-time.ts';
 import type { EventRecord } from '../engine/records.ts';
 import { RowParts, type StagedEvent } from '../engine/event-table.ts';
-import type { LinkColumn } from '../engine/link-column.ts';
 import {
   BlockMaps,
   FLAGS_OF,
@@ -50,25 +49,29 @@ import {
   P_ORGANIZERS_HASH,
   P_SLUG_HASH,
   P_TITLE_HASH,
-  P_TEXT_AT,
-  P_TEXT_END,
-  P_TEXT_WEB,
   P_TAGS_HASH,
   type PackedEvents,
 } from './pack.ts';
+import {
+  P_SLUG_AT,
+  P_SLUG_END,
+  P_TEXT_AT,
+  P_TEXT_END,
+  P_TEXT_SLUG,
+  P_TEXT_WEB,
+  P_TITLE_AT,
+  P_TITLE_END,
+} from './pack-texts.ts';
 import { bad, flag, req, str, validUrl, type Rec } from './local.ts';
 import { PostRecords } from './post-records.ts';
 import { TitleIds } from './titles.ts';
+import { EventLinks } from './links.ts';
 
 /** Builds engine records out of the import shape; `fail` carries the resource, index and id. */
 export class Importer extends PostRecords {
   // (a calendar without events has no slugs: its slug lookup is not built for nothing)
   private readonly eventSlugTaken = (s: string): boolean =>
     this.core.engine.eventRowCount > 0 && this.core.engine.eventRowBySlug(s) !== -1;
-  private readonly isVenue = (id: number): boolean => this.isKind(id, 'venue');
-  private readonly isOrganizer = (id: number): boolean => this.isKind(id, 'organizer');
-  private readonly isCategory = (id: number): boolean => this.isTerm(id, 'tribe_events_cat');
-  private readonly isTag = (id: number): boolean => this.isTerm(id, 'post_tag');
 
   event(r: Rec): void {
     const base = this.postBase(r, 'event', 'title', this.eventSlugTaken);
@@ -98,10 +101,8 @@ export class Importer extends PostRecords {
     const givenId = ints[i + P_ID];
     const id = this.takeId(givenId === P_NONE ? undefined : givenId, 'event');
     const flags = ints[i + P_FLAGS];
-    row.slug =
-      (flags & B_NO_SLUG) !== 0
-        ? ''
-        : this.uniqueSlug('event', strs[s + 3]!, id, this.eventSlugTaken, ints[i + P_SLUG_HASH]);
+    // null: the slug as wanted (none when B_NO_SLUG)
+    const slug = (flags & B_NO_SLUG) !== 0 ? null : this.packedSlug(p, bm, i, id);
     row.imageId = extra?.image === undefined ? 0 : this.image({ image: extra.image });
     const costAt = ints[i + P_COST];
     const cost = costAt === P_EXTRA ? bm.costOf(this.cost(extra!.cost)) : bm.cost(costAt);
@@ -118,17 +119,25 @@ export class Importer extends PostRecords {
     row.currencyPosition = position === P_NONE ? bm.costPosition(cost) : bm.index(POOL_POSITION, position);
     row.currencyCode = bm.index(POOL_CODE, ints[i + P_CODE]);
     row.costs = cost.costs;
-    row.title = strs[s]!;
-    row.titleId = this.titles.id(row.title, ints[i + P_TITLE_HASH]);
+    row.titleId = this.titles.id(
+      bm.titles,
+      ints[i + P_TITLE_AT],
+      ints[i + P_TITLE_END],
+      !p.titles.narrow,
+      ints[i + P_TITLE_HASH],
+    );
     const textAt = ints[i + P_TEXT_AT];
     if (textAt < 0) {
       row.coded = undefined;
-      row.description = strs[s + 1]!;
-      row.excerpt = strs[s + 2]!;
-      row.website = strs[s + 4];
+      row.slug = slug ?? bm.slug(p, ints[i + P_SLUG_AT], ints[i + P_SLUG_END]);
+      row.description = strs[s]!;
+      row.excerpt = strs[s + 1]!;
+      row.website = strs[s + 2];
     } else {
+      row.slug = slug;
       row.coded = p.coded;
       row.codedAt = textAt;
+      row.codedSlug = ints[i + P_TEXT_SLUG];
       row.codedWeb = ints[i + P_TEXT_WEB];
       row.codedEnd = ints[i + P_TEXT_END];
       row.codedWith = p.codedWith!;
@@ -153,6 +162,27 @@ export class Importer extends PostRecords {
     return at + nv + no + nc + nt;
   }
 
+  /**
+   * The unique slug of packed event k (at p.i32[i]), whose id is `id`: null when it is the slug as
+   * wanted (found new by its bytes when the calendar has no events, else by its string).
+   */
+  private packedSlug(p: PackedEvents, bm: BlockMaps, i: number, id: number): string | null {
+    const ints = p.i32,
+      a = ints[i + P_SLUG_AT],
+      e = ints[i + P_SLUG_END],
+      h = ints[i + P_SLUG_HASH];
+    if (
+      a < e &&
+      p.slugs.narrow &&
+      this.core.engine.eventRowCount === 0 &&
+      this.slugSet('event').addBytes(bm.slugs, a, e, h)
+    )
+      return null;
+    const wanted = bm.slug(p, a, e);
+    const slug = this.uniqueSlug('event', wanted, id, this.eventSlugTaken, h);
+    return slug === wanted ? null : slug;
+  }
+
   /** the row eventPacked fills */
   private readonly parts = new RowParts();
   /** the packed events' titles' indexes in the table's title dictionary */
@@ -160,7 +190,7 @@ export class Importer extends PostRecords {
 
   /** The pool indexes and costs of a worker's block as this import's table has them. */
   blockMaps(p: PackedEvents): BlockMaps {
-    return new BlockMaps(p.pool, this.table, (v) => this.cost(v));
+    return new BlockMaps(p, this.table, (v) => this.cost(v));
   }
 
   /** updates of existing events (CSV rows matching them), applied after the bulk load */
@@ -321,79 +351,12 @@ export class Importer extends PostRecords {
 
   private readonly costs = new Map<string, ReturnType<typeof parseCost>>();
 
-  /** What the staged event at `row` links to exists and is of the right kind (checked once
-   *  every record is in, so records may come in any order); the first problem, or undefined.
-   *  Link lists are shared by content in the table: each distinct list is checked once. */
-  eventLinksProblem(row: number): string | undefined {
-    const t = this.table;
-    const extra = t.extraVenues.size > 0 ? t.extraVenues.get(row) : undefined;
-    const venue = t.venueIds[row];
-    // one venue (nearly every event) found to be one: no list made for it, each venue looked up once
-    // (all records are in: a venue then stays one)
-    const venueOk =
-      extra === undefined &&
-      venue !== 0 &&
-      (this.venuesOk.has(venue) || (this.isVenue(venue) && this.venuesOk.add(venue) !== undefined));
-    const parent = t.parentIds[row];
-    if (parent !== 0 && !this.isKind(parent, 'event')) return `post_parent ${parent} is not an event`;
-    return (
-      (venueOk ? undefined : this.listProblem('venue', extra ?? t.venueList(row), this.isVenue)) ??
-      this.columnProblem(row, t.organizerIds, 0, 'organizer', this.isOrganizer) ??
-      this.columnProblem(row, t.categoryIds, 1, 'categories', this.isCategory) ??
-      this.columnProblem(row, t.tagIds, 2, 'tags', this.isTag)
-    );
-  }
-
-  /** per link column, 1 for each list of the pool found valid (a list is checked once, not per row) */
-  private listOk: Uint8Array[] = [new Uint8Array(0), new Uint8Array(0), new Uint8Array(0)];
-
-  /** listProblem of the row's list in `col` (the `c`th link column), by its number in the pool. */
-  private columnProblem(
-    row: number,
-    col: LinkColumn,
-    c: number,
-    name: string,
-    ok: (id: number) => boolean,
-  ): string | undefined {
-    const k = col.lists[row];
-    if (k === 0) return undefined;
-    let done = this.listOk[c];
-    if (k < done.length && done[k] === 1) return undefined;
-    const problem = this.listProblem(name, col.get(row), ok);
-    if (problem !== undefined) return problem;
-    if (k >= done.length) {
-      const next = new Uint8Array(Math.max(k + 1, col.pool.count, 2 * done.length));
-      next.set(done);
-      this.listOk[c] = done = next;
-    }
-    done[k] = 1;
-    return undefined;
-  }
-
-  private readonly venuesOk = new Set<number>();
-
-  linksProblem(
-    parent: number,
-    venues: readonly number[],
-    organizers: readonly number[],
-    categories: readonly number[],
-    tags: readonly number[],
-  ): string | undefined {
-    if (parent !== 0 && !this.isKind(parent, 'event')) return `post_parent ${parent} is not an event`;
-    return (
-      this.listProblem('venue', venues, this.isVenue) ??
-      this.listProblem('organizer', organizers, this.isOrganizer) ??
-      this.listProblem('categories', categories, this.isCategory) ??
-      this.listProblem('tags', tags, this.isTag)
-    );
-  }
-
-  private readonly listsOk = new WeakSet<readonly number[]>();
-
-  private listProblem(name: string, ids: readonly number[], ok: (id: number) => boolean): string | undefined {
-    if (ids.length === 0 || this.listsOk.has(ids)) return undefined;
-    for (const id of ids) if (!ok(id)) return `${name} ${id} does not exist`;
-    if (ids.length > 1 || name !== 'venue') this.listsOk.add(ids); // a single venue's list is made per call
-    return undefined;
-  }
+  /** the checks of what the staged events link to, once every record is in */
+  readonly links = new EventLinks(this.table, {
+    event: (id) => this.isKind(id, 'event'),
+    venue: (id) => this.isKind(id, 'venue'),
+    organizer: (id) => this.isKind(id, 'organizer'),
+    category: (id) => this.isTerm(id, 'tribe_events_cat'),
+    tag: (id) => this.isTerm(id, 'post_tag'),
+  });
 }

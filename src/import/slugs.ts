@@ -5,6 +5,7 @@
 // ~3-4 s of a million-event import's importing thread; this costs a fraction of a second. The
 // slugs themselves are kept as UTF-8 bytes in one buffer, read back only when a probe meets an
 // equal hash: held as strings, ten million of them were ~0.5 GiB of the importing thread's heap.
+// The workers hand their slugs over as bytes too (addBytes: no string made for a slug new to the set).
 
 import { hashSlots, stringHash, withHash } from '../engine/hash-slots.ts';
 
@@ -46,23 +47,27 @@ export class SlugSet {
     if (this.pending.length >= PENDING_SLUGS) this.flush();
   }
 
+  /** Room for `bytes` bytes of slugs from `at` (where the slugs so far end) and `count` slugs. */
+  private room(at: number, bytes: number, count: number): void {
+    if (at + bytes > this.bytes.length) {
+      const next = Buffer.allocUnsafeSlow(Math.max(2 * this.bytes.length, at + bytes));
+      this.bytes.copy(next, 0, 0, at);
+      this.bytes = next;
+    }
+    if (count > this.ends.length) {
+      const next = new Float64Array(Math.max(2 * this.ends.length, count));
+      next.set(this.ends);
+      this.ends = next;
+    }
+  }
+
   /** The pending slugs' bytes written after the others', and where each ends. */
   private flush(): void {
     const p = this.pending;
     const first = this.count - p.length;
     const joined = p.join('');
     const at = first === 0 ? 0 : this.ends[first - 1];
-    const most = 3 * joined.length;
-    if (at + most > this.bytes.length) {
-      const next = Buffer.allocUnsafeSlow(Math.max(2 * this.bytes.length, at + most));
-      this.bytes.copy(next, 0, 0, at);
-      this.bytes = next;
-    }
-    if (this.count > this.ends.length) {
-      const next = new Float64Array(Math.max(2 * this.ends.length, this.count));
-      next.set(this.ends);
-      this.ends = next;
-    }
+    this.room(at, 3 * joined.length, this.count);
     const written = this.bytes.write(joined, at, 'utf8');
     // as many bytes as UTF-16 units: every character was ASCII, one byte each
     const ascii = written === joined.length;
@@ -95,6 +100,37 @@ export class SlugSet {
     const n = this.count;
     this.hashes = withHash(hashes, n, h);
     this.push(s);
+    slots[at] = n + 1;
+    if ((n + 1) * 2 > slots.length) this.rehash();
+    return true;
+  }
+
+  /**
+   * Adds the slug whose UTF-8 bytes are src[a, e) and whose slugHash is h (add(s, h) for the s
+   * they are, with no string made); false when it was there already.
+   */
+  addBytes(src: Uint8Array, a: number, e: number, h: number): boolean {
+    if (this.pending.length > 0) this.flush();
+    const { slots, hashes, mask, bytes, ends } = this;
+    const len = e - a;
+    let at = h & mask;
+    probe: for (; ; at = (at + 1) & mask) {
+      const k = slots[at];
+      if (k === 0) break;
+      if (hashes[k - 1] !== h) continue;
+      const from = k === 1 ? 0 : ends[k - 2];
+      if (ends[k - 1] - from !== len) continue;
+      for (let j = 0; j < len; j++) if (bytes[from + j] !== src[a + j]) continue probe;
+      return false;
+    }
+    const n = this.count;
+    const start = n === 0 ? 0 : ends[n - 1];
+    this.room(start, len, n + 1);
+    const to = this.bytes;
+    for (let j = 0; j < len; j++) to[start + j] = src[a + j];
+    this.ends[n] = start + len;
+    this.hashes = withHash(hashes, n, h);
+    this.count = n + 1;
     slots[at] = n + 1;
     if ((n + 1) * 2 > slots.length) this.rehash();
     return true;

@@ -65,6 +65,8 @@ port.on('message', (m: Message) => {
           p.i32.buffer as ArrayBuffer,
           p.links.buffer as ArrayBuffer,
           p.coded.buffer as ArrayBuffer,
+          p.titles.bytes.buffer as ArrayBuffer,
+          p.slugs.bytes.buffer as ArrayBuffer,
           block,
         ]
       : [block],

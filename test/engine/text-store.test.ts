@@ -295,7 +295,7 @@ store('records move between stores coded alike, differently or not at all', () =
 
 store.run();
 
-store('setCoded writes the record set writes, from texts coded with its table or another', () => {
+store('setCoded writes the record set writes, from texts coded with its table or another, its slug or another', () => {
   const rng = new Rng(mulberry32(7));
   const titles = Array.from({ length: 20 }, () => text(rng, 12));
   const rows: Row[] = Array.from({ length: 6_000 }, () => row(rng, titles));
@@ -309,7 +309,11 @@ store('setCoded writes the record set writes, from texts coded with its table or
     src = Buffer.allocUnsafeSlow(16384) as Bytes;
   const ways = [0, 0, 0, 0];
   for (let r = 0; r < rows.length; r++) {
-    const [title, description, excerpt, slug, website] = rows[r];
+    const [title, description, excerpt, wanted, website] = rows[r];
+    // the slug coded with the rest, or another in its place (one made unique: wider, longer, none)
+    const replaced = r % 4 === 1 ? `${wanted}-2` : r % 4 === 3 ? (r % 8 === 3 ? '' : `\u6771-${wanted}`) : null;
+    const slug = replaced ?? wanted;
+    rows[r][3] = slug;
     a.set(r, title, description, excerpt, slug, website);
     if (b.symbolTable === null) {
       b.set(r, title, description, excerpt, slug, website);
@@ -321,11 +325,13 @@ store('setCoded writes the record set writes, from texts coded with its table or
     const at = 3;
     let q = writeField(description, 0, from, input, src, at);
     q = writeField(excerpt, 1, from, input, src, q);
-    const web = q;
+    const slugAt = q;
+    const web = writeField(wanted, 2, from, input, src, slugAt);
     const end = writeField(website, 3, from, input, src, web);
-    b.setCoded(r, b.titleId(title), slug, src, at, web, end, from);
+    b.setCoded(r, b.titleId(title), replaced, src, at, slugAt, web, end, from);
+    if (replaced !== null) ways[3]++;
   }
-  assert.ok(ways[0] > 1000 && ways[1] > 1000 && ways[2] > 1000, `rows by way ${ways}`);
+  assert.ok(ways[0] > 1000 && ways[1] > 1000 && ways[2] > 1000 && ways[3] > 2000, `rows by way ${ways}`);
   assert.is(b.symbolTable?.text, a.symbolTable?.text);
   assert.is(b.used, a.used);
   assert.ok(Buffer.from(a.raw.subarray(0, a.used)).equals(b.raw.subarray(0, b.used)), 'the same records');

@@ -48,18 +48,49 @@ t('SlugSet keeps each slug once, with equal hashes for different slugs and text 
   assert.not.ok(set.has('jazz-900'));
 });
 
-t('TitleIds gives the text store its own index of each title, equal hashes included', () => {
-  const texts = new TextStore();
-  const ids = new TitleIds(texts);
-  const reference = new TextStore();
-  for (let i = 0; i < 5000; i++) {
-    const title = `Title ${i % 1300} ${i % 3 === 0 ? 'café' : 'hall'}`;
-    const h = i % 4 === 0 ? 42 : slugHash(title);
-    const id = ids.id(title, h);
-    assert.is(id, reference.titleId(title), title);
-    texts.set(i, title, 'd', 'e', `s-${i}`, null, id);
-    assert.is(texts.title(i), title);
+t('SlugSet.addBytes is add() for the slug the bytes are, mixed with add(), equal hashes included', () => {
+  const bytesSet = new SlugSet(),
+    strings = new SlugSet();
+  const words = ['jazz', 'a-b', 'x', 'open-mic', 'caf%c3%a9'];
+  const src = Buffer.alloc(64);
+  for (let i = 0; i < 30_000; i++) {
+    const s = `${words[i % words.length]}-${i % 1100}`;
+    const h = i % 50 === 0 ? slugHash('same') : slugHash(s);
+    const want = strings.add(s, h);
+    if (i % 7 === 3) {
+      // a suffixed slug, given as a string (as uniqueSlug adds it)
+      assert.is(bytesSet.add(s, h), want, s);
+      continue;
+    }
+    const at = i % 13;
+    src.write(s, at, 'latin1');
+    assert.is(bytesSet.addBytes(src, at, at + s.length, h), want, s);
+    assert.ok(bytesSet.has(s, h), s);
   }
+  assert.is(bytesSet.size, strings.size);
+  assert.not.ok(bytesSet.has('jazz-1100'));
 });
+
+t(
+  'TitleIds gives the text store its own index of each title, from Latin-1 or UTF-16 bytes, equal hashes included',
+  () => {
+    const texts = new TextStore();
+    const ids = new TitleIds(texts);
+    const reference = new TextStore();
+    const src = Buffer.alloc(256);
+    for (let i = 0; i < 5000; i++) {
+      const title = `Title ${i % 1300} ${i % 3 === 0 ? 'café' : i % 3 === 1 ? 'hall' : '\u6771\ud800'}`;
+      const h = i % 4 === 0 ? 42 : slugHash(title);
+      // a title of one-byte characters comes as Latin-1 bytes or (in a block with wider ones) UTF-16
+      const wide = i % 3 === 2 || i % 5 === 0;
+      const at = i % 11;
+      const len = src.write(title, at, wide ? 'utf16le' : 'latin1');
+      const id = ids.id(src, at, at + len, wide, h);
+      assert.is(id, reference.titleId(title), title);
+      texts.set(i, title, 'd', 'e', `s-${i}`, null, id);
+      assert.is(texts.title(i), title);
+    }
+  },
+);
 
 t.run();

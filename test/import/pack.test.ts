@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RecordReader } from '../../src/import/local.ts';
 import { P_CATEGORIES, P_ID, P_INTS, P_TAGS, P_VENUES, packEventLines } from '../../src/import/pack.ts';
+import { P_SLUG_AT, P_SLUG_END, P_TITLE_AT, P_TITLE_END } from '../../src/import/pack-texts.ts';
 
 const pack = suite('import :: packed blocks');
 
@@ -14,7 +15,8 @@ pack('a block past the first arrays: every event, date and link list comes back 
   for (let i = 0; i < n; i++) {
     const e = {
       id: 10_000 + i,
-      title: `Event ${i}`,
+      title: i % 3 === 0 ? `Event ${i}` : `Événement ${i}`,
+      slug: i % 2 === 0 ? undefined : `event-${i}`,
       start_date: '2030-03-05 10:00:00',
       end_date: '2030-03-05 12:00:00',
       timezone: 'UTC',
@@ -35,7 +37,12 @@ pack('a block past the first arrays: every event, date and link list comes back 
   for (let k = 0; k < n; k++) {
     const i = k * P_INTS;
     assert.is(p.i32[i + P_ID], 10_000 + k);
-    assert.is(p.strs[k * 5], `Event ${k}`);
+    // titles as Latin-1 bytes (every one is), slugs as wanted as ASCII
+    assert.ok(p.titles.narrow && p.slugs.narrow);
+    const title = Buffer.from(p.titles.bytes).toString('latin1', p.i32[i + P_TITLE_AT], p.i32[i + P_TITLE_END]);
+    assert.is(title, k % 3 === 0 ? `Event ${k}` : `Événement ${k}`);
+    const slug = Buffer.from(p.slugs.bytes).toString('latin1', p.i32[i + P_SLUG_AT], p.i32[i + P_SLUG_END]);
+    assert.is(slug, k % 2 === 0 ? (k % 3 === 0 ? `event-${k}` : `evenement-${k}`) : `event-${k}`);
     assert.ok(p.f64[k * 8] > 0, `event ${k} has its dates`);
     const counts = [p.i32[i + P_VENUES], p.i32[i + P_VENUES + 1], p.i32[i + P_CATEGORIES], p.i32[i + P_TAGS]];
     assert.equal(counts, [1, 0, 2, 1], `event ${k}'s list lengths`);

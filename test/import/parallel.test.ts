@@ -8,6 +8,7 @@
 // calendar.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -148,14 +149,20 @@ function jsonlOf(dir: string, data: Record<string, unknown[]>, layout: 'export' 
   return file;
 }
 
+/** The calendar after importing `file` (into one that has imported `before` first, on one thread):
+ *  its export, and its event rows' texts byte for byte as the text store holds them. */
 async function importOf(
   file: string,
   opts: { workers: number; blockBytes?: number },
-): Promise<{ summary?: unknown; error?: string; data?: unknown; line?: unknown; calendar?: string }> {
+  before?: string,
+): Promise<{ summary?: unknown; error?: string; data?: unknown; line?: unknown; calendar?: string; texts?: string }> {
   const cal = await openCalendar({ timezone: 'Europe/Paris', now: () => NOW });
   try {
+    if (before !== undefined) await cal.importFile(before, { workers: 0 });
     const summary = await cal.importFile(file, opts);
-    return { summary, calendar: [...cal.export()].map((r) => JSON.stringify(r)).join('\n') };
+    const t = cal.engine.state.table.texts;
+    const texts = crypto.createHash('sha256').update(t.raw.subarray(0, t.used)).digest('hex');
+    return { summary, calendar: [...cal.export()].map((r) => JSON.stringify(r)).join('\n'), texts };
   } catch (e) {
     if (!(e instanceof CalendarError)) throw e;
     return { error: e.message, data: e.data };
@@ -223,6 +230,36 @@ par('texts past the size at which the store codes them: the workers code them, t
   assert.ok(seq.calendar, seq.error);
   for (const blockBytes of [20_000, 1 << 20]) {
     assert.equal(await importOf(file, { workers: 2, blockBytes }), seq, `blocks of ${blockBytes}`);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+par('slugs taken by the calendar or by the import itself: the same unique slugs, in the same order', async () => {
+  // past the size at which texts are coded, so that the workers code the slugs as wanted too
+  const dir = tmp();
+  const data = randomCalendar(13, 2500);
+  const r = rng(17);
+  data.events.forEach((e, i) => {
+    const ev = e as Record<string, unknown>;
+    ev.description = `${ev.description} ${'doors open at the hall '.repeat(40 + Math.floor(r() * 40))}`;
+    // most slugs new; some wanted again and again (suffixed -2, -3 ...), one that a suffix makes, empty ones
+    ev.slug = i % 4 === 0 ? ['same', 'same-2', 'jazz-night', '', 'Fête 東京'][i % 5] : `event-${i}`;
+    if (i % 9 === 1) ev.id = undefined;
+  });
+  const first = randomCalendar(14, 300);
+  // events of their own (no links), some with the slugs the import wants
+  for (const [i, e] of first.events.entries())
+    Object.assign(e as object, { id: 50_000 + i, categories: [], tags: [], venue: 0, organizer: [], post_parent: 0 });
+  (first.events[0] as Record<string, unknown>).slug = 'same';
+  (first.events[1] as Record<string, unknown>).slug = 'jazz-night-2';
+  const file = fileOf(dir, data),
+    before = fileOf(dir, { ...first, categories: [], tags: [], venues: [], organizers: [] });
+  for (const prior of [undefined, before]) {
+    const seq = await importOf(file, { workers: 0 }, prior);
+    assert.ok(seq.calendar, seq.error);
+    assert.match(seq.calendar!, /"slug":"same-3"/);
+    for (const blockBytes of [30_000, 1 << 20])
+      assert.equal(await importOf(file, { workers: 2, blockBytes }, prior), seq, `blocks of ${blockBytes}`);
   }
   fs.rmSync(dir, { recursive: true, force: true });
 });
