@@ -324,7 +324,7 @@ export class Engine implements EngineApi {
     return snapshotHead(this.state);
   }
 
-  streamedSnapshot(): { head: unknown[]; body: Iterable<unknown> } {
+  streamedSnapshot(): { head: unknown[]; body: AsyncIterable<unknown> } {
     const st = this.state;
     // after a deferred bulk load, the main index only: the posting lines are made straight from
     // the columns, and the lists themselves are left to the first read that needs them
