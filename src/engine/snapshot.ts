@@ -10,10 +10,9 @@ import type { CalendarState } from './state.ts';
 import type { TextView } from './text-view.ts';
 import { base64Of, chunkTexts } from './snapshot-bytes.ts';
 import { dateCopies, encodeDates, type DateCopy } from './snapshot-dates.ts';
-import { capturePostings } from './snapshot-indexes.ts';
-import { postingsFromColumns } from './snapshot-postings.ts';
+import { capturePostings, postingLines } from './snapshot-indexes.ts';
 import { captureExtras, extraChunks, type Extras } from './snapshot-words.ts';
-import { ChunkTextsWorker } from './snapshot-workers.ts';
+import { ChunkTextsWorker, postingsLater, sharedCopy, snapshotWorkersFor } from './snapshot-workers.ts';
 import {
   linkCounts,
   linkListChunks,
@@ -192,9 +191,9 @@ function liveColumns(t: EventTable): Frozen {
  * `body`: the events chunks in the main index's (start, id) order, the posting lines and the
  * block statistics (and the word index, when there is one), made one by one as iterated. The
  * main index must be built (it holds every row); `listsBuilt` false: the posting lists are not,
- * and their lines are made from the columns (postingsFromColumns), after the events chunks. The
- * events chunks' texts of a large table are made on a worker thread (snapshot-workers.ts) while
- * this one makes the rest of each chunk: the same chunks either way.
+ * and their lines are made from the columns (snapshot-postings.ts). For a large table the events
+ * chunks' texts and those lists are made on worker threads (snapshot-workers.ts) while this one
+ * makes the rest of each chunk: the same chunks either way.
  */
 export function liveSnapshot(st: CalendarState, listsBuilt = true): { head: unknown[]; body: AsyncIterable<unknown> } {
   const fz = liveColumns(st.table);
@@ -202,9 +201,12 @@ export function liveSnapshot(st: CalendarState, listsBuilt = true): { head: unkn
   fz.order = order;
   const positions = order && positionsOf(order);
   fz.extras = captureExtras(st, positions);
-  const captured = listsBuilt || !order ? capturePostings(st, positions) : undefined;
-  const postings = () => captured ?? postingsFromColumns(st, order!);
-  const texts = order && ChunkTextsWorker.start(fz.texts, order, EVENT_CHUNK_ROWS);
+  const lines = listsBuilt || !order ? capturePostings(st, positions) : undefined;
+  // the order once in shared memory for both workers, when there are workers
+  const shared = order && snapshotWorkersFor(order.length) ? sharedCopy(order) : order;
+  const later = lines === undefined ? postingsLater(st, shared!) : undefined;
+  const postings = async () => lines ?? postingLines(await later!());
+  const texts = shared && ChunkTextsWorker.start(fz.texts, shared, EVENT_CHUNK_ROWS);
   // the whole pool under its own numbers (an import's lists are all some row's), as snapshotHead
   return {
     head: [...headChunks(snapshotHeader(st), fz.texts, wholePool(st.table.idLists))],
@@ -221,7 +223,7 @@ function* bodyOf(fz: Frozen, postings: Iterable<unknown>): Generator<unknown> {
 /** bodyOf, the chunks' texts taken from `texts` when given (undefined once it failed: made here). */
 async function* streamedBody(
   fz: Frozen,
-  postings: () => Iterable<unknown>,
+  postings: () => Promise<Iterable<unknown>>,
   texts: ChunkTextsWorker | undefined,
 ): AsyncGenerator<unknown> {
   try {
@@ -232,7 +234,7 @@ async function* streamedBody(
   } finally {
     texts?.close();
   }
-  yield* afterEvents(fz, postings());
+  yield* afterEvents(fz, await postings());
 }
 
 /** The chunks after the events: the posting lines, the block statistics, the word index. */

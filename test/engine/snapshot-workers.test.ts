@@ -12,6 +12,7 @@ import type { EventRecord } from '../../src/engine/records.ts';
 import { chunkTexts } from '../../src/engine/snapshot-bytes.ts';
 import { ChunkTextsWorker, snapshotWorkerSettings, snapshotWorkerStats } from '../../src/engine/snapshot-workers.ts';
 import { makeEvent } from './build.ts';
+import { Generator, Rng, mulberry32 } from './random-calendar.ts';
 
 const Workers = suite('snapshot texts on a worker thread');
 const saved = { ...snapshotWorkerSettings };
@@ -81,6 +82,35 @@ Workers('below minRows, or when workers are off, no worker starts', () => {
   assert.is(ChunkTextsWorker.start(st.table.texts, order, 10), undefined);
 });
 
+/** Every chunk of an async body, in order, as JSON text. */
+async function textOf(body: AsyncIterable<unknown>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const c of body) out.push(JSON.stringify(c));
+  return out;
+}
+
+Workers("a deferred load's streamed snapshot: the same chunks with its texts and lists made on workers", async () => {
+  // several venues a row, parents, categories under categories, rows out of table order
+  const set = new Generator(new Rng(mulberry32(41))).initial(2_500);
+  assert.ok(set.events.some((ev) => ev.venueIds.length > 1) && set.events.some((ev) => ev.parentId !== 0));
+  assert.ok(set.terms.some((t) => t.parent !== 0));
+  const streamed: string[][] = [];
+  for (const settings of [{ enabled: false }, { enabled: true, minRows: 1, ahead: 0 }]) {
+    Object.assign(snapshotWorkerSettings, settings);
+    const e = new Engine();
+    e.bulkLoad(structuredClone(set), undefined, { deferIndexes: true });
+    const before = { ...snapshotWorkerStats };
+    const { head, body } = e.streamedSnapshot();
+    streamed.push([...head.map((c) => JSON.stringify(c)), ...(await textOf(body))]);
+    const made = settings.enabled ? 1 : 0;
+    assert.is(snapshotWorkerStats.chunks - before.chunks, made, "the events chunk's texts by a worker");
+    assert.is(snapshotWorkerStats.postings - before.postings, made, 'the lists by a worker');
+  }
+  const [here, workers] = streamed;
+  assert.is(here.filter((c) => c.startsWith('{"type":"postings"')).length, 6, 'every kind of list');
+  assert.equal(workers, here);
+});
+
 /** A store's snapshot lines, in the manifest's order. */
 function snapshotText(store: string): string {
   const manifest = JSON.parse(fs.readFileSync(path.join(store, 'snapshot.json'), 'utf8')) as {
@@ -114,11 +144,12 @@ Workers('an import alone streams the same snapshot with the worker as without it
     for (const settings of [{ enabled: false }, { enabled: true, minRows: 1, ahead: 1 }]) {
       Object.assign(snapshotWorkerSettings, settings);
       const store = path.join(dir, `s${stores.length}`);
-      const before = snapshotWorkerStats.chunks;
+      const before = { ...snapshotWorkerStats };
       const cal = await openCalendar({ dir: store, timezone: 'Europe/Paris' });
       await cal.importFile(file, { alone: true });
       await cal.close();
-      assert.is(snapshotWorkerStats.chunks - before, settings.enabled ? 3 : 0, 'chunks made by the worker');
+      assert.is(snapshotWorkerStats.chunks - before.chunks, settings.enabled ? 3 : 0, 'chunks made by the worker');
+      assert.is(snapshotWorkerStats.postings - before.postings, settings.enabled ? 1 : 0, 'lists made by a worker');
       stores.push(store);
     }
     const [alone, withWorker] = stores.map(snapshotText);
