@@ -27,7 +27,7 @@ import {
 } from './search-index.ts';
 import { inSlices } from './background.ts';
 import { WarmUp } from './warm-up.ts';
-import { decodeSnapshot, encodeSnapshot, liveSnapshot, snapshotHead } from './snapshot.ts';
+import { decodeSnapshot, encodeSnapshot, liveSnapshot, snapshotHead, startSnapshotWorkers } from './snapshot.ts';
 import { CalendarState, type ChangeHooks } from './state.ts';
 import { EventTable } from './event-table.ts';
 import { rebuildMain } from './index-rebuild.ts';
@@ -330,8 +330,10 @@ export class Engine implements EngineApi {
     // the columns, and the lists themselves are left to the first read that needs them
     const listsBuilt = this.countsBeforeLoad === undefined;
     if (!listsBuilt) rebuildMain(st);
+    // a large snapshot's worker threads start now, while the block statistics are made here
+    const workers = startSnapshotWorkers(st, listsBuilt);
     st.mainBlocks(); // the block statistics, which a load then reads instead of making them
-    return liveSnapshot(st, listsBuilt);
+    return liveSnapshot(st, listsBuilt, workers);
   }
 
   loadSnapshotChunks(chunks: Iterable<unknown>): void {

@@ -10,7 +10,7 @@ import type { CalendarState } from './state.ts';
 import type { TextView } from './text-view.ts';
 import { base64Of, chunkTexts } from './snapshot-bytes.ts';
 import { dateCopies, encodeDates, type DateCopy } from './snapshot-dates.ts';
-import { capturePostings, postingLines } from './snapshot-indexes.ts';
+import { capturePostings, postingLines, type Captured } from './snapshot-indexes.ts';
 import { captureExtras, extraChunks, type Extras } from './snapshot-words.ts';
 import { ChunkTextsWorker, postingsLater, sharedCopy, snapshotWorkersFor } from './snapshot-workers.ts';
 import {
@@ -195,22 +195,46 @@ function liveColumns(t: EventTable): Frozen {
  * chunks' texts and those lists are made on worker threads (snapshot-workers.ts) while this one
  * makes the rest of each chunk: the same chunks either way.
  */
-export function liveSnapshot(st: CalendarState, listsBuilt = true): { head: unknown[]; body: AsyncIterable<unknown> } {
+export function liveSnapshot(
+  st: CalendarState,
+  listsBuilt = true,
+  workers = startSnapshotWorkers(st, listsBuilt),
+): { head: unknown[]; body: AsyncIterable<unknown> } {
   const fz = liveColumns(st.table);
   const order = indexOrder(st, false);
   fz.order = order;
   const positions = order && positionsOf(order);
   fz.extras = captureExtras(st, positions);
   const lines = listsBuilt || !order ? capturePostings(st, positions) : undefined;
-  // the order once in shared memory for both workers, when there are workers
-  const shared = order && snapshotWorkersFor(order.length) ? sharedCopy(order) : order;
-  const later = lines === undefined ? postingsLater(st, shared!) : undefined;
+  const later = lines === undefined ? (workers?.postings ?? postingsLater(st, order!)) : undefined;
   const postings = async () => lines ?? postingLines(await later!());
-  const texts = shared && ChunkTextsWorker.start(fz.texts, shared, EVENT_CHUNK_ROWS);
+  const texts = workers?.texts;
   // the whole pool under its own numbers (an import's lists are all some row's), as snapshotHead
   return {
     head: [...headChunks(snapshotHeader(st), fz.texts, wholePool(st.table.idLists))],
     body: streamedBody(fz, postings, texts),
+  };
+}
+
+/** The worker threads of a large streamed snapshot (snapshot-workers.ts): liveSnapshot's. */
+interface SnapshotWorkers {
+  /** the posting lists made from the columns (none: the lists are built) */
+  postings?: () => Promise<Captured[]>;
+  texts?: ChunkTextsWorker;
+}
+
+/**
+ * liveSnapshot's workers, started once the main index holds every row (an import starts them
+ * before the block statistics are made, which they do not read): undefined below the settings'
+ * minRows or where no worker can start. `listsBuilt`: as liveSnapshot's.
+ */
+export function startSnapshotWorkers(st: CalendarState, listsBuilt: boolean): SnapshotWorkers | undefined {
+  const order = indexOrder(st, false);
+  if (order === undefined || !snapshotWorkersFor(order.length)) return undefined;
+  const shared = sharedCopy(order); // once in shared memory, for both
+  return {
+    ...(!listsBuilt && { postings: postingsLater(st, shared) }),
+    texts: ChunkTextsWorker.start(st.table.texts, shared, EVENT_CHUNK_ROWS),
   };
 }
 
