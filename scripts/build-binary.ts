@@ -116,10 +116,11 @@ export async function buildBinary(options: BuildOptions = {}): Promise<BuildResu
     // import.meta may only appear (emptied) in the files that guard it (workers.ts: the
     // binary's workers run the bundled worker, never the sources import.meta.url would find;
     // search-workers.ts: no worker without import.meta, the word index built on the main thread;
-    // worker-script.ts: called by those two only when they start a worker from dist/ or source)
+    // snapshot-workers.ts: likewise, an import's snapshot made wholly on the main thread;
+    // worker-script.ts: called by those three only when they start a worker from dist/ or source)
     const metaUsers = inputs.filter(
       (file) =>
-        !/^(dist\/cli\/(main|seed)\.js|dist\/(import\/workers|engine\/search-workers|worker-script)\.js|dist\/media\/images\.js|data\/demo\.json|package\.json)$/.test(
+        !/^(dist\/cli\/(main|seed)\.js|dist\/(import\/workers|engine\/(search|snapshot)-workers|worker-script)\.js|dist\/media\/images\.js|data\/demo\.json|package\.json)$/.test(
           file,
         ) &&
         !file.endsWith('.json') &&

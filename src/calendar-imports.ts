@@ -88,7 +88,7 @@ async function loadImport(
     // the body's chunks to the writer as they are made (waiting when it is behind), then the head
     const head = async () => {
       const { head, body } = h.engine.streamedSnapshot();
-      for (const chunk of body) {
+      for await (const chunk of body) {
         const wait = streamed!.stream.add(chunk);
         if (wait) await wait;
       }

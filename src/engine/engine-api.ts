@@ -126,10 +126,11 @@ export interface EngineApi {
    * The whole state's snapshot for a writer that takes its chunks one by one (an import alone
    * into an empty store, engine/snapshot.ts liveSnapshot): `head`, the header and the title
    * dictionary; `body`, made as iterated, the events chunks in the main index's order, the
-   * posting lines and the block statistics. Builds the indexes first; nothing may write to the
-   * engine until the body has been read.
+   * posting lines and the block statistics (async: a large table's chunk texts come from a worker
+   * thread, which stops once the body is read to its end or left). Builds the indexes first;
+   * nothing may write to the engine until the body has been read.
    */
-  streamedSnapshot(): { head: unknown[]; body: Iterable<unknown> };
+  streamedSnapshot(): { head: unknown[]; body: AsyncIterable<unknown> };
   /** Rebuild state from snapshotChunks() output; only on an empty engine. */
   loadSnapshotChunks(chunks: Iterable<unknown>): void;
 }

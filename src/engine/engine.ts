@@ -27,7 +27,7 @@ import {
 } from './search-index.ts';
 import { inSlices } from './background.ts';
 import { WarmUp } from './warm-up.ts';
-import { decodeSnapshot, encodeSnapshot, liveSnapshot, snapshotHead } from './snapshot.ts';
+import { decodeSnapshot, encodeSnapshot, liveSnapshot, snapshotHead, startSnapshotWorkers } from './snapshot.ts';
 import { CalendarState, type ChangeHooks } from './state.ts';
 import { EventTable } from './event-table.ts';
 import { rebuildMain } from './index-rebuild.ts';
@@ -324,14 +324,16 @@ export class Engine implements EngineApi {
     return snapshotHead(this.state);
   }
 
-  streamedSnapshot(): { head: unknown[]; body: Iterable<unknown> } {
+  streamedSnapshot(): { head: unknown[]; body: AsyncIterable<unknown> } {
     const st = this.state;
     // after a deferred bulk load, the main index only: the posting lines are made straight from
     // the columns, and the lists themselves are left to the first read that needs them
     const listsBuilt = this.countsBeforeLoad === undefined;
     if (!listsBuilt) rebuildMain(st);
+    // a large snapshot's worker threads start now, while the block statistics are made here
+    const workers = startSnapshotWorkers(st, listsBuilt);
     st.mainBlocks(); // the block statistics, which a load then reads instead of making them
-    return liveSnapshot(st, listsBuilt);
+    return liveSnapshot(st, listsBuilt, workers);
   }
 
   loadSnapshotChunks(chunks: Iterable<unknown>): void {

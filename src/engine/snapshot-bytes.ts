@@ -3,6 +3,7 @@
 // straight into the column they belong to (no array of numbers, no intermediate buffer).
 
 import os from 'node:os';
+import type { TextView } from './text-view.ts';
 
 const LITTLE = os.endianness() === 'LE';
 
@@ -62,4 +63,11 @@ export function decodeNew<T extends Column>(what: string, s: unknown, n: number,
   const out = make(n);
   decodeInto(what, s, out, 0, n);
   return out;
+}
+
+/** The texts of an events chunk whose rows are `at` (table rows, in the chunk's order): their
+ *  records one after the other and the end of each, as base64 (TextView.copyRecords). */
+export function chunkTexts(texts: TextView, at: Int32Array): { bytes: string; ends: string } {
+  const t = texts.copyRecords(at);
+  return { bytes: t.bytes.toString('base64'), ends: base64Of(t.ends) };
 }

@@ -1,61 +1,139 @@
-// The posting lines of a snapshot made straight from the columns (postingsFromColumns), for a state
-// whose posting lists are not built: what an import that streams its snapshot once loaded writes
-// (snapshot-indexes.ts describes the lines and reads them back).
+// The posting lists of a snapshot made straight from the columns (capturedFromColumns), for a
+// state whose posting lists are not built: what an import that streams its snapshot once loaded
+// writes (snapshot-indexes.ts describes the lines and reads them back). On a worker thread for a
+// large table (snapshot-workers.ts): the columns it reads are plain arrays (postingColumns).
 
 import type { CalendarState } from './state.ts';
-import { postingLines, type Captured, type Kind } from './snapshot-indexes.ts';
-import { ListStatsGatherer } from './snapshot-list-stats.ts';
+import type { Captured, Kind } from './snapshot-indexes.ts';
+import { ListStatsGatherer, type ListStatsLine } from './snapshot-list-stats.ts';
+
+/** What capturedFromColumns reads of a state: its link columns, pool and closures, as plain
+ *  arrays (a worker thread gets them so: snapshot-workers.ts). */
+export interface PostingColumns {
+  /** the table rows in the snapshot's order (position → row) */
+  order: Int32Array;
+  /** per row: its category, tag and organizer lists' numbers in the pool */
+  categories: Int32Array;
+  tags: Int32Array;
+  organizers: Int32Array;
+  venueIds: Int32Array;
+  parentIds: Int32Array;
+  /** the pool's lists: list k is values[offsets[k], offsets[k + 1]) */
+  poolValues: Int32Array;
+  poolOffsets: Int32Array;
+  poolCount: number;
+  /** the rows with several venues, and theirs: rows[i]'s are venues[venueAt[i], venueAt[i + 1]) */
+  extra: { rows: Int32Array; venueAt: Int32Array; venues: Int32Array };
+  /** the closure of each category list k (State.closureOf of a row of it): closureValues[closureAt[k],
+   *  closureAt[k + 1]) */
+  closureAt: Int32Array;
+  closureValues: Int32Array;
+  /** the main index's (status, flags) combination and local end of each position (the large
+   *  lists' block statistics are gathered from them: snapshot-list-stats.ts) */
+  combos: Uint8Array;
+  ends: Float64Array;
+}
+
+/** The columns capturedFromColumns reads of `st`, rows in `order`. `copy`: copies of the columns
+ *  (their memory the caller's to transfer), else the table's own (for a walk made at once). */
+export function postingColumns(st: CalendarState, order: Int32Array, copy: boolean): PostingColumns {
+  const t = st.table,
+    n = order.length,
+    pool = t.idLists;
+  const own = (a: Int32Array) => (copy ? a.slice(0, n) : a);
+  const cats = t.categoryIds.lists;
+  // each category list's closure, from its first row (closureOf reads the row's categories)
+  const firstRow = new Int32Array(pool.count).fill(-1);
+  for (let r = 0; r < n; r++) if (cats[r] !== 0 && firstRow[cats[r]] < 0) firstRow[cats[r]] = r;
+  const closureAt = new Int32Array(pool.count + 1);
+  const closureValues: number[] = [];
+  const ids: number[] = [];
+  for (let k = 0; k < pool.count; k++) {
+    if (firstRow[k] >= 0) closureValues.push(...st.closureOf(firstRow[k], ids));
+    closureAt[k + 1] = closureValues.length;
+  }
+  const rows: number[] = [],
+    venueAt = [0],
+    venues: number[] = [];
+  for (const [row, list] of t.extraVenues) {
+    rows.push(row);
+    venues.push(...list);
+    venueAt.push(venues.length);
+  }
+  return {
+    order,
+    categories: own(cats),
+    tags: own(t.tagIds.lists),
+    organizers: own(t.organizerIds.lists),
+    venueIds: own(t.venueIds),
+    parentIds: own(t.parentIds),
+    poolValues: copy ? pool.values.slice(0, pool.offsets[pool.count]) : pool.values,
+    poolOffsets: copy ? pool.offsets.slice(0, pool.count + 1) : pool.offsets,
+    poolCount: pool.count,
+    extra: { rows: Int32Array.from(rows), venueAt: Int32Array.from(venueAt), venues: Int32Array.from(venues) },
+    closureAt,
+    closureValues: Int32Array.from(closureValues),
+    combos: copy ? st.main.combos.slice(0, n) : st.main.combos,
+    ends: copy ? st.main.ends.slice(0, n) : st.main.ends,
+  };
+}
+
+/** The posting lists made from the columns, and the block statistics of the large ones. */
+export interface ColumnPostings {
+  captured: Captured[];
+  stats: ListStatsLine[];
+}
 
 /**
- * The posting lines of a state whose posting lists are not built (an import's, which streams its
- * snapshot once loaded), made straight from the columns: the lines capturePostings() would write
- * for the lists rebuildPostings() (index-rebuild.ts) would make, rows as positions in `order` (the
- * main index's rows), but with no list objects made and nothing mapped afterwards. Two walks over
- * the rows, as there: the first (in table order) counts each list's rows, the second (in `order`)
- * puts each row's position at its lists' next place. The lists come in the order their ids are
- * first met (a load does not depend on it).
+ * The posting lists of a state whose lists are not built (an import's, which streams its snapshot
+ * once loaded), made straight from the columns: the lists capturePostings() would capture of the
+ * lists rebuildPostings() (index-rebuild.ts) would make, rows as positions in `order` (the main
+ * index's rows), but with no list objects made and nothing mapped afterwards. Two walks over the
+ * rows, as rebuildPostings: the first (in table order) counts each list's rows, the second (in
+ * `order`) puts each row's position at its lists' next place. The lists come in the order their
+ * ids are first met (a load does not depend on it).
  */
-export function postingsFromColumns(st: CalendarState, order: Int32Array): Iterable<unknown> {
-  const t = st.table,
-    n = order.length;
-  const pool = t.idLists;
-  const { categoryIds, tagIds, organizerIds, venueIds, parentIds, extraVenues } = t;
-  const hasExtra = extraVenues.size > 0;
+export function capturedFromColumns(c: PostingColumns): ColumnPostings {
+  const n = c.order.length;
+  const pool = { values: c.poolValues, offsets: c.poolOffsets };
+  const { order, categories, tags, organizers, venueIds, parentIds } = c;
+  const extraAt = new Map<number, number>();
+  for (let i = 0; i < c.extra.rows.length; i++) extraAt.set(c.extra.rows[i], i);
+  const hasExtra = extraAt.size > 0;
   const kinds = {
-    category: new ListsOf(pool.count),
-    tag: new ListsOf(pool.count),
-    organizer: new ListsOf(pool.count),
+    category: new ListsOf(c.poolCount),
+    tag: new ListsOf(c.poolCount),
+    organizer: new ListsOf(c.poolCount),
     venue: new ListsOf(0),
     parent: new ListsOf(0),
-    closure: new ListsOf(pool.count),
+    closure: new ListsOf(c.poolCount),
   };
-  const closureIds: number[] = [];
+  const closureOf = (k: number) => c.closureValues.subarray(c.closureAt[k], c.closureAt[k + 1]);
   for (const pass of [0, 1]) {
     const counting = pass === 0;
     for (let i = 0; i < n; i++) {
       const row = counting ? i : order[i];
-      const cats = categoryIds.lists[row];
+      const cats = categories[row];
       kinds.category.poolList(pool, cats, i, counting);
-      kinds.tag.poolList(pool, tagIds.lists[row], i, counting);
-      kinds.organizer.poolList(pool, organizerIds.lists[row], i, counting);
-      const extra = hasExtra ? extraVenues.get(row) : undefined;
-      if (extra) kinds.venue.list(extra, 0, extra.length, i, counting);
+      kinds.tag.poolList(pool, tags[row], i, counting);
+      kinds.organizer.poolList(pool, organizers[row], i, counting);
+      const e = hasExtra ? extraAt.get(row) : undefined;
+      if (e !== undefined) kinds.venue.list(c.extra.venues, c.extra.venueAt[e], c.extra.venueAt[e + 1], i, counting);
       else if (venueIds[row] !== 0) kinds.venue.one(venueIds[row], i, counting);
       if (parentIds[row] !== 0) kinds.parent.one(parentIds[row], i, counting);
-      if (cats !== 0) kinds.closure.closure(cats, () => st.closureOf(row, closureIds), i, counting);
+      if (cats !== 0) kinds.closure.closure(cats, () => closureOf(cats), i, counting);
     }
-    if (counting) for (const kind of Object.keys(kinds) as Kind[]) kinds[kind].place(kind, st.main);
+    if (counting) for (const kind of Object.keys(kinds) as Kind[]) kinds[kind].place(kind, c);
   }
-  const captured: Captured[] = (Object.keys(kinds) as Kind[]).map((kind) => kinds[kind].captured(kind));
-  // then the large lists' block statistics (snapshot-list-stats.ts), gathered by the second walk
-  return chain(postingLines(captured), ...(Object.keys(kinds) as Kind[]).map((kind) => kinds[kind].statLines(kind)));
+  const kindsOf = Object.keys(kinds) as Kind[];
+  return {
+    captured: kindsOf.map((kind) => kinds[kind].captured(kind)),
+    // the large lists' block statistics (snapshot-list-stats.ts), gathered by the second walk
+    stats: kindsOf.flatMap((kind) => [...kinds[kind].statLines(kind)]),
+  };
 }
 
-function* chain(...parts: Iterable<unknown>[]): Generator<unknown> {
-  for (const part of parts) yield* part;
-}
-
-/** One kind's lists while postingsFromColumns makes them: a slot per id, in the order met. */
+/** One kind's lists while capturedFromColumns makes them: a slot per id, in the order met. */
 class ListsOf {
   private readonly slotOf = new Map<number, number>();
   private ids = new Int32Array(64);
@@ -152,13 +230,13 @@ class ListsOf {
 
   /** the row goes to the list of each id of the closure of its categories (pool list k), each
    *  once, no multi sublists (rebuildPostings: closureOf(row), Filler.one each) */
-  closure(k: number, closureOf: () => readonly number[], at: number, counting: boolean): void {
+  closure(k: number, closureOf: () => ArrayLike<number>, at: number, counting: boolean): void {
     let e = this.entryAt[k];
     if (e < 0) {
       const ids = closureOf();
       e = this.entry(
         false,
-        ids.map((id) => this.slot(id)),
+        Array.from(ids, (id) => this.slot(id)),
       );
       this.entryAt[k] = e;
     }
@@ -203,7 +281,7 @@ class ListsOf {
   }
 
   /** the lines of the large lists' statistics, once the values are placed */
-  statLines(kind: Kind): Iterable<unknown> {
+  statLines(kind: Kind): Iterable<ListStatsLine> {
     return this.stats ? this.stats.lines(kind, this.ids, this.counts) : [];
   }
 

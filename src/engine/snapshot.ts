@@ -8,11 +8,12 @@ import type { EventTable, LinkLists } from './event-table.ts';
 import type { RecurInfo } from './records.ts';
 import type { CalendarState } from './state.ts';
 import type { TextView } from './text-view.ts';
-import { base64Of } from './snapshot-bytes.ts';
+import { base64Of, chunkTexts } from './snapshot-bytes.ts';
 import { dateCopies, encodeDates, type DateCopy } from './snapshot-dates.ts';
-import { capturePostings } from './snapshot-indexes.ts';
-import { postingsFromColumns } from './snapshot-postings.ts';
+import { capturePostings, postingLines } from './snapshot-indexes.ts';
+import type { ColumnPostings } from './snapshot-postings.ts';
 import { captureExtras, extraChunks, type Extras } from './snapshot-words.ts';
+import { ChunkTextsWorker, postingsLater, sharedCopy, snapshotWorkersFor } from './snapshot-workers.ts';
 import {
   linkCounts,
   linkListChunks,
@@ -191,24 +192,86 @@ function liveColumns(t: EventTable): Frozen {
  * `body`: the events chunks in the main index's (start, id) order, the posting lines and the
  * block statistics (and the word index, when there is one), made one by one as iterated. The
  * main index must be built (it holds every row); `listsBuilt` false: the posting lists are not,
- * and their lines are made from the columns (postingsFromColumns).
+ * and their lines are made from the columns (snapshot-postings.ts). For a large table the events
+ * chunks' texts and those lists are made on worker threads (snapshot-workers.ts) while this one
+ * makes the rest of each chunk: the same chunks either way.
  */
-export function liveSnapshot(st: CalendarState, listsBuilt = true): { head: unknown[]; body: Iterable<unknown> } {
+export function liveSnapshot(
+  st: CalendarState,
+  listsBuilt = true,
+  workers = startSnapshotWorkers(st, listsBuilt),
+): { head: unknown[]; body: AsyncIterable<unknown> } {
   const fz = liveColumns(st.table);
-  fz.order = indexOrder(st, false);
-  const positions = fz.order && positionsOf(fz.order);
+  const order = indexOrder(st, false);
+  fz.order = order;
+  const positions = order && positionsOf(order);
   fz.extras = captureExtras(st, positions);
-  const postings = listsBuilt || !fz.order ? capturePostings(st, positions) : postingsFromColumns(st, fz.order);
+  const lines = listsBuilt || !order ? capturePostings(st, positions) : undefined;
+  const later = lines === undefined ? (workers?.postings ?? postingsLater(st, order!)) : undefined;
+  const postings = async (): Promise<Iterable<unknown>> => {
+    if (lines) return lines;
+    // the posting lines, then the large lists' block statistics (snapshot-list-stats.ts)
+    const made = await later!();
+    return (function* () {
+      yield* postingLines(made.captured);
+      yield* made.stats;
+    })();
+  };
+  const texts = workers?.texts;
   // the whole pool under its own numbers (an import's lists are all some row's), as snapshotHead
   return {
     head: [...headChunks(snapshotHeader(st), fz.texts, wholePool(st.table.idLists))],
-    body: bodyOf(fz, postings),
+    body: streamedBody(fz, postings, texts),
+  };
+}
+
+/** The worker threads of a large streamed snapshot (snapshot-workers.ts): liveSnapshot's. */
+interface SnapshotWorkers {
+  /** the posting lists made from the columns (none: the lists are built) */
+  postings?: () => Promise<ColumnPostings>;
+  texts?: ChunkTextsWorker;
+}
+
+/**
+ * liveSnapshot's workers, started once the main index holds every row (an import starts them
+ * before the block statistics are made, which they do not read): undefined below the settings'
+ * minRows or where no worker can start. `listsBuilt`: as liveSnapshot's.
+ */
+export function startSnapshotWorkers(st: CalendarState, listsBuilt: boolean): SnapshotWorkers | undefined {
+  const order = indexOrder(st, false);
+  if (order === undefined || !snapshotWorkersFor(order.length)) return undefined;
+  const shared = sharedCopy(order); // once in shared memory, for both
+  return {
+    ...(!listsBuilt && { postings: postingsLater(st, shared) }),
+    texts: ChunkTextsWorker.start(st.table.texts, shared, EVENT_CHUNK_ROWS),
   };
 }
 
 function* bodyOf(fz: Frozen, postings: Iterable<unknown>): Generator<unknown> {
   for (let from = 0; from < fz.count; from += EVENT_CHUNK_ROWS)
     yield encodeChunk(fz, from, Math.min(fz.count, from + EVENT_CHUNK_ROWS));
+  yield* afterEvents(fz, postings);
+}
+
+/** bodyOf, the chunks' texts taken from `texts` when given (undefined once it failed: made here). */
+async function* streamedBody(
+  fz: Frozen,
+  postings: () => Promise<Iterable<unknown>>,
+  texts: ChunkTextsWorker | undefined,
+): AsyncGenerator<unknown> {
+  try {
+    for (let from = 0; from < fz.count; from += EVENT_CHUNK_ROWS) {
+      const to = Math.min(fz.count, from + EVENT_CHUNK_ROWS);
+      yield encodeChunk(fz, from, to, await texts?.take(from, to));
+    }
+  } finally {
+    texts?.close();
+  }
+  yield* afterEvents(fz, await postings());
+}
+
+/** The chunks after the events: the posting lines, the block statistics, the word index. */
+function* afterEvents(fz: Frozen, postings: Iterable<unknown>): Generator<unknown> {
   yield* postings;
   if (fz.extras) yield* extraChunks(fz.extras, fz.count);
 }
@@ -262,8 +325,8 @@ function titleChunks(texts: TextView, count: number): TitlesChunk[] {
   return out;
 }
 
-/** The events chunk (version 3) of positions [from, to). */
-function encodeChunk(fz: Frozen, from: number, to: number): EventChunk {
+/** The events chunk (version 3) of positions [from, to); `made`: its texts, made elsewhere. */
+function encodeChunk(fz: Frozen, from: number, to: number, made?: { bytes: string; ends: string }): EventChunk {
   const n = to - from;
   // the table rows of the chunk's positions
   let at: Int32Array;
@@ -309,7 +372,7 @@ function encodeChunk(fz: Frozen, from: number, to: number): EventChunk {
   const linkRows = {} as Record<LinkField, string>;
   for (const f of LINK_FIELDS)
     linkRows[f] = linkRowsOf(fz.links[f].lists, fz.linkNumbers, inOrder ? undefined : at, from, to);
-  const texts = fz.texts.copyRecords(at);
+  const texts = made ?? chunkTexts(fz.texts, at);
   return {
     type: 'events',
     from,
@@ -317,8 +380,8 @@ function encodeChunk(fz: Frozen, from: number, to: number): EventChunk {
     ints,
     ...encodeDates(fz.dates, at),
     texts: {
-      bytes: texts.bytes.toString('base64'),
-      ends: base64Of(texts.ends),
+      bytes: texts.bytes,
+      ends: texts.ends,
       ...(fz.texts.symbolTable && { symbols: fz.texts.symbolTable.text }),
     },
     costs: { lists: costs.lists.map((l) => l.slice()), rows: base64Of(costs.rows) },

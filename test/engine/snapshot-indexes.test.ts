@@ -23,6 +23,12 @@ type Chunk = {
   counts?: string;
   values?: number;
 };
+/** Every chunk of an async body, in order. */
+async function allOf(body: AsyncIterable<unknown>): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const c of body) out.push(c);
+  return out;
+}
 const roundTrip = (e: Engine): Chunk[] => JSON.parse(JSON.stringify([...e.snapshotChunks()])) as Chunk[];
 const int32s = (s: string) => {
   const b = Buffer.from(s, 'base64');
@@ -173,7 +179,7 @@ const importSetOf = (src: Engine): ImportSet => ({
   attachments: [...src.attachments()],
 });
 
-Idx("a deferred bulk load's streamed snapshot: the usual one, its lists made from the columns", () => {
+Idx("a deferred bulk load's streamed snapshot: the usual one, its lists made from the columns", async () => {
   // the records of a calendar with several venues a row, an id twice in a list, parents, drafts
   const src = calendar();
   const set = importSetOf(src);
@@ -181,7 +187,7 @@ Idx("a deferred bulk load's streamed snapshot: the usual one, its lists made fro
   const e = new Engine();
   e.bulkLoad(set, undefined, { deferIndexes: true });
   const { head, body } = e.streamedSnapshot();
-  const streamed = JSON.parse(JSON.stringify([...head, ...body])) as Chunk[];
+  const streamed = JSON.parse(JSON.stringify([...head, ...(await allOf(body))])) as Chunk[];
   // the same state through the usual path: indexes and statistics built, then encodeSnapshot
   const usual = new Engine();
   usual.bulkLoad(set, undefined, { searchIndex: false });
@@ -213,7 +219,7 @@ Idx("a deferred bulk load's streamed snapshot: the usual one, its lists made fro
   assert.equal(lists(e), lists(usual));
 });
 
-Idx('a deferred bulk load forgets the word index made before it: not kept, not answered from', () => {
+Idx('a deferred bulk load forgets the word index made before it: not kept, not answered from', async () => {
   const src = calendar();
   const t0 = src.state.table;
   const set = importSetOf(src);
@@ -226,7 +232,7 @@ Idx('a deferred bulk load forgets the word index made before it: not kept, not a
   assert.is(e.query(q).total, 0);
   e.bulkLoad(set, undefined, { deferIndexes: true });
   const { head, body } = e.streamedSnapshot();
-  const streamed = JSON.parse(JSON.stringify([...head, ...body])) as Chunk[];
+  const streamed = JSON.parse(JSON.stringify([...head, ...(await allOf(body))])) as Chunk[];
   assert.is(streamed.filter((c) => c.type === 'search-index').length, 0, 'no word index kept');
   const copy = new Engine();
   copy.loadSnapshotChunks(streamed);

@@ -11,6 +11,7 @@ import { naiveToString } from '../../src/engine/naive-time.ts';
 import type { EventRecord } from '../../src/engine/records.ts';
 import type { EventQuery } from '../../src/engine/types.ts';
 import { LIST_STATS_MIN } from '../../src/engine/snapshot-list-stats.ts';
+import { snapshotWorkerSettings, snapshotWorkerStats } from '../../src/engine/snapshot-workers.ts';
 import type { PostingList } from '../../src/engine/posting-list.ts';
 import { LIST_WARM_MIN, listsToWarm } from '../../src/engine/warm-up.ts';
 import { EDITOR_MASK, makeEvent, makeOrganizer, makeTerm } from './build.ts';
@@ -176,19 +177,34 @@ Stats('a save writes the large lists’ statistics; a load reads them equal to a
   sameAnswers(loaded, load(withoutStats(chunks)));
 });
 
-Stats('an import’s streamed snapshot writes the same statistics, made from the columns', () => {
-  const e = new Engine();
-  e.bulkLoad(SET, undefined, { deferIndexes: true });
-  const { head, body } = e.streamedSnapshot();
-  const streamed = json([...head, ...body]);
-  const fromSave = statLines(saved());
-  const key = (c: Chunk) => `${c.kind} ${c.id}`;
-  const byKey = (ls: Chunk[]) => Object.fromEntries(ls.map((c) => [key(c), c]));
-  assert.equal(byKey(statLines(streamed)), byKey(fromSave), 'line for line');
-  const loaded = load(streamed);
-  assert.is(freshEverywhere(loaded, 'streamed'), 6);
-  sameAnswers(loaded, load(withoutStats(streamed)));
-});
+for (const onWorker of [false, true]) {
+  Stats(
+    `an import’s streamed snapshot writes the same statistics, made from the columns${onWorker ? ' on a worker thread' : ''}`,
+    async () => {
+      const settings = { ...snapshotWorkerSettings };
+      const before = snapshotWorkerStats.postings;
+      if (onWorker) Object.assign(snapshotWorkerSettings, { minRows: 1 });
+      try {
+        const e = new Engine();
+        e.bulkLoad(SET, undefined, { deferIndexes: true });
+        const { head, body } = e.streamedSnapshot();
+        const all: unknown[] = [...head];
+        for await (const c of body) all.push(c);
+        const streamed = json(all);
+        if (onWorker) assert.is(snapshotWorkerStats.postings, before + 1, 'the lists were made on a worker');
+        const fromSave = statLines(saved());
+        const key = (c: Chunk) => `${c.kind} ${c.id}`;
+        const byKey = (ls: Chunk[]) => Object.fromEntries(ls.map((c) => [key(c), c]));
+        assert.equal(byKey(statLines(streamed)), byKey(fromSave), 'line for line');
+        const loaded = load(streamed);
+        assert.is(freshEverywhere(loaded, 'streamed'), 6);
+        sameAnswers(loaded, load(withoutStats(streamed)));
+      } finally {
+        Object.assign(snapshotWorkerSettings, settings);
+      }
+    },
+  );
+}
 
 Stats('a snapshot without them loads as before: the warm-up makes them', async () => {
   const chunks = withoutStats(saved());
