@@ -6,7 +6,8 @@
 //   tsx's loader thread, one module at a time, took 2-2.5 s a worker on this machine);
 // - without esbuild (tsx depends on it, so it is there when tsx is): tsx registered in the worker,
 //   then the module imported.
-// Used by the import's workers (import/workers.ts) and the word index's (engine/search-workers.ts).
+// Used by the import's workers (import/workers.ts), the word index's (engine/search-workers.ts) and
+// a streamed snapshot's (engine/snapshot-workers.ts).
 
 import { fileURLToPath } from 'node:url';
 
@@ -16,6 +17,12 @@ export interface WorkerModule {
   source: URL;
   /** the built JavaScript (dist/) */
   built: URL;
+}
+
+/** Whether a worker module can be started from here: the package runs from its files (dist/ or
+ *  the sources under tsx), not from the single executable, where import.meta is empty. */
+export function workersCanStart(): boolean {
+  return typeof import.meta.resolve === 'function' && /^file:.*\.[jt]s$/.test(import.meta.url ?? '');
 }
 
 /** Whether a module whose import.meta.url is `url` runs as built JavaScript (dist/). */

@@ -70,6 +70,22 @@ export class BlockStats {
   superMinEnds = new Float64Array(0);
   superMaxEnds = new Float64Array(0);
 
+  /** Take made (or read) summaries of `b.blocks` blocks, and sum their superblocks. */
+  install(b: {
+    blocks: number;
+    bounds: Int32Array<ArrayBuffer>;
+    counts: Int32Array<ArrayBuffer>;
+    minEnds: Float64Array<ArrayBuffer>;
+    maxEnds: Float64Array<ArrayBuffer>;
+  }): void {
+    this.blocks = b.blocks;
+    this.bounds = b.bounds;
+    this.counts = b.counts;
+    this.minEnds = b.minEnds;
+    this.maxEnds = b.maxEnds;
+    this.sumSupers();
+  }
+
   /** Bring the summaries up to date with rows[0..n) (no-op unless dirty); `combos` = the
    *  list's inline combination bytes (read from the table when absent). */
   refresh(rows: Int32Array, n: number, table: EventTable, combos?: Uint8Array): void {
@@ -95,12 +111,7 @@ export class BlockStats {
       }
     }
     this.job = undefined;
-    this.blocks = job.blocks;
-    this.bounds = job.bounds;
-    this.counts = job.counts;
-    this.minEnds = job.minEnds;
-    this.maxEnds = job.maxEnds;
-    this.sumSupers();
+    this.install(job);
     if (this.segmented) {
       this.slots = job.blocks;
       this.slotOf = new Int32Array(job.blocks);

@@ -8,7 +8,7 @@
 // stay readable while writes go on. A store whose buffer is not shared has its live records
 // copied once into one that is.
 
-import { runsBuilt, workerScript, type WorkerModule } from '../worker-script.ts';
+import { runsBuilt, workerScript, workersCanStart, type WorkerModule } from '../worker-script.ts';
 import { Worker } from 'node:worker_threads';
 import type { SearchBuildInput, SearchBuildOutput } from './search-worker.ts';
 import type { TextView } from './text-view.ts';
@@ -31,11 +31,7 @@ export const searchWorkerSettings = {
 
 /** Whether a worker can be started here: from the built package, or from source under tsx. */
 export function searchWorkersAvailable(): boolean {
-  return (
-    searchWorkerSettings.enabled &&
-    typeof import.meta.resolve === 'function' &&
-    /^file:.*\.[jt]s$/.test(import.meta.url ?? '')
-  );
+  return searchWorkerSettings.enabled && workersCanStart();
 }
 
 /** search-worker's two forms, beside this module (made when needed: in the single executable

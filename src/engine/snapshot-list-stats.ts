@@ -277,11 +277,6 @@ export class ListStatsReader {
 }
 
 function put(stats: BlockStats, r: Read): void {
-  stats.blocks = r.blocks;
-  stats.bounds = r.bounds;
-  stats.counts = r.counts;
-  stats.minEnds = r.minEnds;
-  stats.maxEnds = r.maxEnds;
-  stats.sumSupers();
+  stats.install(r);
   stats.dirty = false;
 }

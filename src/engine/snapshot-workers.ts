@@ -15,7 +15,7 @@
 // goes with it once it has answered.
 
 import { Worker } from 'node:worker_threads';
-import { runsBuilt, workerScript, type WorkerModule } from '../worker-script.ts';
+import { runsBuilt, workerScript, workersCanStart, type WorkerModule } from '../worker-script.ts';
 import { frozenTexts } from './search-workers.ts';
 import { base64Of } from './snapshot-bytes.ts';
 import { capturedFromColumns, postingColumns, type ColumnPostings } from './snapshot-postings.ts';
@@ -53,11 +53,7 @@ export const snapshotWorkerStats = { chunks: 0, postings: 0 };
 
 /** Whether a worker can be started here: from the built package, or from source under tsx. */
 function workersAvailable(): boolean {
-  return (
-    snapshotWorkerSettings.enabled &&
-    typeof import.meta.resolve === 'function' &&
-    /^file:.*\.[jt]s$/.test(import.meta.url ?? '')
-  );
+  return snapshotWorkerSettings.enabled && workersCanStart();
 }
 
 /** snapshot-worker's two forms, beside this module (made when needed: in the single executable
