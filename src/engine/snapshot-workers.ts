@@ -94,7 +94,24 @@ export function postingsLater(st: CalendarState, order: Int32Array): () => Promi
   const here = () => capturedFromColumns(postingColumns(st, order, false));
   if (!snapshotWorkersFor(order.length)) return async () => here();
   const cols = postingColumns(st, order, true);
-  const own = [cols.categories, cols.tags, cols.organizers, cols.venueIds, cols.parentIds];
+  // every array but the shared order is this call's own copy: moved to the worker, not cloned
+  const { extra } = cols;
+  const own = [
+    cols.categories,
+    cols.tags,
+    cols.organizers,
+    cols.venueIds,
+    cols.parentIds,
+    cols.poolValues,
+    cols.poolOffsets,
+    cols.closureAt,
+    cols.closureValues,
+    cols.combos,
+    cols.ends,
+    extra.rows,
+    extra.venueAt,
+    extra.venues,
+  ];
   const answer = (async (): Promise<ColumnPostings | undefined> => {
     const worker = await spawn();
     if (worker === undefined) return undefined;

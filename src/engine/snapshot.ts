@@ -202,7 +202,8 @@ export function liveSnapshot(
   workers = startSnapshotWorkers(st, listsBuilt),
 ): { head: unknown[]; body: AsyncIterable<unknown> } {
   const fz = liveColumns(st.table);
-  const order = indexOrder(st, false);
+  // the order the workers were started with (in shared memory), else the main index's rows
+  const order = workers?.order ?? indexOrder(st, false);
   fz.order = order;
   const positions = order && positionsOf(order);
   fz.extras = captureExtras(st, positions);
@@ -227,6 +228,8 @@ export function liveSnapshot(
 
 /** The worker threads of a large streamed snapshot (snapshot-workers.ts): liveSnapshot's. */
 interface SnapshotWorkers {
+  /** the rows in the main index's order, as the workers read them (a copy in shared memory) */
+  order: Int32Array;
   /** the posting lists made from the columns (none: the lists are built) */
   postings?: () => Promise<ColumnPostings>;
   texts?: ChunkTextsWorker;
@@ -242,6 +245,7 @@ export function startSnapshotWorkers(st: CalendarState, listsBuilt: boolean): Sn
   if (order === undefined || !snapshotWorkersFor(order.length)) return undefined;
   const shared = sharedCopy(order); // once in shared memory, for both
   return {
+    order: shared,
     ...(!listsBuilt && { postings: postingsLater(st, shared) }),
     texts: ChunkTextsWorker.start(st.table.texts, shared, EVENT_CHUNK_ROWS),
   };
