@@ -21,10 +21,10 @@
 // before (the warm-up makes the largest lists').
 
 import { BLOCK_SHIFT, BLOCK_SIZE, COMBOS } from './block-layout.ts';
-import type { BlockStats } from './block-stats.ts';
 import { base64Bytes, base64Of, decodeNew } from './snapshot-bytes.ts';
 import { POSTING_KINDS, type Kind } from './snapshot-indexes.ts';
 import type { CalendarState } from './state.ts';
+import { WARM_KINDS } from './warm-up.ts';
 
 // the layout's constants as this module's own (an imported binding may be read through a getter
 // by a loader that compiles to CommonJS, as the tests' does: a cost in add(), once a list entry)
@@ -34,9 +34,6 @@ const WIDTH = COMBOS;
 /** Lists of fewer rows have no line: their statistics are made by the first query that counts
  *  them (~30-150 ns a row). Lower, an import would spend more on lists few queries count. */
 export const LIST_STATS_MIN = 4096;
-
-/** the kinds whose large lists the warm-up makes statistics of (warm-up.ts, listsToWarm) */
-const STAT_KINDS: readonly Kind[] = ['closure', 'category', 'tag', 'venue', 'organizer'];
 
 export interface ListStatsLine {
   type: 'list-stats';
@@ -86,7 +83,7 @@ function lineOf(
 export function captureListStats(st: CalendarState): ListStatsLine[] {
   const out: ListStatsLine[] = [];
   if (st.main.count !== st.table.count) return out;
-  for (const kind of STAT_KINDS) {
+  for (const kind of WARM_KINDS) {
     if (kind === 'closure' && st.closureDirty) continue;
     for (const [id, list] of st[POSTING_KINDS[kind]].entries()) {
       const b = list.blocks;
@@ -148,7 +145,7 @@ export class ListStatsGatherer {
     combos: Uint8Array,
     ends: Float64Array,
   ): ListStatsGatherer | undefined {
-    if (!STAT_KINDS.includes(kind)) return undefined;
+    if (!WARM_KINDS.includes(kind)) return undefined;
     let any = false;
     for (let s = 0; s < slots && !any; s++) any = rows[s] >= LIST_STATS_MIN;
     return any ? new ListStatsGatherer(rows, first, slots, combos, ends) : undefined;
@@ -212,8 +209,8 @@ export class ListStatsReader {
   take(chunk: { type?: unknown } & Record<string, unknown>): boolean {
     if (chunk.type !== 'list-stats') return false;
     const kind = chunk.kind as Kind;
-    if (!STAT_KINDS.includes(kind))
-      fail(`the statistics of a list of one of ${STAT_KINDS.join(', ')}, got ${JSON.stringify(chunk.kind)}`);
+    if (!WARM_KINDS.includes(kind))
+      fail(`the statistics of a list of one of ${WARM_KINDS.join(', ')}, got ${JSON.stringify(chunk.kind)}`);
     const id = chunk.id,
       rows = chunk.rows;
     if (!(Number.isSafeInteger(id) && (id as number) > 0 && Number.isSafeInteger(rows) && (rows as number) > 0))
@@ -270,13 +267,9 @@ export class ListStatsReader {
       const list = st[POSTING_KINDS[r.kind]].get(r.id);
       if (!list || list.count !== r.rows)
         fail(`a ${r.kind} list of ${r.id} of ${r.rows} rows for its statistics, got ${list ? list.count : 'none'}`);
-      put(list!.blocks, r);
+      list!.blocks.install(r);
+      list!.blocks.dirty = false;
     }
     this.read.clear();
   }
-}
-
-function put(stats: BlockStats, r: Read): void {
-  stats.install(r);
-  stats.dirty = false;
 }

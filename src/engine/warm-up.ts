@@ -13,6 +13,7 @@
 // on the spot, as it would anyway, and a write meanwhile only makes the statistics it touches stale.
 
 import type { PostingList } from './posting-list.ts';
+import { POSTING_KINDS, type Kind } from './snapshot-indexes.ts';
 import type { CalendarState } from './state.ts';
 
 /** Lists with fewer rows keep their statistics made by the first query that counts them (under a
@@ -75,14 +76,17 @@ export class WarmUp {
   }
 }
 
-/** The category (closure and direct), tag, venue and organizer lists of at least LIST_WARM_MIN
- *  rows, largest first. */
+/** The kinds of posting lists whose large lists get block statistics after a load (and in a
+ *  snapshot: snapshot-list-stats.ts): categories (closure and direct), tags, venues, organizers. */
+export const WARM_KINDS: readonly Kind[] = ['closure', 'category', 'tag', 'venue', 'organizer'];
+
+/** The lists of WARM_KINDS of at least LIST_WARM_MIN rows (no closure list while the closures are
+ *  left to be made), largest first. */
 export function listsToWarm(st: CalendarState): PostingList[] {
   const out: PostingList[] = [];
-  const closure = st.closureDirty ? undefined : st.categoryClosure;
-  for (const postings of [closure, st.tagPostings, st.organizerPostings, st.venuePostings, st.categoryPostings]) {
-    if (postings === undefined) continue;
-    for (const [, list] of postings.entries()) if (list.count >= LIST_WARM_MIN) out.push(list);
+  for (const kind of WARM_KINDS) {
+    if (kind === 'closure' && st.closureDirty) continue;
+    for (const [, list] of st[POSTING_KINDS[kind]].entries()) if (list.count >= LIST_WARM_MIN) out.push(list);
   }
   return out.sort((a, b) => b.count - a.count);
 }
