@@ -9,6 +9,7 @@ import { Date32Column, EPOCH_MS, FAR } from './date32-column.ts';
 import type { EventTable } from './event-table.ts';
 import { base64Of, decodeInto, decodeNew } from './snapshot-bytes.ts';
 import { DATE_FIELDS, type DateField, type EventChunk } from './snapshot-format.ts';
+import type { Gatherable } from './snapshot-gather.ts';
 
 /** A date column as a snapshot reads it: Float64 ms, or Int32 seconds and far ms; odd strings beside. */
 export type DateCopy =
@@ -24,10 +25,12 @@ export function dateCopies(t: EventTable, n: number, copy: boolean): DateCopy[] 
   });
 }
 
-/** The chunk's date fields for the table rows `at`, in chunk order. */
+/** The chunk's date fields for the table rows `at`, in chunk order: `values(fi)` is date field
+ *  fi's column values of those rows (as the column keeps them: Float64 ms or Int32 seconds). */
 export function encodeDates(
   cols: readonly DateCopy[],
   at: Int32Array,
+  values: (fi: number) => Gatherable,
 ): Pick<EventChunk, 'dates' | 'secs' | 'farDates' | 'oddDates'> {
   const n = at.length;
   const dates: Partial<Record<DateField, string>> = {},
@@ -41,24 +44,21 @@ export function encodeDates(
       if (s === undefined) throw new Error(`snapshot: expected a stored ${f} string for row ${r}, got none`);
       oddDates.push([fi, i, s]);
     };
+    const v = values(fi);
     if ('ms' in c) {
-      const out = new Float64Array(n);
-      for (let i = 0; i < n; i++) {
-        const r = at[i];
-        const v = (out[i] = c.ms[r]);
-        if (v !== v) odd(r, i);
-      }
-      dates[f] = base64Of(out);
+      const ms = v as Float64Array;
+      for (let i = 0; i < n; i++) if (ms[i] !== ms[i]) odd(at[i], i);
+      dates[f] = base64Of(ms);
     } else {
-      const out = new Int32Array(n);
+      const sec = v as Int32Array;
       for (let i = 0; i < n; i++) {
+        if (sec[i] !== FAR) continue;
         const r = at[i];
-        if ((out[i] = c.sec[r]) !== FAR) continue;
-        const v = c.far.get(r);
-        if (v !== undefined) farDates.push([fi, i, v]);
+        const far = c.far.get(r);
+        if (far !== undefined) farDates.push([fi, i, far]);
         else odd(r, i);
       }
-      secs[f] = base64Of(out);
+      secs[f] = base64Of(sec);
     }
   });
   return { dates: dates as EventChunk['dates'], secs, farDates, oddDates };

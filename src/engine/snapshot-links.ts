@@ -92,22 +92,13 @@ export function* linkListChunks(ln: LinkNumbering): Generator<LinkListsChunk> {
   }
 }
 
-/** The list numbers of the rows `at` of a link column in a snapshot numbered `ln` (base64 Int32);
- *  `at` undefined: rows [from, to) in order. */
-export function linkRowsOf(
-  lists: Int32Array,
-  numbers: Int32Array | undefined,
-  at: Int32Array | undefined,
-  from: number,
-  to: number,
-): string {
-  if (at === undefined && numbers === undefined) return base64Of(lists, from, to);
-  const n = to - from;
+/** A chunk's link list numbers (its rows' values of a link column, in chunk order) as the
+ *  snapshot numbers them (`numbers`; none: the pool's own), base64 Int32. */
+export function linkRowsOf(lists: Int32Array, numbers: Int32Array | undefined): string {
+  if (numbers === undefined) return base64Of(lists);
+  const n = lists.length;
   const out = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    const k = lists[at === undefined ? from + i : at[i]];
-    out[i] = numbers === undefined ? k : numbers[k];
-  }
+  for (let i = 0; i < n; i++) out[i] = numbers[lists[i]];
   return base64Of(out);
 }
 

@@ -91,15 +91,21 @@ export interface ColumnPostings {
  * index's rows), but with no list objects made and nothing mapped afterwards. Two walks over the
  * rows, as rebuildPostings: the first (in table order) counts each list's rows, the second (in
  * `order`) puts each row's position at its lists' next place. The lists come in the order their
- * ids are first met (a load does not depend on it).
+ * ids are first met (a load does not depend on it). `permute`: the row columns are the caller's
+ * own (a worker's copies): the second walk first puts them in `order`, one column at a time, and
+ * then reads them in order (at ten million rows, reading five columns at random for each row costs
+ * more than the five gathers; docs/store.md, "Import").
  */
-export function capturedFromColumns(c: PostingColumns): ColumnPostings {
+export function capturedFromColumns(c: PostingColumns, permute = false): ColumnPostings {
   const n = c.order.length;
   const pool = { values: c.poolValues, offsets: c.poolOffsets };
-  const { order, categories, tags, organizers, venueIds, parentIds } = c;
-  const extraAt = new Map<number, number>();
-  for (let i = 0; i < c.extra.rows.length; i++) extraAt.set(c.extra.rows[i], i);
-  const hasExtra = extraAt.size > 0;
+  const order = c.order;
+  // per row: its index in c.extra (-1: one venue or none)
+  let extraOf: Int32Array | undefined;
+  if (c.extra.rows.length > 0) {
+    extraOf = new Int32Array(n).fill(-1);
+    for (let i = 0; i < c.extra.rows.length; i++) extraOf[c.extra.rows[i]] = i;
+  }
   const kinds = {
     category: new ListsOf(c.poolCount),
     tag: new ListsOf(c.poolCount),
@@ -109,16 +115,28 @@ export function capturedFromColumns(c: PostingColumns): ColumnPostings {
     closure: new ListsOf(c.poolCount),
   };
   const closureOf = (k: number) => c.closureValues.subarray(c.closureAt[k], c.closureAt[k + 1]);
+  let { categories, tags, organizers, venueIds, parentIds } = c;
   for (const pass of [0, 1]) {
     const counting = pass === 0;
+    // the second walk reads the rows in `order`: from copies put in that order first, when asked
+    // (one column at a time reads each at random far faster than every column for each row)
+    const inOrder = !counting && permute;
+    if (inOrder) {
+      categories = inOrderOf(categories, order);
+      tags = inOrderOf(tags, order);
+      organizers = inOrderOf(organizers, order);
+      venueIds = inOrderOf(venueIds, order);
+      parentIds = inOrderOf(parentIds, order);
+      if (extraOf) extraOf = inOrderOf(extraOf, order);
+    }
     for (let i = 0; i < n; i++) {
-      const row = counting ? i : order[i];
+      const row = counting || inOrder ? i : order[i];
       const cats = categories[row];
       kinds.category.poolList(pool, cats, i, counting);
       kinds.tag.poolList(pool, tags[row], i, counting);
       kinds.organizer.poolList(pool, organizers[row], i, counting);
-      const e = hasExtra ? extraAt.get(row) : undefined;
-      if (e !== undefined) kinds.venue.list(c.extra.venues, c.extra.venueAt[e], c.extra.venueAt[e + 1], i, counting);
+      const e = extraOf === undefined ? -1 : extraOf[row];
+      if (e >= 0) kinds.venue.list(c.extra.venues, c.extra.venueAt[e], c.extra.venueAt[e + 1], i, counting);
       else if (venueIds[row] !== 0) kinds.venue.one(venueIds[row], i, counting);
       if (parentIds[row] !== 0) kinds.parent.one(parentIds[row], i, counting);
       if (cats !== 0) kinds.closure.closure(cats, () => closureOf(cats), i, counting);
@@ -131,6 +149,13 @@ export function capturedFromColumns(c: PostingColumns): ColumnPostings {
     // the large lists' block statistics (snapshot-list-stats.ts), gathered by the second walk
     stats: kindsOf.flatMap((kind) => [...kinds[kind].statLines(kind)]),
   };
+}
+
+/** The column's values in `order` (a new array). */
+function inOrderOf(col: Int32Array, order: Int32Array): Int32Array {
+  const out = new Int32Array(order.length);
+  for (let i = 0; i < order.length; i++) out[i] = col[order[i]];
+  return out;
 }
 
 /** One kind's lists while capturedFromColumns makes them: a slot per id, in the order met. */

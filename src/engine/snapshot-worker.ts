@@ -52,7 +52,7 @@ if (port !== null) {
     let out: ChunkTextsOutput;
     try {
       if ('postings' in m) {
-        const made = capturedFromColumns(m.postings);
+        const made = capturedFromColumns(m.postings, true);
         const buffers = made.captured.flatMap((c) => [c.ids.buffer, c.counts.buffer, c.multis.buffer, c.values.buffer]);
         port.postMessage(made satisfies PostingsOutput, buffers as ArrayBuffer[]);
         return;

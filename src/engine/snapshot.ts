@@ -10,6 +10,17 @@ import type { CalendarState } from './state.ts';
 import type { TextView } from './text-view.ts';
 import { base64Of, chunkTexts } from './snapshot-bytes.ts';
 import { dateCopies, encodeDates, type DateCopy } from './snapshot-dates.ts';
+import {
+  chunkGather,
+  COSTS_AT,
+  costLists,
+  DATES_AT,
+  type Gatherable,
+  gatherSources,
+  LINKS_AT,
+  narrowed,
+  type OrderedGather,
+} from './snapshot-gather.ts';
 import { capturePostings, postingLines } from './snapshot-indexes.ts';
 import type { ColumnPostings } from './snapshot-postings.ts';
 import { captureExtras, extraChunks, type Extras } from './snapshot-words.ts';
@@ -55,6 +66,8 @@ interface Frozen {
   recur: Map<number, RecurInfo>;
   /** the rows in the order they are written (the main index's (start, id) order); none: 0, 1, ... */
   order?: Int32Array;
+  /** the typed columns read in that order, made by the first chunk that needs them */
+  gather?: OrderedGather;
   /** the word index and block statistics, written after the events (snapshot-words.ts) */
   extras?: Extras;
 }
@@ -280,30 +293,6 @@ function* afterEvents(fz: Frozen, postings: Iterable<unknown>): Generator<unknow
   if (fz.extras) yield* extraChunks(fz.extras, fz.count);
 }
 
-/** Distinct lists of the rows `at` (by identity: the table shares equal lists) and, per row, 0
- *  (none) or 1 + the index of its list. */
-function listColumn<T>(
-  col: { get(row: number): readonly T[] },
-  at: Int32Array,
-): { lists: (readonly T[])[]; rows: Int32Array } {
-  const index = new Map<readonly T[], number>();
-  const lists: (readonly T[])[] = [];
-  const n = at.length;
-  const rows = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    const list = col.get(at[i]);
-    if (list.length === 0) continue;
-    let k = index.get(list);
-    if (k === undefined) {
-      k = lists.length + 1;
-      index.set(list, k);
-      lists.push(list);
-    }
-    rows[i] = k;
-  }
-  return { lists, rows };
-}
-
 function* chunksOf(header: SnapshotHeader, fz: Frozen, postings: Iterable<unknown>): Generator<unknown> {
   // the lists the rows use, once (numbered here, not at the capture: the pool's lists never change)
   const pool = linkNumbering(fz.links, fz.count);
@@ -332,25 +321,24 @@ function titleChunks(texts: TextView, count: number): TitlesChunk[] {
 /** The events chunk (version 3) of positions [from, to); `made`: its texts, made elsewhere. */
 function encodeChunk(fz: Frozen, from: number, to: number, made?: { bytes: string; ends: string }): EventChunk {
   const n = to - from;
-  // the table rows of the chunk's positions
+  // the table rows of the chunk's positions, and their typed columns' values in chunk order
   let at: Int32Array;
-  if (fz.order) at = fz.order.subarray(from, to);
-  else {
+  let values: (k: number) => Gatherable;
+  if (fz.order) {
+    at = fz.order.subarray(from, to);
+    const g = (fz.gather ??= chunkGather(fz, fz.order));
+    values = (k) => g.take(k, from, to);
+  } else {
     at = new Int32Array(n);
     for (let i = 0; i < n; i++) at[i] = from + i;
+    const sources = gatherSources(fz);
+    values = (k) => sources[k].src.subarray(from, to);
   }
-  const inOrder = !fz.order;
   const ints = {} as Record<IntField, string>;
-  for (const f of INT_FIELDS) {
-    const col = fz.ints[f];
-    const w = intWidth(f);
-    if (inOrder && col.BYTES_PER_ELEMENT === w) ints[f] = base64Of(col, from, to);
-    else {
-      const out = w === 1 ? new Uint8Array(n) : new Int32Array(n);
-      for (let i = 0; i < n; i++) out[i] = col[at[i]];
-      ints[f] = base64Of(out);
-    }
-  }
+  INT_FIELDS.forEach((f, k) => {
+    const v = values(k);
+    ints[f] = base64Of(v.BYTES_PER_ELEMENT === intWidth(f) ? v : narrowed(v, intWidth(f)));
+  });
   const lineages: [number, string[]][] = [];
   const extraVenues: [number, number[]][] = [];
   const recur: [number, RecurInfo][] = [];
@@ -372,17 +360,18 @@ function encodeChunk(fz: Frozen, from: number, to: number, made?: { bytes: strin
       if (info) recur.push([i, info]);
     }
   }
-  const costs = listColumn(fz.costs, at);
+  const costs = costLists(fz.costs, values(COSTS_AT));
   const linkRows = {} as Record<LinkField, string>;
-  for (const f of LINK_FIELDS)
-    linkRows[f] = linkRowsOf(fz.links[f].lists, fz.linkNumbers, inOrder ? undefined : at, from, to);
+  LINK_FIELDS.forEach((f, k) => {
+    linkRows[f] = linkRowsOf(values(LINKS_AT + k) as Int32Array, fz.linkNumbers);
+  });
   const texts = made ?? chunkTexts(fz.texts, at);
   return {
     type: 'events',
     from,
     count: n,
     ints,
-    ...encodeDates(fz.dates, at),
+    ...encodeDates(fz.dates, at, (fi) => values(DATES_AT + fi)),
     texts: {
       bytes: texts.bytes,
       ends: texts.ends,

@@ -27,6 +27,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 const path = require('node:path');
 const { createHash } = require('node:crypto');
+const { isAscii: chunkIsAscii } = require('node:buffer');
 const { dir, names, partBytes } = workerData;
 ${CHUNK_BYTES_SOURCE}
 const parts = [];

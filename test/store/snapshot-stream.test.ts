@@ -93,6 +93,28 @@ stream("chunkBytes (the writer's) gives the bytes of chunkLine", () => {
   assert.is(chunkBytes(long).toString('latin1'), chunkLine(long, 0));
 });
 
+stream('chunkBytes copies long strings that need no escape, and escapes the others', () => {
+  // base64 text (copied as it is) behind keys and values of every length, so that the copy starts
+  // at each alignment; then one character that needs an escape at the start, middle and end
+  const b64 = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 37) & 255)).toString('base64');
+  for (let shift = 0; shift < 8; shift++) {
+    const plain = { type: 'events', ['k'.repeat(shift)]: 'x'.repeat(shift), a: b64, b: b64.slice(shift), n: [shift] };
+    const bytes = chunkBytes(plain).toString('latin1');
+    assert.is(bytes, chunkLine(plain, 0));
+    for (const odd of ['"', '\\', '\n', '\u0001', '\u001f', '\u007f', '\u00e9', '\u0100', '\u20ac', '\ud83c']) {
+      for (const at of [0, shift + 1, 1999, b64.length - 1]) {
+        const s = b64.slice(0, at) + odd + b64.slice(at + 1);
+        const chunk = { type: 'events', ['k'.repeat(shift)]: s, t: [s], z: s.slice(shift) };
+        assert.is(chunkBytes(chunk).toString('latin1'), chunkLine(chunk, 0), `${JSON.stringify(odd)} at ${at}`);
+      }
+    }
+  }
+  // a long list of numbers, and strings just below and at the length copied as they are
+  const values = Int32Array.from({ length: 100_000 }, (_, i) => i * 7919 - 400_000);
+  const typed = { values, s255: 'é'.repeat(255), s256: 'a'.repeat(255) + '"', s257: 'b'.repeat(257) };
+  assert.is(chunkBytes(typed).toString('latin1'), chunkLine({ ...typed, values: Array.from(values) }, 0));
+});
+
 stream('a writer that cannot write fails add() or parts() rather than hanging', async () => {
   const dir = path.join(tmp(), 'missing');
   const s = new SnapshotStream(dir, 0);

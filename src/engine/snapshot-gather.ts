@@ -1,0 +1,164 @@
+// The typed columns of the events chunks read in the rows' write order (the main index's), a
+// window of positions at a time: each column's values for the window's rows are gathered in one
+// pass into a buffer kept for the next window, and the window's chunks then read them in order.
+//
+// The rows' table order is the order they were added (a file's order), so the write order reads
+// each column at random. Gathered chunk by chunk, a row's twenty-odd columns are each read ten
+// thousand rows at a time, from loops that see every column's array type; gathered a window of a
+// few hundred thousand rows and one column at a time, each loop reads one array type into
+// another, and at ten million rows the gathers take about half as long (docs/store.md, "Import").
+
+import type { CostColumn } from './cost-column.ts';
+import type { DateCopy } from './snapshot-dates.ts';
+import {
+  DATE_FIELDS,
+  EVENT_CHUNK_ROWS,
+  INT_FIELDS,
+  intWidth,
+  LINK_FIELDS,
+  type IntField,
+  type LinkField,
+} from './snapshot-format.ts';
+
+/** An array a column's values are gathered from or into. */
+export type Gatherable = Int32Array | Uint8Array | Uint16Array | Float64Array;
+
+/** Positions a window holds: a multiple of the events chunks' rows, so no chunk straddles two. */
+export const WINDOW_CHUNKS = 32;
+
+// One loop per array type, so that each stays monomorphic.
+function gather32(src: Int32Array, at: Int32Array, out: Int32Array, n: number): void {
+  for (let i = 0; i < n; i++) out[i] = src[at[i]];
+}
+function gather8(src: Uint8Array, at: Int32Array, out: Uint8Array, n: number): void {
+  for (let i = 0; i < n; i++) out[i] = src[at[i]];
+}
+function gather16(src: Uint16Array, at: Int32Array, out: Uint16Array, n: number): void {
+  for (let i = 0; i < n; i++) out[i] = src[at[i]];
+}
+function gather64(src: Float64Array, at: Int32Array, out: Float64Array, n: number): void {
+  for (let i = 0; i < n; i++) out[i] = src[at[i]];
+}
+/** Any other pair (a value converted to the buffer's type, as an assignment converts it). */
+function gatherAny(src: Gatherable, at: Int32Array, out: Gatherable, n: number): void {
+  for (let i = 0; i < n; i++) out[i] = src[at[i]];
+}
+
+/** out[i] = src[at[i]] for i in [0, n). */
+export function gatherInto(src: Gatherable, at: Int32Array, out: Gatherable, n: number): void {
+  if (src instanceof Int32Array && out instanceof Int32Array) gather32(src, at, out, n);
+  else if (src instanceof Uint8Array && out instanceof Uint8Array) gather8(src, at, out, n);
+  else if (src instanceof Uint16Array && out instanceof Uint16Array) gather16(src, at, out, n);
+  else if (src instanceof Float64Array && out instanceof Float64Array) gather64(src, at, out, n);
+  else gatherAny(src, at, out, n);
+}
+
+/** A column to gather: where its values are, and a buffer of `rows` values of the type wanted. */
+export interface GatherSource {
+  src: Gatherable;
+  buffer(rows: number): Gatherable;
+}
+
+/**
+ * The columns `sources` read in `order`, a window of `windowRows` positions at a time. take(k,
+ * from, to) is source k's values at positions [from, to), which must lie in one window; the
+ * values stay valid until a take of another window.
+ */
+export class OrderedGather {
+  private readonly buffers: Gatherable[];
+  private start = -1;
+  private end = -1;
+
+  constructor(
+    private readonly sources: readonly GatherSource[],
+    private readonly order: Int32Array,
+    private readonly windowRows: number,
+  ) {
+    const rows = Math.min(windowRows, order.length);
+    this.buffers = sources.map((s) => s.buffer(rows));
+  }
+
+  take(k: number, from: number, to: number): Gatherable {
+    if (from < this.start || to > this.end) this.fill(from);
+    return this.buffers[k].subarray(from - this.start, to - this.start);
+  }
+
+  /** The window holding position `from`: every column gathered, one after the other. */
+  private fill(from: number): void {
+    const w = this.windowRows;
+    const start = from - (from % w),
+      end = Math.min(this.order.length, start + w);
+    const at = this.order.subarray(start, end);
+    for (let k = 0; k < this.sources.length; k++) gatherInto(this.sources[k].src, at, this.buffers[k], end - start);
+    this.start = start;
+    this.end = end;
+  }
+}
+
+/** What an events chunk reads of a table's typed columns (a snapshot's copies, or the live ones). */
+export interface ChunkColumns {
+  ints: Record<IntField, Int32Array | Uint8Array>;
+  dates: readonly DateCopy[];
+  costs: CostColumn;
+  links: Record<LinkField, { lists: Int32Array }>;
+}
+
+// The typed columns an events chunk reads, in this order: the int fields, the date fields, the
+// cost list numbers, the link fields' list numbers.
+export const DATES_AT = INT_FIELDS.length,
+  COSTS_AT = DATES_AT + DATE_FIELDS.length,
+  LINKS_AT = COSTS_AT + 1;
+
+/** The columns an events chunk reads (in the order above), each with a buffer of its chunk type. */
+export function gatherSources(fz: ChunkColumns): GatherSource[] {
+  const like = (src: Gatherable): GatherSource => ({
+    src,
+    buffer: (rows) => new (src.constructor as new (n: number) => Gatherable)(rows),
+  });
+  return [
+    ...INT_FIELDS.map(
+      (f): GatherSource => ({
+        src: fz.ints[f],
+        buffer: (rows) => (intWidth(f) === 1 ? new Uint8Array(rows) : new Int32Array(rows)),
+      }),
+    ),
+    ...fz.dates.map((c) => like('ms' in c ? c.ms : c.sec)),
+    like(fz.costs.nums),
+    ...LINK_FIELDS.map((f) => like(fz.links[f].lists)),
+  ];
+}
+
+/** The chunks' columns read in `order` a window at a time (snapshot-gather.ts). */
+export function chunkGather(fz: ChunkColumns, order: Int32Array): OrderedGather {
+  return new OrderedGather(gatherSources(fz), order, WINDOW_CHUNKS * EVENT_CHUNK_ROWS);
+}
+
+/** An int column's values at the width a chunk stores (a table column kept wider than that). */
+export function narrowed(v: Gatherable, w: 1 | 4): Uint8Array | Int32Array {
+  const out = w === 1 ? new Uint8Array(v.length) : new Int32Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = v[i];
+  return out;
+}
+
+/** The distinct cost lists of a chunk's rows, whose list numbers are `nums` (a number is one list
+ *  and a list one number), and per row 0 (none) or 1 + the index of its list. */
+export function costLists(
+  costs: CostColumn,
+  nums: ArrayLike<number>,
+): { lists: (readonly string[])[]; rows: Int32Array } {
+  const index = new Map<number, number>();
+  const lists: (readonly string[])[] = [];
+  const n = nums.length;
+  const rows = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const num = nums[i];
+    let k = index.get(num);
+    if (k === undefined) {
+      const list = costs.lists.list(num);
+      k = list.length === 0 ? 0 : lists.push(list);
+      index.set(num, k);
+    }
+    rows[i] = k;
+  }
+  return { lists, rows };
+}
