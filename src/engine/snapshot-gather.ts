@@ -9,6 +9,7 @@
 // another, and at ten million rows the gathers take about half as long (docs/store.md, "Import").
 
 import type { CostColumn } from './cost-column.ts';
+import { type Gatherable, gatherInto } from './gather.ts';
 import type { DateCopy } from './snapshot-dates.ts';
 import {
   DATE_FIELDS,
@@ -20,38 +21,10 @@ import {
   type LinkField,
 } from './snapshot-format.ts';
 
-/** An array a column's values are gathered from or into. */
-export type Gatherable = Int32Array | Uint8Array | Uint16Array | Float64Array;
+export type { Gatherable } from './gather.ts';
 
 /** Positions a window holds: a multiple of the events chunks' rows, so no chunk straddles two. */
 export const WINDOW_CHUNKS = 32;
-
-// One loop per array type, so that each stays monomorphic.
-function gather32(src: Int32Array, at: Int32Array, out: Int32Array, n: number): void {
-  for (let i = 0; i < n; i++) out[i] = src[at[i]];
-}
-function gather8(src: Uint8Array, at: Int32Array, out: Uint8Array, n: number): void {
-  for (let i = 0; i < n; i++) out[i] = src[at[i]];
-}
-function gather16(src: Uint16Array, at: Int32Array, out: Uint16Array, n: number): void {
-  for (let i = 0; i < n; i++) out[i] = src[at[i]];
-}
-function gather64(src: Float64Array, at: Int32Array, out: Float64Array, n: number): void {
-  for (let i = 0; i < n; i++) out[i] = src[at[i]];
-}
-/** Any other pair (a value converted to the buffer's type, as an assignment converts it). */
-function gatherAny(src: Gatherable, at: Int32Array, out: Gatherable, n: number): void {
-  for (let i = 0; i < n; i++) out[i] = src[at[i]];
-}
-
-/** out[i] = src[at[i]] for i in [0, n). */
-export function gatherInto(src: Gatherable, at: Int32Array, out: Gatherable, n: number): void {
-  if (src instanceof Int32Array && out instanceof Int32Array) gather32(src, at, out, n);
-  else if (src instanceof Uint8Array && out instanceof Uint8Array) gather8(src, at, out, n);
-  else if (src instanceof Uint16Array && out instanceof Uint16Array) gather16(src, at, out, n);
-  else if (src instanceof Float64Array && out instanceof Float64Array) gather64(src, at, out, n);
-  else gatherAny(src, at, out, n);
-}
 
 /** A column to gather: where its values are, and a buffer of `rows` values of the type wanted. */
 export interface GatherSource {

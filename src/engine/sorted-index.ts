@@ -8,6 +8,7 @@
 // venues, organizers and parents keep the same order (posting-list.ts).
 
 import { growFloat64, growInt32, growUint8, insertCapacity, sortRowsByStartId } from './columns.ts';
+import { gatherInto } from './gather.ts';
 
 /**
  * Returns i in [lo, hi] such that keys[lo..i) < key <= keys[i..hi).
@@ -222,12 +223,14 @@ export class SortedIndex {
     const ties = new Int32Array(rows.length);
     const endCol = new Float64Array(rows.length);
     const combos = new Uint8Array(rows.length);
-    for (let i = 0; i < n; i++) {
-      const r = rows[i];
-      keys[i] = starts[r];
-      ties[i] = ids[r];
-      endCol[i] = ends ? ends[r] : starts[r];
-      if (comboOf) combos[i] = comboOf(r);
+    // each column read in the sorted order on its own (gather.ts); the combinations by row first
+    gatherInto(starts, rows, keys, n);
+    gatherInto(ids, rows, ties, n);
+    gatherInto(ends ?? starts, rows, endCol, n);
+    if (comboOf) {
+      const byRow = new Uint8Array(n);
+      for (let r = 0; r < n; r++) byRow[r] = comboOf(r);
+      gatherInto(byRow, rows, combos, n);
     }
     this.rows = rows;
     this.keys = keys;
