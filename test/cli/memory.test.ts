@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.ts';
-import { EXIT_MEMORY } from '../../src/cli/memory.ts';
+import { EXIT_MEMORY, largeImportFlags } from '../../src/cli/memory.ts';
 import { storeFacts } from '../../src/memory/machine.ts';
 import { MIB, importNeed, storeNeed } from '../../src/memory/sizing.ts';
 import { memoryIo } from './io.ts';
@@ -127,5 +127,28 @@ memory('the program itself: refused with exit 3 and one line, no V8 crash', () =
 });
 
 memory.after(() => fs.rmSync(base, { recursive: true, force: true }));
+
+memory('a large import gets its V8 flags: the young generation in NODE_OPTIONS, the old on the command line', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'large-import-'));
+  const big = path.join(dir, 'big.json'),
+    small = path.join(dir, 'small.json');
+  fs.writeFileSync(big, '');
+  fs.truncateSync(big, 128 * MIB); // sparse: no disk used
+  fs.writeFileSync(small, '{}');
+  const want = { env: ['--max-semi-space-size=64'], args: ['--initial-old-space-size=1024'] };
+  assert.equal(largeImportFlags(['import', big], {}, dir), want);
+  assert.equal(largeImportFlags(['import', '--data', 'store', 'big.json'], {}, dir), want);
+  // a value of an option is not the file; a small file, another command, a missing file: none
+  const none = { env: [], args: [] };
+  assert.equal(largeImportFlags(['import', '--data', big, 'small.json'], {}, dir), none);
+  assert.equal(largeImportFlags(['export', big], {}, dir), none);
+  assert.equal(largeImportFlags(['import', 'missing.json'], {}, dir), none);
+  // a flag already given is left out
+  assert.equal(largeImportFlags(['import', big], { NODE_OPTIONS: '--max-semi-space-size=16' }, dir), {
+    env: [],
+    args: want.args,
+  });
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
 memory.run();
