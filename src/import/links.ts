@@ -56,8 +56,11 @@ export class EventLinks {
     if (k === 0) return undefined;
     let done = this.listOk[c];
     if (k < done.length && done[k] === 1) return undefined;
-    const problem = this.listProblem(name, col.get(row), ok);
-    if (problem !== undefined) return problem;
+    // the list's ids read in the pool (no array made: a ten-million-event import has millions of lists)
+    const pool = col.pool,
+      v = pool.values;
+    for (let i = pool.offsets[k], e = pool.offsets[k + 1]; i < e; i++)
+      if (!ok(v[i])) return `${name} ${v[i]} does not exist`;
     if (k >= done.length) {
       const next = new Uint8Array(Math.max(k + 1, col.pool.count, 2 * done.length));
       next.set(done);
