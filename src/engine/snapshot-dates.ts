@@ -9,7 +9,7 @@ import { Date32Column, EPOCH_MS, FAR } from './date32-column.ts';
 import type { EventTable } from './event-table.ts';
 import { base64Of, decodeInto, decodeNew } from './snapshot-bytes.ts';
 import { DATE_FIELDS, type DateField, type EventChunk } from './snapshot-format.ts';
-import type { Gatherable } from './snapshot-gather.ts';
+import type { Gatherable } from './gather.ts';
 
 /** A date column as a snapshot reads it: Float64 ms, or Int32 seconds and far ms; odd strings beside. */
 export type DateCopy =
