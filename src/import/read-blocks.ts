@@ -40,7 +40,7 @@ export async function* readEventBlocks(
 ): AsyncGenerator<PackedBatch, { offset: number; line: number; comma: boolean; took: number; blocks: number }> {
   const { workers } = parallel;
   const blockBytes = parallel.blockBytes ?? BLOCK_BYTES;
-  const ahead = workers.size * 2;
+  const ahead = workers.size * 3;
   const inflight: { offset: number; len: number; result: Promise<PackedEvents> }[] = [];
   let readPos = start,
     carry = Buffer.alloc(0),

@@ -1,5 +1,5 @@
 // The worker threads of a parallel import (worker.ts): blocks of an import file's events
-// array go to them in turn, and each block's answer comes back as a promise.
+// array go to the one with the fewest still to do, and each block's answer comes back as a promise.
 //
 // The worker's script comes from src/worker-script.ts (worker.js beside this file in the built
 // package, worker.ts bundled by esbuild from source, or loaded through tsx). In the single
@@ -176,7 +176,13 @@ export class ImportWorkers {
    *  it); `jsonl`: lines of a JSON Lines file rather than of an events array (packEventLines). */
   run(block: Uint8Array, len: number, jsonl = false): Promise<PackedEvents> {
     if (this.failed) return Promise.reject(this.failed);
-    const w = this.turn;
+    // the worker with the fewest blocks to do (the next in turn among equals): one that is faster
+    // on its blocks gets more, rather than idling while the other catches up
+    let w = this.turn;
+    for (let k = 1; k < this.workers.length; k++) {
+      const j = (this.turn + k) % this.workers.length;
+      if (this.pending[j].length < this.pending[w].length) w = j;
+    }
     this.turn = (w + 1) % this.workers.length;
     return new Promise<PackedEvents>((resolve, reject) => {
       this.pending[w].push({ resolve, reject });
