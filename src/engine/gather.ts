@@ -32,3 +32,10 @@ export function gatherInto(src: Gatherable, at: Int32Array, out: Gatherable, n: 
   else if (src instanceof Float64Array && out instanceof Float64Array) gather64(src, at, out, n);
   else gatherAny(src, at, out, n);
 }
+
+/** src read at the positions `at`, in a new array of src's type. */
+export function gathered<T extends Gatherable>(src: T, at: Int32Array): T {
+  const out = new (src.constructor as new (n: number) => T)(at.length);
+  gatherInto(src, at, out, at.length);
+  return out;
+}

@@ -68,6 +68,11 @@ export function decodeNew<T extends Column>(what: string, s: unknown, n: number,
 /** The texts of an events chunk whose rows are `at` (table rows, in the chunk's order): their
  *  records one after the other and the end of each, as base64 (TextView.copyRecords). */
 export function chunkTexts(texts: TextView, at: Int32Array): { bytes: string; ends: string } {
-  const t = texts.copyRecords(at);
-  return { bytes: t.bytes.toString('base64'), ends: base64Of(t.ends) };
+  return recordsBase64(texts.copyRecords(at));
+}
+
+/** Records one after the other and the end of each (TextView.copyRecords'), as a chunk holds them. */
+export function recordsBase64(t: { bytes: Uint8Array; ends: Uint32Array }): { bytes: string; ends: string } {
+  const b = t.bytes;
+  return { bytes: Buffer.from(b.buffer, b.byteOffset, b.length).toString('base64'), ends: base64Of(t.ends) };
 }

@@ -82,36 +82,27 @@ export const DATES_AT = INT_FIELDS.length,
   COSTS_AT = DATES_AT + DATE_FIELDS.length,
   LINKS_AT = COSTS_AT + 1;
 
-/** The columns an events chunk reads (in the order above), each with a buffer of its chunk type. */
+/** The columns an events chunk reads (in the order above), each with a buffer of its type: an int
+ *  column is kept at the width a chunk stores (snapshot-format.ts INT_WIDTH), so that its values
+ *  are written as they are. */
 export function gatherSources(fz: ChunkColumns): GatherSource[] {
   const like = (src: Gatherable): GatherSource => ({
     src,
     buffer: (rows) => new (src.constructor as new (n: number) => Gatherable)(rows),
   });
+  for (const f of INT_FIELDS)
+    if (fz.ints[f].BYTES_PER_ELEMENT !== intWidth(f))
+      throw new Error(`snapshot: expected ${f} in ${intWidth(f)}-byte values, got ${fz.ints[f].BYTES_PER_ELEMENT}`);
   return [
-    ...INT_FIELDS.map(
-      (f): GatherSource => ({
-        src: fz.ints[f],
-        buffer: (rows) => (intWidth(f) === 1 ? new Uint8Array(rows) : new Int32Array(rows)),
-      }),
-    ),
+    ...INT_FIELDS.map((f) => like(fz.ints[f])),
     ...fz.dates.map((c) => like('ms' in c ? c.ms : c.sec)),
     like(fz.costs.nums),
     ...LINK_FIELDS.map((f) => like(fz.links[f].lists)),
   ];
 }
 
-/** The chunks' columns read in `order` a window at a time (snapshot-gather.ts). */
-export function chunkGather(fz: ChunkColumns, order: Int32Array): OrderedGather {
-  return new OrderedGather(gatherSources(fz), order, WINDOW_CHUNKS * EVENT_CHUNK_ROWS);
-}
-
-/** An int column's values at the width a chunk stores (a table column kept wider than that). */
-export function narrowed(v: Gatherable, w: 1 | 4): Uint8Array | Int32Array {
-  const out = w === 1 ? new Uint8Array(v.length) : new Int32Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = v[i];
-  return out;
-}
+/** Positions a window of OrderedGather holds for the events chunks. */
+export const WINDOW_ROWS = WINDOW_CHUNKS * EVENT_CHUNK_ROWS;
 
 /** The distinct cost lists of a chunk's rows, whose list numbers are `nums` (a number is one list
  *  and a list one number), and per row 0 (none) or 1 + the index of its list. */

@@ -3,6 +3,7 @@
 // writes (snapshot-indexes.ts describes the lines and reads them back). On a worker thread for a
 // large table (snapshot-workers.ts): the columns it reads are plain arrays (postingColumns).
 
+import { gathered } from './gather.ts';
 import type { CalendarState } from './state.ts';
 import type { Captured, Kind } from './snapshot-indexes.ts';
 import { ListStatsGatherer, type ListStatsLine } from './snapshot-list-stats.ts';
@@ -124,12 +125,12 @@ export function capturedFromColumns(c: PostingColumns, permute = false): ColumnP
     if (inOrder) {
       // each copy in order takes its column's place in `c` (the caller's own), so that the column
       // in table order can go before the next is made (40 MB each at ten million rows)
-      c.categories = categories = inOrderOf(categories, order);
-      c.tags = tags = inOrderOf(tags, order);
-      c.organizers = organizers = inOrderOf(organizers, order);
-      c.venueIds = venueIds = inOrderOf(venueIds, order);
-      c.parentIds = parentIds = inOrderOf(parentIds, order);
-      if (extraOf) extraOf = inOrderOf(extraOf, order);
+      c.categories = categories = gathered(categories, order);
+      c.tags = tags = gathered(tags, order);
+      c.organizers = organizers = gathered(organizers, order);
+      c.venueIds = venueIds = gathered(venueIds, order);
+      c.parentIds = parentIds = gathered(parentIds, order);
+      if (extraOf) extraOf = gathered(extraOf, order);
     }
     for (let i = 0; i < n; i++) {
       const row = counting || inOrder ? i : order[i];
@@ -151,13 +152,6 @@ export function capturedFromColumns(c: PostingColumns, permute = false): ColumnP
     // the large lists' block statistics (snapshot-list-stats.ts), gathered by the second walk
     stats: kindsOf.flatMap((kind) => [...kinds[kind].statLines(kind)]),
   };
-}
-
-/** The column's values in `order` (a new array). */
-function inOrderOf(col: Int32Array, order: Int32Array): Int32Array {
-  const out = new Int32Array(order.length);
-  for (let i = 0; i < order.length; i++) out[i] = col[order[i]];
-  return out;
 }
 
 /** One kind's lists while capturedFromColumns makes them: a slot per id, in the order met. */

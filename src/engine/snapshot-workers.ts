@@ -17,7 +17,7 @@
 import { Worker } from 'node:worker_threads';
 import { runsBuilt, workerScript, workersCanStart, type WorkerModule } from '../worker-script.ts';
 import { frozenTexts } from './search-workers.ts';
-import { base64Of } from './snapshot-bytes.ts';
+import { recordsBase64 } from './snapshot-bytes.ts';
 import { capturedFromColumns, postingColumns, type ColumnPostings } from './snapshot-postings.ts';
 import type {
   ChunkTexts,
@@ -238,9 +238,7 @@ export class ChunkTextsWorker {
     this.requestAhead(from);
     if (p === undefined || to !== Math.min(this.order.length, from + this.rows)) return undefined;
     const t = await p;
-    if (t === undefined) return undefined;
-    const b = t.bytes;
-    return { bytes: Buffer.from(b.buffer, b.byteOffset, b.length).toString('base64'), ends: base64Of(t.ends) };
+    return t && recordsBase64(t);
   }
 
   private fail(): void {

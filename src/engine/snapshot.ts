@@ -11,15 +11,15 @@ import type { TextView } from './text-view.ts';
 import { base64Of, chunkTexts } from './snapshot-bytes.ts';
 import { dateCopies, encodeDates, type DateCopy } from './snapshot-dates.ts';
 import {
-  chunkGather,
   COSTS_AT,
   costLists,
   DATES_AT,
   type Gatherable,
+  type GatherSource,
   gatherSources,
   LINKS_AT,
-  narrowed,
-  type OrderedGather,
+  OrderedGather,
+  WINDOW_ROWS,
 } from './snapshot-gather.ts';
 import { capturePostings, postingLines } from './snapshot-indexes.ts';
 import type { ColumnPostings } from './snapshot-postings.ts';
@@ -36,7 +36,6 @@ import {
 import {
   EVENT_CHUNK_ROWS,
   INT_FIELDS,
-  intWidth,
   LINK_FIELDS,
   SNAPSHOT_VERSION,
   TITLE_CHUNK_SIZE,
@@ -66,7 +65,8 @@ interface Frozen {
   recur: Map<number, RecurInfo>;
   /** the rows in the order they are written (the main index's (start, id) order); none: 0, 1, ... */
   order?: Int32Array;
-  /** the typed columns read in that order, made by the first chunk that needs them */
+  /** the typed columns the events chunks read, and those read in `order` (made by the first chunk) */
+  sources?: GatherSource[];
   gather?: OrderedGather;
   /** the word index and block statistics, written after the events (snapshot-words.ts) */
   extras?: Extras;
@@ -254,8 +254,10 @@ interface SnapshotWorkers {
  * minRows or where no worker can start. `listsBuilt`: as liveSnapshot's.
  */
 export function startSnapshotWorkers(st: CalendarState, listsBuilt: boolean): SnapshotWorkers | undefined {
+  // the size first: below it (or with no workers here) liveSnapshot reads the order itself
+  if (!snapshotWorkersFor(st.table.count)) return undefined;
   const order = indexOrder(st, false);
-  if (order === undefined || !snapshotWorkersFor(order.length)) return undefined;
+  if (order === undefined) return undefined;
   const shared = sharedCopy(order); // once in shared memory, for both
   return {
     order: shared,
@@ -324,20 +326,19 @@ function encodeChunk(fz: Frozen, from: number, to: number, made?: { bytes: strin
   // the table rows of the chunk's positions, and their typed columns' values in chunk order
   let at: Int32Array;
   let values: (k: number) => Gatherable;
+  const sources = (fz.sources ??= gatherSources(fz));
   if (fz.order) {
     at = fz.order.subarray(from, to);
-    const g = (fz.gather ??= chunkGather(fz, fz.order));
+    const g = (fz.gather ??= new OrderedGather(sources, fz.order, WINDOW_ROWS));
     values = (k) => g.take(k, from, to);
   } else {
     at = new Int32Array(n);
     for (let i = 0; i < n; i++) at[i] = from + i;
-    const sources = gatherSources(fz);
     values = (k) => sources[k].src.subarray(from, to);
   }
   const ints = {} as Record<IntField, string>;
   INT_FIELDS.forEach((f, k) => {
-    const v = values(k);
-    ints[f] = base64Of(v.BYTES_PER_ELEMENT === intWidth(f) ? v : narrowed(v, intWidth(f)));
+    ints[f] = base64Of(values(k));
   });
   const lineages: [number, string[]][] = [];
   const extraVenues: [number, number[]][] = [];
