@@ -46,6 +46,7 @@
 // The lists and their build are search-postings.ts's; this file keeps them up after writes and
 // holds each state's index (built whole, or in slices after a load).
 
+import { denseCount } from './search-dense.ts';
 import type { EventTable } from './event-table.ts';
 import type { PackedPostings } from './packed-postings.ts';
 import { RemoteBuilt } from './search-remote.ts';
@@ -371,12 +372,20 @@ export class SearchIndex extends RemoteBuilt {
   }
 
   /** Numbers for reports: words, list entries, touched rows. */
-  stats(): { words: number; entries: number; touched: number; countedLists: number; building: boolean } {
+  stats(): {
+    words: number;
+    entries: number;
+    touched: number;
+    countedLists: number;
+    denseLists: number;
+    building: boolean;
+  } {
     return {
       words: this.words.length,
       entries: this.rows.length,
       touched: this.touchedCount,
       countedLists: this.blocks.size,
+      denseLists: denseCount(this.rows),
       building: this.building,
     };
   }

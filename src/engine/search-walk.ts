@@ -4,12 +4,43 @@
 
 import { comboOf, COMBOS } from './block-stats.ts';
 import type { EventTable } from './event-table.ts';
+import { andRows, denseBits } from './search-dense.ts';
 import { buildMatcher, startRangeOf, type Matcher } from './matcher.ts';
 import { searchIndexOf, searchIndexStale, type Constraint, type SearchIndex } from './search-index.ts';
 import { blocksOf, constraint, countWindow, endsWithin } from './search-windows.ts';
 import { BLOCK_SHIFT, COUNTED_MIN, fieldsHold, isWordOnly, wordPieces } from './search-words.ts';
 import type { CalendarState } from './state.ts';
 import type { EventQuery, QueryResult } from './types.ts';
+
+/** Rows of one constraint as a bit set (bits of words [lo, hi) may be set), and whether a row
+ *  must be in it (an include) or not (an exclude). */
+interface RowTest {
+  bits: Int32Array;
+  want: boolean;
+  lo: number;
+  hi: number;
+}
+
+/** Bit sets over rows kept between walks, all zeros while here: at ten million rows a fresh
+ *  1.25 MB array cost more (allocation, then a page fault a 4 KiB page) than setting its bits. */
+const spareBits: Int32Array[] = [];
+const SPARE_BITS = 4;
+
+function takeBits(words: number): Int32Array {
+  const i = spareBits.findIndex((b) => b.length >= words);
+  return i >= 0 ? spareBits.splice(i, 1)[0] : new Int32Array(words);
+}
+
+/** Clears the words a test wrote and keeps the set for the next walk (the largest few). */
+function giveBits(test: RowTest): void {
+  test.bits.fill(0, test.lo, test.hi);
+  spareBits.push(test.bits);
+  spareBits.sort((a, b) => b.length - a.length);
+  if (spareBits.length > SPARE_BITS) spareBits.length = SPARE_BITS;
+}
+
+/** Positions decoded at a time (a word list's block is 1 << BLOCK_SHIFT of them). */
+const DECODED = 4096;
 
 /** Touched rows whose current text holds one of the words (distinct). */
 function touchedRows(si: SearchIndex, ids: number[]): number[] {
@@ -130,94 +161,165 @@ export function walk(
     return { rows: sortRows(t, firstRows.concat(fresh)).slice(offset, end), total };
   }
 
-  // general: walk the driver's windows; other constraints as bit sets over rows
-  const tests: { bits: Int32Array; want: boolean }[] = [];
-  const bitsOf = (c: Constraint) => {
-    const bits = new Int32Array((t.count >> 5) + 1);
-    for (const w of c.windows) {
-      for (let p = w.lo; p < w.hi; p++) {
-        const row = rows.at(p);
-        bits[row >> 5] |= 1 << (row & 31);
-      }
+  // several words, each with a list dense enough: their bit sets ANDed (search-dense.ts)
+  if (
+    !walkMain &&
+    excludes.length === 0 &&
+    !verify &&
+    includes.length > 1 &&
+    includes.every((c) => c.ids.length === 1)
+  ) {
+    const sets: Int32Array[] = [];
+    let r0 = 0,
+      r1 = t.count - 1;
+    for (const c of includes) {
+      const w = c.windows[0];
+      const bits = w.hi > w.lo ? denseBits(rows, si.offsets, w.id, t.count) : undefined;
+      if (bits === undefined) break;
+      sets.push(bits);
+      // the list's rows increase (its postings are unranked): its window is a row range
+      r0 = Math.max(r0, rows.at(w.lo));
+      r1 = Math.min(r1, rows.at(w.hi - 1));
     }
-    return bits;
-  };
-  for (const c of includes) if (c !== driver) tests.push({ bits: bitsOf(c), want: true });
-  for (const c of excludes) if (c.size > 0) tests.push({ bits: bitsOf(c), want: false });
-  const anyTouched = si.touchedCount > 0;
-  if (walkMain) {
-    if (driver) tests.push({ bits: bitsOf(driver), want: true });
-    const nt = tests.length,
-      mrows = st.main.rows;
-    const page: number[] = [];
-    let total = 0;
-    for (let i = mainLo; i < mainHi; i++) {
-      const row = mrows[i];
-      let ok = true;
-      for (let k = 0; k < nt && ok; k++) {
-        const test = tests[k];
-        ok = ((test.bits[row >> 5] & (1 << (row & 31))) !== 0) === test.want;
+    if (sets.length === includes.length && driver !== undefined) {
+      // the rows to visit: the driver list's blocks between r0 and r1 whose ends can pass, each
+      // a row range (its rows increase); the end bounds are read only in blocks that straddle them
+      const w = driver.windows[0],
+        a = si.offsets[w.id],
+        bl = blocksOf(si, t, w.id),
+        e = rest.end;
+      const segs: number[] = [];
+      for (let p = w.lo; p < w.hi; ) {
+        const b = (p - a) >> BLOCK_SHIFT,
+          stop = Math.min(w.hi, a + ((b + 1) << BLOCK_SHIFT)),
+          lo = bl.minEnds[b],
+          hi = bl.maxEnds[b];
+        if (!(hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max))) {
+          const s0 = Math.max(r0, rows.at(p)),
+            s1 = Math.min(r1, rows.at(stop - 1));
+          if (s0 <= s1) segs.push(s0, s1, pass !== undefined && endsWithin(lo, hi, e) ? 0 : 1);
+        }
+        p = stop;
       }
-      if (!ok || (anyTouched && touched[row] === 1) || !inRest(row) || (verify && !textMatch(row))) continue;
-      if (fresh.length > 0 ? total < end : total >= offset && total < end) page.push(row);
-      total++;
+      const check = {
+        pass,
+        statusCodes,
+        flags,
+        ends,
+        end: e,
+        match: restMatch,
+        stale: si.touchedCount > 0 ? touched : undefined,
+      };
+      const { page, total } = andRows(sets, segs, check, fresh.length > 0 ? 0 : offset, end);
+      if (fresh.length === 0) return { rows: page, total };
+      return { rows: sortRows(t, page.concat(fresh)).slice(offset, end), total: total + fresh.length };
     }
-    if (fresh.length === 0) return { rows: page, total };
-    return { rows: sortRows(t, page.concat(fresh)).slice(offset, end), total: total + fresh.length };
   }
-  if (!driver) return undefined; // not reached: no driver means the main walk
-  const nTests = tests.length;
 
-  if (driver.windows.length === 1 && fresh.length === 0 && !verify && nTests <= 1) {
-    // one list in order (the common case: one or two words): count, keep the page only
-    const w = driver.windows[0];
-    const bits = nTests === 1 ? tests[0].bits : undefined,
-      want = nTests === 1 && tests[0].want;
-    const page: number[] = [];
-    let total = 0;
-    // with a simple rest, a block of the list whose ends all pass needs only the (status, flags)
-    // table: its rows' ends are not read (at ten million rows each read missed the caches)
-    const a = si.offsets[w.id],
-      bl = pass ? blocksOf(si, t, w.id) : undefined;
-    for (let p = w.lo; p < w.hi; ) {
-      const b = (p - a) >> BLOCK_SHIFT,
-        stop = Math.min(w.hi, a + ((b + 1) << BLOCK_SHIFT));
-      const endsPass = bl !== undefined && pass !== undefined && endsWithin(bl.minEnds[b], bl.maxEnds[b], e);
-      for (; p < stop; p++) {
-        const row = rows.at(p);
-        if (bits && ((bits[row >> 5] & (1 << (row & 31))) !== 0) !== want) continue;
-        if (anyTouched && touched[row] === 1) continue;
-        if (endsPass ? pass[(statusCodes[row] << 8) | flags[row]] === 0 : !inRest(row)) continue;
-        if (total >= offset && total < end) page.push(row);
+  // general: walk the driver's windows; other constraints as bit sets over rows
+  const tests: RowTest[] = [];
+  const buf = new Int32Array(DECODED);
+  const bitsOf = (c: Constraint, want: boolean): RowTest => {
+    const bits = takeBits((t.count >> 5) + 1);
+    let lo = bits.length,
+      hi = 0;
+    for (const w of c.windows) {
+      for (let p = w.lo; p < w.hi; p += DECODED) {
+        const n = Math.min(DECODED, w.hi - p);
+        rows.decode(p, p + n, buf);
+        for (let k = 0; k < n; k++) {
+          const row = buf[k];
+          bits[row >> 5] |= 1 << (row & 31);
+        }
+        // the words written: a list's rows come in increasing order unless they are ranked
+        if (n > 0 && buf[0] >> 5 < lo) lo = buf[0] >> 5;
+        if (n > 0 && buf[n - 1] >> 5 > hi) hi = buf[n - 1] >> 5;
+      }
+    }
+    return rows.ranked ? { bits, want, lo: 0, hi: bits.length } : { bits, want, lo, hi: hi + 1 };
+  };
+  try {
+    for (const c of includes) if (c !== driver) tests.push(bitsOf(c, true));
+    for (const c of excludes) if (c.size > 0) tests.push(bitsOf(c, false));
+    const anyTouched = si.touchedCount > 0;
+    if (walkMain) {
+      if (driver) tests.push(bitsOf(driver, true));
+      const nt = tests.length,
+        mrows = st.main.rows;
+      const page: number[] = [];
+      let total = 0;
+      for (let i = mainLo; i < mainHi; i++) {
+        const row = mrows[i];
+        let ok = true;
+        for (let k = 0; k < nt && ok; k++) {
+          const test = tests[k];
+          ok = ((test.bits[row >> 5] & (1 << (row & 31))) !== 0) === test.want;
+        }
+        if (!ok || (anyTouched && touched[row] === 1) || !inRest(row) || (verify && !textMatch(row))) continue;
+        if (fresh.length > 0 ? total < end : total >= offset && total < end) page.push(row);
         total++;
       }
+      if (fresh.length === 0) return { rows: page, total };
+      return { rows: sortRows(t, page.concat(fresh)).slice(offset, end), total: total + fresh.length };
     }
-    return { rows: page, total };
-  }
+    if (!driver) return undefined; // not reached: no driver means the main walk
+    const nTests = tests.length;
 
-  const seen = driver.windows.length > 1 ? new Int32Array((t.count >> 5) + 1) : undefined;
-  const hits: number[] = [];
-  for (const w of driver.windows) {
-    for (let p = w.lo; p < w.hi; p++) {
-      const row = rows.at(p);
-      if (anyTouched && touched[row] === 1) continue;
-      if (seen) {
-        const bit = 1 << (row & 31);
-        if ((seen[row >> 5] & bit) !== 0) continue;
-        seen[row >> 5] |= bit;
+    if (driver.windows.length === 1 && fresh.length === 0 && !verify && nTests <= 1) {
+      // one list in order (the common case: one or two words): count, keep the page only
+      const w = driver.windows[0];
+      const bits = nTests === 1 ? tests[0].bits : undefined,
+        want = nTests === 1 && tests[0].want;
+      const page: number[] = [];
+      let total = 0;
+      // with a simple rest, a block of the list whose ends all pass needs only the (status, flags)
+      // table: its rows' ends are not read (at ten million rows each read missed the caches)
+      const a = si.offsets[w.id],
+        bl = pass ? blocksOf(si, t, w.id) : undefined;
+      for (let p = w.lo; p < w.hi; ) {
+        const b = (p - a) >> BLOCK_SHIFT,
+          stop = Math.min(w.hi, a + ((b + 1) << BLOCK_SHIFT));
+        const endsPass = bl !== undefined && pass !== undefined && endsWithin(bl.minEnds[b], bl.maxEnds[b], e);
+        rows.decode(p, stop, buf);
+        for (let k = 0, n = stop - p; k < n; k++) {
+          const row = buf[k];
+          if (bits && ((bits[row >> 5] & (1 << (row & 31))) !== 0) !== want) continue;
+          if (anyTouched && touched[row] === 1) continue;
+          if (endsPass ? pass[(statusCodes[row] << 8) | flags[row]] === 0 : !inRest(row)) continue;
+          if (total >= offset && total < end) page.push(row);
+          total++;
+        }
+        p = stop;
       }
-      let ok = true;
-      for (let k = 0; k < nTests && ok; k++) {
-        const test = tests[k];
-        ok = ((test.bits[row >> 5] & (1 << (row & 31))) !== 0) === test.want;
-      }
-      if (ok && inRest(row) && (!verify || textMatch(row))) hits.push(row);
+      return { rows: page, total };
     }
+
+    const seen = driver.windows.length > 1 ? new Int32Array((t.count >> 5) + 1) : undefined;
+    const hits: number[] = [];
+    for (const w of driver.windows) {
+      for (let p = w.lo; p < w.hi; p++) {
+        const row = rows.at(p);
+        if (anyTouched && touched[row] === 1) continue;
+        if (seen) {
+          const bit = 1 << (row & 31);
+          if ((seen[row >> 5] & bit) !== 0) continue;
+          seen[row >> 5] |= bit;
+        }
+        let ok = true;
+        for (let k = 0; k < nTests && ok; k++) {
+          const test = tests[k];
+          ok = ((test.bits[row >> 5] & (1 << (row & 31))) !== 0) === test.want;
+        }
+        if (ok && inRest(row) && (!verify || textMatch(row))) hits.push(row);
+      }
+    }
+    const total = hits.length + fresh.length;
+    if (driver.windows.length === 1 && fresh.length === 0) return { rows: hits.slice(offset, end), total };
+    for (const row of fresh) hits.push(row);
+    return { rows: firstInOrder(t, hits, end).slice(offset, end), total };
+  } finally {
+    for (const test of tests) giveBits(test);
   }
-  const total = hits.length + fresh.length;
-  if (driver.windows.length === 1 && fresh.length === 0) return { rows: hits.slice(offset, end), total };
-  for (const row of fresh) hits.push(row);
-  return { rows: firstInOrder(t, hits, end).slice(offset, end), total };
 }
 
 /** 1 at [status << 8 | flags] when a row of that status and flag byte passes a simple matcher's combinations. */

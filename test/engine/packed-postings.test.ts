@@ -32,6 +32,17 @@ packed('every position reads back its row, narrow and wide blocks, any budget', 
     const p = packer.done();
     assert.is(p.length, ranks.length);
     for (let i = 0; i < ranks.length; i++) if (p.at(i) !== order[ranks[i]]) assert.unreachable(`position ${i}`);
+    // decode: any range, block by block, gives what at() gives
+    const out = new Int32Array(1000);
+    for (let k = 0; k < 200; k++) {
+      const from = rng.int(0, ranks.length),
+        to = Math.min(ranks.length, from + rng.int(0, 1000));
+      out.fill(-1);
+      p.decode(from, to, out);
+      for (let i = from; i < to; i++)
+        if (out[i - from] !== p.at(i)) assert.unreachable(`decode ${from}..${to} at ${i}`);
+      if (to - from < out.length) assert.is(out[to - from], -1, 'nothing written past the range');
+    }
     if (n > 1000) {
       assert.ok(steps > 0, 'packed in several steps');
       assert.ok(p.byteLength < 4 * ranks.length + order.byteLength, `${p.byteLength} bytes`);

@@ -1,0 +1,132 @@
+// Bit sets of the search index's densest word lists, for a search whose rows must hold several
+// words. Two words common at ten million rows have lists of ~670,000 entries each: walking one
+// and testing the other decodes and tests every entry (~10 ms). As bit sets (a bit a row) the
+// two are ANDed 32 rows at a time and only the rows in both are visited.
+//
+// A list has a bit set when that is no larger than its entries as plain 32-bit rows (it holds at
+// least one row in 32) and the postings are unranked (an entry is its row, as after every load).
+// A bit set is made from its list the first time a search needs it and kept with those postings
+// (a rebuild of the index makes new postings, and these go with the old), at most DENSE_KEPT of
+// them, the least recently used dropped first. A row written since the build is stale in its
+// lists and in these alike: the walk skips touched rows.
+
+import type { StartRange } from './matcher.ts';
+import type { PackedPostings } from './packed-postings.ts';
+
+/** Bit sets kept for one packed postings. */
+export const DENSE_KEPT = 16;
+
+/** Positions decoded at a time while a bit set is made. */
+const DECODED = 4096;
+
+const kept = new WeakMap<PackedPostings, Map<number, Int32Array>>();
+
+/** Bit sets kept for these postings. */
+export function denseCount(rows: PackedPostings): number {
+  return kept.get(rows)?.size ?? 0;
+}
+
+/**
+ * The bit set of word list `id` (positions [offsets[id], offsets[id + 1]) of `rows`) over rows
+ * [0, rowCount), or undefined when the list is too sparse or the postings are ranked.
+ */
+export function denseBits(
+  rows: PackedPostings,
+  offsets: Int32Array,
+  id: number,
+  rowCount: number,
+): Int32Array | undefined {
+  if (rows.ranked || id + 1 >= offsets.length) return undefined;
+  const from = offsets[id],
+    to = offsets[id + 1];
+  if (to - from < Math.max(1, rowCount >> 5)) return undefined;
+  let sets = kept.get(rows);
+  if (sets === undefined) kept.set(rows, (sets = new Map()));
+  const have = sets.get(id);
+  if (have !== undefined) {
+    // most recently used last
+    sets.delete(id);
+    sets.set(id, have);
+    return have;
+  }
+  const bits = new Int32Array((rowCount >> 5) + 1),
+    buf = new Int32Array(DECODED);
+  for (let p = from; p < to; p += DECODED) {
+    const n = Math.min(DECODED, to - p);
+    rows.decode(p, p + n, buf);
+    for (let k = 0; k < n; k++) {
+      const row = buf[k];
+      if (row < rowCount) bits[row >> 5] |= 1 << (row & 31);
+    }
+  }
+  sets.set(id, bits);
+  if (sets.size > DENSE_KEPT) sets.delete(sets.keys().next().value as number);
+  return bits;
+}
+
+/** What a row must pass besides holding the words: with `pass`, its (status, flags) entry in
+ *  `pass` is 1 and, where a row range is marked so, its end within `end`; without, `match`. Rows
+ *  marked in `stale` (touched since the build) are left out. */
+export interface RowCheck {
+  pass: Uint8Array | undefined;
+  statusCodes: Uint8Array;
+  flags: Uint8Array;
+  ends: Float64Array;
+  end: StartRange;
+  match: (row: number) => boolean;
+  stale: Uint8Array | undefined;
+}
+
+/**
+ * Rows whose bit is set in every one of `sets`, in increasing order, from the row ranges `segs`
+ * (triples: first row, last row, and 1 when the range's ends must be read, else 0) that pass
+ * `check`: `total` of them, and `page` = the ones numbered [pageFrom, pageTo) among them.
+ */
+export function andRows(
+  sets: Int32Array[],
+  segs: number[],
+  check: RowCheck,
+  pageFrom: number,
+  pageTo: number,
+): { page: number[]; total: number } {
+  const page: number[] = [];
+  let total = 0;
+  let top = 0x7fffffff;
+  for (const s of sets) top = Math.min(top, s.length - 1);
+  const a = sets[0],
+    b = sets.length > 1 ? sets[1] : sets[0],
+    n = sets.length;
+  const { pass, statusCodes, flags, ends, end: e, match, stale } = check;
+  for (let g = 0; g < segs.length; g += 3) {
+    const r0 = segs[g],
+      r1 = segs[g + 1],
+      first = r0 >> 5,
+      last = Math.min(r1 >> 5, top),
+      readEnds = segs[g + 2] === 1;
+    for (let i = first; i <= last; i++) {
+      let x = a[i] & b[i];
+      for (let k = 2; k < n && x !== 0; k++) x &= sets[k][i];
+      if (x === 0) continue;
+      if (i === first) x &= -1 << (r0 & 31);
+      if (i === r1 >> 5 && (r1 & 31) !== 31) x &= (1 << ((r1 & 31) + 1)) - 1;
+      while (x !== 0) {
+        const low = x & -x;
+        x ^= low;
+        const row = (i << 5) | (31 - Math.clz32(low));
+        if (stale !== undefined && stale[row] === 1) continue;
+        if (pass === undefined) {
+          if (!match(row)) continue;
+        } else {
+          if (pass[(statusCodes[row] << 8) | flags[row]] === 0) continue;
+          if (readEnds) {
+            const v = ends[row];
+            if (v < e.min || (e.minOpen && v === e.min) || v > e.max || (e.maxOpen && v === e.max)) continue;
+          }
+        }
+        if (total >= pageFrom && total < pageTo) page.push(row);
+        total++;
+      }
+    }
+  }
+  return { page, total };
+}
