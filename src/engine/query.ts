@@ -29,9 +29,12 @@ function listDriver(
 ): ListDriver {
   const starts = st.table.starts;
   const d: ListDriver = { kind, links, column, postings, lists: [], ids: [], los: [], his: [], cost: 0 };
+  // distinct ids (a radius holds hundreds of venues: a Set, not a scan of the ids so far)
+  const seen = new Set<number>();
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
-    if (d.ids.includes(id)) continue;
+    if (seen.has(id)) continue;
+    seen.add(id);
     const list = postings.get(id);
     if (!list) continue;
     const [lo, hi] = list.range(starts, r.min, r.minOpen, r.max, r.maxOpen);
