@@ -26,6 +26,13 @@ export function denseCount(rows: PackedPostings): number {
   return kept.get(rows)?.size ?? 0;
 }
 
+/** Whether word list `id` gets a bit set (denseBits): it holds one row in 32 or more of
+ *  [0, rowCount) and the postings are unranked. */
+export function isDense(rows: PackedPostings, offsets: Int32Array, id: number, rowCount: number): boolean {
+  if (rows.ranked || id < 0 || id + 1 >= offsets.length) return false;
+  return offsets[id + 1] - offsets[id] >= Math.max(1, rowCount >> 5);
+}
+
 /**
  * The bit set of word list `id` (positions [offsets[id], offsets[id + 1]) of `rows`) over rows
  * [0, rowCount), or undefined when the list is too sparse or the postings are ranked.
@@ -36,10 +43,9 @@ export function denseBits(
   id: number,
   rowCount: number,
 ): Int32Array | undefined {
-  if (rows.ranked || id + 1 >= offsets.length) return undefined;
+  if (!isDense(rows, offsets, id, rowCount)) return undefined;
   const from = offsets[id],
     to = offsets[id + 1];
-  if (to - from < Math.max(1, rowCount >> 5)) return undefined;
   let sets = kept.get(rows);
   if (sets === undefined) kept.set(rows, (sets = new Map()));
   const have = sets.get(id);

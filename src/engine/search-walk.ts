@@ -4,7 +4,7 @@
 
 import { comboOf, COMBOS } from './block-stats.ts';
 import type { EventTable } from './event-table.ts';
-import { andRows, denseBits } from './search-dense.ts';
+import { andRows, denseBits, isDense } from './search-dense.ts';
 import { buildMatcher, startRangeOf, type Matcher } from './matcher.ts';
 import { searchIndexOf, searchIndexStale, type Constraint, type SearchIndex } from './search-index.ts';
 import { blocksOf, constraint, countWindow, endsWithin } from './search-windows.ts';
@@ -19,6 +19,8 @@ interface RowTest {
   want: boolean;
   lo: number;
   hi: number;
+  /** a dense list's bit set, kept by search-dense.ts: not cleared, not pooled */
+  kept?: boolean;
 }
 
 /** Bit sets over rows kept between walks, all zeros while here: at ten million rows a fresh
@@ -33,6 +35,7 @@ function takeBits(words: number): Int32Array {
 
 /** Clears the words a test wrote and keeps the set for the next walk (the largest few). */
 function giveBits(test: RowTest): void {
+  if (test.kept) return;
   test.bits.fill(0, test.lo, test.hi);
   spareBits.push(test.bits);
   spareBits.sort((a, b) => b.length - a.length);
@@ -167,7 +170,7 @@ export function walk(
     excludes.length === 0 &&
     !verify &&
     includes.length > 1 &&
-    includes.every((c) => c.ids.length === 1)
+    includes.every((c) => c.ids.length === 1 && isDense(rows, si.offsets, c.ids[0], t.count))
   ) {
     const sets: Int32Array[] = [];
     let r0 = 0,
@@ -220,6 +223,10 @@ export function walk(
   const tests: RowTest[] = [];
   const buf = new Int32Array(DECODED);
   const bitsOf = (c: Constraint, want: boolean): RowTest => {
+    // a dense list's kept bit set: its rows outside the window are never asked (the walk's rows
+    // are in the window, rows added since are touched and skipped)
+    const dense = c.ids.length === 1 ? denseBits(rows, si.offsets, c.ids[0], t.count) : undefined;
+    if (dense !== undefined) return { bits: dense, want, lo: 0, hi: 0, kept: true };
     const bits = takeBits((t.count >> 5) + 1);
     let lo = bits.length,
       hi = 0;
