@@ -10,6 +10,7 @@
 // them, the least recently used dropped first. A row written since the build is stale in its
 // lists and in these alike: the walk skips touched rows.
 
+import { FLAG_COORDS } from './event-rows.ts';
 import type { StartRange } from './matcher.ts';
 import type { PackedPostings } from './packed-postings.ts';
 
@@ -81,6 +82,8 @@ export interface RowCheck {
   end: StartRange;
   match: (row: number) => boolean;
   stale: Uint8Array | undefined;
+  /** with `pass` and no `stale` rows: the rows that pass `pass`, as a bit set (passingBits) */
+  passing?: Int32Array;
 }
 
 /**
@@ -103,6 +106,8 @@ export function andRows(
     b = sets.length > 1 ? sets[1] : sets[0],
     n = sets.length;
   const { pass, statusCodes, flags, ends, end: e, match, stale } = check;
+  // the rows that pass the (status, flags) check as one more set: only with no stale rows
+  const passing = pass !== undefined && stale === undefined ? check.passing : undefined;
   for (let g = 0; g < segs.length; g += 3) {
     const r0 = segs[g],
       r1 = segs[g + 1],
@@ -112,15 +117,29 @@ export function andRows(
     for (let i = first; i <= last; i++) {
       let x = a[i] & b[i];
       for (let k = 2; k < n && x !== 0; k++) x &= sets[k][i];
+      if (passing !== undefined) x &= passing[i];
       if (x === 0) continue;
       if (i === first) x &= -1 << (r0 & 31);
       if (i === r1 >> 5 && (r1 & 31) !== 31) x &= (1 << ((r1 & 31) + 1)) - 1;
+      if (passing !== undefined && !readEnds) {
+        // every row left is a match: counted, visited only for the page
+        const c = bitCount(x);
+        if (total + c <= pageFrom || total >= pageTo) {
+          total += c;
+          continue;
+        }
+      }
       while (x !== 0) {
         const low = x & -x;
         x ^= low;
         const row = (i << 5) | (31 - Math.clz32(low));
-        if (stale !== undefined && stale[row] === 1) continue;
-        if (pass === undefined) {
+        if (passing !== undefined) {
+          if (readEnds) {
+            const v = ends[row];
+            if (v < e.min || (e.minOpen && v === e.min) || v > e.max || (e.maxOpen && v === e.max)) continue;
+          }
+        } else if (stale !== undefined && stale[row] === 1) continue;
+        else if (pass === undefined) {
           if (!match(row)) continue;
         } else {
           if (pass[(statusCodes[row] << 8) | flags[row]] === 0) continue;
@@ -135,4 +154,47 @@ export function andRows(
     }
   }
   return { page, total };
+}
+
+/** Number of bits set in a 32-bit word. */
+function bitCount(x: number): number {
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
+const passKept = new WeakMap<PackedPostings, Map<string, Int32Array>>();
+
+/** Bit sets of passing rows kept for one packed postings. */
+export const PASS_KEPT = 4;
+
+/**
+ * The rows of [0, rowCount) whose (status, flags) entry in `pass` is 1, as a bit set kept with
+ * the postings (at most PASS_KEPT of them, one a pass table), or undefined when `pass` reads the
+ * venue-has-coordinates flag (a venue's write changes it on rows it does not touch). Right for
+ * every row while no row was written since the build: the caller asks only then.
+ */
+export function passingBits(
+  rows: PackedPostings,
+  pass: Uint8Array,
+  statusCodes: Uint8Array,
+  flags: Uint8Array,
+  rowCount: number,
+): Int32Array | undefined {
+  for (let i = 0; i < pass.length; i++) if (pass[i] !== pass[i ^ FLAG_COORDS]) return undefined;
+  let sets = passKept.get(rows);
+  if (sets === undefined) passKept.set(rows, (sets = new Map()));
+  const key = String.fromCharCode(...pass);
+  const have = sets.get(key);
+  if (have !== undefined) {
+    sets.delete(key);
+    sets.set(key, have);
+    return have;
+  }
+  const bits = new Int32Array((rowCount >> 5) + 1);
+  for (let row = 0; row < rowCount; row++)
+    if (pass[(statusCodes[row] << 8) | flags[row]] === 1) bits[row >> 5] |= 1 << (row & 31);
+  sets.set(key, bits);
+  if (sets.size > PASS_KEPT) sets.delete(sets.keys().next().value as string);
+  return bits;
 }

@@ -4,7 +4,7 @@
 
 import { comboOf, COMBOS } from './block-stats.ts';
 import type { EventTable } from './event-table.ts';
-import { andRows, denseBits, isDense } from './search-dense.ts';
+import { andRows, denseBits, isDense, passingBits } from './search-dense.ts';
 import { buildMatcher, startRangeOf, type Matcher } from './matcher.ts';
 import { searchIndexOf, searchIndexStale, type Constraint, type SearchIndex } from './search-index.ts';
 import { blocksOf, constraint, countWindow, endsWithin } from './search-windows.ts';
@@ -212,6 +212,10 @@ export function walk(
         end: e,
         match: restMatch,
         stale: si.touchedCount > 0 ? touched : undefined,
+        passing:
+          pass !== undefined && si.touchedCount === 0
+            ? passingBits(rows, pass, statusCodes, flags, t.count)
+            : undefined,
       };
       const { page, total } = andRows(sets, segs, check, fresh.length > 0 ? 0 : offset, end);
       if (fresh.length === 0) return { rows: page, total };

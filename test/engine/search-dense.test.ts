@@ -5,7 +5,15 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PostingsPacker } from '../../src/engine/packed-postings.ts';
-import { andRows, DENSE_KEPT, denseBits, denseCount, type RowCheck } from '../../src/engine/search-dense.ts';
+import {
+  andRows,
+  DENSE_KEPT,
+  denseBits,
+  denseCount,
+  PASS_KEPT,
+  passingBits,
+  type RowCheck,
+} from '../../src/engine/search-dense.ts';
 import { mulberry32, Rng } from './random-calendar.ts';
 
 const dense = suite('search dense');
@@ -110,6 +118,13 @@ dense('the AND visits the rows in every set, in the ranges, that pass; counted a
     const simple = r.bool(0.7);
     const odd = (row: number) => row % 3 !== 1;
     const check: RowCheck = { pass: simple ? pass : undefined, statusCodes, flags, ends, end, match: odd, stale };
+    if (simple && r.bool(0.6)) {
+      // the passing rows as a set (read only when no row is stale): counted by words, not rows
+      const passing = new Int32Array((n >> 5) + 1);
+      for (let row = 0; row < n; row++)
+        if (pass[(statusCodes[row] << 8) | flags[row]] === 1) passing[row >> 5] |= 1 << (row & 31);
+      check.passing = passing;
+    }
     const want: number[] = [];
     for (let g = 0; g < segs.length; g += 3) {
       for (let row = segs[g]; row <= segs[g + 1]; row++) {
@@ -130,6 +145,33 @@ dense('the AND visits the rows in every set, in the ranges, that pass; counted a
     assert.is(got.total, want.length, `round ${round}: total`);
     assert.equal(got.page, want.slice(from, to), `round ${round}: page`);
   }
+});
+
+dense('the passing rows: one bit set a pass table, none when the table reads the coordinates flag', () => {
+  const r = new Rng(mulberry32(13));
+  const n = 5000;
+  const { rows } = packLists([[1, 2, 3]], identity(n));
+  const statusCodes = Uint8Array.from({ length: n }, () => r.int(0, 5));
+  const flags = Uint8Array.from({ length: n }, () => r.int(0, 255));
+  // a pass table that ignores the coordinates flag (FLAG_COORDS = 128): entries i and i ^ 128 agree
+  const pass = new Uint8Array(8 << 8);
+  for (let i = 0; i < pass.length; i++) pass[i] = (i & 128) === 0 ? (r.bool(0.5) ? 1 : 0) : pass[i ^ 128];
+  const bits = passingBits(rows, pass, statusCodes, flags, n)!;
+  assert.ok(bits);
+  for (let row = 0; row < n; row++) {
+    const want = pass[(statusCodes[row] << 8) | flags[row]];
+    if (((bits[row >> 5] >>> (row & 31)) & 1) !== want) assert.unreachable(`row ${row}`);
+  }
+  assert.is(passingBits(rows, Uint8Array.from(pass), statusCodes, flags, n), bits, 'the same table: the kept set');
+  const coords = Uint8Array.from(pass);
+  coords[(0 << 8) | 128] = 1 - coords[0];
+  assert.is(passingBits(rows, coords, statusCodes, flags, n), undefined, 'reads the coordinates flag');
+  for (let k = 0; k < PASS_KEPT; k++) {
+    const other = Uint8Array.from(pass);
+    other[k] = other[k ^ 128] = 1 - other[k];
+    passingBits(rows, other, statusCodes, flags, n);
+  }
+  assert.is.not(passingBits(rows, pass, statusCodes, flags, n), bits, 'dropped after PASS_KEPT others, made again');
 });
 
 dense.run();
