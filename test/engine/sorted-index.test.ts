@@ -117,4 +117,26 @@ Posting('posting list :: insert/remove through event columns, ties by id', () =>
   assert.equal(list.range(starts, 3, true, 9, true), [1, 3]);
 });
 
+Posting('posting list :: range equals a count of the starts, bounds inside, outside and on the ends', () => {
+  let x = 7;
+  const rnd = (n: number) => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 8) % n;
+  for (let round = 0; round < 200; round++) {
+    const n = rnd(40);
+    const starts = Float64Array.from({ length: n }, () => 10 + rnd(20));
+    const ids = Int32Array.from({ length: n }, (_, i) => i + 1);
+    const list = new PostingList();
+    for (let row = 0; row < n; row++) list.insert(starts, ids, row);
+    const sorted = list.toArray().map((row) => starts[row]);
+    // bounds below, on, between and above the starts, each open or not, or none
+    const pick = () => [-Infinity, Infinity, 5 + rnd(30), sorted[0] ?? 0, sorted[sorted.length - 1] ?? 0][rnd(5)];
+    const min = pick(),
+      max = pick(),
+      minOpen = rnd(2) === 1,
+      maxOpen = rnd(2) === 1;
+    const lo = sorted.filter((v) => v < min || (minOpen && v === min)).length;
+    const before = sorted.filter((v) => v < max || (!maxOpen && v === max)).length;
+    assert.equal(list.range(starts, min, minOpen, max, maxOpen), [lo, Math.max(lo, before)], `round ${round}`);
+  }
+});
+
 Posting.run();
