@@ -106,6 +106,8 @@ export interface Matcher {
   combos: Int32Array;
   /** combination → 1 when it passes, else 0 (COMBOS entries) */
   comboOk: Uint8Array;
+  /** with a radius: the ids of the venues in it, ascending (the planner's lists, once a query) */
+  radiusVenues?: number[];
 }
 
 /** The row predicate: every filter of the query, read from the columns. */
@@ -157,9 +159,11 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
     kinds.push('venue');
     checks.push(venueCheck(t, makeIdTest(q.venueIds)));
   }
+  let radiusVenues: number[] | undefined;
   if (q.geo?.kind === 'radius') {
     kinds.push('radius');
-    checks.push(venueCheck(t, makeIdTest(st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm))));
+    radiusVenues = st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm);
+    checks.push(venueCheck(t, makeIdTest(radiusVenues)));
   }
   if (q.search && (q.search.include.length > 0 || q.search.exclude.length > 0)) {
     const include = q.search.include,
@@ -182,6 +186,7 @@ export function buildMatcher(st: CalendarState, q: EventQuery): Matcher {
     end: e,
     combos: table.combos,
     comboOk: table.ok,
+    radiusVenues,
   };
 }
 

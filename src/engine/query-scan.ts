@@ -104,7 +104,15 @@ export function countRange(
       }
     }
     const endsPass = (lo > e.min || (!e.minOpen && lo === e.min)) && (hi < e.max || (!e.maxOpen && hi === e.max));
-    if (endsPass) for (; i < stop; i++) total += ok[combos[i]];
+    if (endsPass && 2 * (stop - i) > blockEnd - bounds[b]) {
+      // most of the block: its counters' count less the rows outside [i, stop), the smaller side
+      // (a window's first block of each of a radius's hundreds of lists)
+      let outside = 0;
+      for (let q = bounds[b]; q < i; q++) outside += ok[combos[q]];
+      for (let q = stop; q < blockEnd; q++) outside += ok[combos[q]];
+      total += blocks.countBlock(b, m.combos) - outside;
+      i = stop;
+    } else if (endsPass) for (; i < stop; i++) total += ok[combos[i]];
     else if (inlineEnds)
       for (; i < stop; i++) {
         if (ok[combos[i]] === 1 && endPasses(e, inlineEnds[i])) total++;

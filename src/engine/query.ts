@@ -102,7 +102,7 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
         'radius',
         venueLinks,
         st.venuePostings,
-        (ids = st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm)),
+        (ids = matcher.radiusVenues ?? st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm)),
         r,
       );
     }
