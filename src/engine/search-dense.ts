@@ -9,6 +9,10 @@
 // (a rebuild of the index makes new postings, and these go with the old), at most DENSE_KEPT of
 // them, the least recently used dropped first. A row written since the build is stale in its
 // lists and in these alike: the walk skips touched rows.
+//
+// While no row was written since the build, the rows whose status and flags pass the query's
+// test are one more kept set (passingBits), and a 32-row word whose ends all pass is counted
+// with a popcount, not row by row.
 
 import { FLAG_COORDS } from './event-rows.ts';
 import type { StartRange } from './matcher.ts';
