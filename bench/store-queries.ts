@@ -17,6 +17,7 @@ import { openCalendar } from '../src/index.ts';
 import { readManifest } from '../src/store/snapshot.ts';
 import { readSnapshotChunks } from '../src/store/snapshot-read.ts';
 import { buildQueriesStreamed, NOW } from './queries.ts';
+import { summarize } from './stats.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -81,9 +82,8 @@ for (let round = 0; round < rounds; round++) {
       await cal.rest({ resource: 'events', action: 'list', params, actor: q.actor as Actor });
       ms.push(performance.now() - start);
     }
-    ms.sort((a, b) => a - b);
-    const p99 = ms[Math.min(ms.length - 1, Math.ceil(ms.length * 0.99) - 1)];
-    const cell = `${ms[ms.length >> 1].toFixed(3)} / ${p99.toFixed(3)}`;
+    const { median, p99 } = summarize(ms);
+    const cell = `${median.toFixed(3)} / ${p99.toFixed(3)}`;
     cells.set(q.name, [...(cells.get(q.name) ?? []), cell]);
   }
 }

@@ -15,7 +15,7 @@
 // with a popcount, not row by row.
 
 import { FLAG_COORDS } from './event-rows.ts';
-import type { StartRange } from './matcher.ts';
+import { endPasses, type StartRange } from './matcher.ts';
 import type { PackedPostings } from './packed-postings.ts';
 
 /** Bit sets kept for one packed postings. */
@@ -139,8 +139,7 @@ export function andRows(
         const row = (i << 5) | (31 - Math.clz32(low));
         if (passing !== undefined) {
           if (readEnds) {
-            const v = ends[row];
-            if (v < e.min || (e.minOpen && v === e.min) || v > e.max || (e.maxOpen && v === e.max)) continue;
+            if (!endPasses(e, ends[row])) continue;
           }
         } else if (stale !== undefined && stale[row] === 1) continue;
         else if (pass === undefined) {
@@ -148,8 +147,7 @@ export function andRows(
         } else {
           if (pass[(statusCodes[row] << 8) | flags[row]] === 0) continue;
           if (readEnds) {
-            const v = ends[row];
-            if (v < e.min || (e.minOpen && v === e.min) || v > e.max || (e.maxOpen && v === e.max)) continue;
+            if (!endPasses(e, ends[row])) continue;
           }
         }
         if (total >= pageFrom && total < pageTo) page.push(row);
@@ -169,6 +167,19 @@ function bitCount(x: number): number {
 
 const passKept = new WeakMap<PackedPostings, Map<string, Int32Array>>();
 
+/** a pass table's content as a key, or null when it reads the coordinates flag; made once a
+ *  table (search-walk.ts keeps one table per matcher combination table) */
+const passKeys = new WeakMap<Uint8Array, string | null>();
+
+function passKey(pass: Uint8Array): string | null {
+  let key = passKeys.get(pass);
+  if (key !== undefined) return key;
+  key = String.fromCharCode(...pass);
+  for (let i = 0; i < pass.length; i++) if (pass[i] !== pass[i ^ FLAG_COORDS]) key = null;
+  passKeys.set(pass, key);
+  return key;
+}
+
 /** Bit sets of passing rows kept for one packed postings. */
 export const PASS_KEPT = 4;
 
@@ -185,10 +196,10 @@ export function passingBits(
   flags: Uint8Array,
   rowCount: number,
 ): Int32Array | undefined {
-  for (let i = 0; i < pass.length; i++) if (pass[i] !== pass[i ^ FLAG_COORDS]) return undefined;
+  const key = passKey(pass);
+  if (key === null) return undefined;
   let sets = passKept.get(rows);
   if (sets === undefined) passKept.set(rows, (sets = new Map()));
-  const key = String.fromCharCode(...pass);
   const have = sets.get(key);
   if (have !== undefined) {
     sets.delete(key);

@@ -7,7 +7,7 @@ import type { EventTable } from './event-table.ts';
 import { andRows, denseBits, isDense, passingBits } from './search-dense.ts';
 import { buildMatcher, startRangeOf, type Matcher } from './matcher.ts';
 import { searchIndexOf, searchIndexStale, type Constraint, type SearchIndex } from './search-index.ts';
-import { blocksOf, constraint, countWindow, endsWithin } from './search-windows.ts';
+import { blocksOf, constraint, countWindow, endsOutside, endsWithin } from './search-windows.ts';
 import { BLOCK_SHIFT, COUNTED_MIN, fieldsHold, isWordOnly, wordPieces } from './search-words.ts';
 import type { CalendarState } from './state.ts';
 import type { EventQuery, QueryResult } from './types.ts';
@@ -197,7 +197,7 @@ export function walk(
           stop = Math.min(w.hi, a + ((b + 1) << BLOCK_SHIFT)),
           lo = bl.minEnds[b],
           hi = bl.maxEnds[b];
-        if (!(hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max))) {
+        if (!endsOutside(lo, hi, e)) {
           const s0 = Math.max(r0, rows.at(p)),
             s1 = Math.min(r1, rows.at(stop - 1));
           if (s0 <= s1) segs.push(s0, s1, pass !== undefined && endsWithin(lo, hi, e) ? 0 : 1);
@@ -333,14 +333,21 @@ export function walk(
   }
 }
 
-/** 1 at [status << 8 | flags] when a row of that status and flag byte passes a simple matcher's combinations. */
+/** passTable's tables by the matcher's combinations (shared read-only per table: matcher.ts) */
+const passTables = new WeakMap<Int32Array, Uint8Array>();
+
+/** 1 at [status << 8 | flags] when a row of that status and flag byte passes a simple matcher's
+ *  combinations; made once per combination table. */
 function passTable(m: Matcher): Uint8Array {
+  const have = passTables.get(m.combos);
+  if (have !== undefined) return have;
   const ok = new Uint8Array(COMBOS);
   for (let i = 0; i < m.combos.length; i++) ok[m.combos[i]] = 1;
   const table = new Uint8Array(8 << 8);
   for (let status = 0; status < 8; status++) {
     for (let f = 0; f < 256; f++) table[(status << 8) | f] = ok[comboOf(status, f)];
   }
+  passTables.set(m.combos, table);
   return table;
 }
 

@@ -14,6 +14,11 @@ export function endsWithin(lo: number, hi: number, e: StartRange): boolean {
   return (lo > e.min || (!e.minOpen && lo === e.min)) && (hi < e.max || (!e.maxOpen && hi === e.max));
 }
 
+/** true when no end in [lo, hi] passes the end bounds `e` */
+export function endsOutside(lo: number, hi: number, e: StartRange): boolean {
+  return hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max);
+}
+
 /**
  * First position p in [lo, hi) of the postings such that every untouched row before p
  * starts before the bound (open: at or before it) and every untouched row from p on does
@@ -120,7 +125,7 @@ export function countWindow(si: SearchIndex, t: EventTable, win: Window, rest: M
     if (i === blockStart && blockEnd <= to) {
       const lo = bl.minEnds[b],
         hi = bl.maxEnds[b];
-      if (hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max)) {
+      if (endsOutside(lo, hi, e)) {
         i = blockEnd;
         continue;
       }
