@@ -51,28 +51,42 @@ export function denseBits(
   if (!isDense(rows, offsets, id, rowCount)) return undefined;
   const from = offsets[id],
     to = offsets[id + 1];
-  let sets = kept.get(rows);
-  if (sets === undefined) kept.set(rows, (sets = new Map()));
-  const have = sets.get(id);
+  return keptOrMade(kept, rows, id, DENSE_KEPT, () => {
+    const bits = new Int32Array((rowCount >> 5) + 1),
+      buf = new Int32Array(DECODED);
+    for (let p = from; p < to; p += DECODED) {
+      const n = Math.min(DECODED, to - p);
+      rows.decode(p, p + n, buf);
+      for (let k = 0; k < n; k++) {
+        const row = buf[k];
+        if (row < rowCount) bits[row >> 5] |= 1 << (row & 31);
+      }
+    }
+    return bits;
+  });
+}
+
+/** The bit set kept under `key` for these postings, else made, kept (the most recently used last)
+ *  and the least recently used dropped past `limit`. */
+function keptOrMade<K>(
+  byPostings: WeakMap<PackedPostings, Map<K, Int32Array>>,
+  rows: PackedPostings,
+  key: K,
+  limit: number,
+  make: () => Int32Array,
+): Int32Array {
+  let sets = byPostings.get(rows);
+  if (sets === undefined) byPostings.set(rows, (sets = new Map()));
+  const have = sets.get(key);
   if (have !== undefined) {
-    // most recently used last
-    sets.delete(id);
-    sets.set(id, have);
+    sets.delete(key);
+    sets.set(key, have);
     return have;
   }
-  const bits = new Int32Array((rowCount >> 5) + 1),
-    buf = new Int32Array(DECODED);
-  for (let p = from; p < to; p += DECODED) {
-    const n = Math.min(DECODED, to - p);
-    rows.decode(p, p + n, buf);
-    for (let k = 0; k < n; k++) {
-      const row = buf[k];
-      if (row < rowCount) bits[row >> 5] |= 1 << (row & 31);
-    }
-  }
-  sets.set(id, bits);
-  if (sets.size > DENSE_KEPT) sets.delete(sets.keys().next().value as number);
-  return bits;
+  const made = make();
+  sets.set(key, made);
+  if (sets.size > limit) sets.delete(sets.keys().next().value as K);
+  return made;
 }
 
 /** What a row must pass besides holding the words: with `pass`, its (status, flags) entry in
@@ -198,18 +212,10 @@ export function passingBits(
 ): Int32Array | undefined {
   const key = passKey(pass);
   if (key === null) return undefined;
-  let sets = passKept.get(rows);
-  if (sets === undefined) passKept.set(rows, (sets = new Map()));
-  const have = sets.get(key);
-  if (have !== undefined) {
-    sets.delete(key);
-    sets.set(key, have);
-    return have;
-  }
-  const bits = new Int32Array((rowCount >> 5) + 1);
-  for (let row = 0; row < rowCount; row++)
-    if (pass[(statusCodes[row] << 8) | flags[row]] === 1) bits[row >> 5] |= 1 << (row & 31);
-  sets.set(key, bits);
-  if (sets.size > PASS_KEPT) sets.delete(sets.keys().next().value as string);
-  return bits;
+  return keptOrMade(passKept, rows, key, PASS_KEPT, () => {
+    const bits = new Int32Array((rowCount >> 5) + 1);
+    for (let row = 0; row < rowCount; row++)
+      if (pass[(statusCodes[row] << 8) | flags[row]] === 1) bits[row >> 5] |= 1 << (row & 31);
+    return bits;
+  });
 }
