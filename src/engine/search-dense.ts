@@ -11,8 +11,9 @@
 // lists and in these alike: the walk skips touched rows.
 //
 // While no row was written since the build, the rows whose status and flags pass the query's
-// test are one more kept set (passingBits), and a 32-row word whose ends all pass is counted
-// with a popcount, not row by row.
+// test are one more kept set (passingBits), and a row range whose ends all pass is counted with
+// a popcount a word in one pass with no branch a word (countAnd), walked row by row only where
+// the page falls.
 
 import { FLAG_COORDS } from './event-rows.ts';
 import { endPasses, type StartRange } from './matcher.ts';
@@ -132,13 +133,25 @@ export function andRows(
       first = r0 >> 5,
       last = Math.min(r1 >> 5, top),
       readEnds = segs[g + 2] === 1;
+    if (passing !== undefined && !readEnds && last > first) {
+      // every row of the range in the sets is a match: counted in one branch-free pass, and
+      // visited only when the page falls in it
+      const c =
+        bitCount(wordAnd(sets, passing, first) & (-1 << (r0 & 31))) +
+        countAnd(sets, passing, first + 1, last - 1) +
+        bitCount(wordAnd(sets, passing, last) & (last === r1 >> 5 ? lowMask(r1) : -1));
+      if (total + c <= pageFrom || total >= pageTo) {
+        total += c;
+        continue;
+      }
+    }
     for (let i = first; i <= last; i++) {
       let x = a[i] & b[i];
       for (let k = 2; k < n && x !== 0; k++) x &= sets[k][i];
       if (passing !== undefined) x &= passing[i];
       if (x === 0) continue;
       if (i === first) x &= -1 << (r0 & 31);
-      if (i === r1 >> 5 && (r1 & 31) !== 31) x &= (1 << ((r1 & 31) + 1)) - 1;
+      if (i === r1 >> 5) x &= lowMask(r1);
       if (passing !== undefined && !readEnds) {
         // every row left is a match: counted, visited only for the page
         const c = bitCount(x);
@@ -170,6 +183,33 @@ export function andRows(
     }
   }
   return { page, total };
+}
+
+/** The bits of rows up to `row` in its 32-row word. */
+function lowMask(row: number): number {
+  return (row & 31) === 31 ? -1 : (1 << ((row & 31) + 1)) - 1;
+}
+
+/** Word `i` of every set and `passing` ANDed. */
+function wordAnd(sets: Int32Array[], passing: Int32Array, i: number): number {
+  let x = passing[i];
+  for (let k = 0; k < sets.length; k++) x &= sets[k][i];
+  return x;
+}
+
+/** Bits set in words [from, to] of every set and `passing` ANDed: one pass with no branch a word
+ *  (the usual two words and three sets read side by side). */
+export function countAnd(sets: Int32Array[], passing: Int32Array, from: number, to: number): number {
+  let total = 0;
+  if (sets.length === 2) {
+    const a = sets[0],
+      b = sets[1];
+    for (let i = from; i <= to; i++) total += bitCount(a[i] & b[i] & passing[i]);
+  } else if (sets.length === 1) {
+    const a = sets[0];
+    for (let i = from; i <= to; i++) total += bitCount(a[i] & passing[i]);
+  } else for (let i = from; i <= to; i++) total += bitCount(wordAnd(sets, passing, i));
+  return total;
 }
 
 /** Number of bits set in a 32-bit word. */
