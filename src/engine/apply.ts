@@ -240,7 +240,11 @@ function trashLinkedPost(
     modifiedUtc,
   });
   st.hooks.postChanged(id);
-  if (kind === 'venue') st.geo.markDirty();
+  if (kind === 'venue') {
+    st.geo.markDirty();
+    // its rows leave the venue without leaving the indexes: the groups' lists are made again
+    st.venueGroups.drop();
+  }
   const t = st.table;
   const rows = kind === 'venue' ? (st.venuePostings.get(id)?.toArray() ?? []) : [];
   const idsOf = kind === 'venue' ? (row: number) => t.venueList(row) : (row: number) => t.organizerIds.get(row);

@@ -27,6 +27,7 @@ export interface RebuildTarget {
   readonly termCounts: IdMap<number>;
   closureDirty: boolean;
   closureOf(row: number, out: number[]): number[];
+  readonly venueGroups: { drop(): void };
 }
 
 /** Rebuild the main index, every posting list, the category closure and the term counts from
@@ -42,6 +43,8 @@ export function rebuildMain(st: RebuildTarget): void {
   const t = st.table;
   const n = t.count;
   const { venueIds, statusCodes, extraVenues, flags } = t;
+  // the venue groups' lists follow the main index: made again when next needed
+  st.venueGroups.drop();
   const hasExtra = extraVenues.size > 0;
   // the coords flag, from one has-coordinates answer per venue
   const coords = new IdMap<boolean>();

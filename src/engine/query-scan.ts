@@ -136,8 +136,10 @@ export interface ListDriver {
   /** the postings the lists come from (their pair lists serve two-list unions) */
   postings: Postings;
   lists: PostingList[];
-  /** the id of each list */
+  /** the id of each list but the last `grouped` */
   ids: number[];
+  /** the last lists are venue groups' (venue-groups.ts): no row of theirs is in another list */
+  grouped: number;
   los: number[];
   his: number[];
   cost: number;
@@ -289,13 +291,14 @@ export function unionCount(
   const t = st.table,
     starts = t.starts,
     match = m.match;
-  const k = d.lists.length;
   let total = 0;
-  for (let j = 0; j < k; j++) {
+  for (let j = 0; j < d.lists.length; j++) {
     const list = d.lists[j];
     list.blocks.refresh(list.rows, list.count, t, list.combos);
     total += countRange(list.rows, list.blocks, m, d.los[j], d.his[j], list.combos, undefined, t.ends);
   }
+  // rows counted more than once: only in the lists of ids (a group's rows are in no other list)
+  const k = d.lists.length - d.grouped;
   if (k < 2) return total;
   if (k === 2) {
     // two lists: minus the rows in both, which is the pair list of the two ids, counted alike

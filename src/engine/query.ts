@@ -6,6 +6,7 @@
 // The walks and counts are in query-scan.ts.
 
 import type { EventTable, LinkColumn } from './event-table.ts';
+import type { PostingList } from './posting-list.ts';
 import type { CalendarState, Postings } from './state.ts';
 import type { EventQuery, QueryResult } from './types.ts';
 import { searchQuery } from './search-walk.ts';
@@ -28,7 +29,7 @@ function listDriver(
   column?: LinkColumn,
 ): ListDriver {
   const starts = st.table.starts;
-  const d: ListDriver = { kind, links, column, postings, lists: [], ids: [], los: [], his: [], cost: 0 };
+  const d: ListDriver = { kind, links, column, postings, lists: [], ids: [], los: [], his: [], cost: 0, grouped: 0 };
   // distinct ids (a radius holds hundreds of venues: a Set, not a scan of the ids so far)
   const seen = new Set<number>();
   for (let i = 0; i < ids.length; i++) {
@@ -46,6 +47,20 @@ function listDriver(
     d.cost += hi - lo;
   }
   return d;
+}
+
+/** Group lists (venue-groups.ts) joined to a radius's driver, after its venue lists: their rows
+ *  sit in no other list of the union (unionCount corrects the venue lists only). */
+function addGroupLists(d: ListDriver, lists: PostingList[], starts: Float64Array, r: StartRange): void {
+  for (const list of lists) {
+    const [lo, hi] = list.range(starts, r.min, r.minOpen, r.max, r.maxOpen);
+    if (hi <= lo) continue;
+    d.lists.push(list);
+    d.los.push(lo);
+    d.his.push(hi);
+    d.cost += hi - lo;
+    d.grouped++;
+  }
 }
 
 const NO_IDS: readonly number[] = [];
@@ -97,14 +112,11 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
     else if (c === 4 && q.organizerIds !== undefined)
       d = listDriver(st, 'organizer', organizerLinks, st.organizerPostings, (ids = q.organizerIds), r, t.organizerIds);
     else if (c === 5 && q.geo?.kind === 'radius') {
-      d = listDriver(
-        st,
-        'radius',
-        venueLinks,
-        st.venuePostings,
-        (ids = matcher.radiusVenues ?? st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm)),
-        r,
-      );
+      ids = matcher.radiusVenues ?? st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm);
+      // groups of nearby venues all within the radius as one list each, the other venues' own
+      const cover = st.venueGroups.cover(st, ids);
+      d = listDriver(st, 'radius', venueLinks, st.venuePostings, cover ? cover.venues : ids, r);
+      if (cover) addGroupLists(d, cover.lists, st.table.starts, r);
     }
     if (d && d.cost < bestCost) {
       best = d;

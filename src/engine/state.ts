@@ -7,6 +7,7 @@ import { BlockStats, comboOf } from './block-stats.ts';
 import { Entities } from './entities.ts';
 import { EventTable, FLAG_COORDS } from './event-table.ts';
 import { VenueGeo } from './geo.ts';
+import { VenueGroups } from './venue-groups.ts';
 import { IdRegistry } from './ids.ts';
 import { PostingList } from './posting-list.ts';
 import { SortedIndex } from './sorted-index.ts';
@@ -65,6 +66,9 @@ export class CalendarState {
   /** term id → number of 'publish' events linking it directly (absent = 0) */
   readonly termCounts = new IdMap<number>();
   readonly geo = new VenueGeo(() => this.entities.venues.values());
+  /** groups of nearby venues, each with the list of its venues' rows (venue-groups.ts): made when a
+   *  radius query first needs them, then kept by indexRow/unindexRow/setRowCombo */
+  readonly venueGroups = new VenueGroups();
   /** per-block counters (and end-sorted segments) over the main index, kept in step by
    *  indexRow/unindexRow/setRowCombo; dirty after a rebuild */
   readonly blocks = new BlockStats(true);
@@ -126,6 +130,7 @@ export class CalendarState {
     const parent = t.parentIds[row];
     if (parent !== 0) this.parentPostings.get(parent)?.setCombo(starts, ids, row, to);
     this.forEachClosure(row, (list) => list.setCombo(starts, ids, row, to));
+    this.venueGroups.forEachList(row, t, false, (list) => list.setCombo(starts, ids, row, to));
   }
 
   /** Distinct categories of the row and all their ancestors, into out (cleared first). */
@@ -196,6 +201,7 @@ export class CalendarState {
       if (list) list.blocks.dirty = true;
     });
     this.forEachClosure(row, (list) => (list.blocks.dirty = true));
+    this.venueGroups.forEachList(row, this.table, false, (list) => (list.blocks.dirty = true));
   }
 
   /** Index changes gathered while a batch is open (beginBatch … endBatch), else undefined. */
@@ -244,6 +250,7 @@ export class CalendarState {
           b.add(list, row, combo);
         }
       }
+      this.venueGroups.forEachList(row, t, true, (list) => b.add(list, row, combo));
       return;
     }
     const pos = this.main.insert(t.starts[row], t.ids[row], row, t.ends[row], combo);
@@ -264,6 +271,7 @@ export class CalendarState {
         list.insert(t.starts, t.ids, row, combo);
       }
     }
+    this.venueGroups.forEachList(row, t, true, (list) => list.insert(t.starts, t.ids, row, combo));
   }
 
   /** Remove the row from the main index and its postings; call before its columns change. */
@@ -292,6 +300,7 @@ export class CalendarState {
         if (list.multi) b.remove(list.multi, row, false);
       });
       this.forEachClosure(row, (list) => b.remove(list, row, true));
+      this.venueGroups.forEachList(row, t, false, (list) => b.remove(list, row, true));
       return;
     }
     const pos = this.main.remove(start, id, row);
@@ -312,6 +321,7 @@ export class CalendarState {
       if (list.count === 0) postings.delete(linkId);
     });
     this.forEachClosure(row, (list) => list.remove(t.starts, t.ids, row, start, id));
+    this.venueGroups.forEachList(row, t, false, (list) => list.remove(t.starts, t.ids, row, start, id));
   }
 
   /** Add sign × (the row's contribution) to `deltas` (term id → change of its count). */

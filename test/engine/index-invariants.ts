@@ -117,4 +117,27 @@ export function checkIndexes(engine: Engine, label: string): void {
     assert.equal([...lists.keys()], [], `${label}: ${kind} ids without a list`);
     // pair lists are made on demand (CalendarState.pairList): the ones that exist are exact
   }
+
+  // the venue groups' lists, once made: the rows at any venue of the group, in the main index's
+  // order; a group whose list holds a row of several venues is marked mixed (never taken whole)
+  const groups = st.venueGroups;
+  if (groups.ready) {
+    const want = Array.from({ length: groups.groupCount }, () => [] as number[]);
+    const several = new Uint8Array(groups.groupCount);
+    const out: number[] = [];
+    for (let i = 0; i < main.count; i++) {
+      const row = main.rows[i];
+      const many = groups.groupsOf(row, t, out);
+      for (const g of out) {
+        want[g].push(row);
+        if (many) several[g] = 1;
+      }
+    }
+    for (let g = 0; g < groups.groupCount; g++) {
+      const { list, mixed } = groups.groupList(g);
+      checkList(list, want[g], `venue group ${g}`);
+      if (several[g] === 1 && !mixed)
+        assert.unreachable(`${label}: venue group ${g} holds a row of several venues, not mixed`);
+    }
+  }
 }

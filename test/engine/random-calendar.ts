@@ -11,6 +11,8 @@ import {
   type TermRecord,
   type VenueRecord,
 } from '../../src/engine/records.ts';
+import * as assert from 'uvu/assert';
+import type { Engine } from '../../src/engine/engine.ts';
 import type { EventQuery } from '../../src/engine/types.ts';
 import type { ImportSet } from '../../src/engine/engine-api.ts';
 import { makeEvent, makeOrganizer, makeTerm, makeVenue } from './build.ts';
@@ -53,6 +55,18 @@ const WORDS = [
 ];
 const BASE = Date.UTC(2024, 0, 1);
 const DAY = 86_400_000;
+
+/** The engine's answer to `q` (total and page of ids) against the model's. */
+export function checkQuery(engine: Engine, model: Model, q: EventQuery, label: string): void {
+  const got = engine.query(q);
+  const want = model.query(q);
+  const ids = got.rows.map((row) => engine.eventId(row));
+  if (got.total !== want.total || ids.join(',') !== want.ids.join(',')) {
+    assert.unreachable(
+      `${label}: query ${JSON.stringify(q)}\nexpected total ${want.total} ids ${want.ids.join(',')}\ngot      total ${got.total} ids ${ids.join(',')}`,
+    );
+  }
+}
 
 export const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
@@ -188,7 +202,11 @@ export class Generator {
   /** end times in use (exact end-bound queries) */
   ends: number[] = [];
 
-  constructor(readonly rng: Rng) {}
+  constructor(
+    readonly rng: Rng,
+    /** the share of events at two venues */
+    readonly multiVenue = 0.1,
+  ) {}
 
   category(): TermRecord {
     const id = this.nextTerm++;
@@ -279,7 +297,7 @@ export class Generator {
       featured: r.bool(0.2),
       ticketed: r.bool(0.3),
       sticky: r.bool(0.05),
-      venueIds: r.bool(0.1)
+      venueIds: r.bool(this.multiVenue)
         ? r.some(this.venueIds, 2)
         : r.bool(0.8) && this.venueIds.length > 0
           ? [r.pick(this.venueIds)]
