@@ -4,7 +4,7 @@
 // after it: it waits at most about a slice (a quarter of a millisecond), and while requests come
 // the work goes on as soon as each is answered, with no timer's millisecond between slices (a
 // setTimeout(0) costs at least 1 ms). With nothing coming, a slice starts at most a millisecond after the last one ended, and
-// runs longer (IDLE_SLICE_MS): no request is waiting.
+// runs longer (IDLE_SLICE_MS): no request is waiting. Several jobs take turns, one slice at a time.
 
 import { performance as perf } from 'node:perf_hooks';
 
@@ -22,16 +22,50 @@ export const SLICE_MS = 0.25;
  *  take a small part of the loop's time when no request comes, against four fifths so. */
 export const IDLE_SLICE_MS = 4;
 
+/** A request noted (noteRequest) less than this long ago (ms) keeps slices short even after a
+ *  wait of the loop: a client that sends its next request 0.5-4 ms after an answer (its own work,
+ *  another process on the same cores) would otherwise find a 4 ms slice under way each time. */
+export const QUIET_MS = 20;
+
+/** performance.now() of the last request noted */
+let lastRequest = -Infinity;
+
+/** A request came (the HTTP listener calls this for each one): slices stay SLICE_MS long until
+ *  QUIET_MS passes without another. */
+export function noteRequest(): void {
+  lastRequest = performance.now();
+}
+
+/** The jobs given to inSlices, each with its slice length: one slice runs at a time, the jobs in
+ *  turn, so however many there are a request waits for one slice at most. */
+const jobs: { work: (deadline: number) => boolean; sliceMs: number }[] = [];
+let running = false;
+
 /**
  * Calls work(deadline) on the event loop, a slice at a time, until it returns true (done). Each
- * call should return by `deadline` (sliceDeadline()): false when there is more to do. Unref'd: a
- * process may exit before the work is done.
+ * call should return by `deadline` (sliceDeadline()): false when there is more to do. Jobs given
+ * while others run take turns with them, one slice between two looks of the loop for I/O.
+ * Unref'd: a process may exit before the work is done.
  */
 export function inSlices(work: (deadline: number) => boolean, sliceMs = SLICE_MS): void {
-  const tick = () => {
-    if (!work(sliceDeadline(sliceMs))) nextSlice(tick);
-  };
-  nextSlice(tick);
+  jobs.push({ work, sliceMs });
+  if (!running) {
+    running = true;
+    nextSlice(runSlice);
+  }
+}
+
+/** One slice of the first job, which then goes to the back of the line unless done. */
+function runSlice(): void {
+  const job = jobs.shift();
+  let done = true;
+  try {
+    if (job) done = job.work(sliceDeadline(job.sliceMs));
+  } finally {
+    if (job && !done) jobs.push(job);
+    if (jobs.length > 0) nextSlice(runSlice);
+    else running = false;
+  }
 }
 
 /** the loop's idle time (performance.eventLoopUtilization) when the last slice ended */
@@ -39,10 +73,12 @@ let idleAtEnd = 0;
 
 /** The performance.now() time at which a slice starting now should end: `sliceMs` ahead, or
  *  IDLE_SLICE_MS when the loop has waited for I/O at least half a millisecond since the last slice
- *  ended (nothing came: no request is waiting). */
+ *  ended and no request came in the last QUIET_MS (no client is waiting for an answer). */
 export function sliceDeadline(sliceMs = SLICE_MS): number {
+  const now = performance.now();
   const waited = perf.eventLoopUtilization().idle - idleAtEnd;
-  return performance.now() + (waited >= 0.5 ? Math.max(sliceMs, IDLE_SLICE_MS) : sliceMs);
+  const quiet = waited >= 0.5 && now - lastRequest >= QUIET_MS;
+  return now + (quiet ? Math.max(sliceMs, IDLE_SLICE_MS) : sliceMs);
 }
 
 /**

@@ -4,6 +4,7 @@
 // options (`_fields`, `_envelope`, `_jsonp`: wp-response.ts) are applied only when asked for; a
 // refused body ends in a lingering close (linger.ts).
 
+import { noteRequest } from '../engine/background.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fail, isCalendarError } from '../api/wordpress/errors.ts';
 import { Authenticator, type AuthOptions } from './auth.ts';
@@ -222,6 +223,8 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
   };
 
   const listener = ((req: IncomingMessage, res: ServerResponse) => {
+    // background work keeps its slices short while requests come (engine/background.ts)
+    noteRequest();
     handle(req, res).catch((err) => {
       // only a failure while writing the answer gets here
       log(`internal error while answering: ${err instanceof Error ? err.message : String(err)}`);

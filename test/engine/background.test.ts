@@ -5,7 +5,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SLICE_MS, inSlices } from '../../src/engine/background.ts';
+import {
+  IDLE_SLICE_MS,
+  QUIET_MS,
+  SLICE_MS,
+  inSlices,
+  noteRequest,
+  sliceDeadline,
+} from '../../src/engine/background.ts';
 
 const Background = suite('background slices');
 
@@ -71,6 +78,36 @@ Background('a request that comes during the slices is answered between two of th
   } finally {
     server.close();
   }
+});
+
+Background('jobs take turns, one slice at a time', async () => {
+  const turns: string[] = [];
+  const job = (name: string, slices: number) =>
+    new Promise<void>((resolve) => {
+      let n = 0;
+      inSlices(() => {
+        turns.push(name);
+        if (++n < slices) return false;
+        resolve();
+        return true;
+      });
+    });
+  await Promise.all([job('a', 4), job('b', 2), job('c', 3)]);
+  assert.equal(turns.join(''), 'abcabcaca');
+});
+
+Background('after a request, slices stay short though the loop waited', async () => {
+  // a wait of the loop for I/O longer than half a millisecond, with no request: a long slice
+  await new Promise((r) => setTimeout(r, 5));
+  let now = performance.now();
+  assert.ok(sliceDeadline() - now >= IDLE_SLICE_MS - 0.01, 'nothing came: an idle slice');
+  noteRequest();
+  await new Promise((r) => setTimeout(r, 5));
+  now = performance.now();
+  assert.ok(sliceDeadline() - now <= SLICE_MS + 0.01, 'a request came in the last QUIET_MS: a short slice');
+  await new Promise((r) => setTimeout(r, QUIET_MS + 5));
+  now = performance.now();
+  assert.ok(sliceDeadline() - now >= IDLE_SLICE_MS - 0.01, 'quiet again: an idle slice');
 });
 
 Background.run();

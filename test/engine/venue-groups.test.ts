@@ -5,6 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Engine } from '../../src/engine/engine.ts';
+import { selectNth } from '../../src/engine/venue-groups.ts';
 import type { EventQuery } from '../../src/engine/types.ts';
 import { checkIndexes } from './index-invariants.ts';
 import { checkQuery, Generator, Model, Rng, mulberry32 } from './random-calendar.ts';
@@ -118,6 +119,33 @@ groups('a bulk rebuild drops the lists; a radius query makes them again', () => 
   for (let i = 0; i < 40; i++) checkQuery(engine, model, radiusQuery(gen, model), `after the rebuild #${i}`);
   assert.ok(st.venueGroups.ready);
   checkIndexes(engine, 'after the rebuild');
+});
+
+groups('selectNth puts the k-th by (key, id) at k, no later ones before it, no earlier after', () => {
+  const r = new Rng(mulberry32(21));
+  for (let round = 0; round < 300; round++) {
+    const n = r.int(1, 60);
+    // few distinct keys: many ties, broken by id
+    const key = Float64Array.from({ length: n }, () => r.int(0, 5));
+    const ids = Int32Array.from({ length: n }, (_, i) => 1000 - i);
+    const order = Int32Array.from({ length: n }, (_, i) => i);
+    const lo = r.int(0, n - 1),
+      hi = r.int(lo + 1, n),
+      k = r.int(lo, hi - 1);
+    const before = Array.from(order);
+    selectNth(order, key, ids, lo, hi, k);
+    const rank = (p: number) => key[p] * 10_000 + ids[p];
+    const want = before.slice(lo, hi).sort((a, b) => rank(a) - rank(b));
+    assert.is(order[k], want[k - lo], `round ${round}: the k-th`);
+    for (let i = lo; i < k; i++) assert.ok(rank(order[i]) <= rank(order[k]), `round ${round}: ${i} before k`);
+    for (let i = k + 1; i < hi; i++) assert.ok(rank(order[i]) >= rank(order[k]), `round ${round}: ${i} after k`);
+    assert.equal(Array.from(order.subarray(0, lo)), before.slice(0, lo), 'outside the range: untouched');
+    assert.equal(Array.from(order.subarray(hi)), before.slice(hi));
+    assert.equal(
+      [...order.subarray(lo, hi)].sort((a, b) => a - b),
+      before.slice(lo, hi).sort((a, b) => a - b),
+    );
+  }
 });
 
 groups.run();
