@@ -19,8 +19,11 @@ import type { CalendarState } from './state.ts';
 /** Lists with fewer rows keep their statistics made by the first query that counts them (under a
  *  millisecond: ~30-150 ns a row); the larger ones, most of the rows of all lists, are made here. */
 export const LIST_WARM_MIN = 8192;
-/** rows of the slug lookup built between two looks at the clock */
-const SLUG_STEP_ROWS = 256;
+/** rows of the slug lookup built between two looks at the clock: a row's put touches a random
+ *  slot of a table of two slots a row (128 MiB at ten million events, its pages new) and reads the
+ *  slug of each row already on its probe path, so that 256 rows took over a millisecond in a third
+ *  of the steps right after a load at that size */
+const SLUG_STEP_ROWS = 32;
 /** link lists a snapshot brought taken into the pool's lookup between two looks at the clock */
 const POOL_STEP_LISTS = 2048;
 /** the number of steps */
