@@ -27,6 +27,13 @@ export const IDLE_SLICE_MS = 4;
  *  another process on the same cores) would otherwise find a 4 ms slice under way each time. */
 export const QUIET_MS = 20;
 
+/** While requests come (one noted in the last QUIET_MS), the next slice starts this long (ms) after
+ *  the last one ended, not right after the I/O waiting: a client that sends its requests back to
+ *  back then finds no slice under way for most of them (each waited for the rest of one: the
+ *  median list during the start-up work at ten million events was 0.5 ms against 0.17 with no
+ *  work), and the work keeps about a fifth of the thread until the requests stop. */
+export const BUSY_GAP_MS = 1;
+
 /** performance.now() of the last request noted */
 let lastRequest = -Infinity;
 
@@ -63,8 +70,9 @@ function runSlice(): void {
     if (job) done = job.work(sliceDeadline(job.sliceMs));
   } finally {
     if (job && !done) jobs.push(job);
-    if (jobs.length > 0) nextSlice(runSlice);
-    else running = false;
+    if (jobs.length === 0) running = false;
+    else if (performance.now() - lastRequest < QUIET_MS) sliceAfter(BUSY_GAP_MS, runSlice);
+    else nextSlice(runSlice);
   }
 }
 
@@ -94,12 +102,21 @@ export function nextSlice(fn: () => void): void {
     ran = true;
     clearImmediate(now);
     clearTimeout(backstop);
-    try {
-      fn();
-    } finally {
-      idleAtEnd = perf.eventLoopUtilization().idle;
-    }
+    endSlice(fn);
   };
   const now = setImmediate(run).unref();
   const backstop = setTimeout(run, 1).unref();
+}
+
+/** Run fn `ms` from now (an unref'd timer). */
+function sliceAfter(ms: number, fn: () => void): void {
+  setTimeout(() => endSlice(fn), ms).unref();
+}
+
+function endSlice(fn: () => void): void {
+  try {
+    fn();
+  } finally {
+    idleAtEnd = perf.eventLoopUtilization().idle;
+  }
 }

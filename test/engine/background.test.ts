@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
+  BUSY_GAP_MS,
   IDLE_SLICE_MS,
   QUIET_MS,
   SLICE_MS,
@@ -108,6 +109,51 @@ Background('after a request, slices stay short though the loop waited', async ()
   await new Promise((r) => setTimeout(r, QUIET_MS + 5));
   now = performance.now();
   assert.ok(sliceDeadline() - now >= IDLE_SLICE_MS - 0.01, 'quiet again: an idle slice');
+});
+
+Background('while requests come, slices are spaced BUSY_GAP_MS apart', async () => {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  // the loop never waits (a ref'd immediate after another): without the gap, a slice would
+  // follow the last one in the next turn
+  let spinning = true;
+  const spin = () => {
+    if (spinning) setImmediate(spin);
+  };
+  spin();
+  noteRequest();
+  await new Promise<void>((resolve) => {
+    inSlices(() => {
+      starts.push(performance.now());
+      noteRequest(); // requests keep coming
+      ends.push(performance.now());
+      if (starts.length < 12) return false;
+      resolve();
+      return true;
+    });
+  });
+  spinning = false;
+  // a timer of BUSY_GAP_MS (libuv's clock counts whole milliseconds, from the turn's start): the
+  // median gap about that long, where slices with no gap follow within a few microseconds
+  const gaps = starts
+    .slice(1)
+    .map((s, i) => s - ends[i])
+    .sort((a, b) => a - b);
+  const median = gaps[gaps.length >> 1];
+  assert.ok(median >= BUSY_GAP_MS / 2, `gaps between slices: ${gaps.map((g) => g.toFixed(2)).join(', ')} ms`);
+  // quiet again: they follow one another (no request noted for QUIET_MS)
+  await new Promise((r) => setTimeout(r, QUIET_MS + 5));
+  const quiet: number[] = [];
+  const t0 = performance.now();
+  await new Promise<void>((resolve) => {
+    inSlices(() => {
+      quiet.push(performance.now());
+      if (quiet.length < 20) return false;
+      resolve();
+      return true;
+    });
+  });
+  assert.ok(performance.now() - t0 < 20 * (BUSY_GAP_MS + 1), 'no gap forced with no requests');
 });
 
 Background.run();
