@@ -161,6 +161,9 @@ for (const q of input.queries) {
   floor.set(q.name, parsed);
 }
 
+// what the answers started in the background (the venue groups of a radius query) is done, as it
+// is between requests in a server a few seconds after its first radius query
+await cal.engine.settled();
 const state = (): MemoryState => ({ ...memoryAfterGc(), cacheBytes: cal.render.stats().bytes });
 const cold = state();
 

@@ -62,6 +62,11 @@ export function inSlices(work: (deadline: number) => boolean, sliceMs = SLICE_MS
   }
 }
 
+/** Resolves once no job given to inSlices is left (at once when none is). */
+export async function backgroundDone(): Promise<void> {
+  while (running) await new Promise((r) => setTimeout(r, 2));
+}
+
 /** One slice of the first job, which then goes to the back of the line unless done. */
 function runSlice(): void {
   const job = jobs.shift();

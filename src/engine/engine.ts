@@ -25,7 +25,7 @@ import {
   searchIndexOnWorker,
   searchIndexReady,
 } from './search-index.ts';
-import { inSlices } from './background.ts';
+import { backgroundDone, inSlices } from './background.ts';
 import { WarmUp } from './warm-up.ts';
 import { decodeSnapshot, encodeSnapshot, liveSnapshot, snapshotHead, startSnapshotWorkers } from './snapshot.ts';
 import { CalendarState, type ChangeHooks } from './state.ts';
@@ -387,5 +387,13 @@ export class Engine implements EngineApi {
    *  (a REST list with `search`) waits for this first. */
   searchReady(): Promise<void> {
     return searchIndexReady(this.state);
+  }
+
+  /** Resolves once the work begun in the background so far is done (the warm-up after a load, a
+   *  search index on a worker thread, the venue groups a radius query started): what a benchmark
+   *  of the settled engine waits for, where its own calls leave the event loop no turn. */
+  async settled(): Promise<void> {
+    await this.searchReady();
+    await backgroundDone();
   }
 }
