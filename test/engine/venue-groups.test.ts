@@ -108,6 +108,17 @@ groups('a large calendar: made in the background, started again after a write', 
   }
 });
 
+groups('Engine.settled() resolves once the groups a radius query started are made', async () => {
+  const { engine, model, gen } = calendar(14, 800);
+  const st = engine.state;
+  st.venueGroups.configure(2, 6, { syncRows: 0, stepRows: 8 });
+  checkQuery(engine, model, radiusQuery(gen, model), 'starts the pass');
+  assert.is(st.venueGroups.ready, false);
+  await engine.settled();
+  assert.ok(st.venueGroups.ready, 'made by the time settled() resolves');
+  checkIndexes(engine, 'settled');
+});
+
 groups('a bulk rebuild drops the lists; a radius query makes them again', () => {
   const { engine, model, gen } = calendar(13, 600);
   const st = engine.state;
