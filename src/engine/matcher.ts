@@ -276,3 +276,13 @@ function venueCheck(t: EventTable, test: IdTest): (row: number) => boolean {
 export function endPasses(e: StartRange, v: number): boolean {
   return !(v < e.min || (e.minOpen && v === e.min) || v > e.max || (e.maxOpen && v === e.max));
 }
+
+/** Whether every end in [lo, hi] passes the end bounds `e` (a block's zone map). */
+export function endsWithin(lo: number, hi: number, e: StartRange): boolean {
+  return (lo > e.min || (!e.minOpen && lo === e.min)) && (hi < e.max || (!e.maxOpen && hi === e.max));
+}
+
+/** Whether no end in [lo, hi] passes the end bounds `e`. */
+export function endsOutside(lo: number, hi: number, e: StartRange): boolean {
+  return hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max);
+}

@@ -8,7 +8,7 @@ import { SUPER_SHIFT, type BlockStats } from './block-stats.ts';
 import type { EventTable, LinkColumn } from './event-table.ts';
 import type { PostingList } from './posting-list.ts';
 import type { CalendarState, Postings } from './state.ts';
-import { endPasses, makeIdTest, type Matcher, type StartRange } from './matcher.ts';
+import { endPasses, endsOutside, endsWithin, makeIdTest, type Matcher, type StartRange } from './matcher.ts';
 
 /**
  * For a matcher simple over the list: the exact number of matching rows in the whole block b.
@@ -19,10 +19,9 @@ export function blockCount(blocks: BlockStats, m: Matcher, b: number): number {
   const e = m.end;
   const lo = blocks.minEnds[b],
     hi = blocks.maxEnds[b];
-  if (hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max)) return 0;
+  if (endsOutside(lo, hi, e)) return 0;
   const n = blocks.countBlock(b, m.combos);
-  if (n === 0 || ((lo > e.min || (!e.minOpen && lo === e.min)) && (hi < e.max || (!e.maxOpen && hi === e.max))))
-    return n;
+  if (n === 0 || endsWithin(lo, hi, e)) return n;
   if (!blocks.segmented) return -1;
   // the rows whose end passes are the segment positions [a, z); count the smaller side
   const from = blocks.segBase(b),
@@ -79,8 +78,8 @@ export function countRange(
         const sb = b >> SUPER_SHIFT,
           lo = blocks.superMinEnds[sb],
           hi = blocks.superMaxEnds[sb];
-        const none = hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max);
-        if (none || ((lo > e.min || (!e.minOpen && lo === e.min)) && (hi < e.max || (!e.maxOpen && hi === e.max)))) {
+        const none = endsOutside(lo, hi, e);
+        if (none || endsWithin(lo, hi, e)) {
           if (!none) total += blocks.countSuper(sb, m.combos);
           i = bounds[last];
           b = last - 1;
@@ -91,7 +90,7 @@ export function countRange(
     const stop = Math.min(blockEnd, to);
     const lo = minEnds[b],
       hi = maxEnds[b];
-    if (hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max)) {
+    if (endsOutside(lo, hi, e)) {
       i = stop; // no row of the block passes the end bounds
       continue;
     }
@@ -103,7 +102,7 @@ export function countRange(
         continue;
       }
     }
-    const endsPass = (lo > e.min || (!e.minOpen && lo === e.min)) && (hi < e.max || (!e.maxOpen && hi === e.max));
+    const endsPass = endsWithin(lo, hi, e);
     if (endsPass && 2 * (stop - i) > blockEnd - bounds[b]) {
       // most of the block: its counters' count less the rows outside [i, stop), the smaller side
       // (a window's first block of each of a radius's hundreds of lists)

@@ -5,9 +5,9 @@
 import { comboOf, COMBOS } from './block-stats.ts';
 import type { EventTable } from './event-table.ts';
 import { andRows, denseBits, isDense, passingBits } from './search-dense.ts';
-import { buildMatcher, startRangeOf, type Matcher } from './matcher.ts';
+import { buildMatcher, endPasses, endsOutside, endsWithin, startRangeOf, type Matcher } from './matcher.ts';
 import { searchIndexOf, searchIndexStale, type Constraint, type SearchIndex } from './search-index.ts';
-import { blocksOf, constraint, countWindow, endsOutside, endsWithin } from './search-windows.ts';
+import { blocksOf, constraint, countWindow } from './search-windows.ts';
 import { BLOCK_SHIFT, COUNTED_MIN, fieldsHold, isWordOnly, wordPieces } from './search-words.ts';
 import type { CalendarState } from './state.ts';
 import type { EventQuery, QueryResult } from './types.ts';
@@ -148,8 +148,7 @@ export function walk(
   const inRest = pass
     ? (row: number) => {
         if (pass[(statusCodes[row] << 8) | flags[row]] === 0) return false;
-        const v = ends[row];
-        return !(v < e.min || (e.minOpen && v === e.min) || v > e.max || (e.maxOpen && v === e.max));
+        return endPasses(e, ends[row]);
       }
     : restMatch;
   if (countable) {

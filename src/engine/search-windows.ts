@@ -5,19 +5,9 @@
 
 import { comboOf, COMBOS } from './block-stats.ts';
 import type { EventTable } from './event-table.ts';
-import type { Matcher, StartRange } from './matcher.ts';
+import { endsOutside, endsWithin, type Matcher } from './matcher.ts';
 import type { Constraint, ListBlocks, SearchIndex, Window } from './search-index.ts';
 import { BLOCK, BLOCK_SHIFT } from './search-words.ts';
-
-/** true when every end in [lo, hi] passes the end bounds `e` */
-export function endsWithin(lo: number, hi: number, e: StartRange): boolean {
-  return (lo > e.min || (!e.minOpen && lo === e.min)) && (hi < e.max || (!e.maxOpen && hi === e.max));
-}
-
-/** true when no end in [lo, hi] passes the end bounds `e` */
-export function endsOutside(lo: number, hi: number, e: StartRange): boolean {
-  return hi < e.min || (e.minOpen && hi === e.min) || lo > e.max || (e.maxOpen && lo === e.max);
-}
 
 /**
  * First position p in [lo, hi) of the postings such that every untouched row before p
