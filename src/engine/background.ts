@@ -67,6 +67,12 @@ export async function backgroundDone(): Promise<void> {
   while (running) await new Promise((r) => setTimeout(r, 2));
 }
 
+/** How long after a slice the next one starts: BUSY_GAP_MS while requests come (one noted in
+ *  the last QUIET_MS), else 0 (right after the I/O waiting). */
+export function sliceGap(now = performance.now()): number {
+  return now - lastRequest < QUIET_MS ? BUSY_GAP_MS : 0;
+}
+
 /** One slice of the first job, which then goes to the back of the line unless done. */
 function runSlice(): void {
   const job = jobs.shift();
@@ -75,8 +81,9 @@ function runSlice(): void {
     if (job) done = job.work(sliceDeadline(job.sliceMs));
   } finally {
     if (job && !done) jobs.push(job);
+    const gap = sliceGap();
     if (jobs.length === 0) running = false;
-    else if (performance.now() - lastRequest < QUIET_MS) sliceAfter(BUSY_GAP_MS, runSlice);
+    else if (gap > 0) sliceAfter(gap, runSlice);
     else nextSlice(runSlice);
   }
 }
