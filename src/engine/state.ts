@@ -129,8 +129,7 @@ export class CalendarState {
     });
     const parent = t.parentIds[row];
     if (parent !== 0) this.parentPostings.get(parent)?.setCombo(starts, ids, row, to);
-    this.forEachClosure(row, (list) => list.setCombo(starts, ids, row, to));
-    this.venueGroups.forEachList(row, t, false, (list) => list.setCombo(starts, ids, row, to));
+    this.forEachDerived(row, (list) => list.setCombo(starts, ids, row, to));
   }
 
   /** Distinct categories of the row and all their ancestors, into out (cleared first). */
@@ -173,6 +172,13 @@ export class CalendarState {
     }
   }
 
+  /** Calls fn(list) for every list derived from the row's links that holds it: the category
+   *  closure's and the venue groups' (each while made). */
+  forEachDerived(row: number, fn: (list: PostingList) => void): void {
+    this.forEachClosure(row, fn);
+    this.venueGroups.forEachList(row, this.table, false, fn);
+  }
+
   /** Whether some venue of the row has both coordinates (the geoloc=true predicate). */
   rowHasCoords(row: number): boolean {
     const venues = this.entities.venues;
@@ -200,8 +206,7 @@ export class CalendarState {
       const list = postings.get(id);
       if (list) list.blocks.dirty = true;
     });
-    this.forEachClosure(row, (list) => (list.blocks.dirty = true));
-    this.venueGroups.forEachList(row, this.table, false, (list) => (list.blocks.dirty = true));
+    this.forEachDerived(row, (list) => (list.blocks.dirty = true));
   }
 
   /** Index changes gathered while a batch is open (beginBatch … endBatch), else undefined. */
@@ -299,8 +304,7 @@ export class CalendarState {
         });
         if (list.multi) b.remove(list.multi, row, false);
       });
-      this.forEachClosure(row, (list) => b.remove(list, row, true));
-      this.venueGroups.forEachList(row, t, false, (list) => b.remove(list, row, true));
+      this.forEachDerived(row, (list) => b.remove(list, row, true));
       return;
     }
     const pos = this.main.remove(start, id, row);
@@ -320,8 +324,7 @@ export class CalendarState {
       list.multi?.removeIfPresent(t.starts, t.ids, row, start, id);
       if (list.count === 0) postings.delete(linkId);
     });
-    this.forEachClosure(row, (list) => list.remove(t.starts, t.ids, row, start, id));
-    this.venueGroups.forEachList(row, t, false, (list) => list.remove(t.starts, t.ids, row, start, id));
+    this.forEachDerived(row, (list) => list.remove(t.starts, t.ids, row, start, id));
   }
 
   /** Add sign × (the row's contribution) to `deltas` (term id → change of its count). */

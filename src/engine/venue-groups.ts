@@ -184,7 +184,12 @@ export class VenueGroups {
    *  `joining`: the row joins them now (a row of several venues marks its groups mixed). */
   forEachList(row: number, t: EventTable, joining: boolean, fn: (list: PostingList) => void): void {
     this.changes++;
-    if (this.state !== 'ready') return;
+    if (this.state === 'ready') this.eachGroupList(row, t, joining, fn);
+  }
+
+  /** fn(list) for the list of each group of the row's venues as they are now; `joining`: a row of
+   *  several venues marks those groups mixed. */
+  private eachGroupList(row: number, t: EventTable, joining: boolean, fn: (list: PostingList) => void): void {
     const out = this.scratch;
     const several = this.groupsOf(row, t, out);
     for (let i = 0; i < out.length; i++) {
@@ -202,9 +207,12 @@ export class VenueGroups {
     if (!this.ensure(src)) return undefined;
     const leaves = this.leaves,
       hits = new Int32Array(leaves);
+    /** each id's leaf, -1 for a venue in no group */
+    const leafOfId = new Int32Array(ids.length);
     for (let i = 0; i < ids.length; i++) {
-      const leaf = this.leafOf.get(ids[i]);
-      if (leaf !== undefined) hits[leaf]++;
+      const leaf = this.leafOf.get(ids[i]) ?? -1;
+      leafOfId[i] = leaf;
+      if (leaf >= 0) hits[leaf]++;
     }
     const lists: PostingList[] = [];
     // taken: 1 for a leaf whose rows a taken group's list holds
@@ -224,15 +232,13 @@ export class VenueGroups {
       }
     }
     for (let leaf = 0; leaf < leaves; leaf++) {
-      if (taken[leaf] === 1 || hits[leaf] === 0 || hits[leaf] !== size[leaf] || mixed[leaf] === 1) continue;
+      // (a leaf holds one venue or more: no hit, not whole)
+      if (taken[leaf] === 1 || hits[leaf] !== size[leaf] || mixed[leaf] === 1) continue;
       lists.push(this.lists[leaf]);
       taken[leaf] = 1;
     }
     const venues: number[] = [];
-    for (let i = 0; i < ids.length; i++) {
-      const leaf = this.leafOf.get(ids[i]);
-      if (leaf === undefined || taken[leaf] === 0) venues.push(ids[i]);
-    }
+    for (let i = 0; i < ids.length; i++) if (leafOfId[i] < 0 || taken[leafOfId[i]] === 0) venues.push(ids[i]);
     this.taken += lists.length;
     return { lists, venues };
   }
@@ -357,8 +363,7 @@ export class VenueGroups {
       extra = t.extraVenues,
       leafOf = this.leafOf,
       superOf = this.superOf,
-      lists = this.lists,
-      out = this.scratch;
+      lists = this.lists;
     let pos = from;
     while (pos < n) {
       const stop = Math.min(n, pos + this.stepRows);
@@ -367,11 +372,9 @@ export class VenueGroups {
         const v = venueIds[row];
         if (v === 0) continue;
         if (extra.size > 0 && extra.has(row)) {
-          const several = this.groupsOf(row, t, out);
-          for (let i = 0; i < out.length; i++) {
-            if (several) this.mixed[out[i]] = 1;
-            lists[out[i]].push(row, combos[pos]);
-          }
+          // a row of several venues (rare): each of its groups, marked mixed
+          const combo = combos[pos];
+          this.eachGroupList(row, t, true, (list) => list.push(row, combo));
           continue;
         }
         const leaf = leafOf.get(v);
