@@ -70,7 +70,12 @@ export async function backgroundDone(): Promise<void> {
 /** How long after a slice the next one starts: BUSY_GAP_MS while requests come (one noted in
  *  the last QUIET_MS), else 0 (right after the I/O waiting). */
 export function sliceGap(now = performance.now()): number {
-  return now - lastRequest < QUIET_MS ? BUSY_GAP_MS : 0;
+  return requestsComing(now) ? BUSY_GAP_MS : 0;
+}
+
+/** Whether a request was noted in the last QUIET_MS. */
+function requestsComing(now: number): boolean {
+  return now - lastRequest < QUIET_MS;
 }
 
 /** One slice of the first job, which then goes to the back of the line unless done. */
@@ -97,7 +102,7 @@ let idleAtEnd = 0;
 export function sliceDeadline(sliceMs = SLICE_MS): number {
   const now = performance.now();
   const waited = perf.eventLoopUtilization().idle - idleAtEnd;
-  const quiet = waited >= 0.5 && now - lastRequest >= QUIET_MS;
+  const quiet = waited >= 0.5 && !requestsComing(now);
   return now + (quiet ? Math.max(sliceMs, IDLE_SLICE_MS) : sliceMs);
 }
 

@@ -112,7 +112,10 @@ export function runQuery(st: CalendarState, q: EventQuery): QueryResult {
     else if (c === 4 && q.organizerIds !== undefined)
       d = listDriver(st, 'organizer', organizerLinks, st.organizerPostings, (ids = q.organizerIds), r, t.organizerIds);
     else if (c === 5 && q.geo?.kind === 'radius') {
-      ids = matcher.radiusVenues ?? st.geo.withinRadius(q.geo.lat, q.geo.lng, q.geo.radiusKm);
+      // the matcher's radius test found them (one Flatbush search a query)
+      if (matcher.radiusVenues === undefined)
+        throw new Error('query: expected the radius venues of the matcher, got none');
+      ids = matcher.radiusVenues;
       // groups of nearby venues all within the radius as one list each, the other venues' own
       const cover = st.venueGroups.cover(st, ids);
       d = listDriver(st, 'radius', venueLinks, st.venuePostings, cover ? cover.venues : ids, r);
