@@ -14,7 +14,11 @@
 // test are one more kept set (passingBits), and a row range whose ends all pass is counted with
 // a popcount a word in one pass with no branch a word (countAnd), walked row by row only where
 // the page falls.
+//
+// The sets live in the bit arena (bit-arena.ts), where countAnd runs as WebAssembly; a set
+// dropped from the kept ones, or kept for postings that are gone, goes back to the arena.
 
+import { andCounter, dropBits, keptBits } from './bit-arena.ts';
 import { FLAG_COORDS } from './event-rows.ts';
 import { endPasses, type StartRange } from './matcher.ts';
 import type { PackedPostings } from './packed-postings.ts';
@@ -53,7 +57,7 @@ export function denseBits(
   const from = offsets[id],
     to = offsets[id + 1];
   return keptOrMade(kept, rows, id, DENSE_KEPT, () => {
-    const bits = new Int32Array((rowCount >> 5) + 1),
+    const bits = keptBits((rowCount >> 5) + 1),
       buf = new Int32Array(DECODED);
     for (let p = from; p < to; p += DECODED) {
       const n = Math.min(DECODED, to - p);
@@ -67,8 +71,13 @@ export function denseBits(
   });
 }
 
+/** The sets kept for postings that were collected go back to the arena. */
+const gone = new FinalizationRegistry<Map<unknown, Int32Array>>((sets) => {
+  for (const bits of sets.values()) dropBits(bits);
+});
+
 /** The bit set kept under `key` for these postings, else made, kept (the most recently used last)
- *  and the least recently used dropped past `limit`. */
+ *  and the least recently used dropped past `limit` (given back to the arena after this task). */
 function keptOrMade<K>(
   byPostings: WeakMap<PackedPostings, Map<K, Int32Array>>,
   rows: PackedPostings,
@@ -77,7 +86,10 @@ function keptOrMade<K>(
   make: () => Int32Array,
 ): Int32Array {
   let sets = byPostings.get(rows);
-  if (sets === undefined) byPostings.set(rows, (sets = new Map()));
+  if (sets === undefined) {
+    byPostings.set(rows, (sets = new Map()));
+    gone.register(rows, sets as Map<unknown, Int32Array>);
+  }
   const have = sets.get(key);
   if (have !== undefined) {
     sets.delete(key);
@@ -86,7 +98,11 @@ function keptOrMade<K>(
   }
   const made = make();
   sets.set(key, made);
-  if (sets.size > limit) sets.delete(sets.keys().next().value as K);
+  if (sets.size > limit) {
+    const [oldest, bits] = sets.entries().next().value as [K, Int32Array];
+    sets.delete(oldest);
+    dropBits(bits);
+  }
   return made;
 }
 
@@ -127,18 +143,23 @@ export function andRows(
   const { pass, statusCodes, flags, ends, end: e, match, stale } = check;
   // the rows that pass the (status, flags) check as one more set: only with no stale rows
   const passing = pass !== undefined && stale === undefined ? check.passing : undefined;
+  // whole ranges counted in WebAssembly when the sets are in the bit arena
+  const counter =
+    passing === undefined
+      ? undefined
+      : (andCounter(sets, passing) ?? ((from: number, to: number) => countAnd(sets, passing, from, to)));
   for (let g = 0; g < segs.length; g += 3) {
     const r0 = segs[g],
       r1 = segs[g + 1],
       first = r0 >> 5,
       last = Math.min(r1 >> 5, top),
       readEnds = segs[g + 2] === 1;
-    if (passing !== undefined && !readEnds && last > first) {
+    if (passing !== undefined && counter !== undefined && !readEnds && last > first) {
       // every row of the range in the sets is a match: counted in one branch-free pass, and
       // visited only when the page falls in it
       const c =
         bitCount(wordAnd(sets, passing, first) & (-1 << (r0 & 31))) +
-        countAnd(sets, passing, first + 1, last - 1) +
+        counter(first + 1, last - 1) +
         bitCount(wordAnd(sets, passing, last) & (last === r1 >> 5 ? lowMask(r1) : -1));
       if (total + c <= pageFrom || total >= pageTo) {
         total += c;
@@ -197,8 +218,9 @@ function wordAnd(sets: Int32Array[], passing: Int32Array, i: number): number {
   return x;
 }
 
-/** Bits set in words [from, to] of every set and `passing` ANDed: one pass with no branch a word
- *  (the usual two words and three sets read side by side). */
+/** Bits set in words [from, to] of every set and `passing` ANDed, in one pass with no branch a
+ *  word (the usual two words and three sets read side by side): for sets outside the bit arena,
+ *  or more than its counter takes (andCounter). */
 export function countAnd(sets: Int32Array[], passing: Int32Array, from: number, to: number): number {
   let total = 0;
   if (sets.length === 2) {
@@ -253,7 +275,7 @@ export function passingBits(
   const key = passKey(pass);
   if (key === null) return undefined;
   return keptOrMade(passKept, rows, key, PASS_KEPT, () => {
-    const bits = new Int32Array((rowCount >> 5) + 1);
+    const bits = keptBits((rowCount >> 5) + 1);
     for (let row = 0; row < rowCount; row++)
       if (pass[(statusCodes[row] << 8) | flags[row]] === 1) bits[row >> 5] |= 1 << (row & 31);
     return bits;

@@ -4,6 +4,7 @@
 // the given row ranges, that pass the row check, counted and paged as a list walk would.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { arenaStats, keptBits } from '../../src/engine/bit-arena.ts';
 import { PostingsPacker } from '../../src/engine/packed-postings.ts';
 import {
   andRows,
@@ -86,18 +87,39 @@ dense('at most DENSE_KEPT bit sets, the least recently used dropped first', () =
   assert.equal(Array.from(again), Array.from(second));
 });
 
+dense('bit sets live in the bit arena; the dropped ones go back to it', async () => {
+  const n = 64_000;
+  const lists = Array.from({ length: DENSE_KEPT + 6 }, (_, k) => {
+    const l: number[] = [];
+    for (let row = k % 3; row < n; row += 3) l.push(row);
+    return l;
+  });
+  const { rows, offsets } = packLists(lists, identity(n));
+  await Promise.resolve();
+  const before = arenaStats()!.blocks;
+  for (let id = 0; id < lists.length; id++) {
+    const bits = denseBits(rows, offsets, id, n)!;
+    assert.instance(bits.buffer, SharedArrayBuffer, 'in the arena');
+  }
+  await Promise.resolve(); // dropped sets go back after the task that dropped them
+  assert.is(arenaStats()!.blocks - before, DENSE_KEPT, 'only the kept sets hold blocks');
+});
+
 dense('the AND visits the rows in every set, in the ranges, that pass; counted and paged', () => {
   const r = new Rng(mulberry32(9));
-  for (let round = 0; round < 60; round++) {
+  for (let round = 0; round < 240; round++) {
     const n = r.int(1, 3000);
     const k = r.int(1, 4);
+    // sets in the bit arena (whole ranges counted in WebAssembly) or plain (counted in JavaScript)
+    const inArena = r.bool(0.6);
+    const made = (words: number) => (inArena ? keptBits(words) : new Int32Array(words));
     const members = Array.from({ length: k }, () => {
       const p = r.pick([0.2, 0.5, 0.9, 1]);
       return Uint8Array.from({ length: n }, () => (r.bool(p) ? 1 : 0));
     });
     // sets sized to the table or shorter (a list built before rows were added)
     const sets = members.map((m) => {
-      const bits = new Int32Array(((r.bool(0.8) ? n : r.int(0, n)) >> 5) + 1);
+      const bits = made(((r.bool(0.8) ? n : r.int(0, n)) >> 5) + 1);
       for (let row = 0; row < Math.min(n, bits.length * 32); row++) if (m[row] === 1) bits[row >> 5] |= 1 << (row & 31);
       return bits;
     });
@@ -105,7 +127,7 @@ dense('the AND visits the rows in every set, in the ranges, that pass; counted a
     // increasing, disjoint ranges, some sharing a 32-row word with the next
     const segs: number[] = [];
     for (let row = r.int(0, 40); row < n; ) {
-      const last = Math.min(n - 1, row + r.int(0, 90));
+      const last = Math.min(n - 1, row + r.int(0, r.bool(0.3) ? 2000 : 90));
       segs.push(row, last, r.int(0, 1));
       row = last + 1 + r.int(0, 40);
     }
@@ -120,7 +142,7 @@ dense('the AND visits the rows in every set, in the ranges, that pass; counted a
     const check: RowCheck = { pass: simple ? pass : undefined, statusCodes, flags, ends, end, match: odd, stale };
     if (simple && r.bool(0.6)) {
       // the passing rows as a set (read only when no row is stale): counted by words, not rows
-      const passing = new Int32Array((n >> 5) + 1);
+      const passing = made((n >> 5) + 1);
       for (let row = 0; row < n; row++)
         if (pass[(statusCodes[row] << 8) | flags[row]] === 1) passing[row >> 5] |= 1 << (row & 31);
       check.passing = passing;
