@@ -70,12 +70,13 @@ export class VenueGeo {
     for (const [minX, minY, maxX, maxY] of searchBoxes(lat, lng, radiusKm)) {
       for (const i of index.search(minX, minY, maxX, maxY, check)) hits.push(this.venueIds[i]);
     }
-    hits.sort((a, b) => a - b);
+    // a typed array's numeric sort: a comparator sort of the ~800 venues of a city's 10 km took
+    // longer than finding them
+    const sorted = Int32Array.from(hits).sort();
     // boxes may overlap at their edges (lng ±180): drop duplicates
-    let w = 0;
-    for (let i = 0; i < hits.length; i++) if (i === 0 || hits[i] !== hits[i - 1]) hits[w++] = hits[i];
-    hits.length = w;
-    return hits;
+    const ids: number[] = [];
+    for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) ids.push(sorted[i]);
+    return ids;
   }
 }
 
