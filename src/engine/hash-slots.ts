@@ -1,6 +1,7 @@
 // The slot table of an open-addressing hash set whose entries are dense ids with their hashes
-// kept beside them (the search index's vocabulary, an import's slugs): slots hold 1 + id, 0 for
+// kept beside them (the search index's vocabulary, an import's titles): slots hold 1 + id, 0 for
 // an empty slot, and an entry sits at its hash or the first empty slot after it (linear probing).
+// For the largest tables, slot pairs that hold each id's hash too (pairSlots).
 // Also a string hash (an import's slugs and the event rows by slug, slug-index.ts, use it).
 
 /** A 32-bit hash of s's UTF-16 code units (FNV-1a, then murmur3's finaliser). */
@@ -24,6 +25,33 @@ export function hashSlots(hashes: Int32Array, count: number, size: number): Int3
     slots[at] = id + 1;
   }
   return slots;
+}
+
+/**
+ * A table of slot pairs (for tables of millions of keys held elsewhere in memory: an import's
+ * slugs, the link lists' pool): pair i is [2i] = 1 + id (0: empty) and [2i + 1] = the id's hash,
+ * so a probe compares hashes in the slot it reads and reads a key only when they are equal. With
+ * the hash beside each id instead, a probe of a table that big costs one more cache miss a slot.
+ * `pairs` slot pairs, a power of two.
+ */
+export function pairSlots(pairs: number): Int32Array<ArrayBuffer> {
+  return new Int32Array(2 * pairs);
+}
+
+/** The pairs of `slots` (pairSlots) in a table twice as large, each placed by its hash. */
+export function grownPairs(slots: Int32Array): Int32Array<ArrayBuffer> {
+  const out = new Int32Array(slots.length * 2),
+    mask = (out.length >> 1) - 1;
+  for (let j = 0; j < slots.length; j += 2) {
+    const k = slots[j];
+    if (k === 0) continue;
+    const h = slots[j + 1];
+    let at = h & mask;
+    while (out[2 * at] !== 0) at = (at + 1) & mask;
+    out[2 * at] = k;
+    out[2 * at + 1] = h;
+  }
+  return out;
 }
 
 /** `hashes` with hashes[id] = h, grown to twice its length when id is past its end. */

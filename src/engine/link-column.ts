@@ -5,6 +5,7 @@
 // plus a 4-byte offset, and a row 4 bytes a column.
 
 import { growInt32 } from './columns.ts';
+import { grownPairs, pairSlots } from './hash-slots.ts';
 import { ListInterner, listHash } from './list-interner.ts';
 
 /**
@@ -23,8 +24,8 @@ export class IdListPool {
   offsets = new Int32Array(256);
   /** number of lists (list 0, the empty list, is always there) */
   count = 1;
-  /** list numbers by listHash (linear probing; 0 = an empty slot) */
-  private slots = new Int32Array(1024);
+  /** list numbers by listHash, each with its hash (pairSlots; linear probing) */
+  private slots = pairSlots(1024);
   private slotsUsed = 0;
   /** the list number of [id] for a small id, by id (0 = not made yet) */
   private singles = new Int32Array(0);
@@ -63,13 +64,15 @@ export class IdListPool {
   internHashed(src: ArrayLike<number>, from: number, n: number, key: number): number {
     if (this.indexed < this.count) this.indexSome(Infinity);
     const slots = this.slots,
-      mask = slots.length - 1;
+      mask = (slots.length >> 1) - 1;
     let i = key & mask;
-    for (let k = slots[i]; k !== 0; k = slots[(i = (i + 1) & mask)]) if (this.equals(k, src, from, n)) return k;
+    for (let k = slots[2 * i]; k !== 0; k = slots[2 * (i = (i + 1) & mask)])
+      if (slots[2 * i + 1] === key && this.equals(k, src, from, n)) return k;
     const k = this.add(src, from, n);
-    slots[i] = k;
+    slots[2 * i] = k;
+    slots[2 * i + 1] = key;
     this.indexed = this.count;
-    if (++this.slotsUsed * 2 > slots.length) this.growSlots();
+    if (++this.slotsUsed * 2 > mask + 1) this.growSlots();
     return k;
   }
 
@@ -106,9 +109,9 @@ export class IdListPool {
     const v = this.values,
       o = this.offsets;
     // room for every list still out at once (the first slice), not a rehash every few slices
-    while (this.slots.length < 2 * (this.slotsUsed + this.count - this.indexed)) this.growSlots();
+    while (this.slots.length < 4 * (this.slotsUsed + this.count - this.indexed)) this.growSlots();
     const slots = this.slots,
-      mask = slots.length - 1;
+      mask = (slots.length >> 1) - 1;
     for (let k = this.indexed; k < to; k++) {
       const a = o[k],
         n = o[k + 1] - a;
@@ -117,9 +120,11 @@ export class IdListPool {
         if (this.singles[v[a]] === 0) this.singles[v[a]] = k;
         continue;
       }
-      let i = listHash(v, a, n) & mask;
-      while (slots[i] !== 0) i = (i + 1) & mask;
-      slots[i] = k;
+      const h = listHash(v, a, n);
+      let i = h & mask;
+      while (slots[2 * i] !== 0) i = (i + 1) & mask;
+      slots[2 * i] = k;
+      slots[2 * i + 1] = h;
       this.slotsUsed++;
     }
     this.indexed = to;
@@ -156,23 +161,12 @@ export class IdListPool {
       values = Math.ceil(this.offsets[this.count] * factor);
     this.offsets = growInt32(this.offsets, lists + 1, grow);
     this.values = growInt32(this.values, values, grow);
-    if (this.indexed === this.count) while (this.slots.length < lists * 2) this.growSlots();
+    if (this.indexed === this.count) while (this.slots.length < lists * 4) this.growSlots();
   }
 
   /** The hashed lists in a table twice as large. */
   private growSlots(): void {
-    const old = this.slots;
-    const slots = new Int32Array(old.length * 2),
-      mask = slots.length - 1;
-    for (let j = 0; j < old.length; j++) {
-      const k = old[j];
-      if (k === 0) continue;
-      const a = this.offsets[k];
-      let i = listHash(this.values, a, this.offsets[k + 1] - a) & mask;
-      while (slots[i] !== 0) i = (i + 1) & mask;
-      slots[i] = k;
-    }
-    this.slots = slots;
+    this.slots = grownPairs(this.slots);
   }
 
   /** List k as a new array. */

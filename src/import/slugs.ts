@@ -7,7 +7,7 @@
 // equal hash: held as strings, ten million of them were ~0.5 GiB of the importing thread's heap.
 // The workers hand their slugs over as bytes too (addBytes: no string made for a slug new to the set).
 
-import { hashSlots, stringHash, withHash } from '../engine/hash-slots.ts';
+import { grownPairs, pairSlots, stringHash } from '../engine/hash-slots.ts';
 
 /** The hash of a slug (stringHash). */
 export const slugHash = stringHash;
@@ -21,9 +21,8 @@ export class SlugSet {
   /** the slugs' UTF-8 bytes, one after the other; slug i is bytes[ends[i - 1], ends[i]) */
   private bytes = Buffer.allocUnsafeSlow(4096);
   private ends = new Float64Array(256);
-  private hashes = new Int32Array(256);
-  /** 1 + index in keys, 0: empty */
-  private slots = new Int32Array(512);
+  /** slot pairs (pairSlots): 1 + the slug's index (0: empty), its hash */
+  private slots = pairSlots(512);
   private mask = 511;
 
   get size(): number {
@@ -80,28 +79,28 @@ export class SlugSet {
   }
 
   has(s: string, h = slugHash(s)): boolean {
-    const { slots, hashes, mask } = this;
+    const { slots, mask } = this;
     for (let at = h & mask; ; at = (at + 1) & mask) {
-      const k = slots[at];
+      const k = slots[2 * at];
       if (k === 0) return false;
-      if (hashes[k - 1] === h && this.key(k - 1) === s) return true;
+      if (slots[2 * at + 1] === h && this.key(k - 1) === s) return true;
     }
   }
 
   /** Adds s; false when it was there already. */
   add(s: string, h = slugHash(s)): boolean {
-    const { slots, hashes, mask } = this;
+    const { slots, mask } = this;
     let at = h & mask;
     for (; ; at = (at + 1) & mask) {
-      const k = slots[at];
+      const k = slots[2 * at];
       if (k === 0) break;
-      if (hashes[k - 1] === h && this.key(k - 1) === s) return false;
+      if (slots[2 * at + 1] === h && this.key(k - 1) === s) return false;
     }
     const n = this.count;
-    this.hashes = withHash(hashes, n, h);
     this.push(s);
-    slots[at] = n + 1;
-    if ((n + 1) * 2 > slots.length) this.rehash();
+    slots[2 * at] = n + 1;
+    slots[2 * at + 1] = h;
+    if ((n + 1) * 2 > mask + 1) this.rehash();
     return true;
   }
 
@@ -111,13 +110,13 @@ export class SlugSet {
    */
   addBytes(src: Uint8Array, a: number, e: number, h: number): boolean {
     if (this.pending.length > 0) this.flush();
-    const { slots, hashes, mask, bytes, ends } = this;
+    const { slots, mask, bytes, ends } = this;
     const len = e - a;
     let at = h & mask;
     probe: for (; ; at = (at + 1) & mask) {
-      const k = slots[at];
+      const k = slots[2 * at];
       if (k === 0) break;
-      if (hashes[k - 1] !== h) continue;
+      if (slots[2 * at + 1] !== h) continue;
       const from = k === 1 ? 0 : ends[k - 2];
       if (ends[k - 1] - from !== len) continue;
       for (let j = 0; j < len; j++) if (bytes[from + j] !== src[a + j]) continue probe;
@@ -129,15 +128,15 @@ export class SlugSet {
     const to = this.bytes;
     for (let j = 0; j < len; j++) to[start + j] = src[a + j];
     this.ends[n] = start + len;
-    this.hashes = withHash(hashes, n, h);
     this.count = n + 1;
-    slots[at] = n + 1;
-    if ((n + 1) * 2 > slots.length) this.rehash();
+    slots[2 * at] = n + 1;
+    slots[2 * at + 1] = h;
+    if ((n + 1) * 2 > mask + 1) this.rehash();
     return true;
   }
 
   private rehash(): void {
-    this.slots = hashSlots(this.hashes, this.count, this.slots.length * 2);
-    this.mask = this.slots.length - 1;
+    this.slots = grownPairs(this.slots);
+    this.mask = (this.slots.length >> 1) - 1;
   }
 }
