@@ -23,7 +23,9 @@ Geo('geo :: the venues inside come once each, ids ascending, whatever the index 
   // ids far from their points' order, and a circle across the antimeridian (two boxes)
   const venues: VenueRecord[] = [];
   for (let i = 0; i < 300; i++)
-    venues.push(makeVenue(1000 + ((i * 7919) % 300) * 3, { geoLat: (i % 20) * 0.01, geoLng: i % 2 ? 179.99 : -179.99 }));
+    venues.push(
+      makeVenue(1000 + ((i * 7919) % 300) * 3, { geoLat: (i % 20) * 0.01, geoLng: i % 2 ? 179.99 : -179.99 }),
+    );
   const got = geoOf(venues).withinRadius(0.1, 180, 100);
   const want = venues.map((v) => v.id).sort((a, b) => a - b);
   assert.equal(got, want);
