@@ -1,5 +1,6 @@
 // calendar-engine serve: options (over env, over defaults), open the store, seed the demo calendar
-// into an empty one, listen, and on SIGINT/SIGTERM drain, snapshot and exit 0.
+// into an empty one, listen, and on SIGINT/SIGTERM drain, snapshot (when a write came since the
+// last one) and exit 0.
 import net from 'node:net'; // static: the single executable (CommonJS) cannot import() at run time
 import path from 'node:path';
 import v8 from 'node:v8';
@@ -43,7 +44,8 @@ ${CLUSTER_USAGE}${usageLines((o) => o.flag === 'node-id')}\
 
 Environment only:
 ${usageLines((o) => !o.flag && !o.cluster)}
-SIGINT/SIGTERM: stop accepting, finish in-flight requests, write a snapshot, exit 0.
+SIGINT/SIGTERM: stop accepting, finish in-flight requests, write a snapshot (when a write came
+since the last one), exit 0.
 `;
 
 const OPTIONS = parseArgsOptions(() => true);
@@ -283,11 +285,9 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
           // a cluster's writer snapshots on its own schedule; a node leaving needs none; a store
           // opened read-only, or whose disk fails, keeps its journal (which holds every write)
           if (!handle.cluster && !opts.readOnly && !handle.log.refusal()) {
-            await calendar
-              .snapshot()
-              .catch((err: Error) =>
-                log(`calendar-engine: no snapshot written at shutdown (${err.message}); the journal holds every write`),
-              );
+            await (handle.log.shutdownSnapshot?.() ?? calendar.snapshot()).catch((err: Error) =>
+              log(`calendar-engine: no snapshot written at shutdown (${err.message}); the journal holds every write`),
+            );
           }
           await calendar.close();
         })();
@@ -375,7 +375,9 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
         process.exit(1);
       }
       signalled = true;
-      io.stderr.write(`calendar-engine: ${signal}, finishing requests and writing a snapshot\n`);
+      io.stderr.write(
+        `calendar-engine: ${signal}, finishing requests and writing a snapshot of any writes since the last one\n`,
+      );
       running.shutdown().then(() => {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);

@@ -73,6 +73,9 @@ export interface WriteLog {
   beginSnapshot?(): SnapshotStream;
   /** A snapshot of the engine as the log keeps them (a store compacts its journal); no-op in memory. */
   snapshot(): Promise<void>;
+  /** The snapshot a server writes at shutdown (a store only): none when the one on disk already
+   *  holds every write, else one with the indexes as they are (none built for it). */
+  shutdownSnapshot?(): Promise<void>;
   /** The log's state for the health route, at the calendar's `seq`; `warnings`: faults of the
    *  files kept beside it, which refuse no write. */
   health(seq: number, warnings: string[]): LogHealth;

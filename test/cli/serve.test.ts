@@ -301,6 +301,47 @@ running(
   },
 );
 
+running('shutdown writes a snapshot only when a write came after the last one', async () => {
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-serve-'));
+  const io = memoryIo({ CALENDAR_ADMIN_PASSWORD: 'abcd efgh ijkl' }, dir);
+  const opts = resolveServeOptions({ port: '0', data: dir, 'no-seed': true }, io);
+  const manifest = () => JSON.parse(fs.readFileSync(path.join(dir, 'snapshot.json'), 'utf8'));
+  const journal = () => {
+    const f = path.join(dir, 'journal.jsonl');
+    return fs.existsSync(f) ? fs.statSync(f).size : 0;
+  };
+  const serveOnce = async (write: boolean) => {
+    const srv = await startServe(opts, io);
+    try {
+      if (!write) return;
+      const api = /listening on (\S+)$/.exec(srv.banner)![1];
+      const res = await fetch(`${api}/tags`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Basic ' + Buffer.from('admin:abcdefghijkl').toString('base64'),
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ name: `Tag ${Date.now()}` }),
+      });
+      assert.is(res.status, 201);
+    } finally {
+      await srv.shutdown();
+    }
+  };
+  await serveOnce(true);
+  const first = manifest();
+  assert.is(journal(), 0, '~> the write is in the snapshot');
+  await serveOnce(false);
+  assert.equal(manifest(), first, '~> no write since: the snapshot on disk is kept as it is');
+  await serveOnce(true);
+  const third = manifest();
+  assert.ok(third.seq > first.seq, `~> a write since: a new snapshot (${first.seq} -> ${third.seq})`);
+  assert.is.not(third.createdAt, first.createdAt);
+  assert.is(journal(), 0);
+});
+
 running('a port in use is a one-line error', async () => {
   const net = await import('node:net');
   const blocker = net.createServer();
