@@ -55,7 +55,8 @@ class Arena {
     let size = Math.ceil((words * 4) / ALIGN) * ALIGN;
     let at: number;
     const fit = this.fit(size);
-    if (fit >= 0) {
+    const reused = fit >= 0;
+    if (reused) {
       // a free block of that size, else the smallest larger one (it keeps its size)
       const list = this.free.get(fit)!;
       at = list.pop()!;
@@ -79,7 +80,8 @@ class Arena {
     this.used += size;
     this.blocks++;
     const bits = new Int32Array(this.buffer, at, words);
-    bits.fill(0);
+    // memory past the old top was never written (a grown memory is zeroed): only a reused block
+    if (reused) bits.fill(0);
     return bits;
   }
 
