@@ -42,16 +42,16 @@ export function pairSlots(pairs: number): Int32Array<ArrayBuffer> {
 export function grownPairs(slots: Int32Array): Int32Array<ArrayBuffer> {
   const out = new Int32Array(slots.length * 2),
     mask = (out.length >> 1) - 1;
-  for (let j = 0; j < slots.length; j += 2) {
-    const k = slots[j];
-    if (k === 0) continue;
-    const h = slots[j + 1];
-    let at = h & mask;
-    while (out[2 * at] !== 0) at = (at + 1) & mask;
-    out[2 * at] = k;
-    out[2 * at + 1] = h;
-  }
+  for (let j = 0; j < slots.length; j += 2) if (slots[j] !== 0) placePair(out, mask, slots[j], slots[j + 1]);
   return out;
+}
+
+/** Puts the pair (k, h) at the first empty slot from h (`mask`: the number of pairs less one). */
+export function placePair(slots: Int32Array, mask: number, k: number, h: number): void {
+  let at = h & mask;
+  while (slots[2 * at] !== 0) at = (at + 1) & mask;
+  slots[2 * at] = k;
+  slots[2 * at + 1] = h;
 }
 
 /** `hashes` with hashes[id] = h, grown to twice its length when id is past its end. */

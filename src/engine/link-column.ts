@@ -5,7 +5,7 @@
 // plus a 4-byte offset, and a row 4 bytes a column.
 
 import { growInt32 } from './columns.ts';
-import { grownPairs, pairSlots } from './hash-slots.ts';
+import { grownPairs, pairSlots, placePair } from './hash-slots.ts';
 import { ListInterner, listHash } from './list-interner.ts';
 
 /**
@@ -120,11 +120,7 @@ export class IdListPool {
         if (this.singles[v[a]] === 0) this.singles[v[a]] = k;
         continue;
       }
-      const h = listHash(v, a, n);
-      let i = h & mask;
-      while (slots[2 * i] !== 0) i = (i + 1) & mask;
-      slots[2 * i] = k;
-      slots[2 * i + 1] = h;
+      placePair(slots, mask, k, listHash(v, a, n));
       this.slotsUsed++;
     }
     this.indexed = to;
