@@ -12,10 +12,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE = path.join(ROOT, 'src/engine/bit-count.wat');
 const OUT = path.join(ROOT, 'src/engine/bit-count-wasm.ts');
 
-/** The TypeScript module holding the compiled bytes of `wat`. */
-export async function compiled(wat = fs.readFileSync(SOURCE, 'utf8')) {
+/** The TypeScript module holding the compiled bytes of bit-count.wat. */
+async function compiled() {
   const wabt = await wabtInit();
-  const mod = wabt.parseWat('bit-count.wat', wat, { threads: true });
+  const mod = wabt.parseWat('bit-count.wat', fs.readFileSync(SOURCE, 'utf8'), { threads: true });
   mod.validate({ threads: true });
   const { buffer } = mod.toBinary({});
   mod.destroy();
@@ -28,13 +28,11 @@ export async function compiled(wat = fs.readFileSync(SOURCE, 'utf8')) {
   ].join('\n');
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const text = await compiled();
-  if (process.argv.includes('--check')) {
-    const same = fs.existsSync(OUT) && fs.readFileSync(OUT, 'utf8') === text;
-    console.log(same ? 'bit-count-wasm.ts is up to date' : 'bit-count-wasm.ts differs from bit-count.wat');
-    process.exit(same ? 0 : 1);
-  }
-  fs.writeFileSync(OUT, text);
-  console.log(`wrote ${path.relative(ROOT, OUT)}`);
+const text = await compiled();
+if (process.argv.includes('--check')) {
+  const same = fs.existsSync(OUT) && fs.readFileSync(OUT, 'utf8') === text;
+  console.log(same ? 'bit-count-wasm.ts is up to date' : 'bit-count-wasm.ts differs from bit-count.wat');
+  process.exit(same ? 0 : 1);
 }
+fs.writeFileSync(OUT, text);
+console.log(`wrote ${path.relative(ROOT, OUT)}`);

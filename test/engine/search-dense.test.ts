@@ -33,6 +33,15 @@ function packLists(lists: number[][], order: Int32Array) {
 
 const identity = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
 
+/** `count` lists over [0, n): list k holds every `every`-th row from k % every. */
+function everyNth(count: number, n: number, every: number): number[][] {
+  return Array.from({ length: count }, (_, k) => {
+    const l: number[] = [];
+    for (let row = k % every; row < n; row += every) l.push(row);
+    return l;
+  });
+}
+
 dense('a bit set holds its list rows; sparse lists and ranked postings get none', () => {
   const r = new Rng(mulberry32(5));
   const n = 20_000;
@@ -68,11 +77,7 @@ dense('a bit set holds its list rows; sparse lists and ranked postings get none'
 
 dense('at most DENSE_KEPT bit sets, the least recently used dropped first', () => {
   const n = 3200;
-  const lists = Array.from({ length: DENSE_KEPT + 2 }, (_, k) => {
-    const l: number[] = [];
-    for (let row = k % 4; row < n; row += 4) l.push(row);
-    return l;
-  });
+  const lists = everyNth(DENSE_KEPT + 2, n, 4);
   const { rows, offsets } = packLists(lists, identity(n));
   const first = denseBits(rows, offsets, 0, n)!;
   const second = denseBits(rows, offsets, 1, n)!;
@@ -89,11 +94,7 @@ dense('at most DENSE_KEPT bit sets, the least recently used dropped first', () =
 
 dense('bit sets live in the bit arena; the dropped ones go back to it', async () => {
   const n = 64_000;
-  const lists = Array.from({ length: DENSE_KEPT + 6 }, (_, k) => {
-    const l: number[] = [];
-    for (let row = k % 3; row < n; row += 3) l.push(row);
-    return l;
-  });
+  const lists = everyNth(DENSE_KEPT + 6, n, 3);
   const { rows, offsets } = packLists(lists, identity(n));
   await Promise.resolve();
   const before = arenaStats()!.blocks;
