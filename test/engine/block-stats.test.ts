@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BLOCK_SIZE, COMBOS, comboOf } from '../../src/engine/block-stats.ts';
+import { BLOCK_SIZE, BlockStats, COMBOS, comboOf } from '../../src/engine/block-stats.ts';
 import { Engine } from '../../src/engine/engine.ts';
 import { naiveToString } from '../../src/engine/naive-time.ts';
 import type { EventRecord } from '../../src/engine/records.ts';
@@ -438,6 +438,42 @@ Incremental('block stats upkeep :: inserts, removals and splits keep counters wi
     assert.is(engine.query({ ...q, endGt: bound, featured: true }).total, want, `~> endGt ${bound}`);
   }
   assert.ok(rows.length > 0);
+});
+
+Incremental('block stats upkeep :: stats never refreshed share empty arrays, left as they were by changes', () => {
+  const arrays = (b: BlockStats) => [
+    b.bounds,
+    b.counts,
+    b.minEnds,
+    b.maxEnds,
+    b.superCounts,
+    b.superMinEnds,
+    b.superMaxEnds,
+    b.segEnds,
+    b.segCombos,
+    b.slotOf,
+  ];
+  const a = new BlockStats(),
+    b = new BlockStats(true);
+  // a store has one of these per link list and per pair of links (140,000 at ten million events)
+  arrays(a).forEach((x, i) => assert.is(x, arrays(b)[i], `array ${i} is shared`));
+  assert.equal([...a.bounds], [0]);
+  assert.ok(arrays(a).slice(1).every((x) => x.length === 0));
+  // changes to stats not yet refreshed write nothing (they stay dirty) ...
+  const { engine } = calendar(BLOCK_SIZE * 2);
+  const table = engine.state.table;
+  const rows = Int32Array.from({ length: 8 }, (_, i) => i);
+  a.insertAt(0, 3, BASE, rows, table);
+  a.removeAt(0, 3, BASE);
+  a.moveCombo(0, 3, 4, BASE);
+  assert.ok(a.dirty);
+  assert.equal([...b.bounds], [0]);
+  // ... and a refresh gives them arrays of their own
+  a.refresh(rows, rows.length, table);
+  assert.is.not(a.bounds, b.bounds);
+  assert.is(a.bounds[a.blocks], rows.length);
+  assert.equal([...b.bounds], [0]);
+  assert.is(b.counts.length, 0);
 });
 
 Unions.run();
