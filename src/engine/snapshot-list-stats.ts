@@ -86,8 +86,9 @@ export function captureListStats(st: CalendarState): ListStatsLine[] {
   for (const kind of WARM_KINDS) {
     if (kind === 'closure' && st.closureDirty) continue;
     for (const [id, list] of st[POSTING_KINDS[kind]].entries()) {
+      if (list.count < LIST_STATS_MIN) continue;
       const b = list.blocks;
-      if (list.count < LIST_STATS_MIN || b.dirty) continue;
+      if (b.dirty) continue;
       out.push(lineOf(kind, id, list.count, b.blocks, b.bounds, b.counts, b.minEnds, b.maxEnds));
     }
   }

@@ -2,6 +2,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BLOCK_SIZE, BlockStats, COMBOS, comboOf } from '../../src/engine/block-stats.ts';
 import { Engine } from '../../src/engine/engine.ts';
+import { PostingList } from '../../src/engine/posting-list.ts';
+import { captureListStats } from '../../src/engine/snapshot-list-stats.ts';
 import { naiveToString } from '../../src/engine/naive-time.ts';
 import type { EventRecord } from '../../src/engine/records.ts';
 import type { EventQuery } from '../../src/engine/types.ts';
@@ -474,6 +476,33 @@ Incremental('block stats upkeep :: stats never refreshed share empty arrays, lef
   assert.is(a.bounds[a.blocks], rows.length);
   assert.equal([...b.bounds], [0]);
   assert.is(b.counts.length, 0);
+});
+
+Incremental('block stats upkeep :: a posting list makes its statistics when they are first read', () => {
+  const { engine } = calendar(BLOCK_SIZE * 2);
+  const st = engine.state,
+    t = st.table;
+  const made = (l: PostingList) => (l as unknown as { stats?: BlockStats }).stats !== undefined;
+  const list = new PostingList();
+  for (let row = 0; row < 40; row++) list.insert(t.starts, t.ids, row, 1);
+  list.remove(t.starts, t.ids, 7, t.starts[7], t.ids[7]);
+  list.setCombo(t.starts, t.ids, 8, 2);
+  assert.not.ok(made(list), 'changes make no statistics');
+  const b = list.blocks;
+  assert.ok(made(list));
+  assert.is(list.blocks, b, 'made once');
+  assert.ok(b.dirty);
+  b.refresh(list.rows, list.count, t, list.combos);
+  assert.not.ok(b.dirty);
+  assert.is(b.bounds[b.blocks], 39);
+  list.insert(t.starts, t.ids, 7, 1);
+  assert.ok(b.dirty, 'a change after they were made makes them stale');
+  // a snapshot's capture reads only the large lists' statistics, and a load makes none of the rest
+  const linkedState = linked(2_000).engine.state;
+  const lists = [...linkedState.tagPostings.entries(), ...linkedState.categoryPostings.entries()].map(([, l]) => l);
+  assert.ok(lists.length >= 7);
+  captureListStats(linkedState);
+  assert.ok(lists.every((l) => l.count < 4096 && !made(l)), 'small lists left without statistics');
 });
 
 Unions.run();
