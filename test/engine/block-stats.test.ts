@@ -458,9 +458,13 @@ Incremental('block stats upkeep :: stats never refreshed share empty arrays, lef
   const a = new BlockStats(),
     b = new BlockStats(true);
   // a store has one of these per link list and per pair of links (140,000 at ten million events)
-  arrays(a).forEach((x, i) => assert.is(x, arrays(b)[i], `array ${i} is shared`));
+  for (const [i, x] of arrays(a).entries()) assert.is(x, arrays(b)[i], `array ${i} is shared`);
   assert.equal([...a.bounds], [0]);
-  assert.ok(arrays(a).slice(1).every((x) => x.length === 0));
+  assert.ok(
+    arrays(a)
+      .slice(1)
+      .every((x) => x.length === 0),
+  );
   // changes to stats not yet refreshed write nothing (they stay dirty) ...
   const { engine } = calendar(BLOCK_SIZE * 2);
   const table = engine.state.table;
@@ -502,7 +506,10 @@ Incremental('block stats upkeep :: a posting list makes its statistics when they
   const lists = [...linkedState.tagPostings.entries(), ...linkedState.categoryPostings.entries()].map(([, l]) => l);
   assert.ok(lists.length >= 7);
   captureListStats(linkedState);
-  assert.ok(lists.every((l) => l.count < 4096 && !made(l)), 'small lists left without statistics');
+  assert.ok(
+    lists.every((l) => l.count < 4096 && !made(l)),
+    'small lists left without statistics',
+  );
 });
 
 Unions.run();
