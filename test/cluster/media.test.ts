@@ -67,7 +67,9 @@ const urlsOf = (item: Record<string, unknown>): string[] =>
     (s) => s.source_url,
   );
 
-async function eventually(check: () => boolean | Promise<boolean>, what: string, ms = 5_000): Promise<void> {
+/** Polls `check` until it holds, for at most `ms`: a node learns of files put and deleted by the
+ *  bucket's watch, which took over 5 s once in CI with every test file running on two cores. */
+async function eventually(check: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
   for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 25)))
     if (await check()) return;
   assert.unreachable(what);
