@@ -38,10 +38,15 @@ export function pairSlots(pairs: number): Int32Array<ArrayBuffer> {
   return new Int32Array(2 * pairs);
 }
 
+/** The mask of a table of slot pairs (pairSlots): its number of pairs less one. */
+export function pairMask(slots: Int32Array): number {
+  return (slots.length >> 1) - 1;
+}
+
 /** The pairs of `slots` (pairSlots) in a table twice as large, each placed by its hash. */
 export function grownPairs(slots: Int32Array): Int32Array<ArrayBuffer> {
   const out = new Int32Array(slots.length * 2),
-    mask = (out.length >> 1) - 1;
+    mask = pairMask(out);
   for (let j = 0; j < slots.length; j += 2) if (slots[j] !== 0) placePair(out, mask, slots[j], slots[j + 1]);
   return out;
 }

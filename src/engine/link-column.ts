@@ -5,7 +5,7 @@
 // plus a 4-byte offset, and a row 4 bytes a column.
 
 import { growInt32 } from './columns.ts';
-import { grownPairs, pairSlots, placePair } from './hash-slots.ts';
+import { grownPairs, pairMask, pairSlots, placePair } from './hash-slots.ts';
 import { ListInterner, listHash } from './list-interner.ts';
 
 /**
@@ -64,7 +64,7 @@ export class IdListPool {
   internHashed(src: ArrayLike<number>, from: number, n: number, key: number): number {
     if (this.indexed < this.count) this.indexSome(Infinity);
     const slots = this.slots,
-      mask = (slots.length >> 1) - 1;
+      mask = pairMask(slots);
     let i = key & mask;
     for (let k = slots[2 * i]; k !== 0; k = slots[2 * (i = (i + 1) & mask)])
       if (slots[2 * i + 1] === key && this.equals(k, src, from, n)) return k;
@@ -111,7 +111,7 @@ export class IdListPool {
     // room for every list still out at once (the first slice), not a rehash every few slices
     while (this.slots.length < 4 * (this.slotsUsed + this.count - this.indexed)) this.growSlots();
     const slots = this.slots,
-      mask = (slots.length >> 1) - 1;
+      mask = pairMask(slots);
     for (let k = this.indexed; k < to; k++) {
       const a = o[k],
         n = o[k + 1] - a;

@@ -7,7 +7,7 @@
 // equal hash: held as strings, ten million of them were ~0.5 GiB of the importing thread's heap.
 // The workers hand their slugs over as bytes too (addBytes: no string made for a slug new to the set).
 
-import { grownPairs, pairSlots, stringHash } from '../engine/hash-slots.ts';
+import { grownPairs, pairMask, pairSlots, stringHash } from '../engine/hash-slots.ts';
 
 /** The hash of a slug (stringHash). */
 export const slugHash = stringHash;
@@ -79,29 +79,33 @@ export class SlugSet {
   }
 
   has(s: string, h = slugHash(s)): boolean {
-    const { slots, mask } = this;
-    for (let at = h & mask; ; at = (at + 1) & mask) {
-      const k = slots[2 * at];
-      if (k === 0) return false;
-      if (slots[2 * at + 1] === h && this.key(k - 1) === s) return true;
-    }
+    return this.slots[2 * this.pairOf(s, h)] !== 0;
   }
 
   /** Adds s; false when it was there already. */
   add(s: string, h = slugHash(s)): boolean {
-    const { slots, mask } = this;
-    let at = h & mask;
-    for (; ; at = (at + 1) & mask) {
-      const k = slots[2 * at];
-      if (k === 0) break;
-      if (slots[2 * at + 1] === h && this.key(k - 1) === s) return false;
-    }
-    const n = this.count;
+    const at = this.pairOf(s, h);
+    if (this.slots[2 * at] !== 0) return false;
     this.push(s);
-    slots[2 * at] = n + 1;
-    slots[2 * at + 1] = h;
-    if ((n + 1) * 2 > mask + 1) this.rehash();
+    this.place(at, h);
     return true;
+  }
+
+  /** The slot pair holding s, else the empty one where s would go. */
+  private pairOf(s: string, h: number): number {
+    const { slots, mask } = this;
+    for (let at = h & mask; ; at = (at + 1) & mask) {
+      const k = slots[2 * at];
+      if (k === 0 || (slots[2 * at + 1] === h && this.key(k - 1) === s)) return at;
+    }
+  }
+
+  /** The slug just counted (the count-th) into the empty slot pair `at`; the table grown past half full. */
+  private place(at: number, h: number): void {
+    const n = this.count;
+    this.slots[2 * at] = n;
+    this.slots[2 * at + 1] = h;
+    if (n * 2 > this.mask + 1) this.rehash();
   }
 
   /**
@@ -129,14 +133,12 @@ export class SlugSet {
     for (let j = 0; j < len; j++) to[start + j] = src[a + j];
     this.ends[n] = start + len;
     this.count = n + 1;
-    slots[2 * at] = n + 1;
-    slots[2 * at + 1] = h;
-    if ((n + 1) * 2 > mask + 1) this.rehash();
+    this.place(at, h);
     return true;
   }
 
   private rehash(): void {
     this.slots = grownPairs(this.slots);
-    this.mask = (this.slots.length >> 1) - 1;
+    this.mask = pairMask(this.slots);
   }
 }
