@@ -282,16 +282,11 @@ export async function startServe(opts: ServeOptions, io: CliIo): Promise<Running
       shutdown() {
         closing ??= (async () => {
           await server.close();
-          // a cluster's writer snapshots on its own schedule; a node leaving needs none; a store
-          // opened read-only, or whose disk fails, keeps its journal (which holds every write)
-          if (!handle.cluster && !opts.readOnly && !handle.log.refusal()) {
-            // (a store's log: the only one here, a memory log has nothing to write)
-            await handle.log
-              .shutdownSnapshot?.()
-              .catch((err: Error) =>
-                log(`calendar-engine: no snapshot written at shutdown (${err.message}); the journal holds every write`),
-              );
-          }
+          await handle.log
+            .shutdownSnapshot()
+            .catch((err: Error) =>
+              log(`calendar-engine: no snapshot written at shutdown (${err.message}); the journal holds every write`),
+            );
           await calendar.close();
         })();
         return closing;

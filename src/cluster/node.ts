@@ -292,6 +292,10 @@ export class ClusterNode extends Replica implements WriteLog {
     }
   }
 
+  /** None at a server's shutdown: the writer snapshots on its own schedule (maybeSnapshot), and a
+   *  node leaving needs none. */
+  async shutdownSnapshot(): Promise<void> {}
+
   /**
    * A snapshot of this node's state into the object store, then the old ones pruned and the
    * stream purged below the oldest kept. On the writer, new writes wait while the state is

@@ -73,9 +73,11 @@ export interface WriteLog {
   beginSnapshot?(): SnapshotStream;
   /** A snapshot of the engine as the log keeps them (a store compacts its journal); no-op in memory. */
   snapshot(): Promise<void>;
-  /** The snapshot a server writes at shutdown (a store only): none when the one on disk already
-   *  holds every write, else one with the indexes as they are (none built for it). */
-  shutdownSnapshot?(): Promise<void>;
+  /** The snapshot a server writes at shutdown: a store's, with the indexes as they are (none built
+   *  for it), unless the one on disk holds every write, the store is read-only or its disk failed
+   *  (the journal holds every write); none in memory, nor from a cluster's node (its writer
+   *  snapshots on its own schedule, and a node leaving needs none). */
+  shutdownSnapshot(): Promise<void>;
   /** The log's state for the health route, at the calendar's `seq`; `warnings`: faults of the
    *  files kept beside it, which refuse no write. */
   health(seq: number, warnings: string[]): LogHealth;

@@ -42,6 +42,8 @@ export class MemoryLog implements WriteLog {
 
   async snapshot(): Promise<void> {}
 
+  async shutdownSnapshot(): Promise<void> {}
+
   health(seq: number): LogHealth {
     return { status: 'ok', seq };
   }

@@ -111,13 +111,16 @@ export class StoreLog implements WriteLog {
     return this.store.compact();
   }
 
-  shutdownSnapshot(): Promise<void> {
+  async shutdownSnapshot(): Promise<void> {
+    // a store opened read-only, or whose disk fails, refuses writes (refusal) and keeps its journal,
+    // which holds every write
+    if (this.refusal()) return;
     // the snapshot on disk is the calendar when no write came after it: not written again (at
     // ten million events a snapshot takes about a minute, and finishing a word index first
     // another 40 s, past a service manager's stop timeout)
     const on = this.store.info().snapshot;
-    if (on !== undefined && on.seq === this.store.seq) return Promise.resolve();
-    return this.store.compact();
+    if (on !== undefined && on.seq === this.store.seq) return;
+    await this.store.compact();
   }
 
   health(seq: number, warnings: string[]): LogHealth {

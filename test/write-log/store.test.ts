@@ -46,4 +46,44 @@ store('a compaction after a fault and its recovery snapshots the rebuilt state',
   }
 });
 
+store('a shutdown snapshot: written after writes, not again, not read-only, not while the disk fails', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'write-log-store-'));
+  const { error, warn } = console;
+  console.error = console.warn = () => {};
+  const manifest = () => fs.readFileSync(path.join(dir, 'snapshot.json'), 'utf8');
+  try {
+    let cal = await openCalendar({ dir, now: () => NOW, faultProbeMs: 0 });
+    const a = await cal.events.create(event('A'));
+    let log = handleOf(cal).log as StoreLog;
+    await log.shutdownSnapshot();
+    const first = manifest();
+    await log.shutdownSnapshot();
+    assert.is(manifest(), first, 'no write since: the snapshot is kept');
+    const b = await cal.events.create(event('B'));
+    log.guard.failed(
+      new StoreFaultError({ kind: 'io', errno: 'EIO', file: dir, since: NOW.toISOString(), message: 'EIO' }),
+    );
+    await log.shutdownSnapshot();
+    assert.is(manifest(), first, 'the disk failed: the journal keeps the write');
+    await cal.close();
+    cal = await openCalendar({ dir, now: () => NOW, readOnly: true });
+    log = handleOf(cal).log as StoreLog;
+    await log.shutdownSnapshot();
+    assert.is(manifest(), first, 'read-only: nothing written');
+    await cal.close();
+    cal = await openCalendar({ dir, now: () => NOW });
+    await handleOf(cal).log.shutdownSnapshot();
+    assert.is.not(manifest(), first, 'the write since: a new snapshot');
+    await cal.close();
+    cal = await openCalendar({ dir, now: () => NOW, readOnly: true });
+    assert.is((await cal.events.get(a.id as number)).title, 'A');
+    assert.is((await cal.events.get(b.id as number)).title, 'B', 'both writes kept');
+    await cal.close();
+  } finally {
+    console.error = error;
+    console.warn = warn;
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 store.run();
