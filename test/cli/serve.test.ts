@@ -1,5 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { CliError } from '../../src/cli/common.ts';
 import {
@@ -262,12 +264,15 @@ options.run();
 
 const running = suite('cli :: serve in-process');
 
+/** A fresh folder for a store. */
+const storeDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-serve-'));
+/** The admin that CALENDAR_ADMIN_PASSWORD 'abcd efgh ijkl' makes, as a Basic authorization. */
+const ADMIN_AUTH = 'Basic ' + Buffer.from('admin:abcdefghijkl').toString('base64');
+
 running(
   'admin from CALENDAR_ADMIN_PASSWORD, custom prefix, --no-seed, port 0 in the links, shutdown snapshots',
   async () => {
-    const fs = await import('node:fs');
-    const os = await import('node:os');
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-serve-'));
+    const dir = storeDir();
     const io = memoryIo({ CALENDAR_ADMIN_PASSWORD: 'abcd efgh ijkl' }, dir);
     const opts = resolveServeOptions({ port: '0', data: dir, 'rest-prefix': '/api', 'no-seed': true }, io);
     const srv = await startServe(opts, io);
@@ -277,10 +282,9 @@ running(
       const api = `${m![1]}/api/tribe/events/v1`;
       const empty = (await (await fetch(`${api}/events`)).json()) as { total: number };
       assert.is(empty.total, 0, '~> --no-seed leaves the store empty');
-      const auth = 'Basic ' + Buffer.from('admin:abcdefghijkl').toString('base64');
       const res = await fetch(`${api}/tags`, {
         method: 'POST',
-        headers: { authorization: auth, 'content-type': 'application/json' },
+        headers: { authorization: ADMIN_AUTH, 'content-type': 'application/json' },
         body: '{"name":"Jazz"}',
       });
       assert.is(res.status, 201);
@@ -302,9 +306,7 @@ running(
 );
 
 running('shutdown writes a snapshot only when a write came after the last one', async () => {
-  const fs = await import('node:fs');
-  const os = await import('node:os');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-serve-'));
+  const dir = storeDir();
   const io = memoryIo({ CALENDAR_ADMIN_PASSWORD: 'abcd efgh ijkl' }, dir);
   const opts = resolveServeOptions({ port: '0', data: dir, 'no-seed': true }, io);
   const manifest = () => JSON.parse(fs.readFileSync(path.join(dir, 'snapshot.json'), 'utf8'));
@@ -320,7 +322,7 @@ running('shutdown writes a snapshot only when a write came after the last one', 
       const res = await fetch(`${api}/tags`, {
         method: 'POST',
         headers: {
-          authorization: 'Basic ' + Buffer.from('admin:abcdefghijkl').toString('base64'),
+          authorization: ADMIN_AUTH,
           'content-type': 'application/json',
         },
         body: JSON.stringify({ name: `Tag ${Date.now()}` }),
@@ -347,9 +349,7 @@ running('a port in use is a one-line error', async () => {
   const blocker = net.createServer();
   await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
   const port = (blocker.address() as { port: number }).port;
-  const fs = await import('node:fs');
-  const os = await import('node:os');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ce-cli-serve-'));
+  const dir = storeDir();
   const io = memoryIo({}, dir);
   try {
     assert.is(await main(['serve', '--port', String(port), '--data', dir, '--no-seed'], io), 1);
