@@ -109,7 +109,7 @@ export class IdListPool {
     const v = this.values,
       o = this.offsets;
     // room for every list still out at once (the first slice), not a rehash every few slices
-    while (this.slots.length < 4 * (this.slotsUsed + this.count - this.indexed)) this.growSlots();
+    this.slotsFor(this.slotsUsed + this.count - this.indexed);
     const slots = this.slots,
       mask = pairMask(slots);
     for (let k = this.indexed; k < to; k++) {
@@ -157,7 +157,12 @@ export class IdListPool {
       values = Math.ceil(this.offsets[this.count] * factor);
     this.offsets = growInt32(this.offsets, lists + 1, grow);
     this.values = growInt32(this.values, values, grow);
-    if (this.indexed === this.count) while (this.slots.length < lists * 4) this.growSlots();
+    if (this.indexed === this.count) this.slotsFor(lists);
+  }
+
+  /** A table of slot pairs at most half full with `lists` lists in it. */
+  private slotsFor(lists: number): void {
+    while (pairMask(this.slots) + 1 < 2 * lists) this.growSlots();
   }
 
   /** The hashed lists in a table twice as large. */
