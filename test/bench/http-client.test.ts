@@ -44,10 +44,22 @@ async function server(): Promise<{ base: string; connections: () => number; clos
   };
 }
 
-test('TimingClient :: bodies by length and by chunks, whole, on one connection', async () => {
+type Served = Awaited<ReturnType<typeof server>>;
+
+/** fn with a fresh server and a client of it, both closed afterwards */
+async function withClient(fn: (c: TimingClient, s: Served) => Promise<void>): Promise<void> {
   const s = await server();
   const c = TimingClient.of(s.base);
   try {
+    await fn(c, s);
+  } finally {
+    c.close();
+    await s.close();
+  }
+}
+
+test('TimingClient :: bodies by length and by chunks, whole, on one connection', () =>
+  withClient(async (c, s) => {
     // larger than a read of the socket, and than the client's buffer
     for (const n of [0, 1, 5000, 300_000, 3_000_000]) {
       const a = await c.get(`/length?n=${n}`);
@@ -59,57 +71,35 @@ test('TimingClient :: bodies by length and by chunks, whole, on one connection',
     const e = await c.get('/empty');
     assert.equal([e.status, e.bytes], [204, 0]);
     assert.is(s.connections(), 1);
-  } finally {
-    c.close();
-    await s.close();
-  }
-});
+  }));
 
-test('TimingClient :: connects again after the server closed the connection', async () => {
-  const s = await server();
-  const c = TimingClient.of(s.base);
-  try {
+test('TimingClient :: connects again after the server closed the connection', () =>
+  withClient(async (c, s) => {
     const a = await c.get('/close');
     assert.equal([a.status, a.bytes], [404, 3]);
     const b = await c.get('/length?n=10');
     assert.equal([b.status, b.bytes], [200, 10]);
     assert.is(s.connections(), 2);
-  } finally {
-    c.close();
-    await s.close();
-  }
-});
+  }));
 
-test('TimingClient :: a connection dropped before the answer rejects the request', async () => {
-  const s = await server();
-  const c = TimingClient.of(s.base);
-  try {
+test('TimingClient :: a connection dropped before the answer rejects the request', () =>
+  withClient(async (c) => {
     await c.get('/drop').then(
       () => assert.unreachable('answered'),
       (err: Error) => assert.match(err.message, /closed/),
     );
     const b = await c.get('/length?n=7');
     assert.equal([b.status, b.bytes], [200, 7]);
-  } finally {
-    c.close();
-    await s.close();
-  }
-});
+  }));
 
-test('TimingClient :: one request at a time', async () => {
-  const s = await server();
-  const c = TimingClient.of(s.base);
-  try {
+test('TimingClient :: one request at a time', () =>
+  withClient(async (c) => {
     const first = c.get('/length?n=1');
     await c.get('/length?n=1').then(
       () => assert.unreachable('a second request was sent'),
       (err: Error) => assert.match(err.message, /one request at a time/),
     );
     assert.is((await first).bytes, 1);
-  } finally {
-    c.close();
-    await s.close();
-  }
-});
+  }));
 
 test.run();
