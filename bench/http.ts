@@ -4,7 +4,11 @@
 // end) against a bare node:http server that answers the very same bytes and headers (the floor,
 // polka's bench/native.js), measured in the same run. The load comes from a child process
 // (keep-alive, CONNS concurrent connections) so the load generator does not share the server's
-// event loop; it times every request, for the p50/p99 latencies.
+// event loop; it times every request, for the p50/p99 latencies. Each connection is a
+// TimingClient (bench/http-client.ts), which reads every answer into one reused buffer:
+// `--node-client` uses node:http's client instead, which caps both servers at the client's own
+// speed here (15-18 thousand answers of 40 KB a second on this 2-core machine, its collections for
+// the buffers of each read included), so that the engine looked as fast as the floor.
 //
 // Floor and engine runs alternate --rounds times per query (floor first in odd rounds, engine
 // first in even ones). Each round's engine rate is divided by its floor's, measured right next to
@@ -13,7 +17,7 @@
 // average is printed with the table.
 //
 //   npm run bench:http -- [--events N] [--seconds S] [--conns C] [--rounds R] [--only a,b]
-//                         [--engine-only] [--before DIR]
+//                         [--engine-only] [--before DIR] [--node-client]
 // --only: the queries whose names are given (the mix's names, `category-p2`, `venues`);
 // --engine-only: no floor runs (for a CPU profile of the server alone: node --cpu-prof);
 // --before DIR: a second engine served from DIR/src (another checkout's sources, e.g. from
@@ -26,6 +30,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { median, quantileOf } from './stats.ts';
 import { capture, startFloor, type Captured } from './floor-server.ts';
+import { TimingClient } from './http-client.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -50,7 +55,7 @@ interface RunResult {
 // ---------------------------------------------------------------- load generator (child)
 
 async function runClient(): Promise<void> {
-  const [url, secondsText, connsText] = process.argv.slice(3);
+  const [url, secondsText, connsText, kind] = process.argv.slice(3);
   const seconds = Number(secondsText);
   const conns = Number(connsText);
   const agent = new http.Agent({ keepAlive: true, maxSockets: conns });
@@ -82,7 +87,25 @@ async function runClient(): Promise<void> {
   const loop = async () => {
     while (!stop) await one();
   };
-  const loops = Array.from({ length: conns }, loop);
+  const lean = async () => {
+    const u = new URL(url);
+    const client = TimingClient.of(u.origin);
+    try {
+      while (!stop) {
+        const r = await client.get(u.pathname + u.search);
+        if (!measuring) continue;
+        if (r.status === 200) {
+          done++;
+          latencies.push(r.ms);
+        } else failed++;
+      }
+    } catch {
+      failed++;
+    } finally {
+      client.close();
+    }
+  };
+  const loops = Array.from({ length: conns }, kind === 'node' ? loop : lean);
   await new Promise((r) => setTimeout(r, 500)); // warm-up
   measuring = true;
   const t0 = process.hrtime.bigint();
@@ -102,8 +125,11 @@ async function runClient(): Promise<void> {
 }
 
 function load(url: string, seconds: number, conns: number): Promise<RunResult> {
+  const kind = process.argv.includes('--node-client') ? 'node' : 'lean';
   return new Promise((resolve, reject) => {
-    const child = fork(SELF, ['--client', url, String(seconds), String(conns)], { execArgv: ['--import', 'tsx'] });
+    const child = fork(SELF, ['--client', url, String(seconds), String(conns), kind], {
+      execArgv: ['--import', 'tsx'],
+    });
     child.once('message', (m) => resolve(m as RunResult));
     child.once('error', reject);
     child.once('exit', (code) => code !== 0 && reject(new Error(`load generator exited with ${code}`)));
@@ -242,7 +268,8 @@ async function main(): Promise<void> {
     });
   }
   console.log(
-    `calendar-engine HTTP bench: ${events} events, ${conns} keep-alive connections, ${seconds} s per run, ` +
+    `calendar-engine HTTP bench: ${events} events, ${conns} keep-alive connections ` +
+      `(${process.argv.includes('--node-client') ? "node:http's client" : 'bench/http-client.ts'}), ${seconds} s per run, ` +
       `${rounds} rounds (floor and engine next to each other, in alternating order); engine/floor is the ` +
       `median of the rounds' ratios, p50/p99 the medians of the rounds' request latencies; node ${process.version}; ` +
       `load average (1 min) during the runs: median ${median(loads).toFixed(2)}, ` +
