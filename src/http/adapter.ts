@@ -24,6 +24,7 @@ import { tooBig } from '../media/library.ts';
 import type { PageSource } from '../site/page-reads.ts';
 import { SitePages, type SiteOptions } from '../site/pages.ts';
 import { lingerAfterAnswer } from './linger.ts';
+import { RepeatAnswers } from './repeat-answers.ts';
 import { awaitMinSeq, effectiveMethod, rewriteTarget } from './request.ts';
 import { decorate, errorReply, type Extras, readExtras } from './wp-response.ts';
 
@@ -77,6 +78,14 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
   const bodies = new BodyBuffers();
   /** open Server-Sent Events streams: ended when the server closes */
   const streams = new Set<{ stop(): void }>();
+  /** kept list pages sent again to anonymous GETs of the same target (repeat-answers.ts) */
+  const repeat =
+    cal.nodeInfo === undefined
+      ? new RepeatAnswers(
+          () => site.now(),
+          () => cal.seq,
+        )
+      : undefined;
 
   const send = (
     req: IncomingMessage,
@@ -85,6 +94,8 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     head: boolean,
     extras: Extras | null,
     close: boolean,
+    /** the second an anonymous GET's answer was planned in (RepeatAnswers.second), else -1 */
+    second = -1,
   ) => {
     let contentType = JSON_TYPE;
     if (extras !== null) ({ reply, contentType } = decorate(reply, extras));
@@ -125,8 +136,11 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     // A list's pieces go straight into a reused buffer (body-buffers.ts); other bodies as text.
     // A page kept whole (page-cache.ts) is written as its bytes, as they are.
     if (head) res.end();
-    else if (ready !== undefined) res.end(ready);
-    else if (
+    else if (ready !== undefined) {
+      res.end(ready);
+      if (second >= 0 && reply.current !== undefined && !close && !listener.closing && cal.nodeInfo === undefined)
+        repeat?.remember(req.url ?? '', second, reply as { status: number; current(): boolean }, headers, ready);
+    } else if (
       reply.parts === undefined ||
       reply.ascii !== true ||
       extras !== null ||
@@ -172,6 +186,7 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
       res.on('close', () => streams.delete(stream));
       return STREAMED;
     };
+    const second = repeat !== undefined && RepeatAnswers.eligible(req) ? repeat.second() : -1;
     const { url, query } = rewriteTarget(req.url ?? '/', site.restPrefix);
     const method = effectiveMethod(req.method ?? 'GET', query, req.headers['x-http-method-override']);
     const head = method === 'HEAD';
@@ -206,7 +221,7 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
       if (reply === undefined) throw fail('rest_no_route');
       if (reply.site === 'page') return sendPage(res, reply, head);
       if (reply.site === 'feed') return sendFeed(res, reply, head);
-      send(req, res, reply, head, extras, false);
+      send(req, res, reply, head, extras, false, second);
     } catch (err) {
       const tooLarge = isCalendarError(err) && err.status === 413;
       if (tooLarge) lingerAfterAnswer(req);
@@ -225,6 +240,14 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
   const listener = ((req: IncomingMessage, res: ServerResponse) => {
     // background work keeps its slices short while requests come (engine/background.ts)
     noteRequest();
+    if (repeat !== undefined && !listener.closing && RepeatAnswers.eligible(req)) {
+      const again = repeat.get(req.url ?? '');
+      if (again !== undefined) {
+        res.writeHead(again.status, again.headers);
+        res.end(again.body);
+        return;
+      }
+    }
     handle(req, res).catch((err) => {
       // only a failure while writing the answer gets here
       log(`internal error while answering: ${err instanceof Error ? err.message : String(err)}`);

@@ -30,11 +30,18 @@ class KeptPage implements RestResult {
   constructor(
     readonly headers: Record<string, string>,
     readonly bytes: Buffer,
+    private readonly engine: EngineApi,
+    /** the engine's version the page was kept at and read in */
+    private readonly version: number,
   ) {}
+  /** nothing was written since the page was read (RestResult.current) */
+  current(): boolean {
+    return this.engine.version === this.version;
+  }
   get body(): string {
     return (this.text ??= this.bytes.toString('latin1'));
   }
-  toJSON(): RestResult {
+  toJSON(): Omit<RestResult, 'current'> {
     return { status: this.status, headers: this.headers, body: this.body };
   }
 }
@@ -61,7 +68,7 @@ export class ListPages {
   get(key: string): RestResult | undefined {
     this.current();
     const e = this.cache.getPage(key) as PageEntry | undefined;
-    return e === undefined ? undefined : new KeptPage(e.headers, e.bytes);
+    return e === undefined ? undefined : new KeptPage(e.headers, e.bytes, this.engine, this.version);
   }
 
   /** Offers the answer made for `key` (its body's parts, all ASCII); kept on its second offer. */

@@ -61,6 +61,9 @@ export interface RestResult {
   /** with RestCall.forSocket, a list page kept whole (page-cache.ts): its body as ASCII bytes,
    *  written to the socket as they are */
   bytes?: Uint8Array;
+  /** a list page kept whole: true while it is still the answer to the same call made now, that
+   *  is while nothing was written since (the HTTP shell repeats such answers: repeat-answers.ts) */
+  current?(): boolean;
 }
 
 /** A page of a list through the embedding API. Items are exactly the REST representations. */
