@@ -22,7 +22,13 @@ import {
   resolveFarSlug,
   stageFarDelete,
 } from '../recurrence/far.ts';
-import { listLinked } from './linked/list.ts';
+import {
+  linkedPageKey,
+  planLinkedList,
+  runLinkedList,
+  type LinkedListPlan,
+  type LinkedListResult,
+} from './linked/list.ts';
 import { checkGeoPair, stageLinked } from './linked/write.ts';
 import { Problems, asString, has } from './wordpress/params.ts';
 import { eventSingleObject, organizerObject, toJson, venueObject } from './representation/represent.ts';
@@ -296,10 +302,17 @@ export class Collections {
     const object = (id: number): Item =>
       core.render.linkedCopy(kind === 'venue' ? engine.venue(id)! : engine.organizer(id)!, kind);
     if (call.action === 'list') {
-      const res = this.linkedList(kind, call);
+      const plan = this.linkedPlan(kind, call);
+      // a page on its way to a socket may have been made already (page-cache.ts)
+      const key = call.forSocket === true ? linkedPageKey(plan) : undefined;
+      const kept = key === undefined ? undefined : core.render.pages.get(key);
+      if (kept !== undefined) return kept;
+      const res = this.linkedRun(plan);
       const items = res.records.map((r) => json(r.id));
       const parts = archiveParts(plural, core.site.archiveText[plural], items, res.total, res.paging, res.urlArgs);
-      return archiveResult(parts, totals(res.total, res.paging.perPage), call.forSocket === true);
+      const headers = totals(res.total, res.paging.perPage);
+      if (key !== undefined) core.render.pages.offer(key, parts, headers);
+      return archiveResult(parts, headers, call.forSocket === true);
     }
     if (call.action === 'create') {
       requireMissing(params, [kind]);
@@ -330,13 +343,21 @@ export class Collections {
     return this.answer(tx, objects, 200, existing.id, json, object);
   }
 
-  private linkedList(kind: 'venue' | 'organizer', call: RestCall): ReturnType<typeof listLinked> {
+  private linkedList(kind: 'venue' | 'organizer', call: RestCall): LinkedListResult {
+    return this.linkedRun(this.linkedPlan(kind, call));
+  }
+
+  private linkedPlan(kind: 'venue' | 'organizer', call: RestCall): LinkedListPlan {
     const { params } = call;
     if (has(params, 'search') && typeof params.search === 'object')
       throw invalidParams({ search: 'Invalid parameter.' });
-    const res = listLinked(this.core, kind, params, call.actor);
+    return planLinkedList(this.core, kind, params, call.actor);
+  }
+
+  private linkedRun(plan: LinkedListPlan): LinkedListResult {
+    const res = runLinkedList(this.core, plan);
     if (res.paging.page > 1 && res.records.length === 0) {
-      throw fail(kind === 'venue' ? 'venue-archive-page-not-found' : 'organizer-archive-page-not-found');
+      throw fail(plan.kind === 'venue' ? 'venue-archive-page-not-found' : 'organizer-archive-page-not-found');
     }
     return res;
   }

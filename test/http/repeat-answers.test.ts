@@ -175,4 +175,39 @@ H('a caller with credentials or an Origin gets its own answer', async ({ srv, ad
   assert.is(head.text, '');
 });
 
+H('venue lists: kept whole and repeated, fresh after a write and once an event has started', async (ctx) => {
+  const { srv, cal, clock } = ctx;
+  const hall = await cal.venues.create({ venue: 'Hall', status: 'publish' });
+  const barn = await cal.venues.create({ venue: 'Barn', status: 'publish' });
+  await cal.events.create({
+    title: 'At the hall',
+    start_date: '2030-01-16 10:00:00',
+    end_date: '2030-01-16 11:00:00',
+    venue: hall.id,
+  });
+  const upcoming = `${NS}/venues?only_with_upcoming=1`;
+  const all = `${NS}/venues`;
+  const first = await request(srv.url, all);
+  for (let i = 0; i < 5; i++) {
+    assert.equal(seen(await request(srv.url, all)), seen(first));
+    assert.equal(
+      (await request(srv.url, upcoming)).json.venues.map((v: { venue: string }) => v.venue),
+      ['Hall'],
+    );
+  }
+  assert.is(first.json.total, 2);
+  await cal.venues.update(barn.id as number, { venue: 'Big barn' });
+  const renamed = await request(srv.url, all);
+  assert.ok(renamed.json.venues.some((v: { venue: string }) => v.venue === 'Big barn'));
+  // kept again since the write, then the event starts: the hall has no upcoming event any more
+  for (let i = 0; i < 3; i++) assert.is((await request(srv.url, upcoming)).json.total, 1);
+  clock.t = Date.parse('2030-01-16T10:00:01Z');
+  assert.is((await request(srv.url, upcoming)).json.total, 0);
+  // an administrator asking for drafts gets its own page
+  const draft = await cal.venues.create({ venue: 'Shed', status: 'draft' });
+  for (let i = 0; i < 3; i++) assert.is((await request(srv.url, all)).json.total, 2);
+  const asAdmin = await request(srv.url, `${all}?status=draft`, { auth: ctx.admin });
+  assert.ok(asAdmin.json.venues.some((v: { id: number }) => v.id === draft.id));
+});
+
 H.run();

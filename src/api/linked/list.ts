@@ -36,7 +36,25 @@ export interface LinkedListResult {
 
 const COUNTS_FOR_HAS_EVENTS = ~((1 << POST_STATUSES.indexOf('draft')) | (1 << POST_STATUSES.indexOf('pending')));
 
-export function listLinked(core: Core, kind: 'venue' | 'organizer', params: Params, actor: Actor): LinkedListResult {
+/** A validated venue or organizer list call: everything its answer is made from. */
+export interface LinkedListPlan {
+  kind: 'venue' | 'organizer';
+  paging: Paging;
+  statusMask: number;
+  /** the search's words (every one must occur in one field) */
+  words: string[] | undefined;
+  eventId: number | undefined;
+  hasEvents: boolean | undefined;
+  upcoming: boolean;
+  /** the calendar's clock, to the second (only_with_upcoming compares with it) */
+  nowMs: number;
+  /** the statuses of events that count as upcoming: the caller's default ones */
+  upcomingMask: number;
+  urlArgs: Array<[string, string]>;
+}
+
+/** Validate a venue or organizer list call (every problem reported at once). */
+export function planLinkedList(core: Core, kind: 'venue' | 'organizer', params: Params, actor: Actor): LinkedListPlan {
   const problems = new Problems();
   const engine = core.engine;
   const paging = readPaging(core, params, problems);
@@ -75,13 +93,28 @@ export function listLinked(core: Core, kind: 'venue' | 'organizer', params: Para
   const upcoming = has(params, 'only_with_upcoming') && isTruthy(params.only_with_upcoming);
   if (upcoming) urlArgs.push(['only_with_upcoming', '1']);
   urlArgs.push(['status', statusArg]);
+  const nowMs = Math.floor(core.site.config.now().getTime() / 1000) * 1000;
+  const upcomingMask = defaultStatusMask(actor);
+  return { kind, paging, statusMask, words, eventId, hasEvents, upcoming, nowMs, upcomingMask, urlArgs };
+}
 
+/** The key of a venue or organizer list page in the page cache (page-cache.ts): what its answer is
+ *  made from. The status mask stands for the caller (a role's default statuses, or those it asked
+ *  for); the clock only when only_with_upcoming reads it. */
+export function linkedPageKey(plan: LinkedListPlan): string {
+  const p = plan.paging;
+  const when = plan.upcoming ? `${plan.nowMs}/${plan.upcomingMask}` : '';
+  return `${plan.kind}s ${p.page} ${p.perPage} ${plan.statusMask} ${when} ${JSON.stringify(plan.urlArgs)}`;
+}
+
+/** The records of a planned list call, newest first, and its total. */
+export function runLinkedList(core: Core, plan: LinkedListPlan): LinkedListResult {
+  const { kind, paging, statusMask, words, eventId, hasEvents, upcoming, nowMs, upcomingMask, urlArgs } = plan;
+  const engine = core.engine;
   const eventLinks =
     eventId !== undefined
       ? new Set(engine.eventRecord(engine.eventRow(eventId))[kind === 'venue' ? 'venueIds' : 'organizerIds'])
       : undefined;
-  const nowMs = Math.floor(core.site.config.now().getTime() / 1000) * 1000;
-  const upcomingMask = defaultStatusMask(actor);
   const fields = kind === 'venue' ? VENUE_FIELDS : ORGANIZER_FIELDS;
 
   // in the list's order already (newest first, kept sorted by the engine between writes)
