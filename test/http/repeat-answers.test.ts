@@ -162,6 +162,26 @@ H('the next second plans the list again: the default window moves at midnight', 
   assert.is.not(after.text, before!.text);
 });
 
+H('within its second a repeated answer is the answer planned now, to the millisecond', async (ctx) => {
+  const { srv, cal, clock } = ctx;
+  clock.t = Date.parse('2030-01-15T23:59:59.000Z');
+  // starts on the very second: a bound that kept the clock's milliseconds would drop it at .999
+  await cal.events.create({ title: 'On the dot', start_date: '2030-01-15 23:59:59', end_date: '2030-01-16 00:30:00' });
+  const query = 'strict_dates=1&start_date=now';
+  const path = `${NS}/events?${query}`;
+  for (let i = 0; i < 4; i++) await request(srv.url, path);
+  clock.t += 999;
+  const repeated = await request(srv.url, path);
+  const fresh = await cal.rest({
+    resource: 'events',
+    action: 'list',
+    params: Object.fromEntries(new URLSearchParams(query)),
+    actor: null,
+  });
+  assert.is(repeated.text, fresh.body);
+  assert.is(repeated.json.total, 3);
+});
+
 H('a caller with credentials or an Origin gets its own answer', async ({ srv, admin }) => {
   const path = `${NS}/events`;
   for (let i = 0; i < 5; i++) assert.is((await request(srv.url, path)).json.total, 2);
