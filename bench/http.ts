@@ -90,20 +90,20 @@ async function runClient(): Promise<void> {
   const lean = async () => {
     const u = new URL(url);
     const client = TimingClient.of(u.origin);
-    try {
-      while (!stop) {
+    while (!stop) {
+      try {
         const r = await client.get(u.pathname + u.search);
         if (!measuring) continue;
         if (r.status === 200) {
           done++;
           latencies.push(r.ms);
         } else failed++;
+      } catch {
+        // a dropped connection counts as a failure; the next get connects again
+        if (measuring) failed++;
       }
-    } catch {
-      failed++;
-    } finally {
-      client.close();
     }
+    client.close();
   };
   const loops = Array.from({ length: conns }, kind === 'node' ? loop : lean);
   await new Promise((r) => setTimeout(r, 500)); // warm-up
