@@ -138,7 +138,7 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     if (head) res.end();
     else if (ready !== undefined) {
       res.end(ready);
-      if (second >= 0 && reply.current !== undefined && !close && !listener.closing && cal.nodeInfo === undefined)
+      if (second >= 0 && reply.current !== undefined && !listener.closing)
         repeat?.remember(req.url ?? '', second, reply as { status: number; current(): boolean }, headers, ready);
     } else if (
       reply.parts === undefined ||
@@ -178,7 +178,9 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
     else res.end(feed.body);
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+  /** `second`: for an anonymous plain GET, the second its answer is planned in (the listener's
+   *  RepeatAnswers.second()), else -1 */
+  const handle = async (req: IncomingMessage, res: ServerResponse, second: number) => {
     // a route that streams (the change feed's Server-Sent Events) opens its stream on `res`
     const openStream: RouteContext['stream'] = (open) => {
       const stream = open(req, res, opts.heartbeatMs ?? 15_000);
@@ -186,7 +188,6 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
       res.on('close', () => streams.delete(stream));
       return STREAMED;
     };
-    const second = repeat !== undefined && RepeatAnswers.eligible(req) ? repeat.second() : -1;
     const { url, query } = rewriteTarget(req.url ?? '/', site.restPrefix);
     const method = effectiveMethod(req.method ?? 'GET', query, req.headers['x-http-method-override']);
     const head = method === 'HEAD';
@@ -240,15 +241,17 @@ export function createListener(cal: RestService, opts: ListenerOptions = {}): Li
   const listener = ((req: IncomingMessage, res: ServerResponse) => {
     // background work keeps its slices short while requests come (engine/background.ts)
     noteRequest();
+    let second = -1;
     if (repeat !== undefined && !listener.closing && RepeatAnswers.eligible(req)) {
       const again = repeat.get(req.url ?? '');
       if (again !== undefined) {
-        res.writeHead(again.status, again.headers);
+        res.writeHead(again.page.status, again.headers);
         res.end(again.body);
         return;
       }
+      second = repeat.second();
     }
-    handle(req, res).catch((err) => {
+    handle(req, res, second).catch((err) => {
       // only a failure while writing the answer gets here
       log(`internal error while answering: ${err instanceof Error ? err.message : String(err)}`);
       if (!res.headersSent) {

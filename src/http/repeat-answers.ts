@@ -29,8 +29,7 @@ interface Remembered {
   /** the second (of the calendar's clock) the answer was planned in */
   second: number;
   seq: number | undefined;
-  status: number;
-  page: { current(): boolean };
+  page: { status: number; current(): boolean };
   headers: Record<string, string | number>;
   body: Uint8Array;
 }
@@ -89,7 +88,7 @@ export class RepeatAnswers {
       this.byTarget.clear();
       this.bytes = 0;
     }
-    this.byTarget.set(target, { second, seq: this.seq(), status: page.status, page, headers, body });
+    this.byTarget.set(target, { second, seq: this.seq(), page, headers, body });
     this.bytes += body.length;
   }
 
