@@ -175,9 +175,8 @@ export class Collections {
       object = this.eventObject;
     if (call.action === 'list') {
       const plan = planEventList(core, params, actor);
-      // a page on its way to a socket may have been made already (page-cache.ts)
       const key = call.forSocket === true ? eventPageKey(plan) : undefined;
-      const kept = key === undefined ? undefined : render.pages.get(key);
+      const kept = this.keptPage(key);
       if (kept !== undefined) return kept;
       const { rows, total, far } = this.planRows(plan);
       // the parts are pushed here, not by a callback: a function made for each call costs a
@@ -189,9 +188,7 @@ export class Collections {
         else render.pushEvent(parts, rows[i]);
       }
       closeArchive(parts, core.site.archiveText.events, total, plan.paging, plan.urlArgs);
-      const headers = totals(total, plan.paging.perPage);
-      if (key !== undefined) render.pages.offer(key, parts, headers);
-      return archiveResult(parts, headers, call.forSocket === true);
+      return this.listAnswer(call, key, parts, total, plan.paging.perPage);
     }
     if (call.action === 'create') {
       requireMissing(params, ['title', 'start_date', 'end_date']);
@@ -303,16 +300,13 @@ export class Collections {
       core.render.linkedCopy(kind === 'venue' ? engine.venue(id)! : engine.organizer(id)!, kind);
     if (call.action === 'list') {
       const plan = this.linkedPlan(kind, call);
-      // a page on its way to a socket may have been made already (page-cache.ts)
       const key = call.forSocket === true ? linkedPageKey(plan) : undefined;
-      const kept = key === undefined ? undefined : core.render.pages.get(key);
+      const kept = this.keptPage(key);
       if (kept !== undefined) return kept;
       const res = this.linkedRun(plan);
       const items = res.records.map((r) => json(r.id));
       const parts = archiveParts(plural, core.site.archiveText[plural], items, res.total, res.paging, res.urlArgs);
-      const headers = totals(res.total, res.paging.perPage);
-      if (key !== undefined) core.render.pages.offer(key, parts, headers);
-      return archiveResult(parts, headers, call.forSocket === true);
+      return this.listAnswer(call, key, parts, res.total, res.paging.perPage);
     }
     if (call.action === 'create') {
       requireMissing(params, [kind]);
@@ -341,6 +335,25 @@ export class Collections {
     const tx = new Tx(core, actor);
     tx.ops.push({ t: kind, a: 'delete', id: existing.id, modified: tx.stamps.local, modifiedUtc: tx.stamps.utc });
     return this.answer(tx, objects, 200, existing.id, json, object);
+  }
+
+  /** The page kept under `key` (a list on its way to a socket may have been made already:
+   *  page-cache.ts); none without a key. */
+  private keptPage(key: string | undefined): RestResult | undefined {
+    return key === undefined ? undefined : this.core.render.pages.get(key);
+  }
+
+  /** A list's answer from its parts and total, offered to the page cache under `key` when it has one. */
+  private listAnswer(
+    call: RestCall,
+    key: string | undefined,
+    parts: string[],
+    total: number,
+    perPage: number,
+  ): RestResult {
+    const headers = totals(total, perPage);
+    if (key !== undefined) this.core.render.pages.offer(key, parts, headers);
+    return archiveResult(parts, headers, call.forSocket === true);
   }
 
   private linkedList(kind: 'venue' | 'organizer', call: RestCall): LinkedListResult {
