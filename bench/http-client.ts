@@ -79,6 +79,13 @@ export class TimingClient {
     }
   }
 
+  /** The request under way, no longer pending. */
+  private takePending(): typeof this.pending {
+    const p = this.pending;
+    this.pending = undefined;
+    return p;
+  }
+
   close(): void {
     this.socket?.destroy();
     this.socket = undefined;
@@ -94,9 +101,7 @@ export class TimingClient {
       });
       const fail = (err: Error) => {
         if (this.socket === socket) this.socket = undefined;
-        const p = this.pending;
-        this.pending = undefined;
-        p?.reject(err);
+        this.takePending()?.reject(err);
         reject(err);
       };
       socket.once('connect', () => {
@@ -114,8 +119,7 @@ export class TimingClient {
       let at = 0;
       while (at < n) at = this.step(buf, at, n);
     } catch (err) {
-      const p = this.pending;
-      this.pending = undefined;
+      const p = this.takePending();
       this.close();
       p?.reject(err as Error);
     }
@@ -201,8 +205,7 @@ export class TimingClient {
   }
 
   private finish(): void {
-    const p = this.pending!;
-    this.pending = undefined;
+    const p = this.takePending()!;
     this.part = Part.Head;
     p.resolve({ status: this.status, ms: performance.now() - p.t0, bytes: this.bytes });
     if (this.closeAfter) this.close();
