@@ -14,19 +14,32 @@ const store = suite('write-log/store');
 
 const event = (title: string) => ({ title, start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 11:00:00' });
 
-store('a compaction after a fault and its recovery snapshots the rebuilt state', async () => {
+/** A disk that refuses `file` (EIO), as the guard is told of it. */
+const eio = (file: string) =>
+  new StoreFaultError({ kind: 'io', errno: 'EIO', file, since: NOW.toISOString(), message: 'EIO' });
+
+/** fn in a fresh store folder, the fault warnings silenced; the folder removed afterwards. */
+async function inStoreDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'write-log-store-'));
   const { error, warn } = console;
   console.error = console.warn = () => {};
   try {
+    await fn(dir);
+  } finally {
+    console.error = error;
+    console.warn = warn;
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+store('a compaction after a fault and its recovery snapshots the rebuilt state', () =>
+  inStoreDir(async (dir) => {
     let cal = await openCalendar({ dir, now: () => NOW, faultProbeMs: 0 });
     const a = await cal.events.create(event('A'));
     const log = handleOf(cal).log as StoreLog;
     // the disk refuses a journal write: the state is rebuilt from the disk into a new engine
     const journal = path.join(dir, 'journal.jsonl');
-    log.guard.failed(
-      new StoreFaultError({ kind: 'io', errno: 'EIO', file: journal, since: NOW.toISOString(), message: 'EIO' }),
-    );
+    log.guard.failed(eio(journal));
     const before = cal.engine;
     let recovered = false;
     for (let i = 0; i < 100 && !recovered; i++) recovered = await log.guard.probe();
@@ -39,19 +52,12 @@ store('a compaction after a fault and its recovery snapshots the rebuilt state',
     assert.is((await cal.events.get(a.id as number)).title, 'A');
     assert.is((await cal.events.get(b.id as number)).title, 'B', 'the write after the recovery is in the snapshot');
     await cal.close();
-  } finally {
-    console.error = error;
-    console.warn = warn;
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }),
+);
 
-store('a shutdown snapshot: written after writes, not again, not read-only, not while the disk fails', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'write-log-store-'));
-  const { error, warn } = console;
-  console.error = console.warn = () => {};
-  const manifest = () => fs.readFileSync(path.join(dir, 'snapshot.json'), 'utf8');
-  try {
+store('a shutdown snapshot: written after writes, not again, not read-only, not while the disk fails', () =>
+  inStoreDir(async (dir) => {
+    const manifest = () => fs.readFileSync(path.join(dir, 'snapshot.json'), 'utf8');
     let cal = await openCalendar({ dir, now: () => NOW, faultProbeMs: 0 });
     const a = await cal.events.create(event('A'));
     let log = handleOf(cal).log as StoreLog;
@@ -60,9 +66,7 @@ store('a shutdown snapshot: written after writes, not again, not read-only, not 
     await log.shutdownSnapshot();
     assert.is(manifest(), first, 'no write since: the snapshot is kept');
     const b = await cal.events.create(event('B'));
-    log.guard.failed(
-      new StoreFaultError({ kind: 'io', errno: 'EIO', file: dir, since: NOW.toISOString(), message: 'EIO' }),
-    );
+    log.guard.failed(eio(dir));
     await log.shutdownSnapshot();
     assert.is(manifest(), first, 'the disk failed: the journal keeps the write');
     await cal.close();
@@ -79,11 +83,7 @@ store('a shutdown snapshot: written after writes, not again, not read-only, not 
     assert.is((await cal.events.get(a.id as number)).title, 'A');
     assert.is((await cal.events.get(b.id as number)).title, 'B', 'both writes kept');
     await cal.close();
-  } finally {
-    console.error = error;
-    console.warn = warn;
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }),
+);
 
 store.run();
