@@ -22,15 +22,9 @@ import {
   resolveFarSlug,
   stageFarDelete,
 } from '../recurrence/far.ts';
-import {
-  linkedPageKey,
-  planLinkedList,
-  runLinkedList,
-  type LinkedListPlan,
-  type LinkedListResult,
-} from './linked/list.ts';
+import { linkedPageKey, planLinkedList, runLinkedList } from './linked/list.ts';
 import { checkGeoPair, stageLinked } from './linked/write.ts';
-import { Problems, asString, has } from './wordpress/params.ts';
+import { Problems, asString } from './wordpress/params.ts';
 import { eventSingleObject, organizerObject, toJson, venueObject } from './representation/represent.ts';
 import { listTerms } from './terms/list.ts';
 import { termsRest, termTarget } from './terms/rest.ts';
@@ -143,7 +137,7 @@ export class Collections {
       case 'organizers': {
         const kind = call.resource === 'venues' ? 'venue' : 'organizer';
         if (!list) return this.linkedSingle(kind, call);
-        const res = this.linkedList(kind, call);
+        const res = runLinkedList(this.core, planLinkedList(this.core, kind, call.params, call.actor));
         return page(
           res.records.map((r) => render.linkedCopy(r, kind)),
           res.total,
@@ -299,11 +293,11 @@ export class Collections {
     const object = (id: number): Item =>
       core.render.linkedCopy(kind === 'venue' ? engine.venue(id)! : engine.organizer(id)!, kind);
     if (call.action === 'list') {
-      const plan = this.linkedPlan(kind, call);
+      const plan = planLinkedList(core, kind, params, actor);
       const key = call.forSocket === true ? linkedPageKey(plan) : undefined;
       const kept = this.keptPage(key);
       if (kept !== undefined) return kept;
-      const res = this.linkedRun(plan);
+      const res = runLinkedList(core, plan);
       const items = res.records.map((r) => json(r.id));
       const parts = archiveParts(plural, core.site.archiveText[plural], items, res.total, res.paging, res.urlArgs);
       return this.listAnswer(call, key, parts, res.total, res.paging.perPage);
@@ -354,25 +348,6 @@ export class Collections {
     const headers = totals(total, perPage);
     if (key !== undefined) this.core.render.pages.offer(key, parts, headers);
     return archiveResult(parts, headers, call.forSocket === true);
-  }
-
-  private linkedList(kind: 'venue' | 'organizer', call: RestCall): LinkedListResult {
-    return this.linkedRun(this.linkedPlan(kind, call));
-  }
-
-  private linkedPlan(kind: 'venue' | 'organizer', call: RestCall): LinkedListPlan {
-    const { params } = call;
-    if (has(params, 'search') && typeof params.search === 'object')
-      throw invalidParams({ search: 'Invalid parameter.' });
-    return planLinkedList(this.core, kind, params, call.actor);
-  }
-
-  private linkedRun(plan: LinkedListPlan): LinkedListResult {
-    const res = runLinkedList(this.core, plan);
-    if (res.paging.page > 1 && res.records.length === 0) {
-      throw fail(plan.kind === 'venue' ? 'venue-archive-page-not-found' : 'organizer-archive-page-not-found');
-    }
-    return res;
   }
 
   /** The single-GET representation of a readable venue/organizer (with json_ld), a fresh object. */

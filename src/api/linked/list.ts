@@ -5,7 +5,7 @@
 import { naiveFromString } from '../../engine/naive-time.ts';
 import { POST_STATUSES, type OrganizerRecord, type VenueRecord } from '../../engine/records.ts';
 import type { Core } from '../context.ts';
-import { invalidParams } from '../wordpress/errors.ts';
+import { fail, invalidParams } from '../wordpress/errors.ts';
 import { defaultStatusArg, defaultStatusMask, readPaging, statusMaskParam, type Paging } from '../list-paging.ts';
 import { Problems, asId, asString, has, isTruthy } from '../wordpress/params.ts';
 import { foldForSearch, linkedPostSearchWords } from '../wordpress/text.ts';
@@ -55,6 +55,8 @@ export interface LinkedListPlan {
 
 /** Validate a venue or organizer list call (every problem reported at once). */
 export function planLinkedList(core: Core, kind: 'venue' | 'organizer', params: Params, actor: Actor): LinkedListPlan {
+  // a search given as an object (search[]=…) is refused before anything else is read
+  if (has(params, 'search') && typeof params.search === 'object') throw invalidParams({ search: 'Invalid parameter.' });
   const problems = new Problems();
   const engine = core.engine;
   const paging = readPaging(core, params, problems);
@@ -107,7 +109,8 @@ export function linkedPageKey(plan: LinkedListPlan): string {
   return `${plan.kind}s ${p.page} ${p.perPage} ${plan.statusMask} ${when} ${JSON.stringify(plan.urlArgs)}`;
 }
 
-/** The records of a planned list call, newest first, and its total. */
+/** The records of a planned list call, newest first, and its total; a page past the last one
+ *  (page > 1 with nothing on it) is a 404. */
 export function runLinkedList(core: Core, plan: LinkedListPlan): LinkedListResult {
   const { kind, paging, statusMask, words, eventId, hasEvents, upcoming, nowMs, upcomingMask, urlArgs } = plan;
   const engine = core.engine;
@@ -138,7 +141,10 @@ export function runLinkedList(core: Core, plan: LinkedListPlan): LinkedListResul
     matches.push(r);
   }
   const offset = (paging.page - 1) * paging.perPage;
-  return { records: matches.slice(offset, offset + paging.perPage), total: matches.length, paging, urlArgs };
+  const records = matches.slice(offset, offset + paging.perPage);
+  if (paging.page > 1 && records.length === 0)
+    throw fail(kind === 'venue' ? 'venue-archive-page-not-found' : 'organizer-archive-page-not-found');
+  return { records, total: matches.length, paging, urlArgs };
 }
 
 function isUpcoming(core: Core, row: number, nowMs: number, mask: number): boolean {
